@@ -1,0 +1,14 @@
+"""occli: a fast, scriptable OpenStack client toolkit with a built-in local cloud."""
+
+__version__ = "0.1.0"
+
+__all__ = ["Client", "__version__"]
+
+
+def __getattr__(name):
+    # ``from occli import Client`` without importing keystoneauth1 for the CLI's
+    # ``--version``/``--help`` paths.
+    if name == "Client":
+        from occli.client import Client
+        return Client
+    raise AttributeError(name)

@@ -1,0 +1,115 @@
+"""Compute API microversions: parsing, comparison and negotiation.
+
+occli supports compute microversions ``MIN_VERSION`` to ``MAX_VERSION``. The
+client uses the highest version both it and the server support, unless the
+user pins one (``--os-compute-api-version 2.x`` or ``latest``, which means the
+client's maximum capped by the server's).
+"""
+
+import functools
+import re
+
+from occli import exceptions
+
+MIN_VERSION = "2.1"
+MAX_VERSION = "2.96"
+
+_VERSION_RE = re.compile(r"^(\d+)\.(\d+|latest)$")
+
+
+@functools.total_ordering
+class APIVersion:
+    """A ``major.minor`` microversion; ``2.latest`` compares above all."""
+
+    def __init__(self, version="2.1"):
+        if isinstance(version, APIVersion):
+            self.major, self.minor = version.major, version.minor
+            return
+        text = str(version).strip()
+        if text == "latest":
+            text = "2.latest"
+        match = _VERSION_RE.match(text)
+        if not match:
+            raise exceptions.UnsupportedVersion(
+                "Invalid compute API version %r: expected 'X.Y' or 'latest'."
+                % version)
+        self.major = int(match.group(1))
+        minor = match.group(2)
+        self.minor = float("inf") if minor == "latest" else int(minor)
+
+    @property
+    def is_latest(self):
+        return self.minor == float("inf")
+
+    def _key(self):
+        return (self.major, self.minor)
+
+    def __eq__(self, other):
+        return self._key() == APIVersion(other)._key()
+
+    def __lt__(self, other):
+        return self._key() < APIVersion(other)._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __str__(self):
+        return "%d.%s" % (self.major, "latest" if self.is_latest else self.minor)
+
+    def __repr__(self):
+        return "<APIVersion %s>" % self
+
+    def matches(self, start=None, end=None):
+        """True when ``start <= self <= end`` (either bound optional)."""
+        if start is not None and self < APIVersion(start):
+            return False
+        if end is not None and self > APIVersion(end):
+            return False
+        return True
+
+
+def negotiate(requested, server_min, server_max):
+    """The version to use given the user's request and the server's range.
+
+    ``requested`` is None (negotiate the highest common version), ``latest``,
+    or a pinned version that must lie within both ranges.
+    """
+    client_min, client_max = APIVersion(MIN_VERSION), APIVersion(MAX_VERSION)
+    if not server_max:
+        # legacy v2 endpoint without microversions
+        return APIVersion("2.0") if requested is None else APIVersion(requested)
+    server_min = APIVersion(server_min or MIN_VERSION)
+    server_max = APIVersion(server_max)
+    if requested is None or APIVersion(requested).is_latest:
+        best = min(client_max, server_max)
+        if best < max(client_min, server_min):
+            raise exceptions.UnsupportedVersion(
+                "No compute API version in common: client supports %s-%s, "
+                "server %s-%s." % (client_min, client_max, server_min,
+                                   server_max))
+        return best
+    version = APIVersion(requested)
+    if not version.matches(client_min, client_max):
+        raise exceptions.UnsupportedVersion(
+            "Compute API version %s is not supported by occli (%s-%s)."
+            % (version, client_min, client_max))
+    if not version.matches(server_min, server_max):
+        raise exceptions.UnsupportedVersion(
+            "Compute API version %s is not supported by the server (%s-%s)."
+            % (version, server_min, server_max))
+    return version
+
+
+def require(version, start, end=None, what="this feature"):
+    """Raise a clear error unless ``start <= version <= end``."""
+    version = APIVersion(version)
+    if version.matches(start, end):
+        return
+    if end is None:
+        need = "%s or later" % start
+    else:
+        need = "between %s and %s" % (start, end)
+    raise exceptions.UnsupportedVersion(
+        "%s requires compute API version %s (in use: %s); pin a version with "
+        "--os-compute-api-version." % (what[:1].upper() + what[1:], need,
+                                        version))

@@ -1,0 +1,253 @@
+"""Resource and Manager: the handful of verbs every resource manager reuses.
+
+A manager owns one service adapter (keystoneauth1 ``Adapter``) and turns
+``_list/_get/_create/_update/_delete/_action`` into authenticated REST calls,
+raising :mod:`occli.exceptions` errors built by ``from_response``. It knows
+HTTP and nothing of the shell.
+"""
+
+from urllib.parse import parse_qs, urlparse
+
+from occli import exceptions
+
+
+def getid(obj):
+    """The id of a resource object, or ``obj`` itself if it is an id."""
+    return getattr(obj, "id", obj)
+
+
+class Resource:
+    """A resource from the API: attribute access to its body.
+
+    Attribute access never triggers a request; call :meth:`get` to refresh.
+    """
+
+    HUMAN_ID_FIELD = "name"
+
+    def __init__(self, manager, info, request_ids=None):
+        self.manager = manager
+        self._info = dict(info or {})
+        self.request_ids = list(request_ids or [])
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name in ("manager", "_info", "request_ids"):
+            raise AttributeError(name)
+        try:
+            return self._info[name]
+        except KeyError:
+            raise AttributeError(
+                "%s has no attribute %r" % (type(self).__name__, name))
+
+    def __getitem__(self, key):
+        return self._info[key]
+
+    def __contains__(self, key):
+        return key in self._info
+
+    def __eq__(self, other):
+        if not isinstance(other, Resource):
+            return NotImplemented
+        if "id" in self._info and "id" in other._info:
+            return type(self) is type(other) and self.id == other.id
+        return self._info == other._info
+
+    def __hash__(self):
+        return hash((type(self).__name__, self._info.get("id")))
+
+    def __repr__(self):
+        shown = ", ".join("%s=%r" % (k, self._info[k])
+                          for k in ("id", "name", "status") if k in self._info)
+        return "<%s %s>" % (type(self).__name__, shown)
+
+    def to_dict(self):
+        """A copy of the resource body."""
+        return dict(self._info)
+
+    def get(self):
+        """Fetch the resource again and update this object in place."""
+        fresh = self.manager.get(self.id)
+        self._info = fresh._info
+        self.request_ids = fresh.request_ids
+        return self
+
+
+class Manager:
+    """Base of resource managers.
+
+    Subclasses set ``resource_class`` and ``service_type``; compute managers
+    send the negotiated microversion on every request.
+    """
+
+    resource_class = Resource
+    service_type = "compute"
+
+    def __init__(self, client):
+        self.client = client
+
+    @property
+    def api(self):
+        """The keystoneauth1 Adapter of this manager's service."""
+        return self.client.adapter(self.service_type)
+
+    @property
+    def api_version(self):
+        return self.client.api_version(self.service_type)
+
+    def _request(self, method, url, body=None, params=None, headers=None,
+                 microversion=None, **kwargs):
+        if microversion is None and self.service_type == "compute":
+            microversion = self.api_version
+        if microversion is not None:
+            kwargs["microversion"] = str(microversion)
+        if body is not None:
+            kwargs["json"] = body
+        response = self.api.request(url, method, params=params,
+                                    headers=headers, raise_exc=False, **kwargs)
+        if response.status_code >= 400:
+            raise exceptions.from_response(response, method, url)
+        return response
+
+    def _body(self, response):
+        if not response.content:
+            return {}
+        try:
+            return response.json()
+        except ValueError:
+            raise exceptions.ClientException(
+                "The server answered with a body that is not JSON",
+                code=response.status_code,
+                request_id=_request_id(response))
+
+    def _resource(self, info, response=None):
+        ids = [_request_id(response)] if response is not None else []
+        return self.resource_class(self, info, [i for i in ids if i])
+
+    def _list(self, url, response_key, params=None, limit=None,
+              links_key=None):
+        """Yield resources, following ``<key>_links`` rel=next pages.
+
+        ``limit`` caps the total number of items (None or -1: all pages).
+        """
+        params = {k: v for k, v in (params or {}).items() if v is not None}
+        links_key = links_key or response_key + "_links"
+        remaining = None if limit is None or limit < 0 else limit
+        if remaining is not None:
+            params.setdefault("limit", remaining)
+        seen = set()
+        while True:
+            response = self._request("GET", url, params=params)
+            body = self._body(response)
+            items = body.get(response_key) or []
+            for item in items:
+                if remaining is not None and remaining <= 0:
+                    return
+                yield self._resource(item, response)
+                if remaining is not None:
+                    remaining -= 1
+            next_marker = _next_marker(body.get(links_key))
+            if not items or next_marker is None or next_marker in seen:
+                return
+            if remaining is not None and remaining <= 0:
+                return
+            seen.add(next_marker)
+            params = dict(params, marker=next_marker)
+            if remaining is not None:
+                params["limit"] = remaining
+
+    def _get(self, url, response_key, params=None):
+        response = self._request("GET", url, params=params)
+        return self._resource(self._body(response)[response_key], response)
+
+    def _create(self, url, body, response_key, return_raw=False, **kwargs):
+        response = self._request("POST", url, body=body, **kwargs)
+        data = self._body(response)
+        if return_raw:
+            return data
+        return self._resource(data[response_key], response)
+
+    def _update(self, url, body, response_key=None, method="PUT", **kwargs):
+        response = self._request(method, url, body=body, **kwargs)
+        data = self._body(response)
+        if response_key:
+            return self._resource(data[response_key], response)
+        return data
+
+    def _delete(self, url, **kwargs):
+        response = self._request("DELETE", url, **kwargs)
+        return [_request_id(response)]
+
+    def _action(self, url, action, info=None, response_key=None, **kwargs):
+        """POST ``{action: info}`` to an ``…/action`` URL."""
+        response = self._request("POST", url, body={action: info}, **kwargs)
+        data = self._body(response)
+        if response_key and response_key in data:
+            return self._resource(data[response_key], response)
+        return data
+
+    def find(self, **filters):
+        """The single resource matching all ``filters``; NotFound or NoUniqueMatch."""
+        matches = self.find_all(**filters)
+        if not matches:
+            raise exceptions.NotFound(
+                "No %s matching %s." % (self._noun(), _describe(filters)),
+                code=404)
+        if len(matches) > 1:
+            raise self._ambiguous(_describe(filters), matches)
+        return matches[0]
+
+    def find_all(self, **filters):
+        """All resources whose attributes equal ``filters`` (client-side)."""
+        return [r for r in self.list()
+                if all(getattr(r, k, None) == v for k, v in filters.items())]
+
+    def find_resource(self, name_or_id):
+        """Resolve a name or id: the id first, then an exact name."""
+        if isinstance(name_or_id, Resource):
+            return name_or_id
+        name_or_id = str(name_or_id)
+        try:
+            return self.get(name_or_id)
+        except (exceptions.NotFound, exceptions.BadRequest):
+            pass
+        matches = self._find_by_name(name_or_id)
+        if not matches:
+            raise exceptions.NotFound(
+                "No %s with a name or ID of '%s' exists." % (
+                    self._noun(), name_or_id), code=404)
+        if len(matches) > 1:
+            raise self._ambiguous("name '%s'" % name_or_id, matches)
+        return matches[0]
+
+    def _find_by_name(self, name):
+        return [r for r in self.list() if getattr(r, "name", None) == name]
+
+    def _noun(self):
+        return self.resource_class.__name__.lower()
+
+    def _ambiguous(self, what, matches):
+        ids = ", ".join(str(getattr(m, "id", "?")) for m in matches)
+        return exceptions.NoUniqueMatch(
+            "More than one %s matches %s (%s); use the ID." % (
+                self._noun(), what, ids))
+
+
+def _request_id(response):
+    if response is None:
+        return None
+    headers = response.headers
+    return (headers.get("x-openstack-request-id")
+            or headers.get("x-compute-request-id"))
+
+
+def _next_marker(links):
+    for link in links or ():
+        if link.get("rel") == "next":
+            query = parse_qs(urlparse(link.get("href", "")).query)
+            markers = query.get("marker")
+            if markers:
+                return markers[-1]
+    return None
+
+
+def _describe(filters):
+    return ", ".join("%s=%s" % kv for kv in sorted(filters.items()))

@@ -1,0 +1,147 @@
+"""Client: one keystoneauth1 session, one Adapter per service, the managers.
+
+Use it with an existing session (``Client(session=sess)``), a clouds.yaml
+entry (``Client(cloud="mycloud")``) or keyword auth options
+(``Client(auth_url=…, username=…, password=…, project_name=…)``). Managers are
+attributes named by the manager registry (``client.servers``,
+``client.aggregates``, …, plus those of installed plugins).
+"""
+
+import logging
+
+from occli import api_versions
+from occli import exceptions
+from occli import plugins
+
+LOG = logging.getLogger(__name__)
+
+
+class Client:
+    """Entry point of the SDK."""
+
+    def __init__(self, session=None, cloud=None, region_name=None,
+                 interface=None, compute_api_version=None, api_timeout=None,
+                 use_cache=False, collect_timing=False, **auth):
+        self._adapters = {}
+        self._versions = {}
+        self._managers = {}
+        self._cache_key = None
+        self._cache_extra = {}
+        self.cloud_config = None
+        if session is None:
+            from occli import config
+            overrides = dict(auth, region_name=region_name,
+                             interface=interface,
+                             compute_api_version=compute_api_version,
+                             api_timeout=api_timeout)
+            self.cloud_config = config.resolve(cloud=cloud, overrides=overrides)
+            cc = self.cloud_config
+            region_name = cc.region_name
+            interface = cc.interface
+            compute_api_version = cc.compute_api_version
+            session = self._make_session(cc, use_cache, collect_timing)
+        self.session = session
+        self.region_name = region_name
+        self.interface = interface or "public"
+        self.requested_compute_version = (
+            str(compute_api_version) if compute_api_version else None)
+        if self.requested_compute_version:
+            # fail early on a malformed version string
+            api_versions.APIVersion(self.requested_compute_version)
+
+    def _make_session(self, cc, use_cache, collect_timing):
+        from keystoneauth1 import session as ks_session
+        from occli import __version__
+
+        plugin = cc.auth_plugin()
+        if use_cache:
+            from occli import token_cache
+            self._cache_key = cc.identity_key()
+            token_cache.load(plugin, self._cache_key)
+            self._cache_extra = token_cache.load_extra(self._cache_key)
+        return ks_session.Session(
+            auth=plugin, verify=cc.verify, cert=cc.cert,
+            timeout=cc.api_timeout, collect_timing=collect_timing,
+            app_name="occli", app_version=__version__)
+
+    def save_cache(self):
+        """Store the token (and negotiated versions) for the next invocation."""
+        if not self._cache_key:
+            return
+        from occli import token_cache
+        auth = self.session.auth
+        if auth is None or getattr(auth, "auth_ref", None) is None:
+            return
+        extra = dict(self._cache_extra)
+        extra.update({"version:" + k: str(v) for k, v in self._versions.items()})
+        token_cache.save(auth, self._cache_key, extra=extra)
+
+    def adapter(self, service_type):
+        """The keystoneauth1 Adapter for ``service_type`` (created once)."""
+        adapter = self._adapters.get(service_type)
+        if adapter is None:
+            from keystoneauth1 import adapter as ks_adapter
+            adapter = ks_adapter.Adapter(
+                self.session, service_type=service_type,
+                interface=self.interface, region_name=self.region_name,
+                logger=logging.getLogger("occli.http"))
+            self._adapters[service_type] = adapter
+        return adapter
+
+    def api_version(self, service_type):
+        """The microversion used for ``service_type`` (None if unversioned)."""
+        if service_type != "compute":
+            return None
+        if "compute" not in self._versions:
+            self._versions["compute"] = self._negotiate_compute()
+        return self._versions["compute"]
+
+    def _negotiate_compute(self):
+        requested = self.requested_compute_version
+        if requested and not api_versions.APIVersion(requested).is_latest:
+            # a pinned version needs no discovery: the server answers 406
+            # when it is out of its range
+            return api_versions.negotiate(requested, api_versions.MIN_VERSION,
+                                          api_versions.MAX_VERSION)
+        endpoint = self._endpoint("compute")
+        cached = self._cache_extra.get("range:" + endpoint)
+        if cached:
+            server_min, server_max = cached
+        else:
+            data = self.adapter("compute").get_endpoint_data()
+            if data is None:
+                raise exceptions.ClientException(
+                    "No compute endpoint found in the service catalog.")
+            server_min = _text(data.min_microversion)
+            server_max = _text(data.max_microversion)
+            self._cache_extra["range:" + endpoint] = [server_min, server_max]
+        return api_versions.negotiate(requested, server_min, server_max)
+
+    def _endpoint(self, service_type):
+        return self.adapter(service_type).get_endpoint() or ""
+
+    def manager(self, name):
+        """The manager registered as ``name`` (built-in or plugin)."""
+        manager = self._managers.get(name)
+        if manager is None:
+            cls = plugins.manager_class(name)
+            if cls is None:
+                raise AttributeError("Client has no manager %r" % name)
+            manager = self._managers[name] = cls(self)
+        return manager
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self.manager(name)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(plugins.manager_names()))
+
+
+def _text(version):
+    if not version:
+        return None
+    if isinstance(version, tuple):
+        return "%d.%d" % version[:2]
+    return str(version)

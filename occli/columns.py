@@ -1,0 +1,102 @@
+"""Cell formatting: dicts and lists readable in tables, real JSON in json/yaml."""
+
+from cliff import columns
+
+
+class DictColumn(columns.FormattableColumn):
+    """``{"k": "v"}`` → ``k='v'`` lines in a table, an object in JSON."""
+
+    def human_readable(self):
+        value = self._value or {}
+        return "\n".join("%s=%s" % (k, _scalar(value[k])) for k in sorted(value))
+
+    def machine_readable(self):
+        return dict(self._value or {})
+
+
+class ListColumn(columns.FormattableColumn):
+    """``["a", "b"]`` → ``a, b`` in a table, a list in JSON."""
+
+    def human_readable(self):
+        return ", ".join(_scalar(v) for v in self._value or ())
+
+    def machine_readable(self):
+        return list(self._value or ())
+
+
+class AddressesColumn(columns.FormattableColumn):
+    """Nova ``addresses`` → ``net=10.0.0.3, fd00::3``."""
+
+    def human_readable(self):
+        value = self._value or {}
+        return "; ".join(
+            "%s=%s" % (net, ", ".join(a.get("addr", "") for a in addrs))
+            for net, addrs in sorted(value.items()))
+
+    def machine_readable(self):
+        return dict(self._value or {})
+
+
+class JSONColumn(columns.FormattableColumn):
+    """Any nested value: compact JSON in a table, the value in JSON."""
+
+    def human_readable(self):
+        import json
+        if self._value is None:
+            return ""
+        return json.dumps(self._value, indent=2, sort_keys=True)
+
+    def machine_readable(self):
+        return self._value
+
+
+def _scalar(value):
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        return ", ".join("%s=%s" % (k, _scalar(v)) for k, v in sorted(value.items()))
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_scalar(v) for v in value)
+    return str(value)
+
+
+def format_value(value, formatter=None):
+    """Wrap ``value`` in a column type (given, or chosen by its Python type)."""
+    if formatter is not None:
+        return formatter(value)
+    if isinstance(value, dict):
+        return JSONColumn(value) if _nested(value.values()) else DictColumn(value)
+    if isinstance(value, (list, tuple)):
+        return JSONColumn(list(value)) if _nested(value) else ListColumn(value)
+    return value
+
+
+def _nested(values):
+    return any(isinstance(v, (dict, list, tuple)) for v in values)
+
+
+def show(data, columns=None, formatters=None, rename=None):
+    """``(names, values)`` for a ShowOne from a dict or Resource.
+
+    ``columns`` picks and orders keys (default: all, sorted); ``rename`` maps
+    keys to displayed names; ``formatters`` maps keys to column classes.
+    """
+    info = data.to_dict() if hasattr(data, "to_dict") else dict(data)
+    formatters = formatters or {}
+    rename = rename or {}
+    keys = list(columns) if columns else sorted(info)
+    names = tuple(rename.get(k, k) for k in keys)
+    values = tuple(format_value(info.get(k), formatters.get(k)) for k in keys)
+    return names, values
+
+
+def table(items, columns, headers=None, formatters=None):
+    """``(headers, rows)`` for a Lister from dicts or Resources."""
+    formatters = formatters or {}
+    headers = tuple(headers or columns)
+
+    def row(item):
+        info = item.to_dict() if hasattr(item, "to_dict") else item
+        return tuple(format_value(info.get(k), formatters.get(k))
+                     for k in columns)
+    return headers, (row(i) for i in items)

@@ -1,0 +1,317 @@
+"""The local cloud's WSGI application: routing, auth, errors, request ids.
+
+Each OpenStack service is a :class:`Service` mounted under a URL prefix
+(identity at ``/``, compute at ``/compute``, …). A service lists its routes;
+a route handler takes a :class:`Request` and returns a :class:`Response`
+(or a ``(status, body)`` tuple, or a bare JSON-able body for 200) and raises
+:class:`HTTPError` for failures, which the service renders in its own
+project's error shape (nova faults, keystone errors, heat errors, …).
+"""
+
+import json
+import re
+import time
+import uuid
+from http import HTTPStatus
+from urllib.parse import parse_qs
+
+MAX_BODY = 1024 * 1024
+
+
+class HTTPError(Exception):
+    """An HTTP error that the owning service renders in its error shape."""
+
+    def __init__(self, status, message="", headers=None, extra=None):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = dict(headers or {})
+        self.extra = dict(extra or {})
+
+
+class Unauthenticated(HTTPError):
+    """Missing, invalid or expired ``X-Auth-Token``.
+
+    Rendered in keystonemiddleware's shape whichever service raised it,
+    because in a real deployment that middleware answers before the service.
+    """
+
+    MESSAGE = "The request you have made requires authentication."
+
+    def __init__(self, www_authenticate_uri):
+        super().__init__(401, self.MESSAGE, headers={
+            "WWW-Authenticate": 'Keystone uri="%s"' % www_authenticate_uri})
+
+    def body(self):
+        return {"error": {"code": 401, "title": "Unauthorized",
+                          "message": self.message}}
+
+
+class DropConnection(Exception):
+    """Close the client connection without sending any response.
+
+    The WSGI server adapter (``server.py``) turns this into the server's
+    own "drop the socket" signal.
+    """
+
+
+class Response:
+    def __init__(self, status=200, body=None, headers=None, raw=None,
+                 content_type="application/json"):
+        self.status = status
+        self.body = body
+        self.headers = dict(headers or {})
+        self.raw = raw
+        self.content_type = content_type
+
+    def payload(self):
+        if self.raw is not None:
+            return self.raw if isinstance(self.raw, bytes) else self.raw.encode()
+        if self.body is None:
+            return b""
+        return json.dumps(self.body).encode()
+
+
+class Context:
+    """Who is calling: filled in from a validated token.
+
+    ``token_id`` is the token's sha256 hash (the raw token is never kept),
+    ``domain_id`` the scoped project's domain (else the user's), ``roles``
+    role names including implied ones (admin ⇒ member ⇒ reader) and
+    ``expires_at`` an aware UTC datetime.
+    """
+
+    def __init__(self, user_id, user_name, project_id, project_name, roles,
+                 token_id=None, domain_id="default", expires_at=None):
+        self.user_id = user_id
+        self.user_name = user_name
+        self.project_id = project_id
+        self.project_name = project_name
+        self.roles = list(roles)
+        self.token_id = token_id
+        self.domain_id = domain_id
+        self.expires_at = expires_at
+
+    @property
+    def is_admin(self):
+        return "admin" in self.roles
+
+
+class Request:
+    def __init__(self, environ, cloud):
+        self.environ = environ
+        self.cloud = cloud
+        self.method = environ["REQUEST_METHOD"].upper()
+        self.path = environ.get("PATH_INFO", "") or "/"
+        self.query_string = environ.get("QUERY_STRING", "")
+        self.query = parse_qs(self.query_string, keep_blank_values=True)
+        self.request_id = "req-" + str(uuid.uuid4())
+        self.params = {}
+        self.context = None
+        self.microversion = None
+        self.db = None
+        self._body = None
+
+    @property
+    def base_url(self):
+        env = self.environ
+        host = env.get("HTTP_HOST") or "%s:%s" % (
+            env.get("SERVER_NAME", "127.0.0.1"), env.get("SERVER_PORT", "80"))
+        return "%s://%s" % (env.get("wsgi.url_scheme", "http"), host)
+
+    def header(self, name, default=None):
+        key = name.upper().replace("-", "_")
+        if key not in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+            key = "HTTP_" + key
+        return self.environ.get(key, default)
+
+    def arg(self, name, default=None):
+        """The last value of query parameter ``name``."""
+        values = self.query.get(name)
+        return values[-1] if values else default
+
+    @property
+    def body(self):
+        if self._body is None:
+            try:
+                length = int(self.environ.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                length = 0
+            if length > MAX_BODY:
+                raise HTTPError(413, "Request is too large.")
+            self._body = self.environ["wsgi.input"].read(length) if length else b""
+        return self._body
+
+    def json(self, required=True):
+        """The JSON body; malformed JSON is a 400 in the service's shape."""
+        raw = self.body
+        if not raw:
+            if required:
+                raise HTTPError(400, "The request body is empty.")
+            return None
+        try:
+            return json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise HTTPError(400, "Malformed request body.")
+
+
+class Route:
+    _param = re.compile(r"\{(\w+)\}")
+
+    def __init__(self, method, pattern, handler, auth=True):
+        self.method = method
+        self.pattern = pattern
+        self.handler = handler
+        self.auth = auth
+        regex = self._param.sub(r"(?P<\1>[^/]+)", pattern.rstrip("/") or "")
+        self.regex = re.compile("^" + regex + "/?$")
+
+
+class Service:
+    """Base of one OpenStack service mounted at ``prefix``.
+
+    ``requires_project``: authenticated routes of this service answer 403
+    to tokens that are not project-scoped (nova and heat need a project).
+    """
+
+    name = None
+    prefix = ""
+    requires_project = True
+
+    def __init__(self, cloud):
+        self.cloud = cloud
+        self.routes = []
+
+    def route(self, method, pattern, handler, auth=True):
+        self.routes.append(Route(method, pattern, handler, auth))
+
+    def migrations(self):
+        """SQL migrations of this service's tables (see Store.migrate)."""
+        return []
+
+    def before(self, req):
+        """Called after routing and auth, before the handler."""
+
+    def after(self, req, resp):
+        """Called on every response of this service, errors included."""
+
+    def error_body(self, status, message, extra):
+        """The JSON body of an error; may also return a whole Response."""
+        return {"error": {"code": status, "title": _reason(status),
+                          "message": message}}
+
+    def not_found(self, req):
+        return HTTPError(404, "The resource could not be found.")
+
+    def method_not_allowed(self, req):
+        return HTTPError(405, "The method is not allowed for this resource.")
+
+
+def _reason(status):
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"
+
+
+class Application:
+    """Dispatch WSGI requests to the services of a cloud."""
+
+    def __init__(self, cloud, services):
+        self.cloud = cloud
+        # longest prefix first so "/compute" wins over "/"
+        self.services = sorted(services, key=lambda s: -len(s.prefix))
+
+    def _service_for(self, path):
+        for svc in self.services:
+            p = svc.prefix
+            if not p or path == p or path.startswith(p + "/"):
+                return svc
+        return None
+
+    def __call__(self, environ, start_response):
+        started = time.monotonic()
+        req = Request(environ, self.cloud)
+        svc = self._service_for(req.path)
+        try:
+            resp = self._handle(req, svc)
+        except DropConnection:
+            self.cloud.log_request(req, 0, time.monotonic() - started)
+            raise
+        resp.headers.setdefault("x-openstack-request-id", req.request_id)
+        payload = b"" if req.method == "HEAD" else resp.payload()
+        headers = [(k, str(v)) for k, v in resp.headers.items()]
+        if resp.status != 204:
+            headers.append(("Content-Type", resp.content_type))
+        headers.append(("Content-Length", str(len(payload))))
+        start_response("%d %s" % (resp.status, _reason(resp.status)), headers)
+        self.cloud.log_request(req, resp.status, time.monotonic() - started)
+        return [payload]
+
+    def _route(self, req, svc):
+        sub = (req.path[len(svc.prefix):] or "/").rstrip("/")
+        allowed = False
+        for r in svc.routes:
+            m = r.regex.match(sub)
+            if m:
+                allowed = True
+                if r.method == req.method or (
+                        req.method == "HEAD" and r.method == "GET"):
+                    req.params = m.groupdict()
+                    return r
+        raise svc.method_not_allowed(req) if allowed else svc.not_found(req)
+
+    def _handle(self, req, svc):
+        try:
+            if svc is None:
+                raise HTTPError(404, "Not found.")
+            fault = self.cloud.faults.match(req)
+            if fault is not None:
+                injected = fault.apply(req)
+                if injected is not None:
+                    return injected
+            route = self._route(req, svc)
+            with self.cloud.store.transaction() as db:
+                req.db = db
+                if route.auth:
+                    req.context = self.cloud.authenticate(req)
+                    if svc.requires_project and not req.context.project_id:
+                        raise HTTPError(
+                            403, "A project-scoped token is required.")
+                svc.before(req)
+                resp = _as_response(route.handler(req))
+        except DropConnection:
+            raise
+        except HTTPError as exc:
+            resp = self._error(svc, exc)
+        except Exception:
+            self.cloud.log_exception(req)
+            resp = self._error(svc, HTTPError(500, "An unexpected error occurred."))
+        if svc is not None:
+            try:
+                svc.after(req, resp)
+            except HTTPError:
+                pass
+        return resp
+
+    def _error(self, svc, exc):
+        if isinstance(exc, Unauthenticated):
+            body = exc.body()
+        elif svc is not None:
+            body = svc.error_body(exc.status, exc.message, exc.extra)
+        else:
+            body = {"error": {"code": exc.status, "title": _reason(exc.status),
+                              "message": exc.message}}
+        if isinstance(body, Response):
+            body.status = exc.status
+            body.headers = {**exc.headers, **body.headers}
+            return body
+        return Response(exc.status, body, headers=exc.headers)
+
+
+def _as_response(result):
+    if isinstance(result, Response):
+        return result
+    if isinstance(result, tuple):
+        return Response(*result)
+    return Response(200, result)

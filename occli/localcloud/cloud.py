@@ -1,0 +1,156 @@
+"""LocalCloud: the configuration, store and services of one local cloud."""
+
+import dataclasses
+import logging
+import os
+import threading
+
+import yaml
+
+from occli.localcloud import app as wsgi_app
+from occli.localcloud.store import Store
+
+LOG = logging.getLogger("occli.localcloud")
+
+
+@dataclasses.dataclass
+class Config:
+    data_dir: str
+    host: str = "127.0.0.1"
+    port: int = 8775
+    compute_hosts: int = 3
+    build_time: float = 2.0
+    token_ttl: int = 3600
+    admin_password: str = dataclasses.field(default="admin-secret", repr=False)
+    demo_password: str = dataclasses.field(default="demo-secret", repr=False)
+    region: str = "RegionOne"
+    faults: list = dataclasses.field(default_factory=list)
+    threads: int = 8
+
+
+def default_services():
+    """The service classes of a full local cloud, in creation order."""
+    from occli.localcloud import identity, image, objectstore, orchestration
+    from occli.localcloud.compute import ComputeService
+
+    return [identity.IdentityService, ComputeService, image.ImageService,
+            orchestration.OrchestrationService,
+            objectstore.ObjectStoreService]
+
+
+class LocalCloud:
+    """Holds everything one running local cloud needs.
+
+    Services are created in a fixed order; each one's migrations are applied
+    on start, and each one may seed data through ``seed(db)``. ``services``
+    (a list of classes taking the cloud) replaces :func:`default_services`,
+    e.g. to test some services without the others. The fault-injection
+    admin API (``/localcloud``) is always mounted. Services are reachable as
+    attributes named after ``svc.name`` without dashes (``cloud.identity``,
+    ``cloud.compute``, ``cloud.image``, ``cloud.orchestration``,
+    ``cloud.objectstore``); absent ones are ``None``.
+    """
+
+    identity = compute = image = orchestration = objectstore = None
+
+    def __init__(self, config, services=None):
+        from occli.localcloud import faults
+
+        self.config = config
+        os.makedirs(config.data_dir, mode=0o700, exist_ok=True)
+        self.store = Store(os.path.join(config.data_dir, "cloud.db"))
+        self.faults = faults.FaultInjector(config.faults)
+        self._log_lock = threading.Lock()
+        classes = list(default_services() if services is None else services)
+        self.services = [cls(self) for cls in classes]
+        self.services.append(faults.AdminService(self))
+        for svc in self.services:
+            setattr(self, svc.name.replace("-", "").replace("_", ""), svc)
+        for svc in self.services:
+            self.store.migrate(svc.name, svc.migrations())
+        with self.store.transaction() as db:
+            for svc in self.services:
+                seed = getattr(svc, "seed", None)
+                if seed:
+                    seed(db)
+        self.wsgi = wsgi_app.Application(self, self.services)
+
+    @property
+    def access_log_path(self):
+        return os.path.join(self.config.data_dir, "access.log")
+
+    @property
+    def clouds_yaml_path(self):
+        return os.path.join(self.config.data_dir, "clouds.yaml")
+
+    @property
+    def endpoint_path(self):
+        return os.path.join(self.config.data_dir, "endpoint")
+
+    def authenticate(self, req):
+        """Validate X-Auth-Token, returning a Context, or raise 401."""
+        return self.identity.context_from_request(req)
+
+    def write_client_config(self, url):
+        """Write ``clouds.yaml`` (mode 0600) and ``endpoint`` for ``url``.
+
+        ``url`` is the root URL clients use, e.g. ``http://127.0.0.1:8775``.
+        """
+        cfg = self.config
+        clouds = {
+            "local": _cloud_entry(url, "demo", cfg.demo_password, "demo",
+                                  cfg.region),
+            "local-admin": _cloud_entry(url, "admin", cfg.admin_password,
+                                        "admin", cfg.region),
+        }
+        _write_private(self.clouds_yaml_path,
+                       yaml.safe_dump({"clouds": clouds}, sort_keys=False))
+        _write_private(self.endpoint_path, url + "\n")
+
+    def log_request(self, req, status, seconds):
+        """Append one access-log line (format in doc/localcloud-internals.md)."""
+        line = "%s %s%s %d %.4f %s\n" % (
+            req.method, req.path,
+            "?" + req.query_string if req.query_string else "",
+            status, seconds, req.request_id)
+        with self._log_lock, open(self.access_log_path, "a") as f:
+            f.write(line)
+
+    def log_exception(self, req):
+        LOG.exception("unhandled error in %s %s (%s)", req.method, req.path,
+                      req.request_id)
+
+    def close(self):
+        """Release the database connections."""
+        self.store.close()
+
+
+def _cloud_entry(url, user, password, project, region):
+    return {
+        "auth": {
+            "auth_url": url + "/v3",
+            "username": user,
+            "password": password,
+            "project_name": project,
+            "user_domain_name": "Default",
+            "project_domain_name": "Default",
+        },
+        "region_name": region,
+        "interface": "public",
+        "identity_api_version": 3,
+    }
+
+
+def _write_private(path, text):
+    """Atomically replace ``path`` with ``text``, readable by the owner only."""
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "w") as f:
+            os.fchmod(f.fileno(), 0o600)
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

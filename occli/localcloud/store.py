@@ -1,0 +1,132 @@
+"""SQLite storage for the local cloud: WAL mode, one transaction per request.
+
+Each service module registers its own schema as a list of migrations under a
+component name; the store records the version applied per component in
+``schema_versions`` and applies only the missing steps, so data survives
+restarts and upgrades.
+"""
+
+import contextlib
+import sqlite3
+import threading
+
+
+class MigrationError(Exception):
+    """The database was written by a newer version of the local cloud."""
+
+
+class Store:
+    """A SQLite database shared by the threads of the local cloud.
+
+    Each thread gets its own connection; every connection is tracked so
+    :meth:`close` can release them all.
+    """
+
+    def __init__(self, path):
+        self.path = str(path)
+        self._local = threading.local()
+        self._all = []
+        self._all_lock = threading.Lock()
+        conn = self._conn()
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_versions ("
+            " component TEXT PRIMARY KEY, version INTEGER NOT NULL)")
+
+    def _connect(self):
+        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                               check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA busy_timeout=30000")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
+
+    def _conn(self):
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._connect()
+            with self._all_lock:
+                self._all.append(conn)
+        return conn
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """Yield a connection inside ``BEGIN IMMEDIATE``; commit or roll back.
+
+        Nested use joins the outer transaction.
+        """
+        conn = self._conn()
+        if conn.in_transaction:
+            yield conn
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        else:
+            conn.execute("COMMIT")
+
+    def migrate(self, component, migrations):
+        """Apply the migrations of ``component`` not applied yet.
+
+        ``migrations`` is a list of SQL scripts (or callables taking the
+        connection); their index + 1 is their version. Never reorder or edit
+        a released step: append a new one.
+        """
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT version FROM schema_versions WHERE component = ?",
+                (component,)).fetchone()
+            current = row["version"] if row else 0
+            if current > len(migrations):
+                raise MigrationError(
+                    "%s schema is at version %d but this code knows only %d"
+                    " migrations; the data directory was written by a newer"
+                    " occli" % (component, current, len(migrations)))
+            for version, step in enumerate(migrations, start=1):
+                if version <= current:
+                    continue
+                if callable(step):
+                    step(conn)
+                else:
+                    for statement in _split_sql(step):
+                        conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO schema_versions (component, version)"
+                    " VALUES (?, ?) ON CONFLICT(component)"
+                    " DO UPDATE SET version = excluded.version",
+                    (component, version))
+
+    def version(self, component):
+        """The migration version applied for ``component`` (0 if none)."""
+        row = self._conn().execute(
+            "SELECT version FROM schema_versions WHERE component = ?",
+            (component,)).fetchone()
+        return row["version"] if row else 0
+
+    def close(self):
+        """Close every connection opened by any thread."""
+        with self._all_lock:
+            conns, self._all = self._all, []
+        for conn in conns:
+            conn.close()
+        self._local = threading.local()
+
+
+def _split_sql(script):
+    """Split a script into complete statements (``;`` inside strings or
+    trigger bodies does not split)."""
+    statements, current = [], ""
+    for piece in script.split(";"):
+        current += piece + ";"
+        if sqlite3.complete_statement(current):
+            if current.strip(" \t\n;"):
+                statements.append(current.strip())
+            current = ""
+    if current.strip(" \t\n;"):
+        statements.append(current.strip())
+    return statements

@@ -1,0 +1,194 @@
+"""The ``occli`` command: a cliff App over the ``do_*`` command modules.
+
+Arguments are parsed before anything authenticates: the Client (and with
+it keystoneauth1) is created on first use inside a command, so usage errors
+cost no token. Exit codes: 0 success, 1 API or runtime error (one line on
+stderr), 2 usage error, 130 on Ctrl-C.
+"""
+
+import logging
+import re
+import sys
+
+from cliff import app
+from cliff import commandmanager
+
+from occli import __version__
+
+LOG = logging.getLogger("occli")
+
+# Values that must never reach a log line, whatever logged them.
+_SECRET_JSON = re.compile(
+    r'("(?:adminPass|password|secret|private_key|'
+    r'application_credential_secret|token_id|temp_url_key)"\s*:\s*)"[^"]*"',
+    re.IGNORECASE)
+_SECRET_HEADER = re.compile(
+    r"((?:X-Auth-Token|X-Subject-Token|X-Service-Token|Authorization|"
+    r"X-Account-Meta-Temp-URL-Key(?:-2)?):\s*)(?!\{SHA256\})[^\s'\"]+",
+    re.IGNORECASE)
+_SECRET_ARG = re.compile(r"(--os-(?:password|token|application-credential-"
+                         r"secret)[ =])\S+")
+
+
+def redact(text):
+    """Mask passwords, tokens and admin passwords in a log line."""
+    text = _SECRET_JSON.sub(r'\1"***"', text)
+    text = _SECRET_HEADER.sub(r"\1***", text)
+    return _SECRET_ARG.sub(r"\1***", text)
+
+
+class RedactingFormatter(logging.Formatter):
+    def format(self, record):
+        return redact(super().format(record))
+
+
+class OcCLI(app.App):
+    """occli: OpenStack servers, aggregates and Heat software deployments."""
+
+    CONSOLE_MESSAGE_FORMAT = "%(message)s"
+
+    def __init__(self):
+        super().__init__(
+            description=__doc__.splitlines()[0],
+            version=__version__,
+            command_manager=commandmanager.CommandManager(None),
+            deferred_help=False,
+        )
+        self._client = None
+        self._register_commands()
+
+    def _register_commands(self):
+        from occli import commands, plugins
+        for name, func in plugins.load_commands().items():
+            self.command_manager.add_command(
+                name, commands.LazyCommand(name, lambda f=func: f).load())
+
+    def build_option_parser(self, description, version, argparse_kwargs=None):
+        parser = super().build_option_parser(description, version,
+                                             argparse_kwargs)
+        add_global_options(parser)
+        return parser
+
+    def configure_logging(self):
+        root = logging.getLogger()
+        for handler in list(root.handlers):
+            root.removeHandler(handler)
+        handler = logging.StreamHandler(self.stderr)
+        handler.setFormatter(RedactingFormatter(self.CONSOLE_MESSAGE_FORMAT))
+        root.addHandler(handler)
+        if self.options.debug:
+            root.setLevel(logging.DEBUG)
+        else:
+            root.setLevel({0: logging.ERROR, 1: logging.WARNING}.get(
+                self.options.verbose_level, logging.INFO))
+        # stevedore and cliff chatter adds nothing for a user
+        logging.getLogger("stevedore").setLevel(logging.WARNING)
+
+    @property
+    def client(self):
+        """The Client, created (and authenticated) on first use."""
+        if self._client is None:
+            from occli.client import Client
+            self._client = Client(use_cache=not self.options.no_cache,
+                                  collect_timing=self.options.timing,
+                                  **client_options(self.options))
+        return self._client
+
+    def clean_up(self, cmd, result, err):
+        if self._client is None:
+            return
+        if not self.options.no_cache:
+            try:
+                self._client.save_cache()
+            except Exception as exc:  # a cache problem never fails a command
+                LOG.debug("token cache not saved: %s", exc)
+        if self.options.timing:
+            self._print_timing()
+
+    def _print_timing(self):
+        timings = self._client.session.get_timings()
+        total = 0.0
+        self.stderr.write("Timing:\n")
+        for t in timings:
+            seconds = t.elapsed.total_seconds()
+            total += seconds
+            self.stderr.write("  %-6s %-60s %.3fs\n" % (t.method, t.url, seconds))
+        self.stderr.write("  total  %d request(s) %.3fs\n" % (len(timings), total))
+
+
+_GLOBAL_OPTIONS = (
+    # (flag, dest, help)
+    ("--os-cloud", "cloud", "Named cloud from clouds.yaml (env OS_CLOUD)."),
+    ("--os-auth-url", "auth_url", "Identity endpoint (env OS_AUTH_URL)."),
+    ("--os-auth-type", "auth_type",
+     "keystoneauth1 auth plugin: password, token, v3applicationcredential, … "
+     "(env OS_AUTH_TYPE)."),
+    ("--os-username", "username", "User name (env OS_USERNAME)."),
+    ("--os-user-id", "user_id", "User ID (env OS_USER_ID)."),
+    ("--os-password", "password",
+     "Password (env OS_PASSWORD; prefer the environment or clouds.yaml: "
+     "command lines show up in process listings)."),
+    ("--os-project-name", "project_name", "Project name (env OS_PROJECT_NAME)."),
+    ("--os-project-id", "project_id", "Project ID (env OS_PROJECT_ID)."),
+    ("--os-user-domain-name", "user_domain_name",
+     "User's domain name (env OS_USER_DOMAIN_NAME)."),
+    ("--os-user-domain-id", "user_domain_id",
+     "User's domain ID (env OS_USER_DOMAIN_ID)."),
+    ("--os-project-domain-name", "project_domain_name",
+     "Project's domain name (env OS_PROJECT_DOMAIN_NAME)."),
+    ("--os-project-domain-id", "project_domain_id",
+     "Project's domain ID (env OS_PROJECT_DOMAIN_ID)."),
+    ("--os-token", "token", "Existing token (env OS_TOKEN)."),
+    ("--os-application-credential-id", "application_credential_id",
+     "Application credential ID (env OS_APPLICATION_CREDENTIAL_ID)."),
+    ("--os-application-credential-name", "application_credential_name",
+     "Application credential name (env OS_APPLICATION_CREDENTIAL_NAME)."),
+    ("--os-application-credential-secret", "application_credential_secret",
+     "Application credential secret (env OS_APPLICATION_CREDENTIAL_SECRET)."),
+    ("--os-region-name", "region_name", "Region (env OS_REGION_NAME)."),
+    ("--os-interface", "interface",
+     "Endpoint interface: public, internal or admin (env OS_INTERFACE)."),
+    ("--os-cacert", "cacert", "CA bundle to verify TLS (env OS_CACERT)."),
+    ("--os-cert", "cert", "Client certificate (env OS_CERT)."),
+    ("--os-key", "key", "Client certificate key (env OS_KEY)."),
+    ("--os-compute-api-version", "compute_api_version",
+     "Compute microversion, e.g. 2.56 or latest (env OS_COMPUTE_API_VERSION); "
+     "default: the highest both occli and the cloud support."),
+)
+
+_CLIENT_KEYS = [dest for _, dest, _ in _GLOBAL_OPTIONS] + ["insecure",
+                                                           "api_timeout"]
+
+
+def add_global_options(parser):
+    group = parser.add_argument_group("authentication and connection")
+    for flag, dest, text in _GLOBAL_OPTIONS:
+        group.add_argument(flag, dest=dest, metavar="<%s>" % dest.replace("_", "-"),
+                           help=text)
+    group.add_argument("--insecure", action="store_const", const=True,
+                       default=None,
+                       help="Do not verify TLS certificates (env OS_INSECURE).")
+    group.add_argument("--timeout", dest="api_timeout", type=float,
+                       metavar="<seconds>", help="HTTP request timeout.")
+    group.add_argument("--no-cache", action="store_true",
+                       help="Neither read nor write the token cache.")
+    group.add_argument("--timing", action="store_true",
+                       help="Print per-request timings on stderr at the end.")
+
+
+def client_options(options):
+    """The Client keyword arguments given on the command line."""
+    return {k: getattr(options, k, None) for k in _CLIENT_KEYS
+            if getattr(options, k, None) is not None}
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        return OcCLI().run(list(argv))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

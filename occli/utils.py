@@ -1,0 +1,90 @@
+"""Helpers for writing ``do_*`` commands: argument decorators and parsers."""
+
+from occli import exceptions
+
+
+def arg(*args, **kwargs):
+    """Declare an argparse argument of a ``do_*`` command.
+
+    Takes ``add_argument``'s arguments. Decorators apply bottom-up, so each
+    one is inserted first to keep the order in which they are written.
+    """
+    def decorator(func):
+        func.__dict__.setdefault("arguments", []).insert(0, (args, kwargs))
+        return func
+    return decorator
+
+
+def output(kind):
+    """Declare what a ``do_*`` command returns: ``"list"`` or ``"show"``.
+
+    A list command returns ``(columns, rows)``, a show command
+    ``(columns, values)``; commands without ``@output`` return nothing (or an
+    exit code) and print nothing on stdout on success.
+    """
+    if kind not in ("list", "show"):
+        raise ValueError("output kind must be 'list' or 'show'")
+
+    def decorator(func):
+        func.output = kind
+        return func
+    return decorator
+
+
+def parse_key_values(items, option="--property", max_length=None):
+    """``["k=v", "k2="]`` → ``{"k": "v", "k2": ""}``; a malformed item is an error."""
+    result = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise exceptions.CommandError(
+                "%s expects KEY=VALUE, got %r." % (option, item))
+        if max_length is not None:
+            for part, what in ((key, "key"), (value, "value")):
+                if len(part) > max_length:
+                    raise exceptions.CommandError(
+                        "%s %s %r is longer than %d characters." % (
+                            option, what, part[:40] + "…", max_length))
+        result[key] = value
+    return result
+
+
+def parse_options(text, allowed, option):
+    """Parse ``"k=v,k2=v2"`` (as ``--nic`` takes) restricted to ``allowed`` keys."""
+    result = {}
+    for part in text.split(","):
+        key, sep, value = part.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise exceptions.CommandError(
+                "%s expects comma-separated KEY=VALUE pairs, got %r." % (
+                    option, text))
+        if key not in allowed:
+            raise exceptions.CommandError(
+                "%s: unknown key %r (expected one of: %s)." % (
+                    option, key, ", ".join(sorted(allowed))))
+        result[key] = value
+    return result
+
+
+def parse_bool(value, option):
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on", "y"):
+        return True
+    if text in ("0", "false", "no", "off", "n", "none"):
+        return False
+    raise exceptions.CommandError("%s expects true or false, got %r." % (
+        option, value))
+
+
+def positive_int(text):
+    """argparse type: an integer >= 1."""
+    import argparse
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not an integer" % text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("%r must be 1 or more" % text)
+    return value
