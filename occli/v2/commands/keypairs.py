@@ -1,0 +1,1 @@
+"""keypairs commands."""
