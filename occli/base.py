@@ -123,10 +123,13 @@ class Manager:
         return self.resource_class(self, info, [i for i in ids if i])
 
     def _list(self, url, response_key, params=None, limit=None,
-              links_key=None):
+              links_key=None, item_key=None):
         """Yield resources, following ``<key>_links`` rel=next pages.
 
         ``limit`` caps the total number of items (None or -1: all pages).
+        ``links_key`` names the member with the next page (a list of links,
+        or an href as Glance's ``next``); ``item_key`` unwraps items that are
+        wrapped one by one (as Nova's keypairs are).
         """
         params = {k: v for k, v in (params or {}).items() if v is not None}
         links_key = links_key or response_key + "_links"
@@ -141,7 +144,8 @@ class Manager:
             for item in items:
                 if remaining is not None and remaining <= 0:
                     return
-                yield self._resource(item, response)
+                yield self._resource(item[item_key] if item_key else item,
+                                     response)
                 if remaining is not None:
                     remaining -= 1
             next_marker = _next_marker(body.get(links_key))
@@ -240,12 +244,16 @@ def _request_id(response):
 
 
 def _next_marker(links):
-    for link in links or ():
-        if link.get("rel") == "next":
-            query = parse_qs(urlparse(link.get("href", "")).query)
-            markers = query.get("marker")
-            if markers:
-                return markers[-1]
+    """The marker of the next page from ``*_links`` or a ``next`` href."""
+    if isinstance(links, str):
+        hrefs = [links]
+    else:
+        hrefs = [link.get("href", "") for link in links or ()
+                 if link.get("rel") == "next"]
+    for href in hrefs:
+        markers = parse_qs(urlparse(href).query).get("marker")
+        if markers:
+            return markers[-1]
     return None
 
 

@@ -96,9 +96,16 @@ class Client:
             self._versions["compute"] = self._negotiate_compute()
         return self._versions["compute"]
 
-    def _negotiate_compute(self):
+    def pinned_compute_version(self):
+        """The compute version the user pinned, or None (negotiated/latest)."""
         requested = self.requested_compute_version
         if requested and not api_versions.APIVersion(requested).is_latest:
+            return api_versions.APIVersion(requested)
+        return None
+
+    def _negotiate_compute(self):
+        requested = self.requested_compute_version
+        if self.pinned_compute_version():
             # a pinned version needs no discovery: the server answers 406
             # when it is out of its range
             return api_versions.negotiate(requested, api_versions.MIN_VERSION,

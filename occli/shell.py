@@ -45,6 +45,7 @@ class RedactingFormatter(logging.Formatter):
 class OcCLI(app.App):
     """occli: OpenStack servers, aggregates and Heat software deployments."""
 
+    NAME = "occli"
     CONSOLE_MESSAGE_FORMAT = "%(message)s"
 
     def __init__(self):

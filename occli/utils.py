@@ -88,3 +88,21 @@ def positive_int(text):
     if value < 1:
         raise argparse.ArgumentTypeError("%r must be 1 or more" % text)
     return value
+
+
+def for_each(items, action, what):
+    """Run ``action(item)`` for every item; report each failure on stderr.
+
+    Returns the exit code: 0 when all succeeded, 1 when any failed (so
+    ``occli server stop a b`` stops ``b`` even if ``a`` fails).
+    """
+    import logging
+    log = logging.getLogger("occli")
+    failed = 0
+    for item in items:
+        try:
+            action(item)
+        except exceptions.ClientException as exc:
+            failed += 1
+            log.error("Failed to %s %s: %s", what, item, exc)
+    return 1 if failed else 0

@@ -65,6 +65,9 @@ def mock_cloud(requests_mock):
     requests_mock.get(BASE + "/identity", status_code=300,
                       json=load_fixture("identity", "versions",
                                         "identity-versions-response.json"))
+    v3 = load_fixture("identity", "versions", "identity-version-response.json")
+    v3["version"]["links"] = [{"rel": "self", "href": AUTH_URL + "/"}]
+    requests_mock.get(AUTH_URL, json=v3)
     version = load_fixture("compute", "versions", "v21-version-get-resp.json")
     requests_mock.get(COMPUTE, json=version)
     requests_mock.get(COMPUTE + "/", json=version)

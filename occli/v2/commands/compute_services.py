@@ -1,1 +1,31 @@
-"""compute services commands."""
+"""Compute service and hypervisor commands (admin)."""
+
+from occli import columns
+from occli import utils
+
+
+@utils.arg("--host", metavar="<host>", help="Only services on this host.")
+@utils.arg("--service", dest="binary", metavar="<binary>",
+           help="Only this service binary, e.g. nova-compute.")
+@utils.output("list")
+def do_compute_service_list(client, args):
+    """List compute services."""
+    services = client.services.list(host=args.host, binary=args.binary)
+    return columns.table(
+        services, ("id", "binary", "host", "zone", "status", "state",
+                   "updated_at", "disabled_reason"),
+        headers=("ID", "Binary", "Host", "Zone", "Status", "State",
+                 "Updated At", "Disabled Reason"))
+
+
+@utils.arg("--long", action="store_true", help="More columns.")
+@utils.output("list")
+def do_hypervisor_list(client, args):
+    """List hypervisors."""
+    hypervisors = client.hypervisors.list(detailed=args.long)
+    cols = ["id", "hypervisor_hostname", "state", "status"]
+    headers = ["ID", "Hypervisor Hostname", "State", "Status"]
+    if args.long:
+        cols += ["hypervisor_type", "host_ip"]
+        headers += ["Hypervisor Type", "Host IP"]
+    return columns.table(hypervisors, cols, headers=headers)

@@ -1,0 +1,136 @@
+"""The shell: exit codes, errors, --debug redaction, token cache, --timing."""
+
+import json
+import os
+import stat
+
+from .conftest import COMPUTE, PASSWORD, TOKEN, load_fixture, requests_to
+
+
+def flavors(mock):
+    mock.get(COMPUTE + "/flavors/detail", json=load_fixture(
+        "compute", "flavors", "flavors-detail-resp.json"))
+
+
+def test_usage_error_exits_2_before_any_request(cli, mock_cloud):
+    code, out, err = cli("flavor", "list", "--no-such-flag")
+    assert code == 2
+    assert "unrecognized arguments: --no-such-flag" in err
+    assert mock_cloud.mock.request_history == []
+
+
+def test_missing_required_argument_exits_2(cli, mock_cloud):
+    code, _, err = cli("flavor", "show")
+    assert code == 2
+    assert "required" in err
+    assert mock_cloud.mock.request_history == []
+
+
+def test_unknown_command_exits_2(cli, mock_cloud):
+    code, out, err = cli("flavour", "list")
+    assert code == 2
+    assert mock_cloud.mock.request_history == []
+
+
+def test_api_error_is_one_line_with_status_and_request_id(cli, mock_cloud):
+    mock_cloud.mock.get(COMPUTE + "/flavors/42", status_code=404, json={
+        "itemNotFound": {"code": 404, "message": "Flavor 42 could not be found."}},
+        headers={"x-openstack-request-id": "req-1234"})
+    mock_cloud.mock.get(COMPUTE + "/flavors/detail", json={"flavors": []})
+    code, out, err = cli("flavor", "show", "42")
+    assert code == 1
+    assert out == ""
+    assert err.strip().splitlines() == [
+        "No flavor with a name or ID of '42' exists. (HTTP 404)"]
+    code, out, err = cli("flavor", "list", "--marker", "x")
+    assert code == 0
+
+
+def test_api_error_message_and_request_id(cli, mock_cloud):
+    mock_cloud.mock.get(COMPUTE + "/flavors/detail", status_code=503, json={
+        "serviceUnavailable": {"code": 503, "message": "Try later."}},
+        headers={"x-openstack-request-id": "req-9"})
+    code, out, err = cli("flavor", "list")
+    assert code == 1
+    assert err.strip() == "Try later. (HTTP 503) (Request-ID: req-9)"
+    assert "Traceback" not in err
+
+
+def test_debug_shows_traceback_and_redacts_secrets(cli, mock_cloud):
+    mock_cloud.mock.get(COMPUTE + "/flavors/detail", status_code=503, json={
+        "serviceUnavailable": {"code": 503, "message": "Try later."}})
+    code, out, err = cli("--debug", "--os-password", PASSWORD, "flavor", "list")
+    assert code == 1
+    assert "Traceback" in err
+    assert "REQ: curl" in err
+    assert PASSWORD not in err
+    assert TOKEN not in err
+
+
+def test_redact_masks_bodies_headers_and_args():
+    from occli.shell import redact
+    line = ('-H "X-Auth-Token: abc123" -d \'{"server": {"adminPass": "Sekrit",'
+            ' "name": "vm"}}\' --os-password hunter2 "password": "p"')
+    masked = redact(line)
+    for secret in ("abc123", "Sekrit", "hunter2", '"p"'):
+        assert secret not in masked
+    assert '"name": "vm"' in masked
+    assert redact("X-Auth-Token: {SHA256}ff00") == "X-Auth-Token: {SHA256}ff00"
+
+
+def test_token_cache_reused_between_invocations(cli, mock_cloud, tmp_path):
+    flavors(mock_cloud.mock)
+    assert cli("flavor", "list")[0] == 0
+    assert cli("flavor", "list")[0] == 0
+    assert len(requests_to(mock_cloud.mock, "POST", "/auth/tokens")) == 1
+    # the compute version range was cached too: discovered once
+    assert len([r for r in mock_cloud.mock.request_history
+                if r.method == "GET" and r.path == "/compute/v2.1"]) <= 1
+    files = list((tmp_path / "cache").rglob("*"))
+    cache_files = [f for f in files if f.is_file()]
+    assert cache_files
+    for f in cache_files:
+        assert stat.S_IMODE(os.stat(f).st_mode) == 0o600
+        assert PASSWORD not in f.read_text()
+
+
+def test_no_cache_authenticates_every_time(cli, mock_cloud, tmp_path):
+    flavors(mock_cloud.mock)
+    assert cli("--no-cache", "flavor", "list")[0] == 0
+    assert cli("--no-cache", "flavor", "list")[0] == 0
+    assert len(requests_to(mock_cloud.mock, "POST", "/auth/tokens")) == 2
+    assert not (tmp_path / "cache").exists() or not any(
+        f.is_file() for f in (tmp_path / "cache").rglob("*"))
+
+
+def test_401_with_cached_token_reauthenticates_once(cli, mock_cloud):
+    flavors(mock_cloud.mock)
+    assert cli("flavor", "list")[0] == 0
+    body = load_fixture("compute", "flavors", "flavors-detail-resp.json")
+    mock_cloud.mock.get(COMPUTE + "/flavors/detail", [
+        {"status_code": 401, "json": {"error": {
+            "code": 401, "title": "Unauthorized",
+            "message": "The request you have made requires authentication."}}},
+        {"json": body}])
+    code, out, err = cli("flavor", "list", "-f", "json")
+    assert code == 0, err
+    assert len(json.loads(out)) == len(body["flavors"])
+    assert len(requests_to(mock_cloud.mock, "POST", "/auth/tokens")) == 2
+
+
+def test_timing_reports_requests_on_stderr(cli, mock_cloud):
+    flavors(mock_cloud.mock)
+    code, out, err = cli("--timing", "flavor", "list", "-f", "json")
+    assert code == 0
+    json.loads(out)
+    assert "Timing:" in err and "/flavors/detail" in err
+
+
+def test_version_and_help_and_completion(cli, mock_cloud):
+    code, out, err = cli("--version")
+    assert code == 0 and "occli" in out + err
+    code, out, _ = cli("--help")
+    assert code == 0 and "flavor list" in out
+    code, out, _ = cli("complete")
+    assert code == 0 and "flavor" in out
+    assert mock_cloud.mock.request_history == []
