@@ -67,6 +67,10 @@ class OcCLI(app.App):
     def build_option_parser(self, description, version, argparse_kwargs=None):
         parser = super().build_option_parser(description, version,
                                              argparse_kwargs)
+        for action in parser._actions:
+            if action.dest == "version":
+                # cliff names the program after sys.argv[0]
+                action.version = "%s %s" % (self.NAME, version)
         add_global_options(parser)
         return parser
 
