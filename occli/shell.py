@@ -193,6 +193,9 @@ def main(argv=None):
         return OcCLI().run(list(argv))
     except KeyboardInterrupt:
         return 130
+    except SystemExit as exc:
+        # argparse usage errors (2), --help and --version (0)
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
 
 
 if __name__ == "__main__":
