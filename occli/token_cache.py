@@ -1,0 +1,211 @@
+"""Per-identity cache of keystoneauth1 auth state between invocations.
+
+One JSON file per :meth:`occli.config.CloudConfig.identity_key` under
+``$OCCLI_CACHE_DIR/tokens`` (default ``platformdirs.user_cache_dir("occli")
+/tokens``)::
+
+    {"version": 1, "expires_at": 1700000000.0, "expires": "...Z",
+     "auth_state": "<plugin.get_auth_state() JSON>", "extra": {...}}
+
+``auth_state`` is keystoneauth's own serialisation: the token id and the
+token body (catalog, roles, project); never the password or secret.  The
+token itself is a bearer credential, so the files are protected by their
+mode: directory 0700, files 0600 from creation (``os.open`` with mode 0600,
+then ``os.replace``), and files not owned by the user or readable by others
+are ignored.  ``extra`` holds small facts tied to the token's lifetime, such
+as the compute microversion negotiated with the endpoint.
+
+Every failure (unreadable directory, corrupt or foreign file, wrong format
+version, expired token) is logged at debug level and treated as a cache
+miss; a bad file is overwritten by the next :func:`save`.
+"""
+
+import json
+import logging
+import os
+import time
+
+LOG = logging.getLogger(__name__)
+
+__all__ = ["cache_dir", "invalidate", "load", "load_extra", "save", "update_extra"]
+
+#: Bump when the file layout changes; other versions are ignored.
+FORMAT_VERSION = 1
+
+#: A cached token is used only if it lives at least this long.  Matches
+#: keystoneauth's ``BaseIdentityPlugin.MIN_TOKEN_LIFE_SECONDS``, so a token
+#: that :func:`load` accepts is not re-requested by the plugin right away.
+STALE_SECONDS = 120
+
+
+def cache_dir(environ=None):
+    """Directory holding the token files (not created here)."""
+    environ = os.environ if environ is None else environ
+    root = environ.get("OCCLI_CACHE_DIR")
+    if not root:
+        import platformdirs
+
+        root = platformdirs.user_cache_dir("occli")
+    return os.path.join(os.path.expanduser(root), "tokens")
+
+
+def _path(key, directory=None):
+    if not key or not all(c.isalnum() or c in "-_" for c in key):
+        raise ValueError(f"invalid token cache key {key!r}")
+    return os.path.join(directory or cache_dir(), key + ".json")
+
+
+def _read(key):
+    """The valid, unexpired entry for ``key``, or None."""
+    try:
+        path = _path(key)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        LOG.debug("token cache: cannot open entry %s: %s", key, exc)
+        return None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            if hasattr(os, "getuid") and (
+                st.st_uid != os.getuid() or st.st_mode & 0o077
+            ):
+                LOG.debug("token cache: ignoring %s (foreign owner or open mode)", path)
+                return None
+            entry = json.loads(f.read())
+    except (OSError, ValueError) as exc:
+        LOG.debug("token cache: ignoring unreadable %s: %s", path, exc)
+        return None
+    if not isinstance(entry, dict) or entry.get("version") != FORMAT_VERSION:
+        LOG.debug("token cache: ignoring %s (format version)", path)
+        return None
+    expires_at = entry.get("expires_at")
+    if not isinstance(expires_at, (int, float)) or not isinstance(
+        entry.get("auth_state"), str
+    ):
+        LOG.debug("token cache: ignoring malformed %s", path)
+        return None
+    if expires_at - STALE_SECONDS <= time.time():
+        LOG.debug("token cache: %s has expired", path)
+        return None
+    return entry
+
+
+def load(plugin, key):
+    """Install the cached auth state for ``key`` into ``plugin``.
+
+    Returns True when a valid, unexpired token was installed (the plugin
+    then needs no request to the identity service), False otherwise; the
+    plugin is left untouched on a miss.
+    """
+    entry = _read(key)
+    if entry is None:
+        return False
+    try:
+        plugin.set_auth_state(entry["auth_state"])
+        ref = plugin.auth_ref
+        if ref is None or ref.will_expire_soon(STALE_SECONDS):
+            raise ValueError("expired or empty auth state")
+    except Exception as exc:  # noqa: BLE001 - any bad state is a cache miss
+        LOG.debug("token cache: cannot use entry %s: %s", key, exc)
+        try:
+            plugin.set_auth_state(None)
+        except Exception:  # noqa: BLE001
+            pass
+        return False
+    LOG.debug("token cache: using cached token %s", key)
+    return True
+
+
+def load_extra(key):
+    """The ``extra`` dict saved with a still-valid token, or {}."""
+    entry = _read(key)
+    extra = entry.get("extra") if entry else None
+    return dict(extra) if isinstance(extra, dict) else {}
+
+
+def save(plugin, key, extra=None):
+    """Store ``plugin``'s auth state (and ``extra``) under ``key``.
+
+    Does nothing (returns False) when the plugin has no state to save,
+    e.g. it has not authenticated yet or is not an identity plugin, or when
+    the token carries no expiry.  Never raises on I/O errors.
+    """
+    try:
+        state = plugin.get_auth_state()
+        expires = plugin.auth_ref.expires if state else None
+    except Exception as exc:  # noqa: BLE001 - plugins without auth state
+        LOG.debug("token cache: plugin has no auth state: %s", exc)
+        return False
+    if not state or expires is None:
+        return False
+    entry = {
+        "version": FORMAT_VERSION,
+        "expires_at": expires.timestamp(),
+        "expires": expires.isoformat(),
+        "saved_at": time.time(),
+        "auth_state": state,
+        "extra": dict(extra or {}),
+    }
+    return _write(key, entry)
+
+
+def update_extra(key, extra):
+    """Merge ``extra`` into the entry of a still-valid token; False if none."""
+    entry = _read(key)
+    if entry is None:
+        return False
+    merged = entry.get("extra") if isinstance(entry.get("extra"), dict) else {}
+    merged.update(extra)
+    entry["extra"] = merged
+    return _write(key, entry)
+
+
+def invalidate(key):
+    """Forget the cached token for ``key`` (e.g. after a 401)."""
+    try:
+        os.unlink(_path(key))
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError) as exc:
+        LOG.debug("token cache: cannot remove entry %s: %s", key, exc)
+
+
+def _ensure_dir(directory):
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    st = os.stat(directory)
+    if hasattr(os, "getuid"):
+        if st.st_uid != os.getuid():
+            raise PermissionError(f"{directory} is not owned by the current user")
+        if st.st_mode & 0o077:
+            os.chmod(directory, 0o700)
+
+
+def _write(key, entry):
+    """Atomically write ``entry``: 0600 temp file in the same dir, then replace."""
+    tmp = None
+    try:
+        directory = cache_dir()
+        path = _path(key, directory)
+        _ensure_dir(directory)
+        data = json.dumps(entry, separators=(",", ":")).encode()
+        tmp = os.path.join(directory, f".{key}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(tmp, flags, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), 0o600)  # in case the umask removed u+rw
+            f.write(data)
+        os.replace(tmp, path)
+        tmp = None
+        return True
+    except (OSError, TypeError, ValueError) as exc:
+        LOG.debug("token cache: cannot write entry %s: %s", key, exc)
+        return False
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
