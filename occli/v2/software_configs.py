@@ -1,0 +1,76 @@
+"""Heat software configs (``/software_configs``)."""
+
+from urllib.parse import quote
+
+from occli import base
+
+
+class SoftwareConfig(base.Resource):
+    pass
+
+
+class SoftwareConfigManager(base.Manager):
+    """Software configs of the project. Configs are immutable: no update."""
+
+    resource_class = SoftwareConfig
+    service_type = "orchestration"
+    page_size = 100
+
+    def list(self, limit=None, marker=None):
+        """Yield configs, newest first, fetching pages of :attr:`page_size`.
+
+        ``limit`` caps the total (None or -1: all); ``marker`` starts after
+        that config id. List items carry no ``config/inputs/outputs/options``.
+        """
+        remaining = None if limit is None or limit < 0 else limit
+        seen = set()
+        while remaining is None or remaining > 0:
+            size = self.page_size if remaining is None else min(
+                remaining, self.page_size)
+            response = self._request(
+                "GET", "/software_configs",
+                params={k: v for k, v in (("limit", size), ("marker", marker))
+                        if v is not None})
+            items = self._body(response).get("software_configs") or []
+            for item in items:
+                if remaining is not None:
+                    if remaining <= 0:
+                        return
+                    remaining -= 1
+                yield self._resource(item, response)
+            if len(items) < size:
+                return
+            marker = items[-1].get("id")
+            if marker is None or marker in seen:
+                return
+            seen.add(marker)
+
+    def get(self, config):
+        """A config with its ``config``, ``inputs``, ``outputs``, ``options``."""
+        return self._get("/software_configs/%s" % _quote(config),
+                         "software_config")
+
+    def create(self, name, group="Heat::Ungrouped", config="", inputs=(),
+               outputs=(), options=None):
+        """Create a config; ``inputs``/``outputs`` are lists of dicts."""
+        body = {"name": name, "group": group, "config": config,
+                "inputs": list(inputs or ()), "outputs": list(outputs or ()),
+                "options": dict(options or {})}
+        return self._create("/software_configs", body, "software_config")
+
+    def delete(self, config):
+        return self._delete("/software_configs/%s" % _quote(config))
+
+    def find_resource(self, name_or_id):
+        """A full config by id, else by unique name (the list has no body)."""
+        found = super().find_resource(name_or_id)
+        if "config" not in found and "id" in found:
+            found = self.get(found.id)
+        return found
+
+    def _noun(self):
+        return "software config"
+
+
+def _quote(resource):
+    return quote(str(base.getid(resource)), safe="")
