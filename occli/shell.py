@@ -6,12 +6,14 @@ cost no token. Exit codes: 0 success, 1 API or runtime error (one line on
 stderr), 2 usage error, 130 on Ctrl-C.
 """
 
+import argparse
 import logging
 import re
 import sys
 
 from cliff import app
 from cliff import commandmanager
+from cliff import help
 
 from occli import __version__
 
@@ -26,6 +28,7 @@ _SECRET_HEADER = re.compile(
     r"((?:X-Auth-Token|X-Subject-Token|X-Service-Token|Authorization|"
     r"X-Account-Meta-Temp-URL-Key(?:-2)?):\s*)(?!\{SHA256\})[^\s'\"]+",
     re.IGNORECASE)
+_SECRET_QUERY = re.compile(r"(temp_url_sig=)[^&\s'\"]+")
 _SECRET_ARG = re.compile(r"(--os-(?:password|token|application-credential-"
                          r"secret)[ =])\S+")
 
@@ -34,7 +37,35 @@ def redact(text):
     """Mask passwords, tokens and admin passwords in a log line."""
     text = _SECRET_JSON.sub(r'\1"***"', text)
     text = _SECRET_HEADER.sub(r"\1***", text)
+    text = _SECRET_QUERY.sub(r"\1***", text)
     return _SECRET_ARG.sub(r"\1***", text)
+
+
+class GlobalOptionParser(argparse.ArgumentParser):
+    """Parses global options only in front of the command name.
+
+    cliff hands the whole command line to the global parser, which would
+    take a command's own ``--timeout`` or ``--help`` as the global one.
+    """
+
+    def parse_known_args(self, args=None, namespace=None):
+        args = list(sys.argv[1:] if args is None else args)
+        split = self.command_index(args)
+        namespace, extra = super().parse_known_args(args[:split], namespace)
+        return namespace, extra + args[split:]
+
+    def command_index(self, args):
+        """Index of the first word that is not a global option or its value."""
+        i = 0
+        while i < len(args):
+            word = args[i]
+            if not word.startswith("-") or word == "-":
+                return i
+            action = self._option_string_actions.get(word.partition("=")[0])
+            i += 1
+            if action is not None and "=" not in word and action.nargs != 0:
+                i += 1
+        return len(args)
 
 
 class RedactingFormatter(logging.Formatter):
@@ -56,22 +87,48 @@ class OcCLI(app.App):
             deferred_help=False,
         )
         self._client = None
-        self._register_commands()
 
-    def _register_commands(self):
+    def run(self, argv):
+        self._register_commands(plugin_dirs_of(argv))
+        return super().run(argv)
+
+    def _register_commands(self, plugin_dirs=()):
+        """Add every command of the plugin registry, imported on first use.
+
+        The names come from the registry's index: only the command that runs
+        (or ``help``/``complete``, which describe all) imports its module.
+        """
+        import functools
+
         from occli import commands, plugins
-        for name, func in plugins.load_commands().items():
-            self.command_manager.add_command(
-                name, commands.LazyCommand(name, lambda f=func: f).load())
+        registry = plugins.registry(plugin_dirs)
+        for name in registry.command_names():
+            self.command_manager.commands[name] = commands.LazyCommand(
+                name, functools.partial(registry.command, name))
 
     def build_option_parser(self, description, version, argparse_kwargs=None):
-        parser = super().build_option_parser(description, version,
-                                             argparse_kwargs)
-        for action in parser._actions:
-            if action.dest == "version":
-                # cliff names the program after sys.argv[0]
-                action.version = "%s %s" % (self.NAME, version)
+        parser = GlobalOptionParser(description=description, add_help=False,
+                                    allow_abbrev=False,
+                                    **(argparse_kwargs or {}))
+        parser.add_argument("--version", action="version",
+                            version="%s %s" % (self.NAME, version))
+        verbosity = parser.add_mutually_exclusive_group()
+        verbosity.add_argument("-v", "--verbose", action="count",
+                               dest="verbose_level",
+                               default=self.DEFAULT_VERBOSE_LEVEL,
+                               help="More output on stderr; repeatable.")
+        verbosity.add_argument("-q", "--quiet", action="store_const",
+                               dest="verbose_level", const=0,
+                               help="Only errors on stderr.")
+        parser.add_argument("--log-file", metavar="<file>",
+                            help="Also write the log to this file.")
+        parser.add_argument("-h", "--help", action=help.HelpAction, nargs=0,
+                            default=self, help="Show this help and exit.")
+        parser.add_argument("--debug", action="store_true",
+                            help="Log requests and responses (secrets "
+                                 "masked) and show tracebacks on errors.")
         add_global_options(parser)
+        add_plugin_options(parser)
         return parser
 
     def configure_logging(self):
@@ -179,6 +236,31 @@ def add_global_options(parser):
                        help="Neither read nor write the token cache.")
     group.add_argument("--timing", action="store_true",
                        help="Print per-request timings on stderr at the end.")
+
+
+def add_plugin_options(parser):
+    parser.add_argument(
+        "--plugin-dir", dest="plugin_dirs", action="append", default=[],
+        metavar="<dir>",
+        help="Also load plugin modules (*.py) from this directory; repeatable "
+             "(env OCCLI_PLUGIN_DIRS, path-separated).")
+
+
+def plugin_dirs_of(argv):
+    """The ``--plugin-dir`` values of ``argv``, needed before cliff parses it.
+
+    Commands are registered first, since ``--help`` lists them while the
+    global options are parsed.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    add_plugin_options(parser)
+    try:
+        known, _ = parser.parse_known_args(argv)
+    except argparse.ArgumentError:  # a bare --plugin-dir: cliff reports it
+        return []
+    return known.plugin_dirs
 
 
 def client_options(options):

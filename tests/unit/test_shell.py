@@ -134,3 +134,25 @@ def test_version_and_help_and_completion(cli, mock_cloud):
     code, out, _ = cli("complete")
     assert code == 0 and "flavor" in out
     assert mock_cloud.mock.request_history == []
+
+
+def test_global_options_stop_at_the_command_name(cli, mock_cloud):
+    code, out, err = cli("flavor", "list", "--help")
+    assert code == 0
+    assert out.startswith("usage: occli flavor list")
+    from occli.shell import OcCLI
+    parser = OcCLI().parser
+    opts, rest = parser.parse_known_args(
+        ["--timeout", "5", "--os-cloud=x", "--debug", "software", "deployment",
+         "create", "--timeout", "9", "--debug"])
+    assert opts.api_timeout == 5.0 and opts.cloud == "x" and opts.debug
+    assert rest == ["software", "deployment", "create", "--timeout", "9",
+                    "--debug"]
+
+
+def test_debug_masks_temp_url_signatures():
+    from occli.shell import redact
+    url = ("PUT http://h/object-store/v1/AUTH_p/c/o?temp_url_sig=abcdef0123"
+           "&temp_url_expires=99")
+    assert redact(url) == ("PUT http://h/object-store/v1/AUTH_p/c/o?"
+                           "temp_url_sig=***&temp_url_expires=99")
