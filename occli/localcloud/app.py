@@ -263,23 +263,7 @@ class Application:
 
     def _handle(self, req, svc):
         try:
-            if svc is None:
-                raise HTTPError(404, "Not found.")
-            fault = self.cloud.faults.match(req)
-            if fault is not None:
-                injected = fault.apply(req)
-                if injected is not None:
-                    return injected
-            route = self._route(req, svc)
-            with self.cloud.store.transaction() as db:
-                req.db = db
-                if route.auth:
-                    req.context = self.cloud.authenticate(req)
-                    if svc.requires_project and not req.context.project_id:
-                        raise HTTPError(
-                            403, "A project-scoped token is required.")
-                svc.before(req)
-                resp = _as_response(route.handler(req))
+            resp = self._dispatch(req, svc)
         except DropConnection:
             raise
         except HTTPError as exc:
@@ -293,6 +277,24 @@ class Application:
             except HTTPError:
                 pass
         return resp
+
+    def _dispatch(self, req, svc):
+        if svc is None:
+            raise HTTPError(404, "Not found.")
+        fault = self.cloud.faults.match(req)
+        if fault is not None:
+            injected = fault.apply(req)
+            if injected is not None:
+                return injected
+        route = self._route(req, svc)
+        with self.cloud.store.transaction() as db:
+            req.db = db
+            if route.auth:
+                req.context = self.cloud.authenticate(req)
+                if svc.requires_project and not req.context.project_id:
+                    raise HTTPError(403, "A project-scoped token is required.")
+            svc.before(req)
+            return _as_response(route.handler(req))
 
     def _error(self, svc, exc):
         if isinstance(exc, Unauthenticated):

@@ -28,14 +28,37 @@ class Config:
     threads: int = 8
 
 
+SERVICE_NAMES = ("identity", "compute", "image", "orchestration", "objectstore")
+
+
+def service_classes(names=SERVICE_NAMES):
+    """The service classes for ``names`` (a subset of SERVICE_NAMES), in
+    creation order. Imported lazily so a subset needs only its modules."""
+    unknown = set(names) - set(SERVICE_NAMES)
+    if unknown:
+        raise ValueError("unknown services: %s (known: %s)" % (
+            ", ".join(sorted(unknown)), ", ".join(SERVICE_NAMES)))
+    classes = []
+    for name in SERVICE_NAMES:
+        if name not in names:
+            continue
+        if name == "identity":
+            from occli.localcloud.identity import IdentityService as cls
+        elif name == "compute":
+            from occli.localcloud.compute import ComputeService as cls
+        elif name == "image":
+            from occli.localcloud.image import ImageService as cls
+        elif name == "orchestration":
+            from occli.localcloud.orchestration import OrchestrationService as cls
+        else:
+            from occli.localcloud.objectstore import ObjectStoreService as cls
+        classes.append(cls)
+    return classes
+
+
 def default_services():
     """The service classes of a full local cloud, in creation order."""
-    from occli.localcloud import identity, image, objectstore, orchestration
-    from occli.localcloud.compute import ComputeService
-
-    return [identity.IdentityService, ComputeService, image.ImageService,
-            orchestration.OrchestrationService,
-            objectstore.ObjectStoreService]
+    return service_classes(SERVICE_NAMES)
 
 
 class LocalCloud:

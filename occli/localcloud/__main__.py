@@ -1,0 +1,7 @@
+"""``python -m occli.localcloud`` is ``occli-localcloud``."""
+
+import sys
+
+from occli.localcloud.cli import main
+
+sys.exit(main())

@@ -1,0 +1,427 @@
+"""``occli-localcloud``: run, start, stop, inspect and reset the local cloud."""
+
+import argparse
+import contextlib
+import errno
+import logging
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import platformdirs
+
+from occli.localcloud.cloud import SERVICE_NAMES, Config
+
+PID_FILE = "localcloud.pid"
+LOG_FILE = "localcloud.log"
+ENDPOINT_FILE = "endpoint"
+CLOUDS_FILE = "clouds.yaml"
+START_TIMEOUT = 15.0
+STOP_TIMEOUT = 10.0
+DATA_FILES = {"cloud.db", "cloud.db-wal", "cloud.db-shm", "access.log",
+              CLOUDS_FILE, ENDPOINT_FILE, PID_FILE, LOG_FILE}
+ADMIN_PASSWORD_ENV = "OCCLI_LOCALCLOUD_ADMIN_PASSWORD"
+DEMO_PASSWORD_ENV = "OCCLI_LOCALCLOUD_DEMO_PASSWORD"
+EXIT_NOT_RUNNING = 3
+
+
+class CLIError(Exception):
+    """A failure reported as ``error: <message>`` with exit status 1."""
+
+
+def default_data_dir():
+    """``$OCCLI_LOCALCLOUD_DIR`` or ``<user data dir>/occli/localcloud``."""
+    env = os.environ.get("OCCLI_LOCALCLOUD_DIR")
+    if env:
+        return env
+    return os.path.join(platformdirs.user_data_dir("occli"), "localcloud")
+
+
+def _fault_spec(value):
+    from occli.localcloud.faults import FaultInjector
+
+    try:
+        FaultInjector([value])
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return value
+
+
+def _services(value):
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    unknown = set(names) - set(SERVICE_NAMES)
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            "unknown services %s (known: %s)"
+            % (", ".join(sorted(unknown)), ", ".join(SERVICE_NAMES)))
+    if "identity" not in names:
+        names.insert(0, "identity")
+    return names
+
+
+def _port(value):
+    port = int(value)
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError("port must be between 0 and 65535")
+    return port
+
+
+def build_parser():
+    defaults = Config(data_dir="")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--data-dir", default=None,
+        help="data directory (default: $OCCLI_LOCALCLOUD_DIR or %s)"
+             % os.path.join(platformdirs.user_data_dir("occli"), "localcloud"))
+
+    runtime = argparse.ArgumentParser(add_help=False)
+    runtime.add_argument("--host", default=defaults.host,
+                         help="address to listen on (default: %(default)s)")
+    runtime.add_argument("--port", type=_port, default=defaults.port,
+                         help="port to listen on, 0 for a free one"
+                              " (default: %(default)s)")
+    runtime.add_argument("--compute-hosts", type=int,
+                         default=defaults.compute_hosts, metavar="N",
+                         help="number of fake compute hosts (default: %(default)s)")
+    runtime.add_argument("--build-time", type=float,
+                         default=defaults.build_time, metavar="SECONDS",
+                         help="seconds a server stays in BUILD (default: %(default)s)")
+    runtime.add_argument("--token-ttl", type=int, default=defaults.token_ttl,
+                         metavar="SECONDS",
+                         help="token lifetime (default: %(default)s)")
+    runtime.add_argument("--admin-password",
+                         default=os.environ.get(ADMIN_PASSWORD_ENV,
+                                                defaults.admin_password),
+                         help="password of user admin (env %s)" % ADMIN_PASSWORD_ENV)
+    runtime.add_argument("--demo-password",
+                         default=os.environ.get(DEMO_PASSWORD_ENV,
+                                                defaults.demo_password),
+                         help="password of user demo (env %s)" % DEMO_PASSWORD_ENV)
+    runtime.add_argument("--services", type=_services, default=None,
+                         metavar="NAME,...",
+                         help="run only these services (default: all of %s;"
+                              " identity is always needed)"
+                              % ",".join(SERVICE_NAMES))
+    runtime.add_argument("--fault", action="append", default=[],
+                         type=_fault_spec,
+                         metavar="METHOD:PATHREGEX:COUNT:KIND[:ARG]",
+                         help="inject a fault (repeatable); KIND is status,"
+                              " delay, close or malformed")
+
+    parser = argparse.ArgumentParser(
+        prog="occli-localcloud",
+        description="A local OpenStack cloud (Keystone, Nova, Glance, Heat,"
+                    " Swift APIs) for trying and testing occli.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    sub.add_parser("serve", parents=[common, runtime],
+                   help="run in the foreground").set_defaults(func=cmd_serve)
+    sub.add_parser("start", parents=[common, runtime],
+                   help="run in the background").set_defaults(func=cmd_start)
+    sub.add_parser("stop", parents=[common],
+                   help="stop the background cloud").set_defaults(func=cmd_stop)
+    sub.add_parser("status", parents=[common],
+                   help="is it running? (exit 0 yes, 3 no)"
+                   ).set_defaults(func=cmd_status)
+    sub.add_parser("reset", parents=[common],
+                   help="delete all data (only while stopped)"
+                   ).set_defaults(func=cmd_reset)
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.data_dir = os.path.abspath(args.data_dir or default_data_dir())
+    try:
+        return args.func(args)
+    except CLIError as exc:
+        print("error: %s" % exc, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+# -- process bookkeeping -------------------------------------------------------
+
+def _path(args, name):
+    return os.path.join(args.data_dir, name)
+
+
+def _read(path):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    stat = _read("/proc/%d/stat" % pid)
+    if stat is not None:
+        return stat.rsplit(")", 1)[-1].split()[0] != "Z"
+    return True
+
+
+def _looks_like_localcloud(pid):
+    cmdline = _read("/proc/%d/cmdline" % pid)
+    if cmdline is None:
+        return True
+    return "occli.localcloud" in cmdline or "occli-localcloud" in cmdline
+
+
+def running_pid(data_dir):
+    """The pid of the local cloud serving ``data_dir``, or None."""
+    text = _read(os.path.join(data_dir, PID_FILE))
+    try:
+        pid = int(text)
+    except (TypeError, ValueError):
+        return None
+    if pid > 0 and _alive(pid) and _looks_like_localcloud(pid):
+        return pid
+    return None
+
+
+def _remove(path):
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
+def _port_in_use(host, port):
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise CLIError("cannot resolve host %s: %s" % (host, exc)) from None
+    family, socktype, proto, _, sockaddr = infos[0]
+    with socket.socket(family, socktype, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(sockaddr)
+        except OSError as exc:
+            if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+                return True
+            raise CLIError("cannot listen on %s:%d: %s" % (host, port, exc)) from None
+    return False
+
+
+def _answers(url):
+    try:
+        with urllib.request.urlopen(url + "/v3", timeout=2) as resp:
+            return resp.status == 200
+    except (urllib.error.URLError, OSError, ValueError):
+        return False
+
+
+def _config(args):
+    return Config(
+        data_dir=args.data_dir, host=args.host, port=args.port,
+        compute_hosts=args.compute_hosts, build_time=args.build_time,
+        token_ttl=args.token_ttl, admin_password=args.admin_password,
+        demo_password=args.demo_password, faults=list(args.fault))
+
+
+def _use_lines(args):
+    clouds = _path(args, CLOUDS_FILE)
+    return ["export OS_CLIENT_CONFIG_FILE=%s; export OS_CLOUD=local"
+            % shlex.quote(clouds)]
+
+
+# -- commands ------------------------------------------------------------------
+
+def cmd_serve(args):
+    """Run in the foreground until SIGINT/SIGTERM."""
+    from occli.localcloud.cloud import LocalCloud, service_classes
+    from occli.localcloud.server import serve
+
+    other = running_pid(args.data_dir)
+    if other is not None and other != os.getpid():
+        raise CLIError("a local cloud is already running for %s (pid %d)"
+                       % (args.data_dir, other))
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    services = service_classes(args.services) if args.services else None
+    cloud = LocalCloud(_config(args), services=services)
+    pid_path = _path(args, PID_FILE)
+
+    def ready(url):
+        with open(pid_path, "w") as f:
+            f.write("%d\n" % os.getpid())
+        print("Local cloud listening on %s (pid %d, data in %s)"
+              % (url, os.getpid(), args.data_dir), flush=True)
+        print("\n".join(_use_lines(args)), flush=True)
+
+    try:
+        serve(cloud, args.host, args.port, on_ready=ready)
+    except OSError as exc:
+        cloud.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise CLIError("port %d on %s is already in use"
+                           % (args.port, args.host)) from None
+        raise CLIError("cannot listen on %s:%d: %s"
+                       % (args.host, args.port, exc)) from None
+    finally:
+        if _read(pid_path) == str(os.getpid()):
+            _remove(pid_path)
+    return 0
+
+
+def _child_argv(args):
+    argv = [sys.executable, "-m", "occli.localcloud", "serve",
+            "--data-dir", args.data_dir, "--host", args.host,
+            "--port", str(args.port), "--compute-hosts", str(args.compute_hosts),
+            "--build-time", repr(args.build_time),
+            "--token-ttl", str(args.token_ttl)]
+    if args.services:
+        argv += ["--services", ",".join(args.services)]
+    for spec in args.fault:
+        argv += ["--fault", spec]
+    return argv
+
+
+def _child_env(args):
+    env = dict(os.environ)
+    package_root = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (package_root, env.get("PYTHONPATH")) if p)
+    env[ADMIN_PASSWORD_ENV] = args.admin_password
+    env[DEMO_PASSWORD_ENV] = args.demo_password
+    env["OCCLI_LOCALCLOUD_DIR"] = args.data_dir
+    return env
+
+
+def _log_tail(path, lines=15):
+    text = _read(path) or ""
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def cmd_start(args):
+    """Start ``serve`` detached and wait until it answers."""
+    pid = running_pid(args.data_dir)
+    if pid is not None:
+        url = _read(_path(args, ENDPOINT_FILE)) or "?"
+        raise CLIError("a local cloud is already running at %s (pid %d)"
+                       % (url, pid))
+    if args.port and _port_in_use(args.host, args.port):
+        raise CLIError("port %d on %s is already in use (choose another with"
+                       " --port, or --port 0 for a free one)"
+                       % (args.port, args.host))
+    os.makedirs(args.data_dir, mode=0o700, exist_ok=True)
+    for name in (ENDPOINT_FILE, PID_FILE):
+        _remove(_path(args, name))
+    log_path = _path(args, LOG_FILE)
+    with open(log_path, "ab") as log:
+        proc = subprocess.Popen(
+            _child_argv(args), stdin=subprocess.DEVNULL, stdout=log,
+            stderr=subprocess.STDOUT, env=_child_env(args), cwd=args.data_dir,
+            start_new_session=True, close_fds=True)
+    with open(_path(args, PID_FILE), "w") as f:
+        f.write("%d\n" % proc.pid)
+
+    deadline = time.monotonic() + START_TIMEOUT
+    url = None
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            _remove(_path(args, PID_FILE))
+            raise CLIError("the local cloud exited during start-up"
+                           " (status %d); log %s:\n%s"
+                           % (proc.returncode, log_path, _log_tail(log_path)))
+        url = _read(_path(args, ENDPOINT_FILE))
+        if url and _answers(url):
+            break
+        time.sleep(0.1)
+    else:
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(5)
+        _remove(_path(args, PID_FILE))
+        raise CLIError("the local cloud did not come up within %d seconds;"
+                       " see %s" % (START_TIMEOUT, log_path))
+
+    port = url.rsplit(":", 1)[-1]
+    print("Local cloud running at %s (pid %d)" % (url, proc.pid))
+    print("Port: %s" % port)
+    print("Data directory: %s" % args.data_dir)
+    print("Log: %s" % log_path)
+    print("Credentials (domain Default):")
+    print("  cloud local:       user demo,  password %s, project demo"
+          % args.demo_password)
+    print("  cloud local-admin: user admin, password %s, project admin"
+          % args.admin_password)
+    print("To use it:")
+    for line in _use_lines(args):
+        print("  " + line)
+    return 0
+
+
+def cmd_stop(args):
+    """SIGTERM the background cloud and wait for it to exit."""
+    pid_path = _path(args, PID_FILE)
+    pid = running_pid(args.data_dir)
+    if pid is None:
+        _remove(pid_path)
+        print("The local cloud is not running (data dir %s)." % args.data_dir)
+        return 0
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_TIMEOUT
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _alive(pid):
+        print("pid %d did not stop within %d seconds; killing it"
+              % (pid, STOP_TIMEOUT), file=sys.stderr)
+        os.kill(pid, signal.SIGKILL)
+        while _alive(pid):
+            time.sleep(0.05)
+    _remove(pid_path)
+    _remove(_path(args, ENDPOINT_FILE))
+    print("Stopped the local cloud (pid %d)." % pid)
+    return 0
+
+
+def cmd_status(args):
+    """Exit 0 and print the URL if running, else exit 3."""
+    pid = running_pid(args.data_dir)
+    if pid is None:
+        print("The local cloud is not running (data dir %s)." % args.data_dir)
+        return EXIT_NOT_RUNNING
+    url = _read(_path(args, ENDPOINT_FILE)) or "(starting)"
+    print("The local cloud is running at %s (pid %d, data dir %s)."
+          % (url, pid, args.data_dir))
+    return 0
+
+
+def cmd_reset(args):
+    """Delete everything in the data dir; refuses while running."""
+    pid = running_pid(args.data_dir)
+    if pid is not None:
+        raise CLIError("the local cloud is running (pid %d); run"
+                       " 'occli-localcloud stop' first" % pid)
+    if not os.path.isdir(args.data_dir):
+        print("Nothing to reset: %s does not exist." % args.data_dir)
+        return 0
+    entries = os.listdir(args.data_dir)
+    if "cloud.db" not in entries and set(entries) - DATA_FILES:
+        raise CLIError("%s does not look like a local cloud data directory;"
+                       " not deleting it" % args.data_dir)
+    for name in entries:
+        path = os.path.join(args.data_dir, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path)
+        else:
+            os.unlink(path)
+    print("Reset the local cloud: emptied %s." % args.data_dir)
+    return 0

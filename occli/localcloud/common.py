@@ -1,0 +1,68 @@
+"""Small helpers shared by the local cloud's services: time, ids, hashing."""
+
+import datetime
+import hashlib
+import uuid
+from http import HTTPStatus
+
+_clock = None
+
+
+def utcnow():
+    """The current time as an aware UTC datetime (see :func:`set_clock`)."""
+    if _clock is not None:
+        return _clock()
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+def set_clock(clock):
+    """Make :func:`utcnow` return ``clock()``; ``None`` restores the real clock.
+
+    Meant for tests that need tokens to expire or builds to finish.
+    """
+    global _clock
+    _clock = clock
+
+
+def _utc(dt):
+    if dt.tzinfo is None:
+        return dt
+    return dt.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+
+
+def iso_z(dt):
+    """``2013-02-07T18:40:59Z`` (nova, glance and heat timestamps)."""
+    return _utc(dt).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def iso_naive_micro(dt):
+    """``2016-12-27T23:47:30.563527`` (nova's OS-SRV-USG timestamps)."""
+    return _utc(dt).strftime("%Y-%m-%dT%H:%M:%S.%f")
+
+
+def iso_micro_z(dt):
+    """``2015-11-07T02:58:43.578887Z`` (keystone token timestamps)."""
+    return _utc(dt).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def from_timestamp(seconds):
+    """An aware UTC datetime from POSIX seconds."""
+    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
+
+
+def new_uuid():
+    """A random UUID in its dashed string form."""
+    return str(uuid.uuid4())
+
+
+def hash_token(token):
+    """The sha256 hex digest under which a token is stored."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def reason(status):
+    """The HTTP reason phrase of ``status`` (``"Error"`` if unknown)."""
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"

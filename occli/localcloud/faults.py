@@ -1,0 +1,236 @@
+"""Fault injection: make the next N matching requests fail on purpose.
+
+A rule matches on HTTP method (``*`` for any) and a regular expression
+searched in the request path, and applies to the next ``count`` matching
+requests. Kinds:
+
+* ``status`` — answer with HTTP status ``status`` (default 503) in the
+  owning service's error shape;
+* ``delay`` — sleep ``seconds`` (default 1) and then handle normally;
+* ``close`` — drop the connection without any response;
+* ``malformed`` — answer 200 with a body that is not JSON.
+
+Rules come from ``--fault METHOD:PATHREGEX:COUNT:KIND[:ARG]`` at start-up
+or from the admin-only API under ``/localcloud/faults``, whose own paths
+are never matched.
+"""
+
+import itertools
+import re
+import threading
+import time
+
+from occli.localcloud.app import DropConnection, HTTPError, Response, Service
+
+KINDS = ("status", "delay", "close", "malformed")
+MALFORMED_BODY = b"<html><body>upstream garbled the response</body></html>"
+EXEMPT_PREFIX = "/localcloud"
+_SPEC = re.compile(r"^(?P<method>[A-Za-z*]+):(?P<path>.+):(?P<count>\d+):"
+                   r"(?P<kind>%s)(?::(?P<arg>[^:]+))?$" % "|".join(KINDS))
+
+
+def parse_spec(spec):
+    """``METHOD:PATHREGEX:COUNT:KIND[:ARG]`` → rule dict (ValueError if bad)."""
+    m = _SPEC.match(spec)
+    if not m:
+        raise ValueError("invalid fault %r: expected METHOD:PATHREGEX:COUNT:"
+                         "KIND[:ARG] with KIND one of %s" % (spec, ", ".join(KINDS)))
+    rule = {"method": m["method"], "path": m["path"],
+            "count": int(m["count"]), "kind": m["kind"]}
+    if m["arg"] is not None:
+        if m["kind"] == "status":
+            rule["status"] = m["arg"]
+        elif m["kind"] == "delay":
+            rule["seconds"] = m["arg"]
+        else:
+            raise ValueError("invalid fault %r: kind %s takes no argument"
+                             % (spec, m["kind"]))
+    return rule
+
+
+class FaultRule:
+    """One validated rule with its remaining count (guarded by the injector)."""
+
+    def __init__(self, rule_id, method, path, count, kind, status=None,
+                 seconds=None):
+        self.id = rule_id
+        self.method = method
+        self.path = path
+        self.regex = re.compile(path)
+        self.count = count
+        self.remaining = count
+        self.kind = kind
+        self.status = status
+        self.seconds = seconds
+
+    @classmethod
+    def from_dict(cls, rule_id, data):
+        """Validate ``data`` (the API/--fault shape); ValueError if invalid."""
+        if not isinstance(data, dict):
+            raise ValueError("a fault rule must be an object")
+        unknown = set(data) - {"method", "path", "count", "kind", "status",
+                               "seconds"}
+        if unknown:
+            raise ValueError("unknown fault rule keys: %s"
+                             % ", ".join(sorted(unknown)))
+        method = data.get("method", "*")
+        if not isinstance(method, str) or not re.fullmatch(r"[A-Za-z]+|\*",
+                                                           method):
+            raise ValueError("method must be an HTTP method or '*'")
+        path = data.get("path")
+        if not isinstance(path, str) or not path:
+            raise ValueError("path must be a non-empty regular expression")
+        try:
+            re.compile(path)
+        except re.error as exc:
+            raise ValueError("path is not a valid regular expression: %s"
+                             % exc) from None
+        count = data.get("count", 1)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ValueError("count must be a positive integer")
+        kind = data.get("kind")
+        if kind not in KINDS:
+            raise ValueError("kind must be one of %s" % ", ".join(KINDS))
+        status = seconds = None
+        if kind == "status":
+            status = _number(data.get("status", 503), int, "status")
+            if not 400 <= status <= 599:
+                raise ValueError("status must be between 400 and 599")
+        elif "status" in data:
+            raise ValueError("status is only valid with kind 'status'")
+        if kind == "delay":
+            seconds = _number(data.get("seconds", 1), float, "seconds")
+            if not 0 <= seconds <= 300:
+                raise ValueError("seconds must be between 0 and 300")
+        elif "seconds" in data:
+            raise ValueError("seconds is only valid with kind 'delay'")
+        return cls(rule_id, method.upper(), path, count, kind, status, seconds)
+
+    def matches(self, method, path):
+        return (self.remaining > 0
+                and self.method in ("*", method)
+                and self.regex.search(path) is not None)
+
+    def to_dict(self):
+        data = {"id": self.id, "method": self.method, "path": self.path,
+                "count": self.count, "remaining": self.remaining,
+                "kind": self.kind}
+        if self.status is not None:
+            data["status"] = self.status
+        if self.seconds is not None:
+            data["seconds"] = self.seconds
+        return data
+
+
+def _number(value, kind, name):
+    if isinstance(value, bool):
+        raise ValueError("%s must be a number" % name)
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        raise ValueError("%s must be a number" % name) from None
+
+
+class Fault:
+    """One triggered rule, applied by the Application to one request."""
+
+    def __init__(self, rule):
+        self.rule_id = rule.id
+        self.kind = rule.kind
+        self.status = rule.status
+        self.seconds = rule.seconds
+
+    def apply(self, req):
+        """Return a Response to send, None to go on handling the request
+        normally (after a delay), or raise HTTPError/DropConnection."""
+        if self.kind == "delay":
+            time.sleep(self.seconds)
+            return None
+        if self.kind == "status":
+            raise HTTPError(self.status, "Injected fault (rule %s)."
+                            % self.rule_id)
+        if self.kind == "close":
+            raise DropConnection()
+        return Response(200, raw=MALFORMED_BODY)
+
+
+class FaultInjector:
+    """Thread-safe set of fault rules; off (no rules) by default."""
+
+    def __init__(self, initial_rules=()):
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._rules = []
+        for rule in initial_rules or ():
+            self.add(parse_spec(rule) if isinstance(rule, str) else rule)
+
+    def add(self, data):
+        """Add a rule from its dict form; returns its dict (with ``id``)."""
+        with self._lock:
+            rule = FaultRule.from_dict(str(next(self._ids)), data)
+            self._rules.append(rule)
+            return rule.to_dict()
+
+    def rules(self):
+        with self._lock:
+            return [r.to_dict() for r in self._rules]
+
+    def remove(self, rule_id):
+        """Remove a rule; False if there is no such rule."""
+        with self._lock:
+            before = len(self._rules)
+            self._rules = [r for r in self._rules if r.id != rule_id]
+            return len(self._rules) != before
+
+    def clear(self):
+        with self._lock:
+            self._rules = []
+
+    def match(self, req):
+        """The Fault for ``req`` (consuming one use of the rule), or None."""
+        if req.path == EXEMPT_PREFIX or req.path.startswith(EXEMPT_PREFIX + "/"):
+            return None
+        with self._lock:
+            for rule in self._rules:
+                if rule.matches(req.method, req.path):
+                    rule.remaining -= 1
+                    return Fault(rule)
+        return None
+
+
+class AdminService(Service):
+    """Admin-only control API of the local cloud (``/localcloud``)."""
+
+    name = "localcloud"
+    prefix = EXEMPT_PREFIX
+
+    def __init__(self, cloud):
+        super().__init__(cloud)
+        self.route("GET", "/faults", self.list_faults)
+        self.route("POST", "/faults", self.add_fault)
+        self.route("DELETE", "/faults", self.clear_faults)
+        self.route("DELETE", "/faults/{rule_id}", self.delete_fault)
+
+    def before(self, req):
+        if not req.context.is_admin:
+            raise HTTPError(403, "The local cloud admin API requires the"
+                                 " admin role.")
+
+    def list_faults(self, req):
+        return {"faults": self.cloud.faults.rules()}
+
+    def add_fault(self, req):
+        try:
+            rule = self.cloud.faults.add(req.json())
+        except ValueError as exc:
+            raise HTTPError(400, str(exc)) from None
+        return Response(201, {"fault": rule})
+
+    def clear_faults(self, req):
+        self.cloud.faults.clear()
+        return Response(204)
+
+    def delete_fault(self, req):
+        if not self.cloud.faults.remove(req.params["rule_id"]):
+            raise HTTPError(404, "No fault rule %s." % req.params["rule_id"])
+        return Response(204)

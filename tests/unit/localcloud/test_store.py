@@ -1,0 +1,133 @@
+"""Store: WAL, versioned migrations, transactions, restarts, concurrency."""
+
+import sqlite3
+import threading
+
+import pytest
+
+from occli.localcloud.store import MigrationError, Store, _split_sql
+
+SCHEMA = ["CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)"]
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(tmp_path / "cloud.db")
+    yield s
+    s.close()
+
+
+def test_wal_mode(store):
+    mode = store._conn().execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+def test_migrations_are_versioned_and_idempotent(store):
+    store.migrate("things", SCHEMA)
+    store.migrate("things", SCHEMA)
+    assert store.version("things") == 1
+    with store.transaction() as db:
+        db.execute("INSERT INTO items (name) VALUES ('a')")
+    store.migrate("things", SCHEMA + ["ALTER TABLE items ADD COLUMN size INTEGER"])
+    assert store.version("things") == 2
+    with store.transaction() as db:
+        rows = db.execute("SELECT name, size FROM items").fetchall()
+    assert [tuple(r) for r in rows] == [("a", None)]
+    assert store.version("other") == 0
+
+
+def test_migration_steps_may_be_callables(store):
+    store.migrate("things", SCHEMA + [
+        lambda db: db.execute("INSERT INTO items (name) VALUES ('seeded')")])
+    with store.transaction() as db:
+        assert db.execute("SELECT name FROM items").fetchone()["name"] == "seeded"
+
+
+def test_failed_migration_applies_nothing(store):
+    with pytest.raises(sqlite3.OperationalError):
+        store.migrate("things", SCHEMA + ["CREATE TABLE broken (syntax error"])
+    assert store.version("things") == 0
+    with store.transaction() as db:
+        tables = db.execute("SELECT name FROM sqlite_master WHERE name = 'items'")
+        assert tables.fetchall() == []
+
+
+def test_database_from_newer_code_is_refused(store):
+    store.migrate("things", SCHEMA + ["ALTER TABLE items ADD COLUMN size INTEGER"])
+    with pytest.raises(MigrationError, match="version 2"):
+        store.migrate("things", SCHEMA)
+
+
+def test_split_sql_keeps_triggers_and_strings_whole():
+    script = ("CREATE TABLE a (x TEXT); CREATE TRIGGER t AFTER INSERT ON a"
+              " BEGIN UPDATE a SET x = 'p;q'; END; INSERT INTO a VALUES (';');")
+    assert _split_sql(script) == [
+        "CREATE TABLE a (x TEXT);",
+        "CREATE TRIGGER t AFTER INSERT ON a BEGIN UPDATE a SET x = 'p;q'; END;",
+        "INSERT INTO a VALUES (';');",
+    ]
+
+
+def test_rollback_on_error_leaves_nothing(store):
+    store.migrate("things", SCHEMA)
+    with pytest.raises(RuntimeError):
+        with store.transaction() as db:
+            db.execute("INSERT INTO items (name) VALUES ('a')")
+            with store.transaction() as inner:
+                inner.execute("INSERT INTO items (name) VALUES ('b')")
+            raise RuntimeError("boom")
+    with store.transaction() as db:
+        assert db.execute("SELECT COUNT(*) FROM items").fetchone()[0] == 0
+
+
+def test_nested_transaction_joins_outer(store):
+    store.migrate("things", SCHEMA)
+    with store.transaction() as outer:
+        with store.transaction() as inner:
+            assert inner is outer
+            inner.execute("INSERT INTO items (name) VALUES ('a')")
+        assert outer.in_transaction
+    with store.transaction() as db:
+        assert db.execute("SELECT COUNT(*) FROM items").fetchone()[0] == 1
+
+
+def test_restart_keeps_data(tmp_path):
+    first = Store(tmp_path / "cloud.db")
+    first.migrate("things", SCHEMA)
+    with first.transaction() as db:
+        db.execute("INSERT INTO items (name) VALUES ('kept')")
+    first.close()
+    second = Store(tmp_path / "cloud.db")
+    second.migrate("things", SCHEMA)
+    with second.transaction() as db:
+        assert [r["name"] for r in db.execute("SELECT name FROM items")] == ["kept"]
+    assert second.version("things") == 1
+    second.close()
+
+
+def test_concurrent_transactions_lose_nothing(store):
+    store.migrate("things", SCHEMA + [
+        "CREATE TABLE counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL);"
+        " INSERT INTO counter VALUES (1, 0)"])
+    errors = []
+
+    def worker(t):
+        try:
+            for i in range(50):
+                with store.transaction() as db:
+                    n = db.execute("SELECT n FROM counter").fetchone()["n"]
+                    db.execute("INSERT INTO items (name) VALUES (?)",
+                               ("%d-%d" % (t, i),))
+                    db.execute("UPDATE counter SET n = ?", (n + 1,))
+        except Exception as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with store.transaction() as db:
+        assert db.execute("SELECT COUNT(DISTINCT name) FROM items").fetchone()[0] == 400
+        assert db.execute("SELECT n FROM counter").fetchone()["n"] == 400
