@@ -1,0 +1,463 @@
+"""Nova servers: the Server resource and ServerManager.
+
+Every manager method accepts a :class:`Server` or a server id. Images and
+flavors are passed as ids or resources (names are resolved by the caller,
+e.g. with ``client.images.find_resource``). Server creation always POSTs
+``/servers`` (``/os-volumes_boot`` is gone from 2.103).
+"""
+
+import base64
+import re
+from urllib.parse import quote, urlparse
+
+from occli import api_versions
+from occli import base
+from occli import exceptions
+from occli import utils
+
+# Nova's defaults for injected (personality) files and its schema limits.
+MAX_FILES = 5
+MAX_FILE_BYTES = 10 * 1024
+MAX_FILE_PATH = 255
+MAX_USER_DATA = 65535
+MAX_META_LENGTH = 255
+PERSONALITY_MAX_VERSION = "2.56"
+
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
+
+# novaclient-style --nic keys → API keys of ``server.networks[]``
+_NIC_KEYS = {"net-id": "uuid", "port-id": "port", "v4-fixed-ip": "fixed_ip",
+             "v6-fixed-ip": "fixed_ip", "tag": "tag"}
+
+
+class Server(base.Resource):
+    """A Nova server; action methods delegate to the manager."""
+
+    @property
+    def task_state(self):
+        return self._info.get("OS-EXT-STS:task_state")
+
+
+def _delegate(name):
+    def method(self, *args, **kwargs):
+        return getattr(self.manager, name)(self, *args, **kwargs)
+    method.__name__ = name
+    method.__doc__ = "``client.servers.%s(this server, …)``." % name
+    return method
+
+
+for _name in ("delete", "update", "set_meta", "delete_meta", "reboot",
+              "start", "stop", "pause", "unpause", "suspend", "resume", "lock",
+              "unlock", "rebuild", "resize", "confirm_resize", "revert_resize",
+              "get_console_output", "create_image"):
+    setattr(Server, _name, _delegate(_name))
+del _name
+
+
+def is_uuid(value):
+    return bool(_UUID.match(str(value)))
+
+
+def check_create_args(files=None, metadata=None, min_count=None,
+                      max_count=None):
+    """Raise CommandError for create arguments Nova would refuse.
+
+    Pure (no request): the CLI calls it before resolving names, and
+    :meth:`ServerManager.create` calls it again for SDK users.
+    """
+    if files:
+        if len(files) > MAX_FILES:
+            raise exceptions.CommandError(
+                "At most %d personality files can be injected (got %d)."
+                % (MAX_FILES, len(files)))
+        for path, contents in files.items():
+            if len(path.encode("utf-8")) > MAX_FILE_PATH:
+                raise exceptions.CommandError(
+                    "Personality file path %r is longer than %d bytes."
+                    % (path[:40] + "…", MAX_FILE_PATH))
+            size = len(_to_bytes(contents))
+            if size > MAX_FILE_BYTES:
+                raise exceptions.CommandError(
+                    "Personality file %s is %d bytes; the limit is %d bytes "
+                    "(10 KiB)." % (path, size, MAX_FILE_BYTES))
+    check_metadata(metadata)
+    for value, what in ((min_count, "min_count"), (max_count, "max_count")):
+        if value is not None and int(value) < 1:
+            raise exceptions.CommandError("%s must be 1 or more." % what)
+    if min_count is not None and max_count is not None \
+            and int(min_count) > int(max_count):
+        raise exceptions.CommandError(
+            "min_count (%s) must not be greater than max_count (%s)."
+            % (min_count, max_count))
+
+
+def check_metadata(metadata):
+    """Keys and values of server metadata are at most 255 characters."""
+    for key, value in (metadata or {}).items():
+        for text, what in ((key, "key"), (value, "value")):
+            if text is not None and len(str(text)) > MAX_META_LENGTH:
+                raise exceptions.CommandError(
+                    "Metadata %s %r is longer than %d characters."
+                    % (what, str(text)[:40] + "…", MAX_META_LENGTH))
+
+
+def _to_bytes(data):
+    if hasattr(data, "read"):
+        data = data.read()
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return bytes(data)
+
+
+def _b64(data):
+    return base64.b64encode(_to_bytes(data)).decode("ascii")
+
+
+class ServerManager(base.Manager):
+    resource_class = Server
+
+    # -- reading --------------------------------------------------------
+
+    def list(self, detailed=True, search_opts=None, limit=None, marker=None,
+             sort_keys=None, sort_dirs=None):
+        """Yield servers, following pages (all unless ``limit``; -1 = all).
+
+        ``search_opts`` are Nova query filters (``name`` is a regex,
+        ``all_tenants``, ``status``, ``changes-since``, …); booleans are sent
+        as ``true``/``false``. ``sort_keys``/``sort_dirs`` are repeated.
+        """
+        params = {}
+        for key, value in (search_opts or {}).items():
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            params[key] = value
+        params["marker"] = marker
+        if sort_keys:
+            params["sort_key"] = list(sort_keys)
+        if sort_dirs:
+            params["sort_dir"] = list(sort_dirs)
+        url = "/servers/detail" if detailed else "/servers"
+        return self._list(url, "servers", params=params, limit=limit)
+
+    def get(self, server):
+        return self._get("/servers/%s" % base.getid(server), "server")
+
+    def find_resource(self, name_or_id):
+        """A server by id, else by exact name.
+
+        Server ids are UUIDs, so anything else goes straight to the name
+        lookup: Nova's ``name`` filter (a regex, anchored and escaped here)
+        followed by an exact client-side match.
+        """
+        if isinstance(name_or_id, base.Resource) or is_uuid(name_or_id):
+            return super().find_resource(name_or_id)
+        matches = self._find_by_name(str(name_or_id))
+        if len(matches) > 1:
+            raise self._ambiguous("name '%s'" % name_or_id, matches)
+        if not matches:
+            raise exceptions.NotFound(
+                "No server with a name or ID of '%s' exists." % name_or_id,
+                code=404)
+        return matches[0]
+
+    def _find_by_name(self, name):
+        return self.find_all(name=name)
+
+    def find_all(self, **filters):
+        """Servers matching ``filters`` exactly; ``name`` is also sent to
+        Nova (as an anchored regex) so only candidates are listed."""
+        search = {}
+        if "name" in filters:
+            search["name"] = "^%s$" % re.escape(str(filters["name"]))
+        return [s for s in self.list(search_opts=search)
+                if all(getattr(s, k, None) == v for k, v in filters.items())]
+
+    # -- create ---------------------------------------------------------
+
+    def create(self, name, image, flavor, key_name=None,
+               availability_zone=None, user_data=None, files=None,
+               metadata=None, security_groups=None, nics=None,
+               block_device_mapping=None, block_device_mapping_v2=None,
+               scheduler_hints=None, config_drive=None, disk_config=None,
+               admin_pass=None, access_ip_v4=None, access_ip_v6=None,
+               min_count=None, max_count=None, return_reservation_id=False,
+               description=None, tags=None, hostname=None):
+        """Boot a server (POST /servers); returns the created Server.
+
+        ``image`` may be None when ``block_device_mapping(_v2)`` holds the
+        boot disk. ``user_data`` and ``files`` values may be str, bytes or
+        file objects (base64-encoded here). ``nics`` is ``"auto"``,
+        ``"none"`` or a list of dicts with novaclient keys (``net-id``,
+        ``port-id``, ``v4-fixed-ip``, ``v6-fixed-ip``, ``tag``) or API keys.
+        ``block_device_mapping`` is the legacy
+        ``{dev: "id:type:size:delete"}``.
+        With ``return_reservation_id`` the reservation id (str) is returned.
+        """
+        if files:
+            files = {path: _to_bytes(data) for path, data in files.items()}
+        check_create_args(files=files, metadata=metadata,
+                          min_count=min_count, max_count=max_count)
+        version = self._create_version(bool(files))
+        for value, start, what in (
+                (description, "2.19", "a server description"),
+                (tags, "2.52", "server tags on create"),
+                (hostname, "2.90", "a server hostname")):
+            if value is not None:
+                api_versions.require(version, start, what=what)
+
+        server = {"name": name, "flavorRef": str(base.getid(flavor))}
+        if image is not None:
+            server["imageRef"] = str(base.getid(image))
+        optional = {
+            "key_name": key_name, "availability_zone": availability_zone,
+            "metadata": metadata, "config_drive": config_drive,
+            "OS-DCF:diskConfig": disk_config, "adminPass": admin_pass,
+            "accessIPv4": access_ip_v4, "accessIPv6": access_ip_v6,
+            "min_count": min_count, "max_count": max_count,
+            "description": description, "hostname": hostname,
+            "tags": list(tags) if tags is not None else None,
+        }
+        server.update((k, v) for k, v in optional.items() if v is not None)
+        if return_reservation_id:
+            server["return_reservation_id"] = True
+        if user_data is not None:
+            server["user_data"] = _b64(user_data)
+            if len(server["user_data"]) > MAX_USER_DATA:
+                raise exceptions.CommandError(
+                    "User data is %d characters once base64-encoded; the "
+                    "limit is %d." % (len(server["user_data"]), MAX_USER_DATA))
+        if files:
+            server["personality"] = [{"path": path, "contents": _b64(data)}
+                                     for path, data in files.items()]
+        if security_groups:
+            server["security_groups"] = [{"name": g} for g in security_groups]
+        networks = self._networks(nics, version)
+        if networks is not None:
+            server["networks"] = networks
+        if block_device_mapping:
+            server["block_device_mapping"] = _legacy_bdm(block_device_mapping)
+        if block_device_mapping_v2:
+            bdms = [dict(b) for b in block_device_mapping_v2]
+            if image is not None and not any(
+                    str(b.get("boot_index")) == "0" for b in bdms):
+                # as novaclient: the image stays the boot disk (bug 1433609)
+                bdms.insert(0, {"uuid": str(base.getid(image)),
+                                "source_type": "image",
+                                "destination_type": "local",
+                                "boot_index": 0,
+                                "delete_on_termination": True})
+            server["block_device_mapping_v2"] = bdms
+
+        body = {"server": server}
+        if scheduler_hints:
+            body["os:scheduler_hints"] = dict(scheduler_hints)
+        response = self._request("POST", "/servers", body=body,
+                                 microversion=version)
+        data = self._body(response)
+        if return_reservation_id:
+            return data.get("reservation_id")
+        return self._resource(data["server"], response)
+
+    def _create_version(self, with_files):
+        """The microversion of a create request.
+
+        Personality files were removed in 2.57: such a request is sent at
+        2.56 unless the user pinned a higher version, which is an error.
+        """
+        version = self.api_version
+        if not with_files or version <= PERSONALITY_MAX_VERSION:
+            return version
+        requested = self.client.requested_compute_version
+        if requested and not api_versions.APIVersion(requested).is_latest:
+            api_versions.require(version, api_versions.MIN_VERSION,
+                                 PERSONALITY_MAX_VERSION,
+                                 what="personality files (--file)")
+        return api_versions.APIVersion(PERSONALITY_MAX_VERSION)
+
+    @staticmethod
+    def _networks(nics, version):
+        if nics is None:
+            # 2.37+ requires networks; "auto" is what a user means by default
+            return "auto" if version >= "2.37" else None
+        if isinstance(nics, str):
+            if nics not in ("auto", "none"):
+                raise exceptions.CommandError(
+                    "nics must be 'auto', 'none' or a list of dicts, got %r."
+                    % nics)
+            api_versions.require(version, "2.37",
+                                 what="automatic network allocation ('%s')"
+                                 % nics)
+            return nics
+        networks = []
+        for nic in nics:
+            entry = {}
+            for key, value in nic.items():
+                api_key = _NIC_KEYS.get(key, key)
+                if api_key not in ("uuid", "port", "fixed_ip", "tag"):
+                    raise exceptions.CommandError(
+                        "Unknown NIC key %r." % key)
+                if value:
+                    entry[api_key] = value
+            if "tag" in entry:
+                api_versions.require(version, "2.42", what="NIC tags")
+            networks.append(entry)
+        return networks
+
+    # -- changes --------------------------------------------------------
+
+    def delete(self, server):
+        return self._delete("/servers/%s" % base.getid(server))
+
+    def update(self, server, name=None, description=None):
+        """Rename or describe a server (PUT); returns the updated Server."""
+        body = {}
+        if name is not None:
+            body["name"] = name
+        if description is not None:
+            api_versions.require(self.api_version, "2.19",
+                                 what="a server description")
+            body["description"] = description
+        return self._update("/servers/%s" % base.getid(server),
+                            {"server": body}, "server")
+
+    def set_meta(self, server, metadata):
+        """Merge ``metadata`` into the server's; returns the full dict."""
+        check_metadata(metadata)
+        data = self._update("/servers/%s/metadata" % base.getid(server),
+                            {"metadata": dict(metadata)}, method="POST")
+        return data.get("metadata", {})
+
+    set_metadata = set_meta
+
+    def delete_meta(self, server, keys):
+        """Delete metadata ``keys`` (one request per key)."""
+        for key in keys:
+            self._delete("/servers/%s/metadata/%s" % (
+                base.getid(server), quote(key, safe="")))
+
+    # -- actions (POST /servers/{id}/action) ----------------------------
+
+    def _server_action(self, server, action, info=None, **kwargs):
+        return self._action("/servers/%s/action" % base.getid(server),
+                            action, info, **kwargs)
+
+    def reboot(self, server, hard=False):
+        self._server_action(server, "reboot",
+                            {"type": "HARD" if hard else "SOFT"})
+
+    def start(self, server):
+        self._server_action(server, "os-start")
+
+    def stop(self, server):
+        self._server_action(server, "os-stop")
+
+    def pause(self, server):
+        self._server_action(server, "pause")
+
+    def unpause(self, server):
+        self._server_action(server, "unpause")
+
+    def suspend(self, server):
+        self._server_action(server, "suspend")
+
+    def resume(self, server):
+        self._server_action(server, "resume")
+
+    def lock(self, server, reason=None):
+        info = None
+        if reason is not None:
+            api_versions.require(self.api_version, "2.73",
+                                 what="a lock reason")
+            info = {"locked_reason": reason}
+        self._server_action(server, "lock", info)
+
+    def unlock(self, server):
+        self._server_action(server, "unlock")
+
+    def rebuild(self, server, image, name=None, admin_pass=None,
+                description=None, metadata=None, preserve_ephemeral=None,
+                disk_config=None, key_name=None, user_data=None,
+                hostname=None):
+        """Rebuild from ``image``; returns the Server of the response body."""
+        version = self.api_version
+        for value, start, what in (
+                (description, "2.19", "a server description"),
+                (key_name, "2.54", "a key name on rebuild"),
+                (user_data, "2.57", "user data on rebuild"),
+                (hostname, "2.90", "a server hostname")):
+            if value is not None:
+                api_versions.require(version, start, what=what)
+        check_metadata(metadata)
+        info = {"imageRef": str(base.getid(image))}
+        optional = {"name": name, "adminPass": admin_pass,
+                    "description": description, "metadata": metadata,
+                    "preserve_ephemeral": preserve_ephemeral,
+                    "OS-DCF:diskConfig": disk_config, "key_name": key_name,
+                    "hostname": hostname,
+                    "user_data": _b64(user_data) if user_data is not None
+                    else None}
+        info.update((k, v) for k, v in optional.items() if v is not None)
+        result = self._server_action(server, "rebuild", info,
+                                     response_key="server")
+        return result if isinstance(result, Server) else self.get(server)
+
+    def resize(self, server, flavor, disk_config=None):
+        info = {"flavorRef": str(base.getid(flavor))}
+        if disk_config is not None:
+            info["OS-DCF:diskConfig"] = disk_config
+        self._server_action(server, "resize", info)
+
+    def confirm_resize(self, server):
+        self._server_action(server, "confirmResize")
+
+    def revert_resize(self, server):
+        self._server_action(server, "revertResize")
+
+    def get_console_output(self, server, length=None):
+        """The console log text (the last ``length`` lines if given)."""
+        info = {"length": int(length)} if length is not None else {}
+        data = self._server_action(server, "os-getConsoleOutput", info)
+        return data.get("output") or ""
+
+    def create_image(self, server, name, metadata=None):
+        """Snapshot the server; returns the new image id."""
+        info = {"name": name}
+        if metadata:
+            info["metadata"] = dict(metadata)
+        response = self._request(
+            "POST", "/servers/%s/action" % base.getid(server),
+            body={"createImage": info})
+        image_id = self._body(response).get("image_id")
+        if image_id:
+            return image_id
+        location = response.headers.get("Location") or ""
+        return urlparse(location).path.rstrip("/").rpartition("/")[2] or None
+
+
+def _legacy_bdm(mapping):
+    """``{dev: "id:type:size:delete"}`` → legacy ``block_device_mapping``.
+
+    As novaclient: a type starting with ``snap`` means a snapshot id,
+    anything else a volume id; empty fields are left out.
+    """
+    result = []
+    for device, spec in mapping.items():
+        parts = str(spec).split(":")
+        entry = {"device_name": device}
+        source_type = parts[1] if len(parts) > 1 else ""
+        id_key = "snapshot_id" if source_type.startswith("snap") \
+            else "volume_id"
+        entry[id_key] = parts[0]
+        if len(parts) > 2 and parts[2]:
+            try:
+                entry["volume_size"] = int(parts[2])
+            except ValueError:
+                raise exceptions.CommandError(
+                    "Block device mapping %s=%s: size %r is not an integer."
+                    % (device, spec, parts[2]))
+        if len(parts) > 3 and parts[3]:
+            entry["delete_on_termination"] = utils.parse_bool(
+                parts[3],
+                "Block device mapping %s=%s: delete" % (device, spec))
+        result.append(entry)
+    return result

@@ -1,0 +1,255 @@
+"""``occli server …`` against the real local cloud (demo user, cloud ``local``)."""
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+
+import pytest
+
+IMAGE = "cirros-0.6.2-x86_64-disk"
+OTHER_IMAGE = "ubuntu-24.04"
+
+
+@pytest.fixture
+def occli(occli_env, capsys):
+    """Run ``occli ARGV…`` in-process: (exit code, stdout, stderr)."""
+    from occli import shell
+
+    def run(*argv):
+        capsys.readouterr()
+        try:
+            code = shell.main([str(a) for a in argv])
+        except SystemExit as exc:
+            code = exc.code
+        out, err = capsys.readouterr()
+        return code, out, err
+    return run
+
+
+def ok(result):
+    code, out, err = result
+    assert code == 0, err
+    return out
+
+
+def as_json(result):
+    return json.loads(ok(result))
+
+
+@pytest.fixture
+def server(occli):
+    """A fresh ACTIVE server (deleted afterwards); returns its show dict."""
+    name = "ft-" + uuid.uuid4().hex[:8]
+    shown = as_json(occli("server", "create", name, "--image", IMAGE,
+                          "--flavor", "m1.tiny", "--wait",
+                          "--wait-interval", "0.1", "-f", "json"))
+    yield shown
+    occli("server", "unlock", shown["id"])
+    occli("server", "delete", shown["id"], "--wait", "--wait-interval", "0.1")
+
+
+def show(occli, ref):
+    return as_json(occli("server", "show", ref, "-f", "json"))
+
+
+def test_create_wait_shows_active_server_and_admin_pass(occli, server):
+    assert server["status"] == "ACTIVE"
+    assert server["OS-EXT-STS:task_state"] is None
+    assert server["adminPass"]
+    assert server["flavor"]["original_name"] == "m1.tiny"
+    assert server["image"]["name"] == IMAGE
+    assert "links" not in server
+    # adminPass is shown once, never by later GETs
+    assert "adminPass" not in show(occli, server["id"])
+
+
+def test_list_table_and_json(occli, server):
+    out = ok(occli("server", "list"))
+    assert server["name"] in out and IMAGE in out and "m1.tiny" in out
+    rows = as_json(occli("server", "list", "--name", server["name"],
+                         "-f", "json"))
+    assert [(r["ID"], r["Status"], r["Image"], r["Flavor"]) for r in rows] == \
+        [(server["id"], "ACTIVE", IMAGE, "m1.tiny")]
+    assert rows[0]["Networks"] == server["addresses"]
+    long_rows = as_json(occli("server", "list", "--long", "--name",
+                              server["name"], "-f", "json"))
+    assert long_rows[0]["Power State"] == "Running"
+    assert long_rows[0]["Task State"] is None
+
+
+def test_list_filters_sort_and_limit(occli, server):
+    other = as_json(occli("server", "create", server["name"] + "-b",
+                          "--image", IMAGE, "--flavor", "m1.tiny", "--wait",
+                          "--wait-interval", "0.1", "-f", "json"))
+    try:
+        prefix = "^" + server["name"]
+        rows = as_json(occli("server", "list", "--name", prefix, "--sort",
+                             "display_name:asc", "-f", "json"))
+        assert [r["Name"] for r in rows] == [server["name"], other["name"]]
+        rows = as_json(occli("server", "list", "--name", prefix, "--sort",
+                             "display_name:desc", "--limit", "1", "-f", "json"))
+        assert [r["Name"] for r in rows] == [other["name"]]
+        rows = as_json(occli("server", "list", "--name", prefix,
+                             "--status", "shutoff", "-f", "json"))
+        assert rows == []
+        rows = as_json(occli("server", "list", "--name", prefix, "--image",
+                             IMAGE, "--flavor", "m1.tiny", "-f", "json"))
+        assert len(rows) == 2
+    finally:
+        ok(occli("server", "delete", other["id"], "--wait",
+                 "--wait-interval", "0.1"))
+
+
+def test_show_by_name_and_missing(occli, server):
+    assert show(occli, server["name"])["id"] == server["id"]
+    code, out, err = occli("server", "show", "no-such-server")
+    assert code == 1
+    assert err.strip() == ("No server with a name or ID of 'no-such-server' "
+                           "exists. (HTTP 404)")
+
+
+def test_set_and_unset(occli, server):
+    ok(occli("server", "set", server["id"], "--property", "role=web",
+             "--property", "tier=1", "--description", "a web server"))
+    shown = show(occli, server["id"])
+    assert shown["metadata"] == {"role": "web", "tier": "1"}
+    assert shown["description"] == "a web server"
+    new_name = server["name"] + "-renamed"
+    ok(occli("server", "set", server["id"], "--name", new_name))
+    ok(occli("server", "unset", new_name, "--property", "tier"))
+    shown = show(occli, server["id"])
+    assert shown["name"] == new_name
+    assert shown["metadata"] == {"role": "web"}
+
+
+def test_stop_start_reboot_pause_suspend(occli, server):
+    sid = server["id"]
+    for verb, status in (("stop", "SHUTOFF"), ("start", "ACTIVE"),
+                         ("reboot", "ACTIVE"), ("pause", "PAUSED"),
+                         ("unpause", "ACTIVE"), ("suspend", "SUSPENDED"),
+                         ("resume", "ACTIVE")):
+        ok(occli("server", verb, sid, "--wait", "--wait-interval", "0.1"))
+        shown = show(occli, sid)
+        assert (verb, shown["status"], shown["OS-EXT-STS:task_state"]) == \
+            (verb, status, None)
+    ok(occli("server", "reboot", "--hard", sid, "--wait",
+             "--wait-interval", "0.1"))
+    assert show(occli, sid)["status"] == "ACTIVE"
+
+
+def test_wrong_state_is_a_409_line(occli, server):
+    code, out, err = occli("server", "start", server["id"])
+    assert code == 1
+    assert err.startswith("Failed to start server %s: " % server["id"])
+    assert "(HTTP 409)" in err and len(err.strip().splitlines()) == 1
+
+
+def test_lock_blocks_delete_for_the_demo_user(occli, server):
+    sid = server["id"]
+    ok(occli("server", "lock", "--reason", "maintenance", sid))
+    shown = show(occli, sid)
+    assert shown["locked"] is True
+    assert shown["locked_reason"] == "maintenance"
+    code, out, err = occli("server", "delete", sid)
+    assert code == 1
+    assert "(HTTP 409)" in err and "locked" in err
+    ok(occli("server", "unlock", sid))
+    assert show(occli, sid)["locked"] is False
+
+
+def test_several_servers_partial_failure(occli, server):
+    code, out, err = occli("server", "stop", server["id"], "ghost-server",
+                           "--wait", "--wait-interval", "0.1")
+    assert code == 1
+    assert err.strip() == ("Failed to stop server ghost-server: No server with "
+                           "a name or ID of 'ghost-server' exists. (HTTP 404)")
+    assert show(occli, server["id"])["status"] == "SHUTOFF"
+
+
+def test_resize_confirm(occli, server):
+    sid = server["id"]
+    ok(occli("server", "resize", sid, "--flavor", "m1.small", "--wait",
+             "--wait-interval", "0.1"))
+    assert show(occli, sid)["status"] == "VERIFY_RESIZE"
+    ok(occli("server", "resize", "confirm", sid, "--wait",
+             "--wait-interval", "0.1"))
+    shown = show(occli, sid)
+    assert shown["status"] == "ACTIVE"
+    assert shown["flavor"]["original_name"] == "m1.small"
+
+
+def test_resize_revert(occli, server):
+    sid = server["id"]
+    ok(occli("server", "resize", sid, "--flavor", "m1.small", "--wait",
+             "--wait-interval", "0.1"))
+    ok(occli("server", "resize", "revert", sid, "--wait",
+             "--wait-interval", "0.1"))
+    shown = show(occli, sid)
+    assert shown["status"] == "ACTIVE"
+    assert shown["flavor"]["original_name"] == "m1.tiny"
+
+
+def test_rebuild(occli, server):
+    shown = as_json(occli("server", "rebuild", server["id"], "--image",
+                          OTHER_IMAGE, "--name", server["name"] + "-rebuilt",
+                          "--wait", "--wait-interval", "0.1", "-f", "json"))
+    assert shown["status"] == "ACTIVE"
+    assert shown["name"] == server["name"] + "-rebuilt"
+    assert shown["image"]["name"] == OTHER_IMAGE
+    assert shown["adminPass"]
+
+
+def test_console_log(occli, server):
+    out = ok(occli("server", "console", "log", server["id"]))
+    assert "login:" in out
+    last = ok(occli("server", "console", "log", server["id"], "--lines", "1"))
+    assert last.strip() == out.strip().splitlines()[-1].strip()
+
+
+def test_create_with_file_options_and_nic(occli, tmp_path):
+    motd = tmp_path / "motd"
+    motd.write_text("hello\n")
+    name = "ft-" + uuid.uuid4().hex[:8]
+    shown = as_json(occli(
+        "server", "create", name, "--image", IMAGE, "--flavor", "m1.tiny",
+        "--file", "/etc/motd=%s" % motd, "--property", "a=b",
+        "--nic", "net-id=4fd44f30-2920-4a4b-a2b0-0e6c2dbd2a4b",
+        "--wait", "--wait-interval", "0.1", "-f", "json"))
+    try:
+        assert shown["status"] == "ACTIVE"
+        assert shown["metadata"] == {"a": "b"}
+        assert list(shown["addresses"]) == ["private"]
+    finally:
+        ok(occli("server", "delete", shown["id"], "--wait",
+                 "--wait-interval", "0.1"))
+
+
+def test_delete_wait_then_gone(occli):
+    name = "ft-" + uuid.uuid4().hex[:8]
+    created = as_json(occli("server", "create", name, "--image", IMAGE,
+                            "--flavor", "m1.tiny", "-f", "json"))
+    ok(occli("server", "delete", name, "--wait", "--wait-interval", "0.1"))
+    code, out, err = occli("server", "show", created["id"])
+    assert code == 1 and "(HTTP 404)" in err
+
+
+def _run(*argv):
+    return subprocess.run([sys.executable, "-m", "occli.shell", *argv],
+                          capture_output=True, text=True, env=dict(os.environ),
+                          timeout=120)
+
+
+def test_subprocess_exit_codes(occli_env):
+    bad_flag = _run("server", "list", "--no-such-flag")
+    assert bad_flag.returncode == 2
+    assert "Traceback" not in bad_flag.stderr
+    missing = _run("server", "show", "no-such-server")
+    assert missing.returncode == 1
+    assert missing.stdout == ""
+    lines = missing.stderr.strip().splitlines()
+    assert len(lines) == 1 and "(HTTP 404)" in lines[0]
+    listed = _run("server", "list", "-f", "json")
+    assert listed.returncode == 0, listed.stderr
+    assert isinstance(json.loads(listed.stdout), list)

@@ -1,0 +1,758 @@
+"""``occli server …`` commands in-process against a requests-mock cloud."""
+
+import base64
+import copy
+import json
+import sys
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from .conftest import COMPUTE, IMAGE, load_fixture, requests_to
+
+SID = "0e44cc9c-e052-415d-afbf-469b0d384170"
+SID2 = "9d7a7e35-9d93-4bc5-8b0a-51e7ad8ec2b2"
+IMAGE_ID = "70a599e0-31e7-49b7-b260-868f441e862b"
+IMAGE2_ID = "155d900f-4e14-4e4c-a73d-069cbf4541e6"
+NOT_FOUND = {"itemNotFound": {"code": 404, "message": "Not found"}}
+
+
+def sample(*parts):
+    return load_fixture("compute", *parts)
+
+
+def server_body(**changes):
+    """The 2.96 server-get sample with ``changes`` (``task_state`` maps)."""
+    server = copy.deepcopy(sample("servers", "v2.96",
+                                  "server-get-resp.json")["server"])
+    if "task_state" in changes:
+        server["OS-EXT-STS:task_state"] = changes.pop("task_state")
+    server.update(changes)
+    return {"server": server}
+
+
+def query(request):
+    return parse_qs(urlparse(request.url).query)
+
+
+@pytest.fixture
+def cloud(mock_cloud):
+    """Images, flavors and one server (SID, named new-server-test)."""
+    m = mock_cloud.mock
+    cirros = {"id": IMAGE_ID, "name": "cirros", "status": "active"}
+    m.get(IMAGE + "/v2/images/" + IMAGE_ID, json=cirros)
+    m.get(IMAGE + "/v2/images/cirros", status_code=404,
+          json={"code": 404, "title": "Not Found", "message": "no"})
+    m.get(IMAGE + "/v2/images", json={"images": [
+        cirros, {"id": IMAGE2_ID, "name": "fedora"}]})
+    m.get(IMAGE + "/v2/images?name=cirros", json={"images": [cirros]})
+    flavors = sample("flavors", "flavors-detail-resp.json")
+    m.get(COMPUTE + "/flavors/detail", json=flavors)
+    m.get(COMPUTE + "/flavors", json=flavors)
+    for name in ("m1.tiny", "m1.small"):
+        m.get(COMPUTE + "/flavors/" + name, status_code=404, json=NOT_FOUND)
+    m.get(COMPUTE + "/flavors/1",
+          json={"flavor": flavors["flavors"][0]})
+    m.get(COMPUTE + "/servers/" + SID, json=server_body())
+    return mock_cloud
+
+
+def servers_sequence(cloud, *states, server_id=SID):
+    """GET /servers/{id} answers these bodies in turn (the last repeats)."""
+    responses = [{"status_code": 404, "json": NOT_FOUND} if s is None
+                 else {"json": s} for s in states]
+    return cloud.mock.get(COMPUTE + "/servers/" + server_id, responses)
+
+
+def action(cloud, server_id=SID, **kwargs):
+    kwargs.setdefault("status_code", 202)
+    return cloud.mock.post(COMPUTE + "/servers/%s/action" % server_id, **kwargs)
+
+
+# -- list -------------------------------------------------------------------
+
+@pytest.fixture
+def listing(cloud):
+    body = sample("servers", "v2.96", "servers-details-resp.json")
+    del body["servers_links"]
+    second = copy.deepcopy(body["servers"][0])
+    second.update(id=SID2, name="vol-backed", image="",
+                  addresses={}, status="SHUTOFF")
+    second["OS-EXT-STS:power_state"] = 4
+    body["servers"].append(second)
+    cloud.mock.get(COMPUTE + "/servers/detail", json=body)
+    return body
+
+
+def test_list_default_columns_json(cli, listing, cloud):
+    code, out, err = cli("server", "list", "-f", "json")
+    assert code == 0, err
+    rows = json.loads(out)
+    first = listing["servers"][0]
+    assert rows[0] == {
+        "ID": first["id"], "Name": "new-server-test", "Status": "ACTIVE",
+        "Networks": first["addresses"], "Image": "cirros", "Flavor": "m1.tiny"}
+    assert rows[1]["Image"] == "N/A (booted from volume)"
+    assert rows[1]["Networks"] == {}
+    # image names: exactly one image list call, never one per server
+    assert len(requests_to(cloud.mock, "GET", "/v2/images")) == 1
+
+
+def test_list_table_renders_addresses(cli, listing):
+    code, out, err = cli("server", "list")
+    assert code == 0, err
+    assert "private=192.168.1.30" in out
+    assert "cirros" in out and "m1.tiny" in out
+
+
+def test_list_long(cli, listing):
+    code, out, err = cli("server", "list", "--long", "-f", "json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert rows[0]["Task State"] is None
+    assert rows[0]["Power State"] == "Running"
+    assert rows[1]["Power State"] == "Shutdown"
+    assert rows[0]["Availability Zone"] == "us-west"
+    assert rows[0]["Host"] == listing["servers"][0].get("OS-EXT-SRV-ATTR:host")
+    assert rows[0]["Properties"] == {"My Server Name": "Apache1"}
+
+
+def test_list_down_cell_records_at_2_69(cli, cloud):
+    body = sample("servers", "v2.69", "servers-details-resp.json")
+    cloud.mock.get(COMPUTE + "/servers/detail", json=body)
+    code, out, err = cli("server", "list", "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)[-1] == {
+        "ID": body["servers"][-1]["id"], "Name": None, "Status": "UNKNOWN",
+        "Networks": {}, "Image": None, "Flavor": None}
+
+
+def test_list_image_lookup_failure_shows_ids(cli, listing, cloud):
+    cloud.mock.get(IMAGE + "/v2/images", status_code=503, text="down")
+    code, out, err = cli("server", "list", "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)[0]["Image"] == IMAGE_ID
+
+
+def test_list_before_2_47_names_flavors_with_one_call(cli, cloud):
+    body = sample("servers", "servers-details-resp.json")
+    del body["servers_links"]
+    cloud.mock.get(COMPUTE + "/servers/detail", json=body)
+    code, out, err = cli("--os-compute-api-version", "2.46", "server", "list",
+                         "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)[0]["Flavor"] == "m1.tiny"
+    assert len(requests_to(cloud.mock, "GET", "/flavors")) == 1
+
+
+def test_list_filters_sort_and_paging_options(cli, cloud):
+    cloud.mock.get(COMPUTE + "/servers/detail", json={"servers": []})
+    code, out, err = cli(
+        "server", "list", "--name", "^web", "--status", "active",
+        "--flavor", "m1.tiny", "--image", "cirros", "--host", "h1",
+        "--all-projects", "--changes-since", "2024-01-01T00:00:00Z",
+        "--sort", "display_name:asc", "--sort", "created_at", "--limit", "5",
+        "--marker", SID, "-f", "json")
+    assert code == 0, err
+    assert json.loads(out) == []
+    sent = query(requests_to(cloud.mock, "GET", "/servers/detail")[-1])
+    assert sent == {"name": ["^web"], "status": ["ACTIVE"], "flavor": ["1"],
+                    "image": [IMAGE_ID], "host": ["h1"],
+                    "all_tenants": ["true"],
+                    "changes-since": ["2024-01-01T00:00:00Z"],
+                    "sort_key": ["display_name", "created_at"],
+                    "sort_dir": ["asc", "desc"], "limit": ["5"],
+                    "marker": [SID]}
+
+
+def test_list_all_pages_by_default(cli, cloud):
+    page1 = sample("servers", "v2.96", "servers-details-resp.json")
+    page2 = sample("servers", "v2.73", "servers-details-resp.json")
+    marker = page1["servers"][-1]["id"]
+    cloud.mock.get(COMPUTE + "/servers/detail", json=page1)
+    cloud.mock.get(COMPUTE + "/servers/detail?marker=" + marker, json=page2)
+    code, out, err = cli("server", "list", "--limit", "-1", "-f", "json")
+    assert code == 0, err
+    assert [r["ID"] for r in json.loads(out)] == [
+        marker, page2["servers"][0]["id"]]
+
+
+@pytest.mark.parametrize("argv", [["--sort", "name:up"], ["--sort", ":asc"],
+                                  ["--limit", "-2"], ["--limit", "x"]])
+def test_list_bad_options_are_usage_errors(cli, cloud, argv):
+    code, out, err = cli("server", "list", *argv)
+    assert code == 2
+    assert cloud.mock.request_history == []
+
+
+# -- show -------------------------------------------------------------------
+
+def test_show_by_name_hides_links_and_formats(cli, cloud):
+    cloud.mock.get(COMPUTE + "/servers/detail",
+                   json={"servers": [server_body()["server"]]})
+    code, out, err = cli("server", "show", "new-server-test", "-f", "json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert shown["id"] == SID
+    assert "links" not in shown
+    assert shown["image"] == {"id": IMAGE_ID, "name": "cirros"}
+    assert shown["flavor"]["original_name"] == "m1.tiny"
+    assert shown["metadata"] == {"My Server Name": "Apache1"}
+    assert shown["addresses"]["private"][0]["addr"] == "192.168.1.30"
+    lookup = requests_to(cloud.mock, "GET", "/servers/detail")[0]
+    assert query(lookup)["name"] == [r"^new\-server\-test$"]
+
+
+def test_show_table_is_readable(cli, cloud):
+    code, out, err = cli("server", "show", SID)
+    assert code == 0, err
+    assert "cirros (%s)" % IMAGE_ID in out
+    assert "m1.tiny (vcpus=1, ram=512, disk=1, ephemeral=0, swap=0)" in out
+    assert "private=192.168.1.30" in out
+    assert "My Server Name=Apache1" in out
+    assert "http://openstack.example.com" not in out
+
+
+def test_show_missing_is_one_line_404(cli, cloud):
+    cloud.mock.get(COMPUTE + "/servers/detail", json={"servers": []})
+    code, out, err = cli("server", "show", "nosuch")
+    assert code == 1
+    assert err.strip() == ("No server with a name or ID of 'nosuch' exists. "
+                           "(HTTP 404)")
+    assert "Traceback" not in err
+
+
+def test_show_ambiguous_name(cli, cloud):
+    one = server_body()["server"]
+    cloud.mock.get(COMPUTE + "/servers/detail",
+                   json={"servers": [one, dict(one, id=SID2)]})
+    code, out, err = cli("server", "show", "new-server-test")
+    assert code == 1
+    assert SID in err and SID2 in err
+
+
+# -- create -----------------------------------------------------------------
+
+@pytest.fixture
+def boot(cloud):
+    """POST /servers → the create sample (server id f5dc…) + its GET."""
+    created = sample("servers", "server-create-resp.json")
+    new_id = created["server"]["id"]
+    post = cloud.mock.post(COMPUTE + "/servers", status_code=202, json=created)
+    cloud.mock.get(COMPUTE + "/servers/" + new_id,
+                   json=server_body(id=new_id, status="BUILD",
+                                    task_state="scheduling"))
+    post.new_id = new_id
+    return post
+
+
+def create(cli, *extra):
+    return cli("server", "create", "vm", "--image", "cirros", "--flavor",
+               "m1.tiny", *extra)
+
+
+def test_create_minimal_resolves_names_and_shows_admin_pass(cli, boot):
+    code, out, err = create(cli, "-f", "json")
+    assert code == 0, err
+    assert boot.last_request.json() == {"server": {
+        "name": "vm", "imageRef": IMAGE_ID, "flavorRef": "1",
+        "networks": "auto"}}
+    shown = json.loads(out)
+    assert shown["adminPass"] == "6NpUwoz2QDRN"
+    assert shown["id"] == boot.new_id
+    assert shown["status"] == "BUILD"
+
+
+def test_create_every_option_request_body(cli, boot, tmp_path):
+    user_data = tmp_path / "cloud-init"
+    user_data.write_bytes(b"#cloud-config\n")
+    code, out, err = create(
+        cli, "--key-name", "k", "--availability-zone", "az1",
+        "--user-data", str(user_data), "--property", "role=web",
+        "--property", "tier=", "--security-group", "default",
+        "--security-group", "web",
+        "--nic", "net-id=n1,v4-fixed-ip=10.0.0.5", "--nic", "port-id=p1",
+        "--hint", "group=g1", "--hint", "same_host=a", "--hint", "same_host=b",
+        "--config-drive", "true", "--disk-config", "manual",
+        "--admin-pass", "pw", "--access-ipv4", "1.2.3.4",
+        "--access-ipv6", "80fe::", "--min", "1", "--max", "2",
+        "--description", "d", "--tag", "a", "--tag", "b",
+        "--hostname", "vm-host", "-f", "json")
+    assert code == 0, err
+    assert boot.last_request.json() == {
+        "server": {
+            "name": "vm", "imageRef": IMAGE_ID, "flavorRef": "1",
+            "key_name": "k", "availability_zone": "az1",
+            "user_data": base64.b64encode(b"#cloud-config\n").decode(),
+            "metadata": {"role": "web", "tier": ""},
+            "security_groups": [{"name": "default"}, {"name": "web"}],
+            "networks": [{"uuid": "n1", "fixed_ip": "10.0.0.5"},
+                         {"port": "p1"}],
+            "config_drive": True, "OS-DCF:diskConfig": "MANUAL",
+            "adminPass": "pw", "accessIPv4": "1.2.3.4",
+            "accessIPv6": "80fe::", "min_count": 1, "max_count": 2,
+            "description": "d", "tags": ["a", "b"], "hostname": "vm-host"},
+        "os:scheduler_hints": {"group": "g1", "same_host": ["a", "b"]}}
+
+
+@pytest.mark.parametrize("nic", ["auto", "none"])
+def test_create_nic_auto_none(cli, boot, nic):
+    code, out, err = create(cli, "--nic", nic)
+    assert code == 0, err
+    assert boot.last_request.json()["server"]["networks"] == nic
+
+
+def test_create_nic_v6(cli, boot):
+    code, out, err = create(cli, "--nic", "net-id=n1,v6-fixed-ip=fd00::5")
+    assert code == 0, err
+    assert boot.last_request.json()["server"]["networks"] == [
+        {"uuid": "n1", "fixed_ip": "fd00::5"}]
+
+
+def test_create_block_devices(cli, boot):
+    code, out, err = cli(
+        "server", "create", "vm", "--flavor", "m1.tiny",
+        "--block-device", "source=volume,dest=volume,id=vol-1,boot-index=0,"
+        "delete-on-termination=false,device=vda,bus=virtio,type=disk",
+        "--block-device", "source=blank,dest=local,size=2,format=ext4,"
+        "boot-index=-1")
+    assert code == 0, err
+    body = boot.last_request.json()["server"]
+    assert "imageRef" not in body
+    assert body["block_device_mapping_v2"] == [
+        {"source_type": "volume", "destination_type": "volume",
+         "uuid": "vol-1", "boot_index": 0, "delete_on_termination": False,
+         "device_name": "vda", "disk_bus": "virtio", "device_type": "disk"},
+        {"source_type": "blank", "destination_type": "local",
+         "volume_size": 2, "guest_format": "ext4", "boot_index": -1}]
+
+
+def test_create_block_device_with_image_adds_image_entry(cli, boot):
+    code, out, err = create(cli, "--block-device",
+                            "source=blank,dest=local,size=1")
+    assert code == 0, err
+    bdms = boot.last_request.json()["server"]["block_device_mapping_v2"]
+    assert bdms[0] == {"uuid": IMAGE_ID, "source_type": "image",
+                       "destination_type": "local", "boot_index": 0,
+                       "delete_on_termination": True}
+    assert bdms[1] == {"source_type": "blank", "destination_type": "local",
+                       "volume_size": 1}
+
+
+def test_create_legacy_block_device_mapping(cli, boot):
+    code, out, err = cli("server", "create", "vm", "--flavor", "m1.tiny",
+                         "--block-device-mapping", "vda=vol-1:::1")
+    assert code == 0, err
+    body = boot.last_request.json()["server"]
+    assert body["block_device_mapping"] == [
+        {"device_name": "vda", "volume_id": "vol-1",
+         "delete_on_termination": True}]
+
+
+def test_create_files_use_2_56(cli, boot, tmp_path):
+    motd = tmp_path / "motd"
+    motd.write_text("hello\n")
+    code, out, err = create(cli, "--file", "/etc/motd=%s" % motd)
+    assert code == 0, err
+    body = boot.last_request.json()["server"]
+    assert body["personality"] == [{
+        "path": "/etc/motd",
+        "contents": base64.b64encode(b"hello\n").decode()}]
+    assert boot.last_request.headers["OpenStack-API-Version"] == "compute 2.56"
+
+
+def test_create_files_with_pinned_2_57_is_a_clear_error(cli, boot, tmp_path):
+    src = tmp_path / "f"
+    src.write_text("x")
+    code, out, err = cli("--os-compute-api-version", "2.57", "server",
+                         "create", "vm", "--image", "cirros", "--flavor",
+                         "m1.tiny", "--file", "/f=%s" % src)
+    assert code == 1
+    assert "Personality files (--file) requires compute API version between " \
+           "2.1 and 2.56 (in use: 2.57)" in err
+    assert boot.call_count == 0
+
+
+def test_create_description_needs_2_19(cli, boot):
+    code, out, err = cli("--os-compute-api-version", "2.18", "server",
+                         "create", "vm", "--image", "cirros", "--flavor",
+                         "m1.tiny", "--description", "d")
+    assert code == 1
+    assert "requires compute API version 2.19 or later (in use: 2.18)" in err
+    assert boot.call_count == 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--nic", "auto", "--nic", "net-id=n1"], "--nic auto cannot be combined"),
+    (["--min", "3", "--max", "2"], "must not be greater"),
+    (["--property", "k=" + "v" * 256], "longer than 255"),
+    (["--file", "/f=/nonexistent/file"], "cannot read"),
+    (["--user-data", "/nonexistent/file"], "cannot read"),
+])
+def test_create_usage_errors_before_any_request(cli, cloud, argv, message):
+    code, out, err = create(cli, *argv)
+    assert code == 1
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert cloud.mock.request_history == []
+
+
+def test_create_without_boot_source(cli, cloud):
+    code, out, err = cli("server", "create", "vm", "--flavor", "m1.tiny")
+    assert code == 1
+    assert "--image" in err
+    assert cloud.mock.request_history == []
+
+
+def test_create_too_many_or_too_big_files(cli, cloud, tmp_path):
+    small = tmp_path / "small"
+    small.write_text("x")
+    many = []
+    for i in range(6):
+        many += ["--file", "/f%d=%s" % (i, small)]
+    code, out, err = create(cli, *many)
+    assert code == 1 and "At most 5" in err
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * (10 * 1024 + 1))
+    code, out, err = create(cli, "--file", "/big=%s" % big)
+    assert code == 1 and "larger than 10240 bytes" in err
+    assert cloud.mock.request_history == []
+
+
+@pytest.mark.parametrize("argv", [
+    ["--nic", "net-id=n1,bogus=1"],
+    ["--nic", "v4-fixed-ip=10.0.0.1"],
+    ["--nic", "net-id=n1,port-id=p1"],
+    ["--nic", "net-id=n1,v4-fixed-ip=1.1.1.1,v6-fixed-ip=::1"],
+    ["--nic", "net-id="],
+    ["--property", "novalue"],
+    ["--hint", "=v"],
+    ["--file", "nodest"],
+    ["--block-device", "source=volume,dest=volume"],
+    ["--block-device", "source=tape,id=x"],
+    ["--block-device", "source=blank,dest=local,size=big"],
+    ["--block-device", "source=blank,unknown=1"],
+    ["--block-device-mapping", "vda"],
+    ["--config-drive", "maybe"],
+    ["--disk-config", "sometimes"],
+    ["--min", "0"],
+])
+def test_create_malformed_options_exit_2(cli, cloud, argv):
+    code, out, err = create(cli, *argv)
+    assert code == 2, err
+    assert cloud.mock.request_history == []
+
+
+def test_create_wait_until_active_json_stays_parseable(cli, boot, cloud,
+                                                        monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    servers_sequence(
+        cloud,
+        server_body(id=boot.new_id, status="BUILD", task_state="scheduling",
+                    progress=0),
+        server_body(id=boot.new_id, status="BUILD", task_state="spawning",
+                    progress=40),
+        server_body(id=boot.new_id, status="ACTIVE", task_state="powering-on"),
+        server_body(id=boot.new_id, status="ACTIVE", task_state=None),
+        server_id=boot.new_id)
+    code, out, err = create(cli, "--wait", "--wait-interval", "0",
+                            "-f", "json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert shown["status"] == "ACTIVE"
+    assert shown["adminPass"] == "6NpUwoz2QDRN"
+    assert "BUILD 40% (spawning)" in err
+    assert len(requests_to(cloud.mock, "GET", "/servers/" + boot.new_id)) == 4
+
+
+def test_create_wait_error_exits_1_with_fault(cli, boot, cloud):
+    fault = {"code": 500, "created": "2024-01-01T00:00:00Z",
+             "message": "No valid host was found."}
+    servers_sequence(
+        cloud, server_body(id=boot.new_id, status="BUILD",
+                           task_state="scheduling"),
+        server_body(id=boot.new_id, status="ERROR", task_state=None,
+                    fault=fault),
+        server_id=boot.new_id)
+    code, out, err = create(cli, "--wait", "--wait-interval", "0")
+    assert code == 1
+    assert "No valid host was found." in err
+    assert "is in ERROR state" in err
+    assert out == ""
+
+
+def test_create_wait_timeout_exits_1(cli, boot):
+    code, out, err = create(cli, "--wait", "--wait-timeout", "0",
+                            "--wait-interval", "0")
+    assert code == 1
+    assert "Timed out after 0s" in err
+    assert "BUILD" in err
+
+
+def test_admin_pass_never_in_debug_log(cli, boot, cloud):
+    resp = sample("servers", "server-create-resp.json")
+    resp["server"]["adminPass"] = "MyAdminSecret"
+    cloud.mock.post(COMPUTE + "/servers", status_code=202, json=resp)
+    code, out, err = cli("--debug", "server", "create", "vm", "--image",
+                         "cirros", "--flavor", "m1.tiny", "--admin-pass",
+                         "MyAdminSecret")
+    assert code == 0, err
+    assert "adminPass" in err          # the request body was logged …
+    assert "MyAdminSecret" not in err  # … with the secret masked
+    assert "MyAdminSecret" in out      # the user still sees it once
+
+
+# -- multi-server actions ---------------------------------------------------
+
+@pytest.fixture
+def two_servers(cloud):
+    cloud.mock.get(COMPUTE + "/servers/" + SID2,
+                   json=server_body(id=SID2, name="second"))
+    return cloud
+
+
+def test_stop_partial_failure_reports_each_and_exits_1(cli, two_servers):
+    ok = action(two_servers, SID)
+    action(two_servers, SID2, status_code=409,
+           json={"conflictingRequest": {
+               "code": 409, "message": "Instance %s is locked" % SID2}},
+           headers={"x-openstack-request-id": "req-42"})
+    two_servers.mock.get(COMPUTE + "/servers/detail", json={"servers": []})
+    code, out, err = cli("server", "stop", SID2, SID, "ghost")
+    assert code == 1
+    lines = err.strip().splitlines()
+    assert lines == [
+        "Failed to stop server %s: Instance %s is locked (HTTP 409) "
+        "(Request-ID: req-42)" % (SID2, SID2),
+        "Failed to stop server ghost: No server with a name or ID of 'ghost' "
+        "exists. (HTTP 404)"]
+    assert ok.last_request.json() == {"os-stop": None}
+    assert out == ""
+
+
+def test_stop_all_ok_exits_0(cli, two_servers):
+    action(two_servers, SID)
+    action(two_servers, SID2)
+    code, out, err = cli("server", "stop", SID, SID2)
+    assert (code, out, err) == (0, "", "")
+
+
+@pytest.mark.parametrize("verb, body, status", [
+    ("start", {"os-start": None}, "ACTIVE"),
+    ("stop", {"os-stop": None}, "SHUTOFF"),
+    ("pause", {"pause": None}, "PAUSED"),
+    ("unpause", {"unpause": None}, "ACTIVE"),
+    ("suspend", {"suspend": None}, "SUSPENDED"),
+    ("resume", {"resume": None}, "ACTIVE"),
+])
+def test_simple_actions_with_wait(cli, cloud, verb, body, status):
+    post = action(cloud)
+    servers_sequence(cloud, server_body(),  # the lookup
+                     server_body(task_state="busy"),
+                     server_body(status=status, task_state=None))
+    code, out, err = cli("server", verb, SID, "--wait", "--wait-interval", "0")
+    assert code == 0, err
+    assert post.last_request.json() == body
+
+
+def test_action_wait_settles_in_wrong_status(cli, cloud):
+    action(cloud)
+    servers_sequence(cloud, server_body(), server_body(status="ACTIVE"))
+    code, out, err = cli("server", "stop", SID, "--wait",
+                         "--wait-interval", "0")
+    assert code == 1
+    assert err.strip() == (
+        "Failed to stop server %s: Server new-server-test (%s) is ACTIVE, "
+        "expected SHUTOFF." % (SID, SID))
+
+
+def test_reboot_hard_wait(cli, cloud):
+    post = action(cloud)
+    servers_sequence(cloud, server_body(),
+                     server_body(status="HARD_REBOOT",
+                                 task_state="rebooting_hard"),
+                     server_body())
+    code, out, err = cli("server", "reboot", "--hard", "--wait",
+                         "--wait-interval", "0", SID)
+    assert code == 0, err
+    assert post.last_request.json() == {"reboot": {"type": "HARD"}}
+
+
+def test_reboot_soft_without_wait(cli, cloud):
+    post = action(cloud)
+    code, out, err = cli("server", "reboot", SID)
+    assert code == 0, err
+    assert post.last_request.json() == {"reboot": {"type": "SOFT"}}
+
+
+def test_lock_with_reason_and_unlock(cli, cloud):
+    post = action(cloud)
+    code, out, err = cli("server", "lock", "--reason", "maintenance", SID)
+    assert code == 0, err
+    assert post.last_request.json() == {"lock": {"locked_reason":
+                                                 "maintenance"}}
+    code, out, err = cli("server", "unlock", SID)
+    assert code == 0, err
+    assert post.last_request.json() == {"unlock": None}
+
+
+def test_lock_reason_needs_2_73(cli, cloud):
+    post = action(cloud)
+    code, out, err = cli("--os-compute-api-version", "2.72", "server", "lock",
+                         "--reason", "x", SID)
+    assert code == 1
+    assert "2.73" in err and post.call_count == 0
+
+
+def test_delete_wait_until_404(cli, cloud):
+    delete = cloud.mock.delete(COMPUTE + "/servers/" + SID, status_code=204)
+    servers_sequence(cloud, server_body(), server_body(task_state="deleting"),
+                     None)
+    code, out, err = cli("server", "delete", SID, "--wait",
+                         "--wait-interval", "0")
+    assert (code, err) == (0, "")
+    assert delete.call_count == 1
+
+
+def test_delete_several_one_missing(cli, two_servers):
+    two_servers.mock.delete(COMPUTE + "/servers/" + SID, status_code=204)
+    two_servers.mock.get(COMPUTE + "/servers/" + SID2, status_code=404,
+                         json=NOT_FOUND)
+    two_servers.mock.get(COMPUTE + "/servers/detail", json={"servers": []})
+    code, out, err = cli("server", "delete", SID, SID2)
+    assert code == 1
+    assert err.strip() == ("Failed to delete server %s: No server with a name "
+                           "or ID of '%s' exists. (HTTP 404)" % (SID2, SID2))
+
+
+# -- set / unset ------------------------------------------------------------
+
+def test_set_name_description_properties(cli, cloud):
+    put = cloud.mock.put(COMPUTE + "/servers/" + SID, json=server_body())
+    meta = cloud.mock.post(COMPUTE + "/servers/%s/metadata" % SID,
+                           json={"metadata": {"a": "1"}})
+    code, out, err = cli("server", "set", SID, "--name", "n",
+                         "--description", "d", "--property", "a=1")
+    assert (code, out, err) == (0, "", "")
+    assert put.last_request.json() == {"server": {"name": "n",
+                                                  "description": "d"}}
+    assert meta.last_request.json() == {"metadata": {"a": "1"}}
+
+
+def test_set_only_properties_does_not_put(cli, cloud):
+    put = cloud.mock.put(COMPUTE + "/servers/" + SID, json=server_body())
+    cloud.mock.post(COMPUTE + "/servers/%s/metadata" % SID,
+                    json={"metadata": {"a": "1"}})
+    code, out, err = cli("server", "set", SID, "--property", "a=1")
+    assert code == 0, err
+    assert put.call_count == 0
+
+
+def test_set_nothing_is_an_error(cli, cloud):
+    code, out, err = cli("server", "set", SID)
+    assert code == 1 and "Nothing to set" in err
+    assert cloud.mock.request_history == []
+
+
+def test_unset_properties(cli, cloud):
+    first = cloud.mock.delete(COMPUTE + "/servers/%s/metadata/a" % SID,
+                              status_code=204)
+    second = cloud.mock.delete(COMPUTE + "/servers/%s/metadata/b%%20c" % SID,
+                               status_code=204)
+    code, out, err = cli("server", "unset", SID, "--property", "a",
+                         "--property", "b c")
+    assert code == 0, err
+    assert first.call_count == second.call_count == 1
+
+
+def test_unset_missing_key_is_404(cli, cloud):
+    cloud.mock.delete(COMPUTE + "/servers/%s/metadata/a" % SID,
+                      status_code=404, json={"itemNotFound": {
+                          "code": 404,
+                          "message": "Metadata item was not found"}})
+    code, out, err = cli("server", "unset", SID, "--property", "a")
+    assert code == 1
+    assert err.strip() == "Metadata item was not found (HTTP 404)"
+
+
+# -- rebuild / resize / console ----------------------------------------------
+
+def test_rebuild_wait_shows_new_admin_pass(cli, cloud):
+    resp = sample("servers", "v2.75", "server-action-rebuild-resp.json")
+    resp["server"]["id"] = SID
+    post = action(cloud, json=resp)
+    servers_sequence(cloud, server_body(),
+                     server_body(status="REBUILD", task_state="rebuilding"),
+                     server_body(name="foobar"))
+    code, out, err = cli("server", "rebuild", SID, "--image", "cirros",
+                         "--name", "foobar", "--admin-pass", "seekr3t",
+                         "--description", "d", "--wait", "--wait-interval",
+                         "0", "-f", "json")
+    assert code == 0, err
+    assert post.last_request.json() == {"rebuild": {
+        "imageRef": IMAGE_ID, "name": "foobar", "adminPass": "seekr3t",
+        "description": "d"}}
+    shown = json.loads(out)
+    assert shown["name"] == "foobar" and shown["status"] == "ACTIVE"
+    assert shown["adminPass"] == resp["server"]["adminPass"]
+
+
+def test_resize_wait_for_verify(cli, cloud):
+    post = action(cloud)
+    servers_sequence(cloud, server_body(),
+                     server_body(status="RESIZE", task_state="resize_prep"),
+                     server_body(status="VERIFY_RESIZE", task_state=None))
+    code, out, err = cli("server", "resize", SID, "--flavor", "m1.tiny",
+                         "--wait", "--wait-interval", "0")
+    assert (code, err) == (0, "")
+    assert post.last_request.json() == {"resize": {"flavorRef": "1"}}
+
+
+def test_resize_that_ends_active_fails_the_wait(cli, cloud):
+    action(cloud)
+    servers_sequence(cloud, server_body(),
+                     server_body(status="RESIZE", task_state="resize_prep"),
+                     server_body(status="ACTIVE", task_state=None))
+    code, out, err = cli("server", "resize", SID, "--flavor", "m1.tiny",
+                         "--wait", "--wait-interval", "0")
+    assert code == 1
+    assert "is ACTIVE, expected VERIFY_RESIZE" in err
+
+
+def test_resize_confirm_waits_through_verify_resize(cli, cloud):
+    post = action(cloud, status_code=204)
+    servers_sequence(cloud, server_body(status="VERIFY_RESIZE"),
+                     server_body(status="VERIFY_RESIZE"), server_body())
+    code, out, err = cli("server", "resize", "confirm", SID, "--wait",
+                         "--wait-interval", "0")
+    assert (code, err) == (0, "")
+    assert post.last_request.json() == {"confirmResize": None}
+
+
+def test_resize_revert(cli, cloud):
+    post = action(cloud)
+    code, out, err = cli("server", "resize", "revert", SID)
+    assert (code, err) == (0, "")
+    assert post.last_request.json() == {"revertResize": None}
+
+
+def test_resize_confirm_not_resized_is_reported(cli, cloud):
+    action(cloud, status_code=400, json={"badRequest": {
+        "code": 400, "message": "Instance has not been resized."}})
+    code, out, err = cli("server", "resize", "confirm", SID)
+    assert code == 1
+    assert err.strip() == ("Failed to confirm the resize of server %s: "
+                           "Instance has not been resized. (HTTP 400)" % SID)
+
+
+def test_console_log_prints_raw_text(cli, cloud):
+    post = action(cloud, status_code=200, json={"output": "boot\nlogin: "})
+    code, out, err = cli("server", "console", "log", SID, "--lines", "2")
+    assert code == 0, err
+    assert out == "boot\nlogin: \n"
+    assert post.last_request.json() == {"os-getConsoleOutput": {"length": 2}}
+
+
+def test_console_log_bad_lines(cli, cloud):
+    code, out, err = cli("server", "console", "log", SID, "--lines", "0")
+    assert code == 2
