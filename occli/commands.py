@@ -43,7 +43,8 @@ def make_command(name, func):
         return parser
 
     def take_action(self, parsed_args):
-        return func(self.app.client, parsed_args)
+        client = self.app.client if getattr(func, "needs_client", True) else None
+        return func(client, parsed_args)
 
     attrs = {
         "__doc__": func.__doc__ or name,

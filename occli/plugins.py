@@ -1,28 +1,314 @@
-"""Plugin discovery: command modules and manager mappings via entry points.
+"""Plugin registry: commands and managers from entry points and plugin dirs.
 
-Built-in resources register exactly like third-party plugins: a module of
-``do_*`` functions under the entry point group ``occli.commands`` and a
-``manager_mapping()`` callable under ``occli.managers``.
+occli extends itself the way Heat loads resource plugins: one
+:class:`Registry` per process collects ``name → object`` pairs from plugin
+modules and answers lookups. Built-in resources register through the same
+path as third-party ones.
+
+A plugin module offers
+
+* **commands**: ``available_command_mapping()`` if it defines one, else
+  ``command_mapping()``, else its own ``do_*`` functions
+  (``do_hello_world`` → ``hello world``); announced under the entry point
+  group ``occli.commands`` (the value names the module);
+* **managers**: ``available_manager_mapping()`` or ``manager_mapping()`` →
+  ``{client attribute: ManagerClass or "module:Class"}``; announced under
+  ``occli.managers`` (the value names the module or the mapping callable).
+
+Modules in extra plugin directories (``--plugin-dir``, ``OCCLI_PLUGIN_DIRS``)
+may offer both. A plugin that fails to import (a missing dependency) or
+whose ``available_*_mapping()`` offers nothing is *unavailable*; a name
+already taken (built-ins first, then plugins by distribution and name) is a
+*conflict* and is not registered. Neither ever breaks the other plugins.
+
+Start-up cost: entry points are read once per process with
+``importlib.metadata.entry_points()`` (stevedore's cache is a little faster
+but knows no distributions, and its float32 mtimes miss an entry point
+edited in place within ~2 minutes). The command and manager tables are
+cached as a JSON index under ``$OCCLI_CACHE_DIR/plugins`` (default: the
+platformdirs user cache dir), one file per environment and plugin dir list,
+valid while the fingerprint of the entry points (name, value, distribution
+and version) and of the plugin directories' files is unchanged and each
+plugin's module file keeps its mtime and size (for an unavailable plugin,
+sys.path's directories too: installing its missing dependency retries it).
+On a hit no plugin module is imported until one of its commands runs or a
+manager is used; on a miss every plugin is imported once to rebuild it.
 """
 
+import hashlib
 import importlib
 import importlib.metadata
+import importlib.util
+import json
+import logging
+import os
+import re
+import sys
+import types
+
+LOG = logging.getLogger(__name__)
 
 COMMAND_GROUP = "occli.commands"
 MANAGER_GROUP = "occli.managers"
+BUILTIN_DIST = "occli"
+PLUGIN_DIRS_ENV = "OCCLI_PLUGIN_DIRS"
+#: Plugin directory modules are imported as ``_occli_plugins.<file stem>``.
+DIR_MODULE_PREFIX = "_occli_plugins."
+#: Bump when the index layout changes.
+INDEX_VERSION = 1
 
-_managers = None
+ENTRY_POINT = "entry point"
+DIRECTORY = "directory"
+LOADED = "loaded"
+COMMANDS = "commands"
+MANAGERS = "managers"
+
+_MAPPING_FUNCTIONS = {
+    COMMANDS: ("available_command_mapping", "command_mapping"),
+    MANAGERS: ("available_manager_mapping", "manager_mapping"),
+}
+_GROUP_KINDS = {COMMAND_GROUP: (COMMANDS,), MANAGER_GROUP: (MANAGERS,)}
+
+_registry = None
 
 
-def _entry_points(group):
-    return sorted(importlib.metadata.entry_points(group=group),
-                  key=lambda ep: (ep.name, ep.value))
+class Unavailable(Exception):
+    """A plugin offers nothing in this environment."""
 
 
-def command_modules():
-    """``(name, module_name)`` for every command module entry point."""
-    return [(ep.name, ep.value.partition(":")[0])
-            for ep in _entry_points(COMMAND_GROUP)]
+class Plugin:
+    """One plugin module (or mapping callable) and what it contributes.
+
+    ``source`` is ENTRY_POINT or DIRECTORY; ``target`` the entry point value
+    or the ``.py`` file; ``group`` the entry point group ("" for a directory
+    module); ``files`` the ``{path: [mtime_ns, size]}`` validating the index.
+    """
+
+    FIELDS = ("name", "source", "target", "group", "dist", "version",
+              "commands", "managers", "status", "files")
+
+    def __init__(self, name, source, target, group="", dist="", version="",
+                 commands=(), managers=(), status=LOADED, files=None):
+        self.name = name
+        self.source = source
+        self.target = target
+        self.group = group
+        self.dist = dist
+        self.version = version
+        self.commands = list(commands)
+        self.managers = list(managers)
+        self.status = status
+        self.files = dict(files or {})
+
+    def to_dict(self):
+        return {field: getattr(self, field) for field in self.FIELDS}
+
+    def __repr__(self):
+        return "<Plugin %s %s>" % (self.label, self.status)
+
+    @property
+    def builtin(self):
+        return _normalize(self.dist) == BUILTIN_DIST
+
+    @property
+    def module(self):
+        """The name the plugin's module is imported as."""
+        if self.source == DIRECTORY:
+            stem = os.path.splitext(os.path.basename(self.target))[0]
+            return DIR_MODULE_PREFIX + stem
+        return self.target.partition(":")[0].strip()
+
+    @property
+    def kinds(self):
+        """What the plugin may offer: commands, managers or both."""
+        return _GROUP_KINDS.get(self.group, (COMMANDS, MANAGERS))
+
+    @property
+    def origin(self):
+        """Where the plugin comes from, for people."""
+        if self.source == DIRECTORY:
+            return "%s: %s" % (DIRECTORY, os.path.dirname(self.target))
+        return "%s: %s %s" % (ENTRY_POINT, self.dist, self.version)
+
+    @property
+    def label(self):
+        return "%s (%s)" % (self.name, self.dist or self.target)
+
+
+class Registry:
+    """The command and manager tables of every plugin.
+
+    ``commands`` and ``managers`` map a name to the index of its plugin in
+    ``plugins``. Build one with :meth:`build` (or :func:`registry`).
+    """
+
+    def __init__(self, plugin_dirs=()):
+        self.plugin_dirs = tuple(plugin_dirs)
+        self.plugins = []
+        self.commands = {}
+        self.managers = {}
+        self.from_index = False
+        self._offers = {}
+
+    @classmethod
+    def build(cls, plugin_dirs=(), cache_dir=None):
+        """Discover plugins; use the cached index when it is still valid."""
+        registry = cls(plugin_dirs)
+        candidates = _discover(registry.plugin_dirs)
+        fingerprint = _fingerprint(candidates)
+        path = _index_path(registry.plugin_dirs, cache_dir)
+        if registry._read_index(path, fingerprint):
+            registry.from_index = True
+        else:
+            registry._load_all(candidates)
+            registry._write_index(path, fingerprint)
+        return registry
+
+    # lookups
+
+    def command_names(self):
+        return sorted(self.commands)
+
+    def command(self, name):
+        """The ``do_*`` function of command ``name`` (imports its module only)."""
+        index = self.commands[name]
+        try:
+            func = self._offers_of(index)[COMMANDS].get(name)
+        except Exception as exc:  # a plugin broken since the index was built
+            return _failing_command(name, self.plugins[index], _reason(exc))
+        if func is None:
+            return _failing_command(name, self.plugins[index],
+                                    "the plugin no longer offers it")
+        return func
+
+    def manager_class(self, name):
+        """The manager class registered as ``name``, or None."""
+        index = self.managers.get(name)
+        if index is None:
+            return None
+        spec = self._offers_of(index)[MANAGERS].get(name)
+        return _resolve(spec) if isinstance(spec, str) else spec
+
+    # building
+
+    def _load_all(self, candidates):
+        for plugin in candidates:
+            index = len(self.plugins)
+            self.plugins.append(plugin)
+            if plugin.status != LOADED:
+                continue
+            try:
+                offers = self._offers_of(index)
+            except Exception as exc:  # no plugin may break the others
+                plugin.status = "unavailable: " + _reason(exc)
+                plugin.files = _path_dirs()
+                LOG.debug("plugin %s unavailable", plugin.label, exc_info=True)
+            else:
+                self._claim(index, offers)
+            plugin.files.update(_module_files(plugin))
+
+    def _claim(self, index, offers):
+        plugin = self.plugins[index]
+        taken = []
+        for kind, table in ((COMMANDS, self.commands), (MANAGERS, self.managers)):
+            for name in sorted(offers.get(kind, ())):
+                owner = table.setdefault(name, index)
+                if owner == index:
+                    getattr(plugin, kind).append(name)
+                else:
+                    taken.append("'%s' already provided by %s" % (
+                        name, self.plugins[owner].label))
+        if taken:
+            plugin.status = "conflict: " + "; ".join(taken)
+            LOG.debug("plugin %s: %s", plugin.label, plugin.status)
+
+    def _offers_of(self, index):
+        """``{kind: {name: object}}`` of a plugin, importing it on first use."""
+        offers = self._offers.get(index)
+        if offers is None:
+            plugin = self.plugins[index]
+            target = _load_target(plugin)
+            offers = {kind: _provided(target, kind) for kind in plugin.kinds}
+            self._offers[index] = offers
+        return offers
+
+    # the index
+
+    def _read_index(self, path, fingerprint):
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+            if data.get("fingerprint") != fingerprint:
+                return False
+            plugins = [Plugin(**item) for item in data["plugins"]]
+            commands, managers = dict(data["commands"]), dict(data["managers"])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return False
+        if not all(isinstance(i, int) and 0 <= i < len(plugins)
+                   for i in list(commands.values()) + list(managers.values())):
+            return False
+        if any(_stat(f) != stat for p in plugins for f, stat in p.files.items()):
+            LOG.debug("plugin index %s: a plugin module changed", path)
+            return False
+        self.plugins, self.commands, self.managers = plugins, commands, managers
+        return True
+
+    def _write_index(self, path, fingerprint):
+        data = {"version": INDEX_VERSION, "fingerprint": fingerprint,
+                "plugins": [p.to_dict() for p in self.plugins],
+                "commands": self.commands, "managers": self.managers}
+        tmp = "%s.%d.tmp" % (path, os.getpid())
+        try:
+            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(data, f, separators=(",", ":"))
+            os.replace(tmp, path)
+        except OSError as exc:  # a cache problem never fails a command
+            LOG.debug("plugin index not written to %s: %s", path, exc)
+            _remove(tmp)
+
+
+def registry(plugin_dirs=None):
+    """The process's Registry.
+
+    ``plugin_dirs`` adds directories to those of ``OCCLI_PLUGIN_DIRS``; with
+    None, the registry built already (or one for the environment) is used.
+    """
+    global _registry
+    if plugin_dirs is None and _registry is not None:
+        return _registry
+    dirs = default_plugin_dirs(plugin_dirs or ())
+    if _registry is None or _registry.plugin_dirs != dirs:
+        _registry = Registry.build(dirs)
+    return _registry
+
+
+def reset():
+    """Forget the process's Registry (for tests)."""
+    global _registry
+    _registry = None
+
+
+def default_plugin_dirs(extra=(), environ=None):
+    """``OCCLI_PLUGIN_DIRS`` (path-separated) then ``extra``: absolute, unique."""
+    environ = os.environ if environ is None else environ
+    dirs = environ.get(PLUGIN_DIRS_ENV, "").split(os.pathsep) + list(extra)
+    found = []
+    for directory in dirs:
+        if directory:
+            directory = os.path.abspath(os.path.expanduser(directory))
+            if directory not in found:
+                found.append(directory)
+    return tuple(found)
+
+
+def manager_class(name):
+    """The manager class registered as ``name``, or None."""
+    return registry().manager_class(name)
+
+
+def manager_names():
+    return sorted(registry().managers)
 
 
 def commands_of(module):
@@ -33,35 +319,216 @@ def commands_of(module):
             and getattr(func, "__module__", None) == module.__name__}
 
 
-def load_commands():
-    """``{command name: function}`` of every command module."""
-    found = {}
-    for _name, module_name in command_modules():
-        module = importlib.import_module(module_name)
-        for command, func in commands_of(module).items():
-            found.setdefault(command, func)
+# discovery
+
+
+def _discover(plugin_dirs):
+    """Candidate plugins in registration order."""
+    return _entry_point_plugins() + _directory_plugins(plugin_dirs)
+
+
+def _entry_point_plugins():
+    """Plugins announced by entry points: built-ins first, then by dist."""
+    eps = importlib.metadata.entry_points()
+    dists = {}
+    found = []
+    for group in (COMMAND_GROUP, MANAGER_GROUP):
+        for ep in eps.select(group=group):
+            if ep.dist not in dists:
+                dists[ep.dist] = _dist_id(ep.dist)
+            dist, version = dists[ep.dist]
+            found.append(Plugin(ep.name, ENTRY_POINT, ep.value, group, dist,
+                                version))
+    found.sort(key=lambda p: (not p.builtin, _normalize(p.dist), p.group,
+                              p.name))
     return found
 
 
-def _manager_specs():
-    global _managers
-    if _managers is None:
-        mapping = {}
-        for ep in _entry_points(MANAGER_GROUP):
-            for attr, cls in ep.load()().items():
-                mapping.setdefault(attr, cls)
-        _managers = mapping
-    return _managers
+def _dist_id(dist):
+    """``(name, version)`` read from the metadata headers only.
+
+    ``dist.metadata`` parses the whole file, long description included.
+    """
+    if dist is None:
+        return "", ""
+    text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
+    headers = {}
+    for line in text.splitlines():
+        if not line.strip():
+            break
+        key, sep, value = line.partition(":")
+        if sep and key in ("Name", "Version"):
+            headers.setdefault(key, value.strip())
+    return headers.get("Name", ""), headers.get("Version", "")
 
 
-def manager_class(name):
-    """The manager class registered as ``name``, or None."""
-    spec = _manager_specs().get(name)
-    if isinstance(spec, str):
-        module_name, _, cls_name = spec.partition(":")
-        spec = getattr(importlib.import_module(module_name), cls_name)
-    return spec
+def _directory_plugins(plugin_dirs):
+    found = []
+    for directory in plugin_dirs:
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError as exc:
+            found.append(Plugin(os.path.basename(directory), DIRECTORY,
+                                os.path.join(directory, ""),
+                                status="unavailable: %s" % (
+                                    exc.strerror or exc)))
+            continue
+        found.extend(Plugin(name[:-3], DIRECTORY, os.path.join(directory, name))
+                     for name in names
+                     if name.endswith(".py") and not name.startswith(("_", ".")))
+    return found
 
 
-def manager_names():
-    return list(_manager_specs())
+def _fingerprint(candidates):
+    """What the index depends on: entry points, plugin dir files, Python."""
+    data = [INDEX_VERSION, sys.version,
+            [(p.source, p.group, p.name, p.target, p.dist, p.version,
+              _stat(p.target) if p.source == DIRECTORY else None)
+             for p in candidates]]
+    return hashlib.sha256(json.dumps(data).encode()).hexdigest()
+
+
+def _index_path(plugin_dirs, cache_dir=None):
+    key = json.dumps([sys.prefix, list(plugin_dirs)])
+    name = hashlib.sha256(key.encode()).hexdigest()[:16] + ".json"
+    return os.path.join(cache_dir or _cache_root(), "plugins", name)
+
+
+def _cache_root():
+    root = os.environ.get("OCCLI_CACHE_DIR")
+    if not root:
+        import platformdirs
+
+        root = platformdirs.user_cache_dir("occli")
+    return os.path.expanduser(root)
+
+
+def _stat(path):
+    """``[mtime_ns, size]`` of a file or directory, None if missing."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return [st.st_mtime_ns, st.st_size]
+
+
+def _path_dirs():
+    """``{dir: stat}`` of sys.path: installing a missing dependency changes it."""
+    return {path: stat for path, stat in ((p, _stat(p)) for p in sys.path if p)
+            if stat is not None}
+
+
+def _module_files(plugin):
+    """``{path: stat}`` of the plugin's module file, to validate the index."""
+    path = _module_file(plugin)
+    stat = _stat(path) if path else None
+    return {path: stat} if stat else {}
+
+
+def _module_file(plugin):
+    if plugin.source == DIRECTORY:
+        return plugin.target
+    module = sys.modules.get(plugin.module)
+    if module is not None:
+        return getattr(module, "__file__", None)
+    try:  # it failed to import: its own file may be what is broken
+        spec = importlib.util.find_spec(plugin.module)
+    except Exception:  # a parent package may fail in any way
+        return None
+    return spec.origin if spec is not None and spec.has_location else None
+
+
+# loading
+
+
+def _load_target(plugin):
+    """The plugin's module (or the callable its entry point names)."""
+    if plugin.source == DIRECTORY:
+        return _import_file(plugin.target, plugin.module)
+    return importlib.metadata.EntryPoint(plugin.name, plugin.target,
+                                         plugin.group).load()
+
+
+def _import_file(path, module_name):
+    """Import a plugin directory's ``.py`` file as ``module_name``."""
+    module = sys.modules.get(module_name)
+    if module is not None:
+        if getattr(module, "__file__", None) == path:
+            return module
+        raise ImportError("module name %s is already used by %s" % (
+            module_name, getattr(module, "__file__", "?")))
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[module_name]
+        raise
+    return module
+
+
+def _provided(target, kind):
+    """``{name: object}`` that a plugin module (or mapping callable) offers."""
+    if not isinstance(target, types.ModuleType):
+        mapping = _call_mapping(target, getattr(target, "__name__", "mapping"))
+    else:
+        namespace = vars(target)
+        func_name = next((n for n in _MAPPING_FUNCTIONS[kind]
+                          if callable(namespace.get(n))), None)
+        if func_name is not None:
+            mapping = _call_mapping(namespace[func_name], func_name)
+        elif kind == COMMANDS:
+            mapping = commands_of(target)
+        else:
+            mapping = {}
+    if kind == COMMANDS:
+        mapping = {name.replace("_", " "): func for name, func in mapping.items()}
+    return mapping
+
+
+def _call_mapping(func, func_name):
+    mapping = dict(func() or {})
+    if not mapping and func_name.startswith("available_"):
+        raise Unavailable("%s() offers nothing" % func_name)
+    return mapping
+
+
+def _resolve(spec):
+    """The object named by ``"module:attr.path"``."""
+    module_name, _, attrs = spec.partition(":")
+    obj = importlib.import_module(module_name.strip())
+    for attr in filter(None, attrs.strip().split(".")):
+        obj = getattr(obj, attr)
+    return obj
+
+
+def _failing_command(name, plugin, reason):
+    """A stand-in ``do_*`` function explaining why ``name`` cannot run."""
+    def do_unavailable(client, args):
+        from occli import exceptions
+
+        raise exceptions.CommandError("Command '%s' of plugin %s is unavailable: "
+                                      "%s" % (name, plugin.label, reason))
+    do_unavailable.__doc__ = "Unavailable: %s" % reason
+    do_unavailable.needs_client = False
+    do_unavailable.arguments = [(("args",), {"nargs": "...",
+                                             "help": "(ignored)"})]
+    return do_unavailable
+
+
+def _reason(exc):
+    if isinstance(exc, Unavailable):
+        return str(exc)
+    return "%s: %s" % (type(exc).__name__, exc)
+
+
+def _normalize(name):
+    return re.sub(r"[-_.]+", "-", name or "").lower()
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass

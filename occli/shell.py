@@ -89,7 +89,8 @@ class OcCLI(app.App):
         self._client = None
 
     def run(self, argv):
-        self._register_commands(plugin_dirs_of(argv))
+        head = argv[:self.parser.command_index(argv)]
+        self._register_commands(plugin_dirs_of(head))
         return super().run(argv)
 
     def _register_commands(self, plugin_dirs=()):
@@ -246,18 +247,17 @@ def add_plugin_options(parser):
              "(env OCCLI_PLUGIN_DIRS, path-separated).")
 
 
-def plugin_dirs_of(argv):
-    """The ``--plugin-dir`` values of ``argv``, needed before cliff parses it.
+def plugin_dirs_of(global_args):
+    """The ``--plugin-dir`` values among the global options, before parsing.
 
     Commands are registered first, since ``--help`` lists them while the
     global options are parsed.
     """
-    import argparse
-
-    parser = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False,
+                                     exit_on_error=False)
     add_plugin_options(parser)
     try:
-        known, _ = parser.parse_known_args(argv)
+        known, _ = parser.parse_known_args(global_args)
     except argparse.ArgumentError:  # a bare --plugin-dir: cliff reports it
         return []
     return known.plugin_dirs

@@ -31,6 +31,16 @@ def output(kind):
     return decorator
 
 
+def no_client(func):
+    """Declare a ``do_*`` command that needs no cloud: it gets ``client=None``.
+
+    Nothing is configured or authenticated for it (``plugin list``, local
+    helpers).
+    """
+    func.needs_client = False
+    return func
+
+
 def parse_key_values(items, option="--property", max_length=None):
     """``["k=v", "k2="]`` → ``{"k": "v", "k2": ""}``; a malformed item is an error."""
     result = {}

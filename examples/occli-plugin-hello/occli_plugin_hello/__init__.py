@@ -1,0 +1,3 @@
+"""occli-plugin-hello: an example occli plugin (commands and a manager)."""
+
+__version__ = "1.0"
