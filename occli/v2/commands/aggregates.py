@@ -1,1 +1,177 @@
-"""aggregates commands."""
+"""Host aggregate and availability zone commands (admin).
+
+Aggregates are named by integer id, name, or uuid (compute API 2.41+); the
+API itself is always called with the integer id. ``metadata`` is shown as
+``properties``, as OpenStackClient does.
+"""
+
+from occli import api_versions
+from occli import columns
+from occli import exceptions
+from occli import utils
+
+_RENAME = {"metadata": "properties"}
+_FORMATTERS = {"hosts": columns.ListColumn, "metadata": columns.DictColumn}
+_AGGREGATE_ARG = dict(metavar="<aggregate>",
+                      help="Aggregate name or ID (or UUID from API 2.41).")
+
+
+def _show(aggregate):
+    info = aggregate.to_dict()
+    keys = sorted(info, key=lambda k: _RENAME.get(k, k))
+    return columns.show(info, columns=keys, rename=_RENAME,
+                        formatters=_FORMATTERS)
+
+
+def _properties(items):
+    return utils.parse_key_values(items, "--property", max_length=255)
+
+
+@utils.arg("--long", action="store_true",
+           help="Also list properties and hosts (and UUIDs from API 2.41).")
+@utils.output("list")
+def do_aggregate_list(client, args):
+    """List host aggregates."""
+    aggregates = list(client.aggregates.list())
+    cols = ["id", "name", "availability_zone"]
+    headers = ["ID", "Name", "Availability Zone"]
+    if args.long:
+        version = api_versions.APIVersion(client.aggregates.api_version)
+        if version.matches("2.41"):
+            cols.insert(1, "uuid")
+            headers.insert(1, "UUID")
+        cols += ["metadata", "hosts"]
+        headers += ["Properties", "Hosts"]
+    return columns.table(aggregates, cols, headers=headers,
+                         formatters=_FORMATTERS)
+
+
+@utils.arg("aggregate", **_AGGREGATE_ARG)
+@utils.output("show")
+def do_aggregate_show(client, args):
+    """Show a host aggregate."""
+    return _show(client.aggregates.find_resource(args.aggregate))
+
+
+@utils.arg("name", metavar="<name>", help="Name of the new aggregate.")
+@utils.arg("--zone", metavar="<availability-zone>",
+           help="Make the aggregate an availability zone of this name.")
+@utils.arg("--property", dest="properties", metavar="<key=value>",
+           action="append", default=[],
+           help="Set a property (repeat for several; 'key=' sets '').")
+@utils.output("show")
+def do_aggregate_create(client, args):
+    """Create a host aggregate."""
+    properties = _properties(args.properties)
+    aggregate = client.aggregates.create(args.name,
+                                         availability_zone=args.zone)
+    if properties:
+        aggregate = client.aggregates.set_metadata(aggregate, properties)
+    return _show(aggregate)
+
+
+@utils.arg("aggregate", **_AGGREGATE_ARG)
+@utils.arg("--name", metavar="<name>", help="New name.")
+@utils.arg("--zone", metavar="<availability-zone>",
+           help="New availability zone.")
+@utils.arg("--property", dest="properties", metavar="<key=value>",
+           action="append", default=[],
+           help="Set a property (repeat for several; 'key=' sets '').")
+@utils.arg("--no-property", action="store_true",
+           help="Remove every property except availability_zone (before "
+                "setting any --property).")
+def do_aggregate_set(client, args):
+    """Change a host aggregate's name, zone or properties."""
+    properties = _properties(args.properties)
+    aggregate = client.aggregates.find_resource(args.aggregate)
+    if args.name is not None or args.zone is not None:
+        client.aggregates.update(aggregate, name=args.name,
+                                 availability_zone=args.zone)
+    metadata = {}
+    if args.no_property:
+        metadata = {k: None for k in getattr(aggregate, "metadata", None) or {}
+                    if k != "availability_zone"}
+    metadata.update(properties)
+    if metadata:
+        client.aggregates.set_metadata(aggregate, metadata)
+
+
+@utils.arg("aggregate", **_AGGREGATE_ARG)
+@utils.arg("--property", dest="properties", metavar="<key>", action="append",
+           required=True, help="Remove this property (repeat for several).")
+def do_aggregate_unset(client, args):
+    """Remove properties from a host aggregate."""
+    if not all(key.strip() for key in args.properties):
+        raise exceptions.CommandError("--property expects a property name.")
+    aggregate = client.aggregates.find_resource(args.aggregate)
+    client.aggregates.set_metadata(aggregate,
+                                   {key: None for key in args.properties})
+
+
+@utils.arg("aggregates", metavar="<aggregate>", nargs="+",
+           help="Aggregate(s) to delete (name or ID).")
+def do_aggregate_delete(client, args):
+    """Delete host aggregates (each must have no hosts)."""
+    manager = client.aggregates
+    return utils.for_each(
+        args.aggregates, lambda a: manager.delete(manager.find_resource(a)),
+        "delete aggregate")
+
+
+@utils.arg("aggregate", **_AGGREGATE_ARG)
+@utils.arg("host", metavar="<host>", help="Compute host to add.")
+@utils.output("show")
+def do_aggregate_add_host(client, args):
+    """Add a compute host to a host aggregate."""
+    aggregate = client.aggregates.find_resource(args.aggregate)
+    return _show(client.aggregates.add_host(aggregate, args.host))
+
+
+@utils.arg("aggregate", **_AGGREGATE_ARG)
+@utils.arg("host", metavar="<host>", help="Compute host to remove.")
+@utils.output("show")
+def do_aggregate_remove_host(client, args):
+    """Remove a compute host from a host aggregate."""
+    aggregate = client.aggregates.find_resource(args.aggregate)
+    return _show(client.aggregates.remove_host(aggregate, args.host))
+
+
+@utils.arg("aggregate", **_AGGREGATE_ARG)
+@utils.arg("images", metavar="<image>", nargs="+",
+           help="Image(s) to cache (name or ID).")
+def do_aggregate_cache_image(client, args):
+    """Cache images on the hosts of an aggregate (compute API 2.81)."""
+    api_versions.require(client.aggregates.api_version, "2.81",
+                         what="caching images on an aggregate")
+    aggregate = client.aggregates.find_resource(args.aggregate)
+    images = [client.images.find_resource(i) for i in args.images]
+    client.aggregates.cache_images(aggregate, images)
+
+
+@utils.arg("--long", action="store_true",
+           help="Also list each zone's hosts and services (admin).")
+@utils.output("list")
+def do_availability_zone_list(client, args):
+    """List compute availability zones."""
+    zones = client.availability_zones.list(detailed=args.long)
+    headers = ["Zone Name", "Zone Status"]
+    if args.long:
+        headers += ["Host Name", "Service Name", "Service Status"]
+    return tuple(headers), [row for zone in zones
+                            for row in _zone_rows(zone, args.long)]
+
+
+def _zone_rows(zone, long):
+    info = zone.to_dict()
+    state = info.get("zoneState") or {}
+    status = "available" if state.get("available") else "not available"
+    head = (info.get("zoneName"), status)
+    if not long:
+        return [head]
+    rows = []
+    for host, services in sorted((info.get("hosts") or {}).items()):
+        for name, svc in sorted(services.items()):
+            rows.append(head + (host, name, "%s %s" % (
+                "enabled" if svc.get("active") else "disabled",
+                "up" if svc.get("available") else "down")))
+    return rows or [head + ("", "", "")]

@@ -1,0 +1,136 @@
+"""Helpers shared by the compute API modules: links, paging, policy, ids."""
+
+import re
+import uuid
+from urllib.parse import urlencode
+
+from occli.localcloud.app import HTTPError
+
+API_PREFIX = "/v2.1"
+MAX_LIMIT = 1000
+
+_PROJECT_ID = re.compile(r"^[0-9a-fA-F\-]+$")
+
+
+def not_found(message="The resource could not be found."):
+    return HTTPError(404, message)
+
+
+def bad_request(message):
+    return HTTPError(400, message)
+
+
+def conflict(message):
+    return HTTPError(409, message)
+
+
+def forbidden_by_policy(rule):
+    return HTTPError(403, "Policy doesn't allow %s to be performed." % rule)
+
+
+def require_admin(req, rule):
+    """Nova's default admin-only policy: 403 for everybody else."""
+    if not req.context.is_admin:
+        raise forbidden_by_policy(rule)
+
+
+def is_uuid(value):
+    try:
+        uuid.UUID(str(value))
+    except ValueError:
+        return False
+    return True
+
+
+def valid_project_segment(value):
+    return bool(_PROJECT_ID.match(value))
+
+
+def _project_part(req):
+    pid = req.params.get("project_id")
+    return "/" + pid if pid else ""
+
+
+def root_url(req):
+    """``http://host:port/compute`` for this request."""
+    return req.base_url + req.cloud.compute.prefix
+
+
+def api_url(req, *parts):
+    """A versioned ``self`` URL; carries the project id if the request did."""
+    return "/".join([root_url(req) + API_PREFIX + _project_part(req)]
+                    + [str(p) for p in parts])
+
+
+def bookmark_url(req, *parts):
+    """An unversioned ``bookmark`` URL, as nova builds them."""
+    return "/".join([root_url(req) + _project_part(req)]
+                    + [str(p) for p in parts])
+
+
+def links(req, collection, ident):
+    return [{"rel": "self", "href": api_url(req, collection, ident)},
+            {"rel": "bookmark", "href": bookmark_url(req, collection, ident)}]
+
+
+def bookmark(req, collection, ident):
+    return [{"rel": "bookmark", "href": bookmark_url(req, collection, ident)}]
+
+
+def parse_limit(req):
+    """The effective page size (``limit`` capped by MAX_LIMIT)."""
+    raw = req.arg("limit")
+    if raw is None:
+        return MAX_LIMIT
+    try:
+        limit = int(raw)
+    except ValueError:
+        raise bad_request("limit param must be an integer")
+    if limit < 0:
+        raise bad_request("limit param must be positive")
+    return min(limit, MAX_LIMIT)
+
+
+def paginate(req, items, key, path, marker_message="marker [%s] not found"):
+    """One page of ``items`` after ``?marker=`` plus the ``next`` link if full.
+
+    ``key(item)`` is the marker identity; ``path`` the collection path used in
+    the next link (``servers/detail``). Returns ``(page, links_or_None)``.
+    """
+    limit = parse_limit(req)
+    marker = req.arg("marker")
+    if marker is not None:
+        for index, item in enumerate(items):
+            if str(key(item)) == marker:
+                items = items[index + 1:]
+                break
+        else:
+            raise bad_request(marker_message % marker)
+    page = items[:limit]
+    if not page or len(page) < limit:
+        return page, None
+    params = [(k, v) for k, values in req.query.items() if k != "marker"
+              for v in values]
+    params.append(("marker", str(key(page[-1]))))
+    href = "%s?%s" % (api_url(req, path), urlencode(params))
+    return page, [{"rel": "next", "href": href}]
+
+
+def reject_unknown_params(req, allowed):
+    """Nova's query-schema ``additionalProperties: false`` (400)."""
+    for name in req.query:
+        if name not in allowed:
+            raise bad_request(
+                "Invalid input for query parameters %s. Value: %s. Additional "
+                "properties are not allowed ('%s' was unexpected)"
+                % (name, req.query[name][-1], name))
+
+
+def bool_param(value, name):
+    """oslo ``bool_from_string(strict=True)`` for a query parameter."""
+    lowered = (value or "").strip().lower()
+    if lowered in ("1", "t", "true", "on", "y", "yes"):
+        return True
+    if lowered in ("0", "f", "false", "off", "n", "no"):
+        return False
+    raise bad_request("Invalid value '%s' for %s" % (value, name))

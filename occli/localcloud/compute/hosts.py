@@ -1,0 +1,305 @@
+"""Compute hosts: ``/os-services``, ``/os-hypervisors``, ``/os-availability-zone``.
+
+The cloud has one ``controller`` host (nova-scheduler, nova-conductor, zone
+``internal``) and ``config.compute_hosts`` compute hosts ``host1``…``hostN``
+(nova-compute plus one hypervisor node each, named like the host).
+"""
+
+import json
+
+from occli.localcloud import common
+from occli.localcloud.compute import aggregates, base, servers
+
+CONTROLLER = "controller"
+INTERNAL_ZONE = "internal"
+CONTROL_BINARIES = ("nova-scheduler", "nova-conductor")
+COMPUTE_BINARY = "nova-compute"
+
+NODE_VCPUS = 16
+NODE_MEMORY_MB = 32768
+NODE_LOCAL_GB = 500
+CPU_INFO = {"arch": "x86_64", "model": "Nehalem", "vendor": "Intel",
+            "features": ["pge", "clflush"],
+            "topology": {"cores": 4, "threads": 2, "sockets": 2}}
+
+MIGRATIONS = [
+    """
+    CREATE TABLE compute_services (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        uuid TEXT NOT NULL UNIQUE,
+        binary TEXT NOT NULL,
+        host TEXT NOT NULL,
+        disabled INTEGER NOT NULL DEFAULT 0,
+        disabled_reason TEXT,
+        forced_down INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        UNIQUE (binary, host)
+    );
+    CREATE TABLE compute_nodes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        uuid TEXT NOT NULL UNIQUE,
+        host TEXT NOT NULL UNIQUE,
+        hypervisor_hostname TEXT NOT NULL,
+        host_ip TEXT NOT NULL,
+        vcpus INTEGER NOT NULL,
+        memory_mb INTEGER NOT NULL,
+        local_gb INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    """,
+]
+
+
+def seed(db, config):
+    now = common.iso_naive_micro(common.utcnow())
+    rows = [(b, CONTROLLER) for b in CONTROL_BINARIES]
+    rows += [(COMPUTE_BINARY, "host%d" % i)
+             for i in range(1, config.compute_hosts + 1)]
+    for binary, host in rows:
+        db.execute(
+            "INSERT OR IGNORE INTO compute_services (uuid, binary, host,"
+            " created_at) VALUES (?, ?, ?, ?)",
+            (common.new_uuid(), binary, host, now))
+    for i in range(1, config.compute_hosts + 1):
+        db.execute(
+            "INSERT OR IGNORE INTO compute_nodes (uuid, host,"
+            " hypervisor_hostname, host_ip, vcpus, memory_mb, local_gb,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (common.new_uuid(), "host%d" % i, "host%d" % i,
+             "192.168.122.%d" % (10 + i), NODE_VCPUS, NODE_MEMORY_MB,
+             NODE_LOCAL_GB, now))
+
+
+def register(service):
+    service.api("GET", "/os-services", list_services)
+    service.api("GET", "/os-hypervisors", list_hypervisors)
+    service.api("GET", "/os-hypervisors/detail", list_hypervisors_detail)
+    service.api("GET", "/os-hypervisors/{hypervisor_id}", show_hypervisor)
+    service.api("GET", "/os-availability-zone", list_zones)
+    service.api("GET", "/os-availability-zone/detail", list_zones_detail)
+
+
+def compute_hosts(db):
+    """Names of all compute hosts, in creation order."""
+    return [r["host"] for r in db.execute(
+        "SELECT host FROM compute_services WHERE binary = ? ORDER BY id",
+        (COMPUTE_BINARY,))]
+
+
+def enabled_compute_hosts(db):
+    """Compute hosts whose nova-compute service may take new servers."""
+    return [r["host"] for r in db.execute(
+        "SELECT host FROM compute_services WHERE binary = ? AND disabled = 0"
+        " AND forced_down = 0 ORDER BY id", (COMPUTE_BINARY,))]
+
+
+def compute_service(db, host):
+    return db.execute(
+        "SELECT * FROM compute_services WHERE binary = ? AND host = ?",
+        (COMPUTE_BINARY, host)).fetchone()
+
+
+def host_status(db, host):
+    """Nova's ``host_status`` of a server on ``host`` (2.16)."""
+    if not host:
+        return ""
+    svc = compute_service(db, host)
+    if svc is None or svc["forced_down"]:
+        return "DOWN"
+    return "MAINTENANCE" if svc["disabled"] else "UP"
+
+
+def _zone(db, row):
+    if row["binary"] == COMPUTE_BINARY:
+        return aggregates.host_zone(db, row["host"])
+    return INTERNAL_ZONE
+
+
+def _heartbeat():
+    return common.iso_naive_micro(common.utcnow())
+
+
+def _service_view(req, row):
+    body = {
+        "id": row["uuid"] if req.microversion >= "2.53" else row["id"],
+        "binary": row["binary"],
+        "host": row["host"],
+        "zone": _zone(req.db, row),
+        "status": "disabled" if row["disabled"] else "enabled",
+        "state": "down" if row["forced_down"] else "up",
+        "updated_at": _heartbeat(),
+        "disabled_reason": row["disabled_reason"],
+    }
+    if req.microversion >= "2.11":
+        body["forced_down"] = bool(row["forced_down"])
+    return body
+
+
+def list_services(req):
+    base.require_admin(req, "os_compute_api:os-services:list")
+    sql, args = "SELECT * FROM compute_services WHERE 1 = 1", []
+    for param in ("binary", "host"):
+        value = req.arg(param)
+        if value is not None:
+            sql += " AND %s = ?" % param
+            args.append(value)
+    rows = req.db.execute(sql + " ORDER BY id", args).fetchall()
+    return {"services": [_service_view(req, r) for r in rows]}
+
+
+def _node_rows(db):
+    return db.execute(
+        "SELECT n.*, s.id AS service_id, s.uuid AS service_uuid,"
+        " s.disabled, s.disabled_reason, s.forced_down"
+        " FROM compute_nodes n JOIN compute_services s"
+        " ON s.host = n.host AND s.binary = ? ORDER BY n.id",
+        (COMPUTE_BINARY,)).fetchall()
+
+
+def _hypervisor_view(req, row, detail, with_servers):
+    new_ids = req.microversion >= "2.53"
+    body = {
+        "id": row["uuid"] if new_ids else row["id"],
+        "hypervisor_hostname": row["hypervisor_hostname"],
+        "state": "down" if row["forced_down"] else "up",
+        "status": "disabled" if row["disabled"] else "enabled",
+    }
+    if detail:
+        body.update({
+            "hypervisor_type": "QEMU",
+            "hypervisor_version": 8002000,
+            "host_ip": row["host_ip"],
+            "service": {"host": row["host"],
+                        "id": row["service_uuid"] if new_ids
+                        else row["service_id"],
+                        "disabled_reason": row["disabled_reason"]},
+        })
+        if req.microversion >= "2.88":
+            body["uptime"] = None
+        else:
+            body.update(_statistics(req, row))
+    if with_servers:
+        hosted = servers.servers_of_host(req.db, row["host"])
+        if hosted:
+            body["servers"] = [{"name": s["name"], "uuid": s["uuid"]}
+                               for s in hosted]
+    return body
+
+
+def _statistics(req, row):
+    usage = servers.host_usage(req.db, row["host"])
+    cpu_info = CPU_INFO if req.microversion >= "2.28" else json.dumps(CPU_INFO)
+    free_disk = row["local_gb"] - usage["disk"]
+    return {
+        "vcpus": row["vcpus"],
+        "memory_mb": row["memory_mb"],
+        "local_gb": row["local_gb"],
+        "vcpus_used": usage["vcpus"],
+        "memory_mb_used": usage["ram"] + 512,
+        "local_gb_used": usage["disk"],
+        "free_ram_mb": row["memory_mb"] - usage["ram"] - 512,
+        "free_disk_gb": free_disk,
+        "current_workload": usage["busy"],
+        "running_vms": usage["count"],
+        "disk_available_least": free_disk,
+        "cpu_info": cpu_info,
+    }
+
+
+def _hypervisors(req, detail):
+    base.require_admin(req, "os_compute_api:os-hypervisors:list")
+    version = req.microversion
+    rows = _node_rows(req.db)
+    with_servers = False
+    pattern = None
+    if version >= "2.53":
+        with_servers = base.bool_param(req.arg("with_servers", "false"),
+                                       "with_servers")
+        pattern = req.arg("hypervisor_hostname_pattern")
+    if pattern is not None:
+        if req.arg("limit") is not None or req.arg("marker") is not None:
+            raise base.bad_request(
+                "Paging over hypervisors with the "
+                "hypervisor_hostname_pattern query parameter is not "
+                "supported.")
+        rows = [r for r in rows if pattern in r["hypervisor_hostname"]]
+        if not rows:
+            raise base.not_found("No hypervisor matching '%s' could be found."
+                                 % pattern)
+        next_links = None
+    elif version >= "2.33":
+        key = "uuid" if version >= "2.53" else "id"
+        rows, next_links = base.paginate(
+            req, rows, lambda r: r[key],
+            "os-hypervisors/detail" if detail else "os-hypervisors",
+            marker_message="marker [%s] not found")
+    else:
+        next_links = None
+    body = {"hypervisors": [_hypervisor_view(req, r, detail, with_servers)
+                            for r in rows]}
+    if next_links:
+        body["hypervisors_links"] = next_links
+    return body
+
+
+def list_hypervisors(req):
+    return _hypervisors(req, detail=False)
+
+
+def list_hypervisors_detail(req):
+    return _hypervisors(req, detail=True)
+
+
+def show_hypervisor(req):
+    base.require_admin(req, "os_compute_api:os-hypervisors:show")
+    ident = req.params["hypervisor_id"]
+    column = "uuid" if req.microversion >= "2.53" else "id"
+    for row in _node_rows(req.db):
+        if str(row[column]) == ident:
+            with_servers = (req.microversion >= "2.53" and base.bool_param(
+                req.arg("with_servers", "false"), "with_servers"))
+            return {"hypervisor": _hypervisor_view(req, row, True,
+                                                   with_servers)}
+    raise base.not_found("Hypervisor with ID %s could not be found." % ident)
+
+
+def _zones(db, include_internal):
+    """``{zone: {host: [service rows]}}`` in a stable order."""
+    zones = {}
+    for row in db.execute("SELECT * FROM compute_services ORDER BY id"):
+        zone = _zone(db, row)
+        if zone == INTERNAL_ZONE and not include_internal:
+            continue
+        zones.setdefault(zone, {}).setdefault(row["host"], []).append(row)
+    return zones
+
+
+def _available(rows_by_host):
+    return any(not r["disabled"] for rows in rows_by_host.values()
+               for r in rows)
+
+
+def list_zones(req):
+    zones = _zones(req.db, include_internal=False)
+    return {"availabilityZoneInfo": [
+        {"zoneName": name, "zoneState": {"available": _available(hosts)},
+         "hosts": None}
+        for name, hosts in sorted(zones.items())]}
+
+
+def list_zones_detail(req):
+    base.require_admin(req, "os_compute_api:os-availability-zone:detail")
+    zones = _zones(req.db, include_internal=True)
+    now = _heartbeat()
+    info = []
+    for name, hosts in sorted(zones.items()):
+        info.append({
+            "zoneName": name,
+            "zoneState": {"available": _available(hosts)},
+            "hosts": {host: {r["binary"]: {"available": not r["forced_down"],
+                                           "active": not r["disabled"],
+                                           "updated_at": now}
+                             for r in rows}
+                      for host, rows in hosts.items()},
+        })
+    return {"availabilityZoneInfo": info}

@@ -1,0 +1,396 @@
+"""JSON schemas of compute request bodies, after nova's ``schemas/*.py``.
+
+Schemas that change with the microversion are built by functions taking the
+request's :class:`~occli.localcloud.compute.microversions.APIVersion`.
+:func:`validate` raises nova's 400 message for the first schema error.
+"""
+
+import base64
+import binascii
+import copy
+import ipaddress
+import re
+import uuid
+
+import jsonschema
+
+from occli.localcloud.app import HTTPError
+
+_checker = jsonschema.FormatChecker()
+_NAME_BAD_EDGES = re.compile(r"^\s|\s$")
+_HOSTNAME = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$")
+_FQDN = re.compile(
+    r"^(?=.{1,255}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
+    r"(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$")
+
+
+@_checker.checks("uuid")
+def _is_uuid(value):
+    if not isinstance(value, str):
+        return True
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
+@_checker.checks("name")
+def _is_name(value):
+    if not isinstance(value, str):
+        return True
+    return value.isprintable() and not _NAME_BAD_EDGES.search(value)
+
+
+@_checker.checks("base64")
+def _is_base64(value):
+    if not isinstance(value, str):
+        return True
+    try:
+        base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
+@_checker.checks("ipv4")
+def _is_ipv4(value):
+    if not isinstance(value, str):
+        return True
+    try:
+        ipaddress.IPv4Address(value)
+    except ValueError:
+        return False
+    return True
+
+
+@_checker.checks("ipv6")
+def _is_ipv6(value):
+    if not isinstance(value, str):
+        return True
+    try:
+        ipaddress.IPv6Address(value)
+    except ValueError:
+        return False
+    return True
+
+
+@_checker.checks("hostname")
+def _is_hostname(value):
+    return not isinstance(value, str) or bool(_HOSTNAME.match(value))
+
+
+@_checker.checks("fqdn")
+def _is_fqdn(value):
+    return not isinstance(value, str) or bool(_FQDN.match(value))
+
+
+name = {"type": "string", "minLength": 1, "maxLength": 255, "format": "name"}
+description = {"type": ["string", "null"], "minLength": 0, "maxLength": 255,
+               "pattern": r"^[^\x00-\x1f\x7f]*$"}
+boolean = {"type": ["boolean", "string"],
+           "enum": [True, "True", "TRUE", "true", "1", "ON", "On", "on",
+                    "YES", "Yes", "yes", False, "False", "FALSE", "false",
+                    "0", "OFF", "Off", "off", "NO", "No", "no"]}
+positive_integer = {"type": ["integer", "string"],
+                    "pattern": "^[0-9]*$", "minimum": 1, "minLength": 1}
+metadata = {
+    "type": "object",
+    "patternProperties": {
+        "^[a-zA-Z0-9-_:. ]{1,255}$": {"type": "string", "maxLength": 255}},
+    "additionalProperties": False,
+}
+uuid_string = {"type": "string", "format": "uuid"}
+image_ref = {"type": "string", "format": "uuid"}
+image_ref_or_empty = {"oneOf": [image_ref, {"type": "string", "maxLength": 0}]}
+flavor_ref = {"type": ["string", "integer"], "minLength": 1}
+admin_password = {"type": "string"}
+access_ipv4 = {"type": "string", "format": "ipv4"}
+access_ipv6 = {"type": "string", "format": "ipv6"}
+disk_config = {"type": "string", "enum": ["AUTO", "MANUAL"]}
+tag = {"type": "string", "minLength": 1, "maxLength": 60,
+       "pattern": "^[^,/]*$"}
+hostname = {"type": "string", "minLength": 2, "maxLength": 63,
+            "format": "hostname"}
+fqdn = {"type": "string", "minLength": 2, "maxLength": 255, "format": "fqdn"}
+personality = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {"path": {"type": "string"},
+                       "contents": {"type": "string", "format": "base64"}},
+        "additionalProperties": False,
+    },
+}
+_hints = {"type": "object", "additionalProperties": True}
+
+_bdm_v2 = {
+    "type": "object",
+    "properties": {
+        "source_type": {"type": "string",
+                        "enum": ["volume", "image", "snapshot", "blank"]},
+        "destination_type": {"type": "string", "enum": ["local", "volume"]},
+        "uuid": {"type": "string", "minLength": 1, "maxLength": 255,
+                 "pattern": "^[a-zA-Z0-9._-]*$"},
+        "image_id": uuid_string,
+        "boot_index": {"type": ["integer", "string", "null"],
+                       "pattern": "^-?[0-9]+$"},
+        "volume_size": {"type": ["integer", "string", "null"],
+                        "pattern": "^[0-9]+$", "minimum": 0},
+        "delete_on_termination": boolean,
+        "device_name": {"type": ["string", "null"], "maxLength": 255},
+        "device_type": {"type": ["string", "null"], "maxLength": 255},
+        "disk_bus": {"type": ["string", "null"], "maxLength": 255},
+        "guest_format": {"type": ["string", "null"], "maxLength": 255},
+        "no_device": {},
+        "connection_info": {"type": "string", "maxLength": 16777215},
+        "snapshot_id": uuid_string,
+        "volume_id": uuid_string,
+        "volume_type": {"type": ["string", "null"], "maxLength": 255},
+        "tag": tag,
+    },
+    "additionalProperties": False,
+}
+_bdm_legacy = {
+    "type": "object",
+    "properties": {
+        "virtual_name": {"type": "string", "maxLength": 255},
+        "volume_id": uuid_string,
+        "snapshot_id": uuid_string,
+        "volume_size": {"type": ["integer", "string", "null"],
+                        "pattern": "^[0-9]+$", "minimum": 0},
+        "device_name": {"type": "string", "minLength": 1, "maxLength": 255},
+        "delete_on_termination": boolean,
+        "no_device": {},
+        "connection_info": {"type": "string", "maxLength": 16777215},
+    },
+    "additionalProperties": False,
+}
+
+
+def server_create(version):
+    """``POST /servers`` at ``version``."""
+    network = {
+        "type": "object",
+        "properties": {
+            "fixed_ip": {"type": "string", "oneOf": [
+                {"format": "ipv4"}, {"format": "ipv6"}]},
+            "port": {"oneOf": [uuid_string, {"type": "null"}]},
+            "uuid": {"type": "string"},
+        },
+        "additionalProperties": False,
+    }
+    if version >= "2.37":
+        network["properties"]["uuid"] = uuid_string
+    if version >= "2.42":
+        network["properties"]["tag"] = tag
+    bdm_v2 = copy.deepcopy(_bdm_v2)
+    if version < "2.42":
+        del bdm_v2["properties"]["tag"]
+    server = {
+        "name": name,
+        "imageRef": image_ref_or_empty,
+        "flavorRef": flavor_ref,
+        "adminPass": admin_password,
+        "metadata": metadata,
+        "networks": {"type": "array", "items": network},
+        "OS-DCF:diskConfig": disk_config,
+        "accessIPv4": access_ipv4,
+        "accessIPv6": access_ipv6,
+        "personality": personality,
+        "availability_zone": name,
+        "block_device_mapping": {"type": "array", "items": _bdm_legacy},
+        "block_device_mapping_v2": {"type": "array", "items": bdm_v2},
+        "config_drive": boolean,
+        "key_name": name,
+        "min_count": positive_integer,
+        "max_count": positive_integer,
+        "return_reservation_id": boolean,
+        "security_groups": {
+            "type": "array",
+            "items": {"type": "object", "properties": {"name": name},
+                      "additionalProperties": False}},
+        "user_data": {"type": "string", "format": "base64",
+                      "maxLength": 65535},
+    }
+    required = ["name", "flavorRef"]
+    if version >= "2.19":
+        server["description"] = description
+    if version >= "2.37":
+        server["networks"] = {"oneOf": [
+            {"type": "array", "items": network},
+            {"type": "string", "enum": ["none", "auto"]}]}
+        required.append("networks")
+    if version >= "2.52":
+        server["tags"] = {"type": "array", "items": tag, "maxItems": 50}
+    if version >= "2.57":
+        del server["personality"]
+    if version >= "2.63":
+        server["trusted_image_certificates"] = {
+            "type": ["array", "null"], "minItems": 1, "maxItems": 50,
+            "uniqueItems": True,
+            "items": {"type": "string", "minLength": 1}}
+    if version >= "2.74":
+        server["host"] = {"type": "string", "minLength": 1, "maxLength": 255}
+        server["hypervisor_hostname"] = {"type": "string", "minLength": 1,
+                                         "maxLength": 255}
+    if version >= "2.90":
+        server["hostname"] = fqdn if version >= "2.94" else hostname
+    return {
+        "type": "object",
+        "properties": {
+            "server": {"type": "object", "properties": server,
+                       "required": required, "additionalProperties": False},
+            "os:scheduler_hints": _hints,
+            "OS-SCH-HNT:scheduler_hints": _hints,
+        },
+        "required": ["server"],
+        "additionalProperties": False,
+    }
+
+
+def server_update(version):
+    """``PUT /servers/{id}`` at ``version``."""
+    server = {"name": name, "accessIPv4": access_ipv4,
+              "accessIPv6": access_ipv6, "OS-DCF:diskConfig": disk_config}
+    if version >= "2.19":
+        server["description"] = description
+    if version >= "2.90":
+        server["hostname"] = fqdn if version >= "2.94" else hostname
+    return {"type": "object",
+            "properties": {"server": {"type": "object", "properties": server,
+                                      "additionalProperties": False}},
+            "required": ["server"], "additionalProperties": False}
+
+
+def rebuild(version):
+    """The ``rebuild`` action at ``version``."""
+    body = {"name": name, "imageRef": image_ref, "adminPass": admin_password,
+            "metadata": metadata, "preserve_ephemeral": boolean,
+            "OS-DCF:diskConfig": disk_config, "accessIPv4": access_ipv4,
+            "accessIPv6": access_ipv6, "personality": personality}
+    if version >= "2.19":
+        body["description"] = description
+    if version >= "2.54":
+        body["key_name"] = {"anyOf": [name, {"type": "null"}]}
+    if version >= "2.57":
+        del body["personality"]
+        body["user_data"] = {"type": ["string", "null"], "format": "base64",
+                             "maxLength": 65535}
+    if version >= "2.63":
+        body["trusted_image_certificates"] = {
+            "type": ["array", "null"], "items": {"type": "string"}}
+    if version >= "2.90":
+        body["hostname"] = fqdn if version >= "2.94" else hostname
+    return {"type": "object",
+            "properties": {"rebuild": {"type": "object", "properties": body,
+                                       "required": ["imageRef"],
+                                       "additionalProperties": False}},
+            "required": ["rebuild"], "additionalProperties": False}
+
+
+reboot = {
+    "type": "object",
+    "properties": {"reboot": {
+        "type": "object",
+        "properties": {"type": {"type": "string", "enum": [
+            "HARD", "Hard", "hard", "SOFT", "Soft", "soft"]}},
+        "required": ["type"], "additionalProperties": False}},
+    "required": ["reboot"], "additionalProperties": False,
+}
+
+resize = {
+    "type": "object",
+    "properties": {"resize": {
+        "type": "object",
+        "properties": {"flavorRef": flavor_ref,
+                       "OS-DCF:diskConfig": disk_config},
+        "required": ["flavorRef"], "additionalProperties": False}},
+    "required": ["resize"], "additionalProperties": False,
+}
+
+create_image = {
+    "type": "object",
+    "properties": {"createImage": {
+        "type": "object",
+        "properties": {"name": name, "metadata": {
+            "type": "object",
+            "patternProperties": {"^[a-zA-Z0-9-_:. ]{1,255}$": {
+                "type": "string", "maxLength": 255}},
+            "additionalProperties": False}},
+        "required": ["name"], "additionalProperties": False}},
+    "required": ["createImage"], "additionalProperties": False,
+}
+
+lock_v273 = {
+    "type": "object",
+    "properties": {"lock": {"type": ["object", "null"], "properties": {
+        "locked_reason": {"type": "string", "minLength": 1,
+                          "maxLength": 255}},
+        "additionalProperties": False}},
+    "required": ["lock"], "additionalProperties": False,
+}
+
+console_output = {
+    "type": "object",
+    "properties": {"os-getConsoleOutput": {
+        "type": ["object", "null"],
+        "properties": {"length": {"type": ["integer", "string", "null"],
+                                  "pattern": "^-?[0-9]+$", "minimum": -1}},
+        "additionalProperties": False}},
+    "required": ["os-getConsoleOutput"], "additionalProperties": False,
+}
+
+metadata_set = {
+    "type": "object", "properties": {"metadata": metadata},
+    "required": ["metadata"], "additionalProperties": False,
+}
+
+metadata_item = {
+    "type": "object",
+    "properties": {"meta": {"type": "object", "minProperties": 1,
+                            "maxProperties": 1,
+                            "patternProperties": metadata["patternProperties"],
+                            "additionalProperties": False}},
+    "required": ["meta"], "additionalProperties": False,
+}
+
+
+def keypair_create(version):
+    """``POST /os-keypairs`` at ``version``."""
+    pattern = (r"^[a-zA-Z0-9 @._-]+$" if version >= "2.92"
+               else r"^[a-zA-Z0-9 _-]+$")
+    props = {"name": {"type": "string", "minLength": 1, "maxLength": 255,
+                      "pattern": pattern, "format": "name"},
+             "public_key": {"type": "string"}}
+    required = ["name"]
+    if version >= "2.2":
+        props["type"] = {"type": "string", "enum": ["ssh", "x509"]}
+    if version >= "2.10":
+        props["user_id"] = {"type": "string"}
+    if version >= "2.92":
+        required.append("public_key")
+    return {"type": "object",
+            "properties": {"keypair": {"type": "object", "properties": props,
+                                       "required": required,
+                                       "additionalProperties": False}},
+            "required": ["keypair"], "additionalProperties": False}
+
+
+def validate(schema, body):
+    """Validate ``body`` like nova's ``@validation.schema``: 400 on error."""
+    validator = jsonschema.Draft4Validator(schema, format_checker=_checker)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(body))
+    if error is None:
+        return body
+    if error.path:
+        detail = ("Invalid input for field/attribute %s. Value: %s. %s"
+                  % (error.path[-1], _short(error.instance), error.message))
+    else:
+        detail = error.message
+    raise HTTPError(400, detail)
+
+
+def _short(value):
+    text = str(value)
+    return text if len(text) <= 200 else text[:200] + "..."

@@ -1,0 +1,114 @@
+"""Server vm/task states, the derived ``status`` and lazy state progress.
+
+An operation (build, reboot, resize, …) is stored on the server as a
+*pending* plan: the task states it walks through and the column values it
+ends with. Nothing runs in the background: whenever a request reads a server,
+:func:`advance` moves it along the plan by the time elapsed since the
+operation started (``config.build_time`` seconds for the whole plan) and
+writes the new state inside that request's transaction.
+"""
+
+import json
+
+from occli.localcloud import common
+
+NOSTATE, RUNNING, PAUSED, SHUTDOWN, CRASHED, SUSPENDED = 0, 1, 3, 4, 6, 7
+
+_RESIZING = ("resize_prep", "resize_migrating", "resize_migrated",
+             "resize_finish")
+_REBUILDING = ("rebuilding", "rebuild_block_device_mapping",
+               "rebuild_spawning")
+
+STATE_MAP = {
+    "active": dict(
+        {"default": "ACTIVE",
+         "rebooting": "REBOOT", "reboot_pending": "REBOOT",
+         "reboot_started": "REBOOT",
+         "rebooting_hard": "HARD_REBOOT", "reboot_pending_hard": "HARD_REBOOT",
+         "reboot_started_hard": "HARD_REBOOT",
+         "updating_password": "PASSWORD", "migrating": "MIGRATING"},
+        **{t: "REBUILD" for t in _REBUILDING},
+        **{t: "RESIZE" for t in _RESIZING}),
+    "building": {"default": "BUILD"},
+    "stopped": dict({"default": "SHUTOFF"},
+                    **{t: "RESIZE" for t in _RESIZING},
+                    **{t: "REBUILD" for t in _REBUILDING}),
+    "resized": {"default": "VERIFY_RESIZE",
+                "resize_reverting": "REVERT_RESIZE"},
+    "paused": {"default": "PAUSED", "migrating": "MIGRATING"},
+    "suspended": {"default": "SUSPENDED"},
+    "rescued": {"default": "RESCUE"},
+    "error": dict({"default": "ERROR"}, **{t: "REBUILD" for t in _REBUILDING}),
+    "deleted": {"default": "DELETED"},
+    "soft-delete": {"default": "SOFT_DELETED"},
+    "shelved": {"default": "SHELVED"},
+    "shelved_offloaded": {"default": "SHELVED_OFFLOADED"},
+}
+
+STATUSES = frozenset(s for task_map in STATE_MAP.values()
+                     for s in task_map.values())
+
+PROGRESS_STATUSES = ("ACTIVE", "BUILD", "REBUILD", "RESIZE", "VERIFY_RESIZE",
+                     "MIGRATING")
+FAULT_STATUSES = ("ERROR", "DELETED")
+
+# ``end`` value of ``launched_at`` meaning "when the operation finishes"
+LAUNCH_NOW = "$completion-time"
+
+BUILD_TASKS = ["scheduling", "block_device_mapping", "networking", "spawning"]
+
+
+def status(vm_state, task_state):
+    """Nova's ``common.status_from_state``."""
+    task_map = STATE_MAP.get(vm_state)
+    if task_map is None:
+        return "UNKNOWN"
+    return task_map.get(task_state, task_map["default"])
+
+
+def start(server, tasks, end, progress=False):
+    """Begin an operation on ``server`` (a dict of columns), in place.
+
+    ``tasks``: the task states walked through; ``end``: column values set
+    when the operation finishes (``task_state`` becomes None). With
+    ``progress`` the ``progress`` column rises from 0 to 100.
+    """
+    server["task_state"] = tasks[0] if tasks else None
+    if progress:
+        server["progress"] = 0
+    server["pending"] = json.dumps({"tasks": tasks, "end": end,
+                                    "progress": progress})
+    server["task_started_at"] = common.utcnow().timestamp()
+
+
+def advance(server, build_time):
+    """Move ``server`` along its pending operation; True if anything changed."""
+    if not server.get("pending"):
+        return False
+    plan = json.loads(server["pending"])
+    now = common.utcnow().timestamp()
+    elapsed = max(0.0, now - server["task_started_at"])
+    before = dict(server)
+    if build_time <= 0 or elapsed >= build_time:
+        finished = server["task_started_at"] + max(build_time, 0)
+        server.update(plan["end"])
+        server["task_state"] = None
+        server["pending"] = None
+        server["task_started_at"] = None
+        if plan["progress"]:
+            server["progress"] = 100
+        if plan["end"].get("launched_at") == LAUNCH_NOW:
+            server["launched_at"] = common.iso_naive_micro(
+                common.from_timestamp(finished))
+        server["updated_at"] = common.iso_naive_micro(
+            common.from_timestamp(finished))
+    else:
+        fraction = elapsed / build_time
+        tasks = plan["tasks"]
+        if tasks:
+            server["task_state"] = tasks[min(len(tasks) - 1,
+                                             int(fraction * len(tasks)))]
+        if plan["progress"]:
+            server["progress"] = min(99, int(fraction * 100))
+    return server != before
+

@@ -1,0 +1,104 @@
+"""Nova host aggregates (``/os-aggregates``, admin-only by default).
+
+Every URL takes the aggregate's integer ``id``, also from microversion 2.41
+where the body shows a ``uuid`` too; :meth:`AggregateManager.find_resource`
+resolves an id, a uuid or a name.
+"""
+
+import uuid
+
+from occli import api_versions
+from occli import base
+from occli import exceptions
+
+
+class Aggregate(base.Resource):
+    pass
+
+
+class AggregateManager(base.Manager):
+    resource_class = Aggregate
+
+    def _url(self, aggregate, *parts):
+        return "/".join(("/os-aggregates", str(base.getid(aggregate))) + parts)
+
+    def list(self):
+        """Yield every aggregate."""
+        return self._list("/os-aggregates", "aggregates")
+
+    def get(self, aggregate):
+        return self._get(self._url(aggregate), "aggregate")
+
+    def create(self, name, availability_zone=None):
+        """Create an aggregate (the answer has no ``hosts``/``metadata``)."""
+        body = {"name": name}
+        if availability_zone is not None:
+            body["availability_zone"] = availability_zone
+        return self._create("/os-aggregates", {"aggregate": body}, "aggregate")
+
+    def update(self, aggregate, name=None, availability_zone=None):
+        """Rename an aggregate and/or move it to another availability zone."""
+        body = {k: v for k, v in (("name", name),
+                                  ("availability_zone", availability_zone))
+                if v is not None}
+        if not body:
+            raise ValueError("update needs a name or an availability_zone")
+        return self._update(self._url(aggregate), {"aggregate": body},
+                            "aggregate")
+
+    def delete(self, aggregate):
+        """Delete an aggregate (it must have no hosts)."""
+        return self._delete(self._url(aggregate))
+
+    def add_host(self, aggregate, host):
+        return self._action(self._url(aggregate, "action"), "add_host",
+                            {"host": host}, "aggregate")
+
+    def remove_host(self, aggregate, host):
+        return self._action(self._url(aggregate, "action"), "remove_host",
+                            {"host": host}, "aggregate")
+
+    def set_metadata(self, aggregate, metadata):
+        """Merge ``metadata`` in; a None value deletes that key."""
+        return self._action(self._url(aggregate, "action"), "set_metadata",
+                            {"metadata": metadata}, "aggregate")
+
+    def cache_images(self, aggregate, images):
+        """Ask the aggregate's hosts to cache ``images`` (API 2.81)."""
+        api_versions.require(self.api_version, "2.81",
+                             what="caching images on an aggregate")
+        body = {"cache": [{"id": base.getid(image)} for image in images]}
+        self._request("POST", self._url(aggregate, "images"), body=body)
+
+    def find_resource(self, name_or_id):
+        """An aggregate by integer id, uuid (2.41+) or exact name."""
+        if isinstance(name_or_id, base.Resource):
+            return name_or_id
+        text = str(name_or_id)
+        if text.isdigit():
+            try:
+                return self.get(text)
+            except exceptions.NotFound:
+                pass
+        aggregates = list(self.list())
+        if _is_uuid(text):
+            matches = [a for a in aggregates
+                       if getattr(a, "uuid", None) == text]
+            if matches:
+                return matches[0]
+        matches = [a for a in aggregates if a.name == text]
+        if not matches:
+            raise exceptions.NotFound(
+                "No aggregate with a name or ID of '%s' exists." % text,
+                code=404)
+        if len(matches) > 1:
+            raise self._ambiguous("name '%s'" % text, matches)
+        return matches[0]
+
+
+def _is_uuid(text):
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True

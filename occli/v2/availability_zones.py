@@ -1,0 +1,17 @@
+"""Nova availability zones (``/os-availability-zone``)."""
+
+from occli import base
+
+
+class AvailabilityZone(base.Resource):
+    HUMAN_ID_FIELD = "zoneName"
+
+
+class AvailabilityZoneManager(base.Manager):
+    resource_class = AvailabilityZone
+
+    def list(self, detailed=False):
+        """Yield the zones; ``detailed`` (admin) adds hosts and services."""
+        url = ("/os-availability-zone/detail" if detailed
+               else "/os-availability-zone")
+        return self._list(url, "availabilityZoneInfo")
