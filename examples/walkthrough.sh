@@ -5,7 +5,10 @@
 # OS_CLIENT_CONFIG_FILE (occli-localcloud start prints how).
 set -euo pipefail
 
+here="$(cd "$(dirname "$0")" && pwd)"
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+# a step that is expected to fail: show its one-line error and go on
+fails() { printf '\n\033[1m$ %s\033[0m   # expected to fail\n' "$*"; if "$@"; then echo "unexpected success" >&2; exit 1; fi; }
 user=(occli --os-cloud local)
 admin=(occli --os-cloud local-admin)
 
@@ -18,4 +21,62 @@ step "${user[@]}" server list
 step "${user[@]}" server list -f json
 step "${user[@]}" server stop demo-vm --wait
 step "${user[@]}" server start demo-vm --wait
-step "${user[@]}" server show demo-vm -c name -c status -c addresses -c properties
+step "${user[@]}" server show demo-vm -c name -c status -c addresses -c metadata
+fails "${user[@]}" server show no-such-vm
+
+echo
+echo "== Host aggregates and availability zones (admin) =="
+step "${admin[@]}" compute service list --service nova-compute
+step "${admin[@]}" aggregate create london-agg --zone london --property ssd=true
+# demo-vm runs on host1 (in the default zone "nova"): nova refuses to move a
+# host with servers into another zone
+vm_id=$("${user[@]}" server show demo-vm -f value -c id)
+step "${admin[@]}" server show "$vm_id" -c name -c OS-EXT-SRV-ATTR:host
+fails "${admin[@]}" aggregate add host london-agg host1
+step "${admin[@]}" aggregate add host london-agg host2
+step "${admin[@]}" aggregate add host london-agg host3
+step "${admin[@]}" aggregate set london-agg --property gpu=false --property tier=gold
+step "${admin[@]}" aggregate unset london-agg --property gpu
+step "${admin[@]}" aggregate show london-agg
+step "${admin[@]}" availability zone list --long
+step "${admin[@]}" server create london-vm --image cirros-0.6.2-x86_64-disk \
+    --flavor m1.tiny --nic none --availability-zone london --wait \
+    -c name -c OS-EXT-AZ:availability_zone -c OS-EXT-SRV-ATTR:host
+step "${admin[@]}" aggregate create paris-agg --zone paris
+fails "${admin[@]}" aggregate add host paris-agg host2
+step "${admin[@]}" aggregate list --long
+fails "${user[@]}" aggregate list
+
+echo
+echo "== Software configs and deployments =="
+step "${user[@]}" software config create hello --group script \
+    --config-file "$here/software-config/hello.sh" \
+    --definition-file "$here/software-config/hello-definition.yaml"
+deployment=$("${user[@]}" software deployment create hello-deploy --config hello \
+    --server demo-vm --input-value foo=occli --input-value extra=1 -f value -c id)
+step "${user[@]}" software deployment show "$deployment"
+# what the in-server agent reads (the derived config with the input values)
+step "${user[@]}" software deployment metadata show demo-vm
+# what the agent sends back when the script succeeded, via the Swift temp URL
+echo "Writing to /tmp/barmy" | step "${user[@]}" software deployment signal "$deployment" \
+    --stdout - --output result="The file /tmp/barmy contains occli"
+step "${user[@]}" software deployment show "$deployment" -c status -c status_reason
+step "${user[@]}" software deployment output show "$deployment" --all
+failing=$("${user[@]}" software deployment create hello-fails --config hello \
+    --server demo-vm -f value -c id)
+step "${user[@]}" software deployment signal "$failing" --status-code 3 --stderr - </dev/null
+step "${user[@]}" software deployment show "$failing" -c status -c status_reason
+step "${user[@]}" software deployment create hello-quiet --config hello \
+    --server demo-vm --signal-transport NO_SIGNAL --wait -c status -c status_reason
+step "${user[@]}" software deployment list --server demo-vm
+step "${user[@]}" software deployment delete "$deployment" "$failing"
+
+echo
+echo "== Clean up =="
+step "${user[@]}" server delete demo-vm --wait
+step "${admin[@]}" server delete london-vm --wait
+step "${admin[@]}" aggregate remove host london-agg host2
+step "${admin[@]}" aggregate remove host london-agg host3
+step "${admin[@]}" aggregate delete london-agg paris-agg
+echo
+echo "Walkthrough finished."
