@@ -100,9 +100,10 @@ def positive_int(text):
     return value
 
 
-def for_each(items, action, what):
+def for_each(items, action, what, label=str):
     """Run ``action(item)`` for every item; report each failure on stderr.
 
+    Each failure is one line, ``Failed to <what> <label(item)>: <error>``.
     Returns the exit code: 0 when all succeeded, 1 when any failed (so
     ``occli server stop a b`` stops ``b`` even if ``a`` fails).
     """
@@ -114,5 +115,5 @@ def for_each(items, action, what):
             action(item)
         except exceptions.ClientException as exc:
             failed += 1
-            log.error("Failed to %s %s: %s", what, item, exc)
+            log.error("Failed to %s %s: %s", what, label(item), exc)
     return 1 if failed else 0

@@ -317,27 +317,22 @@ def _each(client, refs, verb, action, args, until=None, pending=()):
     """Run ``action(server)`` on every server named in ``refs``.
 
     With ``--wait`` (and ``until``), wait for each after all were asked.
-    Each failure is one line on stderr; the result is exit code 1 if any
-    server failed, else None.
+    Each failure is one line on stderr; returns exit code 1 if any server
+    failed.
     """
-    acted, failures = [], 0
-    for ref in refs:
-        try:
-            server = client.servers.find_resource(ref)
-            action(server)
-            acted.append((ref, server))
-        except exceptions.ClientException as exc:
-            failures += 1
-            sys.stderr.write("Failed to %s server %s: %s\n" % (verb, ref, exc))
+    acted = []
+
+    def act(ref):
+        server = client.servers.find_resource(ref)
+        action(server)
+        acted.append((ref, server))
+    what = verb + " server"
+    code = utils.for_each(refs, act, what)
     if until is not None and getattr(args, "wait", False):
-        for ref, server in acted:
-            try:
-                _wait(client, server, until, args, pending)
-            except exceptions.ClientException as exc:
-                failures += 1
-                sys.stderr.write("Failed to %s server %s: %s\n"
-                                 % (verb, ref, exc))
-    return 1 if failures else None
+        code |= utils.for_each(
+            acted, lambda pair: _wait(client, pair[1], until, args, pending),
+            what, label=lambda pair: pair[0])
+    return code
 
 
 _SERVERS_ARG = dict(nargs="+", metavar="<server>",

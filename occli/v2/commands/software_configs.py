@@ -76,18 +76,11 @@ def do_software_config_create(client, args):
            help="Config ID(s) or unique name(s).")
 def do_software_config_delete(client, args):
     """Delete software configs."""
-    failures = 0
-    for ref in args.config:
-        try:
-            config = client.software_configs.find_resource(ref)
-            client.software_configs.delete(config.id)
-        except exceptions.ClientException as exc:
-            failures += 1
-            sys.stderr.write("Software config %s not deleted: %s\n" % (ref, exc))
-    if failures:
-        raise exceptions.CommandError(
-            "Unable to delete %d of the %d software configs." % (
-                failures, len(args.config)))
+    configs = client.software_configs
+
+    def delete(ref):
+        configs.delete(configs.find_resource(ref).id)
+    return utils.for_each(args.config, delete, "delete software config")
 
 
 def read_file(path, option):

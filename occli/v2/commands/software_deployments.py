@@ -138,19 +138,10 @@ def wait_for_deployment(client, deployment, timeout, interval):
            help="Keep the TEMP_URL_SIGNAL objects (and their containers).")
 def do_software_deployment_delete(client, args):
     """Delete deployments with their derived configs and signal objects."""
-    failures = 0
-    for ref in args.deployment:
-        try:
-            client.software_deployments.delete(
-                ref, keep_config=args.keep_config,
-                keep_signal=args.keep_signal)
-        except exceptions.ClientException as exc:
-            failures += 1
-            sys.stderr.write("Deployment %s not deleted: %s\n" % (ref, exc))
-    if failures:
-        raise exceptions.CommandError(
-            "Unable to delete %d of the %d deployments." % (
-                failures, len(args.deployment)))
+    def delete(ref):
+        client.software_deployments.delete(
+            ref, keep_config=args.keep_config, keep_signal=args.keep_signal)
+    return utils.for_each(args.deployment, delete, "delete deployment")
 
 
 @utils.arg("server", metavar="<server>", help="Server name or ID.")
