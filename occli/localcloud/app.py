@@ -239,11 +239,14 @@ class Application:
             self.cloud.log_request(req, 0, time.monotonic() - started)
             raise
         resp.headers.setdefault("x-openstack-request-id", req.request_id)
-        payload = b"" if req.method == "HEAD" else resp.payload()
+        payload = resp.payload()
         headers = [(k, str(v)) for k, v in resp.headers.items()]
         if resp.status != 204:
             headers.append(("Content-Type", resp.content_type))
+        # a HEAD answer has the length of the GET body, and no body
         headers.append(("Content-Length", str(len(payload))))
+        if req.method == "HEAD":
+            payload = b""
         start_response("%d %s" % (resp.status, _reason(resp.status)), headers)
         self.cloud.log_request(req, resp.status, time.monotonic() - started)
         return [payload]

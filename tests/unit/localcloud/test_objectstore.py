@@ -315,3 +315,14 @@ def test_read_object_helper(env):
         assert obj["timestamp"] > 0
         assert env.cloud.objectstore.read_object(
             db, "AUTH_" + demo.project, "c", "zz") is None
+
+
+def test_head_of_an_object_reports_its_length_without_a_body(env):
+    demo = env.demo
+    requests.put(demo.swift + "/head-box", headers=demo.headers)
+    requests.put(demo.swift + "/head-box/blob", data=b"x" * 1234,
+                 headers=demo.headers)
+    resp = requests.head(demo.swift + "/head-box/blob", headers=demo.headers)
+    assert resp.status_code == 200
+    assert resp.headers["Content-Length"] == "1234"
+    assert resp.content == b""
