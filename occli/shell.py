@@ -87,11 +87,18 @@ class OcCLI(app.App):
             deferred_help=False,
         )
         self._client = None
+        self._interacted = False
 
     def run(self, argv):
         head = argv[:self.parser.command_index(argv)]
         self._register_commands(plugin_dirs_of(head))
-        return super().run(argv)
+        code = super().run(argv)
+        # cliff reports 1 after a normal end of the interactive shell
+        return 0 if self._interacted else code
+
+    def interact(self):
+        super().interact()
+        self._interacted = True
 
     def _register_commands(self, plugin_dirs=()):
         """Add every command of the plugin registry, imported on first use.
