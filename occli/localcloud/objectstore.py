@@ -95,6 +95,14 @@ def _meta_out(kind, meta):
     return {"X-%s-Meta-%s" % (kind, k.title()): v for k, v in meta.items()}
 
 
+def _wsgi_text(value):
+    """A WSGI (latin-1 decoded) path string as the UTF-8 text it encodes."""
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return value
+
+
 def _parse_expires(value):
     try:
         return int(value)
@@ -196,6 +204,10 @@ class ObjectStoreService(Service):
             "text/html; charset=UTF-8" if text.startswith("<")
             else "text/plain; charset=UTF-8"))
 
+    def before(self, req):
+        # container and object names as text, not WSGI's latin-1 of UTF-8
+        req.params = {k: _wsgi_text(v) for k, v in req.params.items()}
+
     def after(self, req, resp):
         resp.headers.setdefault("X-Trans-Id", req.request_id)
 
@@ -246,7 +258,8 @@ class ObjectStoreService(Service):
                 if k in TEMP_URL_KEYS and v]
         methods = ("HEAD", "GET", "PUT") if req.method == "HEAD" else (
             req.method,)
-        paths = {req.path, req.path[len(self.prefix):]}
+        path = _wsgi_text(req.path)   # Swift signs the decoded path
+        paths = {path, path[len(self.prefix):]}
         for key in keys:
             for method in methods:
                 for path in paths:

@@ -6,8 +6,10 @@ the account URL, ``…/v1/AUTH_<project>``).
 
 Temp URLs are signed over the *full* URL path of the object, as taken from
 the catalog endpoint (``/v1/AUTH_p/c/o`` on a plain Swift,
-``/object-store/v1/AUTH_p/c/o`` behind a path prefix): that is the path the
-proxy sees, so it is what Swift's tempurl middleware verifies.
+``/object-store/v1/AUTH_p/c/o`` behind a path prefix), percent-decoded:
+Swift's tempurl middleware verifies the request's decoded ``PATH_INFO``
+(as swiftclient's ``generate_temp_url`` signs the plain path), so a name
+with a space or a non-ASCII character must be signed as it is, not escaped.
 """
 
 import hashlib
@@ -113,7 +115,7 @@ class ObjectStoreManager(base.Manager):
 
         ``expires`` is a lifetime in seconds, or a Unix time if ``absolute``.
         ``key`` defaults to the account's key (set if missing). The
-        signature is HMAC-SHA256 over the object URL's full path.
+        signature is HMAC-SHA256 over the object URL's full, decoded path.
         """
         container, _, name = path.lstrip("/").partition("/")
         if not container or not name:
@@ -124,7 +126,7 @@ class ObjectStoreManager(base.Manager):
         expires = int(expires if absolute else time.time() + expires)
         url = self.object_url(container, name)
         signature = temp_url_signature(key, method, expires,
-                                       urlparse(url).path)
+                                       unquote(urlparse(url).path))
         return "%s?%s" % (url, urlencode({"temp_url_sig": signature,
                                           "temp_url_expires": expires}))
 

@@ -35,6 +35,8 @@ IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
 DEPLOY_DATA_AVAILABLE = "Deploy data available"
 NOT_WAITING = "Not waiting for outputs signal"
 
+# characters of a deployment name deploy() replaces in a container name
+_UNSAFE_CONTAINER_CHARS = re.compile(r"[^A-Za-z0-9._~-]")
 # what deploy() names a container when none is given: <name>-<uuid4>
 _GENERATED_CONTAINER = re.compile(
     r"-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
@@ -267,9 +269,11 @@ class SoftwareDeploymentManager(base.Manager):
     def _create_signal_object(self, name, container, timeout_minutes):
         """``(container, object, PUT temp URL)`` of a new empty object."""
         store = self.client.object_store
-        # Swift container names: no "/", at most 256 characters
-        container = container or "%s-%s" % (name.replace("/", "-")[:200],
-                                             uuid.uuid4())
+        # Swift container names: no "/", at most 256 characters. Heat reads
+        # the signal object from the temp URL's path without unquoting it,
+        # so a generated name keeps to characters a URL needs no escape for.
+        container = container or "%s-%s" % (
+            _UNSAFE_CONTAINER_CHARS.sub("-", name)[:200], uuid.uuid4())
         obj = str(uuid.uuid4())
         store.put_container(container)
         key = store.ensure_temp_url_key()
@@ -299,15 +303,19 @@ class SoftwareDeploymentManager(base.Manager):
         Returns the deployment.
         """
         sd = self.get(deployment)
-        if sd.status != IN_PROGRESS:
-            raise SignalError(
-                "Deployment %s is %s: only an IN_PROGRESS deployment takes a "
-                "signal." % (sd.id, sd.status))
-        inputs = input_map(self.client.software_configs.get(sd.config_id))
+        try:
+            config = self.client.software_configs.get(sd.config_id)
+        except exceptions.NotFound:
+            config = None
+        inputs = input_map(config) if config is not None else {}
         transport = inputs.get("deploy_signal_transport")
         if transport == NO_SIGNAL:
             raise SignalError("Deployment %s uses NO_SIGNAL: nothing waits "
                               "for its signal." % sd.id)
+        if sd.status != IN_PROGRESS:
+            raise SignalError(
+                "Deployment %s is %s: only an IN_PROGRESS deployment takes a "
+                "signal." % (sd.id, sd.status))
         verb = (inputs.get("deploy_signal_verb") or "").upper()
         url = inputs.get("deploy_signal_id")
         if transport != TEMP_URL_SIGNAL or verb != "PUT" or not url:

@@ -222,7 +222,12 @@ def test_no_signal_is_complete_at_once(occli, sdk, server, config):
     assert "deploy_signal_id" not in values
     err = occli("software", "deployment", "signal", deployment["id"],
                 expect=1)
-    assert "only an IN_PROGRESS deployment" in err
+    assert "uses NO_SIGNAL: nothing waits for its signal" in err
+    # also when something put it back IN_PROGRESS: the transport decides
+    sdk.software_deployments.update(deployment["id"], status="IN_PROGRESS")
+    err = occli("software", "deployment", "signal", deployment["id"],
+                expect=1)
+    assert "uses NO_SIGNAL: nothing waits for its signal" in err
     occli("software", "deployment", "delete", deployment["id"])
     assert {c.id for c in sdk.software_configs.list()} == before
 
@@ -259,6 +264,32 @@ def test_delete_keep_options(occli, sdk, server, config):
     assert sdk.software_configs.get(deployment.config_id)
     assert sdk.object_store.get_object(*sdk.object_store.locate(url)) == b""
     sdk.software_configs.delete(deployment.config_id)
+
+
+@pytest.mark.parametrize("name, container", [
+    ("déploy ment", None),             # generated container, made URL-safe
+    ("web", "signals bôx"),            # the user's container, kept as given
+])
+def test_signal_with_space_and_non_ascii_names(occli, sdk, server, config,
+                                               name, container):
+    argv = ["software", "deployment", "create", name, "--config",
+            config["id"], "--server", server["id"], "-f", "json"]
+    if container:
+        argv += ["--container", container]
+    deployment = occli(*argv)
+    url = inputs_of(sdk.software_configs.get(deployment["config_id"]))[
+        "deploy_signal_id"]
+    if container:
+        assert sdk.object_store.locate(url)[0] == container
+    signalled = occli("software", "deployment", "signal", deployment["id"],
+                      "--output", "result=ok", "-f", "json")
+    assert signalled["status"] == "COMPLETE", signalled
+    assert signalled["output_values"]["result"] == "ok"
+    occli("software", "deployment", "delete", deployment["id"])
+    with pytest.raises(exceptions.NotFound):
+        sdk.object_store.get_object(*sdk.object_store.locate(url))
+    if container:
+        sdk.object_store.delete_container(container)
 
 
 def _occli_process(*argv):

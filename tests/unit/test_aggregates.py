@@ -224,6 +224,19 @@ def test_aggregate_create_with_properties(cli, mock_cloud):
     assert json.loads(out)["properties"]["key"] == "value"
 
 
+def test_aggregate_create_undone_when_its_properties_are_refused(cli,
+                                                                  mock_cloud):
+    m = mock_cloud.mock
+    m.post(AGGS, json=sample("aggregate-post-resp.json"))
+    m.post(AGGS + "/1/action", **nova_error(400, "Invalid input for field"))
+    m.delete(AGGS + "/1", status_code=200)
+    code, out, err = cli("aggregate", "create", "name", "--property",
+                         "ok-key=" + "v" * 10)
+    assert code == 1 and "Invalid input for field" in err
+    # no half-made aggregate left to block a corrected retry with a 409
+    assert len(requests_to(m, "DELETE", "/os-aggregates/1")) == 1
+
+
 def test_aggregate_create_without_properties_makes_one_call(cli, mock_cloud):
     mock_cloud.mock.post(AGGS, json=sample("aggregate-post-resp.json"))
     code, out, err = cli("aggregate", "create", "name", "-f", "json")
@@ -236,6 +249,9 @@ def test_aggregate_create_without_properties_makes_one_call(cli, mock_cloud):
     ("novalue", "--property expects KEY=VALUE, got 'novalue'."),
     ("=v", "--property expects KEY=VALUE, got '=v'."),
     ("k=" + "v" * 256, "is longer than 255 characters"),
+    # nova's key schema ^[a-zA-Z0-9-_:. ]{1,255}$, checked before creating
+    ("bad/key=1", "--property key 'bad/key' is not valid"),
+    ("ü=1", "--property key 'ü' is not valid"),
 ])
 def test_malformed_property_is_a_clear_error(cli, mock_cloud, prop, message):
     code, out, err = cli("aggregate", "create", "x", "--property", prop)

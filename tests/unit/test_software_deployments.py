@@ -319,6 +319,23 @@ def test_deploy_uses_existing_key_given_container_and_timeout(client, cloud,
         SWIFT_PATH + "/mine/" + UUIDS[0])]
 
 
+def test_deploy_generated_container_name_needs_no_url_escape(client, cloud,
+                                                             fixed):
+    """Heat reads the signal object from the temp URL path as it is (no
+    unquoting), so a generated container keeps to unreserved characters."""
+    cloud.head(SWIFT, status_code=204,
+               headers={"X-Account-Meta-Temp-URL-Key": "existing"})
+    container = "d-ploy-ment-a-b-q-x-y-" + UUIDS[0]
+    cloud.put(SWIFT + "/" + container, status_code=201)
+    cloud.put(SWIFT + "/" + container + "/" + UUIDS[1], status_code=201)
+    client.software_deployments.deploy(SERVER_ID, CONFIG_ID,
+                                       name="déploy ment/a%b?q#x y")
+    derived = sent_json(cloud, "POST", "/software_configs")
+    assert derived["name"] == "déploy ment/a%b?q#x y"
+    url = {i["name"]: i["value"] for i in derived["inputs"]}["deploy_signal_id"]
+    assert urlparse(url).path == SWIFT_PATH + "/" + container + "/" + UUIDS[1]
+
+
 def test_deploy_no_signal(client, cloud, fixed):
     cloud.post(HEAT + "/software_deployments",
                json=deployment("COMPLETE",

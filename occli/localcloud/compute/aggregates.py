@@ -352,6 +352,7 @@ def show_aggregate(req):
 
 def update_aggregate(req):
     body = req.json()
+    _check_name(_dig(body, "aggregate", "name"), _NAME_REASON)
     _check_name(_dig(body, "aggregate", "availability_zone"), _AZ_REASON)
     schemas.validate(UPDATE, body)
     base.require_admin(req, POLICY % "update")

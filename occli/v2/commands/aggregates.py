@@ -5,12 +5,16 @@ API itself is always called with the integer id. ``metadata`` is shown as
 ``properties``, as OpenStackClient does.
 """
 
+import re
+
 from occli import api_versions
 from occli import columns
 from occli import exceptions
 from occli import utils
 
 _RENAME = {"metadata": "properties"}
+# nova's metadata key schema (the value may be any string up to 255)
+_PROPERTY_KEY = re.compile(r"^[a-zA-Z0-9-_:. ]{1,255}$")
 _FORMATTERS = {"hosts": columns.ListColumn, "metadata": columns.DictColumn}
 _AGGREGATE_ARG = dict(metavar="<aggregate>",
                       help="Aggregate name or ID (or UUID from API 2.41).")
@@ -24,7 +28,13 @@ def _show(aggregate):
 
 
 def _properties(items):
-    return utils.parse_key_values(items, "--property", max_length=255)
+    properties = utils.parse_key_values(items, "--property", max_length=255)
+    for key in properties:
+        if not _PROPERTY_KEY.match(key):
+            raise exceptions.CommandError(
+                "--property key %r is not valid: use letters, digits, spaces "
+                "and '-_:.' only." % key)
+    return properties
 
 
 @utils.arg("--long", action="store_true",
@@ -66,7 +76,15 @@ def do_aggregate_create(client, args):
     aggregate = client.aggregates.create(args.name,
                                          availability_zone=args.zone)
     if properties:
-        aggregate = client.aggregates.set_metadata(aggregate, properties)
+        try:
+            aggregate = client.aggregates.set_metadata(aggregate, properties)
+        except Exception:
+            # no half-made aggregate: it would block a corrected retry (409)
+            try:
+                client.aggregates.delete(aggregate)
+            except exceptions.ClientException:
+                pass
+            raise
     return _show(aggregate)
 
 

@@ -22,6 +22,9 @@ AZ_COLON = ("An invalid 'name' value was provided. The name must be: "
             "printable characters except :.Can not start or end with "
             "whitespace.")
 
+NAME_FORMAT = ("An invalid 'name' value was provided. The name must be: "
+               "printable characters. Can not start or end with whitespace.")
+
 
 def sample(version, name):
     folder = SAMPLES if version == "2.1" else os.path.join(SAMPLES,
@@ -231,6 +234,11 @@ def test_update_name_and_zone(nova):
      "named availability zone."),
     ({"aggregate": {"availability_zone": "a:b"}}, 400, AZ_COLON),
     ({"aggregate": {"name": "other"}}, 409, "Aggregate other already exists."),
+    # the name has create's format: no stripping to "" or to another name
+    ({"aggregate": {"name": "  "}}, 400, NAME_FORMAT),
+    ({"aggregate": {"name": " b"}}, 400, NAME_FORMAT),
+    ({"aggregate": {"name": "b\tc"}}, 400, NAME_FORMAT),
+    ({"aggregate": {"name": ""}}, 400, None),
     ({"aggregate": {"availability_zone": "z2"}}, 400,
      "Cannot update aggregate 1. Reason: One or more hosts already in "
      "availability zone(s) ['z1']."),

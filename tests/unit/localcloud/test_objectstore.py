@@ -317,6 +317,37 @@ def test_read_object_helper(env):
             db, "AUTH_" + demo.project, "c", "zz") is None
 
 
+def test_non_ascii_and_space_names_and_their_temp_urls(env):
+    """Names are UTF-8 text (not WSGI's latin-1), and a temp URL is signed
+    over the decoded path, as Swift verifies it."""
+    from urllib.parse import quote
+
+    demo = env.demo
+    container, obj = "bôx é", "sig näl/1"
+    requests.post(demo.swift, headers={
+        **demo.headers, "X-Account-Meta-Temp-URL-Key": "utf-key"})
+    assert requests.put(demo.swift + "/" + quote(container, safe=""),
+                        headers=demo.headers).status_code == 201
+    expires = int(time.time()) + 600
+    path = "/v1/AUTH_%s/%s/%s" % (demo.project, container, obj)
+    url = "%s/object-store%s?temp_url_sig=%s&temp_url_expires=%d" % (
+        env.url, quote(path), temp_url_signature("utf-key", "PUT", expires,
+                                                 path), expires)
+    assert requests.put(url, data=b"{}").status_code == 201
+    # the escaped path is not what Swift signs
+    bad = url.replace(temp_url_signature("utf-key", "PUT", expires, path),
+                      temp_url_signature("utf-key", "PUT", expires,
+                                         quote(path)))
+    assert requests.put(bad, data=b"{}").status_code == 401
+    listing = requests.get(demo.swift, params={"format": "json"},
+                           headers=demo.headers).json()
+    assert container in [c["name"] for c in listing]
+    with env.cloud.store.transaction() as db:
+        found = env.cloud.objectstore.read_object(
+            db, "AUTH_" + demo.project, container, obj)
+        assert found is not None and bytes(found["body"]) == b"{}"
+
+
 def test_head_of_an_object_reports_its_length_without_a_body(env):
     demo = env.demo
     requests.put(demo.swift + "/head-box", headers=demo.headers)
