@@ -7,6 +7,10 @@ docstring is the help. Built-in and plugin commands go through this one
 adapter.
 """
 
+# cliff's value, shell and csv formatters print ``str(machine_readable())``:
+# a Python repr for dict and list cells. occli gives them JSON instead.
+_TEXT_FORMATTERS = ("value", "shell", "csv")
+
 
 class LazyCommand:
     """Entry-point-like object for cliff's CommandManager: builds on load()."""
@@ -46,6 +50,14 @@ def make_command(name, func):
         client = self.app.client if getattr(func, "needs_client", True) else None
         return func(client, parsed_args)
 
+    def produce_output(self, parsed_args, column_names, data):
+        if getattr(parsed_args, "formatter", None) in _TEXT_FORMATTERS:
+            if kind == "list":
+                data = (tuple(_as_text(v) for v in row) for row in data)
+            else:
+                data = tuple(_as_text(v) for v in data)
+        return base.produce_output(self, parsed_args, column_names, data)
+
     attrs = {
         "__doc__": func.__doc__ or name,
         "__module__": func.__module__,
@@ -53,4 +65,19 @@ def make_command(name, func):
         "take_action": take_action,
         "do_function": func,
     }
+    if kind in ("list", "show"):
+        attrs["produce_output"] = produce_output
     return type("Cmd_" + name.replace(" ", "_"), (base,), attrs)
+
+
+def _as_text(value):
+    """A cell for a text formatter: dicts and lists as JSON, never a repr."""
+    from cliff import columns
+
+    if isinstance(value, columns.FormattableColumn):
+        value = value.machine_readable()
+    if isinstance(value, (dict, list, tuple)):
+        import json
+
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return value

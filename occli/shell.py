@@ -22,7 +22,8 @@ LOG = logging.getLogger("occli")
 # Values that must never reach a log line, whatever logged them.
 _SECRET_JSON = re.compile(
     r'("(?:adminPass|password|secret|private_key|'
-    r'application_credential_secret|token_id|temp_url_key)"\s*:\s*)"[^"]*"',
+    r'application_credential_secret|token_id|temp_url_key)"\s*:\s*)'
+    r'"(?:[^"\\]|\\.)*"',
     re.IGNORECASE)
 _SECRET_HEADER = re.compile(
     r"((?:X-Auth-Token|X-Subject-Token|X-Service-Token|Authorization|"
@@ -71,6 +72,14 @@ class GlobalOptionParser(argparse.ArgumentParser):
 class RedactingFormatter(logging.Formatter):
     def format(self, record):
         return redact(super().format(record))
+
+
+def _library_warnings(record):
+    """Drop keystoneauth's warnings from the console (they precede the error
+    that says the same, e.g. "Failed to discover available identity
+    versions" before "Unable to establish connection")."""
+    return not (record.name.startswith("keystoneauth")
+                and record.levelno < logging.ERROR)
 
 
 class OcCLI(app.App):
@@ -147,10 +156,21 @@ class OcCLI(app.App):
         handler.setFormatter(RedactingFormatter(self.CONSOLE_MESSAGE_FORMAT))
         root.addHandler(handler)
         if self.options.debug:
-            root.setLevel(logging.DEBUG)
+            level = logging.DEBUG
         else:
-            root.setLevel({0: logging.ERROR, 1: logging.WARNING}.get(
-                self.options.verbose_level, logging.INFO))
+            level = {0: logging.ERROR, 1: logging.WARNING}.get(
+                self.options.verbose_level, logging.INFO)
+        root.setLevel(level)
+        if level > logging.INFO:
+            handler.addFilter(_library_warnings)
+        if self.options.log_file:
+            # the file gets the whole (redacted) debug log; console unchanged
+            log_file = logging.FileHandler(self.options.log_file)
+            log_file.setFormatter(RedactingFormatter(
+                "%(asctime)s %(levelname)s %(name)s %(message)s"))
+            root.addHandler(log_file)
+            handler.setLevel(level)
+            root.setLevel(logging.DEBUG)
         # stevedore and cliff chatter adds nothing for a user
         logging.getLogger("stevedore").setLevel(logging.WARNING)
 
@@ -233,8 +253,9 @@ _CLIENT_KEYS = [dest for _, dest, _ in _GLOBAL_OPTIONS] + ["insecure",
 def add_global_options(parser):
     group = parser.add_argument_group("authentication and connection")
     for flag, dest, text in _GLOBAL_OPTIONS:
+        extra = {"type": _api_version} if dest == "compute_api_version" else {}
         group.add_argument(flag, dest=dest, metavar="<%s>" % dest.replace("_", "-"),
-                           help=text)
+                           help=text, **extra)
     group.add_argument("--insecure", action="store_const", const=True,
                        default=None,
                        help="Do not verify TLS certificates (env OS_INSECURE).")
@@ -244,6 +265,16 @@ def add_global_options(parser):
                        help="Neither read nor write the token cache.")
     group.add_argument("--timing", action="store_true",
                        help="Print per-request timings on stderr at the end.")
+
+
+def _api_version(text):
+    """argparse type: a well-formed microversion (``2.56``, ``latest``)."""
+    from occli import api_versions, exceptions
+    try:
+        api_versions.APIVersion(text)
+    except exceptions.UnsupportedVersion as exc:
+        raise argparse.ArgumentTypeError(str(exc))
+    return text
 
 
 def add_plugin_options(parser):

@@ -648,10 +648,12 @@ class IdentityService(Service):
     def get_catalog(self, req):
         """``GET /v3/auth/catalog`` for the caller's token."""
         token = self._load_token(req.db, req.header("X-Auth-Token"))
-        if token["project"] is None and token["domain"] is None:
+        # keystone AuthCatalogResource.get: only a project scope will do
+        # (unscoped, domain- and system-scoped tokens are all 403)
+        if token["project"] is None:
             raise HTTPError(403, "A project-scoped token is required to"
                                  " produce a service catalog.")
-        project_id = token["project"]["id"] if token["project"] else None
+        project_id = token["project"]["id"]
         return {
             "catalog": catalog(req.base_url, project_id,
                                self.cloud.config.region),

@@ -37,7 +37,7 @@ class KeypairManager(base.Manager):
             body["public_key"] = public_key
         elif version >= api_versions.APIVersion("2.92"):
             if self.client.pinned_compute_version():
-                api_versions.require(version, "2.2", "2.91",
+                api_versions.require(version, api_versions.MIN_VERSION, "2.91",
                                      what="generating a key pair on the server")
             microversion = api_versions.APIVersion("2.91")
         if key_type is not None:

@@ -118,3 +118,25 @@ def test_non_json_success_body_is_a_clear_error(things, mock_cloud):
     mock_cloud.mock.get(COMPUTE + "/servers/bad", text="<html>oops</html>")
     with pytest.raises(exceptions.ClientException, match="not JSON"):
         things.get("bad")
+
+
+def test_find_and_find_all_match_attributes(things, mock_cloud):
+    mock_cloud.mock.get(COMPUTE + "/servers/detail", json=page(
+        [server(1), server(2, "twin"), server(3, "twin")]))
+    assert [t.id for t in things.find_all(name="twin")] == ["id-2", "id-3"]
+    assert things.find_all(name="nobody") == []
+    assert things.find(name="vm-1").id == "id-1"
+    assert things.find(id="id-3", name="twin").id == "id-3"
+    with pytest.raises(exceptions.NotFound, match="name=nobody"):
+        things.find(name="nobody")
+    with pytest.raises(exceptions.NoUniqueMatch) as err:
+        things.find(name="twin")
+    assert "id-2" in str(err.value) and "use the ID" in str(err.value)
+
+
+def test_resource_equality_and_hash_by_id(things):
+    a = base.Resource(things, {"id": "x", "name": "a"})
+    b = base.Resource(things, {"id": "x", "name": "b"})
+    c = base.Resource(things, {"id": "y", "name": "a"})
+    assert a == b and a != c and len({a, b, c}) == 2
+    assert a != "x"

@@ -96,6 +96,25 @@ def test_keypair_generate_uses_2_91_and_writes_private_key(cli, mock_cloud,
     assert code == 1 and "not overwriting" in err
 
 
+def test_keypair_private_key_file_problems_lose_nothing(cli, mock_cloud,
+                                                       tmp_path):
+    # an unwritable --private-key is refused before the key pair exists
+    code, _, err = cli("keypair", "create", "k4", "--private-key",
+                       str(tmp_path / "no-such-dir" / "k4.pem"))
+    assert code == 1
+    assert err.strip().startswith("Cannot create private key file")
+    assert not requests_to(mock_cloud.mock, "POST", "/os-keypairs")
+    # an API error leaves no empty key file behind
+    mock_cloud.mock.post(COMPUTE + "/os-keypairs", status_code=409, json={
+        "conflictingRequest": {"code": 409,
+                               "message": "Key pair 'k5' already exists."}})
+    key_file = tmp_path / "k5.pem"
+    code, _, err = cli("keypair", "create", "k5", "--private-key",
+                       str(key_file))
+    assert code == 1 and "already exists" in err
+    assert not key_file.exists()
+
+
 def test_keypair_generate_with_pinned_2_92_is_a_clear_error(client, mock_cloud):
     client.requested_compute_version = "2.92"
     with pytest.raises(exceptions.UnsupportedVersion, match="2.91"):

@@ -117,6 +117,21 @@ def test_list_long(cli, listing):
     assert rows[0]["Properties"] == {"My Server Name": "Apache1"}
 
 
+@pytest.mark.parametrize("fmt", ["value", "csv"])
+def test_list_text_formats_give_json_not_python_reprs(cli, listing, fmt):
+    code, out, err = cli("server", "list", "--long", "-f", fmt,
+                         "-c", "Networks", "-c", "Properties")
+    assert code == 0, err
+    assert "{'" not in out and "[{'" not in out
+    line = out.splitlines()[-2 if fmt == "value" else 1]
+    if fmt == "csv":
+        import csv
+        line = " ".join(next(csv.reader([line])))
+    first = listing["servers"][0]
+    assert json.dumps(first["addresses"]) in line
+    assert '{"My Server Name": "Apache1"}' in line
+
+
 def test_list_down_cell_records_at_2_69(cli, cloud):
     body = sample("servers", "v2.69", "servers-details-resp.json")
     cloud.mock.get(COMPUTE + "/servers/detail", json=body)
@@ -201,6 +216,24 @@ def test_show_by_name_hides_links_and_formats(cli, cloud):
     assert shown["addresses"]["private"][0]["addr"] == "192.168.1.30"
     lookup = requests_to(cloud.mock, "GET", "/servers/detail")[0]
     assert query(lookup)["name"] == [r"^new\-server\-test$"]
+
+
+def test_show_value_and_shell_give_json_not_python_reprs(cli, cloud):
+    code, out, err = cli("server", "show", SID, "-f", "value",
+                         "-c", "metadata", "-c", "security_groups",
+                         "-c", "flavor")
+    assert code == 0, err
+    values = [json.loads(line) for line in out.splitlines()]
+    assert {"My Server Name": "Apache1"} in values
+    assert [{"name": "default"}] in values
+    assert any(v.get("original_name") == "m1.tiny" for v in values
+               if isinstance(v, dict))
+    code, out, err = cli("server", "show", SID, "-f", "shell",
+                         "-c", "metadata", "-c", "name")
+    assert code == 0, err
+    assert 'metadata="{\\"My Server Name\\": \\"Apache1\\"}"' in out
+    assert 'name="new-server-test"' in out
+    assert "{'" not in out
 
 
 def test_show_table_is_readable(cli, cloud):

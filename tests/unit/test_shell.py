@@ -156,3 +156,61 @@ def test_debug_masks_temp_url_signatures():
            "&temp_url_expires=99")
     assert redact(url) == ("PUT http://h/object-store/v1/AUTH_p/c/o?"
                            "temp_url_sig=***&temp_url_expires=99")
+
+
+def test_redact_masks_secrets_containing_quotes_and_backslashes():
+    from occli.shell import redact
+    line = (r'-d \'{"server": {"adminPass": "ab\"TAIL1\\", "name": "x\"y"},'
+            r' "password": "p\\\"TAIL2"}\'')
+    masked = redact(line)
+    assert "TAIL1" not in masked and "TAIL2" not in masked
+    assert r'"name": "x\"y"' in masked
+
+
+def test_ctrl_c_exits_130_without_traceback(cli, mock_cloud, monkeypatch):
+    from occli.v2 import flavors
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(flavors.FlavorManager, "list", interrupted)
+    code, out, err = cli("flavor", "list")
+    assert code == 130
+    assert "Traceback" not in err
+
+
+def test_malformed_compute_version_is_a_usage_error(cli, mock_cloud):
+    code, out, err = cli("--os-compute-api-version", "garbage", "flavor",
+                         "list")
+    assert code == 2
+    assert "Invalid compute API version 'garbage'" in err
+    assert mock_cloud.mock.request_history == []
+    code, out, err = cli("--os-compute-api-version", "3.0", "flavor", "list")
+    assert code == 1
+    assert err.strip() == ("Compute API version 3.0 is not supported by "
+                           "occli (2.1-2.96).")
+
+
+def test_log_file_gets_the_redacted_debug_log(cli, mock_cloud, tmp_path):
+    flavors(mock_cloud.mock)
+    log = tmp_path / "occli.log"
+    code, out, err = cli("--log-file", str(log), "--os-password", PASSWORD,
+                         "flavor", "list", "-f", "json")
+    assert code == 0
+    json.loads(out)
+    assert "REQ: curl" not in err
+    text = log.read_text()
+    assert "REQ: curl" in text and "/flavors/detail" in text
+    assert PASSWORD not in text and TOKEN not in text
+
+
+def test_unreachable_cloud_is_one_line(cli, mock_cloud):
+    import requests
+
+    from .conftest import AUTH_URL
+    refused = requests.exceptions.ConnectionError("Connection refused")
+    mock_cloud.mock.get(AUTH_URL, exc=refused)
+    mock_cloud.mock.post(AUTH_URL + "/auth/tokens", exc=refused)
+    code, out, err = cli("--no-cache", "flavor", "list")
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1, err
+    assert "Unable to establish connection" in err

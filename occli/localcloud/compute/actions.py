@@ -16,10 +16,12 @@ from occli.localcloud.compute import (base, flavors, keypairs, schemas,
 
 MIGRATIONS = []
 
+# nova task_states.ALLOW_REBOOT: reboot_pending_hard / reboot_started_hard
+# are *not* in it (a hard reboot already under way past its first step
+# cannot be hard-rebooted again)
 ALLOW_REBOOT_TASKS = (None, "rebooting", "reboot_pending", "reboot_started",
-                      "rebooting_hard", "reboot_pending_hard",
-                      "reboot_started_hard", "resuming", "unpausing",
-                      "pausing", "suspending")
+                      "rebooting_hard", "resuming", "unpausing", "pausing",
+                      "suspending")
 HARD_REBOOT_STATES = ("active", "stopped", "paused", "suspended", "error")
 
 # Actions the servers controller itself defines: the only ones that
@@ -48,6 +50,11 @@ def check_state(server, action, vm_states, task_states=(None,),
 
 
 def _invalid_state(action, server, attr, value):
+    # nova common.raise_http_conflict_for_instance_invalid_state: without a
+    # state value (never launched: launched_at None) the generic text is used
+    if value is None:
+        return base.conflict("Instance %s is in an invalid state for '%s'"
+                             % (server["id"], action))
     return base.conflict("Cannot '%s' instance %s while it is in %s %s"
                          % (action, server["id"], attr, value))
 

@@ -254,6 +254,9 @@ def show_hypervisor(req):
     base.require_admin(req, "os_compute_api:os-hypervisors:show")
     ident = req.params["hypervisor_id"]
     column = "uuid" if req.microversion >= "2.53" else "id"
+    # nova HypervisorsController._validate_id: a uuid is required from 2.53
+    if column == "uuid" and not base.is_uuid(ident):
+        raise base.bad_request("Invalid uuid %s" % ident)
     for row in _node_rows(req.db):
         if str(row[column]) == ident:
             with_servers = (req.microversion >= "2.53" and base.bool_param(

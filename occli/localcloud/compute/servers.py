@@ -321,12 +321,15 @@ def _full_attributes(req, server, mode):
         "key_name": server["key_name"],
         "OS-SRV-USG:launched_at": launched,
         "OS-SRV-USG:terminated_at": terminated,
-        "security_groups": json.loads(server["security_groups"]),
         "OS-EXT-STS:task_state": server["task_state"],
         "OS-EXT-STS:vm_state": server["vm_state"],
         "OS-EXT-STS:power_state": server["power_state"],
         "os-extended-volumes:volumes_attached": volumes,
     }
+    # nova's _add_security_grps reads the groups from the server's neutron
+    # ports: a server without ports (networks "none") has no such key
+    if json.loads(server["ports"]):
+        body["security_groups"] = json.loads(server["security_groups"])
     if req.context.is_admin:
         body.update({
             "OS-EXT-SRV-ATTR:host": server["host"],
@@ -514,6 +517,22 @@ def _sort(req, servers):
     return servers
 
 
+def _with_marker(req, servers):
+    """Add the ``?marker=`` server when the filters left it out.
+
+    Nova looks the marker up with ``read_deleted='yes'`` and without the
+    list's filters, then pages on from its sort position; so a marker that
+    was deleted since the previous page still works (only an id nova never
+    had is ``marker [..] not found``). Paging then skips the marker itself.
+    """
+    marker = req.arg("marker")
+    if marker is None or any(s["id"] == marker for s in servers):
+        return servers
+    row = req.db.execute("SELECT * FROM servers WHERE id = ?",
+                         (marker,)).fetchone()
+    return servers if row is None else servers + [dict(row)]
+
+
 def _list(req, detail):
     if req.microversion >= "2.75":
         base.reject_unknown_params(req, LIST_PARAMS)
@@ -528,6 +547,7 @@ def _list(req, detail):
     servers = [refresh(req, dict(r))
                for r in req.db.execute(sql, args).fetchall()]
     servers = [s for s in servers if all(p(s) for p in preds)]
+    servers = _with_marker(req, servers)
     servers, next_links = base.paginate(
         req, _sort(req, servers), lambda s: s["id"],
         "servers/detail" if detail else "servers")
@@ -769,8 +789,9 @@ def create_server(req):
     server = body["server"]
     version = req.microversion
     db = req.db
+    # nova: min_count defaults to 1 and max_count defaults to min_count
     min_count = _count(server, "min_count")
-    max_count = _count(server, "max_count")
+    max_count = int(server.get("max_count", min_count))
     if min_count > max_count:
         raise base.bad_request("min_count must be <= max_count")
     flavor = resolve_flavor(db, server["flavorRef"])

@@ -46,23 +46,42 @@ def do_keypair_create(client, args):
         except OSError as exc:
             raise exceptions.CommandError(
                 "Cannot read public key %s: %s" % (args.public_key, exc.strerror))
-    if args.private_key and os.path.exists(args.private_key):
-        raise exceptions.CommandError(
-            "%s already exists: not overwriting a private key." % args.private_key)
-    keypair = client.keypairs.create(args.name, public_key=public_key,
-                                     key_type=args.key_type)
+    key_path = os.path.expanduser(args.private_key) if args.private_key else None
+    key_file = _reserve(key_path) if key_path else None
+    try:
+        keypair = client.keypairs.create(args.name, public_key=public_key,
+                                         key_type=args.key_type)
+    except BaseException:
+        if key_file is not None:
+            key_file.close()
+            os.unlink(key_path)
+        raise
     info = keypair.to_dict()
     private = info.pop("private_key", None)
-    if private and args.private_key:
-        fd = os.open(args.private_key, os.O_WRONLY | os.O_CREAT | os.O_EXCL,
-                     0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(private)
+    if key_file is not None:
+        # created before the request, so the one copy of the key is not lost
+        with key_file:
+            key_file.write(private or "")
+        if not private:
+            os.unlink(key_path)
     elif private:
         info["private_key"] = private
     return columns.show(info, columns=[c for c in ("name", "fingerprint", "type",
                                                    "user_id", "private_key")
                                        if c in info])
+
+
+def _reserve(path):
+    """Create ``path`` (new, mode 0600) for the private key, or CommandError."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise exceptions.CommandError(
+            "%s already exists: not overwriting a private key." % path)
+    except OSError as exc:
+        raise exceptions.CommandError(
+            "Cannot create private key file %s: %s" % (path, exc.strerror))
+    return os.fdopen(fd, "w")
 
 
 @utils.arg("keypairs", metavar="<name>", nargs="+", help="Key pair(s) to delete.")

@@ -327,3 +327,38 @@ def test_metadata_writes_need_a_settled_server(slow_nova):
                             {"metadata": {"a": "b"}})
     assert conflict(result) == ("Cannot 'update metadata' instance %s while "
                                 "it is in vm_state building" % server_id)
+
+
+def test_never_launched_server_gets_nova_generic_409_text(shared_nova):
+    # check_instance_state(must_have_launched) raises InstanceInvalidState
+    # with state=None, which nova renders with its generic message
+    nova = shared_nova
+    server_id = nova.create()
+    nova.show(server_id)
+    with nova.cloud.store.transaction() as db:
+        db.execute("UPDATE servers SET vm_state = 'error', launched_at = NULL,"
+                   " power_state = 0 WHERE id = ?", (server_id,))
+    result = nova.action(server_id, {"os-stop": None})
+    assert conflict(result) == (
+        "Instance %s is in an invalid state for 'stop'" % server_id)
+
+
+@pytest.mark.parametrize("task,ok", [
+    ("rebooting", True), ("reboot_pending", True), ("reboot_started", True),
+    ("rebooting_hard", True), ("resuming", True), ("unpausing", True),
+    ("pausing", True), ("suspending", True),
+    ("reboot_pending_hard", False), ("reboot_started_hard", False),
+    ("powering-off", False), ("image_uploading", False)])
+def test_hard_reboot_allowed_task_states(shared_nova, task, ok):
+    # contract 3.5 / nova task_states.ALLOW_REBOOT
+    nova = shared_nova
+    server_id = nova.create()
+    nova.show(server_id)
+    put_in_state(nova, server_id, "active", task)
+    result = nova.action(server_id, {"reboot": {"type": "HARD"}})
+    if ok:
+        assert result.status == 202, result.body
+    else:
+        assert conflict(result) == (
+            "Cannot 'reboot' instance %s while it is in task_state %s"
+            % (server_id, task))

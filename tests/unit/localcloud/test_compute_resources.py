@@ -236,3 +236,15 @@ def test_limits_keys_by_version_and_usage(nova):
         "limits"]["absolute"]["totalInstancesUsed"] == 2
     assert nova.get("/limits?tenant_id=" + nova.project_id("admin")).status \
         == 403
+
+
+def test_hypervisor_show_needs_a_uuid_from_2_53(nova):
+    # nova _validate_id: 400 "Invalid uuid <id>" at 2.53+, not a 404
+    result = nova.get("/os-hypervisors/1", user="admin", version="2.53")
+    assert result.status == 400, result.body
+    assert fault(result)[2] == "Invalid uuid 1"
+    assert nova.get("/os-hypervisors/1", user="admin",
+                    version="2.52").status == 200
+    missing = nova.get("/os-hypervisors/%s" % ("0" * 32), user="admin",
+                       version="2.53")
+    assert missing.status == 404

@@ -207,6 +207,33 @@ def test_multiple_create_and_reservation_id(nova):
     assert nova.show(first)["name"].startswith("pair-")
 
 
+def test_security_groups_come_from_ports(nova):
+    # nova _add_security_grps: groups are those of the server's ports, so a
+    # portless server shows no security_groups key (the create response still
+    # echoes the requested groups)
+    created = nova.post("/servers", {"server": {
+        "name": "noport", "flavorRef": "1", "imageRef": CIRROS,
+        "networks": "none"}}, version="2.37")
+    assert created.json()["server"]["security_groups"] == [
+        {"name": "default"}]
+    server_id = created.json()["server"]["id"]
+    assert "security_groups" not in nova.show(server_id, version="2.37")
+    wired = nova.show(nova.create(version="2.37"), version="2.37")
+    assert wired["security_groups"] == [{"name": "default"}]
+
+
+def test_max_count_defaults_to_min_count(nova):
+    # nova servers.py create: max_count = server_dict.get('max_count',
+    # min_count), so min_count alone creates that many servers
+    result = nova.post("/servers", {"server": {
+        "name": "trio", "flavorRef": "1", "imageRef": CIRROS,
+        "min_count": 3, "return_reservation_id": True}})
+    assert result.status == 202, result.body
+    listed = nova.get("/servers?reservation_id="
+                      + result.json()["reservation_id"]).json()["servers"]
+    assert sorted(s["name"] for s in listed) == ["trio-1", "trio-2", "trio-3"]
+
+
 def test_placement_spreads_over_hosts(nova):
     hosts = [nova.show(nova.create(), user="admin")["OS-EXT-SRV-ATTR:host"]
              for _ in range(6)]
@@ -335,6 +362,27 @@ def test_pagination_links_only_on_full_pages(nova, clock):
     assert error(bad) == (400, "marker [nope] not found")
     assert nova.get("/servers?limit=-1").status == 400
     assert nova.get("/servers?limit=x").status == 400
+
+
+def test_marker_deleted_since_the_previous_page_still_pages_on(nova, clock):
+    # nova looks the marker up with read_deleted='yes' (instance_list
+    # get_marker_record), so deleting the last server of a page between two
+    # page requests does not break paging
+    ids = []
+    for i in range(4):
+        ids.append(nova.create(name="s%d" % i))
+        clock.advance(1)
+    first = nova.get("/servers?limit=2").json()
+    assert [s["name"] for s in first["servers"]] == ["s3", "s2"]
+    assert nova.delete("/servers/" + ids[2]).status == 204
+    page2 = nova.get("/servers?limit=2&marker=" + ids[2])
+    assert page2.status == 200, page2.body
+    assert [s["name"] for s in page2.json()["servers"]] == ["s1", "s0"]
+    # the deleted marker is not listed itself, and filters still apply
+    named = nova.get("/servers?name=s0&marker=" + ids[2]).json()
+    assert [s["name"] for s in named["servers"]] == ["s0"]
+    assert error(nova.get("/servers?marker=" + "0" * 32)) == (
+        400, "marker [%s] not found" % ("0" * 32))
 
 
 def test_filters(nova):

@@ -275,6 +275,15 @@ def test_403_catalog_needs_a_scoped_token(client):
     assert client.get("/v3/auth/catalog", token=token).status == 403
 
 
+def test_403_catalog_for_a_domain_scoped_token(client):
+    # keystone AuthCatalogResource.get requires a *project* scope
+    token = client.token("admin", scope={"domain": {"id": "default"}})
+    result = client.get("/v3/auth/catalog", token=token)
+    assert result.status == 403
+    assert result.json()["error"]["message"] == (
+        "A project-scoped token is required to produce a service catalog.")
+
+
 # -- validation, revocation, expiry ---------------------------------------------------
 
 
