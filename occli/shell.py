@@ -8,6 +8,7 @@ stderr), 2 usage error, 130 on Ctrl-C.
 
 import argparse
 import logging
+import os
 import re
 import sys
 
@@ -253,7 +254,12 @@ _CLIENT_KEYS = [dest for _, dest, _ in _GLOBAL_OPTIONS] + ["insecure",
 def add_global_options(parser):
     group = parser.add_argument_group("authentication and connection")
     for flag, dest, text in _GLOBAL_OPTIONS:
-        extra = {"type": _api_version} if dest == "compute_api_version" else {}
+        extra = {}
+        if dest == "compute_api_version":
+            # a per-invocation choice honoured even with a named cloud, as
+            # OSC does (clouds.yaml's compute_api_version is the fallback)
+            extra = {"type": _api_version,
+                     "default": os.environ.get("OS_COMPUTE_API_VERSION") or None}
         group.add_argument(flag, dest=dest, metavar="<%s>" % dest.replace("_", "-"),
                            help=text, **extra)
     group.add_argument("--insecure", action="store_const", const=True,

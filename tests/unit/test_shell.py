@@ -214,3 +214,25 @@ def test_unreachable_cloud_is_one_line(cli, mock_cloud):
     assert code == 1
     assert len(err.strip().splitlines()) == 1, err
     assert "Unable to establish connection" in err
+
+
+def test_os_compute_api_version_env_applies_with_a_named_cloud(
+        cli, mock_cloud, monkeypatch, tmp_path):
+    from .conftest import AUTH_URL
+    clouds = tmp_path / "clouds.yaml"
+    clouds.write_text(
+        "clouds:\n  mine:\n    auth:\n      auth_url: %s\n      username: admin\n"
+        "      password: %s\n      project_name: admin\n"
+        "      user_domain_id: default\n      project_domain_id: default\n"
+        % (AUTH_URL, PASSWORD))
+    monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", str(clouds))
+    monkeypatch.setenv("OS_CLOUD", "mine")
+    monkeypatch.setenv("OS_COMPUTE_API_VERSION", "2.19")
+    flavors(mock_cloud.mock)
+    code, _, err = cli("flavor", "list")
+    assert code == 0, err
+    sent = requests_to(mock_cloud.mock, "GET", "/flavors/detail")[-1]
+    assert sent.headers["OpenStack-API-Version"] == "compute 2.19"
+    monkeypatch.setenv("OS_COMPUTE_API_VERSION", "two")
+    code, _, err = cli("flavor", "list")
+    assert code == 2
