@@ -88,6 +88,19 @@ def parse_bool(value, option):
         option, value))
 
 
+def list_limit(text):
+    """argparse type for ``--limit``: -1 (everything) or 0 or more."""
+    import argparse
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not an integer" % text)
+    if value < -1:
+        raise argparse.ArgumentTypeError("%r: use -1 for all, or 0 or more"
+                                         % text)
+    return value
+
+
 def positive_int(text):
     """argparse type: an integer >= 1."""
     import argparse

@@ -236,3 +236,12 @@ def test_os_compute_api_version_env_applies_with_a_named_cloud(
     monkeypatch.setenv("OS_COMPUTE_API_VERSION", "two")
     code, _, err = cli("flavor", "list")
     assert code == 2
+
+
+def test_negative_limit_other_than_minus_one_is_a_usage_error(cli, mock_cloud):
+    for argv in (("flavor", "list"), ("image", "list"), ("server", "list"),
+                 ("software", "config", "list")):
+        code, _, err = cli(*argv, "--limit", "-5")
+        assert code == 2, argv
+        assert "use -1 for all" in err
+    assert mock_cloud.mock.request_history == []

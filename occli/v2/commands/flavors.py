@@ -6,7 +6,7 @@ from occli import utils
 
 @utils.arg("--all", dest="all_flavors", action="store_true",
            help="List private flavors too (admin).")
-@utils.arg("--limit", type=int, default=None, metavar="<n>",
+@utils.arg("--limit", type=utils.list_limit, default=None, metavar="<n>",
            help="At most this many flavors (-1: all).")
 @utils.arg("--marker", metavar="<flavor-id>", help="Start after this flavor.")
 @utils.output("list")

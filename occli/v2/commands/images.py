@@ -6,7 +6,7 @@ from occli import utils
 
 @utils.arg("--name", metavar="<name>", help="Only images with this exact name.")
 @utils.arg("--status", metavar="<status>", help="Only images in this status.")
-@utils.arg("--limit", type=int, default=None, metavar="<n>",
+@utils.arg("--limit", type=utils.list_limit, default=None, metavar="<n>",
            help="At most this many images (-1: all).")
 @utils.arg("--marker", metavar="<image-id>", help="Start after this image.")
 @utils.arg("--long", action="store_true", help="More columns.")

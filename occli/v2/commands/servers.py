@@ -129,17 +129,6 @@ def _parse_sort(text):
     return key, direction
 
 
-def _limit(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not an integer" % text)
-    if value < -1:
-        raise argparse.ArgumentTypeError("%r: use -1 for all, or 0 or more"
-                                         % text)
-    return value
-
-
 def _seconds(text):
     try:
         value = float(text)
@@ -376,7 +365,7 @@ def _action_command(verb, doc, until=None, what=None):
            type=_arg_type(_parse_sort, "sort"),
            help="Sort on the server side by a Nova sort key (display_name, "
            "created_at, status, …; repeatable; direction defaults to desc).")
-@utils.arg("--limit", type=_limit, metavar="<n>",
+@utils.arg("--limit", type=utils.list_limit, metavar="<n>",
            help="At most this many servers (-1: all, the default).")
 @utils.arg("--marker", metavar="<server-id>",
            help="Start after this server.")

@@ -11,7 +11,7 @@ SHOW_COLUMNS = ("id", "name", "group", "config", "inputs", "outputs",
 DEFINITION_KEYS = ("inputs", "outputs", "options")
 
 
-@utils.arg("--limit", type=int, default=None, metavar="<n>",
+@utils.arg("--limit", type=utils.list_limit, default=None, metavar="<n>",
            help="At most this many configs.")
 @utils.arg("--marker", metavar="<config-id>",
            help="Start after this config (configs are listed newest first).")
