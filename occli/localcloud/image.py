@@ -7,6 +7,7 @@ Other services use :func:`get_image` / :func:`image_exists` /
 
 import hashlib
 import json
+import re
 import uuid
 from urllib.parse import urlencode
 
@@ -188,7 +189,12 @@ class ImageService(Service):
             req.context.project_id]
 
     def list_images(self, req):
-        """``GET /v2/images`` with limit/marker/name/status/visibility."""
+        """``GET /v2/images`` with limit/marker/name/status/visibility/id.
+
+        ``id`` is an exact id or ``in:<id>,<id>…`` (glance's operator; a
+        value may be double-quoted to hold a comma); any other operator or
+        a malformed quote is a 400, as in glance.
+        """
         where, visible_args = self._visible(req)
         clauses, args = [where], list(visible_args)
         for key in ("name", "status", "visibility", "owner"):
@@ -196,6 +202,12 @@ class ImageService(Service):
             if value is not None:
                 clauses.append("%s = ?" % key)
                 args.append(value)
+        id_filter = req.arg("id")
+        if id_filter is not None:
+            ids = id_filter_values(id_filter)
+            clauses.append("id IN (%s)" % ", ".join("?" * len(ids))
+                           if ids else "0")
+            args += ids
         limit = req.arg("limit")
         if limit is not None:
             try:
@@ -234,6 +246,47 @@ class ImageService(Service):
                 or image["owner"] == req.context.project_id):
             raise HTTPError(404, "No image found with ID %s" % image_id)
         return image
+
+
+_IN_VALUES = re.compile(r'''
+    "([^"\\]*(?:\\.[^"\\]*)*)",?   # a double-quoted value (may hold commas)
+    | ([^,]+),?                      # or anything up to the next comma
+    | ,                              # or an empty value
+    ''', re.VERBOSE)
+
+
+def id_filter_values(value):
+    """The ids of an ``id`` filter (``<id>``, ``eq:<id>`` or ``in:<a>,<b>``).
+
+    Glance's ``split_filter_op`` / ``split_filter_value_for_quotes``: an
+    unknown operator or a badly placed / unclosed quote is an HTTP 400.
+    """
+    op, sep, rest = value.partition(":")
+    if not sep:
+        return [value]
+    if op == "eq":
+        return [rest]
+    if op != "in":
+        raise HTTPError(400, "Unable to filter on a unknown operator.")
+    _validate_quotes(rest)
+    return [m.group(1) or m.group(2) or "" for m in _IN_VALUES.finditer(rest)]
+
+
+def _validate_quotes(value):
+    opening = True
+    for i, char in enumerate(value):
+        if char != '"' or (i and value[i - 1] == "\\"):
+            continue
+        if opening and i and value[i - 1] != ",":
+            raise HTTPError(400, "Invalid filter value %s. There is no comma "
+                            "before opening quotation mark." % value)
+        if not opening and i + 1 != len(value) and value[i + 1] != ",":
+            raise HTTPError(400, "Invalid filter value %s. There is no comma "
+                            "after closing quotation mark." % value)
+        opening = not opening
+    if not opening:
+        raise HTTPError(400, "Invalid filter value %s. The quote is not "
+                        "closed." % value)
 
 
 def _query(req, drop=(), add=None):

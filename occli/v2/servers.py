@@ -30,6 +30,18 @@ _NIC_KEYS = {"net-id": "uuid", "port-id": "port", "v4-fixed-ip": "fixed_ip",
              "v6-fixed-ip": "fixed_ip", "tag": "tag"}
 
 
+class _Clear:
+    """The type of :data:`CLEAR`."""
+
+    def __repr__(self):
+        return "CLEAR"
+
+
+#: Pass as a field value to remove it (sent as JSON null), e.g.
+#: ``client.servers.update(server, description=CLEAR)``.
+CLEAR = _Clear()
+
+
 class Server(base.Resource):
     """A Nova server; action methods delegate to the manager."""
 
@@ -99,6 +111,35 @@ def check_metadata(metadata):
                 raise exceptions.CommandError(
                     "Metadata %s %r is longer than %d characters."
                     % (what, str(text)[:40] + "…", MAX_META_LENGTH))
+
+
+def boot_volume_bdm(image, size, delete_on_termination=None):
+    """The BDMv2 boot disk of ``--boot-from-volume``: a ``size`` GiB volume
+    made from ``image`` (boot index 0), as OSC builds it; send it with no
+    ``imageRef`` (``image=None`` to :meth:`ServerManager.create`)."""
+    bdm = {"uuid": str(base.getid(image)), "source_type": "image",
+           "destination_type": "volume", "boot_index": 0,
+           "volume_size": int(size)}
+    if delete_on_termination is not None:
+        bdm["delete_on_termination"] = bool(delete_on_termination)
+    return bdm
+
+
+def swap_bdm(size_mib):
+    """A swap disk of ``size_mib`` MiB (BDMv2 blank/local, as novaclient)."""
+    return {"source_type": "blank", "destination_type": "local",
+            "boot_index": -1, "delete_on_termination": True,
+            "guest_format": "swap", "volume_size": int(size_mib)}
+
+
+def ephemeral_bdm(size_gib, guest_format=None):
+    """An ephemeral disk of ``size_gib`` GiB (BDMv2 blank/local)."""
+    bdm = {"source_type": "blank", "destination_type": "local",
+           "boot_index": -1, "delete_on_termination": True,
+           "volume_size": int(size_gib)}
+    if guest_format:
+        bdm["guest_format"] = guest_format
+    return bdm
 
 
 def _to_bytes(data):
@@ -181,7 +222,9 @@ class ServerManager(base.Manager):
                scheduler_hints=None, config_drive=None, disk_config=None,
                admin_pass=None, access_ip_v4=None, access_ip_v6=None,
                min_count=None, max_count=None, return_reservation_id=False,
-               description=None, tags=None, hostname=None):
+               description=None, tags=None, hostname=None,
+               trusted_image_certificates=None, host=None,
+               hypervisor_hostname=None):
         """Boot a server (POST /servers); returns the created Server.
 
         ``image`` may be None when ``block_device_mapping(_v2)`` holds the
@@ -190,20 +233,23 @@ class ServerManager(base.Manager):
         ``"none"`` or a list of dicts with novaclient keys (``net-id``,
         ``port-id``, ``v4-fixed-ip``, ``v6-fixed-ip``, ``tag``) or API keys.
         ``block_device_mapping`` is the legacy
-        ``{dev: "id:type:size:delete"}``.
-        With ``return_reservation_id`` the reservation id (str) is returned.
+        ``{dev: "id:type:size:delete"}``; :func:`boot_volume_bdm`,
+        :func:`swap_bdm` and :func:`ephemeral_bdm` build
+        ``block_device_mapping_v2`` entries.
+        With ``return_reservation_id`` the reservation id (str) is returned
+        (find the servers with ``list(search_opts={"reservation_id": …})``).
+        Microversion-gated arguments raise UnsupportedVersion before any
+        request (see :meth:`check_create_version`).
         """
         if files:
             files = {path: _to_bytes(data) for path, data in files.items()}
         check_create_args(files=files, metadata=metadata,
                           min_count=min_count, max_count=max_count)
-        version = self._create_version(bool(files))
-        for value, start, what in (
-                (description, "2.19", "a server description"),
-                (tags, "2.52", "server tags on create"),
-                (hostname, "2.90", "a server hostname")):
-            if value is not None:
-                api_versions.require(version, start, what=what)
+        version = self.check_create_version(
+            files=bool(files), description=description, tags=tags,
+            hostname=hostname,
+            trusted_image_certificates=trusted_image_certificates,
+            host=host, hypervisor_hostname=hypervisor_hostname)
 
         server = {"name": name, "flavorRef": str(base.getid(flavor))}
         if image is not None:
@@ -216,6 +262,9 @@ class ServerManager(base.Manager):
             "min_count": min_count, "max_count": max_count,
             "description": description, "hostname": hostname,
             "tags": list(tags) if tags is not None else None,
+            "trusted_image_certificates": list(trusted_image_certificates)
+            if trusted_image_certificates is not None else None,
+            "host": host, "hypervisor_hostname": hypervisor_hostname,
         }
         server.update((k, v) for k, v in optional.items() if v is not None)
         if return_reservation_id:
@@ -257,6 +306,30 @@ class ServerManager(base.Manager):
         if return_reservation_id:
             return data.get("reservation_id")
         return self._resource(data["server"], response)
+
+    # create arguments → (first microversion, what the error calls them)
+    CREATE_VERSIONS = {
+        "description": ("2.19", "a server description"),
+        "tags": ("2.52", "server tags on create"),
+        "trusted_image_certificates": (
+            "2.63", "trusted image certificates"),
+        "host": ("2.74", "a requested host"),
+        "hypervisor_hostname": (
+            "2.74", "a requested hypervisor hostname"),
+        "hostname": ("2.90", "a server hostname"),
+    }
+
+    def check_create_version(self, files=False, **features):
+        """The microversion a create request will use; UnsupportedVersion
+        (naming the option and the version it needs) for any of
+        ``features`` (``CREATE_VERSIONS`` keys, None = not given) that
+        version lacks. Needs no request when the user pinned a version."""
+        version = self._create_version(files)
+        for key, value in features.items():
+            if value is not None:
+                start, what = self.CREATE_VERSIONS[key]
+                api_versions.require(version, start, what=what)
+        return version
 
     def _create_version(self, with_files):
         """The microversion of a create request.
@@ -308,15 +381,27 @@ class ServerManager(base.Manager):
     def delete(self, server):
         return self._delete("/servers/%s" % base.getid(server))
 
-    def update(self, server, name=None, description=None):
-        """Rename or describe a server (PUT); returns the updated Server."""
+    def update(self, server, name=None, description=None, hostname=None):
+        """Rename, describe or re-hostname a server (PUT /servers/{id}).
+
+        None leaves a field unchanged. ``description=CLEAR``
+        (``occli.v2.servers.CLEAR``) removes the description (sent as JSON
+        ``null``); ``description=""`` sets it to the empty string, as Nova
+        stores it. ``description`` needs compute API 2.19, ``hostname``
+        2.90. Returns the updated Server.
+        """
         body = {}
         if name is not None:
             body["name"] = name
         if description is not None:
             api_versions.require(self.api_version, "2.19",
                                  what="a server description")
-            body["description"] = description
+            body["description"] = None if description is CLEAR \
+                else description
+        if hostname is not None:
+            api_versions.require(self.api_version, "2.90",
+                                 what="a server hostname")
+            body["hostname"] = hostname
         return self._update("/servers/%s" % base.getid(server),
                             {"server": body}, "server")
 

@@ -253,3 +253,81 @@ def test_subprocess_exit_codes(occli_env):
     listed = _run("server", "list", "-f", "json")
     assert listed.returncode == 0, listed.stderr
     assert isinstance(json.loads(listed.stdout), list)
+
+
+def _access_log(localcloud):
+    path = os.path.join(localcloud.data_dir, "access.log")
+    with open(path) as f:
+        return f.read().splitlines()
+
+
+def test_list_names_images_with_one_glance_request(occli, occli_env, server):
+    other = as_json(occli("server", "create", server["name"] + "-u",
+                          "--image", OTHER_IMAGE, "--flavor", "m1.tiny",
+                          "-f", "json"))
+    try:
+        before = len(_access_log(occli_env))
+        rows = as_json(occli("server", "list", "--name", "^" + server["name"],
+                             "-f", "json"))
+        assert sorted(r["Image"] for r in rows) == sorted([IMAGE,
+                                                           OTHER_IMAGE])
+        lines = _access_log(occli_env)[before:]
+        glance = [line for line in lines
+                  if line.startswith("GET /image/v2/images")]
+        assert len(glance) == 1, lines
+        path = glance[0].split()[1]
+        assert "id=in%3A" in path and " 200 " in glance[0]
+    finally:
+        ok(occli("server", "delete", other["id"], "--wait",
+                 "--wait-interval", "0.1"))
+
+
+def test_create_boot_from_volume_accepted(occli):
+    # no --swap/--ephemeral: the seeded flavors have swap 0 and ephemeral 0,
+    # which real Nova enforces on blank local disks (400)
+    name = "ft-" + uuid.uuid4().hex[:8]
+    shown = as_json(occli(
+        "server", "create", name, "--image", IMAGE, "--flavor", "m1.small",
+        "--boot-from-volume", "2", "--delete-on-termination", "--wait", "--wait-interval", "0.1",
+        "-f", "json"))
+    try:
+        assert shown["status"] == "ACTIVE"
+        assert shown["image"] is None  # "" in the API: volume-backed
+        volumes = shown["os-extended-volumes:volumes_attached"]
+        assert [v["delete_on_termination"] for v in volumes] == [True]
+    finally:
+        ok(occli("server", "delete", shown["id"], "--wait",
+                 "--wait-interval", "0.1"))
+
+
+def test_create_several_wait_lists_them_all(occli):
+    name = "ft-" + uuid.uuid4().hex[:8]
+    shown = as_json(occli("server", "create", name, "--image", IMAGE,
+                          "--flavor", "m1.tiny", "--min", "2", "--max", "3",
+                          "--wait", "--wait-interval", "0.1", "-f", "json"))
+    try:
+        assert shown["reservation_id"].startswith("r-")
+        assert [(s["name"], s["status"]) for s in shown["servers"]] == [
+            (name + "-1", "ACTIVE"), (name + "-2", "ACTIVE"),
+            (name + "-3", "ACTIVE")]
+    finally:
+        ok(occli("server", "delete", *[s["id"] for s in shown["servers"]],
+                 "--wait", "--wait-interval", "0.1"))
+
+
+def test_set_hostname_and_unset_description(occli, server):
+    sid = server["id"]
+    ok(occli("server", "set", sid, "--description", "d",
+             "--hostname", "renamed-host"))
+    shown = show(occli, sid)
+    assert shown["description"] == "d"
+    assert shown["OS-EXT-SRV-ATTR:hostname"] == "renamed-host"
+    ok(occli("server", "unset", sid, "--description"))
+    assert show(occli, sid)["description"] is None
+
+
+def test_create_host_is_admin_only(occli):
+    code, out, err = occli("server", "create", "ft-host", "--image", IMAGE,
+                           "--flavor", "m1.tiny", "--host", "compute1")
+    assert code == 1
+    assert "(HTTP 403)" in err and len(err.strip().splitlines()) == 1

@@ -160,3 +160,40 @@ def test_hypervisor_list_follows_pages(cli, mock_cloud):
     assert code == 0, err
     assert [r["Hypervisor Hostname"] for r in json.loads(out)] == ["host2",
                                                                    "host3"]
+
+
+def _image_lists(mock):
+    return requests_to(mock, "GET", "/v2/images")
+
+
+def test_image_list_by_ids_is_one_filtered_request(client, images):
+    other = "0b3f8a4e-8f0e-4b8c-9d6b-3c4a5e6f7a8b"
+    found = list(client.images.list(ids=[CIRROS["id"], other, CIRROS["id"]]))
+    assert [i.id for i in found] == [CIRROS["id"]]
+    (request,) = _image_lists(images)
+    # one page big enough for the distinct ids, duplicates sent once
+    assert request.qs == {"id": ["in:%s,%s" % (CIRROS["id"], other)],
+                          "limit": ["2"]}
+
+
+def test_image_list_by_ids_chunks_long_lists(client, images):
+    from occli.v2 import images as images_api
+    ids = ["id-%03d" % i for i in range(images_api.ID_CHUNK + 5)]
+    list(client.images.list(ids=ids))
+    sent = [r.qs for r in _image_lists(images)]
+    assert len(sent) == 2
+    assert sent[0]["id"] == ["in:" + ",".join(ids[:images_api.ID_CHUNK])]
+    assert sent[0]["limit"] == [str(images_api.ID_CHUNK)]
+    assert sent[1]["id"] == ["in:" + ",".join(ids[images_api.ID_CHUNK:])]
+    assert sent[1]["limit"] == ["5"]
+
+
+def test_image_list_by_ids_edge_cases(client, images):
+    assert list(client.images.list(ids=[])) == []
+    assert _image_lists(images) == []
+    # a comma is quoted; a double quote cannot be sent and is left out
+    list(client.images.list(ids=["a,b", 'c"d', "e"]))
+    (request,) = _image_lists(images)
+    assert request.qs["id"] == ['in:"a,b",e']
+    with pytest.raises(exceptions.CommandError):
+        list(client.images.list(ids=["a"], marker="m"))

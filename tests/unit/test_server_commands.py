@@ -98,6 +98,40 @@ def test_list_default_columns_json(cli, listing, cloud):
     assert len(requests_to(cloud.mock, "GET", "/v2/images")) == 1
 
 
+def test_list_image_names_one_filtered_request_not_every_page(cli, listing,
+                                                               cloud):
+    # many servers on two images; Glance has more images than one page
+    first = listing["servers"][0]
+    for i in range(5):
+        extra = copy.deepcopy(first)
+        extra.update(id="%08d-0000-4000-8000-000000000000" % i,
+                     name="web-%d" % i,
+                     image={"id": IMAGE2_ID if i % 2 else IMAGE_ID})
+        listing["servers"].append(extra)
+    cloud.mock.get(COMPUTE + "/servers/detail", json=listing)
+    cloud.mock.get(IMAGE + "/v2/images", json={
+        "images": [{"id": "x", "name": "x"}],
+        "next": "/v2/images?marker=x"})
+    cloud.mock.get(IMAGE + "/v2/images?id=in:%s,%s" % (IMAGE_ID, IMAGE2_ID),
+                   json={"images": [{"id": IMAGE_ID, "name": "cirros"},
+                                    {"id": IMAGE2_ID, "name": "fedora"}]})
+    code, out, err = cli("server", "list", "-f", "json")
+    assert code == 0, err
+    names = {r["Name"]: r["Image"] for r in json.loads(out)}
+    assert names["web-0"] == "cirros" and names["web-1"] == "fedora"
+    (request,) = requests_to(cloud.mock, "GET", "/v2/images")
+    assert query(request) == {"id": ["in:%s,%s" % (IMAGE_ID, IMAGE2_ID)],
+                              "limit": ["2"]}
+
+
+def test_list_without_image_backed_servers_asks_glance_nothing(cli, cloud):
+    body = {"servers": [dict(server_body()["server"], image="")]}
+    cloud.mock.get(COMPUTE + "/servers/detail", json=body)
+    code, out, err = cli("server", "list", "-f", "json")
+    assert code == 0, err
+    assert requests_to(cloud.mock, "GET", "/v2/images") == []
+
+
 def test_list_table_renders_addresses(cli, listing):
     code, out, err = cli("server", "list")
     assert code == 0, err
@@ -153,6 +187,21 @@ def test_list_before_2_47_names_flavors_with_one_call(cli, cloud):
     body = sample("servers", "servers-details-resp.json")
     del body["servers_links"]
     cloud.mock.get(COMPUTE + "/servers/detail", json=body)
+    code, out, err = cli("--os-compute-api-version", "2.46", "server", "list",
+                         "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)[0]["Flavor"] == "m1.tiny"
+    assert len(requests_to(cloud.mock, "GET", "/flavors")) == 1
+
+
+def test_list_before_2_47_stops_reading_flavor_pages_once_named(cli, cloud):
+    body = sample("servers", "servers-details-resp.json")
+    del body["servers_links"]
+    cloud.mock.get(COMPUTE + "/servers/detail", json=body)
+    page = sample("flavors", "flavors-detail-resp.json")
+    page["flavors_links"] = [{"rel": "next",
+                              "href": COMPUTE + "/flavors?marker=9"}]
+    cloud.mock.get(COMPUTE + "/flavors", json=page)
     code, out, err = cli("--os-compute-api-version", "2.46", "server", "list",
                          "-f", "json")
     assert code == 0, err
@@ -296,7 +345,34 @@ def test_create_minimal_resolves_names_and_shows_admin_pass(cli, boot):
     assert shown["status"] == "BUILD"
 
 
-def test_create_every_option_request_body(cli, boot, tmp_path):
+RID = "r-3fhpjulh"
+
+
+def reservation(cloud, *states):
+    """POST /servers answers a reservation id; listing it answers ``states``
+    (each a list of (suffix, status, task_state, fault)) in turn."""
+    post = cloud.mock.post(COMPUTE + "/servers", status_code=202,
+                           json={"reservation_id": RID})
+    pages = []
+    for servers in states:
+        page = []
+        for index, status, task_state, fault in servers:
+            body = server_body(id="0000000%d-e052-415d-afbf-469b0d384170"
+                               % index, name="vm-%d" % index, status=status,
+                               task_state=task_state)["server"]
+            if fault:
+                body["fault"] = {"code": 500, "message": fault,
+                                 "created": "2024-01-01T00:00:00Z"}
+            page.append(body)
+        pages.append({"json": {"servers": page}})
+    listing = cloud.mock.get(
+        COMPUTE + "/servers/detail?reservation_id=" + RID, pages)
+    return post, listing
+
+
+def test_create_every_option_request_body(cli, cloud, tmp_path):
+    boot, _ = reservation(cloud, [(1, "BUILD", "scheduling", None),
+                                  (2, "BUILD", "scheduling", None)])
     user_data = tmp_path / "cloud-init"
     user_data.write_bytes(b"#cloud-config\n")
     code, out, err = create(
@@ -324,8 +400,135 @@ def test_create_every_option_request_body(cli, boot, tmp_path):
             "config_drive": True, "OS-DCF:diskConfig": "MANUAL",
             "adminPass": "pw", "accessIPv4": "1.2.3.4",
             "accessIPv6": "80fe::", "min_count": 1, "max_count": 2,
-            "description": "d", "tags": ["a", "b"], "hostname": "vm-host"},
+            "description": "d", "tags": ["a", "b"], "hostname": "vm-host",
+            "return_reservation_id": True},
         "os:scheduler_hints": {"group": "g1", "same_host": ["a", "b"]}}
+
+
+def test_create_boot_from_volume_swap_ephemeral(cli, boot):
+    code, out, err = create(cli, "--boot-from-volume", "20",
+                            "--delete-on-termination", "--swap", "512",
+                            "--ephemeral", "size=2,format=ext4",
+                            "--ephemeral", "size=1")
+    assert code == 0, err
+    body = boot.last_request.json()["server"]
+    assert "imageRef" not in body
+    blank = {"source_type": "blank", "destination_type": "local",
+             "boot_index": -1, "delete_on_termination": True}
+    assert body["block_device_mapping_v2"] == [
+        {"uuid": IMAGE_ID, "source_type": "image",
+         "destination_type": "volume", "boot_index": 0, "volume_size": 20,
+         "delete_on_termination": True},
+        dict(blank, guest_format="swap", volume_size=512),
+        dict(blank, volume_size=2, guest_format="ext4"),
+        dict(blank, volume_size=1)]
+
+
+def test_create_boot_from_volume_keeps_volume_by_default(cli, boot):
+    code, out, err = create(cli, "--boot-from-volume", "1")
+    assert code == 0, err
+    (bdm,) = boot.last_request.json()["server"]["block_device_mapping_v2"]
+    assert "delete_on_termination" not in bdm
+
+
+def test_create_swap_with_image_keeps_the_image_boot_disk(cli, boot):
+    code, out, err = create(cli, "--swap", "256")
+    assert code == 0, err
+    body = boot.last_request.json()["server"]
+    assert body["imageRef"] == IMAGE_ID
+    bdms = body["block_device_mapping_v2"]
+    assert [(b["source_type"], b["destination_type"], b["boot_index"])
+            for b in bdms] == [("image", "local", 0), ("blank", "local", -1)]
+    assert bdms[1]["guest_format"] == "swap"
+
+
+def test_create_certificates_host_hypervisor(cli, boot):
+    code, out, err = create(cli, "--trusted-image-cert", "c1",
+                            "--trusted-image-cert", "c2", "--host", "cmp1",
+                            "--hypervisor-hostname", "node1")
+    assert code == 0, err
+    body = boot.last_request.json()["server"]
+    assert body["trusted_image_certificates"] == ["c1", "c2"]
+    assert (body["host"], body["hypervisor_hostname"]) == ("cmp1", "node1")
+
+
+@pytest.mark.parametrize("version, argv, needed", [
+    ("2.51", ["--tag", "t"], "Server tags on create requires compute API "
+     "version 2.52 or later (in use: 2.51)"),
+    ("2.62", ["--trusted-image-cert", "c"], "Trusted image certificates "
+     "requires compute API version 2.63 or later (in use: 2.62)"),
+    ("2.73", ["--host", "h"], "A requested host requires compute API "
+     "version 2.74 or later (in use: 2.73)"),
+    ("2.73", ["--hypervisor-hostname", "h"], "A requested hypervisor "
+     "hostname requires compute API version 2.74 or later (in use: 2.73)"),
+    ("2.89", ["--hostname", "h"], "A server hostname requires compute API "
+     "version 2.90 or later (in use: 2.89)"),
+])
+def test_create_gates_name_the_version_before_any_request(cli, cloud, version,
+                                                          argv, needed):
+    code, out, err = cli("--os-compute-api-version", version, "server",
+                         "create", "vm", "--image", "cirros", "--flavor",
+                         "m1.tiny", *argv)
+    assert code == 1
+    assert err.strip().startswith(needed)
+    assert len(err.strip().splitlines()) == 1
+    assert cloud.mock.request_history == []
+
+
+def test_create_return_reservation_id(cli, cloud):
+    post, listing = reservation(cloud)
+    code, out, err = create(cli, "--return-reservation-id", "-f", "value")
+    assert code == 0, err
+    assert out == RID + "\n"
+    assert post.last_request.json()["server"]["return_reservation_id"] is True
+    assert listing.call_count == 0
+
+
+def test_create_several_shows_them_all_without_waiting(cli, cloud):
+    post, listing = reservation(cloud, [(2, "BUILD", "scheduling", None),
+                                        (1, "BUILD", "scheduling", None)])
+    code, out, err = create(cli, "--min", "2", "--max", "2", "-f", "json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert shown["reservation_id"] == RID
+    assert [(s["name"], s["status"]) for s in shown["servers"]] == [
+        ("vm-1", "BUILD"), ("vm-2", "BUILD")]
+    assert listing.call_count == 1
+
+
+def test_create_several_wait_for_every_server(cli, cloud):
+    post, listing = reservation(
+        cloud,
+        [(1, "BUILD", "scheduling", None), (2, "BUILD", "scheduling", None)],
+        [(1, "ACTIVE", None, None), (2, "BUILD", "spawning", None)],
+        [(1, "ACTIVE", None, None), (2, "ACTIVE", None, None)])
+    code, out, err = create(cli, "--max", "2", "--wait", "--wait-interval",
+                            "0", "-f", "json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert [(s["name"], s["status"]) for s in shown["servers"]] == [
+        ("vm-1", "ACTIVE"), ("vm-2", "ACTIVE")]
+    # one list request per poll, not one GET per server
+    assert listing.call_count == 3
+    assert requests_to(cloud.mock, "GET", "/servers/0000000") == []
+    table = create(cli, "--max", "2")[1]
+    assert "vm-1 (00000001-e052-415d-afbf-469b0d384170) ACTIVE" in table
+
+
+def test_create_several_wait_one_in_error_exits_1(cli, cloud):
+    reservation(
+        cloud,
+        [(1, "BUILD", "scheduling", None), (2, "BUILD", "scheduling", None)],
+        [(1, "ACTIVE", None, None),
+         (2, "ERROR", None, "No valid host was found.")])
+    code, out, err = create(cli, "--min", "2", "--max", "2", "--wait",
+                            "--wait-interval", "0")
+    assert code == 1
+    assert out == ""
+    assert err.strip() == (
+        "1 of 2 servers of reservation %s failed: vm-2 "
+        "(00000002-e052-415d-afbf-469b0d384170) is in ERROR state: No valid "
+        "host was found." % RID)
 
 
 @pytest.mark.parametrize("nic", ["auto", "none"])
@@ -421,12 +624,25 @@ def test_create_description_needs_2_19(cli, boot):
     (["--property", "k=" + "v" * 256], "longer than 255"),
     (["--file", "/f=/nonexistent/file"], "cannot read"),
     (["--user-data", "/nonexistent/file"], "cannot read"),
+    (["--delete-on-termination"], "only applies to --boot-from-volume"),
+    (["--boot-from-volume", "1", "--block-device",
+      "source=volume,dest=volume,id=v,boot-index=0"],
+     "cannot be combined with another boot disk"),
 ])
 def test_create_usage_errors_before_any_request(cli, cloud, argv, message):
     code, out, err = create(cli, *argv)
     assert code == 1
     assert message in err
     assert len(err.strip().splitlines()) == 1
+    assert cloud.mock.request_history == []
+
+
+def test_create_boot_from_volume_needs_an_image(cli, cloud):
+    code, out, err = cli("server", "create", "vm", "--flavor", "m1.tiny",
+                         "--boot-from-volume", "10")
+    assert code == 1
+    assert err.strip() == ("--boot-from-volume makes the boot volume from "
+                           "--image; give --image.")
     assert cloud.mock.request_history == []
 
 
@@ -469,6 +685,12 @@ def test_create_too_many_or_too_big_files(cli, cloud, tmp_path):
     ["--config-drive", "maybe"],
     ["--disk-config", "sometimes"],
     ["--min", "0"],
+    ["--boot-from-volume", "0"],
+    ["--boot-from-volume", "big"],
+    ["--swap", "0"],
+    ["--ephemeral", "size=x"],
+    ["--ephemeral", "format=ext4"],
+    ["--ephemeral", "size=1,bogus=2"],
 ])
 def test_create_malformed_options_exit_2(cli, cloud, argv):
     code, out, err = create(cli, *argv)
@@ -684,6 +906,44 @@ def test_set_only_properties_does_not_put(cli, cloud):
 def test_set_nothing_is_an_error(cli, cloud):
     code, out, err = cli("server", "set", SID)
     assert code == 1 and "Nothing to set" in err
+    assert cloud.mock.request_history == []
+
+
+def test_set_hostname(cli, cloud):
+    put = cloud.mock.put(COMPUTE + "/servers/" + SID, json=server_body())
+    code, out, err = cli("server", "set", SID, "--hostname", "web-1")
+    assert (code, out, err) == (0, "", "")
+    assert put.last_request.json() == {"server": {"hostname": "web-1"}}
+
+
+@pytest.mark.parametrize("version, argv, needed", [
+    ("2.89", ["set", SID, "--hostname", "h"], "2.90"),
+    ("2.18", ["set", SID, "--description", "d"], "2.19"),
+    ("2.18", ["unset", SID, "--description"], "2.19"),
+])
+def test_set_unset_gates_before_any_request(cli, cloud, version, argv,
+                                            needed):
+    code, out, err = cli("--os-compute-api-version", version, "server", *argv)
+    assert code == 1
+    assert "requires compute API version %s or later (in use: %s)" % (
+        needed, version) in err
+    assert cloud.mock.request_history == []
+
+
+def test_unset_description_sends_null(cli, cloud):
+    put = cloud.mock.put(COMPUTE + "/servers/" + SID, json=server_body())
+    delete = cloud.mock.delete(COMPUTE + "/servers/%s/metadata/a" % SID,
+                               status_code=204)
+    code, out, err = cli("server", "unset", SID, "--description",
+                         "--property", "a")
+    assert (code, out, err) == (0, "", "")
+    assert put.last_request.json() == {"server": {"description": None}}
+    assert delete.call_count == 1
+
+
+def test_unset_nothing_is_an_error(cli, cloud):
+    code, out, err = cli("server", "unset", SID)
+    assert code == 1 and "Nothing to unset" in err
     assert cloud.mock.request_history == []
 
 

@@ -462,6 +462,9 @@ def test_create_metadata_limits(client, created, metadata):
     ("2.51", {"tags": ["t"]}, "2.52"),
     ("2.89", {"hostname": "h"}, "2.90"),
     ("2.41", {"nics": [{"net-id": "n", "tag": "t"}]}, "2.42"),
+    ("2.62", {"trusted_image_certificates": ["c1"]}, "2.63"),
+    ("2.73", {"host": "compute1"}, "2.74"),
+    ("2.73", {"hypervisor_hostname": "node1"}, "2.74"),
 ])
 def test_create_version_gates(mock_cloud, created, version, kwargs, needed):
     with pytest.raises(exceptions.UnsupportedVersion) as err:
@@ -497,6 +500,75 @@ def test_update_name_and_description(client, mock_cloud):
     assert put.last_request.json() == {"server": {"name": "new",
                                                   "description": "desc"}}
     assert server.name == body["server"]["name"]
+
+
+def test_create_placement_and_certificates_at_2_74(client, created):
+    client.servers.create("vm", IMAGE_ID, "1",
+                          trusted_image_certificates=("c1", "c2"),
+                          host="compute1", hypervisor_hostname="node1")
+    body = sent(created)["server"]
+    assert body["trusted_image_certificates"] == ["c1", "c2"]
+    assert (body["host"], body["hypervisor_hostname"]) == ("compute1",
+                                                           "node1")
+
+
+def test_check_create_version_needs_no_request_when_pinned(mock_cloud):
+    client = make_client("2.62")
+    assert str(client.servers.check_create_version(tags=["t"])) == "2.62"
+    with pytest.raises(exceptions.UnsupportedVersion) as err:
+        client.servers.check_create_version(trusted_image_certificates=["c"])
+    assert str(err.value).startswith(
+        "Trusted image certificates requires compute API version 2.63 or "
+        "later (in use: 2.62)")
+    assert mock_cloud.mock.request_history == []
+
+
+def test_bdm_builders_match_novaclient_and_osc(client, created):
+    bdms = [servers_api.boot_volume_bdm(IMAGE_ID, 20,
+                                        delete_on_termination=True),
+            servers_api.swap_bdm(512),
+            servers_api.ephemeral_bdm(2, "ext4"),
+            servers_api.ephemeral_bdm(1)]
+    client.servers.create("vm", None, "1", block_device_mapping_v2=bdms)
+    body = sent(created)["server"]
+    assert "imageRef" not in body
+    assert body["block_device_mapping_v2"] == [
+        {"uuid": IMAGE_ID, "source_type": "image",
+         "destination_type": "volume", "boot_index": 0, "volume_size": 20,
+         "delete_on_termination": True},
+        {"source_type": "blank", "destination_type": "local",
+         "boot_index": -1, "delete_on_termination": True,
+         "guest_format": "swap", "volume_size": 512},
+        {"source_type": "blank", "destination_type": "local",
+         "boot_index": -1, "delete_on_termination": True, "volume_size": 2,
+         "guest_format": "ext4"},
+        {"source_type": "blank", "destination_type": "local",
+         "boot_index": -1, "delete_on_termination": True, "volume_size": 1}]
+    # without delete_on_termination, Nova's default (keep the volume) holds
+    assert "delete_on_termination" not in servers_api.boot_volume_bdm(
+        IMAGE_ID, 1)
+
+
+@pytest.mark.parametrize("description, expected", [
+    (servers_api.CLEAR, None), ("", ""), ("text", "text")])
+def test_update_description_clear_empty_or_set(client, mock_cloud,
+                                               description, expected):
+    body = sample("servers", "v2.75", "server-update-resp.json")
+    put = mock_cloud.mock.put(COMPUTE + "/servers/" + SID, json=body)
+    client.servers.update(SID, description=description)
+    assert put.last_request.json() == {"server": {"description": expected}}
+
+
+def test_update_hostname_at_2_90_and_gate(client, mock_cloud):
+    body = sample("servers", "v2.75", "server-update-resp.json")
+    put = mock_cloud.mock.put(COMPUTE + "/servers/" + SID, json=body)
+    client.servers.update(SID, hostname="new-host")
+    assert put.last_request.json() == {"server": {"hostname": "new-host"}}
+    with pytest.raises(exceptions.UnsupportedVersion, match="2.90"):
+        make_client("2.89").servers.update(SID, hostname="h")
+    with pytest.raises(exceptions.UnsupportedVersion, match="2.19"):
+        make_client("2.18").servers.update(SID, description=servers_api.CLEAR)
+    assert put.call_count == 1
 
 
 def test_update_description_needs_2_19(mock_cloud):

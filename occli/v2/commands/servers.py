@@ -110,6 +110,19 @@ def _parse_block_device(text):
     return bdm
 
 
+def _parse_ephemeral(text):
+    given = utils.parse_options(text, ("size", "format"), "--ephemeral")
+    try:
+        size = int(given.get("size", ""))
+    except ValueError:
+        size = 0
+    if size < 1:
+        raise exceptions.CommandError(
+            "--ephemeral expects size=<GiB>[,format=<format>] with a size of "
+            "1 or more, got %r." % text)
+    return {"size": size, "format": given.get("format") or None}
+
+
 def _parse_pair(option, left, right):
     def parse(text):
         key, sep, value = text.partition("=")
@@ -416,22 +429,43 @@ def do_server_list(client, args):
 
 
 def _image_names(client, servers):
-    """``{id: name}`` from one image list call (only if servers need it)."""
-    if not any(isinstance(getattr(s, "image", None), dict) for s in servers):
+    """``{id: name}`` of the servers' images: one Glance request.
+
+    Asks Glance only for the distinct image ids of ``servers`` (its
+    ``id=in:`` filter, chunked by the manager), never for every image
+    page. A failing lookup leaves the ids shown.
+    """
+    ids = [s.image["id"] for s in servers
+           if isinstance(getattr(s, "image", None), dict)
+           and s.image.get("id") and "name" not in s.image]
+    if not ids:
         return {}
     images = _best_effort("image", lambda: {
-        i.id: getattr(i, "name", None) for i in client.images.list()})
+        i.id: getattr(i, "name", None) for i in client.images.list(ids=ids)})
     return images or {}
 
 
 def _flavor_names(client, servers):
-    """``{id: name}`` from one flavor list call, for microversions < 2.47."""
-    if not any(isinstance(getattr(s, "flavor", None), dict)
-               and "original_name" not in s.flavor for s in servers):
+    """``{id: name}`` for microversions < 2.47 from one flavor list.
+
+    The list stops as soon as every needed flavor was seen, so further
+    pages (clouds with more flavors than a page) are only read when needed.
+    """
+    wanted = {s.flavor.get("id") for s in servers
+              if isinstance(getattr(s, "flavor", None), dict)
+              and "original_name" not in s.flavor}
+    wanted.discard(None)
+    if not wanted:
         return {}
-    flavors = _best_effort("flavor", lambda: {
-        f.id: f.name for f in client.flavors.list(detailed=False)})
-    return flavors or {}
+
+    def lookup():
+        names = {}
+        for flavor in client.flavors.list(detailed=False):
+            names[flavor.id] = flavor.name
+            if wanted <= names.keys():
+                break
+        return names
+    return _best_effort("flavor", lookup) or {}
 
 
 def _image_label(image, names):
@@ -522,10 +556,39 @@ def do_server_show(client, args):
            help="Tag (repeatable; compute API 2.52+).")
 @utils.arg("--hostname", metavar="<hostname>",
            help="Hostname in the guest (compute API 2.90+).")
-@_wait_options("the server is ACTIVE")
+@utils.arg("--boot-from-volume", type=utils.positive_int, metavar="<GiB>",
+           help="Boot from a new volume of this size made from --image "
+           "(the image is not sent as imageRef).")
+@utils.arg("--delete-on-termination", action="store_true",
+           help="With --boot-from-volume: delete the volume with the server "
+           "(Nova keeps it by default).")
+@utils.arg("--swap", type=utils.positive_int, metavar="<MiB>",
+           help="Add a swap disk of this size.")
+@utils.arg("--ephemeral", dest="ephemerals", action="append", default=[],
+           type=_arg_type(_parse_ephemeral, "ephemeral"),
+           metavar="size=<GiB>[,format=<format>]",
+           help="Add an ephemeral disk (repeatable).")
+@utils.arg("--trusted-image-cert", dest="trusted_image_certs",
+           action="append", metavar="<cert-id>",
+           help="Trusted certificate id for image signature validation "
+           "(repeatable; compute API 2.63+).")
+@utils.arg("--host", metavar="<host>",
+           help="Compute host to boot on (admin; compute API 2.74+).")
+@utils.arg("--hypervisor-hostname", metavar="<hypervisor>",
+           help="Hypervisor to boot on (admin; compute API 2.74+).")
+@utils.arg("--return-reservation-id", action="store_true",
+           help="Show the reservation id of the request (with --wait, also "
+           "the servers).")
+@_wait_options("the server is ACTIVE (with --max/--min above 1: every "
+               "server)")
 @utils.output("show")
 def do_server_create(client, args):
-    """Create (boot) a server."""
+    """Create (boot) a server, or several with --min/--max.
+
+    Several servers (named <name>-1, <name>-2, … by Nova) are shown as
+    their reservation id and a list of the servers; Nova returns no admin
+    password for such a request.
+    """
     nics = _nics(args.nics)
     hints = {}
     for key, value in args.hints:
@@ -536,6 +599,19 @@ def do_server_create(client, args):
             hints[key] = value
     boots_from_device = args.block_device_mappings or any(
         b.get("boot_index") == 0 for b in args.block_devices)
+    if args.boot_from_volume is not None:
+        if not args.image:
+            raise exceptions.CommandError(
+                "--boot-from-volume makes the boot volume from --image; give "
+                "--image.")
+        if boots_from_device:
+            raise exceptions.CommandError(
+                "--boot-from-volume cannot be combined with another boot "
+                "disk (--block-device …,boot-index=0 or "
+                "--block-device-mapping).")
+    elif args.delete_on_termination:
+        raise exceptions.CommandError(
+            "--delete-on-termination only applies to --boot-from-volume.")
     if not args.image and not boots_from_device:
         raise exceptions.CommandError(
             "Give --image, or a boot disk with --block-device …,boot-index=0 "
@@ -547,30 +623,144 @@ def do_server_create(client, args):
                  if args.user_data else None)
     servers_api.check_create_args(files=files, metadata=metadata,
                                   min_count=args.min, max_count=args.max)
+    # microversion gates before any lookup (no request at all when pinned)
+    client.servers.check_create_version(
+        files=bool(files), description=args.description, tags=args.tags,
+        hostname=args.hostname,
+        trusted_image_certificates=args.trusted_image_certs,
+        host=args.host, hypervisor_hostname=args.hypervisor_hostname)
 
     image = client.images.find_resource(args.image) if args.image else None
     flavor = client.flavors.find_resource(args.flavor)
-    server = client.servers.create(
+    bdms = list(args.block_devices)
+    if args.boot_from_volume is not None:
+        bdms.insert(0, servers_api.boot_volume_bdm(
+            image, args.boot_from_volume,
+            delete_on_termination=True if args.delete_on_termination
+            else None))
+        image = None
+    if args.swap:
+        bdms.append(servers_api.swap_bdm(args.swap))
+    bdms += [servers_api.ephemeral_bdm(e["size"], e["format"])
+             for e in args.ephemerals]
+    several = max(args.min or 1, args.max or 1) > 1
+    by_reservation = several or args.return_reservation_id
+    created = client.servers.create(
         args.name, image, flavor, key_name=args.key_name,
         availability_zone=args.availability_zone, user_data=user_data,
         files=files or None, metadata=metadata or None,
         security_groups=args.security_groups, nics=nics,
         block_device_mapping=dict(args.block_device_mappings) or None,
-        block_device_mapping_v2=args.block_devices or None,
+        block_device_mapping_v2=bdms or None,
         scheduler_hints=hints or None, config_drive=args.config_drive,
         disk_config=args.disk_config, admin_pass=args.admin_pass,
         access_ip_v4=args.access_ipv4, access_ip_v6=args.access_ipv6,
         min_count=args.min, max_count=args.max,
         description=args.description, tags=args.tags,
-        hostname=args.hostname)
+        hostname=args.hostname,
+        trusted_image_certificates=args.trusted_image_certs,
+        host=args.host, hypervisor_hostname=args.hypervisor_hostname,
+        return_reservation_id=by_reservation)
+    if by_reservation:
+        return _show_reservation(client, created, args,
+                                 with_servers=several or args.wait)
     extra = {}
-    if "adminPass" in server:
-        extra["adminPass"] = server.adminPass
+    if "adminPass" in created:
+        extra["adminPass"] = created.adminPass
     if args.wait:
-        server = _wait(client, server, {"ACTIVE"}, args)
+        server = _wait(client, created, {"ACTIVE"}, args)
     else:
-        server = client.servers.get(server)
+        server = client.servers.get(created)
     return _show(client, server, extra)
+
+
+class ServersColumn(cliff_columns.FormattableColumn):
+    """Servers as ``name (id) STATUS`` lines; id/name/status in JSON."""
+
+    def human_readable(self):
+        return "\n".join("%s (%s) %s" % (s["name"], s["id"], s["status"])
+                         for s in self._value or ())
+
+    def machine_readable(self):
+        return list(self._value or ())
+
+
+def _launch_order(server):
+    """Nova names the servers of one request <name>-1, <name>-2, …"""
+    name = getattr(server, "name", None) or ""
+    base_name, _, index = name.rpartition("-")
+    return (base_name, int(index) if index.isdigit() else 0, name, server.id)
+
+
+def _reservation_servers(client, reservation_id):
+    return sorted(client.servers.list(
+        search_opts={"reservation_id": reservation_id}), key=_launch_order)
+
+
+def _show_reservation(client, reservation_id, args, with_servers):
+    """The reservation id, and (``with_servers``) its servers, waited for
+    with ``--wait`` (exit 1 naming each server that did not become
+    ACTIVE)."""
+    if not reservation_id:
+        raise exceptions.ClientException(
+            "The cloud answered the create request without a reservation id.")
+    info = {"reservation_id": reservation_id}
+    if not with_servers:
+        return columns.show(info, columns=["reservation_id"])
+    servers = _reservation_servers(client, reservation_id)
+    if not servers:
+        raise exceptions.NotFound(
+            "No servers found with reservation id %s." % reservation_id,
+            code=404)
+    if args.wait:
+        servers = _wait_all(client, reservation_id, servers, args)
+    info["servers"] = [{"id": s.id, "name": getattr(s, "name", None),
+                        "status": getattr(s, "status", None)}
+                       for s in servers]
+    return columns.show(info, columns=["reservation_id", "servers"],
+                        formatters={"servers": ServersColumn})
+
+
+def _wait_all(client, reservation_id, servers, args):
+    """Poll the reservation's servers (one list request per poll) until
+    every one has settled; any not ACTIVE then fails the command."""
+    expected = len(servers)
+
+    def settled(s):
+        return s.task_state is None and s.status not in TRANSITIONAL
+
+    def done(found):
+        return len(found) >= expected and all(settled(s) for s in found)
+
+    def describe(found):
+        counts = {}
+        for s in found:
+            text = _progress(s)
+            counts[text] = counts.get(text, 0) + 1
+        return ", ".join("%d %s" % (n, text)
+                         for text, n in sorted(counts.items()))
+
+    servers = waiters.wait_for(
+        lambda: _reservation_servers(client, reservation_id), done,
+        timeout=args.wait_timeout, interval=args.wait_interval,
+        describe=describe,
+        label="%d servers of reservation %s" % (expected, reservation_id))
+    failed = [s for s in servers if s.status != "ACTIVE"]
+    if failed:
+        reasons = []
+        for s in failed:
+            if s.status == "ERROR":
+                fault = (getattr(s, "fault", None) or {}).get("message")
+                reasons.append("%s is in ERROR state: %s" % (
+                    _label(s), fault or "no fault reported"))
+            else:
+                reasons.append("%s is %s, expected ACTIVE" % (
+                    _label(s), s.status))
+        message = "%d of %d servers of reservation %s failed: %s" % (
+            len(failed), len(servers), reservation_id, "; ".join(reasons))
+        raise exceptions.ResourceInErrorState(
+            message if message.endswith(".") else message + ".")
+    return servers
 
 
 def _nics(nics):
@@ -611,31 +801,57 @@ def do_server_delete(client, args):
 @utils.arg("--name", metavar="<name>", help="New name.")
 @utils.arg("--description", metavar="<text>",
            help="New description (compute API 2.19+).")
+@utils.arg("--hostname", metavar="<hostname>",
+           help="New hostname in the guest (compute API 2.90+).")
 @utils.arg("--property", dest="properties", action="append", default=[],
            metavar="<key=value>", type=_key_value("--property"),
            help="Set a metadata property (repeatable; others are kept).")
 def do_server_set(client, args):
-    """Change a server's name, description or properties."""
+    """Change a server's name, description, hostname or properties."""
     metadata = dict(args.properties)
-    if args.name is None and args.description is None and not metadata:
+    changes = {"name": args.name, "description": args.description,
+               "hostname": args.hostname}
+    if all(v is None for v in changes.values()) and not metadata:
         raise exceptions.CommandError(
-            "Nothing to set: give --name, --description or --property.")
+            "Nothing to set: give --name, --description, --hostname or "
+            "--property.")
     servers_api.check_metadata(metadata)
+    _require_update_version(client, changes)
     server = client.servers.find_resource(args.server)
-    if args.name is not None or args.description is not None:
-        client.servers.update(server, name=args.name,
-                              description=args.description)
+    if any(v is not None for v in changes.values()):
+        client.servers.update(server, **changes)
     if metadata:
         client.servers.set_meta(server, metadata)
 
 
+def _require_update_version(client, changes):
+    """Microversion gates of ``server set/unset``, before the server lookup."""
+    from occli import api_versions
+    for key, start, what in (
+            ("description", "2.19", "a server description"),
+            ("hostname", "2.90", "a server hostname")):
+        if changes.get(key) is not None:
+            api_versions.require(client.servers.api_version, start,
+                                 what=what)
+
+
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
-@utils.arg("--property", dest="properties", action="append", required=True,
+@utils.arg("--property", dest="properties", action="append", default=[],
            metavar="<key>", help="Remove this metadata property (repeatable).")
+@utils.arg("--description", action="store_true",
+           help="Remove the description (compute API 2.19+).")
 def do_server_unset(client, args):
-    """Remove properties from a server."""
+    """Remove properties or the description from a server."""
+    if not args.properties and not args.description:
+        raise exceptions.CommandError(
+            "Nothing to unset: give --property or --description.")
+    if args.description:
+        _require_update_version(client, {"description": servers_api.CLEAR})
     server = client.servers.find_resource(args.server)
-    client.servers.delete_meta(server, args.properties)
+    if args.description:
+        client.servers.update(server, description=servers_api.CLEAR)
+    if args.properties:
+        client.servers.delete_meta(server, args.properties)
 
 
 @utils.arg("servers", **_SERVERS_ARG)

@@ -104,3 +104,45 @@ def test_helpers_for_other_services(cloud):
         assert created["owner"] == "p1" and created["min_disk"] == 1
         assert created["image_type"] == "snapshot"
         assert cloud.image.get_image(db, created["id"]) == created
+
+
+def _ids(client, query, token):
+    result = client.get("/image/v2/images?" + query, token=token)
+    assert result.status == 200, result.body
+    return sorted(i["id"] for i in result.json()["images"])
+
+
+def test_id_filter_in_and_exact(client):
+    token = client.token()
+    quote = urllib.parse.quote
+    assert _ids(client, "id=" + quote("in:%s,%s" % (CIRROS, UBUNTU)),
+                token) == sorted([CIRROS, UBUNTU])
+    assert _ids(client, "id=" + quote("in:%s,nope" % UBUNTU), token) == \
+        [UBUNTU]
+    assert _ids(client, "id=" + UBUNTU, token) == [UBUNTU]
+    assert _ids(client, "id=" + quote('in:"%s",x' % CIRROS), token) == \
+        [CIRROS]
+    assert _ids(client, "id=nope", token) == []
+    # the filter pages like any list (the next link keeps the filter)
+    page = client.get("/image/v2/images?limit=1&id=" + quote(
+        "in:%s,%s" % (CIRROS, UBUNTU)), token=token).json()
+    assert len(page["images"]) == 1 and "id=in" in page["next"]
+
+
+def test_id_filter_private_image_of_another_project_is_hidden(client):
+    with client.cloud.store.transaction() as db:
+        admin_project = client.cloud.identity.project_id(db, "admin")
+        snap = image.create_image(db, "snap", admin_project)["id"]
+    query = "id=" + urllib.parse.quote("in:%s,%s" % (snap, CIRROS))
+    assert _ids(client, query, client.token("demo")) == [CIRROS]
+    assert _ids(client, query, client.token("admin")) == sorted([snap, CIRROS])
+
+
+def test_id_filter_bad_operator_or_quotes_is_400(client):
+    token = client.token()
+    for value in ("gt:" + CIRROS, 'in:"' + CIRROS, 'in:a"b"',
+                  'in:"a"b'):
+        result = client.get("/image/v2/images?id=" + urllib.parse.quote(value),
+                            token=token)
+        assert result.status == 400, value
+        assert result.header("Content-Type").startswith("text/plain")
