@@ -68,9 +68,18 @@ def _powered(server):
     return "active", states.RUNNING
 
 
-def _simple(action, allowed, tasks, vm_state, power_state):
+def check_host(server):
+    """Nova's ``check_instance_host``: 409 for a server without a host (a
+    build the scheduler could not place)."""
+    if not server["host"]:
+        raise base.conflict("Instance %s is not ready" % server["id"])
+
+
+def _simple(action, allowed, tasks, vm_state, power_state, needs_host=False):
     def handler(req, server, value):
         servers.check_lock(req, server)
+        if needs_host:
+            check_host(server)
         check_state(server, action, allowed)
         _start(req, server, tasks, {"vm_state": vm_state,
                                     "power_state": power_state})
@@ -307,10 +316,12 @@ def boot_log(server):
 
 ACTIONS = {
     "reboot": (reboot, None),
+    # nova: start and stop carry @check_instance_host (before the state
+    # check), the other simple actions do not
     "os-start": (_simple("start", ("stopped",), ["powering-on"], "active",
-                         states.RUNNING), None),
+                         states.RUNNING, needs_host=True), None),
     "os-stop": (_simple("stop", ("active", "error"), ["powering-off"],
-                        "stopped", states.SHUTDOWN), None),
+                        "stopped", states.SHUTDOWN, needs_host=True), None),
     "pause": (_simple("pause", ("active",), ["pausing"], "paused",
                       states.PAUSED), None),
     "unpause": (_simple("unpause", ("paused",), ["unpausing"], "active",

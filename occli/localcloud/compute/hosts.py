@@ -8,16 +8,21 @@ The cloud has one ``controller`` host (nova-scheduler, nova-conductor, zone
 import json
 
 from occli.localcloud import common
-from occli.localcloud.compute import aggregates, base, servers
+from occli.localcloud.compute import aggregates, base, scheduler, servers
 
 CONTROLLER = "controller"
 INTERNAL_ZONE = "internal"
 CONTROL_BINARIES = ("nova-scheduler", "nova-conductor")
 COMPUTE_BINARY = "nova-compute"
 
-NODE_VCPUS = 16
-NODE_MEMORY_MB = 32768
-NODE_LOCAL_GB = 500
+# Each node's size: the scheduler's inventory (see scheduler.py) and what
+# os-hypervisors reports. 64 vCPUs x 16.0 = 1024 schedulable vCPUs, 256 GiB
+# RAM (less 512 MB reserved) x 1.5, 2 TiB disk x 1.0 per host.
+NODE_VCPUS = 64
+NODE_MEMORY_MB = 262144
+NODE_LOCAL_GB = 2048
+# The sizes seeded before the scheduler existed (migrated to the above).
+_OLD_NODE_SIZE = (16, 32768, 500)
 CPU_INFO = {"arch": "x86_64", "model": "Nehalem", "vendor": "Intel",
             "features": ["pge", "clflush"],
             "topology": {"cores": 4, "threads": 2, "sockets": 2}}
@@ -47,6 +52,10 @@ MIGRATIONS = [
         created_at TEXT NOT NULL
     );
     """,
+    # the nodes became the scheduler's inventory: grow the old default size
+    "UPDATE compute_nodes SET vcpus = %d, memory_mb = %d, local_gb = %d"
+    " WHERE vcpus = %d AND memory_mb = %d AND local_gb = %d"
+    % ((NODE_VCPUS, NODE_MEMORY_MB, NODE_LOCAL_GB) + _OLD_NODE_SIZE),
 ]
 
 
@@ -195,9 +204,10 @@ def _statistics(req, row):
         "memory_mb": row["memory_mb"],
         "local_gb": row["local_gb"],
         "vcpus_used": usage["vcpus"],
-        "memory_mb_used": usage["ram"] + 512,
+        "memory_mb_used": usage["ram"] + scheduler.RESERVED_HOST_MEMORY_MB,
         "local_gb_used": usage["disk"],
-        "free_ram_mb": row["memory_mb"] - usage["ram"] - 512,
+        "free_ram_mb": (row["memory_mb"] - usage["ram"]
+                        - scheduler.RESERVED_HOST_MEMORY_MB),
         "free_disk_gb": free_disk,
         "current_workload": usage["busy"],
         "running_vms": usage["count"],

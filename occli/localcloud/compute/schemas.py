@@ -122,7 +122,14 @@ personality = {
         "additionalProperties": False,
     },
 }
-_hints = {"type": "object", "additionalProperties": True}
+# nova's schemas/servers.py _hints (the keys the local cloud's scheduler
+# reads): a server uuid, or a list of them
+_server_uuids = {"oneOf": [uuid_string,
+                           {"type": "array", "items": uuid_string}]}
+_hints = {"type": "object",
+          "properties": {"different_host": _server_uuids,
+                         "same_host": _server_uuids},
+          "additionalProperties": True}
 
 _bdm_v2 = {
     "type": "object",

@@ -17,7 +17,8 @@ import string
 from occli.localcloud import common
 from occli.localcloud.app import HTTPError, Response
 from occli.localcloud.compute import (aggregates, base, flavors, hosts,
-                                      keypairs, networks, schemas, states)
+                                      keypairs, networks, scheduler, schemas,
+                                      states)
 
 # /os-volumes_boot is served by nova 2.1-2.102 and gone (404) from 2.103.
 VOLUMES_BOOT_MAX_VERSION = "2.102"
@@ -149,13 +150,13 @@ def servers_of_host(db, host):
 def host_usage(db, host):
     """Resources the servers on ``host`` use: count, vcpus, ram, disk, busy."""
     usage = {"count": 0, "vcpus": 0, "ram": 0, "disk": 0, "busy": 0}
-    for row in db.execute("SELECT flavor, task_state FROM servers"
+    for row in db.execute("SELECT flavor, image_ref, task_state FROM servers"
                           " WHERE host = ? AND deleted = 0", (host,)):
-        flavor = json.loads(row["flavor"])
+        wanted = scheduler.server_resources(row)
         usage["count"] += 1
-        usage["vcpus"] += flavor["vcpus"]
-        usage["ram"] += flavor["ram"]
-        usage["disk"] += flavor["disk"] + flavor["ephemeral"]
+        usage["vcpus"] += wanted["VCPU"]
+        usage["ram"] += wanted["MEMORY_MB"]
+        usage["disk"] += wanted["DISK_GB"]
         usage["busy"] += row["task_state"] is not None
     return usage
 
@@ -732,40 +733,28 @@ def _bdm_images(server):
             if b.get("source_type") == "image" and b.get("uuid")]
 
 
-def _placement_candidates(req, zone_request):
-    """Compute hosts a new server may go to, and the pinned zone (or None)."""
-    db = req.db
-    zone, forced_host = zone_request, None
-    if zone_request and ":" in zone_request:
-        zone, _, forced_host = zone_request.partition(":")
-        forced_host = forced_host.split(":", 1)[0] or None
-        if forced_host and not req.context.is_admin:
-            raise base.forbidden_by_policy(
-                "os_compute_api:servers:create:forced_host")
-    enabled = hosts.enabled_compute_hosts(db)
-    if zone:
-        known = {aggregates.host_zone(db, h) for h in hosts.compute_hosts(db)}
-        if zone not in known and zone != aggregates.DEFAULT_ZONE:
-            raise base.bad_request("The requested availability zone is not "
-                                   "available")
-        candidates = [h for h in aggregates.hosts_in_zone(db, zone)
-                      if h in enabled]
-    else:
-        candidates = enabled
-    if forced_host:
-        if forced_host not in hosts.compute_hosts(db):
-            raise base.bad_request("Compute host %s could not be found."
-                                   % forced_host)
-        candidates = [forced_host]
-    return candidates, zone or None
-
-
-def _choose_host(db, candidates):
-    if not candidates:
-        raise base.bad_request("No valid host was found. There are not "
-                               "enough hosts available.")
-    return min(candidates, key=lambda h: (servers_on_host(db, h),
-                                          candidates.index(h)))
+def _parse_zone(req, zone_request):
+    """nova's ``_handle_availability_zone``: ``zone[:host[:node]]`` or
+    ``zone::node`` → ``(zone or None, forced host or None)``; forcing a
+    host is admin-only. The zone must be available (nova's 400) unless a
+    host is forced, as nova skips that check then."""
+    if not zone_request:
+        return None, None
+    parts = zone_request.split(":")
+    if len(parts) > 3:
+        raise base.bad_request("Invalid input received: Unable to parse "
+                               "availability_zone")
+    zone = parts[0] or None
+    # the local cloud's nodes are named like their hosts
+    forced = (parts[1] if len(parts) > 1 else "") or (
+        parts[2] if len(parts) > 2 else "") or None
+    if forced and not req.context.is_admin:
+        raise base.forbidden_by_policy(
+            "os_compute_api:servers:create:forced_host")
+    if zone and not forced and zone not in scheduler.available_zones(req.db):
+        raise base.bad_request("The requested availability zone is not "
+                               "available")
+    return zone, forced
 
 
 def new_admin_password():
@@ -820,16 +809,16 @@ def create_server(req):
         if key is None:
             raise base.bad_request("Invalid key_name provided.")
     ports = _networks(req, server, max_count)
-    candidates, pinned_zone = _placement_candidates(
-        req, server.get("availability_zone"))
+    zone, forced_host = _parse_zone(req, server.get("availability_zone"))
+    requested_host = None
     if version >= "2.74" and ("host" in server
                               or "hypervisor_hostname" in server):
         base.require_admin(req, "compute:servers:create:requested_destination")
-        wanted = server.get("host") or server.get("hypervisor_hostname")
-        if wanted not in hosts.compute_hosts(db):
+        requested_host = (server.get("host")
+                          or server.get("hypervisor_hostname"))
+        if requested_host not in hosts.compute_hosts(db):
             raise base.bad_request("Compute host %s could not be found."
-                                   % wanted)
-        candidates = [h for h in candidates if h == wanted]
+                                   % requested_host)
     security_groups = server.get("security_groups") or [{"name": "default"}]
     admin_pass = server.get("adminPass") or new_admin_password()
     reservation_id = _reservation_id()
@@ -839,13 +828,20 @@ def create_server(req):
         description = server.get("description")
     else:
         description = server["name"]
+    new_ids = [common.new_uuid() for _ in range(max_count)]
+    spec = scheduler.RequestSpec(
+        scheduler.resources(flavors.snapshot(flavor), boot_from_volume),
+        zone=zone, forced_host=forced_host, requested_host=requested_host,
+        hints=hints)
+    # None: NoValidHost, and the conductor fails every instance of the
+    # request (they get no host, no ports, vm_state error and a fault)
+    destinations = scheduler.select_destinations(db, spec, new_ids)
     created = []
-    for index in range(max_count):
+    for index, new_id in enumerate(new_ids):
         name = server["name"]
         if max_count > 1:
             name = "%s-%d" % (name, index + 1)
-        host = _choose_host(db, candidates)
-        new_id = common.new_uuid()
+        host = destinations[index] if destinations else None
         if "hostname" in server and max_count == 1:
             hostname = server["hostname"]
         else:
@@ -856,8 +852,9 @@ def create_server(req):
             "user_id": req.context.user_id, "name": name,
             "description": description, "hostname": hostname,
             "host": host, "node": host,
-            "availability_zone": aggregates.host_zone(db, host),
-            "pinned_availability_zone": pinned_zone,
+            "availability_zone": (aggregates.host_zone(db, host) if host
+                                  else zone),
+            "pinned_availability_zone": zone,
             "flavor": json.dumps(flavors.snapshot(flavor)),
             "image_ref": image_ref,
             "key_name": key_name,
@@ -879,13 +876,20 @@ def create_server(req):
                               else None),
             "vm_state": "building", "power_state": states.NOSTATE,
             "progress": 0, "reservation_id": reservation_id,
-            "launch_index": index, "root_device_name": "/dev/vda",
+            "launch_index": index,
+            "root_device_name": "/dev/vda" if host else None,
             "created_at": now, "updated_at": now,
         }
-        states.start(record, states.BUILD_TASKS,
-                     {"vm_state": "active", "power_state": states.RUNNING,
-                      "launched_at": states.LAUNCH_NOW}, progress=True)
-        _insert(db, record, ports)
+        if host:
+            states.start(record, states.BUILD_TASKS,
+                         {"vm_state": "active", "power_state": states.RUNNING,
+                          "launched_at": states.LAUNCH_NOW}, progress=True)
+        else:
+            states.start(record, states.SCHEDULING_TASKS,
+                         {"vm_state": "error",
+                          "power_state": states.NOSTATE},
+                         fault=scheduler.no_valid_host_fault())
+        _insert(db, record, ports if host else [])
         created.append(record)
     if _truthy(server.get("return_reservation_id", False)):
         return Response(202, {"reservation_id": reservation_id})

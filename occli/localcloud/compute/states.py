@@ -56,6 +56,8 @@ FAULT_STATUSES = ("ERROR", "DELETED")
 LAUNCH_NOW = "$completion-time"
 
 BUILD_TASKS = ["scheduling", "block_device_mapping", "networking", "spawning"]
+# a build the scheduler cannot place never leaves ``scheduling``
+SCHEDULING_TASKS = ["scheduling"]
 
 
 def status(vm_state, task_state):
@@ -66,18 +68,22 @@ def status(vm_state, task_state):
     return task_map.get(task_state, task_map["default"])
 
 
-def start(server, tasks, end, progress=False):
+def start(server, tasks, end, progress=False, fault=None):
     """Begin an operation on ``server`` (a dict of columns), in place.
 
     ``tasks``: the task states walked through; ``end``: column values set
     when the operation finishes (``task_state`` becomes None). With
-    ``progress`` the ``progress`` column rises from 0 to 100.
+    ``progress`` the ``progress`` column rises from 0 to 100. ``fault``
+    (``{"code", "message", "details"?}``) is recorded when the operation
+    finishes, ``created`` being that moment.
     """
     server["task_state"] = tasks[0] if tasks else None
     if progress:
         server["progress"] = 0
-    server["pending"] = json.dumps({"tasks": tasks, "end": end,
-                                    "progress": progress})
+    plan = {"tasks": tasks, "end": end, "progress": progress}
+    if fault is not None:
+        plan["fault"] = fault
+    server["pending"] = json.dumps(plan)
     server["task_started_at"] = common.utcnow().timestamp()
 
 
@@ -102,6 +108,10 @@ def advance(server, build_time):
                 common.from_timestamp(finished))
         server["updated_at"] = common.iso_naive_micro(
             common.from_timestamp(finished))
+        if plan.get("fault"):
+            server["fault"] = json.dumps(dict(
+                plan["fault"],
+                created=common.iso_z(common.from_timestamp(finished))))
     else:
         fraction = elapsed / build_time
         tasks = plan["tasks"]
