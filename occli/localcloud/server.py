@@ -105,11 +105,15 @@ class BackgroundServer:
         the worker threads."""
         sockets = self.server._map
         if self._thread.is_alive():
-            # runs in the loop thread, which then exits (its map is empty)
-            self.server.trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
+            try:
+                # runs in the loop thread, which then exits (its map is empty)
+                self.server.trigger.pull_trigger(
+                    lambda: wasyncore.close_all(sockets, ignore_all=True))
+            except OSError:
+                # the trigger was already closed: the loop is ending anyway
+                LOG.debug("local cloud trigger already closed", exc_info=True)
             self._thread.join(timeout)
-        else:
-            wasyncore.close_all(sockets)
+        wasyncore.close_all(sockets, ignore_all=True)
         self.server.task_dispatcher.shutdown(timeout=timeout)
 
     def __enter__(self):
