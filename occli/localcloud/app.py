@@ -158,11 +158,15 @@ class Request:
 class Route:
     _param = re.compile(r"\{(\w+)\}")
 
-    def __init__(self, method, pattern, handler, auth=True):
+    def __init__(self, method, pattern, handler, auth=True, transaction=True):
         self.method = method
         self.pattern = pattern
         self.handler = handler
         self.auth = auth
+        # False: the handler is not run inside the request transaction
+        # (req.db is None); it opens its own short ones with
+        # req.cloud.store.transaction(), e.g. to hash passwords unlocked.
+        self.transaction = transaction
         regex = self._param.sub(r"(?P<\1>[^/]+)", pattern.rstrip("/") or "")
         self.regex = re.compile("^" + regex + "/?$")
 
@@ -182,8 +186,8 @@ class Service:
         self.cloud = cloud
         self.routes = []
 
-    def route(self, method, pattern, handler, auth=True):
-        self.routes.append(Route(method, pattern, handler, auth))
+    def route(self, method, pattern, handler, auth=True, transaction=True):
+        self.routes.append(Route(method, pattern, handler, auth, transaction))
 
     def migrations(self):
         """SQL migrations of this service's tables (see Store.migrate)."""
@@ -290,14 +294,28 @@ class Application:
             if injected is not None:
                 return injected
         route = self._route(req, svc)
+        if not route.transaction:
+            # auth (if any) and before() in their own short transaction;
+            # the handler opens its own (req.db is None while it runs)
+            if route.auth:
+                with self.cloud.store.transaction() as db:
+                    req.db = db
+                    self._before(req, svc, route)
+                req.db = None
+            else:
+                svc.before(req)
+            return _as_response(route.handler(req))
         with self.cloud.store.transaction() as db:
             req.db = db
-            if route.auth:
-                req.context = self.cloud.authenticate(req)
-                if svc.requires_project and not req.context.project_id:
-                    raise HTTPError(403, "A project-scoped token is required.")
-            svc.before(req)
+            self._before(req, svc, route)
             return _as_response(route.handler(req))
+
+    def _before(self, req, svc, route):
+        if route.auth:
+            req.context = self.cloud.authenticate(req)
+            if svc.requires_project and not req.context.project_id:
+                raise HTTPError(403, "A project-scoped token is required.")
+        svc.before(req)
 
     def _error(self, svc, exc):
         if isinstance(exc, Unauthenticated):

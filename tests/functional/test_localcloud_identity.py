@@ -115,3 +115,31 @@ def test_occli_env(occli_env):
     with open(occli_env.clouds_yaml) as f:
         assert yaml.safe_load(f)["clouds"]["local"]["auth"]["auth_url"] == \
             occli_env.auth_url
+
+
+def test_keystoneauth_application_credential_by_name(localcloud_platform):
+    lc = localcloud_platform
+    sess = _session(lc)
+    user_id = sess.get_user_id()
+    url = "%s/v3/users/%s/application_credentials" % (lc.url, user_id)
+    created = sess.post(url, json={"application_credential": {
+        "name": "ksa-by-name", "roles": [{"name": "reader"}]}})
+    assert created.status_code == 201
+    cred = created.json()["application_credential"]
+    auth = v3.ApplicationCredential(
+        auth_url=lc.auth_url, application_credential_name="ksa-by-name",
+        application_credential_secret=cred["secret"], username="demo",
+        user_domain_name="Default")
+    ac_sess = ks_session.Session(auth=auth)
+    access = ac_sess.auth.get_access(ac_sess)
+    assert access.project_id == sess.get_project_id()
+    assert access.role_names == ["reader"]
+    images = ac_sess.get("/v2/images", endpoint_filter={
+        "service_type": "image"}).json()["images"]
+    assert images
+    assert sess.delete(url + "/" + cred["id"]).status_code == 204
+    bad = v3.ApplicationCredential(
+        auth_url=lc.auth_url, application_credential_id=cred["id"],
+        application_credential_secret=cred["secret"])
+    with pytest.raises(ks_exc.Unauthorized):
+        ks_session.Session(auth=bad).get_token()

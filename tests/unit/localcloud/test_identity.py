@@ -242,7 +242,8 @@ def test_401_unsupported_method_lists_methods(client):
     result = client.post("/v3/auth/tokens", json={"auth": {"identity": {
         "methods": ["totp"], "totp": {"user": {}}}}})
     assert result.status == 401
-    assert result.json()["error"]["identity"] == {"methods": ["password", "token"]}
+    assert result.json()["error"]["identity"] == {
+        "methods": ["password", "token", "application_credential"]}
     assert result.json()["error"]["message"] == (
         "Attempted to authenticate with an unsupported method.")
 
