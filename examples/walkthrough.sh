@@ -6,9 +6,13 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
-step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+# the command as you would type it (arguments with spaces quoted)
+shown() { local a out=(); for a in "$@"; do [[ $a =~ [[:space:]] ]] && a="'$a'"; out+=("$a"); done; printf '%s' "${out[*]}"; }
+step() { printf '\n\033[1m$ %s\033[0m\n' "$(shown "$@")"; "$@"; }
+# a step reading stdin: step_in TEXT command... shows and runs  echo TEXT | command...
+step_in() { local text=$1; shift; printf '\n\033[1m$ echo %s | %s\033[0m\n' "$(shown "$text")" "$(shown "$@")"; printf '%s\n' "$text" | "$@"; }
 # a step that is expected to fail: show its one-line error and go on
-fails() { printf '\n\033[1m$ %s\033[0m   # expected to fail\n' "$*"; if "$@"; then echo "unexpected success" >&2; exit 1; fi; }
+fails() { printf '\n\033[1m$ %s\033[0m   # expected to fail\n' "$(shown "$@")"; if "$@"; then echo "unexpected success" >&2; exit 1; fi; }
 user=(occli --os-cloud local)
 admin=(occli --os-cloud local-admin)
 
@@ -58,7 +62,7 @@ step "${user[@]}" software deployment show "$deployment"
 # what the in-server agent reads (the derived config with the input values)
 step "${user[@]}" software deployment metadata show demo-vm
 # what the agent sends back when the script succeeded, via the Swift temp URL
-echo "Writing to /tmp/barmy" | step "${user[@]}" software deployment signal "$deployment" \
+step_in "Writing to /tmp/barmy" "${user[@]}" software deployment signal "$deployment" \
     --stdout - --output result="The file /tmp/barmy contains occli"
 step "${user[@]}" software deployment show "$deployment" -c status -c status_reason
 step "${user[@]}" software deployment output show "$deployment" --all

@@ -32,7 +32,7 @@ _SECRET_HEADER = re.compile(
     re.IGNORECASE)
 _SECRET_QUERY = re.compile(r"(temp_url_sig=)[^&\s'\"]+")
 _SECRET_ARG = re.compile(r"(--os-(?:password|token|application-credential-"
-                         r"secret)[ =])\S+")
+                         r"secret)[ =])(?![/()|])\S+")
 
 
 def redact(text):
@@ -91,7 +91,7 @@ class OcCLI(app.App):
 
     def __init__(self):
         super().__init__(
-            description=__doc__.splitlines()[0],
+            description=OcCLI.__doc__.splitlines()[0],
             version=__version__,
             command_manager=commandmanager.CommandManager(None),
             deferred_help=False,
@@ -107,8 +107,21 @@ class OcCLI(app.App):
         return 0 if self._interacted else code
 
     def interact(self):
+        if self.interactive_app_factory is None:
+            self.interactive_app_factory = _interactive_app()
         super().interact()
         self._interacted = True
+
+    def run_subcommand(self, argv):
+        """Run a command; ``occli server --help`` lists the server commands."""
+        help_flags = [a for a in argv if a in ("-h", "--help")]
+        if help_flags:
+            words = argv[:argv.index(help_flags[0])]
+            try:
+                self.command_manager.find_command(words)
+            except ValueError:
+                return super().run_subcommand(["help"] + words)
+        return super().run_subcommand(argv)
 
     def _register_commands(self, plugin_dirs=()):
         """Add every command of the plugin registry, imported on first use.
@@ -249,6 +262,20 @@ _GLOBAL_OPTIONS = (
 
 _CLIENT_KEYS = [dest for _, dest, _ in _GLOBAL_OPTIONS] + ["insecure",
                                                            "api_timeout"]
+
+
+def _interactive_app():
+    """cliff's interactive shell, minus cmd2 reading our argv as commands."""
+    from cliff import interactive
+
+    class InteractiveApp(interactive.InteractiveApp):
+        def __init__(self, *args, **kwargs):
+            argv, sys.argv = sys.argv, sys.argv[:1]
+            try:
+                super().__init__(*args, **kwargs)
+            finally:
+                sys.argv = argv
+    return InteractiveApp
 
 
 def add_global_options(parser):

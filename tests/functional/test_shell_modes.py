@@ -74,3 +74,13 @@ def test_sdk_client_from_cloud_name_and_keywords(occli_env):
                          project_domain_name="Default")
     assert {f.name for f in by_keywords.flavors.list()} == flavors
     assert by_keywords.api_version("compute") is not None
+
+
+def test_interactive_shell_with_global_options(occli_env):
+    proc = subprocess.run(
+        OCCLI + ["--os-cloud", "local"], input="flavor show m1.tiny -f value "
+        "-c name\nquit\n", capture_output=True, text=True,
+        env=dict(os.environ), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "not an occli command" not in proc.stdout + proc.stderr
+    assert "m1.tiny" in proc.stdout

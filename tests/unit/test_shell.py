@@ -245,3 +245,26 @@ def test_negative_limit_other_than_minus_one_is_a_usage_error(cli, mock_cloud):
         assert code == 2, argv
         assert "use -1 for all" in err
     assert mock_cloud.mock.request_history == []
+
+
+def test_group_help_lists_its_commands(cli, mock_cloud):
+    code, out, err = cli("server", "--help")
+    assert code == 0, err
+    assert out.startswith('Command "server" matches:')
+    assert "  server create\n" in out
+    code, out, _ = cli("server", "create", "--help")
+    assert code == 0 and out.startswith("usage: occli server create")
+    assert mock_cloud.mock.request_history == []
+
+
+def test_app_help_describes_the_tool_not_the_module(cli, mock_cloud):
+    code, out, _ = cli("--help")
+    assert code == 0
+    assert "occli: OpenStack servers, aggregates and Heat software" in out
+    assert "cliff App" not in out
+
+
+def test_redact_keeps_option_hints_readable():
+    from occli.shell import redact
+    hint = "password (--os-password / OS_PASSWORD)"
+    assert redact(hint) == hint
