@@ -100,8 +100,12 @@ def negotiate(requested, server_min, server_max):
     return version
 
 
-def require(version, start, end=None, what="this feature"):
-    """Raise a clear error unless ``start <= version <= end``."""
+def require(version, start, end=None, what="this feature", pinned=False):
+    """Raise a clear error unless ``start <= version <= end``.
+
+    ``pinned`` says the user chose ``version``, so the advice is to change
+    that choice rather than to pin one.
+    """
     version = APIVersion(version)
     if version.matches(start, end):
         return
@@ -109,7 +113,8 @@ def require(version, start, end=None, what="this feature"):
         need = "%s or later" % start
     else:
         need = "between %s and %s" % (start, end)
+    advice = ("change --os-compute-api-version" if pinned else
+              "pin a version with --os-compute-api-version")
     raise exceptions.UnsupportedVersion(
-        "%s requires compute API version %s (in use: %s); pin a version with "
-        "--os-compute-api-version." % (what[:1].upper() + what[1:], need,
-                                        version))
+        "%s requires compute API version %s (in use: %s); %s." % (
+            what[:1].upper() + what[1:], need, version, advice))

@@ -8,6 +8,7 @@ HTTP and nothing of the shell.
 
 from urllib.parse import parse_qs, urlparse
 
+from occli import api_versions
 from occli import exceptions
 
 
@@ -92,6 +93,12 @@ class Manager:
     @property
     def api_version(self):
         return self.client.api_version(self.service_type)
+
+    def _require(self, version, start, end=None, what="this feature"):
+        """Gate a feature on the compute microversion (see api_versions.require)."""
+        api_versions.require(version, start, end, what=what,
+                             pinned=self.client.pinned_compute_version()
+                             is not None)
 
     def _request(self, method, url, body=None, params=None, headers=None,
                  microversion=None, **kwargs):

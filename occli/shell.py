@@ -301,10 +301,13 @@ def add_global_options(parser):
 
 
 def _api_version(text):
-    """argparse type: a well-formed microversion (``2.56``, ``latest``)."""
+    """argparse type: ``latest`` or a microversion occli supports."""
     from occli import api_versions, exceptions
     try:
-        api_versions.APIVersion(text)
+        version = api_versions.APIVersion(text)
+        if not version.is_latest:
+            api_versions.negotiate(text, api_versions.MIN_VERSION,
+                                   api_versions.MAX_VERSION)
     except exceptions.UnsupportedVersion as exc:
         raise argparse.ArgumentTypeError(str(exc))
     return text

@@ -65,7 +65,7 @@ class AggregateManager(base.Manager):
 
     def cache_images(self, aggregate, images):
         """Ask the aggregate's hosts to cache ``images`` (API 2.81)."""
-        api_versions.require(self.api_version, "2.81",
+        self._require(self.api_version, "2.81",
                              what="caching images on an aggregate")
         body = {"cache": [{"id": base.getid(image)} for image in images]}
         self._request("POST", self._url(aggregate, "images"), body=body)

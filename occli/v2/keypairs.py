@@ -16,7 +16,7 @@ class KeypairManager(base.Manager):
     def list(self, user_id=None, limit=None, marker=None):
         params = {"marker": marker}
         if user_id is not None:
-            api_versions.require(self.api_version, "2.10", what="user_id")
+            self._require(self.api_version, "2.10", what="user_id")
             params["user_id"] = user_id
         return self._list("/os-keypairs", "keypairs", params=params,
                           limit=limit, item_key="keypair")
@@ -37,11 +37,11 @@ class KeypairManager(base.Manager):
             body["public_key"] = public_key
         elif version >= api_versions.APIVersion("2.92"):
             if self.client.pinned_compute_version():
-                api_versions.require(version, api_versions.MIN_VERSION, "2.91",
+                self._require(version, api_versions.MIN_VERSION, "2.91",
                                      what="generating a key pair on the server")
             microversion = api_versions.APIVersion("2.91")
         if key_type is not None:
-            api_versions.require(microversion or version, "2.2", what="key type")
+            self._require(microversion or version, "2.2", what="key type")
             body["type"] = key_type
         return self._create("/os-keypairs", {"keypair": body}, "keypair",
                             microversion=microversion)

@@ -328,7 +328,7 @@ class ServerManager(base.Manager):
         for key, value in features.items():
             if value is not None:
                 start, what = self.CREATE_VERSIONS[key]
-                api_versions.require(version, start, what=what)
+                self._require(version, start, what=what)
         return version
 
     def _create_version(self, with_files):
@@ -342,13 +342,12 @@ class ServerManager(base.Manager):
             return version
         requested = self.client.requested_compute_version
         if requested and not api_versions.APIVersion(requested).is_latest:
-            api_versions.require(version, api_versions.MIN_VERSION,
+            self._require(version, api_versions.MIN_VERSION,
                                  PERSONALITY_MAX_VERSION,
                                  what="personality files (--file)")
         return api_versions.APIVersion(PERSONALITY_MAX_VERSION)
 
-    @staticmethod
-    def _networks(nics, version):
+    def _networks(self, nics, version):
         if nics is None:
             # 2.37+ requires networks; "auto" is what a user means by default
             return "auto" if version >= "2.37" else None
@@ -357,7 +356,7 @@ class ServerManager(base.Manager):
                 raise exceptions.CommandError(
                     "nics must be 'auto', 'none' or a list of dicts, got %r."
                     % nics)
-            api_versions.require(version, "2.37",
+            self._require(version, "2.37",
                                  what="automatic network allocation ('%s')"
                                  % nics)
             return nics
@@ -372,7 +371,7 @@ class ServerManager(base.Manager):
                 if value:
                     entry[api_key] = value
             if "tag" in entry:
-                api_versions.require(version, "2.42", what="NIC tags")
+                self._require(version, "2.42", what="NIC tags")
             networks.append(entry)
         return networks
 
@@ -394,12 +393,12 @@ class ServerManager(base.Manager):
         if name is not None:
             body["name"] = name
         if description is not None:
-            api_versions.require(self.api_version, "2.19",
+            self._require(self.api_version, "2.19",
                                  what="a server description")
             body["description"] = None if description is CLEAR \
                 else description
         if hostname is not None:
-            api_versions.require(self.api_version, "2.90",
+            self._require(self.api_version, "2.90",
                                  what="a server hostname")
             body["hostname"] = hostname
         return self._update("/servers/%s" % base.getid(server),
@@ -451,7 +450,7 @@ class ServerManager(base.Manager):
     def lock(self, server, reason=None):
         info = None
         if reason is not None:
-            api_versions.require(self.api_version, "2.73",
+            self._require(self.api_version, "2.73",
                                  what="a lock reason")
             info = {"locked_reason": reason}
         self._server_action(server, "lock", info)
@@ -471,7 +470,7 @@ class ServerManager(base.Manager):
                 (user_data, "2.57", "user data on rebuild"),
                 (hostname, "2.90", "a server hostname")):
             if value is not None:
-                api_versions.require(version, start, what=what)
+                self._require(version, start, what=what)
         check_metadata(metadata)
         info = {"imageRef": str(base.getid(image))}
         optional = {"name": name, "adminPass": admin_pass,

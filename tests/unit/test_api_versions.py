@@ -44,3 +44,10 @@ def test_require_names_the_version():
     assert "2.18" in str(err.value)
     with pytest.raises(exceptions.UnsupportedVersion, match="between 2.1 and 2.56"):
         api_versions.require("2.57", "2.1", "2.56", what="personality files")
+
+
+def test_require_advice_depends_on_a_pinned_version():
+    with pytest.raises(exceptions.UnsupportedVersion) as err:
+        api_versions.require("2.60", "2.1", "2.56", what="files", pinned=True)
+    assert "change --os-compute-api-version" in str(err.value)
+    assert "pin a version" not in str(err.value)

@@ -184,10 +184,12 @@ def test_malformed_compute_version_is_a_usage_error(cli, mock_cloud):
     assert code == 2
     assert "Invalid compute API version 'garbage'" in err
     assert mock_cloud.mock.request_history == []
-    code, out, err = cli("--os-compute-api-version", "3.0", "flavor", "list")
-    assert code == 1
-    assert err.strip() == ("Compute API version 3.0 is not supported by "
-                           "occli (2.1-2.96).")
+    # outside occli's own range: also a usage error, still before any request
+    code, out, err = cli("--os-compute-api-version", "2.99", "flavor", "list")
+    assert code == 2
+    assert ("Compute API version 2.99 is not supported by occli (2.1-2.96)."
+            in err)
+    assert mock_cloud.mock.request_history == []
 
 
 def test_log_file_gets_the_redacted_debug_log(cli, mock_cloud, tmp_path):
