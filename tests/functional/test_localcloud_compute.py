@@ -49,6 +49,42 @@ def test_server_lifecycle_over_http(localcloud):
                         timeout=30).status_code == 404
 
 
+def test_block_device_rules_over_http(localcloud):
+    config = localcloud.cloud.config
+    headers = {"X-Auth-Token": token(localcloud.auth_url, "demo",
+                                     config.demo_password),
+               "OpenStack-API-Version": "compute 2.96"}
+    api = localcloud.url + "/compute/v2.1"
+    image_disk = {"uuid": CIRROS, "source_type": "image",
+                  "destination_type": "local", "boot_index": 0}
+    swap = {"source_type": "blank", "destination_type": "local",
+            "guest_format": "swap", "volume_size": 4096, "boot_index": -1}
+    refused = requests.post(api + "/servers", headers=headers, timeout=30,
+                            json={"server": {
+                                "name": "func-swap", "flavorRef": "1",
+                                "imageRef": CIRROS, "networks": "none",
+                                "block_device_mapping_v2": [image_disk,
+                                                            swap]}})
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["badRequest"]["message"] == (
+        "Swap drive requested is larger than instance type allows.")
+    created = requests.post(api + "/servers", headers=headers, timeout=30,
+                            json={"server": {
+                                "name": "func-bfv", "flavorRef": "1",
+                                "networks": "none",
+                                "block_device_mapping_v2": [{
+                                    "uuid": CIRROS, "source_type": "image",
+                                    "destination_type": "volume",
+                                    "boot_index": 0, "volume_size": 1}]}})
+    assert created.status_code == 202, created.text
+    shown = requests.get(created.headers["Location"], headers=headers,
+                         timeout=30).json()["server"]
+    assert shown["image"] == ""
+    assert len(shown["os-extended-volumes:volumes_attached"]) == 1
+    assert requests.delete(created.headers["Location"], headers=headers,
+                           timeout=30).status_code == 204
+
+
 @pytest.fixture(scope="module")
 def private_cloud(tmp_path_factory):
     running = start_localcloud(tmp_path_factory.mktemp("compute-concurrency"))

@@ -16,9 +16,9 @@ import string
 
 from occli.localcloud import common
 from occli.localcloud.app import HTTPError, Response
-from occli.localcloud.compute import (aggregates, base, flavors, hosts,
-                                      keypairs, networks, scheduler, schemas,
-                                      states)
+from occli.localcloud.compute import (aggregates, base, block_devices,
+                                      flavors, hosts, keypairs, networks,
+                                      scheduler, schemas, states)
 
 # /os-volumes_boot is served by nova 2.1-2.102 and gone (404) from 2.103.
 VOLUMES_BOOT_MAX_VERSION = "2.102"
@@ -621,6 +621,11 @@ def check_image_fits(image, flavor):
             raise base.bad_request(
                 "Flavor's disk is too small for requested image. Flavor disk "
                 "is %d bytes, image is %d bytes." % (disk_bytes, image["size"]))
+    check_image_memory(image, flavor)
+
+
+def check_image_memory(image, flavor):
+    """Nova's ``FlavorMemoryTooSmall`` (also for volume-backed servers)."""
     if (image.get("min_ram") or 0) > flavor["memory_mb"]:
         raise base.bad_request("Flavor's memory is too small for requested "
                                "image.")
@@ -707,32 +712,6 @@ def _address_in_use(db, address):
     return False
 
 
-def _volumes(server):
-    """Attached volumes from the block device mappings; and volume-backed?"""
-    volumes, boot_from_volume = [], False
-    for bdm in server.get("block_device_mapping_v2", []):
-        if bdm.get("destination_type") != "volume":
-            continue
-        volume_id = (bdm.get("uuid") if bdm.get("source_type") == "volume"
-                     else common.new_uuid())
-        volumes.append({"id": volume_id, "delete_on_termination":
-                        _truthy(bdm.get("delete_on_termination", False))})
-        if str(bdm.get("boot_index")) == "0":
-            boot_from_volume = True
-    for bdm in server.get("block_device_mapping", []):
-        if bdm.get("volume_id") or bdm.get("snapshot_id"):
-            volumes.append({"id": bdm.get("volume_id") or common.new_uuid(),
-                            "delete_on_termination": _truthy(
-                                bdm.get("delete_on_termination", False))})
-            boot_from_volume = boot_from_volume or not server.get("imageRef")
-    return volumes, boot_from_volume
-
-
-def _bdm_images(server):
-    return [b["uuid"] for b in server.get("block_device_mapping_v2", [])
-            if b.get("source_type") == "image" and b.get("uuid")]
-
-
 def _parse_zone(req, zone_request):
     """nova's ``_handle_availability_zone``: ``zone[:host[:node]]`` or
     ``zone::node`` → ``(zone or None, forced host or None)``; forcing a
@@ -783,20 +762,36 @@ def create_server(req):
     max_count = int(server.get("max_count", min_count))
     if min_count > max_count:
         raise base.bad_request("min_count must be <= max_count")
+    # nova's API layer, then the compute API (see block_devices)
+    bdms, legacy_bdm = block_devices.from_request(server)
     flavor = resolve_flavor(db, server["flavorRef"])
-    volumes, boot_from_volume = _volumes(server)
     image_ref = server.get("imageRef") or ""
-    has_bdm = bool(server.get("block_device_mapping_v2")
-                   or server.get("block_device_mapping"))
-    if not image_ref and not has_bdm:
+    if not image_ref and not bdms:
         raise base.bad_request("Missing imageRef attribute")
-    if image_ref:
-        image = resolve_image(req, image_ref)
-        if not boot_from_volume:
+    image = resolve_image(req, image_ref) if image_ref else None
+    if image is None and bdms:
+        # nova's get_bdm_image_metadata: the image of the boot mapping
+        boot_image = block_devices.boot_image_id(bdms, legacy_bdm)
+        if boot_image is not None:
+            image = find_image(req, boot_image)
+            if image is None:
+                raise base.bad_request("Block Device Mapping is Invalid: "
+                                       "failed to get image %s." % boot_image)
+    boot_from_volume = False
+    if bdms:
+        bdms = block_devices.transform(bdms, legacy_bdm, image_ref, flavor,
+                                       max(min_count, max_count))
+        boot_from_volume = block_devices.is_volume_backed(bdms)
+    if image is not None:
+        if boot_from_volume:
+            check_image_memory(image, flavor)
+            block_devices.check_volume_fits_image(bdms, image)
+        else:
             check_image_fits(image, flavor)
-    for bdm_image in _bdm_images(server):
-        if find_image(req, bdm_image) is None:
-            raise base.bad_request("Image %s could not be found." % bdm_image)
+    if bdms:
+        block_devices.validate(
+            bdms, flavor, image_ref,
+            lambda image_id: find_image(req, image_id) is not None)
     if boot_from_volume:
         image_ref = ""
     metadata = server.get("metadata", {})
@@ -869,7 +864,8 @@ def create_server(req):
             "metadata": json.dumps(metadata),
             "tags": json.dumps(server.get("tags", [])),
             "security_groups": json.dumps(security_groups),
-            "volumes": json.dumps(volumes),
+            # each instance gets its own volumes made from images etc.
+            "volumes": json.dumps(block_devices.attached_volumes(bdms)),
             "scheduler_hints": json.dumps(hints),
             "trusted_certs": (json.dumps(server["trusted_image_certificates"])
                               if server.get("trusted_image_certificates")
