@@ -12,6 +12,10 @@ from occli import api_versions
 from occli import exceptions
 
 
+_IDEMPOTENT = frozenset(("GET", "HEAD", "PUT", "DELETE"))
+_RETRIABLE_STATUSES = [502, 503, 504]
+
+
 def getid(obj):
     """The id of a resource object, or ``obj`` itself if it is an id."""
     return getattr(obj, "id", obj)
@@ -102,6 +106,16 @@ class Manager:
 
     def _request(self, method, url, body=None, params=None, headers=None,
                  microversion=None, **kwargs):
+        """Send one request through the adapter; raise on an HTTP error.
+
+        Idempotent methods are retried by keystoneauth1 on connection
+        failures and on 502/503/504 (``client.retries`` times, with its
+        backoff); a POST never is, since it might have been applied.
+        """
+        retries = self.client.retries if method in _IDEMPOTENT else 0
+        kwargs.setdefault("connect_retries", retries)
+        kwargs.setdefault("status_code_retries", retries)
+        kwargs.setdefault("retriable_status_codes", _RETRIABLE_STATUSES)
         if microversion is None and self.service_type == "compute":
             microversion = self.api_version
         if microversion is not None:

@@ -21,7 +21,8 @@ class Client:
 
     def __init__(self, session=None, cloud=None, region_name=None,
                  interface=None, compute_api_version=None, api_timeout=None,
-                 use_cache=False, collect_timing=False, **auth):
+                 use_cache=False, collect_timing=False, retries=2, **auth):
+        self.retries = retries
         self._adapters = {}
         self._versions = {}
         self._managers = {}

@@ -78,8 +78,9 @@ class RedactingFormatter(logging.Formatter):
 def _library_warnings(record):
     """Drop keystoneauth's warnings from the console (they precede the error
     that says the same, e.g. "Failed to discover available identity
-    versions" before "Unable to establish connection")."""
-    return not (record.name.startswith("keystoneauth")
+    versions" before "Unable to establish connection", or announce a retry;
+    ``occli.http`` is the logger occli gives keystoneauth's adapters)."""
+    return not (record.name.startswith(("keystoneauth", "occli.http"))
                 and record.levelno < logging.ERROR)
 
 
@@ -260,8 +261,8 @@ _GLOBAL_OPTIONS = (
      "default: the highest both occli and the cloud support."),
 )
 
-_CLIENT_KEYS = [dest for _, dest, _ in _GLOBAL_OPTIONS] + ["insecure",
-                                                           "api_timeout"]
+_CLIENT_KEYS = [dest for _, dest, _ in _GLOBAL_OPTIONS] + [
+    "insecure", "api_timeout", "retries"]
 
 
 def _interactive_app():
@@ -294,6 +295,10 @@ def add_global_options(parser):
                        help="Do not verify TLS certificates (env OS_INSECURE).")
     group.add_argument("--timeout", dest="api_timeout", type=float,
                        metavar="<seconds>", help="HTTP request timeout.")
+    group.add_argument("--retries", type=int, default=2, metavar="<n>",
+                       help="Retry idempotent requests this many times on "
+                            "connection failures and 502/503/504 (default 2; "
+                            "POST is never retried).")
     group.add_argument("--no-cache", action="store_true",
                        help="Neither read nor write the token cache.")
     group.add_argument("--timing", action="store_true",

@@ -1,0 +1,67 @@
+"""Retries: idempotent requests survive transient failures; POST never repeats."""
+
+import pytest
+import requests
+
+from occli import exceptions
+
+from .conftest import COMPUTE, requests_to
+
+UNAVAILABLE = {"status_code": 503, "json": {"serviceUnavailable": {
+    "code": 503, "message": "Try again later."}}}
+
+
+@pytest.fixture(autouse=True)
+def no_backoff(monkeypatch):
+    monkeypatch.setattr("keystoneauth1.session.time.sleep", lambda s: None)
+
+
+def test_get_is_retried_on_503_then_succeeds(client, mock_cloud):
+    m = mock_cloud.mock
+    m.get(COMPUTE + "/flavors/detail", [UNAVAILABLE, UNAVAILABLE,
+                                        {"json": {"flavors": []}}])
+    assert list(client.flavors.list()) == []
+    assert len(requests_to(m, "GET", "/flavors/detail")) == 3
+
+
+def test_get_gives_up_after_the_retries(client, mock_cloud):
+    m = mock_cloud.mock
+    m.get(COMPUTE + "/flavors/detail", [UNAVAILABLE] * 5)
+    with pytest.raises(exceptions.ServiceUnavailable):
+        list(client.flavors.list())
+    assert len(requests_to(m, "GET", "/flavors/detail")) == 1 + client.retries
+
+
+def test_connection_failure_on_get_is_retried(client, mock_cloud):
+    m = mock_cloud.mock
+    m.get(COMPUTE + "/flavors/detail", [
+        {"exc": requests.exceptions.ConnectionError("reset by peer")},
+        {"json": {"flavors": []}}])
+    assert list(client.flavors.list()) == []
+
+
+def test_post_is_never_retried(client, mock_cloud):
+    m = mock_cloud.mock
+    m.post(COMPUTE + "/os-keypairs", [UNAVAILABLE, {"status_code": 201, "json": {
+        "keypair": {"name": "k"}}}])
+    with pytest.raises(exceptions.ServiceUnavailable):
+        client.keypairs.create("k", public_key="ssh-rsa AAAA x")
+    assert len(requests_to(m, "POST", "/os-keypairs")) == 1
+
+
+def test_retries_option_zero_disables_them(cli, mock_cloud):
+    m = mock_cloud.mock
+    m.get(COMPUTE + "/flavors/detail", [UNAVAILABLE, {"json": {"flavors": []}}])
+    code, _, err = cli("--retries", "0", "flavor", "list")
+    assert code == 1 and "(HTTP 503)" in err
+    assert len(requests_to(m, "GET", "/flavors/detail")) == 1
+
+
+def test_retry_notices_only_with_verbose(cli, mock_cloud):
+    m = mock_cloud.mock
+    m.get(COMPUTE + "/flavors/detail", [UNAVAILABLE, {"json": {"flavors": []}}])
+    code, _, err = cli("flavor", "list")
+    assert code == 0 and err == ""
+    m.get(COMPUTE + "/flavors/detail", [UNAVAILABLE, {"json": {"flavors": []}}])
+    code, _, err = cli("-v", "flavor", "list")
+    assert code == 0 and "Retriable status code 503" in err
