@@ -7,6 +7,7 @@ MANAGERS = {
     "keypairs": "occli.v2.keypairs:KeypairManager",
     "services": "occli.v2.services:ServiceManager",
     "hypervisors": "occli.v2.hypervisors:HypervisorManager",
+    "limits": "occli.v2.limits:LimitsManager",
     "availability_zones": "occli.v2.availability_zones:AvailabilityZoneManager",
     "aggregates": "occli.v2.aggregates:AggregateManager",
     "software_configs": "occli.v2.software_configs:SoftwareConfigManager",

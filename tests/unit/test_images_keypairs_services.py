@@ -197,3 +197,14 @@ def test_image_list_by_ids_edge_cases(client, images):
     assert request.qs["id"] == ['in:"a,b",e']
     with pytest.raises(exceptions.CommandError):
         list(client.images.list(ids=["a"], marker="m"))
+
+
+def test_limits_show_from_sample(cli, mock_cloud):
+    sample = load_fixture("compute", "limits", "v2.57", "limit-get-resp.json")
+    mock_cloud.mock.get(COMPUTE + "/limits", json=sample)
+    code, out, err = cli("limits", "show", "--project", "p1", "-f", "json")
+    assert code == 0, err
+    rows = {r["Name"]: r["Value"] for r in json.loads(out)}
+    assert rows == sample["limits"]["absolute"]
+    sent = requests_to(mock_cloud.mock, "GET", "/limits")[0]
+    assert sent.qs == {"tenant_id": ["p1"]}

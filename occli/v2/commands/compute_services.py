@@ -1,4 +1,4 @@
-"""Compute service and hypervisor commands (admin)."""
+"""Compute service, hypervisor and limits commands."""
 
 from occli import columns
 from occli import utils
@@ -29,3 +29,15 @@ def do_hypervisor_list(client, args):
         cols += ["hypervisor_type", "host_ip"]
         headers += ["Hypervisor Type", "Host IP"]
     return columns.table(hypervisors, cols, headers=headers)
+
+
+@utils.arg("--project", metavar="<project-id>",
+           help="Another project's limits (admin).")
+@utils.arg("--reserved", action="store_true",
+           help="Include reserved resources in the usage.")
+@utils.output("list")
+def do_limits_show(client, args):
+    """Show the project's absolute compute limits and their usage."""
+    limits = client.limits.get(project_id=args.project, reserved=args.reserved)
+    absolute = limits.to_dict().get("absolute") or {}
+    return ("Name", "Value"), sorted(absolute.items())
