@@ -7,7 +7,6 @@ resolves an id, a uuid or a name.
 
 import uuid
 
-from occli import api_versions
 from occli import base
 from occli import exceptions
 

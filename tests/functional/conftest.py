@@ -78,14 +78,35 @@ def _clear_localcloud_faults(request):
             request.getfixturevalue(name).faults.clear()
 
 
-@pytest.fixture
-def occli_env(localcloud, monkeypatch, tmp_path):
-    """Point the client at ``localcloud`` through its clouds.yaml."""
+def point_client_at(running, monkeypatch, cache_dir, cloud=None):
+    """Environment for occli against ``running``: its clouds.yaml, no other
+    ``OS_*`` variables, a private token cache, and ``OS_CLOUD`` if given."""
     for key in list(os.environ):
         if key.startswith("OS_"):
             monkeypatch.delenv(key)
-    monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", localcloud.clouds_yaml)
-    monkeypatch.setenv("OS_CLOUD", "local")
-    monkeypatch.setenv("OCCLI_CACHE_DIR", str(tmp_path / "occli-cache"))
-    monkeypatch.setenv("OCCLI_LOCALCLOUD_DIR", localcloud.data_dir)
+    monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", running.clouds_yaml)
+    if cloud:
+        monkeypatch.setenv("OS_CLOUD", cloud)
+    monkeypatch.setenv("OCCLI_CACHE_DIR", str(cache_dir))
+    monkeypatch.setenv("OCCLI_LOCALCLOUD_DIR", running.data_dir)
+
+
+@pytest.fixture
+def occli_env(localcloud, monkeypatch, tmp_path):
+    """Point the client at ``localcloud`` (cloud ``local``)."""
+    point_client_at(localcloud, monkeypatch, tmp_path / "occli-cache",
+                    cloud="local")
     return localcloud
+
+
+@pytest.fixture
+def run_occli(capsys):
+    """Run ``occli ARGV…`` in-process: ``(exit code, stdout, stderr)``."""
+    from occli import shell
+
+    def run(*argv):
+        capsys.readouterr()
+        code = shell.main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+    return run

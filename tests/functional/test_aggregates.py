@@ -10,8 +10,7 @@ import re
 import pytest
 
 from occli import exceptions
-from occli import shell
-from tests.functional.conftest import start_localcloud
+from tests.functional.conftest import point_client_at, start_localcloud
 
 CIRROS = "cirros-0.6.2-x86_64-disk"
 _REQUEST_ID = re.compile(r" \(Request-ID: req-[0-9a-f-]+\)")
@@ -27,13 +26,7 @@ def agg_cloud(tmp_path_factory):
 
 @pytest.fixture
 def env(agg_cloud, monkeypatch, tmp_path):
-    import os
-    for key in list(os.environ):
-        if key.startswith("OS_"):
-            monkeypatch.delenv(key)
-    monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", agg_cloud.clouds_yaml)
-    monkeypatch.setenv("OCCLI_CACHE_DIR", str(tmp_path / "occli-cache"))
-    monkeypatch.setenv("OCCLI_LOCALCLOUD_DIR", agg_cloud.data_dir)
+    point_client_at(agg_cloud, monkeypatch, tmp_path / "occli-cache")
     return agg_cloud
 
 
@@ -52,16 +45,10 @@ def admin(env):
 
 
 @pytest.fixture
-def occli(env, admin, capsys):
+def occli(env, admin, run_occli):
     """``occli(*argv, cloud="local-admin")`` → (exit code, stdout, stderr)."""
     def run(*argv, cloud="local-admin"):
-        capsys.readouterr()
-        try:
-            code = shell.main(["--os-cloud", cloud] + list(argv))
-        except SystemExit as exc:
-            code = exc.code
-        out, err = capsys.readouterr()
-        return code, out, err
+        return run_occli("--os-cloud", cloud, *argv)
     return run
 
 

@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from occli import shell
 
 SERVERS = "^/compute/v2.1/servers/detail"
 
@@ -16,47 +15,40 @@ def no_backoff(monkeypatch):
     monkeypatch.setattr("keystoneauth1.session.time.sleep", lambda s: None)
 
 
-def occli(capsys, *argv):
-    capsys.readouterr()
-    code = shell.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_503s_on_a_list_are_retried(occli_env, capsys):
+def test_503s_on_a_list_are_retried(occli_env, run_occli):
     occli_env.faults.add({"method": "GET", "path": SERVERS, "count": 2,
                           "kind": "status", "status": 503})
-    code, out, err = occli(capsys, "server", "list", "-f", "json")
+    code, out, err = run_occli("server", "list", "-f", "json")
     assert code == 0, err
     assert isinstance(json.loads(out), list)
     assert occli_env.faults.rules()[0]["remaining"] == 0
 
 
-def test_dropped_connection_on_a_list_is_retried(occli_env, capsys):
+def test_dropped_connection_on_a_list_is_retried(occli_env, run_occli):
     occli_env.faults.add({"method": "GET", "path": SERVERS, "count": 1,
                           "kind": "close"})
-    code, out, err = occli(capsys, "server", "list", "-f", "json")
+    code, out, err = run_occli("server", "list", "-f", "json")
     assert code == 0, err
 
 
-def test_a_failed_create_is_not_repeated(occli_env, capsys):
-    before = occli(capsys, "server", "list", "-f", "json")[1]
+def test_a_failed_create_is_not_repeated(occli_env, run_occli):
+    before = run_occli("server", "list", "-f", "json")[1]
     occli_env.faults.add({"method": "POST", "path": "^/compute/v2.1/servers$",
                           "count": 1, "kind": "status", "status": 503})
-    code, out, err = occli(capsys, "server", "create", "never", "--image",
+    code, out, err = run_occli("server", "create", "never", "--image",
                            "cirros-0.6.2-x86_64-disk", "--flavor", "m1.tiny",
                            "--nic", "none")
     assert code == 1
     assert out == ""
     assert len(err.strip().splitlines()) == 1 and "(HTTP 503)" in err
-    after = occli(capsys, "server", "list", "-f", "json")[1]
+    after = run_occli("server", "list", "-f", "json")[1]
     assert json.loads(after) == json.loads(before)
 
 
-def test_malformed_body_is_one_clear_line(occli_env, capsys):
+def test_malformed_body_is_one_clear_line(occli_env, run_occli):
     occli_env.faults.add({"method": "GET", "path": SERVERS, "count": 1,
                           "kind": "malformed"})
-    code, out, err = occli(capsys, "server", "list")
+    code, out, err = run_occli("server", "list")
     assert code == 1
     lines = err.strip().splitlines()
     assert len(lines) == 1

@@ -8,12 +8,11 @@ local cloud's hosts.
 """
 
 import json
-import os
 import uuid
 
 import pytest
 
-from tests.functional.conftest import start_localcloud
+from tests.functional.conftest import point_client_at, start_localcloud
 
 IMAGE = "cirros-0.6.2-x86_64-disk"
 NO_VALID_HOST = ("No valid host was found. There are not enough hosts "
@@ -29,27 +28,11 @@ def error_cloud(tmp_path_factory):
 
 
 @pytest.fixture
-def occli(error_cloud, monkeypatch, tmp_path, capsys):
+def occli(error_cloud, monkeypatch, tmp_path, run_occli):
     """Run ``occli ARGV…`` in-process as demo: (exit code, stdout, stderr)."""
-    from occli import shell
-
-    for key in list(os.environ):
-        if key.startswith("OS_"):
-            monkeypatch.delenv(key)
-    monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", error_cloud.clouds_yaml)
-    monkeypatch.setenv("OS_CLOUD", "local")
-    monkeypatch.setenv("OCCLI_CACHE_DIR", str(tmp_path / "occli-cache"))
-    monkeypatch.setenv("OCCLI_LOCALCLOUD_DIR", error_cloud.data_dir)
-
-    def run(*argv):
-        capsys.readouterr()
-        try:
-            code = shell.main([str(a) for a in argv])
-        except SystemExit as exc:
-            code = exc.code
-        out, err = capsys.readouterr()
-        return code, out, err
-    return run
+    point_client_at(error_cloud, monkeypatch, tmp_path / "occli-cache",
+                    cloud="local")
+    return run_occli
 
 
 def ok(result):

@@ -13,19 +13,8 @@ OTHER_IMAGE = "ubuntu-24.04"
 
 
 @pytest.fixture
-def occli(occli_env, capsys):
-    """Run ``occli ARGV…`` in-process: (exit code, stdout, stderr)."""
-    from occli import shell
-
-    def run(*argv):
-        capsys.readouterr()
-        try:
-            code = shell.main([str(a) for a in argv])
-        except SystemExit as exc:
-            code = exc.code
-        out, err = capsys.readouterr()
-        return code, out, err
-    return run
+def occli(occli_env, run_occli):
+    return run_occli
 
 
 def ok(result):

@@ -17,7 +17,6 @@ import pytest
 import requests
 
 from occli import exceptions
-from occli import shell
 
 SCRIPT = """#!/bin/sh
 echo "foo is $foo" > $heat_outputs_path.result
@@ -39,15 +38,10 @@ options:
 
 
 @pytest.fixture
-def occli(occli_env, capsys):
+def occli(occli_env, run_occli):
     """Run ``occli ARGV…`` in-process; ``-f json`` output is parsed."""
     def run(*argv, expect=0):
-        capsys.readouterr()
-        try:
-            code = shell.main(list(argv))
-        except SystemExit as exc:
-            code = exc.code
-        out, err = capsys.readouterr()
+        code, out, err = run_occli(*argv)
         assert code == expect, "exit %s: %s%s" % (code, out, err)
         if code == 0 and "json" in argv:
             return json.loads(out)
