@@ -584,11 +584,15 @@ class CloudConfig:
         """Any resolved setting by its openstacksdk name."""
         return self.config.get(key, default)
 
-    def __repr__(self):
-        auth = {
+    def masked_auth(self):
+        """The auth options with passwords, secrets and tokens as ``***``."""
+        return {
             k: ("***" if _is_secret(k) or k in _TOKEN_KEYS else v)
             for k, v in self.auth.items()
         }
+
+    def __repr__(self):
+        auth = self.masked_auth()
         return (
             f"CloudConfig(name={self.name!r}, auth_type={self.auth_type!r}, "
             f"auth={auth!r}, region_name={self.region_name!r}, "

@@ -1,0 +1,38 @@
+"""Identity commands: the token in use and the resolved configuration."""
+
+from occli import columns
+from occli import exceptions
+from occli import utils
+
+
+@utils.output("show")
+def do_token_issue(client, args):
+    """Show a token for scripts (the cached one while it is valid)."""
+    session = client.session
+    access = session.auth.get_access(session)
+    return columns.show({
+        "id": access.auth_token,
+        "expires": access.expires.isoformat() if access.expires else None,
+        "project_id": access.project_id,
+        "user_id": access.user_id,
+    }, columns=("expires", "id", "project_id", "user_id"))
+
+
+@utils.output("show")
+def do_configuration_show(client, args):
+    """Show the resolved cloud configuration, secrets masked (no request)."""
+    cc = client.cloud_config
+    if cc is None:
+        raise exceptions.CommandError("The client was given a session; there "
+                                      "is no configuration to show.")
+    info = {"auth." + k: v for k, v in cc.masked_auth().items()}
+    info.update({
+        "cloud": cc.name or None,
+        "auth_type": cc.auth_type,
+        "region_name": cc.region_name,
+        "interface": cc.interface,
+        "compute_api_version": client.requested_compute_version,
+        "source_files": cc.source_files,
+        "ignored_env": cc.ignored_env,
+    })
+    return columns.show(info)
