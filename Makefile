@@ -27,7 +27,7 @@ functional: $(STAMP)
 	$(BIN)/python -m pytest -q tests/functional
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/run.py --peers
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -190,12 +190,20 @@ def main():
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--servers", type=int, default=1500,
                         help="servers for the list-scale benchmark")
+    parser.add_argument("--peers", action="store_true",
+                        help="also run nova/heat/openstack side by side "
+                        "(benchmarks/peers.py; installs them once into "
+                        ".bench-peers)")
     args = parser.parse_args()
     report = []
     bench_startup(args.runs, report)
     bench_requests(args.runs, report)
     bench_list_scale(args.servers, report)
     bench_plugins(report)
+    if args.peers:
+        sys.path.insert(0, HERE)
+        import peers
+        peers.run(args.runs, report)
     width = max(len(r[1]) for r in report)
     print("%-9s %-*s %-28s %s" % ("group", width, "what", "figure", "note"))
     for group, what, figure, note in report:

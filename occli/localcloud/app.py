@@ -180,6 +180,9 @@ class Service:
 
     name = None
     prefix = ""
+    # paths outside ``prefix`` this service also answers, unprefixed (as a
+    # service on its own port would): see ObjectStoreService
+    root_paths = ()
     requires_project = True
 
     def __init__(self, cloud):
@@ -228,6 +231,9 @@ class Application:
 
     def _service_for(self, path):
         for svc in self.services:
+            if any(path.startswith(r) for r in svc.root_paths):
+                return svc
+        for svc in self.services:
             p = svc.prefix
             if not p or path == p or path.startswith(p + "/"):
                 return svc
@@ -256,7 +262,10 @@ class Application:
         return [payload]
 
     def _route(self, req, svc):
-        sub = (req.path[len(svc.prefix):] or "/").rstrip("/")
+        sub = req.path
+        if sub == svc.prefix or sub.startswith(svc.prefix + "/"):
+            sub = sub[len(svc.prefix):]
+        sub = (sub or "/").rstrip("/")
         allowed = False
         for r in svc.routes:
             m = r.regex.match(sub)

@@ -1,7 +1,8 @@
 """A minimal Swift v1 object store with temp URLs, on SQLite.
 
 Mounted at ``/object-store``; the account of project ``p`` is
-``/object-store/v1/AUTH_p``. Supports account HEAD/GET/POST (metadata,
+``/object-store/v1/AUTH_p`` (also answered unprefixed, ``/v1/AUTH_p``,
+where heat's temp URLs point). Supports account HEAD/GET/POST (metadata,
 including the temp-URL keys), container PUT/GET/HEAD/DELETE and object
 PUT/GET/HEAD/DELETE. Object bodies are BLOBs, at most
 :attr:`ObjectStoreService.max_object_size` bytes.
@@ -142,6 +143,12 @@ class ObjectStoreService(Service):
 
     name = "objectstore"
     prefix = "/object-store"
+    # Also answer ``/v1/AUTH_<project>/...`` at the root. heat (and
+    # heatclient's TEMP_URL_SIGNAL) build a temp URL as
+    # ``<scheme>://<netloc of the object-store endpoint>/v1/AUTH_p/c/o``,
+    # dropping the endpoint's path: fine for a real Swift on its own port,
+    # a 404 here without this alias.
+    root_paths = ("/v1/AUTH_",)
     max_object_size = 5 * 1024 * 1024
     listing_limit = 10000
 

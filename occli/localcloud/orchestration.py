@@ -294,6 +294,7 @@ class OrchestrationService(Service):
                    self.update_deployment)
         self.route("DELETE", base + "/software_deployments/{deployment_id}",
                    self.delete_deployment)
+        self.route("POST", base + "/validate", self.validate_template)
 
     def migrations(self):
         return ["""
@@ -458,6 +459,26 @@ class OrchestrationService(Service):
         req.db.execute("DELETE FROM heat_software_configs WHERE id = ?",
                        (config_id,))
         return Response(204)
+
+    # -- template validation -----------------------------------------------
+
+    def validate_template(self, req):
+        """``POST /validate``: heat's template validation (200 or 400)."""
+        body = _json_object(req)
+        template = body.get("template")
+        if template is None:
+            raise _error(400, "No template specified", "HTTPBadRequest")
+        if isinstance(template, str):
+            import yaml
+            try:
+                template = yaml.safe_load(template)
+            except yaml.YAMLError as exc:
+                raise _error(400, "Error parsing template: %s" % exc,
+                             "HTTPBadRequest")
+        try:
+            return validate_template(template)
+        except ValueError as exc:
+            raise _error(400, str(exc), "HTTPBadRequest")
 
     # -- software deployments ----------------------------------------------
 
@@ -630,6 +651,71 @@ class OrchestrationService(Service):
             return row
         self._update(req.db, row["id"], changes, obj["timestamp"])
         return self._get_deployment(req, row["id"])
+
+
+# ---------------------------------------------------------------------------
+# template validation (POST /v1/{p}/validate), just enough for clients that
+# validate a one-resource template before creating a software config
+# (heatclient's ``software config create`` does)
+
+_HOT_SECTIONS = ("heat_template_version", "description", "parameter_groups",
+                 "parameters", "resources", "outputs", "conditions")
+_SOFTWARE_CONFIG_PROPERTIES = {"group": str, "config": str, "options": dict,
+                               "inputs": list, "outputs": list}
+_EMPTY_ENVIRONMENT = {"parameters": {}, "resource_registry": {"resources": {}},
+                      "parameter_defaults": {}, "encrypted_param_names": [],
+                      "event_sinks": []}
+
+
+def validate_template(template):
+    """heat's ``validate_template`` result for a HOT template (a mapping).
+
+    Raises ValueError with heat's message for what it would reject. Only
+    ``OS::Heat::SoftwareConfig`` properties are checked; other resource
+    types are taken as they are (this cloud has no stacks).
+    """
+    if not isinstance(template, dict) or \
+            "heat_template_version" not in template:
+        raise ValueError("The template version is invalid: Template format "
+                         "version not found.")
+    for key in template:
+        if key not in _HOT_SECTIONS:
+            raise ValueError("The template section is invalid: %s" % key)
+    resources = template.get("resources") or {}
+    if not isinstance(resources, dict):
+        raise ValueError('"resources" must be a map')
+    for name, res in resources.items():
+        if not isinstance(res, dict) or not isinstance(res.get("type"), str):
+            raise ValueError('Resource %s is missing "type"' % name)
+        props = res.get("properties") or {}
+        if res["type"] != "OS::Heat::SoftwareConfig":
+            continue
+        for key, value in props.items():
+            kind = _SOFTWARE_CONFIG_PROPERTIES.get(key)
+            if kind is None:
+                raise ValueError("Property error: resources.%s.properties: "
+                                 "Unknown Property %s" % (name, key))
+            if value is not None and not isinstance(value, kind):
+                raise ValueError("Property error: resources.%s.properties.%s:"
+                                 " Value must be a %s" % (
+                                     name, key, {str: "string", dict: "map",
+                                                 list: "list"}[kind]))
+    params = {}
+    for pname, schema in (template.get("parameters") or {}).items():
+        schema = schema if isinstance(schema, dict) else {}
+        param = {"Type": schema.get("type", "String"),
+                 "Description": schema.get("description", ""),
+                 "NoEcho": "true" if schema.get("hidden") else "false",
+                 "Label": schema.get("label", pname)}
+        if "default" in schema:
+            param["Default"] = schema["default"]
+        params[pname] = param
+    result = {"Description": template.get("description", "No description"),
+              "Parameters": params}
+    if template.get("parameter_groups"):
+        result["ParameterGroups"] = template["parameter_groups"]
+    result["Environment"] = json.loads(json.dumps(_EMPTY_ENVIRONMENT))
+    return result
 
 
 def _title(status):

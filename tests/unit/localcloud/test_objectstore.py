@@ -357,3 +357,23 @@ def test_head_of_an_object_reports_its_length_without_a_body(env):
     assert resp.status_code == 200
     assert resp.headers["Content-Length"] == "1234"
     assert resp.content == b""
+
+
+def test_swift_api_also_answers_at_the_root_like_heats_temp_urls(env):
+    """heat and heatclient (TEMP_URL_SIGNAL) build a temp URL from the
+    object-store endpoint's scheme and host only: ``<host>/v1/AUTH_p/c/o``.
+    A Swift on its own port serves that; so must this one-port cloud."""
+    demo = env.demo
+    full = make_temp_url(env, demo, "root", "signal")
+    at_root = full.replace("/object-store/v1/", "/v1/", 1)
+    assert requests.put(at_root, data=b'{"deploy_status_code": 0}'
+                        ).status_code == 201
+    assert requests.get(demo.swift + "/root/signal",
+                        headers=demo.headers).json() == {
+                            "deploy_status_code": 0}
+    root_account = env.url + "/v1/AUTH_" + demo.project
+    assert requests.head(root_account, headers=demo.headers
+                         ).status_code == 204
+    assert requests.get(root_account + "/root/signal").status_code == 401
+    # other root paths still belong to the identity service
+    assert requests.get(env.url + "/v3").status_code == 200

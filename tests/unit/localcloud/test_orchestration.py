@@ -553,3 +553,48 @@ def test_signal_only_for_temp_url_transport(env):
                                    status="IN_PROGRESS")
     assert get_deployment(env, "/software_deployments/" + deployment["id"])[
         "status"] == "IN_PROGRESS"
+
+
+# -- template validation (POST /validate) ------------------------------------
+
+def test_validate_a_software_config_template_like_heatclient_sends(env):
+    """heatclient's ``software config create`` validates first."""
+    template = {"heat_template_version": "2013-05-23", "resources": {
+        "cfg": {"type": "OS::Heat::SoftwareConfig", "properties": {
+            "group": "script", "config": "#!/bin/sh\n", "inputs": [],
+            "outputs": [], "options": {}}}}}
+    resp = heat(env.demo, "POST", "/validate", json={"template": template})
+    assert resp.status_code == 200, resp.text
+    assert resp.json() == {
+        "Description": "No description", "Parameters": {},
+        "Environment": {"parameters": {},
+                        "resource_registry": {"resources": {}},
+                        "parameter_defaults": {},
+                        "encrypted_param_names": [], "event_sinks": []}}
+    text = ("heat_template_version: 2018-08-31\ndescription: d\n"
+            "parameters:\n  p: {type: string, default: x}\n"
+            "resources:\n  s: {type: OS::Nova::Server}\n")
+    resp = heat(env.demo, "POST", "/validate", json={"template": text})
+    assert resp.status_code == 200, resp.text
+    assert resp.json()["Description"] == "d"
+    assert resp.json()["Parameters"]["p"]["Default"] == "x"
+
+
+@pytest.mark.parametrize("body, message", [
+    ({}, "No template specified"),
+    ({"template": {"resources": {}}},
+     "The template version is invalid: Template format version not found."),
+    ({"template": {"heat_template_version": "2013-05-23", "bogus": 1}},
+     "The template section is invalid: bogus"),
+    ({"template": {"heat_template_version": "2013-05-23", "resources": {
+        "c": {"type": "OS::Heat::SoftwareConfig",
+              "properties": {"nope": 1}}}}},
+     "Property error: resources.c.properties: Unknown Property nope"),
+    ({"template": {"heat_template_version": "2013-05-23", "resources": {
+        "c": {"type": "OS::Heat::SoftwareConfig",
+              "properties": {"inputs": {}}}}}},
+     "Property error: resources.c.properties.inputs: Value must be a list"),
+])
+def test_validate_rejections_are_400(env, body, message):
+    resp = heat(env.demo, "POST", "/validate", json=body)
+    assert_heat_error(resp, 400, "HTTPBadRequest", message)
