@@ -3,8 +3,7 @@ locks, lazy task completion, rebuild/resize/createImage, metadata."""
 
 import pytest
 
-from tests.unit.localcloud.test_compute_harness import (  # noqa: F401
-    CIRROS, UBUNTU, fault, nova, shared_nova, slow_nova)
+from tests.unit.localcloud.compute_harness import CIRROS, UBUNTU, fault
 
 SIMPLE = {
     # action: (allowed vm_states, vm_state afterwards, task_state meanwhile)

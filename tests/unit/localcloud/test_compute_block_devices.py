@@ -3,8 +3,7 @@
 import pytest
 
 from occli.localcloud.compute import block_devices
-from tests.unit.localcloud.test_compute_harness import (  # noqa: F401
-    CIRROS, UBUNTU, fault, nova)
+from tests.unit.localcloud.compute_harness import CIRROS, fault
 
 VOLUME = "9d5e2fb8-0000-4000-8000-000000000001"
 VOLUME2 = "9d5e2fb8-0000-4000-8000-000000000002"

@@ -14,8 +14,7 @@ import pytest
 
 from occli.localcloud.compute.microversions import MAX_VERSION, APIVersion
 from tests.shape import assert_same_shape
-from tests.unit.localcloud.test_compute_harness import (  # noqa: F401
-    CIRROS, UBUNTU, shared_nova)
+from tests.unit.localcloud.compute_harness import CIRROS, UBUNTU
 
 FIXTURES = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
                         "fixtures", "compute")
@@ -123,7 +122,6 @@ def _call(nova, relative, sample):
 
 @pytest.mark.parametrize("relative", server_samples())
 def test_server_samples(shared_nova, relative):
-    nova = shared_nova
     sample = load(relative)
     assert_same_shape(_call(shared_nova, relative, sample), sample,
                       nullable=NULLABLE)

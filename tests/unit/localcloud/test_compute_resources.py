@@ -8,8 +8,7 @@ import pytest
 
 from occli.localcloud.compute import keypairs
 from occli.localcloud.compute.microversions import APIVersion
-from tests.unit.localcloud.test_compute_harness import (  # noqa: F401
-    fault, nova)
+from tests.unit.localcloud.compute_harness import fault
 
 
 def _ssh_key(comment="me@host"):

@@ -8,8 +8,7 @@ import pytest
 
 from occli.localcloud import common
 from occli.localcloud.compute import scheduler
-from tests.unit.localcloud.test_compute_harness import (  # noqa: F401
-    CIRROS, fault, make_cloud, nova, slow_nova)
+from tests.unit.localcloud.compute_harness import CIRROS, fault, make_cloud
 
 NO_VALID_HOST = ("No valid host was found. There are not enough hosts "
                  "available.")

@@ -6,8 +6,7 @@ import base64
 import pytest
 
 from occli.localcloud.compute import networks
-from tests.unit.localcloud.test_compute_harness import (  # noqa: F401
-    CIRROS, UBUNTU, fault, nova, slow_nova)
+from tests.unit.localcloud.compute_harness import CIRROS, UBUNTU, fault
 
 PRIVATE = networks.PRIVATE_NETWORK_ID
 
@@ -304,7 +303,7 @@ def test_build_progresses_with_time(slow_nova, clock):
 def test_real_clock_small_build_time(tmp_path):
     import time
 
-    from tests.unit.localcloud.test_compute_harness import Nova, make_cloud
+    from tests.unit.localcloud.compute_harness import Nova, make_cloud
 
     cloud = make_cloud(tmp_path / "d", build_time=0.3)
     try:

@@ -1,99 +1,16 @@
-"""The local cloud's Swift v1 object store, over real HTTP (waitress).
-
-Also hosts the small harness the orchestration tests reuse: a cloud made of
-the real identity service plus the orchestration and object-store services,
-served on an ephemeral port, with real keystone tokens.
-"""
+"""The local cloud's Swift v1 object store, over real HTTP (waitress)."""
 
 import base64
 import hashlib
 import hmac
 import time
-import types
 
 import pytest
 import requests
 
-from occli.localcloud.cloud import Config, LocalCloud
-from occli.localcloud.identity import IdentityService
 from occli.localcloud.objectstore import ObjectStoreService, temp_url_signature
-from occli.localcloud.orchestration import OrchestrationService
-from occli.localcloud.server import BackgroundServer
+from tests.unit.localcloud.heat_swift_harness import make_temp_url
 
-
-def add_member(cloud, name, password):
-    """Create project ``name`` with member user ``name``."""
-    identity = cloud.identity
-    with cloud.store.transaction() as db:
-        project = identity._ensure_project(db, name)
-        user = identity._ensure_user(db, name, password, project)
-        role = identity._ensure_role(db, "member")
-        db.execute("INSERT OR IGNORE INTO role_assignments (user_id,"
-                   " target_type, target_id, role_id) VALUES (?, ?, ?, ?)",
-                   (user, "project", project, role))
-
-
-def serve(data_dir):
-    """Identity + orchestration + object store served on a free port.
-
-    Returns ``(cloud, url, stop)``; the cloud has an extra member project
-    and user ``alt`` (password ``alt-secret``).
-    """
-    cloud = LocalCloud(Config(data_dir=str(data_dir), port=0), services=[
-        IdentityService, OrchestrationService, ObjectStoreService])
-    add_member(cloud, "alt", "alt-secret")
-    server = BackgroundServer(cloud).start()
-
-    def stop():
-        server.stop()
-        cloud.close()
-    return cloud, server.url, stop
-
-
-def login(url, name, password):
-    """(token, project_id) of a project-scoped password token."""
-    resp = requests.post(url + "/v3/auth/tokens", json={"auth": {
-        "identity": {"methods": ["password"], "password": {"user": {
-            "name": name, "domain": {"id": "default"},
-            "password": password}}},
-        "scope": {"project": {"name": name, "domain": {"id": "default"}}}}})
-    assert resp.status_code == 201, resp.text
-    return (resp.headers["X-Subject-Token"],
-            resp.json()["token"]["project"]["id"])
-
-
-@pytest.fixture(scope="module")
-def env(tmp_path_factory):
-    """One served cloud per test module (tests use distinct names)."""
-    cloud, url, stop = serve(tmp_path_factory.mktemp("cloud"))
-    users = {}
-    for name, password in (("admin", "admin-secret"),
-                           ("demo", "demo-secret"), ("alt", "alt-secret")):
-        token, project = login(url, name, password)
-        users[name] = types.SimpleNamespace(
-            token=token, project=project,
-            headers={"X-Auth-Token": token},
-            swift=url + "/object-store/v1/AUTH_" + project,
-            heat=url + "/orchestration/v1/" + project)
-    yield types.SimpleNamespace(cloud=cloud, url=url, **users)
-    stop()
-
-
-def make_temp_url(env, user, container, obj, method="PUT", key="secret-key",
-                  expires=None, digest="sha256", path_form="short"):
-    """Set the account key, create the container/object, return a temp URL."""
-    requests.post(user.swift, headers={
-        **user.headers, "X-Account-Meta-Temp-URL-Key": key})
-    requests.put(user.swift + "/" + container, headers=user.headers)
-    expires = int(time.time()) + 3600 if expires is None else expires
-    short = "/v1/AUTH_%s/%s/%s" % (user.project, container, obj)
-    path = short if path_form == "short" else "/object-store" + short
-    sig = temp_url_signature(key, method, expires, path, digest)
-    return "%s/object-store%s?temp_url_sig=%s&temp_url_expires=%d" % (
-        env.url, short, sig, expires)
-
-
-# ---------------------------------------------------------------------------
 
 def test_account_metadata_and_temp_url_keys(env):
     demo = env.demo

@@ -9,7 +9,7 @@ import requests
 
 from occli.localcloud.orchestration import (
     OrchestrationService, apply_signal, normalise_ios, parse_signal_url)
-from tests.unit.localcloud.test_objectstore import env, make_temp_url  # noqa: F401
+from tests.unit.localcloud.heat_swift_harness import make_temp_url
 
 FIXTURES = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
                         "fixtures", "orchestration")

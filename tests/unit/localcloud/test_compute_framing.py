@@ -1,113 +1,13 @@
-"""A compute-enabled local cloud driven in-process, plus tests of the
-compute service's framing: version documents, microversion negotiation,
-response headers, fault bodies and project-id URLs.
-
-Other ``test_compute_*`` modules import :class:`Nova` and the fixtures.
-"""
+"""The compute service's framing: version documents, microversion
+negotiation, response headers, fault bodies and project-id URLs."""
 
 import types
 
 import pytest
 
-from occli.localcloud import image
-from occli.localcloud.cloud import Config, LocalCloud
-from occli.localcloud.compute import ComputeService, microversions, version_gate
+from occli.localcloud.compute import microversions, version_gate
 from occli.localcloud.compute.servers import VOLUMES_BOOT_MAX_VERSION
-from occli.localcloud.identity import IdentityService
-from occli.localcloud.image import ImageService
-from tests.unit.localcloud.conftest import Client
-
-CIRROS = image.seed_image_id("cirros-0.6.2-x86_64-disk")
-UBUNTU = image.seed_image_id("ubuntu-24.04")
-
-
-class Nova:
-    """Compute API calls as ``demo`` (member of ``demo``) or ``admin``."""
-
-    def __init__(self, cloud):
-        self.cloud = cloud
-        self.client = Client(cloud)
-        self.tokens = {u: self.client.token(u) for u in ("demo", "admin")}
-
-    def project_id(self, name):
-        with self.cloud.store.transaction() as db:
-            return self.cloud.identity.project_id(db, name)
-
-    def call(self, method, path, json=None, user="demo", version=None,
-             headers=None, raw=None):
-        headers = dict(headers or {})
-        if version is not None:
-            headers["OpenStack-API-Version"] = "compute " + version
-        return self.client.request(method, "/compute/v2.1" + path, json=json,
-                                   body=raw, headers=headers,
-                                   token=self.tokens[user])
-
-    def get(self, path, **kw):
-        return self.call("GET", path, **kw)
-
-    def post(self, path, json=None, **kw):
-        return self.call("POST", path, json=json, **kw)
-
-    def put(self, path, json=None, **kw):
-        return self.call("PUT", path, json=json, **kw)
-
-    def delete(self, path, **kw):
-        return self.call("DELETE", path, **kw)
-
-    def create(self, user="demo", version=None, expect=202, **server):
-        server.setdefault("name", "vm")
-        server.setdefault("flavorRef", "1")
-        server.setdefault("imageRef", CIRROS)
-        if version and microversions.APIVersion(version) >= "2.37":
-            server.setdefault("networks", "auto")
-        result = self.post("/servers", {"server": server}, user=user,
-                           version=version)
-        assert result.status == expect, result.body
-        return result.json()["server"]["id"] if expect == 202 else result
-
-    def show(self, server_id, user="demo", version=None):
-        result = self.get("/servers/" + server_id, user=user, version=version)
-        assert result.status == 200, result.body
-        return result.json()["server"]
-
-    def action(self, server_id, body, user="demo", version=None):
-        return self.post("/servers/%s/action" % server_id, body, user=user,
-                         version=version)
-
-
-def make_cloud(data_dir, **settings):
-    settings.setdefault("build_time", 0)
-    return LocalCloud(Config(data_dir=str(data_dir), **settings),
-                      services=[IdentityService, ComputeService, ImageService])
-
-
-@pytest.fixture
-def nova(tmp_path):
-    cloud = make_cloud(tmp_path / "data")
-    yield Nova(cloud)
-    cloud.close()
-
-
-@pytest.fixture(scope="module")
-def shared_nova(tmp_path_factory):
-    """One cloud for a whole module (tests that tolerate each other's data)."""
-    cloud = make_cloud(tmp_path_factory.mktemp("compute"))
-    yield Nova(cloud)
-    cloud.close()
-
-
-@pytest.fixture
-def slow_nova(tmp_path):
-    """A cloud whose operations take 10 (fake-clock) seconds."""
-    cloud = make_cloud(tmp_path / "data", build_time=10)
-    yield Nova(cloud)
-    cloud.close()
-
-
-def fault(result):
-    """``(fault name, code, message)`` of a nova error response."""
-    (name, body), = result.json().items()
-    return name, body["code"], body["message"]
+from tests.unit.localcloud.compute_harness import CIRROS, fault
 
 
 # -- version documents ------------------------------------------------------
