@@ -11,6 +11,7 @@ Fault rules added during a test are cleared after it.
 """
 
 import dataclasses
+import json
 import os
 
 import pytest
@@ -110,3 +111,14 @@ def run_occli(capsys):
         out, err = capsys.readouterr()
         return code, out, err
     return run
+
+
+def ok(result):
+    """stdout of a ``run_occli`` result that must have exited 0."""
+    code, out, err = result
+    assert code == 0, err
+    return out
+
+
+def as_json(result):
+    return json.loads(ok(result))

@@ -7,12 +7,12 @@ get nova's ``No valid host was found`` — no seeded flavor outgrows the
 local cloud's hosts.
 """
 
-import json
 import uuid
 
 import pytest
 
-from tests.functional.conftest import point_client_at, start_localcloud
+from tests.functional.conftest import (
+    as_json, ok, point_client_at, start_localcloud)
 
 IMAGE = "cirros-0.6.2-x86_64-disk"
 NO_VALID_HOST = ("No valid host was found. There are not enough hosts "
@@ -35,14 +35,6 @@ def occli(error_cloud, monkeypatch, tmp_path, run_occli):
     return run_occli
 
 
-def ok(result):
-    code, out, err = result
-    assert code == 0, err
-    return out
-
-
-def as_json(result):
-    return json.loads(ok(result))
 
 
 def create(occli, name, *extra):

@@ -8,6 +8,8 @@ import uuid
 
 import pytest
 
+from tests.functional.conftest import as_json, ok
+
 IMAGE = "cirros-0.6.2-x86_64-disk"
 OTHER_IMAGE = "ubuntu-24.04"
 
@@ -17,14 +19,6 @@ def occli(occli_env, run_occli):
     return run_occli
 
 
-def ok(result):
-    code, out, err = result
-    assert code == 0, err
-    return out
-
-
-def as_json(result):
-    return json.loads(ok(result))
 
 
 @pytest.fixture
