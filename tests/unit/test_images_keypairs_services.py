@@ -208,3 +208,35 @@ def test_limits_show_from_sample(cli, mock_cloud):
     assert rows == sample["limits"]["absolute"]
     sent = requests_to(mock_cloud.mock, "GET", "/limits")[0]
     assert sent.qs == {"tenant_id": ["p1"]}
+
+
+def test_keypair_list_and_show_commands(cli, mock_cloud):
+    listing = load_fixture("compute", "os-keypairs", "v2.2",
+                           "keypairs-list-resp.json")
+    one = load_fixture("compute", "os-keypairs", "v2.2", "keypairs-get-resp.json")
+    name = one["keypair"]["name"]
+    mock_cloud.mock.get(COMPUTE + "/os-keypairs", json=listing)
+    mock_cloud.mock.get(COMPUTE + "/os-keypairs/" + name, json=one)
+    code, out, err = cli("keypair", "list", "-f", "json")
+    assert code == 0, err
+    assert [r["Name"] for r in json.loads(out)] == [
+        k["keypair"]["name"] for k in listing["keypairs"]]
+    code, out, err = cli("keypair", "show", name, "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)["fingerprint"] == one["keypair"]["fingerprint"]
+
+
+def test_token_issue_and_configuration_show(cli, mock_cloud):
+    from .conftest import PASSWORD, TOKEN, PROJECT_ID
+    code, out, err = cli("token", "issue", "-f", "json")
+    assert code == 0, err
+    token = json.loads(out)
+    assert token["id"] == TOKEN and token["project_id"] == PROJECT_ID
+    before = len(mock_cloud.mock.request_history)
+    code, out, err = cli("--no-cache", "configuration", "show", "-f", "json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert shown["auth.password"] == "***" and PASSWORD not in out
+    assert shown["auth_type"] == "password"
+    # showing the configuration sends no request at all
+    assert len(mock_cloud.mock.request_history) == before
