@@ -328,3 +328,19 @@ def test_create_wait_until_signalled(sdk, server, config, code, status,
         assert ("Deployment %s FAILED: deploy_status_code : Deployment "
                 "exited with non-zero status code: 4" % deployment.id) in err
     sdk.software_deployments.delete(deployment.id)
+
+
+def test_config_delete_and_deployment_list(occli, server, config):
+    deployment = occli("software", "deployment", "create", "listed",
+                       "--config", config["id"], "--server", server["id"],
+                       "--signal-transport", "NO_SIGNAL", "-f", "json")
+    listed = occli("software", "deployment", "list", "--server",
+                   server["name"], "--long", "-f", "json")
+    assert [d["ID"] for d in listed] == [deployment["id"]]
+    # the source config is referenced only through the derived config
+    occli("software", "config", "delete", config["id"])
+    err = occli("software", "config", "show", config["id"], expect=1)
+    assert "(HTTP 404)" in err
+    occli("software", "deployment", "delete", deployment["id"])
+    assert occli("software", "deployment", "list", "--server", server["id"],
+                 "-f", "json") == []
