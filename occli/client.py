@@ -28,6 +28,7 @@ class Client:
         self._managers = {}
         self._cache_key = None
         self._cache_extra = {}
+        self._cache_saved = None
         self.cloud_config = None
         if session is None:
             from occli import config
@@ -58,8 +59,10 @@ class Client:
         if use_cache:
             from occli import token_cache
             self._cache_key = cc.identity_key()
-            token_cache.load(plugin, self._cache_key)
-            self._cache_extra = token_cache.load_extra(self._cache_key)
+            if token_cache.load(plugin, self._cache_key):
+                self._cache_extra = token_cache.load_extra(self._cache_key)
+                self._cache_saved = (plugin.get_auth_state(),
+                                     dict(self._cache_extra))
         return ks_session.Session(
             auth=plugin, verify=cc.verify, cert=cc.cert,
             timeout=cc.api_timeout, collect_timing=collect_timing,
@@ -73,9 +76,9 @@ class Client:
         auth = self.session.auth
         if auth is None or getattr(auth, "auth_ref", None) is None:
             return
-        extra = dict(self._cache_extra)
-        extra.update({"version:" + k: str(v) for k, v in self._versions.items()})
-        token_cache.save(auth, self._cache_key, extra=extra)
+        if self._cache_saved == (auth.get_auth_state(), self._cache_extra):
+            return  # the same token and endpoint data: nothing to write
+        token_cache.save(auth, self._cache_key, extra=self._cache_extra)
 
     def adapter(self, service_type):
         """The keystoneauth1 Adapter for ``service_type`` (created once)."""

@@ -270,3 +270,14 @@ def test_redact_keeps_option_hints_readable():
     from occli.shell import redact
     hint = "password (--os-password / OS_PASSWORD)"
     assert redact(hint) == hint
+
+
+def test_an_unchanged_cached_token_is_not_rewritten(cli, mock_cloud, tmp_path):
+    flavors(mock_cloud.mock)
+    assert cli("flavor", "list")[0] == 0
+    [entry] = [f for f in (tmp_path / "cache" / "tokens").iterdir()]
+    before = os.stat(entry)
+    assert cli("flavor", "list")[0] == 0
+    after = os.stat(entry)
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino,
+                                                 before.st_mtime_ns)
