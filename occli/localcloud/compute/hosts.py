@@ -3,12 +3,20 @@
 The cloud has one ``controller`` host (nova-scheduler, nova-conductor, zone
 ``internal``) and ``config.compute_hosts`` compute hosts ``host1``…``hostN``
 (nova-compute plus one hypervisor node each, named like the host).
+
+``PUT /os-services/{id}`` follows nova's ``ServiceController.update``: before
+2.53 ``{id}`` is an action (``enable``, ``disable``, ``disable-log-reason``,
+from 2.11 ``force-down``) and the body names ``host`` and ``binary``; from
+2.53 ``{id}`` is the service uuid and the body sets ``status`` and/or
+``forced_down``. Only nova-compute services can be updated. The scheduler
+reads ``disabled``/``forced_down`` directly (``ComputeFilter``).
 """
 
 import json
 
 from occli.localcloud import common
-from occli.localcloud.compute import aggregates, base, scheduler, servers
+from occli.localcloud.compute import (aggregates, base, scheduler, schemas,
+                                      servers)
 
 CONTROLLER = "controller"
 INTERNAL_ZONE = "internal"
@@ -81,6 +89,7 @@ def seed(db, config):
 
 def register(service):
     service.api("GET", "/os-services", list_services)
+    service.api("PUT", "/os-services/{service_id}", update_service)
     service.api("GET", "/os-hypervisors", list_hypervisors)
     service.api("GET", "/os-hypervisors/detail", list_hypervisors_detail)
     service.api("GET", "/os-hypervisors/{hypervisor_id}", show_hypervisor)
@@ -154,6 +163,127 @@ def list_services(req):
             args.append(value)
     rows = req.db.execute(sql + " ORDER BY id", args).fetchall()
     return {"services": [_service_view(req, r) for r in rows]}
+
+
+# -- PUT /os-services/{id} ----------------------------------------------------
+
+UPDATE_POLICY = "os_compute_api:os-services:update"
+UUID_FOR_ID_MIN_VERSION = "2.53"
+# nova parameter_types.fqdn (the services table's host), service schemas
+_HOST = {"type": "string", "minLength": 1, "maxLength": 255,
+         "pattern": "^[a-zA-Z0-9-._]*$"}
+_BINARY = {"type": "string", "minLength": 1, "maxLength": 255}
+_REASON = {"type": "string", "minLength": 1, "maxLength": 255}
+_LEGACY_ACTIONS = ("enable", "disable", "disable-log-reason")
+
+
+def update_schema(version):
+    """nova ``service_update`` (2.1-2.10), ``_v211`` (up to 2.52), 2.53."""
+    if version >= UUID_FOR_ID_MIN_VERSION:
+        return {"type": "object",
+                "properties": {"status": {"type": "string",
+                                          "enum": ["enabled", "disabled"]},
+                               "disabled_reason": _REASON,
+                               "forced_down": schemas.boolean},
+                "additionalProperties": False}
+    props = {"host": _HOST, "binary": _BINARY, "disabled_reason": _REASON}
+    if version >= "2.11":
+        props["forced_down"] = schemas.boolean
+    return {"type": "object", "properties": props,
+            "required": ["host", "binary"], "additionalProperties": False}
+
+
+def _to_bool(value):
+    """oslo ``bool_from_string`` of a value the schema's enum let through."""
+    if isinstance(value, bool):
+        return value
+    return value.strip().lower() in ("1", "t", "true", "on", "y", "yes")
+
+
+def _only_compute(binary):
+    if binary != COMPUTE_BINARY:
+        raise base.bad_request(
+            "Updating a %s service is not supported. Only nova-compute "
+            "services can be updated." % binary)
+
+
+def _save(db, row_id, **columns):
+    sets = ", ".join("%s = ?" % name for name in columns)
+    db.execute("UPDATE compute_services SET %s WHERE id = ?" % sets,
+               list(columns.values()) + [row_id])
+
+
+def update_service(req):
+    """``PUT /os-services/{service_id}`` (an action name before 2.53)."""
+    body = schemas.validate(update_schema(req.microversion), req.json())
+    if req.microversion >= UUID_FOR_ID_MIN_VERSION:
+        return _update_by_uuid(req, req.params["service_id"], body)
+    return _update_by_action(req, req.params["service_id"], body)
+
+
+def _update_by_action(req, action, body):
+    base.require_admin(req, UPDATE_POLICY)
+    actions = _LEGACY_ACTIONS + (("force-down",)
+                                 if req.microversion >= "2.11" else ())
+    if action not in actions:
+        raise base.not_found("Unknown action")
+    host, binary = body["host"], body["binary"]
+    if action == "force-down":
+        if "forced_down" not in body:
+            raise base.bad_request("Missing forced_down field")
+        forced_down = _to_bool(body["forced_down"])
+        changes = {"forced_down": int(forced_down)}
+        reply = {"host": host, "binary": binary, "forced_down": forced_down}
+    else:
+        reason = None
+        if action == "disable-log-reason":
+            if "disabled_reason" not in body:
+                raise base.bad_request("Missing disabled reason field")
+            reason = body["disabled_reason"]
+        status = "enabled" if action == "enable" else "disabled"
+        changes = {"disabled": int(status == "disabled"),
+                   "disabled_reason": reason}
+        reply = {"host": host, "binary": binary, "status": status}
+        if reason:
+            reply["disabled_reason"] = reason
+    _only_compute(binary)
+    row = compute_service(req.db, host)
+    if row is None:
+        # nova looks the host up in the cell mappings first
+        raise base.not_found("Host '%s' is not mapped to any cell" % host)
+    _save(req.db, row["id"], **changes)
+    return {"service": reply}
+
+
+def _update_by_uuid(req, ident, body):
+    if not base.is_uuid(ident):
+        raise base.bad_request("Invalid uuid %s" % ident)
+    base.require_admin(req, UPDATE_POLICY)
+    row = req.db.execute("SELECT * FROM compute_services WHERE uuid = ?",
+                         (ident,)).fetchone()
+    if row is None:
+        raise base.not_found("Service %s could not be found." % ident)
+    _only_compute(row["binary"])
+    changes = {}
+    status = body.get("status")
+    if status == "enabled":
+        if body.get("disabled_reason"):
+            raise base.bad_request("Specifying 'disabled_reason' with status "
+                                   "'enabled' is invalid.")
+        changes.update(disabled=0, disabled_reason=None)
+    elif status == "disabled":
+        changes.update(disabled=1,
+                       disabled_reason=body.get("disabled_reason"))
+    # as in nova, a disabled_reason without a status is ignored
+    if "forced_down" in body:
+        changes["forced_down"] = int(_to_bool(body["forced_down"]))
+    if not changes:
+        raise base.bad_request("No updates were requested. Fields 'status' "
+                               "or 'forced_down' should be specified.")
+    _save(req.db, row["id"], **changes)
+    row = req.db.execute("SELECT * FROM compute_services WHERE id = ?",
+                         (row["id"],)).fetchone()
+    return {"service": _service_view(req, row)}
 
 
 def _node_rows(db):
@@ -277,42 +407,44 @@ def show_hypervisor(req):
 
 
 def _zones(db, include_internal):
-    """``{zone: {host: [service rows]}}`` in a stable order."""
-    zones = {}
+    """``[(zone, available, {host: [enabled service rows]})]``: nova's
+    ``get_availability_zones`` — a zone is available when it has an enabled
+    service, else listed as not available — available zones first (each
+    group by name; nova's order comes from sets). As in nova's verbose
+    listing, disabled services are left out of ``hosts``."""
+    enabled, disabled = {}, set()
     for row in db.execute("SELECT * FROM compute_services ORDER BY id"):
         zone = _zone(db, row)
         if zone == INTERNAL_ZONE and not include_internal:
             continue
-        zones.setdefault(zone, {}).setdefault(row["host"], []).append(row)
-    return zones
-
-
-def _available(rows_by_host):
-    return any(not r["disabled"] for rows in rows_by_host.values()
-               for r in rows)
+        if row["disabled"]:
+            disabled.add(zone)
+        else:
+            enabled.setdefault(zone, {}).setdefault(row["host"], []).append(
+                row)
+    return ([(name, True, enabled[name]) for name in sorted(enabled)]
+            + [(name, False, None)
+               for name in sorted(disabled - set(enabled))])
 
 
 def list_zones(req):
-    zones = _zones(req.db, include_internal=False)
     return {"availabilityZoneInfo": [
-        {"zoneName": name, "zoneState": {"available": _available(hosts)},
+        {"zoneName": name, "zoneState": {"available": available},
          "hosts": None}
-        for name, hosts in sorted(zones.items())]}
+        for name, available, _ in _zones(req.db, include_internal=False)]}
 
 
 def list_zones_detail(req):
     base.require_admin(req, "os_compute_api:os-availability-zone:detail")
-    zones = _zones(req.db, include_internal=True)
     now = _heartbeat()
     info = []
-    for name, hosts in sorted(zones.items()):
-        info.append({
-            "zoneName": name,
-            "zoneState": {"available": _available(hosts)},
-            "hosts": {host: {r["binary"]: {"available": not r["forced_down"],
-                                           "active": not r["disabled"],
-                                           "updated_at": now}
-                             for r in rows}
-                      for host, rows in hosts.items()},
-        })
+    for name, available, hosts in _zones(req.db, include_internal=True):
+        if hosts is not None:
+            hosts = {host: {r["binary"]: {"available": not r["forced_down"],
+                                          "active": not r["disabled"],
+                                          "updated_at": now}
+                            for r in rows}
+                     for host, rows in hosts.items()}
+        info.append({"zoneName": name, "zoneState": {"available": available},
+                     "hosts": hosts})
     return {"availabilityZoneInfo": info}
