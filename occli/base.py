@@ -27,8 +27,6 @@ class Resource:
     Attribute access never triggers a request; call :meth:`get` to refresh.
     """
 
-    HUMAN_ID_FIELD = "name"
-
     def __init__(self, manager, info, request_ids=None):
         self.manager = manager
         self._info = dict(info or {})

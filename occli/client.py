@@ -59,10 +59,10 @@ class Client:
         if use_cache:
             from occli import token_cache
             self._cache_key = cc.identity_key()
-            if token_cache.load(plugin, self._cache_key):
-                self._cache_extra = token_cache.load_extra(self._cache_key)
-                self._cache_saved = (plugin.get_auth_state(),
-                                     dict(self._cache_extra))
+            extra = token_cache.restore(plugin, self._cache_key)
+            if extra is not None:
+                self._cache_extra = extra
+                self._cache_saved = (plugin.get_auth_state(), dict(extra))
         return ks_session.Session(
             auth=plugin, verify=cc.verify, cert=cc.cert,
             timeout=cc.api_timeout, collect_timing=collect_timing,

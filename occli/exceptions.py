@@ -51,10 +51,6 @@ class UnsupportedVersion(CommandError):
     """The requested microversion is not supported by client or server."""
 
 
-class ConnectionFailed(ClientException):
-    """The endpoint could not be reached."""
-
-
 class WaitTimeout(ClientException):
     """A ``--wait`` ran out of time."""
 

@@ -27,7 +27,8 @@ import time
 
 LOG = logging.getLogger(__name__)
 
-__all__ = ["cache_dir", "invalidate", "load", "load_extra", "save", "update_extra"]
+__all__ = ["cache_dir", "invalidate", "load", "load_extra", "restore", "save",
+           "update_extra"]
 
 #: Bump when the file layout changes; other versions are ignored.
 FORMAT_VERSION = 1
@@ -92,16 +93,16 @@ def _read(key):
     return entry
 
 
-def load(plugin, key):
+def restore(plugin, key):
     """Install the cached auth state for ``key`` into ``plugin``.
 
-    Returns True when a valid, unexpired token was installed (the plugin
-    then needs no request to the identity service), False otherwise; the
-    plugin is left untouched on a miss.
+    Returns the entry's ``extra`` dict when a valid, unexpired token was
+    installed (the plugin then needs no request to the identity service),
+    None otherwise; the plugin is left untouched on a miss. One read.
     """
     entry = _read(key)
     if entry is None:
-        return False
+        return None
     try:
         plugin.set_auth_state(entry["auth_state"])
         ref = plugin.auth_ref
@@ -113,9 +114,15 @@ def load(plugin, key):
             plugin.set_auth_state(None)
         except Exception:  # noqa: BLE001
             pass
-        return False
+        return None
     LOG.debug("token cache: using cached token %s", key)
-    return True
+    extra = entry.get("extra")
+    return dict(extra) if isinstance(extra, dict) else {}
+
+
+def load(plugin, key):
+    """Like :func:`restore`, as a bool: was a valid token installed?"""
+    return restore(plugin, key) is not None
 
 
 def load_extra(key):

@@ -101,6 +101,18 @@ def list_limit(text):
     return value
 
 
+def seconds(text):
+    """argparse type for durations: a non-negative number of seconds."""
+    import argparse
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number" % text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("%r must not be negative" % text)
+    return int(value) if value.is_integer() else value
+
+
 def positive_int(text):
     """argparse type: an integer >= 1."""
     import argparse

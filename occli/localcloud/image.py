@@ -17,7 +17,6 @@ from occli.localcloud.app import HTTPError, Response, Service
 VERSIONS = ("2.17", "2.16", "2.15", "2.9", "2.7", "2.6", "2.5", "2.4", "2.3",
             "2.2", "2.1", "2.0")
 MAX_LIMIT = 1000
-SORT_KEYS = ("created_at", "updated_at", "name", "id", "status", "size")
 _NAMESPACE = uuid.UUID("1d7b7bd8-1c64-4a46-8d0b-6f8b1d6b0d2e")
 
 # name, size (bytes), virtual size, disk format, properties

@@ -4,7 +4,7 @@ from occli import base
 
 
 class AvailabilityZone(base.Resource):
-    HUMAN_ID_FIELD = "zoneName"
+    pass
 
 
 class AvailabilityZoneManager(base.Manager):

@@ -17,7 +17,7 @@ FORCE_DOWN_VERSION = "2.11"
 
 
 class Service(base.Resource):
-    HUMAN_ID_FIELD = "host"
+    pass
 
 
 class ServiceManager(base.Manager):

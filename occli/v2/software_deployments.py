@@ -47,7 +47,7 @@ class SignalError(exceptions.CommandError):
 
 
 class SoftwareDeployment(base.Resource):
-    HUMAN_ID_FIELD = "id"
+    pass
 
 
 def build_derived_config(source, name, input_values, server_id, action,

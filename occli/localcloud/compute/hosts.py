@@ -104,13 +104,6 @@ def compute_hosts(db):
         (COMPUTE_BINARY,))]
 
 
-def enabled_compute_hosts(db):
-    """Compute hosts whose nova-compute service may take new servers."""
-    return [r["host"] for r in db.execute(
-        "SELECT host FROM compute_services WHERE binary = ? AND disabled = 0"
-        " AND forced_down = 0 ORDER BY id", (COMPUTE_BINARY,))]
-
-
 def compute_service(db, host):
     return db.execute(
         "SELECT * FROM compute_services WHERE binary = ? AND host = ?",

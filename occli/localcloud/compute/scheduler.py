@@ -52,10 +52,6 @@ NO_VALID_HOST_DETAILS = (
     "    raise exception.NoValidHost(reason=reason)\n"
     "nova.exception.NoValidHost: " + NO_VALID_HOST + "\n")
 
-FILTERS = ("AvailabilityZoneFilter", "ForcedHost", "ComputeFilter",
-           "ResourceFilter", "DifferentHostFilter", "SameHostFilter")
-
-
 def resources(flavor, volume_backed=False):
     """Placement resources a flavor snapshot asks for (nova's
     ``resources_from_flavor``): root disk only when not volume-backed."""

@@ -142,16 +142,6 @@ def _parse_sort(text):
     return key, direction
 
 
-def _seconds(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a number" % text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("%r must not be negative" % text)
-    return int(value) if value.is_integer() else value
-
-
 # -- output ---------------------------------------------------------------
 
 class FlavorColumn(cliff_columns.FormattableColumn):
@@ -254,9 +244,9 @@ def _wait_options(what):
     options = (
         (("--wait",), dict(action="store_true", help="Wait until %s." % what)),
         (("--wait-timeout",), dict(
-            type=_seconds, default=600, metavar="<seconds>",
+            type=utils.seconds, default=600, metavar="<seconds>",
             help="Give up waiting after this many seconds (default 600).")),
-        (("--wait-interval",), dict(type=_seconds, default=2.0,
+        (("--wait-interval",), dict(type=utils.seconds, default=2.0,
                                     help=argparse.SUPPRESS)),
     )
 

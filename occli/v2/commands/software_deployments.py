@@ -83,9 +83,9 @@ def do_software_deployment_show(client, args):
 @utils.arg("--wait", action="store_true",
            help="Wait until the deployment is COMPLETE or FAILED (exit 1 on "
                 "FAILED).")
-@utils.arg("--wait-timeout", metavar="<seconds>", type=float, default=3600,
+@utils.arg("--wait-timeout", metavar="<seconds>", type=utils.seconds, default=3600,
            help="Give up waiting after this long (default: 3600).")
-@utils.arg("--wait-interval", metavar="<seconds>", type=float, default=2,
+@utils.arg("--wait-interval", metavar="<seconds>", type=utils.seconds, default=2,
            help="Seconds between polls while waiting (default: 2).")
 @utils.output("show")
 def do_software_deployment_create(client, args):
