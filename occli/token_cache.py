@@ -9,21 +9,25 @@ One JSON file per :meth:`occli.config.CloudConfig.identity_key` under
 
 ``auth_state`` is keystoneauth's own serialisation: the token id and the
 token body (catalog, roles, project); never the password or secret.  The
-token itself is a bearer credential, so the files are protected by their
-mode: directory 0700, files 0600 from creation (``os.open`` with mode 0600,
-then ``os.replace``), and files not owned by the user or readable by others
-are ignored.  ``extra`` holds small facts tied to the token's lifetime, such
-as the compute microversion negotiated with the endpoint.
+token itself is a bearer credential, so the directory and the files are
+private (:mod:`occli.private_files`: 0700 and 0600, written through a
+unique temporary file, foreign, open or symlinked ones refused).  ``extra``
+holds small facts tied to the token's lifetime, such as the compute version
+range discovered at the endpoint.
 
 Every failure (unreadable directory, corrupt or foreign file, wrong format
-version, expired token) is logged at debug level and treated as a cache
-miss; a bad file is overwritten by the next :func:`save`.
+version, expired token, a token without a service catalog) is logged at
+debug level and treated as a cache miss; a bad file is overwritten by the
+next :func:`save`.  A tokens directory that others control is refused with
+a warning, and occli works without the cache.
 """
 
 import json
 import logging
 import os
 import time
+
+from occli import private_files
 
 LOG = logging.getLogger(__name__)
 
@@ -60,22 +64,15 @@ def _read(key):
     """The valid, unexpired entry for ``key``, or None."""
     try:
         path = _path(key)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except FileNotFoundError:
+    except ValueError as exc:
+        LOG.debug("token cache: %s", exc)
         return None
-    except (OSError, ValueError) as exc:
-        LOG.debug("token cache: cannot open entry %s: %s", key, exc)
+    data = private_files.read(path, "token cache")
+    if data is None:
         return None
     try:
-        with os.fdopen(fd, "rb") as f:
-            st = os.fstat(f.fileno())
-            if hasattr(os, "getuid") and (
-                st.st_uid != os.getuid() or st.st_mode & 0o077
-            ):
-                LOG.debug("token cache: ignoring %s (foreign owner or open mode)", path)
-                return None
-            entry = json.loads(f.read())
-    except (OSError, ValueError) as exc:
+        entry = json.loads(data)
+    except ValueError as exc:
         LOG.debug("token cache: ignoring unreadable %s: %s", path, exc)
         return None
     if not isinstance(entry, dict) or entry.get("version") != FORMAT_VERSION:
@@ -108,6 +105,8 @@ def restore(plugin, key):
         ref = plugin.auth_ref
         if ref is None or ref.will_expire_soon(STALE_SECONDS):
             raise ValueError("expired or empty auth state")
+        if not (ref.has_service_catalog() and ref.service_catalog.catalog):
+            raise ValueError("no service catalog")
     except Exception as exc:  # noqa: BLE001 - any bad state is a cache miss
         LOG.debug("token cache: cannot use entry %s: %s", key, exc)
         try:
@@ -179,40 +178,12 @@ def invalidate(key):
         LOG.debug("token cache: cannot remove entry %s: %s", key, exc)
 
 
-def _ensure_dir(directory):
-    os.makedirs(directory, mode=0o700, exist_ok=True)
-    st = os.stat(directory)
-    if hasattr(os, "getuid"):
-        if st.st_uid != os.getuid():
-            raise PermissionError(f"{directory} is not owned by the current user")
-        if st.st_mode & 0o077:
-            os.chmod(directory, 0o700)
-
-
 def _write(key, entry):
-    """Atomically write ``entry``: 0600 temp file in the same dir, then replace."""
-    tmp = None
+    """Atomically replace the entry of ``key`` (see occli.private_files)."""
     try:
-        directory = cache_dir()
-        path = _path(key, directory)
-        _ensure_dir(directory)
+        path = _path(key)
         data = json.dumps(entry, separators=(",", ":")).encode()
-        tmp = os.path.join(directory, f".{key}.{os.getpid()}.{time.monotonic_ns()}.tmp")
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(tmp, flags, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            if hasattr(os, "fchmod"):
-                os.fchmod(f.fileno(), 0o600)  # in case the umask removed u+rw
-            f.write(data)
-        os.replace(tmp, path)
-        tmp = None
-        return True
-    except (OSError, TypeError, ValueError) as exc:
+    except (TypeError, ValueError) as exc:
         LOG.debug("token cache: cannot write entry %s: %s", key, exc)
         return False
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+    return private_files.write(path, data, "token cache")

@@ -281,3 +281,19 @@ def test_an_unchanged_cached_token_is_not_rewritten(cli, mock_cloud, tmp_path):
     after = os.stat(entry)
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino,
                                                  before.st_mtime_ns)
+
+
+def test_open_tokens_directory_warns_once_and_works_without_cache(
+        cli, mock_cloud, tmp_path):
+    tokens = tmp_path / "cache" / "tokens"
+    tokens.mkdir(parents=True)
+    os.chmod(tokens, 0o777)
+    flavors(mock_cloud.mock)
+    code, out, err = cli("flavor", "list")
+    assert code == 0, err
+    assert err.splitlines() == ["Not using the token cache: %s is writable "
+                                "by other users." % tokens]
+    assert cli("flavor", "list")[0] == 0
+    assert len(requests_to(mock_cloud.mock, "POST", "/auth/tokens")) == 2
+    assert list(tokens.iterdir()) == []
+    assert stat.S_IMODE(os.stat(tokens).st_mode) == 0o777

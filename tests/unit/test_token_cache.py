@@ -238,3 +238,85 @@ def test_with_resolved_config(cache, keystone, monkeypatch, tmp_path):
     assert authenticate(plugin2) == "tok-1"
     assert len(posts(keystone)) == 1
     assert PASSWORD not in (cache / (key + ".json")).read_text()
+
+
+# a tokens directory that others control is refused (issue 9)
+
+
+def cached_token(cache):
+    """A valid entry saved under ``cache`` (a private directory)."""
+    plugin = new_plugin()
+    authenticate(plugin)
+    assert token_cache.save(plugin, KEY)
+    return cache / (KEY + ".json")
+
+
+def refusals(caplog):
+    return [r.getMessage() for r in caplog.records
+            if r.levelname == "WARNING" and "token cache" in r.getMessage()]
+
+
+def assert_refused(plugin_cache_dir, caplog, reason):
+    """No read, no write, one warning naming the directory and why."""
+    for _ in range(2):
+        plugin = new_plugin()
+        assert token_cache.load(plugin, KEY) is False
+        assert plugin.auth_ref is None
+        assert token_cache.load_extra(KEY) == {}
+        authenticate(plugin)
+        assert token_cache.save(plugin, KEY) is False
+        assert token_cache.update_extra(KEY, {"x": 1}) is False
+    assert refusals(caplog) == ["Not using the token cache: %s %s." % (
+        plugin_cache_dir, reason)]
+
+
+def test_world_writable_directory_is_refused_not_chmoded(cache, keystone,
+                                                         caplog):
+    cached_token(cache)
+    os.chmod(cache, 0o777)
+    assert_refused(cache, caplog, "is writable by other users")
+    assert stat.S_IMODE(os.stat(cache).st_mode) == 0o777
+
+
+def test_group_writable_directory_is_refused(cache, keystone, caplog):
+    cached_token(cache)
+    os.chmod(cache, 0o770)
+    assert_refused(cache, caplog, "is writable by other users")
+
+
+def test_foreign_directory_is_refused(cache, keystone, caplog, monkeypatch):
+    cached_token(cache)
+    uid = os.getuid()
+    monkeypatch.setattr(os, "getuid", lambda: uid + 1)
+    assert_refused(cache, caplog, "is owned by another user")
+
+
+def test_symlinked_directory_is_refused_and_its_target_untouched(
+        tmp_path, monkeypatch, keystone, caplog):
+    elsewhere = tmp_path / "elsewhere" / "tokens"
+    monkeypatch.setenv("OCCLI_CACHE_DIR", str(elsewhere.parent))
+    cached_token(elsewhere)
+    os.chmod(elsewhere, 0o755)
+    (tmp_path / "cache").mkdir()
+    link = tmp_path / "cache" / "tokens"
+    link.symlink_to(elsewhere, target_is_directory=True)
+    monkeypatch.setenv("OCCLI_CACHE_DIR", str(tmp_path / "cache"))
+    assert_refused(link, caplog, "is a symbolic link")
+    assert stat.S_IMODE(os.stat(elsewhere).st_mode) == 0o755
+    assert [p.name for p in elsewhere.iterdir()] == [KEY + ".json"]
+
+
+def test_token_without_a_catalog_is_a_miss(cache, keystone):
+    path = cached_token(cache)
+    entry = json.loads(path.read_text())
+    state = json.loads(entry["auth_state"])
+    del state["body"]["token"]["catalog"]
+    entry["auth_state"] = json.dumps(state)
+    path.write_text(json.dumps(entry))
+    plugin = new_plugin()
+    assert token_cache.load(plugin, KEY) is False
+    assert plugin.auth_ref is None
+    authenticate(plugin)
+    assert token_cache.save(plugin, KEY)
+    assert token_cache.load(new_plugin(), KEY) is True
+
