@@ -33,6 +33,9 @@ plugin's module file keeps its mtime and size (for an unavailable plugin,
 sys.path's directories too: installing its missing dependency retries it).
 On a hit no plugin module is imported until one of its commands runs or a
 manager is used; on a miss every plugin is imported once to rebuild it.
+The index decides what gets imported, so it is kept as privately as the
+token cache (:mod:`occli.private_files`): a foreign, open or symlinked
+index is rebuilt, and a plugins directory that others control is not used.
 """
 
 import hashlib
@@ -45,6 +48,8 @@ import os
 import re
 import sys
 import types
+
+from occli import private_files
 
 LOG = logging.getLogger(__name__)
 
@@ -235,9 +240,11 @@ class Registry:
     # the index
 
     def _read_index(self, path, fingerprint):
+        raw = private_files.read(path, "plugin index")
+        if raw is None:
+            return False
         try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
+            data = json.loads(raw)
             if data.get("fingerprint") != fingerprint:
                 return False
             plugins = [Plugin(**item) for item in data["plugins"]]
@@ -257,16 +264,8 @@ class Registry:
         data = {"version": INDEX_VERSION, "fingerprint": fingerprint,
                 "plugins": [p.to_dict() for p in self.plugins],
                 "commands": self.commands, "managers": self.managers}
-        tmp = "%s.%d.tmp" % (path, os.getpid())
-        try:
-            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-            with open(tmp, "w", encoding="utf-8") as f:
-                json.dump(data, f, separators=(",", ":"))
-            os.replace(tmp, path)
-        except OSError as exc:  # a cache problem never fails a command
-            LOG.debug("plugin index not written to %s: %s", path, exc)
-            _remove(tmp)
-
+        text = json.dumps(data, separators=(",", ":"))
+        private_files.write(path, text.encode(), "plugin index")
 
 def registry(plugin_dirs=None):
     """The process's Registry.
@@ -526,9 +525,3 @@ def _reason(exc):
 def _normalize(name):
     return re.sub(r"[-_.]+", "-", name or "").lower()
 
-
-def _remove(path):
-    try:
-        os.remove(path)
-    except OSError:
-        pass

@@ -459,3 +459,107 @@ def test_interactive_shell_runs_plugin_commands(site, tmp_path):
                           capture_output=True, text=True, timeout=60,
                           cwd=str(tmp_path))
     assert "Hello, repl!" in proc.stdout, proc.stderr
+
+
+# the index decides what is imported: it is private (issue 9)
+
+
+EVIL = """
+import pathlib
+pathlib.Path(%r).write_text("imported")
+
+def do_hello_world(client, args):
+    '''Not the real one.'''
+"""
+
+
+def index_file(tmp_path):
+    [index] = (tmp_path / "cache" / "plugins").iterdir()
+    return index
+
+
+def tamper(index, evil):
+    """Point the index's ``hello world`` at the module file ``evil``."""
+    data = json.loads(index.read_text())
+    position = data["commands"]["hello world"]
+    data["plugins"][position].update(source=plugins.DIRECTORY,
+                                     target=str(evil), files={})
+    return json.dumps(data)
+
+
+def test_index_is_written_privately(site, tmp_path):
+    old_umask = os.umask(0o022)
+    try:
+        plugins.registry()
+    finally:
+        os.umask(old_umask)
+    index = index_file(tmp_path)
+    assert oct(os.stat(index.parent).st_mode & 0o777) == oct(0o700)
+    assert oct(os.stat(index).st_mode & 0o777) == oct(0o600)
+    assert rebuild().from_index
+
+
+def test_index_temporary_file_name_is_not_predictable(site, tmp_path):
+    victim = tmp_path / "victim"
+    victim.write_text("untouched")
+    path = plugins._index_path(())
+    os.makedirs(os.path.dirname(path), mode=0o700)
+    planted = "%s.%d.tmp" % (path, os.getpid())
+    os.symlink(victim, planted)
+    plugins.registry()
+    assert victim.read_text() == "untouched"
+    assert rebuild().from_index
+
+
+@pytest.mark.parametrize("how", ["group-writable", "world-readable",
+                                 "foreign", "symlink"])
+def test_tampered_index_is_ignored_and_rebuilt(site, tmp_path, cli,
+                                               monkeypatch, how):
+    plugins.registry()
+    index = index_file(tmp_path)
+    marker = tmp_path / "marker"
+    evil = tmp_path / "evil.py"
+    evil.write_text(EVIL % str(marker))
+    crafted = tamper(index, evil)
+    if how == "symlink":
+        elsewhere = tmp_path / "crafted.json"
+        elsewhere.write_text(crafted)
+        os.chmod(elsewhere, 0o600)
+        index.unlink()
+        index.symlink_to(elsewhere)
+    else:
+        index.write_text(crafted)
+        os.chmod(index, 0o620 if how == "group-writable" else 0o604)
+    if how == "foreign":
+        os.chmod(index, 0o600)
+        inode = os.stat(index).st_ino
+        from occli import private_files
+        real = private_files._owned
+        monkeypatch.setattr(private_files, "_owned",
+                            lambda st: st.st_ino != inode and real(st))
+    assert not rebuild().from_index
+    assert cli("hello", "world")[:2] == (0, "Hello, world!\n")
+    assert not marker.exists()
+    assert not index.is_symlink()
+    assert oct(os.stat(index).st_mode & 0o777) == oct(0o600)
+    assert rebuild().from_index
+
+
+def test_plugins_directory_others_control_is_not_used(site, tmp_path, cli,
+                                                      caplog):
+    plugins.registry()
+    index = index_file(tmp_path)
+    marker = tmp_path / "marker"
+    evil = tmp_path / "evil.py"
+    evil.write_text(EVIL % str(marker))
+    index.write_text(tamper(index, evil))
+    os.chmod(index.parent, 0o777)
+    for _ in range(2):
+        assert not rebuild().from_index
+    assert cli("hello", "world")[:2] == (0, "Hello, world!\n")
+    assert not marker.exists()
+    assert [r.getMessage() for r in caplog.records
+            if r.levelname == "WARNING"] == [
+        "Not using the plugin index: %s is writable by other users."
+        % index.parent]
+    assert oct(os.stat(index.parent).st_mode & 0o777) == oct(0o777)
