@@ -114,19 +114,39 @@ class Client:
             # when it is out of its range
             return api_versions.negotiate(requested, api_versions.MIN_VERSION,
                                           api_versions.MAX_VERSION)
-        endpoint = self._endpoint("compute")
-        cached = self._cache_extra.get("range:" + endpoint)
-        if cached:
-            server_min, server_max = cached
-        else:
-            data = self.adapter("compute").get_endpoint_data()
+        key = "range:" + self._endpoint("compute")
+        server_range = _version_range(self._cache_extra.get(key))
+        if server_range is None:
+            self._cache_extra.pop(key, None)  # unusable: replaced or dropped
+            server_min, server_max = self._discover_compute()
+            server_range = _version_range([server_min, server_max])
+            if server_range is None:  # a legacy endpoint without microversions
+                return api_versions.negotiate(requested, server_min, server_max)
+            self._cache_extra[key] = list(server_range)
+        return api_versions.negotiate(requested, *server_range)
+
+    def _discover_compute(self):
+        """``(min, max)`` microversions from the compute version document.
+
+        Tried ``retries`` more times (with backoff) when no document could be
+        read (an error status, a dropped connection, a body that is not a
+        version document); a failed discovery is never cached.
+        """
+        import time
+
+        adapter = self.adapter("compute")
+        for attempt in range(self.retries + 1):
+            data = adapter.get_endpoint_data()
             if data is None:
                 raise exceptions.ClientException(
                     "No compute endpoint found in the service catalog.")
-            server_min = _text(data.min_microversion)
-            server_max = _text(data.max_microversion)
-            self._cache_extra["range:" + endpoint] = [server_min, server_max]
-        return api_versions.negotiate(requested, server_min, server_max)
+            if data.service_url is not None:  # a version document was read
+                return _text(data.min_microversion), _text(data.max_microversion)
+            if attempt < self.retries:
+                time.sleep(0.5 * 2 ** attempt)
+        raise exceptions.ClientException(
+            "Could not read the compute API versions at %s (see --debug)."
+            % data.catalog_url)
 
     def _endpoint(self, service_type):
         return self.adapter(service_type).get_endpoint() or ""
@@ -148,6 +168,17 @@ class Client:
 
     def __dir__(self):
         return sorted(set(super().__dir__()) | set(plugins.manager_names()))
+
+
+def _version_range(value):
+    """``(min, max)`` from a cached ``[min, max]``, or None if unusable."""
+    try:
+        low, high = (api_versions.APIVersion(v) for v in value)
+    except (TypeError, ValueError, exceptions.UnsupportedVersion):
+        return None
+    if high.is_latest or low > high:
+        return None
+    return str(low), str(high)
 
 
 def _text(version):

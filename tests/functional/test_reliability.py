@@ -55,3 +55,26 @@ def test_malformed_body_is_one_clear_line(occli_env, run_occli):
     assert lines[0].startswith("The server answered with a body that is not "
                                "JSON (HTTP 200) (Request-ID: req-")
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("kind", ["status", "malformed", "close"])
+def test_one_failed_version_discovery_does_not_wedge_the_cli(
+        occli_env, run_occli, kind):
+    occli_env.faults.add({"method": "GET", "path": "^/compute/v2.1/?$",
+                          "count": 1, "kind": kind})
+    code, out, err = run_occli("--retries", "0", "server", "list")
+    assert code == 1
+    assert err.splitlines() == ["Could not read the compute API versions at "
+                                "%s/compute/v2.1 (see --debug)." % occli_env.url]
+    for _ in range(2):
+        code, out, err = run_occli("server", "list", "-f", "json")
+        assert code == 0, err
+        assert isinstance(json.loads(out), list)
+
+
+def test_a_failed_version_discovery_is_retried(occli_env, run_occli):
+    occli_env.faults.add({"method": "GET", "path": "^/compute/v2.1/?$",
+                          "count": 2, "kind": "status", "status": 503})
+    code, out, err = run_occli("server", "list", "-f", "json")
+    assert code == 0, err
+    assert occli_env.faults.rules()[0]["remaining"] == 0
