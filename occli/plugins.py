@@ -16,10 +16,12 @@ A plugin module offers
   ``occli.managers`` (the value names the module or the mapping callable).
 
 Modules in extra plugin directories (``--plugin-dir``, ``OCCLI_PLUGIN_DIRS``)
-may offer both. A plugin that fails to import (a missing dependency) or
-whose ``available_*_mapping()`` offers nothing is *unavailable*; a name
-already taken (built-ins first, then plugins by distribution and name) is a
-*conflict* and is not registered. Neither ever breaks the other plugins.
+may offer both. A plugin that fails to import (a missing dependency, or
+any exception, SystemExit included) or whose ``available_*_mapping()``
+offers nothing is *unavailable*; a name already taken (built-ins first, then
+plugins by distribution and name) is a *conflict* and is not registered.
+Neither ever breaks the other plugins, nor ``--help``; only a real Ctrl-C
+while a plugin loads interrupts occli.
 
 Start-up cost: entry points are read once per process with
 ``importlib.metadata.entry_points()`` (stevedore's cache is a little faster
@@ -79,6 +81,10 @@ _registry = None
 
 class Unavailable(Exception):
     """A plugin offers nothing in this environment."""
+
+
+class PluginFailed(Exception):
+    """A plugin raised a BaseException (SystemExit, …) while loading."""
 
 
 class Plugin:
@@ -192,7 +198,7 @@ class Registry:
         if index is None:
             return None
         spec = self._offers_of(index)[MANAGERS].get(name)
-        return _resolve(spec) if isinstance(spec, str) else spec
+        return _isolated(_resolve, spec) if isinstance(spec, str) else spec
 
     # building
 
@@ -231,9 +237,7 @@ class Registry:
         """``{kind: {name: object}}`` of a plugin, importing it on first use."""
         offers = self._offers.get(index)
         if offers is None:
-            plugin = self.plugins[index]
-            target = _load_target(plugin)
-            offers = {kind: _provided(target, kind) for kind in plugin.kinds}
+            offers = _isolated(_load_offers, self.plugins[index])
             self._offers[index] = offers
         return offers
 
@@ -440,6 +444,11 @@ def _module_file(plugin):
 # loading
 
 
+def _load_offers(plugin):
+    target = _load_target(plugin)
+    return {kind: _provided(target, kind) for kind in plugin.kinds}
+
+
 def _load_target(plugin):
     """The plugin's module (or the callable its entry point names)."""
     if plugin.source == DIRECTORY:
@@ -493,6 +502,44 @@ def _call_mapping(func, func_name):
     return mapping
 
 
+def _isolated(load, *args):
+    """``load(*args)``, turning whatever a plugin raises into an Exception.
+
+    SystemExit, GeneratorExit or a KeyboardInterrupt that the plugin raises
+    itself become PluginFailed, so a broken plugin never ends the process.
+    A real Ctrl-C (SIGINT while loading) still interrupts: it is told apart
+    by a SIGINT handler installed meanwhile, when Python's default one is
+    in place on the main thread; otherwise every KeyboardInterrupt is taken
+    for a real one.
+    """
+    import signal
+    import threading
+
+    interrupted = []
+
+    def on_sigint(signum, frame):
+        interrupted.append(signum)
+        raise KeyboardInterrupt
+
+    watching = (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT)
+                is signal.default_int_handler)
+    if watching:
+        signal.signal(signal.SIGINT, on_sigint)
+    try:
+        return load(*args)
+    except Exception:
+        raise
+    except BaseException as exc:
+        if interrupted or (isinstance(exc, KeyboardInterrupt)
+                           and not watching):
+            raise
+        raise PluginFailed("%s: %s" % (type(exc).__name__, exc)) from exc
+    finally:
+        if watching:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def _resolve(spec):
     """The object named by ``"module:attr.path"``."""
     module_name, _, attrs = spec.partition(":")
@@ -517,7 +564,7 @@ def _failing_command(name, plugin, reason):
 
 
 def _reason(exc):
-    if isinstance(exc, Unavailable):
+    if isinstance(exc, (Unavailable, PluginFailed)):
         return str(exc)
     return "%s: %s" % (type(exc).__name__, exc)
 

@@ -563,3 +563,78 @@ def test_plugins_directory_others_control_is_not_used(site, tmp_path, cli,
         "Not using the plugin index: %s is writable by other users."
         % index.parent]
     assert oct(os.stat(index.parent).st_mode & 0o777) == oct(0o777)
+
+
+# a plugin raising a BaseException at import is just broken (issue 9)
+
+
+RAISERS = {
+    "SystemExit": ("raise SystemExit(3)", "SystemExit: 3"),
+    "KeyboardInterrupt": ("raise KeyboardInterrupt('no')",
+                          "KeyboardInterrupt: no"),
+    "BaseException": ("raise BaseException('gone')", "BaseException: gone"),
+    "GeneratorExit": ("raise GeneratorExit()", "GeneratorExit: "),
+}
+
+
+@pytest.mark.parametrize("statement,status", RAISERS.values(),
+                         ids=RAISERS.keys())
+def test_plugin_raising_at_import_is_unavailable(site, cli, statement,
+                                                 status):
+    write_dist(site, "occli-plugin-exits", "0.1",
+               {plugins.COMMAND_GROUP: {"exits": "plug_exits"}},
+               single_module("plug_exits", statement + "\n"))
+    code, out, err = cli("--help")
+    assert code == 0, err
+    assert "hello world" in out
+    row = plugin_rows(cli)["exits"]
+    assert row["Status"] == "unavailable: " + status
+    assert cli("hello", "world")[:2] == (0, "Hello, world!\n")
+    assert rebuild().from_index  # recorded as unavailable, not retried
+
+
+def test_plugin_broken_with_system_exit_after_indexing(site, cli,
+                                                       monkeypatch):
+    rebuild()
+    assert rebuild().from_index
+
+    def exits(plugin):
+        raise SystemExit("bye")
+    monkeypatch.setattr(plugins, "_load_target", exits)
+    code, out, err = cli("--help")
+    assert code == 0, err
+    assert "hello world" in out
+    code, out, err = cli("hello", "show", "g1")
+    assert code == 1
+    assert "Command 'hello show' of plugin hello (occli-plugin-hello) is " \
+           "unavailable: SystemExit: bye" in err
+    assert cli("flavor", "--help")[0] == 0
+
+
+def test_manager_module_raising_at_import_fails_the_lookup_only(
+        site, tmp_path, client):
+    plugin_dir = tmp_path / "dir"
+    plugin_dir.mkdir()
+    (plugin_dir / "gadgets.py").write_text(
+        "def manager_mapping():\n"
+        "    return {'gadgets': 'plug_gadget_impl:GadgetManager'}\n")
+    (site / "plug_gadget_impl.py").write_text("raise SystemExit(4)\n")
+    plugins.registry([str(plugin_dir)])
+    with pytest.raises(plugins.PluginFailed, match="SystemExit: 4"):
+        client.gadgets
+
+
+def test_real_ctrl_c_while_importing_a_plugin_still_interrupts(site, cli):
+    import signal
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    write_dist(site, "occli-plugin-slow", "0.1",
+               {plugins.COMMAND_GROUP: {"slow": "plug_slow"}},
+               single_module("plug_slow", """
+                   import os, signal
+                   os.kill(os.getpid(), signal.SIGINT)  # the user's Ctrl-C
+                   for _ in range(10 ** 6):
+                       pass
+                   """))
+    code, out, err = cli("plugin", "list")
+    assert code == 130
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
