@@ -20,23 +20,25 @@ from occli import __version__
 
 LOG = logging.getLogger("occli")
 
-# Values that must never reach a log line, whatever logged them.
+# Values that must never reach a log line or the --timing report, whatever
+# printed them. user_data is the base64 of the user's cloud-init (often
+# holding passwords); nova also shows it as OS-EXT-SRV-ATTR:user_data.
 _SECRET_JSON = re.compile(
-    r'("(?:adminPass|password|secret|private_key|'
-    r'application_credential_secret|token_id|temp_url_key)"\s*:\s*)'
-    r'"(?:[^"\\]|\\.)*"',
+    r'("(?:[\w-]+:)?(?:adminPass|password|secret|private_key|'
+    r'application_credential_secret|token_id|temp_url_key|user_data)"'
+    r'\s*:\s*)"(?:[^"\\]|\\.)*"',
     re.IGNORECASE)
 _SECRET_HEADER = re.compile(
     r"((?:X-Auth-Token|X-Subject-Token|X-Service-Token|Authorization|"
     r"X-Account-Meta-Temp-URL-Key(?:-2)?):\s*)(?!\{SHA256\})[^\s'\"]+",
     re.IGNORECASE)
-_SECRET_QUERY = re.compile(r"(temp_url_sig=)[^&\s'\"]+")
+_SECRET_QUERY = re.compile(r"(temp_url_sig(?:=|%3[dD]))[^&\s'\"]+")
 _SECRET_ARG = re.compile(r"(--os-(?:password|token|application-credential-"
                          r"secret)[ =])(?![/()|])\S+")
 
 
 def redact(text):
-    """Mask passwords, tokens and admin passwords in a log line."""
+    """Mask passwords, tokens, user data and temp URL signatures in text."""
     text = _SECRET_JSON.sub(r'\1"***"', text)
     text = _SECRET_HEADER.sub(r"\1***", text)
     text = _SECRET_QUERY.sub(r"\1***", text)
@@ -217,7 +219,8 @@ class OcCLI(app.App):
         for t in timings:
             seconds = t.elapsed.total_seconds()
             total += seconds
-            self.stderr.write("  %-6s %-60s %.3fs\n" % (t.method, t.url, seconds))
+            self.stderr.write(redact("  %-6s %-60s %.3fs\n" % (
+                t.method, t.url, seconds)))
         self.stderr.write("  total  %d request(s) %.3fs\n" % (len(timings), total))
 
 

@@ -297,3 +297,23 @@ def test_open_tokens_directory_warns_once_and_works_without_cache(
     assert len(requests_to(mock_cloud.mock, "POST", "/auth/tokens")) == 2
     assert list(tokens.iterdir()) == []
     assert stat.S_IMODE(os.stat(tokens).st_mode) == 0o777
+
+
+def test_redact_masks_user_data_and_action_passwords():
+    from occli.shell import redact
+    for body, kept in (
+            ('{"server": {"name": "vm", "user_data": "I2Nsb3VkLWNvbmZpZw=="}}',
+             '"name": "vm"'),
+            ('{"server": {"OS-EXT-SRV-ATTR:user_data": "I2Nsb3VkLWNvbmZpZw=="}}',
+             '"OS-EXT-SRV-ATTR:user_data": "***"'),
+            ('{"rebuild": {"imageRef": "i", "user_data": "I2Nsb3VkLWNvbmZpZw=="}}',
+             '"imageRef": "i"'),
+            ('{"changePassword": {"adminPass": "I2Nsb3VkLWNvbmZpZw=="}}',
+             '"changePassword"'),
+            ('{"rescue": {"adminPass": "I2Nsb3VkLWNvbmZpZw=="}}', '"rescue"'),
+            ("PUT http://h/v1/AUTH_p/c/o?temp_url_sig%3DI2Nsb3VkLWNvbmZpZw==",
+             "temp_url_sig%3D***")):
+        masked = redact(body)
+        assert "I2Nsb3VkLWNvbmZpZw==" not in masked
+        assert kept in masked
+
