@@ -13,7 +13,8 @@ from occli import exceptions
 
 
 _IDEMPOTENT = frozenset(("GET", "HEAD", "PUT", "DELETE"))
-_RETRIABLE_STATUSES = [502, 503, 504]
+#: Statuses worth trying again: the gateway or the service is busy.
+RETRIABLE_STATUSES = [502, 503, 504]
 
 
 def getid(obj):
@@ -113,7 +114,7 @@ class Manager:
         retries = self.client.retries if method in _IDEMPOTENT else 0
         kwargs.setdefault("connect_retries", retries)
         kwargs.setdefault("status_code_retries", retries)
-        kwargs.setdefault("retriable_status_codes", _RETRIABLE_STATUSES)
+        kwargs.setdefault("retriable_status_codes", RETRIABLE_STATUSES)
         if microversion is None and self.service_type == "compute":
             microversion = self.api_version
         if microversion is not None:

@@ -59,6 +59,10 @@ class ResourceInErrorState(ClientException):
     """A waited-for resource went to an error state."""
 
 
+class WaitFailed(ClientException):
+    """Waiting failed after the request waited for was accepted."""
+
+
 class HTTPException(ClientException):
     """An HTTP error answered by the cloud."""
 

@@ -78,3 +78,76 @@ def test_a_failed_version_discovery_is_retried(occli_env, run_occli):
     code, out, err = run_occli("server", "list", "-f", "json")
     assert code == 0, err
     assert occli_env.faults.rules()[0]["remaining"] == 0
+
+
+ONE_SERVER = "^/compute/v2.1/servers/[0-9a-f-]{36}$"
+IMAGE = "cirros-0.6.2-x86_64-disk"
+
+
+def servers_named(run_occli, name):
+    code, out, err = run_occli("server", "list", "--name", "^%s" % name,
+                               "-f", "json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def delete_servers(run_occli, servers):
+    for server in servers:
+        assert run_occli("server", "delete", server["ID"], "--wait",
+                         "--wait-interval", "0.05")[0] == 0
+
+
+@pytest.mark.parametrize("kind", ["status", "close"])
+def test_create_wait_polls_again_after_transient_failures(
+        occli_env, run_occli, kind):
+    name = "poll-" + kind
+    occli_env.faults.add({"method": "GET", "path": ONE_SERVER, "count": 3,
+                          "kind": kind})
+    code, out, err = run_occli("--retries", "0", "server", "create", name,
+                               "--image", IMAGE, "--flavor", "m1.tiny",
+                               "--nic", "none", "--wait", "--wait-interval",
+                               "0.05", "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)["status"] == "ACTIVE"
+    assert occli_env.faults.rules()[0]["remaining"] == 0
+    delete_servers(run_occli, servers_named(run_occli, name))
+
+
+@pytest.mark.parametrize("kind", ["status", "close"])
+def test_create_wait_failure_names_the_created_server(occli_env, run_occli,
+                                                      kind):
+    name = "dup-" + kind
+    occli_env.faults.add({"method": "GET", "path": ONE_SERVER, "count": 50,
+                          "kind": kind})
+    code, out, err = run_occli("server", "create", name, "--image", IMAGE,
+                               "--flavor", "m1.tiny", "--nic", "none",
+                               "--wait", "--wait-interval", "0.05")
+    occli_env.faults.clear()
+    assert code == 1
+    assert out == ""
+    [server] = servers_named(run_occli, name)
+    [line] = err.splitlines()
+    assert line.startswith("Server %s (id %s) was created but waiting failed: "
+                           % (name, server["ID"]))
+    assert ("(HTTP 503)" if kind == "status"
+            else "Unable to establish connection") in line
+    delete_servers(run_occli, [server])
+
+
+def test_create_several_listing_failure_names_the_reservation(occli_env,
+                                                              run_occli):
+    occli_env.faults.add({"method": "GET", "path": SERVERS, "count": 50,
+                          "kind": "status", "status": 502})
+    code, out, err = run_occli("server", "create", "many", "--image", IMAGE,
+                               "--flavor", "m1.tiny", "--nic", "none",
+                               "--min", "2", "--max", "2", "--wait",
+                               "--wait-interval", "0.05")
+    occli_env.faults.clear()
+    assert code == 1
+    [line] = err.splitlines()
+    assert line.startswith("The servers of reservation r-")
+    assert "were created but listing them failed: " in line
+    assert "(HTTP 502)" in line
+    servers = servers_named(run_occli, "many-")
+    assert len(servers) == 2
+    delete_servers(run_occli, servers)

@@ -1049,3 +1049,129 @@ def test_console_log_prints_raw_text(cli, cloud):
 def test_console_log_bad_lines(cli, cloud):
     code, out, err = cli("server", "console", "log", SID, "--lines", "0")
     assert code == 2
+
+
+# -- a failure after the request was accepted names what exists (issue 9) --
+
+BUSY = {"status_code": 503, "json": {"serviceUnavailable": {
+    "code": 503, "message": "Try later."}}}
+
+
+def create_once(cli, *extra):
+    """``server create vm`` without request retries (one 503 is final)."""
+    return cli("--retries", "0", "server", "create", "vm", "--image",
+               "cirros", "--flavor", "m1.tiny", *extra)
+
+
+def test_create_wait_polls_again_after_transient_errors(cli, boot, cloud):
+    building = {"json": server_body(id=boot.new_id, status="BUILD",
+                                    task_state="spawning")}
+    active = {"json": server_body(id=boot.new_id, status="ACTIVE",
+                                  task_state=None)}
+    cloud.mock.get(COMPUTE + "/servers/" + boot.new_id,
+                   [building, BUSY, BUSY, BUSY, active])
+    code, out, err = create_once(cli, "--wait",
+                            "--wait-interval", "0", "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)["status"] == "ACTIVE"
+    assert boot.call_count == 1
+
+
+def test_create_wait_failing_names_the_created_server(cli, boot, cloud):
+    cloud.mock.get(COMPUTE + "/servers/" + boot.new_id, [BUSY])
+    code, out, err = create_once(cli, "--wait",
+                            "--wait-interval", "0")
+    assert code == 1
+    assert out == ""
+    assert err.splitlines() == [
+        "Server vm (id %s) was created but waiting failed: Try later. "
+        "(HTTP 503)" % boot.new_id]
+    assert boot.call_count == 1
+
+
+def test_create_wait_dropped_connection_names_the_created_server(
+        cli, boot, cloud):
+    import requests
+    cloud.mock.get(COMPUTE + "/servers/" + boot.new_id,
+                   exc=requests.exceptions.ConnectionError("reset by peer"))
+    code, out, err = create_once(cli, "--wait",
+                            "--wait-interval", "0")
+    assert code == 1
+    [line] = err.splitlines()
+    assert line.startswith("Server vm (id %s) was created but waiting "
+                           "failed: Unable to establish connection" % boot.new_id)
+
+
+def test_create_wait_timeout_names_the_created_server(cli, boot):
+    code, out, err = create(cli, "--wait", "--wait-timeout", "0",
+                            "--wait-interval", "0")
+    assert code == 1
+    assert err.splitlines() == [
+        "Server vm (id {0}) was created but waiting failed: Timed out after "
+        "0s waiting for server vm ({0}) (last state: BUILD 0% (scheduling))."
+        .format(boot.new_id)]
+
+
+def test_create_show_failing_names_the_created_server(cli, boot, cloud):
+    cloud.mock.get(COMPUTE + "/servers/" + boot.new_id, [BUSY])
+    code, out, err = create_once(cli)
+    assert code == 1
+    assert err.splitlines() == [
+        "Server vm (id %s) was created but showing it failed: Try later. "
+        "(HTTP 503)" % boot.new_id]
+
+
+def test_create_several_wait_failing_names_every_server(cli, cloud):
+    post, _ = reservation(cloud)
+    building = [server_body(id="0000000%d-e052-415d-afbf-469b0d384170" % i,
+                            name="vm-%d" % i, status="BUILD",
+                            task_state="scheduling")["server"]
+                for i in (1, 2)]
+    cloud.mock.get(COMPUTE + "/servers/detail?reservation_id=" + RID,
+                   [{"json": {"servers": building}}, BUSY])
+    code, out, err = create_once(cli, "--min", "2", "--max",
+                            "2", "--wait", "--wait-interval", "0")
+    assert code == 1
+    assert err.splitlines() == [
+        "2 servers of reservation %s were created (vm-1 "
+        "(00000001-e052-415d-afbf-469b0d384170), vm-2 "
+        "(00000002-e052-415d-afbf-469b0d384170)) but waiting failed: Try "
+        "later. (HTTP 503)" % RID]
+    assert post.call_count == 1
+
+
+def test_create_several_listing_failing_names_the_reservation(cli, cloud):
+    reservation(cloud)
+    cloud.mock.get(COMPUTE + "/servers/detail?reservation_id=" + RID, [BUSY])
+    code, out, err = create_once(cli, "--max", "2")
+    assert code == 1
+    assert err.splitlines() == [
+        "The servers of reservation %s were created but listing them "
+        "failed: Try later. (HTTP 503)" % RID]
+
+
+def test_rebuild_wait_failing_says_the_rebuild_is_under_way(cli, cloud):
+    resp = sample("servers", "v2.75", "server-action-rebuild-resp.json")
+    resp["server"]["id"] = SID
+    action(cloud, json=resp)
+    cloud.mock.get(COMPUTE + "/servers/" + SID, [{"json": server_body()},
+                                                  BUSY])
+    code, out, err = cli("--retries", "0", "server", "rebuild", SID,
+                         "--image", "cirros", "--wait", "--wait-interval", "0")
+    assert code == 1
+    assert err.splitlines() == [
+        "Server new-server-test (id %s) is being rebuilt but waiting failed: "
+        "Try later. (HTTP 503)" % SID]
+
+
+def test_resize_wait_failing_says_the_request_was_accepted(cli, cloud):
+    action(cloud)
+    cloud.mock.get(COMPUTE + "/servers/" + SID, [{"json": server_body()},
+                                                  BUSY])
+    code, out, err = cli("--retries", "0", "server", "resize", SID,
+                         "--flavor", "m1.tiny", "--wait", "--wait-interval",
+                         "0")
+    assert code == 1
+    assert err.splitlines() == [
+        "Failed to resize server %s: the request was accepted but waiting "
+        "failed: Try later. (HTTP 503)" % SID]

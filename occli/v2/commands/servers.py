@@ -7,6 +7,7 @@ the manager only sees ids.
 """
 
 import argparse
+import contextlib
 import logging
 import sys
 
@@ -267,16 +268,17 @@ def _progress(server):
     return text
 
 
-def _wait(client, server, until, args, pending=()):
+def _wait(client, server, until, args, pending=(), name=None):
     """Poll until the server settles in a status of ``until``.
 
     ``until=GONE`` waits for the server to disappear. A server is settled
     when its task_state is null and its status is not transitional (nor in
     ``pending``); settling in ERROR, or in another status than expected,
-    stops the wait with ResourceInErrorState.
+    stops the wait with ResourceInErrorState. ``name`` labels the server in
+    messages (default: its name and id).
     """
     server_id = server.id
-    name = _label(server)
+    name = name or _label(server)
 
     def settled(s):
         return (s.task_state is None and s.status not in TRANSITIONAL
@@ -318,13 +320,32 @@ def _each(client, refs, verb, action, args, until=None, pending=()):
         server = client.servers.find_resource(ref)
         action(server)
         acted.append((ref, server))
+
+    def wait(pair):
+        with _accepted("the request was accepted but waiting failed"):
+            _wait(client, pair[1], until, args, pending)
     what = verb + " server"
     code = utils.for_each(refs, act, what)
     if until is not None and getattr(args, "wait", False):
-        code |= utils.for_each(
-            acted, lambda pair: _wait(client, pair[1], until, args, pending),
-            what, label=lambda pair: pair[0])
+        code |= utils.for_each(acted, wait, what, label=lambda pair: pair[0])
     return code
+
+
+@contextlib.contextmanager
+def _accepted(failure):
+    """After a request was accepted: a failure says so (``failure: error``).
+
+    Whatever fails then (a poll after its retries, a timeout, a dropped
+    connection) becomes one WaitFailed line saying what exists already, so
+    that nobody repeats a create. A server found in ERROR (or another
+    unexpected status) is reported as it is: that message names it.
+    """
+    try:
+        yield
+    except exceptions.ResourceInErrorState:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure, named
+        raise exceptions.WaitFailed("%s: %s" % (failure, exc)) from exc
 
 
 _SERVERS_ARG = dict(nargs="+", metavar="<server>",
@@ -657,10 +678,15 @@ def do_server_create(client, args):
     extra = {}
     if "adminPass" in created:
         extra["adminPass"] = created.adminPass
+    name = "%s (%s)" % (args.name, created.id)
     if args.wait:
-        server = _wait(client, created, {"ACTIVE"}, args)
+        with _accepted("Server %s (id %s) was created but waiting failed"
+                       % (args.name, created.id)):
+            server = _wait(client, created, {"ACTIVE"}, args, name=name)
     else:
-        server = client.servers.get(created)
+        with _accepted("Server %s (id %s) was created but showing it failed"
+                       % (args.name, created.id)):
+            server = client.servers.get(created)
     return _show(client, server, extra)
 
 
@@ -697,13 +723,19 @@ def _show_reservation(client, reservation_id, args, with_servers):
     info = {"reservation_id": reservation_id}
     if not with_servers:
         return columns.show(info, columns=["reservation_id"])
-    servers = _reservation_servers(client, reservation_id)
+    with _accepted("The servers of reservation %s were created but listing "
+                   "them failed" % reservation_id):
+        servers = _reservation_servers(client, reservation_id)
     if not servers:
         raise exceptions.NotFound(
             "No servers found with reservation id %s." % reservation_id,
             code=404)
     if args.wait:
-        servers = _wait_all(client, reservation_id, servers, args)
+        with _accepted("%d servers of reservation %s were created (%s) but "
+                       "waiting failed" % (
+                           len(servers), reservation_id,
+                           ", ".join(_label(s) for s in servers))):
+            servers = _wait_all(client, reservation_id, servers, args)
     info["servers"] = [{"id": s.id, "name": getattr(s, "name", None),
                         "status": getattr(s, "status", None)}
                        for s in servers]
@@ -903,7 +935,9 @@ def do_server_rebuild(client, args):
     if "adminPass" in rebuilt:
         extra["adminPass"] = rebuilt.adminPass
     if args.wait:
-        rebuilt = _wait(client, rebuilt, {"ACTIVE", "SHUTOFF"}, args)
+        with _accepted("Server %s (id %s) is being rebuilt but waiting "
+                       "failed" % (server.name, server.id)):
+            rebuilt = _wait(client, rebuilt, {"ACTIVE", "SHUTOFF"}, args)
     return _show(client, rebuilt, extra)
 
 

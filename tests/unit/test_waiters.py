@@ -1,0 +1,72 @@
+"""occli.waiters.wait_for: polling, transient errors, timeouts."""
+
+import pytest
+from keystoneauth1 import exceptions as ks_exceptions
+
+from occli import exceptions, waiters
+
+
+def unavailable(code=503):
+    cls = exceptions.ServiceUnavailable if code == 503 else \
+        exceptions.InternalServerError
+    return cls("busy", code=code)
+
+
+def poller(*answers):
+    """fetch() raising or returning ``answers`` in turn."""
+    answers = list(answers)
+
+    def fetch():
+        answer = answers.pop(0)
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+    return fetch
+
+
+def wait(fetch, **kwargs):
+    sleeps = []
+    result = waiters.wait_for(fetch, lambda obj: obj == "done",
+                              interval=1, sleep=sleeps.append, **kwargs)
+    return result, sleeps
+
+
+@pytest.mark.parametrize("error", [
+    unavailable(503), exceptions.HTTPException("bad gateway", code=502),
+    exceptions.HTTPException("gateway timeout", code=504),
+    ks_exceptions.ConnectFailure("reset by peer"),
+    ks_exceptions.ConnectTimeout("slow")])
+def test_transient_errors_are_polled_again_with_backoff(error):
+    result, sleeps = wait(poller(error, error, error, "done"))
+    assert result == "done"
+    assert sleeps == [1, 2, 4]
+
+
+def test_a_success_resets_the_count():
+    error = unavailable()
+    result, _ = wait(poller(error, error, error, "pending", error, error,
+                            error, "done"))
+    assert result == "done"
+
+
+def test_too_many_transient_errors_in_a_row_fail():
+    error = unavailable()
+    with pytest.raises(exceptions.ServiceUnavailable):
+        wait(poller(error, error, error, error, "done"))
+
+
+@pytest.mark.parametrize("error", [
+    unavailable(500), exceptions.Forbidden("no", code=403),
+    exceptions.ClientException("The server answered with a body that is "
+                               "not JSON", code=200),
+    ks_exceptions.SSLError("bad certificate")])
+def test_other_errors_fail_at_once(error):
+    with pytest.raises(type(error)):
+        wait(poller(error, "done"))
+
+
+def test_not_found_is_gone_not_an_error():
+    result = waiters.wait_for(poller("pending", exceptions.NotFound("x")),
+                              lambda obj: obj is None, interval=0,
+                              sleep=lambda s: None)
+    assert result is None
