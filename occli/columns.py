@@ -1,6 +1,31 @@
 """Cell formatting: dicts and lists readable in tables, real JSON in json/yaml."""
 
+import re
+
 from cliff import columns
+
+# C0 controls but tab and newline, DEL and C1 controls (ESC, CSI, OSC, …)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text):
+    """``text`` with control characters shown as ``\\xNN``.
+
+    Tabs and newlines are kept (multi-line cells are normal); anything
+    that could move the cursor or start a terminal escape sequence is not.
+    """
+    return _CONTROL.sub(lambda m: "\\x%02x" % ord(m.group()), text)
+
+
+class PrintableColumn(columns.FormattableColumn):
+    """Another column, its human-readable text made :func:`printable`."""
+
+    def human_readable(self):
+        text = self._value.human_readable()
+        return printable(text) if isinstance(text, str) else text
+
+    def machine_readable(self):
+        return self._value.machine_readable()
 
 
 class DictColumn(columns.FormattableColumn):

@@ -10,6 +10,10 @@ adapter.
 # cliff's value, shell and csv formatters print ``str(machine_readable())``:
 # a Python repr for dict and list cells. occli gives them JSON instead.
 _TEXT_FORMATTERS = ("value", "shell", "csv")
+# Formatters printing cells as they are: control characters in a name (an
+# ANSI escape sequence) must not reach the terminal. json and yaml escape
+# them already.
+_RAW_FORMATTERS = _TEXT_FORMATTERS + ("table",)
 
 
 class LazyCommand:
@@ -51,11 +55,15 @@ def make_command(name, func):
         return func(client, parsed_args)
 
     def produce_output(self, parsed_args, column_names, data):
-        if getattr(parsed_args, "formatter", None) in _TEXT_FORMATTERS:
+        formatter = getattr(parsed_args, "formatter", None)
+        if formatter in _RAW_FORMATTERS:
+            cell = _printable_text if formatter in _TEXT_FORMATTERS \
+                else _printable_cell
+            column_names = tuple(_printable_cell(c) for c in column_names)
             if kind == "list":
-                data = (tuple(_as_text(v) for v in row) for row in data)
+                data = (tuple(cell(v) for v in row) for row in data)
             else:
-                data = tuple(_as_text(v) for v in data)
+                data = tuple(cell(v) for v in data)
         return base.produce_output(self, parsed_args, column_names, data)
 
     attrs = {
@@ -80,4 +88,21 @@ def _as_text(value):
         import json
 
         return json.dumps(value, ensure_ascii=False, default=str)
+    return value
+
+
+def _printable_text(value):
+    return _printable_cell(_as_text(value))
+
+
+def _printable_cell(value):
+    """A table cell whose control characters show as ``\\xNN``."""
+    from cliff import columns
+
+    from occli import columns as occli_columns
+
+    if isinstance(value, str):
+        return occli_columns.printable(value)
+    if isinstance(value, columns.FormattableColumn):
+        return occli_columns.PrintableColumn(value)
     return value
