@@ -317,3 +317,10 @@ def test_redact_masks_user_data_and_action_passwords():
         assert "I2Nsb3VkLWNvbmZpZw==" not in masked
         assert kept in masked
 
+
+
+def test_redact_masks_every_token_header():
+    from occli.shell import redact
+    for header in ("X-Auth-Token", "X-Subject-Token", "X-Service-Token",
+                   "Authorization"):
+        assert redact("%s: gAAAAsecret" % header) == "%s: ***" % header
