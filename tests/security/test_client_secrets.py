@@ -8,8 +8,8 @@ import uuid
 
 import pytest
 
-from tests.functional.conftest import as_json, ok, point_client_at
-from tests.functional.conftest import start_localcloud
+from tests.functional.conftest import (as_json, ok, point_client_at,
+                                       start_localcloud)
 
 IMAGE = "cirros-0.6.2-x86_64-disk"
 USER_DATA = b"#cloud-config\nchpasswd:\n  list: root:Cl0udInitPa55\n"

@@ -621,7 +621,7 @@ def test_manager_module_raising_at_import_fails_the_lookup_only(
     (site / "plug_gadget_impl.py").write_text("raise SystemExit(4)\n")
     plugins.registry([str(plugin_dir)])
     with pytest.raises(plugins.PluginFailed, match="SystemExit: 4"):
-        client.gadgets
+        client.manager("gadgets")
 
 
 def test_real_ctrl_c_while_importing_a_plugin_still_interrupts(site, cli):

@@ -344,7 +344,7 @@ def _accepted(failure):
         yield
     except exceptions.ResourceInErrorState:
         raise
-    except Exception as exc:  # noqa: BLE001 - any failure, named
+    except Exception as exc:  # any failure, named
         raise exceptions.WaitFailed("%s: %s" % (failure, exc)) from exc
 
 
