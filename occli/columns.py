@@ -17,6 +17,15 @@ def printable(text):
     return _CONTROL.sub(lambda m: "\\x%02x" % ord(m.group()), text)
 
 
+def printable_cell(value):
+    """A cell (text or column) whose control characters show as ``\\xNN``."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, columns.FormattableColumn):
+        return PrintableColumn(value)
+    return value
+
+
 class PrintableColumn(columns.FormattableColumn):
     """Another column, its human-readable text made :func:`printable`."""
 

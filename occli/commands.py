@@ -57,9 +57,14 @@ def make_command(name, func):
     def produce_output(self, parsed_args, column_names, data):
         formatter = getattr(parsed_args, "formatter", None)
         if formatter in _RAW_FORMATTERS:
-            cell = _printable_text if formatter in _TEXT_FORMATTERS \
-                else _printable_cell
-            column_names = tuple(_printable_cell(c) for c in column_names)
+            from occli.columns import printable_cell
+
+            if formatter in _TEXT_FORMATTERS:
+                def cell(value):
+                    return printable_cell(_as_text(value))
+            else:
+                cell = printable_cell
+            column_names = tuple(printable_cell(c) for c in column_names)
             if kind == "list":
                 data = (tuple(cell(v) for v in row) for row in data)
             else:
@@ -88,21 +93,4 @@ def _as_text(value):
         import json
 
         return json.dumps(value, ensure_ascii=False, default=str)
-    return value
-
-
-def _printable_text(value):
-    return _printable_cell(_as_text(value))
-
-
-def _printable_cell(value):
-    """A table cell whose control characters show as ``\\xNN``."""
-    from cliff import columns
-
-    from occli import columns as occli_columns
-
-    if isinstance(value, str):
-        return occli_columns.printable(value)
-    if isinstance(value, columns.FormattableColumn):
-        return occli_columns.PrintableColumn(value)
     return value
