@@ -19,6 +19,9 @@ what heatclient/swiftclient compute from ``/v1/…``) or the full request path
 (``/object-store/v1/AUTH_p/c/o``, what a client computes from the catalog
 endpoint's URL path); both are accepted because the mount prefix is a
 property of this one-port local cloud that clients cannot know about.
+
+A temp URL ``GET``/``HEAD`` carries the tempurl middleware's
+``Content-Disposition`` (:func:`content_disposition`).
 """
 
 import base64
@@ -30,14 +33,14 @@ import hmac
 import json
 import math
 import mimetypes
+import posixpath
 import re
 import time
 from http import HTTPStatus
 from urllib.parse import quote
 
 from occli.localcloud import common
-from occli.localcloud.app import (HTTPError, Response, Route, Service,
-                                  Unauthenticated)
+from occli.localcloud.app import HTTPError, Response, Route, Service, Unauthenticated
 
 TEMP_URL_KEYS = ("temp-url-key", "temp-url-key-2")
 _DIGESTS = {"sha1": hashlib.sha1, "sha256": hashlib.sha256,
@@ -105,6 +108,12 @@ def _wsgi_text(value):
         return value
 
 
+def _first(query, name):
+    """The first value of query parameter ``name`` (what Swift reads)."""
+    values = query.get(name)
+    return values[0] if values else None
+
+
 def _parse_expires(value):
     try:
         return int(value)
@@ -131,6 +140,25 @@ def _parse_sig(sig):
         return name, raw.hex()
     name = _HEX_DIGESTS.get(len(sig))
     return (name, sig.lower()) if name else None
+
+
+def content_disposition(query, object_name):
+    """Swift tempurl's ``Content-Disposition`` for a temp URL GET/HEAD.
+
+    ``inline`` alone gives ``inline``; otherwise ``filename`` (first value)
+    or the object's base name, as ``<type>; filename="<quoted>";
+    filename*=UTF-8''<quoted>`` (RFC 6266/5987). Both forms are
+    percent-encoded, so quotes, backslashes, CR/LF and non-ASCII never
+    reach the header raw; the plain form keeps spaces and slashes readable.
+    """
+    filename = _first(query, "filename")
+    kind = "inline" if "inline" in query else "attachment"
+    if kind == "inline" and not filename:
+        return "inline"
+    if not filename:
+        filename = posixpath.basename(object_name.rstrip("/"))
+    return "%s; filename=\"%s\"; filename*=UTF-8''%s" % (
+        kind, quote(filename, safe=" /"), quote(filename))
 
 
 def temp_url_signature(key, method, expires, path, digest="sha256"):
@@ -440,14 +468,9 @@ class ObjectStoreService(Service):
         if row is None:
             raise HTTPError(404)
         headers = self._object_headers(row)
-        if via == "temp_url" and req.method == "GET":
-            filename = req.arg("filename") or req.params["object"].split(
-                "/")[-1]
-            disposition = "inline" if "inline" in req.query else "attachment"
-            headers["Content-Disposition"] = (
-                "%s; filename=\"%s\"; filename*=UTF-8''%s"
-                % (disposition, filename.replace('"', "\\\""),
-                   quote(filename)))
+        if via == "temp_url":
+            headers["Content-Disposition"] = content_disposition(
+                req.query, req.params["object"])
         return Response(200, headers=headers, raw=bytes(row["body"]),
                         content_type=row["content_type"])
 

@@ -4,6 +4,7 @@ the Heat and Swift tests. Their ``env`` fixture is in conftest.py.
 """
 
 import time
+import types
 
 import requests
 
@@ -53,6 +54,34 @@ def login(url, name, password):
     assert resp.status_code == 201, resp.text
     return (resp.headers["X-Subject-Token"],
             resp.json()["token"]["project"]["id"])
+
+
+def token(url, name, password, scope):
+    """A token of user ``name`` with ``scope`` (``"unscoped"`` or a scope
+    object such as ``{"domain": {"id": "default"}}``)."""
+    resp = requests.post(url + "/v3/auth/tokens", json={"auth": {
+        "identity": {"methods": ["password"], "password": {"user": {
+            "name": name, "domain": {"id": "default"},
+            "password": password}}},
+        "scope": scope}})
+    assert resp.status_code == 201, resp.text
+    return resp.headers["X-Subject-Token"]
+
+
+def start_env(data_dir):
+    """``(env, stop)``: :func:`serve` plus, for users ``admin``, ``demo``
+    and ``alt``, a namespace with ``token``, ``project``, ``headers`` and
+    the ``swift`` and ``heat`` URLs of their project (what the ``env``
+    fixtures yield)."""
+    cloud, url, stop = serve(data_dir)
+    users = {}
+    for name in ("admin", "demo", "alt"):
+        tok, project = login(url, name, name + "-secret")
+        users[name] = types.SimpleNamespace(
+            token=tok, project=project, headers={"X-Auth-Token": tok},
+            swift=url + "/object-store/v1/AUTH_" + project,
+            heat=url + "/orchestration/v1/" + project)
+    return types.SimpleNamespace(cloud=cloud, url=url, **users), stop
 
 
 def make_temp_url(env, user, container, obj, method="PUT", key="secret-key",
