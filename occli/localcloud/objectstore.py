@@ -37,7 +37,7 @@ import posixpath
 import re
 import time
 from http import HTTPStatus
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from occli.localcloud import common
 from occli.localcloud.app import HTTPError, Response, Route, Service, Unauthenticated
@@ -140,6 +140,12 @@ def _parse_sig(sig):
         return name, raw.hex()
     name = _HEX_DIGESTS.get(len(sig))
     return (name, sig.lower()) if name else None
+
+
+def _methods_allowed_by(method):
+    """Signature methods that grant ``method``: Swift lets a GET or PUT
+    temp URL also answer HEAD."""
+    return ("HEAD", "GET", "PUT") if method == "HEAD" else (method,)
 
 
 def content_disposition(query, object_name):
@@ -269,6 +275,32 @@ class ObjectStoreService(Service):
             " AND name = ?", (account, container, name)).fetchone()
         return dict(row) if row is not None else None
 
+    def signed_object(self, db, url, method="HEAD"):
+        """``(account, container, object)`` that temp URL ``url`` validly
+        grants ``method`` on (signature over ``/v1/…`` or this mount's full
+        path, not expired, keyed by that account's temp-URL keys), or None.
+
+        For services that read an object on the authority of a URL they
+        were given (heat's TEMP_URL_SIGNAL polling).
+        """
+        try:
+            parts = urlsplit(url)
+        except (TypeError, ValueError, AttributeError):
+            return None
+        path = unquote(parts.path)
+        short = path[len(self.prefix):] if path.startswith(
+            self.prefix + "/") else path
+        m = re.fullmatch(r"/v1/(AUTH_[^/]+)/([^/]+)/(.+)", short)
+        if m is None or "\x00" in path:
+            return None
+        query = parse_qs(parts.query, keep_blank_values=True)
+        if not self._signature_valid(
+                db, m.group(1), _methods_allowed_by(method), {path, short},
+                _first(query, "temp_url_sig"),
+                _first(query, "temp_url_expires")):
+            return None
+        return m.groups()
+
     # -- authorisation -----------------------------------------------------
 
     def _authorize(self, req, temp_url_ok=False):
@@ -292,17 +324,23 @@ class ObjectStoreService(Service):
         return "token"
 
     def _valid_temp_url(self, req, account):
-        sig = _parse_sig(req.arg("temp_url_sig") or "")
-        expires = _parse_expires(req.arg("temp_url_expires"))
+        path = _wsgi_text(req.path)   # Swift signs the decoded path
+        return self._signature_valid(
+            req.db, account, _methods_allowed_by(req.method),
+            {path, path[len(self.prefix):]},
+            _first(req.query, "temp_url_sig"),
+            _first(req.query, "temp_url_expires"))
+
+    def _signature_valid(self, db, account, methods, paths, sig, expires):
+        """Whether ``sig`` signs one of ``methods`` × ``paths`` until
+        ``expires`` (not past) with one of ``account``'s temp-URL keys."""
+        sig = _parse_sig(sig or "")
+        expires = _parse_expires(expires)
         if sig is None or expires is None or expires < _now():
             return False
         digest, signature = sig
-        keys = [v for k, v in self._account_meta(req.db, account).items()
+        keys = [v for k, v in self._account_meta(db, account).items()
                 if k in TEMP_URL_KEYS and v]
-        methods = ("HEAD", "GET", "PUT") if req.method == "HEAD" else (
-            req.method,)
-        path = _wsgi_text(req.path)   # Swift signs the decoded path
-        paths = {path, path[len(self.prefix):]}
         for key in keys:
             for method in methods:
                 for path in paths:

@@ -13,8 +13,11 @@ DB layer (CONTRACT.md §4), quirks included:
   omitted) and has no ``updated_time`` until it is updated;
 * ``GET`` of one IN_PROGRESS deployment whose config says
   ``deploy_signal_transport: TEMP_URL_SIGNAL`` polls the Swift object named
-  by ``deploy_signal_id`` (read straight from this cloud's object store in
-  the request's transaction) and applies it as a signal (:func:`apply_signal`).
+  by ``deploy_signal_id`` and applies it as a signal (:func:`apply_signal`).
+  Heat reads it with the caller's own Swift credentials; here the object is
+  read only if the deployment's project owns its account
+  (:func:`owns_signal_account`) or the URL is a valid temp URL for it;
+  any other object is treated exactly like a missing one;
 """
 
 import json
@@ -28,6 +31,10 @@ from occli.localcloud.app import HTTPError, Response, Service
 IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
 SIGNAL_OUTPUTS = ("deploy_stdout", "deploy_stderr", "deploy_status_code")
 IO_TYPES = ("String", "Number", "CommaDelimitedList", "Json", "Boolean")
+
+# deepest nesting of containers accepted in signal data (Python recursion
+# in parsers and ``repr`` fails near 1000).
+MAX_NESTING = 100
 
 # webob's default explanation per status, as heat's FaultWrapper emits it.
 _EXPLANATIONS = {
@@ -66,6 +73,26 @@ def _loads(text):
 
 def _dumps(value):
     return None if value is None else json.dumps(value)
+
+
+def too_deep(value, limit=MAX_NESTING):
+    """Whether JSON-like ``value`` nests more than ``limit`` containers.
+
+    Iterative, so no recursion limit can be hit while checking.
+    """
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 # ---------------------------------------------------------------------------
@@ -259,6 +286,34 @@ def parse_signal_url(url):
         return None
     m = _TEMP_URL_PATH.search(unquote(urlparse(url).path))
     return m.groups() if m else None
+
+
+def owns_signal_account(deployment_project, account):
+    """Whether Swift ``account`` belongs to ``deployment_project``.
+
+    Heat reads a signal object with the caller's own Swift credentials, so
+    it only ever sees its own project's objects. Here a deployment reads an
+    object of its own project's account, or one its URL is a valid temp URL
+    for (as the in-server agent's PUT URL is); nothing else.
+    """
+    return account == "AUTH_" + deployment_project
+
+
+def signal_details(body):
+    """The agent's signal JSON (an object) from a Swift object body.
+
+    Raises ValueError with heat's "Invalid signal data" text otherwise.
+    """
+    try:
+        details = json.loads(bytes(body))
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise ValueError("Invalid signal data: %s" % exc) from None
+    if not isinstance(details, dict):
+        raise ValueError("Invalid signal data: not a JSON object")
+    if too_deep(details):
+        raise ValueError("Invalid signal data: nested more than %d levels"
+                         % MAX_NESTING)
+    return details
 
 
 # ---------------------------------------------------------------------------
@@ -606,15 +661,9 @@ class OrchestrationService(Service):
 
     @staticmethod
     def _update(db, deployment_id, changes, updated_at):
-        cols = dict(changes)
-        for key in ("input_values", "output_values"):
-            if key in cols:
-                cols[key] = _dumps(cols[key])
-        cols["updated_at"] = updated_at
-        db.execute(
-            "UPDATE heat_software_deployments SET "
-            + ", ".join("%s = ?" % k for k in cols) + " WHERE id = ?",
-            list(cols.values()) + [deployment_id])
+        sql, values = _set_clause(changes, updated_at)
+        db.execute("UPDATE heat_software_deployments SET " + sql
+                   + " WHERE id = ?", values + [deployment_id])
 
     def _poll_signal(self, req, row):
         """Apply a TEMP_URL_SIGNAL object newer than the deployment.
@@ -622,35 +671,79 @@ class OrchestrationService(Service):
         "Newer" compares the object's exact timestamp with ``updated_at``, or
         ``created_at`` if never updated (heat applies any object then). Like
         heat, the deployment's ``updated_at`` becomes the object's time, so
-        the same object is never applied twice.
+        the same object is never applied twice. Only an object the
+        deployment may read is looked at (:meth:`_signal_location`); for any
+        other the answer is the same as for a missing object.
         """
         config = json.loads(req.db.execute(
             "SELECT body FROM heat_software_configs WHERE id = ?",
             (row["config_id"],)).fetchone()["body"])
-        values = {i.get("name"): i.get("value") for i in config["inputs"]}
-        if values.get("deploy_signal_transport") != "TEMP_URL_SIGNAL":
-            return row
-        location = parse_signal_url(values.get("deploy_signal_id"))
-        if location is None or self.cloud.objectstore is None:
+        location = self._signal_location(req.db, row, config)
+        if location is None:
             return row
         obj = self.cloud.objectstore.read_object(req.db, *location)
         since = row["updated_at"] or row["created_at"]
         if obj is None or not obj["body"] or obj["timestamp"] <= since:
             return row
         try:
-            details = json.loads(obj["body"])
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise _error(400, "Invalid signal data: %s" % exc, "ValueError")
-        if not isinstance(details, dict):
-            raise _error(400, "Invalid signal data: not a JSON object",
-                         "ValueError")
+            details = signal_details(obj["body"])
+        except ValueError as exc:
+            raise _error(400, str(exc), "ValueError") from None
         deployment = {"status": row["status"],
                       "output_values": _loads(row["output_values"])}
         changes = apply_signal(deployment, config, details)
         if not changes:
             return row
-        self._update(req.db, row["id"], changes, obj["timestamp"])
-        return self._get_deployment(req, row["id"])
+        fresh = write_signal(req.cloud.store, row, changes, obj["timestamp"])
+        if fresh is None:
+            raise _error(404, "Deployment with id %s not found" % row["id"],
+                         "NotFound")
+        return fresh
+
+    def _signal_location(self, db, row, config):
+        """``(account, container, object)`` of the signal object deployment
+        ``row`` polls, or None: not TEMP_URL_SIGNAL, no object store, or an
+        object of another project without a valid temp URL for it."""
+        values = {i.get("name"): i.get("value") for i in config["inputs"]}
+        if (values.get("deploy_signal_transport") != "TEMP_URL_SIGNAL"
+                or self.cloud.objectstore is None):
+            return None
+        url = values.get("deploy_signal_id")
+        location = parse_signal_url(url)
+        if location is not None and owns_signal_account(
+                row["project_id"], location[0]):
+            return location
+        return self.cloud.objectstore.signed_object(db, url)
+
+
+def _set_clause(changes, updated_at):
+    """``SET`` SQL and values for deployment ``changes`` + ``updated_at``."""
+    cols = dict(changes)
+    for key in ("input_values", "output_values"):
+        if key in cols:
+            cols[key] = _dumps(cols[key])
+    cols["updated_at"] = updated_at
+    return ", ".join("%s = ?" % k for k in cols), list(cols.values())
+
+
+def write_signal(store, row, changes, timestamp):
+    """Store a polled signal's ``changes`` in a short write transaction.
+
+    ``GET`` runs in a read-only transaction, so the poll writes through one
+    of its own, and only if deployment ``row`` is still as it was read
+    (IN_PROGRESS, same ``updated_at``): of concurrent polls one applies the
+    signal and the others get its result, so it is never applied twice; an
+    update in between wins and the object, still newer, is there for the
+    next poll. Returns the row as stored (None if it was deleted).
+    """
+    sql, values = _set_clause(changes, timestamp)
+    with store.transaction() as db:
+        db.execute("UPDATE heat_software_deployments SET " + sql
+                   + " WHERE id = ? AND status = ? AND updated_at IS ?",
+                   values + [row["id"], IN_PROGRESS, row["updated_at"]])
+        return db.execute(
+            "SELECT * FROM heat_software_deployments WHERE id = ?",
+            (row["id"],)).fetchone()
 
 
 # ---------------------------------------------------------------------------

@@ -8,7 +8,12 @@ import pytest
 import requests
 
 from occli.localcloud.orchestration import (
-    OrchestrationService, apply_signal, normalise_ios, parse_signal_url)
+    OrchestrationService,
+    apply_signal,
+    normalise_ios,
+    parse_signal_url,
+    write_signal,
+)
 from tests.unit.localcloud.heat_swift_harness import make_temp_url
 
 FIXTURES = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
@@ -541,6 +546,37 @@ def test_signal_older_than_last_update_is_not_applied(env):
     resp = heat(env.demo, "PUT", path, json={"status": "IN_PROGRESS"})
     assert resp.json()["software_deployment"]["status"] == "IN_PROGRESS"
     assert get_deployment(env, path)["status"] == "IN_PROGRESS"
+
+
+def test_signal_write_is_conditional_on_the_row_as_read(env):
+    """A poll writes through its own transaction, only onto the deployment
+    it read: a second poll of the same stale row, or one after an update,
+    changes nothing and gets the stored row back."""
+    _, path = signal_setup(env, "sig-race", [{"name": "result"}])
+    deployment_id = path.rsplit("/", 1)[1]
+
+    def read():
+        with env.cloud.store.transaction() as db:
+            return db.execute("SELECT * FROM heat_software_deployments"
+                              " WHERE id = ?", (deployment_id,)).fetchone()
+
+    def signal(row, result, ts):
+        return write_signal(env.cloud.store, row, {
+            "status": "COMPLETE", "status_reason": "Outputs received",
+            "output_values": {"result": result}}, ts)
+
+    stale = read()
+    first = signal(stale, "first", stale["created_at"] + 1)
+    assert first["status"] == "COMPLETE"
+    assert dict(signal(stale, "twice", stale["created_at"] + 2)) == dict(first)
+
+    heat(env.demo, "PUT", path, json={"status": "IN_PROGRESS"})
+    armed = read()
+    heat(env.demo, "PUT", path, json={"status_reason": "updated meanwhile"})
+    after = signal(armed, "late", armed["updated_at"] + 1)
+    assert after["status"] == "IN_PROGRESS"
+    assert after["status_reason"] == "updated meanwhile"
+    assert json.loads(after["output_values"]) == {"result": "first"}
 
 
 def test_signal_only_for_temp_url_transport(env):
