@@ -18,12 +18,16 @@ DB layer (CONTRACT.md §4), quirks included:
   read only if the deployment's project owns its account
   (:func:`owns_signal_account`) or the URL is a valid temp URL for it;
   any other object is treated exactly like a missing one;
+* ``POST /validate`` parses YAML within heat's ``max_template_size``, also
+  counting YAML aliases expanded, and bounds nesting and the response.
 """
 
 import json
 import re
 from http import HTTPStatus
 from urllib.parse import unquote, urlparse
+
+import yaml
 
 from occli.localcloud import common
 from occli.localcloud.app import HTTPError, Response, Service
@@ -32,9 +36,14 @@ IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
 SIGNAL_OUTPUTS = ("deploy_stdout", "deploy_stderr", "deploy_status_code")
 IO_TYPES = ("String", "Number", "CommaDelimitedList", "Json", "Boolean")
 
-# deepest nesting of containers accepted in signal data (Python recursion
-# in parsers and ``repr`` fails near 1000).
+# heat's ``max_template_size``: the most characters a template may have,
+# also applied to a YAML template with its aliases expanded.
+MAX_TEMPLATE_SIZE = 524288
+# deepest nesting of containers accepted in request bodies, signal data and
+# templates (Python recursion in parsers and ``repr`` fails near 1000).
 MAX_NESTING = 100
+# largest ``POST /validate`` answer (a template of many parameters grows).
+MAX_VALIDATE_RESPONSE = 2 * MAX_TEMPLATE_SIZE
 
 # webob's default explanation per status, as heat's FaultWrapper emits it.
 _EXPLANATIONS = {
@@ -523,17 +532,16 @@ class OrchestrationService(Service):
         template = body.get("template")
         if template is None:
             raise _error(400, "No template specified", "HTTPBadRequest")
-        if isinstance(template, str):
-            import yaml
-            try:
-                template = yaml.safe_load(template)
-            except yaml.YAMLError as exc:
-                raise _error(400, "Error parsing template: %s" % exc,
-                             "HTTPBadRequest")
         try:
-            return validate_template(template)
+            template = (parse_template(template) if isinstance(template, str)
+                        else check_template_size(template))
+            payload = json.dumps(validate_template(template))
+            check_validate_response(payload)
+        except TemplateLimitExceeded as exc:
+            raise _error(400, str(exc), "RequestLimitExceeded") from None
         except ValueError as exc:
-            raise _error(400, str(exc), "HTTPBadRequest")
+            raise _error(400, str(exc), "HTTPBadRequest") from None
+        return Response(200, raw=payload)
 
     # -- software deployments ----------------------------------------------
 
@@ -760,6 +768,137 @@ _EMPTY_ENVIRONMENT = {"parameters": {}, "resource_registry": {"resources": {}},
                       "event_sinks": []}
 
 
+class TemplateLimitExceeded(ValueError):
+    """A template over a size or nesting bound (heat's
+    ``RequestLimitExceeded``, a 400)."""
+
+    def __init__(self, message):
+        super().__init__("Request limit exceeded: " + message)
+
+
+def _size_exceeded(actual_len):
+    return TemplateLimitExceeded(
+        "Template size (%s bytes) exceeds maximum allowed size (%s bytes)."
+        % (actual_len, MAX_TEMPLATE_SIZE))
+
+
+def _nesting_exceeded():
+    return TemplateLimitExceeded(
+        "Template nesting depth exceeds maximum allowed depth (%d)."
+        % MAX_NESTING)
+
+
+def check_template_size(template):
+    """A template given as an object, checked as heat checks it
+    (``len(str(template))``) after a nesting check that makes ``str`` safe.
+    """
+    if too_deep(template):
+        raise _nesting_exceeded()
+    size = len(str(template))
+    if size > MAX_TEMPLATE_SIZE:
+        raise _size_exceeded(size)
+    return template
+
+
+def check_validate_response(payload):
+    """Refuse a validation answer larger than MAX_VALIDATE_RESPONSE."""
+    if len(payload) > MAX_VALIDATE_RESPONSE:
+        raise TemplateLimitExceeded(
+            "Template validation result (%d bytes) exceeds maximum allowed "
+            "size (%d bytes)." % (len(payload), MAX_VALIDATE_RESPONSE))
+
+
+class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """heat's ``template_format.yaml_loader``: safe, timestamps as text."""
+
+    def _text(self, node):
+        return self.construct_scalar(node)
+
+    def _unsupported(self, node):
+        raise yaml.constructor.ConstructorError(
+            None, None, "%s is not supported in a template" % node.tag,
+            node.start_mark)
+
+
+_TemplateLoader.add_constructor("tag:yaml.org,2002:timestamp",
+                                _TemplateLoader._text)
+for _tag in ("binary", "set"):
+    _TemplateLoader.add_constructor("tag:yaml.org,2002:" + _tag,
+                                    _TemplateLoader._unsupported)
+
+
+def parse_template(text):
+    """heat's ``template_format.parse`` of template text, bounded.
+
+    Refuses text over MAX_TEMPLATE_SIZE, then tries JSON and YAML like heat.
+    Before building anything from YAML, :func:`_check_yaml_events` refuses
+    aliases that expand past MAX_TEMPLATE_SIZE (an alias bomb), recursive
+    aliases and nesting deeper than MAX_NESTING, so parsing is bounded in
+    time and memory. Raises TemplateLimitExceeded or ValueError.
+    """
+    if len(text) > MAX_TEMPLATE_SIZE:
+        raise _size_exceeded(len(text))
+    try:
+        template = json.loads(text)
+    except RecursionError:
+        raise _nesting_exceeded() from None
+    except ValueError:
+        return _load_yaml(text)
+    if too_deep(template):
+        raise _nesting_exceeded()
+    return template
+
+
+def _load_yaml(text):
+    try:
+        _check_yaml_events(text)
+        loader = _TemplateLoader(text)
+        try:
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
+    except TemplateLimitExceeded:
+        raise
+    except (yaml.YAMLError, ValueError) as exc:
+        # ValueError: a lone surrogate, an int of over 4300 digits, …
+        raise ValueError("Error parsing template: %s" % exc) from None
+
+
+def _check_yaml_events(text):
+    """Bound YAML ``text`` using only the parser's event stream.
+
+    The expanded size counts each scalar as its length + 1 and each
+    collection as 1, and an alias as the whole expanded size of its anchor,
+    which is what building and serialising the document costs.
+    """
+    sizes, open_anchors, starts, total = {}, set(), [], 0
+    for event in yaml.parse(text, Loader=_TemplateLoader):
+        if isinstance(event, yaml.AliasEvent):
+            if event.anchor in open_anchors:
+                raise ValueError("found recursive alias *%s" % event.anchor)
+            total += sizes.get(event.anchor, 0)
+        elif isinstance(event, yaml.ScalarEvent):
+            total += len(event.value) + 1
+            if event.anchor:
+                sizes[event.anchor] = len(event.value) + 1
+        elif isinstance(event, yaml.CollectionStartEvent):
+            starts.append((event.anchor, total))
+            total += 1
+            if event.anchor:
+                open_anchors.add(event.anchor)
+            if len(starts) > MAX_NESTING:
+                raise _nesting_exceeded()
+        elif isinstance(event, yaml.CollectionEndEvent):
+            anchor, start = starts.pop()
+            open_anchors.discard(anchor)
+            if anchor:
+                sizes[anchor] = total - start
+        if total > MAX_TEMPLATE_SIZE:
+            raise TemplateLimitExceeded(
+                "Template size with YAML aliases expanded exceeds maximum "
+                "allowed size (%s bytes)." % MAX_TEMPLATE_SIZE)
+
+
 def validate_template(template):
     """heat's ``validate_template`` result for a HOT template (a mapping).
 
@@ -781,6 +920,8 @@ def validate_template(template):
         if not isinstance(res, dict) or not isinstance(res.get("type"), str):
             raise ValueError('Resource %s is missing "type"' % name)
         props = res.get("properties") or {}
+        if not isinstance(props, dict):
+            raise ValueError("Resource %s properties type must be Map" % name)
         if res["type"] != "OS::Heat::SoftwareConfig":
             continue
         for key, value in props.items():
@@ -794,7 +935,10 @@ def validate_template(template):
                                      name, key, {str: "string", dict: "map",
                                                  list: "list"}[kind]))
     params = {}
-    for pname, schema in (template.get("parameters") or {}).items():
+    parameters = template.get("parameters") or {}
+    if not isinstance(parameters, dict):
+        raise ValueError('"parameters" must be a map')
+    for pname, schema in parameters.items():
         schema = schema if isinstance(schema, dict) else {}
         param = {"Type": schema.get("type", "String"),
                  "Description": schema.get("description", ""),
