@@ -20,8 +20,11 @@ what heatclient/swiftclient compute from ``/v1/…``) or the full request path
 endpoint's URL path); both are accepted because the mount prefix is a
 property of this one-port local cloud that clients cannot know about.
 
-A temp URL ``GET``/``HEAD`` carries the tempurl middleware's
-``Content-Disposition`` (:func:`content_disposition`).
+Bad input gets Swift's answers, never a 500: a path that is not UTF-8 or
+holds a NUL is 412 (the proxy's ``check_utf8``); a token that is not scoped
+to the account's project (unscoped, domain-scoped, another project) is 403
+(keystoneauth's tenant mismatch). A temp URL ``GET``/``HEAD`` carries the
+tempurl middleware's ``Content-Disposition`` (:func:`content_disposition`).
 """
 
 import base64
@@ -47,7 +50,9 @@ _DIGESTS = {"sha1": hashlib.sha1, "sha256": hashlib.sha256,
             "sha512": hashlib.sha512}
 _HEX_DIGESTS = {40: "sha1", 64: "sha256", 128: "sha512"}
 _TEMP_URL_INVALID = "401 Unauthorized: Temp URL invalid\n"
+_INVALID_UTF8 = "Invalid UTF8 or contains NULL"
 _TOO_LARGE = "Your request is too large."
+_HEX = re.compile(r"[0-9a-fA-F]+")
 _HTML_ERRORS = {
     401: "This server could not verify that you are authorized to access "
          "the document you requested.",
@@ -101,11 +106,17 @@ def _meta_out(kind, meta):
 
 
 def _wsgi_text(value):
-    """A WSGI (latin-1 decoded) path string as the UTF-8 text it encodes."""
+    """A WSGI (latin-1 decoded) path string as the UTF-8 text it encodes.
+
+    Like Swift's proxy, a path that is not UTF-8 or holds a NUL is a 412.
+    """
     try:
-        return value.encode("latin-1").decode("utf-8")
+        text = value.encode("latin-1").decode("utf-8")
     except (UnicodeEncodeError, UnicodeDecodeError):
-        return value
+        raise SwiftError(412, _INVALID_UTF8) from None
+    if "\x00" in text:
+        raise SwiftError(412, _INVALID_UTF8)
+    return text
 
 
 def _first(query, name):
@@ -139,7 +150,9 @@ def _parse_sig(sig):
             return None
         return name, raw.hex()
     name = _HEX_DIGESTS.get(len(sig))
-    return (name, sig.lower()) if name else None
+    if name is None or not _HEX.fullmatch(sig):
+        return None
+    return name, sig.lower()
 
 
 def _methods_allowed_by(method):
@@ -318,8 +331,8 @@ class ObjectStoreService(Service):
         try:
             ctx = req.context = self.cloud.authenticate(req)
         except Unauthenticated as exc:
-            raise HTTPError(401, headers=exc.headers)
-        if "AUTH_" + ctx.project_id != account:
+            raise HTTPError(401, headers=exc.headers) from None
+        if not ctx.project_id or "AUTH_" + ctx.project_id != account:
             raise HTTPError(403)
         return "token"
 
@@ -469,7 +482,7 @@ class ObjectStoreService(Service):
             limit = min(int(req.arg("limit", self.listing_limit)),
                         self.listing_limit)
         except ValueError:
-            raise SwiftError(412, "Value of limit must be a positive integer")
+            raise SwiftError(412, "Value of limit must be a positive integer") from None
         items = [i for i in items
                  if (not prefix or i["name"].startswith(prefix))
                  and (not marker or i["name"] > marker)
@@ -563,6 +576,8 @@ class ObjectStoreService(Service):
         try:
             length = int(length)
         except ValueError:
+            raise SwiftError(400, "Invalid Content-Length") from None
+        if length < 0:
             raise SwiftError(400, "Invalid Content-Length")
         if length > self.max_object_size:
             raise SwiftError(413, _TOO_LARGE)

@@ -6,9 +6,12 @@ DB layer (CONTRACT.md §4), quirks included:
 
 * request bodies are unwrapped, responses wrapped;
 * errors use heat's FaultWrapper body; ``ValueError``/``Invalid``/
-  ``RequestLimitExceeded`` are 400 while exceptions heat does not map
-  (``TypeError`` for non-list inputs/outputs, ``InvalidRestrictedAction`` when
-  deleting a config a deployment still references) are 500;
+  ``RequestLimitExceeded`` are 400 while exceptions heat does not map are
+  500 — only the ones listed in :data:`HEAT_PARITY_500S`;
+* string fields (``name``, ``group``, ``config_id``, ``server_id``,
+  ``action``, ``status``, ``stack_user_project_id``) take text or a number
+  (coerced like oslo's ``StringField``); anything else, or text with a lone
+  surrogate, is a 400 (heat would fail in its database layer);
 * a deployment stores ``status_reason`` as ``str(value)`` (``"None"`` when
   omitted) and has no ``updated_time`` until it is updated;
 * ``GET`` of one IN_PROGRESS deployment whose config says
@@ -24,6 +27,7 @@ DB layer (CONTRACT.md §4), quirks included:
 
 import json
 import re
+import sys
 from http import HTTPStatus
 from urllib.parse import unquote, urlparse
 
@@ -44,6 +48,22 @@ MAX_TEMPLATE_SIZE = 524288
 MAX_NESTING = 100
 # largest ``POST /validate`` answer (a template of many parameters grows).
 MAX_VALIDATE_RESPONSE = 2 * MAX_TEMPLATE_SIZE
+
+# The 500s this API gives on purpose because heat gives them (its
+# FaultWrapper does not map the exception); every other 500 is a bug.
+# ``type`` is the ``error.type`` of the body, so a fuzzer can exempt
+# exactly these.
+HEAT_PARITY_500S = (
+    {"method": "POST", "route": "/v1/{project_id}/software_configs",
+     "type": "TypeError",
+     "when": "inputs or outputs is not a list, or has a non-object member"},
+    {"method": "DELETE",
+     "route": "/v1/{project_id}/software_configs/{config_id}",
+     "type": "InvalidRestrictedAction",
+     "when": "a deployment still references the config"},
+    {"method": "POST", "route": "/v1/{project_id}/software_deployments",
+     "type": "DBError", "when": "server_id is missing or null"},
+)
 
 # webob's default explanation per status, as heat's FaultWrapper emits it.
 _EXPLANATIONS = {
@@ -82,6 +102,38 @@ def _loads(text):
 
 def _dumps(value):
     return None if value is None else json.dumps(value)
+
+
+def _string_field(value, field):
+    """``value`` as heat stores a string column, or a 400.
+
+    None stays None; numbers become text as oslo's ``StringField`` coerces
+    them; objects and lists are refused, and so is text that cannot be
+    stored as UTF-8 (a lone surrogate), instead of failing in the database.
+    """
+    if value is None:
+        return None
+    if isinstance(value, (int, float)):
+        value = str(value)
+    if not isinstance(value, str):
+        raise _error(400, "A string is required in field %s, not a %s"
+                     % (field, type(value).__name__), "ValueError")
+    return _utf8_text(value, field)
+
+
+def _utf8_text(text, field):
+    """``text`` if it encodes to UTF-8, else a 400 naming ``field``."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _error(400, "Field %s is not valid UTF-8 text" % field,
+                     "ValueError") from None
+    return text
+
+
+def _reason_field(value):
+    """``status_reason`` as heat stores it: ``str(value)``."""
+    return _utf8_text(str(value), "status_reason")
 
 
 def too_deep(value, limit=MAX_NESTING):
@@ -149,7 +201,7 @@ def _as_map(value):
     if isinstance(value, str):
         try:
             value = json.loads(value)
-        except ValueError:
+        except (ValueError, RecursionError):
             pass
     if isinstance(value, dict):
         return value
@@ -187,7 +239,7 @@ def _normalise_io(item, schema):
             try:
                 result[key] = convert(data[key])
             except ValueError as exc:
-                raise ValueError("Property error: %s: %s" % (key, exc))
+                raise ValueError("Property error: %s: %s" % (key, exc)) from None
     result.setdefault("type", "String")
     return result
 
@@ -217,7 +269,7 @@ def normalise_input(item):
         try:
             result["default"] = _CONVERTERS[result["type"]](default)
         except ValueError as exc:
-            raise ValueError("Property error: default: %s" % exc)
+            raise ValueError("Property error: default: %s" % exc) from None
     if not result.get("replace_on_change"):
         result.pop("replace_on_change", None)
     if "value" in item:
@@ -260,7 +312,9 @@ def apply_signal(deployment, config, details):
     if deployment.get("status") != IN_PROGRESS:
         return {}
     details = details or {}
-    output_values = dict(deployment.get("output_values") or {})
+    output_values = deployment.get("output_values")
+    output_values = dict(output_values) if isinstance(
+        output_values, dict) else {}
     status = None
     reasons = {}
     code = details.get("deploy_status_code")
@@ -293,7 +347,11 @@ def parse_signal_url(url):
     """
     if not isinstance(url, str):
         return None
-    m = _TEMP_URL_PATH.search(unquote(urlparse(url).path))
+    try:
+        path = urlparse(url).path
+    except ValueError:   # e.g. an unclosed "[" in the host
+        return None
+    m = _TEMP_URL_PATH.search(unquote(path))
     return m.groups() if m else None
 
 
@@ -449,13 +507,15 @@ class OrchestrationService(Service):
 
     def create_config(self, req):
         body = _json_object(req)
+        name = _string_field(body.get("name"), "name")
+        group = _string_field(body.get("group"), "group")
         try:
             inputs, outputs = normalise_ios(body.get("inputs"),
                                             body.get("outputs"))
         except ValueError as exc:
-            raise _error(400, str(exc), "ValueError")
+            raise _error(400, str(exc), "ValueError") from None
         except TypeError as exc:
-            raise _error(500, str(exc), "TypeError")
+            raise _error(500, str(exc), "TypeError") from None
         ctx = req.context
         if not ctx.is_admin:
             (count,) = req.db.execute(
@@ -475,8 +535,8 @@ class OrchestrationService(Service):
             "INSERT INTO heat_software_configs"
             " (id, project_id, name, grp, body, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            (config_id, ctx.project_id, body.get("name"), body.get("group"),
-             json.dumps(stored), _now()))
+            (config_id, ctx.project_id, name, group, json.dumps(stored),
+             _now()))
         return {"software_config": self.format_config(
             self._get_config(req, config_id))}
 
@@ -500,7 +560,7 @@ class OrchestrationService(Service):
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY created_at DESC, id DESC"
         if limit is not None:
-            sql += " LIMIT %d" % limit
+            sql += " LIMIT %d" % min(limit, sys.maxsize)
         rows = req.db.execute(sql, args).fetchall()
         return {"software_configs": [
             self.format_config(r, detail=False, include_project=ctx.is_admin)
@@ -584,11 +644,14 @@ class OrchestrationService(Service):
     def create_deployment(self, req):
         body = _json_object(req)
         ctx = req.context
-        config_id = body.get("config_id")
-        server_id = body.get("server_id")
-        supid = body.get("stack_user_project_id")
+        fields = {key: _string_field(body.get(key), key) for key in (
+            "config_id", "server_id", "action", "status",
+            "stack_user_project_id")}
+        config_id, server_id = fields["config_id"], fields["server_id"]
+        supid = fields["stack_user_project_id"]
+        status_reason = _reason_field(body.get("status_reason"))
         self._check_config_ref(req, config_id)
-        if supid is not None and len(str(supid)) > 64:
+        if supid is not None and len(supid) > 64:
             raise _error(400, "stack_user_project_id must be at most 64 "
                          "characters long", "Invalid")
         if server_id is None:
@@ -611,10 +674,9 @@ class OrchestrationService(Service):
             " stack_user_project_id, server_id, config_id, input_values,"
             " output_values, action, status, status_reason, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)",
-            (deployment_id, ctx.project_id, supid, str(server_id), config_id,
-             _dumps(body.get("input_values")), body.get("action"),
-             body.get("status"), str(body.get("status_reason")),
-             _now()))
+            (deployment_id, ctx.project_id, supid, server_id, config_id,
+             _dumps(body.get("input_values")), fields["action"],
+             fields["status"], status_reason, _now()))
         return {"software_deployment": self.format_deployment(
             self._get_deployment(req, deployment_id))}
 
@@ -640,9 +702,7 @@ class OrchestrationService(Service):
         deployment_id = req.params["deployment_id"]
         self._get_deployment(req, deployment_id)
         body = _json_object(req)
-        changes = {k: body.get(k) for k in (
-            "config_id", "input_values", "output_values", "action", "status",
-            "status_reason") if body.get(k)}
+        changes = _deployment_changes(body)
         if "config_id" in changes:
             self._check_config_ref(req, changes["config_id"])
         self._update(req.db, deployment_id, changes, _now())
@@ -967,7 +1027,25 @@ def _json_object(req):
     if not isinstance(body, dict):
         raise _error(400, "The request body must be a JSON object.",
                      "HTTPBadRequest")
+    if too_deep(body):
+        raise _error(400, "The request body is nested more than %d levels "
+                     "deep." % MAX_NESTING, "HTTPBadRequest")
     return body
+
+
+def _deployment_changes(body):
+    """The members of a deployment ``PUT`` heat applies: non-null, truthy
+    ones (heat's API and engine both skip the others), string fields
+    checked and ``status_reason`` as ``str``."""
+    changes = {k: body[k] for k in (
+        "config_id", "input_values", "output_values", "action", "status",
+        "status_reason") if body.get(k)}
+    for key in ("config_id", "action", "status"):
+        if key in changes:
+            changes[key] = _string_field(changes[key], key)
+    if "status_reason" in changes:
+        changes["status_reason"] = _reason_field(changes["status_reason"])
+    return changes
 
 
 def _non_negative_int(value, name):
@@ -977,7 +1055,7 @@ def _non_negative_int(value, name):
         result = int(value)
     except ValueError:
         raise _error(400, "Only integer is acceptable by '%s'." % name,
-                     "ValueError")
+                     "ValueError") from None
     if result < 0:
         raise _error(400, "Only non-negative integer is acceptable by '%s'."
                      % name, "ValueError")
