@@ -14,6 +14,8 @@ DB layer (CONTRACT.md §4), quirks included:
   surrogate, is a 400 (heat would fail in its database layer);
 * a deployment stores ``status_reason`` as ``str(value)`` (``"None"`` when
   omitted) and has no ``updated_time`` until it is updated;
+* ``stack_user_project_id`` must be the caller's project (admins: any), else
+  403, so it never widens who sees a deployment or its server's metadata;
 * ``GET`` of one IN_PROGRESS deployment whose config says
   ``deploy_signal_transport: TEMP_URL_SIGNAL`` polls the Swift object named
   by ``deploy_signal_id`` and applies it as a signal (:func:`apply_signal`).
@@ -651,9 +653,7 @@ class OrchestrationService(Service):
         supid = fields["stack_user_project_id"]
         status_reason = _reason_field(body.get("status_reason"))
         self._check_config_ref(req, config_id)
-        if supid is not None and len(supid) > 64:
-            raise _error(400, "stack_user_project_id must be at most 64 "
-                         "characters long", "Invalid")
+        _check_stack_user_project(ctx, supid)
         if server_id is None:
             raise _error(500, "NOT NULL constraint failed: "
                          "software_deployment.server_id", "DBError")
@@ -1031,6 +1031,21 @@ def _json_object(req):
         raise _error(400, "The request body is nested more than %d levels "
                      "deep." % MAX_NESTING, "HTTPBadRequest")
     return body
+
+
+def _check_stack_user_project(ctx, supid):
+    """``stack_user_project_id`` rules: heat's 64-character bound, and
+    (local cloud) only the caller's own project unless the caller is an
+    admin, so a member cannot make a deployment — and the configs it puts
+    in a server's metadata — visible to another project."""
+    if supid is None:
+        return
+    if len(supid) > 64:
+        raise _error(400, "stack_user_project_id must be at most 64 "
+                     "characters long", "Invalid")
+    if not ctx.is_admin and supid != ctx.project_id:
+        raise _error(403, "stack_user_project_id must be the project of the "
+                     "request's token", "Forbidden")
 
 
 def _deployment_changes(body):

@@ -123,7 +123,7 @@ def test_deployment_create_string_fields(env, config_id, field, kind):
 
 @pytest.mark.parametrize("field, status", [
     ("server_id", 200), ("action", 200), ("status", 200),
-    ("config_id", 400)])
+    ("config_id", 400), ("stack_user_project_id", 403)])
 def test_deployment_numbers_become_text(env, config_id, field, status):
     body = {"config_id": config_id, "server_id": "s", field: 10 ** 30}
     resp = heat(env.alt, "POST", "/software_deployments", body)

@@ -278,6 +278,8 @@ def test_deployment_create_quirks(env):
     config = create_config(env.demo)
     request = sample("software-deployments", "deployment-create-request.json")
     request["config_id"] = config["id"]
+    # the sample's stack user project is not the caller's: 403 here
+    request["stack_user_project_id"] = env.demo.project
     resp = heat(env.demo, "POST", "/software_deployments", json=request)
     assert resp.status_code == 200
     deployment = resp.json()["software_deployment"]
@@ -300,7 +302,7 @@ def test_deployment_create_quirks(env):
         "config_id": config["id"], "server_id": "s",
         "stack_user_project_id": "p" * 65})
     assert_heat_error(resp, 400, "Invalid")
-    assert create_deployment(env.demo, config["id"],
+    assert create_deployment(env.admin, config["id"],
                              stack_user_project_id="p" * 64)
 
 
@@ -342,10 +344,15 @@ def test_deployment_update_show_delete(env):
 
 
 def test_deployment_list_and_stack_user_project_visibility(env):
+    """Only an admin may name another project as stack user project
+    (tests/security/test_heat_stack_user_project.py); it sees the
+    deployment."""
     config = create_config(env.demo)
     first = create_deployment(env.demo, config["id"], server_id="vis-1",
                               action="CREATE", status="IN_PROGRESS")
     second = create_deployment(env.demo, config["id"], server_id="vis-1",
+                               stack_user_project_id=env.demo.project)
+    shared = create_deployment(env.admin, config["id"], server_id="vis-1",
                                stack_user_project_id=env.alt.project)
     create_deployment(env.demo, config["id"], server_id="vis-2")
     list_sample = sample("software-deployments",
@@ -363,9 +370,9 @@ def test_deployment_list_and_stack_user_project_visibility(env):
     alt_view = heat(env.alt, "GET", "/software_deployments",
                     params={"server_id": "vis-1"}).json()
     assert [d["id"] for d in alt_view["software_deployments"]] == [
-        second["id"]]
+        shared["id"]]
     assert heat(env.alt, "GET", "/software_deployments/"
-                + second["id"]).status_code == 200
+                + shared["id"]).status_code == 200
     assert heat(env.alt, "GET", "/software_deployments/"
                 + first["id"]).status_code == 404
 
