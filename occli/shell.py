@@ -134,10 +134,10 @@ class OcCLI(app.App):
         """
         import functools
 
-        from occli import commands, plugins
+        from occli import cliff_adapter, plugins
         registry = plugins.registry(plugin_dirs)
         for name in registry.command_names():
-            self.command_manager.commands[name] = commands.LazyCommand(
+            self.command_manager.commands[name] = cliff_adapter.LazyCommand(
                 name, functools.partial(registry.command, name))
 
     def build_option_parser(self, description, version, argparse_kwargs=None):
