@@ -78,16 +78,6 @@ def parse_options(text, allowed, option):
     return result
 
 
-def parse_bool(value, option):
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on", "y"):
-        return True
-    if text in ("0", "false", "no", "off", "n", "none"):
-        return False
-    raise exceptions.CommandError("%s expects true or false, got %r." % (
-        option, value))
-
-
 def list_limit(text):
     """argparse type for ``--limit``: -1 (everything) or 0 or more."""
     import argparse

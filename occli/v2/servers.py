@@ -13,7 +13,7 @@ from urllib.parse import quote, urlparse
 from occli import api_versions
 from occli import base
 from occli import exceptions
-from occli import utils
+from occli import strutils
 
 # Nova's defaults for injected (personality) files and its schema limits.
 MAX_FILES = 5
@@ -540,7 +540,7 @@ def _legacy_bdm(mapping):
                     "Block device mapping %s=%s: size %r is not an integer."
                     % (device, spec, parts[2]))
         if len(parts) > 3 and parts[3]:
-            entry["delete_on_termination"] = utils.parse_bool(
+            entry["delete_on_termination"] = strutils.parse_bool(
                 parts[3],
                 "Block device mapping %s=%s: delete" % (device, spec))
         result.append(entry)

@@ -15,6 +15,7 @@ from cliff import columns as cliff_columns
 
 from occli import columns
 from occli import exceptions
+from occli import strutils
 from occli import utils
 from occli import waiters
 from occli.v2 import servers as servers_api
@@ -89,7 +90,7 @@ def _parse_block_device(text):
     for key, value in given.items():
         api_key, convert = _BD_KEYS[key]
         if convert == "bool":
-            value = utils.parse_bool(value, "--block-device " + key)
+            value = strutils.parse_bool(value, "--block-device " + key)
         elif convert is not None:
             try:
                 value = convert(value)
@@ -548,7 +549,7 @@ def do_server_show(client, args):
            metavar="<key=value>", type=_key_value("--hint"),
            help="Scheduler hint (repeatable; a repeated key makes a list).")
 @utils.arg("--config-drive", metavar="<true|false>",
-           type=_arg_type(lambda v: utils.parse_bool(v, "--config-drive"),
+           type=_arg_type(lambda v: strutils.parse_bool(v, "--config-drive"),
                           "bool"),
            help="Use a config drive.")
 @utils.arg("--disk-config", type=str.upper, choices=("AUTO", "MANUAL"),

@@ -1,0 +1,18 @@
+"""Values from text, used alike by the managers and the commands."""
+
+from occli import exceptions
+
+_TRUE = ("1", "true", "yes", "on", "y")
+_FALSE = ("0", "false", "no", "off", "n", "none")
+
+
+def parse_bool(value, what):
+    """True or False from ``true/false``, ``yes/no``, ``on/off``, ``1/0``
+    (any case); a CommandError naming ``what`` for anything else."""
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise exceptions.CommandError("%s expects true or false, got %r." % (
+        what, value))
