@@ -8,7 +8,6 @@ HTTP and nothing of the shell.
 
 from urllib.parse import parse_qs, urlparse
 
-from occli import api_versions
 from occli import exceptions
 
 
@@ -78,12 +77,13 @@ class Resource:
 class Manager:
     """Base of resource managers.
 
-    Subclasses set ``resource_class`` and ``service_type``; compute managers
-    send the negotiated microversion on every request.
+    Subclasses set ``resource_class`` and ``service_type``: requests go
+    through the client's adapter of that service, configured there once
+    (endpoint, retries, microversion).
     """
 
     resource_class = Resource
-    service_type = "compute"
+    service_type = None
 
     def __init__(self, client):
         self.client = client
@@ -95,34 +95,27 @@ class Manager:
 
     @property
     def api_version(self):
+        """The microversion of this manager's service (None if unversioned)."""
         return self.client.api_version(self.service_type)
 
-    def _require(self, version, start, end=None, what="this feature"):
-        """Gate a feature on the compute microversion (see api_versions.require)."""
-        api_versions.require(version, start, end, what=what,
-                             pinned=self.client.pinned_compute_version()
-                             is not None)
-
     def _request(self, method, url, body=None, params=None, headers=None,
-                 microversion=None, **kwargs):
+                 **kwargs):
         """Send one request through the adapter; raise on an HTTP error.
 
-        Idempotent methods are retried by keystoneauth1 on connection
-        failures and on 502/503/504 (``client.retries`` times, with its
-        backoff); a POST never is, since it might have been applied.
+        The adapter retries connection failures and 502/503/504; a request
+        that is not idempotent (POST, PATCH) is sent once, since it might
+        have been applied. ``microversion`` overrides the adapter's for this
+        request only.
         """
-        retries = self.client.retries if method in _IDEMPOTENT else 0
-        kwargs.setdefault("connect_retries", retries)
-        kwargs.setdefault("status_code_retries", retries)
-        kwargs.setdefault("retriable_status_codes", RETRIABLE_STATUSES)
-        if microversion is None and self.service_type == "compute":
-            microversion = self.api_version
+        if method not in _IDEMPOTENT:
+            kwargs.update(connect_retries=0, status_code_retries=0)
+        microversion = kwargs.pop("microversion", None)
         if microversion is not None:
             kwargs["microversion"] = str(microversion)
         if body is not None:
             kwargs["json"] = body
         response = self.api.request(url, method, params=params,
-                                    headers=headers, raise_exc=False, **kwargs)
+                                    headers=headers, **kwargs)
         if response.status_code >= 400:
             raise exceptions.from_response(response, method, url)
         return response

@@ -10,6 +10,7 @@ attributes named by the manager registry (``client.servers``,
 import logging
 
 from occli import api_versions
+from occli import base
 from occli import exceptions
 from occli import plugins
 
@@ -81,19 +82,38 @@ class Client:
         token_cache.save(auth, self._cache_key, extra=self._cache_extra)
 
     def adapter(self, service_type):
-        """The keystoneauth1 Adapter for ``service_type`` (created once)."""
+        """The keystoneauth1 Adapter for ``service_type``, configured once.
+
+        It finds the endpoint in the catalog, retries connection failures
+        and 502/503/504 ``retries`` times (with keystoneauth1's backoff),
+        sends the service's microversion (:meth:`api_version`) on every
+        request and leaves HTTP errors to the managers.
+        """
         adapter = self._adapters.get(service_type)
         if adapter is None:
             from keystoneauth1 import adapter as ks_adapter
+            version = self.api_version(service_type)
             adapter = ks_adapter.Adapter(
-                self.session, service_type=service_type,
-                interface=self.interface, region_name=self.region_name,
-                logger=logging.getLogger("occli.http"))
+                self.session, logger=logging.getLogger("occli.http"),
+                connect_retries=self.retries,
+                status_code_retries=self.retries,
+                retriable_status_codes=base.RETRIABLE_STATUSES,
+                default_microversion=None if version is None else str(version),
+                raise_exc=False, **self._endpoint_filter(service_type))
             self._adapters[service_type] = adapter
         return adapter
 
+    def _endpoint_filter(self, service_type):
+        return {"service_type": service_type, "interface": self.interface,
+                "region_name": self.region_name}
+
     def api_version(self, service_type):
-        """The microversion used for ``service_type`` (None if unversioned)."""
+        """The microversion used for ``service_type`` (None if unversioned).
+
+        For compute: the user's pinned version, else the highest one both
+        occli and the cloud support, discovered once and cached with the
+        token.
+        """
         if service_type != "compute":
             return None
         if "compute" not in self._versions:
@@ -134,9 +154,9 @@ class Client:
         """
         import time
 
-        adapter = self.adapter("compute")
+        endpoint = self._endpoint_filter("compute")
         for attempt in range(self.retries + 1):
-            data = adapter.get_endpoint_data()
+            data = self.session.get_endpoint_data(**endpoint)
             if data is None:
                 raise exceptions.ClientException(
                     "No compute endpoint found in the service catalog.")
@@ -149,7 +169,8 @@ class Client:
             % data.catalog_url)
 
     def _endpoint(self, service_type):
-        return self.adapter(service_type).get_endpoint() or ""
+        return self.session.get_endpoint(
+            **self._endpoint_filter(service_type)) or ""
 
     def manager(self, name):
         """The manager registered as ``name`` (built-in or plugin)."""

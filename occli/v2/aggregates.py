@@ -9,13 +9,14 @@ import uuid
 
 from occli import base
 from occli import exceptions
+from occli.v2 import compute
 
 
 class Aggregate(base.Resource):
     pass
 
 
-class AggregateManager(base.Manager):
+class AggregateManager(compute.ComputeManager):
     resource_class = Aggregate
 
     def _url(self, aggregate, *parts):

@@ -1,13 +1,14 @@
 """Nova availability zones (``/os-availability-zone``)."""
 
 from occli import base
+from occli.v2 import compute
 
 
 class AvailabilityZone(base.Resource):
     pass
 
 
-class AvailabilityZoneManager(base.Manager):
+class AvailabilityZoneManager(compute.ComputeManager):
     resource_class = AvailabilityZone
 
     def list(self, detailed=False):

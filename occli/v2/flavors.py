@@ -1,13 +1,14 @@
 """Nova flavors."""
 
 from occli import base
+from occli.v2 import compute
 
 
 class Flavor(base.Resource):
     pass
 
 
-class FlavorManager(base.Manager):
+class FlavorManager(compute.ComputeManager):
     resource_class = Flavor
 
     def list(self, detailed=True, limit=None, marker=None, is_public=None):

@@ -1,13 +1,14 @@
 """Nova hypervisors."""
 
 from occli import base
+from occli.v2 import compute
 
 
 class Hypervisor(base.Resource):
     pass
 
 
-class HypervisorManager(base.Manager):
+class HypervisorManager(compute.ComputeManager):
     resource_class = Hypervisor
 
     def list(self, detailed=False, limit=None, marker=None):

@@ -2,6 +2,7 @@
 
 from occli import api_versions
 from occli import base
+from occli.v2 import compute
 
 
 class Keypair(base.Resource):
@@ -10,7 +11,7 @@ class Keypair(base.Resource):
         return self._info.get("name")
 
 
-class KeypairManager(base.Manager):
+class KeypairManager(compute.ComputeManager):
     resource_class = Keypair
 
     def list(self, user_id=None, limit=None, marker=None):

@@ -1,13 +1,14 @@
 """Nova absolute limits (``GET /limits``)."""
 
 from occli import base
+from occli.v2 import compute
 
 
 class Limits(base.Resource):
     pass
 
 
-class LimitsManager(base.Manager):
+class LimitsManager(compute.ComputeManager):
     resource_class = Limits
 
     def get(self, project_id=None, reserved=False):

@@ -14,6 +14,7 @@ from occli import api_versions
 from occli import base
 from occli import exceptions
 from occli import strutils
+from occli.v2 import compute
 
 # Nova's defaults for injected (personality) files and its schema limits.
 MAX_FILES = 5
@@ -154,7 +155,7 @@ def _b64(data):
     return base64.b64encode(_to_bytes(data)).decode("ascii")
 
 
-class ServerManager(base.Manager):
+class ServerManager(compute.ComputeManager):
     resource_class = Server
 
     # -- reading --------------------------------------------------------

@@ -11,6 +11,7 @@ and, from 2.11, ``/force-down``, with the service named by ``host`` and
 from occli import api_versions
 from occli import base
 from occli import exceptions
+from occli.v2 import compute
 
 UUID_FOR_ID_VERSION = "2.53"
 FORCE_DOWN_VERSION = "2.11"
@@ -20,7 +21,7 @@ class Service(base.Resource):
     pass
 
 
-class ServiceManager(base.Manager):
+class ServiceManager(compute.ComputeManager):
     resource_class = Service
 
     def list(self, host=None, binary=None):

@@ -1,5 +1,7 @@
 """Resource and Manager: pagination, name-or-id lookup, request ids."""
 
+import inspect
+
 import pytest
 
 from occli import base
@@ -22,6 +24,8 @@ def page(items, next_marker=None):
 
 
 class Things(base.Manager):
+    service_type = "compute"
+
     def list(self, limit=None):
         return self._list("/servers/detail", "servers", limit=limit)
 
@@ -140,3 +144,8 @@ def test_resource_equality_and_hash_by_id(things):
     c = base.Resource(things, {"id": "y", "name": "a"})
     assert a == b and a != c and len({a, b, c}) == 2
     assert a != "x"
+
+
+def test_base_knows_nothing_of_a_particular_service():
+    source = inspect.getsource(base).replace("x-compute-request-id", "")
+    assert "compute" not in source

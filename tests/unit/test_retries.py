@@ -65,3 +65,24 @@ def test_retry_notices_only_with_verbose(cli, mock_cloud):
     m.get(COMPUTE + "/flavors/detail", [UNAVAILABLE, {"json": {"flavors": []}}])
     code, _, err = cli("-v", "flavor", "list")
     assert code == 0 and "Retriable status code 503" in err
+
+
+def test_each_adapter_is_configured_once(client):
+    compute = client.adapter("compute")
+    assert client.adapter("compute") is compute
+    assert (compute.connect_retries, compute.status_code_retries) == (2, 2)
+    assert compute.retriable_status_codes == [502, 503, 504]
+    assert compute.default_microversion == "2.96"
+    image = client.adapter("image")
+    assert image.default_microversion is None
+    assert image.status_code_retries == 2
+
+
+def test_a_post_overrides_the_retries_and_keeps_the_microversion(
+        client, mock_cloud):
+    m = mock_cloud.mock
+    m.post(COMPUTE + "/os-keypairs", status_code=201,
+           json={"keypair": {"name": "k"}})
+    client.keypairs.create("k", public_key="ssh-rsa AAAA x")
+    sent = requests_to(m, "POST", "/os-keypairs")[0]
+    assert sent.headers["OpenStack-API-Version"] == "compute 2.96"

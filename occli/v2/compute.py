@@ -1,0 +1,22 @@
+"""Base of the Nova managers: the compute service and its microversion gates."""
+
+from occli import api_versions
+from occli import base
+
+
+class ComputeManager(base.Manager):
+    """A manager of the compute API.
+
+    Its adapter sends the negotiated microversion on every request
+    (:meth:`occli.client.Client.api_version`); a method may send another
+    one with ``microversion=``.
+    """
+
+    service_type = "compute"
+
+    def _require(self, version, start, end=None, what="this feature"):
+        """UnsupportedVersion unless ``start <= version <= end`` (see
+        :func:`occli.api_versions.require`)."""
+        api_versions.require(version, start, end, what=what,
+                             pinned=self.client.pinned_compute_version()
+                             is not None)
