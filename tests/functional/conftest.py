@@ -10,47 +10,11 @@
 Fault rules added during a test are cleared after it.
 """
 
-import dataclasses
-import json
-import os
-
 import pytest
 
-from occli.localcloud.cloud import Config, LocalCloud
-from occli.localcloud.server import BackgroundServer
-
-
-@dataclasses.dataclass
-class RunningCloud:
-    """A local cloud served from a background thread."""
-
-    url: str
-    auth_url: str
-    data_dir: str
-    clouds_yaml: str
-    cloud: LocalCloud
-    server: BackgroundServer
-
-    @property
-    def faults(self):
-        return self.cloud.faults
-
-    def stop(self):
-        self.server.stop()
-        self.cloud.close()
-
-
-def start_localcloud(data_dir, services=None, **settings):
-    """Start a local cloud on a free port; ``settings`` override Config."""
-    settings.setdefault("build_time", 0)
-    config = Config(data_dir=str(data_dir), host="127.0.0.1", port=0,
-                    **settings)
-    cloud = LocalCloud(config, services=services)
-    server = BackgroundServer(cloud, host="127.0.0.1", port=0).start()
-    return RunningCloud(url=server.url, auth_url=server.url + "/v3",
-                        data_dir=config.data_dir,
-                        clouds_yaml=cloud.clouds_yaml_path, cloud=cloud,
-                        server=server)
+from tests.functional.harness import point_client_at, start_localcloud
+# tests/security imports these from here
+from tests.functional.harness import as_json, ok  # noqa: F401
 
 
 @pytest.fixture(scope="session")
@@ -79,19 +43,6 @@ def _clear_localcloud_faults(request):
             request.getfixturevalue(name).faults.clear()
 
 
-def point_client_at(running, monkeypatch, cache_dir, cloud=None):
-    """Environment for occli against ``running``: its clouds.yaml, no other
-    ``OS_*`` variables, a private token cache, and ``OS_CLOUD`` if given."""
-    for key in list(os.environ):
-        if key.startswith("OS_"):
-            monkeypatch.delenv(key)
-    monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", running.clouds_yaml)
-    if cloud:
-        monkeypatch.setenv("OS_CLOUD", cloud)
-    monkeypatch.setenv("OCCLI_CACHE_DIR", str(cache_dir))
-    monkeypatch.setenv("OCCLI_LOCALCLOUD_DIR", running.data_dir)
-
-
 @pytest.fixture
 def occli_env(localcloud, monkeypatch, tmp_path):
     """Point the client at ``localcloud`` (cloud ``local``)."""
@@ -111,14 +62,3 @@ def run_occli(capsys):
         out, err = capsys.readouterr()
         return code, out, err
     return run
-
-
-def ok(result):
-    """stdout of a ``run_occli`` result that must have exited 0."""
-    code, out, err = result
-    assert code == 0, err
-    return out
-
-
-def as_json(result):
-    return json.loads(ok(result))

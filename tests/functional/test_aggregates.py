@@ -10,7 +10,7 @@ import re
 import pytest
 
 from occli import exceptions
-from tests.functional.conftest import point_client_at, start_localcloud
+from tests.functional.harness import point_client_at, start_localcloud
 
 CIRROS = "cirros-0.6.2-x86_64-disk"
 _REQUEST_ID = re.compile(r" \(Request-ID: req-[0-9a-f-]+\)")

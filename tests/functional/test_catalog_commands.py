@@ -1,7 +1,7 @@
 """Flavors, images, keypairs, compute services and hypervisors: the real CLI
 against the local cloud."""
 
-from tests.functional.conftest import as_json, ok
+from tests.functional.harness import as_json, ok
 
 CIRROS = "cirros-0.6.2-x86_64-disk"
 PUBLIC_KEY = ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq8bm9x4K1aTtN2Vf4sWm3o"

@@ -7,7 +7,7 @@ import pytest
 import requests
 
 from occli.localcloud import image
-from tests.functional.conftest import start_localcloud
+from tests.functional.harness import start_localcloud
 
 CIRROS = image.seed_image_id("cirros-0.6.2-x86_64-disk")
 THREADS = 8

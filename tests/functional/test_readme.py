@@ -4,7 +4,7 @@ import os
 import pathlib
 import re
 
-from tests.functional.conftest import start_localcloud
+from tests.functional.harness import start_localcloud
 
 README = pathlib.Path(__file__).resolve().parents[2] / "README.rst"
 

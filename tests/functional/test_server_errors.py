@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from tests.functional.conftest import (
+from tests.functional.harness import (
     as_json, ok, point_client_at, start_localcloud)
 
 IMAGE = "cirros-0.6.2-x86_64-disk"

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from tests.functional.conftest import as_json, ok
+from tests.functional.harness import as_json, ok
 
 IMAGE = "cirros-0.6.2-x86_64-disk"
 OTHER_IMAGE = "ubuntu-24.04"

@@ -6,7 +6,7 @@ import pathlib
 import subprocess
 import sys
 
-from tests.functional.conftest import start_localcloud
+from tests.functional.harness import start_localcloud
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
 

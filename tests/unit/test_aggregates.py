@@ -7,7 +7,7 @@ import pytest
 
 from occli import exceptions
 
-from .conftest import COMPUTE, IMAGE, load_fixture, requests_to
+from .fakes import COMPUTE, IMAGE, load_fixture, requests_to
 
 AGGS = COMPUTE + "/os-aggregates"
 IMAGE_ID = "70a599e0-31e7-49b7-b260-868f441e862b"

@@ -7,7 +7,7 @@ import pytest
 from occli import base
 from occli import exceptions
 
-from .conftest import COMPUTE, IMAGE, requests_to
+from .fakes import COMPUTE, IMAGE, requests_to
 
 
 def server(i, name=None):

@@ -7,7 +7,7 @@ import pytest
 
 from occli import exceptions
 
-from .conftest import AUTH_URL, COMPUTE, PASSWORD, load_fixture, requests_to
+from .fakes import AUTH_URL, COMPUTE, PASSWORD, load_fixture, requests_to
 
 UUID = "e81d66a4-ddd3-4aba-8a84-171d1cb4d339"
 TARGET = {"host": "host1", "binary": "nova-compute"}

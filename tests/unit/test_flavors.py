@@ -6,7 +6,7 @@ import pytest
 
 from occli import exceptions
 
-from .conftest import COMPUTE, load_fixture, requests_to
+from .fakes import COMPUTE, load_fixture, requests_to
 
 
 @pytest.fixture

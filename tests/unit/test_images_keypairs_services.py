@@ -8,7 +8,7 @@ import pytest
 
 from occli import exceptions
 
-from .conftest import COMPUTE, IMAGE, load_fixture, requests_to
+from .fakes import COMPUTE, IMAGE, load_fixture, requests_to
 
 CIRROS = {"id": "5a2d4f6e-0c5b-4a34-9a7d-1f1e6d8f4a10",
           "name": "cirros-0.6.2-x86_64-disk", "status": "active",
@@ -227,7 +227,7 @@ def test_keypair_list_and_show_commands(cli, mock_cloud):
 
 
 def test_token_issue_and_configuration_show(cli, mock_cloud):
-    from .conftest import PASSWORD, TOKEN, PROJECT_ID
+    from .fakes import PASSWORD, TOKEN, PROJECT_ID
     code, out, err = cli("token", "issue", "-f", "json")
     assert code == 0, err
     token = json.loads(out)

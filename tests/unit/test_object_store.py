@@ -9,7 +9,7 @@ import pytest
 from occli import exceptions
 from occli.v2 import object_store
 
-from .conftest import PROJECT_ID, SWIFT, TOKEN, requests_to
+from .fakes import PROJECT_ID, SWIFT, TOKEN, requests_to
 
 KEY = "0123456789abcdef0123456789abcdef"
 SWIFT_PATH = "/swift/v1/AUTH_" + PROJECT_ID

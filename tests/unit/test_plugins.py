@@ -18,7 +18,7 @@ import pytest
 
 from occli import plugins
 
-from .conftest import BASE, TOKEN, AUTH_URL, _catalog, requests_to, token_body
+from .fakes import BASE, TOKEN, AUTH_URL, catalog, requests_to, token_body
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HELLO_SRC = os.path.join(ROOT, "examples", "occli-plugin-hello")
@@ -148,7 +148,7 @@ def plugin_rows(cli):
 def hello_cloud(mock_cloud):
     """The mocked cloud with a ``hello`` service in the catalog."""
     body = token_body()
-    body["token"]["catalog"] = _catalog() + [{
+    body["token"]["catalog"] = catalog() + [{
         "id": "hello-id", "type": "hello", "name": "hello",
         "endpoints": [{"id": "hello-" + i, "interface": i, "region": "RegionOne",
                        "region_id": "RegionOne", "url": HELLO}

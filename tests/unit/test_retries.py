@@ -5,7 +5,7 @@ import requests
 
 from occli import exceptions
 
-from .conftest import COMPUTE, requests_to
+from .fakes import COMPUTE, requests_to
 
 UNAVAILABLE = {"status_code": 503, "json": {"serviceUnavailable": {
     "code": 503, "message": "Try again later."}}}

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from .conftest import COMPUTE, IMAGE, load_fixture, requests_to
+from .fakes import COMPUTE, IMAGE, load_fixture, requests_to
 
 SID = "0e44cc9c-e052-415d-afbf-469b0d384170"
 SID2 = "9d7a7e35-9d93-4bc5-8b0a-51e7ad8ec2b2"

@@ -15,7 +15,7 @@ from occli import exceptions
 from occli.client import Client
 from occli.v2 import servers as servers_api
 
-from .conftest import (AUTH_URL, COMPUTE, FIXTURES, PASSWORD, load_fixture,
+from .fakes import (AUTH_URL, COMPUTE, FIXTURES, PASSWORD, load_fixture,
                        requests_to)
 
 SID = "0e44cc9c-e052-415d-afbf-469b0d384170"          # server-get-resp.json

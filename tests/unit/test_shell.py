@@ -4,7 +4,7 @@ import json
 import os
 import stat
 
-from .conftest import COMPUTE, PASSWORD, TOKEN, load_fixture, requests_to
+from .fakes import COMPUTE, PASSWORD, TOKEN, load_fixture, requests_to
 
 
 def flavors(mock):
@@ -208,7 +208,7 @@ def test_log_file_gets_the_redacted_debug_log(cli, mock_cloud, tmp_path):
 def test_unreachable_cloud_is_one_line(cli, mock_cloud):
     import requests
 
-    from .conftest import AUTH_URL
+    from .fakes import AUTH_URL
     refused = requests.exceptions.ConnectionError("Connection refused")
     mock_cloud.mock.get(AUTH_URL, exc=refused)
     mock_cloud.mock.post(AUTH_URL + "/auth/tokens", exc=refused)
@@ -220,7 +220,7 @@ def test_unreachable_cloud_is_one_line(cli, mock_cloud):
 
 def test_os_compute_api_version_env_applies_with_a_named_cloud(
         cli, mock_cloud, monkeypatch, tmp_path):
-    from .conftest import AUTH_URL
+    from .fakes import AUTH_URL
     clouds = tmp_path / "clouds.yaml"
     clouds.write_text(
         "clouds:\n  mine:\n    auth:\n      auth_url: %s\n      username: admin\n"

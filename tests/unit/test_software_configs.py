@@ -8,7 +8,7 @@ import pytest
 
 from occli import exceptions
 
-from .conftest import FIXTURES, HEAT, load_fixture, requests_to
+from .fakes import FIXTURES, HEAT, load_fixture, requests_to
 
 SAMPLES = os.path.join(FIXTURES, "orchestration")
 CONFIG_ID = "ddee7aca-aa32-4335-8265-d436b20db4f1"

@@ -10,7 +10,7 @@ from occli import exceptions
 from occli.v2 import object_store
 from occli.v2 import software_deployments as sd_module
 
-from .conftest import (COMPUTE, HEAT, PROJECT_ID, SWIFT, load_fixture,
+from .fakes import (COMPUTE, HEAT, PROJECT_ID, SWIFT, load_fixture,
                        requests_to)
 from .test_software_configs import HEAT_404, load_sample
 

@@ -12,13 +12,13 @@ FORBIDDEN = ("cmd2", "yaml", "jsonschema", "occli.localcloud", "openstack",
 SCRIPT = r"""
 import json, sys
 import requests_mock
-from tests.unit import conftest
+from tests.unit import fakes
 before = set(sys.modules)
 with requests_mock.Mocker() as m:
-    ns = conftest.mock_cloud.__wrapped__(m)
-    m.get(conftest.COMPUTE + "/servers/detail", json={"servers": []})
-    m.get(conftest.COMPUTE + "/flavors/detail", json={"flavors": []})
-    m.get(conftest.IMAGE + "/v2/images", json={"images": []})
+    fakes.install(m)
+    m.get(fakes.COMPUTE + "/servers/detail", json={"servers": []})
+    m.get(fakes.COMPUTE + "/flavors/detail", json={"flavors": []})
+    m.get(fakes.IMAGE + "/v2/images", json={"images": []})
     from occli import shell
     code = shell.main(sys.argv[1:])
 loaded = sorted(set(sys.modules) - before)

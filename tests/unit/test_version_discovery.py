@@ -8,7 +8,7 @@ import json
 import pytest
 import requests
 
-from .conftest import COMPUTE, load_fixture, requests_to
+from .fakes import COMPUTE, load_fixture, requests_to
 
 VERSION = load_fixture("compute", "versions", "v21-version-get-resp.json")
 RANGE_KEY = "range:" + COMPUTE
