@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tests.functional.harness import ok
 
 SERVERS = "^/compute/v2.1/servers/detail"
 
@@ -25,10 +26,14 @@ def test_503s_on_a_list_are_retried(occli_env, run_occli):
 
 
 def test_dropped_connection_on_a_list_is_retried(occli_env, run_occli):
+    expected = json.loads(ok(run_occli("server", "list", "-f", "json")))
     occli_env.faults.add({"method": "GET", "path": SERVERS, "count": 1,
                           "kind": "close"})
     code, out, err = run_occli("server", "list", "-f", "json")
-    assert code == 0, err
+    assert (code, err) == (0, "")
+    assert json.loads(out) == expected
+    # the list was asked for, the connection dropped, and asked for again
+    assert occli_env.faults.rules()[0]["remaining"] == 0
 
 
 def test_a_failed_create_is_not_repeated(occli_env, run_occli):
