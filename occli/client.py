@@ -2,23 +2,68 @@
 
 Use it with an existing session (``Client(session=sess)``), a clouds.yaml
 entry (``Client(cloud="mycloud")``) or keyword auth options
-(``Client(auth_url=…, username=…, password=…, project_name=…)``). Managers are
-attributes named by the manager registry (``client.servers``,
-``client.aggregates``, …, plus those of installed plugins).
+(``Client(auth_url=…, username=…, password=…, project_name=…)``). The
+built-in managers are attributes declared below (``client.servers``,
+``client.aggregates``, …); an attribute that is none of them is looked up
+among the managers of installed plugins (:mod:`occli.plugins`).
 """
 
+import importlib
 import logging
 
 from occli import api_versions
 from occli import base
 from occli import exceptions
-from occli import plugins
 
 LOG = logging.getLogger(__name__)
 
 
+class BuiltinManager:
+    """A built-in manager attribute: ``"module:Class"``, created on first use.
+
+    Only the module of a manager in use is imported.
+    """
+
+    def __init__(self, path):
+        self.path = path
+        self.name = None
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, client, owner=None):
+        if client is None:
+            return self
+        module, _, cls = self.path.partition(":")
+        manager = getattr(importlib.import_module(module), cls)(client)
+        vars(client)[self.name] = manager  # later reads skip the descriptor
+        return manager
+
+
 class Client:
     """Entry point of the SDK."""
+
+    servers = BuiltinManager("occli.v2.servers:ServerManager")
+    flavors = BuiltinManager("occli.v2.flavors:FlavorManager")
+    images = BuiltinManager("occli.v2.images:ImageManager")
+    keypairs = BuiltinManager("occli.v2.keypairs:KeypairManager")
+    services = BuiltinManager("occli.v2.services:ServiceManager")
+    hypervisors = BuiltinManager("occli.v2.hypervisors:HypervisorManager")
+    limits = BuiltinManager("occli.v2.limits:LimitsManager")
+    availability_zones = BuiltinManager(
+        "occli.v2.availability_zones:AvailabilityZoneManager")
+    aggregates = BuiltinManager("occli.v2.aggregates:AggregateManager")
+    software_configs = BuiltinManager(
+        "occli.v2.software_configs:SoftwareConfigManager")
+    software_deployments = BuiltinManager(
+        "occli.v2.software_deployments:SoftwareDeploymentManager")
+    object_store = BuiltinManager("occli.v2.object_store:ObjectStoreManager")
+
+    @classmethod
+    def builtin_managers(cls):
+        """``{attribute: "module:Class"}`` of the built-in managers."""
+        return {name: attr.path for name, attr in vars(cls).items()
+                if isinstance(attr, BuiltinManager)}
 
     def __init__(self, session=None, cloud=None, region_name=None,
                  interface=None, compute_api_version=None, api_timeout=None,
@@ -173,9 +218,12 @@ class Client:
             **self._endpoint_filter(service_type)) or ""
 
     def manager(self, name):
-        """The manager registered as ``name`` (built-in or plugin)."""
+        """The manager ``name``: built-in, or of a plugin."""
+        if isinstance(getattr(type(self), name, None), BuiltinManager):
+            return getattr(self, name)
         manager = self._managers.get(name)
         if manager is None:
+            from occli import plugins
             cls = plugins.manager_class(name)
             if cls is None:
                 raise AttributeError("Client has no manager %r" % name)
@@ -183,11 +231,13 @@ class Client:
         return manager
 
     def __getattr__(self, name):
+        # only for names that are no attribute: a plugin's manager
         if name.startswith("_"):
             raise AttributeError(name)
         return self.manager(name)
 
     def __dir__(self):
+        from occli import plugins
         return sorted(set(super().__dir__()) | set(plugins.manager_names()))
 
 

@@ -2,8 +2,12 @@
 
 occli extends itself the way Heat loads resource plugins: one
 :class:`Registry` per process collects ``name → object`` pairs from plugin
-modules and answers lookups. Built-in resources register through the same
-path as third-party ones.
+modules and answers lookups. Built-in commands register through the same
+path as third-party ones. Built-in managers are attributes of
+:class:`occli.client.Client`; they are registered too (``plugin list``
+shows them, and no plugin can take their names), but the Client asks the
+registry only for a name that is none of them, so the SDK alone never
+builds it.
 
 A plugin module offers
 
