@@ -100,11 +100,14 @@ def negotiate(requested, server_min, server_max):
     return version
 
 
-def require(version, start, end=None, what="this feature", pinned=False):
-    """Raise a clear error unless ``start <= version <= end``.
+def require(version, start, end=None, what="this feature", pinned=False,
+            params=()):
+    """Raise UnsupportedVersion unless ``start <= version <= end``.
 
-    ``pinned`` says the user chose ``version``, so the advice is to change
-    that choice rather than to pin one.
+    The one wording of every microversion error. ``pinned`` says the user
+    chose ``version``, so the advice is to change that choice rather than
+    to pin one; ``params`` are the ``{name}`` fields of ``what`` (see
+    :class:`occli.exceptions.CommandError`).
     """
     version = APIVersion(version)
     if version.matches(start, end):
@@ -117,4 +120,5 @@ def require(version, start, end=None, what="this feature", pinned=False):
               "pin a version with --os-compute-api-version")
     raise exceptions.UnsupportedVersion(
         "%s requires compute API version %s (in use: %s); %s." % (
-            what[:1].upper() + what[1:], need, version, advice))
+            what[:1].upper() + what[1:], need, version, advice),
+        params=params)

@@ -16,6 +16,8 @@ class ClientException(Exception):
 
     http_status = None
     message = "Unknown error"
+    #: The exit status of the ``occli`` command failing with this error.
+    exit_code = 1
 
     def __init__(self, message=None, code=None, request_id=None, url=None,
                  method=None, details=None):
@@ -37,10 +39,38 @@ class ClientException(Exception):
 
 
 class CommandError(ClientException):
-    """A usage or input problem found by the client before any request."""
+    """A usage or input problem found by the client before any request.
+
+    The message may name arguments as ``{name}`` for each name in
+    ``params``: they read as the names themselves (an SDK user's keywords)
+    until :meth:`rename` gives them the caller's names (the CLI's options).
+    """
+
+    def __init__(self, message=None, params=(), **kwargs):
+        self.template = message or self.message
+        self.params = tuple(params)
+        super().__init__(self._render({}), **kwargs)
+
+    def _render(self, names):
+        text = self.template
+        for param in self.params:
+            text = text.replace("{%s}" % param, names.get(param, param))
+        return text
+
+    def rename(self, names):
+        """Name the parameters as ``names`` maps them; returns the error."""
+        self.message = self._render(names)
+        self.args = (self.message,)
+        return self
 
     def __str__(self):
         return self.message
+
+
+class ValidationError(CommandError):
+    """Arguments refused before any request: a usage error (exit 2)."""
+
+    exit_code = 2
 
 
 class NoUniqueMatch(CommandError):

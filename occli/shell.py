@@ -3,7 +3,8 @@
 Arguments are parsed before anything authenticates: the Client (and with
 it keystoneauth1) is created on first use inside a command, so usage errors
 cost no token. Exit codes: 0 success, 1 API or runtime error (one line on
-stderr), 2 usage error, 130 on Ctrl-C.
+stderr), 2 usage error (argparse's, or an
+:class:`occli.exceptions.ValidationError`), 130 on Ctrl-C.
 """
 
 import argparse
@@ -101,6 +102,7 @@ class OcCLI(app.App):
         )
         self._client = None
         self._interacted = False
+        self._error = None
 
     def run(self, argv):
         head = argv[:self.parser.command_index(argv)]
@@ -116,7 +118,11 @@ class OcCLI(app.App):
         self._interacted = True
 
     def run_subcommand(self, argv):
-        """Run a command; ``occli server --help`` lists the server commands."""
+        """Run a command; ``occli server --help`` lists the server commands.
+
+        cliff logs a failing command's error and returns 1; an occli error
+        chooses its own exit code (2 for a ValidationError).
+        """
         help_flags = [a for a in argv if a in ("-h", "--help")]
         if help_flags:
             words = argv[:argv.index(help_flags[0])]
@@ -124,7 +130,9 @@ class OcCLI(app.App):
                 self.command_manager.find_command(words)
             except ValueError:
                 return super().run_subcommand(["help"] + words)
-        return super().run_subcommand(argv)
+        self._error = None
+        code = super().run_subcommand(argv)
+        return getattr(self._error, "exit_code", code) if code == 1 else code
 
     def _register_commands(self, plugin_dirs=()):
         """Add every command of the plugin registry, imported on first use.
@@ -202,6 +210,7 @@ class OcCLI(app.App):
         return self._client
 
     def clean_up(self, cmd, result, err):
+        self._error = err
         if self._client is None:
             return
         if not self.options.no_cache:

@@ -6,13 +6,14 @@ _TRUE = ("1", "true", "yes", "on", "y")
 _FALSE = ("0", "false", "no", "off", "n", "none")
 
 
-def parse_bool(value, what):
+def parse_bool(value, what, params=()):
     """True or False from ``true/false``, ``yes/no``, ``on/off``, ``1/0``
-    (any case); a CommandError naming ``what`` for anything else."""
+    (any case); a ValidationError naming ``what`` (with ``params``, see
+    :class:`occli.exceptions.CommandError`) for anything else."""
     text = str(value).strip().lower()
     if text in _TRUE:
         return True
     if text in _FALSE:
         return False
-    raise exceptions.CommandError("%s expects true or false, got %r." % (
-        what, value))
+    raise exceptions.ValidationError(
+        "%s expects true or false, got %r." % (what, value), params=params)

@@ -31,6 +31,19 @@ def output(kind):
     return decorator
 
 
+def option_names(**names):
+    """Declare the options a ``do_*`` command gives as SDK parameters.
+
+    ``@option_names(min_count="--min")``: an error of the manager naming
+    ``min_count`` (see :class:`occli.exceptions.CommandError`) names
+    ``--min`` instead.
+    """
+    def decorator(func):
+        func.option_names = dict(getattr(func, "option_names", {}), **names)
+        return func
+    return decorator
+
+
 def no_client(func):
     """Declare a ``do_*`` command that needs no cloud: it gets ``client=None``.
 

@@ -64,11 +64,16 @@ class AggregateManager(compute.ComputeManager):
                             {"metadata": metadata}, "aggregate")
 
     def cache_images(self, aggregate, images):
-        """Ask the aggregate's hosts to cache ``images`` (API 2.81)."""
-        self._require(self.api_version, "2.81",
-                             what="caching images on an aggregate")
+        """Ask the aggregate's hosts to cache ``images`` (API 2.81, see
+        :meth:`check_cache_images`)."""
+        self.check_cache_images()
         body = {"cache": [{"id": base.getid(image)} for image in images]}
         self._request("POST", self._url(aggregate, "images"), body=body)
+
+    def check_cache_images(self):
+        """UnsupportedVersion unless :meth:`cache_images` is available."""
+        self._require(self.api_version, "2.81",
+                      what="caching images on an aggregate")
 
     def find_resource(self, name_or_id):
         """An aggregate by integer id, uuid (2.41+) or exact name."""

@@ -71,47 +71,45 @@ def is_uuid(value):
     return bool(_UUID.match(str(value)))
 
 
-def check_create_args(files=None, metadata=None, min_count=None,
-                      max_count=None):
-    """Raise CommandError for create arguments Nova would refuse.
-
-    Pure (no request): the CLI calls it before resolving names, and
-    :meth:`ServerManager.create` calls it again for SDK users.
-    """
-    if files:
-        if len(files) > MAX_FILES:
-            raise exceptions.CommandError(
-                "At most %d personality files can be injected (got %d)."
-                % (MAX_FILES, len(files)))
-        for path, contents in files.items():
-            if len(path.encode("utf-8")) > MAX_FILE_PATH:
-                raise exceptions.CommandError(
-                    "Personality file path %r is longer than %d bytes."
-                    % (path[:40] + "…", MAX_FILE_PATH))
-            size = len(_to_bytes(contents))
-            if size > MAX_FILE_BYTES:
-                raise exceptions.CommandError(
-                    "Personality file %s is %d bytes; the limit is %d bytes "
-                    "(10 KiB)." % (path, size, MAX_FILE_BYTES))
-    check_metadata(metadata)
-    for value, what in ((min_count, "min_count"), (max_count, "max_count")):
-        if value is not None and int(value) < 1:
-            raise exceptions.CommandError("%s must be 1 or more." % what)
-    if min_count is not None and max_count is not None \
-            and int(min_count) > int(max_count):
-        raise exceptions.CommandError(
-            "min_count (%s) must not be greater than max_count (%s)."
-            % (min_count, max_count))
+def _check_files(files):
+    """Nova's personality file limits (``files`` values are bytes)."""
+    if len(files) > MAX_FILES:
+        raise exceptions.ValidationError(
+            "At most %d personality files ({files}) can be injected, got %d."
+            % (MAX_FILES, len(files)), params=("files",))
+    for path, contents in files.items():
+        if len(path.encode("utf-8")) > MAX_FILE_PATH:
+            raise exceptions.ValidationError(
+                "Personality file path %r ({files}) is longer than %d bytes."
+                % (path[:40] + "…", MAX_FILE_PATH), params=("files",))
+        if len(contents) > MAX_FILE_BYTES:
+            raise exceptions.ValidationError(
+                "Personality file %s ({files}) is %d bytes; the limit is %d "
+                "bytes (10 KiB)." % (path, len(contents), MAX_FILE_BYTES),
+                params=("files",))
 
 
-def check_metadata(metadata):
+def _check_metadata(metadata):
     """Keys and values of server metadata are at most 255 characters."""
     for key, value in (metadata or {}).items():
         for text, what in ((key, "key"), (value, "value")):
             if text is not None and len(str(text)) > MAX_META_LENGTH:
-                raise exceptions.CommandError(
-                    "Metadata %s %r is longer than %d characters."
-                    % (what, str(text)[:40] + "…", MAX_META_LENGTH))
+                raise exceptions.ValidationError(
+                    "Metadata %s %r ({metadata}) is longer than %d characters."
+                    % (what, str(text)[:40] + "…", MAX_META_LENGTH),
+                    params=("metadata",))
+
+
+def _check_counts(min_count, max_count):
+    for value, param in ((min_count, "min_count"), (max_count, "max_count")):
+        if value is not None and int(value) < 1:
+            raise exceptions.ValidationError(
+                "{%s} must be 1 or more." % param, params=(param,))
+    if min_count is not None and max_count is not None \
+            and int(min_count) > int(max_count):
+        raise exceptions.ValidationError(
+            "{min_count} (%s) must not be greater than {max_count} (%s)."
+            % (min_count, max_count), params=("min_count", "max_count"))
 
 
 def boot_volume_bdm(image, size, delete_on_termination=None):
@@ -216,41 +214,104 @@ class ServerManager(compute.ComputeManager):
 
     # -- create ---------------------------------------------------------
 
-    def create(self, name, image, flavor, key_name=None,
-               availability_zone=None, user_data=None, files=None,
-               metadata=None, security_groups=None, nics=None,
-               block_device_mapping=None, block_device_mapping_v2=None,
-               scheduler_hints=None, config_drive=None, disk_config=None,
-               admin_pass=None, access_ip_v4=None, access_ip_v6=None,
-               min_count=None, max_count=None, return_reservation_id=False,
-               description=None, tags=None, hostname=None,
-               trusted_image_certificates=None, host=None,
-               hypervisor_hostname=None):
+    def create(self, name, image, flavor, **options):
         """Boot a server (POST /servers); returns the created Server.
 
-        ``image`` may be None when ``block_device_mapping(_v2)`` holds the
-        boot disk. ``user_data`` and ``files`` values may be str, bytes or
-        file objects (base64-encoded here). ``nics`` is ``"auto"``,
-        ``"none"`` or a list of dicts with novaclient keys (``net-id``,
-        ``port-id``, ``v4-fixed-ip``, ``v6-fixed-ip``, ``tag``) or API keys.
-        ``block_device_mapping`` is the legacy
-        ``{dev: "id:type:size:delete"}``; :func:`boot_volume_bdm`,
-        :func:`swap_bdm` and :func:`ephemeral_bdm` build
-        ``block_device_mapping_v2`` entries.
-        With ``return_reservation_id`` the reservation id (str) is returned
-        (find the servers with ``list(search_opts={"reservation_id": …})``).
-        Microversion-gated arguments raise UnsupportedVersion before any
-        request (see :meth:`check_create_version`).
+        ``image`` may be None when a block device mapping holds the boot
+        disk. The ``options``, all optional:
+
+        * ``key_name``, ``availability_zone``, ``metadata``,
+          ``security_groups`` (names), ``scheduler_hints``,
+          ``config_drive``, ``disk_config``, ``admin_pass``,
+          ``access_ip_v4``, ``access_ip_v6``, ``min_count``, ``max_count``;
+        * ``user_data`` and ``files`` (``{path: contents}``, personality
+          files: such a request uses 2.56) values: str, bytes or file
+          objects, base64-encoded here;
+        * ``nics``: ``"auto"``, ``"none"`` or a list of dicts with
+          novaclient keys (``net-id``, ``port-id``, ``v4-fixed-ip``,
+          ``v6-fixed-ip``, ``tag``) or API keys;
+        * ``block_device_mapping``: the legacy ``{dev: "id:type:size:delete"}``;
+          ``block_device_mapping_v2``: entries such as :func:`boot_volume_bdm`,
+          :func:`swap_bdm` and :func:`ephemeral_bdm` build;
+        * from the microversion ``CREATE_VERSIONS`` names: ``description``,
+          ``tags``, ``trusted_image_certificates``, ``host``,
+          ``hypervisor_hostname``, ``hostname``;
+        * ``return_reservation_id``: return the reservation id (str)
+          instead (find the servers with
+          ``list(search_opts={"reservation_id": …})``).
+
+        Invalid options raise ValidationError, and options the microversion
+        lacks UnsupportedVersion, before any request (:meth:`check_create`
+        runs the same checks alone).
         """
+        body, version = self._create_request(name, image, flavor, **options)
+        response = self._request("POST", "/servers", body=body,
+                                 microversion=version)
+        data = self._body(response)
+        if options.get("return_reservation_id"):
+            return data.get("reservation_id")
+        return self._resource(data["server"], response)
+
+    def check_create(self, **options):
+        """Check :meth:`create`'s ``options`` as it does, creating nothing;
+        returns the microversion the request would use.
+
+        Nothing is sent but the version discovery (once per client, and
+        none when a version is pinned). File objects in ``options`` are
+        read.
+        """
+        return self._create_request(None, None, None, **options)[1]
+
+    # create arguments → (first microversion, what the error calls them)
+    CREATE_VERSIONS = {
+        "description": ("2.19", "a server description"),
+        "tags": ("2.52", "server tags on create"),
+        "trusted_image_certificates": (
+            "2.63", "trusted image certificates"),
+        "host": ("2.74", "a requested host"),
+        "hypervisor_hostname": (
+            "2.74", "a requested hypervisor hostname"),
+        "hostname": ("2.90", "a server hostname"),
+    }
+
+    def _create_request(self, name, image, flavor, key_name=None,
+                        availability_zone=None, user_data=None, files=None,
+                        metadata=None, security_groups=None, nics=None,
+                        block_device_mapping=None,
+                        block_device_mapping_v2=None, scheduler_hints=None,
+                        config_drive=None, disk_config=None, admin_pass=None,
+                        access_ip_v4=None, access_ip_v6=None, min_count=None,
+                        max_count=None, return_reservation_id=False,
+                        description=None, tags=None, hostname=None,
+                        trusted_image_certificates=None, host=None,
+                        hypervisor_hostname=None):
+        """``(body, microversion)`` of a create request, options checked."""
         if files:
             files = {path: _to_bytes(data) for path, data in files.items()}
-        check_create_args(files=files, metadata=metadata,
-                          min_count=min_count, max_count=max_count)
-        version = self.check_create_version(
-            files=bool(files), description=description, tags=tags,
-            hostname=hostname,
-            trusted_image_certificates=trusted_image_certificates,
-            host=host, hypervisor_hostname=hypervisor_hostname)
+            _check_files(files)
+        _check_metadata(metadata)
+        _check_counts(min_count, max_count)
+        if user_data is not None:
+            user_data = _b64(user_data)
+            if len(user_data) > MAX_USER_DATA:
+                raise exceptions.ValidationError(
+                    "User data ({user_data}) is %d characters once "
+                    "base64-encoded; the limit is %d."
+                    % (len(user_data), MAX_USER_DATA), params=("user_data",))
+        networks = _networks(nics)
+        legacy_bdms = (_legacy_bdm(block_device_mapping)
+                       if block_device_mapping else None)
+        # the checks above need no request; those below need the version
+        version = self._create_version(bool(files))
+        features = {"description": description, "tags": tags,
+                    "hostname": hostname,
+                    "trusted_image_certificates": trusted_image_certificates,
+                    "host": host, "hypervisor_hostname": hypervisor_hostname}
+        for key, value in features.items():
+            if value is not None:
+                start, what = self.CREATE_VERSIONS[key]
+                self._require(version, start, what=what)
+        networks = self._require_networks(networks, version)
 
         server = {"name": name, "flavorRef": str(base.getid(flavor))}
         if image is not None:
@@ -271,21 +332,16 @@ class ServerManager(compute.ComputeManager):
         if return_reservation_id:
             server["return_reservation_id"] = True
         if user_data is not None:
-            server["user_data"] = _b64(user_data)
-            if len(server["user_data"]) > MAX_USER_DATA:
-                raise exceptions.CommandError(
-                    "User data is %d characters once base64-encoded; the "
-                    "limit is %d." % (len(server["user_data"]), MAX_USER_DATA))
+            server["user_data"] = user_data
         if files:
             server["personality"] = [{"path": path, "contents": _b64(data)}
                                      for path, data in files.items()]
         if security_groups:
             server["security_groups"] = [{"name": g} for g in security_groups]
-        networks = self._networks(nics, version)
         if networks is not None:
             server["networks"] = networks
-        if block_device_mapping:
-            server["block_device_mapping"] = _legacy_bdm(block_device_mapping)
+        if legacy_bdms:
+            server["block_device_mapping"] = legacy_bdms
         if block_device_mapping_v2:
             bdms = [dict(b) for b in block_device_mapping_v2]
             if image is not None and not any(
@@ -301,36 +357,7 @@ class ServerManager(compute.ComputeManager):
         body = {"server": server}
         if scheduler_hints:
             body["os:scheduler_hints"] = dict(scheduler_hints)
-        response = self._request("POST", "/servers", body=body,
-                                 microversion=version)
-        data = self._body(response)
-        if return_reservation_id:
-            return data.get("reservation_id")
-        return self._resource(data["server"], response)
-
-    # create arguments → (first microversion, what the error calls them)
-    CREATE_VERSIONS = {
-        "description": ("2.19", "a server description"),
-        "tags": ("2.52", "server tags on create"),
-        "trusted_image_certificates": (
-            "2.63", "trusted image certificates"),
-        "host": ("2.74", "a requested host"),
-        "hypervisor_hostname": (
-            "2.74", "a requested hypervisor hostname"),
-        "hostname": ("2.90", "a server hostname"),
-    }
-
-    def check_create_version(self, files=False, **features):
-        """The microversion a create request will use; UnsupportedVersion
-        (naming the option and the version it needs) for any of
-        ``features`` (``CREATE_VERSIONS`` keys, None = not given) that
-        version lacks. Needs no request when the user pinned a version."""
-        version = self._create_version(files)
-        for key, value in features.items():
-            if value is not None:
-                start, what = self.CREATE_VERSIONS[key]
-                self._require(version, start, what=what)
-        return version
+        return body, version
 
     def _create_version(self, with_files):
         """The microversion of a create request.
@@ -341,39 +368,24 @@ class ServerManager(compute.ComputeManager):
         version = self.api_version
         if not with_files or version <= PERSONALITY_MAX_VERSION:
             return version
-        requested = self.client.requested_compute_version
-        if requested and not api_versions.APIVersion(requested).is_latest:
+        if self.client.pinned_compute_version():
             self._require(version, api_versions.MIN_VERSION,
-                                 PERSONALITY_MAX_VERSION,
-                                 what="personality files (--file)")
+                          PERSONALITY_MAX_VERSION,
+                          what="personality files ({files})",
+                          params=("files",))
         return api_versions.APIVersion(PERSONALITY_MAX_VERSION)
 
-    def _networks(self, nics, version):
-        if nics is None:
+    def _require_networks(self, networks, version):
+        """The request's ``networks`` (None: the member is left out)."""
+        if networks is None:
             # 2.37+ requires networks; "auto" is what a user means by default
             return "auto" if version >= "2.37" else None
-        if isinstance(nics, str):
-            if nics not in ("auto", "none"):
-                raise exceptions.CommandError(
-                    "nics must be 'auto', 'none' or a list of dicts, got %r."
-                    % nics)
+        if isinstance(networks, str):
             self._require(version, "2.37",
-                                 what="automatic network allocation ('%s')"
-                                 % nics)
-            return nics
-        networks = []
-        for nic in nics:
-            entry = {}
-            for key, value in nic.items():
-                api_key = _NIC_KEYS.get(key, key)
-                if api_key not in ("uuid", "port", "fixed_ip", "tag"):
-                    raise exceptions.CommandError(
-                        "Unknown NIC key %r." % key)
-                if value:
-                    entry[api_key] = value
-            if "tag" in entry:
-                self._require(version, "2.42", what="NIC tags")
-            networks.append(entry)
+                          what="automatic network allocation ('%s')"
+                          % networks)
+        elif any("tag" in entry for entry in networks):
+            self._require(version, "2.42", what="NIC tags")
         return networks
 
     # -- changes --------------------------------------------------------
@@ -388,31 +400,43 @@ class ServerManager(compute.ComputeManager):
         (``occli.v2.servers.CLEAR``) removes the description (sent as JSON
         ``null``); ``description=""`` sets it to the empty string, as Nova
         stores it. ``description`` needs compute API 2.19, ``hostname``
-        2.90. Returns the updated Server.
+        2.90 (see :meth:`check_update`). Returns the updated Server.
         """
+        body = self._update_body(name, description, hostname)
+        return self._update("/servers/%s" % base.getid(server),
+                            {"server": body}, "server")
+
+    def check_update(self, name=None, description=None, hostname=None):
+        """Check :meth:`update`'s arguments as it does, changing nothing."""
+        self._update_body(name, description, hostname)
+
+    def _update_body(self, name, description, hostname):
         body = {}
         if name is not None:
             body["name"] = name
         if description is not None:
             self._require(self.api_version, "2.19",
-                                 what="a server description")
+                          what="a server description")
             body["description"] = None if description is CLEAR \
                 else description
         if hostname is not None:
-            self._require(self.api_version, "2.90",
-                                 what="a server hostname")
+            self._require(self.api_version, "2.90", what="a server hostname")
             body["hostname"] = hostname
-        return self._update("/servers/%s" % base.getid(server),
-                            {"server": body}, "server")
+        return body
 
     def set_meta(self, server, metadata):
         """Merge ``metadata`` into the server's; returns the full dict."""
-        check_metadata(metadata)
+        self.check_metadata(metadata)
         data = self._update("/servers/%s/metadata" % base.getid(server),
                             {"metadata": dict(metadata)}, method="POST")
         return data.get("metadata", {})
 
     set_metadata = set_meta
+
+    def check_metadata(self, metadata):
+        """ValidationError unless keys and values have 255 characters at
+        most, as Nova requires."""
+        _check_metadata(metadata)
 
     def delete_meta(self, server, keys):
         """Delete metadata ``keys`` (one request per key)."""
@@ -451,8 +475,7 @@ class ServerManager(compute.ComputeManager):
     def lock(self, server, reason=None):
         info = None
         if reason is not None:
-            self._require(self.api_version, "2.73",
-                                 what="a lock reason")
+            self._require(self.api_version, "2.73", what="a lock reason")
             info = {"locked_reason": reason}
         self._server_action(server, "lock", info)
 
@@ -472,7 +495,7 @@ class ServerManager(compute.ComputeManager):
                 (hostname, "2.90", "a server hostname")):
             if value is not None:
                 self._require(version, start, what=what)
-        check_metadata(metadata)
+        self.check_metadata(metadata)
         info = {"imageRef": str(base.getid(image))}
         optional = {"name": name, "adminPass": admin_pass,
                     "description": description, "metadata": metadata,
@@ -519,6 +542,30 @@ class ServerManager(compute.ComputeManager):
         return urlparse(location).path.rstrip("/").rpartition("/")[2] or None
 
 
+def _networks(nics):
+    """``nics`` → the request's ``networks`` (None: not given)."""
+    if nics is None:
+        return None
+    if isinstance(nics, str):
+        if nics not in ("auto", "none"):
+            raise exceptions.ValidationError(
+                "{nics} must be 'auto', 'none' or a list of dicts, got %r."
+                % nics, params=("nics",))
+        return nics
+    networks = []
+    for nic in nics:
+        entry = {}
+        for key, value in nic.items():
+            api_key = _NIC_KEYS.get(key, key)
+            if api_key not in ("uuid", "port", "fixed_ip", "tag"):
+                raise exceptions.ValidationError(
+                    "Unknown NIC key %r ({nics})." % key, params=("nics",))
+            if value:
+                entry[api_key] = value
+        networks.append(entry)
+    return networks
+
+
 def _legacy_bdm(mapping):
     """``{dev: "id:type:size:delete"}`` → legacy ``block_device_mapping``.
 
@@ -533,16 +580,17 @@ def _legacy_bdm(mapping):
         id_key = "snapshot_id" if source_type.startswith("snap") \
             else "volume_id"
         entry[id_key] = parts[0]
+        where = "Block device mapping %s=%s ({block_device_mapping})" % (
+            device, spec)
         if len(parts) > 2 and parts[2]:
             try:
                 entry["volume_size"] = int(parts[2])
             except ValueError:
-                raise exceptions.CommandError(
-                    "Block device mapping %s=%s: size %r is not an integer."
-                    % (device, spec, parts[2]))
+                raise exceptions.ValidationError(
+                    "%s: size %r is not an integer." % (where, parts[2]),
+                    params=("block_device_mapping",))
         if len(parts) > 3 and parts[3]:
             entry["delete_on_termination"] = strutils.parse_bool(
-                parts[3],
-                "Block device mapping %s=%s: delete" % (device, spec))
+                parts[3], where + ": delete", params=("block_device_mapping",))
         result.append(entry)
     return result

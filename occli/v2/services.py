@@ -62,14 +62,18 @@ class ServiceManager(compute.ComputeManager):
 
     def force_down(self, service, forced_down=True):
         """Mark ``service`` down (or, with False, no longer forced down);
-        compute API 2.11 or later."""
-        self._require(self.api_version, FORCE_DOWN_VERSION,
-                      what="forcing a compute service down or up")
+        compute API 2.11 or later (see :meth:`check_force_down`)."""
+        self.check_force_down()
         forced_down = bool(forced_down)
         if self._by_uuid():
             return self._put_uuid(service, {"forced_down": forced_down})
         return self._put_action(service, "force-down",
                                 {"forced_down": forced_down})
+
+    def check_force_down(self):
+        """UnsupportedVersion unless :meth:`force_down` is available."""
+        self._require(self.api_version, FORCE_DOWN_VERSION,
+                      what="forcing a compute service down or up")
 
     # ``service`` is a Service (from list()), a ``(host, binary)`` pair, or
     # from 2.53 a service uuid.

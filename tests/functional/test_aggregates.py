@@ -314,7 +314,6 @@ def test_cache_image(occli):
     assert fails(occli, "--os-compute-api-version", "2.80", "aggregate",
                  "cache", "image", "cache", CIRROS) == (
         "Caching images on an aggregate requires compute API version 2.81 "
-        "or later (in use: 2.80); pin a version with "
-        "--os-compute-api-version.")
+        "or later (in use: 2.80); change --os-compute-api-version.")
     assert fails(occli, "aggregate", "cache", "image", "cache", "no-image") \
         == "No image with a name or ID of 'no-image' exists. (HTTP 404)"

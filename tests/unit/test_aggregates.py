@@ -418,7 +418,7 @@ def test_aggregate_cache_image_below_281(cli, aggs, mock_cloud):
     assert code == 1
     assert err.strip() == (
         "Caching images on an aggregate requires compute API version 2.81 or "
-        "later (in use: 2.80); pin a version with --os-compute-api-version.")
+        "later (in use: 2.80); change --os-compute-api-version.")
     assert not requests_to(mock_cloud.mock, "GET", "/os-aggregates")
 
 

@@ -217,8 +217,8 @@ def test_set_down_below_2_11_is_refused_before_any_change(cli, mock_cloud):
                          "--disable", "--down")
     assert code == 1
     assert err.strip() == (
-        "--up/--down requires compute API version 2.11 or later (in use: "
-        "2.10); change --os-compute-api-version.")
+        "Forcing a compute service down or up requires compute API version "
+        "2.11 or later (in use: 2.10); change --os-compute-api-version.")
     assert not puts(mock_cloud.mock)
 
 

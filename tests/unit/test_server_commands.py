@@ -619,9 +619,27 @@ def test_create_description_needs_2_19(cli, boot):
 
 
 @pytest.mark.parametrize("argv, message", [
+    (["--min", "3", "--max", "2"],
+     "--min (3) must not be greater than --max (2)."),
+    (["--property", "k=" + "v" * 256],
+     "Metadata value '%s…' (--property) is longer than 255 characters."
+     % ("v" * 40)),
+    (["--block-device-mapping", "vda=v1:volume:big"],
+     "Block device mapping vda=v1:volume:big (--block-device-mapping): "
+     "size 'big' is not an integer."),
+    (["--block-device-mapping", "vda=v1:volume:1:maybe"],
+     "Block device mapping vda=v1:volume:1:maybe (--block-device-mapping): "
+     "delete expects true or false, got 'maybe'."),
+])
+def test_create_arguments_the_manager_refuses_exit_2(cli, cloud, argv,
+                                                     message):
+    code, out, err = create(cli, *argv)
+    assert (code, out, err.strip()) == (2, "", message)
+    assert cloud.mock.request_history == []
+
+
+@pytest.mark.parametrize("argv, message", [
     (["--nic", "auto", "--nic", "net-id=n1"], "--nic auto cannot be combined"),
-    (["--min", "3", "--max", "2"], "must not be greater"),
-    (["--property", "k=" + "v" * 256], "longer than 255"),
     (["--file", "/f=/nonexistent/file"], "cannot read"),
     (["--user-data", "/nonexistent/file"], "cannot read"),
     (["--delete-on-termination"], "only applies to --boot-from-volume"),
@@ -660,7 +678,9 @@ def test_create_too_many_or_too_big_files(cli, cloud, tmp_path):
     for i in range(6):
         many += ["--file", "/f%d=%s" % (i, small)]
     code, out, err = create(cli, *many)
-    assert code == 1 and "At most 5" in err
+    assert code == 2
+    assert err.strip() == ("At most 5 personality files (--file) can be "
+                           "injected, got 6.")
     big = tmp_path / "big"
     big.write_bytes(b"x" * (10 * 1024 + 1))
     code, out, err = create(cli, "--file", "/big=%s" % big)
@@ -927,6 +947,25 @@ def test_set_unset_gates_before_any_request(cli, cloud, version, argv,
     assert code == 1
     assert "requires compute API version %s or later (in use: %s)" % (
         needed, version) in err
+    assert cloud.mock.request_history == []
+
+
+def test_a_pinned_version_is_advised_to_change_not_to_pin(cli, cloud):
+    code, out, err = cli("--os-compute-api-version", "2.10", "server", "set",
+                         "vm1", "--description", "x")
+    assert code == 1
+    assert err.strip() == (
+        "A server description requires compute API version 2.19 or later "
+        "(in use: 2.10); change --os-compute-api-version.")
+    assert cloud.mock.request_history == []
+
+
+def test_set_too_long_property_exits_2_before_any_request(cli, cloud):
+    code, out, err = cli("server", "set", "vm1", "--property",
+                         "k" * 256 + "=v")
+    assert code == 2
+    assert err.strip() == ("Metadata key '%s…' (--property) is longer than "
+                           "255 characters." % ("k" * 40))
     assert cloud.mock.request_history == []
 
 

@@ -512,11 +512,11 @@ def test_create_placement_and_certificates_at_2_74(client, created):
                                                            "node1")
 
 
-def test_check_create_version_needs_no_request_when_pinned(mock_cloud):
+def test_check_create_needs_no_request_when_pinned(mock_cloud):
     client = make_client("2.62")
-    assert str(client.servers.check_create_version(tags=["t"])) == "2.62"
+    assert str(client.servers.check_create(tags=["t"])) == "2.62"
     with pytest.raises(exceptions.UnsupportedVersion) as err:
-        client.servers.check_create_version(trusted_image_certificates=["c"])
+        client.servers.check_create(trusted_image_certificates=["c"])
     assert str(err.value).startswith(
         "Trusted image certificates requires compute API version 2.63 or "
         "later (in use: 2.62)")
@@ -711,3 +711,51 @@ def test_action_conflict_message(client, mock_cloud):
         client.servers.stop(SID)
     assert str(err.value) == ("Instance %s is locked (HTTP 409) "
                               "(Request-ID: req-1)" % SID)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"min_count": 3, "max_count": 2},
+     "min_count (3) must not be greater than max_count (2)."),
+    ({"max_count": 0}, "max_count must be 1 or more."),
+    ({"metadata": {"k": "v" * 256}},
+     "Metadata value '%s…' (metadata) is longer than 255 characters."
+     % ("v" * 40)),
+    ({"files": {"/f%d" % i: b"x" for i in range(6)}},
+     "At most 5 personality files (files) can be injected, got 6."),
+    ({"user_data": b"x" * 60000},
+     "User data (user_data) is 80000 characters once base64-encoded; the "
+     "limit is 65535."),
+    ({"nics": "some"}, "nics must be 'auto', 'none' or a list of dicts, "
+     "got 'some'."),
+])
+def test_create_refuses_invalid_options_before_any_request(
+        mock_cloud, created, options, message):
+    client = make_client("2.56")
+    for call in (lambda: client.servers.check_create(**options),
+                 lambda: client.servers.create("vm", IMAGE_ID, "1",
+                                               **options)):
+        with pytest.raises(exceptions.ValidationError) as err:
+            call()
+        assert str(err.value) == message
+    assert mock_cloud.mock.request_history == []
+
+
+def test_validation_error_renamed_for_the_cli():
+    err = exceptions.ValidationError(
+        "{min_count} ({x}) must not be greater than {max_count}.",
+        params=("min_count", "max_count"))
+    assert str(err) == "min_count ({x}) must not be greater than max_count."
+    assert err.exit_code == 2
+    err.rename({"min_count": "--min"})
+    assert str(err) == "--min ({x}) must not be greater than max_count."
+    assert isinstance(err, exceptions.CommandError)
+
+
+def test_check_update_and_check_metadata_send_nothing(mock_cloud):
+    client = make_client("2.18")
+    client.servers.check_update(name="n")
+    with pytest.raises(exceptions.UnsupportedVersion):
+        client.servers.check_update(description="d")
+    with pytest.raises(exceptions.ValidationError):
+        client.servers.check_metadata({"k" * 256: "v"})
+    assert mock_cloud.mock.request_history == []

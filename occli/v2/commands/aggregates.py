@@ -159,8 +159,7 @@ def do_aggregate_remove_host(client, args):
            help="Image(s) to cache (name or ID).")
 def do_aggregate_cache_image(client, args):
     """Cache images on the hosts of an aggregate (compute API 2.81)."""
-    api_versions.require(client.aggregates.api_version, "2.81",
-                         what="caching images on an aggregate")
+    client.aggregates.check_cache_images()
     aggregate = client.aggregates.find_resource(args.aggregate)
     images = [client.images.find_resource(i) for i in args.images]
     client.aggregates.cache_images(aggregate, images)

@@ -79,12 +79,9 @@ def do_compute_service_set(client, args):
         raise exceptions.CommandError(
             "Nothing to set: give --enable, --disable, --up or --down.")
     services = client.services
-    version = services.api_version
     if args.forced_down is not None:
-        api_versions.require(
-            version, "2.11", what="--up/--down",
-            pinned=client.pinned_compute_version() is not None)
-    if api_versions.APIVersion(version) >= "2.53":
+        services.check_force_down()  # before any change
+    if api_versions.APIVersion(services.api_version) >= "2.53":
         target = services.find_by_host(args.host, args.service)
     else:
         target = (args.host, args.service)

@@ -594,6 +594,10 @@ def do_server_show(client, args):
 @_wait_options("the server is ACTIVE (with --max/--min above 1: every "
                "server)")
 @utils.output("show")
+@utils.option_names(files="--file", metadata="--property",
+                    min_count="--min", max_count="--max",
+                    user_data="--user-data",
+                    block_device_mapping="--block-device-mapping")
 def do_server_create(client, args):
     """Create (boot) a server, or several with --min/--max.
 
@@ -628,19 +632,28 @@ def do_server_create(client, args):
         raise exceptions.CommandError(
             "Give --image, or a boot disk with --block-device …,boot-index=0 "
             "or --block-device-mapping.")
-    metadata = dict(args.properties)
     files = {dest: _read_file(src, "--file", servers_api.MAX_FILE_BYTES)
              for dest, src in args.files}
-    user_data = (_read_file(args.user_data, "--user-data")
-                 if args.user_data else None)
-    servers_api.check_create_args(files=files, metadata=metadata,
-                                  min_count=args.min, max_count=args.max)
-    # microversion gates before any lookup (no request at all when pinned)
-    client.servers.check_create_version(
-        files=bool(files), description=args.description, tags=args.tags,
+    several = max(args.min or 1, args.max or 1) > 1
+    by_reservation = several or args.return_reservation_id
+    options = dict(
+        key_name=args.key_name, availability_zone=args.availability_zone,
+        user_data=(_read_file(args.user_data, "--user-data")
+                   if args.user_data else None),
+        files=files or None, metadata=dict(args.properties) or None,
+        security_groups=args.security_groups, nics=nics,
+        block_device_mapping=dict(args.block_device_mappings) or None,
+        scheduler_hints=hints or None, config_drive=args.config_drive,
+        disk_config=args.disk_config, admin_pass=args.admin_pass,
+        access_ip_v4=args.access_ipv4, access_ip_v6=args.access_ipv6,
+        min_count=args.min, max_count=args.max,
+        description=args.description, tags=args.tags,
         hostname=args.hostname,
         trusted_image_certificates=args.trusted_image_certs,
-        host=args.host, hypervisor_hostname=args.hypervisor_hostname)
+        host=args.host, hypervisor_hostname=args.hypervisor_hostname,
+        return_reservation_id=by_reservation)
+    # the manager's checks before any lookup (no request when pinned)
+    client.servers.check_create(**options)
 
     image = client.images.find_resource(args.image) if args.image else None
     flavor = client.flavors.find_resource(args.flavor)
@@ -655,24 +668,9 @@ def do_server_create(client, args):
         bdms.append(servers_api.swap_bdm(args.swap))
     bdms += [servers_api.ephemeral_bdm(e["size"], e["format"])
              for e in args.ephemerals]
-    several = max(args.min or 1, args.max or 1) > 1
-    by_reservation = several or args.return_reservation_id
-    created = client.servers.create(
-        args.name, image, flavor, key_name=args.key_name,
-        availability_zone=args.availability_zone, user_data=user_data,
-        files=files or None, metadata=metadata or None,
-        security_groups=args.security_groups, nics=nics,
-        block_device_mapping=dict(args.block_device_mappings) or None,
-        block_device_mapping_v2=bdms or None,
-        scheduler_hints=hints or None, config_drive=args.config_drive,
-        disk_config=args.disk_config, admin_pass=args.admin_pass,
-        access_ip_v4=args.access_ipv4, access_ip_v6=args.access_ipv6,
-        min_count=args.min, max_count=args.max,
-        description=args.description, tags=args.tags,
-        hostname=args.hostname,
-        trusted_image_certificates=args.trusted_image_certs,
-        host=args.host, hypervisor_hostname=args.hypervisor_hostname,
-        return_reservation_id=by_reservation)
+    created = client.servers.create(args.name, image, flavor,
+                                    block_device_mapping_v2=bdms or None,
+                                    **options)
     if by_reservation:
         return _show_reservation(client, created, args,
                                  with_servers=several or args.wait)
@@ -829,6 +827,7 @@ def do_server_delete(client, args):
 @utils.arg("--property", dest="properties", action="append", default=[],
            metavar="<key=value>", type=_key_value("--property"),
            help="Set a metadata property (repeatable; others are kept).")
+@utils.option_names(metadata="--property")
 def do_server_set(client, args):
     """Change a server's name, description, hostname or properties."""
     metadata = dict(args.properties)
@@ -838,24 +837,14 @@ def do_server_set(client, args):
         raise exceptions.CommandError(
             "Nothing to set: give --name, --description, --hostname or "
             "--property.")
-    servers_api.check_metadata(metadata)
-    _require_update_version(client, changes)
+    # the manager's checks before the server lookup
+    client.servers.check_update(**changes)
+    client.servers.check_metadata(metadata)
     server = client.servers.find_resource(args.server)
     if any(v is not None for v in changes.values()):
         client.servers.update(server, **changes)
     if metadata:
         client.servers.set_meta(server, metadata)
-
-
-def _require_update_version(client, changes):
-    """Microversion gates of ``server set/unset``, before the server lookup."""
-    from occli import api_versions
-    for key, start, what in (
-            ("description", "2.19", "a server description"),
-            ("hostname", "2.90", "a server hostname")):
-        if changes.get(key) is not None:
-            api_versions.require(client.servers.api_version, start,
-                                 what=what)
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
@@ -869,7 +858,7 @@ def do_server_unset(client, args):
         raise exceptions.CommandError(
             "Nothing to unset: give --property or --description.")
     if args.description:
-        _require_update_version(client, {"description": servers_api.CLEAR})
+        client.servers.check_update(description=servers_api.CLEAR)
     server = client.servers.find_resource(args.server)
     if args.description:
         client.servers.update(server, description=servers_api.CLEAR)
