@@ -74,6 +74,18 @@ class Resource:
         return self
 
 
+class Result:
+    """What a request answered when it returns no resource: ``request_ids``
+    and ``body`` (the JSON body, ``{}`` when there is none)."""
+
+    def __init__(self, body=None, request_ids=()):
+        self.body = {} if body is None else body
+        self.request_ids = list(request_ids)
+
+    def __repr__(self):
+        return "<Result request_ids=%r>" % (self.request_ids,)
+
+
 class Manager:
     """Base of resource managers.
 
@@ -132,8 +144,10 @@ class Manager:
                 request_id=_request_id(response))
 
     def _resource(self, info, response=None):
-        ids = [_request_id(response)] if response is not None else []
-        return self.resource_class(self, info, [i for i in ids if i])
+        return self.resource_class(self, info, _request_ids(response))
+
+    def _result(self, response, body=None):
+        return Result(body, _request_ids(response))
 
     def _list(self, url, response_key, params=None, limit=None,
               links_key=None, item_key=None):
@@ -190,16 +204,17 @@ class Manager:
         return data
 
     def _delete(self, url, **kwargs):
-        response = self._request("DELETE", url, **kwargs)
-        return [_request_id(response)]
+        """DELETE ``url``; a :class:`Result`."""
+        return self._result(self._request("DELETE", url, **kwargs))
 
     def _action(self, url, action, info=None, response_key=None, **kwargs):
-        """POST ``{action: info}`` to an ``…/action`` URL."""
+        """POST ``{action: info}`` to an ``…/action`` URL; the resource
+        under ``response_key`` if the answer has one, else a :class:`Result`."""
         response = self._request("POST", url, body={action: info}, **kwargs)
         data = self._body(response)
         if response_key and response_key in data:
             return self._resource(data[response_key], response)
-        return data
+        return self._result(response, data)
 
     def find(self, **filters):
         """The single resource matching all ``filters``; NotFound or NoUniqueMatch."""
@@ -254,6 +269,11 @@ def _request_id(response):
     headers = response.headers
     return (headers.get("x-openstack-request-id")
             or headers.get("x-compute-request-id"))
+
+
+def _request_ids(response):
+    request_id = _request_id(response)
+    return [request_id] if request_id else []
 
 
 def _next_marker(links):

@@ -47,7 +47,7 @@ class AggregateManager(compute.ComputeManager):
                             "aggregate")
 
     def delete(self, aggregate):
-        """Delete an aggregate (it must have no hosts)."""
+        """Delete an aggregate (it must have no hosts); a Result."""
         return self._delete(self._url(aggregate))
 
     def add_host(self, aggregate, host):
@@ -68,7 +68,9 @@ class AggregateManager(compute.ComputeManager):
         :meth:`check_cache_images`)."""
         self.check_cache_images()
         body = {"cache": [{"id": base.getid(image)} for image in images]}
-        self._request("POST", self._url(aggregate, "images"), body=body)
+        response = self._request("POST", self._url(aggregate, "images"),
+                                 body=body)
+        return self._result(response)
 
     def check_cache_images(self):
         """UnsupportedVersion unless :meth:`cache_images` is available."""

@@ -1,6 +1,7 @@
 """Swift (object-store v1): just what the deployment signal path needs.
 
 Account temp-URL key, container and object put/get/delete, and temp URLs.
+Methods that change something return a :class:`occli.base.Result`.
 Requests go through the ``object-store`` adapter (the catalog endpoint is
 the account URL, ``…/v1/AUTH_<project>``).
 
@@ -64,7 +65,8 @@ class ObjectStoreManager(base.Manager):
     def set_temp_url_key(self, key, secondary=False):
         """Set the account's temp-URL key (``-Key-2`` if ``secondary``)."""
         header = TEMP_URL_KEY_2_HEADER if secondary else TEMP_URL_KEY_HEADER
-        self._request("POST", self.endpoint, headers={header: key})
+        return self._result(self._request("POST", self.endpoint,
+                                          headers={header: key}))
 
     def ensure_temp_url_key(self):
         """The account's temp-URL key, setting a random one if there is none."""
@@ -78,20 +80,23 @@ class ObjectStoreManager(base.Manager):
 
     def put_container(self, container):
         """Create a container (no error if it exists)."""
-        self._request("PUT", "/" + quote(container, safe=""),
-                      headers={"Content-Length": "0"})
+        return self._result(self._request(
+            "PUT", "/" + quote(container, safe=""),
+            headers={"Content-Length": "0"}))
 
     def delete_container(self, container):
         """Delete an empty container (Conflict if it still has objects)."""
-        self._request("DELETE", "/" + quote(container, safe=""))
+        return self._result(self._request("DELETE",
+                                          "/" + quote(container, safe="")))
 
     def put_object(self, container, name, data=b"", content_type=None):
         """Create or replace an object."""
         if isinstance(data, str):
             data = data.encode("utf-8")
         headers = {"Content-Type": content_type or "application/octet-stream"}
-        self._request("PUT", self._object_path(container, name), data=data,
-                      headers=headers)
+        return self._result(self._request(
+            "PUT", self._object_path(container, name), data=data,
+            headers=headers))
 
     def head_object(self, container, name):
         """An object's headers (``Last-Modified``, ``X-Timestamp``, …)."""
@@ -102,7 +107,8 @@ class ObjectStoreManager(base.Manager):
         return self._request("GET", self._object_path(container, name)).content
 
     def delete_object(self, container, name):
-        self._request("DELETE", self._object_path(container, name))
+        return self._result(self._request(
+            "DELETE", self._object_path(container, name)))
 
     def _object_path(self, container, name):
         return "/%s/%s" % (quote(container, safe=""), quote(name))

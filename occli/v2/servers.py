@@ -391,6 +391,7 @@ class ServerManager(compute.ComputeManager):
     # -- changes --------------------------------------------------------
 
     def delete(self, server):
+        """Delete a server; a :class:`occli.base.Result`."""
         return self._delete("/servers/%s" % base.getid(server))
 
     def update(self, server, name=None, description=None, hostname=None):
@@ -439,48 +440,52 @@ class ServerManager(compute.ComputeManager):
         _check_metadata(metadata)
 
     def delete_meta(self, server, keys):
-        """Delete metadata ``keys`` (one request per key)."""
+        """Delete metadata ``keys`` (one request per key); a Result with
+        the request ids of all."""
+        request_ids = []
         for key in keys:
-            self._delete("/servers/%s/metadata/%s" % (
-                base.getid(server), quote(key, safe="")))
+            request_ids += self._delete("/servers/%s/metadata/%s" % (
+                base.getid(server), quote(key, safe=""))).request_ids
+        return base.Result(request_ids=request_ids)
 
     # -- actions (POST /servers/{id}/action) ----------------------------
+    # Those answering no server return a :class:`occli.base.Result`.
 
     def _server_action(self, server, action, info=None, **kwargs):
         return self._action("/servers/%s/action" % base.getid(server),
                             action, info, **kwargs)
 
     def reboot(self, server, hard=False):
-        self._server_action(server, "reboot",
-                            {"type": "HARD" if hard else "SOFT"})
+        return self._server_action(server, "reboot",
+                                   {"type": "HARD" if hard else "SOFT"})
 
     def start(self, server):
-        self._server_action(server, "os-start")
+        return self._server_action(server, "os-start")
 
     def stop(self, server):
-        self._server_action(server, "os-stop")
+        return self._server_action(server, "os-stop")
 
     def pause(self, server):
-        self._server_action(server, "pause")
+        return self._server_action(server, "pause")
 
     def unpause(self, server):
-        self._server_action(server, "unpause")
+        return self._server_action(server, "unpause")
 
     def suspend(self, server):
-        self._server_action(server, "suspend")
+        return self._server_action(server, "suspend")
 
     def resume(self, server):
-        self._server_action(server, "resume")
+        return self._server_action(server, "resume")
 
     def lock(self, server, reason=None):
         info = None
         if reason is not None:
             self._require(self.api_version, "2.73", what="a lock reason")
             info = {"locked_reason": reason}
-        self._server_action(server, "lock", info)
+        return self._server_action(server, "lock", info)
 
     def unlock(self, server):
-        self._server_action(server, "unlock")
+        return self._server_action(server, "unlock")
 
     def rebuild(self, server, image, name=None, admin_pass=None,
                 description=None, metadata=None, preserve_ephemeral=None,
@@ -513,19 +518,19 @@ class ServerManager(compute.ComputeManager):
         info = {"flavorRef": str(base.getid(flavor))}
         if disk_config is not None:
             info["OS-DCF:diskConfig"] = disk_config
-        self._server_action(server, "resize", info)
+        return self._server_action(server, "resize", info)
 
     def confirm_resize(self, server):
-        self._server_action(server, "confirmResize")
+        return self._server_action(server, "confirmResize")
 
     def revert_resize(self, server):
-        self._server_action(server, "revertResize")
+        return self._server_action(server, "revertResize")
 
     def get_console_output(self, server, length=None):
         """The console log text (the last ``length`` lines if given)."""
         info = {"length": int(length)} if length is not None else {}
-        data = self._server_action(server, "os-getConsoleOutput", info)
-        return data.get("output") or ""
+        result = self._server_action(server, "os-getConsoleOutput", info)
+        return result.body.get("output") or ""
 
     def create_image(self, server, name, metadata=None):
         """Snapshot the server; returns the new image id."""

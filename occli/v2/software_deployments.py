@@ -174,6 +174,7 @@ class SoftwareDeploymentManager(base.Manager):
         signal object only if it is in this project's object store, and its
         container only if :meth:`deploy` named it and it is now empty.
         Clean-up failures are logged, not raised: the deployment is gone.
+        Returns the Result of the deployment's DELETE.
         """
         url = "/software_deployments/%s" % _quote(deployment)
         if keep_config and keep_signal:
@@ -184,9 +185,9 @@ class SoftwareDeploymentManager(base.Manager):
             config = self.client.software_configs.get(sd.config_id)
         except exceptions.NotFound:
             pass
-        ids = self._delete(url)
+        result = self._delete(url)
         if config is None or not is_derived_for(config, sd.server_id):
-            return ids
+            return result
         if not keep_signal:
             self._delete_signal(input_map(config))
         if not keep_config:
@@ -195,7 +196,7 @@ class SoftwareDeploymentManager(base.Manager):
             except exceptions.ClientException as exc:
                 LOG.warning("Derived config %s of deployment %s was not "
                             "deleted: %s", config.id, sd.id, exc)
-        return ids
+        return result
 
     def _delete_signal(self, inputs):
         if inputs.get("deploy_signal_transport") != TEMP_URL_SIGNAL:

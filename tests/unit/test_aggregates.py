@@ -91,8 +91,9 @@ def test_update_sends_only_given_fields(client, mock_cloud):
 
 
 def test_delete(client, mock_cloud):
-    mock_cloud.mock.delete(AGGS + "/1", status_code=200, text="")
-    client.aggregates.delete(1)
+    mock_cloud.mock.delete(AGGS + "/1", status_code=200, text="",
+                           headers={"x-openstack-request-id": "req-1"})
+    assert client.aggregates.delete(1).request_ids == ["req-1"]
     assert requests_to(mock_cloud.mock, "DELETE", "/os-aggregates/1")
 
 
@@ -106,10 +107,12 @@ def test_delete(client, mock_cloud):
 ])
 def test_actions_send_sample_bodies(client, mock_cloud, method, args, req,
                                     resp):
-    mock_cloud.mock.post(AGGS + "/1/action", json=sample(resp))
+    mock_cloud.mock.post(AGGS + "/1/action", json=sample(resp),
+                         headers={"x-openstack-request-id": "req-a"})
     agg = getattr(client.aggregates, method)(1, *args)
     assert mock_cloud.mock.last_request.json() == sample(req)
     assert agg.to_dict() == sample(resp)["aggregate"]
+    assert agg.request_ids == ["req-a"]
 
 
 def test_set_metadata_none_deletes(client, mock_cloud):
@@ -121,8 +124,10 @@ def test_set_metadata_none_deletes(client, mock_cloud):
 
 
 def test_cache_images_at_281(client, mock_cloud):
-    mock_cloud.mock.post(AGGS + "/1/images", status_code=202, text="")
-    client.aggregates.cache_images(1, [IMAGE_ID])
+    mock_cloud.mock.post(AGGS + "/1/images", status_code=202, text="",
+                         headers={"x-openstack-request-id": "req-c"})
+    assert client.aggregates.cache_images(1, [IMAGE_ID]).request_ids == [
+        "req-c"]
     sent = mock_cloud.mock.last_request
     assert sent.json() == sample("aggregate-images-post-req.json")
     assert sent.headers["OpenStack-API-Version"] == "compute 2.96"

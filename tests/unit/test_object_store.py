@@ -143,3 +143,20 @@ def test_locate_objects_of_this_account_only(client):
     assert store.locate(SWIFT + "/c") is None
     assert store.locate("http://cloud.test/swift/v1/AUTH_other/c/o") is None
     assert store.locate(None) is None
+
+
+def test_changes_return_a_result_with_the_request_id(client, mock_cloud):
+    m = mock_cloud.mock
+    headers = {"X-Openstack-Request-Id": "tx-1"}
+    m.put(SWIFT + "/c", status_code=201, text="<html>Created</html>",
+          headers=headers)
+    m.put(SWIFT + "/c/o", status_code=201, text="", headers=headers)
+    m.delete(SWIFT + "/c/o", status_code=204, headers=headers)
+    m.delete(SWIFT + "/c", status_code=204, headers=headers)
+    m.post(SWIFT, status_code=204, headers=headers)
+    for result in (client.object_store.put_container("c"),
+                   client.object_store.put_object("c", "o", b"x"),
+                   client.object_store.delete_object("c", "o"),
+                   client.object_store.delete_container("c"),
+                   client.object_store.set_temp_url_key(KEY)):
+        assert (result.request_ids, result.body) == (["tx-1"], {})

@@ -11,6 +11,7 @@ import pytest
 from keystoneauth1 import session
 from keystoneauth1.identity import v3
 
+from occli import base
 from occli import exceptions
 from occli.client import Client
 from occli.v2 import servers as servers_api
@@ -759,3 +760,42 @@ def test_check_update_and_check_metadata_send_nothing(mock_cloud):
     with pytest.raises(exceptions.ValidationError):
         client.servers.check_metadata({"k" * 256: "v"})
     assert mock_cloud.mock.request_history == []
+
+
+# -- actions answer a Result with the request id ---------------------------
+
+@pytest.mark.parametrize("method, args, body", [
+    ("reboot", (), {"reboot": {"type": "SOFT"}}),
+    ("start", (), {"os-start": None}),
+    ("stop", (), {"os-stop": None}),
+    ("pause", (), {"pause": None}),
+    ("unpause", (), {"unpause": None}),
+    ("suspend", (), {"suspend": None}),
+    ("resume", (), {"resume": None}),
+    ("lock", (), {"lock": None}),
+    ("unlock", (), {"unlock": None}),
+    ("resize", ("1",), {"resize": {"flavorRef": "1"}}),
+    ("confirm_resize", (), {"confirmResize": None}),
+    ("revert_resize", (), {"revertResize": None}),
+])
+def test_actions_return_a_result_with_the_request_id(client, mock_cloud,
+                                                     method, args, body):
+    post = mock_cloud.mock.post(
+        COMPUTE + "/servers/%s/action" % SID, status_code=202, text="",
+        headers={"x-openstack-request-id": "req-%s" % method})
+    result = getattr(client.servers, method)(SID, *args)
+    assert post.last_request.json() == body
+    assert isinstance(result, base.Result)
+    assert (result.request_ids, result.body) == (["req-%s" % method], {})
+
+
+def test_delete_and_delete_meta_return_their_request_ids(client, mock_cloud):
+    mock_cloud.mock.delete(COMPUTE + "/servers/" + SID, status_code=204,
+                           headers={"x-compute-request-id": "req-d"})
+    for key in ("a", "b"):
+        mock_cloud.mock.delete(
+            COMPUTE + "/servers/%s/metadata/%s" % (SID, key),
+            status_code=204, headers={"x-openstack-request-id": "req-" + key})
+    assert client.servers.delete(SID).request_ids == ["req-d"]
+    result = client.servers.delete_meta(SID, ["a", "b"])
+    assert (result.request_ids, result.body) == (["req-a", "req-b"], {})
