@@ -1,0 +1,232 @@
+"""Template validation (``POST /validate``), bounded like heat's.
+
+Just enough for clients that validate a one-resource template before
+creating a software config (heatclient's ``software config create`` does).
+Text over heat's ``max_template_size``, YAML whose aliases expand past it,
+nesting over ``MAX_NESTING`` and answers over ``MAX_VALIDATE_RESPONSE`` are
+refused (heat's ``RequestLimitExceeded``); YAML is loaded like heat's loader
+(safe, timestamps as text).
+"""
+
+import json
+
+import yaml
+
+from occli.localcloud import errors
+from occli.localcloud.orchestration.fields import MAX_NESTING, too_deep
+
+# heat's ``max_template_size``: the most characters a template may have,
+# also applied to a YAML template with its aliases expanded.
+MAX_TEMPLATE_SIZE = 524288
+# largest ``POST /validate`` answer (a template of many parameters grows).
+MAX_VALIDATE_RESPONSE = 2 * MAX_TEMPLATE_SIZE
+
+_HOT_SECTIONS = ("heat_template_version", "description", "parameter_groups",
+                 "parameters", "resources", "outputs", "conditions")
+_SOFTWARE_CONFIG_PROPERTIES = {"group": str, "config": str, "options": dict,
+                               "inputs": list, "outputs": list}
+_EMPTY_ENVIRONMENT = {"parameters": {}, "resource_registry": {"resources": {}},
+                      "parameter_defaults": {}, "encrypted_param_names": [],
+                      "event_sinks": []}
+
+
+class TemplateLimitExceeded(ValueError):
+    """A template over a size or nesting bound (heat's
+    ``RequestLimitExceeded``, a 400)."""
+
+    def __init__(self, message):
+        super().__init__("Request limit exceeded: " + message)
+
+
+def validate(template):
+    """The JSON text of heat's validation answer for ``template`` (text, or
+    an already decoded object), or BadRequest with heat's error type."""
+    try:
+        template = (parse_template(template) if isinstance(template, str)
+                    else check_template_size(template))
+        payload = json.dumps(validate_template(template))
+        check_validate_response(payload)
+    except TemplateLimitExceeded as exc:
+        raise errors.BadRequest(str(exc), type="RequestLimitExceeded") from None
+    except ValueError as exc:
+        raise errors.BadRequest(str(exc), type="HTTPBadRequest") from None
+    return payload
+
+
+def _size_exceeded(actual_len):
+    return TemplateLimitExceeded(
+        "Template size (%s bytes) exceeds maximum allowed size (%s bytes)."
+        % (actual_len, MAX_TEMPLATE_SIZE))
+
+
+def _nesting_exceeded():
+    return TemplateLimitExceeded(
+        "Template nesting depth exceeds maximum allowed depth (%d)."
+        % MAX_NESTING)
+
+
+def check_template_size(template):
+    """A template given as an object, checked as heat checks it
+    (``len(str(template))``) after a nesting check that makes ``str`` safe.
+    """
+    if too_deep(template):
+        raise _nesting_exceeded()
+    size = len(str(template))
+    if size > MAX_TEMPLATE_SIZE:
+        raise _size_exceeded(size)
+    return template
+
+
+def check_validate_response(payload):
+    """Refuse a validation answer larger than MAX_VALIDATE_RESPONSE."""
+    if len(payload) > MAX_VALIDATE_RESPONSE:
+        raise TemplateLimitExceeded(
+            "Template validation result (%d bytes) exceeds maximum allowed "
+            "size (%d bytes)." % (len(payload), MAX_VALIDATE_RESPONSE))
+
+
+class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """heat's ``template_format.yaml_loader``: safe, timestamps as text."""
+
+    def _text(self, node):
+        return self.construct_scalar(node)
+
+    def _unsupported(self, node):
+        raise yaml.constructor.ConstructorError(
+            None, None, "%s is not supported in a template" % node.tag,
+            node.start_mark)
+
+
+_TemplateLoader.add_constructor("tag:yaml.org,2002:timestamp",
+                                _TemplateLoader._text)
+for _tag in ("binary", "set"):
+    _TemplateLoader.add_constructor("tag:yaml.org,2002:" + _tag,
+                                    _TemplateLoader._unsupported)
+
+
+def parse_template(text):
+    """heat's ``template_format.parse`` of template text, bounded.
+
+    Refuses text over MAX_TEMPLATE_SIZE, then tries JSON and YAML like heat.
+    Before building anything from YAML, :func:`_check_yaml_events` refuses
+    aliases that expand past MAX_TEMPLATE_SIZE (an alias bomb), recursive
+    aliases and nesting deeper than MAX_NESTING, so parsing is bounded in
+    time and memory. Raises TemplateLimitExceeded or ValueError.
+    """
+    if len(text) > MAX_TEMPLATE_SIZE:
+        raise _size_exceeded(len(text))
+    try:
+        template = json.loads(text)
+    except RecursionError:
+        raise _nesting_exceeded() from None
+    except ValueError:
+        return _load_yaml(text)
+    if too_deep(template):
+        raise _nesting_exceeded()
+    return template
+
+
+def _load_yaml(text):
+    try:
+        _check_yaml_events(text)
+        loader = _TemplateLoader(text)
+        try:
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
+    except TemplateLimitExceeded:
+        raise
+    except (yaml.YAMLError, ValueError) as exc:
+        # ValueError: a lone surrogate, an int of over 4300 digits, …
+        raise ValueError("Error parsing template: %s" % exc) from None
+
+
+def _check_yaml_events(text):
+    """Bound YAML ``text`` using only the parser's event stream.
+
+    The expanded size counts each scalar as its length + 1 and each
+    collection as 1, and an alias as the whole expanded size of its anchor,
+    which is what building and serialising the document costs.
+    """
+    sizes, open_anchors, starts, total = {}, set(), [], 0
+    for event in yaml.parse(text, Loader=_TemplateLoader):
+        if isinstance(event, yaml.AliasEvent):
+            if event.anchor in open_anchors:
+                raise ValueError("found recursive alias *%s" % event.anchor)
+            total += sizes.get(event.anchor, 0)
+        elif isinstance(event, yaml.ScalarEvent):
+            total += len(event.value) + 1
+            if event.anchor:
+                sizes[event.anchor] = len(event.value) + 1
+        elif isinstance(event, yaml.CollectionStartEvent):
+            starts.append((event.anchor, total))
+            total += 1
+            if event.anchor:
+                open_anchors.add(event.anchor)
+            if len(starts) > MAX_NESTING:
+                raise _nesting_exceeded()
+        elif isinstance(event, yaml.CollectionEndEvent):
+            anchor, start = starts.pop()
+            open_anchors.discard(anchor)
+            if anchor:
+                sizes[anchor] = total - start
+        if total > MAX_TEMPLATE_SIZE:
+            raise TemplateLimitExceeded(
+                "Template size with YAML aliases expanded exceeds maximum "
+                "allowed size (%s bytes)." % MAX_TEMPLATE_SIZE)
+
+
+def validate_template(template):
+    """heat's ``validate_template`` result for a HOT template (a mapping).
+
+    Raises ValueError with heat's message for what it would reject. Only
+    ``OS::Heat::SoftwareConfig`` properties are checked; other resource
+    types are taken as they are (this cloud has no stacks).
+    """
+    if not isinstance(template, dict) or \
+            "heat_template_version" not in template:
+        raise ValueError("The template version is invalid: Template format "
+                         "version not found.")
+    for key in template:
+        if key not in _HOT_SECTIONS:
+            raise ValueError("The template section is invalid: %s" % key)
+    resources = template.get("resources") or {}
+    if not isinstance(resources, dict):
+        raise ValueError('"resources" must be a map')
+    for name, res in resources.items():
+        if not isinstance(res, dict) or not isinstance(res.get("type"), str):
+            raise ValueError('Resource %s is missing "type"' % name)
+        props = res.get("properties") or {}
+        if not isinstance(props, dict):
+            raise ValueError("Resource %s properties type must be Map" % name)
+        if res["type"] != "OS::Heat::SoftwareConfig":
+            continue
+        for key, value in props.items():
+            kind = _SOFTWARE_CONFIG_PROPERTIES.get(key)
+            if kind is None:
+                raise ValueError("Property error: resources.%s.properties: "
+                                 "Unknown Property %s" % (name, key))
+            if value is not None and not isinstance(value, kind):
+                raise ValueError("Property error: resources.%s.properties.%s:"
+                                 " Value must be a %s" % (
+                                     name, key, {str: "string", dict: "map",
+                                                 list: "list"}[kind]))
+    params = {}
+    parameters = template.get("parameters") or {}
+    if not isinstance(parameters, dict):
+        raise ValueError('"parameters" must be a map')
+    for pname, schema in parameters.items():
+        schema = schema if isinstance(schema, dict) else {}
+        param = {"Type": schema.get("type", "String"),
+                 "Description": schema.get("description", ""),
+                 "NoEcho": "true" if schema.get("hidden") else "false",
+                 "Label": schema.get("label", pname)}
+        if "default" in schema:
+            param["Default"] = schema["default"]
+        params[pname] = param
+    result = {"Description": template.get("description", "No description"),
+              "Parameters": params}
+    if template.get("parameter_groups"):
+        result["ParameterGroups"] = template["parameter_groups"]
+    result["Environment"] = json.loads(json.dumps(_EMPTY_ENVIRONMENT))
+    return result
