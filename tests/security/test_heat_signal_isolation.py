@@ -197,13 +197,13 @@ def test_a_valid_temp_url_grants_another_projects_object(env, path_form):
 
 
 def test_a_temp_url_stops_granting_once_it_expires(env, monkeypatch):
-    from occli.localcloud import objectstore
+    from occli.localcloud.objectstore import tempurl
 
     url = signed(env, env.demo, "expiring", "signal",
                  expires=int(time.time()) + 60)
     path = deploy(env.alt, url)
     put_object(env.demo, "expiring", "signal", json.dumps({"result": "late"}))
-    monkeypatch.setattr(objectstore, "_now", lambda: time.time() + 120)
+    monkeypatch.setattr(tempurl, "_now", lambda: time.time() + 120)
     deployment = heat(env.alt, "GET", path).json()["software_deployment"]
     assert deployment["status"] == "IN_PROGRESS"
     assert deployment["output_values"] is None

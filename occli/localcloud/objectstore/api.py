@@ -1,0 +1,330 @@
+"""Swift v1's HTTP edge: routes, authorisation, headers, listings, errors.
+
+Authorisation is done here (routes are ``auth=False``): either a token
+whose project owns the account (unscoped, domain-scoped or another
+project's token → 403, keystoneauth's tenant mismatch), or a valid temp URL
+on an object path (checked with :mod:`.tempurl`). A path that is not UTF-8
+or holds a NUL is a 412 (the proxy's ``check_utf8``). Errors are Swift's
+bodies: the domain error's ``text`` verbatim, else Swift's HTML page.
+"""
+
+import email.utils
+import math
+import re
+
+from occli.localcloud import common
+from occli.localcloud.app import HTTPError, Response, Route, Service, Unauthenticated
+from occli.localcloud.objectstore import (
+    accounts,
+    containers,
+    migrations,
+    objects,
+    tempurl,
+)
+
+_TEMP_URL_INVALID = "401 Unauthorized: Temp URL invalid\n"
+_INVALID_UTF8 = "Invalid UTF8 or contains NULL"
+_TOO_LARGE = "Your request is too large."
+_HTML_ERRORS = {
+    401: "This server could not verify that you are authorized to access "
+         "the document you requested.",
+    403: "Access was denied to this resource.",
+    404: "The resource could not be found.",
+    405: "The method is not allowed for this resource.",
+    409: "There was a conflict when trying to complete your request.",
+    411: "Length Required",
+    422: "The Etag you supplied does not match the object's Etag.",
+}
+
+
+class SwiftError(HTTPError):
+    """An error whose plain-text body is given verbatim."""
+
+    def __init__(self, status, text, headers=None):
+        super().__init__(status, text, headers=headers, extra={"text": text})
+
+
+def _x_timestamp(ts):
+    return "%016.05f" % ts
+
+
+def _last_modified(ts):
+    return email.utils.formatdate(math.ceil(ts), usegmt=True)
+
+
+def _iso_listing(ts):
+    return common.iso_naive_micro(common.from_timestamp(ts))
+
+
+def _meta_headers(environ, kind):
+    """``(set, remove)`` dicts of ``X-<kind>-Meta-*`` request headers."""
+    set_, remove = {}, set()
+    prefix = "HTTP_X_%s_META_" % kind.upper()
+    remove_prefix = "HTTP_X_REMOVE_%s_META_" % kind.upper()
+    for key, value in environ.items():
+        if key.startswith(prefix):
+            set_[key[len(prefix):].lower().replace("_", "-")] = value
+        elif key.startswith(remove_prefix):
+            remove.add(key[len(remove_prefix):].lower().replace("_", "-"))
+    return set_, remove
+
+
+def _meta_out(kind, meta):
+    return {"X-%s-Meta-%s" % (kind, k.title()): v for k, v in meta.items()}
+
+
+def _wsgi_text(value):
+    """A WSGI (latin-1 decoded) path string as the UTF-8 text it encodes.
+
+    Like Swift's proxy, a path that is not UTF-8 or holds a NUL is a 412.
+    """
+    try:
+        text = value.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        raise SwiftError(412, _INVALID_UTF8) from None
+    if "\x00" in text:
+        raise SwiftError(412, _INVALID_UTF8)
+    return text
+
+
+class ObjectStoreService(Service):
+    """Swift v1 on ``/object-store/v1/AUTH_<project_id>``."""
+
+    name = "objectstore"
+    prefix = "/object-store"
+    # Also answer ``/v1/AUTH_<project>/...`` at the root. heat (and
+    # heatclient's TEMP_URL_SIGNAL) build a temp URL as
+    # ``<scheme>://<netloc of the object-store endpoint>/v1/AUTH_p/c/o``,
+    # dropping the endpoint's path: fine for a real Swift on its own port,
+    # a 404 here without this alias.
+    root_paths = ("/v1/AUTH_",)
+    max_object_size = 5 * 1024 * 1024
+    listing_limit = 10000
+
+    @property
+    def max_body(self):
+        """Bodies up to an object's size get past the application's check."""
+        return self.max_object_size
+
+    def __init__(self, cloud):
+        super().__init__(cloud)
+        acct = r"/v1/(?P<account>AUTH_[^/]+)"
+        cont = acct + r"/(?P<container>[^/]+)"
+        obj = cont + r"/(?P<object>.+)"
+        for method, regex, handler in (
+                ("GET", acct, self.get_account),
+                ("POST", acct, self.post_account),
+                ("GET", cont, self.get_container),
+                ("PUT", cont, self.put_container),
+                ("DELETE", cont, self.delete_container),
+                ("GET", obj, self.get_object),
+                ("PUT", obj, self.put_object),
+                ("DELETE", obj, self.delete_object)):
+            route = Route(method, "/", handler, auth=False)
+            route.regex = re.compile("^" + regex + "/?$")
+            self.routes.append(route)
+
+    def migrations(self):
+        return list(migrations.MIGRATIONS)
+
+    # -- framework hooks ---------------------------------------------------
+
+    def error_body(self, status, message, extra):
+        text = extra.get("text")
+        if text is None and status == 413:
+            text = _TOO_LARGE
+        if text is None:
+            text = "<html><h1>%s</h1><p>%s</p></html>" % (
+                common.reason(status), _HTML_ERRORS.get(status, message))
+        return Response(status, raw=text, content_type=(
+            "text/html; charset=UTF-8" if text.startswith("<")
+            else "text/plain; charset=UTF-8"))
+
+    def before(self, req):
+        # container and object names as text, not WSGI's latin-1 of UTF-8
+        req.params = {k: _wsgi_text(v) for k, v in req.params.items()}
+
+    def after(self, req, resp):
+        resp.headers.setdefault("X-Trans-Id", req.request_id)
+
+    def not_found(self, req):
+        return HTTPError(404)
+
+    def method_not_allowed(self, req):
+        return HTTPError(405)
+
+    # -- storage access for other services --------------------------------
+
+    def read_object(self, db, account, container, name):
+        """The stored object as a dict (``body``, ``timestamp``, …) or None."""
+        return objects.read(db, account, container, name)
+
+    def signed_object(self, db, url, method="HEAD"):
+        """``(account, container, object)`` temp URL ``url`` validly grants
+        ``method`` on, or None (see :func:`.tempurl.signed_object`)."""
+        return tempurl.signed_object(db, url, self.prefix, method)
+
+    # -- authorisation -----------------------------------------------------
+
+    def _authorize(self, req, temp_url_ok=False):
+        """Check the caller may use the account in ``req.params``.
+
+        Returns ``"token"`` or ``"temp_url"``.
+        """
+        account = req.params["account"]
+        if "temp_url_sig" in req.query or "temp_url_expires" in req.query:
+            if not temp_url_ok or not self._valid_temp_url(req, account):
+                raise SwiftError(401, _TEMP_URL_INVALID)
+            return "temp_url"
+        if not req.header("X-Auth-Token"):
+            raise HTTPError(401)
+        try:
+            ctx = req.context = self.cloud.authenticate(req)
+        except Unauthenticated as exc:
+            raise HTTPError(401, headers=exc.headers) from None
+        if not ctx.project_id or "AUTH_" + ctx.project_id != account:
+            raise HTTPError(403)
+        return "token"
+
+    def _valid_temp_url(self, req, account):
+        path = _wsgi_text(req.path)   # Swift signs the decoded path
+        return tempurl.signature_valid(
+            req.db, account, tempurl.methods_allowed_by(req.method),
+            {path, path[len(self.prefix):]},
+            tempurl.first(req.query, "temp_url_sig"),
+            tempurl.first(req.query, "temp_url_expires"))
+
+    # -- listings ----------------------------------------------------------
+
+    def _listing(self, req, items):
+        try:
+            limit = min(int(req.arg("limit", self.listing_limit)),
+                        self.listing_limit)
+        except ValueError:
+            raise SwiftError(412, "Value of limit must be a positive integer") from None
+        return containers.page(items, req.arg("prefix"), req.arg("marker"),
+                               req.arg("end_marker"), limit)
+
+    def _listing_response(self, req, listing, headers):
+        if req.method == "HEAD":
+            return Response(204, headers=headers)
+        fmt = req.arg("format") or ""
+        if "json" in fmt or "json" in (req.header("Accept") or ""):
+            return Response(200, listing, headers=headers,
+                            content_type="application/json; charset=utf-8")
+        if not listing:
+            return Response(204, headers=headers)
+        text = "".join(i["name"] + "\n" for i in listing)
+        return Response(200, headers=headers, raw=text,
+                        content_type="text/plain; charset=utf-8")
+
+    # -- accounts ----------------------------------------------------------
+
+    def get_account(self, req):
+        self._authorize(req)
+        info = accounts.summary(req.db, req.params["account"])
+        headers = {"X-Account-Container-Count": len(info["containers"]),
+                   "X-Account-Object-Count": info["object_count"],
+                   "X-Account-Bytes-Used": info["bytes_used"],
+                   "X-Timestamp": _x_timestamp(info["created_at"])}
+        headers.update(_meta_out("Account", info["metadata"]))
+        listing = self._listing(req, [
+            {"name": c["name"], "count": c["count"], "bytes": c["bytes"],
+             "last_modified": _iso_listing(c["last_modified"])}
+            for c in info["containers"]])
+        return self._listing_response(req, listing, headers)
+
+    def post_account(self, req):
+        self._authorize(req)
+        set_, remove = _meta_headers(req.environ, "account")
+        accounts.update_metadata(req.db, req.params["account"], set_, remove)
+        return Response(204)
+
+    # -- containers --------------------------------------------------------
+
+    def put_container(self, req):
+        self._authorize(req)
+        created = containers.create(req.db, req.params["account"],
+                                    req.params["container"])
+        return Response(201 if created else 202, raw=b"",
+                        content_type="text/html; charset=UTF-8")
+
+    def get_container(self, req):
+        self._authorize(req)
+        row = containers.get(req.db, req.params["account"],
+                             req.params["container"])
+        rows = containers.object_rows(req.db, row)
+        headers = {"X-Container-Object-Count": len(rows),
+                   "X-Container-Bytes-Used": sum(o["size"] for o in rows),
+                   "X-Timestamp": _x_timestamp(row["created_at"])}
+        headers.update(_meta_out("Container", containers.metadata(row)))
+        listing = self._listing(req, [
+            {"name": o["name"], "hash": o["etag"], "bytes": o["size"],
+             "content_type": o["content_type"],
+             "last_modified": _iso_listing(o["timestamp"])} for o in rows])
+        return self._listing_response(req, listing, headers)
+
+    def delete_container(self, req):
+        self._authorize(req)
+        containers.delete(req.db, req.params["account"],
+                          req.params["container"])
+        return Response(204)
+
+    # -- objects -----------------------------------------------------------
+
+    def get_object(self, req):
+        via = self._authorize(req, temp_url_ok=True)
+        obj = objects.get(req.db, req.params["account"],
+                          req.params["container"], req.params["object"])
+        headers = {"Etag": obj["etag"],
+                   "Last-Modified": _last_modified(obj["timestamp"]),
+                   "X-Timestamp": _x_timestamp(obj["timestamp"]),
+                   "Accept-Ranges": "bytes"}
+        headers.update(_meta_out("Object", objects.metadata(obj)))
+        if via == "temp_url":
+            headers["Content-Disposition"] = tempurl.content_disposition(
+                req.query, req.params["object"])
+        return Response(200, headers=headers, raw=bytes(obj["body"]),
+                        content_type=obj["content_type"])
+
+    def put_object(self, req):
+        self._authorize(req, temp_url_ok=True)
+        name = req.params["object"]
+        objects.check_name(name)
+        body = self._read_body(req)
+        meta, _ = _meta_headers(req.environ, "object")
+        etag, now = objects.put(
+            req.db, req.params["account"], req.params["container"], name,
+            body, etag=req.header("Etag"),
+            content_type=req.header("Content-Type"), meta=meta)
+        return Response(201, raw=b"", content_type="text/html; charset=UTF-8",
+                        headers={"Etag": etag,
+                                 "Last-Modified": _last_modified(now),
+                                 "X-Timestamp": _x_timestamp(now)})
+
+    def delete_object(self, req):
+        self._authorize(req, temp_url_ok=True)
+        objects.delete(req.db, req.params["account"],
+                       req.params["container"], req.params["object"])
+        return Response(204)
+
+    def _read_body(self, req):
+        """The object body: ``Content-Length`` bytes or a chunked body, at
+        most ``max_object_size`` (411 without either, 413 over it)."""
+        length = req.environ.get("CONTENT_LENGTH")
+        if not length:
+            if "chunked" not in (req.header("Transfer-Encoding") or "").lower():
+                raise HTTPError(411)
+            body = req.environ["wsgi.input"].read(self.max_object_size + 1)
+            if len(body) > self.max_object_size:
+                raise SwiftError(413, _TOO_LARGE)
+            return body
+        try:
+            length = int(length)
+        except ValueError:
+            raise SwiftError(400, "Invalid Content-Length") from None
+        if length < 0:
+            raise SwiftError(400, "Invalid Content-Length")
+        if length > self.max_object_size:
+            raise SwiftError(413, _TOO_LARGE)
+        return req.environ["wsgi.input"].read(length) if length else b""

@@ -1,0 +1,84 @@
+"""Swift objects: BLOBs with an MD5 etag, a content type and metadata.
+
+Errors follow Swift: a name over 1024 UTF-8 bytes is a 400 whose plain-text
+body is the error's ``text``; a missing container or object 404; an
+``Etag`` the body does not match 422.
+"""
+
+import hashlib
+import json
+import mimetypes
+
+from occli.localcloud import common, errors
+from occli.localcloud.objectstore import containers
+
+MAX_NAME_BYTES = 1024
+
+
+class EtagMismatch(errors.Error):
+    """The sent ``Etag`` is not the body's MD5 (Swift's 422)."""
+
+    code = 422
+
+
+def check_name(name):
+    """BadRequest for a name longer than MAX_NAME_BYTES in UTF-8."""
+    size = len(name.encode())
+    if size > MAX_NAME_BYTES:
+        text = "Object name length of %d longer than %d" % (size, MAX_NAME_BYTES)
+        raise errors.BadRequest(text, text=text)
+
+
+def read(db, account, container, name):
+    """The stored object as a dict (``body``, ``timestamp``, …) or None."""
+    row = db.execute(
+        "SELECT * FROM swift_objects WHERE account = ? AND container = ?"
+        " AND name = ?", (account, container, name)).fetchone()
+    return dict(row) if row is not None else None
+
+
+def get(db, account, container, name):
+    """The stored object as a dict, or NotFound."""
+    obj = read(db, account, container, name)
+    if obj is None:
+        raise errors.NotFound("Object %s not found" % name)
+    return obj
+
+
+def metadata(obj):
+    return json.loads(obj["metadata"])
+
+
+def put(db, account, container, name, body, etag=None, content_type=None,
+        meta=None):
+    """Store (or replace) an object; returns ``(etag, timestamp)``.
+
+    ``etag``: the MD5 the client sent, if any (quotes and case ignored);
+    ``content_type`` defaults to a guess from the name, then
+    ``application/octet-stream``; ``meta`` items with empty values are
+    dropped.
+    """
+    containers.get(db, account, container)
+    actual = hashlib.md5(body).hexdigest()
+    sent = (etag or "").strip('"').lower()
+    if sent and sent != actual:
+        raise EtagMismatch("Etag %s does not match the body" % sent)
+    content_type = (content_type or mimetypes.guess_type(name)[0]
+                    or "application/octet-stream")
+    now = common.utcnow().timestamp()
+    db.execute(
+        "INSERT OR REPLACE INTO swift_objects (account, container, name,"
+        " body, size, etag, content_type, metadata, timestamp)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (account, container, name, body, len(body), actual, content_type,
+         json.dumps({k: v for k, v in (meta or {}).items() if v}), now))
+    return actual, now
+
+
+def delete(db, account, container, name):
+    """Delete an object, or NotFound."""
+    deleted = db.execute(
+        "DELETE FROM swift_objects WHERE account = ? AND container = ?"
+        " AND name = ?", (account, container, name)).rowcount
+    if not deleted:
+        raise errors.NotFound("Object %s not found" % name)
