@@ -1,4 +1,5 @@
-"""Helpers for writing ``do_*`` commands: argument decorators and parsers."""
+"""Helpers for writing ``do_*`` commands: argument decorators and parsers,
+and ``--wait`` options."""
 
 from occli import exceptions
 
@@ -52,6 +53,55 @@ def no_client(func):
     """
     func.needs_client = False
     return func
+
+
+def wait_options(what, timeout=600):
+    """Add ``--wait``, ``--wait-timeout`` and the hidden ``--wait-interval``
+    to a ``do_*`` command (``what``: until when ``--wait`` waits)."""
+    import argparse
+
+    options = (
+        (("--wait",), dict(action="store_true", help="Wait until %s." % what)),
+        (("--wait-timeout",), dict(
+            type=seconds, default=timeout, metavar="<seconds>",
+            help="Give up waiting after this many seconds (default %d)."
+            % timeout)),
+        (("--wait-interval",), dict(type=seconds, default=2.0,
+                                    help=argparse.SUPPRESS)),
+    )
+
+    def decorator(func):
+        for args, kwargs in reversed(options):
+            func = arg(*args, **kwargs)(func)
+        return func
+    return decorator
+
+
+def wait_args(args):
+    """The :mod:`occli.waiters` keyword arguments of a command's ``--wait``
+    options: ``timeout`` and ``interval``."""
+    return {"timeout": args.wait_timeout, "interval": args.wait_interval}
+
+
+def arg_type(parse, name):
+    """An argparse ``type=`` from ``parse(text)``: a CommandError it raises
+    is a usage error (exit 2) naming ``name``."""
+    import argparse
+
+    def convert(text):
+        try:
+            return parse(text)
+        except exceptions.CommandError as exc:
+            raise argparse.ArgumentTypeError(str(exc))
+    convert.__name__ = name
+    return convert
+
+
+def key_value(option):
+    """An argparse ``type=`` turning ``KEY=VALUE`` into ``(key, value)``."""
+    def parse(text):
+        return next(iter(parse_key_values([text], option).items()))
+    return arg_type(parse, "KEY=VALUE")
 
 
 def parse_key_values(items, option="--property", max_length=None):

@@ -1,9 +1,13 @@
 """``--wait``: poll a resource until it settles, with a timeout.
 
-Progress goes to stderr, and only when stderr is a terminal, so that
-``-f json`` output on stdout stays parseable.
+:func:`wait_for` polls anything; :func:`wait_for_server`,
+:func:`wait_for_servers` and :func:`wait_for_deployment` know when a Nova
+server or a Heat deployment has settled. Progress goes to ``stream``
+(stderr by default), and only when it is a terminal, so that ``-f json``
+output on stdout stays parseable.
 """
 
+import contextlib
 import logging
 import sys
 import time
@@ -16,6 +20,13 @@ LOG = logging.getLogger(__name__)
 #: Polls in a row that may fail on a transient error before the wait fails
 #: (each poll already carries the request retries of ``--retries``).
 TRANSIENT_TRIES = 3
+
+#: Statuses of a server in the middle of an operation (CONTRACT §3.6).
+SERVER_TRANSITIONAL = frozenset(("BUILD", "REBOOT", "HARD_REBOOT", "REBUILD",
+                                 "RESIZE", "REVERT_RESIZE", "MIGRATING",
+                                 "PASSWORD"))
+#: ``until`` of a wait for a server to disappear, and its last statuses.
+GONE = frozenset(("DELETED", "SOFT_DELETED"))
 
 
 def wait_for(fetch, done, failed=None, timeout=600, interval=2,
@@ -82,3 +93,144 @@ def is_transient(exc):
     from keystoneauth1 import exceptions as ks_exceptions
 
     return isinstance(exc, ks_exceptions.RetriableConnectionFailure)
+
+
+@contextlib.contextmanager
+def accepted(failure):
+    """After a request was accepted: a failure says so (``failure: error``).
+
+    Whatever fails then (a poll after its retries, a timeout, a dropped
+    connection) becomes one WaitFailed line saying what exists already, so
+    that nobody repeats a create. A resource found in ERROR (or another
+    unexpected status) is reported as it is: that message names it.
+    """
+    try:
+        yield
+    except exceptions.ResourceInErrorState:
+        raise
+    except Exception as exc:  # any failure, named
+        raise exceptions.WaitFailed("%s: %s" % (failure, exc)) from exc
+
+
+def server_label(server):
+    """``name (id)``, or the id of a server without a name."""
+    name = getattr(server, "name", None)
+    return "%s (%s)" % (name, server.id) if name else str(server.id)
+
+
+def server_progress(server):
+    """``BUILD 40% (spawning)``: status, progress and task state."""
+    text = server.status
+    progress = getattr(server, "progress", None)
+    if progress is not None and text in SERVER_TRANSITIONAL:
+        text += " %s%%" % progress
+    if server.task_state:
+        text += " (%s)" % server.task_state
+    return text
+
+
+def _server_settled(server, pending=()):
+    return (server.task_state is None
+            and server.status not in SERVER_TRANSITIONAL
+            and server.status not in pending)
+
+
+def _server_fault(server):
+    fault = (getattr(server, "fault", None) or {}).get("message")
+    return fault or "no fault reported"
+
+
+def wait_for_server(manager, server, until, pending=(), name=None,
+                    timeout=600, interval=2, stream=None):
+    """Poll ``manager.get`` until the server settles in a status of ``until``.
+
+    ``until=GONE`` waits for the server to disappear. A server is settled
+    when its task_state is null and its status is not transitional (nor in
+    ``pending``); settling in ERROR, or in another status than expected,
+    stops the wait with ResourceInErrorState. ``name`` labels the server in
+    messages (default: :func:`server_label`).
+    """
+    server_id = server.id
+    name = name or server_label(server)
+
+    def done(s):
+        if until is GONE:
+            return s is None or s.status in GONE
+        return s is not None and s.status in until and _server_settled(
+            s, pending)
+
+    def failed(s):
+        if not _server_settled(s, pending):
+            return None
+        if s.status == "ERROR":
+            return "Server %s is in ERROR state: %s" % (name, _server_fault(s))
+        if until is not GONE:
+            return "Server %s is %s, expected %s." % (
+                name, s.status, " or ".join(sorted(until)))
+        return None
+
+    return wait_for(lambda: manager.get(server_id), done, failed,
+                    timeout=timeout, interval=interval,
+                    describe=server_progress, label="server " + name,
+                    stream=stream)
+
+
+def wait_for_servers(fetch, expected, what, timeout=600, interval=2,
+                     stream=None):
+    """Poll ``fetch()`` (one list of servers per poll) until ``expected``
+    servers have settled; any not ACTIVE then is a ResourceInErrorState
+    naming each. ``what`` names them (``servers of reservation r-1``).
+    Returns the servers."""
+    def done(found):
+        return len(found) >= expected and all(_server_settled(s)
+                                               for s in found)
+
+    def describe(found):
+        counts = {}
+        for s in found:
+            text = server_progress(s)
+            counts[text] = counts.get(text, 0) + 1
+        return ", ".join("%d %s" % (n, text)
+                         for text, n in sorted(counts.items()))
+
+    servers = wait_for(fetch, done, timeout=timeout, interval=interval,
+                       describe=describe, label="%d %s" % (expected, what),
+                       stream=stream)
+    failed = [s for s in servers if s.status != "ACTIVE"]
+    if failed:
+        reasons = []
+        for s in failed:
+            if s.status == "ERROR":
+                reasons.append("%s is in ERROR state: %s" % (
+                    server_label(s), _server_fault(s)))
+            else:
+                reasons.append("%s is %s, expected ACTIVE" % (
+                    server_label(s), s.status))
+        message = "%d of %d %s failed: %s" % (
+            len(failed), len(servers), what, "; ".join(reasons))
+        raise exceptions.ResourceInErrorState(
+            message if message.endswith(".") else message + ".")
+    return servers
+
+
+def wait_for_deployment(manager, deployment, timeout=3600, interval=2,
+                        stream=None):
+    """Poll a Heat software deployment until COMPLETE; ResourceInErrorState
+    on FAILED, NotFound if it disappears."""
+    from occli.v2 import software_deployments as sd
+
+    def done(obj):
+        if obj is None:
+            raise exceptions.NotFound(
+                "Deployment %s disappeared while waiting." % deployment.id)
+        return obj.status == sd.COMPLETE
+
+    def failed(obj):
+        if obj.status == sd.FAILED:
+            return "Deployment %s FAILED: %s" % (obj.id, obj.status_reason)
+        return None
+
+    return wait_for(lambda: manager.get(deployment.id), done, failed=failed,
+                    timeout=timeout, interval=interval,
+                    describe=lambda obj: obj.status,
+                    label="deployment %s" % deployment.id, stream=stream)

@@ -1,4 +1,4 @@
-"""occli.waiters.wait_for: polling, transient errors, timeouts."""
+"""occli.waiters: polling, transient errors, timeouts; servers settling."""
 
 import pytest
 from keystoneauth1 import exceptions as ks_exceptions
@@ -70,3 +70,39 @@ def test_not_found_is_gone_not_an_error():
                               lambda obj: obj is None, interval=0,
                               sleep=lambda s: None)
     assert result is None
+
+
+# servers: when a Nova server has settled
+
+class FakeServers:
+    """A manager whose get() answers the given servers in turn."""
+
+    def __init__(self, *bodies):
+        from occli.v2 import servers
+
+        self.answers = [servers.Server(self, b) for b in bodies]
+
+    def get(self, server_id):
+        return self.answers.pop(0)
+
+
+def server(status, task_state=None, **extra):
+    return dict({"id": "s1", "name": "vm", "status": status,
+                 "OS-EXT-STS:task_state": task_state}, **extra)
+
+
+def test_wait_for_server_until_settled():
+    manager = FakeServers(server("BUILD", "spawning"),
+                          server("ACTIVE", "powering-on"), server("ACTIVE"))
+    first = manager.answers[0]
+    done = waiters.wait_for_server(manager, first, {"ACTIVE"}, interval=0)
+    assert (done.status, done.task_state, manager.answers) == (
+        "ACTIVE", None, [])
+
+
+def test_wait_for_server_in_error_names_it_and_its_fault():
+    manager = FakeServers(server("ERROR", fault={"message": "No valid host"}))
+    with pytest.raises(exceptions.ResourceInErrorState) as err:
+        waiters.wait_for_server(manager, manager.answers[0], {"ACTIVE"},
+                                interval=0)
+    assert str(err.value) == "Server vm (s1) is in ERROR state: No valid host"

@@ -13,12 +13,6 @@ LOG_OUTPUTS = ("deploy_stdout", "deploy_stderr")
 TRUNCATE_LINES = 10
 
 
-def _sd():
-    # the module is imported only when a deployment command runs
-    from occli.v2 import software_deployments
-    return software_deployments
-
-
 def _show(deployment, long=True):
     cols = SHOW_COLUMNS + (("output_values",) if long else ())
     return columns.show(deployment, cols)
@@ -101,33 +95,11 @@ def do_software_deployment_create(client, args):
         action=args.action, signal_transport=args.signal_transport,
         timeout=args.timeout, container=args.container)
     if args.wait:
-        deployment = wait_for_deployment(client, deployment,
-                                         args.wait_timeout, args.wait_interval)
+        from occli import waiters
+
+        deployment = waiters.wait_for_deployment(
+            client.software_deployments, deployment, **utils.wait_args(args))
     return _show(deployment)
-
-
-def wait_for_deployment(client, deployment, timeout, interval):
-    """Poll until COMPLETE; ResourceInErrorState on FAILED."""
-    from occli import waiters
-
-    sd = _sd()
-
-    def done(obj):
-        if obj is None:
-            raise exceptions.NotFound(
-                "Deployment %s disappeared while waiting." % deployment.id)
-        return obj.status == sd.COMPLETE
-
-    def failed(obj):
-        if obj.status == sd.FAILED:
-            return "Deployment %s FAILED: %s" % (obj.id, obj.status_reason)
-        return None
-
-    return waiters.wait_for(
-        lambda: client.software_deployments.get(deployment.id), done,
-        failed=failed, timeout=timeout, interval=interval,
-        describe=lambda obj: obj.status,
-        label="deployment %s" % deployment.id)
 
 
 @utils.arg("deployment", metavar="<deployment>", nargs="+",
