@@ -3,9 +3,10 @@
 ``do_server_create(client, args)`` becomes ``occli server create``: its
 ``@utils.arg`` declarations build the parser, ``@utils.output`` chooses a
 cliff Lister or ShowOne (and so the ``-f/-c`` formatter options), and its
-docstring is the help. Errors naming SDK parameters name the command's
-options instead (``@utils.option_names``). Built-in and plugin commands go
-through this one adapter.
+docstring is the help. The function writes through the app's streams
+(``utils.stdout(args)``, ``utils.stderr(args)``), and errors naming SDK
+parameters name the command's options instead (``@utils.option_names``).
+Built-in and plugin commands go through this one adapter.
 """
 # cliff's value, shell and csv formatters print ``str(machine_readable())``:
 # a Python repr for dict and list cells. occli gives them JSON instead.
@@ -54,10 +55,13 @@ def make_command(name, func):
         from occli import exceptions
 
         client = self.app.client if getattr(func, "needs_client", True) else None
+        parsed_args._stdout = self.app.stdout
+        parsed_args._stderr = self.app.stderr
         try:
             return func(client, parsed_args)
         except exceptions.CommandError as exc:
-            raise exc.rename(getattr(func, "option_names", {}))
+            exc.rename(getattr(func, "option_names", {}))
+            raise
 
     def produce_output(self, parsed_args, column_names, data):
         formatter = getattr(parsed_args, "formatter", None)

@@ -1,5 +1,7 @@
 """Helpers for writing ``do_*`` commands: argument decorators and parsers,
-and ``--wait`` options."""
+the app's streams and ``--wait`` options."""
+
+import sys
 
 from occli import exceptions
 
@@ -55,6 +57,17 @@ def no_client(func):
     return func
 
 
+def stdout(args):
+    """The stream a ``do_*`` command writes its output to: the app's
+    stdout (sys.stdout for a function called on its own)."""
+    return getattr(args, "_stdout", None) or sys.stdout
+
+
+def stderr(args):
+    """The app's stderr, as :func:`stdout`."""
+    return getattr(args, "_stderr", None) or sys.stderr
+
+
 def wait_options(what, timeout=600):
     """Add ``--wait``, ``--wait-timeout`` and the hidden ``--wait-interval``
     to a ``do_*`` command (``what``: until when ``--wait`` waits)."""
@@ -79,8 +92,9 @@ def wait_options(what, timeout=600):
 
 def wait_args(args):
     """The :mod:`occli.waiters` keyword arguments of a command's ``--wait``
-    options: ``timeout`` and ``interval``."""
-    return {"timeout": args.wait_timeout, "interval": args.wait_interval}
+    options: ``timeout``, ``interval`` and the app's stderr."""
+    return {"timeout": args.wait_timeout, "interval": args.wait_interval,
+            "stream": stderr(args)}
 
 
 def arg_type(parse, name):

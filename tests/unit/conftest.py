@@ -50,3 +50,19 @@ def cli(mock_cloud, monkeypatch, tmp_path, capsys):
         out, err = capsys.readouterr()
         return code, out, err
     return run
+
+
+@pytest.fixture
+def app_run(cli):
+    """Like ``cli``, but the App has its own stdout and stderr (StringIO):
+    what a command writes to sys.stdout or sys.stderr is not in them."""
+    import io
+
+    from occli import shell
+
+    def run(*argv):
+        app = shell.OcCLI()
+        app.stdout, app.stderr = io.StringIO(), io.StringIO()
+        code = app.run(list(argv))
+        return code, app.stdout.getvalue(), app.stderr.getvalue()
+    return run

@@ -2,6 +2,7 @@
 
 import base64
 import copy
+import io
 import json
 import sys
 from urllib.parse import parse_qs, urlparse
@@ -1083,6 +1084,35 @@ def test_console_log_prints_raw_text(cli, cloud):
     assert code == 0, err
     assert out == "boot\nlogin: \n"
     assert post.last_request.json() == {"os-getConsoleOutput": {"length": 2}}
+
+
+def test_console_log_writes_to_the_app_stdout(app_run, cloud, capsys):
+    action(cloud, status_code=200, json={"output": "boot"})
+    code, out, err = app_run("server", "console", "log", SID)
+    assert (code, out, err) == (0, "boot\n", "")
+    assert capsys.readouterr() == ("", "")
+
+
+def test_wait_progress_goes_to_the_app_stderr(cli, cloud, capsys):
+    from occli import shell
+
+    action(cloud)
+    servers_sequence(cloud, server_body(),
+                     server_body(status="SHUTOFF", task_state="powering-off"),
+                     server_body(status="SHUTOFF", task_state=None))
+    app = shell.OcCLI()
+    app.stdout, app.stderr = io.StringIO(), Terminal()
+    assert app.run(["server", "stop", SID, "--wait", "--wait-interval",
+                    "0"]) == 0
+    assert "SHUTOFF (powering-off)" in app.stderr.getvalue()
+    assert capsys.readouterr() == ("", "")
+
+
+class Terminal(io.StringIO):
+    """A stderr that says it is a terminal (progress is shown)."""
+
+    def isatty(self):
+        return True
 
 
 def test_console_log_bad_lines(cli, cloud):

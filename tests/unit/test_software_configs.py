@@ -208,6 +208,15 @@ def test_config_show_config_only_prints_the_raw_config(cli, configs):
     assert json.loads(out) == {"config": sample["config"]}
 
 
+def test_config_only_writes_to_the_app_stdout(app_run, configs, capsys):
+    sample = load_sample("software-configs",
+                         "config-show-response.json")["software_config"]
+    code, out, err = app_run("software", "config", "show", CONFIG_ID,
+                             "--config-only")
+    assert (code, out, err) == (0, sample["config"] + "\n", "")
+    assert capsys.readouterr() == ("", "")
+
+
 def test_config_show_not_found(cli, configs):
     code, out, err = cli("software", "config", "show", "nosuch")
     assert code == 1

@@ -661,6 +661,18 @@ def test_deployment_metadata_show_command(cli, cloud):
     assert json.loads(out) == sample["metadata"]
 
 
+def test_metadata_show_writes_to_the_app_stdout(app_run, cloud, capsys):
+    sample = load_sample("software-deployments",
+                         "deployment-metadata-response.json")
+    cloud.get(HEAT + "/software_deployments/metadata/" + SERVER_ID,
+              json=sample)
+    code, out, err = app_run("software", "deployment", "metadata", "show",
+                             SERVER_NAME)
+    assert (code, err) == (0, "")
+    assert json.loads(out) == sample["metadata"]
+    assert capsys.readouterr() == ("", "")
+
+
 OUTPUTS = {"deploy_stdout": "\n".join("line %d" % i for i in range(15)),
            "deploy_stderr": "", "deploy_status_code": 0, "result": "42",
            "data": {"a": [1, 2]}}

@@ -1,7 +1,8 @@
 """The ``hello`` command group: ``occli hello world|list|show|create|delete``.
 
 Written exactly like occli's built-in commands: ``do_*`` functions with the
-``occli.utils`` decorators, calling the plugin's manager as ``client.hello``.
+``occli.utils`` decorators, calling the plugin's manager as ``client.hello``
+and writing through ``utils.stdout(args)`` (the app's stdout).
 """
 
 from occli import columns
@@ -16,7 +17,7 @@ _HEADERS = ("ID", "Message", "Language")
 @utils.no_client
 def do_hello_world(client, args):
     """Print a greeting (needs no cloud)."""
-    print("Hello, %s!" % args.name)
+    utils.stdout(args).write("Hello, %s!\n" % args.name)
 
 
 @utils.arg("--language", metavar="<code>", help="Only greetings in this language.")

@@ -8,7 +8,6 @@ sees ids.
 """
 
 import logging
-import sys
 
 from cliff import columns as cliff_columns
 
@@ -482,4 +481,5 @@ def do_server_console_log(client, args):
     """Print a server's console log."""
     server = client.servers.find_resource(args.server)
     text = client.servers.get_console_output(server, length=args.lines)
-    sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
+    utils.stdout(args).write(
+        text if not text or text.endswith("\n") else text + "\n")

@@ -36,7 +36,7 @@ def do_software_config_show(client, args):
         if args.formatter != "table":
             return ("config",), (text,)
         # raw text; the (empty) table adds the final newline
-        sys.stdout.write(text[:-1] if text.endswith("\n") else text)
+        utils.stdout(args).write(text[:-1] if text.endswith("\n") else text)
         return (), ()
     return columns.show(config, SHOW_COLUMNS)
 

@@ -1,7 +1,5 @@
 """Software deployment commands (Heat), signal path included."""
 
-import sys
-
 from occli import columns
 from occli import exceptions
 from occli import utils
@@ -122,7 +120,7 @@ def do_software_deployment_metadata_show(client, args):
     import json
     metadata = client.software_deployments.metadata(
         _server_id(client, args.server))
-    sys.stdout.write(json.dumps(metadata, indent=2) + "\n")
+    utils.stdout(args).write(json.dumps(metadata, indent=2) + "\n")
 
 
 @utils.arg("deployment", metavar="<deployment>", help="Deployment ID.")
