@@ -1,9 +1,11 @@
 """Resource and Manager: the handful of verbs every resource manager reuses.
 
-A manager owns one service adapter (keystoneauth1 ``Adapter``) and turns
+A manager talks to one service through the client's keystoneauth1
+``Adapter`` of that service and turns
 ``_list/_get/_create/_update/_delete/_action`` into authenticated REST calls,
-raising :mod:`occli.exceptions` errors built by ``from_response``. It knows
-HTTP and nothing of the shell.
+returning :class:`Resource` objects (or a :class:`Result`) and raising
+:mod:`occli.exceptions` errors built by ``from_response``. It knows HTTP and
+nothing of the shell.
 """
 
 from urllib.parse import parse_qs, urlparse

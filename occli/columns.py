@@ -72,7 +72,7 @@ class AddressesColumn(columns.FormattableColumn):
 
 
 class JSONColumn(columns.FormattableColumn):
-    """Any nested value: compact JSON in a table, the value in JSON."""
+    """Any nested value: indented JSON text in a table, the value in JSON."""
 
     def human_readable(self):
         import json

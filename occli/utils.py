@@ -23,7 +23,7 @@ def output(kind):
 
     A list command returns ``(columns, rows)``, a show command
     ``(columns, values)``; commands without ``@output`` return nothing (or an
-    exit code) and print nothing on stdout on success.
+    exit code) and write what they print to :func:`stdout`.
     """
     if kind not in ("list", "show"):
         raise ValueError("output kind must be 'list' or 'show'")

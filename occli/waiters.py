@@ -21,7 +21,8 @@ LOG = logging.getLogger(__name__)
 #: (each poll already carries the request retries of ``--retries``).
 TRANSIENT_TRIES = 3
 
-#: Statuses of a server in the middle of an operation (CONTRACT §3.6).
+#: Statuses of a server in the middle of an operation
+#: (tests/fixtures/CONTRACT.md §3.6).
 SERVER_TRANSITIONAL = frozenset(("BUILD", "REBOOT", "HARD_REBOOT", "REBUILD",
                                  "RESIZE", "REVERT_RESIZE", "MIGRATING",
                                  "PASSWORD"))

@@ -39,6 +39,8 @@ def command_mapping():
                 **plugins.commands_of(server_create))
 
 
+# -- argparse types: malformed syntax is a usage error (exit 2) ------------
+
 def _parse_sort(text):
     key, _, direction = text.partition(":")
     direction = direction or "desc"
