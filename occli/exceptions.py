@@ -46,10 +46,10 @@ class CommandError(ClientException):
     until :meth:`rename` gives them the caller's names (the CLI's options).
     """
 
-    def __init__(self, message=None, params=(), **kwargs):
+    def __init__(self, message=None, *args, params=(), **kwargs):
         self.template = message or self.message
         self.params = tuple(params)
-        super().__init__(self._render({}), **kwargs)
+        super().__init__(self._render({}), *args, **kwargs)
 
     def _render(self, names):
         text = self.template
