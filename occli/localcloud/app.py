@@ -6,6 +6,10 @@ a route handler takes a :class:`Request` and returns a :class:`Response`
 (or a ``(status, body)`` tuple, or a bare JSON-able body for 200) and raises
 :class:`HTTPError` for failures, which the service renders in its own
 project's error shape (nova faults, keystone errors, heat errors, …).
+
+A route runs in a read transaction (GET, HEAD: never the write lock) or a
+write transaction (other methods) of the store, or in none (see
+:class:`Route`).
 """
 
 import json
@@ -156,17 +160,29 @@ class Request:
 
 
 class Route:
-    _param = re.compile(r"\{(\w+)\}")
+    """One route of a service.
 
-    def __init__(self, method, pattern, handler, auth=True, transaction=True):
+    ``mode``: ``"read"`` (the default for GET: the handler runs in a read
+    transaction, ``req.db`` is read-only and a change it must persist goes
+    through a short ``req.cloud.store.transaction()`` of its own),
+    ``"write"`` (the default for other methods: one write transaction for
+    the whole request) or ``None`` (no transaction: ``req.db`` is None and
+    the handler opens its own, e.g. to hash passwords without the lock).
+    """
+
+    _param = re.compile(r"\{(\w+)\}")
+    MODES = ("read", "write", None)
+
+    def __init__(self, method, pattern, handler, auth=True, mode="auto"):
+        if mode == "auto":
+            mode = "read" if method in ("GET", "HEAD") else "write"
+        if mode not in self.MODES:
+            raise ValueError("route mode must be one of %r" % (self.MODES,))
         self.method = method
         self.pattern = pattern
         self.handler = handler
         self.auth = auth
-        # False: the handler is not run inside the request transaction
-        # (req.db is None); it opens its own short ones with
-        # req.cloud.store.transaction(), e.g. to hash passwords unlocked.
-        self.transaction = transaction
+        self.mode = mode
         regex = self._param.sub(r"(?P<\1>[^/]+)", pattern.rstrip("/") or "")
         self.regex = re.compile("^" + regex + "/?$")
 
@@ -189,8 +205,8 @@ class Service:
         self.cloud = cloud
         self.routes = []
 
-    def route(self, method, pattern, handler, auth=True, transaction=True):
-        self.routes.append(Route(method, pattern, handler, auth, transaction))
+    def route(self, method, pattern, handler, auth=True, mode="auto"):
+        self.routes.append(Route(method, pattern, handler, auth, mode))
 
     def migrations(self):
         """SQL migrations of this service's tables (see Store.migrate)."""
@@ -303,18 +319,20 @@ class Application:
             if injected is not None:
                 return injected
         route = self._route(req, svc)
-        if not route.transaction:
-            # auth (if any) and before() in their own short transaction;
+        store = self.cloud.store
+        if route.mode is None:
+            # auth (if any) and before() in their own read transaction;
             # the handler opens its own (req.db is None while it runs)
             if route.auth:
-                with self.cloud.store.transaction() as db:
+                with store.read() as db:
                     req.db = db
                     self._before(req, svc, route)
                 req.db = None
             else:
                 svc.before(req)
             return _as_response(route.handler(req))
-        with self.cloud.store.transaction() as db:
+        with (store.read() if route.mode == "read"
+              else store.transaction()) as db:
             req.db = db
             self._before(req, svc, route)
             return _as_response(route.handler(req))

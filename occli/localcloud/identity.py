@@ -203,13 +203,13 @@ class IdentityService(Service):
         self.route("GET", "/", self.versions, auth=False)
         self.route("GET", "/v3", self.version, auth=False)
         self.route("POST", "/v3/auth/tokens", self.issue_token, auth=False,
-                   transaction=False)
+                   mode=None)
         self.route("GET", "/v3/auth/tokens", self.validate_token)
         self.route("DELETE", "/v3/auth/tokens", self.revoke_token)
         self.route("GET", "/v3/auth/catalog", self.get_catalog)
         creds = "/v3/users/{user_id}/application_credentials"
         self.route("GET", creds, self.list_app_creds)
-        self.route("POST", creds, self.create_app_cred, transaction=False)
+        self.route("POST", creds, self.create_app_cred, mode=None)
         self.route("GET", creds + "/{app_cred_id}", self.get_app_cred)
         self.route("DELETE", creds + "/{app_cred_id}", self.delete_app_cred)
 
@@ -342,11 +342,12 @@ class IdentityService(Service):
         """``POST /v3/auth/tokens`` with the password, token and/or
         application_credential methods.
 
-        Runs outside the request transaction (route ``transaction=False``):
-        1. a short transaction reads the stored hashes of the secrets;
+        Runs outside the request transaction (route ``mode=None``):
+        1. a read transaction (no lock) reads the stored hashes;
         2. the secrets are checked with no database lock held;
         3. a short transaction re-reads the hashes (a password changed or a
-           credential deleted meanwhile fails the login) and issues the token.
+           credential deleted meanwhile fails the login) and issues the token
+           (a read one when a secret was wrong: the login is refused).
         """
         body = req.json()
         auth = body.get("auth") if isinstance(body, dict) else None
@@ -383,17 +384,16 @@ class IdentityService(Service):
 
         store = self.cloud.store
         checks = {}
-        with store.transaction() as db:
+        with store.read() as db:
             if "password" in methods:
                 checks["password"] = self._password_lookup(
                     db, identity["password"])
             if "application_credential" in methods:
                 checks["application_credential"] = self._app_cred_lookup(
                     db, identity["application_credential"])
-        for check in checks.values():
-            check.verify()
+        refused = not all([check.verify() for check in checks.values()])
 
-        with store.transaction() as db:
+        with store.read() if refused else store.transaction() as db:
             req.db = db
             try:
                 return self._issue_token(req, db, methods, identity, scope,

@@ -1,4 +1,10 @@
-"""SQLite storage for the local cloud: WAL mode, one transaction per request.
+"""SQLite storage for the local cloud: WAL mode, read and write transactions.
+
+A request runs in a *read* transaction (a deferred ``BEGIN`` on a per-thread
+connection that is ``query_only``: it sees one snapshot and never takes the
+write lock, so readers never queue behind writers or each other) or in a
+*write* transaction (``BEGIN IMMEDIATE`` on another per-thread connection:
+one writer at a time).
 
 Each service module registers its own schema as a list of migrations under a
 component name; the store records the version applied per component in
@@ -18,8 +24,9 @@ class MigrationError(Exception):
 class Store:
     """A SQLite database shared by the threads of the local cloud.
 
-    Each thread gets its own connection; every connection is tracked so
-    :meth:`close` can release them all.
+    Each thread gets its own write connection and its own read connection
+    (``PRAGMA query_only``); every connection is tracked so :meth:`close`
+    can release them all.
     """
 
     def __init__(self, path):
@@ -42,19 +49,51 @@ class Store:
         conn.execute("PRAGMA synchronous=NORMAL")
         return conn
 
-    def _conn(self):
-        conn = getattr(self._local, "conn", None)
+    def _conn(self, kind="write"):
+        conn = getattr(self._local, kind, None)
         if conn is None:
-            conn = self._local.conn = self._connect()
+            conn = self._connect()
+            if kind == "read":
+                conn.execute("PRAGMA query_only=ON")
+            setattr(self._local, kind, conn)
             with self._all_lock:
                 self._all.append(conn)
         return conn
+
+    def writing(self):
+        """Whether this thread is inside a write transaction."""
+        conn = getattr(self._local, "write", None)
+        return conn is not None and conn.in_transaction
+
+    @contextlib.contextmanager
+    def read(self):
+        """Yield a read-only connection inside a deferred ``BEGIN``.
+
+        The transaction sees one snapshot of the database and never holds
+        the write lock; writing through it raises ``sqlite3.OperationalError``
+        (attempt to write a readonly database). Inside a write transaction
+        it joins that one (to see its own changes); nested reads join.
+        """
+        if self.writing():
+            yield self._conn()
+            return
+        conn = self._conn("read")
+        if conn.in_transaction:
+            yield conn
+            return
+        conn.execute("BEGIN")
+        try:
+            yield conn
+        finally:
+            if conn.in_transaction:
+                conn.execute("COMMIT")
 
     @contextlib.contextmanager
     def transaction(self):
         """Yield a connection inside ``BEGIN IMMEDIATE``; commit or roll back.
 
-        Nested use joins the outer transaction.
+        Nested use joins the outer transaction. Inside a read transaction
+        it opens a separate, short write (the read keeps its snapshot).
         """
         conn = self._conn()
         if conn.in_transaction:

@@ -2,7 +2,9 @@
 create, update, delete), the server view and the server table.
 
 Other modules read the table through :func:`load` (visibility, 404 and lazy
-state progress) and write it back with :func:`save`.
+state progress) and write it back with :func:`save`. Reads (GET) run in a
+read transaction: the progress they compute is persisted by
+:func:`_persist_progress` in a short write of its own.
 """
 
 import base64
@@ -187,9 +189,40 @@ def touch(server):
 
 def refresh(req, server):
     """Advance the lazy state machine of ``server`` and persist changes."""
-    if states.advance(server, req.cloud.config.build_time):
-        save(req.db, server)
-    return server
+    return refresh_all(req, [server])[0]
+
+
+def refresh_all(req, servers):
+    """:func:`refresh` for many servers, persisted in one short write."""
+    advanced = []
+    for server in servers:
+        before = dict(server)
+        if states.advance(server, req.cloud.config.build_time):
+            advanced.append((before, server))
+    _persist_progress(req, advanced)
+    return servers
+
+
+def _persist_progress(req, advanced):
+    """Write ``[(as read, advanced)]`` servers in a write transaction (the
+    request's own for a write request, else a short one).
+
+    Optimistic: a row whose plan changed since it was read (an operation
+    started, ended or the server was deleted meanwhile) is left alone; the
+    request still answers from the values it computed.
+    """
+    if not advanced:
+        return
+    with req.cloud.store.transaction() as db:
+        for before, after in advanced:
+            changed = [c for c in after if after[c] != before[c]]
+            db.execute(
+                "UPDATE servers SET %s WHERE seq = ? AND pending IS ?"
+                " AND task_started_at IS ?"
+                % ", ".join("%s = ?" % c for c in changed),
+                [after[c] for c in changed]
+                + [before["seq"], before["pending"],
+                   before["task_started_at"]])
 
 
 def load(req, server_id):
@@ -545,8 +578,8 @@ def _list(req, detail):
     if projects is not None:
         sql += " AND project_id = ?"
         args.append(projects[0])
-    servers = [refresh(req, dict(r))
-               for r in req.db.execute(sql, args).fetchall()]
+    servers = refresh_all(req, [dict(r) for r in
+                                req.db.execute(sql, args).fetchall()])
     servers = [s for s in servers if all(p(s) for p in preds)]
     servers = _with_marker(req, servers)
     servers, next_links = base.paginate(

@@ -24,6 +24,8 @@ class NovaLikeService(Service):
         self.route("POST", "/things", self.create_thing)
         self.route("GET", "/boom", self.boom)
         self.route("GET", "/public", lambda req: {"ok": True}, auth=False)
+        self.route("GET", "/sneaky", self.sneaky_write)
+        self.route("GET", "/counted", self.counted_read)
 
     def migrations(self):
         return ["CREATE TABLE things (name TEXT NOT NULL)"]
@@ -48,6 +50,18 @@ class NovaLikeService(Service):
 
     def boom(self, req):
         raise RuntimeError("internal detail")
+
+    def sneaky_write(self, req):
+        req.db.execute("INSERT INTO things (name) VALUES ('sneaky')")
+        return {}
+
+    def counted_read(self, req):
+        """Persists a computed change the way GET handlers must: in a short
+        write of its own, then answers from what it read."""
+        rows = req.db.execute("SELECT name FROM things").fetchall()
+        with req.cloud.store.transaction() as db:
+            db.execute("INSERT INTO things (name) VALUES ('counted')")
+        return {"things": [r["name"] for r in rows]}
 
 
 @pytest.fixture
@@ -186,3 +200,41 @@ def test_common_time_and_id_helpers():
     finally:
         common.set_clock(None)
     assert common.utcnow().tzinfo is datetime.timezone.utc
+
+
+def test_routes_default_to_read_for_get_and_write_otherwise():
+    noop = lambda req: None  # noqa: E731
+    assert app.Route("GET", "/x", noop).mode == "read"
+    assert app.Route("POST", "/x", noop).mode == "write"
+    assert app.Route("DELETE", "/x", noop).mode == "write"
+    assert app.Route("GET", "/x", noop, mode=None).mode is None
+    with pytest.raises(ValueError):
+        app.Route("GET", "/x", noop, mode="sometimes")
+
+
+def test_get_runs_in_a_read_only_transaction(nova, caplog):
+    token = nova.token()
+    result = nova.get("/novalike/sneaky", token=token)
+    assert result.status == 500
+    assert "attempt to write a readonly database" in caplog.text
+    assert _count(nova, "things") == 0
+    result = nova.get("/novalike/counted", token=token)
+    assert result.status == 200 and result.json() == {"things": []}
+    assert _count(nova, "things") == 1
+
+
+def test_get_takes_no_write_lock(nova, monkeypatch):
+    token = nova.token()
+    writes = []
+    real = nova.cloud.store.transaction
+
+    def counting():
+        writes.append(1)
+        return real()
+    monkeypatch.setattr(nova.cloud.store, "transaction", counting)
+    assert nova.get("/novalike/things", token=token).status == 200
+    assert nova.head("/novalike/things", token=token).status == 200
+    assert writes == []
+    assert nova.post("/novalike/things", json={"name": "a"},
+                     token=token).status == 201
+    assert writes == [1]

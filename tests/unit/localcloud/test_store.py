@@ -131,3 +131,59 @@ def test_concurrent_transactions_lose_nothing(store):
     with store.transaction() as db:
         assert db.execute("SELECT COUNT(DISTINCT name) FROM items").fetchone()[0] == 400
         assert db.execute("SELECT n FROM counter").fetchone()["n"] == 400
+
+
+def test_read_is_a_query_only_snapshot(store):
+    store.migrate("things", SCHEMA)
+    with store.read() as db:
+        assert db.execute("SELECT COUNT(*) FROM items").fetchone()[0] == 0
+        with store.transaction() as writer:
+            assert writer is not db
+            writer.execute("INSERT INTO items (name) VALUES ('a')")
+        # the write committed; the read keeps the snapshot it started with
+        assert db.execute("SELECT COUNT(*) FROM items").fetchone()[0] == 0
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            db.execute("INSERT INTO items (name) VALUES ('b')")
+    with store.read() as db:
+        assert db.execute("SELECT COUNT(*) FROM items").fetchone()[0] == 1
+
+
+def test_read_inside_a_write_joins_it(store):
+    store.migrate("things", SCHEMA)
+    with store.transaction() as writer:
+        writer.execute("INSERT INTO items (name) VALUES ('a')")
+        with store.read() as db:
+            assert db is writer
+            assert db.execute("SELECT COUNT(*) FROM items").fetchone()[0] == 1
+    with store.read() as outer, store.read() as inner:
+        assert inner is outer
+
+
+def test_readers_do_not_wait_for_the_writer(store):
+    store.migrate("things", SCHEMA)
+    locked, release = threading.Event(), threading.Event()
+
+    def writer():
+        with store.transaction() as db:
+            db.execute("INSERT INTO items (name) VALUES ('pending')")
+            locked.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=writer)
+    holder.start()
+    assert locked.wait(10)
+    seen = []
+    reader = threading.Thread(target=lambda: seen.append(_read_count(store)))
+    reader.start()
+    reader.join(20)
+    finished = not reader.is_alive()
+    release.set()
+    holder.join()
+    reader.join()
+    assert finished, "a read waited for the write lock"
+    assert seen == [0]
+
+
+def _read_count(store):
+    with store.read() as db:
+        return db.execute("SELECT COUNT(*) FROM items").fetchone()[0]
