@@ -20,6 +20,9 @@ from http import HTTPStatus
 from urllib.parse import parse_qs
 
 MAX_BODY = 1024 * 1024
+# deeper request JSON is refused (400) before any service walks it
+MAX_JSON_DEPTH = 100
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class HTTPError(Exception):
@@ -147,16 +150,53 @@ class Request:
         return self._body
 
     def json(self, required=True):
-        """The JSON body; malformed JSON is a 400 in the service's shape."""
+        """The JSON body; a 400 in the service's shape unless it is strict
+        JSON: valid syntax and encoding, no ``NaN``/``Infinity`` nor numbers
+        that overflow to them, no lone surrogate (``"\\udc80"``: not text,
+        unstorable), nesting at most ``MAX_JSON_DEPTH`` deep."""
         raw = self.body
         if not raw:
             if required:
                 raise HTTPError(400, "The request body is empty.")
             return None
         try:
-            return json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+            data = json.loads(raw, parse_constant=_not_a_number,
+                              parse_float=_finite_float)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            raise HTTPError(400, "Malformed request body.") from None
+        if not _plain_json(data):
             raise HTTPError(400, "Malformed request body.")
+        return data
+
+
+def _not_a_number(text):
+    raise ValueError("%s is not valid JSON" % text)
+
+
+def _finite_float(text):
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError("%s overflows a double" % text)
+    return value
+
+
+def _plain_json(data):
+    """Whether decoded JSON nests at most MAX_JSON_DEPTH deep and holds no
+    lone surrogate (iterative: the depth is what is being checked)."""
+    pending = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                return False
+        elif isinstance(value, (dict, list)):
+            if depth > MAX_JSON_DEPTH:
+                return False
+            if isinstance(value, dict):
+                pending.extend((key, depth) for key in value)
+                value = value.values()
+            pending.extend((item, depth + 1) for item in value)
+    return True
 
 
 class Route:

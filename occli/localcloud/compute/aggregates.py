@@ -187,13 +187,17 @@ def _hosts(db, agg_id):
 
 
 def _parse_id(req):
-    """The integer ``{aggregate_id}`` (nova's ``validate_integer``: 400)."""
+    """The integer ``{aggregate_id}`` (nova's ``validate_integer``: 400);
+    one beyond any row id is nova's 404."""
     raw = req.params["aggregate_id"]
     try:
-        return int(raw)
+        agg_id = int(raw)
     except ValueError:
         raise base.bad_request(
-            "Invalid input received: id must be an integer")
+            "Invalid input received: id must be an integer") from None
+    if not base.sql_int(agg_id):
+        raise base.not_found("Aggregate %s could not be found." % agg_id)
+    return agg_id
 
 
 def _load(db, agg_id):

@@ -8,6 +8,8 @@ from occli.localcloud.app import HTTPError
 
 API_PREFIX = "/v2.1"
 MAX_LIMIT = 1000
+# SQLite's INTEGER range: a larger Python int cannot even be bound
+SQL_INT_MIN, SQL_INT_MAX = -2 ** 63, 2 ** 63 - 1
 
 _PROJECT_ID = re.compile(r"^[0-9a-fA-F\-]+$")
 
@@ -40,6 +42,11 @@ def is_uuid(value):
     except ValueError:
         return False
     return True
+
+
+def sql_int(value):
+    """Whether the int ``value`` fits an SQLite INTEGER."""
+    return SQL_INT_MIN <= value <= SQL_INT_MAX
 
 
 def valid_project_segment(value):

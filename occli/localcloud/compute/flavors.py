@@ -81,10 +81,13 @@ def _query(req):
         value = req.arg(param)
         if value is not None:
             try:
-                args.append(int(value))
+                minimum = int(value)
             except ValueError:
+                minimum = None
+            if minimum is None or not base.sql_int(minimum):
                 raise base.bad_request("Invalid %s filter [%s]"
                                        % (param, value))
+            args.append(minimum)
             sql += " AND %s >= ?" % column
     rows = req.db.execute(sql, args).fetchall()
     key = _SORT_KEYS.get(req.arg("sort_key", "flavorid"))

@@ -392,10 +392,12 @@ def _full_attributes(req, server, mode):
 def _parse_time(value, name):
     try:
         parsed = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise base.bad_request("Invalid filter field: %s." % name)
-    if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        if parsed.tzinfo is not None:
+            parsed = parsed.astimezone(datetime.timezone.utc).replace(
+                tzinfo=None)
+    except (ValueError, OverflowError):
+        # OverflowError: an offset moving the time out of years 1-9999
+        raise base.bad_request("Invalid filter field: %s." % name) from None
     return parsed
 
 
@@ -803,11 +805,15 @@ def create_server(req):
     server = body["server"]
     version = req.microversion
     db = req.db
-    # nova: min_count defaults to 1 and max_count defaults to min_count
-    min_count = _count(server, "min_count")
+    # nova: min_count defaults to 1 and max_count defaults to min_count;
+    # after the comparison the compute API reads 0 (a string the schema
+    # lets through) as 1 and as min_count
+    min_count = int(server.get("min_count", 1))
     max_count = int(server.get("max_count", min_count))
     if min_count > max_count:
         raise base.bad_request("min_count must be <= max_count")
+    min_count = min_count or 1
+    max_count = max_count or min_count
     # nova's API layer, then the compute API (see block_devices)
     bdms, legacy_bdm = block_devices.from_request(server)
     flavor = resolve_flavor(db, server["flavorRef"])

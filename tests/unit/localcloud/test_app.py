@@ -238,3 +238,30 @@ def test_get_takes_no_write_lock(nova, monkeypatch):
     assert nova.post("/novalike/things", json={"name": "a"},
                      token=token).status == 201
     assert writes == [1]
+
+
+@pytest.mark.parametrize("raw", [
+    b'{"name": NaN}', b'{"name": Infinity}', b'{"name": -Infinity}',
+    b'{"name": 1e400}', b'{"name": "\\udc80"}', b'{"\\ud800": 1}',
+    b"[" * 100000 + b"]" * 100000,
+    b'{"a": ' * (app.MAX_JSON_DEPTH + 1) + b"1" + b"}" * (app.MAX_JSON_DEPTH + 1),
+])
+def test_json_that_is_not_strict_is_400_in_the_service_shape(nova, raw):
+    result = nova.post("/novalike/things", body=raw, token=nova.token())
+    assert result.status == 400, result.body
+    assert result.json() == {"computeFault": {
+        "code": 400, "message": "Malformed request body."}}
+    assert _count(nova, "things") == 0
+
+
+def test_json_at_the_depth_limit_and_big_numbers_are_fine(nova):
+    token = nova.token()
+    nested = {"name": "deep"}
+    for _ in range(app.MAX_JSON_DEPTH - 1):
+        nested = {"x": nested}
+    nested["name"] = "deep"
+    assert nova.post("/novalike/things", json={"name": "big", "n": 10 ** 30,
+                                               "f": 1e300},
+                     token=token).status == 201
+    assert nova.post("/novalike/things", json=nested,
+                     token=token).status == 201
