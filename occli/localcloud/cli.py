@@ -17,7 +17,8 @@ import urllib.request
 
 import platformdirs
 
-from occli.localcloud.cloud import SERVICE_NAMES, Config
+from occli.localcloud.cloud import (DATA_FILES, SERVICE_NAMES, Config,
+                                   make_private_dir, open_private)
 
 PID_FILE = "localcloud.pid"
 LOG_FILE = "localcloud.log"
@@ -25,8 +26,6 @@ ENDPOINT_FILE = "endpoint"
 CLOUDS_FILE = "clouds.yaml"
 START_TIMEOUT = 15.0
 STOP_TIMEOUT = 10.0
-DATA_FILES = {"cloud.db", "cloud.db-wal", "cloud.db-shm", "access.log",
-              CLOUDS_FILE, ENDPOINT_FILE, PID_FILE, LOG_FILE}
 ADMIN_PASSWORD_ENV = "OCCLI_LOCALCLOUD_ADMIN_PASSWORD"
 DEMO_PASSWORD_ENV = "OCCLI_LOCALCLOUD_DEMO_PASSWORD"
 EXIT_NOT_RUNNING = 3
@@ -258,7 +257,7 @@ def cmd_serve(args):
     pid_path = _path(args, PID_FILE)
 
     def ready(url):
-        with open(pid_path, "w") as f:
+        with open_private(pid_path, "w") as f:
             f.write("%d\n" % os.getpid())
         print("Local cloud listening on %s (pid %d, data in %s)"
               % (url, os.getpid(), args.data_dir), flush=True)
@@ -320,16 +319,16 @@ def cmd_start(args):
         raise CLIError("port %d on %s is already in use (choose another with"
                        " --port, or --port 0 for a free one)"
                        % (args.port, args.host))
-    os.makedirs(args.data_dir, mode=0o700, exist_ok=True)
+    make_private_dir(args.data_dir)
     for name in (ENDPOINT_FILE, PID_FILE):
         _remove(_path(args, name))
     log_path = _path(args, LOG_FILE)
-    with open(log_path, "ab") as log:
+    with open_private(log_path, "ab") as log:
         proc = subprocess.Popen(
             _child_argv(args), stdin=subprocess.DEVNULL, stdout=log,
             stderr=subprocess.STDOUT, env=_child_env(args), cwd=args.data_dir,
             start_new_session=True, close_fds=True)
-    with open(_path(args, PID_FILE), "w") as f:
+    with open_private(_path(args, PID_FILE), "w") as f:
         f.write("%d\n" % proc.pid)
 
     deadline = time.monotonic() + START_TIMEOUT
@@ -414,7 +413,7 @@ def cmd_reset(args):
         print("Nothing to reset: %s does not exist." % args.data_dir)
         return 0
     entries = os.listdir(args.data_dir)
-    if "cloud.db" not in entries and set(entries) - DATA_FILES:
+    if "cloud.db" not in entries and set(entries) - set(DATA_FILES):
         raise CLIError("%s does not look like a local cloud data directory;"
                        " not deleting it" % args.data_dir)
     for name in entries:

@@ -3,7 +3,9 @@
 import dataclasses
 import logging
 import os
+import re
 import threading
+from urllib.parse import unquote_plus
 
 import yaml
 
@@ -29,6 +31,18 @@ class Config:
 
 
 SERVICE_NAMES = ("identity", "compute", "image", "orchestration", "objectstore")
+# Every file the local cloud writes in its data directory (the directory is
+# 0700 and these 0600, whatever they were before: tokens, hashes and the
+# passwords in clouds.yaml are in them)
+DATA_FILES = ("cloud.db", "cloud.db-wal", "cloud.db-shm", "access.log",
+              "clouds.yaml", "endpoint", "localcloud.pid", "localcloud.log")
+# access-log query parameters whose values are secrets (temp URL signatures,
+# tokens, …): logged as ***
+_SECRET_PARAM = re.compile(r"sig|token|secret|passw|credential|key$", re.I)
+# what the access log escapes: backslash, space (the field separator) and
+# anything not printable (control characters, NUL, line separators, lone
+# surrogates) so a request cannot forge or split log lines
+_LOG_UNSAFE = re.compile(r"[\\\s]|[^\x21-\x7e]")
 
 
 def service_classes(names=SERVICE_NAMES):
@@ -80,7 +94,7 @@ class LocalCloud:
         from occli.localcloud import faults
 
         self.config = config
-        os.makedirs(config.data_dir, mode=0o700, exist_ok=True)
+        make_private_dir(config.data_dir)
         self.store = Store(os.path.join(config.data_dir, "cloud.db"))
         self.faults = faults.FaultInjector(config.faults)
         self._log_lock = threading.Lock()
@@ -133,10 +147,10 @@ class LocalCloud:
     def log_request(self, req, status, seconds):
         """Append one access-log line (format in doc/localcloud-internals.md)."""
         line = "%s %s%s %d %.4f %s\n" % (
-            req.method, req.path,
-            "?" + req.query_string if req.query_string else "",
+            _log_text(req.method), _log_text(req.path),
+            "?" + _log_query(req.query_string) if req.query_string else "",
             status, seconds, req.request_id)
-        with self._log_lock, open(self.access_log_path, "a") as f:
+        with self._log_lock, open_private(self.access_log_path, "a") as f:
             f.write(line)
 
     def log_exception(self, req):
@@ -164,13 +178,63 @@ def _cloud_entry(url, user, password, project, region):
     }
 
 
+def make_private_dir(path):
+    """Create ``path`` (0700) or make an existing one 0700, and make the
+    local cloud's files in it (:data:`DATA_FILES`) 0600."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    os.chmod(path, 0o700)
+    for name in DATA_FILES:
+        file_path = os.path.join(path, name)
+        if os.path.isfile(file_path) and not os.path.islink(file_path):
+            os.chmod(file_path, 0o600)
+
+
+def open_private(path, mode):
+    """``open(path, mode)`` ("a" or "w", text or binary), creating the file
+    0600 (and making an existing one 0600)."""
+    flags = os.O_WRONLY | os.O_CREAT | (
+        os.O_APPEND if mode.startswith("a") else os.O_TRUNC)
+    fd = os.open(path, flags, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, mode)
+
+
+def _log_text(text):
+    return _LOG_UNSAFE.sub(_log_escape, text)
+
+
+def _log_escape(match):
+    char = match.group()
+    if char == "\\":
+        return "\\\\"
+    if char != " " and char.isprintable():
+        return char
+    code = ord(char)
+    if code <= 0xFF:
+        return "\\x%02x" % code
+    return "\\u%04x" % code if code <= 0xFFFF else "\\U%08x" % code
+
+
+def _log_query(query):
+    """The raw query string with secret values masked, then escaped."""
+    pairs = []
+    for pair in query.split("&"):
+        name, sep, _ = pair.partition("=")
+        if sep and _SECRET_PARAM.search(unquote_plus(name)):
+            pair = name + "=***"
+        pairs.append(pair)
+    return _log_text("&".join(pairs))
+
+
 def _write_private(path, text):
     """Atomically replace ``path`` with ``text``, readable by the owner only."""
     tmp = "%s.%d.tmp" % (path, os.getpid())
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        with os.fdopen(fd, "w") as f:
-            os.fchmod(f.fileno(), 0o600)
+        with open_private(tmp, "w") as f:
             f.write(text)
         os.replace(tmp, path)
     except BaseException:

@@ -13,6 +13,7 @@ restarts and upgrades.
 """
 
 import contextlib
+import os
 import sqlite3
 import threading
 
@@ -31,6 +32,8 @@ class Store:
 
     def __init__(self, path):
         self.path = str(path)
+        # created 0600: SQLite gives -wal and -shm the database file's mode
+        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
         self._local = threading.local()
         self._all = []
         self._all_lock = threading.Lock()
