@@ -138,14 +138,19 @@ class Request:
         return values[-1] if values else default
 
     @property
+    def content_length(self):
+        """The declared body length (0 if absent or invalid)."""
+        try:
+            return max(0, int(self.environ.get("CONTENT_LENGTH") or 0))
+        except ValueError:
+            return 0
+
+    @property
     def body(self):
+        """The body (its length was checked against the service's
+        ``max_body`` before routing)."""
         if self._body is None:
-            try:
-                length = int(self.environ.get("CONTENT_LENGTH") or 0)
-            except ValueError:
-                length = 0
-            if length > MAX_BODY:
-                raise HTTPError(413, "Request is too large.")
+            length = self.content_length
             self._body = self.environ["wsgi.input"].read(length) if length else b""
         return self._body
 
@@ -232,6 +237,9 @@ class Service:
 
     ``requires_project``: authenticated routes of this service answer 403
     to tokens that are not project-scoped (nova and heat need a project).
+    ``max_body``: a larger declared ``Content-Length`` is a 413 before
+    anything is read (the HTTP server refuses bodies above the largest
+    ``max_body`` of the mounted services).
     """
 
     name = None
@@ -240,6 +248,7 @@ class Service:
     # service on its own port would): see ObjectStoreService
     root_paths = ()
     requires_project = True
+    max_body = MAX_BODY
 
     def __init__(self, cloud):
         self.cloud = cloud
@@ -353,6 +362,8 @@ class Application:
     def _dispatch(self, req, svc):
         if svc is None:
             raise HTTPError(404, "Not found.")
+        if req.content_length > svc.max_body:
+            raise HTTPError(413, "Request is too large.")
         fault = self.cloud.faults.match(req)
         if fault is not None:
             injected = fault.apply(req)

@@ -39,12 +39,16 @@ def connect_host(host):
 def make_server(cloud, host="127.0.0.1", port=8775, threads=None):
     """Bind (``port`` 0 picks a free port) and return the waitress server.
 
+    Waitress refuses (413) a body larger than any mounted service accepts
+    (``Service.max_body``) before buffering it; its default is 1 GB.
     Raises OSError (e.g. EADDRINUSE) if the address cannot be bound.
     """
     return waitress.create_server(
         wsgi_app(cloud), host=host, port=port,
         threads=threads or cloud.config.threads, ident="occli-localcloud",
-        clear_untrusted_proxy_headers=True, channel_timeout=60)
+        clear_untrusted_proxy_headers=True, channel_timeout=60,
+        # waitress refuses a body of exactly max_request_body_size bytes
+        max_request_body_size=max(svc.max_body for svc in cloud.services) + 1)
 
 
 def server_url(server, host):

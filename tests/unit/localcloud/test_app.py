@@ -26,6 +26,7 @@ class NovaLikeService(Service):
         self.route("GET", "/public", lambda req: {"ok": True}, auth=False)
         self.route("GET", "/sneaky", self.sneaky_write)
         self.route("GET", "/counted", self.counted_read)
+        self.route("DELETE", "/things", lambda req: Response(204))
 
     def migrations(self):
         return ["CREATE TABLE things (name TEXT NOT NULL)"]
@@ -238,6 +239,45 @@ def test_get_takes_no_write_lock(nova, monkeypatch):
     assert nova.post("/novalike/things", json={"name": "a"},
                      token=token).status == 201
     assert writes == [1]
+
+
+class _Unreadable:
+    def read(self, *args):
+        raise AssertionError("the body was read")
+
+
+def test_oversized_content_length_is_refused_before_reading(nova):
+    token = nova.token()
+    for method, path, auth in (("DELETE", "/novalike/things", token),
+                               ("POST", "/v3/auth/tokens", None)):
+        environ_body = {"wsgi.input": _Unreadable(),
+                        "CONTENT_LENGTH": str(app.MAX_BODY + 1)}
+        result = _call(nova, method, path, environ_body, token=auth)
+        assert result.status == 413
+        assert result.json()["error" if auth is None else "computeFault"][
+            "code"] == 413
+
+
+def _call(client, method, path, extra, token=None):
+    import io
+
+    environ = {"REQUEST_METHOD": method, "PATH_INFO": path,
+               "QUERY_STRING": "", "SERVER_NAME": "cloud.test",
+               "SERVER_PORT": "8775", "HTTP_HOST": "cloud.test:8775",
+               "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(b""),
+               "CONTENT_TYPE": "application/json"}
+    environ.update(extra)
+    if token is not None:
+        environ["HTTP_X_AUTH_TOKEN"] = token
+    captured = {}
+
+    def start_response(status, headers):
+        captured["status"] = int(status.split()[0])
+        captured["headers"] = headers
+
+    body = b"".join(client.cloud.wsgi(environ, start_response))
+    from tests.unit.localcloud.conftest import Result
+    return Result(captured["status"], captured["headers"], body)
 
 
 @pytest.mark.parametrize("raw", [
