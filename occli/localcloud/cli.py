@@ -95,6 +95,15 @@ def build_parser():
     runtime.add_argument("--token-ttl", type=int, default=defaults.token_ttl,
                          metavar="SECONDS",
                          help="token lifetime (default: %(default)s)")
+    runtime.add_argument("--quota-instances", type=int,
+                         default=defaults.quota_instances, metavar="N",
+                         help="servers per project, -1 for unlimited"
+                              " (default: %(default)s)")
+    runtime.add_argument("--max-servers-per-request", type=int,
+                         default=defaults.max_servers_per_request,
+                         metavar="N",
+                         help="servers one create may make"
+                              " (default: %(default)s)")
     runtime.add_argument("--admin-password",
                          default=os.environ.get(ADMIN_PASSWORD_ENV,
                                                 defaults.admin_password),
@@ -230,7 +239,9 @@ def _config(args):
         data_dir=args.data_dir, host=args.host, port=args.port,
         compute_hosts=args.compute_hosts, build_time=args.build_time,
         token_ttl=args.token_ttl, admin_password=args.admin_password,
-        demo_password=args.demo_password, faults=list(args.fault))
+        demo_password=args.demo_password, faults=list(args.fault),
+        quota_instances=args.quota_instances,
+        max_servers_per_request=args.max_servers_per_request)
 
 
 def _use_lines(args):
@@ -283,7 +294,9 @@ def _child_argv(args):
             "--data-dir", args.data_dir, "--host", args.host,
             "--port", str(args.port), "--compute-hosts", str(args.compute_hosts),
             "--build-time", repr(args.build_time),
-            "--token-ttl", str(args.token_ttl)]
+            "--token-ttl", str(args.token_ttl),
+            "--quota-instances", str(args.quota_instances),
+            "--max-servers-per-request", str(args.max_servers_per_request)]
     if args.services:
         argv += ["--services", ",".join(args.services)]
     for spec in args.fault:

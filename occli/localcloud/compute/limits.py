@@ -1,8 +1,9 @@
 """``GET /limits``: the project's absolute limits and usage.
 
-The local cloud does not cap instances, cores or RAM (reported as ``-1``,
-nova's "unlimited"); the per-server limits it enforces are reported with
-their real values (metadata items, personality files, keypairs).
+The local cloud does not cap cores or RAM (reported as ``-1``, nova's
+"unlimited"); instances are capped by ``config.quota_instances`` (-1 by
+default); the per-server limits it enforces are reported with their real
+values (metadata items, personality files, keypairs).
 """
 
 import json
@@ -38,7 +39,7 @@ def show_limits(req):
     absolute = {
         "maxServerMeta": servers.MAX_METADATA_ITEMS,
         "maxTotalCores": UNLIMITED,
-        "maxTotalInstances": UNLIMITED,
+        "maxTotalInstances": req.cloud.config.quota_instances,
         "maxTotalKeypairs": keypairs.MAX_KEYPAIRS,
         "maxTotalRAMSize": UNLIMITED,
         "maxServerGroups": 10,

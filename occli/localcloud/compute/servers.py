@@ -795,8 +795,38 @@ def _reservation_id():
     return "r-" + "".join(secrets.choice(alphabet) for _ in range(8))
 
 
-def _count(server, key):
-    return int(server.get(key, 1))
+def _instance_count(req, min_count, max_count):
+    """How many servers a create makes, checked before anything is created.
+
+    Nova's ``check_num_instances_quota`` for the instances quota
+    (``config.quota_instances``, -1 unlimited): a ``max_count`` above the
+    project's headroom is trimmed to it if that still covers ``min_count``,
+    else 403 ``TooManyInstances``. ``config.max_servers_per_request``, the
+    local cloud's own bound on the work one request does under the write
+    lock, trims and refuses the same way.
+    """
+    config = req.cloud.config
+    requested = (str(min_count) if min_count == max_count
+                 else "%d-%d" % (min_count, max_count))
+    if config.quota_instances >= 0:
+        used = req.db.execute(
+            "SELECT COUNT(*) FROM servers WHERE project_id = ?"
+            " AND deleted = 0", (req.context.project_id,)).fetchone()[0]
+        allowed = config.quota_instances - used
+        if max_count > allowed:
+            if allowed <= 0 or min_count > allowed:
+                raise HTTPError(403, "Quota exceeded for instances: Requested"
+                                " %s, but already used %d of %d instances"
+                                % (requested, used, config.quota_instances))
+            max_count = allowed
+    ceiling = config.max_servers_per_request
+    if max_count > ceiling:
+        if min_count > ceiling:
+            raise HTTPError(403, "Quota exceeded for instances: Requested %s,"
+                            " but this local cloud creates at most %d servers"
+                            " per request" % (requested, ceiling))
+        max_count = ceiling
+    return max_count
 
 
 def create_server(req):
@@ -875,6 +905,7 @@ def create_server(req):
         description = server.get("description")
     else:
         description = server["name"]
+    max_count = _instance_count(req, min_count, max_count)
     new_ids = [common.new_uuid() for _ in range(max_count)]
     spec = scheduler.RequestSpec(
         scheduler.resources(flavors.snapshot(flavor), boot_from_volume),

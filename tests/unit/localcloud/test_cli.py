@@ -153,13 +153,18 @@ def test_child_gets_runtime_settings(tmp_path):
     args = cli.build_parser().parse_args([
         "start", "--data-dir", str(tmp_path), "--port", "0", "--host", "0.0.0.0",
         "--compute-hosts", "5", "--build-time", "0.5", "--token-ttl", "60",
-        "--fault", "GET:/x:1:close", "--demo-password", "d"])
+        "--fault", "GET:/x:1:close", "--demo-password", "d",
+        "--quota-instances", "7", "--max-servers-per-request", "9"])
     argv = cli._child_argv(args)
     assert argv[1:4] == ["-m", "occli.localcloud", "serve"]
     for flag, value in (("--host", "0.0.0.0"), ("--port", "0"),
                         ("--compute-hosts", "5"), ("--build-time", "0.5"),
                         ("--token-ttl", "60"), ("--fault", "GET:/x:1:close"),
+                        ("--quota-instances", "7"),
+                        ("--max-servers-per-request", "9"),
                         ("--data-dir", str(tmp_path))):
         assert argv[argv.index(flag) + 1] == value
     assert "d" not in argv
     assert cli._child_env(args)[cli.DEMO_PASSWORD_ENV] == "d"
+    config = cli._config(args)
+    assert (config.quota_instances, config.max_servers_per_request) == (7, 9)
