@@ -566,19 +566,25 @@ def _sort(req, servers):
     return servers
 
 
-def _with_marker(req, servers):
+def _with_marker(req, servers, projects):
     """Add the ``?marker=`` server when the filters left it out.
 
     Nova looks the marker up with ``read_deleted='yes'`` and without the
     list's filters, then pages on from its sort position; so a marker that
-    was deleted since the previous page still works (only an id nova never
-    had is ``marker [..] not found``). Paging then skips the marker itself.
+    was deleted since the previous page still works. Paging then skips the
+    marker itself. Unlike nova, whose lookup is elevated to every project,
+    the marker must be a server of the listed ``projects`` (None: all):
+    another project's id is ``marker [..] not found`` like an unknown one,
+    not an oracle for its existence and creation time.
     """
     marker = req.arg("marker")
     if marker is None or any(s["id"] == marker for s in servers):
         return servers
-    row = req.db.execute("SELECT * FROM servers WHERE id = ?",
-                         (marker,)).fetchone()
+    sql, args = "SELECT * FROM servers WHERE id = ?", [marker]
+    if projects is not None:
+        sql += " AND project_id = ?"
+        args.append(projects[0])
+    row = req.db.execute(sql, args).fetchone()
     return servers if row is None else servers + [dict(row)]
 
 
@@ -596,7 +602,7 @@ def _list(req, detail):
     servers = refresh_all(req, [dict(r) for r in
                                 req.db.execute(sql, args).fetchall()])
     servers = [s for s in servers if all(p(s) for p in preds)]
-    servers = _with_marker(req, servers)
+    servers = _with_marker(req, servers, projects)
     servers, next_links = base.paginate(
         req, _sort(req, servers), lambda s: s["id"],
         "servers/detail" if detail else "servers")
