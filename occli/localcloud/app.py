@@ -19,6 +19,8 @@ import uuid
 from http import HTTPStatus
 from urllib.parse import parse_qs
 
+from occli.localcloud import errors
+
 MAX_BODY = 1024 * 1024
 # deeper request JSON is refused (400) before any service walks it
 MAX_JSON_DEPTH = 100
@@ -349,6 +351,9 @@ class Application:
             raise
         except HTTPError as exc:
             resp = self._error(svc, exc)
+        except errors.Error as exc:
+            resp = self._error(svc, HTTPError(exc.code, exc.message,
+                                              extra=exc.extra))
         except Exception:
             self.cloud.log_exception(req)
             resp = self._error(svc, HTTPError(500, "An unexpected error occurred."))

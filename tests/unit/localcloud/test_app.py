@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from occli.localcloud import app
+from occli.localcloud import app, errors
 from occli.localcloud.app import HTTPError, Response, Service
 from occli.localcloud.identity import IdentityService
 from occli.localcloud.image import ImageService
@@ -47,6 +47,8 @@ class NovaLikeService(Service):
         req.db.execute("INSERT INTO things (name) VALUES (?)", (body["name"],))
         if body.get("fail"):
             raise HTTPError(409, "Conflict after insert.")
+        if body.get("rule"):
+            raise errors.NotFound("Thing %s could not be found." % body["rule"])
         return Response(201, {"name": body["name"]})
 
     def boom(self, req):
@@ -129,6 +131,15 @@ def test_http_error_rolls_back_the_request(nova):
     assert nova.post("/novalike/things", json={"name": "b"},
                      token=token).status == 201
     assert _count(nova, "things") == 1
+
+
+def test_domain_error_is_its_status_in_the_service_shape(nova):
+    result = nova.post("/novalike/things", json={"name": "a", "rule": "x"},
+                       token=nova.token())
+    assert result.status == 404
+    assert result.json() == {"itemNotFound": {
+        "code": 404, "message": "Thing x could not be found."}}
+    assert _count(nova, "things") == 0
 
 
 def test_unexpected_exception_is_500_in_service_shape(nova, caplog):
