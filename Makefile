@@ -2,31 +2,50 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# what the demo needs (the CLI and the local cloud), and what the
+# maintainers' targets need on top (tests, lint)
+DEMO_STAMP := $(VENV)/.installed-demo
+DEV_STAMP := $(VENV)/.installed-dev
+LINTED := occli tests benchmarks examples
 
-.PHONY: venv demo test unit functional bench clean
+.PHONY: venv demo test unit functional lint format bench clean
 
-$(STAMP): setup.cfg pyproject.toml
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
-	touch $(STAMP)
 
-venv: $(STAMP)
+$(DEMO_STAMP): setup.cfg pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install --quiet -e '.[localcloud]'
+	touch $@
 
-demo: $(STAMP)
+$(DEV_STAMP): setup.cfg pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install --quiet -e '.[localcloud,test,lint]'
+	touch $(DEMO_STAMP) $@
+
+venv: $(DEV_STAMP)
+
+demo: $(DEMO_STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" bash examples/demo.sh
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q
 
-unit: $(STAMP)
+unit: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q tests/unit
 
-functional: $(STAMP)
+functional: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q tests/functional
 
-bench: $(STAMP)
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
+	$(BIN)/mypy
+
+format: $(DEV_STAMP)
+	$(BIN)/ruff check --fix $(LINTED)
+	$(BIN)/ruff format $(LINTED)
+
+bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/run.py --peers
 
 clean:

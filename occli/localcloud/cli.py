@@ -20,6 +20,10 @@ import platformdirs
 from occli.localcloud.cloud import (DATA_FILES, SERVICE_NAMES, Config,
                                    make_private_dir, open_private)
 
+# what the ``localcloud`` extra installs: waitress serves, jsonschema checks
+# Nova's request bodies, re2 runs users' regular expressions in linear time
+LOCALCLOUD_MODULES = ("waitress", "jsonschema", "re2")
+
 PID_FILE = "localcloud.pid"
 LOG_FILE = "localcloud.log"
 ENDPOINT_FILE = "endpoint"
@@ -148,6 +152,13 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     args.data_dir = os.path.abspath(args.data_dir or default_data_dir())
+    if args.func in (cmd_serve, cmd_start):
+        missing = missing_requirements()
+        if missing:
+            print("error: occli-localcloud needs the localcloud extra (missing:"
+                  " %s); install it with: pip install 'occli[localcloud]'"
+                  % ", ".join(missing), file=sys.stderr)
+            return 1
     try:
         return args.func(args)
     except CLIError as exc:
@@ -155,6 +166,14 @@ def main(argv=None):
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def missing_requirements():
+    """The localcloud extra's modules that cannot be imported here."""
+    import importlib.util
+
+    return [name for name in LOCALCLOUD_MODULES
+            if importlib.util.find_spec(name) is None]
 
 
 # -- process bookkeeping -------------------------------------------------------

@@ -168,3 +168,17 @@ def test_child_gets_runtime_settings(tmp_path):
     assert cli._child_env(args)[cli.DEMO_PASSWORD_ENV] == "d"
     config = cli._config(args)
     assert (config.quota_instances, config.max_servers_per_request) == (7, 9)
+
+
+def test_serve_without_the_localcloud_extra_is_a_one_line_hint(
+        tmp_path, monkeypatch, capsys):
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: (
+        None if name == "waitress" else real_find_spec(name, *a)))
+    assert cli.main(["serve", "--data-dir", str(tmp_path), "--port", "0"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "missing: waitress" in err and "occli[localcloud]" in err
+    assert not (tmp_path / "cloud.db").exists()
