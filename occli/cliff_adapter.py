@@ -8,6 +8,7 @@ docstring is the help. The function writes through the app's streams
 parameters name the command's options instead (``@utils.option_names``).
 Built-in and plugin commands go through this one adapter.
 """
+
 # cliff's value, shell and csv formatters print ``str(machine_readable())``:
 # a Python repr for dict and list cells. occli gives them JSON instead.
 _TEXT_FORMATTERS = ("value", "shell", "csv")
