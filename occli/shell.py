@@ -130,9 +130,13 @@ class OcCLI(app.App):
                 self.command_manager.find_command(words)
             except ValueError:
                 return super().run_subcommand(["help"] + words)
+        from occli import exceptions
+
         self._error = None
         code = super().run_subcommand(argv)
-        return getattr(self._error, "exit_code", code) if code == 1 else code
+        if code == 1 and isinstance(self._error, exceptions.ClientException):
+            return self._error.exit_code
+        return code
 
     def _register_commands(self, plugin_dirs=()):
         """Add every command of the plugin registry, imported on first use.
