@@ -16,10 +16,10 @@ import json
 import re
 import time
 import uuid
-from http import HTTPStatus
 from urllib.parse import parse_qs
 
 from occli.localcloud import errors
+from occli.localcloud.common import reason
 
 MAX_BODY = 1024 * 1024
 # deeper request JSON is refused (400) before any service walks it
@@ -271,7 +271,7 @@ class Service:
 
     def error_body(self, status, message, extra):
         """The JSON body of an error; may also return a whole Response."""
-        return {"error": {"code": status, "title": _reason(status),
+        return {"error": {"code": status, "title": reason(status),
                           "message": message}}
 
     def not_found(self, req):
@@ -279,13 +279,6 @@ class Service:
 
     def method_not_allowed(self, req):
         return HTTPError(405, "The method is not allowed for this resource.")
-
-
-def _reason(status):
-    try:
-        return HTTPStatus(status).phrase
-    except ValueError:
-        return "Error"
 
 
 class Application:
@@ -324,7 +317,7 @@ class Application:
         headers.append(("Content-Length", str(len(payload))))
         if req.method == "HEAD":
             payload = b""
-        start_response("%d %s" % (resp.status, _reason(resp.status)), headers)
+        start_response("%d %s" % (resp.status, reason(resp.status)), headers)
         self.cloud.log_request(req, resp.status, time.monotonic() - started)
         return [payload]
 
@@ -406,7 +399,7 @@ class Application:
         elif svc is not None:
             body = svc.error_body(exc.status, exc.message, exc.extra)
         else:
-            body = {"error": {"code": exc.status, "title": _reason(exc.status),
+            body = {"error": {"code": exc.status, "title": reason(exc.status),
                               "message": exc.message}}
         if isinstance(body, Response):
             body.status = exc.status
