@@ -144,3 +144,25 @@ def test_admin_api_is_admin_only(client):
     assert client.post("/localcloud/faults", token=demo, json={
         "path": "x", "kind": "close"}).status == 403
     assert client.get("/localcloud/faults").status == 401
+
+
+def test_paths_are_matched_in_linear_time(client, cloud):
+    """A catastrophic pattern (minutes with Python's ``re``) answers at once:
+    rule paths are searched with RE2."""
+    cloud.faults.add({"path": "^/(a+)+$", "kind": "status", "status": 502})
+    started = time.monotonic()
+    assert client.get("/" + "a" * 5000 + "!").status == 404
+    assert time.monotonic() - started < 2
+    assert client.get("/aaaa").status == 502
+
+
+@pytest.mark.parametrize("path", ["(a)\\1", "^/v3(?=x)", "a[b"])
+def test_patterns_re2_cannot_run_are_refused(client, path):
+    admin = client.token("admin")
+    result = client.post("/localcloud/faults", token=admin,
+                         json={"path": path, "kind": "close"})
+    assert result.status == 400
+    assert "path is not a valid regular expression" in \
+        result.json()["error"]["message"]
+    assert client.get("/localcloud/faults", token=admin).json() == {
+        "faults": []}
