@@ -237,6 +237,14 @@ class Route:
 class Service:
     """Base of one OpenStack service mounted at ``prefix``.
 
+    Every service is written the same way: a subclass whose constructor
+    adds its routes (:meth:`route`); the cloud applies its
+    :meth:`migrations` and then calls its ``seed(db)``, if it has one, in a
+    write transaction. Handlers parse the request and render answers; the
+    rules they call work over the connection and plain values and raise
+    :mod:`occli.localcloud.errors`, which the application renders through
+    :meth:`error_body`.
+
     ``requires_project``: authenticated routes of this service answer 403
     to tokens that are not project-scoped (nova and heat need a project).
     ``max_body``: a larger declared ``Content-Length`` is a 413 before
@@ -260,7 +268,12 @@ class Service:
         self.routes.append(Route(method, pattern, handler, auth, mode))
 
     def migrations(self):
-        """SQL migrations of this service's tables (see Store.migrate)."""
+        """This service's schema, applied by the cloud (see Store.migrate).
+
+        Either a list of steps (SQL scripts or callables), versioned under
+        the component ``name``, or ``(component, steps)`` pairs (a list, or
+        a dict) for a service whose parts version their tables apart.
+        """
         return []
 
     def before(self, req):

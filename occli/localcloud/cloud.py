@@ -80,11 +80,32 @@ def default_services():
     return service_classes(SERVICE_NAMES)
 
 
+def migration_components(svc):
+    """``[(component, steps)]`` from ``svc.migrations()``.
+
+    A list of steps is applied under the component ``svc.name``; a dict or a
+    list of ``(component, steps)`` pairs under each of its components, in
+    order (compute versions each part of its schema on its own).
+    """
+    migrations = svc.migrations()
+    if isinstance(migrations, dict):
+        return list(migrations.items())
+    migrations = list(migrations)
+    pairs = [isinstance(m, tuple) for m in migrations]
+    if not any(pairs):
+        return [(svc.name, migrations)]
+    if not all(pairs):
+        raise TypeError("%s.migrations() mixes steps and (component, steps)"
+                        " pairs" % type(svc).__name__)
+    return [(component, list(steps)) for component, steps in migrations]
+
+
 class LocalCloud:
     """Holds everything one running local cloud needs.
 
-    Services are created in a fixed order; each one's migrations are applied
-    on start, and each one may seed data through ``seed(db)``. ``services``
+    Services are created in a fixed order; then each one's migrations are
+    applied (see :func:`migration_components`) and each one may seed data
+    through ``seed(db)``. ``services``
     (a list of classes taking the cloud) replaces :func:`default_services`,
     e.g. to test some services without the others. The fault-injection
     admin API (``/localcloud``) is always mounted. Services are reachable as
@@ -109,7 +130,8 @@ class LocalCloud:
         for svc in self.services:
             setattr(self, svc.name.replace("-", "").replace("_", ""), svc)
         for svc in self.services:
-            self.store.migrate(svc.name, svc.migrations())
+            for component, steps in migration_components(svc):
+                self.store.migrate(component, steps)
         with self.store.transaction() as db:
             for svc in self.services:
                 seed = getattr(svc, "seed", None)

@@ -316,3 +316,42 @@ def test_json_at_the_depth_limit_and_big_numbers_are_fine(nova):
                      token=token).status == 201
     assert nova.post("/novalike/things", json=nested,
                      token=token).status == 201
+
+
+class PartsService(Service):
+    """Migrations as (component, steps) pairs: each part versioned apart."""
+
+    name = "parts"
+    prefix = "/parts"
+    shape = "pairs"
+
+    def migrations(self):
+        parts = [("parts.a", ["CREATE TABLE part_a (x TEXT)"]),
+                 ("parts.b", ["CREATE TABLE part_b (x TEXT)",
+                              "ALTER TABLE part_b ADD COLUMN y TEXT"])]
+        return dict(parts) if self.shape == "dict" else parts
+
+
+@pytest.mark.parametrize("shape", ["pairs", "dict"])
+def test_migrations_may_be_applied_per_component(tmp_path, monkeypatch, shape):
+    monkeypatch.setattr(PartsService, "shape", shape)
+    c = LocalCloud(Config(data_dir=str(tmp_path / "data")),
+                   services=[IdentityService, PartsService, NovaLikeService])
+    try:
+        store = c.store
+        assert (store.version("parts.a"), store.version("parts.b")) == (1, 2)
+        assert store.version("parts") == 0
+        assert store.version("novalike") == 1
+        with store.read() as db:
+            db.execute("SELECT x FROM part_a")
+            db.execute("SELECT x, y FROM part_b")
+    finally:
+        c.close()
+
+
+def test_migrations_mixing_steps_and_pairs_are_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(PartsService, "migrations", lambda self: [
+        "CREATE TABLE part_a (x TEXT)", ("parts.b", [])])
+    with pytest.raises(TypeError):
+        LocalCloud(Config(data_dir=str(tmp_path / "data")),
+                   services=[IdentityService, PartsService])
