@@ -9,7 +9,7 @@ import types
 import requests
 
 from occli.localcloud.cloud import Config, LocalCloud
-from occli.localcloud.identity import IdentityService
+from occli.localcloud.identity import IdentityService, assignments, projects, users
 from occli.localcloud.objectstore import ObjectStoreService, temp_url_signature
 from occli.localcloud.orchestration import OrchestrationService
 from occli.localcloud.server import BackgroundServer
@@ -17,14 +17,11 @@ from occli.localcloud.server import BackgroundServer
 
 def add_member(cloud, name, password):
     """Create project ``name`` with member user ``name``."""
-    identity = cloud.identity
     with cloud.store.transaction() as db:
-        project = identity._ensure_project(db, name)
-        user = identity._ensure_user(db, name, password, project)
-        role = identity._ensure_role(db, "member")
-        db.execute("INSERT OR IGNORE INTO role_assignments (user_id,"
-                   " target_type, target_id, role_id) VALUES (?, ?, ?, ?)",
-                   (user, "project", project, role))
+        project = projects.ensure_project(db, name)
+        user = users.ensure_user(db, name, password, project)
+        role = assignments.ensure_role(db, "member")
+        assignments.assign(db, user, "project", project, role)
 
 
 def serve(data_dir):

@@ -7,7 +7,8 @@ import sqlite3
 
 import pytest
 
-from occli.localcloud import common, identity
+from occli.localcloud import common
+from occli.localcloud.identity import passwords
 from tests.unit.localcloud.conftest import BASE
 
 SECRET = "s3cret-for-tests"
@@ -108,7 +109,7 @@ def test_only_a_hash_of_the_secret_is_stored(client):
         stored = db.execute("SELECT * FROM application_credentials"
                             " WHERE id = ?", (cred["id"],)).fetchone()
     assert stored["secret_hash"].startswith("scrypt$")
-    assert identity.verify_password(SECRET, stored["secret_hash"])
+    assert passwords.verify_password(SECRET, stored["secret_hash"])
     assert SECRET not in [str(v) for v in tuple(stored)]
 
 
@@ -419,7 +420,7 @@ def _write_lock_free(cloud):
 def hash_calls(client, monkeypatch):
     """Record, for each scrypt check/hash, whether the write lock was free."""
     calls = []
-    real_verify, real_hash = identity.verify_password, identity.hash_password
+    real_verify, real_hash = passwords.verify_password, passwords.hash_password
 
     def verify(password, encoded):
         calls.append(("verify", _write_lock_free(client.cloud)))
@@ -429,8 +430,8 @@ def hash_calls(client, monkeypatch):
         calls.append(("hash", _write_lock_free(client.cloud)))
         return real_hash(password, salt)
 
-    monkeypatch.setattr(identity, "verify_password", verify)
-    monkeypatch.setattr(identity, "hash_password", hash_)
+    monkeypatch.setattr(passwords, "verify_password", verify)
+    monkeypatch.setattr(passwords, "hash_password", hash_)
     return calls
 
 
@@ -453,24 +454,24 @@ def test_app_cred_create_and_check_run_without_the_write_lock(client,
 
 def test_password_changed_during_the_check_fails_the_login(client,
                                                             monkeypatch):
-    real_verify = identity.verify_password
+    real_verify = passwords.verify_password
 
     def verify(password, encoded):
         ok = real_verify(password, encoded)
         # another request changes the password while we were hashing
         with client.cloud.store.transaction() as db:
             db.execute("UPDATE users SET password_hash = ? WHERE name = ?",
-                       (identity.hash_password("new"), "demo"))
+                       (passwords.hash_password("new"), "demo"))
         return ok
 
-    monkeypatch.setattr(identity, "verify_password", verify)
+    monkeypatch.setattr(passwords, "verify_password", verify)
     assert_401(client.authenticate(), "Invalid username or password")
 
 
 def test_credential_deleted_during_the_check_fails_the_login(client,
                                                               monkeypatch):
     _, _, cred = make_cred(client)
-    real_verify = identity.verify_password
+    real_verify = passwords.verify_password
 
     def verify(password, encoded):
         with client.cloud.store.transaction() as db:
@@ -478,5 +479,5 @@ def test_credential_deleted_during_the_check_fails_the_login(client,
                        (cred["id"],))
         return real_verify(password, encoded)
 
-    monkeypatch.setattr(identity, "verify_password", verify)
+    monkeypatch.setattr(passwords, "verify_password", verify)
     assert_401(ac_auth(client, id=cred["id"], secret=cred["secret"]))
