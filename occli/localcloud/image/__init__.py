@@ -1,0 +1,31 @@
+"""Glance v2 (read-mostly) for the local cloud, mounted at ``/image``:
+version discovery, image list/show and two seeded public images.
+
+* :mod:`.api` — the ``Service``: routes, query parameters, links,
+  glance's plain-text error pages;
+* :mod:`.images` — the rules over a sqlite3 connection (view, lookups,
+  snapshots, listing pages, seed, the ``id`` filter), raising
+  :mod:`occli.localcloud.errors`;
+* :mod:`.migrations` — the ``images`` table (store component ``image``).
+
+Other services use :func:`get_image` / :func:`image_exists` /
+:func:`create_image` (also methods of ``cloud.image``).
+"""
+
+from occli.localcloud.image.api import VERSIONS, ImageService
+from occli.localcloud.image.images import (
+    MAX_LIMIT,
+    SEED_IMAGES,
+    create_image,
+    get_image,
+    id_filter_values,
+    image_exists,
+    seed_image_id,
+)
+from occli.localcloud.image.migrations import MIGRATIONS
+
+__all__ = [
+    "MAX_LIMIT", "MIGRATIONS", "SEED_IMAGES", "VERSIONS", "ImageService",
+    "create_image", "get_image", "id_filter_values", "image_exists",
+    "seed_image_id",
+]

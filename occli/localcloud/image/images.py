@@ -1,0 +1,206 @@
+"""Glance images over SQLite: the JSON view, lookups, snapshots, listing
+pages, the seeded images and the ``id`` filter's syntax.
+
+``caller`` is whoever asks (``project_id``, ``is_admin``: an
+``app.Context``): admins see every image, others public and community
+images and their project's own.
+"""
+
+import hashlib
+import json
+import re
+import uuid
+
+from occli.localcloud import common, errors
+
+MAX_LIMIT = 1000
+_NAMESPACE = uuid.UUID("1d7b7bd8-1c64-4a46-8d0b-6f8b1d6b0d2e")
+
+# name, size (bytes), virtual size, disk format, properties
+SEED_IMAGES = (
+    ("cirros-0.6.2-x86_64-disk", 21430272, 117440512, "qcow2",
+     {"os_distro": "cirros", "os_version": "0.6.2",
+      "hw_architecture": "x86_64"}),
+    ("ubuntu-24.04", 614337536, 3758096384, "qcow2",
+     {"os_distro": "ubuntu", "os_version": "24.04",
+      "hw_architecture": "x86_64"}),
+)
+
+
+def seed_image_id(name):
+    """The stable id of seeded image ``name`` (same in every data dir)."""
+    return str(uuid.uuid5(_NAMESPACE, name))
+
+
+def view(row):
+    """An image row in Glance's JSON shape (without links)."""
+    image = {
+        "id": row["id"],
+        "name": row["name"],
+        "status": row["status"],
+        "visibility": row["visibility"],
+        "owner": row["owner"],
+        "container_format": row["container_format"],
+        "disk_format": row["disk_format"],
+        "size": row["size"],
+        "virtual_size": row["virtual_size"],
+        "checksum": row["checksum"],
+        "os_hash_algo": row["os_hash_algo"],
+        "os_hash_value": row["os_hash_value"],
+        "min_disk": row["min_disk"],
+        "min_ram": row["min_ram"],
+        "protected": bool(row["protected"]),
+        "os_hidden": False,
+        "tags": json.loads(row["tags"]),
+        "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+        "self": "/v2/images/%s" % row["id"],
+        "file": "/v2/images/%s/file" % row["id"],
+        "schema": "/v2/schemas/image",
+    }
+    image.update(json.loads(row["properties"]))
+    return image
+
+
+def get_image(db, image_id):
+    """The image ``image_id`` in Glance's JSON shape (without links), or None."""
+    row = db.execute("SELECT * FROM images WHERE id = ?",
+                     (str(image_id),)).fetchone()
+    return view(row) if row else None
+
+
+def image_exists(db, image_id):
+    """Whether image ``image_id`` exists (in any status)."""
+    return db.execute("SELECT 1 FROM images WHERE id = ?",
+                      (str(image_id),)).fetchone() is not None
+
+
+def create_image(db, name, owner, status="active", visibility="private",
+                 container_format="bare", disk_format="qcow2", size=None,
+                 min_disk=0, min_ram=0, properties=None, image_id=None):
+    """Insert an image (e.g. a server snapshot) and return it."""
+    image_id = image_id or common.new_uuid()
+    now = common.iso_z(common.utcnow())
+    checksum = hash_algo = hash_value = None
+    if size is not None:
+        seed = ("%s:%s" % (image_id, size)).encode()
+        checksum = hashlib.md5(seed, usedforsecurity=False).hexdigest()
+        hash_algo, hash_value = "sha512", hashlib.sha512(seed).hexdigest()
+    db.execute(
+        "INSERT INTO images (id, name, status, visibility, owner,"
+        " container_format, disk_format, size, virtual_size, checksum,"
+        " os_hash_algo, os_hash_value, min_disk, min_ram, properties,"
+        " created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (image_id, name, status, visibility, owner, container_format,
+         disk_format, size, size, checksum, hash_algo, hash_value, min_disk,
+         min_ram, json.dumps(properties or {}), now, now))
+    return get_image(db, image_id)
+
+
+def seed(db, owner):
+    """Insert the missing :data:`SEED_IMAGES` (public, owned by ``owner``)."""
+    for name, size, virtual_size, disk_format, props in SEED_IMAGES:
+        image_id = seed_image_id(name)
+        if image_exists(db, image_id):
+            continue
+        create_image(db, name, owner, visibility="public",
+                     disk_format=disk_format, size=size,
+                     properties=props, image_id=image_id)
+        db.execute("UPDATE images SET virtual_size = ? WHERE id = ?",
+                   (virtual_size, image_id))
+
+
+def visible(caller, image):
+    """Whether ``caller`` may see ``image`` (a view)."""
+    return (caller.is_admin
+            or image["visibility"] in ("public", "community")
+            or image["owner"] == caller.project_id)
+
+
+def show(db, caller, image_id):
+    """The image ``caller`` may see, or NotFound."""
+    image = get_image(db, image_id)
+    if image is None or not visible(caller, image):
+        raise errors.NotFound("No image found with ID %s" % image_id)
+    return image
+
+
+def _visible_clause(caller):
+    if caller.is_admin:
+        return "1", []
+    return "(visibility IN ('public', 'community') OR owner = ?)", [
+        caller.project_id]
+
+
+def page(db, caller, filters, ids, size, marker):
+    """Up to ``size`` + 1 images ``caller`` sees, newest first, after
+    ``marker`` (an image id; BadRequest if not a visible one).
+
+    ``filters`` maps columns (name, status, visibility, owner) to values;
+    ``ids`` is None or the ids of the ``id`` filter.
+    """
+    where, visible_args = _visible_clause(caller)
+    clauses, args = [where], list(visible_args)
+    for key, value in filters.items():
+        clauses.append("%s = ?" % key)
+        args.append(value)
+    if ids is not None:
+        clauses.append("id IN (%s)" % ", ".join("?" * len(ids))
+                       if ids else "0")
+        args += ids
+    if marker is not None:
+        row = db.execute(
+            "SELECT created_at, id FROM images WHERE id = ? AND " + where,
+            [marker] + visible_args).fetchone()
+        if row is None:
+            raise errors.BadRequest("marker %s could not be found." % marker)
+        clauses.append("(created_at < ? OR (created_at = ? AND id < ?))")
+        args += [row["created_at"], row["created_at"], row["id"]]
+    rows = db.execute(
+        "SELECT * FROM images WHERE %s ORDER BY created_at DESC, id DESC"
+        " LIMIT ?" % " AND ".join(clauses), args + [size + 1]).fetchall()
+    return [view(r) for r in rows]
+
+
+_IN_VALUES = re.compile(r'''
+    "([^"\\]*(?:\\.[^"\\]*)*)",?   # a double-quoted value (may hold commas)
+    | ([^,]+),?                      # or anything up to the next comma
+    | ,                              # or an empty value
+    ''', re.VERBOSE)
+
+
+def id_filter_values(value):
+    """The ids of an ``id`` filter (``<id>``, ``eq:<id>`` or ``in:<a>,<b>``).
+
+    Glance's ``split_filter_op`` / ``split_filter_value_for_quotes``: an
+    unknown operator or a badly placed / unclosed quote is a BadRequest.
+    """
+    op, sep, rest = value.partition(":")
+    if not sep:
+        return [value]
+    if op == "eq":
+        return [rest]
+    if op != "in":
+        raise errors.BadRequest("Unable to filter on a unknown operator.")
+    _validate_quotes(rest)
+    return [m.group(1) or m.group(2) or "" for m in _IN_VALUES.finditer(rest)]
+
+
+def _validate_quotes(value):
+    opening = True
+    for i, char in enumerate(value):
+        if char != '"' or (i and value[i - 1] == "\\"):
+            continue
+        if opening and i and value[i - 1] != ",":
+            raise errors.BadRequest(
+                "Invalid filter value %s. There is no comma before opening"
+                " quotation mark." % value)
+        if not opening and i + 1 != len(value) and value[i + 1] != ",":
+            raise errors.BadRequest(
+                "Invalid filter value %s. There is no comma after closing"
+                " quotation mark." % value)
+        opening = not opening
+    if not opening:
+        raise errors.BadRequest("Invalid filter value %s. The quote is not "
+                                "closed." % value)

@@ -1,0 +1,29 @@
+"""Glance's table (store component ``image``): append steps, never edit
+released ones."""
+
+MIGRATIONS = [
+    """
+    CREATE TABLE images (
+        id TEXT PRIMARY KEY,
+        name TEXT,
+        status TEXT NOT NULL,
+        visibility TEXT NOT NULL DEFAULT 'private',
+        owner TEXT,
+        container_format TEXT,
+        disk_format TEXT,
+        size INTEGER,
+        virtual_size INTEGER,
+        checksum TEXT,
+        os_hash_algo TEXT,
+        os_hash_value TEXT,
+        min_disk INTEGER NOT NULL DEFAULT 0,
+        min_ram INTEGER NOT NULL DEFAULT 0,
+        protected INTEGER NOT NULL DEFAULT 0,
+        properties TEXT NOT NULL DEFAULT '{}',
+        tags TEXT NOT NULL DEFAULT '[]',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX images_created_at ON images (created_at, id);
+    """,
+]
