@@ -24,21 +24,6 @@ POWER_STATES = {0: "NOSTATE", 1: "Running", 3: "Paused", 4: "Shutdown",
 BOOTED_FROM_VOLUME = "N/A (booted from volume)"
 
 
-def command_mapping():
-    """The ``server`` commands: this module's and ``server create``.
-
-    ``server create`` has its own module; until setup.cfg registers it as
-    an ``occli.commands`` entry point, it is registered from here.
-    """
-    import sys
-
-    from occli import plugins
-    from occli.v2.commands import server_create
-
-    return dict(plugins.commands_of(sys.modules[__name__]),
-                **plugins.commands_of(server_create))
-
-
 # -- argparse types: malformed syntax is a usage error (exit 2) ------------
 
 def _parse_sort(text):
