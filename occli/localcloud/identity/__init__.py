@@ -9,7 +9,8 @@ application credentials. Mounted at the root of the URL space (CONTRACT.md
   :mod:`occli.localcloud.errors`: :mod:`.tokens` (issue, load, revoke,
   scope), :mod:`.app_credentials`, :mod:`.users`, :mod:`.projects`
   (domains too), :mod:`.assignments` (roles), :mod:`.seed`,
-  :mod:`.catalog`, :mod:`.passwords` (scrypt);
+  :mod:`.catalog`, :mod:`.passwords` (scrypt; :data:`.passwords.SCRYPT`
+  is the cost of new hashes, lowered by the tests' conftest);
 * :mod:`.migrations` — the tables (store component ``identity``).
 
 Names re-exported here are for importers; patch :mod:`.passwords` itself

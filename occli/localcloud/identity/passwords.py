@@ -1,5 +1,10 @@
-"""Salted scrypt hashes of passwords and application credential secrets
-(``scrypt$n$r$p$salt$hash``), and the secret checks of the login path."""
+"""Salted scrypt hashes of passwords and application credential secrets.
+
+A hash carries its own cost (``scrypt$n$r$p$salt$hash``) and is checked
+with it, so :data:`SCRYPT`, the cost of *new* hashes, may be lowered (the
+test suite's conftest does) without touching how stored hashes verify: a
+hash made at a test cost verifies anywhere, production hashes keep theirs.
+"""
 
 import base64
 import functools
@@ -8,7 +13,9 @@ import hmac
 import os
 import secrets
 
-SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}   # ~45 ms a hash
+DEFAULT_SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}   # ~45 ms a hash
+# the cost of new hashes; tests/conftest.py lowers it for the test run
+SCRYPT = dict(DEFAULT_SCRYPT)
 
 
 def hash_password(password, salt=None):
@@ -21,7 +28,8 @@ def hash_password(password, salt=None):
 
 
 def verify_password(password, encoded):
-    """Constant-time check of ``password`` against :func:`hash_password`."""
+    """Constant-time check of ``password`` against :func:`hash_password`,
+    at the cost stored in ``encoded``."""
     try:
         scheme, n, r, p, salt, digest = encoded.split("$")
         if scheme != "scrypt":
@@ -34,11 +42,27 @@ def verify_password(password, encoded):
     return hmac.compare_digest(computed.hex(), digest)
 
 
-@functools.lru_cache(maxsize=1)
-def dummy_hash():
-    """A hash of a random secret (checked in place of an unknown user's,
-    so timing does not tell)."""
+def weaker_than_current(encoded):
+    """Whether ``encoded`` was made at a lower cost than :data:`SCRYPT`
+    (e.g. by a test run): the seed then re-hashes the password."""
+    try:
+        _scheme, n, r, p, _salt, _digest = encoded.split("$")
+        stored = int(n), int(r), int(p)
+    except ValueError:
+        return True
+    current = SCRYPT["n"], SCRYPT["r"], SCRYPT["p"]
+    return any(s < c for s, c in zip(stored, current, strict=True))
+
+
+@functools.lru_cache(maxsize=4)
+def _dummy_hash(n, r, p):
     return hash_password(secrets.token_hex(16))
+
+
+def dummy_hash():
+    """A hash of a random secret at the current cost (checked in place of
+    an unknown user's, so timing does not tell)."""
+    return _dummy_hash(SCRYPT["n"], SCRYPT["r"], SCRYPT["p"])
 
 
 def generate_secret():

@@ -43,6 +43,9 @@ def ensure_user(db, name, password, project_id):
                    (passwords.hash_password(password), row["id"]))
         db.execute("UPDATE tokens SET revoked = 1 WHERE user_id = ?",
                    (row["id"],))
+    elif passwords.weaker_than_current(row["password_hash"]):
+        db.execute("UPDATE users SET password_hash = ? WHERE id = ?",
+                   (passwords.hash_password(password), row["id"]))
     db.execute("UPDATE users SET default_project_id = ? WHERE id = ?"
                " AND default_project_id IS NULL", (project_id, row["id"]))
     return row["id"]

@@ -7,6 +7,7 @@ import os
 import pytest
 
 from occli.localcloud import common, identity
+from occli.localcloud.identity import passwords
 from tests.unit.localcloud.conftest import BASE, Client, make_cloud
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures",
@@ -400,6 +401,37 @@ def test_password_hashing():
     assert not identity.verify_password("pW", encoded)
     assert encoded != identity.hash_password("pw")
     assert not identity.verify_password("pw", "garbage")
+
+
+def test_a_hash_carries_its_cost_and_verifies_at_any_setting(monkeypatch):
+    assert passwords.DEFAULT_SCRYPT == {"n": 2 ** 14, "r": 8, "p": 1}
+    cheap = passwords.hash_password("pw")   # the test suite's cost
+    monkeypatch.setattr(passwords, "SCRYPT", {"n": 64, "r": 2, "p": 1})
+    dearer = passwords.hash_password("pw")
+    assert dearer.startswith("scrypt$64$2$1$")
+    assert passwords.verify_password("pw", cheap)
+    assert passwords.weaker_than_current(cheap)
+    assert not passwords.weaker_than_current(dearer)
+    monkeypatch.setattr(passwords, "SCRYPT", {"n": 16, "r": 1, "p": 1})
+    assert passwords.verify_password("pw", dearer)
+    assert not passwords.weaker_than_current(dearer)
+
+
+def test_restart_rehashes_a_weaker_password_hash_keeping_tokens(
+        tmp_path, monkeypatch):
+    first = make_cloud(tmp_path / "d")
+    token = Client(first).token("demo")
+    first.close()
+    monkeypatch.setattr(passwords, "SCRYPT", {"n": 64, "r": 2, "p": 1})
+    second = make_cloud(tmp_path / "d")
+    client = Client(second)
+    with second.store.read() as db:
+        stored = {r["name"]: r["password_hash"] for r in db.execute(
+            "SELECT name, password_hash FROM users")}
+    assert all(h.startswith("scrypt$64$2$1$") for h in stored.values())
+    assert client.get("/image/v2/images", token=token).status == 200
+    assert client.authenticate("demo").status == 201
+    second.close()
 
 
 def test_restart_keeps_ids_and_updates_changed_password(tmp_path):
