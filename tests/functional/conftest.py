@@ -13,8 +13,6 @@ Fault rules added during a test are cleared after it.
 import pytest
 
 from tests.functional.harness import point_client_at, start_localcloud
-# tests/security imports these from here
-from tests.functional.harness import as_json, ok  # noqa: F401
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from tests.functional.conftest import ok, point_client_at, start_localcloud
+from tests.functional.harness import ok, point_client_at, start_localcloud
 
 # clear the screen, set the window title, ring, CSI as one C1 byte, rewrite
 # the line: each would act on a terminal

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from tests.functional.conftest import (as_json, ok, point_client_at,
+from tests.functional.harness import (as_json, ok, point_client_at,
                                        start_localcloud)
 
 IMAGE = "cirros-0.6.2-x86_64-disk"
