@@ -1,0 +1,724 @@
+"""Authorization matrix of the local cloud (issue 9): every route of every
+service, read from the live route tables, called with every kind of
+credential (authz_credentials.KINDS), against project A's real resources.
+
+One full cloud (in-process WSGI, ``build_time=0``) holds two member
+projects: A (``demo``: user ``demo`` member, user ``authz-reader`` reader)
+and B (``authz-b``), plus the seeded admin. A's member owns one of each
+resource (server with metadata, keypair, snapshot image, software config and
+deployment on its server, Swift container/object with an account temp-URL
+key, application credential); the admin owns an aggregate and a private
+flavor. Path parameters are A's ids (``{project_id}`` and ``AUTH_…`` are A's
+project, or the caller's own for the ``*_own_url`` kinds).
+
+Each route is classified in RULES (by service, method and pattern) with an
+access category; :func:`expectation` turns a category and a kind into the
+statuses the real services give. A route missing from RULES fails its cases
+(and ``test_every_route_is_classified``), so new routes must be classified.
+
+Properties checked per (route, kind):
+- the status is one of the expected ones (unauthenticated → 401; unscoped
+  and domain tokens → 403 on project services; B → never 2xx on A's
+  resources; members → 403 on admin routes; A's member → 2xx);
+- a refused write changes nothing (every table and the fault rules are
+  compared before and after);
+- a caller outside project A gets none of A's ids or names in the body or
+  headers, beyond those it sent.
+
+Writes that are allowed (or allowed by a known bug) run against throwaway
+resources of A created for the case; refused ones against A's real ones.
+"""
+
+import dataclasses
+import itertools
+import json
+import re
+import tempfile
+import uuid
+
+import pytest
+
+from occli.localcloud.cloud import Config, LocalCloud
+from tests.security import authz_credentials as creds
+from tests.security.authz_credentials import KINDS, OWN_URL_KINDS, Client
+
+READ_METHODS = ("GET", "HEAD")
+# services whose admins see other projects' resources (nova, glance, heat);
+# Swift's keystoneauth gives the admin role no other project's account
+ADMIN_SEES_ALL = ("compute", "image", "orchestration")
+# auth=False routes that authorize the request themselves (Swift: token or
+# temp URL); every other auth=False route must be "public" in RULES
+SELF_AUTHORIZING = ("objectstore",)
+# the access categories of auth=False routes (version documents, tokens)
+PUBLIC_ACCESS = ("public", "token_exchange")
+
+READER_BUG = (
+    "reader role not enforced: a token whose only role in project A is "
+    "'reader' may write (nova's PROJECT_MEMBER_OR_ADMIN, heat's "
+    "PROJECT_MEMBER and Swift's operator roles refuse it with 403); the "
+    "local cloud checks project membership but never the member role")
+FLAVOR_BUG = (
+    "private flavor visible: GET /flavors/{id} of a flavor with is_public=0 "
+    "answers 200 to non-admins (nova's Flavor.get_by_flavor_id filters on "
+    "is_public or flavor access: 404 Flavor <id> could not be found.)")
+
+SSH_KEY = ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG8Bo9d8gkRYyT1tRKc6fPXvLZd"
+           "JUBwr3x4ZNaGi8S0M authz")
+TEMP_URL_KEY = "authz-a-temp-url-key-5e1f"
+COMPUTE_VERSION = {"OpenStack-API-Version": "compute latest"}
+PRIVATE_FLAVOR = "authz-private-flavor"
+
+
+def _unique(prefix):
+    return "%s-%s" % (prefix, uuid.uuid4().hex[:10])
+
+
+# -- the declarative table ---------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    """How a route is authorized.
+
+    ``access`` (see :func:`expectation`): ``public`` (no auth, listed
+    explicitly), ``any`` (any project-scoped token: lists, limits, …),
+    ``create`` (creates in the caller's project; needs the member role),
+    ``user_create`` (user-owned keypairs: any role), ``read``/``write`` (A's
+    resource; ``write`` needs the member role), ``user_read``/``user_write``
+    (A's member's keypair), ``admin`` (admin only), ``flavor`` (the admin's
+    private flavor), ``account_read``/``account_write`` (Swift account),
+    identity's ``token_exchange``, ``subject``, ``catalog``, ``owner_read``,
+    ``owner_write``. ``ok``: the success statuses; ``body(ids)`` the request
+    body (JSON, or bytes); ``headers(ids)``; ``fresh``: the path parameters
+    re-created for each allowed write; ``override``: ``{kind: statuses}``.
+    """
+
+    access: str
+    ok: frozenset = frozenset({200})
+    body: object = None
+    headers: object = None
+    fresh: tuple = ()
+    override: dict = dataclasses.field(default_factory=dict)
+
+
+def rule(access, ok=200, **kw):
+    ok = frozenset([ok] if isinstance(ok, int) else ok)
+    override = {k: frozenset([v] if isinstance(v, int) else v)
+                for k, v in kw.pop("override", {}).items()}
+    return Rule(access, ok, override=override, **kw)
+
+
+def _server_body(ids):
+    return {"server": {"name": _unique("authz-new"), "flavorRef": "1",
+                       "imageRef": ids["cirros"], "networks": "none"}}
+
+
+def _deployment_body(ids):
+    return {"config_id": ids["config_id"], "server_id": ids["server_id"],
+            "action": "CREATE", "status": "IN_PROGRESS"}
+
+
+SERVER = "/servers/{server_id}"
+CREDS = "/v3/users/{user_id}/application_credentials"
+SC = "/v1/{project_id}/software_configs"
+SD = "/v1/{project_id}/software_deployments"
+ACCOUNT = "/v1/{account}"
+CONTAINER = ACCOUNT + "/{container}"
+OBJECT = CONTAINER + "/{object}"
+
+
+def _compute_rules():
+    """Compute's routes, without the ``/v2.1`` prefix and without the
+    ``/{project_id}`` segment (each pattern has both forms)."""
+    table = {
+        ("GET", "/limits"): rule("any"),
+        ("GET", "/os-aggregates"): rule("admin"),
+        ("POST", "/os-aggregates"): rule("admin", body=lambda ids: {
+            "aggregate": {"name": _unique("authz-agg")}}),
+        ("GET", "/os-aggregates/{aggregate_id}"): rule("admin"),
+        ("PUT", "/os-aggregates/{aggregate_id}"): rule(
+            "admin", fresh=("aggregate_id",), body=lambda ids: {
+                "aggregate": {"name": _unique("authz-agg")}}),
+        ("DELETE", "/os-aggregates/{aggregate_id}"): rule(
+            "admin", fresh=("aggregate_id",)),
+        ("POST", "/os-aggregates/{aggregate_id}/action"): rule(
+            "admin", fresh=("aggregate_id",), body=lambda ids: {
+                "set_metadata": {"metadata": {"authz": "1"}}}),
+        ("POST", "/os-aggregates/{aggregate_id}/images"): rule(
+            "admin", 202, body=lambda ids: {"cache": [{"id": ids["cirros"]}]}),
+        ("GET", "/os-keypairs"): rule("any"),
+        ("POST", "/os-keypairs"): rule("user_create", 201, body=lambda ids: {
+            "keypair": {"name": _unique("authz-key"), "type": "ssh",
+                        "public_key": SSH_KEY}}),
+        ("GET", "/os-keypairs/{name}"): rule("user_read"),
+        ("DELETE", "/os-keypairs/{name}"): rule("user_write", 204,
+                                                 fresh=("name",)),
+        ("GET", "/os-services"): rule("admin"),
+        ("PUT", "/os-services/{service_id}"): rule(
+            "admin", body=lambda ids: {"status": "enabled"}),
+        ("GET", "/os-hypervisors"): rule("admin"),
+        ("GET", "/os-hypervisors/detail"): rule("admin"),
+        ("GET", "/os-hypervisors/{hypervisor_id}"): rule("admin"),
+        ("GET", "/os-availability-zone"): rule("any"),
+        ("GET", "/os-availability-zone/detail"): rule("admin"),
+        ("GET", SERVER + "/metadata"): rule("read"),
+        ("POST", SERVER + "/metadata"): rule(
+            "write", fresh=("server_id",),
+            body=lambda ids: {"metadata": {"authz-more": "v"}}),
+        ("PUT", SERVER + "/metadata"): rule(
+            "write", fresh=("server_id",),
+            body=lambda ids: {"metadata": {"authz-only": "v"}}),
+        ("GET", SERVER + "/metadata/{key}"): rule("read"),
+        ("PUT", SERVER + "/metadata/{key}"): rule(
+            "write", fresh=("server_id",),
+            body=lambda ids: {"meta": {ids["key"]: "changed"}}),
+        ("DELETE", SERVER + "/metadata/{key}"): rule(
+            "write", 204, fresh=("server_id",)),
+        ("GET", "/flavors"): rule("any"),
+        ("GET", "/flavors/detail"): rule("any"),
+        ("GET", "/flavors/{flavor_id}"): rule("flavor"),
+    }
+    for prefix in ("/servers", "/os-volumes_boot"):
+        one = prefix + "/{server_id}"
+        table.update({
+            ("GET", prefix): rule("any"),
+            ("GET", prefix + "/detail"): rule("any"),
+            ("POST", prefix): rule("create", 202, body=_server_body),
+            ("GET", one): rule("read"),
+            ("PUT", one): rule("write", fresh=("server_id",),
+                               body=lambda ids: {"server": {
+                                   "name": _unique("authz-renamed")}}),
+            ("DELETE", one): rule("write", 204, fresh=("server_id",)),
+            ("POST", one + "/action"): rule("write", 202,
+                                            fresh=("server_id",),
+                                            body=lambda ids: {"os-stop": None}),
+        })
+    return table
+
+
+def _rules():
+    table = {
+        # identity (keystone)
+        ("identity", "GET", "/"): rule("public", 300),
+        ("identity", "GET", "/v3"): rule("public"),
+        ("identity", "POST", "/v3/auth/tokens"): rule("token_exchange", 201),
+        ("identity", "GET", "/v3/auth/tokens"): rule(
+            "subject", headers=lambda ids: {
+                "X-Subject-Token": ids["subject_token"]}),
+        ("identity", "DELETE", "/v3/auth/tokens"): rule(
+            "subject", 204, fresh=("subject_token",), headers=lambda ids: {
+                "X-Subject-Token": ids["subject_token"]}),
+        ("identity", "GET", "/v3/auth/catalog"): rule("catalog"),
+        ("identity", "GET", CREDS): rule("owner_read"),
+        ("identity", "POST", CREDS): rule(
+            "owner_write", 201, body=lambda ids: {"application_credential": {
+                "name": _unique("authz-cred")}},
+            # keystone would store a project-less credential; refused here
+            override={"unscoped": 400}),
+        ("identity", "GET", CREDS + "/{app_cred_id}"): rule("owner_read"),
+        ("identity", "DELETE", CREDS + "/{app_cred_id}"): rule(
+            "owner_write", 204, fresh=("app_cred_id",)),
+        # compute (nova): version documents
+        ("compute", "GET", "/"): rule("public"),
+        ("compute", "GET", "/v2"): rule("public"),
+        ("compute", "GET", "/v2.1"): rule("public"),
+        # image (glance)
+        ("image", "GET", "/"): rule("public", 300),
+        ("image", "GET", "/versions"): rule("public"),
+        ("image", "GET", "/v2/images"): rule("any"),
+        ("image", "GET", "/v2/images/{image_id}"): rule("read"),
+        # orchestration (heat)
+        ("orchestration", "GET", "/"): rule("public", 300),
+        ("orchestration", "GET", SC): rule("any"),
+        ("orchestration", "POST", SC): rule("create", body=lambda ids: {
+            "name": _unique("authz-cfg"), "group": "script",
+            "config": "echo authz"}),
+        ("orchestration", "GET", SC + "/{config_id}"): rule("read"),
+        ("orchestration", "DELETE", SC + "/{config_id}"): rule(
+            "write", 204, fresh=("config_id",)),
+        ("orchestration", "GET", SD): rule("any"),
+        ("orchestration", "POST", SD): rule(
+            "create", body=_deployment_body,
+            # B may not deploy A's config (admins see every config)
+            override={"b_own_url": 400}),
+        ("orchestration", "GET", SD + "/metadata/{server_id}"): rule(
+            "read",
+            # heat does not check the server: B's own (empty) list
+            override={"b_own_url": 200}),
+        ("orchestration", "GET", SD + "/{deployment_id}"): rule("read"),
+        ("orchestration", "PUT", SD + "/{deployment_id}"): rule(
+            "write", fresh=("deployment_id",), body=lambda ids: {
+                "status": "COMPLETE", "output_values": {"authz": 1}}),
+        ("orchestration", "DELETE", SD + "/{deployment_id}"): rule(
+            "write", 204, fresh=("deployment_id",)),
+        ("orchestration", "POST", "/v1/{project_id}/validate"): rule(
+            "create", body=lambda ids: {"template": {
+                "heat_template_version": "2013-05-23", "resources": {}}}),
+        # object store (swift): auth=False routes authorizing themselves
+        ("objectstore", "GET", ACCOUNT): rule("account_read", (200, 204)),
+        ("objectstore", "POST", ACCOUNT): rule(
+            "account_write", 204, headers=lambda ids: {
+                "X-Account-Meta-Authz-Probe": "1"}),
+        ("objectstore", "GET", CONTAINER): rule("read", (200, 204)),
+        ("objectstore", "PUT", CONTAINER): rule(
+            "write", (201, 202), fresh=("container",),
+            # a container of that name in the caller's own account
+            override={k: 201 for k in OWN_URL_KINDS}),
+        ("objectstore", "DELETE", CONTAINER): rule(
+            "write", 204, fresh=("container",)),
+        ("objectstore", "GET", OBJECT): rule(
+            "read", override={"temp_url": 200}),
+        ("objectstore", "PUT", OBJECT): rule(
+            "write", 201, fresh=("container", "object"),
+            body=lambda ids: b"authz"),
+        ("objectstore", "DELETE", OBJECT): rule(
+            "write", 204, fresh=("container", "object")),
+        # fault injection (admin API)
+        ("localcloud", "GET", "/faults"): rule("admin"),
+        ("localcloud", "POST", "/faults"): rule("admin", 201, body=lambda ids: {
+            "method": "GET", "path": "^/authz-never-matches$", "count": 1,
+            "kind": "status", "status": 503}),
+        ("localcloud", "DELETE", "/faults"): rule("admin", 204),
+        ("localcloud", "DELETE", "/faults/{rule_id}"): rule(
+            "admin", 204, fresh=("rule_id",)),
+    }
+    for (method, pattern), value in _compute_rules().items():
+        table[("compute", method, "/v2.1" + pattern)] = value
+    return table
+
+
+RULES = _rules()
+
+
+def expectation(service, route_rule, kind, names_project):
+    """``(statuses, known bug or None)`` for ``kind`` calling a route of
+    ``service`` classified ``route_rule``; ``names_project``: whether the
+    URL holds a project id (compute's ``/{project_id}`` form, heat, Swift).
+    """
+    k = KINDS[kind]
+    if kind in route_rule.override:
+        return route_rule.override[kind], None
+    ok, access = route_rule.ok, route_rule.access
+    refused = frozenset({403})
+    if access == "public":
+        return ok, None
+    if access == "token_exchange":   # body: the kind's own token
+        if not k.sends_token:
+            return frozenset({400}), None
+        return (ok if k.valid else frozenset({401})), None
+    if not k.valid:
+        return frozenset({401}), None
+    if service == "identity":
+        demo = k.user == "demo"
+        if access == "subject":      # keystone: admin or the token's user
+            return (ok if demo or k.admin else refused), None
+        if access == "catalog":
+            return (ok if k.project else refused), None
+        # owner only: the local cloud refuses admins on purpose (doc:
+        # "Identity: application credentials"); keystone 30's default
+        # ADMIN_OR_SYSTEM_READER_OR_OWNER would also let project admins
+        if access == "owner_read":
+            return (ok if demo else refused), None
+        if access == "owner_write":  # and not a restricted credential
+            return (ok if demo and not k.restricted else refused), None
+        raise AssertionError("no identity access %r" % access)
+    # project services
+    if k.project is None:
+        return refused, None
+    # another project's URL: nova 400 (URL and token disagree), Swift 403
+    # (keystoneauth), heat 403 unless admin (heat's tenant check)
+    if names_project and k.url_project != k.project and not (
+            service == "orchestration" and k.admin):
+        return frozenset({{"compute": 400, "orchestration": 403,
+                           "objectstore": 403}[service]}), None
+    member_needed = None
+    if k.reader_only and access in ("create", "write", "account_write"):
+        member_needed = READER_BUG
+    if access in ("any", "user_create", "account_read"):
+        return ok, None
+    if access in ("create", "account_write"):
+        return (refused, member_needed) if member_needed else (ok, None)
+    if access == "admin":
+        return (ok if k.admin else refused), None
+    if access == "flavor":
+        return (ok, None) if k.admin else (frozenset({404}), FLAVOR_BUG)
+    if access in ("user_read", "user_write"):
+        return (ok if k.user == "demo" else frozenset({404})), None
+    if access in ("read", "write"):
+        if k.project == "A" or (k.admin and service in ADMIN_SEES_ALL):
+            return (refused, member_needed) if member_needed else (ok, None)
+        return frozenset({404}), None
+    raise AssertionError("no access %r" % access)
+
+
+# -- the routes ----------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class LiveRoute:
+    service: str
+    method: str        # HEAD for Swift's HEADs (served by the GET routes)
+    template: str      # under the service's prefix, ``{param}`` placeholders
+    prefix: str        # "" for the root alias of Swift (``/v1/AUTH_…``)
+    auth: bool
+
+    @property
+    def key(self):
+        """The RULES key: compute without ``/{project_id}``, HEAD as GET."""
+        template = self.template
+        if self.service == "compute":
+            template = template.replace("/v2.1/{project_id}", "/v2.1", 1)
+        method = "GET" if self.method == "HEAD" else self.method
+        return (self.service, method, template)
+
+    @property
+    def names_project(self):
+        return "{project_id}" in self.template or "{account}" in self.template
+
+    @property
+    def label(self):
+        alias = " (root alias)" if self.prefix == "" and self.service \
+            == "objectstore" else ""
+        return "%s %s %s%s" % (self.service, self.method,
+                               self.prefix + self.template, alias)
+
+
+def _template(route):
+    """A route's pattern with ``{name}`` placeholders (regex-only routes,
+    as Swift's, are read from their regex)."""
+    if "{" in route.pattern or "(?P<" not in route.regex.pattern:
+        return route.pattern
+    path = re.sub(r"\(\?P<(\w+)>[^)]*\)", r"{\1}", route.regex.pattern)
+    return path.lstrip("^").replace("/?$", "")
+
+
+def live_routes(cloud):
+    """Every route of every mounted service, from the live route tables
+    (Swift's GETs also as HEAD, Swift also under its root alias)."""
+    found = []
+    for svc in cloud.services:
+        for route in svc.routes:
+            template = _template(route)
+            methods = [route.method]
+            if svc.name == "objectstore" and route.method == "GET":
+                methods.append("HEAD")
+            # Swift also answers /v1/AUTH_… unprefixed (its root_paths)
+            sample = template.replace("{account}", "AUTH_x")
+            prefixes = [svc.prefix] + (
+                [""] if any(sample.startswith(r)
+                            for r in getattr(svc, "root_paths", ())) else [])
+            for method, prefix in itertools.product(methods, prefixes):
+                found.append(LiveRoute(svc.name, method, template, prefix,
+                                       route.auth))
+    return found
+
+
+_ROUTES = []
+
+
+def _collected_routes():
+    """The live routes of a full cloud built once at collection time."""
+    if not _ROUTES:
+        with tempfile.TemporaryDirectory() as data_dir:
+            cloud = LocalCloud(Config(data_dir=data_dir, build_time=0))
+            try:
+                _ROUTES.extend(live_routes(cloud))
+            finally:
+                cloud.close()
+    return _ROUTES
+
+
+def _cases():
+    cases = []
+    for route in _collected_routes():
+        route_rule = RULES.get(route.key)
+        for kind in KINDS:
+            if kind in OWN_URL_KINDS and not route.names_project:
+                continue
+            marks = []
+            if route_rule is not None:
+                _, bug = expectation(route.service, route_rule, kind,
+                                     route.names_project)
+                if bug:
+                    marks.append(pytest.mark.xfail(strict=True, reason=bug))
+            cases.append(pytest.param(route, kind, marks=marks,
+                                      id="%s :: %s" % (route.label, kind)))
+    return cases
+
+
+def pytest_generate_tests(metafunc):
+    if {"route", "kind"} <= set(metafunc.fixturenames):
+        metafunc.parametrize("route, kind", _cases())
+
+
+# -- the cloud -------------------------------------------------------------------
+
+class World:
+    """The cloud, a client, the kinds' tokens, A's resources (``ids``) and
+    what an outsider must never read (``secrets``)."""
+
+    def __init__(self, cloud):
+        self.cloud = cloud
+        self.client = Client(cloud)
+        self.secrets = set()
+
+    def as_(self, kind, method, path, **kw):
+        return self.client.call(method, path, token=self.tokens[kind], **kw)
+
+    def secret(self, *values):
+        self.secrets.update(str(v) for v in values if v)
+        return values[0]
+
+    # throwaway resources of A (and the admin's), for allowed writes ------
+
+    def new_server(self):
+        name = self.secret(_unique("authz-a-server"))
+        server = self.as_("a_member", "POST", "/compute/v2.1/servers",
+                          headers=COMPUTE_VERSION, json_body={"server": {
+                              "name": name, "flavorRef": "1",
+                              "imageRef": self.ids["cirros"],
+                              "networks": "none",
+                              "metadata": {self.ids["key"]: "authz-a-value"}}}
+                          ).json()["server"]["id"]
+        # build_time=0: the next read completes the build
+        body = self.as_("a_member", "GET", "/compute/v2.1/servers/" + server,
+                        headers=COMPUTE_VERSION).json()["server"]
+        assert body["status"] == "ACTIVE", body
+        return self.secret(server)
+
+    def new_keypair(self):
+        name = self.secret(_unique("authz-a-key"))
+        self.as_("a_member", "POST", "/compute/v2.1/os-keypairs",
+                 headers=COMPUTE_VERSION, json_body={"keypair": {
+                     "name": name, "type": "ssh", "public_key": SSH_KEY}})
+        return name
+
+    def new_config(self):
+        return self.secret(self.as_(
+            "a_member", "POST", self.heat + "/software_configs", json_body={
+                "name": self.secret(_unique("authz-a-config")),
+                "group": "script", "config": "echo authz-a"}
+        ).json()["software_config"]["id"])
+
+    def new_deployment(self):
+        return self.secret(self.as_(
+            "a_member", "POST", self.heat + "/software_deployments",
+            json_body=_deployment_body(self.ids)
+        ).json()["software_deployment"]["id"])
+
+    def new_container(self):
+        name = self.secret(_unique("authz-a-container"))
+        self.as_("a_member", "PUT", "%s/%s" % (self.swift, name))
+        return name
+
+    def new_object(self, container):
+        name = self.secret(_unique("authz-a-object"))
+        self.as_("a_member", "PUT", "%s/%s/%s" % (self.swift, container, name),
+                 body=b"authz-a-content")
+        return name
+
+    def new_app_cred(self):
+        cred_id, secret = self.client.app_cred(
+            self.tokens["a_member"], self.ids["user_id"],
+            self.secret(_unique("authz-a-cred")))
+        self.secret(secret)
+        return self.secret(cred_id)
+
+    def new_aggregate(self):
+        return str(self.as_("admin", "POST", "/compute/v2.1/os-aggregates",
+                            json_body={"aggregate": {
+                                "name": _unique("authz-agg")}}
+                            ).json()["aggregate"]["id"])
+
+    def new_rule(self):
+        return self.as_("admin", "POST", "/localcloud/faults", json_body={
+            "method": "GET", "path": "^/authz-never-matches$", "count": 1,
+            "kind": "status", "status": 503}).json()["fault"]["id"]
+
+    def new_subject_token(self):
+        return self.secret(self.client.exchanged_token(
+            self.tokens["a_member"]))
+
+    def fresh(self, params):
+        """Throwaway values for ``params`` (path parameters, or
+        ``subject_token``)."""
+        ids = {}
+        for param in params:
+            if param == "object":
+                ids[param] = self.new_object(ids["container"])
+            else:
+                ids[param] = getattr(self, "new_" + {
+                    "server_id": "server", "name": "keypair",
+                    "config_id": "config", "deployment_id": "deployment",
+                    "container": "container", "app_cred_id": "app_cred",
+                    "aggregate_id": "aggregate", "rule_id": "rule",
+                    "subject_token": "subject_token"}[param])()
+        return ids
+
+    def shared_rule(self):
+        """The shared fault rule, re-added if an admin cleared the rules."""
+        rules = self.as_("admin", "GET", "/localcloud/faults").json()["faults"]
+        if not any(r["id"] == self.ids.get("rule_id") for r in rules):
+            self.ids["rule_id"] = self.new_rule()
+        return self.ids["rule_id"]
+
+    def dump(self):
+        """Every table's rows, and the fault rules."""
+        with self.cloud.store.read() as db:
+            tables = [r[0] for r in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+                " ORDER BY name")]
+            data = {t: sorted(tuple(r) for r in db.execute(
+                "SELECT * FROM \"%s\"" % t)) for t in tables}
+        data["<fault rules>"] = self.as_(
+            "admin", "GET", "/localcloud/faults").json()["faults"]
+        return data
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    cloud = LocalCloud(Config(data_dir=str(tmp_path_factory.mktemp("authz")),
+                              build_time=0))
+    creds.add_principals(cloud)
+    w = World(cloud)
+    w.tokens = creds.make_tokens(w.client)
+    with cloud.store.read() as db:
+        identity = cloud.identity
+        w.projects = {"A": identity.project_id(db, creds.PROJECT_A),
+                      "B": identity.project_id(db, creds.PROJECT_B),
+                      "admin": identity.project_id(db, creds.PROJECT_ADMIN)}
+        user_id = identity.user_id(db, "demo")
+        w.secret(w.projects["A"], user_id,
+                 identity.user_id(db, creds.READER))
+    a = w.projects["A"]
+    w.heat = "/orchestration/v1/" + a
+    w.swift = "/object-store/v1/AUTH_" + a
+    images = w.as_("a_member", "GET", "/image/v2/images").json()["images"]
+    w.ids = ids = {"user_id": user_id, "key": w.secret("authz-a-meta-key"),
+                   "subject_token": w.tokens["a_member"],
+                   "cirros": next(i["id"] for i in images
+                                  if i["name"].startswith("cirros"))}
+    # A's member: one of each
+    ids["server_id"] = w.new_server()
+    ids["name"] = w.new_keypair()
+    image_name = w.secret(_unique("authz-a-image"))
+    ids["image_id"] = w.secret(w.as_(
+        "a_member", "POST", "/compute/v2.1/servers/%s/action"
+        % ids["server_id"], headers=COMPUTE_VERSION,
+        json_body={"createImage": {"name": image_name}}).json()["image_id"])
+    w.as_("a_member", "GET", "/compute/v2.1/servers/" + ids["server_id"])
+    ids["config_id"] = w.new_config()
+    ids["deployment_id"] = w.new_deployment()
+    w.as_("a_member", "POST", w.swift, headers={
+        "X-Account-Meta-Temp-URL-Key": w.secret(TEMP_URL_KEY)})
+    ids["container"] = w.new_container()
+    ids["object"] = w.new_object(ids["container"])
+    ids["app_cred_id"] = w.new_app_cred()
+    w.temp_url = creds.temp_url_query(
+        TEMP_URL_KEY, "GET", "/v1/AUTH_%s/%s/%s" % (
+            a, ids["container"], ids["object"]), creds.expires_in(3600))
+    # the admin: an aggregate, a private flavor, a fault rule; ids of the
+    # compute service and node
+    ids["aggregate_id"] = w.new_aggregate()
+    with cloud.store.transaction() as db:
+        db.execute("INSERT INTO compute_flavors (id, name, memory_mb, vcpus,"
+                   " root_gb, is_public) VALUES (?, ?, 512, 1, 1, 0)",
+                   (PRIVATE_FLAVOR, PRIVATE_FLAVOR))
+    ids["flavor_id"] = PRIVATE_FLAVOR
+    ids["rule_id"] = w.new_rule()
+    services = w.as_("admin", "GET", "/compute/v2.1/os-services",
+                     headers=COMPUTE_VERSION).json()["services"]
+    ids["service_id"] = next(s["id"] for s in services
+                             if s["binary"] == "nova-compute")
+    hypervisors = w.as_("admin", "GET", "/compute/v2.1/os-hypervisors",
+                        headers=COMPUTE_VERSION).json()["hypervisors"]
+    ids["hypervisor_id"] = hypervisors[0]["id"]
+    w.crashes = []
+    cloud.log_exception = w.crashes.append
+    yield w
+    cloud.close()
+
+
+# -- the matrix ------------------------------------------------------------------
+
+def _fill(route, ids, kind, world):
+    project = world.projects[kind.url_project]
+
+    def value(match):
+        name = match.group(1)
+        if name == "project_id":
+            return project
+        if name == "account":
+            return "AUTH_" + project
+        assert name in ids, "no value for path parameter {%s}" % name
+        return ids[name]
+    return route.prefix + re.sub(r"\{(\w+)\}", value, route.template)
+
+
+def _outsider(kind, service):
+    """Whether ``kind`` must read nothing of project A."""
+    k = KINDS[kind]
+    if k.project == "B" or not k.valid:
+        return True
+    return k.project is None and service != "identity"
+
+
+def test_every_route_is_classified():
+    routes = _collected_routes()
+    missing = sorted({" ".join(r.key) for r in routes if r.key not in RULES})
+    assert not missing, "classify these routes in RULES: %s" % missing
+    stale = sorted(" ".join(key) for key in set(RULES)
+                   - {r.key for r in routes})
+    assert not stale, "RULES entries matching no route: %s" % stale
+    for route in routes:
+        public = RULES[route.key].access in PUBLIC_ACCESS
+        assert public == (not route.auth and route.service
+                          not in SELF_AUTHORIZING), route.label
+
+
+def test_matrix(world, route, kind):
+    route_rule = RULES.get(route.key)
+    assert route_rule is not None, "unclassified route: %s" % (route.label,)
+    k = KINDS[kind]
+    expected, bug = expectation(route.service, route_rule, kind,
+                                route.names_project)
+    allowed = any(200 <= s < 300 for s in expected)
+    write = route.method not in READ_METHODS
+    ids = dict(world.ids)
+    if route.template.endswith("{rule_id}"):
+        ids["rule_id"] = world.shared_rule()
+    if write and (allowed or bug):
+        ids.update(world.fresh(route_rule.fresh))
+    path = _fill(route, ids, k, world)
+    body = route_rule.body(ids) if route_rule.body else None
+    if isinstance(body, bytes):
+        body_bytes = body
+    elif body is not None:
+        body_bytes = json.dumps(body).encode()
+    elif route_rule.access == "token_exchange":
+        body_bytes = json.dumps({"auth": {"identity": {
+            "methods": ["token"],
+            "token": {"id": world.tokens.get(kind, "")}}}}).encode()
+    else:
+        body_bytes = b""
+    headers = dict(route_rule.headers(ids) if route_rule.headers else {})
+    if route.service == "compute":
+        headers.update(COMPUTE_VERSION)
+    compare = write and not allowed
+    before = world.dump() if compare else None
+    crashes = len(world.crashes)
+    result = world.client.request(
+        route.method, path, token=world.tokens.get(kind) if k.sends_token
+        else None, body=body_bytes, headers=headers,
+        query=world.temp_url if k.temp_url else "")
+    assert len(world.crashes) == crashes, "unhandled exception"
+    assert result.status in expected, (
+        "%s %s as %s: %d, expected %s: %s" % (
+            route.method, path, kind, result.status, sorted(expected),
+            result.body[:300]))
+    if compare:
+        assert world.dump() == before, "a refused %s changed data" % (
+            route.method,)
+    if k.project == "B" or (_outsider(kind, route.service) and not allowed):
+        sent = "\n".join([path, body_bytes.decode(), *headers.values()])
+        leaked = sorted(s for s in world.secrets
+                        if s not in sent and s in result.text())
+        assert not leaked, "%s read A's %s" % (kind, leaked)
