@@ -8,7 +8,7 @@ DEMO_STAMP := $(VENV)/.installed-demo
 DEV_STAMP := $(VENV)/.installed-dev
 LINTED := occli tests benchmarks examples
 
-.PHONY: venv demo test unit functional lint format bench clean
+.PHONY: venv demo test unit functional lint format bench docs clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,7 @@ $(DEMO_STAMP): setup.cfg pyproject.toml | $(VENV)/bin/python
 	touch $@
 
 $(DEV_STAMP): setup.cfg pyproject.toml | $(VENV)/bin/python
-	$(BIN)/pip install --quiet -e '.[localcloud,test,lint]'
+	$(BIN)/pip install --quiet -e '.[localcloud,test,lint,docs]'
 	touch $(DEMO_STAMP) $@
 
 venv: $(DEV_STAMP)
@@ -47,6 +47,12 @@ format: $(DEV_STAMP)
 
 bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/run.py --peers
+
+# HTML in doc/build/html, the manual page in doc/build/man/occli.1; any
+# warning fails the build (after reporting them all)
+docs: $(DEV_STAMP)
+	$(BIN)/sphinx-build -W --keep-going -q -E -d doc/build/doctrees -b html doc/source doc/build/html
+	$(BIN)/sphinx-build -W --keep-going -q -d doc/build/doctrees -b man doc/source doc/build/man
 
 clean:
 	rm -rf $(VENV) build *.egg-info
