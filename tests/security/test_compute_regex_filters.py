@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import pytest
 
-from occli.localcloud.compute import servers
+from occli.localcloud.compute import server_filters
 from tests.unit.localcloud.compute_harness import Nova, make_cloud
 
 CATASTROPHIC = "^aaaaaaaaaa(a+)+$"
@@ -32,7 +32,7 @@ def _names(result):
 def test_catastrophic_pattern_finishes_without_the_write_lock(
         nova, monkeypatch):
     held = []
-    compile_regex = servers._regex
+    compile_regex = server_filters._regex
 
     def spying(pattern):
         found = compile_regex(pattern)
@@ -41,7 +41,7 @@ def test_catastrophic_pattern_finishes_without_the_write_lock(
             held.append(nova.cloud.store.writing())
             return found(text)
         return search
-    monkeypatch.setattr(servers, "_regex", spying)
+    monkeypatch.setattr(server_filters, "_regex", spying)
     answers = []
     worker = threading.Thread(daemon=True, target=lambda: answers.append(
         nova.get("/servers?name=" + quote(CATASTROPHIC))))

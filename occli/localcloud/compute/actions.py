@@ -1,20 +1,17 @@
-"""``POST /servers/{id}/action``: power, pause/suspend, lock, rebuild,
-resize, createImage, crash dump and console output.
+"""Server actions: power, pause/suspend, lock, rebuild, resize, snapshots,
+crash dumps and the console log, as nova's compute API rules.
 
 State checks follow nova's ``check_instance_state`` (allowed vm_states,
-task_state null unless stated, launched at least once) and
+task_state None unless stated, launched at least once) and
 ``check_instance_lock``; operations start a pending plan (see
-:mod:`states`) that completes lazily after ``config.build_time``.
+:mod:`.states`) that completes lazily after ``config.build_time``.
 """
 
 import json
 
-from occli.localcloud import common
-from occli.localcloud.app import HTTPError, Response
-from occli.localcloud.compute import (base, flavors, keypairs, schemas,
-                                      servers, states)
-
-MIGRATIONS = []
+from occli.localcloud import common, errors
+from occli.localcloud.compute import build, flavors, keypairs, quotas, servers, states
+from occli.localcloud.compute import caller as callers
 
 # nova task_states.ALLOW_REBOOT: reboot_pending_hard / reboot_started_hard
 # are *not* in it (a hard reboot already under way past its first step
@@ -24,18 +21,25 @@ ALLOW_REBOOT_TASKS = (None, "rebooting", "reboot_pending", "reboot_started",
                       "suspending")
 HARD_REBOOT_STATES = ("active", "stopped", "paused", "suspended", "error")
 
-# Actions the servers controller itself defines: the only ones that
-# /os-volumes_boot/{id}/action knows.
-SERVERS_CONTROLLER_ACTIONS = ("reboot", "resize", "confirmResize",
-                              "revertResize", "rebuild", "createImage",
-                              "os-start", "os-stop", "trigger_crash_dump")
-
-
-def register(service):
-    service.api("POST", "/servers/{server_id}/action", server_action)
-    service.api("POST", "/os-volumes_boot/{server_id}/action",
-                volumes_boot_action,
-                max_version=servers.VOLUMES_BOOT_MAX_VERSION)
+# action: (nova's name for it, allowed vm_states, task states walked,
+# vm_state and power_state at the end, needs a host). Nova: start and stop
+# carry @check_instance_host (before the state check), the others do not.
+POWER_ACTIONS = {
+    "os-start": ("start", ("stopped",), ["powering-on"], "active",
+                 states.RUNNING, True),
+    "os-stop": ("stop", ("active", "error"), ["powering-off"], "stopped",
+                states.SHUTDOWN, True),
+    "pause": ("pause", ("active",), ["pausing"], "paused", states.PAUSED,
+              False),
+    "unpause": ("unpause", ("paused",), ["unpausing"], "active",
+                states.RUNNING, False),
+    "suspend": ("suspend", ("active",), ["suspending"], "suspended",
+                states.SUSPENDED, False),
+    "resume": ("resume", ("suspended",), ["resuming"], "active",
+               states.RUNNING, False),
+}
+# rebuild: the key is left alone unless a key_name (or None) is given
+UNSET = object()
 
 
 def check_state(server, action, vm_states, task_states=(None,),
@@ -53,10 +57,17 @@ def _invalid_state(action, server, attr, value):
     # nova common.raise_http_conflict_for_instance_invalid_state: without a
     # state value (never launched: launched_at None) the generic text is used
     if value is None:
-        return base.conflict("Instance %s is in an invalid state for '%s'"
-                             % (server["id"], action))
-    return base.conflict("Cannot '%s' instance %s while it is in %s %s"
-                         % (action, server["id"], attr, value))
+        return errors.Conflict("Instance %s is in an invalid state for '%s'"
+                               % (server["id"], action))
+    return errors.Conflict("Cannot '%s' instance %s while it is in %s %s"
+                           % (action, server["id"], attr, value))
+
+
+def check_host(server):
+    """Nova's ``check_instance_host``: 409 for a server without a host (a
+    build the scheduler could not place)."""
+    if not server["host"]:
+        raise errors.Conflict("Instance %s is not ready" % server["id"])
 
 
 def _powered(server):
@@ -68,220 +79,171 @@ def _powered(server):
     return "active", states.RUNNING
 
 
-def check_host(server):
-    """Nova's ``check_instance_host``: 409 for a server without a host (a
-    build the scheduler could not place)."""
-    if not server["host"]:
-        raise base.conflict("Instance %s is not ready" % server["id"])
-
-
-def _simple(action, allowed, tasks, vm_state, power_state, needs_host=False):
-    def handler(req, server, value):
-        servers.check_lock(req, server)
-        if needs_host:
-            check_host(server)
-        check_state(server, action, allowed)
-        _start(req, server, tasks, {"vm_state": vm_state,
-                                    "power_state": power_state})
-        return Response(202)
-    return handler
-
-
-def _start(req, server, tasks, end, progress=False):
+def _start(db, server, tasks, end, progress=False):
     states.start(server, tasks, end, progress=progress)
+    _save(db, server)
+
+
+def _save(db, server):
     servers.touch(server)
-    servers.save(req.db, server)
+    servers.save(db, server)
 
 
-def reboot(req, server, value):
-    schemas.validate(schemas.reboot, {"reboot": value})
-    servers.check_lock(req, server)
+def power(db, caller, server, action):
+    """One of :data:`POWER_ACTIONS` (start, stop, pause, …)."""
+    name, allowed, tasks, vm_state, power_state, needs_host = \
+        POWER_ACTIONS[action]
+    servers.check_lock(caller, server)
+    if needs_host:
+        check_host(server)
+    check_state(server, name, allowed)
+    _start(db, server, tasks, {"vm_state": vm_state,
+                               "power_state": power_state})
+
+
+def reboot(db, caller, server, hard):
+    servers.check_lock(caller, server)
     check_state(server, "reboot", HARD_REBOOT_STATES, ALLOW_REBOOT_TASKS)
-    if value["type"].upper() == "SOFT":
+    if not hard:
         check_state(server, "reboot", ("active",))
         tasks = ["rebooting", "reboot_pending", "reboot_started"]
     else:
         tasks = ["rebooting_hard", "reboot_pending_hard",
                  "reboot_started_hard"]
-    _start(req, server, tasks, {"vm_state": "active",
-                                "power_state": states.RUNNING})
-    return Response(202)
+    _start(db, server, tasks, {"vm_state": "active",
+                               "power_state": states.RUNNING})
 
 
-def lock(req, server, value):
-    reason = None
-    if req.microversion >= "2.73":
-        schemas.validate(schemas.lock_v273, {"lock": value})
-        reason = (value or {}).get("locked_reason")
-    owner = server["project_id"] == req.context.project_id
+def lock(db, caller, server, reason=None):
+    """Lock as the owner (the server's project) or as an admin."""
+    owner = server["project_id"] == caller.project_id
     server["locked_by"] = "owner" if owner else "admin"
     server["locked_reason"] = reason
-    servers.touch(server)
-    servers.save(req.db, server)
-    return Response(202)
+    _save(db, server)
 
 
-def unlock(req, server, value):
-    if server["locked_by"] == "admin" and not req.context.is_admin:
-        raise base.forbidden_by_policy(
+def unlock(db, caller, server):
+    if server["locked_by"] == "admin" and not caller.is_admin:
+        raise callers.policy_forbidden(
             "os_compute_api:os-lock-server:unlock:unlock_override")
     server["locked_by"] = None
     server["locked_reason"] = None
-    servers.touch(server)
-    servers.save(req.db, server)
-    return Response(202)
+    _save(db, server)
 
 
-def rebuild(req, server, value):
-    version = req.microversion
-    data = schemas.validate(schemas.rebuild(version),
-                            {"rebuild": value})["rebuild"]
-    servers.check_lock(req, server)
+def rebuild(db, caller, server, images, image_ref, columns, personality=(),
+            metadata=None, key_name=UNSET):
+    """Rebuild from ``image_ref`` (a volume-backed server keeps its disk),
+    setting ``columns`` (name, description, access IPs, user data,
+    hostname, disk config, trusted certs), ``metadata`` if given and the
+    keypair if ``key_name`` is given (None removes it)."""
+    servers.check_lock(caller, server)
     check_state(server, "rebuild", ("active", "stopped", "error"))
-    image = servers.resolve_image(req, data["imageRef"])
-    flavor = servers.resolve_flavor(req.db, json.loads(server["flavor"])["id"])
-    volume_backed = not server["image_ref"]
-    if not volume_backed:
-        servers.check_image_fits(image, flavor)
-        server["image_ref"] = data["imageRef"]
-    servers.check_personality(data.get("personality", []))
-    if "metadata" in data:
-        servers.check_metadata_quota(data["metadata"])
-        server["metadata"] = json.dumps(data["metadata"])
-    if "key_name" in data:
-        _set_key(req, server, data["key_name"])
-    for field, column in (("name", "name"), ("description", "description"),
-                          ("accessIPv4", "access_ipv4"),
-                          ("accessIPv6", "access_ipv6"),
-                          ("user_data", "user_data"),
-                          ("hostname", "hostname")):
-        if field in data:
-            server[column] = data[field]
-    if "OS-DCF:diskConfig" in data:
-        server["auto_disk_config"] = int(data["OS-DCF:diskConfig"] == "AUTO")
-    if "trusted_image_certificates" in data:
-        certs = data["trusted_image_certificates"]
-        server["trusted_certs"] = json.dumps(certs) if certs else None
+    image = build.resolve_image(db, images, image_ref)
+    flavor = flavors.resolve(db, json.loads(server["flavor"])["id"])
+    if server["image_ref"]:
+        build.check_image_fits(image, flavor)
+        server["image_ref"] = image_ref
+    quotas.check_personality(personality)
+    if metadata is not None:
+        quotas.check_metadata(metadata)
+        server["metadata"] = json.dumps(metadata)
+    if key_name is not UNSET:
+        _set_key(db, caller, server, key_name)
+    server.update(columns)
     vm_state, power_state = _powered(server)
-    _start(req, server, ["rebuilding", "rebuild_block_device_mapping",
-                         "rebuild_spawning"],
+    _start(db, server, ["rebuilding", "rebuild_block_device_mapping",
+                        "rebuild_spawning"],
            {"vm_state": vm_state, "power_state": power_state,
             "launched_at": states.LAUNCH_NOW}, progress=True)
-    body = servers.view(req, server, "rebuild")
-    body["adminPass"] = data.get("adminPass") or servers.new_admin_password()
-    if version >= "2.57":
-        body["user_data"] = server["user_data"]
-    self_link = body["links"][0]["href"]
-    return Response(202, {"server": body}, headers={"Location": self_link})
 
 
-def _set_key(req, server, key_name):
+def _set_key(db, caller, server, key_name):
     if key_name is None:
         server["key_name"] = server["key_data"] = None
         return
-    key = keypairs.get_keypair(req.db, req.context.user_id, key_name)
+    key = keypairs.get_keypair(db, caller.user_id, key_name)
     if key is None:
-        raise base.bad_request("Invalid key_name provided.")
+        raise errors.BadRequest("Invalid key_name provided.")
     server["key_name"], server["key_data"] = key_name, key["public_key"]
 
 
-def resize(req, server, value):
-    data = schemas.validate(schemas.resize, {"resize": value})["resize"]
-    servers.check_lock(req, server)
+def resize(db, caller, server, flavor_ref, auto_disk_config=None):
+    servers.check_lock(caller, server)
     check_state(server, "resize", ("active", "stopped"))
-    new = servers.resolve_flavor(req.db, data["flavorRef"],
-                                 "Unable to locate requested flavor.")
+    new = flavors.resolve(db, flavor_ref, "Unable to locate requested flavor.")
     current = json.loads(server["flavor"])
     if new["id"] == current["id"]:
-        raise base.bad_request("When resizing, instances must change flavor!")
+        raise errors.BadRequest("When resizing, instances must change "
+                                "flavor!")
     if server["image_ref"] and new["root_gb"] < current["disk"]:
-        raise base.bad_request("Resize error: Unable to resize disk down.")
-    if "OS-DCF:diskConfig" in data:
-        server["auto_disk_config"] = int(data["OS-DCF:diskConfig"] == "AUTO")
+        raise errors.BadRequest("Resize error: Unable to resize disk down.")
+    if auto_disk_config is not None:
+        server["auto_disk_config"] = int(auto_disk_config)
     _, power_state = _powered(server)
-    _start(req, server, ["resize_prep", "resize_migrating", "resize_migrated",
-                         "resize_finish"],
+    _start(db, server, ["resize_prep", "resize_migrating", "resize_migrated",
+                        "resize_finish"],
            {"vm_state": "resized", "power_state": power_state,
             "flavor": json.dumps(flavors.snapshot(new)),
             "old_flavor": server["flavor"]}, progress=True)
-    return Response(202)
 
 
-def confirm_resize(req, server, value):
-    servers.check_lock(req, server)
+def confirm_resize(db, caller, server):
+    servers.check_lock(caller, server)
     check_state(server, "confirmResize", ("resized",))
     if not server["old_flavor"]:
-        raise base.bad_request("Instance has not been resized.")
+        raise errors.BadRequest("Instance has not been resized.")
     server["vm_state"], server["power_state"] = _powered(server)
     server["old_flavor"] = None
-    servers.touch(server)
-    servers.save(req.db, server)
-    return Response(204)
+    _save(db, server)
 
 
-def revert_resize(req, server, value):
-    servers.check_lock(req, server)
+def revert_resize(db, caller, server):
+    servers.check_lock(caller, server)
     check_state(server, "revertResize", ("resized",))
     if not server["old_flavor"]:
-        raise base.bad_request("Instance has not been resized.")
+        raise errors.BadRequest("Instance has not been resized.")
     vm_state, power_state = _powered(server)
-    _start(req, server, ["resize_reverting"],
+    _start(db, server, ["resize_reverting"],
            {"vm_state": vm_state, "power_state": power_state,
             "flavor": server["old_flavor"], "old_flavor": None})
-    return Response(202)
 
 
-def create_image(req, server, value):
-    data = schemas.validate(schemas.create_image,
-                            {"createImage": value})["createImage"]
+def create_image(db, caller, server, images, name, metadata):
+    """Snapshot ``server`` to an image called ``name``; returns its id
+    (registered with ``images``, the image service, if there is one)."""
     check_state(server, "createImage",
                 ("active", "stopped", "paused", "suspended"))
-    servers.check_metadata_quota(data.get("metadata", {}))
-    image_id = _snapshot_image(req, server, data)
-    _start(req, server, ["image_snapshot_pending", "image_snapshot",
-                         "image_pending_upload", "image_uploading"], {})
-    if req.microversion >= "2.45":
-        return Response(202, {"image_id": image_id})
-    location = "%s%s/v2/images/%s" % (req.base_url, req.cloud.image.prefix,
-                                      image_id)
-    return Response(202, headers={"Location": location})
+    quotas.check_metadata(metadata)
+    if images is None:
+        image_id = common.new_uuid()
+    else:
+        flavor = json.loads(server["flavor"])
+        properties = dict(metadata, image_type="snapshot",
+                          instance_uuid=server["id"],
+                          base_image_ref=server["image_ref"],
+                          user_id=caller.user_id)
+        image_id = images.create_image(
+            db, name, caller.project_id, status="active",
+            size=flavor["disk"] * build.GIB // 64, min_disk=flavor["disk"],
+            properties=properties)["id"]
+    _start(db, server, ["image_snapshot_pending", "image_snapshot",
+                        "image_pending_upload", "image_uploading"], {})
+    return image_id
 
 
-def _snapshot_image(req, server, data):
-    """Register the snapshot with the image service (an id if there is none)."""
-    if req.cloud.image is None:
-        return common.new_uuid()
-    flavor = json.loads(server["flavor"])
-    properties = dict(data.get("metadata", {}), image_type="snapshot",
-                      instance_uuid=server["id"],
-                      base_image_ref=server["image_ref"],
-                      user_id=req.context.user_id)
-    image = req.cloud.image.create_image(
-        req.db, data["name"], req.context.project_id, status="active",
-        size=flavor["disk"] * servers.GIB // 64, min_disk=flavor["disk"],
-        properties=properties)
-    return image["id"]
-
-
-def trigger_crash_dump(req, server, value):
-    if value is not None:
-        raise base.bad_request("Invalid input for field/attribute "
-                               "trigger_crash_dump. Value: %s. %r is not of "
-                               "type 'null'" % (value, value))
-    servers.check_lock(req, server)
+def trigger_crash_dump(caller, server):
+    servers.check_lock(caller, server)
     check_state(server, "trigger_crash_dump",
                 ("active", "paused", "rescued", "resized", "error"))
-    return Response(202)
 
 
-def console_output(req, server, value):
-    data = schemas.validate(schemas.console_output,
-                            {"os-getConsoleOutput": value})
-    length = (data["os-getConsoleOutput"] or {}).get("length")
+def console_output(server, length=None):
+    """The last ``length`` lines (all if None or negative) of the console."""
     lines = boot_log(server)
-    if length is not None and int(length) >= 0:
-        lines = lines[len(lines) - int(length):] if int(length) else []
-    return {"output": "".join(line + "\n" for line in lines)}
+    if length is not None and length >= 0:
+        lines = lines[len(lines) - length:] if length else []
+    return "".join(line + "\n" for line in lines)
 
 
 def boot_log(server):
@@ -312,53 +274,3 @@ def boot_log(server):
             "%s login: " % server["hostname"],
         ]
     return lines
-
-
-ACTIONS = {
-    "reboot": (reboot, None),
-    # nova: start and stop carry @check_instance_host (before the state
-    # check), the other simple actions do not
-    "os-start": (_simple("start", ("stopped",), ["powering-on"], "active",
-                         states.RUNNING, needs_host=True), None),
-    "os-stop": (_simple("stop", ("active", "error"), ["powering-off"],
-                        "stopped", states.SHUTDOWN, needs_host=True), None),
-    "pause": (_simple("pause", ("active",), ["pausing"], "paused",
-                      states.PAUSED), None),
-    "unpause": (_simple("unpause", ("paused",), ["unpausing"], "active",
-                        states.RUNNING), None),
-    "suspend": (_simple("suspend", ("active",), ["suspending"], "suspended",
-                        states.SUSPENDED), None),
-    "resume": (_simple("resume", ("suspended",), ["resuming"], "active",
-                       states.RUNNING), None),
-    "lock": (lock, None),
-    "unlock": (unlock, None),
-    "rebuild": (rebuild, None),
-    "resize": (resize, None),
-    "confirmResize": (confirm_resize, None),
-    "revertResize": (revert_resize, None),
-    "createImage": (create_image, None),
-    "trigger_crash_dump": (trigger_crash_dump, "2.17"),
-    "os-getConsoleOutput": (console_output, None),
-}
-
-
-def _dispatch(req, allowed):
-    body = req.json()
-    if not isinstance(body, dict) or len(body) != 1:
-        raise base.bad_request("Malformed request body")
-    (name, value), = body.items()
-    if name not in allowed:
-        raise base.bad_request("There is no such action: %s" % name)
-    handler, min_version = ACTIONS[name]
-    if min_version and req.microversion < min_version:
-        raise HTTPError(404, "The resource could not be found.")
-    server = servers.load(req, req.params["server_id"])
-    return handler(req, server, value)
-
-
-def server_action(req):
-    return _dispatch(req, ACTIONS)
-
-
-def volumes_boot_action(req):
-    return _dispatch(req, SERVERS_CONTROLLER_ACTIONS)

@@ -14,13 +14,13 @@ Two stages, like nova:
 There is no Cinder: ``volume``/``snapshot`` uuids are opaque ids (never
 looked up); :func:`attached_volumes` lists every mapping with destination
 ``volume`` the way ``os-extended-volumes:volumes_attached`` shows them.
-All errors are 400 with nova's exception texts.
+All errors are ``errors.BadRequest`` (400) with nova's exception texts.
 """
 
 import re
 
-from occli.localcloud import common
-from occli.localcloud.compute import base
+from occli.localcloud import common, errors
+from occli.localcloud.compute import values
 
 # nova's [DEFAULT] max_local_block_devices
 MAX_LOCAL_BLOCK_DEVICES = 3
@@ -48,12 +48,7 @@ _LEGACY_PREFIX = re.compile(r"^((x?v|s|h)d)")
 
 def _invalid(details):
     """nova's ``InvalidBDMFormat``."""
-    return base.bad_request("Block Device Mapping is Invalid: " + details)
-
-
-def _truthy(value):
-    return value in (True, "True", "TRUE", "true", "1", "ON", "On", "on",
-                     "YES", "Yes", "yes")
+    return errors.BadRequest("Block Device Mapping is Invalid: " + details)
 
 
 def _int_or_none(value):
@@ -70,7 +65,8 @@ def _normalize(bdm):
         return bdm
     if "source_type" not in bdm:
         raise _invalid("Some required fields are missing")
-    bdm["delete_on_termination"] = _truthy(bdm.get("delete_on_termination"))
+    bdm["delete_on_termination"] = values.truthy(
+        bdm.get("delete_on_termination"))
     name = bdm.get("device_name")
     if name is not None:
         if not 1 <= len(name) <= 255:
@@ -111,7 +107,7 @@ def from_request(server):
     legacy = server.get("block_device_mapping") or []
     v2 = server.get("block_device_mapping_v2") or []
     if legacy and v2:
-        raise base.bad_request(MIXED_SYNTAXES)
+        raise errors.BadRequest(MIXED_SYNTAXES)
     if legacy:
         return [dict(b) for b in legacy], True
     image_specified = server.get("imageRef") is not None
@@ -187,7 +183,7 @@ def transform(mappings, legacy, image_ref, flavor, instance_count):
             if (bdm.get("destination_type") == "volume"
                     and strip_dev(bdm.get("device_name"))
                     == ROOT_DEVICE_NAME):
-                raise base.bad_request(
+                raise errors.BadRequest(
                     "The volume cannot be assigned the same device name as "
                     "the root device %s" % ROOT_DEVICE_NAME)
     if legacy:
@@ -210,7 +206,7 @@ def transform(mappings, legacy, image_ref, flavor, instance_count):
         mappings = [dict(b) for b in mappings]
     if instance_count > 1 and any(b.get("source_type") == "volume"
                                   for b in mappings):
-        raise base.bad_request(MULTIPLE_INSTANCES)
+        raise errors.BadRequest(MULTIPLE_INSTANCES)
     if flavor["ephemeral_gb"] and not any(map(is_ephemeral, mappings)):
         mappings.append(_blank_bdm(flavor["ephemeral_gb"]))
     if flavor["swap"] and not any(map(is_swap, mappings)):
@@ -236,18 +232,18 @@ def validate(mappings, flavor, image_ref, image_exists):
                           if b.get("boot_index") is not None
                           and b["boot_index"] >= 0)
     if not boot_indexes or any(i != v for i, v in enumerate(boot_indexes)):
-        raise base.bad_request(BOOT_SEQUENCE)
+        raise errors.BadRequest(BOOT_SEQUENCE)
     for bdm in mappings:
         image_id = bdm.get("image_id")
         if image_id is not None:
             if image_id != image_ref and not image_exists(image_id):
-                raise base.bad_request(
+                raise errors.BadRequest(
                     "Block Device Mapping is Invalid: failed to get image "
                     "%s." % image_id)
             if (bdm.get("source_type") == "image"
                     and bdm.get("destination_type") == "volume"
                     and not bdm.get("volume_size")):
-                raise base.bad_request(IMAGE_VOLUME_SIZE)
+                raise errors.BadRequest(IMAGE_VOLUME_SIZE)
         elif bdm.get("volume_id") is not None:
             pass  # no Cinder: an opaque id
         elif bdm.get("snapshot_id") is not None:
@@ -255,16 +251,16 @@ def validate(mappings, flavor, image_ref, image_exists):
         elif (bdm.get("source_type") == "blank"
                 and bdm.get("destination_type") == "volume"
                 and not bdm.get("volume_size")):
-            raise base.bad_request(BLANK_VOLUME_SIZE)
+            raise errors.BadRequest(BLANK_VOLUME_SIZE)
     ephemeral = sum(b.get("volume_size") or flavor["ephemeral_gb"]
                     for b in mappings if is_ephemeral(b))
     if ephemeral > flavor["ephemeral_gb"]:
-        raise base.bad_request(EPHEMERAL_SIZE)
+        raise errors.BadRequest(EPHEMERAL_SIZE)
     swaps = [b for b in mappings if is_swap(b)]
     if len(swaps) > 1:
         raise _invalid("More than one swap drive requested.")
     if swaps and (swaps[0].get("volume_size") or 0) > flavor["swap"]:
-        raise base.bad_request(SWAP_SIZE)
+        raise errors.BadRequest(SWAP_SIZE)
     local = [b for b in mappings if b.get("destination_type") == "local"]
     if len(local) > MAX_LOCAL_BLOCK_DEVICES:
         raise _invalid("You specified more local devices than the limit "
@@ -279,7 +275,7 @@ def check_volume_fits_image(mappings, image):
         return
     min_disk = (image.get("min_disk") or 0) * 1024 ** 3
     if min_disk > size * 1024 ** 3:
-        raise base.bad_request(
+        raise errors.BadRequest(
             "Volume is smaller than the minimum size specified in image "
             "metadata. Volume size is %d bytes, minimum size is %d bytes."
             % (size * 1024 ** 3, min_disk))

@@ -1,11 +1,12 @@
-"""Keypairs: ``/os-keypairs`` (import, generate, list, show, delete).
+"""Keypairs: import, generation, fingerprints and the per-user table.
 
 Key generation (no ``public_key`` in the request, allowed before 2.92) uses
 the ``cryptography`` package when it is importable and otherwise the
-``ssh-keygen`` program; when neither is available the request gets a 400
-asking for a ``public_key``. Imported keys are checked by decoding the SSH
-wire blob (or the PEM certificate for ``x509``) and fingerprinted like nova:
-MD5 of the key blob for SSH keys, SHA-1 of the DER certificate for x509.
+``ssh-keygen`` program; when neither is available the create is refused
+(400) asking for a ``public_key``. Imported keys are checked by decoding the
+SSH wire blob (or the PEM certificate for ``x509``) and fingerprinted like
+nova: MD5 of the key blob for SSH keys, SHA-1 of the DER certificate for
+x509.
 """
 
 import base64
@@ -18,36 +19,12 @@ import struct
 import subprocess
 import tempfile
 
-from occli.localcloud import common
-from occli.localcloud.app import HTTPError, Response
-from occli.localcloud.compute import base, schemas
+from occli.localcloud import common, errors
 
 MAX_KEYPAIRS = 100
 
-MIGRATIONS = [
-    """
-    CREATE TABLE compute_keypairs (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        user_id TEXT NOT NULL,
-        name TEXT NOT NULL,
-        type TEXT NOT NULL DEFAULT 'ssh',
-        public_key TEXT NOT NULL,
-        fingerprint TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        UNIQUE (user_id, name)
-    );
-    """,
-]
-
 _PEM_CERT = re.compile(r"-----BEGIN CERTIFICATE-----(.+?)-----END CERTIFICATE-----",
                        re.S)
-
-
-def register(service):
-    service.api("GET", "/os-keypairs", list_keypairs)
-    service.api("POST", "/os-keypairs", create_keypair)
-    service.api("GET", "/os-keypairs/{name}", show_keypair)
-    service.api("DELETE", "/os-keypairs/{name}", delete_keypair)
 
 
 def get_keypair(db, user_id, name):
@@ -57,7 +34,7 @@ def get_keypair(db, user_id, name):
 
 
 def _invalid(reason):
-    return HTTPError(400, "Keypair data is invalid: %s" % reason)
+    return errors.BadRequest("Keypair data is invalid: %s" % reason)
 
 
 def ssh_fingerprint(public_key):
@@ -69,7 +46,7 @@ def ssh_fingerprint(public_key):
         key_type = blob[4:4 + length].decode("ascii")
     except (IndexError, binascii.Error, ValueError, struct.error,
             UnicodeDecodeError):
-        raise _invalid("failed to generate fingerprint")
+        raise _invalid("failed to generate fingerprint") from None
     if key_type != parts[0] or length == 0:
         raise _invalid("failed to generate fingerprint")
     digest = hashlib.md5(blob).hexdigest()
@@ -81,7 +58,7 @@ def x509_fingerprint(certificate):
     try:
         der = base64.b64decode("".join(match.group(1).split()), validate=True)
     except (AttributeError, binascii.Error, ValueError):
-        raise _invalid("failed to generate X509 fingerprint")
+        raise _invalid("failed to generate X509 fingerprint") from None
     digest = hashlib.sha1(der).hexdigest()
     return ":".join(digest[i:i + 2] for i in range(0, len(digest), 2))
 
@@ -126,42 +103,16 @@ def _generate_with_ssh_keygen():
     return private, " ".join(public)
 
 
-def _owner(req, requested):
-    if requested is None or requested == req.context.user_id:
-        return req.context.user_id
-    base.require_admin(req, "os_compute_api:os-keypairs:create")
-    return requested
-
-
-def _view(req, row, fields):
-    body = {"name": row["name"], "public_key": row["public_key"],
-            "fingerprint": row["fingerprint"]}
-    if "user_id" in fields:
-        body["user_id"] = row["user_id"]
-    if req.microversion >= "2.2":
-        body["type"] = row["type"]
-    if "record" in fields:
-        body.update({"id": row["id"], "created_at": row["created_at"],
-                     "updated_at": None, "deleted": False,
-                     "deleted_at": None})
-    return body
-
-
-def create_keypair(req):
-    data = schemas.validate(schemas.keypair_create(req.microversion),
-                            req.json())["keypair"]
-    user_id = _owner(req, data.get("user_id"))
-    key_type = data.get("type", "ssh")
-    name = data["name"]
-    db = req.db
+def create(db, user_id, name, key_type="ssh", public_key=None):
+    """Store ``user_id``'s keypair ``name``: ``(row, private_key)``, the
+    private key only when one was generated (no ``public_key``)."""
     if get_keypair(db, user_id, name) is not None:
-        raise base.conflict("Key pair '%s' already exists." % name)
+        raise errors.Conflict("Key pair '%s' already exists." % name)
     count = db.execute("SELECT COUNT(*) FROM compute_keypairs WHERE"
                        " user_id = ?", (user_id,)).fetchone()[0]
     if count >= MAX_KEYPAIRS:
-        raise HTTPError(403, "Quota exceeded, too many key pairs.")
+        raise errors.OverLimit("Quota exceeded, too many key pairs.")
     private_key = None
-    public_key = data.get("public_key")
     if public_key is None:
         if key_type != "ssh":
             raise _invalid("only ssh keys can be generated")
@@ -180,50 +131,23 @@ def create_keypair(req):
         " fingerprint, created_at) VALUES (?, ?, ?, ?, ?, ?)",
         (user_id, name, key_type, public_key, fingerprint,
          common.iso_naive_micro(common.utcnow())))
-    body = _view(req, get_keypair(db, user_id, name), ("user_id",))
-    if private_key is not None:
-        body["private_key"] = private_key
-    return Response(201 if req.microversion >= "2.2" else 200,
-                    {"keypair": body})
+    return get_keypair(db, user_id, name), private_key
 
 
-def _target_user(req):
-    requested = req.arg("user_id") if req.microversion >= "2.10" else None
-    if requested is None or requested == req.context.user_id:
-        return req.context.user_id
-    base.require_admin(req, "os_compute_api:os-keypairs:index")
-    return requested
+def select(db, user_id):
+    """``user_id``'s keypair rows, by name."""
+    return db.execute("SELECT * FROM compute_keypairs WHERE user_id = ?"
+                      " ORDER BY name", (user_id,)).fetchall()
 
 
-def list_keypairs(req):
-    user_id = _target_user(req)
-    rows = req.db.execute("SELECT * FROM compute_keypairs WHERE user_id = ?"
-                          " ORDER BY name", (user_id,)).fetchall()
-    next_links = None
-    if req.microversion >= "2.35":
-        rows, next_links = base.paginate(
-            req, rows, lambda r: r["name"], "os-keypairs",
-            marker_message="Marker %s could not be found.")
-    body = {"keypairs": [{"keypair": _view(req, r, ())} for r in rows]}
-    if next_links:
-        body["keypairs_links"] = next_links
-    return body
-
-
-def _lookup(req):
-    user_id = _target_user(req)
-    row = get_keypair(req.db, user_id, req.params["name"])
+def get(db, user_id, name):
+    """``user_id``'s keypair ``name``, or NotFound."""
+    row = get_keypair(db, user_id, name)
     if row is None:
-        raise base.not_found("Keypair %s not found for user %s"
-                             % (req.params["name"], user_id))
+        raise errors.NotFound("Keypair %s not found for user %s"
+                              % (name, user_id))
     return row
 
 
-def show_keypair(req):
-    return {"keypair": _view(req, _lookup(req), ("user_id", "record"))}
-
-
-def delete_keypair(req):
-    row = _lookup(req)
-    req.db.execute("DELETE FROM compute_keypairs WHERE id = ?", (row["id"],))
-    return Response(204 if req.microversion >= "2.2" else 202)
+def delete(db, row):
+    db.execute("DELETE FROM compute_keypairs WHERE id = ?", (row["id"],))

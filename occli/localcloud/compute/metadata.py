@@ -1,89 +1,71 @@
-"""Server metadata: ``/servers/{id}/metadata`` and ``…/metadata/{key}``."""
+"""Server metadata: merge, replace, set and delete items.
+
+Writes need a server that is not locked (unless the caller is an admin)
+and in a writable vm_state; every write is checked against the metadata
+quota.
+"""
 
 import json
 
-from occli.localcloud.app import Response
-from occli.localcloud.compute import actions, base, schemas, servers
-
-MIGRATIONS = []
+from occli.localcloud import errors
+from occli.localcloud.compute import actions, quotas, servers
 
 WRITABLE_STATES = ("active", "paused", "suspended", "stopped")
 
 
-def register(service):
-    path = "/servers/{server_id}/metadata"
-    service.api("GET", path, list_metadata)
-    service.api("POST", path, merge_metadata)
-    service.api("PUT", path, replace_metadata)
-    service.api("GET", path + "/{key}", show_item)
-    service.api("PUT", path + "/{key}", set_item)
-    service.api("DELETE", path + "/{key}", delete_item)
+def items(server):
+    """The server's metadata dict."""
+    return json.loads(server["metadata"])
 
 
-def _server(req):
-    return servers.load(req, req.params["server_id"])
+def item(server, key):
+    """``{key: value}``, or NotFound."""
+    metadata = items(server)
+    if key not in metadata:
+        raise errors.NotFound("Metadata item was not found")
+    return {key: metadata[key]}
 
 
-def _writable(req, action):
-    server = _server(req)
-    servers.check_lock(req, server)
+def check_writable(caller, server, action):
+    servers.check_lock(caller, server)
     actions.check_state(server, action, WRITABLE_STATES,
                         must_have_launched=False)
-    return server
 
 
-def _store(req, server, metadata):
-    servers.check_metadata_quota(metadata)
+def _store(db, server, metadata):
+    quotas.check_metadata(metadata)
     server["metadata"] = json.dumps(metadata)
     servers.touch(server)
-    servers.save(req.db, server)
+    servers.save(db, server)
     return metadata
 
 
-def list_metadata(req):
-    return {"metadata": json.loads(_server(req)["metadata"])}
+def merge(db, caller, server, values):
+    """Merge ``values`` into the metadata; returns the whole of it."""
+    check_writable(caller, server, "update metadata")
+    metadata = items(server)
+    metadata.update(values)
+    return _store(db, server, metadata)
 
 
-def merge_metadata(req):
-    body = schemas.validate(schemas.metadata_set, req.json())
-    server = _writable(req, "update metadata")
-    metadata = json.loads(server["metadata"])
-    metadata.update(body["metadata"])
-    return {"metadata": _store(req, server, metadata)}
+def replace(db, caller, server, values):
+    """Replace the metadata by ``values``."""
+    check_writable(caller, server, "update metadata")
+    return _store(db, server, values)
 
 
-def replace_metadata(req):
-    body = schemas.validate(schemas.metadata_set, req.json())
-    server = _writable(req, "update metadata")
-    return {"metadata": _store(req, server, body["metadata"])}
+def set_item(db, caller, server, key, value):
+    check_writable(caller, server, "update metadata")
+    metadata = items(server)
+    metadata[key] = value
+    _store(db, server, metadata)
+    return {key: value}
 
 
-def show_item(req):
-    metadata = json.loads(_server(req)["metadata"])
-    key = req.params["key"]
+def delete_item(db, caller, server, key):
+    check_writable(caller, server, "delete metadata")
+    metadata = items(server)
     if key not in metadata:
-        raise base.not_found("Metadata item was not found")
-    return {"meta": {key: metadata[key]}}
-
-
-def set_item(req):
-    body = schemas.validate(schemas.metadata_item, req.json())
-    key = req.params["key"]
-    if key not in body["meta"]:
-        raise base.bad_request("Request body and URI mismatch")
-    server = _writable(req, "update metadata")
-    metadata = json.loads(server["metadata"])
-    metadata[key] = body["meta"][key]
-    _store(req, server, metadata)
-    return {"meta": {key: metadata[key]}}
-
-
-def delete_item(req):
-    server = _writable(req, "delete metadata")
-    metadata = json.loads(server["metadata"])
-    key = req.params["key"]
-    if key not in metadata:
-        raise base.not_found("Metadata item was not found")
+        raise errors.NotFound("Metadata item was not found")
     del metadata[key]
-    _store(req, server, metadata)
-    return Response(204)
+    _store(db, server, metadata)

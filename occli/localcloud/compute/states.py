@@ -5,7 +5,7 @@ An operation (build, reboot, resize, …) is stored on the server as a
 ends with. Nothing runs in the background: whenever a request reads a server,
 :func:`advance` moves it along the plan by the time elapsed since the
 operation started (``config.build_time`` seconds for the whole plan) and
-writes the new state inside that request's transaction.
+:class:`Progress` persists the step in a short optimistic write.
 """
 
 import json
@@ -122,3 +122,45 @@ def advance(server, build_time):
             server["progress"] = min(99, int(fraction * 100))
     return server != before
 
+
+class Progress:
+    """Advances servers when they are read and persists what changed.
+
+    ``store`` is the cloud's store, ``config`` its configuration (read for
+    ``build_time`` on each use).
+    """
+
+    def __init__(self, store, config):
+        self.store = store
+        self.config = config
+
+    def advance(self, servers):
+        """Move each server dict along its plan, in place; returns them."""
+        advanced = []
+        for server in servers:
+            before = dict(server)
+            if advance(server, self.config.build_time):
+                advanced.append((before, server))
+        self._persist(advanced)
+        return servers
+
+    def _persist(self, advanced):
+        """Write ``[(as read, advanced)]`` servers in a write transaction
+        (the request's own in a write request, else a short one).
+
+        Optimistic: a row whose plan changed since it was read (an operation
+        started, ended or the server was deleted meanwhile) is left alone;
+        the caller still answers from the values it computed.
+        """
+        if not advanced:
+            return
+        with self.store.transaction() as db:
+            for before, after in advanced:
+                changed = [c for c in after if after[c] != before[c]]
+                db.execute(
+                    "UPDATE servers SET %s WHERE seq = ? AND pending IS ?"
+                    " AND task_started_at IS ?"
+                    % ", ".join("%s = ?" % c for c in changed),
+                    [after[c] for c in changed]
+                    + [before["seq"], before["pending"],
+                       before["task_started_at"]])

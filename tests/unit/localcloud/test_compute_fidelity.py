@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from occli.localcloud.compute.microversions import MAX_VERSION, APIVersion
+from occli.localcloud.compute.api.microversions import MAX_VERSION, APIVersion
 from tests.shape import assert_same_shape
 from tests.unit.localcloud.compute_harness import CIRROS, UBUNTU
 

@@ -6,9 +6,8 @@ import types
 import pytest
 
 from occli.localcloud.compute import microversions, version_gate
-from occli.localcloud.compute.servers import VOLUMES_BOOT_MAX_VERSION
+from occli.localcloud.compute.api.servers import VOLUMES_BOOT_MAX_VERSION
 from tests.unit.localcloud.compute_harness import CIRROS, fault
-
 
 # -- version documents ------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """JSON schemas of compute request bodies, after nova's ``schemas/*.py``.
 
 Schemas that change with the microversion are built by functions taking the
-request's :class:`~occli.localcloud.compute.microversions.APIVersion`.
+request's :class:`~.microversions.APIVersion`.
 :func:`validate` raises nova's 400 message for the first schema error.
 """
 
@@ -382,6 +382,79 @@ def keypair_create(version):
                                        "required": required,
                                        "additionalProperties": False}},
             "required": ["keypair"], "additionalProperties": False}
+
+
+# nova parameter_types.fqdn (the services table's host), service schemas
+_service_host = {"type": "string", "minLength": 1, "maxLength": 255,
+                 "pattern": "^[a-zA-Z0-9-._]*$"}
+_service_binary = {"type": "string", "minLength": 1, "maxLength": 255}
+_disabled_reason = {"type": "string", "minLength": 1, "maxLength": 255}
+
+
+def service_update(version):
+    """nova ``service_update`` (2.1-2.10), ``_v211`` (up to 2.52), 2.53."""
+    if version >= "2.53":
+        return {"type": "object",
+                "properties": {"status": {"type": "string",
+                                          "enum": ["enabled", "disabled"]},
+                               "disabled_reason": _disabled_reason,
+                               "forced_down": boolean},
+                "additionalProperties": False}
+    props = {"host": _service_host, "binary": _service_binary,
+             "disabled_reason": _disabled_reason}
+    if version >= "2.11":
+        props["forced_down"] = boolean
+    return {"type": "object", "properties": props,
+            "required": ["host", "binary"], "additionalProperties": False}
+
+
+# os-aggregates (nova's schemas/aggregates.py and aggregate_images.py)
+_az = {"oneOf": [{"type": "string", "minLength": 1, "maxLength": 255},
+                 {"type": "null"}]}
+_aggregate_name = {"type": "string", "minLength": 1, "maxLength": 255}
+_aggregate_host = {"type": "object", "properties": {"host": _service_host},
+                   "required": ["host"], "additionalProperties": False}
+
+aggregate_create = {
+    "type": "object",
+    "properties": {"aggregate": {
+        "type": "object",
+        "properties": {"name": _aggregate_name, "availability_zone": _az},
+        "required": ["name"], "additionalProperties": False}},
+    "required": ["aggregate"], "additionalProperties": False,
+}
+aggregate_update = {
+    "type": "object",
+    "properties": {"aggregate": {
+        "type": "object",
+        "properties": {"name": _aggregate_name, "availability_zone": _az},
+        "additionalProperties": False,
+        "anyOf": [{"required": ["name"]},
+                  {"required": ["availability_zone"]}]}},
+    "required": ["aggregate"], "additionalProperties": False,
+}
+# the body of each POST /os-aggregates/{id}/action, by action
+aggregate_actions = {
+    "add_host": _aggregate_host,
+    "remove_host": _aggregate_host,
+    "set_metadata": {
+        "type": "object",
+        "properties": {"metadata": {
+            "type": "object",
+            "patternProperties": {"^[a-zA-Z0-9-_:. ]{1,255}$": {
+                "type": ["string", "null"], "maxLength": 255}},
+            "additionalProperties": False}},
+        "required": ["metadata"], "additionalProperties": False},
+}
+aggregate_images = {
+    "type": "object",
+    "properties": {"cache": {
+        "type": "array", "minItems": 1,
+        "items": {"type": "object",
+                  "properties": {"id": {"type": "string", "format": "uuid"}},
+                  "required": ["id"], "additionalProperties": False}}},
+    "required": ["cache"], "additionalProperties": False,
+}
 
 
 def validate(schema, body):

@@ -97,7 +97,7 @@ def negotiate(text):
         version = APIVersion(text)
     except ValueError:
         raise HTTPError(400, "API Version String %s is of invalid format. Must "
-                             "be of format MajorNum.MinorNum." % text)
+                             "be of format MajorNum.MinorNum." % text) from None
     if not version.within(MIN_VERSION, MAX_VERSION):
         raise HTTPError(406, "Version %s is not supported by the API. Minimum "
                              "is %s and maximum is %s."

@@ -1,17 +1,33 @@
-"""Helpers shared by the compute API modules: links, paging, policy, ids."""
+"""Helpers shared by the compute API modules: the caller, links, paging,
+query parameters, nova's 400/404."""
 
 import re
-import uuid
 from urllib.parse import urlencode
 
 from occli.localcloud.app import HTTPError
+from occli.localcloud.compute import states
+from occli.localcloud.compute.caller import Caller
 
 API_PREFIX = "/v2.1"
 MAX_LIMIT = 1000
-# SQLite's INTEGER range: a larger Python int cannot even be bound
-SQL_INT_MIN, SQL_INT_MAX = -2 ** 63, 2 ** 63 - 1
 
 _PROJECT_ID = re.compile(r"^[0-9a-fA-F\-]+$")
+
+
+def caller(req):
+    """The :class:`~occli.localcloud.compute.caller.Caller` of ``req``."""
+    ctx = req.context
+    return Caller(ctx.project_id, ctx.user_id, ctx.is_admin)
+
+
+def progress(req):
+    """Where servers read by ``req`` persist their lazy progress."""
+    return states.Progress(req.cloud.store, req.cloud.config)
+
+
+def images(req):
+    """The image service (rules look images up through it), or None."""
+    return req.cloud.image
 
 
 def not_found(message="The resource could not be found."):
@@ -22,31 +38,9 @@ def bad_request(message):
     return HTTPError(400, message)
 
 
-def conflict(message):
-    return HTTPError(409, message)
-
-
-def forbidden_by_policy(rule):
-    return HTTPError(403, "Policy doesn't allow %s to be performed." % rule)
-
-
 def require_admin(req, rule):
     """Nova's default admin-only policy: 403 for everybody else."""
-    if not req.context.is_admin:
-        raise forbidden_by_policy(rule)
-
-
-def is_uuid(value):
-    try:
-        uuid.UUID(str(value))
-    except ValueError:
-        return False
-    return True
-
-
-def sql_int(value):
-    """Whether the int ``value`` fits an SQLite INTEGER."""
-    return SQL_INT_MIN <= value <= SQL_INT_MAX
+    caller(req).require_admin(rule)
 
 
 def valid_project_segment(value):
@@ -92,7 +86,7 @@ def parse_limit(req):
     try:
         limit = int(raw)
     except ValueError:
-        raise bad_request("limit param must be an integer")
+        raise bad_request("limit param must be an integer") from None
     if limit < 0:
         raise bad_request("limit param must be positive")
     return min(limit, MAX_LIMIT)

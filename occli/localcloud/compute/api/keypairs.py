@@ -1,0 +1,81 @@
+"""``/os-keypairs``: import or generate, list (paged from 2.35), show and
+delete; another user's keypairs (2.10 ``user_id``) are admin-only."""
+
+from occli.localcloud.app import Response
+from occli.localcloud.compute import keypairs
+from occli.localcloud.compute.api import common, schemas
+
+
+def register(service):
+    service.api("GET", "/os-keypairs", list_keypairs)
+    service.api("POST", "/os-keypairs", create_keypair)
+    service.api("GET", "/os-keypairs/{name}", show_keypair)
+    service.api("DELETE", "/os-keypairs/{name}", delete_keypair)
+
+
+def _view(req, row, fields):
+    body = {"name": row["name"], "public_key": row["public_key"],
+            "fingerprint": row["fingerprint"]}
+    if "user_id" in fields:
+        body["user_id"] = row["user_id"]
+    if req.microversion >= "2.2":
+        body["type"] = row["type"]
+    if "record" in fields:
+        body.update({"id": row["id"], "created_at": row["created_at"],
+                     "updated_at": None, "deleted": False,
+                     "deleted_at": None})
+    return body
+
+
+def _user(req, requested, rule):
+    """The user acted for: the caller, or (admin only) ``requested``."""
+    if requested is None or requested == req.context.user_id:
+        return req.context.user_id
+    common.require_admin(req, rule)
+    return requested
+
+
+def _target_user(req):
+    requested = req.arg("user_id") if req.microversion >= "2.10" else None
+    return _user(req, requested, "os_compute_api:os-keypairs:index")
+
+
+def create_keypair(req):
+    data = schemas.validate(schemas.keypair_create(req.microversion),
+                            req.json())["keypair"]
+    user_id = _user(req, data.get("user_id"),
+                    "os_compute_api:os-keypairs:create")
+    row, private_key = keypairs.create(req.db, user_id, data["name"],
+                                       data.get("type", "ssh"),
+                                       data.get("public_key"))
+    body = _view(req, row, ("user_id",))
+    if private_key is not None:
+        body["private_key"] = private_key
+    return Response(201 if req.microversion >= "2.2" else 200,
+                    {"keypair": body})
+
+
+def list_keypairs(req):
+    rows = keypairs.select(req.db, _target_user(req))
+    next_links = None
+    if req.microversion >= "2.35":
+        rows, next_links = common.paginate(
+            req, rows, lambda r: r["name"], "os-keypairs",
+            marker_message="Marker %s could not be found.")
+    body = {"keypairs": [{"keypair": _view(req, r, ())} for r in rows]}
+    if next_links:
+        body["keypairs_links"] = next_links
+    return body
+
+
+def _lookup(req):
+    return keypairs.get(req.db, _target_user(req), req.params["name"])
+
+
+def show_keypair(req):
+    return {"keypair": _view(req, _lookup(req), ("user_id", "record"))}
+
+
+def delete_keypair(req):
+    keypairs.delete(req.db, _lookup(req))
+    return Response(204 if req.microversion >= "2.2" else 202)

@@ -1,0 +1,114 @@
+"""``ComputeService``: nova's framing around the resource modules.
+
+Microversion negotiation (``before``), the version headers and
+``X-Compute-Request-Id`` (``after``), nova's fault bodies (``error_body``),
+both URL forms of every route (``api``: with and without
+``/{project_id}``), the tables (``migrations``) and the seeded flavors and
+hosts (``seed``).
+"""
+
+from occli.localcloud.app import HTTPError, Route, Service
+from occli.localcloud.compute import flavors as flavor_rules
+from occli.localcloud.compute import hosts as host_rules
+from occli.localcloud.compute import migrations
+from occli.localcloud.compute.api import (
+    aggregates,
+    common,
+    flavors,
+    hosts,
+    keypairs,
+    limits,
+    metadata,
+    microversions,
+    server_actions,
+    servers,
+    versions,
+)
+
+# The API modules, each with register(service), in route order.
+RESOURCES = (versions, flavors, hosts, keypairs, servers, server_actions,
+             metadata, limits, aggregates)
+
+FAULT_NAMES = {400: "badRequest", 401: "unauthorized", 403: "forbidden",
+               404: "itemNotFound", 405: "badMethod",
+               409: "conflictingRequest", 413: "overLimit",
+               415: "badMediaType", 429: "overLimit",
+               501: "notImplemented", 503: "serviceUnavailable"}
+
+
+def version_gate(handler, min_version=None, max_version=None):
+    """Wrap ``handler`` so requests outside [min, max] get nova's bare 404."""
+    if min_version is None and max_version is None:
+        return handler
+    low = min_version or microversions.MIN_VERSION
+
+    def gated(req):
+        if not req.microversion.within(low, max_version):
+            raise HTTPError(404, "The resource could not be found.")
+        return handler(req)
+    gated.__name__ = handler.__name__
+    gated.__doc__ = handler.__doc__
+    return gated
+
+
+class ComputeService(Service):
+    """Nova's API v2.1 at ``/compute``."""
+
+    name = "compute"
+    prefix = "/compute"
+
+    def __init__(self, cloud):
+        super().__init__(cloud)
+        self._project_routes = []
+        for module in RESOURCES:
+            module.register(self)
+        self.routes.extend(self._project_routes)
+
+    def api(self, method, pattern, handler, min_version=None,
+            max_version=None):
+        """Route ``/v2.1<pattern>`` and ``/v2.1/{project_id}<pattern>``."""
+        handler = version_gate(handler, min_version, max_version)
+        self.route(method, common.API_PREFIX + pattern, handler)
+        self._project_routes.append(Route(
+            method, common.API_PREFIX + "/{project_id}" + pattern, handler))
+
+    def migrations(self):
+        """One store component per part (``compute.flavors``, …)."""
+        return list(migrations.COMPONENTS)
+
+    def seed(self, db):
+        flavor_rules.seed(db)
+        host_rules.seed(db, self.cloud.config.compute_hosts)
+
+    def before(self, req):
+        sub = req.path[len(self.prefix):].rstrip("/")
+        if sub != common.API_PREFIX and not sub.startswith(
+                common.API_PREFIX + "/"):
+            return
+        req.microversion = microversions.negotiate(
+            microversions.requested(req.header))
+        project_id = req.params.get("project_id")
+        if project_id is None:
+            return
+        if not common.valid_project_segment(project_id):
+            raise common.not_found()
+        if req.context is not None and project_id != req.context.project_id:
+            raise common.bad_request(
+                "Malformed request URL: URL's project_id '%s' doesn't match "
+                "Context's project_id '%s'"
+                % (project_id, req.context.project_id))
+
+    def after(self, req, resp):
+        resp.headers["X-Compute-Request-Id"] = req.request_id
+        if req.microversion is not None:
+            resp.headers.update(
+                microversions.response_headers(req.microversion))
+
+    def error_body(self, status, message, extra):
+        if status == 401:
+            return {"error": {"code": 401, "title": "Unauthorized",
+                              "message": message}}
+        body = {"code": status, "message": message}
+        if status in (413, 429) and "retryAfter" in extra:
+            body["retryAfter"] = extra["retryAfter"]
+        return {FAULT_NAMES.get(status, "computeFault"): body}

@@ -1,0 +1,161 @@
+"""Compute's tables, one store component per part (``compute.<part>``).
+
+The component names are those of the modules that owned the tables before
+the API/rules split, so existing data directories keep their versions.
+Append steps, never edit a released one.
+"""
+
+from occli.localcloud.compute import hosts
+
+FLAVORS = ["""
+    CREATE TABLE compute_flavors (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        memory_mb INTEGER NOT NULL,
+        vcpus INTEGER NOT NULL,
+        root_gb INTEGER NOT NULL,
+        ephemeral_gb INTEGER NOT NULL DEFAULT 0,
+        swap INTEGER NOT NULL DEFAULT 0,
+        rxtx_factor REAL NOT NULL DEFAULT 1.0,
+        is_public INTEGER NOT NULL DEFAULT 1,
+        disabled INTEGER NOT NULL DEFAULT 0,
+        description TEXT,
+        extra_specs TEXT NOT NULL DEFAULT '{}'
+    );
+"""]
+
+# The node size seeded before the scheduler existed (grown by step 2).
+_OLD_NODE_SIZE = (16, 32768, 500)
+
+HOSTS = [
+    """
+    CREATE TABLE compute_services (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        uuid TEXT NOT NULL UNIQUE,
+        binary TEXT NOT NULL,
+        host TEXT NOT NULL,
+        disabled INTEGER NOT NULL DEFAULT 0,
+        disabled_reason TEXT,
+        forced_down INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        UNIQUE (binary, host)
+    );
+    CREATE TABLE compute_nodes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        uuid TEXT NOT NULL UNIQUE,
+        host TEXT NOT NULL UNIQUE,
+        hypervisor_hostname TEXT NOT NULL,
+        host_ip TEXT NOT NULL,
+        vcpus INTEGER NOT NULL,
+        memory_mb INTEGER NOT NULL,
+        local_gb INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    """,
+    # the nodes became the scheduler's inventory: grow the old default size
+    "UPDATE compute_nodes SET vcpus = %d, memory_mb = %d, local_gb = %d"
+    " WHERE vcpus = %d AND memory_mb = %d AND local_gb = %d"
+    % ((hosts.NODE_VCPUS, hosts.NODE_MEMORY_MB, hosts.NODE_LOCAL_GB)
+       + _OLD_NODE_SIZE),
+]
+
+KEYPAIRS = ["""
+    CREATE TABLE compute_keypairs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        type TEXT NOT NULL DEFAULT 'ssh',
+        public_key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (user_id, name)
+    );
+"""]
+
+SERVERS = ["""
+    CREATE TABLE servers (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        description TEXT,
+        hostname TEXT NOT NULL,
+        host TEXT,
+        node TEXT,
+        availability_zone TEXT,
+        pinned_availability_zone TEXT,
+        flavor TEXT NOT NULL,
+        old_flavor TEXT,
+        image_ref TEXT NOT NULL DEFAULT '',
+        key_name TEXT,
+        key_data TEXT,
+        user_data TEXT,
+        config_drive TEXT NOT NULL DEFAULT '',
+        access_ipv4 TEXT,
+        access_ipv6 TEXT,
+        auto_disk_config INTEGER NOT NULL DEFAULT 1,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        tags TEXT NOT NULL DEFAULT '[]',
+        security_groups TEXT NOT NULL DEFAULT '[]',
+        volumes TEXT NOT NULL DEFAULT '[]',
+        ports TEXT NOT NULL DEFAULT '[]',
+        scheduler_hints TEXT NOT NULL DEFAULT '{}',
+        trusted_certs TEXT,
+        vm_state TEXT NOT NULL,
+        task_state TEXT,
+        power_state INTEGER NOT NULL DEFAULT 0,
+        progress INTEGER NOT NULL DEFAULT 0,
+        locked_by TEXT,
+        locked_reason TEXT,
+        reservation_id TEXT NOT NULL,
+        launch_index INTEGER NOT NULL DEFAULT 0,
+        root_device_name TEXT,
+        fault TEXT,
+        pending TEXT,
+        task_started_at REAL,
+        launched_at TEXT,
+        terminated_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        deleted_at TEXT,
+        deleted INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX servers_project ON servers (project_id, deleted);
+    CREATE INDEX servers_host ON servers (host, deleted);
+"""]
+
+AGGREGATES = ["""
+    CREATE TABLE compute_aggregates (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        uuid TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        updated_at TEXT
+    );
+    CREATE TABLE compute_aggregate_hosts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        aggregate_id INTEGER NOT NULL
+            REFERENCES compute_aggregates (id) ON DELETE CASCADE,
+        host TEXT NOT NULL,
+        UNIQUE (aggregate_id, host)
+    );
+    CREATE TABLE compute_aggregate_metadata (
+        aggregate_id INTEGER NOT NULL
+            REFERENCES compute_aggregates (id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (aggregate_id, key)
+    );
+    CREATE INDEX compute_aggregate_hosts_host
+        ON compute_aggregate_hosts (host);
+"""]
+
+# (store component, steps), applied in this order by the cloud
+COMPONENTS = (
+    ("compute.flavors", FLAVORS),
+    ("compute.hosts", HOSTS),
+    ("compute.keypairs", KEYPAIRS),
+    ("compute.servers", SERVERS),
+    ("compute.aggregates", AGGREGATES),
+)
