@@ -215,12 +215,15 @@ class Route:
     ``"write"`` (the default for other methods: one write transaction for
     the whole request) or ``None`` (no transaction: ``req.db`` is None and
     the handler opens its own, e.g. to hash passwords without the lock).
+    ``role``: a role the caller's token must hold (admins always pass),
+    checked after the service's ``before``; None: any authenticated caller.
     """
 
     _param = re.compile(r"\{(\w+)\}")
     MODES = ("read", "write", None)
 
-    def __init__(self, method, pattern, handler, auth=True, mode="auto"):
+    def __init__(self, method, pattern, handler, auth=True, mode="auto",
+                 role=None):
         if mode == "auto":
             mode = "read" if method in ("GET", "HEAD") else "write"
         if mode not in self.MODES:
@@ -230,6 +233,7 @@ class Route:
         self.handler = handler
         self.auth = auth
         self.mode = mode
+        self.role = role
         regex = self._param.sub(r"(?P<\1>[^/]+)", pattern.rstrip("/") or "")
         self.regex = re.compile("^" + regex + "/?$")
 
@@ -259,13 +263,26 @@ class Service:
     root_paths = ()
     requires_project = True
     max_body = MAX_BODY
+    # the role a route that changes something needs by default, as the
+    # services' default policies require it (nova's PROJECT_MEMBER_OR_ADMIN,
+    # heat's PROJECT_MEMBER, glance's member): a reader only reads
+    write_role = None
 
     def __init__(self, cloud):
         self.cloud = cloud
         self.routes = []
 
-    def route(self, method, pattern, handler, auth=True, mode="auto"):
-        self.routes.append(Route(method, pattern, handler, auth, mode))
+    def route(self, method, pattern, handler, auth=True, mode="auto",
+              role="auto"):
+        self.routes.append(self.make_route(method, pattern, handler, auth,
+                                           mode, role))
+
+    def make_route(self, method, pattern, handler, auth=True, mode="auto",
+                   role="auto"):
+        """A Route; ``role="auto"``: :attr:`write_role` unless a read."""
+        if role == "auto":
+            role = None if method in ("GET", "HEAD") else self.write_role
+        return Route(method, pattern, handler, auth, mode, role)
 
     def migrations(self):
         """This service's schema, applied by the cloud (see Store.migrate).
@@ -289,6 +306,11 @@ class Service:
 
     def not_found(self, req):
         return HTTPError(404, "The resource could not be found.")
+
+    def policy_denied(self, req, route):
+        """The error for a caller without the role ``route`` needs."""
+        return HTTPError(403, "You are not authorized to perform the"
+                              " requested action.")
 
     def method_not_allowed(self, req):
         return HTTPError(405, "The method is not allowed for this resource.")
@@ -405,6 +427,9 @@ class Application:
             if svc.requires_project and not req.context.project_id:
                 raise HTTPError(403, "A project-scoped token is required.")
         svc.before(req)
+        if route.auth and route.role and not (
+                route.role in req.context.roles or req.context.is_admin):
+            raise svc.policy_denied(req, route)
 
     def _error(self, svc, exc):
         if isinstance(exc, Unauthenticated):

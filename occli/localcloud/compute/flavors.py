@@ -31,10 +31,11 @@ def get_flavor(db, flavor_id):
                       (str(flavor_id),)).fetchone()
 
 
-def get(db, flavor_id):
-    """The flavor row, or NotFound."""
+def get(db, flavor_id, admin=False):
+    """The flavor row, or NotFound; a private flavor only for admins (as
+    nova's flavor lookup filters on is_public for other callers)."""
     row = get_flavor(db, flavor_id)
-    if row is None:
+    if row is None or not (row["is_public"] or admin):
         raise errors.NotFound("Flavor %s could not be found." % flavor_id)
     return row
 

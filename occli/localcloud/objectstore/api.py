@@ -37,6 +37,10 @@ _HTML_ERRORS = {
 }
 
 
+# keystoneauth's operator_roles (as devstack sets them: member, admin): the
+# roles that may change an account; a reader only reads
+OPERATOR_ROLE = "member"
+
 class SwiftError(HTTPError):
     """An error whose plain-text body is given verbatim."""
 
@@ -184,6 +188,9 @@ class ObjectStoreService(Service):
             raise HTTPError(401, headers=exc.headers) from None
         if not ctx.project_id or "AUTH_" + ctx.project_id != account:
             raise HTTPError(403)
+        if req.method not in ("GET", "HEAD") and not (
+                OPERATOR_ROLE in ctx.roles or ctx.is_admin):
+            raise HTTPError(403)   # keystoneauth: not an operator role
         return "token"
 
     def _valid_temp_url(self, req, account):

@@ -90,11 +90,16 @@ def _non_negative_int(value, name):
     return result
 
 
+# heat's controller action of each write method (named in its 403)
+_ACTIONS = {"POST": "create", "PUT": "update", "DELETE": "delete"}
+
+
 class OrchestrationService(Service):
     """Heat's software config API on ``/orchestration/v1/{project_id}``."""
 
     name = "orchestration"
     prefix = "/orchestration"
+    write_role = "member"
     max_software_configs_per_tenant = 4096
     max_software_deployments_per_tenant = 4096
 
@@ -131,6 +136,13 @@ class OrchestrationService(Service):
                 and ctx.project_id != project_id):
             raise _error(403, "Access was denied to this resource.",
                          "HTTPForbidden")
+
+    def policy_denied(self, req, route):
+        """Heat's 403 naming the controller action the caller may not use."""
+        action = "validate_template" if route.pattern.endswith(
+            "/validate") else _ACTIONS[route.method]
+        return HTTPError(403, "You are not authorized to use %s." % action,
+                         extra={"type": "Forbidden"})
 
     def error_body(self, status, message, extra):
         title = common.reason(status)

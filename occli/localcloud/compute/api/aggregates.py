@@ -24,14 +24,15 @@ _EDGE_SPACE = re.compile(r"^\s|\s$")
 
 def register(service):
     service.api("GET", "/os-aggregates", list_aggregates)
-    service.api("POST", "/os-aggregates", create_aggregate)
+    # admin only: the handlers check it (role=None: no project role first)
+    service.api("POST", "/os-aggregates", create_aggregate, role=None)
     service.api("GET", "/os-aggregates/{aggregate_id}", show_aggregate)
-    service.api("PUT", "/os-aggregates/{aggregate_id}", update_aggregate)
-    service.api("DELETE", "/os-aggregates/{aggregate_id}", delete_aggregate)
+    service.api("PUT", "/os-aggregates/{aggregate_id}", update_aggregate, role=None)
+    service.api("DELETE", "/os-aggregates/{aggregate_id}", delete_aggregate, role=None)
     service.api("POST", "/os-aggregates/{aggregate_id}/action",
-                aggregate_action)
+                aggregate_action, role=None)
     service.api("POST", "/os-aggregates/{aggregate_id}/images", cache_images,
-                min_version="2.81")
+                min_version="2.81", role=None)
 
 
 def view(req, row, full=True):

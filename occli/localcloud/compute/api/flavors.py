@@ -84,5 +84,6 @@ def list_flavors_detail(req):
 
 
 def show_flavor(req):
-    return {"flavor": view(req, flavors.get(req.db, req.params["flavor_id"]),
-                           detail=True)}
+    row = flavors.get(req.db, req.params["flavor_id"],
+                      admin=req.context.is_admin)
+    return {"flavor": view(req, row, detail=True)}

@@ -23,7 +23,8 @@ _LEGACY_ACTIONS = ("enable", "disable", "disable-log-reason")
 
 def register(service):
     service.api("GET", "/os-services", list_services)
-    service.api("PUT", "/os-services/{service_id}", update_service)
+    # admin only: the handler checks it (role=None: no project role first)
+    service.api("PUT", "/os-services/{service_id}", update_service, role=None)
     service.api("GET", "/os-hypervisors", list_hypervisors)
     service.api("GET", "/os-hypervisors/detail", list_hypervisors_detail)
     service.api("GET", "/os-hypervisors/{hypervisor_id}", show_hypervisor)

@@ -8,9 +8,10 @@ from occli.localcloud.compute.api import common, schemas
 
 def register(service):
     service.api("GET", "/os-keypairs", list_keypairs)
-    service.api("POST", "/os-keypairs", create_keypair)
+    service.api("POST", "/os-keypairs", create_keypair, role=None)
     service.api("GET", "/os-keypairs/{name}", show_keypair)
-    service.api("DELETE", "/os-keypairs/{name}", delete_keypair)
+    service.api("DELETE", "/os-keypairs/{name}", delete_keypair,
+                role=None)
 
 
 def _view(req, row, fields):

@@ -7,7 +7,7 @@ both URL forms of every route (``api``: with and without
 hosts (``seed``).
 """
 
-from occli.localcloud.app import HTTPError, Route, Service
+from occli.localcloud.app import HTTPError, Service
 from occli.localcloud.compute import flavors as flavor_rules
 from occli.localcloud.compute import hosts as host_rules
 from occli.localcloud.compute import migrations
@@ -51,11 +51,46 @@ def version_gate(handler, min_version=None, max_version=None):
     return gated
 
 
+# nova's policy rules of the member-only routes and server actions
+_ACTION_RULES = {
+    "os-start": "servers:start", "os-stop": "servers:stop",
+    "reboot": "servers:reboot", "rebuild": "servers:rebuild",
+    "resize": "servers:resize", "confirmResize": "servers:confirm_resize",
+    "revertResize": "servers:revert_resize",
+    "createImage": "servers:create_image",
+    "pause": "os-pause-server:pause", "unpause": "os-pause-server:unpause",
+    "suspend": "os-suspend-server:suspend",
+    "resume": "os-suspend-server:resume",
+    "lock": "os-lock-server:lock", "unlock": "os-lock-server:unlock",
+    "os-getConsoleOutput": "os-console-output",
+    "changePassword": "os-admin-password",
+}
+_METADATA_RULES = {("POST", False): "create", ("PUT", False): "update_all",
+                   ("PUT", True): "update", ("DELETE", True): "delete"}
+
+
+def policy_rule(req, route):
+    """The nova policy rule guarding ``route`` (as nova names it)."""
+    pattern = route.pattern.replace("/{project_id}", "", 1)
+    if pattern.endswith("/action"):
+        body = req.json(required=False)
+        action = next(iter(body), "") if isinstance(body, dict) else ""
+        rule = _ACTION_RULES.get(action, "servers:%s" % action)
+    elif "/metadata" in pattern:
+        rule = "server-metadata:" + _METADATA_RULES.get(
+            (route.method, pattern.endswith("{key}")), "create")
+    else:
+        rule = "servers:" + {"POST": "create", "PUT": "update"}.get(
+            route.method, "delete")
+    return "os_compute_api:" + rule
+
+
 class ComputeService(Service):
     """Nova's API v2.1 at ``/compute``."""
 
     name = "compute"
     prefix = "/compute"
+    write_role = "member"
 
     def __init__(self, cloud):
         super().__init__(cloud)
@@ -65,12 +100,22 @@ class ComputeService(Service):
         self.routes.extend(self._project_routes)
 
     def api(self, method, pattern, handler, min_version=None,
-            max_version=None):
-        """Route ``/v2.1<pattern>`` and ``/v2.1/{project_id}<pattern>``."""
+            max_version=None, role="auto"):
+        """Route ``/v2.1<pattern>`` and ``/v2.1/{project_id}<pattern>``.
+
+        ``role``: see :meth:`Service.make_route` (key pairs belong to
+        users, so their routes need no project role).
+        """
         handler = version_gate(handler, min_version, max_version)
-        self.route(method, common.API_PREFIX + pattern, handler)
-        self._project_routes.append(Route(
-            method, common.API_PREFIX + "/{project_id}" + pattern, handler))
+        self.route(method, common.API_PREFIX + pattern, handler, role=role)
+        self._project_routes.append(self.make_route(
+            method, common.API_PREFIX + "/{project_id}" + pattern, handler,
+            role=role))
+
+    def policy_denied(self, req, route):
+        """Nova's 403 naming the policy rule the caller's roles fail."""
+        return HTTPError(403, "Policy doesn't allow %s to be performed."
+                         % policy_rule(req, route))
 
     def migrations(self):
         """One store component per part (``compute.flavors``, …)."""
