@@ -18,13 +18,39 @@ _TEXT_FORMATTERS = ("value", "shell", "csv")
 _RAW_FORMATTERS = _TEXT_FORMATTERS + ("table",)
 
 
-class LazyCommand:
-    """Entry-point-like object for cliff's CommandManager: builds on load()."""
+#: The formatters of list and show commands: cliff's own, named here rather
+#: than found through stevedore's entry-point scan on every run.
+LIST_FORMATTERS = {
+    "csv": "cliff.formatters.commaseparated:CSVLister",
+    "json": "cliff.formatters.json_format:JSONFormatter",
+    "table": "cliff.formatters.table:TableFormatter",
+    "value": "cliff.formatters.value:ValueFormatter",
+    "yaml": "cliff.formatters.yaml_format:YAMLFormatter",
+}
+SHOW_FORMATTERS = {
+    "json": "cliff.formatters.json_format:JSONFormatter",
+    "shell": "cliff.formatters.shell:ShellFormatter",
+    "table": "cliff.formatters.table:TableFormatter",
+    "value": "cliff.formatters.value:ValueFormatter",
+    "yaml": "cliff.formatters.yaml_format:YAMLFormatter",
+}
 
-    def __init__(self, name, loader):
+
+class LazyCommand:
+    """Entry-point-like object for cliff's CommandManager: builds on load().
+
+    ``summary`` (the first line of the command's docstring) and ``dist``
+    (the distribution of a third-party plugin, None for occli's own
+    commands) come from the plugin registry's index, so that ``occli
+    --help`` lists every command without importing any.
+    """
+
+    def __init__(self, name, loader, summary=None, dist=None):
         self.name = name
         self._loader = loader
         self._cls = None
+        self.summary = summary
+        self.dist = dist
 
     @property
     def value(self):
@@ -32,12 +58,46 @@ class LazyCommand:
 
     def load(self):
         if self._cls is None:
-            self._cls = make_command(self.name, self._loader())
+            self._cls = make_command(self.name, self._loader(), dist=self.dist)
         return self._cls
 
 
-def make_command(name, func):
-    """A cliff Command class running ``func(client, parsed_args)``."""
+class Formatters:
+    """What cliff's DisplayCommandBase wants of its stevedore
+    ExtensionManager of formatters: ``names()``, iteration and ``[name]``,
+    each an extension with ``.name`` and ``.obj``."""
+
+    def __init__(self, specs):
+        import importlib
+
+        self._extensions = {}
+        for name in sorted(specs):
+            module, _, cls = specs[name].partition(":")
+            obj = getattr(importlib.import_module(module), cls)()
+            self._extensions[name] = _Extension(name, obj)
+
+    def names(self):
+        return list(self._extensions)
+
+    def __iter__(self):
+        return iter(self._extensions.values())
+
+    def __getitem__(self, name):
+        return self._extensions[name]
+
+
+class _Extension:
+    def __init__(self, name, obj):
+        self.name = name
+        self.obj = obj
+
+
+def make_command(name, func, dist=None):
+    """A cliff Command class running ``func(client, parsed_args)``.
+
+    ``dist``: the distribution of a third-party plugin, named in the
+    command's help.
+    """
     kind = getattr(func, "output", None)
     if kind == "list":
         from cliff.lister import Lister as base
@@ -45,6 +105,23 @@ def make_command(name, func):
         from cliff.show import ShowOne as base
     else:
         from cliff.command import Command as base
+
+    def _load_hooks(self):
+        # cliff looks for hooks under "<namespace>.<command>" entry points
+        # with stevedore on every run; occli's command manager has no
+        # namespace, so there are none to find
+        self._hooks = []
+
+    def get_epilog(self):
+        # cliff's own asks importlib.metadata.packages_distributions(), a
+        # scan of every installed distribution's file list, on every run
+        if dist:
+            return "This command is provided by the %s plugin." % dist
+        return ""
+
+    def _load_formatter_plugins(self):
+        return Formatters(LIST_FORMATTERS if kind == "list"
+                          else SHOW_FORMATTERS)
 
     def get_parser(self, prog_name):
         parser = base.get_parser(self, prog_name)
@@ -87,9 +164,12 @@ def make_command(name, func):
         "get_parser": get_parser,
         "take_action": take_action,
         "do_function": func,
+        "_load_hooks": _load_hooks,
+        "get_epilog": get_epilog,
     }
     if kind in ("list", "show"):
-        attrs["produce_output"] = produce_output
+        attrs.update(produce_output=produce_output,
+                     _load_formatter_plugins=_load_formatter_plugins)
     return type("Cmd_" + name.replace(" ", "_"), (base,), attrs)
 
 

@@ -30,7 +30,8 @@ while a plugin loads interrupts occli.
 Start-up cost: entry points are read once per process with
 ``importlib.metadata.entry_points()`` (stevedore's cache is a little faster
 but knows no distributions, and its float32 mtimes miss an entry point
-edited in place within ~2 minutes). The command and manager tables are
+edited in place within ~2 minutes). The command and manager tables (and
+each command's one-line description, which ``occli --help`` lists) are
 cached as a JSON index under ``$OCCLI_CACHE_DIR/plugins`` (default: the
 platformdirs user cache dir), one file per environment and plugin dir list,
 valid while the fingerprint of the entry points (name, value, distribution
@@ -66,7 +67,7 @@ PLUGIN_DIRS_ENV = "OCCLI_PLUGIN_DIRS"
 #: Plugin directory modules are imported as ``_occli_plugins.<file stem>``.
 DIR_MODULE_PREFIX = "_occli_plugins."
 #: Bump when the index layout changes.
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 
 ENTRY_POINT = "entry point"
 DIRECTORY = "directory"
@@ -162,6 +163,8 @@ class Registry:
         self.plugins = []
         self.commands = {}
         self.managers = {}
+        #: ``{command: first line of its docstring}`` (``occli --help``)
+        self.summaries = {}
         self.from_index = False
         self._offers = {}
 
@@ -183,6 +186,18 @@ class Registry:
 
     def command_names(self):
         return sorted(self.commands)
+
+    def summary(self, name):
+        """The one-line description of command ``name`` (None if unknown)."""
+        return self.summaries.get(name)
+
+    def dist_of(self, name):
+        """The distribution of a third-party plugin's command ``name``;
+        None for occli's own commands and plugin directory modules."""
+        plugin = self.plugins[self.commands[name]]
+        if plugin.builtin or plugin.source != ENTRY_POINT:
+            return None
+        return plugin.dist or None
 
     def command(self, name):
         """The ``do_*`` function of command ``name`` (imports its module only)."""
@@ -230,6 +245,9 @@ class Registry:
                 owner = table.setdefault(name, index)
                 if owner == index:
                     getattr(plugin, kind).append(name)
+                    if kind == COMMANDS:
+                        self.summaries[name] = _summary(offers[kind][name],
+                                                        name)
                 else:
                     taken.append("'%s' already provided by %s" % (
                         name, self.plugins[owner].label))
@@ -257,6 +275,9 @@ class Registry:
                 return False
             plugins = [Plugin(**item) for item in data["plugins"]]
             commands, managers = dict(data["commands"]), dict(data["managers"])
+            summaries = {name: text for name, text
+                         in dict(data.get("summaries") or {}).items()
+                         if name in commands and isinstance(text, str)}
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return False
         if not all(isinstance(i, int) and 0 <= i < len(plugins)
@@ -266,12 +287,14 @@ class Registry:
             LOG.debug("plugin index %s: a plugin module changed", path)
             return False
         self.plugins, self.commands, self.managers = plugins, commands, managers
+        self.summaries = summaries
         return True
 
     def _write_index(self, path, fingerprint):
         data = {"version": INDEX_VERSION, "fingerprint": fingerprint,
                 "plugins": [p.to_dict() for p in self.plugins],
-                "commands": self.commands, "managers": self.managers}
+                "commands": self.commands, "managers": self.managers,
+                "summaries": self.summaries}
         text = json.dumps(data, separators=(",", ":"))
         private_files.write(path, text.encode(), "plugin index")
 
@@ -551,6 +574,17 @@ def _resolve(spec):
     for attr in filter(None, attrs.strip().split(".")):
         obj = getattr(obj, attr)
     return obj
+
+
+def _summary(func, name):
+    """The first line of a command's docstring, as ``occli --help`` shows it
+    (cliff's one-liner: ``inspect.getdoc`` of the command, minus a final
+    dot)."""
+    import inspect
+
+    doc = getattr(func, "__doc__", None) or name
+    return (inspect.cleandoc(doc).split("\n")[0].rstrip(".")
+            if isinstance(doc, str) else name)
 
 
 def _failing_command(name, plugin, reason):

@@ -411,6 +411,16 @@ def test_command_of_a_plugin_broken_after_indexing_fails_cleanly(site, cli,
            "unavailable: ImportError: gone" in err
 
 
+def test_the_index_keeps_each_command_summary(site):
+    rebuild()
+    registry = rebuild()
+    assert registry.from_index
+    assert registry.summary("hello world") == "Print a greeting (needs no cloud)"
+    assert registry.summary("flavor list") == "List flavors"
+    assert registry.dist_of("hello world") == "occli-plugin-hello"
+    assert registry.dist_of("flavor list") is None
+
+
 # help, completion
 
 
@@ -419,6 +429,23 @@ def test_help_lists_plugin_commands(site, cli):
     assert code == 0, err
     assert "hello world" in out and "Print a greeting" in out
     assert "--plugin-dir <dir>" in out
+
+
+def test_help_names_the_distribution_of_plugin_commands(site, cli):
+    rebuild()
+    for argv in (("--help",), ("help",)):
+        code, out, err = cli(*argv)
+        assert code == 0, err
+        lines = {line[2:].split("  ")[0].strip(): line
+                 for line in out.splitlines() if line.startswith("  ")}
+        assert lines["hello world"].endswith("(occli-plugin-hello)")
+        assert lines["flavor list"].endswith("  List flavors")
+    code, out, err = cli("hello", "world", "--help")
+    assert code == 0, err
+    assert "This command is provided by the occli-plugin-hello plugin." in out
+    code, out, err = cli("help", "flavor", "list")
+    assert code == 0, err
+    assert "provided by" not in out
 
 
 def test_complete_includes_plugin_commands(site, cli):

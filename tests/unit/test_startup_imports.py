@@ -1,6 +1,15 @@
-"""The plain command path imports no cmd2, yaml, jsonschema or local-cloud code."""
+"""What the common commands import, and what they never call, at start-up.
+
+The plain command path imports no cmd2, yaml, jsonschema or local-cloud
+code. ``--help`` imports no command module and nothing of the client (its
+one-liners come from the plugin index). No command scans every installed
+distribution (``importlib.metadata.packages_distributions``, which cliff's
+help and epilog call) nor looks for cliff formatters or command hooks with
+stevedore.
+"""
 
 import json
+import pathlib
 import subprocess
 import sys
 
@@ -8,9 +17,34 @@ import pytest
 
 FORBIDDEN = ("cmd2", "yaml", "jsonschema", "occli.localcloud", "openstack",
              "prompt_toolkit")
+#: Also never imported by ``occli --help``.
+HELP_FORBIDDEN = ("occli.v2", "occli.client", "keystoneauth1", "requests",
+                  "prettytable")
 
 SCRIPT = r"""
 import json, sys
+import importlib.metadata
+import stevedore.extension
+
+calls = []
+real_scan = importlib.metadata.packages_distributions
+
+
+def packages_distributions(*args, **kwargs):
+    calls.append("packages_distributions")
+    return real_scan(*args, **kwargs)
+
+
+importlib.metadata.packages_distributions = packages_distributions
+real_init = stevedore.extension.ExtensionManager.__init__
+
+
+def init(self, namespace, *args, **kwargs):
+    calls.append("stevedore " + str(namespace))
+    return real_init(self, namespace, *args, **kwargs)
+
+
+stevedore.extension.ExtensionManager.__init__ = init
 import requests_mock
 from tests.unit import fakes
 before = set(sys.modules)
@@ -22,13 +56,13 @@ with requests_mock.Mocker() as m:
     from occli import shell
     code = shell.main(sys.argv[1:])
 loaded = sorted(set(sys.modules) - before)
-print(json.dumps({"code": code, "modules": loaded}))
+print(json.dumps({"code": code, "modules": loaded, "calls": calls}))
 """
 
+ROOT = pathlib.Path(__file__).parents[2]
 
-@pytest.mark.parametrize("argv", [["server", "list"], ["flavor", "list"],
-                                  ["--help"]])
-def test_command_path_imports(argv, tmp_path):
+
+def run(argv, tmp_path):
     env = {"OS_AUTH_URL": "http://cloud.test/identity/v3", "OS_USERNAME": "u",
            "OS_PASSWORD": "p", "OS_PROJECT_NAME": "p",
            "OS_USER_DOMAIN_ID": "default", "OS_PROJECT_DOMAIN_ID": "default",
@@ -36,11 +70,36 @@ def test_command_path_imports(argv, tmp_path):
            "OCCLI_LOCALCLOUD_DIR": str(tmp_path / "lc"),
            "PATH": "/usr/bin:/bin"}
     proc = subprocess.run([sys.executable, "-c", SCRIPT] + argv, env=env,
-                          capture_output=True, text=True,
-                          cwd=str(__import__("pathlib").Path(__file__).parents[2]))
+                          capture_output=True, text=True, cwd=str(ROOT))
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["code"] == 0, proc.stderr
-    bad = [m for m in result["modules"]
-           if any(m == f or m.startswith(f + ".") for f in FORBIDDEN)]
-    assert bad == []
+    return result
+
+
+def imported(result, prefixes):
+    return [m for m in result["modules"]
+            if any(m == f or m.startswith(f + ".") for f in prefixes)]
+
+
+def cliff_scans(result):
+    """packages_distributions() calls and cliff's stevedore look-ups."""
+    return [c for c in result["calls"] if c == "packages_distributions"
+            or c.startswith(("stevedore cliff.", "stevedore None"))]
+
+
+@pytest.mark.parametrize("argv", [["server", "list"], ["flavor", "list"],
+                                  ["server", "list", "-f", "json"],
+                                  ["--help"], ["help"]])
+def test_command_path_imports(argv, tmp_path):
+    result = run(argv, tmp_path)  # the plugin index is built: all imported
+    assert imported(result, FORBIDDEN) == []
+    assert cliff_scans(result) == []
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["help"]])
+def test_help_imports_no_command(argv, tmp_path):
+    run(argv, tmp_path)
+    result = run(argv, tmp_path)  # the plugin index is warm
+    assert imported(result, FORBIDDEN + HELP_FORBIDDEN) == []
+    assert cliff_scans(result) == []
