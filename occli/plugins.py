@@ -27,10 +27,13 @@ plugins by distribution and name) is a *conflict* and is not registered.
 Neither ever breaks the other plugins, nor ``--help``; only a real Ctrl-C
 while a plugin loads interrupts occli.
 
-Start-up cost: entry points are read once per process with
+Start-up cost: entry points are read with
 ``importlib.metadata.entry_points()`` (stevedore's cache is a little faster
 but knows no distributions, and its float32 mtimes miss an entry point
-edited in place within ~2 minutes). The command and manager tables (and
+edited in place within ~2 minutes) only when the index's stamp no longer
+matches: the names of the distributions on ``sys.path`` with the mtime and
+size of their ``entry_points.txt`` and the plugin directories' files, read
+in a fraction of the time (see :func:`_stamp`). The command and manager tables (and
 each command's one-line description, which ``occli --help`` lists) are
 cached as a JSON index under ``$OCCLI_CACHE_DIR/plugins`` (default: the
 platformdirs user cache dir), one file per environment and plugin dir list,
@@ -172,14 +175,18 @@ class Registry:
     def build(cls, plugin_dirs=(), cache_dir=None):
         """Discover plugins; use the cached index when it is still valid."""
         registry = cls(plugin_dirs)
+        path = _index_path(registry.plugin_dirs, cache_dir)
+        stamp = _stamp(registry.plugin_dirs)
+        if stamp is not None and registry._read_index(path, stamp=stamp):
+            registry.from_index = True  # no entry point was read
+            return registry
         candidates = _discover(registry.plugin_dirs)
         fingerprint = _fingerprint(candidates)
-        path = _index_path(registry.plugin_dirs, cache_dir)
         if registry._read_index(path, fingerprint):
             registry.from_index = True
         else:
             registry._load_all(candidates)
-            registry._write_index(path, fingerprint)
+        registry._write_index(path, fingerprint, stamp)
         return registry
 
     # lookups
@@ -265,13 +272,17 @@ class Registry:
 
     # the index
 
-    def _read_index(self, path, fingerprint):
+    def _read_index(self, path, fingerprint=None, stamp=None):
+        """Use the index at ``path`` if it was made for this ``fingerprint``
+        (or, given instead, this ``stamp``) and no plugin module changed."""
         raw = private_files.read(path, "plugin index")
         if raw is None:
             return False
         try:
             data = json.loads(raw)
-            if data.get("fingerprint") != fingerprint:
+            if fingerprint is not None and data.get("fingerprint") != fingerprint:
+                return False
+            if stamp is not None and data.get("stamp") != stamp:
                 return False
             plugins = [Plugin(**item) for item in data["plugins"]]
             commands, managers = dict(data["commands"]), dict(data["managers"])
@@ -290,8 +301,9 @@ class Registry:
         self.summaries = summaries
         return True
 
-    def _write_index(self, path, fingerprint):
+    def _write_index(self, path, fingerprint, stamp=None):
         data = {"version": INDEX_VERSION, "fingerprint": fingerprint,
+                "stamp": stamp,
                 "plugins": [p.to_dict() for p in self.plugins],
                 "commands": self.commands, "managers": self.managers,
                 "summaries": self.summaries}
@@ -415,6 +427,58 @@ def _fingerprint(candidates):
             [(p.source, p.group, p.name, p.target, p.dist, p.version,
               _stat(p.target) if p.source == DIRECTORY else None)
              for p in candidates]]
+    return hashlib.sha256(json.dumps(data).encode()).hexdigest()
+
+
+def _stamp(plugin_dirs):
+    """What the entry points and plugin directories are made of, read in a
+    fraction of the time reading the entry points takes; None when it
+    cannot be told this way (the entry points are then read).
+
+    For every ``sys.path`` entry: its name and, for a directory, the names
+    of its ``*.dist-info``/``*.egg-info`` with the ``[mtime_ns, size]`` of
+    their ``entry_points.txt`` (installing, removing, upgrading or editing
+    a distribution changes one of these); for a zip file its own stat. For
+    every plugin directory its ``*.py`` files and their stats. A path with
+    ``*.egg`` directories, or a finder other than Python's that knows
+    distributions, makes it None.
+    """
+    import importlib.machinery
+
+    for finder in sys.meta_path:
+        if (finder is not importlib.machinery.PathFinder
+                and hasattr(finder, "find_distributions")):
+            return None
+    paths = []
+    for entry in sys.path:
+        root = entry or "."
+        if os.path.isfile(root):
+            paths.append([entry, _stat(root)])
+            continue
+        infos = []
+        try:
+            with os.scandir(root) as it:
+                names = [e.name for e in it]
+        except OSError:
+            names = []
+        for name in sorted(names):
+            if name.endswith(".egg"):
+                return None
+            if name.endswith((".dist-info", ".egg-info")):
+                info = os.path.join(root, name)
+                infos.append([name, _stat(os.path.join(info, "entry_points.txt"))
+                              if os.path.isdir(info) else _stat(info)])
+        paths.append([entry, infos])
+    dirs = []
+    for directory in plugin_dirs:
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError as exc:
+            dirs.append([directory, str(exc)])
+            continue
+        dirs.append([directory, [[n, _stat(os.path.join(directory, n))]
+                                 for n in names if n.endswith(".py")]])
+    data = [INDEX_VERSION, sys.version, paths, dirs]
     return hashlib.sha256(json.dumps(data).encode()).hexdigest()
 
 

@@ -411,6 +411,45 @@ def test_command_of_a_plugin_broken_after_indexing_fails_cleanly(site, cli,
            "unavailable: ImportError: gone" in err
 
 
+def test_a_warm_index_is_used_without_reading_entry_points(site,
+                                                            monkeypatch):
+    rebuild()
+    assert rebuild().from_index
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the entry points were read")
+    monkeypatch.setattr(plugins.importlib.metadata, "entry_points", fail)
+    registry = rebuild()
+    assert registry.from_index and "hello world" in registry.commands
+
+
+def test_an_entry_point_added_in_place_rebuilds_the_index(site):
+    write_dist(site, "occli-plugin-edit", "1.0",
+               {plugins.COMMAND_GROUP: {"edit": "plug_edit"}},
+               single_module("plug_edit", "def do_edit_one(client, args):\n"
+                                          "    '''One.'''\n"))
+    assert "edit one" in rebuild().commands
+    assert rebuild().from_index
+    (site / "plug_edit2.py").write_text("def do_edit_two(client, args):\n"
+                                        "    '''Two.'''\n")
+    entry_points = site / "occli_plugin_edit-1.0.dist-info" / "entry_points.txt"
+    entry_points.write_text(entry_points.read_text() + "edit2 = plug_edit2\n")
+    registry = rebuild()
+    assert not registry.from_index
+    assert {"edit one", "edit two"} <= set(registry.commands)
+
+
+def test_a_distribution_installed_later_rebuilds_the_index(site):
+    rebuild()
+    assert rebuild().from_index
+    write_dist(site, "occli-plugin-late", "1.0",
+               {plugins.COMMAND_GROUP: {"late": "plug_late"}},
+               single_module("plug_late", "def do_late_cmd(client, args):\n"
+                                          "    '''Late.'''\n"))
+    registry = rebuild()
+    assert not registry.from_index and "late cmd" in registry.commands
+
+
 def test_the_index_keeps_each_command_summary(site):
     rebuild()
     registry = rebuild()
