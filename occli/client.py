@@ -101,14 +101,25 @@ class Client:
         from keystoneauth1 import session as ks_session
         from occli import __version__
 
-        plugin = cc.auth_plugin()
+        plugin = extra = None
         if use_cache:
-            from occli import token_cache
+            from occli import cached_auth, token_cache
             self._cache_key = cc.identity_key()
-            extra = token_cache.restore(plugin, self._cache_key)
+            if cc.auth_type in cached_auth.AUTH_TYPES:
+                # the configured plugin is built only once the cached token
+                # is not enough (building it imports much of keystoneauth1)
+                found = token_cache.cached_auth(self._cache_key,
+                                                cc.auth_plugin)
+                if found is not None:
+                    plugin, extra = found
+            else:
+                plugin = cc.auth_plugin()
+                extra = token_cache.restore(plugin, self._cache_key)
             if extra is not None:
                 self._cache_extra = extra
                 self._cache_saved = (plugin.get_auth_state(), dict(extra))
+        if plugin is None:
+            plugin = cc.auth_plugin()
         return ks_session.Session(
             auth=plugin, verify=cc.verify, cert=cc.cert,
             timeout=cc.api_timeout, collect_timing=collect_timing,

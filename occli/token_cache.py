@@ -15,6 +15,11 @@ unique temporary file, foreign, open or symlinked ones refused).  ``extra``
 holds small facts tied to the token's lifetime, such as the compute version
 range discovered at the endpoint.
 
+A command finding a valid token here runs with
+:class:`occli.cached_auth.CachedTokenAuth` (:func:`cached_auth`): the
+token answers, and the configured auth plugin is built only to
+authenticate again.
+
 Every failure (unreadable directory, corrupt or foreign file, wrong format
 version, expired token, a token without a service catalog) is logged at
 debug level and treated as a cache miss; a bad file is overwritten by the
@@ -31,8 +36,8 @@ from occli import private_files
 
 LOG = logging.getLogger(__name__)
 
-__all__ = ["cache_dir", "invalidate", "load", "load_extra", "restore", "save",
-           "update_extra"]
+__all__ = ["cache_dir", "cached_auth", "invalidate", "load", "load_extra",
+           "restore", "save", "update_extra"]
 
 #: Bump when the file layout changes; other versions are ignored.
 FORMAT_VERSION = 1
@@ -117,6 +122,35 @@ def restore(plugin, key):
     LOG.debug("token cache: using cached token %s", key)
     extra = entry.get("extra")
     return dict(extra) if isinstance(extra, dict) else {}
+
+
+def cached_auth(key, factory):
+    """``(plugin, extra)`` answering from the cached token of ``key``, or
+    None on a miss.
+
+    The plugin is a :class:`occli.cached_auth.CachedTokenAuth`: it builds
+    the configured plugin (``factory()``) only when the token no longer
+    does (a 401, the token about to expire). The entry is checked as
+    :func:`restore` checks it. One read.
+    """
+    entry = _read(key)
+    if entry is None:
+        return None
+    from occli import cached_auth
+
+    try:
+        ref = cached_auth.from_state(entry["auth_state"])
+        if ref is None or ref.will_expire_soon(STALE_SECONDS):
+            raise ValueError("expired or empty auth state")
+        if not (ref.has_service_catalog() and ref.service_catalog.catalog):
+            raise ValueError("no service catalog")
+    except Exception as exc:  # noqa: BLE001 - any bad state is a cache miss
+        LOG.debug("token cache: cannot use entry %s: %s", key, exc)
+        return None
+    LOG.debug("token cache: using cached token %s", key)
+    extra = entry.get("extra")
+    return (cached_auth.CachedTokenAuth(ref, factory),
+            dict(extra) if isinstance(extra, dict) else {})
 
 
 def load(plugin, key):

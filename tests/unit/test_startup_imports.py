@@ -2,9 +2,12 @@
 
 The plain command path imports no cmd2, yaml, jsonschema or local-cloud
 code. ``--help`` imports no command module and nothing of the client (its
-one-liners come from the plugin index). No command scans every installed
-distribution (``importlib.metadata.packages_distributions``, which cliff's
-help and epilog call) nor looks for cliff formatters or command hooks with
+one-liners come from the plugin index). With a warm token cache, ``server
+list`` imports neither ``keystoneauth1.identity`` nor
+``keystoneauth1.loading`` (the token answers; the auth plugin is built only
+to authenticate again). No command scans every installed distribution
+(``importlib.metadata.packages_distributions``, which cliff's help and
+epilog call) nor looks for cliff formatters or command hooks with
 stevedore.
 """
 
@@ -20,6 +23,8 @@ FORBIDDEN = ("cmd2", "yaml", "jsonschema", "occli.localcloud", "openstack",
 #: Also never imported by ``occli --help``.
 HELP_FORBIDDEN = ("occli.v2", "occli.client", "keystoneauth1", "requests",
                   "prettytable")
+#: Also never imported by a command with a warm token cache.
+WARM_FORBIDDEN = ("keystoneauth1.identity", "keystoneauth1.loading")
 
 SCRIPT = r"""
 import json, sys
@@ -103,3 +108,12 @@ def test_help_imports_no_command(argv, tmp_path):
     result = run(argv, tmp_path)  # the plugin index is warm
     assert imported(result, FORBIDDEN + HELP_FORBIDDEN) == []
     assert cliff_scans(result) == []
+
+
+@pytest.mark.parametrize("argv", [["server", "list"], ["flavor", "list"]])
+def test_warm_token_cache_builds_no_auth_plugin(argv, tmp_path):
+    cold = run(argv, tmp_path)
+    assert "keystoneauth1.identity" in cold["modules"]  # it authenticated
+    warm = run(argv, tmp_path)
+    assert imported(warm, FORBIDDEN + WARM_FORBIDDEN) == []
+    assert cliff_scans(warm) == []
