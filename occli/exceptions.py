@@ -7,7 +7,6 @@
 non-JSON bodies (HTML gateway pages, Swift's plain text).
 """
 
-import html
 import re
 
 
@@ -191,6 +190,8 @@ def _message_from_body(body):
 
 
 def _text_message(text):
+    import html  # only an HTML error page needs it
+
     text = html.unescape(_TAGS.sub(" ", text or ""))
     text = " ".join(text.split())
     return text[:500] or None

@@ -324,3 +324,41 @@ def test_redact_masks_every_token_header():
     for header in ("X-Auth-Token", "X-Subject-Token", "X-Service-Token",
                    "Authorization"):
         assert redact("%s: gAAAAsecret" % header) == "%s: ***" % header
+
+
+# the occli program ends its process itself (shell.exit_now)
+
+def occli_program(*argv, tmp_path):
+    import subprocess
+    import sys
+
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
+           "OCCLI_CACHE_DIR": str(tmp_path / "cache"),
+           "OCCLI_LOCALCLOUD_DIR": str(tmp_path / "lc"),
+           "OS_AUTH_URL": "http://127.0.0.1:9/v3", "OS_USERNAME": "u",
+           "OS_PASSWORD": PASSWORD, "OS_PROJECT_NAME": "p",
+           "OS_USER_DOMAIN_ID": "default", "OS_PROJECT_DOMAIN_ID": "default"}
+    program = os.path.join(os.path.dirname(sys.executable), "occli")
+    return subprocess.run([program] + list(argv), env=env, text=True,
+                          capture_output=True, timeout=60)
+
+
+def test_program_exit_keeps_codes_output_and_log_file(tmp_path):
+    proc = occli_program("--help", tmp_path=tmp_path)
+    assert proc.returncode == 0
+    assert proc.stdout.rstrip().endswith(
+        "Show a token for scripts (the cached one while it is valid)")
+    proc = occli_program("server", "list", "--limit", "x", tmp_path=tmp_path)
+    assert proc.returncode == 2 and "is not an integer" in proc.stderr
+    log = tmp_path / "occli.log"
+    proc = occli_program("--log-file", str(log), "--retries", "0", "flavor",
+                         "list", tmp_path=tmp_path)
+    assert proc.returncode == 1
+    assert proc.stderr.strip(), "the error line was flushed"
+    text = log.read_text()
+    assert "127.0.0.1:9" in text and PASSWORD not in text
+
+
+def test_in_process_main_returns_its_code(cli):
+    code, out, err = cli("--version")
+    assert code == 0
