@@ -25,6 +25,7 @@ class Config:
     token_ttl: int = 3600
     admin_password: str = dataclasses.field(default="admin-secret", repr=False)
     demo_password: str = dataclasses.field(default="demo-secret", repr=False)
+    alt_password: str = dataclasses.field(default="alt-secret", repr=False)
     region: str = "RegionOne"
     faults: list = dataclasses.field(default_factory=list)
     threads: int = 8
@@ -166,6 +167,8 @@ class LocalCloud:
                                   cfg.region),
             "local-admin": _cloud_entry(url, "admin", cfg.admin_password,
                                         "admin", cfg.region),
+            "local-alt": _cloud_entry(url, "alt", cfg.alt_password, "alt",
+                                      cfg.region),
         }
         _write_private(self.clouds_yaml_path,
                        yaml.safe_dump({"clouds": clouds}, sort_keys=False))

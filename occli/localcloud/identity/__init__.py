@@ -1,14 +1,19 @@
 """Keystone v3 for the local cloud: version discovery, tokens, catalog,
-application credentials. Mounted at the root of the URL space (CONTRACT.md
-§1–§2; doc/localcloud-internals.md). Layout:
+application credentials, and the admin API (domains, projects, users,
+roles, grants, role assignments). Mounted at the root of the URL space
+(CONTRACT.md §1–§2; doc/localcloud-internals.md). Layout:
 
 * :mod:`.api` — the ``Service``: routes, views, keystone's error body (a
   rule's ``Unauthorized`` on the login path gets ``WWW-Authenticate``);
+  :mod:`.admin_api` — the admin API's routes and views;
 * :mod:`.schemas` — request checks (auth body, scope, credential create);
+  :mod:`.admin_schemas` — keystone's JSON schemas of the admin API;
+  :mod:`.policy` — keystone's default policies;
 * rules over a sqlite3 connection and plain values, raising
   :mod:`occli.localcloud.errors`: :mod:`.tokens` (issue, load, revoke,
-  scope), :mod:`.app_credentials`, :mod:`.users`, :mod:`.projects`
-  (domains too), :mod:`.assignments` (roles), :mod:`.seed`,
+  scope), :mod:`.app_credentials`, :mod:`.users`, :mod:`.domains`,
+  :mod:`.projects` (domain lookups too), :mod:`.assignments` (roles,
+  grants), :mod:`.seed`,
   :mod:`.catalog`, :mod:`.passwords` (scrypt; :data:`.passwords.SCRYPT`
   is the cost of new hashes, lowered by the tests' conftest);
 * :mod:`.migrations` — the tables (store component ``identity``).

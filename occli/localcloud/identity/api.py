@@ -14,6 +14,7 @@ transaction that re-checks the hashes did not change meanwhile.
 from occli.localcloud import common, errors
 from occli.localcloud.app import Context, HTTPError, Response, Service, Unauthenticated
 from occli.localcloud.identity import (
+    admin_api,
     app_credentials,
     migrations,
     passwords,
@@ -38,7 +39,7 @@ def _unauthorized(req, exc):
 
 class IdentityService(Service):
     """Keystone v3 (``/``, ``/v3``, ``/v3/auth/*``, application
-    credentials)."""
+    credentials, and the admin API of :mod:`.admin_api`)."""
 
     name = "identity"
     prefix = ""
@@ -58,6 +59,7 @@ class IdentityService(Service):
         self.route("POST", creds, self.create_app_cred, mode=None)
         self.route("GET", creds + "/{app_cred_id}", self.get_app_cred)
         self.route("DELETE", creds + "/{app_cred_id}", self.delete_app_cred)
+        self.admin = admin_api.AdminAPI(self)
 
     def migrations(self):
         return migrations.MIGRATIONS
@@ -69,9 +71,10 @@ class IdentityService(Service):
         return {"error": error}
 
     def seed(self, db):
-        """Create the Default domain, admin/demo projects and users, roles."""
+        """Create the Default domain, admin/demo/alt projects and users,
+        roles."""
         cfg = self.cloud.config
-        seed.seed(db, cfg.admin_password, cfg.demo_password)
+        seed.seed(db, cfg.admin_password, cfg.demo_password, cfg.alt_password)
 
     # -- lookups other services may use --------------------------------------
 

@@ -1,10 +1,16 @@
-"""Roles and role assignments (implied roles: admin ⇒ member ⇒ reader)."""
+"""Roles and role assignments (implied roles: admin ⇒ member ⇒ reader):
+the token's roles, and the admin API's rules (roles, grants, the
+``/v3/role_assignments`` listing)."""
 
+import json
+import sqlite3
 import uuid
 
 from occli.localcloud import errors
 
 ROLE_IMPLIES = {"admin": ("member",), "member": ("reader",)}
+# the seeded roles are immutable, as keystone-manage bootstrap makes them
+IMMUTABLE_ROLES = ("admin", "member", "reader")
 
 
 def ensure_role(db, name):
@@ -56,3 +62,182 @@ def find_role_id(db, ref):
     if row is None:
         raise errors.NotFound("Could not find role: %s." % ref[key])
     return row["id"]
+
+
+# -- the admin API: roles ------------------------------------------------------
+
+def role_not_found(role_id):
+    return errors.NotFound("Could not find role: %s." % role_id)
+
+
+def get_role(db, role_id):
+    row = db.execute("SELECT * FROM roles WHERE id = ?",
+                     (role_id,)).fetchone()
+    if row is None:
+        raise role_not_found(role_id)
+    return row
+
+
+def select_roles(db, name=None, domain_id=None):
+    """Role rows by name (``domain_id``: none here has one)."""
+    if domain_id is not None:
+        return []
+    sql, args = "SELECT * FROM roles", []
+    if name is not None:
+        sql += " WHERE name = ?"
+        args.append(name)
+    return db.execute(sql + " ORDER BY name, id", args).fetchall()
+
+
+def immutable(row):
+    return row["name"] in IMMUTABLE_ROLES
+
+
+def _role_conflict(name):
+    return errors.Conflict("Conflict occurred attempting to store role -"
+                           " Duplicate entry found with name %s." % name)
+
+
+def _check_global(data):
+    if data.get("domain_id") is not None:
+        raise errors.BadRequest("Invalid input for field/attribute domain_id:"
+                                " domain-specific roles are not supported by"
+                                " the local cloud.")
+
+
+def create_role(db, data):
+    """Create a (global) role from a checked ``role`` body; the row."""
+    _check_global(data)
+    role_id = uuid.uuid4().hex
+    try:
+        db.execute("INSERT INTO roles (id, name, description)"
+                   " VALUES (?, ?, ?)",
+                   (role_id, data["name"], data.get("description")))
+    except sqlite3.IntegrityError:
+        raise _role_conflict(data["name"]) from None
+    return get_role(db, role_id)
+
+
+def _immutable_error(action, role_id):
+    return errors.Forbidden(
+        "Unable to %s immutable role resource: `%s. Set resource option"
+        " \"immutable\" to false first." % (action, role_id))
+
+
+def update_role(db, role_id, data):
+    row = get_role(db, role_id)
+    if immutable(row):
+        raise _immutable_error("update", role_id)
+    _check_global(data)
+    name = data.get("name", row["name"])
+    description = row["description"]
+    if "description" in data:
+        description = data["description"]
+    try:
+        db.execute("UPDATE roles SET name = ?, description = ? WHERE id = ?",
+                   (name, description, role_id))
+    except sqlite3.IntegrityError:
+        raise _role_conflict(name) from None
+    return get_role(db, role_id)
+
+
+def delete_role(db, role_id):
+    """Delete a role, its assignments and its place in application
+    credentials (the seeded roles are immutable: 403)."""
+    row = get_role(db, role_id)
+    if immutable(row):
+        raise _immutable_error("delete", role_id)
+    db.execute("DELETE FROM role_assignments WHERE role_id = ?", (role_id,))
+    db.execute("DELETE FROM application_credential_roles WHERE role_id = ?",
+               (role_id,))
+    db.execute("DELETE FROM roles WHERE id = ?", (role_id,))
+
+
+# -- grants ----------------------------------------------------------------------
+
+def _grant_not_found(role_id, user_id, target_id):
+    return errors.NotFound(
+        "Could not find role assignment with role: %s, user or group: %s,"
+        " project, domain, or system: %s." % (role_id, user_id, target_id))
+
+
+def has_grant(db, user_id, target_type, target_id, role_id):
+    return db.execute(
+        "SELECT 1 FROM role_assignments WHERE user_id = ? AND target_type = ?"
+        " AND target_id = ? AND role_id = ?",
+        (user_id, target_type, target_id, role_id)).fetchone() is not None
+
+
+def check_grant(db, user_id, target_type, target_id, role_id):
+    """NotFound (keystone's text) unless the user has the role directly."""
+    if not has_grant(db, user_id, target_type, target_id, role_id):
+        raise _grant_not_found(role_id, user_id, target_id)
+
+
+def revoke(db, user_id, target_type, target_id, role_id):
+    """Remove a direct role assignment (NotFound if there is none). The
+    user's tokens on the target lose the role when next read."""
+    check_grant(db, user_id, target_type, target_id, role_id)
+    db.execute(
+        "DELETE FROM role_assignments WHERE user_id = ? AND target_type = ?"
+        " AND target_id = ? AND role_id = ?",
+        (user_id, target_type, target_id, role_id))
+
+
+# -- GET /v3/role_assignments ---------------------------------------------------
+
+def list_assignments(db, user_id=None, role_id=None, project_ids=None,
+                     domain_id=None, effective=False):
+    """Direct (or, with ``effective``, direct and implied) assignments as
+    dicts: ``user_id``, ``target_type``, ``target_id``, ``role_id`` and,
+    for an implied one, ``prior_role_id`` (the role that implies it).
+
+    ``project_ids`` limits to those projects, ``domain_id`` to that domain
+    as a target. In effective mode ``role_id`` filters the expanded list,
+    as keystone's does. Order: by target, user, role name; an implied
+    role right after the role implying it.
+    """
+    sql = ("SELECT a.user_id, a.target_type, a.target_id, a.role_id,"
+           " r.name AS role_name FROM role_assignments a"
+           " JOIN roles r ON r.id = a.role_id WHERE 1")
+    args = []
+    if user_id is not None:
+        sql += " AND a.user_id = ?"
+        args.append(user_id)
+    if project_ids is not None:
+        sql += (" AND a.target_type = 'project' AND a.target_id IN"
+                " (SELECT value FROM json_each(?))")
+        args.append(json.dumps(sorted(project_ids)))
+    if domain_id is not None:
+        sql += " AND a.target_type = 'domain' AND a.target_id = ?"
+        args.append(domain_id)
+    if role_id is not None and not effective:
+        sql += " AND a.role_id = ?"
+        args.append(role_id)
+    rows = db.execute(sql + " ORDER BY a.target_type DESC, a.target_id,"
+                      " a.user_id, r.name", args).fetchall()
+    found = []
+    ids_by_name = None
+    for row in rows:
+        item = {"user_id": row["user_id"], "target_type": row["target_type"],
+                "target_id": row["target_id"], "role_id": row["role_id"],
+                "prior_role_id": None}
+        found.append(item)
+        if not effective:
+            continue
+        if ids_by_name is None:
+            ids_by_name = {r["name"]: r["id"] for r in db.execute(
+                "SELECT id, name FROM roles")}
+        pending = [(row["role_name"], row["role_id"])]
+        while pending:
+            prior_name, prior_id = pending.pop(0)
+            for implied in ROLE_IMPLIES.get(prior_name, ()):
+                implied_id = ids_by_name.get(implied)
+                if implied_id is None:
+                    continue
+                found.append(dict(item, role_id=implied_id,
+                                  prior_role_id=prior_id))
+                pending.append((implied, implied_id))
+    if role_id is not None and effective:
+        found = [a for a in found if a["role_id"] == role_id]
+    return found

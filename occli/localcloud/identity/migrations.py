@@ -71,4 +71,26 @@ MIGRATIONS = [
     ALTER TABLE tokens ADD COLUMN app_cred_id TEXT;
     CREATE INDEX tokens_app_cred_id ON tokens (app_cred_id);
     """,
+    # the admin API: descriptions, tags, hierarchy, extra attributes.
+    # users.default_project replaces default_project_id, whose foreign key
+    # keystone does not have (it keeps a deleted or unknown project's id)
+    """
+    ALTER TABLE domains ADD COLUMN description TEXT NOT NULL DEFAULT '';
+    ALTER TABLE domains ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE projects ADD COLUMN description TEXT NOT NULL DEFAULT '';
+    ALTER TABLE projects ADD COLUMN parent_id TEXT;
+    ALTER TABLE projects ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE projects ADD COLUMN extra TEXT NOT NULL DEFAULT '{}';
+    UPDATE projects SET parent_id = domain_id;
+    CREATE INDEX projects_parent_id ON projects (parent_id);
+    ALTER TABLE users ADD COLUMN extra TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE users ADD COLUMN default_project TEXT;
+    UPDATE users SET default_project = default_project_id,
+        default_project_id = NULL;
+    ALTER TABLE roles ADD COLUMN description TEXT;
+    CREATE INDEX role_assignments_target
+        ON role_assignments (target_type, target_id);
+    CREATE INDEX role_assignments_role ON role_assignments (role_id);
+    CREATE INDEX tokens_project_id ON tokens (project_id);
+    """,
 ]

@@ -1,24 +1,29 @@
 """The seeded identities: domain ``default``/``Default``, projects
-``admin`` and ``demo``, roles ``admin``, ``member``, ``reader``, users
-``admin`` (admin on both projects and on the default domain) and ``demo``
-(member on demo). Idempotent: a restart keeps the ids and applies changed
-passwords."""
+``admin``, ``demo`` and ``alt``, roles ``admin``, ``member``, ``reader``,
+users ``admin`` (admin on projects admin and demo and on the default
+domain), ``demo`` (member on demo) and ``alt`` (member on alt: a second
+project for two-project scenarios). Idempotent: a restart keeps the ids
+and applies changed passwords."""
 
 from occli.localcloud.identity import assignments, projects, users
 from occli.localcloud.identity.projects import DEFAULT_DOMAIN
 
 
-def seed(db, admin_password, demo_password):
-    projects.ensure_domain(db, DEFAULT_DOMAIN, "Default")
+def seed(db, admin_password, demo_password, alt_password):
+    projects.ensure_domain(db, DEFAULT_DOMAIN, "Default",
+                           "The default domain")
     roles = {name: assignments.ensure_role(db, name)
              for name in ("admin", "member", "reader")}
     admin_project = projects.ensure_project(db, "admin")
     demo_project = projects.ensure_project(db, "demo")
+    alt_project = projects.ensure_project(db, "alt")
     admin = users.ensure_user(db, "admin", admin_password, admin_project)
     demo = users.ensure_user(db, "demo", demo_password, demo_project)
+    alt = users.ensure_user(db, "alt", alt_password, alt_project)
     for user, target_type, target, role in (
             (admin, "project", admin_project, "admin"),
             (admin, "project", demo_project, "admin"),
             (admin, "domain", DEFAULT_DOMAIN, "admin"),
-            (demo, "project", demo_project, "member")):
+            (demo, "project", demo_project, "member"),
+            (alt, "project", alt_project, "member")):
         assignments.assign(db, user, target_type, target, roles[role])

@@ -174,7 +174,7 @@ def resolve_scope(db, user_id, scope):
     if scope is None:
         row = db.execute(
             "SELECT p.id FROM users u"
-            " JOIN projects p ON p.id = u.default_project_id"
+            " JOIN projects p ON p.id = u.default_project"
             " JOIN domains d ON d.id = p.domain_id"
             " WHERE u.id = ? AND p.enabled AND d.enabled",
             (user_id,)).fetchone()

@@ -1,4 +1,6 @@
-"""Users: lookups, the seed's ``ensure``, the password method's checks.
+"""Users: lookups, the seed's ``ensure``, the password method's checks,
+the admin API's rules (create, update, delete, list, a user's projects)
+and the change of one's own password.
 
 A password is checked in two steps so that scrypt never runs inside a
 write transaction: :func:`password_lookup` reads the stored hash (a
@@ -7,11 +9,20 @@ held, then :func:`password_user` re-reads the user in the transaction that
 issues the token and refuses if the hash changed meanwhile.
 """
 
+import json
+import sqlite3
 import uuid
 
 from occli.localcloud import errors
 from occli.localcloud.identity import passwords, projects
 from occli.localcloud.identity.projects import DEFAULT_DOMAIN
+
+# attributes of a user that are columns (or never stored); any other is an
+# extra one, shown at the top level (``email``, ``description``, …)
+USER_KEYS = ("id", "name", "domain_id", "enabled", "password",
+             "default_project_id", "options", "federated", "links",
+             "password_expires_at")
+AUTH_REQUIRED = "The request you have made requires authentication."
 
 
 def user_id(db, name, domain_id=DEFAULT_DOMAIN):
@@ -25,7 +36,7 @@ def ensure_user(db, name, password, project_id):
     """The id of user ``name`` (default domain) with ``password``.
 
     Created if missing; an existing user whose password differs gets the
-    new one and loses its tokens; ``default_project_id`` is set if unset.
+    new one and loses its tokens; its default project is set if unset.
     """
     row = db.execute(
         "SELECT id, password_hash FROM users"
@@ -34,7 +45,7 @@ def ensure_user(db, name, password, project_id):
         new_id = uuid.uuid4().hex
         db.execute(
             "INSERT INTO users (id, name, domain_id, password_hash,"
-            " default_project_id) VALUES (?, ?, ?, ?, ?)",
+            " default_project) VALUES (?, ?, ?, ?, ?)",
             (new_id, name, DEFAULT_DOMAIN, passwords.hash_password(password),
              project_id))
         return new_id
@@ -46,8 +57,8 @@ def ensure_user(db, name, password, project_id):
     elif passwords.weaker_than_current(row["password_hash"]):
         db.execute("UPDATE users SET password_hash = ? WHERE id = ?",
                    (passwords.hash_password(password), row["id"]))
-    db.execute("UPDATE users SET default_project_id = ? WHERE id = ?"
-               " AND default_project_id IS NULL", (project_id, row["id"]))
+    db.execute("UPDATE users SET default_project = ? WHERE id = ?"
+               " AND default_project IS NULL", (project_id, row["id"]))
     return row["id"]
 
 
@@ -97,3 +108,162 @@ def password_user(db, check):
         raise errors.Unauthorized("Invalid username or password")
     check_enabled(db, row)
     return row["id"]
+
+
+# -- the admin API -------------------------------------------------------------
+
+def not_found(user_id):
+    return errors.NotFound("Could not find user: %s." % user_id)
+
+
+def get(db, user_id):
+    """The user row ``user_id``, or NotFound (keystone's text)."""
+    row = db.execute("SELECT * FROM users WHERE id = ?",
+                     (user_id,)).fetchone()
+    if row is None:
+        raise not_found(user_id)
+    return row
+
+
+def find(db, user_id):
+    """The user row ``user_id``, or None."""
+    return db.execute("SELECT * FROM users WHERE id = ?",
+                      (user_id,)).fetchone()
+
+
+def select(db, name=None, domain_id=None, enabled=None):
+    """User rows matching the filters that are not None, by name."""
+    sql, args = "SELECT * FROM users WHERE 1", []
+    for column, value in (("name", name), ("domain_id", domain_id)):
+        if value is not None:
+            sql += " AND %s = ?" % column
+            args.append(value)
+    if enabled is not None:
+        sql += " AND enabled = ?"
+        args.append(int(enabled))
+    return db.execute(sql + " ORDER BY name, id", args).fetchall()
+
+
+def extra(row):
+    return json.loads(row["extra"])
+
+
+def _extra(data):
+    return {k: v for k, v in data.items() if k not in USER_KEYS}
+
+
+def check_supported(data):
+    """BadRequest for what the local cloud does not keep (federation)."""
+    if data.get("federated"):
+        raise errors.BadRequest("Invalid input for field/attribute federated:"
+                                " federated users are not supported by the"
+                                " local cloud.")
+
+
+def create(db, data, domain_id, password_hash):
+    """Create a user from a checked ``user`` body; ``domain_id`` is the one
+    to use when the body gives none; ``password_hash`` the password already
+    hashed (outside the transaction; "" for a user without one, who cannot
+    log in). Returns the row."""
+    check_supported(data)
+    domain_id = data.get("domain_id") or domain_id
+    if projects.find_domain(db, {"id": domain_id}) is None:
+        raise errors.NotFound("Could not find domain: %s." % domain_id)
+    user_id = uuid.uuid4().hex
+    try:
+        db.execute(
+            "INSERT INTO users (id, name, domain_id, password_hash,"
+            " default_project, enabled, extra) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (user_id, data["name"], domain_id, password_hash,
+             data.get("default_project_id"), int(data["enabled"]),
+             json.dumps(_extra(data))))
+    except sqlite3.IntegrityError:
+        raise errors.Conflict(
+            "Conflict occurred attempting to store user - Duplicate entry"
+            " found with name %s at domain ID %s." % (data["name"],
+                                                      domain_id)) from None
+    return get(db, user_id)
+
+
+def update(db, user_id, data, password_hash=None):
+    """Apply a checked ``user`` update body (``password_hash``: the new
+    password, hashed); the updated row. A new password or disabling the
+    user revokes its tokens, as keystone does."""
+    check_supported(data)
+    row = get(db, user_id)
+    if data.get("id") is not None and data["id"] != user_id:
+        raise errors.BadRequest("Cannot change ID")
+    if "domain_id" in data and data["domain_id"] != row["domain_id"]:
+        raise errors.BadRequest("Cannot change Domain ID")
+    name = data.get("name", row["name"])
+    enabled = data["enabled"] if "enabled" in data else bool(row["enabled"])
+    default_project = row["default_project"]
+    if "default_project_id" in data:
+        default_project = data["default_project_id"]
+    merged = dict(extra(row), **_extra(data))
+    try:
+        db.execute(
+            "UPDATE users SET name = ?, enabled = ?, default_project = ?,"
+            " extra = ? WHERE id = ?",
+            (name, int(enabled), default_project, json.dumps(merged),
+             user_id))
+    except sqlite3.IntegrityError:
+        raise errors.Conflict(
+            "Conflict occurred attempting to store user - Duplicate entry"
+            " found with name %s." % name) from None
+    if password_hash is not None:
+        db.execute("UPDATE users SET password_hash = ? WHERE id = ?",
+                   (password_hash, user_id))
+    if password_hash is not None or (row["enabled"] and not enabled):
+        db.execute("UPDATE tokens SET revoked = 1 WHERE user_id = ?",
+                   (user_id,))
+    return get(db, user_id)
+
+
+def delete(db, user_id):
+    get(db, user_id)
+    delete_rows(db, user_id)
+
+
+def delete_rows(db, user_id):
+    """Delete a user with its role assignments, application credentials and
+    tokens (which are then invalid: 401)."""
+    db.execute("DELETE FROM role_assignments WHERE user_id = ?", (user_id,))
+    db.execute("DELETE FROM application_credentials WHERE user_id = ?",
+               (user_id,))
+    db.execute("DELETE FROM tokens WHERE user_id = ?", (user_id,))
+    db.execute("DELETE FROM users WHERE id = ?", (user_id,))
+
+
+def project_ids(db, user_id):
+    """The ids of the projects the user has a role on."""
+    return {r["target_id"] for r in db.execute(
+        "SELECT DISTINCT target_id FROM role_assignments"
+        " WHERE user_id = ? AND target_type = 'project'", (user_id,))}
+
+
+# -- POST /v3/users/{user_id}/password (two steps, like a login) -----------------
+
+def original_password_lookup(db, user_id, original):
+    """The :class:`~.passwords.SecretCheck` of the original password
+    (verified by the caller with no lock held)."""
+    row = find(db, user_id)
+    return passwords.SecretCheck(row["id"] if row else None,
+                                 row["password_hash"] if row else None,
+                                 original)
+
+
+def change_password(db, check, new_hash):
+    """Store ``new_hash`` for the user of a verified check and revoke its
+    tokens; Unauthorized (keystone's texts) for an unknown user, a wrong
+    original password, a password changed meanwhile or a disabled user."""
+    row = check.row_id and find(db, check.row_id)
+    if not row or not check.ok or row["password_hash"] != check.encoded:
+        raise errors.Unauthorized(AUTH_REQUIRED)
+    if not row["enabled"]:
+        raise errors.Unauthorized("The account is disabled for user: %s."
+                                  % row["id"])
+    db.execute("UPDATE users SET password_hash = ? WHERE id = ?",
+               (new_hash, row["id"]))
+    db.execute("UPDATE tokens SET revoked = 1 WHERE user_id = ?",
+               (row["id"],))

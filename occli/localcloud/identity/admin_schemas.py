@@ -1,0 +1,230 @@
+"""Keystone's request schemas for the admin API (domains, projects, users,
+roles, role assignments), checked with jsonschema the way keystone 30 does
+so that a 400 carries keystone's text:
+
+* bodies and list queries (``keystone.api.validation``): the first error
+  as ``Invalid input for field/attribute <key>. Value: <value>. <message>``,
+  or the bare message when it concerns the top level (``'user' is a
+  required property``);
+* the password change body (``keystone.common.validation``, older):
+  jsonschema's whole error text, ``Invalid input for field '<path>': …``
+  when it has a path.
+
+Where keystone answers a 500 (``enabled: "yes"`` is accepted by its schema
+and then refused by its database; ``POST /v3/projects {}``), the local
+cloud answers a 400 instead: booleans given as text are read like oslo's
+``bool_from_string``, a missing ``project`` is a required property.
+Resource ``options`` (``immutable``, the user options) are not supported:
+``{}`` is accepted, any option is a 400 naming it.
+"""
+
+import functools
+
+from occli.localcloud import errors
+
+_TRUE = ("1", "t", "true", "on", "y", "yes")
+# keystone's parameter_types.boolean: what its schemas let through
+_BOOLEAN = {
+    "type": ["boolean", "string", "null"],
+    "enum": [True, "True", "TRUE", "true", False, "False", "FALSE", "false",
+             "", "1", "0", "y", "Y", "n", "N", "on", "ON", "off", "OFF",
+             "yes", "no"],
+}
+_PROJECT_NAME = {"type": "string", "minLength": 1, "maxLength": 64,
+                 "pattern": r"[\S]+"}
+_NAME = {"type": "string", "minLength": 1, "maxLength": 255,
+         "pattern": r"[\S]+"}
+_ID_STRING = {"type": "string", "minLength": 1, "maxLength": 64,
+              "pattern": r"^[a-zA-Z0-9-]+$"}
+_DESCRIPTION = {"type": ["string", "null"]}
+_TAGS = {"type": "array", "maxItems": 80, "uniqueItems": True,
+         "items": {"type": "string", "minLength": 1, "maxLength": 255,
+                   "pattern": "^[^,/]*$"}}
+# no resource option is supported (keystone: immutable, the user options)
+_OPTIONS = {"type": "object", "properties": {},
+            "additionalProperties": False}
+
+
+def _nullable(schema):
+    return dict(schema, type=[schema["type"], "null"])
+
+
+_PROJECT = {
+    "description": _DESCRIPTION,
+    "domain_id": _nullable(_ID_STRING),
+    "enabled": _BOOLEAN,
+    "is_domain": _BOOLEAN,
+    "parent_id": _nullable(_ID_STRING),
+    "name": _PROJECT_NAME,
+    "tags": _TAGS,
+    "options": _OPTIONS,
+}
+PROJECT_CREATE = {
+    "type": "object",
+    "properties": {"project": {"type": "object", "properties": _PROJECT,
+                               "required": ["name"]}},
+    "required": ["project"],
+    "additionalProperties": False,
+}
+PROJECT_UPDATE = {
+    "type": "object",
+    "properties": {"project": {"type": "object", "properties": {
+        key: _PROJECT[key] for key in ("description", "enabled", "name",
+                                       "options", "tags")}}},
+    "required": ["project"],
+    "additionalProperties": False,
+}
+PROJECT_QUERY = {
+    "type": "object",
+    "properties": {"domain_id": _ID_STRING, "enabled": _BOOLEAN,
+                   "name": _PROJECT_NAME, "is_domain": _BOOLEAN,
+                   "parent_id": {"type": "string"}},
+}
+
+_DOMAIN = {
+    "description": _DESCRIPTION,
+    "enabled": _BOOLEAN,
+    "name": _PROJECT_NAME,
+    "options": _OPTIONS,
+    "tags": _TAGS,
+}
+DOMAIN_CREATE = {
+    "type": "object",
+    "properties": {"domain": {
+        "type": "object",
+        "properties": dict(_DOMAIN, explicit_domain_id=_ID_STRING),
+        "required": ["name"]}},
+    "required": ["domain"],
+    "additionalProperties": False,
+}
+DOMAIN_UPDATE = {
+    "type": "object",
+    "properties": {"domain": {"type": "object", "properties": _DOMAIN,
+                              "minProperties": 1}},
+    "required": ["domain"],
+    "additionalProperties": False,
+}
+DOMAIN_QUERY = {
+    "type": "object",
+    "properties": {"enabled": _BOOLEAN, "name": _PROJECT_NAME},
+}
+
+_USER = {
+    "default_project_id": {"type": ["string", "null"]},
+    "description": {"type": ["string", "null"]},
+    "domain_id": _ID_STRING,
+    "enabled": _BOOLEAN,
+    "name": _NAME,
+    "password": {"type": ["string", "null"]},
+    "options": _OPTIONS,
+}
+USER_CREATE = {
+    "type": "object",
+    "properties": {"user": {"type": "object", "properties": _USER,
+                            "required": ["name"]}},
+    "required": ["user"],
+    "additionalProperties": False,
+}
+USER_UPDATE = {
+    "type": "object",
+    "properties": {"user": {"type": "object", "properties": _USER,
+                            "minProperties": 1}},
+    "required": ["user"],
+    "additionalProperties": False,
+}
+USER_QUERY = {
+    "type": "object",
+    "properties": {"domain_id": _ID_STRING, "enabled": _BOOLEAN,
+                   "name": _NAME},
+}
+PASSWORD_CHANGE = {
+    "type": "object",
+    "properties": {"original_password": {"type": "string"},
+                   "password": {"type": "string"}},
+    "required": ["original_password", "password"],
+    "additionalProperties": False,
+}
+
+_ROLE = {
+    "name": {"type": "string", "minLength": 1, "maxLength": 255,
+             "pattern": r"[\S]+"},
+    "description": {"type": ["string", "null"]},
+    "domain_id": _nullable(_ID_STRING),
+    "options": _OPTIONS,
+}
+ROLE_CREATE = {
+    "type": "object",
+    "properties": {"role": {"type": "object", "properties": _ROLE,
+                            "required": ["name"]}},
+    "required": ["role"],
+    "additionalProperties": False,
+}
+ROLE_UPDATE = {
+    "type": "object",
+    "properties": {"role": {"type": "object", "properties": _ROLE,
+                            "minProperties": 1}},
+    "required": ["role"],
+    "additionalProperties": False,
+}
+ROLE_QUERY = {
+    "type": "object",
+    "properties": {"name": _NAME, "domain_id": _ID_STRING},
+}
+
+
+@functools.cache
+def _validator(key):
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(globals()[key])
+
+
+def _first_error(key, data):
+    return next(iter(_validator(key).iter_errors(data)), None)
+
+
+def check_body(key, body):
+    """``body`` checked against the schema named ``key`` (e.g.
+    ``"PROJECT_CREATE"``); BadRequest with keystone's text otherwise."""
+    error = _first_error(key, body)
+    if error is None:
+        return body
+    if error.path:
+        raise errors.BadRequest(
+            "Invalid input for field/attribute %s. Value: %s. %s"
+            % (error.path[-1], error.instance, error.message))
+    raise errors.BadRequest(error.message)
+
+
+def check_query(key, query):
+    """The last value of each query parameter, checked like a body."""
+    values = {name: items[-1] for name, items in query.items()}
+    return check_body(key, values)
+
+
+def check_password_change(body):
+    """The ``user`` of a password change body (keystone's older
+    validator: jsonschema's whole text)."""
+    data = body.get("user", {}) if isinstance(body, dict) else body
+    error = _first_error("PASSWORD_CHANGE", data)
+    if error is None:
+        return data
+    if error.path:
+        raise errors.BadRequest("Invalid input for field '%s': %s" % (
+            "/".join(str(p) for p in error.path), error))
+    raise errors.BadRequest(str(error))
+
+
+def boolean(value, default=True):
+    """A boolean the schemas let through (``True``, ``"no"``, ``""``, …),
+    read like oslo's ``bool_from_string`` (unknown text: ``default``)."""
+    if isinstance(value, bool):
+        return value
+    if value is None or value == "":
+        return default
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in ("0", "f", "false", "off", "n", "no"):
+        return False
+    return default

@@ -1,0 +1,103 @@
+"""Keystone 30's default policies for the admin API, for the scopes this
+cloud has (project and domain; no system scope, no ``manager`` role).
+
+``admin`` anywhere is ``rule:admin_required`` (keystone's well-known
+behaviour: the admin role on any project is cloud admin). A *domain
+reader* is a domain-scoped token with the ``reader`` role (implied by
+member and admin) on that domain. What each action allows (keystone's
+check string, minus system scope and the domain manager):
+
+* ``get_domain``: admin, or a token scoped to the domain or to one of its
+  projects (any role); ``list_domains``: admin or a domain reader (its own
+  domain); ``create/update/delete_domain``: admin.
+* ``get_project``: admin, a domain reader of the project's domain, or a
+  token scoped to that project (any role); ``list_projects``: admin or a
+  domain reader; ``list_user_projects``: admin, a domain reader of the
+  user's domain, or the user itself; ``create/update/delete_project``:
+  admin.
+* ``get_user``: admin, a domain reader of the user's domain, or the user
+  itself; ``list_users``: admin or a domain reader;
+  ``create/update/delete_user``: admin. Changing one's own password
+  (``POST /v3/users/{id}/password``) is not a policy: it takes the
+  original password.
+* roles: admin only (``get/list/create/update/delete_role``).
+* grants: ``check_grant``: admin, or a domain reader of both the user's and
+  the target's domain; ``create/revoke_grant``: admin.
+* ``list_role_assignments``: admin or a domain reader. A project member
+  cannot list even its own assignments (keystone answers 403 too).
+
+A domain-scoped token lists only its domain's projects, users and
+assignments, whatever its roles (keystone filters the answer).
+"""
+
+from occli.localcloud import errors
+
+MESSAGE = "You are not authorized to perform the requested action: %s."
+
+
+def forbidden(action):
+    return errors.Forbidden(MESSAGE % ("identity:" + action))
+
+
+def is_admin(ctx):
+    return "admin" in ctx.roles
+
+
+def domain_scope(ctx):
+    """The domain a token is scoped to, or None (project-scoped or
+    unscoped: an unscoped token has no roles)."""
+    if ctx.project_id is None and ctx.roles:
+        return ctx.domain_id
+    return None
+
+
+def domain_reader(ctx, domain_id):
+    scope = domain_scope(ctx)
+    return (scope is not None and scope == domain_id
+            and "reader" in ctx.roles)
+
+
+def enforce(ctx, action, allowed):
+    """Forbidden (``identity:<action>``) unless ``allowed``."""
+    if not allowed:
+        raise forbidden(action)
+
+
+def admin_only(ctx, action):
+    enforce(ctx, action, is_admin(ctx))
+
+
+def admin_or_domain_reader(ctx, action):
+    """List policies: admin, or a domain-scoped reader."""
+    enforce(ctx, action, is_admin(ctx) or (
+        domain_scope(ctx) is not None and "reader" in ctx.roles))
+
+
+def get_domain(ctx, domain_id):
+    enforce(ctx, "get_domain", is_admin(ctx) or (
+        ctx.domain_id == domain_id and ctx.roles))
+
+
+def get_project(ctx, project):
+    """``project``: the project row (None when it does not exist)."""
+    allowed = is_admin(ctx)
+    if project is not None and not allowed:
+        allowed = (domain_reader(ctx, project["domain_id"])
+                   or ctx.project_id == project["id"])
+    enforce(ctx, "get_project", allowed)
+
+
+def user_target(ctx, action, user):
+    """``get_user`` / ``list_user_projects``: admin, the domain reader of
+    the user's domain, the user itself (``user`` None: unknown)."""
+    allowed = is_admin(ctx)
+    if user is not None and not allowed:
+        allowed = (domain_reader(ctx, user["domain_id"])
+                   or ctx.user_id == user["id"])
+    enforce(ctx, action, allowed)
+
+
+def check_grant(ctx, user_domain_id, target_domain_id):
+    enforce(ctx, "check_grant", is_admin(ctx) or (
+        domain_reader(ctx, user_domain_id)
+        and domain_reader(ctx, target_domain_id)))
