@@ -160,6 +160,15 @@ class Manager:
         or an href as Glance's ``next``); ``item_key`` unwraps items that are
         wrapped one by one (as Nova's keypairs are).
         """
+        for page in self._pages(url, response_key, params=params, limit=limit,
+                                links_key=links_key, item_key=item_key):
+            yield from page
+
+    def _pages(self, url, response_key, params=None, limit=None,
+               links_key=None, item_key=None):
+        """Yield the resources page by page, a list per page, as
+        :meth:`_list` yields them one by one: the next page is asked for
+        when the caller wants it."""
         params = {k: v for k, v in (params or {}).items() if v is not None}
         links_key = links_key or response_key + "_links"
         remaining = None if limit is None or limit < 0 else limit
@@ -170,15 +179,16 @@ class Manager:
             response = self._request("GET", url, params=params)
             body = self._body(response)
             items = body.get(response_key) or []
-            for item in items:
-                if remaining is not None and remaining <= 0:
-                    return
-                yield self._resource(item[item_key] if item_key else item,
-                                     response)
-                if remaining is not None:
-                    remaining -= 1
+            if remaining is not None:
+                items = items[:remaining]
+                remaining -= len(items)
+            page = [self._resource(item[item_key] if item_key else item,
+                                   response) for item in items]
             next_marker = _next_marker(body.get(links_key))
-            if not items or next_marker is None or next_marker in seen:
+            del response, body, items  # a page in memory at a time, not two
+            if page:
+                yield page
+            if not page or next_marker is None or next_marker in seen:
                 return
             if remaining is not None and remaining <= 0:
                 return

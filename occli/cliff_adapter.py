@@ -19,10 +19,11 @@ _RAW_FORMATTERS = _TEXT_FORMATTERS + ("table",)
 
 
 #: The formatters of list and show commands: cliff's own, named here rather
-#: than found through stevedore's entry-point scan on every run.
+#: than found through stevedore's entry-point scan on every run, and for
+#: lists a JSON formatter that streams the array (occli.formatters).
 LIST_FORMATTERS = {
     "csv": "cliff.formatters.commaseparated:CSVLister",
-    "json": "cliff.formatters.json_format:JSONFormatter",
+    "json": "occli.formatters:StreamingJSONFormatter",
     "table": "cliff.formatters.table:TableFormatter",
     "value": "cliff.formatters.value:ValueFormatter",
     "yaml": "cliff.formatters.yaml_format:YAMLFormatter",

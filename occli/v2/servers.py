@@ -166,6 +166,19 @@ class ServerManager(compute.ComputeManager):
         ``all_tenants``, ``status``, ``changes-since``, …); booleans are sent
         as ``true``/``false``. ``sort_keys``/``sort_dirs`` are repeated.
         """
+        return self._list(*self._list_request(
+            detailed, search_opts, marker, sort_keys, sort_dirs), limit=limit)
+
+    def pages(self, detailed=True, search_opts=None, limit=None, marker=None,
+              sort_keys=None, sort_dirs=None):
+        """Like :meth:`list`, a list of servers per page: each page is
+        asked for when the previous one was used."""
+        return self._pages(*self._list_request(
+            detailed, search_opts, marker, sort_keys, sort_dirs), limit=limit)
+
+    def _list_request(self, detailed, search_opts, marker, sort_keys,
+                      sort_dirs):
+        """``(url, response key, params)`` of a server list."""
         params = {}
         for key, value in (search_opts or {}).items():
             if isinstance(value, bool):
@@ -177,7 +190,7 @@ class ServerManager(compute.ComputeManager):
         if sort_dirs:
             params["sort_dir"] = list(sort_dirs)
         url = "/servers/detail" if detailed else "/servers"
-        return self._list(url, "servers", params=params, limit=limit)
+        return url, "servers", params
 
     def get(self, server):
         return self._get("/servers/%s" % base.getid(server), "server")

@@ -62,6 +62,20 @@ def test_list_limit_caps_total(things, mock_cloud):
     assert sent[1].qs["limit"] == ["1"]
 
 
+def test_pages_are_lists_asked_for_one_at_a_time(things, mock_cloud):
+    m = mock_cloud.mock
+    m.get(COMPUTE + "/servers/detail", [
+        {"json": page([server(1), server(2)], "id-2")},
+        {"json": page([server(3), server(4)], "id-4")},
+        {"json": page([])}])
+    pages = things._pages("/servers/detail", "servers", limit=3)
+    assert [t.id for t in next(pages)] == ["id-1", "id-2"]
+    assert len(requests_to(m, "GET", "/servers/detail")) == 1
+    assert [t.id for t in next(pages)] == ["id-3"]  # the limit
+    assert list(pages) == []
+    assert len(requests_to(m, "GET", "/servers/detail")) == 2
+
+
 def test_list_stops_on_repeated_marker(things, mock_cloud):
     mock_cloud.mock.get(COMPUTE + "/servers/detail",
                         json=page([server(1)], "id-1"))

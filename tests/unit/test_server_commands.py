@@ -242,6 +242,71 @@ def test_list_all_pages_by_default(cli, cloud):
         marker, page2["servers"][0]["id"]]
 
 
+# -- list: requests and streaming ------------------------------------------
+
+def paged_listing(cloud, pages):
+    """/servers/detail answering ``pages`` (lists of server bodies) in
+    turn, following markers; returns the mock of each page."""
+    template = server_body()["server"]
+    mocks = []
+    marker = None
+    for number, names in enumerate(pages):
+        servers = [dict(copy.deepcopy(template), name=name,
+                        id="%08d-0000-4000-8000-%012d" % (number, i))
+                   for i, name in enumerate(names)]
+        body = {"servers": servers}
+        if number < len(pages) - 1:
+            body["servers_links"] = [{"rel": "next", "href": COMPUTE +
+                                      "/servers/detail?marker=" +
+                                      servers[-1]["id"]}]
+        url = COMPUTE + "/servers/detail" + (
+            "?marker=" + marker if marker else "")
+        mocks.append((url, body))
+        marker = servers[-1]["id"]
+    return mocks
+
+
+class RecordingStream(io.StringIO):
+    """A stream remembering how much of it was flushed."""
+
+    flushed = 0
+
+    def flush(self):
+        self.flushed = len(self.getvalue())
+
+
+@pytest.mark.parametrize("fmt", ["value", "csv", "json"])
+def test_list_writes_each_page_before_asking_for_the_next(cli, cloud, fmt):
+    from occli import shell
+
+    app = shell.OcCLI()
+    app.stdout, app.stderr = RecordingStream(), io.StringIO()
+    seen = []
+    pages = paged_listing(cloud, [["a1", "a2"], ["b1", "b2"], ["c1"]])
+    for number, (url, body) in enumerate(pages):
+        def answer(request, context, body=body, number=number):
+            seen.append((number, app.stdout.getvalue(), app.stdout.flushed))
+            return body
+        cloud.mock.get(url, json=answer)
+    code = app.run(["server", "list", "-f", fmt, "-c", "Name", "-c", "Image"])
+    assert code == 0, app.stderr.getvalue()
+    out = app.stdout.getvalue()
+    assert [number for number, _, _ in seen] == [0, 1, 2]
+    for number, written, flushed in seen[1:]:
+        # the rows of every earlier page are written, and flushed
+        previous = [n for page in ([["a1", "a2"], ["b1", "b2"]][:number])
+                    for n in page]
+        assert all(name in written for name in previous), written
+        assert flushed == len(written)
+        assert not any(name in written for name in ("b1", "c1")[number - 1:])
+    if fmt == "json":
+        assert [r["Name"] for r in json.loads(out)] == [
+            "a1", "a2", "b1", "b2", "c1"]
+        assert all(r["Image"] == "cirros" for r in json.loads(out))
+    # image names: one Glance request, the image was known after page one
+    assert len(requests_to(cloud.mock, "GET", "/v2/images")) == 1
+
+
 @pytest.mark.parametrize("argv", [["--sort", "name:up"], ["--sort", ":asc"],
                                   ["--limit", "-2"], ["--limit", "x"]])
 def test_list_bad_options_are_usage_errors(cli, cloud, argv):

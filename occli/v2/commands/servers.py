@@ -199,7 +199,12 @@ def _action_command(verb, doc, until=None, what=None):
            help="Start after this server.")
 @utils.output("list")
 def do_server_list(client, args):
-    """List servers."""
+    """List servers.
+
+    Rows are written page by page as Nova answers (``-f value``, ``csv``
+    and ``json``; a table waits for all of them). Image names take one
+    Glance request per page, for the images not seen yet.
+    """
     search = {"name": args.name, "host": args.host,
               "status": args.status.upper() if args.status else None,
               "changes-since": args.changes_since,
@@ -209,58 +214,91 @@ def do_server_list(client, args):
     if args.image:
         search["image"] = client.images.find_resource(args.image).id
     sort = args.sort or ()
-    servers = list(client.servers.list(
+    pages = client.servers.pages(
         search_opts={k: v for k, v in search.items() if v is not None},
         limit=args.limit, marker=args.marker,
         sort_keys=[k for k, _ in sort] or None,
-        sort_dirs=[d for _, d in sort] or None))
-    image_names = _image_names(client, servers)
-    flavor_names = _flavor_names(client, servers)
-    rows = []
-    for s in servers:
-        info = s.to_dict()
-        row = {"id": s.id, "name": info.get("name"),
-               "status": info.get("status"),
-               "networks": info.get("addresses") or {},
-               "image": _image_label(info.get("image"), image_names),
-               "flavor": _flavor_label(info.get("flavor"), flavor_names)}
-        if args.long:
-            power = info.get("OS-EXT-STS:power_state")
-            row.update({
-                "task_state": info.get("OS-EXT-STS:task_state"),
-                "power_state": POWER_STATES.get(power, power),
-                "az": info.get("OS-EXT-AZ:availability_zone"),
-                "host": info.get("OS-EXT-SRV-ATTR:host"),
-                "metadata": info.get("metadata") or {}})
-        rows.append(row)
+        sort_dirs=[d for _, d in sort] or None)
     keys = ["id", "name", "status", "networks", "image", "flavor"]
     headers = ["ID", "Name", "Status", "Networks", "Image", "Flavor"]
     if args.long:
         keys += ["task_state", "power_state", "az", "host", "metadata"]
         headers += ["Task State", "Power State", "Availability Zone", "Host",
                     "Properties"]
-    return columns.table(rows, keys, headers, formatters={
+    image_names = _Names(client, _image_names)
+    flavor_names = _Names(client, _flavor_names)
+    out = utils.stdout(args)
+
+    def rows():
+        for page in pages:
+            images = image_names.of(page)
+            flavors = flavor_names.of(page)
+            for s in page:
+                yield _list_row(s, images, flavors, args.long)
+            # what the formatter wrote of this page is out before the
+            # next page is asked for
+            out.flush()
+    return columns.table(rows(), keys, headers, formatters={
         "networks": columns.AddressesColumn, "metadata": columns.DictColumn})
 
 
-def _image_names(client, servers):
-    """``{id: name}`` of the servers' images: one Glance request.
+def _list_row(server, image_names, flavor_names, long):
+    info = server.to_dict()
+    row = {"id": server.id, "name": info.get("name"),
+           "status": info.get("status"),
+           "networks": info.get("addresses") or {},
+           "image": _image_label(info.get("image"), image_names),
+           "flavor": _flavor_label(info.get("flavor"), flavor_names)}
+    if long:
+        power = info.get("OS-EXT-STS:power_state")
+        row.update({
+            "task_state": info.get("OS-EXT-STS:task_state"),
+            "power_state": POWER_STATES.get(power, power),
+            "az": info.get("OS-EXT-AZ:availability_zone"),
+            "host": info.get("OS-EXT-SRV-ATTR:host"),
+            "metadata": info.get("metadata") or {}})
+    return row
+
+
+class _Names:
+    """``{id: name}`` of the images (or flavors) of the servers listed so
+    far: each page asks (``lookup(client, servers, known)``) only for the
+    ids not seen on an earlier page."""
+
+    def __init__(self, client, lookup):
+        self.client = client
+        self.lookup = lookup
+        self.known = {}
+
+    def of(self, servers):
+        self.known.update(self.lookup(self.client, servers, self.known))
+        return self.known
+
+
+def _image_names(client, servers, known=()):
+    """``{id: name}`` of the servers' images not in ``known``: one Glance
+    request (per 100 ids).
 
     Asks Glance only for the distinct image ids of ``servers`` (its
     ``id=in:`` filter, chunked by the manager), never for every image
-    page. A failing lookup leaves the ids shown.
+    page. Ids Glance does not return map to None (not asked again); a
+    failing lookup leaves the ids shown.
     """
-    ids = [s.image["id"] for s in servers
-           if isinstance(getattr(s, "image", None), dict)
-           and s.image.get("id") and "name" not in s.image]
+    ids = list(dict.fromkeys(
+        s.image["id"] for s in servers
+        if isinstance(getattr(s, "image", None), dict)
+        and s.image.get("id") and "name" not in s.image
+        and s.image["id"] not in known))
     if not ids:
         return {}
     images = _best_effort("image", lambda: {
         i.id: getattr(i, "name", None) for i in client.images.list(ids=ids)})
-    return images or {}
+    if images is None:
+        return {}
+    return {**dict.fromkeys(ids), **images}
 
 
-def _flavor_names(client, servers):
+def _flavor_names(client, servers, known=()):
     """``{id: name}`` for microversions < 2.47 from one flavor list.
 
     The list stops as soon as every needed flavor was seen, so further
@@ -270,6 +308,7 @@ def _flavor_names(client, servers):
               if isinstance(getattr(s, "flavor", None), dict)
               and "original_name" not in s.flavor}
     wanted.discard(None)
+    wanted -= set(known)
     if not wanted:
         return {}
 
