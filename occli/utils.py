@@ -68,6 +68,21 @@ def stderr(args):
     return getattr(args, "_stderr", None) or sys.stderr
 
 
+def column_used(args, name):
+    """Whether a list command's column ``name`` is shown or sorted on.
+
+    With ``-c`` (matched as cliff matches it: case, spaces and
+    underscores aside) only the columns given are shown, so a command
+    may skip the requests that fill the others.
+    """
+    def normal(text):
+        return text.lower().strip().replace(" ", "_")
+    chosen = getattr(args, "columns", None)
+    used = {normal(c) for c in (chosen or ())} | {
+        normal(c) for c in getattr(args, "sort_columns", None) or ()}
+    return not chosen or normal(name) in used
+
+
 def wait_options(what, timeout=600):
     """Add ``--wait``, ``--wait-timeout`` and the hidden ``--wait-interval``
     to a ``do_*`` command (``what``: until when ``--wait`` waits)."""

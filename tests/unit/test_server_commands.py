@@ -244,6 +244,22 @@ def test_list_all_pages_by_default(cli, cloud):
 
 # -- list: requests and streaming ------------------------------------------
 
+@pytest.mark.parametrize("argv, image_requests", [
+    ([], 1), (["-f", "json"], 1), (["-c", "image"], 1),
+    (["-c", "ID", "--sort-column", "Image"], 1),
+    (["-c", "ID", "-c", "Name"], 0), (["-f", "value", "-c", "ID"], 0),
+    (["-n"], 0), (["--no-name-lookup", "-f", "json"], 0)])
+def test_list_asks_glance_only_for_a_shown_image_column(cli, listing, cloud,
+                                                         argv, image_requests):
+    code, out, err = cli("server", "list", *argv)
+    assert code == 0, err
+    assert len(requests_to(cloud.mock, "GET", "/servers/detail")) == 1
+    assert len(requests_to(cloud.mock, "GET", "/v2/images")) == image_requests
+    if "--no-name-lookup" in argv:
+        assert json.loads(out)[0]["Image"] == \
+            listing["servers"][0]["image"]["id"]
+
+
 def paged_listing(cloud, pages):
     """/servers/detail answering ``pages`` (lists of server bodies) in
     turn, following markers; returns the mock of each page."""
@@ -325,12 +341,29 @@ def test_show_by_name_hides_links_and_formats(cli, cloud):
     shown = json.loads(out)
     assert shown["id"] == SID
     assert "links" not in shown
-    assert shown["image"] == {"id": IMAGE_ID, "name": "cirros"}
+    assert shown["image"] == {"id": IMAGE_ID}  # no image request
     assert shown["flavor"]["original_name"] == "m1.tiny"
     assert shown["metadata"] == {"My Server Name": "Apache1"}
     assert shown["addresses"]["private"][0]["addr"] == "192.168.1.30"
-    lookup = requests_to(cloud.mock, "GET", "/servers/detail")[0]
+    # one request: Nova's name filter answers the whole server
+    [lookup] = api_requests(cloud)
+    assert lookup.path.endswith("/servers/detail")
     assert query(lookup)["name"] == [r"^new\-server\-test$"]
+
+
+def api_requests(cloud):
+    """Requests but authentication and the compute version discovery."""
+    return [r for r in cloud.mock.request_history
+            if not r.path.startswith("/identity")
+            and not r.path.endswith(("/v2.1", "/v2.1/"))]
+
+
+def test_show_by_id_is_one_request(cli, cloud):
+    code, out, err = cli("server", "show", SID, "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)["id"] == SID
+    [show] = api_requests(cloud)
+    assert show.method == "GET" and show.path.endswith("/servers/" + SID)
 
 
 def test_show_value_and_shell_give_json_not_python_reprs(cli, cloud):
@@ -354,7 +387,7 @@ def test_show_value_and_shell_give_json_not_python_reprs(cli, cloud):
 def test_show_table_is_readable(cli, cloud):
     code, out, err = cli("server", "show", SID)
     assert code == 0, err
-    assert "cirros (%s)" % IMAGE_ID in out
+    assert "| image " in out and IMAGE_ID in out
     assert "m1.tiny (vcpus=1, ram=512, disk=1, ephemeral=0, swap=0)" in out
     assert "private=192.168.1.30" in out
     assert "My Server Name=Apache1" in out

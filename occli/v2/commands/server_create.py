@@ -256,6 +256,7 @@ def do_server_create(client, args):
     client.servers.check_create(**options)
 
     image = client.images.find_resource(args.image) if args.image else None
+    found_image = image
     flavor = client.flavors.find_resource(args.flavor)
     bdms = list(args.block_devices)
     if args.boot_from_volume is not None:
@@ -288,7 +289,7 @@ def do_server_create(client, args):
         with waiters.accepted("Server %s (id %s) was created but showing "
                               "it failed" % (args.name, created.id)):
             server = client.servers.get(created)
-    return servers.show_server(client, server, extra)
+    return servers.show_server(client, server, extra, images=[found_image])
 
 
 class ServersColumn(cliff_columns.FormattableColumn):

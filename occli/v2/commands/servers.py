@@ -111,16 +111,19 @@ def _best_effort(what, func):
         return None
 
 
-def show_server(client, server, extra=None):
-    """``(names, values)`` of a server for a ShowOne (``links`` hidden)."""
+def show_server(client, server, extra=None, images=()):
+    """``(names, values)`` of a server for a ShowOne (``links`` hidden).
+
+    The image shows its name only when it is one of ``images`` (resources
+    the command looked up already): no request is made for it.
+    """
     info = server.to_dict()
     info.pop("links", None)
     image = info.get("image")
     if isinstance(image, dict) and image.get("id") and "name" not in image:
-        found = _best_effort("image", lambda: client.images.find_resource(
-            image["id"]))
-        if found is not None:
-            info["image"] = dict(image, name=getattr(found, "name", None))
+        for found in images:
+            if found is not None and getattr(found, "id", None) == image["id"]:
+                info["image"] = dict(image, name=getattr(found, "name", None))
     info.update(extra or {})
     return columns.show(info, formatters=SHOW_FORMATTERS)
 
@@ -197,13 +200,17 @@ def _action_command(verb, doc, until=None, what=None):
            help="At most this many servers (-1: all, the default).")
 @utils.arg("--marker", metavar="<server-id>",
            help="Start after this server.")
+@utils.arg("-n", "--no-name-lookup", action="store_true",
+           help="Show image (and, before compute API 2.47, flavor) IDs "
+           "rather than asking for their names.")
 @utils.output("list")
 def do_server_list(client, args):
     """List servers.
 
     Rows are written page by page as Nova answers (``-f value``, ``csv``
     and ``json``; a table waits for all of them). Image names take one
-    Glance request per page, for the images not seen yet.
+    Glance request per page, for the images not seen yet, and only when
+    the Image column is shown.
     """
     search = {"name": args.name, "host": args.host,
               "status": args.status.upper() if args.status else None,
@@ -225,14 +232,17 @@ def do_server_list(client, args):
         keys += ["task_state", "power_state", "az", "host", "metadata"]
         headers += ["Task State", "Power State", "Availability Zone", "Host",
                     "Properties"]
-    image_names = _Names(client, _image_names)
-    flavor_names = _Names(client, _flavor_names)
+    lookup = not args.no_name_lookup
+    image_names = _Names(client, _image_names) if lookup and \
+        utils.column_used(args, "Image") else None
+    flavor_names = _Names(client, _flavor_names) if lookup and \
+        utils.column_used(args, "Flavor") else None
     out = utils.stdout(args)
 
     def rows():
         for page in pages:
-            images = image_names.of(page)
-            flavors = flavor_names.of(page)
+            images = image_names.of(page) if image_names else {}
+            flavors = flavor_names.of(page) if flavor_names else {}
             for s in page:
                 yield _list_row(s, images, flavors, args.long)
             # what the formatter wrote of this page is out before the
@@ -342,7 +352,11 @@ def _flavor_label(flavor, names):
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
 @utils.output("show")
 def do_server_show(client, args):
-    """Show a server."""
+    """Show a server.
+
+    One request: the server by ID, or Nova's name filter for a name (it
+    answers the whole server). The image is shown by ID.
+    """
     return show_server(client, client.servers.find_resource(args.server))
 
 
@@ -466,7 +480,7 @@ def do_server_rebuild(client, args):
             rebuilt = waiters.wait_for_server(
                 client.servers, rebuilt, {"ACTIVE", "SHUTOFF"},
                 **utils.wait_args(args))
-    return show_server(client, rebuilt, extra)
+    return show_server(client, rebuilt, extra, images=[image])
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
