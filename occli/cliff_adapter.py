@@ -96,8 +96,10 @@ class _Extension:
 def make_command(name, func, dist=None):
     """A cliff Command class running ``func(client, parsed_args)``.
 
-    ``dist``: the distribution of a third-party plugin, named in the
-    command's help.
+    A list or show function returns ``(columns, rows)``; it may return
+    ``(columns, rows, exit_code)`` to end with another code than 0 after
+    its output (some of several items failed). ``dist``: the distribution
+    of a third-party plugin, named in the command's help.
     """
     kind = getattr(func, "output", None)
     if kind == "list":
@@ -137,10 +139,19 @@ def make_command(name, func, dist=None):
         parsed_args._stdout = self.app.stdout
         parsed_args._stderr = self.app.stderr
         try:
-            return func(client, parsed_args)
+            result = func(client, parsed_args)
         except exceptions.CommandError as exc:
             exc.rename(getattr(func, "option_names", {}))
             raise
+        if kind in ("list", "show") and len(result) == 3:
+            *result, self.exit_code = result
+            result = tuple(result)
+        return result
+
+    def run(self, parsed_args):
+        self.exit_code = 0
+        code = base.run(self, parsed_args)
+        return code or self.exit_code
 
     def produce_output(self, parsed_args, column_names, data):
         formatter = getattr(parsed_args, "formatter", None)
@@ -169,7 +180,7 @@ def make_command(name, func, dist=None):
         "get_epilog": get_epilog,
     }
     if kind in ("list", "show"):
-        attrs.update(produce_output=produce_output,
+        attrs.update(produce_output=produce_output, run=run,
                      _load_formatter_plugins=_load_formatter_plugins)
     return type("Cmd_" + name.replace(" ", "_"), (base,), attrs)
 

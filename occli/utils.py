@@ -207,20 +207,147 @@ def positive_int(text):
     return value
 
 
-def for_each(items, action, what, label=str):
+#: ``--concurrency``: items acted on at a time by default, and at most
+#: (keystoneauth1's connection pool keeps 10 connections per host).
+DEFAULT_CONCURRENCY = 8
+MAX_CONCURRENCY = 10
+
+
+def concurrency(text):
+    """argparse type of ``--concurrency``: 1 to MAX_CONCURRENCY."""
+    import argparse
+
+    value = positive_int(text)
+    if value > MAX_CONCURRENCY:
+        raise argparse.ArgumentTypeError("%r: at most %d" % (text,
+                                                             MAX_CONCURRENCY))
+    return value
+
+
+def concurrency_option(func):
+    """Add ``--concurrency N`` to a ``do_*`` command acting on several
+    items with :func:`for_each` (``args.concurrency``)."""
+    return arg("--concurrency", type=concurrency, default=DEFAULT_CONCURRENCY,
+               metavar="<n>",
+               help="Act on up to N items at a time (default %d, at most "
+               "%d; 1: one after the other)." % (DEFAULT_CONCURRENCY,
+                                                 MAX_CONCURRENCY))(func)
+
+
+def for_each(items, action, what, label=str, concurrency=1):
     """Run ``action(item)`` for every item; report each failure on stderr.
 
     Each failure is one line, ``Failed to <what> <label(item)>: <error>``.
     Returns the exit code: 0 when all succeeded, 1 when any failed (so
     ``occli server stop a b`` stops ``b`` even if ``a`` fails).
+
+    With ``concurrency`` > 1, the first item runs alone (it authenticates,
+    negotiates the compute version and makes the service adapters that the
+    others then share: no token is asked for twice), then the others run
+    on up to ``concurrency`` threads. The output is as if they ran one
+    after the other: failures, and what the actions log, come in the
+    order of ``items``. An error other than an API error (a bug, a lost
+    connection after its retries) stops as it would one by one: items
+    not started yet are not run, and the error is raised.
     """
     import logging
+
     log = logging.getLogger("occli")
+    items = list(items)
+    if concurrency <= 1 or len(items) <= 2:
+        outcomes = (_outcome(action, item) for item in items)
+    else:
+        outcomes = _concurrently(action, items, concurrency)
     failed = 0
-    for item in items:
-        try:
-            action(item)
-        except exceptions.ClientException as exc:
-            failed += 1
-            log.error("Failed to %s %s: %s", what, label(item), exc)
+    try:
+        for item, (records, error) in zip(items, outcomes, strict=False):
+            for record in records:
+                logging.getLogger(record.name).handle(record)
+            if isinstance(error, exceptions.ClientException):
+                failed += 1
+                log.error("Failed to %s %s: %s", what, label(item), error)
+            elif error is not None:
+                raise error
+    finally:
+        outcomes.close()  # the pool, if any, is shut down
     return 1 if failed else 0
+
+
+def _outcome(action, item, capture=None):
+    """``(log records, exception or None)`` of ``action(item)``; records
+    are kept back only when ``capture`` (a _LogCapture) is given."""
+    if capture is not None:
+        capture.start()
+    try:
+        action(item)
+    except Exception as exc:  # noqa: BLE001 - returned, raised by for_each
+        return (capture.stop() if capture else []), exc
+    return (capture.stop() if capture else []), None
+
+
+def _concurrently(action, items, concurrency):
+    """The outcomes of ``action`` on ``items``, in their order: the first
+    alone, the others on a pool of threads whose log records are kept
+    back until their turn."""
+    from concurrent import futures
+
+    first = _outcome(action, items[0])
+    yield first
+    if first[1] is not None and not isinstance(
+            first[1], exceptions.ClientException):
+        return  # for_each raises it
+    capture = _LogCapture()
+    pool = futures.ThreadPoolExecutor(
+        max_workers=min(concurrency, len(items) - 1),
+        thread_name_prefix="occli-for-each")
+    try:
+        with capture:
+            pending = [pool.submit(_outcome, action, item, capture)
+                       for item in items[1:]]
+            for future in pending:
+                outcome = future.result()
+                if outcome[1] is not None and not isinstance(
+                        outcome[1], exceptions.ClientException):
+                    for other in pending:
+                        other.cancel()
+                yield outcome
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _LogCapture:
+    """Keeps back the log records of the threads that :meth:`start` it
+    (until they :meth:`stop`), from every handler of the root logger."""
+
+    def __init__(self):
+        import threading
+
+        self._local = threading.local()
+        self._handlers = []
+
+    def __enter__(self):
+        import logging
+
+        self._handlers = list(logging.getLogger().handlers)
+        for handler in self._handlers:
+            handler.addFilter(self)
+        return self
+
+    def __exit__(self, *exc):
+        for handler in self._handlers:
+            handler.removeFilter(self)
+
+    def start(self):
+        self._local.records = []
+
+    def stop(self):
+        records, self._local.records = self._local.records, None
+        return records
+
+    def filter(self, record):
+        records = getattr(self._local, "records", None)
+        if records is None:
+            return True
+        if not any(r is record for r in records):  # once, whatever handler
+            records.append(record)
+        return False

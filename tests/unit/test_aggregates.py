@@ -347,6 +347,37 @@ def test_aggregate_add_and_remove_host(cli, aggs, mock_cloud):
         sample("aggregate-remove-host-post-req.json")]
 
 
+@pytest.mark.parametrize("verb", ["add", "remove"])
+def test_aggregate_hosts_several_at_once(cli, aggs, mock_cloud, verb):
+    """Each host is one action (any order); failures in argument order;
+    then the aggregate as it is after all of them; exit 1."""
+    def answer(request, context):
+        host = request.json()[verb + "_host"]["host"]
+        if host in ("bad1", "bad2"):
+            context.status_code = 404
+            return {"itemNotFound": {"code": 404,
+                                     "message": "No host %s." % host}}
+        return {"aggregate": aggs[0]}
+    mock_cloud.mock.post(AGGS + "/1/action", json=answer)
+    hosts = ["h%d" % i for i in range(6)]
+    code, out, err = cli("aggregate", verb, "host", "agg1", "bad2", *hosts,
+                         "bad1", "--concurrency", "3", "-f", "json")
+    assert code == 1
+    assert json.loads(out)["name"] == "agg1"
+    word = "to" if verb == "add" else "from"
+    assert err.splitlines() == [
+        "Failed to %s host bad2 %s aggregate agg1: No host bad2. (HTTP 404)"
+        % (verb, word),
+        "Failed to %s host bad1 %s aggregate agg1: No host bad1. (HTTP 404)"
+        % (verb, word)]
+    sent = sorted(body[verb + "_host"]["host"]
+                  for body in action_bodies(mock_cloud.mock))
+    assert sent == sorted(["bad1", "bad2"] + hosts)
+    # the aggregate is read again after the actions, for what it is now
+    assert requests_to(mock_cloud.mock, "GET", "/os-aggregates/1")[-1] is \
+        mock_cloud.mock.request_history[-1]
+
+
 @pytest.mark.parametrize("argv, status, message", [
     (("add", "host", "agg1", "nohost"), 404,
      "Compute host nohost could not be found."),

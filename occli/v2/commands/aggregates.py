@@ -128,30 +128,51 @@ def do_aggregate_unset(client, args):
 
 @utils.arg("aggregates", metavar="<aggregate>", nargs="+",
            help="Aggregate(s) to delete (name or ID).")
+@utils.concurrency_option
 def do_aggregate_delete(client, args):
     """Delete host aggregates (each must have no hosts)."""
     manager = client.aggregates
     return utils.for_each(
         args.aggregates, lambda a: manager.delete(manager.find_resource(a)),
-        "delete aggregate")
+        "delete aggregate", concurrency=args.concurrency)
 
 
 @utils.arg("aggregate", **_AGGREGATE_ARG)
-@utils.arg("host", metavar="<host>", help="Compute host to add.")
+@utils.arg("hosts", metavar="<host>", nargs="+",
+           help="Compute host(s) to add.")
+@utils.concurrency_option
 @utils.output("show")
 def do_aggregate_add_host(client, args):
-    """Add a compute host to a host aggregate."""
-    aggregate = client.aggregates.find_resource(args.aggregate)
-    return _show(client.aggregates.add_host(aggregate, args.host))
+    """Add compute hosts to a host aggregate."""
+    return _each_host(client, args, "add", client.aggregates.add_host)
 
 
 @utils.arg("aggregate", **_AGGREGATE_ARG)
-@utils.arg("host", metavar="<host>", help="Compute host to remove.")
+@utils.arg("hosts", metavar="<host>", nargs="+",
+           help="Compute host(s) to remove.")
+@utils.concurrency_option
 @utils.output("show")
 def do_aggregate_remove_host(client, args):
-    """Remove a compute host from a host aggregate."""
+    """Remove compute hosts from a host aggregate."""
+    return _each_host(client, args, "remove", client.aggregates.remove_host)
+
+
+def _each_host(client, args, verb, action):
+    """Add (or remove) each host, then show the aggregate.
+
+    One host: its answer is shown, and its failure is the command's error.
+    Several: up to ``--concurrency`` at a time, each failure one line on
+    stderr (exit 1), then the aggregate as it is after all of them.
+    """
     aggregate = client.aggregates.find_resource(args.aggregate)
-    return _show(client.aggregates.remove_host(aggregate, args.host))
+    if len(args.hosts) == 1:
+        return _show(action(aggregate, args.hosts[0]))
+    code = utils.for_each(
+        args.hosts, lambda host: action(aggregate, host),
+        "%s host" % verb, label=lambda host: "%s %s aggregate %s" % (
+            host, "to" if verb == "add" else "from", aggregate.name),
+        concurrency=args.concurrency)
+    return _show(client.aggregates.get(aggregate)) + (code,)
 
 
 @utils.arg("aggregate", **_AGGREGATE_ARG)

@@ -85,7 +85,8 @@ def _reserve(path):
 
 
 @utils.arg("keypairs", metavar="<name>", nargs="+", help="Key pair(s) to delete.")
+@utils.concurrency_option
 def do_keypair_delete(client, args):
     """Delete key pairs."""
     return utils.for_each(args.keypairs, client.keypairs.delete,
-                          "delete key pair")
+                          "delete key pair", concurrency=args.concurrency)

@@ -7,6 +7,7 @@ before the server is looked up. Names are resolved here; the manager only
 sees ids.
 """
 
+import io
 import logging
 
 from cliff import columns as cliff_columns
@@ -133,25 +134,36 @@ def show_server(client, server, extra=None, images=()):
 def _each(client, refs, verb, action, args, until=None, pending=()):
     """Run ``action(server)`` on every server named in ``refs``.
 
+    Up to ``--concurrency`` servers at a time (:func:`occli.utils.for_each`).
     With ``--wait`` (and ``until``), wait for each after all were asked.
-    Each failure is one line on stderr; returns exit code 1 if any server
-    failed.
+    Each failure is one line on stderr, in the order of ``refs``; returns
+    exit code 1 if any server failed.
     """
-    acted = []
+    concurrency = getattr(args, "concurrency", 1)
+    found = {}
 
-    def act(ref):
+    def act(indexed):
+        index, ref = indexed
         server = client.servers.find_resource(ref)
         action(server)
-        acted.append((ref, server))
+        found[index] = server
 
     def wait(pair):
         with waiters.accepted("the request was accepted but waiting failed"):
             waiters.wait_for_server(client.servers, pair[1], until, pending,
-                                    **utils.wait_args(args))
+                                    **wait_args)
     what = verb + " server"
-    code = utils.for_each(refs, act, what)
+    code = utils.for_each(list(enumerate(refs)), act, what,
+                          label=lambda indexed: indexed[1],
+                          concurrency=concurrency)
     if until is not None and getattr(args, "wait", False):
-        code |= utils.for_each(acted, wait, what, label=lambda pair: pair[0])
+        wait_args = utils.wait_args(args)
+        if concurrency > 1 and len(refs) > 1:
+            # no progress line from several threads at once on one terminal
+            wait_args["stream"] = io.StringIO()
+        acted = [(ref, found[i]) for i, ref in enumerate(refs) if i in found]
+        code |= utils.for_each(acted, wait, what, label=lambda pair: pair[0],
+                               concurrency=concurrency)
     return code
 
 
@@ -162,6 +174,7 @@ _SERVERS_ARG = dict(nargs="+", metavar="<server>",
 def _action_command(verb, doc, until=None, what=None):
     """A ``do_server_<verb>`` running ``client.servers.<verb>`` on servers."""
     @utils.arg("servers", **_SERVERS_ARG)
+    @utils.concurrency_option
     def command(client, args):
         return _each(client, args.servers, verb, getattr(client.servers, verb),
                      args, until)
@@ -362,6 +375,7 @@ def do_server_show(client, args):
 
 @utils.arg("servers", **_SERVERS_ARG)
 @utils.wait_options("the servers are gone")
+@utils.concurrency_option
 def do_server_delete(client, args):
     """Delete servers."""
     return _each(client, args.servers, "delete", client.servers.delete, args,
@@ -420,6 +434,7 @@ def do_server_unset(client, args):
 @utils.arg("--hard", action="store_true",
            help="Hard reboot (power cycle) instead of a soft one.")
 @utils.wait_options("the servers are ACTIVE again")
+@utils.concurrency_option
 def do_server_reboot(client, args):
     """Reboot servers."""
     return _each(client, args.servers, "reboot",
@@ -448,6 +463,7 @@ do_server_unlock = _action_command("unlock", "Unlock servers.")
 @utils.arg("servers", **_SERVERS_ARG)
 @utils.arg("--reason", metavar="<text>",
            help="Why the servers are locked (compute API 2.73+).")
+@utils.concurrency_option
 def do_server_lock(client, args):
     """Lock servers: non-admin users can no longer change them."""
     return _each(client, args.servers, "lock",
@@ -497,6 +513,7 @@ def do_server_resize(client, args):
 
 @utils.arg("servers", **_SERVERS_ARG)
 @utils.wait_options("the servers are ACTIVE (or SHUTOFF)")
+@utils.concurrency_option
 def do_server_resize_confirm(client, args):
     """Confirm a resize (the server keeps its new flavor)."""
     # nova leaves the status VERIFY_RESIZE (task_state null) until done
@@ -507,6 +524,7 @@ def do_server_resize_confirm(client, args):
 
 @utils.arg("servers", **_SERVERS_ARG)
 @utils.wait_options("the servers are ACTIVE (or SHUTOFF)")
+@utils.concurrency_option
 def do_server_resize_revert(client, args):
     """Revert a resize (back to the old flavor)."""
     return _each(client, args.servers, "revert the resize of",

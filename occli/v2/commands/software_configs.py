@@ -74,13 +74,15 @@ def do_software_config_create(client, args):
 
 @utils.arg("config", metavar="<config>", nargs="+",
            help="Config ID(s) or unique name(s).")
+@utils.concurrency_option
 def do_software_config_delete(client, args):
     """Delete software configs."""
     configs = client.software_configs
 
     def delete(ref):
         configs.delete(configs.find_resource(ref).id)
-    return utils.for_each(args.config, delete, "delete software config")
+    return utils.for_each(args.config, delete, "delete software config",
+                          concurrency=args.concurrency)
 
 
 def read_file(path, option):

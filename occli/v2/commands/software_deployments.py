@@ -106,12 +106,14 @@ def do_software_deployment_create(client, args):
            help="Keep the derived configs.")
 @utils.arg("--keep-signal", action="store_true",
            help="Keep the TEMP_URL_SIGNAL objects (and their containers).")
+@utils.concurrency_option
 def do_software_deployment_delete(client, args):
     """Delete deployments with their derived configs and signal objects."""
     def delete(ref):
         client.software_deployments.delete(
             ref, keep_config=args.keep_config, keep_signal=args.keep_signal)
-    return utils.for_each(args.deployment, delete, "delete deployment")
+    return utils.for_each(args.deployment, delete, "delete deployment",
+                          concurrency=args.concurrency)
 
 
 @utils.arg("server", metavar="<server>", help="Server name or ID.")
