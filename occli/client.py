@@ -58,6 +58,11 @@ class Client:
     software_deployments = BuiltinManager(
         "occli.v2.software_deployments:SoftwareDeploymentManager")
     object_store = BuiltinManager("occli.v2.object_store:ObjectStoreManager")
+    domains = BuiltinManager("occli.v2.identity:DomainManager")
+    projects = BuiltinManager("occli.v2.identity:ProjectManager")
+    users = BuiltinManager("occli.v2.identity:UserManager")
+    roles = BuiltinManager("occli.v2.identity:RoleManager")
+    role_assignments = BuiltinManager("occli.v2.identity:RoleAssignmentManager")
 
     @classmethod
     def builtin_managers(cls):

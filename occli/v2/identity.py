@@ -1,0 +1,328 @@
+"""Keystone v3's admin API: domains, projects, users, roles, role
+assignments (``client.domains``, ``client.projects``, ``client.users``,
+``client.roles``, ``client.role_assignments``).
+
+Requests go to the catalog's ``identity`` endpoint; one that names no
+version (``http://host/identity``, as many catalogs list it) gets ``/v3``
+appended, so no version discovery is needed.
+
+Names resolve as OpenStackClient resolves them (``find_resource``): the
+id first, then the exact name (the list filtered by name, in ``domain``
+if given). A lookup the cloud refuses with 403 (a member naming another
+project) yields a resource holding only the given value as id and name,
+as OSC's ``_find_identity_resource`` does: the request that uses it then
+tells what the caller may do.
+"""
+
+import re
+
+from occli import base, exceptions
+
+_VERSIONED = re.compile(r"/v3(\.\d+)?$")
+
+
+class Domain(base.Resource):
+    pass
+
+
+class Project(base.Resource):
+    pass
+
+
+class User(base.Resource):
+    pass
+
+
+class Role(base.Resource):
+    pass
+
+
+class RoleAssignment(base.Resource):
+    pass
+
+
+def _enabled(value):
+    """A list filter: None (any), or keystone's ``true``/``false``."""
+    if value is None:
+        return None
+    return "true" if value else "false"
+
+
+class IdentityManager(base.Manager):
+    """A manager of Keystone v3 (URLs relative to its ``/v3``)."""
+
+    service_type = "identity"
+    #: the collection's URL segment and body keys (``projects``/``project``)
+    collection = None
+    member = None
+
+    def _url(self, *parts):
+        endpoint = getattr(self, "_v3", None)
+        if endpoint is None:
+            endpoint = (self.api.get_endpoint() or "").rstrip("/")
+            if not _VERSIONED.search(endpoint):
+                endpoint += "/v3"
+            self._v3 = endpoint
+        return "/".join((endpoint,) + tuple(str(p) for p in parts))
+
+    def _member_url(self, resource, *parts):
+        return self._url(self.collection, base.getid(resource), *parts)
+
+    def get(self, resource):
+        return self._get(self._member_url(resource), self.member)
+
+    def delete(self, resource):
+        """Delete; a :class:`~occli.base.Result`."""
+        return self._delete(self._member_url(resource))
+
+    def _create_body(self, body):
+        return self._create(self._url(self.collection), {self.member: body},
+                            self.member)
+
+    def _patch(self, resource, body):
+        if not body:
+            raise exceptions.ValidationError(
+                "Nothing to update: give at least one attribute.")
+        return self._update(self._member_url(resource), {self.member: body},
+                            self.member, method="PATCH")
+
+    def find_resource(self, name_or_id, domain=None):
+        """A resource by id, else by exact name (in ``domain``: a domain
+        resource, id or name, for users and projects)."""
+        if isinstance(name_or_id, base.Resource):
+            return name_or_id
+        text = str(name_or_id)
+        try:
+            return self.get(text)
+        except exceptions.NotFound:
+            pass
+        except exceptions.Forbidden:
+            return self._unresolved(text, domain)
+        try:
+            matches = self._find_by_name(text, domain)
+        except exceptions.Forbidden:
+            return self._unresolved(text, domain)
+        if not matches:
+            raise exceptions.NotFound(
+                "No %s with a name or ID of '%s' exists." % (self._noun(),
+                                                            text), code=404)
+        if len(matches) > 1:
+            raise self._ambiguous("name '%s'" % text, matches)
+        return matches[0]
+
+    def _find_by_name(self, name, domain=None):
+        # filtered by the cloud, and again here (a cloud ignoring a filter
+        # must not make every resource a match)
+        return [r for r in self.list(name=name)
+                if getattr(r, "name", None) == name]
+
+    def _unresolved(self, text, domain):
+        # OSC's _find_identity_resource: what the caller may not look up
+        return self.resource_class(self, {"id": text, "name": text})
+
+
+class DomainManager(IdentityManager):
+    resource_class = Domain
+    collection, member = "domains", "domain"
+
+    def list(self, name=None, enabled=None):
+        return self._list(self._url("domains"), "domains", params={
+            "name": name, "enabled": _enabled(enabled)})
+
+    def create(self, name, description=None, enabled=True, tags=None):
+        body = {"name": name, "enabled": enabled}
+        if description is not None:
+            body["description"] = description
+        if tags is not None:
+            body["tags"] = list(tags)
+        return self._create_body(body)
+
+    def update(self, domain, name=None, description=None, enabled=None):
+        return self._patch(domain, _given(name=name, description=description,
+                                          enabled=enabled))
+
+
+class _DomainLookup:
+    """Name lookups of users and projects: names are unique within a
+    domain (a mixin of their managers)."""
+
+    def _domain_id(self, domain):
+        if domain is None:
+            return None
+        if isinstance(domain, base.Resource):
+            return domain.id
+        return self.client.domains.find_resource(domain).id
+
+    def _find_by_name(self, name, domain=None):
+        domain_id = self._domain_id(domain)
+        return [r for r in self.list(name=name, domain=domain_id)
+                if getattr(r, "name", None) == name
+                and domain_id in (None, getattr(r, "domain_id", None))]
+
+
+class ProjectManager(_DomainLookup, IdentityManager):
+    resource_class = Project
+    collection, member = "projects", "project"
+
+    def list(self, domain=None, name=None, enabled=None, parent=None):
+        """Yield projects (``domain``, ``parent``: resources or ids)."""
+        return self._list(self._url("projects"), "projects", params={
+            "domain_id": _id_or_none(domain), "name": name,
+            "enabled": _enabled(enabled), "parent_id": _id_or_none(parent)})
+
+    def create(self, name, domain=None, description=None, enabled=True,
+               parent=None, tags=None, **extra):
+        """Create a project (``extra``: other attributes keystone keeps)."""
+        body = dict(extra, name=name, enabled=enabled)
+        for key, value in (("domain_id", _id_or_none(domain)),
+                           ("parent_id", _id_or_none(parent)),
+                           ("description", description)):
+            if value is not None:
+                body[key] = value
+        if tags is not None:
+            body["tags"] = list(tags)
+        return self._create_body(body)
+
+    def update(self, project, name=None, description=None, enabled=None,
+               **extra):
+        return self._patch(project, dict(extra, **_given(
+            name=name, description=description, enabled=enabled)))
+
+
+class UserManager(_DomainLookup, IdentityManager):
+    resource_class = User
+    collection, member = "users", "user"
+
+    def list(self, domain=None, name=None, enabled=None):
+        return self._list(self._url("users"), "users", params={
+            "domain_id": _id_or_none(domain), "name": name,
+            "enabled": _enabled(enabled)})
+
+    def create(self, name, domain=None, password=None, email=None,
+               description=None, default_project=None, enabled=True,
+               **extra):
+        """Create a user (``extra``: other attributes keystone keeps)."""
+        body = dict(extra, name=name, enabled=enabled)
+        for key, value in (("domain_id", _id_or_none(domain)),
+                           ("password", password), ("email", email),
+                           ("description", description),
+                           ("default_project_id",
+                            _id_or_none(default_project))):
+            if value is not None:
+                body[key] = value
+        return self._create_body(body)
+
+    def update(self, user, name=None, password=None, email=None,
+               description=None, default_project=None, enabled=None,
+               **extra):
+        return self._patch(user, dict(extra, **_given(
+            name=name, password=password, email=email,
+            description=description,
+            default_project_id=_id_or_none(default_project),
+            enabled=enabled)))
+
+    def change_password(self, user, original_password, password):
+        """Change a user's own password (keystone checks the original one;
+        the user's tokens, the one in use included, are revoked)."""
+        response = self._request(
+            "POST", self._member_url(user, "password"),
+            body={"user": {"original_password": original_password,
+                           "password": password}})
+        return self._result(response)
+
+    def projects(self, user):
+        """The projects ``user`` has a role on."""
+        return self._list(self._member_url(user, "projects"), "projects")
+
+
+class RoleManager(IdentityManager):
+    resource_class = Role
+    collection, member = "roles", "role"
+
+    def list(self, name=None):
+        return self._list(self._url("roles"), "roles",
+                          params={"name": name})
+
+    def create(self, name, description=None):
+        body = {"name": name}
+        if description is not None:
+            body["description"] = description
+        return self._create_body(body)
+
+    def update(self, role, name=None, description=None):
+        return self._patch(role, _given(name=name, description=description))
+
+    def check_grant(self, user=None, project=None, domain=None):
+        """ValidationError unless a user and exactly one of a project or a
+        domain are given (before any lookup)."""
+        if user is None:
+            raise exceptions.ValidationError("{user} is required.",
+                                             params=("user",))
+        if (project is None) == (domain is None):
+            raise exceptions.ValidationError(
+                "Give either {project} or {domain}.",
+                params=("project", "domain"))
+
+    def _grant_url(self, role, user, project, domain):
+        self.check_grant(user, project, domain)
+        target = (("projects", project) if project is not None
+                  else ("domains", domain))
+        return self._url(target[0], base.getid(target[1]), "users",
+                         base.getid(user), "roles", base.getid(role))
+
+    def grant(self, role, user, project=None, domain=None):
+        """Give ``user`` the ``role`` on a project or a domain (204 also
+        when it already has it); a Result."""
+        return self._result(self._request(
+            "PUT", self._grant_url(role, user, project, domain)))
+
+    def revoke(self, role, user, project=None, domain=None):
+        """Take the role away (NotFound if the user has it not directly)."""
+        return self._delete(self._grant_url(role, user, project, domain))
+
+    def has_grant(self, role, user, project=None, domain=None):
+        """Whether ``user`` has the ``role`` directly on the target."""
+        try:
+            self._request("HEAD", self._grant_url(role, user, project,
+                                                  domain))
+        except exceptions.NotFound:
+            return False
+        return True
+
+
+class RoleAssignmentManager(IdentityManager):
+    resource_class = RoleAssignment
+
+    def check_list(self, project=None, domain=None):
+        """ValidationError for filters keystone refuses together (a project
+        and a domain), before any lookup."""
+        if project is not None and domain is not None:
+            raise exceptions.ValidationError(
+                "Give {project} or {domain}, not both.",
+                params=("project", "domain"))
+
+    def list(self, user=None, project=None, domain=None, role=None,
+             effective=False, include_names=False, include_subtree=False):
+        """Yield role assignments (``GET /v3/role_assignments``) filtered
+        by user, project or domain, role (resources or ids); ``effective``
+        adds the implied roles."""
+        self.check_list(project=project, domain=domain)
+        params = {"user.id": _id_or_none(user),
+                  "scope.project.id": _id_or_none(project),
+                  "scope.domain.id": _id_or_none(domain),
+                  "role.id": _id_or_none(role)}
+        for flag, name in ((effective, "effective"),
+                           (include_names, "include_names"),
+                           (include_subtree, "include_subtree")):
+            if flag:
+                params[name] = "true"
+        return self._list(self._url("role_assignments"), "role_assignments",
+                          params=params)
+
+
+def _id_or_none(value):
+    return None if value is None else base.getid(value)
+
+
+def _given(**values):
+    return {k: v for k, v in values.items() if v is not None}
