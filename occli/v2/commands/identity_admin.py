@@ -125,13 +125,14 @@ def do_project_create(client, args):
            help="Project(s) to delete (name or ID).")
 @utils.arg("--domain", metavar="<domain>",
            help="Domain owning the projects (name or ID).")
+@utils.concurrency_option
 def do_project_delete(client, args):
     """Delete projects (admin; a project with children cannot be deleted)."""
     domain = _domain_id(client, args.domain)
     return utils.for_each(
         args.projects,
         lambda p: client.projects.delete(_project(client, p, domain)),
-        "delete project")
+        "delete project", concurrency=args.concurrency)
 
 
 # -- users ---------------------------------------------------------------------
@@ -234,12 +235,13 @@ def do_user_create(client, args):
            help="User(s) to delete (name or ID).")
 @utils.arg("--domain", metavar="<domain>",
            help="Domain owning the users (name or ID).")
+@utils.concurrency_option
 def do_user_delete(client, args):
     """Delete users (admin; their tokens stop working)."""
     domain = _domain_id(client, args.domain)
     return utils.for_each(
         args.users, lambda u: client.users.delete(_user(client, u, domain)),
-        "delete user")
+        "delete user", concurrency=args.concurrency)
 
 
 # -- roles ---------------------------------------------------------------------
@@ -277,12 +279,13 @@ def do_role_create(client, args):
 
 @utils.arg("roles", metavar="<role>", nargs="+",
            help="Role(s) to delete (name or ID).")
+@utils.concurrency_option
 def do_role_delete(client, args):
     """Delete roles (admin; their assignments go with them)."""
     return utils.for_each(
         args.roles,
         lambda r: client.roles.delete(client.roles.find_resource(r)),
-        "delete role")
+        "delete role", concurrency=args.concurrency)
 
 
 def _grant_options(func):
@@ -469,10 +472,11 @@ def do_domain_set(client, args):
 
 @utils.arg("domains", metavar="<domain>", nargs="+",
            help="Domain(s) to delete (name or ID; disabled first).")
+@utils.concurrency_option
 def do_domain_delete(client, args):
     """Delete domains with their projects and users (admin; each must be
     disabled first)."""
     return utils.for_each(
         args.domains,
         lambda d: client.domains.delete(client.domains.find_resource(d)),
-        "delete domain")
+        "delete domain", concurrency=args.concurrency)
