@@ -186,9 +186,11 @@ class Manager:
                                    response) for item in items]
             next_marker = _next_marker(body.get(links_key))
             del response, body, items  # a page in memory at a time, not two
-            if page:
-                yield page
-            if not page or next_marker is None or next_marker in seen:
+            if not page:
+                return
+            yield page
+            del page  # dropped before the next page is read
+            if next_marker is None or next_marker in seen:
                 return
             if remaining is not None and remaining <= 0:
                 return

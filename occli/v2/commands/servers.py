@@ -256,8 +256,9 @@ def do_server_list(client, args):
         for page in pages:
             images = image_names.of(page) if image_names else {}
             flavors = flavor_names.of(page) if flavor_names else {}
-            for s in page:
-                yield _list_row(s, images, flavors, args.long)
+            page.reverse()
+            while page:  # emptied as it is written: the next page is read
+                yield _list_row(page.pop(), images, flavors, args.long)
             # what the formatter wrote of this page is out before the
             # next page is asked for
             out.flush()
