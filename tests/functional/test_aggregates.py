@@ -1,7 +1,8 @@
 """Host aggregates end to end: the occli CLI (in-process) against a local cloud.
 
-The tests get a cloud of their own (3 compute hosts) because they depend on
-which hosts run servers; each test removes the aggregates and servers it made.
+Each test gets a fresh cloud of its own (3 compute hosts, the
+``local_cloud`` fixture of occli.testing), since they depend on which hosts
+run servers and on which aggregates exist.
 """
 
 import json
@@ -10,42 +11,20 @@ import re
 import pytest
 
 from occli import exceptions
-from tests.functional.harness import point_client_at, start_localcloud
 
 CIRROS = "cirros-0.6.2-x86_64-disk"
 _REQUEST_ID = re.compile(r" \(Request-ID: req-[0-9a-f-]+\)")
-
-
-@pytest.fixture(scope="module")
-def agg_cloud(tmp_path_factory):
-    running = start_localcloud(tmp_path_factory.mktemp("aggregates-cloud"),
-                               compute_hosts=3)
-    yield running
-    running.stop()
+pytestmark = pytest.mark.local_cloud(compute_hosts=3)
 
 
 @pytest.fixture
-def env(agg_cloud, monkeypatch, tmp_path):
-    point_client_at(agg_cloud, monkeypatch, tmp_path / "occli-cache")
-    return agg_cloud
+def admin(local_cloud):
+    """The SDK as admin."""
+    return local_cloud.admin_client()
 
 
 @pytest.fixture
-def admin(env):
-    """The SDK as admin; cleans up aggregates and servers after the test."""
-    from occli.client import Client
-    client = Client(cloud="local-admin")
-    yield client
-    for server in client.servers.list(search_opts={"all_tenants": 1}):
-        client.servers.delete(server)
-    for agg in client.aggregates.list():
-        for host in agg.hosts:
-            client.aggregates.remove_host(agg, host)
-        client.aggregates.delete(agg)
-
-
-@pytest.fixture
-def occli(env, admin, run_occli):
+def occli(local_cloud, run_occli):
     """``occli(*argv, cloud="local-admin")`` → (exit code, stdout, stderr)."""
     def run(*argv, cloud="local-admin"):
         return run_occli("--os-cloud", cloud, *argv)

@@ -1,5 +1,5 @@
 """Flavors, images, keypairs, compute services and hypervisors: the real CLI
-against the local cloud."""
+against a fresh local cloud per test (occli.testing's ``local_cloud``)."""
 
 from tests.functional.harness import as_json, ok
 
@@ -8,7 +8,7 @@ PUBLIC_KEY = ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq8bm9x4K1aTtN2Vf4sWm3o"
               "6rHqG0Jm8n1qkYx6oO2V occli@test")
 
 
-def test_flavor_and_image_commands(occli_env, run_occli):
+def test_flavor_and_image_commands(local_cloud, run_occli):
     flavors = as_json(run_occli("flavor", "list", "-f", "json"))
     assert [f["Name"] for f in flavors][:2] == ["m1.tiny", "m1.small"]
     tiny = as_json(run_occli("flavor", "show", "m1.tiny", "-f", "json"))
@@ -22,7 +22,7 @@ def test_flavor_and_image_commands(occli_env, run_occli):
     assert code == 1 and "(HTTP 404)" in err
 
 
-def test_keypair_lifecycle(occli_env, run_occli, tmp_path):
+def test_keypair_lifecycle(local_cloud, run_occli, tmp_path):
     pub = tmp_path / "id.pub"
     pub.write_text(PUBLIC_KEY + "\n")
     created = as_json(run_occli("keypair", "create", "imported", "--public-key",
@@ -46,7 +46,7 @@ def test_keypair_lifecycle(occli_env, run_occli, tmp_path):
     assert not {"imported", "generated"} & names
 
 
-def test_admin_views_of_the_compute_hosts(occli_env, run_occli):
+def test_admin_views_of_the_compute_hosts(local_cloud, run_occli):
     services = as_json(run_occli("--os-cloud", "local-admin", "compute",
                                  "service", "list", "--service",
                                  "nova-compute", "-f", "json"))

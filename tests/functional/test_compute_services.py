@@ -1,44 +1,27 @@
 """Enabling and disabling compute services end to end: the real ``occli``
-CLI (in-process) against a private local cloud over HTTP (3 compute hosts).
+CLI (in-process) against a local cloud over HTTP (3 compute hosts).
 
-Each test leaves every service enabled and up and deletes its servers.
+Each test gets a fresh cloud (the ``local_cloud`` fixture of occli.testing):
+every service enabled and up, no server.
 """
 
 import uuid
 
 import pytest
 
-from tests.functional.harness import (
-    as_json, ok, point_client_at, start_localcloud)
+from tests.functional.harness import as_json, ok
 
 IMAGE = "cirros-0.6.2-x86_64-disk"
 HOSTS = ("host1", "host2", "host3")
-
-
-@pytest.fixture(scope="module")
-def services_cloud(tmp_path_factory):
-    running = start_localcloud(tmp_path_factory.mktemp("services-cloud"),
-                               compute_hosts=3)
-    yield running
-    running.stop()
+pytestmark = pytest.mark.local_cloud(compute_hosts=len(HOSTS))
 
 
 @pytest.fixture
-def occli(services_cloud, monkeypatch, tmp_path, run_occli):
-    """``occli(*argv)`` as admin → (exit code, stdout, stderr); puts every
-    service back and deletes all servers afterwards."""
-    point_client_at(services_cloud, monkeypatch, tmp_path / "occli-cache")
-
+def occli(local_cloud, run_occli):
+    """``occli(*argv)`` as admin → (exit code, stdout, stderr)."""
     def run(*argv, cloud="local-admin"):
         return run_occli("--os-cloud", cloud, *argv)
-    yield run
-    for host in HOSTS:
-        ok(run("compute", "service", "set", host, "nova-compute", "--enable",
-               "--up"))
-    for server in as_json(run("server", "list", "--all-projects", "-f",
-                              "json")):
-        ok(run("server", "delete", server["ID"], "--wait",
-               "--wait-interval", "0.05"))
+    return run
 
 
 def services(occli):

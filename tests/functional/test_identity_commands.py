@@ -1,31 +1,29 @@
-"""``token issue`` and ``configuration show`` against the local cloud."""
+"""``token issue`` and ``configuration show`` against a fresh local cloud
+(occli.testing's ``local_cloud``), counting requests in its access log."""
 
 import json
 
 import requests
 
 
-def test_token_issue_gives_a_working_token_from_the_cache(occli_env,
+def test_token_issue_gives_a_working_token_from_the_cache(local_cloud,
                                                           run_occli):
     code, out, err = run_occli("token", "issue", "-f", "json")
     assert code == 0, err
     token = json.loads(out)
-    check = requests.get(occli_env.url + "/compute/v2.1/flavors",
+    check = requests.get(local_cloud.url + "/compute/v2.1/flavors",
                          headers={"X-Auth-Token": token["id"]})
     assert check.status_code == 200
-    with open(occli_env.cloud.access_log_path) as f:
-        mark = len(f.readlines())
+    mark = local_cloud.mark()
     code, out, _ = run_occli("token", "issue", "-f", "json")
     assert json.loads(out)["id"] == token["id"]
-    with open(occli_env.cloud.access_log_path) as f:
-        assert not [line for line in f.readlines()[mark:]
-                    if "/v3/auth/tokens" in line]
+    assert not [r for r in local_cloud.requests(since=mark)
+                if r.path == "/v3/auth/tokens"]
 
 
-def test_configuration_show_masks_secrets_and_makes_no_request(occli_env,
+def test_configuration_show_masks_secrets_and_makes_no_request(local_cloud,
                                                                run_occli):
-    with open(occli_env.cloud.access_log_path) as f:
-        mark = len(f.readlines())
+    mark = local_cloud.mark()
     code, out, err = run_occli("--os-compute-api-version", "2.56",
                                "configuration", "show", "-f", "json")
     assert code == 0, err
@@ -34,7 +32,6 @@ def test_configuration_show_masks_secrets_and_makes_no_request(occli_env,
     assert shown["auth.username"] == "demo"
     assert shown["auth.password"] == "***"
     assert shown["compute_api_version"] == "2.56"
-    assert shown["source_files"] == [occli_env.clouds_yaml]
+    assert shown["source_files"] == [local_cloud.clouds_yaml]
     assert "demo-secret" not in out
-    with open(occli_env.cloud.access_log_path) as f:
-        assert f.readlines()[mark:] == []
+    assert local_cloud.requests(since=mark) == []

@@ -4,6 +4,7 @@ The whole flow through the ``occli`` command line (and the SDK): a config
 from files, a deployment to a real (local) server signalled through a Swift
 temp URL exactly as the in-server agent does it, the resulting COMPLETE or
 FAILED states, metadata ordering, ``--wait``, and the clean-up on delete.
+Each test gets a fresh local cloud (occli.testing's ``local_cloud``).
 """
 
 import json
@@ -38,7 +39,7 @@ options:
 
 
 @pytest.fixture
-def occli(occli_env, run_occli):
+def occli(local_cloud, run_occli):
     """Run ``occli ARGV…`` in-process; ``-f json`` output is parsed."""
     def run(*argv, expect=0):
         code, out, err = run_occli(*argv)
@@ -50,9 +51,8 @@ def occli(occli_env, run_occli):
 
 
 @pytest.fixture
-def sdk(occli_env):
-    from occli.client import Client
-    return Client(cloud="local")
+def sdk(local_cloud):
+    return local_cloud.client()
 
 
 @pytest.fixture
