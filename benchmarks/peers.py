@@ -1,7 +1,9 @@
 """occli beside its peers (``nova``, ``heat``, ``openstack``) on a local cloud.
 
-``make bench`` runs this through ``benchmarks/run.py --peers``; it also runs
-alone: ``.venv/bin/python benchmarks/peers.py [--runs N]``.
+``make bench`` (``benchmarks/run.py --peers``) installs the peers through
+:func:`ensure_venv` and times ``nova list`` beside ``occli server list`` in
+its table; the whole side-by-side comparison below runs alone:
+``.venv/bin/python benchmarks/peers.py [--runs N]``.
 
 The peers are installed once from PyPI into ``<repo>/.bench-peers`` (never
 under /tmp: stevedore turns its entry-point cache off when

@@ -1,15 +1,35 @@
-"""occli benchmarks (``make bench``): start-up, requests per command, list scale.
+"""occli benchmarks (``make bench``): the figures of issue 14, one table.
 
-Figures are whole-process wall times (median of N runs after warm-ups) on
-this machine, printed beside ``python -c pass`` and ``python -c "import
-requests"`` from the same run, so they can be compared across machines.
-Nothing here is asserted against a time limit: the tests check behaviour,
-this reports speed.
+Prints one markdown table: for each figure, occli's value, the peer or
+floor it is compared with, their ratio, the target and pass/fail:
+
+* a warm ``occli server list`` (token cache warm, 5 servers) against
+  ``python -c "import keystoneauth1.session"`` (the floor: occli cannot
+  start faster than its HTTP stack imports) and against ``nova list``
+  (novaclient, installed once into ``.bench-peers`` by benchmarks/peers.py;
+  the row says "skipped" without PyPI);
+* ``occli --help`` and ``occli --version`` against ``python -c "import
+  cliff.app"``;
+* peak RSS of ``server list -f value|csv|json`` listing 10,000 servers
+  against listing 1,000 (Nova pages of 1,000);
+* 200 ``server delete`` against a local cloud that delays every compute
+  request by 50 ms (its ``delay`` fault), ``--concurrency 8`` against
+  ``--concurrency 1``.
+
+Times are whole-process wall times; every figure and its comparison run in
+interleaved repetitions (one run of each in turn, the order rotating) and
+the table shows medians, so that the load of a shared machine weighs on
+both alike. Nothing here is asserted: the tests check behaviour (request
+counts, imports, ordering), this reports speed. Progress goes to stderr.
+
+``--occli CMD`` times another occli (e.g. a checkout: a script putting it
+first on ``sys.path``), ``--localcloud CMD`` another local cloud.
 """
 
 import argparse
 import json
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -18,196 +38,354 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
 BIN = os.path.dirname(sys.executable)
-OCCLI = os.path.join(BIN, "occli")
-LOCALCLOUD = os.path.join(BIN, "occli-localcloud")
-FORBIDDEN = ("cmd2", "yaml", "jsonschema", "occli.localcloud", "openstack",
-             "prompt_toolkit")
+IMAGE = "cirros-0.6.2-x86_64-disk"
+FLAVOR = "m1.tiny"
+
+OCCLI = [os.path.join(BIN, "occli")]
+LOCALCLOUD = [os.path.join(BIN, "occli-localcloud")]
+
+
+def progress(text):
+    print(text, file=sys.stderr, flush=True)
+
+
+def run_once(argv, env):
+    """Wall seconds of one run of ``argv`` (which must succeed)."""
+    start = time.perf_counter()
+    proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError("%s failed: %s" % (" ".join(argv),
+                                              proc.stderr.decode()[-500:]))
+    return elapsed
 
 
 def timed(argv, runs, env=None, warmup=2):
-    """Median and min wall seconds of running ``argv`` ``runs`` times."""
-    samples = []
-    for i in range(warmup + runs):
-        start = time.perf_counter()
-        proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE)
-        elapsed = time.perf_counter() - start
-        if proc.returncode != 0:
-            raise RuntimeError("%s failed: %s" % (" ".join(argv),
-                                                  proc.stderr.decode()[-500:]))
-        if i >= warmup:
-            samples.append(elapsed)
+    """Median and min wall seconds of ``runs`` runs of ``argv`` alone
+    (benchmarks/peers.py)."""
+    samples = [run_once(argv, env) for _ in range(warmup + runs)][warmup:]
     return statistics.median(samples), min(samples)
 
 
-def imported_modules(argv, env):
-    """Top-level and dotted module names imported by a command."""
-    proc = subprocess.run([sys.executable, "-X", "importtime"] + argv,
-                          env=env, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True)
-    names = set()
-    for line in proc.stderr.splitlines():
-        if line.startswith("import time:") and "|" in line:
-            names.add(line.rsplit("|", 1)[1].strip())
-    return names
+def interleaved(commands, runs, warmup=2):
+    """``{label: median seconds}`` of ``commands`` (``{label: (argv,
+    env)}``), run in turn ``warmup + runs`` times, the order rotating."""
+    labels = list(commands)
+    samples = {label: [] for label in labels}
+    for i in range(warmup + runs):
+        shift = i % len(labels)
+        for label in labels[shift:] + labels[:shift]:
+            argv, env = commands[label]
+            elapsed = run_once(argv, env)
+            if i >= warmup:
+                samples[label].append(elapsed)
+    return {label: statistics.median(s) for label, s in samples.items()}
+
+
+def peak_rss(argv, env):
+    """Peak resident set size of one run of ``argv``, in MiB."""
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError("%s failed (%d)" % (" ".join(argv),
+                                                proc.returncode))
+    return usage.ru_maxrss / 1024.0  # KiB on Linux
 
 
 class LocalCloud:
-    """A local cloud in a temporary data dir, for the request-level benchmarks."""
+    """A local cloud in a temporary data dir (``occli-localcloud start``)."""
 
-    def __init__(self):
+    def __init__(self, *options):
+        self.options = list(options)
         self.dir = tempfile.mkdtemp(prefix="occli-bench-")
 
     def __enter__(self):
-        out = subprocess.run(
-            [LOCALCLOUD, "start", "--port", "0", "--build-time", "0",
-             "--data-dir", self.dir], check=True, capture_output=True,
-            text=True).stdout
+        subprocess.run(LOCALCLOUD + [
+            "start", "--port", "0", "--build-time", "0", "--data-dir",
+            self.dir] + self.options, check=True, capture_output=True,
+            text=True)
         with open(os.path.join(self.dir, "endpoint")) as f:
             self.url = f.read().strip()
         self.env = dict(os.environ, OS_CLIENT_CONFIG_FILE=os.path.join(
             self.dir, "clouds.yaml"), OS_CLOUD="local",
-            OCCLI_CACHE_DIR=os.path.join(self.dir, "cache"))
-        self.start_output = out
+            OCCLI_CACHE_DIR=os.path.join(self.dir, "cache"),
+            NOVACLIENT_ISHOULDNTBEDOINGTHIS="1")
+        for key in [k for k in self.env if k.startswith("OS_")
+                    and k not in ("OS_CLIENT_CONFIG_FILE", "OS_CLOUD")]:
+            del self.env[key]
         return self
 
     def __exit__(self, *exc):
-        subprocess.run([LOCALCLOUD, "stop", "--data-dir", self.dir],
+        subprocess.run(LOCALCLOUD + ["stop", "--data-dir", self.dir],
                        capture_output=True)
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def os_environment(self):
-        """The ``local`` cloud as plain OS_* variables (no clouds.yaml)."""
-        import yaml
-        with open(os.path.join(self.dir, "clouds.yaml")) as f:
-            cloud = yaml.safe_load(f)["clouds"]["local"]
-        env = {k: v for k, v in self.env.items()
-               if not k.startswith("OS_")}
-        for key, value in cloud["auth"].items():
-            env["OS_" + key.upper()] = str(value)
-        env["OS_REGION_NAME"] = cloud.get("region_name", "RegionOne")
-        return env
-
-    def requests_since(self, mark):
-        with open(os.path.join(self.dir, "access.log")) as f:
-            lines = f.readlines()
-        return lines[mark:]
-
     def log_mark(self):
+        """Lines in the access log so far (see :meth:`requests_since`)."""
         path = os.path.join(self.dir, "access.log")
         if not os.path.exists(path):
             return 0
         with open(path) as f:
             return len(f.readlines())
 
+    def requests_since(self, mark):
+        with open(os.path.join(self.dir, "access.log")) as f:
+            return f.readlines()[mark:]
 
-def bench_startup(runs, report):
-    env = dict(os.environ)
-    rows = [
-        ("python -c pass", [sys.executable, "-c", "pass"]),
-        ("python -c 'import requests'", [sys.executable, "-c", "import requests"]),
-        ("occli --version", [OCCLI, "--version"]),
-        ("occli --help", [OCCLI, "--help"]),
-    ]
-    for label, argv in rows:
-        median, best = timed(argv, runs, env=env)
-        report.append(("startup", label, "%.3f s" % median, "min %.3f s" % best))
+    def occli(self, *argv, cloud="local"):
+        """Run occli against this cloud; its stdout."""
+        proc = subprocess.run(OCCLI + ["--os-cloud", cloud] + list(argv),
+                              env=self.env, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError("occli %s failed: %s" % (
+                " ".join(argv), proc.stderr[-500:]))
+        return proc.stdout
 
+    def create_servers(self, name, count, batch=2000):
+        """``count`` servers named ``name-N`` (SDK creates of ``batch``)."""
+        done = 0
+        while done < count:
+            size = min(batch, count - done)
+            subprocess.run([sys.executable, "-c", _CREATE_MANY, name,
+                            str(size)], env=self.env, check=True)
+            done += size
 
-def bench_requests(runs, report):
-    with LocalCloud() as cloud:
-        env = cloud.env
-        occli = [OCCLI, "--os-cloud", "local"]
-        subprocess.run(occli + ["server", "create", "bench0", "--image",
-                                "cirros-0.6.2-x86_64-disk", "--flavor",
-                                "m1.tiny", "--nic", "auto", "--wait"],
-                       env=env, check=True, capture_output=True)
-        for label, extra in (("server list (no token cache)", ["--no-cache"]),
-                             ("server list (token cached)", [])):
-            subprocess.run(occli + ["server", "list"], env=env, check=True,
-                           capture_output=True)
-            mark = cloud.log_mark()
-            subprocess.run(occli + extra + ["server", "list"], env=env,
-                           check=True, capture_output=True)
-            count = len(cloud.requests_since(mark))
-            median, best = timed(occli + extra + ["server", "list"], runs,
-                                 env=env, warmup=1)
-            report.append(("requests", label, "%.3f s" % median,
-                           "%d request(s)" % count))
-        plain = cloud.os_environment()
-        modules = imported_modules(["-m", "occli.shell", "server", "list"],
-                                   plain)
-        bad = sorted(m for m in modules
-                     if any(m == f or m.startswith(f + ".") for f in FORBIDDEN))
-        report.append(("imports", "server list (OS_* env) imports %d modules"
-                       % len(modules),
-                       "forbidden: %s" % (", ".join(bad) or "none"), ""))
+    def admin_token(self):
+        return json.loads(self.occli("token", "issue", "-f", "json",
+                                     cloud="local-admin"))["id"]
 
+    def add_fault(self, rule):
+        import requests
 
-def bench_list_scale(count, report):
-    with LocalCloud() as cloud:
-        env = cloud.env
-        admin = [OCCLI, "--os-cloud", "local"]
-        script = [sys.executable, "-c", _CREATE_MANY, str(count)]
-        subprocess.run(script, env=env, check=True)
-        mark = cloud.log_mark()
-        start = time.perf_counter()
-        proc = subprocess.run(admin + ["server", "list", "--limit", "-1",
-                                       "-f", "json"], env=env, check=True,
-                              capture_output=True, text=True)
-        elapsed = time.perf_counter() - start
-        listed = len(json.loads(proc.stdout))
-        pages = sum(1 for line in cloud.requests_since(mark)
-                    if "/servers/detail" in line)
-        report.append(("scale", "server list of %d servers" % listed,
-                       "%.3f s" % elapsed, "%d page request(s)" % pages))
+        response = requests.post(self.url + "/localcloud/faults",
+                                 json=rule, timeout=30,
+                                 headers={"X-Auth-Token": self.admin_token()})
+        response.raise_for_status()
+
+    def clear_faults(self):
+        import requests
+
+        requests.delete(self.url + "/localcloud/faults", timeout=30,
+                        headers={"X-Auth-Token": self.admin_token()})
 
 
 _CREATE_MANY = """
 import sys
 from occli import Client
 client = Client(cloud="local")
-image = client.images.find_resource("cirros-0.6.2-x86_64-disk")
-flavor = client.flavors.find_resource("m1.tiny")
-client.servers.create("many", image=image, flavor=flavor, nics="none",
-                      min_count=int(sys.argv[1]), max_count=int(sys.argv[1]))
-"""
+image = client.images.find_resource(%r)
+flavor = client.flavors.find_resource(%r)
+client.servers.create(sys.argv[1], image=image, flavor=flavor, nics="none",
+                      min_count=int(sys.argv[2]), max_count=int(sys.argv[2]))
+""" % (IMAGE, FLAVOR)
 
 
-def bench_plugins(report):
-    sys.path.insert(0, HERE)
-    try:
-        import startup_plugins
-    except ImportError:
-        return
-    for label, value, note in startup_plugins.main(quiet=True):
-        report.append(("plugins", label, value, note))
+# -- the figures ------------------------------------------------------------
+
+class Row:
+    """One line of the table. ``better``: "lower" (ratio <= target) or
+    "higher" (ratio >= target)."""
+
+    def __init__(self, figure, occli, peer, ratio=None, target=None,
+                 better="lower", note=""):
+        self.figure, self.occli, self.peer = figure, occli, peer
+        self.ratio, self.target, self.better = ratio, target, better
+        self.note = note
+
+    def cells(self):
+        if self.ratio is None:
+            ratio, verdict = "-", self.note or "skipped"
+        else:
+            ratio = "%.2f" % self.ratio
+            if self.note:
+                ratio += " (%s)" % self.note
+            ok = (self.ratio <= self.target if self.better == "lower"
+                  else self.ratio >= self.target)
+            verdict = "pass" if ok else "FAIL"
+        sign = "≤" if self.better == "lower" else "≥"
+        target = "-" if self.target is None else "%s %g" % (sign, self.target)
+        return [self.figure, self.occli, self.peer, ratio, target, verdict]
+
+
+def seconds(value):
+    return "%.3f s" % value
+
+
+def bench_startup(runs, rows, nova=None):
+    """Warm server list, --help and --version against their floors."""
+    python = sys.executable
+    with LocalCloud() as cloud:
+        progress("startup: 5 servers, warm token cache")
+        cloud.create_servers("bench", 5)
+        env = cloud.env
+        cloud.occli("server", "list")  # the token cache and version range
+        commands = {
+            "list": (OCCLI + ["server", "list"], env),
+            "ks": ([python, "-c", "import keystoneauth1.session"], env),
+            "help": (OCCLI + ["--help"], env),
+            "version": (OCCLI + ["--version"], env),
+            "cliff": ([python, "-c", "import cliff.app"], env),
+        }
+        nova_skip = None
+        if nova:
+            try:
+                nova_env = nova_environment(cloud)
+                run_once([nova, "list"], nova_env)
+                commands["nova"] = ([nova, "list"], nova_env)
+            except (OSError, RuntimeError) as exc:
+                nova_skip = "skipped: nova list failed: %s" % str(exc)[:80]
+        times = interleaved(commands, runs)
+    rows.append(Row("warm `server list` (5 servers)", seconds(times["list"]),
+                    "%s `import keystoneauth1.session`" % seconds(times["ks"]),
+                    times["list"] / times["ks"], 1.4))
+    if "nova" in times:
+        rows.append(Row("warm `server list` (5 servers)",
+                        seconds(times["list"]),
+                        "%s `nova list`" % seconds(times["nova"]),
+                        times["list"] / times["nova"], 0.5))
+    else:
+        rows.append(Row("warm `server list` (5 servers)",
+                        seconds(times["list"]), "`nova list`",
+                        note=nova_skip or "skipped: no peers (PyPI?)"))
+    cliff = "%s `import cliff.app`" % seconds(times["cliff"])
+    rows.append(Row("`occli --help`", seconds(times["help"]), cliff,
+                    times["help"] / times["cliff"], 1.6))
+    rows.append(Row("`occli --version`", seconds(times["version"]), cliff,
+                    times["version"] / times["cliff"], 1.3))
+
+
+def nova_environment(cloud):
+    """Cloud ``local`` as the plain OS_* variables novaclient reads."""
+    import yaml
+
+    with open(os.path.join(cloud.dir, "clouds.yaml")) as f:
+        entry = yaml.safe_load(f)["clouds"]["local"]
+    env = {k: v for k, v in cloud.env.items() if not k.startswith("OS_")}
+    for key, value in entry["auth"].items():
+        env["OS_" + key.upper()] = str(value)
+    env["OS_REGION_NAME"] = entry.get("region_name", "RegionOne")
+    env["OS_INTERFACE"] = entry.get("interface", "public")
+    return env
+
+
+def bench_memory(runs, rows, many=10000, few=1000):
+    """Peak RSS listing ``many`` servers against listing ``few``."""
+    with LocalCloud("--max-servers-per-request", "2000") as cloud:
+        progress("memory: creating %d servers" % many)
+        cloud.create_servers("many", many)
+        cloud.occli("server", "list", "--limit", "1", "-f", "value")
+        for fmt in ("value", "csv", "json"):
+            base = OCCLI + ["server", "list", "-f", fmt]
+            samples = {"many": [], "few": []}
+            for i in range(runs):
+                for label in (("many", "few") if i % 2 else ("few", "many")):
+                    argv = base + (["--limit", str(few)] if label == "few"
+                                   else [])
+                    samples[label].append(peak_rss(argv, cloud.env))
+            big, small = (statistics.median(samples[k])
+                          for k in ("many", "few"))
+            rows.append(Row("peak RSS, `server list -f %s`: %d vs %d "
+                            "servers" % (fmt, many, few), "%.1f MiB" % big,
+                            "%.1f MiB" % small, big / small, 1.3))
+
+
+def bench_bulk(runs, rows, count=200, delay=0.05, concurrency=8):
+    """``count`` server deletes at ``delay`` s a compute request,
+    ``--concurrency N`` against ``--concurrency 1``."""
+    samples = {1: [], concurrency: []}
+    with LocalCloud() as cloud:
+        cloud.occli("server", "list")
+        for i in range(runs):
+            for level in ((1, concurrency) if i % 2 else (concurrency, 1)):
+                progress("bulk: %d deletes, --concurrency %d (%d/%d)"
+                         % (count, level, i + 1, runs))
+                name = "bulk%d-%d" % (i, level)
+                cloud.create_servers(name, count)
+                ids = cloud.occli("server", "list", "--name", "^%s-" % name,
+                                  "-f", "value", "-c", "ID").split()
+                assert len(ids) == count, len(ids)
+                cloud.add_fault({"method": "*", "path": "^/compute/",
+                                 "count": 100000, "kind": "delay",
+                                 "seconds": delay})
+                try:
+                    samples[level].append(run_once(
+                        OCCLI + ["--os-cloud", "local", "server", "delete",
+                                 "--concurrency", str(level)] + ids,
+                        cloud.env))
+                finally:
+                    cloud.clear_faults()
+    serial, parallel = (statistics.median(samples[k])
+                        for k in (1, concurrency))
+    rows.append(Row("%d `server delete`, %d ms a compute request: "
+                    "`--concurrency %d` vs 1" % (count, delay * 1000,
+                                                 concurrency),
+                    seconds(parallel), seconds(serial), parallel / serial,
+                    0.2, note="%.1f× faster" % (serial / parallel)))
+
+
+def compile_occli():
+    """Write occli's bytecode, as an install does (a PYTHONDONTWRITEBYTECODE
+    environment would otherwise compile the edited modules on every run)."""
+    env = {k: v for k, v in os.environ.items()
+           if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-m", "compileall", "-q",
+                    os.path.join(REPO, "occli")], env=env,
+                   stdout=subprocess.DEVNULL)
+
+
+def print_table(rows):
+    header = ["figure", "occli", "peer or floor", "ratio", "target",
+              "pass/fail"]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join("---" for _ in header) + "|")
+    for row in rows:
+        print("| " + " | ".join(row.cells()) + " |")
 
 
 def main():
+    global OCCLI, LOCALCLOUD
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=9)
-    parser.add_argument("--servers", type=int, default=1500,
-                        help="servers for the list-scale benchmark")
+    parser.add_argument("--runs", type=int, default=15,
+                        help="repetitions of each start-up figure (medians)")
+    parser.add_argument("--memory-runs", type=int, default=3)
+    parser.add_argument("--bulk-runs", type=int, default=2)
     parser.add_argument("--peers", action="store_true",
-                        help="also run nova/heat/openstack side by side "
-                        "(benchmarks/peers.py; installs them once into "
-                        ".bench-peers)")
+                        help="also time nova list (installs the peers once "
+                        "into .bench-peers: benchmarks/peers.py)")
+    parser.add_argument("--only", action="append",
+                        choices=("startup", "memory", "bulk"),
+                        help="run only these figures (repeatable)")
+    parser.add_argument("--occli", help="the occli command to time")
+    parser.add_argument("--localcloud", help="the occli-localcloud command")
     args = parser.parse_args()
-    report = []
-    bench_startup(args.runs, report)
-    bench_requests(args.runs, report)
-    bench_list_scale(args.servers, report)
-    bench_plugins(report)
+    if args.occli:
+        OCCLI = shlex.split(args.occli)
+    if args.localcloud:
+        LOCALCLOUD = shlex.split(args.localcloud)
+    compile_occli()
+    nova = None
     if args.peers:
         sys.path.insert(0, HERE)
         import peers
-        peers.run(args.runs, report)
-    width = max(len(r[1]) for r in report)
-    print("%-9s %-*s %-28s %s" % ("group", width, "what", "figure", "note"))
-    for group, what, figure, note in report:
-        print("%-9s %-*s %-28s %s" % (group, width, what, figure, note))
+
+        try:
+            nova = os.path.join(peers.ensure_venv(quiet=True), "nova")
+        except peers.Skip as exc:
+            progress("peers: skipped: %s" % exc)
+    only = set(args.only or ("startup", "memory", "bulk"))
+    rows = []
+    if "startup" in only:
+        bench_startup(args.runs, rows, nova)
+    if "memory" in only:
+        bench_memory(args.memory_runs, rows)
+    if "bulk" in only:
+        bench_bulk(args.bulk_runs, rows)
+    print_table(rows)
 
 
 if __name__ == "__main__":
