@@ -34,6 +34,9 @@ RUNTIME_SETTINGS = frozenset((
 #: a test needs no strong hashes; each login then costs microseconds)
 TEMPLATE_SCRYPT = {"n": 16, "r": 1, "p": 1}
 
+#: waitress worker threads of a test's cloud unless ``threads`` is given
+TEST_THREADS = 4
+
 _templates: dict = {}
 _templates_lock = threading.Lock()
 _template_dir: str | None = None
@@ -119,13 +122,16 @@ def start_local_cloud(services=None, **settings):
     added) or service classes; default all. ``settings`` are
     :class:`~occli.localcloud.cloud.Config` fields (``compute_hosts``,
     ``build_time`` — 0 unless given —, ``quota_instances``, ``faults``,
-    …). The process environment is not changed: see
-    :meth:`CloudFixture.patch_environ`.
+    ``threads`` — 4 unless given —, …). The process environment is not
+    changed: see :meth:`CloudFixture.patch_environ`.
     """
     from occli.localcloud.cloud import Config, LocalCloud
     from occli.localcloud.server import BackgroundServer
 
     settings.setdefault("build_time", 0)
+    # a test's clients send a request or two at a time; fewer worker
+    # threads start and stop sooner (the service's default is 8)
+    settings.setdefault("threads", TEST_THREADS)
     for fixed in ("data_dir", "host", "port"):
         if fixed in settings:
             raise TypeError("%s is chosen by occli.testing" % fixed)
