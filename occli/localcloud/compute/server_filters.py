@@ -4,6 +4,11 @@ The API layer turns the query into a ``search`` dict of plain values (only
 the options the microversion and the caller's role allow); here they
 become predicates. ``name``, ``ip`` and ``ip6`` are regular expressions
 searched with RE2 (:func:`_regex`).
+
+A sort order is applied in Python (:func:`sort`) or in SQL
+(:func:`order_by`, and :func:`after` for the rows past a marker): both
+order the same way, NULL first ascending and last descending, text by code
+point (SQLite's BINARY collation on UTF-8), ties by ``seq``.
 """
 
 import datetime
@@ -34,6 +39,14 @@ _EQUAL = (("image", "image_ref"), ("reservation_id", "reservation_id"),
           ("host", "host"), ("node", "node"))
 _TAGS = (("tags", True, False), ("tags-any", False, False),
          ("not-tags", True, True), ("not-tags-any", False, True))
+# the columns the predicate of each search option reads (see columns())
+_OPTION_COLUMNS = dict(
+    {option: (column,) for option, column in _EQUAL},
+    **{option: ("tags",) for option, _, _ in _TAGS},
+    name=("name",), status=("vm_state", "task_state"), flavor=("flavor",),
+    ip=("ports",), ip6=(), locked=("locked_by",), deleted=("deleted",),
+    availability_zone=("host", "availability_zone"),
+    **{"changes-since": ("updated_at",), "changes-before": ("updated_at",)})
 
 
 def parse_time(text):
@@ -113,6 +126,13 @@ def predicates(search, zone_of):
     return preds, include_deleted
 
 
+def columns(search):
+    """The columns the :func:`predicates` of ``search`` read (a list
+    ordered by name): a listing can filter a projection of the rows."""
+    return sorted({column for option in search
+                   for column in _OPTION_COLUMNS.get(option, ())})
+
+
 def _tag_predicate(wanted, wanted_all, negate):
     def pred(s):
         tags = set(json.loads(s["tags"]))
@@ -150,3 +170,39 @@ def sort(servers, order):
         servers.sort(key=lambda s, c=column: (s[c] is not None, s[c]),
                      reverse=direction == "desc")
     return servers
+
+
+def _full_order(order):
+    """``order`` with its ``seq`` tie-break (in the first key's direction)."""
+    return list(order) + [("seq", order[0][1])]
+
+
+def order_by(order):
+    """The SQL ``ORDER BY`` terms sorting like :func:`sort` (SQLite puts
+    NULL first ascending and last descending, as :func:`sort` does)."""
+    return ", ".join("%s %s" % (column, direction.upper())
+                     for column, direction in _full_order(order))
+
+
+def after(order, marker):
+    """``(sql, args)``: the rows :func:`sort` puts after the ``marker``
+    row (a mapping of its columns) in ``order``; keyset paging."""
+    clauses, args = [], []
+    equal, equal_args = [], []
+    for column, direction in _full_order(order):
+        value = marker[column]
+        if direction == "asc":
+            # ascending: NULL first, so everything non-NULL is after a NULL
+            cond, cond_args = ((column + " IS NOT NULL", []) if value is None
+                               else (column + " > ?", [value]))
+        elif value is not None:
+            cond, cond_args = ("(%s < ? OR %s IS NULL)" % (column, column),
+                               [value])
+        else:
+            cond = None     # descending: nothing is after a NULL but ties
+        if cond is not None:
+            clauses.append("(%s)" % " AND ".join(equal + [cond]))
+            args += equal_args + cond_args
+        equal.append(column + " IS ?")
+        equal_args.append(value)
+    return "(%s)" % (" OR ".join(clauses) or "0"), args

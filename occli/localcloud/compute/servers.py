@@ -8,6 +8,7 @@ or :mod:`.actions`.
 """
 
 import json
+import sqlite3
 
 from occli.localcloud import common, errors
 from occli.localcloud.compute import (
@@ -22,6 +23,9 @@ from occli.localcloud.compute import (
 )
 
 _COLUMNS = None
+# rows read by one ``IN (...)``: SQLite allows 32766 variables (999 before
+# 3.32), so a page (at most 1000 servers) is one query
+_BATCH = 32000 if sqlite3.sqlite_version_info >= (3, 32) else 900
 
 
 # -- the table ------------------------------------------------------------------
@@ -89,17 +93,20 @@ def create(db, caller, config, images, request):
     Returns the new rows. When any instance cannot be placed, all of them
     are created unplaced and end in ERROR with a NoValidHost fault.
     """
+    flavors.check_visible(db, caller, request.flavor_ref)
     flavor, image_ref, mappings, volume_backed = build.disks(db, images,
                                                              request)
-    quotas.check_metadata(request.metadata)
-    quotas.check_personality(request.personality)
+    flavors.check_zero_disk(caller, flavor, volume_backed)
+    quotas.check_metadata(request.metadata, db, caller.project_id)
+    quotas.check_personality(request.personality, db, caller.project_id)
     key = build.keypair(db, caller.user_id, request.key_name)
     ports = networks.requested_ports(db, request.networks, request.max_count)
     zone, forced_host = build.requested_zone(db, caller,
                                              request.availability_zone)
     build.check_requested_host(db, caller, request.requested_host)
     count = quotas.instance_count(db, config, caller.project_id,
-                                  request.min_count, request.max_count)
+                                  request.min_count, request.max_count,
+                                  flavor)
     plan = build.Plan(flavor, image_ref, mappings, key, zone,
                       build.reservation_id(), count)
     new_ids = [common.new_uuid() for _ in range(count)]
@@ -158,45 +165,160 @@ def delete(db, caller, server):
 # -- listing --------------------------------------------------------------------
 
 def select(db, caller, progress, projects, search, sort_keys=(),
-           sort_dirs=(), marker=None):
+           sort_dirs=()):
     """The servers of ``projects`` (None: all) matching ``search`` (see
-    :func:`.server_filters.predicates`), advanced to now and sorted by
-    ``sort_keys``/``sort_dirs`` (checked after the progress is persisted,
-    as nova's DB layer checks them); the ``marker`` server is included even
-    when filtered out (see :func:`_with_marker`)."""
-    preds, include_deleted = server_filters.predicates(
-        search, lambda server: zone_of(db, server))
-    sql, args = "SELECT * FROM servers WHERE 1 = 1", []
-    if not include_deleted:
-        sql += " AND deleted = 0"
-    if projects is not None:
-        sql += " AND project_id = ?"
-        args.append(projects[0])
-    servers = progress.advance([dict(r) for r in
-                                db.execute(sql, args).fetchall()])
-    servers = [s for s in servers if all(p(s) for p in preds)]
-    servers = _with_marker(db, servers, projects, marker)
-    order = server_filters.sort_order(list(sort_keys), list(sort_dirs),
-                                      caller.is_admin)
-    return server_filters.sort(servers, order)
+    :func:`.server_filters.predicates`), sorted by ``sort_keys``/
+    ``sort_dirs``: a :class:`Listing`, whose :meth:`~Listing.page` reads
+    one page. The servers whose state is moving are advanced to now (and
+    the progress persisted) first; the sort is checked after that, as
+    nova's DB layer checks it."""
+    return Listing(db, caller, progress, projects, search, sort_keys,
+                   sort_dirs)
 
 
-def _with_marker(db, servers, projects, marker):
-    """Add the ``marker`` server when the filters left it out.
+class Listing:
+    """The servers one list request sees, read a page at a time.
 
-    Nova looks the marker up with ``read_deleted='yes'`` and without the
-    list's filters, then pages on from its sort position; so a marker that
-    was deleted since the previous page still works. Paging then skips the
-    marker itself. Unlike nova, whose lookup is elevated to every project,
-    the marker must be a server of the listed ``projects`` (None: all):
-    another project's id is ``marker [..] not found`` like an unknown one,
-    not an oracle for its existence and creation time.
+    A server with a pending operation (``pending`` set) changes as time
+    passes: those are read whole, advanced and filtered in Python. Every
+    other (*settled*) row is what the snapshot holds, so SQL sorts them,
+    skips past the marker (keyset) and limits them; only the rows of the
+    page are read whole. The two are merged in the order
+    :func:`.server_filters.sort` gives the whole list, so a page is what
+    filtering and sorting every server and slicing after the marker gives.
+    Per-host lookups (the availability zone filter) are memoised.
     """
-    if marker is None or any(s["id"] == marker for s in servers):
-        return servers
-    sql, args = "SELECT * FROM servers WHERE id = ?", [marker]
-    if projects is not None:
-        sql += " AND project_id = ?"
-        args.append(projects[0])
-    row = db.execute(sql, args).fetchone()
-    return servers if row is None else servers + [dict(row)]
+
+    def __init__(self, db, caller, progress, projects, search, sort_keys,
+                 sort_dirs):
+        self.db = db
+        self._zones = {}
+        self.preds, include_deleted = server_filters.predicates(
+            search, self._zone_of)
+        self.columns = server_filters.columns(search)
+        scope, args = [], []
+        if not include_deleted:
+            scope.append("deleted = 0")
+        if projects is not None:
+            scope.append("project_id = ?")
+            args.append(projects[0])
+        self.scope, self.scope_args = scope, args
+        moving = db.execute(
+            "SELECT * FROM servers WHERE %s"
+            % " AND ".join(scope + ["pending IS NOT NULL"]), args).fetchall()
+        self.moving = progress.advance([dict(r) for r in moving])
+        self.projects = projects
+        self.order = server_filters.sort_order(list(sort_keys),
+                                               list(sort_dirs),
+                                               caller.is_admin)
+
+    def _zone_of(self, server):
+        host = server["host"]
+        if not host:
+            return server["availability_zone"]
+        if host not in self._zones:
+            self._zones[host] = aggregates.host_zone(self.db, host)
+        return self._zones[host]
+
+    def _matches(self, server):
+        return all(p(server) for p in self.preds)
+
+    def page(self, marker=None, limit=None):
+        """At most ``limit`` (None: every) servers after the ``marker``
+        server (an id; None: from the start), advanced to now, as dicts.
+
+        As in nova the marker is looked up among every server of the
+        listed projects, deleted or filtered out ones included (nova also
+        looks it up with ``read_deleted='yes'`` and without the filters,
+        so a marker deleted since the previous page still pages on); the
+        page starts after its place in the order. Unlike nova, whose lookup
+        is elevated to every project, another project's id is ``marker
+        [..] not found`` like an unknown one, not an oracle for its
+        existence and creation time.
+        """
+        position = None if marker is None else self._marker(marker)
+        moving = [s for s in self.moving if self._matches(s)]
+        if position is not None:
+            moving = _after(moving, position, self.order)
+        if limit == 0:
+            return []
+        settled = self._settled(position, limit, {s["seq"] for s in
+                                                  self.moving})
+        if not moving:
+            return settled
+        found = server_filters.sort(settled + moving, self.order)
+        return found if limit is None else found[:limit]
+
+    def _marker(self, marker):
+        """The marker's place: its row as this list sees it (advanced, if
+        it is listed), else as stored."""
+        for server in self.moving:
+            if server["id"] == marker and self._matches(server):
+                return server
+        sql, args = "SELECT * FROM servers WHERE id = ?", [marker]
+        if self.projects is not None:
+            sql += " AND project_id = ?"
+            args.append(self.projects[0])
+        row = self.db.execute(sql, args).fetchone()
+        if row is None:
+            raise errors.BadRequest("marker [%s] not found" % marker)
+        return dict(row)
+
+    def _settled(self, position, limit, moving):
+        """The settled servers of the page (after ``position``), in order:
+        their ``seq`` (and the filtered columns) sorted in SQL, then the
+        page's rows read whole. ``moving``: the seqs read as moving."""
+        where = self.scope + ["pending IS NULL"]
+        args = list(self.scope_args)
+        if position is not None:
+            sql, after_args = server_filters.after(self.order, position)
+            where.append(sql)
+            args += after_args
+        sql = "SELECT %s FROM servers WHERE %s ORDER BY %s" % (
+            ", ".join(["seq"] + self.columns), " AND ".join(where),
+            server_filters.order_by(self.order))
+        if not self.preds and limit is not None:
+            # a row advanced inside this (write) transaction may show up
+            # settled: it is skipped, so ask for that many more
+            sql += " LIMIT ?"
+            args.append(limit + len(moving))
+        seqs = []
+        cursor = self.db.execute(sql, args)
+        try:
+            for row in cursor:
+                if row["seq"] in moving or not self._matches(row):
+                    continue
+                seqs.append(row["seq"])
+                if len(seqs) == limit:
+                    break
+        finally:
+            cursor.close()
+        return _rows(self.db, seqs)
+
+
+def _after(servers, position, order):
+    """The ``servers`` sorted after ``position`` (a server mapping) in
+    ``order``; ``position``'s own server is never among them."""
+    ranked = server_filters.sort(
+        [s for s in servers if s["seq"] != position["seq"]] + [position],
+        order)
+    for index, server in enumerate(ranked):
+        if server is position:
+            return ranked[index + 1:]
+    return []
+
+
+def _rows(db, seqs):
+    """The rows ``seqs`` as dicts, in that order (read in batches)."""
+    rows = {}
+    for start in range(0, len(seqs), _BATCH):
+        batch = seqs[start:start + _BATCH]
+        cursor = db.cursor()
+        cursor.row_factory = None       # plain tuples: dicts are made here
+        cursor.execute("SELECT * FROM servers WHERE seq IN (%s)"
+                       % ",".join("?" * len(batch)), batch)
+        names = [d[0] for d in cursor.description]
+        key = names.index("seq")
+        for row in cursor:
+            rows[row[key]] = dict(zip(names, row, strict=True))
+    return [rows[seq] for seq in seqs]

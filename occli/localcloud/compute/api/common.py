@@ -108,13 +108,19 @@ def paginate(req, items, key, path, marker_message="marker [%s] not found"):
         else:
             raise bad_request(marker_message % marker)
     page = items[:limit]
+    return page, next_links(req, page, limit, key, path)
+
+
+def next_links(req, page, limit, key, path):
+    """The ``next`` link after ``page`` (a page of at most ``limit`` items
+    read for ``req``), or None when the page is not full."""
     if not page or len(page) < limit:
-        return page, None
+        return None
     params = [(k, v) for k, values in req.query.items() if k != "marker"
               for v in values]
     params.append(("marker", str(key(page[-1]))))
     href = "%s?%s" % (api_url(req, path), urlencode(params))
-    return page, [{"rel": "next", "href": href}]
+    return [{"rel": "next", "href": href}]
 
 
 def reject_unknown_params(req, allowed):

@@ -13,7 +13,7 @@ import datetime
 from occli.localcloud.app import HTTPError, Response
 from occli.localcloud.compute import block_devices, build, servers, states, values
 from occli.localcloud.compute.api import common, schemas
-from occli.localcloud.compute.api.server_views import view
+from occli.localcloud.compute.api.server_views import Views, view
 
 # /os-volumes_boot is served by nova 2.1-2.102 and gone (404) from 2.103.
 VOLUMES_BOOT_MAX_VERSION = "2.102"
@@ -146,14 +146,17 @@ def _list(req, detail):
         common.reject_unknown_params(req, LIST_PARAMS)
     projects = _projects(req)
     search = _search(req)
-    found = servers.select(req.db, common.caller(req), common.progress(req),
-                           projects, search, req.query.get("sort_key", []),
-                           req.query.get("sort_dir", []), req.arg("marker"))
-    found, next_links = common.paginate(
-        req, found, lambda s: s["id"],
+    listing = servers.select(req.db, common.caller(req), common.progress(req),
+                             projects, search, req.query.get("sort_key", []),
+                             req.query.get("sort_dir", []))
+    limit = common.parse_limit(req)
+    found = listing.page(req.arg("marker"), limit)
+    next_links = common.next_links(
+        req, found, limit, lambda s: s["id"],
         "servers/detail" if detail else "servers")
     if detail:
-        items = [view(req, s, "detail") for s in found]
+        render = Views(req, "detail")
+        items = [render(s) for s in found]
     else:
         items = [{"id": s["id"], "name": s["name"],
                   "links": common.links(req, "servers", s["id"])}
