@@ -17,6 +17,12 @@ import os
 import sqlite3
 import threading
 
+# Reads map the database file (shared with the OS page cache and every
+# connection) instead of copying its pages into each connection's 2 MB page
+# cache: a 10,000-server list page scans ~10 MB, so each read re-read most
+# of it. An address-space bound, not memory used.
+MMAP_SIZE = 256 * 1024 * 1024
+
 
 class MigrationError(Exception):
     """The database was written by a newer version of the local cloud."""
@@ -26,8 +32,11 @@ class Store:
     """A SQLite database shared by the threads of the local cloud.
 
     Each thread gets its own write connection and its own read connection
-    (``PRAGMA query_only``); every connection is tracked so :meth:`close`
-    can release them all.
+    (``PRAGMA query_only``), opened on first use and kept for the thread's
+    life (the server's worker threads reuse theirs for every request; a
+    read never opens the write connection); every connection is tracked
+    so :meth:`close` can release them all. Connections memory-map the
+    database (``MMAP_SIZE``).
     """
 
     def __init__(self, path):
@@ -50,6 +59,7 @@ class Store:
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA busy_timeout=30000")
         conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA mmap_size=%d" % MMAP_SIZE)
         return conn
 
     def _conn(self, kind="write"):

@@ -5,6 +5,7 @@ import threading
 
 import pytest
 
+from occli.localcloud import store as store_module
 from occli.localcloud.store import MigrationError, Store, _split_sql
 
 SCHEMA = ["CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)"]
@@ -182,6 +183,40 @@ def test_readers_do_not_wait_for_the_writer(store):
     reader.join()
     assert finished, "a read waited for the write lock"
     assert seen == [0]
+
+
+def test_a_thread_reuses_its_connections(store):
+    store.migrate("things", SCHEMA)
+    with store.read() as first:
+        pass
+    with store.read() as second:
+        assert second is first
+    with store.transaction() as w1:
+        pass
+    with store.transaction() as w2:
+        assert w2 is w1 and w2 is not first
+    seen = []
+
+    def reader():
+        for _ in range(3):
+            with store.read() as db:
+                seen.append(db)
+        # reading never opened this thread's write connection
+        seen.append(getattr(store._local, "write", None))
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    thread.join()
+    assert seen[0] is seen[1] is seen[2] and seen[0] is not first
+    assert seen[3] is None
+    assert len(store._all) == 3
+
+
+def test_connections_map_the_database(store):
+    with store.read() as db:
+        mapped = db.execute("PRAGMA mmap_size").fetchone()[0]
+    # 0 only where SQLite was built without memory-mapped I/O
+    assert mapped in (0, store_module.MMAP_SIZE)
 
 
 def _read_count(store):
