@@ -343,11 +343,17 @@ def occli_program(*argv, tmp_path):
                           capture_output=True, timeout=60)
 
 
-def test_program_exit_keeps_codes_output_and_log_file(tmp_path):
+def test_program_exit_keeps_codes_output_and_log_file(tmp_path, capsys,
+                                                      monkeypatch):
+    from occli import shell
+
+    monkeypatch.setenv("OCCLI_CACHE_DIR", str(tmp_path / "cache"))
+    assert shell.main(["--help"]) == 0
+    in_process = capsys.readouterr().out
     proc = occli_program("--help", tmp_path=tmp_path)
     assert proc.returncode == 0
-    assert proc.stdout.rstrip().endswith(
-        "Show a token for scripts (the cached one while it is valid)")
+    assert proc.stdout.rstrip().splitlines()[-1] == (
+        in_process.rstrip().splitlines()[-1]), "the whole help was flushed"
     proc = occli_program("server", "list", "--limit", "x", tmp_path=tmp_path)
     assert proc.returncode == 2 and "is not an integer" in proc.stderr
     log = tmp_path / "occli.log"
