@@ -19,19 +19,20 @@ _RAW_FORMATTERS = _TEXT_FORMATTERS + ("table",)
 
 
 #: The formatters of list and show commands: cliff's own, named here rather
-#: than found through stevedore's entry-point scan on every run, and for
-#: lists a JSON formatter that streams the array (occli.formatters).
+#: than found through stevedore's entry-point scan on every run, and
+#: occli.formatters' JSON (for lists: the array streamed) and table (plain
+#: tables drawn without prettytable and wcwidth).
 LIST_FORMATTERS = {
     "csv": "cliff.formatters.commaseparated:CSVLister",
     "json": "occli.formatters:StreamingJSONFormatter",
-    "table": "cliff.formatters.table:TableFormatter",
+    "table": "occli.formatters:TableFormatter",
     "value": "cliff.formatters.value:ValueFormatter",
     "yaml": "cliff.formatters.yaml_format:YAMLFormatter",
 }
 SHOW_FORMATTERS = {
     "json": "cliff.formatters.json_format:JSONFormatter",
     "shell": "cliff.formatters.shell:ShellFormatter",
-    "table": "cliff.formatters.table:TableFormatter",
+    "table": "occli.formatters:TableFormatter",
     "value": "cliff.formatters.value:ValueFormatter",
     "yaml": "cliff.formatters.yaml_format:YAMLFormatter",
 }
