@@ -166,6 +166,29 @@ def _compute_rules():
         ("GET", "/flavors"): rule("any"),
         ("GET", "/flavors/detail"): rule("any"),
         ("GET", "/flavors/{flavor_id}"): rule("flavor"),
+        # flavor-manage, extra specs and flavor access (issue 12)
+        ("POST", "/flavors"): rule("admin", body=lambda ids: {"flavor": {
+            "name": _unique("authz-flavor"), "ram": 64, "vcpus": 1,
+            "disk": 1}}),
+        ("PUT", "/flavors/{flavor_id}"): rule(
+            "admin", fresh=("flavor_id",), body=lambda ids: {
+                "flavor": {"description": "authz"}}),
+        ("DELETE", "/flavors/{flavor_id}"): rule(
+            "admin", 202, fresh=("flavor_id",)),
+        ("POST", "/flavors/{flavor_id}/action"): rule(
+            "admin", fresh=("flavor_id",), body=lambda ids: {
+                "addTenantAccess": {"tenant": ids["tenant"]}}),
+        ("GET", "/flavors/{flavor_id}/os-flavor-access"): rule("admin"),
+        ("GET", "/flavors/{flavor_id}/os-extra_specs"): rule("flavor"),
+        ("POST", "/flavors/{flavor_id}/os-extra_specs"): rule(
+            "admin", fresh=("flavor_id",), body=lambda ids: {
+                "extra_specs": {"authz": "1"}}),
+        ("GET", "/flavors/{flavor_id}/os-extra_specs/{key}"): rule("flavor"),
+        ("PUT", "/flavors/{flavor_id}/os-extra_specs/{key}"): rule(
+            "admin", fresh=("flavor_id",), body=lambda ids: {
+                ids["key"]: "changed"}),
+        ("DELETE", "/flavors/{flavor_id}/os-extra_specs/{key}"): rule(
+            "admin", fresh=("flavor_id",)),
     }
     for prefix in ("/servers", "/os-volumes_boot"):
         one = prefix + "/{server_id}"
@@ -331,7 +354,8 @@ def expectation(service, route_rule, kind, names_project):
     if access == "admin":
         return (ok if k.admin else refused), None
     if access == "flavor":
-        # nova's flavor lookup filters on is_public for non-admins
+        # nova's flavor lookup filters on is_public for non-admins (the
+        # private flavor gives no project access)
         return (ok if k.admin else frozenset({404})), None
     if access in ("user_read", "user_write"):
         return (ok if k.user == "demo" else frozenset({404})), None
@@ -520,6 +544,19 @@ class World:
                                 "name": _unique("authz-agg")}}
                             ).json()["aggregate"]["id"])
 
+    def new_flavor(self):
+        """A private flavor of the admin's, with A's extra spec key."""
+        flavor_id = _unique("authz-flavor")
+        self.as_("admin", "POST", "/compute/v2.1/flavors",
+                 headers=COMPUTE_VERSION, json_body={"flavor": {
+                     "name": flavor_id, "id": flavor_id, "ram": 64,
+                     "vcpus": 1, "disk": 1,
+                     "os-flavor-access:is_public": False}})
+        self.as_("admin", "POST", "/compute/v2.1/flavors/%s/os-extra_specs"
+                 % flavor_id, json_body={"extra_specs": {
+                     self.ids["key"]: "v"}})
+        return flavor_id
+
     def new_rule(self):
         return self.as_("admin", "POST", "/localcloud/faults", json_body={
             "method": "GET", "path": "^/authz-never-matches$", "count": 1,
@@ -542,6 +579,7 @@ class World:
                     "config_id": "config", "deployment_id": "deployment",
                     "container": "container", "app_cred_id": "app_cred",
                     "aggregate_id": "aggregate", "rule_id": "rule",
+                    "flavor_id": "flavor",
                     "subject_token": "subject_token"}[param])()
         return ids
 
@@ -612,9 +650,12 @@ def world(tmp_path_factory):
     ids["aggregate_id"] = w.new_aggregate()
     with cloud.store.transaction() as db:
         db.execute("INSERT INTO compute_flavors (id, name, memory_mb, vcpus,"
-                   " root_gb, is_public) VALUES (?, ?, 512, 1, 1, 0)",
-                   (PRIVATE_FLAVOR, PRIVATE_FLAVOR))
+                   " root_gb, is_public, extra_specs) VALUES (?, ?, 512, 1,"
+                   " 1, 0, ?)", (PRIVATE_FLAVOR, PRIVATE_FLAVOR,
+                                 json.dumps({ids["key"]: "v"})))
     ids["flavor_id"] = PRIVATE_FLAVOR
+    # project A, as a flavor access body names it
+    ids["tenant"] = a
     ids["rule_id"] = w.new_rule()
     services = w.as_("admin", "GET", "/compute/v2.1/os-services",
                      headers=COMPUTE_VERSION).json()["services"]

@@ -140,7 +140,8 @@ def rebuild(db, caller, server, images, image_ref, columns, personality=(),
     servers.check_lock(caller, server)
     check_state(server, "rebuild", ("active", "stopped", "error"))
     image = build.resolve_image(db, images, image_ref)
-    flavor = flavors.resolve(db, json.loads(server["flavor"])["id"])
+    # nova checks instance.flavor: the flavor may be deleted since
+    flavor = flavors.from_snapshot(json.loads(server["flavor"]))
     if server["image_ref"]:
         build.check_image_fits(image, flavor)
         server["image_ref"] = image_ref
@@ -171,7 +172,7 @@ def _set_key(db, caller, server, key_name):
 def resize(db, caller, server, flavor_ref, auto_disk_config=None):
     servers.check_lock(caller, server)
     check_state(server, "resize", ("active", "stopped"))
-    new = flavors.resolve(db, flavor_ref, "Unable to locate requested flavor.")
+    new = flavors.resolve(db, flavor_ref, caller)
     current = json.loads(server["flavor"])
     if new["id"] == current["id"]:
         raise errors.BadRequest("When resizing, instances must change "

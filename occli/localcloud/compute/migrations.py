@@ -22,6 +22,23 @@ FLAVORS = ["""
         description TEXT,
         extra_specs TEXT NOT NULL DEFAULT '{}'
     );
+""", """
+    -- flavor-manage and os-flavor-access (issue 12): nova's internal id
+    -- (seq: creation order, named by flavor-access messages; set for rows
+    -- inserted without one) and the projects given a private flavor
+    ALTER TABLE compute_flavors ADD COLUMN seq INTEGER;
+    UPDATE compute_flavors SET seq = rowid;
+    CREATE TRIGGER compute_flavors_seq AFTER INSERT ON compute_flavors
+    WHEN NEW.seq IS NULL BEGIN
+        UPDATE compute_flavors SET seq = (
+            SELECT COALESCE(MAX(seq), 0) + 1 FROM compute_flavors)
+        WHERE id = NEW.id;
+    END;
+    CREATE TABLE compute_flavor_projects (
+        flavor_id TEXT NOT NULL,
+        project_id TEXT NOT NULL,
+        PRIMARY KEY (flavor_id, project_id)
+    );
 """]
 
 # The node size seeded before the scheduler existed (grown by step 2).

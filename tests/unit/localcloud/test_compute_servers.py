@@ -40,7 +40,7 @@ def test_flavor_ref_may_be_integer_or_url(nova):
 
 
 @pytest.mark.parametrize("server,message", [
-    ({"flavorRef": "99"}, "Invalid flavorRef provided."),
+    ({"flavorRef": "99"}, "Flavor 99 could not be found."),
     ({"imageRef": "3c3b6a3e-0c4e-4c4e-9f4f-0c0c0c0c0c0c"},
      "Can not find requested image"),
     ({"imageRef": None}, None),
