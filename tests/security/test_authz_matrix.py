@@ -75,7 +75,8 @@ class Rule:
     ``user_create`` (user-owned keypairs: any role), ``read``/``write`` (A's
     resource; ``write`` needs the member role), ``user_read``/``user_write``
     (A's member's keypair), ``admin`` (admin only), ``flavor`` (the admin's
-    private flavor), ``account_read``/``account_write`` (Swift account),
+    private flavor), ``gone`` (a route of older microversions only: 404 at
+    the matrix's), ``account_read``/``account_write`` (Swift account),
     identity's ``token_exchange``, ``subject``, ``catalog``, ``owner_read``,
     ``owner_write``. ``ok``: the success statuses; ``body(ids)`` the request
     body (JSON, or bytes); ``headers(ids)``; ``fresh``: the path parameters
@@ -189,6 +190,13 @@ def _compute_rules():
                 ids["key"]: "changed"}),
         ("DELETE", "/flavors/{flavor_id}/os-extra_specs/{key}"): rule(
             "admin", fresh=("flavor_id",)),
+        ("DELETE", "/os-services/{service_id}"): rule(
+            "admin", 204, fresh=("service_id",)),
+        # until 2.87 / 2.52: gone at the matrix's microversion (latest)
+        ("GET", "/os-hypervisors/statistics"): rule("gone"),
+        ("GET", "/os-hypervisors/{hypervisor_id}/uptime"): rule("gone"),
+        ("GET", "/os-hypervisors/{hypervisor_id}/search"): rule("gone"),
+        ("GET", "/os-hypervisors/{hypervisor_id}/servers"): rule("gone"),
     }
     for prefix in ("/servers", "/os-volumes_boot"):
         one = prefix + "/{server_id}"
@@ -357,6 +365,8 @@ def expectation(service, route_rule, kind, names_project):
         # nova's flavor lookup filters on is_public for non-admins (the
         # private flavor gives no project access)
         return (ok if k.admin else frozenset({404})), None
+    if access == "gone":
+        return frozenset({404}), None
     if access in ("user_read", "user_write"):
         return (ok if k.user == "demo" else frozenset({404})), None
     if access in ("read", "write"):
@@ -557,6 +567,16 @@ class World:
                      self.ids["key"]: "v"}})
         return flavor_id
 
+    def new_service(self):
+        """A nova-compute service without servers (nor node)."""
+        host = _unique("authz-host")
+        with self.cloud.store.transaction() as db:
+            db.execute("INSERT INTO compute_services (uuid, binary, host,"
+                       " created_at) VALUES (?, 'nova-compute', ?, ?)",
+                       (str(uuid.uuid4()), host, "2026-01-01T00:00:00"))
+            return db.execute("SELECT uuid FROM compute_services WHERE"
+                              " host = ?", (host,)).fetchone()[0]
+
     def new_rule(self):
         return self.as_("admin", "POST", "/localcloud/faults", json_body={
             "method": "GET", "path": "^/authz-never-matches$", "count": 1,
@@ -579,7 +599,7 @@ class World:
                     "config_id": "config", "deployment_id": "deployment",
                     "container": "container", "app_cred_id": "app_cred",
                     "aggregate_id": "aggregate", "rule_id": "rule",
-                    "flavor_id": "flavor",
+                    "flavor_id": "flavor", "service_id": "service",
                     "subject_token": "subject_token"}[param])()
         return ids
 

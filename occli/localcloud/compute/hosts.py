@@ -7,6 +7,8 @@ nova-compute services can be updated; the scheduler reads ``disabled`` and
 ``forced_down`` directly (``ComputeFilter``).
 """
 
+import datetime
+
 from occli.localcloud import common, errors
 from occli.localcloud.compute import aggregates, scheduler, servers
 
@@ -95,6 +97,35 @@ def service_by_uuid(db, ident):
     return row
 
 
+def service_by_id(db, ident):
+    """The service row with integer id ``ident`` (before 2.53), or
+    NotFound."""
+    row = db.execute("SELECT * FROM compute_services WHERE id = ?",
+                     (ident,)).fetchone()
+    if row is None:
+        raise errors.NotFound("Service %s not found." % ident)
+    return row
+
+
+def delete_service(db, row):
+    """Nova's ``ServiceController.delete``: a nova-compute service hosting
+    servers is refused (409); otherwise its host leaves its aggregates and
+    its hypervisor node goes with it (as ``service_destroy`` does). A host
+    deleted this way comes back when the cloud restarts, as a nova-compute
+    that still runs registers again when it starts."""
+    if row["binary"] == COMPUTE_BINARY:
+        if servers.servers_on_host(db, row["host"]):
+            raise errors.Conflict(
+                "Unable to delete compute service that is hosting "
+                "instances. Migrate or delete the instances first.")
+        for member in db.execute(
+                "SELECT aggregate_id FROM compute_aggregate_hosts"
+                " WHERE host = ?", (row["host"],)).fetchall():
+            aggregates.remove_host(db, member["aggregate_id"], row["host"])
+        db.execute("DELETE FROM compute_nodes WHERE host = ?", (row["host"],))
+    db.execute("DELETE FROM compute_services WHERE id = ?", (row["id"],))
+
+
 def check_updatable(binary):
     """Only nova-compute services can be updated (400 otherwise)."""
     if binary != COMPUTE_BINARY:
@@ -149,7 +180,43 @@ def node(db, column, ident):
     for row in nodes(db):
         if str(row[column]) == ident:
             return row
-    raise errors.NotFound("Hypervisor with ID %s could not be found." % ident)
+    raise errors.NotFound("Hypervisor with ID '%s' could not be found."
+                          % ident)
+
+
+def uptime(db, row):
+    """What ``uptime`` prints on the node's host (libvirt's
+    ``get_host_uptime``), the node's creation counting as its boot; None
+    when its service is forced down (nova cannot ask a down host)."""
+    if row["forced_down"]:
+        return None
+    now = common.utcnow()
+    booted = datetime.datetime.fromisoformat(row["created_at"]).replace(
+        tzinfo=datetime.timezone.utc)
+    seconds = max(0, int((now - booted).total_seconds()))
+    days, rest = divmod(seconds, 86400)
+    hours, minutes = rest // 3600, rest % 3600 // 60
+    up = "%2d:%02d" % (hours, minutes) if hours else "%d min" % minutes
+    if days:
+        up = "%d day%s, %s" % (days, "" if days == 1 else "s", up)
+    return " %s up %s,  0 users,  load average: 0.00, 0.00, 0.00" % (
+        now.strftime("%H:%M:%S"), up)
+
+
+def statistics(db):
+    """Nova's ``compute_node_statistics``: the sums over the nodes whose
+    nova-compute service is enabled."""
+    keys = ("count", "vcpus", "memory_mb", "local_gb", "vcpus_used",
+            "memory_mb_used", "local_gb_used", "free_ram_mb", "free_disk_gb",
+            "current_workload", "running_vms", "disk_available_least")
+    totals = dict.fromkeys(keys, 0)
+    for row in nodes(db):
+        if row["disabled"]:
+            continue
+        totals["count"] += 1
+        for key, value in node_usage(db, row).items():
+            totals[key] += value
+    return totals
 
 
 def servers_of_host(db, host):

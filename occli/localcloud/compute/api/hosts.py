@@ -10,10 +10,15 @@ body sets ``status`` and/or ``forced_down``.
 import json
 
 from occli.localcloud import common as clock
+from occli.localcloud.app import Response
 from occli.localcloud.compute import hosts, values
 from occli.localcloud.compute.api import common, schemas
 
 UPDATE_POLICY = "os_compute_api:os-services:update"
+# webob's HTTPBadRequest explanation (nova's text when it passes its own
+# message as webob's ``detail``)
+BAD_REQUEST_DEFAULT = ("The server could not comply with the request since "
+                       "it is either malformed or otherwise incorrect.")
 UUID_FOR_ID_MIN_VERSION = "2.53"
 CPU_INFO = {"arch": "x86_64", "model": "Nehalem", "vendor": "Intel",
             "features": ["pge", "clflush"],
@@ -25,9 +30,19 @@ def register(service):
     service.api("GET", "/os-services", list_services)
     # admin only: the handler checks it (role=None: no project role first)
     service.api("PUT", "/os-services/{service_id}", update_service, role=None)
+    service.api("DELETE", "/os-services/{service_id}", delete_service,
+                role=None)
     service.api("GET", "/os-hypervisors", list_hypervisors)
     service.api("GET", "/os-hypervisors/detail", list_hypervisors_detail)
+    service.api("GET", "/os-hypervisors/statistics", hypervisor_statistics,
+                max_version="2.87")
     service.api("GET", "/os-hypervisors/{hypervisor_id}", show_hypervisor)
+    service.api("GET", "/os-hypervisors/{hypervisor_id}/uptime",
+                hypervisor_uptime, max_version="2.87")
+    service.api("GET", "/os-hypervisors/{hypervisor_id}/search",
+                search_hypervisors, max_version="2.52")
+    service.api("GET", "/os-hypervisors/{hypervisor_id}/servers",
+                hypervisor_servers, max_version="2.52")
     service.api("GET", "/os-availability-zone", list_zones)
     service.api("GET", "/os-availability-zone/detail", list_zones_detail)
 
@@ -58,6 +73,39 @@ def list_services(req):
     common.require_admin(req, "os_compute_api:os-services:list")
     rows = hosts.services(req.db, req.arg("binary"), req.arg("host"))
     return {"services": [_service_view(req, r) for r in rows]}
+
+
+def delete_service(req):
+    """``DELETE /os-services/{service_id}`` (an integer id before 2.53, a
+    uuid from 2.53): 204; 409 while its host has servers."""
+    common.require_admin(req, "os_compute_api:os-services:delete")
+    ident = req.params["service_id"]
+    if req.microversion >= UUID_FOR_ID_MIN_VERSION:
+        if not values.is_uuid(ident):
+            raise common.bad_request("Invalid uuid %s" % ident)
+        row = _service_or_404(req, "uuid", ident)
+    else:
+        try:
+            number = int(ident)
+        except ValueError:
+            raise common.bad_request(
+                "Invalid input received: id must be an integer") from None
+        row = _service_or_404(req, "id", number)
+    hosts.delete_service(req.db, row)
+    return Response(204)
+
+
+def _service_or_404(req, column, ident):
+    row = None
+    if column == "id" and values.sql_int(ident):
+        row = req.db.execute("SELECT * FROM compute_services WHERE id = ?",
+                             (ident,)).fetchone()
+    elif column == "uuid":
+        row = req.db.execute("SELECT * FROM compute_services WHERE uuid = ?",
+                             (ident,)).fetchone()
+    if row is None:
+        raise common.not_found("Service %s not found." % ident)
+    return row
 
 
 def _to_bool(value):
@@ -133,7 +181,7 @@ def _update_by_uuid(req, ident, body):
 
 # -- os-hypervisors -------------------------------------------------------------
 
-def _hypervisor_view(req, row, detail, with_servers):
+def _hypervisor_view(req, row, detail, with_servers=False):
     new_ids = req.microversion >= "2.53"
     body = {
         "id": row["uuid"] if new_ids else row["id"],
@@ -152,36 +200,49 @@ def _hypervisor_view(req, row, detail, with_servers):
                         "disabled_reason": row["disabled_reason"]},
         })
         if req.microversion >= "2.88":
-            body["uptime"] = None
+            body["uptime"] = hosts.uptime(req.db, row)
         else:
             body.update(hosts.node_usage(req.db, row))
             body["cpu_info"] = (CPU_INFO if req.microversion >= "2.28"
                                 else json.dumps(CPU_INFO))
     if with_servers:
         hosted = hosts.servers_of_host(req.db, row["host"])
-        if hosted:
+        # from 2.75 the list is there even when it is empty
+        if hosted or req.microversion >= "2.75":
             body["servers"] = hosted
     return body
 
 
 def _with_servers(req):
-    return req.microversion >= "2.53" and common.bool_param(
-        req.arg("with_servers", "false"), "with_servers")
+    """nova's ``with_servers`` query parameter (2.53): one of the schema's
+    boolean spellings."""
+    if req.microversion < "2.53":
+        return False
+    value = req.arg("with_servers")
+    if value is None:
+        return False
+    if value not in schemas.boolean["enum"]:
+        raise common.bad_request(
+            "Invalid input for query parameters with_servers. Value: %s. "
+            "%r is not one of %r" % (value, value, schemas.boolean["enum"]))
+    return _to_bool(value)
 
 
 def _hypervisors(req, detail):
-    common.require_admin(req, "os_compute_api:os-hypervisors:list")
-    version = req.microversion
     with_servers = _with_servers(req)
+    common.require_admin(req, "os_compute_api:os-hypervisors:%s"
+                         % ("list-detail" if detail else "list"))
+    version = req.microversion
     pattern = (req.arg("hypervisor_hostname_pattern")
                if version >= "2.53" else None)
     next_links = None
     if pattern is not None:
         if req.arg("limit") is not None or req.arg("marker") is not None:
-            raise common.bad_request(
-                "Paging over hypervisors with the "
-                "hypervisor_hostname_pattern query parameter is not "
-                "supported.")
+            # nova means "Paging over hypervisors with the
+            # hypervisor_hostname_pattern query parameter is not
+            # supported." but passes it where webob expects a detail, so
+            # its answer is webob's default text
+            raise common.bad_request(BAD_REQUEST_DEFAULT)
         rows = hosts.nodes(req.db, pattern)
     else:
         rows = hosts.nodes(req.db)
@@ -205,16 +266,57 @@ def list_hypervisors_detail(req):
     return _hypervisors(req, detail=True)
 
 
-def show_hypervisor(req):
-    common.require_admin(req, "os_compute_api:os-hypervisors:show")
+def _node(req):
+    """The node of ``{hypervisor_id}``, after nova's ``_validate_id``: a
+    uuid from 2.53 (400), an integer before (404)."""
     ident = req.params["hypervisor_id"]
-    column = "uuid" if req.microversion >= "2.53" else "id"
-    # nova HypervisorsController._validate_id: a uuid is required from 2.53
-    if column == "uuid" and not values.is_uuid(ident):
-        raise common.bad_request("Invalid uuid %s" % ident)
-    row = hosts.node(req.db, column, ident)
-    return {"hypervisor": _hypervisor_view(req, row, True,
-                                           _with_servers(req))}
+    if req.microversion >= "2.53":
+        if not values.is_uuid(ident):
+            raise common.bad_request("Invalid uuid %s" % ident)
+        return hosts.node(req.db, "uuid", ident)
+    return hosts.node(req.db, "id", ident)
+
+
+def show_hypervisor(req):
+    with_servers = _with_servers(req)
+    common.require_admin(req, "os_compute_api:os-hypervisors:show")
+    return {"hypervisor": _hypervisor_view(req, _node(req), True,
+                                           with_servers)}
+
+
+def hypervisor_uptime(req):
+    """``GET /os-hypervisors/{id}/uptime`` (until 2.87; then in show)."""
+    common.require_admin(req, "os_compute_api:os-hypervisors:uptime")
+    row = _node(req)
+    uptime = hosts.uptime(req.db, row)
+    if uptime is None:
+        raise common.bad_request("Compute service of %s is unavailable at "
+                                 "this time." % row["host"])
+    body = _hypervisor_view(req, row, False)
+    body["uptime"] = uptime
+    return {"hypervisor": body}
+
+
+def hypervisor_statistics(req):
+    """``GET /os-hypervisors/statistics`` (until 2.87)."""
+    common.require_admin(req, "os_compute_api:os-hypervisors:statistics")
+    return {"hypervisor_statistics": hosts.statistics(req.db)}
+
+
+def search_hypervisors(req):
+    """``GET /os-hypervisors/{pattern}/search`` (until 2.52)."""
+    common.require_admin(req, "os_compute_api:os-hypervisors:search")
+    rows = hosts.nodes(req.db, req.params["hypervisor_id"])
+    return {"hypervisors": [_hypervisor_view(req, r, False) for r in rows]}
+
+
+def hypervisor_servers(req):
+    """``GET /os-hypervisors/{pattern}/servers`` (until 2.52): the
+    matching nodes, each with its servers (when it has any)."""
+    common.require_admin(req, "os_compute_api:os-hypervisors:servers")
+    rows = hosts.nodes(req.db, req.params["hypervisor_id"])
+    return {"hypervisors": [_hypervisor_view(req, r, False, True)
+                            for r in rows]}
 
 
 # -- os-availability-zone ---------------------------------------------------------
