@@ -1,6 +1,8 @@
 """``/os-keypairs``: import or generate, list (paged from 2.35), show and
 delete; another user's keypairs (2.10 ``user_id``) are admin-only."""
 
+import re
+
 from occli.localcloud.app import Response
 from occli.localcloud.compute import keypairs
 from occli.localcloud.compute.api import common, schemas
@@ -36,9 +38,11 @@ def _user(req, requested, rule):
     return requested
 
 
-def _target_user(req):
+def _target_user(req, rule="index"):
+    """The user of ``?user_id`` (2.10, admin only: nova's policy ``rule``
+    is ``os_compute_api:os-keypairs:<rule>``), else the caller."""
     requested = req.arg("user_id") if req.microversion >= "2.10" else None
-    return _user(req, requested, "os_compute_api:os-keypairs:index")
+    return _user(req, requested, "os_compute_api:os-keypairs:" + rule)
 
 
 def create_keypair(req):
@@ -57,6 +61,13 @@ def create_keypair(req):
 
 
 def list_keypairs(req):
+    if req.microversion >= "2.35":
+        # nova's index_query_v235: limit is a non-negative integer
+        for value in req.query.get("limit", ()):
+            if not re.match(r"^[0-9]*$", value):
+                raise common.bad_request(
+                    "Invalid input for query parameters limit. Value: %s. "
+                    "%r does not match '^[0-9]*$'" % (value, value))
     rows = keypairs.select(req.db, _target_user(req))
     next_links = None
     if req.microversion >= "2.35":
@@ -69,14 +80,15 @@ def list_keypairs(req):
     return body
 
 
-def _lookup(req):
-    return keypairs.get(req.db, _target_user(req), req.params["name"])
+def _lookup(req, rule):
+    return keypairs.get(req.db, _target_user(req, rule), req.params["name"])
 
 
 def show_keypair(req):
-    return {"keypair": _view(req, _lookup(req), ("user_id", "record"))}
+    return {"keypair": _view(req, _lookup(req, "show"),
+                             ("user_id", "record"))}
 
 
 def delete_keypair(req):
-    keypairs.delete(req.db, _lookup(req))
+    keypairs.delete(req.db, _lookup(req, "delete"))
     return Response(204 if req.microversion >= "2.2" else 202)
