@@ -267,28 +267,29 @@ class Listing:
     def _settled(self, position, limit, moving):
         """The settled servers of the page (after ``position``), in order:
         their ``seq`` (and the filtered columns) sorted in SQL, then the
-        page's rows read whole. ``moving``: the seqs read as moving."""
+        page's rows read whole. ``moving``: the seqs read as moving (in a
+        write transaction their advance may already be written: skipped)."""
         where = self.scope + ["pending IS NULL"]
         args = list(self.scope_args)
         if position is not None:
             sql, after_args = server_filters.after(self.order, position)
             where.append(sql)
             args += after_args
+        # no LIMIT: the rows are read until the page is full, and SQLite
+        # sorts them all faster than it keeps the first N in order
         sql = "SELECT %s FROM servers WHERE %s ORDER BY %s" % (
             ", ".join(["seq"] + self.columns), " AND ".join(where),
             server_filters.order_by(self.order))
-        if not self.preds and limit is not None:
-            # a row advanced inside this (write) transaction may show up
-            # settled: it is skipped, so ask for that many more
-            sql += " LIMIT ?"
-            args.append(limit + len(moving))
-        seqs = []
-        cursor = self.db.execute(sql, args)
+        seqs, preds = [], self.preds
+        cursor = self.db.cursor()
+        if not preds:
+            cursor.row_factory = None   # the seq alone: plain tuples
         try:
-            for row in cursor:
-                if row["seq"] in moving or not self._matches(row):
+            for row in cursor.execute(sql, args):
+                if row[0] in moving or (preds and not all(p(row)
+                                                          for p in preds)):
                     continue
-                seqs.append(row["seq"])
+                seqs.append(row[0])
                 if len(seqs) == limit:
                     break
         finally:
