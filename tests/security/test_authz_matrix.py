@@ -73,7 +73,9 @@ class Rule:
     explicitly), ``any`` (any project-scoped token: lists, limits, …),
     ``create`` (creates in the caller's project; needs the member role),
     ``user_create`` (user-owned keypairs: any role), ``read``/``write`` (A's
-    resource; ``write`` needs the member role), ``user_read``/``user_write``
+    resource; ``write`` needs the member role), ``project_read`` (A's
+    quotas: A's readers and admins, else 403),
+    ``user_read``/``user_write``
     (A's member's keypair), ``admin`` (admin only), ``flavor`` (the admin's
     private flavor), ``gone`` (a route of older microversions only: 404 at
     the matrix's), ``account_read``/``account_write`` (Swift account),
@@ -109,6 +111,7 @@ def _deployment_body(ids):
 
 
 SERVER = "/servers/{server_id}"
+QUOTA_SET = "/os-quota-sets/{tenant_id}"
 CREDS = "/v3/users/{user_id}/application_credentials"
 SC = "/v1/{project_id}/software_configs"
 SD = "/v1/{project_id}/software_deployments"
@@ -167,6 +170,17 @@ def _compute_rules():
         ("GET", "/flavors"): rule("any"),
         ("GET", "/flavors/detail"): rule("any"),
         ("GET", "/flavors/{flavor_id}"): rule("flavor"),
+        # quotas: {tenant_id} is project A
+        ("GET", QUOTA_SET): rule("project_read"),
+        ("GET", QUOTA_SET + "/detail"): rule("project_read"),
+        ("GET", QUOTA_SET + "/defaults"): rule("any"),
+        ("PUT", QUOTA_SET): rule("admin", body=lambda ids: {
+            "quota_set": {"metadata_items": 128}}),
+        ("DELETE", QUOTA_SET): rule("admin", 202),
+        ("GET", "/os-quota-class-sets/{quota_class}"): rule("admin"),
+        ("PUT", "/os-quota-class-sets/{quota_class}"): rule(
+            "admin", body=lambda ids: {
+                "quota_class_set": {"metadata_items": 128}}),
         # flavor-manage, extra specs and flavor access (issue 12)
         ("POST", "/flavors"): rule("admin", body=lambda ids: {"flavor": {
             "name": _unique("authz-flavor"), "ram": 64, "vcpus": 1,
@@ -361,6 +375,9 @@ def expectation(service, route_rule, kind, names_project):
         return (refused if member_needed else ok), None
     if access == "admin":
         return (ok if k.admin else refused), None
+    if access == "project_read":
+        # nova's PROJECT_READER_OR_ADMIN on A's {tenant_id}: a policy 403
+        return (ok if k.project == "A" or k.admin else refused), None
     if access == "flavor":
         # nova's flavor lookup filters on is_public for non-admins (the
         # private flavor gives no project access)
@@ -676,6 +693,9 @@ def world(tmp_path_factory):
     ids["flavor_id"] = PRIVATE_FLAVOR
     # project A, as a flavor access body names it
     ids["tenant"] = a
+    # quotas: A's; the default quota class
+    ids["tenant_id"] = a
+    ids["quota_class"] = "default"
     ids["rule_id"] = w.new_rule()
     services = w.as_("admin", "GET", "/compute/v2.1/os-services",
                      headers=COMPUTE_VERSION).json()["services"]

@@ -153,6 +153,11 @@ def _seeds(ids):
             {"set_metadata": {"metadata": {"k": "v"}}}],
         compute + "/os-aggregates/{aggregate_id}/images": [
             {"cache": [{"id": CIRROS}]}],
+        compute + "/os-quota-sets/{tenant_id}": [
+            {"quota_set": {"instances": 50, "cores": "100", "force": "True"}},
+            {"quota_set": {"key_pairs": -1, "metadata_items": 200}}],
+        compute + "/os-quota-class-sets/{quota_class}": [
+            {"quota_class_set": {"instances": 50, "server_groups": 3}}],
         heat + "/software_configs": [{
             "name": "c", "group": "script", "config": "x",
             "inputs": [{"name": "i", "type": "Number", "default": 1}],
@@ -278,7 +283,8 @@ def _own_resources(cloud, client, user):
         "metadata": {"k": "v"}}})["server"]["id"]
     ids = {"project_id": project, "user_id": user_id, "server_id": server,
            "key": "k", "service_id": service, "account": "AUTH_" + project,
-           "container": "c", "object": "o"}
+           "container": "c", "object": "o", "tenant_id": project,
+           "quota_class": "fuzz-" + user}
     if user == "admin":
         ids["aggregate_id"] = str(call("POST", "/compute/v2.1/os-aggregates", {
             "aggregate": {"name": "fuzz"}})["aggregate"]["id"])

@@ -145,9 +145,9 @@ def rebuild(db, caller, server, images, image_ref, columns, personality=(),
     if server["image_ref"]:
         build.check_image_fits(image, flavor)
         server["image_ref"] = image_ref
-    quotas.check_personality(personality)
+    quotas.check_personality(personality, db, caller.project_id)
     if metadata is not None:
-        quotas.check_metadata(metadata)
+        quotas.check_metadata(metadata, db, caller.project_id)
         server["metadata"] = json.dumps(metadata)
     if key_name is not UNSET:
         _set_key(db, caller, server, key_name)
@@ -179,6 +179,8 @@ def resize(db, caller, server, flavor_ref, auto_disk_config=None):
                                 "flavor!")
     if server["image_ref"] and new["root_gb"] < current["disk"]:
         raise errors.BadRequest("Resize error: Unable to resize disk down.")
+    quotas.check_resize(db, server["project_id"], current,
+                        flavors.snapshot(new))
     if auto_disk_config is not None:
         server["auto_disk_config"] = int(auto_disk_config)
     _, power_state = _powered(server)
@@ -204,6 +206,9 @@ def revert_resize(db, caller, server):
     check_state(server, "revertResize", ("resized",))
     if not server["old_flavor"]:
         raise errors.BadRequest("Instance has not been resized.")
+    # reverting a downsize grows the server back (nova checks it too)
+    quotas.check_resize(db, server["project_id"], json.loads(server["flavor"]),
+                        json.loads(server["old_flavor"]))
     vm_state, power_state = _powered(server)
     _start(db, server, ["resize_reverting"],
            {"vm_state": vm_state, "power_state": power_state,
@@ -215,7 +220,7 @@ def create_image(db, caller, server, images, name, metadata):
     (registered with ``images``, the image service, if there is one)."""
     check_state(server, "createImage",
                 ("active", "stopped", "paused", "suspended"))
-    quotas.check_metadata(metadata)
+    quotas.check_metadata(metadata, db, caller.project_id)
     if images is None:
         image_id = common.new_uuid()
     else:

@@ -211,14 +211,17 @@ def _x509_with_openssl(user_id):
             cert.stdout.decode("ascii"))
 
 
-def create(db, user_id, name, key_type="ssh", public_key=None):
+def create(db, user_id, name, key_type="ssh", public_key=None,
+           limit=MAX_KEYPAIRS):
     """Store ``user_id``'s keypair ``name``: ``(row, private_key)``, the
-    private key only when one was generated (no ``public_key``)."""
+    private key only when one was generated (no ``public_key``); the user
+    may have at most ``limit`` keypairs (-1: any number; nova's key_pairs
+    quota of the caller's project)."""
     if get_keypair(db, user_id, name) is not None:
         raise errors.Conflict("Key pair '%s' already exists." % name)
     count = db.execute("SELECT COUNT(*) FROM compute_keypairs WHERE"
                        " user_id = ?", (user_id,)).fetchone()[0]
-    if count >= MAX_KEYPAIRS:
+    if 0 <= limit <= count:
         raise errors.OverLimit("Quota exceeded, too many key pairs.")
     private_key = None
     if public_key is None:

@@ -32,8 +32,11 @@ def check_writable(caller, server, action):
                         must_have_launched=False)
 
 
-def _store(db, server, metadata):
-    quotas.check_metadata(metadata)
+def _store(db, caller, server, metadata, check=True):
+    # nova checks the caller's project's metadata_items quota (not when an
+    # item is deleted)
+    if check:
+        quotas.check_metadata(metadata, db, caller.project_id)
     server["metadata"] = json.dumps(metadata)
     servers.touch(server)
     servers.save(db, server)
@@ -45,20 +48,20 @@ def merge(db, caller, server, values):
     check_writable(caller, server, "update metadata")
     metadata = items(server)
     metadata.update(values)
-    return _store(db, server, metadata)
+    return _store(db, caller, server, metadata)
 
 
 def replace(db, caller, server, values):
     """Replace the metadata by ``values``."""
     check_writable(caller, server, "update metadata")
-    return _store(db, server, values)
+    return _store(db, caller, server, values)
 
 
 def set_item(db, caller, server, key, value):
     check_writable(caller, server, "update metadata")
     metadata = items(server)
     metadata[key] = value
-    _store(db, server, metadata)
+    _store(db, caller, server, metadata)
     return {key: value}
 
 
@@ -68,4 +71,4 @@ def delete_item(db, caller, server, key):
     if key not in metadata:
         raise errors.NotFound("Metadata item was not found")
     del metadata[key]
-    _store(db, server, metadata)
+    _store(db, caller, server, metadata, check=False)

@@ -168,6 +168,26 @@ AGGREGATES = ["""
         ON compute_aggregate_hosts (host);
 """]
 
+# limits set through os-quota-sets (per project) and os-quota-class-sets
+QUOTAS = ["""
+    CREATE TABLE compute_quotas (
+        project_id TEXT NOT NULL,
+        resource TEXT NOT NULL,
+        hard_limit INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT,
+        PRIMARY KEY (project_id, resource)
+    );
+    CREATE TABLE compute_quota_classes (
+        class_name TEXT NOT NULL,
+        resource TEXT NOT NULL,
+        hard_limit INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT,
+        PRIMARY KEY (class_name, resource)
+    );
+"""]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("compute.flavors", FLAVORS),
@@ -175,4 +195,5 @@ COMPONENTS = (
     ("compute.keypairs", KEYPAIRS),
     ("compute.servers", SERVERS),
     ("compute.aggregates", AGGREGATES),
+    ("compute.quotas", QUOTAS),
 )

@@ -1,38 +1,210 @@
-"""Quotas and limits: what a project may have and what it uses.
+"""Quotas: what a project may have and what it uses, as nova's
+``DbQuotaDriver`` (``nova/quota.py``) keeps and enforces them.
 
-Cores and RAM are not capped (nova's "unlimited", -1); instances are capped
-per project by ``config.quota_instances`` (-1 by default) and one create by
-``config.max_servers_per_request``; per-server limits (metadata items,
-personality files) and keypairs (:mod:`.keypairs`) are enforced with
-nova's 403 texts.
+A project's limit of a resource is its own (``compute_quotas``, set by an
+admin through ``os-quota-sets``), else the ``default`` quota class's
+(``compute_quota_classes``, set through ``os-quota-class-sets``), else the
+configured default (:func:`config_defaults`: nova's ``[quota]`` defaults,
+but ``instances`` is ``Config.quota_instances`` and ``cores``/``ram`` are
+unlimited, as this cloud always had them). ``-1`` is unlimited.
+
+Usage is counted like nova's default (legacy) counting: every non-deleted
+server of the project counts one instance plus its flavor's vCPUs and RAM
+(ERROR and shelved servers included); key pairs are counted per user at
+creation; server groups do not exist here and count 0. Nova's reported
+``reserved`` is always 0 (reservations are gone since Queens).
+
+The checks raise nova's texts: ``TooManyInstances`` (create, resize),
+``MetadataLimitExceeded``, the ``OnsetFile*`` errors and
+``KeypairLimitExceeded``, all 403 (:class:`~occli.localcloud.errors.OverLimit`).
+``config.max_servers_per_request``, the local cloud's own bound on the work
+one create does under the write lock, trims and refuses like the
+instances quota.
 """
 
 import base64
 import binascii
-import json
 
-from occli.localcloud import errors
+from occli.localcloud import common, errors
 
 UNLIMITED = -1
-MAX_METADATA_ITEMS = 128
-MAX_PERSONALITY_FILES = 5
-MAX_PERSONALITY_PATH = 255
-MAX_PERSONALITY_BYTES = 10240
-MAX_SERVER_GROUPS = 10
-MAX_SERVER_GROUP_MEMBERS = 10
-MAX_IMAGE_META = 128
+#: nova's ``QUOTAS.resources`` (sorted, as nova lists them)
+RESOURCES = ("cores", "fixed_ips", "floating_ips",
+             "injected_file_content_bytes", "injected_file_path_bytes",
+             "injected_files", "instances", "key_pairs", "metadata_items",
+             "ram", "security_group_rules", "security_groups",
+             "server_group_members", "server_groups")
+#: the nova-network quotas: kept for the API, never enforced
+NETWORK_RESOURCES = ("fixed_ips", "floating_ips", "security_group_rules",
+                     "security_groups")
+INJECTED_FILE_RESOURCES = ("injected_file_content_bytes",
+                           "injected_file_path_bytes", "injected_files")
+#: resources whose usage ``os-quota-sets/detail`` reports (nova's
+#: ``_get_usages``: key pairs and server group members always show 0)
+REPORTED_USAGE = ("cores", "instances", "ram", "server_groups")
+#: nova's ``[quota]`` option defaults
+NOVA_DEFAULTS = {
+    "cores": 20, "fixed_ips": UNLIMITED, "floating_ips": UNLIMITED,
+    "injected_file_content_bytes": 10240, "injected_file_path_bytes": 255,
+    "injected_files": 5, "instances": 10, "key_pairs": 100,
+    "metadata_items": 128, "ram": 51200,
+    "security_group_rules": UNLIMITED, "security_groups": UNLIMITED,
+    "server_group_members": 10, "server_groups": 10,
+}
+DEFAULT_CLASS = "default"
+#: the largest limit nova's database holds (``nova.db.constants.MAX_INT``)
+MAX_LIMIT = 0x7FFFFFFF
+# the /limits keys of per-server limits not in the quota tables
+MAX_IMAGE_META = NOVA_DEFAULTS["metadata_items"]
 
 
-def check_metadata(metadata):
-    if len(metadata) > MAX_METADATA_ITEMS:
+# -- limits ----------------------------------------------------------------
+
+def config_defaults(config=None):
+    """The configured default of every resource: nova's, except
+    ``instances`` (``config.quota_instances``) and ``cores``/``ram``
+    (unlimited)."""
+    values = dict(NOVA_DEFAULTS, cores=UNLIMITED, ram=UNLIMITED,
+                  instances=UNLIMITED)
+    if config is not None:
+        values["instances"] = config.quota_instances
+    return values
+
+
+def _rows(db, table, column, key):
+    return {row["resource"]: row["hard_limit"] for row in db.execute(
+        "SELECT resource, hard_limit FROM %s WHERE %s = ?" % (table, column),
+        (key,))}
+
+
+def class_limits(db, class_name, config=None):
+    """Nova's ``get_class_quotas``: the class's own limits, else the
+    configured defaults (``default`` is the class the defaults come from)."""
+    values = config_defaults(config)
+    values.update(_rows(db, "compute_quota_classes", "class_name",
+                        class_name))
+    return values
+
+
+def defaults(db, config=None):
+    """Nova's ``get_defaults``: the ``default`` class over the configured
+    defaults; what a project without limits of its own gets."""
+    return class_limits(db, DEFAULT_CLASS, config)
+
+
+def limits(db, project_id, config=None):
+    """Every resource's limit for ``project_id``. ``config`` is needed for
+    a correct ``instances`` (the other defaults are constants)."""
+    values = defaults(db, config)
+    values.update(_rows(db, "compute_quotas", "project_id", project_id))
+    return values
+
+
+def limit(db, project_id, resource, config=None):
+    """One resource's limit for ``project_id`` (see :func:`limits`)."""
+    return limits(db, project_id, config)[resource]
+
+
+# -- usage -----------------------------------------------------------------
+
+def usage(db, project_id, user_id=None):
+    """``{"instances", "cores", "ram", "server_groups"}`` the project's (or
+    one of its users') non-deleted servers use."""
+    sql = ("SELECT COUNT(*), TOTAL(json_extract(flavor, '$.vcpus')),"
+           " TOTAL(json_extract(flavor, '$.ram')) FROM servers"
+           " WHERE project_id = ? AND deleted = 0")
+    args = [project_id]
+    if user_id is not None:
+        sql += " AND user_id = ?"
+        args.append(user_id)
+    count, cores, ram = db.execute(sql, args).fetchone()
+    return {"instances": count, "cores": int(cores), "ram": int(ram),
+            "server_groups": 0}
+
+
+def detail(db, project_id, config=None, user_id=None):
+    """``{resource: {"limit", "in_use", "reserved"}}`` (``os-quota-sets/
+    {id}/detail``; ``user_id`` counts that user's servers only)."""
+    used = usage(db, project_id, user_id)
+    return {resource: {"limit": value,
+                       "in_use": used[resource]
+                       if resource in REPORTED_USAGE else 0,
+                       "reserved": 0}
+            for resource, value in limits(db, project_id, config).items()}
+
+
+# -- changing limits -------------------------------------------------------
+
+def _unlimited(value):
+    return float("inf") if value == UNLIMITED else value
+
+
+def _upsert(db, table, column, key, values):
+    now = common.iso_naive_micro(common.utcnow())
+    for resource, value in values.items():
+        db.execute(
+            "INSERT INTO %s (%s, resource, hard_limit, created_at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (%s, resource) DO UPDATE"
+            " SET hard_limit = excluded.hard_limit, updated_at = ?"
+            % (table, column, column), (key, resource, value, now, now))
+
+
+def update_project(db, project_id, values, force=False):
+    """Set ``values`` (``{resource: int}``, schema-checked) as the
+    project's limits. Unless ``force``, each must cover what the project
+    uses (nova's ``_validate_quota_limit``: 400 naming the first one that
+    does not, nothing changed)."""
+    if not force:
+        used = usage(db, project_id)
+        for resource, value in values.items():
+            minimum = used[resource] if resource in REPORTED_USAGE else 0
+            if _unlimited(value) < _unlimited(minimum):
+                raise errors.BadRequest(
+                    "Quota limit %s for %s must be greater than or equal to "
+                    "already used and reserved %s."
+                    % (value, resource, minimum))
+    _upsert(db, "compute_quotas", "project_id", project_id, values)
+
+
+def delete_project(db, project_id):
+    """Revert the project to the defaults (nova's
+    ``destroy_all_by_project``)."""
+    db.execute("DELETE FROM compute_quotas WHERE project_id = ?",
+               (project_id,))
+
+
+def update_class(db, class_name, values):
+    """Set ``values`` as the class's limits (no usage check, as nova)."""
+    if len(class_name) > 255:
+        raise errors.BadRequest(
+            "quota_class_name has %d characters, more than 255."
+            % len(class_name))
+    _upsert(db, "compute_quota_classes", "class_name", class_name, values)
+
+
+# -- checks ----------------------------------------------------------------
+
+def _allowed(db, project_id, resource):
+    if db is None:
+        return config_defaults()[resource]
+    return limit(db, project_id, resource)
+
+
+def check_metadata(metadata, db=None, project_id=None):
+    """Nova's ``_check_metadata_properties_quota`` (403) against the
+    ``metadata_items`` limit of ``project_id`` (the caller's project; the
+    default limit without ``db``)."""
+    allowed = _allowed(db, project_id, "metadata_items")
+    if allowed >= 0 and len(metadata) > allowed:
         raise errors.OverLimit("Maximum number of metadata items exceeds %d"
-                               % MAX_METADATA_ITEMS)
+                               % allowed)
 
 
-def check_personality(files):
-    """Nova's injected-file quota checks (403) and content decoding (400)."""
-    if len(files) > MAX_PERSONALITY_FILES:
-        raise errors.OverLimit("Personality file limit exceeded")
+def check_personality(files, db=None, project_id=None):
+    """Nova's personality decoding (400), then its
+    ``_check_injected_file_quota`` (403): the number of files, then the
+    longest path and the largest content (the path reported first)."""
+    decoded = []
     for item in files:
         path = item.get("path", "")
         try:
@@ -41,56 +213,122 @@ def check_personality(files):
         except (binascii.Error, ValueError):
             raise errors.BadRequest("Personality content for %s cannot be "
                                     "decoded" % path) from None
-        if len(path) > MAX_PERSONALITY_PATH:
-            raise errors.OverLimit("Personality file path exceeds maximum %d"
-                                   % MAX_PERSONALITY_PATH)
-        if len(contents) > MAX_PERSONALITY_BYTES:
-            raise errors.OverLimit("Personality file content exceeds maximum"
-                                   " %d" % MAX_PERSONALITY_BYTES)
+        decoded.append((path, contents))
+    if not decoded:
+        return
+    allowed = _allowed(db, project_id, "injected_files")
+    if allowed >= 0 and len(decoded) > allowed:
+        raise errors.OverLimit("Personality file limit exceeded")
+    max_path = _allowed(db, project_id, "injected_file_path_bytes")
+    if max_path >= 0 and max(len(p) for p, _ in decoded) > max_path:
+        raise errors.OverLimit("Personality file path exceeds maximum %d"
+                               % max_path)
+    max_content = _allowed(db, project_id, "injected_file_content_bytes")
+    if max_content >= 0 and max(len(c) for _, c in decoded) > max_content:
+        raise errors.OverLimit("Personality file content exceeds maximum"
+                               " %d" % max_content)
 
 
-def instance_count(db, config, project_id, min_count, max_count):
+def keypair_limit(db, project_id):
+    """How many key pairs each user may have, from ``project_id``'s
+    ``key_pairs`` limit (nova counts per user, limits per project)."""
+    return limit(db, project_id, "key_pairs")
+
+
+def _too_many(overs, requested, used, allowed):
+    """Nova's ``TooManyInstances`` text for the resources ``overs``."""
+    def join(values):
+        return ", ".join(str(values[r]) for r in overs)
+    names = ", ".join(overs)
+    return errors.OverLimit(
+        "Quota exceeded for %s: Requested %s, but already used %s of %s %s"
+        % (names, join(requested), join(used), join(allowed), names))
+
+
+def _headroom(quota, used, deltas):
+    """Nova's ``compute.utils.get_headroom``."""
+    headroom = {r: quota[r] - used[r] for r in quota}
+    instances = headroom.get("instances", 1)
+    for resource in ("cores", "ram"):
+        if quota.get(resource) == UNLIMITED:
+            if deltas.get(resource):
+                headroom[resource] = (instances * deltas[resource]
+                                      // deltas.get("instances", 1))
+            else:
+                headroom[resource] = instances
+    return headroom
+
+
+def _overs(quota, used, deltas):
+    return sorted(r for r, delta in deltas.items()
+                  if quota[r] >= 0 and used[r] + delta > quota[r])
+
+
+def instance_count(db, config, project_id, min_count, max_count,
+                   flavor=None):
     """How many servers a create makes, checked before anything is created.
 
-    Nova's ``check_num_instances_quota`` for the instances quota
-    (``config.quota_instances``, -1 unlimited): a ``max_count`` above the
-    project's headroom is trimmed to it if that still covers ``min_count``,
-    else 403 ``TooManyInstances``. ``config.max_servers_per_request``, the
-    local cloud's own bound on the work one request does under the write
-    lock, trims and refuses the same way.
+    Nova's ``check_num_instances_quota`` over the project's instances,
+    cores and RAM (``flavor``: the ``compute_flavors`` row; without it,
+    instances only): a ``max_count`` above the headroom is trimmed to it if
+    that still covers ``min_count``, else 403 ``TooManyInstances``
+    (``Quota exceeded for cores, instances: Requested 8, 2, but already
+    used 18, 9 of 20, 10 cores, instances``). As in nova, an unlimited
+    instances quota leaves no headroom to trim to when cores or RAM are
+    over: the create is refused. ``config.max_servers_per_request`` then
+    trims and refuses the same way.
     """
-    requested = (str(min_count) if min_count == max_count
-                 else "%d-%d" % (min_count, max_count))
-    if config.quota_instances >= 0:
-        used = db.execute(
-            "SELECT COUNT(*) FROM servers WHERE project_id = ?"
-            " AND deleted = 0", (project_id,)).fetchone()[0]
-        allowed = config.quota_instances - used
-        if max_count > allowed:
-            if allowed <= 0 or min_count > allowed:
-                raise errors.OverLimit(
-                    "Quota exceeded for instances: Requested %s, but already"
-                    " used %d of %d instances"
-                    % (requested, used, config.quota_instances))
+    requested_text = (str(min_count) if min_count == max_count
+                      else "%d-%d" % (min_count, max_count))
+    vcpus = flavor["vcpus"] if flavor is not None else 0
+    ram = flavor["memory_mb"] if flavor is not None else 0
+    quota = limits(db, project_id, config)
+    quota = {r: quota[r] for r in ("instances", "cores", "ram")}
+    used = usage(db, project_id)
+    while True:
+        deltas = {"instances": max_count, "cores": max_count * vcpus,
+                  "ram": max_count * ram}
+        overs = _overs(quota, used, deltas)
+        if not overs:
+            break
+        headroom = _headroom(quota, used, deltas)
+        allowed = headroom["instances"]
+        if vcpus:
+            allowed = min(allowed, headroom["cores"] // vcpus)
+        if ram:
+            allowed = min(allowed, headroom["ram"] // ram)
+        if 0 < allowed and min_count <= allowed <= max_count:
             max_count = allowed
+            continue
+        requested = {"instances": requested_text, "cores": deltas["cores"],
+                     "ram": deltas["ram"]}
+        raise _too_many(overs, requested,
+                        {r: quota[r] - headroom[r] for r in overs}, quota)
     ceiling = config.max_servers_per_request
     if max_count > ceiling:
         if min_count > ceiling:
             raise errors.OverLimit(
                 "Quota exceeded for instances: Requested %s, but this local"
                 " cloud creates at most %d servers per request"
-                % (requested, ceiling))
+                % (requested_text, ceiling))
         max_count = ceiling
     return max_count
 
 
-def usage(db, project_id):
-    """``{"instances", "cores", "ram"}`` the project's live servers use."""
-    used = {"instances": 0, "cores": 0, "ram": 0}
-    for row in db.execute("SELECT flavor FROM servers WHERE project_id = ?"
-                          " AND deleted = 0", (project_id,)):
-        flavor = json.loads(row["flavor"])
-        used["instances"] += 1
-        used["cores"] += flavor["vcpus"]
-        used["ram"] += flavor["ram"]
-    return used
+def check_resize(db, project_id, current, new):
+    """Nova's ``_check_quota_for_upsize``: a resize (or the revert of a
+    downsize) from flavor ``current`` to ``new`` (dicts with ``vcpus`` and
+    ``ram``, as servers keep them) must fit the project's cores and RAM;
+    only growth is counted. 403 ``TooManyInstances`` otherwise."""
+    deltas = {"cores": max(0, new["vcpus"] - current["vcpus"]),
+              "ram": max(0, new["ram"] - current["ram"])}
+    if not any(deltas.values()):
+        return
+    quota = limits(db, project_id)
+    quota = {r: quota[r] for r in deltas}
+    used = usage(db, project_id)
+    overs = _overs(quota, used, deltas)
+    if overs:
+        headroom = _headroom(quota, used, deltas)
+        raise _too_many(overs, deltas,
+                        {r: quota[r] - headroom[r] for r in overs}, quota)

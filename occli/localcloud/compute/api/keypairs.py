@@ -4,7 +4,7 @@ delete; another user's keypairs (2.10 ``user_id``) are admin-only."""
 import re
 
 from occli.localcloud.app import Response
-from occli.localcloud.compute import keypairs
+from occli.localcloud.compute import keypairs, quotas
 from occli.localcloud.compute.api import common, schemas
 
 
@@ -50,9 +50,10 @@ def create_keypair(req):
                             req.json())["keypair"]
     user_id = _user(req, data.get("user_id"),
                     "os_compute_api:os-keypairs:create")
-    row, private_key = keypairs.create(req.db, user_id, data["name"],
-                                       data.get("type", "ssh"),
-                                       data.get("public_key"))
+    row, private_key = keypairs.create(
+        req.db, user_id, data["name"], data.get("type", "ssh"),
+        data.get("public_key"),
+        limit=quotas.keypair_limit(req.db, req.context.project_id))
     body = _view(req, row, ("user_id",))
     if private_key is not None:
         body["private_key"] = private_key

@@ -20,6 +20,7 @@ from occli.localcloud.compute.api import (
     limits,
     metadata,
     microversions,
+    quotas,
     server_actions,
     servers,
     versions,
@@ -27,7 +28,7 @@ from occli.localcloud.compute.api import (
 
 # The API modules, each with register(service), in route order.
 RESOURCES = (versions, flavors, hosts, keypairs, servers, server_actions,
-             metadata, limits, aggregates)
+             metadata, limits, aggregates, quotas)
 
 FAULT_NAMES = {400: "badRequest", 401: "unauthorized", 403: "forbidden",
                404: "itemNotFound", 405: "badMethod",
