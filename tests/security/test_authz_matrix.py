@@ -74,7 +74,7 @@ class Rule:
     ``create`` (creates in the caller's project; needs the member role),
     ``user_create`` (user-owned keypairs: any role), ``read``/``write`` (A's
     resource; ``write`` needs the member role), ``project_read`` (A's
-    quotas: A's readers and admins, else 403),
+    quotas and usage: A's readers and admins, else 403),
     ``user_read``/``user_write``
     (A's member's keypair), ``admin`` (admin only), ``flavor`` (the admin's
     private flavor), ``gone`` (a route of older microversions only: 404 at
@@ -170,7 +170,7 @@ def _compute_rules():
         ("GET", "/flavors"): rule("any"),
         ("GET", "/flavors/detail"): rule("any"),
         ("GET", "/flavors/{flavor_id}"): rule("flavor"),
-        # quotas: {tenant_id} is project A
+        # quotas, usage, audit log: {tenant_id} is project A
         ("GET", QUOTA_SET): rule("project_read"),
         ("GET", QUOTA_SET + "/detail"): rule("project_read"),
         ("GET", QUOTA_SET + "/defaults"): rule("any"),
@@ -181,6 +181,11 @@ def _compute_rules():
         ("PUT", "/os-quota-class-sets/{quota_class}"): rule(
             "admin", body=lambda ids: {
                 "quota_class_set": {"metadata_items": 128}}),
+        ("GET", "/os-simple-tenant-usage"): rule("admin"),
+        ("GET", "/os-simple-tenant-usage/{tenant_id}"): rule("project_read"),
+        ("GET", "/os-instance_usage_audit_log"): rule("admin"),
+        ("GET", "/os-instance_usage_audit_log/{before_timestamp}"): rule(
+            "admin"),
         # flavor-manage, extra specs and flavor access (issue 12)
         ("POST", "/flavors"): rule("admin", body=lambda ids: {"flavor": {
             "name": _unique("authz-flavor"), "ram": 64, "vcpus": 1,
@@ -693,9 +698,10 @@ def world(tmp_path_factory):
     ids["flavor_id"] = PRIVATE_FLAVOR
     # project A, as a flavor access body names it
     ids["tenant"] = a
-    # quotas: A's; the default quota class
+    # quotas and usage: A's; the default quota class; an audit time
     ids["tenant_id"] = a
     ids["quota_class"] = "default"
+    ids["before_timestamp"] = "2012-07-01 00:00:00"
     ids["rule_id"] = w.new_rule()
     services = w.as_("admin", "GET", "/compute/v2.1/os-services",
                      headers=COMPUTE_VERSION).json()["services"]

@@ -23,12 +23,13 @@ from occli.localcloud.compute.api import (
     quotas,
     server_actions,
     servers,
+    usage,
     versions,
 )
 
 # The API modules, each with register(service), in route order.
 RESOURCES = (versions, flavors, hosts, keypairs, servers, server_actions,
-             metadata, limits, aggregates, quotas)
+             metadata, limits, aggregates, quotas, usage)
 
 FAULT_NAMES = {400: "badRequest", 401: "unauthorized", 403: "forbidden",
                404: "itemNotFound", 405: "badMethod",
