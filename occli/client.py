@@ -50,6 +50,8 @@ class Client:
     services = BuiltinManager("occli.v2.services:ServiceManager")
     hypervisors = BuiltinManager("occli.v2.hypervisors:HypervisorManager")
     limits = BuiltinManager("occli.v2.limits:LimitsManager")
+    quotas = BuiltinManager("occli.v2.quotas:QuotaSetManager")
+    quota_classes = BuiltinManager("occli.v2.quotas:QuotaClassSetManager")
     availability_zones = BuiltinManager(
         "occli.v2.availability_zones:AvailabilityZoneManager")
     aggregates = BuiltinManager("occli.v2.aggregates:AggregateManager")
