@@ -52,6 +52,9 @@ class Client:
     limits = BuiltinManager("occli.v2.limits:LimitsManager")
     quotas = BuiltinManager("occli.v2.quotas:QuotaSetManager")
     quota_classes = BuiltinManager("occli.v2.quotas:QuotaClassSetManager")
+    usage = BuiltinManager("occli.v2.usage:UsageManager")
+    usage_audit_logs = BuiltinManager(
+        "occli.v2.usage:InstanceUsageAuditLogManager")
     availability_zones = BuiltinManager(
         "occli.v2.availability_zones:AvailabilityZoneManager")
     aggregates = BuiltinManager("occli.v2.aggregates:AggregateManager")
