@@ -1,8 +1,17 @@
-"""Nova keypairs."""
+"""Nova keypairs.
 
-from occli import api_versions
-from occli import base
+Key pairs belong to users. An admin names another user's with
+``user_id`` (compute API 2.10 or later); listings are paged from 2.35
+(``limit``, ``marker``); ``key_type`` (``ssh`` or ``x509``) needs 2.2.
+"""
+
+from occli import api_versions, base
 from occli.v2 import compute
+
+USER_VERSION = "2.10"
+PAGING_VERSION = "2.35"
+TYPE_VERSION = "2.2"
+LAST_GENERATING_VERSION = "2.91"
 
 
 class Keypair(base.Resource):
@@ -15,37 +24,71 @@ class KeypairManager(compute.ComputeManager):
     resource_class = Keypair
 
     def list(self, user_id=None, limit=None, marker=None):
-        params = {"marker": marker}
-        if user_id is not None:
-            self._require(self.api_version, "2.10", what="user_id")
-            params["user_id"] = user_id
+        """Yield key pairs (the caller's, or ``user_id``'s); ``marker``
+        needs 2.35, where the cloud pages (``limit`` caps the total at any
+        version)."""
+        self.check_list(user_id=user_id, marker=marker)
+        params = {"marker": marker, "user_id": user_id}
         return self._list("/os-keypairs", "keypairs", params=params,
                           limit=limit, item_key="keypair")
 
-    def get(self, keypair):
-        return self._get("/os-keypairs/%s" % base.getid(keypair), "keypair")
+    def check_list(self, user_id=None, marker=None):
+        """UnsupportedVersion for ``user_id`` before 2.10 or ``marker``
+        before 2.35."""
+        self._check_user(user_id)
+        if marker is not None:
+            self._require(self.api_version, PAGING_VERSION,
+                          what="{marker}", params=("marker",))
 
-    def create(self, name, public_key=None, key_type=None):
-        """Import ``public_key``, or let Nova generate a key pair.
+    def _check_user(self, user_id, version=None):
+        if user_id is not None:
+            self._require(version or self.api_version, USER_VERSION,
+                          what="{user_id}", params=("user_id",))
+
+    def _user_params(self, user_id):
+        self._check_user(user_id)
+        return {"user_id": user_id} if user_id is not None else None
+
+    def get(self, keypair, user_id=None):
+        return self._get("/os-keypairs/%s" % base.getid(keypair), "keypair",
+                         params=self._user_params(user_id))
+
+    def create(self, name, public_key=None, key_type=None, user_id=None):
+        """Import ``public_key``, or let Nova generate a key pair (the
+        answer then holds its ``private_key``, its only copy).
 
         Nova stopped generating keys at 2.92; without a public key the request
         uses 2.91 when the negotiated version is higher (unless pinned).
         """
+        microversion = self.check_create(public_key=public_key,
+                                         key_type=key_type, user_id=user_id)
         body = {"name": name}
-        version = api_versions.APIVersion(self.api_version)
-        microversion = None
         if public_key is not None:
             body["public_key"] = public_key
-        elif version >= api_versions.APIVersion("2.92"):
-            if self.client.pinned_compute_version():
-                self._require(version, api_versions.MIN_VERSION, "2.91",
-                                     what="generating a key pair on the server")
-            microversion = api_versions.APIVersion("2.91")
         if key_type is not None:
-            self._require(microversion or version, "2.2", what="key type")
             body["type"] = key_type
+        if user_id is not None:
+            body["user_id"] = user_id
         return self._create("/os-keypairs", {"keypair": body}, "keypair",
                             microversion=microversion)
 
-    def delete(self, keypair):
-        return self._delete("/os-keypairs/%s" % base.getid(keypair))
+    def check_create(self, public_key=None, key_type=None, user_id=None):
+        """UnsupportedVersion for what the version lacks; the microversion
+        :meth:`create` sends (None: the negotiated one)."""
+        version = api_versions.APIVersion(self.api_version)
+        microversion = None
+        if public_key is None and version >= "2.92":
+            if self.client.pinned_compute_version():
+                self._require(version, api_versions.MIN_VERSION,
+                              LAST_GENERATING_VERSION,
+                              what="generating a key pair on the server")
+            microversion = api_versions.APIVersion(LAST_GENERATING_VERSION)
+        if key_type is not None:
+            self._require(microversion or version, TYPE_VERSION,
+                          what="key type")
+        self._check_user(user_id, microversion or version)
+        return microversion
+
+    def delete(self, keypair, user_id=None):
+        return self._delete("/os-keypairs/%s" % base.getid(keypair),
+                            params=self._user_params(user_id))

@@ -8,9 +8,7 @@ and, from 2.11, ``/force-down``, with the service named by ``host`` and
 ``binary`` in the body (the answer holds only those and what changed).
 """
 
-from occli import api_versions
-from occli import base
-from occli import exceptions
+from occli import api_versions, base, exceptions
 from occli.v2 import compute
 
 UUID_FOR_ID_VERSION = "2.53"
@@ -41,6 +39,12 @@ class ServiceManager(compute.ComputeManager):
             raise self._ambiguous("host '%s' and binary %s" % (host, binary),
                                   found)
         return found[0]
+
+    def delete(self, service):
+        """Delete a compute service (admin): a Service or its id (an
+        integer before 2.53, a uuid from 2.53). Nova refuses (409) while
+        its host runs servers; a Result."""
+        return self._delete("/os-services/%s" % base.getid(service))
 
     def enable(self, service):
         """Let the scheduler use ``service`` again (clears the reason)."""

@@ -26,7 +26,7 @@ def occli(local_cloud, run_occli):
 
 def services(occli):
     rows = as_json(occli("compute", "service", "list", "--service",
-                         "nova-compute", "-f", "json"))
+                         "nova-compute", "--long", "-f", "json"))
     return {r["Host"]: r for r in rows}
 
 

@@ -249,7 +249,8 @@ def test_set_unknown_host_before_2_53_is_the_server_404(cli, mock_cloud):
 def test_service_list_shows_forced_down_from_2_11(cli, mock_cloud):
     mock_cloud.mock.get(COMPUTE + "/os-services", json=sample(
         "2.53", "services-list-get-resp.json"))
-    code, out, err = cli("compute", "service", "list", "-f", "json")
+    code, out, err = cli("compute", "service", "list", "--long", "-f",
+                         "json")
     rows = json.loads(out)
     assert rows[1]["Forced Down"] is False
     assert (rows[1]["Status"], rows[1]["State"], rows[1]["Disabled Reason"]) \
@@ -257,5 +258,9 @@ def test_service_list_shows_forced_down_from_2_11(cli, mock_cloud):
     mock_cloud.mock.get(COMPUTE + "/os-services", json=sample(
         "2.1", "services-list-get-resp.json"))
     code, out, err = cli("--os-compute-api-version", "2.10", "compute",
-                         "service", "list", "-f", "json")
+                         "service", "list", "--long", "-f", "json")
     assert "Forced Down" not in json.loads(out)[0]
+    # without --long: OpenStackClient's columns
+    code, out, err = cli("compute", "service", "list", "-f", "json")
+    assert list(json.loads(out)[0]) == ["ID", "Binary", "Host", "Zone",
+                                        "Status", "State", "Updated At"]

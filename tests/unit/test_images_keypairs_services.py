@@ -150,12 +150,12 @@ def test_compute_service_list_from_sample(cli, mock_cloud):
 
 
 def test_hypervisor_list_follows_pages(cli, mock_cloud):
-    first = load_fixture("compute", "os-hypervisors", "v2.53",
-                         "hypervisors-list-resp.json")
+    first = load_fixture("compute", "os-hypervisors", "v2.88",
+                         "hypervisors-detail-resp.json")
     second = {"hypervisors": [{"hypervisor_hostname": "host3", "id": "h3",
                                "state": "up", "status": "enabled"}]}
-    mock_cloud.mock.get(COMPUTE + "/os-hypervisors", [{"json": first},
-                                                      {"json": second}])
+    mock_cloud.mock.get(COMPUTE + "/os-hypervisors/detail",
+                        [{"json": first}, {"json": second}])
     code, out, err = cli("hypervisor", "list", "-f", "json")
     assert code == 0, err
     assert [r["Hypervisor Hostname"] for r in json.loads(out)] == ["host2",

@@ -1,11 +1,9 @@
 """Compute service, hypervisor and limits commands."""
 
 import argparse
+import re
 
-from occli import api_versions
-from occli import columns
-from occli import exceptions
-from occli import utils
+from occli import api_versions, columns, exceptions, utils
 
 
 class _Switch(argparse.Action):
@@ -28,18 +26,43 @@ class _Switch(argparse.Action):
 @utils.arg("--host", metavar="<host>", help="Only services on this host.")
 @utils.arg("--service", dest="binary", metavar="<binary>",
            help="Only this service binary, e.g. nova-compute.")
+@utils.arg("--long", action="store_true",
+           help="Also list why a service is disabled and (compute API 2.11 "
+                "or later) whether it is forced down.")
 @utils.output("list")
 def do_compute_service_list(client, args):
-    """List compute services (from API 2.11 with a Forced Down column)."""
+    """List compute services (admin).
+
+    From compute API 2.53 the IDs are UUIDs (what ``compute service
+    delete`` takes at that version).
+    """
     services = client.services.list(host=args.host, binary=args.binary)
-    cols = ["id", "binary", "host", "zone", "status", "state", "updated_at",
-            "disabled_reason"]
+    cols = ["id", "binary", "host", "zone", "status", "state", "updated_at"]
     headers = ["ID", "Binary", "Host", "Zone", "Status", "State",
-               "Updated At", "Disabled Reason"]
-    if api_versions.APIVersion(client.services.api_version) >= "2.11":
-        cols.append("forced_down")
-        headers.append("Forced Down")
+               "Updated At"]
+    if args.long:
+        cols.append("disabled_reason")
+        headers.append("Disabled Reason")
+        if api_versions.APIVersion(client.services.api_version) >= "2.11":
+            cols.append("forced_down")
+            headers.append("Forced Down")
     return columns.table(services, cols, headers=headers)
+
+
+@utils.arg("services", metavar="<service>", nargs="+",
+           help="Compute service(s) to delete, by ID (a UUID from compute "
+                "API 2.53, as ``compute service list`` shows it then).")
+def do_compute_service_delete(client, args):
+    """Delete compute services (admin).
+
+    Nova refuses to delete a nova-compute service whose host still runs
+    servers (409): migrate or delete them first. Stop the compute
+    service's process before deleting it, or it registers again (as the
+    local cloud's hosts do when it restarts). Each failure is one line
+    on stderr; the command exits 1 if any failed.
+    """
+    return utils.for_each(args.services, client.services.delete,
+                          "delete compute service")
 
 
 @utils.arg("host", metavar="<host>", help="Name of the service's host.")
@@ -93,17 +116,93 @@ def do_compute_service_set(client, args):
         services.force_down(target, forced_down=args.forced_down)
 
 
-@utils.arg("--long", action="store_true", help="More columns.")
+@utils.arg("--matching", metavar="<hostname>",
+           help="Only hypervisors whose hostname contains this (before "
+                "compute API 2.53 without type and host IP).")
+@utils.arg("--long", action="store_true",
+           help="Also list vCPUs and memory, used and total (compute API "
+                "2.87 or earlier: nova dropped them at 2.88).")
+@utils.arg("--limit", type=utils.list_limit, default=None, metavar="<n>",
+           help="At most this many hypervisors (-1: all).")
+@utils.arg("--marker", metavar="<hypervisor-id>",
+           help="Start after this hypervisor (compute API 2.33 or later).")
+@utils.option_names(hostname_pattern="--matching", limit="--limit",
+                    marker="--marker")
 @utils.output("list")
 def do_hypervisor_list(client, args):
-    """List hypervisors."""
-    hypervisors = client.hypervisors.list(detailed=args.long)
-    cols = ["id", "hypervisor_hostname", "state", "status"]
-    headers = ["ID", "Hypervisor Hostname", "State", "Status"]
-    if args.long:
-        cols += ["hypervisor_type", "host_ip"]
-        headers += ["Hypervisor Type", "Host IP"]
+    """List hypervisors (admin)."""
+    manager = client.hypervisors
+    manager.check_list(limit=args.limit, marker=args.marker,
+                       hostname_pattern=args.matching)
+    hypervisors = manager.list(detailed=True, limit=args.limit,
+                               marker=args.marker,
+                               hostname_pattern=args.matching)
+    cols = ["id", "hypervisor_hostname", "hypervisor_type", "host_ip",
+            "state", "status"]
+    headers = ["ID", "Hypervisor Hostname", "Hypervisor Type", "Host IP",
+               "State", "Status"]
+    if args.long and api_versions.APIVersion(manager.api_version) < "2.88":
+        cols += ["vcpus_used", "vcpus", "memory_mb_used", "memory_mb"]
+        headers += ["vCPUs Used", "vCPUs", "Memory MB Used", "Memory MB"]
     return columns.table(hypervisors, cols, headers=headers)
+
+
+_UPTIME = re.compile(
+    r"\s*(.+)\sup\s+(.+),\s+(.+)\susers?,\s+load average:\s(.+)")
+
+
+def _uptime_fields(uptime):
+    """OpenStackClient's reading of ``uptime(1)``'s line: ``host_time``,
+    ``uptime``, ``users``, ``load_average`` (nothing if it does not
+    parse)."""
+    match = _UPTIME.match(uptime or "")
+    if not match:
+        return {}
+    return dict(zip(("host_time", "uptime", "users", "load_average"),
+                    match.groups(), strict=True))
+
+
+@utils.arg("hypervisor", metavar="<hypervisor>",
+           help="Hypervisor (hostname or ID).")
+@utils.output("show")
+def do_hypervisor_show(client, args):
+    """Show a hypervisor (admin): its details, uptime, aggregates and the
+    servers it runs (name, the instance name, and UUID)."""
+    manager = client.hypervisors
+    found = manager.find_resource(args.hypervisor)
+    hypervisor = manager.get(found, with_servers=True)
+    info = hypervisor.to_dict()
+    service = info.pop("service", None) or {}
+    info["service_id"] = service.get("id")
+    info["service_host"] = service.get("host")
+    info["service_disabled_reason"] = service.get("disabled_reason")
+    info.pop("uptime", None)
+    info.update(_uptime_fields(manager.uptime(hypervisor)))
+    host = service.get("host") or info.get("hypervisor_hostname")
+    info["aggregates"] = [a.name for a in client.aggregates.list()
+                          if host in (getattr(a, "hosts", None) or ())]
+    info["servers"] = ["%s (%s)" % (s.get("uuid"), s.get("name"))
+                       for s in info.get("servers") or ()]
+    if isinstance(info.get("cpu_info"), str):
+        # before 2.28 a JSON text
+        import json
+        try:
+            info["cpu_info"] = json.loads(info["cpu_info"] or "{}")
+        except ValueError:
+            pass
+    return columns.show(info, formatters={"cpu_info": columns.JSONColumn,
+                                          "aggregates": columns.ListColumn,
+                                          "servers": columns.ListColumn})
+
+
+@utils.output("show")
+def do_hypervisor_stats_show(client, args):
+    """Show the sums over every enabled hypervisor (admin).
+
+    Nova dropped this at compute API 2.88: the request is sent at 2.87
+    unless a later version is pinned (then it is an error).
+    """
+    return columns.show(client.hypervisors.statistics())
 
 
 @utils.arg("--project", metavar="<project-id>",
