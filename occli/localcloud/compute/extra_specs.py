@@ -16,7 +16,7 @@ from occli.localcloud import errors
 
 _REGISTRY = os.path.join(os.path.dirname(os.path.dirname(__file__)),
                          "nova_extra_specs.json")
-_loaded = {}
+_loaded: dict = {}
 
 
 def _registry():
@@ -37,7 +37,7 @@ def _registry():
     return _loaded["exact"], _loaded["patterns"], _loaded["namespaces"]
 
 
-_compiled = {}
+_compiled: dict = {}
 
 
 def _fullmatch(pattern, text):
