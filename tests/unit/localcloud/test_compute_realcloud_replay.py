@@ -45,6 +45,7 @@ SHAPES = {
     "stats_2_87": (), "show_2_88": (), "show_with_servers_empty_2_75": (),
     "show_with_servers_empty_2_74": (), "list_with_servers_empty_2_75": (),
     "search_2_1": (), "servers_empty_2_1": (), "servers_2_1": (),
+    "force_down": (), "show_forced_down_2_88": (),
     "show_with_servers_2_88": (), "az_detail": (),
     "gen_x509": (), "gen_ssh": (), "show_x509": (), "list_user_admin": (),
     "list_user_admin_paged": (), "show_admin_for_user": (),
@@ -178,6 +179,9 @@ def test_hypervisors_and_services_as_nova_34(one_host):
     answers = dict(replay.run(hooks={"servers_2_1": boot}))
     uptime = answers["uptime_2_1"].json()["hypervisor"]["uptime"]
     assert " up " in uptime and "load average" in uptime
+    # nova cannot ask a host that is forced down
+    down = answers["show_forced_down_2_88"].json()["hypervisor"]
+    assert (down["state"], down["uptime"]) == ("down", None)
 
 
 def test_keypairs_as_nova_34(one_host):
