@@ -36,7 +36,10 @@ def test_keypair_lifecycle(local_cloud, run_occli, tmp_path):
                                                   "json"))}
     assert {"imported", "generated"} <= names
     shown = as_json(run_occli("keypair", "show", "imported", "-f", "json"))
-    assert shown["public_key"] == PUBLIC_KEY
+    assert shown["name"] == "imported" and "public_key" not in shown
+    # as OpenStackClient: the public key only with --public-key
+    assert ok(run_occli("keypair", "show", "imported",
+                        "--public-key")) == PUBLIC_KEY + "\n"
     code, _, err = run_occli("keypair", "create", "imported", "--public-key",
                              str(pub))
     assert code == 1 and "(HTTP 409)" in err

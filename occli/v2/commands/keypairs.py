@@ -97,9 +97,9 @@ def do_keypair_create(client, args):
 
     Without --public-key the cloud generates the key pair and its private
     key, which exists nowhere else, is printed to standard output as it
-    is, e.g. ``occli keypair create k > k.pem && chmod 600 k.pem`` (ssh
-    refuses a key file others can read), or written to a new file with
-    --private-key (mode 0600). An x509 private key is a PKCS#12 bundle of
+    is: ``(umask 077; occli keypair create k > k.pem)`` makes a key file
+    only you can read (ssh refuses one others can read: else ``chmod 600
+    k.pem``); or --private-key writes it to a new file of mode 0600. An x509 private key is a PKCS#12 bundle of
     the key and the certificate in base64 (password empty). With -f
     json, yaml, shell or value the key pair is shown as fields instead,
     the private key among them. Nova stopped generating key pairs at
