@@ -202,12 +202,13 @@ def test_image_list_by_ids_edge_cases(client, images):
 def test_limits_show_from_sample(cli, mock_cloud):
     sample = load_fixture("compute", "limits", "v2.57", "limit-get-resp.json")
     mock_cloud.mock.get(COMPUTE + "/limits", json=sample)
-    code, out, err = cli("limits", "show", "--project", "p1", "-f", "json")
+    project = "5c6a3e8f0b2d4e71a9c3d2f1e0b4a6c8"   # an ID: no name lookup
+    code, out, err = cli("limits", "show", "--project", project, "-f", "json")
     assert code == 0, err
     rows = {r["Name"]: r["Value"] for r in json.loads(out)}
     assert rows == sample["limits"]["absolute"]
     sent = requests_to(mock_cloud.mock, "GET", "/limits")[0]
-    assert sent.qs == {"tenant_id": ["p1"]}
+    assert sent.qs == {"tenant_id": [project]}
 
 
 def test_keypair_list_and_show_commands(cli, mock_cloud):

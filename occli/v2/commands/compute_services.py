@@ -205,13 +205,34 @@ def do_hypervisor_stats_show(client, args):
     return columns.show(client.hypervisors.statistics())
 
 
-@utils.arg("--project", metavar="<project-id>",
-           help="Another project's limits (admin).")
+@utils.arg("--absolute", dest="kind", action=_Switch, const="absolute",
+           other="--rate", default=None,
+           help="Show the absolute limits and their usage (the default).")
+@utils.arg("--rate", dest="kind", action=_Switch, const="rate",
+           other="--absolute",
+           help="Show the rate limits (nova has none since Newton).")
+@utils.arg("--project", metavar="<project>",
+           help="Another project's limits (admin; name or ID).")
 @utils.arg("--reserved", action="store_true",
-           help="Include reserved resources in the usage.")
+           help="Include reserved resources in the usage (nova counts "
+                "none; refused from compute API 2.75).")
+@utils.option_names(reserved="--reserved")
 @utils.output("list")
 def do_limits_show(client, args):
-    """Show the project's absolute compute limits and their usage."""
-    limits = client.limits.get(project_id=args.project, reserved=args.reserved)
-    absolute = limits.to_dict().get("absolute") or {}
+    """Show the project's compute limits: absolute (and usage) or rate."""
+    from occli.v2.commands.quotas import project_id
+
+    client.limits.check_get(reserved=args.reserved)
+    project = project_id(client, args.project) if args.project else None
+    limits = client.limits.get(project_id=project, reserved=args.reserved)
+    info = limits.to_dict()
+    if args.kind == "rate":
+        rows = [(limit.get("verb"), rate.get("uri"), limit.get("value"),
+                 limit.get("remaining"), limit.get("unit"),
+                 limit.get("next-available"))
+                for rate in info.get("rate") or ()
+                for limit in rate.get("limit") or ()]
+        return ("Verb", "URI", "Value", "Remain", "Unit",
+                "Next Available"), rows
+    absolute = info.get("absolute") or {}
     return ("Name", "Value"), sorted(absolute.items())
