@@ -55,7 +55,7 @@ class LimitSetManager(compute.ComputeManager):
     """What quota sets and quota classes share: the checks of an update."""
 
     #: ``{limit: the microversion that removed it}``
-    removed = {}
+    removed: dict[str, str] = {}
 
     def check_update(self, **limits):
         """The checks of :meth:`update`, before any request: known limit

@@ -297,7 +297,7 @@ def instance_count(db, config, project_id, min_count, max_count,
             allowed = min(allowed, headroom["cores"] // vcpus)
         if ram:
             allowed = min(allowed, headroom["ram"] // ram)
-        if 0 < allowed and min_count <= allowed <= max_count:
+        if allowed > 0 and min_count <= allowed <= max_count:
             max_count = allowed
             continue
         requested = {"instances": requested_text, "cores": deltas["cores"],
