@@ -164,7 +164,8 @@ class Kind:
 
     ``sends_token``: whether X-Auth-Token is sent; ``valid`` whether the
     cloud should accept it; ``user`` and ``project`` whose it is ("A", "B",
-    "admin"; None when not project-scoped); ``admin`` (admin role),
+    "admin"; None when not project-scoped); ``domain``: the domain a
+    domain-scoped token is scoped to (None otherwise); ``admin`` (admin role),
     ``reader_only``, ``restricted`` (a restricted application credential);
     ``url_project``: the project whose id fills ``{project_id}`` and
     ``AUTH_…`` in URLs ("A", or the caller's own for the ``*_own_url``
@@ -177,6 +178,7 @@ class Kind:
     valid: bool = True
     user: str = None
     project: str = None
+    domain: str = None
     admin: bool = False
     reader_only: bool = False
     restricted: bool = False
@@ -193,7 +195,7 @@ KINDS = {k.name: k for k in (
     Kind("expired", valid=False),
     Kind("revoked", valid=False),
     Kind("unscoped", user="demo"),
-    Kind("domain", user="admin", admin=True),
+    Kind("domain", user="admin", domain="default", admin=True),
     Kind("a_member", **_A_MEMBER),
     Kind("a_reader", user=READER, project="A", reader_only=True),
     Kind("b_member", user=PROJECT_B, project="B"),

@@ -9,7 +9,9 @@ resource (server with metadata, keypair, snapshot image, software config and
 deployment on its server, Swift container/object with an account temp-URL
 key, application credential); the admin owns an aggregate and a private
 flavor. Path parameters are A's ids (``{project_id}`` and ``AUTH_…`` are A's
-project, or the caller's own for the ``*_own_url`` kinds).
+project, or the caller's own for the ``*_own_url`` kinds); identity's admin
+API is called on the default domain, demo (A's member), the member role and
+demo's grant on A, or the admin's grants (``Rule.params``).
 
 Each route is classified in RULES (by service, method and pattern) with an
 access category; :func:`expectation` turns a category and a kind into the
@@ -26,7 +28,8 @@ Properties checked per (route, kind):
   headers, beyond those it sent.
 
 Writes that are allowed (or allowed by a known bug) run against throwaway
-resources of A created for the case; refused ones against A's real ones.
+resources of A created for the case (identity: throwaway domains, projects,
+users, roles and grants); refused ones against A's real ones.
 """
 
 import dataclasses
@@ -49,8 +52,9 @@ ADMIN_SEES_ALL = ("compute", "image", "orchestration")
 # auth=False routes that authorize the request themselves (Swift: token or
 # temp URL); every other auth=False route must be "public" in RULES
 SELF_AUTHORIZING = ("objectstore",)
-# the access categories of auth=False routes (version documents, tokens)
-PUBLIC_ACCESS = ("public", "token_exchange")
+# the access categories of auth=False routes (version documents, tokens,
+# keystone's password change: the body's original password authorizes it)
+PUBLIC_ACCESS = ("public", "token_exchange", "password_change")
 
 SSH_KEY = ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG8Bo9d8gkRYyT1tRKc6fPXvLZd"
            "JUBwr3x4ZNaGi8S0M authz")
@@ -80,15 +84,27 @@ class Rule:
     private flavor), ``gone`` (a route of older microversions only: 404 at
     the matrix's), ``account_read``/``account_write`` (Swift account),
     identity's ``token_exchange``, ``subject``, ``catalog``, ``owner_read``,
-    ``owner_write``. ``ok``: the success statuses; ``body(ids)`` the request
-    body (JSON, or bytes); ``headers(ids)``; ``fresh``: the path parameters
-    re-created for each allowed write; ``override``: ``{kind: statuses}``.
+    ``owner_write``, and for its admin API (keystone 30's default
+    policies) ``admin`` (keystone's ``admin_required``: the admin role, in
+    any scope, domain included), ``domain_read`` (the default domain: any
+    token scoped to it or to one of its projects, any role),
+    ``scope_read`` (the URL's project: a token scoped to it, any role),
+    ``self_read`` (the URL's user, demo: its own tokens, any scope, unscoped
+    included), ``password_change`` (no token: the body's original password,
+    wrong here, so 401 for every kind). ``ok``: the success statuses;
+    ``body(ids)`` the request body (JSON, or bytes); ``headers(ids)``;
+    ``params(ids)``: this route's own values of some path parameters
+    (before ``fresh``); ``fresh``: the path parameters re-created for each
+    allowed write (``project_grant``/``domain_grant``: also give the
+    throwaway ``user_id`` the role ``role_id`` on the URL's project or
+    domain); ``override``: ``{kind: statuses}``.
     """
 
     access: str
     ok: frozenset = frozenset({200})
     body: object = None
     headers: object = None
+    params: object = None
     fresh: tuple = ()
     override: dict = dataclasses.field(default_factory=dict)
 
@@ -118,6 +134,11 @@ SD = "/v1/{project_id}/software_deployments"
 ACCOUNT = "/v1/{account}"
 CONTAINER = ACCOUNT + "/{container}"
 OBJECT = CONTAINER + "/{object}"
+DOMAIN = "/v3/domains/{domain_id}"
+PROJECT = "/v3/projects/{project_id}"
+USER = "/v3/users/{user_id}"
+ROLE = "/v3/roles/{role_id}"
+GRANT = "/users/{user_id}/roles/{role_id}"
 
 
 def _compute_rules():
@@ -235,6 +256,85 @@ def _compute_rules():
     return table
 
 
+def _admin_grant(ids):
+    """The admin's admin role (on A, its own project and the domain)."""
+    return {"user_id": ids["admin_user"], "role_id": ids["admin_role"]}
+
+
+def _escalation(ids):
+    """demo asking for the admin role."""
+    return {"role_id": ids["admin_role"]}
+
+
+def _identity_admin_rules():
+    """Keystone's admin API (keystone 30's default policies, no system
+    scope): every write, every list and every role or grant route is
+    ``admin_required``; a project is read by its own tokens, a user by
+    itself, a domain by the tokens scoped to it or to its projects. The
+    routes are keyed without the ``identity`` service."""
+    def named(key, prefix):
+        return lambda ids: {key: {"name": _unique(prefix)}}
+
+    def described(key):
+        return lambda ids: {key: {"description": "authz"}}
+
+    table = {
+        ("GET", "/v3/domains"): rule("admin"),
+        ("POST", "/v3/domains"): rule(
+            "admin", 201, body=named("domain", "authz-domain")),
+        ("GET", DOMAIN): rule("domain_read"),
+        ("PATCH", DOMAIN): rule("admin", fresh=("domain_id",),
+                                body=described("domain")),
+        ("DELETE", DOMAIN): rule("admin", 204, fresh=("domain_id",)),
+        ("GET", "/v3/projects"): rule("admin"),
+        ("POST", "/v3/projects"): rule(
+            "admin", 201, body=named("project", "authz-project")),
+        ("GET", PROJECT): rule("scope_read"),
+        ("PATCH", PROJECT): rule("admin", fresh=("project_id",),
+                                 body=described("project")),
+        ("DELETE", PROJECT): rule("admin", 204, fresh=("project_id",)),
+        ("GET", "/v3/users"): rule("admin"),
+        ("POST", "/v3/users"): rule(
+            "admin", 201, body=named("user", "authz-user")),
+        ("GET", USER): rule("self_read"),
+        # a user may not change itself (but its password, below)
+        ("PATCH", USER): rule("admin", fresh=("user_id",),
+                              body=described("user")),
+        ("DELETE", USER): rule("admin", 204, fresh=("user_id",)),
+        ("GET", USER + "/projects"): rule("self_read"),
+        ("POST", USER + "/password"): rule(
+            "password_change", 204, body=lambda ids: {"user": {
+                "original_password": "authz-wrong-password",
+                "password": "authz-new-password"}}),
+        ("GET", "/v3/roles"): rule("admin"),
+        ("POST", "/v3/roles"): rule(
+            "admin", 201, body=named("role", "authz-role")),
+        ("GET", ROLE): rule("admin"),
+        # the member role for the refused ones (a throwaway role for the
+        # admins: the seeded roles are immutable)
+        ("PATCH", ROLE): rule("admin", fresh=("role_id",),
+                              body=described("role")),
+        ("DELETE", ROLE): rule("admin", 204, fresh=("role_id",)),
+        ("GET", "/v3/role_assignments"): rule("admin"),
+    }
+    for target in (PROJECT, DOMAIN):
+        grant = target + GRANT
+        table.update({
+            # demo asking for the admin role (a throwaway user for admins)
+            ("PUT", grant): rule("admin", 204, params=_escalation,
+                                 fresh=("user_id",)),
+            ("GET", grant): rule("admin", 204, params=_admin_grant),
+        })
+    # revoking demo's membership of A (of the caller's own project for the
+    # *_own_url kinds, where demo has none), the admin's domain role
+    table[("DELETE", PROJECT + GRANT)] = rule(
+        "admin", 204, fresh=("user_id", "project_grant"))
+    table[("DELETE", DOMAIN + GRANT)] = rule(
+        "admin", 204, params=_admin_grant, fresh=("user_id", "domain_grant"))
+    return {("identity", method, path): value
+            for (method, path), value in table.items()}
+
+
 def _rules():
     table = {
         # identity (keystone)
@@ -257,6 +357,7 @@ def _rules():
         ("identity", "GET", CREDS + "/{app_cred_id}"): rule("owner_read"),
         ("identity", "DELETE", CREDS + "/{app_cred_id}"): rule(
             "owner_write", 204, fresh=("app_cred_id",)),
+        **_identity_admin_rules(),
         # compute (nova): version documents
         ("compute", "GET", "/"): rule("public"),
         ("compute", "GET", "/v2"): rule("public"),
@@ -332,7 +433,8 @@ RULES = _rules()
 def expectation(service, route_rule, kind, names_project):
     """``(statuses, known bug or None)`` for ``kind`` calling a route of
     ``service`` classified ``route_rule``; ``names_project``: whether the
-    URL holds a project id (compute's ``/{project_id}`` form, heat, Swift).
+    URL holds a project id (compute's ``/{project_id}`` form, heat, Swift,
+    identity's ``/v3/projects/{project_id}``).
     """
     k = KINDS[kind]
     if kind in route_rule.override:
@@ -341,6 +443,10 @@ def expectation(service, route_rule, kind, names_project):
     refused = frozenset({403})
     if access == "public":
         return ok, None
+    if access == "password_change":
+        # keystone takes no token there: the original password, wrong in
+        # the matrix's body, is refused whatever the caller sends
+        return frozenset({401}), None
     if access == "token_exchange":   # body: the kind's own token
         if not k.sends_token:
             return frozenset({400}), None
@@ -360,6 +466,17 @@ def expectation(service, route_rule, kind, names_project):
             return (ok if demo else refused), None
         if access == "owner_write":  # and not a restricted credential
             return (ok if demo and not k.restricted else refused), None
+        # the admin API: the checks run before the lookups (but a grant's)
+        if access == "admin":        # admin_required: the role, any scope
+            return (ok if k.admin else refused), None
+        if access == "domain_read":  # token.(project.)domain.id: any role
+            return (ok if k.admin or k.project or k.domain
+                    else refused), None
+        if access == "scope_read":   # project_id:%(target.project.id)s
+            return (ok if k.admin or k.project == k.url_project
+                    else refused), None
+        if access == "self_read":    # user_id:%(target.user.id)s
+            return (ok if k.admin or demo else refused), None
         raise AssertionError("no identity access %r" % access)
     # project services
     if k.project is None:
@@ -604,17 +721,50 @@ class World:
             "method": "GET", "path": "^/authz-never-matches$", "count": 1,
             "kind": "status", "status": 503}).json()["fault"]["id"]
 
+    # identity's admin API: throwaway domains, projects, users, roles
+
+    def new_domain(self):
+        """A disabled domain (keystone deletes only disabled ones)."""
+        return self.as_("admin", "POST", "/v3/domains", json_body={
+            "domain": {"name": _unique("authz-domain"), "enabled": False}}
+        ).json()["domain"]["id"]
+
+    def new_project(self):
+        return self.as_("admin", "POST", "/v3/projects", json_body={
+            "project": {"name": _unique("authz-project")}}
+        ).json()["project"]["id"]
+
+    def new_user(self):
+        """A user without a password (nothing to hash; it cannot log in)."""
+        return self.as_("admin", "POST", "/v3/users", json_body={
+            "user": {"name": _unique("authz-user")}}).json()["user"]["id"]
+
+    def new_role(self):
+        return self.as_("admin", "POST", "/v3/roles", json_body={
+            "role": {"name": _unique("authz-role")}}).json()["role"]["id"]
+
+    def new_grant(self, ids, target):
+        """Give ``ids``' user its role on its ``target`` ("project" or
+        "domain"); returns ``target`` (no path parameter of its own)."""
+        self.as_("admin", "PUT", "/v3/%ss/%s/users/%s/roles/%s" % (
+            target, ids[target + "_id"], ids["user_id"], ids["role_id"]))
+        return target
+
     def new_subject_token(self):
         return self.secret(self.client.exchanged_token(
             self.tokens["a_member"]))
 
-    def fresh(self, params):
+    def fresh(self, params, ids=None):
         """Throwaway values for ``params`` (path parameters, or
-        ``subject_token``)."""
-        ids = {}
+        ``subject_token``; ``project_grant``/``domain_grant``: a grant for
+        the values known so far), over the route's ``ids``."""
+        base, ids = dict(ids or {}), {}
         for param in params:
             if param == "object":
                 ids[param] = self.new_object(ids["container"])
+            elif param in ("project_grant", "domain_grant"):
+                ids[param] = self.new_grant({**base, **ids},
+                                            param.split("_")[0])
             else:
                 ids[param] = getattr(self, "new_" + {
                     "server_id": "server", "name": "keypair",
@@ -622,7 +772,9 @@ class World:
                     "container": "container", "app_cred_id": "app_cred",
                     "aggregate_id": "aggregate", "rule_id": "rule",
                     "flavor_id": "flavor", "service_id": "service",
-                    "subject_token": "subject_token"}[param])()
+                    "subject_token": "subject_token",
+                    "domain_id": "domain", "project_id": "project",
+                    "user_id": "user", "role_id": "role"}[param])()
         return ids
 
     def shared_rule(self):
@@ -658,6 +810,7 @@ def world(tmp_path_factory):
                       "B": identity.project_id(db, creds.PROJECT_B),
                       "admin": identity.project_id(db, creds.PROJECT_ADMIN)}
         user_id = identity.user_id(db, "demo")
+        admin_user = identity.user_id(db, "admin")
         w.secret(w.projects["A"], user_id,
                  identity.user_id(db, creds.READER))
     a = w.projects["A"]
@@ -703,6 +856,12 @@ def world(tmp_path_factory):
     ids["quota_class"] = "default"
     ids["before_timestamp"] = "2012-07-01 00:00:00"
     ids["rule_id"] = w.new_rule()
+    # identity: the default domain; demo ({user_id}) and its member role on
+    # A ({role_id}); the admin and its admin role (Rule.params)
+    roles = {r["name"]: r["id"] for r in w.as_(
+        "admin", "GET", "/v3/roles").json()["roles"]}
+    ids.update(domain_id="default", role_id=roles["member"],
+               admin_role=roles["admin"], admin_user=admin_user)
     services = w.as_("admin", "GET", "/compute/v2.1/os-services",
                      headers=COMPUTE_VERSION).json()["services"]
     ids["service_id"] = next(s["id"] for s in services
@@ -724,7 +883,7 @@ def _fill(route, ids, kind, world):
     def value(match):
         name = match.group(1)
         if name == "project_id":
-            return project
+            return ids["project_id"]
         if name == "account":
             return "AUTH_" + project
         assert name in ids, "no value for path parameter {%s}" % name
@@ -762,10 +921,14 @@ def test_matrix(world, route, kind):
     allowed = any(200 <= s < 300 for s in expected)
     write = route.method not in READ_METHODS
     ids = dict(world.ids)
+    # A's, or the caller's own for the *_own_url kinds (or a throwaway one)
+    ids["project_id"] = world.projects[k.url_project]
+    if route_rule.params:
+        ids.update(route_rule.params(ids))
     if route.template.endswith("{rule_id}"):
         ids["rule_id"] = world.shared_rule()
     if write and (allowed or bug):
-        ids.update(world.fresh(route_rule.fresh))
+        ids.update(world.fresh(route_rule.fresh, ids))
     path = _fill(route, ids, k, world)
     body = route_rule.body(ids) if route_rule.body else None
     if isinstance(body, bytes):
