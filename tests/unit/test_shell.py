@@ -368,3 +368,29 @@ def test_program_exit_keeps_codes_output_and_log_file(tmp_path, capsys,
 def test_in_process_main_returns_its_code(cli):
     code, out, err = cli("--version")
     assert code == 0
+
+
+def test_in_process_main_leaves_the_garbage_collector_alone(cli):
+    import gc
+
+    before = gc.get_threshold()
+    assert cli("--version")[0] == 0
+    assert gc.get_threshold() == before
+
+
+def test_fewer_collections_while_starting_then_the_usual_ones():
+    import gc
+
+    from occli import shell
+
+    before = gc.get_threshold()
+    try:
+        shell.fewer_collections()
+        assert gc.get_threshold()[0] == shell.GC_THRESHOLD
+        shell.usual_collections()
+        assert gc.get_threshold() == before
+        shell.usual_collections()  # once only
+        assert gc.get_threshold() == before
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
