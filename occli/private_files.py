@@ -26,7 +26,7 @@ LOG = logging.getLogger(__name__)
 _POSIX = hasattr(os, "getuid")
 _OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
                | getattr(os, "O_NONBLOCK", 0))
-_warned = set()
+_warned: set[str] = set()
 
 
 class NotPrivate(OSError):

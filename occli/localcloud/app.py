@@ -260,17 +260,17 @@ class Service:
     ``max_body`` of the mounted services).
     """
 
-    name = None
+    name: str | None = None
     prefix = ""
     # paths outside ``prefix`` this service also answers, unprefixed (as a
     # service on its own port would): see ObjectStoreService
-    root_paths = ()
+    root_paths: tuple[str, ...] = ()
     requires_project = True
     max_body = MAX_BODY
     # the role a route that changes something needs by default, as the
     # services' default policies require it (nova's PROJECT_MEMBER_OR_ADMIN,
     # heat's PROJECT_MEMBER, glance's member): a reader only reads
-    write_role = None
+    write_role: str | None = None
 
     def __init__(self, cloud):
         self.cloud = cloud

@@ -36,21 +36,21 @@ class BuildRequest:
     max_count: int = 1
     metadata: dict = dataclasses.field(default_factory=dict)
     personality: list = dataclasses.field(default_factory=list)
-    key_name: str = None
+    key_name: str | None = None
     networks: object = None          # None, "auto", "none" or a list
-    availability_zone: str = None    # zone[:host[:node]]
-    requested_host: str = None       # 2.74 host / hypervisor_hostname
+    availability_zone: str | None = None    # zone[:host[:node]]
+    requested_host: str | None = None       # 2.74 host / hypervisor_hostname
     security_groups: list = dataclasses.field(default_factory=list)
     scheduler_hints: dict = dataclasses.field(default_factory=dict)
-    description: str = None
-    hostname: str = None             # None: derived from the name
-    user_data: str = None
+    description: str | None = None
+    hostname: str | None = None             # None: derived from the name
+    user_data: str | None = None
     config_drive: bool = False
-    access_ipv4: str = None
-    access_ipv6: str = None
+    access_ipv4: str | None = None
+    access_ipv6: str | None = None
     auto_disk_config: bool = True
     tags: list = dataclasses.field(default_factory=list)
-    trusted_certs: list = None
+    trusted_certs: list | None = None
 
 
 @dataclasses.dataclass

@@ -85,7 +85,7 @@ def check_validate_response(payload):
             "size (%d bytes)." % (len(payload), MAX_VALIDATE_RESPONSE))
 
 
-class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """heat's ``template_format.yaml_loader``: safe, timestamps as text."""
 
     def _text(self, node):
