@@ -35,7 +35,7 @@ _SECRET_PATTERNS = (
     (r"(--os-(?:password|token|application-credential-"
      r"secret)[ =])(?![/()|])\S+", 0, r"\1***"),
 )
-_secret_res = []
+_secret_res: list = []
 
 
 def redact(text):
@@ -465,7 +465,7 @@ def main(argv=None):
 #: Allocations between two collections of the youngest objects while occli
 #: starts as a program (Python's default: 700).
 GC_THRESHOLD = 50000
-_gc_threshold = []
+_gc_threshold: list = []
 
 
 def fewer_collections():
