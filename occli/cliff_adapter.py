@@ -169,6 +169,15 @@ def make_command(name, func, dist=None):
                 data = (tuple(cell(v) for v in row) for row in data)
             else:
                 data = tuple(cell(v) for v in data)
+        wanted = getattr(parsed_args, "columns", None)
+        norm = self._normalize_column_name
+        if wanted and not ({norm(c) for c in wanted}
+                           & {norm(c) for c in column_names}):
+            from occli import exceptions
+
+            raise exceptions.ValidationError(
+                "-c/--column: no column named %s; the columns are: %s."
+                % (", ".join(map(repr, wanted)), ", ".join(column_names)))
         return base.produce_output(self, parsed_args, column_names, data)
 
     attrs = {

@@ -140,12 +140,12 @@ def parse_key_values(items, option="--property", max_length=None):
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise exceptions.CommandError(
+            raise exceptions.ValidationError(
                 "%s expects KEY=VALUE, got %r." % (option, item))
         if max_length is not None:
             for part, what in ((key, "key"), (value, "value")):
                 if len(part) > max_length:
-                    raise exceptions.CommandError(
+                    raise exceptions.ValidationError(
                         "%s %s %r is longer than %d characters." % (
                             option, what, part[:40] + "…", max_length))
         result[key] = value
@@ -159,11 +159,11 @@ def parse_options(text, allowed, option):
         key, sep, value = part.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise exceptions.CommandError(
+            raise exceptions.ValidationError(
                 "%s expects comma-separated KEY=VALUE pairs, got %r." % (
                     option, text))
         if key not in allowed:
-            raise exceptions.CommandError(
+            raise exceptions.ValidationError(
                 "%s: unknown key %r (expected one of: %s)." % (
                     option, key, ", ".join(sorted(allowed))))
         result[key] = value

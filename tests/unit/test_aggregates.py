@@ -260,7 +260,7 @@ def test_aggregate_create_without_properties_makes_one_call(cli, mock_cloud):
 ])
 def test_malformed_property_is_a_clear_error(cli, mock_cloud, prop, message):
     code, out, err = cli("aggregate", "create", "x", "--property", prop)
-    assert code == 1
+    assert code == 2
     assert message in err
     assert not requests_to(mock_cloud.mock, "POST", "/os-aggregates")
 

@@ -189,7 +189,7 @@ def test_set_enable_up_before_2_53(cli, mock_cloud):
 def test_set_option_errors_send_nothing(cli, mock_cloud, argv, message):
     code, out, err = cli("compute", "service", "set", "host1",
                          "nova-compute", *argv)
-    assert (code, out, err.strip()) == (1, "", message)
+    assert (code, out, err.strip()) == (2, "", message)
     assert not [r for r in mock_cloud.mock.request_history
                 if "/os-services" in r.url]
 

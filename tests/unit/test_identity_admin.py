@@ -276,7 +276,7 @@ def test_project_create_with_properties(app, mock_cloud):
         "name": "myNewProject", "description": "My new project",
         "enabled": False, "color": "blue"}}
     code, out, err = app("project", "create", "x", "--property", "novalue")
-    assert code == 1 and "--property expects KEY=VALUE" in err
+    assert code == 2 and "--property expects KEY=VALUE" in err
 
 
 def test_project_create_conflict_and_or_show(app, keystone):
@@ -328,7 +328,7 @@ def test_user_create_password_prompt(app, mock_cloud, monkeypatch):
     assert code == 1 and "not the same" in err
     monkeypatch.setattr("sys.stdin", io.StringIO("piped\n"))
     code, out, err = app("user", "create", "x", "--password-prompt")
-    assert code == 1 and "needs a terminal" in err
+    assert code == 2 and "needs a terminal" in err
     code, out, err = app("user", "create", "x", "--password", "a",
                          "--password-prompt")
     assert code == 2 and "not both" in err

@@ -748,7 +748,7 @@ def test_create_arguments_the_manager_refuses_exit_2(cli, cloud, argv,
 ])
 def test_create_usage_errors_before_any_request(cli, cloud, argv, message):
     code, out, err = create(cli, *argv)
-    assert code == 1
+    assert code == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1
     assert cloud.mock.request_history == []
@@ -757,7 +757,7 @@ def test_create_usage_errors_before_any_request(cli, cloud, argv, message):
 def test_create_boot_from_volume_needs_an_image(cli, cloud):
     code, out, err = cli("server", "create", "vm", "--flavor", "m1.tiny",
                          "--boot-from-volume", "10")
-    assert code == 1
+    assert code == 2
     assert err.strip() == ("--boot-from-volume makes the boot volume from "
                            "--image; give --image.")
     assert cloud.mock.request_history == []
@@ -765,7 +765,7 @@ def test_create_boot_from_volume_needs_an_image(cli, cloud):
 
 def test_create_without_boot_source(cli, cloud):
     code, out, err = cli("server", "create", "vm", "--flavor", "m1.tiny")
-    assert code == 1
+    assert code == 2
     assert "--image" in err
     assert cloud.mock.request_history == []
 
@@ -783,7 +783,7 @@ def test_create_too_many_or_too_big_files(cli, cloud, tmp_path):
     big = tmp_path / "big"
     big.write_bytes(b"x" * (10 * 1024 + 1))
     code, out, err = create(cli, "--file", "/big=%s" % big)
-    assert code == 1 and "larger than 10240 bytes" in err
+    assert code == 2 and "larger than 10240 bytes" in err
     assert cloud.mock.request_history == []
 
 
@@ -1024,7 +1024,7 @@ def test_set_only_properties_does_not_put(cli, cloud):
 
 def test_set_nothing_is_an_error(cli, cloud):
     code, out, err = cli("server", "set", SID)
-    assert code == 1 and "Nothing to set" in err
+    assert code == 2 and "Nothing to set" in err
     assert cloud.mock.request_history == []
 
 
@@ -1081,7 +1081,7 @@ def test_unset_description_sends_null(cli, cloud):
 
 def test_unset_nothing_is_an_error(cli, cloud):
     code, out, err = cli("server", "unset", SID)
-    assert code == 1 and "Nothing to unset" in err
+    assert code == 2 and "Nothing to unset" in err
     assert cloud.mock.request_history == []
 
 

@@ -280,7 +280,7 @@ def test_config_create_rejects_bad_definitions(cli, created, tmp_path, text,
     definition.write_text(text)
     code, out, err = cli("software", "config", "create", "cfg",
                          "--definition-file", str(definition))
-    assert code == 1
+    assert code == 2
     assert message in err
     assert not requests_to(created, "POST", "/software_configs")
 
@@ -288,7 +288,7 @@ def test_config_create_rejects_bad_definitions(cli, created, tmp_path, text,
 def test_config_create_missing_file(cli, created, tmp_path):
     code, out, err = cli("software", "config", "create", "cfg",
                          "--config-file", str(tmp_path / "nope.sh"))
-    assert code == 1
+    assert code == 2
     assert "--config-file: cannot read" in err
 
 

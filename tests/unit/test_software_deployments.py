@@ -607,11 +607,11 @@ def test_deployment_create_usage_errors(cli, cloud):
     code, out, err = cli("software", "deployment", "create", "web",
                          "--config", CONFIG_ID, "--server", SERVER_ID,
                          "--signal-transport", "NO_SIGNAL", "--container", "c")
-    assert code == 1 and "--container is only used" in err
+    assert code == 2 and "--container is only used" in err
     code, out, err = cli("software", "deployment", "create", "web",
                          "--config", CONFIG_ID, "--server", SERVER_ID,
                          "--input-value", "novalue")
-    assert code == 1 and "--input-value expects KEY=VALUE" in err
+    assert code == 2 and "--input-value expects KEY=VALUE" in err
     assert not requests_to(cloud, "POST", "/software_")
 
 
@@ -710,10 +710,10 @@ def test_output_show_errors(cli, cloud):
                                               output_values=OUTPUTS))
     code, out, err = cli("software", "deployment", "output", "show",
                          DEPLOYMENT_ID)
-    assert code == 1 and "either an <output> name or --all" in err
+    assert code == 2 and "either an <output> name or --all" in err
     code, out, err = cli("software", "deployment", "output", "show",
                          DEPLOYMENT_ID, "x", "--all")
-    assert code == 1 and "either an <output> name or --all" in err
+    assert code == 2 and "either an <output> name or --all" in err
     code, out, err = cli("software", "deployment", "output", "show",
                          DEPLOYMENT_ID, "nosuch")
     assert code == 1
@@ -741,7 +741,7 @@ def test_signal_command(cli, cloud, tmp_path):
 def test_signal_command_errors(cli, cloud):
     code, out, err = cli("software", "deployment", "signal", DEPLOYMENT_ID,
                          "--stdout", "-", "--stderr", "-")
-    assert code == 1 and "Only one of --stdout and --stderr" in err
+    assert code == 2 and "Only one of --stdout and --stderr" in err
     cloud.get(DEPLOYMENT_URL, json=deployment("COMPLETE"))
     code, out, err = cli("software", "deployment", "signal", DEPLOYMENT_ID)
     assert code == 1 and "only an IN_PROGRESS deployment" in err

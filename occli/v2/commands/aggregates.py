@@ -31,7 +31,7 @@ def _properties(items):
     properties = utils.parse_key_values(items, "--property", max_length=255)
     for key in properties:
         if not _PROPERTY_KEY.match(key):
-            raise exceptions.CommandError(
+            raise exceptions.ValidationError(
                 "--property key %r is not valid: use letters, digits, spaces "
                 "and '-_:.' only." % key)
     return properties
@@ -120,7 +120,7 @@ def do_aggregate_set(client, args):
 def do_aggregate_unset(client, args):
     """Remove properties from a host aggregate."""
     if not all(key.strip() for key in args.properties):
-        raise exceptions.CommandError("--property expects a property name.")
+        raise exceptions.ValidationError("--property expects a property name.")
     aggregate = client.aggregates.find_resource(args.aggregate)
     client.aggregates.set_metadata(aggregate,
                                    {key: None for key in args.properties})

@@ -95,11 +95,11 @@ def do_compute_service_set(client, args):
     exits 1.
     """
     if args.disable_reason and args.status != "disabled":
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "Cannot specify option --disable-reason without --disable "
             "specified.")
     if args.status is None and args.forced_down is None:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "Nothing to set: give --enable, --disable, --up or --down.")
     services = client.services
     if args.forced_down is not None:

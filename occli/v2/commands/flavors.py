@@ -152,9 +152,9 @@ def _size(text):
     try:
         value = int(text)
     except ValueError:
-        raise exceptions.CommandError("%r is not an integer" % text) from None
+        raise exceptions.ValidationError("%r is not an integer" % text) from None
     if value < 0:
-        raise exceptions.CommandError("%r must be 0 or more" % text)
+        raise exceptions.ValidationError("%r must be 0 or more" % text)
     return value
 
 
@@ -262,7 +262,7 @@ def do_flavor_set(client, args):
     project = None
     if args.project:
         if getattr(flavor, "os-flavor-access:is_public", True) is not False:
-            raise exceptions.CommandError(
+            raise exceptions.ValidationError(
                 "Cannot set access for a public flavor.")
         project = _project_id(client, args.project, args.project_domain)
     if args.description is not None:
@@ -294,7 +294,7 @@ def do_flavor_unset(client, args):
     flavor = client.flavors.find_resource(args.flavor)
     if args.project and getattr(flavor, "os-flavor-access:is_public",
                                 True) is not False:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "Cannot remove access for a public flavor.")
     project = (_project_id(client, args.project, args.project_domain,
                            must_exist=False) if args.project else None)

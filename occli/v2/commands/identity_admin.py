@@ -179,7 +179,7 @@ def _prompt_password():
     import sys
 
     if not sys.stdin.isatty():
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--password-prompt needs a terminal; give --password instead.")
     first = getpass.getpass("User Password: ")
     second = getpass.getpass("Repeat User Password: ")

@@ -114,7 +114,7 @@ def do_keypair_create(client, args):
             with open(os.path.expanduser(args.public_key)) as f:
                 public_key = f.read().strip()
         except OSError as exc:
-            raise exceptions.CommandError(
+            raise exceptions.ValidationError(
                 "Cannot read public key %s: %s"
                 % (args.public_key, exc.strerror)) from None
     client.keypairs.check_create(public_key=public_key,

@@ -26,15 +26,15 @@ def _parse_nic(text):
         text, ("net-id", "port-id", "v4-fixed-ip", "v6-fixed-ip"), "--nic")
     empty = [k for k, v in nic.items() if not v]
     if empty:
-        raise exceptions.CommandError("--nic %s needs a value." % empty[0])
+        raise exceptions.ValidationError("--nic %s needs a value." % empty[0])
     if ("net-id" in nic) == ("port-id" in nic):
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--nic needs exactly one of net-id and port-id, got %r." % text)
     if "v4-fixed-ip" in nic and "v6-fixed-ip" in nic:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--nic takes v4-fixed-ip or v6-fixed-ip, not both.")
     if "port-id" in nic and len(nic) > 1:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--nic port-id cannot be combined with fixed IPs (the port has "
             "them).")
     return nic
@@ -64,19 +64,19 @@ def _parse_block_device(text):
             try:
                 value = convert(value)
             except ValueError:
-                raise exceptions.CommandError(
+                raise exceptions.ValidationError(
                     "--block-device %s expects an integer, got %r."
                     % (key, value))
         bdm[api_key] = value
     if bdm.get("source_type", "") not in _BD_SOURCES:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--block-device source must be one of %s."
             % ", ".join(_BD_SOURCES))
     if "destination_type" in bdm and bdm["destination_type"] not in _BD_DESTS:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--block-device dest must be one of %s." % ", ".join(_BD_DESTS))
     if bdm["source_type"] != "blank" and not bdm.get("uuid"):
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--block-device source=%s needs id=." % bdm["source_type"])
     return bdm
 
@@ -88,7 +88,7 @@ def _parse_ephemeral(text):
     except ValueError:
         size = 0
     if size < 1:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--ephemeral expects size=<GiB>[,format=<format>] with a size of "
             "1 or more, got %r." % text)
     return {"size": size, "format": given.get("format") or None}
@@ -98,7 +98,7 @@ def _parse_pair(option, left, right):
     def parse(text):
         key, sep, value = text.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise exceptions.CommandError(
+            raise exceptions.ValidationError(
                 "%s expects %s=%s, got %r." % (option, left, right, text))
         return key.strip(), value.strip()
     return utils.arg_type(parse, "%s=%s" % (left, right))
@@ -217,19 +217,19 @@ def do_server_create(client, args):
         b.get("boot_index") == 0 for b in args.block_devices)
     if args.boot_from_volume is not None:
         if not args.image:
-            raise exceptions.CommandError(
+            raise exceptions.ValidationError(
                 "--boot-from-volume makes the boot volume from --image; give "
                 "--image.")
         if boots_from_device:
-            raise exceptions.CommandError(
+            raise exceptions.ValidationError(
                 "--boot-from-volume cannot be combined with another boot "
                 "disk (--block-device …,boot-index=0 or "
                 "--block-device-mapping).")
     elif args.delete_on_termination:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--delete-on-termination only applies to --boot-from-volume.")
     if not args.image and not boots_from_device:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "Give --image, or a boot disk with --block-device …,boot-index=0 "
             "or --block-device-mapping.")
     files = {dest: _read_file(src, "--file", servers_api.MAX_FILE_BYTES)
@@ -355,7 +355,7 @@ def _nics(nics):
         return None
     special = [n for n in nics if isinstance(n, str)]
     if special and len(nics) > 1:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--nic %s cannot be combined with other --nic options."
             % special[0])
     return special[0] if special else nics
@@ -367,9 +367,9 @@ def _read_file(path, option, limit=None):
         with open(path, "rb") as f:
             data = f.read(limit + 1 if limit is not None else -1)
     except OSError as exc:
-        raise exceptions.CommandError("%s: cannot read %s: %s"
-                                      % (option, path, exc.strerror or exc))
+        raise exceptions.ValidationError(
+            "%s: cannot read %s: %s" % (option, path, exc.strerror or exc))
     if limit is not None and len(data) > limit:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "%s: %s is larger than %d bytes." % (option, path, limit))
     return data

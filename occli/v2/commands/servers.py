@@ -31,7 +31,7 @@ def _parse_sort(text):
     key, _, direction = text.partition(":")
     direction = direction or "desc"
     if not key or direction not in ("asc", "desc"):
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--sort expects KEY[:asc|desc], got %r." % text)
     return key, direction
 
@@ -399,7 +399,7 @@ def do_server_set(client, args):
     changes = {"name": args.name, "description": args.description,
                "hostname": args.hostname}
     if all(v is None for v in changes.values()) and not metadata:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "Nothing to set: give --name, --description, --hostname or "
             "--property.")
     # the manager's checks before the server lookup
@@ -420,7 +420,7 @@ def do_server_set(client, args):
 def do_server_unset(client, args):
     """Remove properties or the description from a server."""
     if not args.properties and not args.description:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "Nothing to unset: give --property or --description.")
     if args.description:
         client.servers.check_update(description=servers_api.CLEAR)

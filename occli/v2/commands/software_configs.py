@@ -55,7 +55,7 @@ def do_software_config_show(client, args):
 def do_software_config_create(client, args):
     """Create a software config."""
     if args.config_file == "-" and args.definition_file == "-":
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "Only one of --config-file and --definition-file can read stdin.")
     definition = {}
     if args.definition_file:
@@ -93,7 +93,7 @@ def read_file(path, option):
         with open(path, encoding="utf-8") as f:
             return f.read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise exceptions.CommandError("%s: cannot read %s: %s" % (
+        raise exceptions.ValidationError("%s: cannot read %s: %s" % (
             option, path, getattr(exc, "strerror", None) or exc))
 
 
@@ -104,17 +104,17 @@ def load_definition(text, path):
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--definition-file %s is not valid YAML or JSON: %s" % (path, exc))
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--definition-file %s must hold a mapping with %s." % (
                 path, ", ".join(DEFINITION_KEYS)))
     unknown = sorted(set(data) - set(DEFINITION_KEYS))
     if unknown:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--definition-file %s: unknown key(s) %s (expected %s)." % (
                 path, ", ".join(map(str, unknown)), ", ".join(DEFINITION_KEYS)))
     for key in ("inputs", "outputs"):
@@ -123,11 +123,11 @@ def load_definition(text, path):
             continue
         if not isinstance(items, list) or not all(
                 isinstance(i, dict) and i.get("name") for i in items):
-            raise exceptions.CommandError(
+            raise exceptions.ValidationError(
                 "--definition-file %s: '%s' must be a list of mappings, each "
                 "with a 'name'." % (path, key))
     if data.get("options") is not None and not isinstance(data["options"],
                                                           dict):
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--definition-file %s: 'options' must be a mapping." % path)
     return data

@@ -83,7 +83,7 @@ def do_software_deployment_show(client, args):
 def do_software_deployment_create(client, args):
     """Deploy a software config to a server (a derived config + a deployment)."""
     if args.container and args.signal_transport != "TEMP_URL_SIGNAL":
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "--container is only used with --signal-transport "
             "TEMP_URL_SIGNAL.")
     deployment = client.software_deployments.deploy(
@@ -137,7 +137,7 @@ def do_software_deployment_metadata_show(client, args):
 def do_software_deployment_output_show(client, args):
     """Show deployment outputs (the values the server signalled)."""
     if bool(args.all_outputs) == (args.output is not None):
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "Give either an <output> name or --all.")
     deployment = client.software_deployments.get(args.deployment)
     outputs = deployment.to_dict().get("output_values") or {}
@@ -179,7 +179,7 @@ def do_software_deployment_signal(client, args):
     from occli.v2.commands.software_configs import read_file
 
     if args.stdout == "-" and args.stderr == "-":
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "Only one of --stdout and --stderr can read stdin.")
     outputs = utils.parse_key_values(args.outputs, "--output")
     deployment = client.software_deployments.signal(

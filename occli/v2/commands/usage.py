@@ -22,7 +22,7 @@ def _moment(text):
         value = datetime.datetime.fromisoformat(
             text[:-1] + "+00:00" if text.endswith("Z") else text)
     except ValueError:
-        raise exceptions.CommandError(
+        raise exceptions.ValidationError(
             "%r is not a date (YYYY-MM-DD) or a date and time "
             "(YYYY-MM-DDTHH:MM:SS)" % text) from None
     if value.tzinfo is None:
