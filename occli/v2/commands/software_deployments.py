@@ -117,12 +117,28 @@ def do_software_deployment_delete(client, args):
 
 
 @utils.arg("server", metavar="<server>", help="Server name or ID.")
+@utils.arg("-f", "--format", dest="formatter", choices=("json", "yaml"),
+           default="json", help="Output format (default: json).")
 def do_software_deployment_metadata_show(client, args):
-    """Print, as JSON, the deployment metadata the server's agent reads."""
-    import json
+    """Print the deployment metadata the server's agent reads.
+
+    The metadata is nested (a list of deployments, each with its config
+    and inputs), so it prints as JSON or, with -f yaml, as YAML.
+
+    Example: occli software deployment metadata show vm1 -f yaml
+    """
     metadata = client.software_deployments.metadata(
         _server_id(client, args.server))
-    utils.stdout(args).write(json.dumps(metadata, indent=2) + "\n")
+    if args.formatter == "yaml":
+        import yaml
+
+        text = yaml.safe_dump(metadata, default_flow_style=False,
+                              allow_unicode=True, sort_keys=False)
+    else:
+        import json
+
+        text = json.dumps(metadata, indent=2) + "\n"
+    utils.stdout(args).write(text)
 
 
 @utils.arg("deployment", metavar="<deployment>", help="Deployment ID.")
