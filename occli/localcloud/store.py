@@ -22,6 +22,10 @@ import threading
 # cache: a 10,000-server list page scans ~10 MB, so each read re-read most
 # of it. An address-space bound, not memory used.
 MMAP_SIZE = 256 * 1024 * 1024
+# A write of at least this many rows committed while the same thread reads
+# (a GET persisting the progress of many servers) is checkpointed when the
+# read ends; see Store.transaction.
+CHECKPOINT_ROWS = 256
 
 
 class MigrationError(Exception):
@@ -100,6 +104,9 @@ class Store:
         finally:
             if conn.in_transaction:
                 conn.execute("COMMIT")
+            if getattr(self._local, "checkpoint", False):
+                self._local.checkpoint = False
+                self._checkpoint()
 
     @contextlib.contextmanager
     def transaction(self):
@@ -107,11 +114,21 @@ class Store:
 
         Nested use joins the outer transaction. Inside a read transaction
         it opens a separate, short write (the read keeps its snapshot).
+
+        SQLite checkpoints the WAL when a commit leaves it over 1000 pages,
+        but never past the snapshot of a reader still open: this thread's
+        own read, for a write made inside it. After such a write of
+        ``CHECKPOINT_ROWS`` rows or more the read checkpoints when it ends;
+        else every later read would fetch those pages from the WAL (a
+        syscall each: 2.6 ms of a server list after creating 10,000) until
+        some later write checkpoints.
         """
         conn = self._conn()
         if conn.in_transaction:
             yield conn
             return
+        reader = getattr(self._local, "read", None)
+        changes = conn.total_changes
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
@@ -121,6 +138,17 @@ class Store:
             raise
         else:
             conn.execute("COMMIT")
+            if (reader is not None and reader.in_transaction
+                    and conn.total_changes - changes >= CHECKPOINT_ROWS):
+                self._local.checkpoint = True
+
+    def _checkpoint(self):
+        """Copy the WAL into the database as far as readers allow (never
+        waits for them: a busy checkpoint is left to later commits)."""
+        try:
+            self._conn().execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.OperationalError:
+            pass    # e.g. another connection is checkpointing
 
     def migrate(self, component, migrations):
         """Apply the migrations of ``component`` not applied yet.

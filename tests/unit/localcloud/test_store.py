@@ -219,6 +219,48 @@ def test_connections_map_the_database(store):
     assert mapped in (0, store_module.MMAP_SIZE)
 
 
+def _in_database_file(store, tmp_path):
+    """Rows of ``items`` in the database file alone (without its WAL)."""
+    import shutil
+    copy = tmp_path / "alone.db"
+    shutil.copyfile(store.path, copy)
+    conn = sqlite3.connect(copy)
+    try:
+        return conn.execute("SELECT COUNT(*) FROM items").fetchone()[0]
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("rows,copied", [
+    (store_module.CHECKPOINT_ROWS, True), (3, False)])
+def test_a_big_write_inside_a_read_is_checkpointed_when_it_ends(
+        store, tmp_path, rows, copied):
+    store.migrate("things", SCHEMA)
+    statements = []
+    store._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the table
+    with store.transaction() as db:
+        db.execute("PRAGMA wal_autocheckpoint=0")  # only what the store does
+        db.set_trace_callback(statements.append)
+    with store.read() as db:
+        assert db.execute("SELECT COUNT(*) FROM items").fetchone()[0] == 0
+        with store.transaction() as writer:
+            writer.executemany("INSERT INTO items (name) VALUES (?)",
+                               [("r%d" % i,) for i in range(rows)])
+        # the read's snapshot still pins the WAL
+        assert not any("wal_checkpoint" in s for s in statements)
+        assert db.execute("SELECT COUNT(*) FROM items").fetchone()[0] == 0
+    assert any("wal_checkpoint" in s for s in statements) == copied
+    assert _in_database_file(store, tmp_path) == (rows if copied else 0)
+    # a write outside any read is left to SQLite's own checkpoints
+    del statements[:]
+    with store.transaction() as writer:
+        writer.executemany("INSERT INTO items (name) VALUES (?)",
+                           [("w%d" % i,) for i in range(300)])
+    with store.read():
+        pass
+    assert not any("wal_checkpoint" in s for s in statements)
+
+
 def _read_count(store):
     with store.read() as db:
         return db.execute("SELECT COUNT(*) FROM items").fetchone()[0]
