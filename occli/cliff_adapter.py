@@ -129,6 +129,7 @@ def make_command(name, func, dist=None):
 
     def get_parser(self, prog_name):
         parser = base.get_parser(self, prog_name)
+        parser.formatter_class = _help_formatter(parser.formatter_class)
         for args, kwargs in getattr(func, "arguments", ()):
             parser.add_argument(*args, **kwargs)
         return parser
@@ -193,6 +194,33 @@ def make_command(name, func, dist=None):
         attrs.update(produce_output=produce_output, run=run,
                      _load_formatter_plugins=_load_formatter_plugins)
     return type("Cmd_" + name.replace(" ", "_"), (base,), attrs)
+
+
+_FORMATTERS = {}
+
+
+def _help_formatter(cls):
+    """``cls`` filling each paragraph of a description on its own, and
+    keeping the lines of an example paragraph ("Example: occli …") as
+    they are: argparse's own makes one paragraph of the whole text."""
+    if cls not in _FORMATTERS:
+        class HelpFormatter(cls):
+            def _fill_text(self, text, width, indent):
+                import re
+
+                paragraphs = re.split(r"\n\s*\n", text.strip())
+                filled = []
+                for paragraph in paragraphs:
+                    if paragraph.lstrip().startswith(("Example", "occli ")):
+                        filled.append("\n".join(
+                            indent + line.rstrip()
+                            for line in paragraph.splitlines()))
+                    else:
+                        filled.append(super()._fill_text(paragraph, width,
+                                                         indent))
+                return "\n\n".join(filled)
+        _FORMATTERS[cls] = HelpFormatter
+    return _FORMATTERS[cls]
 
 
 def _as_text(value):

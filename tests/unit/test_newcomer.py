@@ -1,6 +1,8 @@
 """What a newcomer hits first (issue 15): usage errors, help texts, errors
 that say what to do next."""
 
+import re
+
 import pytest
 
 from .fakes import HEAT
@@ -63,3 +65,52 @@ def test_metadata_show_refuses_other_formats(cli, requests_mock):
                          "-f", "table")
     assert code == 2 and "-f/--format" in err
     assert requests_mock.request_history == []
+
+
+# -- every command's --help: no RST markup, one example ----------------------
+
+_RST = re.compile(r"``|:ref:|:[a-z]+:`|^\s*\.\. [\w|-]+|`[^`\n]+`_", re.M)
+
+
+def _builtin_commands(tmp_path_factory):
+    from occli import plugins
+
+    registry = plugins.Registry.build(
+        (), cache_dir=str(tmp_path_factory.mktemp("cache")))
+    return registry, sorted(
+        name for name in registry.command_names()
+        if registry.plugins[registry.commands[name]].builtin)
+
+
+@pytest.fixture(scope="module")
+def command_helps(tmp_path_factory):
+    """Each built-in command's --help text, as argparse prints it."""
+    from occli import cliff_adapter, shell
+
+    registry, names = _builtin_commands(tmp_path_factory)
+    assert "server create" in names and "software deployment signal" in names
+    app = shell.OcCLI()
+    helps = {}
+    for name in names:
+        cmd = cliff_adapter.make_command(name, registry.command(name))(app, None)
+        helps[name] = cmd.get_parser("occli " + name).format_help()
+    return helps
+
+
+def test_help_texts_have_no_rst_markup(command_helps):
+    bad = {name: _RST.search(text).group(0)
+           for name, text in command_helps.items() if _RST.search(text)}
+    assert bad == {}
+
+
+def test_help_texts_give_an_example(command_helps):
+    missing = [name for name, text in command_helps.items()
+               if not re.search(r"^\s*Example: occli (--os-\S+ \S+ )*%s( |$)"
+                                % re.escape(name), text, re.M)]
+    assert missing == []
+
+
+def test_help_example_stays_on_its_own_line(cli):
+    code, out, err = cli("server", "list", "--help")
+    assert code == 0
+    assert "\nExample: occli server list --status ACTIVE --long\n" in out

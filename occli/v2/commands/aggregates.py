@@ -41,7 +41,10 @@ def _properties(items):
            help="Also list properties and hosts (and UUIDs from API 2.41).")
 @utils.output("list")
 def do_aggregate_list(client, args):
-    """List host aggregates."""
+    """List host aggregates.
+
+    Example: occli aggregate list --long
+    """
     aggregates = list(client.aggregates.list())
     cols = ["id", "name", "availability_zone"]
     headers = ["ID", "Name", "Availability Zone"]
@@ -59,7 +62,10 @@ def do_aggregate_list(client, args):
 @utils.arg("aggregate", **_AGGREGATE_ARG)
 @utils.output("show")
 def do_aggregate_show(client, args):
-    """Show a host aggregate."""
+    """Show a host aggregate.
+
+    Example: occli aggregate show agg1
+    """
     return _show(client.aggregates.find_resource(args.aggregate))
 
 
@@ -71,7 +77,10 @@ def do_aggregate_show(client, args):
            help="Set a property (repeat for several; 'key=' sets '').")
 @utils.output("show")
 def do_aggregate_create(client, args):
-    """Create a host aggregate."""
+    """Create a host aggregate.
+
+    Example: occli aggregate create --zone az1 agg1
+    """
     properties = _properties(args.properties)
     aggregate = client.aggregates.create(args.name,
                                          availability_zone=args.zone)
@@ -99,7 +108,10 @@ def do_aggregate_create(client, args):
            help="Remove every property except availability_zone (before "
                 "setting any --property).")
 def do_aggregate_set(client, args):
-    """Change a host aggregate's name, zone or properties."""
+    """Change a host aggregate's name, zone or properties.
+
+    Example: occli aggregate set --property ssd=true agg1
+    """
     properties = _properties(args.properties)
     aggregate = client.aggregates.find_resource(args.aggregate)
     if args.name is not None or args.zone is not None:
@@ -118,7 +130,10 @@ def do_aggregate_set(client, args):
 @utils.arg("--property", dest="properties", metavar="<key>", action="append",
            required=True, help="Remove this property (repeat for several).")
 def do_aggregate_unset(client, args):
-    """Remove properties from a host aggregate."""
+    """Remove properties from a host aggregate.
+
+    Example: occli aggregate unset --property ssd agg1
+    """
     if not all(key.strip() for key in args.properties):
         raise exceptions.ValidationError("--property expects a property name.")
     aggregate = client.aggregates.find_resource(args.aggregate)
@@ -130,7 +145,10 @@ def do_aggregate_unset(client, args):
            help="Aggregate(s) to delete (name or ID).")
 @utils.concurrency_option
 def do_aggregate_delete(client, args):
-    """Delete host aggregates (each must have no hosts)."""
+    """Delete host aggregates (each must have no hosts).
+
+    Example: occli aggregate delete agg1
+    """
     manager = client.aggregates
     return utils.for_each(
         args.aggregates, lambda a: manager.delete(manager.find_resource(a)),
@@ -143,7 +161,10 @@ def do_aggregate_delete(client, args):
 @utils.concurrency_option
 @utils.output("show")
 def do_aggregate_add_host(client, args):
-    """Add compute hosts to a host aggregate."""
+    """Add compute hosts to a host aggregate.
+
+    Example: occli aggregate add host agg1 compute1
+    """
     return _each_host(client, args, "add", client.aggregates.add_host)
 
 
@@ -153,7 +174,10 @@ def do_aggregate_add_host(client, args):
 @utils.concurrency_option
 @utils.output("show")
 def do_aggregate_remove_host(client, args):
-    """Remove compute hosts from a host aggregate."""
+    """Remove compute hosts from a host aggregate.
+
+    Example: occli aggregate remove host agg1 compute1
+    """
     return _each_host(client, args, "remove", client.aggregates.remove_host)
 
 
@@ -179,7 +203,10 @@ def _each_host(client, args, verb, action):
 @utils.arg("images", metavar="<image>", nargs="+",
            help="Image(s) to cache (name or ID).")
 def do_aggregate_cache_image(client, args):
-    """Cache images on the hosts of an aggregate (compute API 2.81)."""
+    """Cache images on the hosts of an aggregate (compute API 2.81).
+
+    Example: occli --os-compute-api-version 2.81 aggregate cache image agg1 cirros
+    """
     client.aggregates.check_cache_images()
     aggregate = client.aggregates.find_resource(args.aggregate)
     images = [client.images.find_resource(i) for i in args.images]
@@ -190,7 +217,10 @@ def do_aggregate_cache_image(client, args):
            help="Also list each zone's hosts and services (admin).")
 @utils.output("list")
 def do_availability_zone_list(client, args):
-    """List compute availability zones."""
+    """List compute availability zones.
+
+    Example: occli availability zone list
+    """
     zones = client.availability_zones.list(detailed=args.long)
     headers = ["Zone Name", "Zone Status"]
     if args.long:

@@ -33,8 +33,10 @@ class _Switch(argparse.Action):
 def do_compute_service_list(client, args):
     """List compute services (admin).
 
-    From compute API 2.53 the IDs are UUIDs (what ``compute service
-    delete`` takes at that version).
+    From compute API 2.53 the IDs are UUIDs (what "compute service
+    delete" takes at that version).
+
+    Example: occli compute service list --service nova-compute
     """
     services = client.services.list(host=args.host, binary=args.binary)
     cols = ["id", "binary", "host", "zone", "status", "state", "updated_at"]
@@ -51,7 +53,7 @@ def do_compute_service_list(client, args):
 
 @utils.arg("services", metavar="<service>", nargs="+",
            help="Compute service(s) to delete, by ID (a UUID from compute "
-                "API 2.53, as ``compute service list`` shows it then).")
+                "API 2.53, as 'compute service list' shows it then).")
 def do_compute_service_delete(client, args):
     """Delete compute services (admin).
 
@@ -60,6 +62,8 @@ def do_compute_service_delete(client, args):
     service's process before deleting it, or it registers again (as the
     local cloud's hosts do when it restarts). Each failure is one line
     on stderr; the command exits 1 if any failed.
+
+    Example: occli compute service delete 7
     """
     return utils.for_each(args.services, client.services.delete,
                           "delete compute service")
@@ -85,14 +89,12 @@ def do_compute_service_delete(client, args):
 def do_compute_service_set(client, args):
     """Enable, disable or force down a compute service (admin).
 
-    Like OpenStackClient it prints nothing on success (check the result
-    with ``compute service list``). From API 2.53 the service is found by
-    listing with the host and binary filters and updated by its uuid;
-    before, the host and binary go in the request. --enable/--disable is
-    applied first, then --up/--down. Errors: no option, or
-    --disable-reason without --disable, exit 1 before any request;
-    --up/--down below 2.11 exit 1 before any request; no such service
-    exits 1.
+    Prints nothing on success: check the result with "occli compute
+    service list". --enable/--disable is applied first, then --up/--down
+    (compute API 2.11 or later). A disabled service gets no new servers;
+    a service forced down is skipped by the scheduler at once.
+
+    Example: occli compute service set --disable compute1 nova-compute
     """
     if args.disable_reason and args.status != "disabled":
         raise exceptions.ValidationError(
@@ -130,7 +132,10 @@ def do_compute_service_set(client, args):
                     marker="--marker")
 @utils.output("list")
 def do_hypervisor_list(client, args):
-    """List hypervisors (admin)."""
+    """List hypervisors (admin).
+
+    Example: occli hypervisor list --long
+    """
     manager = client.hypervisors
     manager.check_list(limit=args.limit, marker=args.marker,
                        hostname_pattern=args.matching)
@@ -167,7 +172,10 @@ def _uptime_fields(uptime):
 @utils.output("show")
 def do_hypervisor_show(client, args):
     """Show a hypervisor (admin): its details, uptime, aggregates and the
-    servers it runs (name, the instance name, and UUID)."""
+    servers it runs (name, the instance name, and UUID).
+
+    Example: occli hypervisor show compute1
+    """
     manager = client.hypervisors
     found = manager.find_resource(args.hypervisor)
     hypervisor = manager.get(found, with_servers=True)
@@ -201,6 +209,8 @@ def do_hypervisor_stats_show(client, args):
 
     Nova dropped this at compute API 2.88: the request is sent at 2.87
     unless a later version is pinned (then it is an error).
+
+    Example: occli hypervisor stats show
     """
     return columns.show(client.hypervisors.statistics())
 
@@ -219,7 +229,10 @@ def do_hypervisor_stats_show(client, args):
 @utils.option_names(reserved="--reserved")
 @utils.output("list")
 def do_limits_show(client, args):
-    """Show the project's compute limits: absolute (and usage) or rate."""
+    """Show the project's compute limits: absolute (and usage) or rate.
+
+    Example: occli limits show --absolute
+    """
     from occli.v2.commands.quotas import project_id
 
     client.limits.check_get(reserved=args.reserved)

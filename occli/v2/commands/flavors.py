@@ -116,6 +116,8 @@ def do_flavor_list(client, args):
     use; --private and --all are for admins (nova ignores them for
     others). Before compute API 2.61 --long asks each flavor's properties
     with a request of its own.
+
+    Example: occli flavor list --all
     """
     sort_key, sort_dir = args.sort or (None, None)
     client.flavors.check_list(sort_key=sort_key, sort_dir=sort_dir)
@@ -140,7 +142,10 @@ def do_flavor_list(client, args):
 @utils.output("show")
 def do_flavor_show(client, args):
     """Show a flavor, its properties and, for a private flavor (admin),
-    the projects that may use it."""
+    the projects that may use it.
+
+    Example: occli flavor show m1.tiny
+    """
     flavor = client.flavors.find_resource(args.flavor)
     return _show(_properties_of(client, flavor), _access(client, flavor))
 
@@ -197,6 +202,8 @@ def do_flavor_create(client, args):
     With --property or --project the flavor is created, then given them;
     if that fails the new flavor is deleted again (so a corrected retry
     does not meet a half-made one) and the command fails.
+
+    Example: occli flavor create --ram 512 --disk 1 --vcpus 1 m1.small
     """
     if args.project and args.public is not False:
         raise exceptions.ValidationError(
@@ -249,6 +256,8 @@ def do_flavor_set(client, args):
     Errors found before any change (a malformed --property, --description
     below compute API 2.55, --project for a public flavor, an unknown
     project) change nothing.
+
+    Example: occli flavor set --property hw:cpu_policy=dedicated m1.small
     """
     properties = _properties(args.properties)
     if not (properties or args.no_property or args.project
@@ -285,7 +294,10 @@ def do_flavor_set(client, args):
            help="Take access away from this project (name or ID; admin).")
 @utils.arg("--project-domain", **_PROJECT_DOMAIN)
 def do_flavor_unset(client, args):
-    """Remove extra specs or a project's access from a flavor (admin)."""
+    """Remove extra specs or a project's access from a flavor (admin).
+
+    Example: occli flavor unset --property hw:cpu_policy m1.small
+    """
     if not (args.properties or args.project):
         raise exceptions.ValidationError(
             "Nothing to unset: give --property or --project.")
@@ -311,7 +323,10 @@ def do_flavor_unset(client, args):
 @utils.concurrency_option
 def do_flavor_delete(client, args):
     """Delete flavors (admin); servers keep the flavor they were built
-    with."""
+    with.
+
+    Example: occli flavor delete m1.small
+    """
     manager = client.flavors
     return utils.for_each(
         args.flavors, lambda f: manager.delete(manager.find_resource(f)),

@@ -7,7 +7,10 @@ from occli import utils
 
 @utils.output("show")
 def do_token_issue(client, args):
-    """Show a token for scripts (the cached one while it is valid)."""
+    """Show a token for scripts (the cached one while it is valid).
+
+    Example: occli token issue -f value -c id
+    """
     session = client.session
     access = session.auth.get_access(session)
     return columns.show({
@@ -20,7 +23,10 @@ def do_token_issue(client, args):
 
 @utils.output("show")
 def do_configuration_show(client, args):
-    """Show the resolved cloud configuration, secrets masked (no request)."""
+    """Show the resolved cloud configuration, secrets masked (no request).
+
+    Example: occli --os-cloud mycloud configuration show
+    """
     cc = client.cloud_config
     if cc is None:
         raise exceptions.CommandError("The client was given a session; there "

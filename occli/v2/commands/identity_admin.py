@@ -59,7 +59,10 @@ def _enabled(args):
            help="Also list domain, description and status.")
 @utils.output("list")
 def do_project_list(client, args):
-    """List projects."""
+    """List projects.
+
+    Example: occli project list --domain default
+    """
     cols = ["id", "name"]
     headers = ["ID", "Name"]
     if args.long:
@@ -82,7 +85,10 @@ def do_project_list(client, args):
            help="Domain owning the project (name or ID).")
 @utils.output("show")
 def do_project_show(client, args):
-    """Show a project."""
+    """Show a project.
+
+    Example: occli project show team-a
+    """
     project = _project(client, args.project, args.domain)
     return _show(client.projects.get(project))
 
@@ -105,7 +111,10 @@ def do_project_show(client, args):
            help="Show the existing project of that name instead of failing.")
 @utils.output("show")
 def do_project_create(client, args):
-    """Create a project (admin)."""
+    """Create a project (admin).
+
+    Example: occli project create --domain default --description 'Team A' team-a
+    """
     properties = utils.parse_key_values(args.properties, "--property")
     domain = _domain_id(client, args.domain)
     parent = _project(client, args.parent, domain).id if args.parent else None
@@ -127,7 +136,10 @@ def do_project_create(client, args):
            help="Domain owning the projects (name or ID).")
 @utils.concurrency_option
 def do_project_delete(client, args):
-    """Delete projects (admin; a project with children cannot be deleted)."""
+    """Delete projects (admin; a project with children cannot be deleted).
+
+    Example: occli project delete team-a
+    """
     domain = _domain_id(client, args.domain)
     return utils.for_each(
         args.projects,
@@ -146,7 +158,10 @@ def do_project_delete(client, args):
                 "status.")
 @utils.output("list")
 def do_user_list(client, args):
-    """List users (admin)."""
+    """List users (admin).
+
+    Example: occli user list --domain default
+    """
     cols = ["id", "name"]
     headers = ["ID", "Name"]
     if args.long:
@@ -168,7 +183,10 @@ def do_user_list(client, args):
            help="Domain owning the user (name or ID).")
 @utils.output("show")
 def do_user_show(client, args):
-    """Show a user."""
+    """Show a user.
+
+    Example: occli user show alice
+    """
     return _show(client.users.get(_user(client, args.user, args.domain)))
 
 
@@ -211,7 +229,10 @@ def _prompt_password():
            help="Show the existing user of that name instead of failing.")
 @utils.output("show")
 def do_user_create(client, args):
-    """Create a user (admin)."""
+    """Create a user (admin).
+
+    Example: occli user create --domain default --password-prompt alice
+    """
     if args.password is not None and args.password_prompt:
         raise exceptions.ValidationError(
             "Give --password or --password-prompt, not both.")
@@ -237,7 +258,10 @@ def do_user_create(client, args):
            help="Domain owning the users (name or ID).")
 @utils.concurrency_option
 def do_user_delete(client, args):
-    """Delete users (admin; their tokens stop working)."""
+    """Delete users (admin; their tokens stop working).
+
+    Example: occli user delete alice
+    """
     domain = _domain_id(client, args.domain)
     return utils.for_each(
         args.users, lambda u: client.users.delete(_user(client, u, domain)),
@@ -248,7 +272,10 @@ def do_user_delete(client, args):
 
 @utils.output("list")
 def do_role_list(client, args):
-    """List roles (admin)."""
+    """List roles (admin).
+
+    Example: occli role list
+    """
     return columns.table(client.roles.list(), ("id", "name"),
                          headers=("ID", "Name"))
 
@@ -256,7 +283,10 @@ def do_role_list(client, args):
 @utils.arg("role", metavar="<role>", help="Role (name or ID).")
 @utils.output("show")
 def do_role_show(client, args):
-    """Show a role (admin)."""
+    """Show a role (admin).
+
+    Example: occli role show member
+    """
     return _show(client.roles.get(client.roles.find_resource(args.role)))
 
 
@@ -267,7 +297,10 @@ def do_role_show(client, args):
            help="Show the existing role of that name instead of failing.")
 @utils.output("show")
 def do_role_create(client, args):
-    """Create a role (admin)."""
+    """Create a role (admin).
+
+    Example: occli role create auditor
+    """
     try:
         role = client.roles.create(args.name, description=args.description)
     except exceptions.Conflict:
@@ -281,7 +314,10 @@ def do_role_create(client, args):
            help="Role(s) to delete (name or ID).")
 @utils.concurrency_option
 def do_role_delete(client, args):
-    """Delete roles (admin; their assignments go with them)."""
+    """Delete roles (admin; their assignments go with them).
+
+    Example: occli role delete auditor
+    """
     return utils.for_each(
         args.roles,
         lambda r: client.roles.delete(client.roles.find_resource(r)),
@@ -324,14 +360,20 @@ def _grant_targets(client, args):
 
 @_grant_options
 def do_role_add(client, args):
-    """Give a user a role on a project or a domain (admin)."""
+    """Give a user a role on a project or a domain (admin).
+
+    Example: occli role add --user alice --project team-a member
+    """
     role, user, project, domain = _grant_targets(client, args)
     client.roles.grant(role, user, project=project, domain=domain)
 
 
 @_grant_options
 def do_role_remove(client, args):
-    """Take a role on a project or a domain away from a user (admin)."""
+    """Take a role on a project or a domain away from a user (admin).
+
+    Example: occli role remove --user alice --project team-a member
+    """
     role, user, project, domain = _grant_targets(client, args)
     client.roles.revoke(role, user, project=project, domain=domain)
 
@@ -387,7 +429,10 @@ def _assignment_row(assignment, names):
 @utils.option_names(project="--project", domain="--domain")
 @utils.output("list")
 def do_role_assignment_list(client, args):
-    """List role assignments (admin)."""
+    """List role assignments (admin).
+
+    Example: occli role assignment list --user alice --names
+    """
     if args.user and args.auth_user:
         raise exceptions.ValidationError(
             "Give --user or --auth-user, not both.")
@@ -419,7 +464,10 @@ def do_role_assignment_list(client, args):
 
 @utils.output("list")
 def do_domain_list(client, args):
-    """List domains (admin)."""
+    """List domains (admin).
+
+    Example: occli domain list
+    """
     return columns.table(client.domains.list(),
                          ("id", "name", "enabled", "description"),
                          headers=("ID", "Name", "Enabled", "Description"))
@@ -428,7 +476,10 @@ def do_domain_list(client, args):
 @utils.arg("domain", metavar="<domain>", help="Domain (name or ID).")
 @utils.output("show")
 def do_domain_show(client, args):
-    """Show a domain."""
+    """Show a domain.
+
+    Example: occli domain show team-a
+    """
     return _show(client.domains.get(client.domains.find_resource(
         args.domain)))
 
@@ -441,7 +492,10 @@ def do_domain_show(client, args):
            help="Show the existing domain of that name instead of failing.")
 @utils.output("show")
 def do_domain_create(client, args):
-    """Create a domain (admin)."""
+    """Create a domain (admin).
+
+    Example: occli domain create --description 'Team A' team-a
+    """
     try:
         domain = client.domains.create(args.name,
                                        description=args.description,
@@ -459,7 +513,10 @@ def do_domain_create(client, args):
            help="New description.")
 @enable_options("domain", default="")
 def do_domain_set(client, args):
-    """Change a domain (admin; disable it before deleting it)."""
+    """Change a domain (admin; disable it before deleting it).
+
+    Example: occli domain set --disable team-a
+    """
     changes = dict(name=args.name, description=args.description,
                    enabled=args.enabled)
     if all(value is None for value in changes.values()):
@@ -475,7 +532,10 @@ def do_domain_set(client, args):
 @utils.concurrency_option
 def do_domain_delete(client, args):
     """Delete domains with their projects and users (admin; each must be
-    disabled first)."""
+    disabled first).
+
+    Example: occli domain delete team-a
+    """
     return utils.for_each(
         args.domains,
         lambda d: client.domains.delete(client.domains.find_resource(d)),

@@ -12,7 +12,10 @@ from occli import utils
 @utils.arg("--long", action="store_true", help="More columns.")
 @utils.output("list")
 def do_image_list(client, args):
-    """List images."""
+    """List images.
+
+    Example: occli image list
+    """
     images = client.images.list(limit=args.limit, marker=args.marker,
                                 name=args.name, status=args.status)
     cols = ["id", "name", "status"]
@@ -28,6 +31,9 @@ def do_image_list(client, args):
 @utils.arg("image", metavar="<image>", help="Image name or ID.")
 @utils.output("show")
 def do_image_show(client, args):
-    """Show an image."""
+    """Show an image.
+
+    Example: occli image show cirros
+    """
     image = client.images.find_resource(args.image)
     return columns.show(image)

@@ -37,7 +37,10 @@ def _user_id(client, args):
 @utils.option_names(user_id="--user", marker="--marker")
 @utils.output("list")
 def do_keypair_list(client, args):
-    """List key pairs (yours, or with --user another user's)."""
+    """List key pairs (yours, or with --user another user's).
+
+    Example: occli keypair list
+    """
     client.keypairs.check_list(user_id=args.user, marker=args.marker)
     user_id = _user_id(client, args)
     keypairs = client.keypairs.list(user_id=user_id, limit=args.limit,
@@ -53,7 +56,10 @@ def do_keypair_list(client, args):
 @utils.option_names(user_id="--user")
 @utils.output("show")
 def do_keypair_show(client, args):
-    """Show a key pair."""
+    """Show a key pair.
+
+    Example: occli keypair show mykey
+    """
     keypair = client.keypairs.get(args.keypair,
                                   user_id=_user_id(client, args))
     if args.public_key:
@@ -95,15 +101,15 @@ def _write(args, text):
 def do_keypair_create(client, args):
     """Create or import a key pair.
 
-    Without --public-key the cloud generates the key pair and its private
-    key, which exists nowhere else, is printed to standard output as it
-    is: ``(umask 077; occli keypair create k > k.pem)`` makes a key file
-    only you can read (ssh refuses one others can read: else ``chmod 600
-    k.pem``); or --private-key writes it to a new file of mode 0600. An x509 private key is a PKCS#12 bundle of
-    the key and the certificate in base64 (password empty). With -f
-    json, yaml, shell or value the key pair is shown as fields instead,
-    the private key among them. Nova stopped generating key pairs at
-    compute API 2.92; occli asks at 2.91 unless a later version is pinned.
+    With --public-key FILE it imports your public key. Without it the
+    cloud generates the key pair, and its private key, kept nowhere else,
+    is printed to standard output: --private-key FILE writes it instead
+    to a new file only you can read (mode 0600, as ssh wants). An x509
+    private key is a PKCS#12 bundle of the key and the certificate in
+    base64 (empty password). With -f json, yaml, shell or value the key
+    pair is shown as fields, the private key among them.
+
+    Example: occli keypair create --private-key mykey.pem mykey
     """
     public_key = None
     if args.public_key:
@@ -168,7 +174,10 @@ def _reserve(path):
 @utils.option_names(user_id="--user")
 @utils.concurrency_option
 def do_keypair_delete(client, args):
-    """Delete key pairs."""
+    """Delete key pairs.
+
+    Example: occli keypair delete mykey
+    """
     user_id = _user_id(client, args)
     return utils.for_each(
         args.keypairs, lambda name: client.keypairs.delete(

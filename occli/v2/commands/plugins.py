@@ -22,7 +22,10 @@ class _Lines(columns.ListColumn):
 @utils.no_client
 @utils.output("list")
 def do_plugin_list(client, args):
-    """List plugins (built-in and third-party) and what each provides."""
+    """List plugins (built-in and third-party) and what each provides.
+
+    Example: occli plugin list
+    """
     found = plugins.registry().plugins
     if args.status:
         found = [p for p in found if p.status.partition(":")[0] == args.status]

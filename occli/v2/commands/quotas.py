@@ -114,7 +114,10 @@ def _rows(info, usage):
            help="Also show what the project uses (In Use, Reserved).")
 @utils.output("list")
 def do_quota_show(client, args):
-    """Show a project's compute quotas (another project's: admin)."""
+    """Show a project's compute quotas (another project's: admin).
+
+    Example: occli quota show team-a
+    """
     if args.quota_class and (args.default or args.usage):
         raise exceptions.ValidationError(
             "--class cannot be combined with --default or --usage.")
@@ -144,7 +147,10 @@ def do_quota_show(client, args):
            help="Allow limits below what the project uses.")
 @_limit_options
 def do_quota_set(client, args):
-    """Set compute quotas of a project or a quota class (admin)."""
+    """Set compute quotas of a project or a quota class (admin).
+
+    Example: occli quota set --instances 20 --cores 40 team-a
+    """
     limits = {name: getattr(args, name) for _, _, name, _ in LIMIT_OPTIONS
               if getattr(args, name) is not None}
     if not limits:
@@ -165,5 +171,8 @@ def do_quota_set(client, args):
 @utils.arg("project", metavar="<project>",
            help="Project ID (or your project's name).")
 def do_quota_delete(client, args):
-    """Revert a project's compute quotas to the defaults (admin)."""
+    """Revert a project's compute quotas to the defaults (admin).
+
+    Example: occli quota delete team-a
+    """
     client.quotas.delete(project_id(client, args.project))

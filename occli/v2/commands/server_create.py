@@ -204,6 +204,8 @@ def do_server_create(client, args):
     Several servers (named <name>-1, <name>-2, … by Nova) are shown as
     their reservation id and a list of the servers; Nova returns no admin
     password for such a request.
+
+    Example: occli server create --flavor m1.tiny --image cirros --wait vm1
     """
     nics = _nics(args.nics)
     hints = {}

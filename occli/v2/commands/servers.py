@@ -181,7 +181,7 @@ def _action_command(verb, doc, until=None, what=None):
     if until is not None:
         command = utils.wait_options(what)(command)
     command.__name__ = "do_server_" + verb
-    command.__doc__ = doc
+    command.__doc__ = "%s\n\nExample: occli server %s vm1\n" % (doc, verb)
     return command
 
 
@@ -220,10 +220,11 @@ def _action_command(verb, doc, until=None, what=None):
 def do_server_list(client, args):
     """List servers.
 
-    Rows are written page by page as Nova answers (``-f value``, ``csv``
-    and ``json``; a table waits for all of them). Image names take one
-    Glance request per page, for the images not seen yet, and only when
-    the Image column is shown.
+    Rows appear page by page as the cloud answers with -f value, csv or
+    json; a table waits for every page. Leave out the Image column (for
+    instance -c ID -c Name) for a faster listing.
+
+    Example: occli server list --status ACTIVE --long
     """
     search = {"name": args.name, "host": args.host,
               "status": args.status.upper() if args.status else None,
@@ -370,6 +371,8 @@ def do_server_show(client, args):
 
     One request: the server by ID, or Nova's name filter for a name (it
     answers the whole server). The image is shown by ID.
+
+    Example: occli server show vm1
     """
     return show_server(client, client.servers.find_resource(args.server))
 
@@ -378,7 +381,10 @@ def do_server_show(client, args):
 @utils.wait_options("the servers are gone")
 @utils.concurrency_option
 def do_server_delete(client, args):
-    """Delete servers."""
+    """Delete servers.
+
+    Example: occli server delete --wait vm1
+    """
     return _each(client, args.servers, "delete", client.servers.delete, args,
                  until=waiters.GONE)
 
@@ -394,7 +400,10 @@ def do_server_delete(client, args):
            help="Set a metadata property (repeatable; others are kept).")
 @utils.option_names(metadata="--property")
 def do_server_set(client, args):
-    """Change a server's name, description, hostname or properties."""
+    """Change a server's name, description, hostname or properties.
+
+    Example: occli server set --name vm2 --property owner=alice vm1
+    """
     metadata = dict(args.properties)
     changes = {"name": args.name, "description": args.description,
                "hostname": args.hostname}
@@ -418,7 +427,10 @@ def do_server_set(client, args):
 @utils.arg("--description", action="store_true",
            help="Remove the description (compute API 2.19+).")
 def do_server_unset(client, args):
-    """Remove properties or the description from a server."""
+    """Remove properties or the description from a server.
+
+    Example: occli server unset --property owner vm1
+    """
     if not args.properties and not args.description:
         raise exceptions.ValidationError(
             "Nothing to unset: give --property or --description.")
@@ -437,7 +449,10 @@ def do_server_unset(client, args):
 @utils.wait_options("the servers are ACTIVE again")
 @utils.concurrency_option
 def do_server_reboot(client, args):
-    """Reboot servers."""
+    """Reboot servers.
+
+    Example: occli server reboot --hard --wait vm1
+    """
     return _each(client, args.servers, "reboot",
                  lambda s: client.servers.reboot(s, hard=args.hard), args,
                  until={"ACTIVE"})
@@ -466,7 +481,10 @@ do_server_unlock = _action_command("unlock", "Unlock servers.")
            help="Why the servers are locked (compute API 2.73+).")
 @utils.concurrency_option
 def do_server_lock(client, args):
-    """Lock servers: non-admin users can no longer change them."""
+    """Lock servers: non-admin users can no longer change them.
+
+    Example: occli server lock vm1
+    """
     return _each(client, args.servers, "lock",
                  lambda s: client.servers.lock(s, reason=args.reason), args)
 
@@ -482,7 +500,10 @@ def do_server_lock(client, args):
 @utils.wait_options("the rebuild is done")
 @utils.output("show")
 def do_server_rebuild(client, args):
-    """Rebuild a server from an image (its disk is replaced)."""
+    """Rebuild a server from an image (its disk is replaced).
+
+    Example: occli server rebuild --image cirros --wait vm1
+    """
     server = client.servers.find_resource(args.server)
     image = client.images.find_resource(args.image)
     rebuilt = client.servers.rebuild(server, image, name=args.name,
@@ -505,7 +526,10 @@ def do_server_rebuild(client, args):
            help="New flavor (name or ID).")
 @utils.wait_options("the resize waits for confirmation (VERIFY_RESIZE)")
 def do_server_resize(client, args):
-    """Resize a server to another flavor (then confirm or revert it)."""
+    """Resize a server to another flavor (then confirm or revert it).
+
+    Example: occli server resize --flavor m1.small --wait vm1
+    """
     flavor = client.flavors.find_resource(args.flavor)
     return _each(client, [args.server], "resize",
                  lambda s: client.servers.resize(s, flavor), args,
@@ -516,7 +540,10 @@ def do_server_resize(client, args):
 @utils.wait_options("the servers are ACTIVE (or SHUTOFF)")
 @utils.concurrency_option
 def do_server_resize_confirm(client, args):
-    """Confirm a resize (the server keeps its new flavor)."""
+    """Confirm a resize (the server keeps its new flavor).
+
+    Example: occli server resize confirm vm1
+    """
     # nova leaves the status VERIFY_RESIZE (task_state null) until done
     return _each(client, args.servers, "confirm the resize of",
                  client.servers.confirm_resize, args,
@@ -527,7 +554,10 @@ def do_server_resize_confirm(client, args):
 @utils.wait_options("the servers are ACTIVE (or SHUTOFF)")
 @utils.concurrency_option
 def do_server_resize_revert(client, args):
-    """Revert a resize (back to the old flavor)."""
+    """Revert a resize (back to the old flavor).
+
+    Example: occli server resize revert vm1
+    """
     return _each(client, args.servers, "revert the resize of",
                  client.servers.revert_resize, args,
                  until={"ACTIVE", "SHUTOFF"})
@@ -537,7 +567,10 @@ def do_server_resize_revert(client, args):
 @utils.arg("--lines", type=utils.positive_int, metavar="<n>",
            help="Only the last N lines.")
 def do_server_console_log(client, args):
-    """Print a server's console log."""
+    """Print a server's console log.
+
+    Example: occli server console log --lines 20 vm1
+    """
     server = client.servers.find_resource(args.server)
     text = client.servers.get_console_output(server, length=args.lines)
     utils.stdout(args).write(

@@ -17,7 +17,10 @@ DEFINITION_KEYS = ("inputs", "outputs", "options")
            help="Start after this config (configs are listed newest first).")
 @utils.output("list")
 def do_software_config_list(client, args):
-    """List software configs."""
+    """List software configs.
+
+    Example: occli software config list
+    """
     configs = client.software_configs.list(limit=args.limit,
                                            marker=args.marker)
     return columns.table(configs, ("id", "name", "group", "creation_time"),
@@ -29,7 +32,10 @@ def do_software_config_list(client, args):
            help="Print only the config's script or payload, as it is.")
 @utils.output("show")
 def do_software_config_show(client, args):
-    """Show a software config."""
+    """Show a software config.
+
+    Example: occli software config show --config-only web
+    """
     config = client.software_configs.find_resource(args.config)
     if args.config_only:
         text = config.to_dict().get("config") or ""
@@ -53,7 +59,10 @@ def do_software_config_show(client, args):
                 "ansible, puppet, … (default: Heat::Ungrouped).")
 @utils.output("show")
 def do_software_config_create(client, args):
-    """Create a software config."""
+    """Create a software config.
+
+    Example: occli software config create --config-file deploy.sh --group script web
+    """
     if args.config_file == "-" and args.definition_file == "-":
         raise exceptions.ValidationError(
             "Only one of --config-file and --definition-file can read stdin.")
@@ -76,7 +85,10 @@ def do_software_config_create(client, args):
            help="Config ID(s) or unique name(s).")
 @utils.concurrency_option
 def do_software_config_delete(client, args):
-    """Delete software configs."""
+    """Delete software configs.
+
+    Example: occli software config delete web
+    """
     configs = client.software_configs
 
     def delete(ref):

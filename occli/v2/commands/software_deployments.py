@@ -26,7 +26,10 @@ def _server_id(client, server):
            help="Also show creation time and status reason.")
 @utils.output("list")
 def do_software_deployment_list(client, args):
-    """List software deployments (oldest first)."""
+    """List software deployments (oldest first).
+
+    Example: occli software deployment list --server vm1
+    """
     server_id = _server_id(client, args.server) if args.server else None
     cols = ("id", "config_id", "server_id", "action", "status")
     headers = ("ID", "Config ID", "Server ID", "Action", "Status")
@@ -41,7 +44,10 @@ def do_software_deployment_list(client, args):
 @utils.arg("--long", action="store_true", help="Also show the output values.")
 @utils.output("show")
 def do_software_deployment_show(client, args):
-    """Show a software deployment."""
+    """Show a software deployment.
+
+    Example: occli software deployment show ef422fa5-719a-419e-a10c-72e3a367b0b8
+    """
     return _show(client.software_deployments.get(args.deployment), args.long)
 
 
@@ -81,7 +87,10 @@ def do_software_deployment_show(client, args):
            help="Seconds between polls while waiting (default: 2).")
 @utils.output("show")
 def do_software_deployment_create(client, args):
-    """Deploy a software config to a server (a derived config + a deployment)."""
+    """Deploy a software config to a server (a derived config + a deployment).
+
+    Example: occli software deployment create --config web --server vm1 --wait web
+    """
     if args.container and args.signal_transport != "TEMP_URL_SIGNAL":
         raise exceptions.ValidationError(
             "--container is only used with --signal-transport "
@@ -108,7 +117,10 @@ def do_software_deployment_create(client, args):
            help="Keep the TEMP_URL_SIGNAL objects (and their containers).")
 @utils.concurrency_option
 def do_software_deployment_delete(client, args):
-    """Delete deployments with their derived configs and signal objects."""
+    """Delete deployments with their derived configs and signal objects.
+
+    Example: occli software deployment delete ef422fa5-719a-419e-a10c-72e3a367b0b8
+    """
     def delete(ref):
         client.software_deployments.delete(
             ref, keep_config=args.keep_config, keep_signal=args.keep_signal)
@@ -151,7 +163,10 @@ def do_software_deployment_metadata_show(client, args):
                 "default their last %d lines)." % TRUNCATE_LINES)
 @utils.output("show")
 def do_software_deployment_output_show(client, args):
-    """Show deployment outputs (the values the server signalled)."""
+    """Show deployment outputs (the values the server signalled).
+
+    Example: occli software deployment output show --all ef422fa5-719a-419e-a10c-72e3a367b0b8
+    """
     if bool(args.all_outputs) == (args.output is not None):
         raise exceptions.ValidationError(
             "Give either an <output> name or --all.")
@@ -191,7 +206,10 @@ def _truncate(text):
            help="An output value (repeatable), as the config declares it.")
 @utils.output("show")
 def do_software_deployment_signal(client, args):
-    """Signal a deployment as its server's agent would (TEMP_URL_SIGNAL)."""
+    """Signal a deployment as its server's agent would (TEMP_URL_SIGNAL).
+
+    Example: occli software deployment signal --output result=42 ef422fa5-719a-419e
+    """
     from occli.v2.commands.software_configs import read_file
 
     if args.stdout == "-" and args.stderr == "-":

@@ -76,7 +76,10 @@ def _period_options(func):
 @_period_options
 @utils.output("list")
 def do_usage_list(client, args):
-    """List every project's compute usage over a period (admin)."""
+    """List every project's compute usage over a period (admin).
+
+    Example: occli usage list --start 2026-01-01 --end 2026-02-01
+    """
     start, end = _period(client, args)
     usages = client.usage.list(start, end, detailed=True)
     _header(args, "Usage from %s to %s:" % (_day(start), _day(end)))
@@ -89,7 +92,10 @@ def do_usage_list(client, args):
 @_period_options
 @utils.output("show")
 def do_usage_show(client, args):
-    """Show a project's compute usage over a period."""
+    """Show a project's compute usage over a period.
+
+    Example: occli usage show --project team-a --start 2026-01-01
+    """
     from occli.v2.commands.quotas import project_id
 
     start, end = _period(client, args)
@@ -106,7 +112,10 @@ def do_usage_show(client, args):
                 "time (YYYY-MM-DD HH:MM:SS[.ffffff]; default: now).")
 @utils.output("show")
 def do_usage_audit(client, args):
-    """Show the instance usage audit of the last completed period (admin)."""
+    """Show the instance usage audit of the last completed period (admin).
+
+    Example: occli usage audit
+    """
     log = client.usage_audit_logs.get(before=args.before)
     info = log.to_dict()
     return (("Period Beginning", "Period Ending", "Overall Status",
