@@ -88,6 +88,34 @@ class Result:
         return "<Result request_ids=%r>" % (self.request_ids,)
 
 
+class ListWithMeta(list):
+    """A list of resources carrying the ``request_ids`` of the requests
+    that read it (one per page), as novaclient's ``ListWithMeta``."""
+
+    def __init__(self, values=(), request_ids=()):
+        super().__init__(values)
+        self.request_ids = list(request_ids)
+
+    def append_request_ids(self, request_ids):
+        """Add request ids (a str or a list of them)."""
+        if isinstance(request_ids, str):
+            request_ids = [request_ids]
+        self.request_ids.extend(request_ids or ())
+
+
+def renamed(options, aliases, where):
+    """Move novaclient's argument names in ``options`` (a dict of keyword
+    arguments, changed in place) to occli's: ``aliases`` maps a
+    novaclient name to occli's. TypeError if both names are given."""
+    for alias, name in aliases.items():
+        if alias in options:
+            if name in options:
+                raise TypeError("%s() got both %r and its novaclient alias "
+                                "%r" % (where, name, alias))
+            options[name] = options.pop(alias)
+    return options
+
+
 class Manager:
     """Base of resource managers.
 
@@ -151,6 +179,17 @@ class Manager:
     def _result(self, response, body=None):
         return Result(body, _request_ids(response))
 
+    def _list_all(self, url, response_key, params=None, limit=None,
+                  links_key=None, item_key=None):
+        """Every resource :meth:`_list` yields, read at once: a
+        :class:`ListWithMeta` with the request id of each page."""
+        request_ids = []
+        items = [item for page in self._pages(
+            url, response_key, params=params, limit=limit,
+            links_key=links_key, item_key=item_key, request_ids=request_ids)
+            for item in page]
+        return ListWithMeta(items, request_ids)
+
     def _list(self, url, response_key, params=None, limit=None,
               links_key=None, item_key=None):
         """Yield resources, following ``<key>_links`` rel=next pages.
@@ -165,10 +204,11 @@ class Manager:
             yield from page
 
     def _pages(self, url, response_key, params=None, limit=None,
-               links_key=None, item_key=None):
+               links_key=None, item_key=None, request_ids=None):
         """Yield the resources page by page, a list per page, as
         :meth:`_list` yields them one by one: the next page is asked for
-        when the caller wants it."""
+        when the caller wants it. The request id of each page is appended
+        to ``request_ids`` when it is a list."""
         params = {k: v for k, v in (params or {}).items() if v is not None}
         links_key = links_key or response_key + "_links"
         remaining = None if limit is None or limit < 0 else limit
@@ -177,6 +217,8 @@ class Manager:
         seen = set()
         while True:
             response = self._request("GET", url, params=params)
+            if request_ids is not None:
+                request_ids.extend(_request_ids(response))
             body = self._body(response)
             items = body.get(response_key) or []
             if remaining is not None:

@@ -23,8 +23,15 @@ class AggregateManager(compute.ComputeManager):
         return "/".join(("/os-aggregates", str(base.getid(aggregate))) + parts)
 
     def list(self):
-        """Yield every aggregate."""
+        """Every aggregate: a list with ``request_ids``
+        (:class:`occli.base.ListWithMeta`), as novaclient's."""
+        return self._list_all("/os-aggregates", "aggregates")
+
+    def iter(self):
+        """Like :meth:`list`, lazily."""
         return self._list("/os-aggregates", "aggregates")
+
+    list_iter = iter
 
     def get(self, aggregate):
         return self._get(self._url(aggregate), "aggregate")
@@ -36,11 +43,27 @@ class AggregateManager(compute.ComputeManager):
             body["availability_zone"] = availability_zone
         return self._create("/os-aggregates", {"aggregate": body}, "aggregate")
 
-    def update(self, aggregate, name=None, availability_zone=None):
-        """Rename an aggregate and/or move it to another availability zone."""
-        body = {k: v for k, v in (("name", name),
-                                  ("availability_zone", availability_zone))
-                if v is not None}
+    def update(self, aggregate, name=None, availability_zone=None,
+               values=None):
+        """Rename an aggregate and/or move it to another availability zone.
+
+        novaclient's ``update(aggregate, values)`` is accepted too:
+        ``values`` (also as the second positional argument when it is a
+        dict) holds ``name`` and/or ``availability_zone``.
+        """
+        if isinstance(name, dict):
+            if values is not None:
+                raise TypeError("update() got values twice")
+            values, name = name, None
+        fields = {"name": name, "availability_zone": availability_zone}
+        for key, value in (values or {}).items():
+            if key not in fields:
+                raise ValueError("update cannot change %r of an aggregate "
+                                 "(only name and availability_zone)" % key)
+            if fields[key] is not None:
+                raise TypeError("update() got %r twice" % key)
+            fields[key] = value
+        body = {k: v for k, v in fields.items() if v is not None}
         if not body:
             raise ValueError("update needs a name or an availability_zone")
         return self._update(self._url(aggregate), {"aggregate": body},
@@ -87,7 +110,7 @@ class AggregateManager(compute.ComputeManager):
                 return self.get(text)
             except exceptions.NotFound:
                 pass
-        aggregates = list(self.list())
+        aggregates = self.list()
         if _is_uuid(text):
             matches = [a for a in aggregates
                        if getattr(a, "uuid", None) == text]

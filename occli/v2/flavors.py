@@ -36,9 +36,14 @@ class FlavorAccess(base.Resource):
 class FlavorManager(compute.ComputeManager):
     resource_class = Flavor
 
-    def list(self, detailed=True, limit=None, marker=None, is_public=None,
-             min_ram=None, min_disk=None, sort_key=None, sort_dir=None):
-        """Yield flavors (all pages unless ``limit``).
+    def list(self, detailed=True, is_public=None, marker=None, min_disk=None,
+             min_ram=None, limit=None, sort_key=None, sort_dir=None):
+        """Yield flavors (all pages unless ``limit``), in novaclient's
+        positional order; :meth:`iter` is the same lazy listing and
+        :meth:`list_all` the list with ``request_ids`` novaclient returns.
+
+        (``list`` stays lazy while ``occli server list`` reads flavor names
+        through it and stops at the page naming them all.)
 
         ``is_public`` (admins; nova ignores it for others): None or True
         (public ones and the private ones the project may use), False
@@ -46,13 +51,37 @@ class FlavorManager(compute.ComputeManager):
         ``sort_key`` (one of :data:`SORT_KEYS`), ``sort_dir`` (``asc`` or
         ``desc``) are nova's filters and sorting.
         """
+        return self.iter(detailed, is_public, marker, min_disk, min_ram,
+                         limit, sort_key, sort_dir)
+
+    def list_all(self, detailed=True, is_public=None, marker=None,
+                 min_disk=None, min_ram=None, limit=None, sort_key=None,
+                 sort_dir=None):
+        """Like :meth:`list`, every flavor at once: a list with the
+        ``request_ids`` of its pages (:class:`occli.base.ListWithMeta`),
+        what novaclient's ``list`` returns."""
+        return self._list_all(*self._list_request(
+            detailed, is_public, marker, min_disk, min_ram, sort_key,
+            sort_dir), limit=limit)
+
+    def iter(self, detailed=True, is_public=None, marker=None, min_disk=None,
+             min_ram=None, limit=None, sort_key=None, sort_dir=None):
+        """Like :meth:`list`, lazily: yield flavors page by page."""
+        return self._list(*self._list_request(
+            detailed, is_public, marker, min_disk, min_ram, sort_key,
+            sort_dir), limit=limit)
+
+    list_iter = iter
+
+    def _list_request(self, detailed, is_public, marker, min_disk, min_ram,
+                      sort_key, sort_dir):
         self.check_list(sort_key=sort_key, sort_dir=sort_dir)
         url = "/flavors/detail" if detailed else "/flavors"
         params = {"marker": marker, "minRam": min_ram, "minDisk": min_disk,
                   "sort_key": sort_key, "sort_dir": sort_dir}
         if is_public is not None:
             params["is_public"] = "None" if is_public == "all" else is_public
-        return self._list(url, "flavors", params=params, limit=limit)
+        return url, "flavors", params
 
     def check_list(self, sort_key=None, sort_dir=None):
         """ValidationError for a sort key or direction nova refuses."""

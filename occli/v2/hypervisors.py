@@ -34,26 +34,52 @@ class HypervisorManager(compute.ComputeManager):
     def _version(self):
         return api_versions.APIVersion(self.api_version)
 
-    def list(self, detailed=False, limit=None, marker=None,
+    def list(self, detailed=True, marker=None, limit=None,
              hostname_pattern=None, with_servers=False):
-        """Yield hypervisors.
+        """Hypervisors: a list with ``request_ids``
+        (:class:`occli.base.ListWithMeta`), as novaclient's (its positional
+        order, and details unless ``detailed=False``); :meth:`iter` yields
+        them lazily.
 
         ``hostname_pattern``: only those whose hostname contains it (paging
         does not apply; none is NotFound); ``with_servers``: each with its
         ``servers`` (``name``, ``uuid``). Before 2.53 both use nova's older
         routes, which have no details.
         """
+        return self._hypervisors(True, detailed, marker, limit,
+                                 hostname_pattern, with_servers)
+
+    def iter(self, detailed=True, marker=None, limit=None,
+             hostname_pattern=None, with_servers=False):
+        """Like :meth:`list`, lazily."""
+        return self._hypervisors(False, detailed, marker, limit,
+                                 hostname_pattern, with_servers)
+
+    list_iter = iter
+
+    def search(self, hypervisor_match, servers=False, detailed=False):
+        """novaclient's search: the hypervisors whose hostname contains
+        ``hypervisor_match`` (``servers``: with their servers); a list.
+        ``detailed`` is accepted for novaclient's sake (the 2.53+ answer
+        has the details)."""
+        return self.list(detailed=detailed, hostname_pattern=hypervisor_match,
+                         with_servers=servers)
+
+    def _hypervisors(self, at_once, detailed, marker, limit,
+                     hostname_pattern, with_servers):
         self.check_list(limit=limit, marker=marker,
                         hostname_pattern=hostname_pattern)
         if self._version() < QUERY_VERSION and (hostname_pattern is not None
                                                 or with_servers):
-            return self._old_search(hostname_pattern or "", with_servers)
+            found = self._old_search(hostname_pattern or "", with_servers)
+            return found if at_once else iter(found)
         url = "/os-hypervisors/detail" if detailed else "/os-hypervisors"
         params = {"marker": marker,
                   "hypervisor_hostname_pattern": hostname_pattern}
         if with_servers:
             params["with_servers"] = "true"
-        return self._list(url, "hypervisors", params=params, limit=limit)
+        read = self._list_all if at_once else self._list
+        return read(url, "hypervisors", params=params, limit=limit)
 
     def check_list(self, limit=None, marker=None, hostname_pattern=None):
         """ValidationError for a pattern with paging (nova refuses it);
@@ -73,8 +99,10 @@ class HypervisorManager(compute.ComputeManager):
         route = "servers" if with_servers else "search"
         response = self._request("GET", "/os-hypervisors/%s/%s"
                                  % (pattern, route))
-        return [self._resource(item, response)
-                for item in self._body(response).get("hypervisors", ())]
+        return base.ListWithMeta(
+            [self._resource(item, response)
+             for item in self._body(response).get("hypervisors", ())],
+            base._request_ids(response))
 
     def get(self, hypervisor, with_servers=False):
         """One hypervisor (by id: an integer before 2.53, a uuid from 2.53)
@@ -95,7 +123,8 @@ class HypervisorManager(compute.ComputeManager):
     def servers(self, hostname):
         """``[{"name", "uuid"}]`` of the servers on the hypervisor whose
         hostname is ``hostname`` (exactly)."""
-        for found in self.list(hostname_pattern=hostname, with_servers=True):
+        for found in self.list(detailed=False, hostname_pattern=hostname,
+                               with_servers=True):
             if found.hypervisor_hostname == hostname:
                 return list(found.to_dict().get("servers") or ())
         raise exceptions.NotFound("No hypervisor named %s." % hostname,
@@ -156,7 +185,8 @@ class HypervisorManager(compute.ComputeManager):
             except exceptions.NotFound:
                 pass
         try:
-            matches = [h for h in self.list(hostname_pattern=text)
+            matches = [h for h in self.list(detailed=False,
+                                            hostname_pattern=text)
                        if h.hypervisor_hostname == text]
         except exceptions.NotFound:
             matches = []

@@ -23,14 +23,25 @@ class Keypair(base.Resource):
 class KeypairManager(compute.ComputeManager):
     resource_class = Keypair
 
-    def list(self, user_id=None, limit=None, marker=None):
-        """Yield key pairs (the caller's, or ``user_id``'s); ``marker``
-        needs 2.35, where the cloud pages (``limit`` caps the total at any
-        version)."""
+    def list(self, user_id=None, marker=None, limit=None):
+        """Key pairs (the caller's, or ``user_id``'s): a list with
+        ``request_ids`` (:class:`occli.base.ListWithMeta`), in novaclient's
+        positional order; ``marker`` needs 2.35, where the cloud pages
+        (``limit`` caps the total at any version). :meth:`iter` yields
+        them lazily."""
+        self.check_list(user_id=user_id, marker=marker)
+        params = {"marker": marker, "user_id": user_id}
+        return self._list_all("/os-keypairs", "keypairs", params=params,
+                              limit=limit, item_key="keypair")
+
+    def iter(self, user_id=None, marker=None, limit=None):
+        """Like :meth:`list`, lazily."""
         self.check_list(user_id=user_id, marker=marker)
         params = {"marker": marker, "user_id": user_id}
         return self._list("/os-keypairs", "keypairs", params=params,
                           limit=limit, item_key="keypair")
+
+    list_iter = iter
 
     def check_list(self, user_id=None, marker=None):
         """UnsupportedVersion for ``user_id`` before 2.10 or ``marker``

@@ -158,21 +158,37 @@ class ServerManager(compute.ComputeManager):
 
     # -- reading --------------------------------------------------------
 
-    def list(self, detailed=True, search_opts=None, limit=None, marker=None,
+    def list(self, detailed=True, search_opts=None, marker=None, limit=None,
              sort_keys=None, sort_dirs=None):
-        """Yield servers, following pages (all unless ``limit``; -1 = all).
+        """Every server, following pages (all unless ``limit``; -1 = all):
+        a list (:class:`occli.base.ListWithMeta`, with the ``request_ids``
+        of its pages), as novaclient's. :meth:`iter` yields them lazily,
+        :meth:`pages` a page at a time.
 
         ``search_opts`` are Nova query filters (``name`` is a regex,
-        ``all_tenants``, ``status``, ``changes-since``, …); booleans are sent
-        as ``true``/``false``. ``sort_keys``/``sort_dirs`` are repeated.
+        ``all_tenants``, ``status``, ``changes-since``, ``reservation_id``,
+        …), the dict novaclient takes; booleans are sent as
+        ``true``/``false``, None values are left out.
+        ``sort_keys``/``sort_dirs`` are repeated. The positional order is
+        novaclient's.
         """
+        return self._list_all(*self._list_request(
+            detailed, search_opts, marker, sort_keys, sort_dirs), limit=limit)
+
+    def iter(self, detailed=True, search_opts=None, marker=None, limit=None,
+             sort_keys=None, sort_dirs=None):
+        """Like :meth:`list`, lazily: yield servers, asking for each page
+        when the previous one was used."""
         return self._list(*self._list_request(
             detailed, search_opts, marker, sort_keys, sort_dirs), limit=limit)
 
-    def pages(self, detailed=True, search_opts=None, limit=None, marker=None,
+    list_iter = iter
+
+    def pages(self, detailed=True, search_opts=None, marker=None, limit=None,
               sort_keys=None, sort_dirs=None):
         """Like :meth:`list`, a list of servers per page: each page is
-        asked for when the previous one was used."""
+        asked for when the previous one was used (what ``occli server
+        list`` streams)."""
         return self._pages(*self._list_request(
             detailed, search_opts, marker, sort_keys, sort_dirs), limit=limit)
 
@@ -227,8 +243,14 @@ class ServerManager(compute.ComputeManager):
 
     # -- create ---------------------------------------------------------
 
-    def create(self, name, image, flavor, **options):
+    def create(self, name, image, flavor, *args, **options):
         """Boot a server (POST /servers); returns the created Server.
+
+        novaclient's ``ServerManager.create`` calls work unchanged: its
+        positional order after ``flavor`` (:data:`NOVACLIENT_CREATE_ORDER`)
+        and its names ``meta`` (``metadata``), ``userdata``
+        (``user_data``) and ``reservation_id`` (``return_reservation_id``)
+        are accepted as aliases of occli's names below.
 
         ``image`` may be None when a block device mapping holds the boot
         disk. The ``options``, all optional:
@@ -257,6 +279,7 @@ class ServerManager(compute.ComputeManager):
         lacks UnsupportedVersion, before any request (:meth:`check_create`
         runs the same checks alone).
         """
+        options = self._create_options(args, options, "create")
         body, version = self._create_request(name, image, flavor, **options)
         response = self._request("POST", "/servers", body=body,
                                  microversion=version)
@@ -273,7 +296,38 @@ class ServerManager(compute.ComputeManager):
         none when a version is pinned). File objects in ``options`` are
         read.
         """
+        options = self._create_options((), options, "check_create")
         return self._create_request(None, None, None, **options)[1]
+
+    #: novaclient's positional arguments of create after ``flavor``
+    NOVACLIENT_CREATE_ORDER = (
+        "meta", "files", "reservation_id", "min_count", "max_count",
+        "security_groups", "userdata", "key_name", "availability_zone",
+        "block_device_mapping", "block_device_mapping_v2", "nics",
+        "scheduler_hints", "config_drive", "disk_config", "admin_pass",
+        "access_ip_v4", "access_ip_v6", "trusted_image_certificates", "host",
+        "hypervisor_hostname", "hostname")
+    #: novaclient's names of create arguments → occli's
+    NOVACLIENT_CREATE_ALIASES = {"meta": "metadata", "userdata": "user_data",
+                                 "reservation_id": "return_reservation_id"}
+
+    def _create_options(self, args, options, where):
+        """``options`` with ``args`` (novaclient's positional order) and
+        novaclient's names moved to occli's."""
+        if len(args) > len(self.NOVACLIENT_CREATE_ORDER):
+            raise TypeError("%s() takes at most %d positional arguments"
+                            % (where, 3 + len(self.NOVACLIENT_CREATE_ORDER)))
+        options = dict(options)
+        for key, value in zip(self.NOVACLIENT_CREATE_ORDER, args):
+            if key in options:
+                raise TypeError("%s() got multiple values for argument %r"
+                                % (where, key))
+            options[key] = value
+        base.renamed(options, self.NOVACLIENT_CREATE_ALIASES, where)
+        if options.get("return_reservation_id") is not None:
+            options["return_reservation_id"] = bool(
+                options["return_reservation_id"])
+        return options
 
     # create arguments → (first microversion, what the error calls them)
     CREATE_VERSIONS = {
@@ -468,7 +522,18 @@ class ServerManager(compute.ComputeManager):
         return self._action("/servers/%s/action" % base.getid(server),
                             action, info, **kwargs)
 
-    def reboot(self, server, hard=False):
+    def reboot(self, server, hard=False, reboot_type=None):
+        """Reboot, soft unless ``hard``; a Result. novaclient's
+        ``reboot_type`` (``"SOFT"`` or ``"HARD"``, also as the second
+        positional argument) is accepted."""
+        if isinstance(hard, str):
+            reboot_type, hard = hard, False
+        if reboot_type is not None:
+            if str(reboot_type).upper() not in ("SOFT", "HARD"):
+                raise exceptions.ValidationError(
+                    "{reboot_type} must be SOFT or HARD, not %r."
+                    % (reboot_type,), params=("reboot_type",))
+            hard = str(reboot_type).upper() == "HARD"
         return self._server_action(server, "reboot",
                                    {"type": "HARD" if hard else "SOFT"})
 
@@ -503,8 +568,30 @@ class ServerManager(compute.ComputeManager):
     def rebuild(self, server, image, name=None, admin_pass=None,
                 description=None, metadata=None, preserve_ephemeral=None,
                 disk_config=None, key_name=None, user_data=None,
-                hostname=None):
-        """Rebuild from ``image``; returns the Server of the response body."""
+                hostname=None, **novaclient_names):
+        """Rebuild from ``image``; returns the Server of the response body.
+
+        novaclient's names are accepted as keywords: ``password``
+        (``admin_pass``), ``meta`` (``metadata``), ``userdata``
+        (``user_data``).
+        """
+        given = dict(novaclient_names)
+        aliases = {"password": "admin_pass", "meta": "metadata",
+                   "userdata": "user_data"}
+        unknown = set(given) - set(aliases)
+        if unknown:
+            raise TypeError("rebuild() got an unexpected keyword argument %r"
+                            % sorted(unknown)[0])
+        current = {"admin_pass": admin_pass, "metadata": metadata,
+                   "user_data": user_data}
+        for alias, ours in aliases.items():
+            if alias in given:
+                if current[ours] is not None:
+                    raise TypeError("rebuild() got both %r and its "
+                                    "novaclient alias %r" % (ours, alias))
+                current[ours] = given[alias]
+        admin_pass, metadata, user_data = (
+            current["admin_pass"], current["metadata"], current["user_data"])
         version = self.api_version
         for value, start, what in (
                 (description, "2.19", "a server description"),
@@ -545,8 +632,16 @@ class ServerManager(compute.ComputeManager):
         result = self._server_action(server, "os-getConsoleOutput", info)
         return result.body.get("output") or ""
 
-    def create_image(self, server, name, metadata=None):
-        """Snapshot the server; returns the new image id."""
+    def create_image(self, server, name=None, metadata=None, image_name=None):
+        """Snapshot the server; returns the new image id. ``image_name``
+        is novaclient's name of ``name``."""
+        if image_name is not None:
+            if name is not None:
+                raise TypeError("create_image() got both 'name' and its "
+                                "novaclient alias 'image_name'")
+            name = image_name
+        if name is None:
+            raise TypeError("create_image() needs the image's name")
         info = {"name": name}
         if metadata:
             info["metadata"] = dict(metadata)

@@ -23,8 +23,17 @@ class ServiceManager(compute.ComputeManager):
     resource_class = Service
 
     def list(self, host=None, binary=None):
+        """Compute services: a list with ``request_ids``
+        (:class:`occli.base.ListWithMeta`), as novaclient's."""
+        return self._list_all("/os-services", "services",
+                              params={"host": host, "binary": binary})
+
+    def iter(self, host=None, binary=None):
+        """Like :meth:`list`, lazily."""
         return self._list("/os-services", "services",
                           params={"host": host, "binary": binary})
+
+    list_iter = iter
 
     def find_by_host(self, host, binary="nova-compute"):
         """The one service ``binary`` on ``host`` (server-side filters);
