@@ -103,6 +103,23 @@ class ListWithMeta(list):
         self.request_ids.extend(request_ids or ())
 
 
+class DictWithMeta(dict):
+    """A dict carrying ``request_ids``, as novaclient's."""
+
+    def __init__(self, values=(), request_ids=()):
+        super().__init__(values)
+        self.request_ids = list(request_ids)
+
+
+class StrWithMeta(str):
+    """A str carrying ``request_ids``, as novaclient's."""
+
+    def __new__(cls, value, request_ids=()):
+        text = super().__new__(cls, value)
+        text.request_ids = list(request_ids)
+        return text
+
+
 def renamed(options, aliases, where):
     """Move novaclient's argument names in ``options`` (a dict of keyword
     arguments, changed in place) to occli's: ``aliases`` maps a

@@ -493,11 +493,14 @@ class ServerManager(compute.ComputeManager):
         return body
 
     def set_meta(self, server, metadata):
-        """Merge ``metadata`` into the server's; returns the full dict."""
+        """Merge ``metadata`` into the server's; returns the full dict
+        (a :class:`occli.base.DictWithMeta`, with ``request_ids``)."""
         self.check_metadata(metadata)
-        data = self._update("/servers/%s/metadata" % base.getid(server),
-                            {"metadata": dict(metadata)}, method="POST")
-        return data.get("metadata", {})
+        response = self._request(
+            "POST", "/servers/%s/metadata" % base.getid(server),
+            body={"metadata": dict(metadata)})
+        return base.DictWithMeta(self._body(response).get("metadata") or {},
+                                 base._request_ids(response))
 
     set_metadata = set_meta
 
@@ -627,14 +630,17 @@ class ServerManager(compute.ComputeManager):
         return self._server_action(server, "revertResize")
 
     def get_console_output(self, server, length=None):
-        """The console log text (the last ``length`` lines if given)."""
+        """The console log text (the last ``length`` lines if given), a
+        :class:`occli.base.StrWithMeta` (``request_ids``)."""
         info = {"length": int(length)} if length is not None else {}
         result = self._server_action(server, "os-getConsoleOutput", info)
-        return result.body.get("output") or ""
+        return base.StrWithMeta(result.body.get("output") or "",
+                                result.request_ids)
 
     def create_image(self, server, name=None, metadata=None, image_name=None):
-        """Snapshot the server; returns the new image id. ``image_name``
-        is novaclient's name of ``name``."""
+        """Snapshot the server; returns the new image id (a
+        :class:`occli.base.StrWithMeta`, with ``request_ids``).
+        ``image_name`` is novaclient's name of ``name``."""
         if image_name is not None:
             if name is not None:
                 raise TypeError("create_image() got both 'name' and its "
@@ -649,10 +655,12 @@ class ServerManager(compute.ComputeManager):
             "POST", "/servers/%s/action" % base.getid(server),
             body={"createImage": info})
         image_id = self._body(response).get("image_id")
-        if image_id:
-            return image_id
-        location = response.headers.get("Location") or ""
-        return urlparse(location).path.rstrip("/").rpartition("/")[2] or None
+        if not image_id:
+            location = response.headers.get("Location") or ""
+            image_id = urlparse(location).path.rstrip("/").rpartition("/")[2]
+        if not image_id:
+            return None
+        return base.StrWithMeta(image_id, base._request_ids(response))
 
 
 def _networks(nics):

@@ -287,3 +287,18 @@ def test_renamed_helper():
         "metadata": 1, "key_name": "k"}
     with pytest.raises(TypeError):
         base.renamed({"meta": 1, "metadata": 2}, {"meta": "metadata"}, "f")
+
+
+def test_dict_and_str_with_meta(client, m):
+    m.post(COMPUTE + "/servers/%s/metadata" % SID, headers=HDR,
+           json={"metadata": {"a": "b"}})
+    got = client.servers.set_meta(SID, {"a": "b"})
+    assert isinstance(got, dict) and got.request_ids == ["req-1"]
+    m.post(COMPUTE + "/servers/%s/action" % SID, headers=HDR,
+           json={"output": "log"})
+    out = client.servers.get_console_output(SID)
+    assert isinstance(out, str) and out.request_ids == ["req-1"]
+    m.post(COMPUTE + "/servers/%s/action" % SID, headers=HDR,
+           json={"image_id": IMAGE_ID})
+    image = client.servers.create_image(SID, "snap")
+    assert image == IMAGE_ID and image.request_ids == ["req-1"]
