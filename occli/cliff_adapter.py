@@ -152,7 +152,13 @@ def make_command(name, func, dist=None):
 
     def run(self, parsed_args):
         self.exit_code = 0
-        code = base.run(self, parsed_args)
+        try:
+            code = base.run(self, parsed_args)
+        except Exception as exc:
+            better = _connect_failure(self.app, exc)
+            if better is None:
+                raise
+            raise better from exc
         return code or self.exit_code
 
     def produce_output(self, parsed_args, column_names, data):
@@ -190,10 +196,23 @@ def make_command(name, func, dist=None):
         "_load_hooks": _load_hooks,
         "get_epilog": get_epilog,
     }
+    attrs["run"] = run
     if kind in ("list", "show"):
-        attrs.update(produce_output=produce_output, run=run,
+        attrs.update(produce_output=produce_output,
                      _load_formatter_plugins=_load_formatter_plugins)
     return type("Cmd_" + name.replace(" ", "_"), (base,), attrs)
+
+
+def _connect_failure(app, exc):
+    """A ConnectionFailed saying which URL could not be reached (and, for
+    the local cloud, what to check), or None for any other error."""
+    if not type(exc).__module__.startswith(("keystoneauth1", "requests")):
+        return None
+    from occli import exceptions
+
+    client = getattr(app, "_client", None)
+    return exceptions.from_connect_failure(
+        exc, getattr(client, "cloud_config", None))
 
 
 _FORMATTERS = {}

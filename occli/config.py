@@ -479,6 +479,7 @@ def _named_cloud(name, environ):
     local = localcloud_file(environ)
     searched.append(local)
     problems = files.problems
+    local_names = []
     if os.path.isfile(local):
         try:
             data = _read(local)
@@ -487,10 +488,21 @@ def _named_cloud(name, environ):
         else:
             if name in data["clouds"]:
                 return data["clouds"][name], [local]
+            local_names = sorted(data["clouds"])
     known = sorted(files.clouds)
-    msg = f"Cloud {name!r} was not found"
+    where = []
     if files.path:
-        msg += f" in {files.path} (it defines: {', '.join(known) or 'no clouds'})"
+        where.append(f"{files.path} (it defines: {', '.join(known) or 'no clouds'})")
+    if local_names:
+        where.append(f"the local cloud's {local} (it defines: {', '.join(local_names)})")
+    msg = f"Cloud {name!r} was not found"
+    if where:
+        msg += " in " + " or in ".join(where)
+    choices = sorted(set(known) | set(local_names))
+    if choices:
+        msg += ". Use --os-cloud with one of: " + ", ".join(choices)
+    else:
+        msg += ". No clouds.yaml defines any cloud"
     msg += ". Searched: " + ", ".join(searched)
     if problems:
         msg += ". Skipped: " + "; ".join(problems)

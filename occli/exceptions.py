@@ -92,6 +92,56 @@ class WaitFailed(ClientException):
     """Waiting failed after the request waited for was accepted."""
 
 
+class ConnectionFailed(ClientException):
+    """The cloud could not be reached (refused, no route, DNS, timeout)."""
+
+
+_CONNECT_URL = re.compile(r"(?:Unable to establish connection|connection "
+                          r"to|Connection to) (?:to )?(\S+?):? ", re.I)
+
+
+def from_connect_failure(exc, cloud_config=None):
+    """A :class:`ConnectionFailed` naming the URL that could not be
+    reached, or None when ``exc`` (a keystoneauth1 error) is not a failure
+    to connect. ``cloud_config``: the resolved cloud, whose source files
+    tell whether it is occli's local cloud (then the advice is to check
+    it with ``occli-localcloud status``)."""
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    text = str(exc)
+    if not (names & {"ConnectFailure", "ConnectTimeout", "ConnectionError"}
+            or ("DiscoveryFailure" in names
+                and "Unable to establish connection" in text)):
+        return None
+    match = _CONNECT_URL.search(text)
+    url = match.group(1) if match else None
+    if url is None and cloud_config is not None:
+        url = (cloud_config.auth or {}).get("auth_url")
+    reason = "connection refused" if "refused" in text.lower() else (
+        "timed out" if "timed out" in text.lower()
+        or "Timeout" in type(exc).__name__ else "no connection")
+    name = getattr(cloud_config, "name", None)
+    if name == "envvars":  # no cloud named: the OS_* variables
+        name = None
+    message = "Cannot reach %s%s (%s)." % (
+        "cloud %r at " % name if name else "", url or "the cloud", reason)
+    if cloud_config is not None and _is_localcloud(cloud_config):
+        message += (" It is occli's local cloud: is it running? Check with "
+                    "'occli-localcloud status'.")
+    else:
+        message += " Check the URL, your network and that the cloud is up."
+    return ConnectionFailed(message, url=url)
+
+
+def _is_localcloud(cloud_config):
+    from occli import config
+
+    try:
+        local = config.localcloud_file()
+    except Exception:  # noqa: BLE001 - no advice rather than an error
+        return False
+    return local in (getattr(cloud_config, "source_files", None) or ())
+
+
 class HTTPException(ClientException):
     """An HTTP error answered by the cloud."""
 
@@ -218,7 +268,19 @@ def from_response(response, method=None, url=None):
                   details=details)
     if issubclass(cls, RetryAfterException):
         kwargs["retry_after"] = _retry_after(headers, details)
+    if status == 403 and _POLICY_REFUSAL.search(kwargs["message"]):
+        kwargs["message"] += POLICY_HINT
     return cls(**kwargs)
+
+
+#: How nova ("Policy doesn't allow os_compute_api:... to be performed."),
+#: keystone ("You are not authorized to perform the requested action:
+#: identity:list_users.") and heat word a refusal by policy.
+_POLICY_REFUSAL = re.compile(
+    r"Policy doesn't allow|is disallowed by policy"
+    r"|not authorized to perform the requested action: [\w.-]+:[\w:.-]+", re.I)
+POLICY_HINT = (" (this operation needs the admin role, or another role the"
+               " cloud's policy allows)")
 
 
 def _retry_after(headers, details):

@@ -211,7 +211,8 @@ def test_delete(occli):
     code, out, err = occli("aggregate", "delete", "busy", "idle", "ghost")
     assert code == 1
     assert ("Failed to delete aggregate busy: Cannot remove host from "
-            "aggregate %d. Reason: Host aggregate is not empty. (HTTP 400)"
+            "aggregate %d. Reason: Host aggregate is not empty. Remove its "
+            "hosts first: occli aggregate remove host busy host3 (HTTP 400)"
             % busy["id"]) in err
     assert "Failed to delete aggregate ghost: No aggregate with a name or " \
            "ID of 'ghost' exists." in err

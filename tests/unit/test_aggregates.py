@@ -317,7 +317,8 @@ def test_aggregate_delete_reports_each_failure(cli, aggs, mock_cloud):
     code, out, err = cli("aggregate", "delete", "agg1", "agg2", "nosuch")
     assert code == 1
     assert ("Failed to delete aggregate agg1: Cannot remove host from "
-            "aggregate 1. Reason: Host aggregate is not empty. (HTTP 400)"
+            "aggregate 1. Reason: Host aggregate is not empty. Remove its "
+            "hosts first: occli aggregate remove host agg1 host1 (HTTP 400)"
             in err)
     assert ("Failed to delete aggregate nosuch: No aggregate with a name or "
             "ID of 'nosuch' exists." in err)
@@ -402,7 +403,8 @@ def test_action_errors_exit_1_with_nova_message(cli, aggs, mock_cloud, argv,
     mock_cloud.mock.post(AGGS + "/1/action", **nova_error(status, message))
     code, out, err = cli("aggregate", *argv)
     assert code == 1
-    assert err.strip() == "%s (HTTP %d)" % (message, status)
+    hint = exceptions.POLICY_HINT if status == 403 else ""
+    assert err.strip() == "%s%s (HTTP %d)" % (message, hint, status)
 
 
 @pytest.mark.parametrize("argv, method, url, status, message", [
@@ -424,7 +426,8 @@ def test_crud_errors_exit_1_with_nova_message(cli, aggs, mock_cloud, argv,
     getattr(mock_cloud.mock, method)(url, **nova_error(status, message))
     code, out, err = cli("aggregate", *argv)
     assert code == 1
-    assert err.strip() == "%s (HTTP %d)" % (message, status)
+    hint = exceptions.POLICY_HINT if status == 403 else ""
+    assert err.strip() == "%s%s (HTTP %d)" % (message, hint, status)
 
 
 def test_aggregate_show_unknown(cli, aggs):

@@ -5,10 +5,12 @@ import re
 
 import pytest
 
+from . import test_software_deployments as sd_tests
 from .fakes import HEAT
 from .test_software_configs import load_sample
 from .test_software_deployments import SERVER_ID, SERVER_NAME
-from .test_software_deployments import cloud  # noqa: F401 - a fixture
+
+cloud = sd_tests.cloud  # a fixture: the deployments' mocked cloud
 
 USAGE_ERRORS = [
     (["server", "set", "vm1"], "--name"),
@@ -114,3 +116,116 @@ def test_help_example_stays_on_its_own_line(cli):
     code, out, err = cli("server", "list", "--help")
     assert code == 0
     assert "\nExample: occli server list --status ACTIVE --long\n" in out
+
+
+# -- errors that say what to do next -----------------------------------------
+
+def _write_clouds(path, *names, auth_url="http://cloud.test/identity/v3"):
+    import yaml
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump({"clouds": {name: {"auth": {
+        "auth_url": auth_url, "username": "admin", "password": "x",
+        "project_name": "admin", "user_domain_id": "default",
+        "project_domain_id": "default"}} for name in names}}))
+
+
+def test_unknown_cloud_lists_the_clouds_that_exist(cli, requests_mock,
+                                                   tmp_path, monkeypatch):
+    _write_clouds(tmp_path / "clouds.yaml", "prod", "staging")
+    _write_clouds(tmp_path / "lc" / "clouds.yaml", "localcloud")
+    monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", str(tmp_path / "clouds.yaml"))
+    monkeypatch.setenv("OCCLI_LOCALCLOUD_DIR", str(tmp_path / "lc"))
+    code, out, err = cli("--os-cloud", "nosuch", "server", "list")
+    assert code == 1
+    assert "Cloud 'nosuch' was not found" in err
+    assert "Use --os-cloud with one of: localcloud, prod, staging." in err
+    assert requests_mock.request_history == []
+
+
+def test_unknown_cloud_without_any_clouds_says_so(cli, requests_mock):
+    code, out, err = cli("--os-cloud", "nosuch", "server", "list")
+    assert code == 1
+    assert "No clouds.yaml defines any cloud" in err
+
+
+@pytest.mark.parametrize("local", [True, False], ids=["localcloud", "other"])
+def test_unreachable_cloud_names_the_url(cli, requests_mock, tmp_path,
+                                         monkeypatch, local):
+    import requests
+
+    url = "http://127.0.0.1:9/identity/v3"
+    where = tmp_path / ("lc" if local else "user") / "clouds.yaml"
+    _write_clouds(where, "mine", auth_url=url)
+    monkeypatch.setenv("OCCLI_LOCALCLOUD_DIR", str(tmp_path / "lc"))
+    if not local:
+        monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", str(where))
+    requests_mock.get(url, exc=requests.exceptions.ConnectionError(
+        "[Errno 111] Connection refused"))
+    requests_mock.post(url + "/auth/tokens",
+                       exc=requests.exceptions.ConnectionError(
+                           "[Errno 111] Connection refused"))
+    code, out, err = cli("--os-cloud", "mine", "server", "list")
+    assert code == 1
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Cannot reach cloud 'mine' at %s (connection refused)." % url in err
+    assert ("occli-localcloud status" in err) == local
+
+
+def test_policy_refusal_says_an_admin_role_is_needed(cli, mock_cloud):
+    from .fakes import COMPUTE
+
+    message = "Policy doesn't allow os_compute_api:os-aggregates:index to be performed."
+    mock_cloud.mock.get(COMPUTE + "/os-aggregates", status_code=403,
+                        json={"forbidden": {"code": 403, "message": message}})
+    code, out, err = cli("aggregate", "list")
+    assert code == 1
+    assert message in err
+    assert "(this operation needs the admin role" in err
+
+
+def test_other_403_gets_no_admin_hint():
+    import requests
+
+    from occli import exceptions
+
+    response = requests.Response()
+    response.status_code = 403
+    response._content = (b'{"error": {"code": 403, "title": "Forbidden", '
+                         b'"message": "You are not authorized to perform the '
+                         b'requested action: Using method POST is not '
+                         b'allowed."}}')
+    exc = exceptions.from_response(response)
+    assert "admin role" not in str(exc)
+
+
+def test_deleting_a_non_empty_aggregate_suggests_removing_hosts(cli,
+                                                                mock_cloud):
+    from .test_aggregates import AGGS, aggs, nova_error  # noqa: F401
+
+    m = mock_cloud.mock
+    agg = {"id": 1, "name": "agg1", "hosts": ["host1", "host2"],
+           "metadata": {}, "availability_zone": None}
+    m.get(AGGS, json={"aggregates": [agg]})
+    m.get(AGGS + "/1", json={"aggregate": agg})
+    m.delete(AGGS + "/1", **nova_error(
+        400, "Cannot remove host from aggregate 1. Reason: Host aggregate "
+             "is not empty."))
+    code, out, err = cli("aggregate", "delete", "agg1")
+    assert code == 1
+    assert "Host aggregate is not empty" in err
+    assert "occli aggregate remove host agg1 host1 host2" in err
+
+
+def test_output_show_before_any_signal_says_so(cli, cloud):
+    from .test_software_deployments import DEPLOYMENT_ID, DEPLOYMENT_URL, deployment
+
+    cloud.get(DEPLOYMENT_URL, json=deployment("IN_PROGRESS",
+                                              output_values=None))
+    for argv in (["result"], ["--all"]):
+        code, out, err = cli("software", "deployment", "output", "show",
+                             DEPLOYMENT_ID, *argv)
+        assert code == 1
+        assert "has not signalled yet" in err, err
+        assert out == ""

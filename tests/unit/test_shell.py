@@ -215,7 +215,7 @@ def test_unreachable_cloud_is_one_line(cli, mock_cloud):
     code, out, err = cli("--no-cache", "flavor", "list")
     assert code == 1
     assert len(err.strip().splitlines()) == 1, err
-    assert "Unable to establish connection" in err
+    assert "Cannot reach %s (connection refused)" % AUTH_URL in err
 
 
 def test_os_compute_api_version_env_applies_with_a_named_cloud(

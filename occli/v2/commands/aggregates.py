@@ -150,9 +150,19 @@ def do_aggregate_delete(client, args):
     Example: occli aggregate delete agg1
     """
     manager = client.aggregates
-    return utils.for_each(
-        args.aggregates, lambda a: manager.delete(manager.find_resource(a)),
-        "delete aggregate", concurrency=args.concurrency)
+
+    def delete(ref):
+        aggregate = manager.find_resource(ref)
+        try:
+            manager.delete(aggregate)
+        except exceptions.BadRequest as exc:
+            if "not empty" in (exc.message or ""):
+                hosts = getattr(aggregate, "hosts", None) or ["<host>"]
+                exc.message += (" Remove its hosts first: occli aggregate "
+                                "remove host %s %s" % (ref, " ".join(hosts)))
+            raise
+    return utils.for_each(args.aggregates, delete, "delete aggregate",
+                          concurrency=args.concurrency)
 
 
 @utils.arg("aggregate", **_AGGREGATE_ARG)

@@ -171,7 +171,14 @@ def do_software_deployment_output_show(client, args):
         raise exceptions.ValidationError(
             "Give either an <output> name or --all.")
     deployment = client.software_deployments.get(args.deployment)
-    outputs = deployment.to_dict().get("output_values") or {}
+    fields = deployment.to_dict()
+    outputs = fields.get("output_values") or {}
+    if not outputs and fields.get("status") == "IN_PROGRESS":
+        raise exceptions.CommandError(
+            "Deployment %s has not signalled yet (status IN_PROGRESS): it "
+            "has no outputs until its server's agent signals. Check it "
+            "with: occli software deployment show %s" % (
+                args.deployment, args.deployment))
     if args.all_outputs:
         names = list(outputs)
     elif args.output not in outputs:
