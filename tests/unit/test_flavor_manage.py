@@ -280,7 +280,8 @@ def test_flavor_delete_reports_each_failure(cli, mock_cloud):
     assert code == 1
     assert err.strip() == (
         "Failed to delete flavor b: Policy doesn't allow os_compute_api:"
-        "os-flavor-manage:delete to be performed. (HTTP 403)")
+        "os-flavor-manage:delete to be performed.%s (HTTP 403)"
+        % exceptions.POLICY_HINT)
 
 
 def test_flavor_list_filters_sorting_and_long(cli, mock_cloud):

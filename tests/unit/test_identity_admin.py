@@ -431,7 +431,9 @@ def test_forbidden_is_one_line_exit_1(app, keystone):
     code, out, err = app("project", "create", "p")
     assert code == 1
     assert err.startswith("You are not authorized to perform the requested"
-                          " action: identity:create_project. (HTTP 403)")
+                          " action: identity:create_project. (this operation"
+                          " needs the admin role")
+    assert err.rstrip().endswith("(HTTP 403)") and err.count("\n") == 1
 
 
 def test_delete_commands_report_each_failure(app, keystone):
