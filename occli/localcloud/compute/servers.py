@@ -181,9 +181,10 @@ class Listing:
 
     A server with a pending operation (``pending`` set) changes as time
     passes: those are read whole, advanced and filtered in Python. Every
-    other (*settled*) row is what the snapshot holds, so SQL sorts them,
-    skips past the marker (keyset) and limits them; only the rows of the
-    page are read whole. The two are merged in the order
+    other (*settled*) row is what the snapshot holds, so SQL sorts them and
+    skips past the marker (keyset), and they are read in that order (their
+    ``seq`` and the filtered columns only) until the page is full; only
+    the rows of the page are read whole. The two are merged in the order
     :func:`.server_filters.sort` gives the whole list, so a page is what
     filtering and sorting every server and slicing after the marker gives.
     Per-host lookups (the availability zone filter) are memoised.
