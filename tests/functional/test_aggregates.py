@@ -37,10 +37,13 @@ def ok(occli, *argv, **kw):
     return json.loads(out) if "-f" in argv else out
 
 
-def fails(occli, *argv, **kw):
-    """stderr of a command that must exit 1, without request ids."""
-    code, out, err = occli(*argv, **kw)
-    assert code == 1, (out, err)
+def fails(occli, *argv, code=1, **kw):
+    """stderr of a command that must fail (exit 1, 2 for a usage error),
+    without request ids."""
+    got, out, err = occli(*argv, **kw)
+    assert got == code, (out, err)
+    # a policy refusal's advice (tests/unit/test_newcomer.py checks it)
+    err = err.replace(exceptions.POLICY_HINT, "")
     return _REQUEST_ID.sub("", err).strip()
 
 
@@ -102,7 +105,8 @@ def test_create_errors(occli):
         "(HTTP 400)")
     assert "name" in fails(occli, "aggregate", "create", "n" * 256)
     ok(occli, "aggregate", "create", "n" * 255)
-    assert fails(occli, "aggregate", "create", "y", "--property", "bad") == (
+    assert fails(occli, "aggregate", "create", "y", "--property", "bad",
+                 code=2) == (
         "--property expects KEY=VALUE, got 'bad'.")
 
 
@@ -186,9 +190,10 @@ def test_property_errors(occli):
     assert fails(occli, "aggregate", "unset", "perr", "--property",
                  "availability_zone") == empty
     assert "--property key 'bad/key' is not valid" in fails(
-        occli, "aggregate", "set", "perr", "--property", "bad/key=1")
+        occli, "aggregate", "set", "perr", "--property", "bad/key=1", code=2)
     assert "is longer than 255 characters" in fails(
-        occli, "aggregate", "set", "perr", "--property", "k=" + "v" * 256)
+        occli, "aggregate", "set", "perr", "--property", "k=" + "v" * 256,
+        code=2)
 
 
 def test_rename(occli):

@@ -105,7 +105,7 @@ def test_an_operator_onboards_a_team(cloud, occli):
     code, _, err = occli("project", "create", "side", cloud=None, env=env)
     assert code == 1
     assert err.startswith("You are not authorized to perform the requested"
-                          " action: identity:create_project. (HTTP 403)")
+                          " action: identity:create_project.")
     # taking the role away takes the project away
     ok(occli("role", "remove", "--project", "team", "--user", "lead",
              "member"))
@@ -134,24 +134,24 @@ def test_the_two_member_projects_are_apart(cloud, occli):
         code, _, err = occli("project", "show", other["project_id"],
                              cloud=cloud_name)
         assert code == 1
-        assert "identity:get_project. (HTTP 403)" in err
+        assert "identity:get_project." in err
         code, _, err = occli("user", "show", other["user_id"],
                              cloud=cloud_name)
-        assert code == 1 and "identity:get_user. (HTTP 403)" in err
+        assert code == 1 and "identity:get_user." in err
     own = as_json(occli("project", "list", "--user", alt["user_id"], "-f",
                         "json", cloud="local-alt"))
     assert [p["Name"] for p in own] == ["alt"]
 
 
 @pytest.mark.parametrize("argv, message", [
-    (("project", "list"), "identity:list_projects. (HTTP 403)"),
-    (("user", "list"), "identity:list_users. (HTTP 403)"),
-    (("role", "list"), "identity:list_roles. (HTTP 403)"),
+    (("project", "list"), "identity:list_projects."),
+    (("user", "list"), "identity:list_users."),
+    (("role", "list"), "identity:list_roles."),
     (("role", "assignment", "list", "--auth-user"),
-     "identity:list_role_assignments. (HTTP 403)"),
+     "identity:list_role_assignments."),
     (("user", "create", "intruder", "--password", "x"),
-     "identity:create_user. (HTTP 403)"),
-    (("domain", "create", "mine"), "identity:create_domain. (HTTP 403)"),
+     "identity:create_user."),
+    (("domain", "create", "mine"), "identity:create_domain."),
 ])
 def test_members_are_refused_admin_commands(occli, argv, message):
     code, out, err = occli(*argv, cloud="local")
@@ -213,7 +213,7 @@ def test_usage_errors_send_nothing(cloud, occli):
     code, _, err = occli("role", "add", "--user", "demo", "member")
     assert code == 2 and err.strip() == "Give either --project or --domain."
     code, _, err = occli("user", "create", "x", "--password-prompt")
-    assert code == 1 and "needs a terminal" in err
+    assert code == 2 and "needs a terminal" in err
     assert os.path.getsize(log) == before
 
 

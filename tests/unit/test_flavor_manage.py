@@ -241,7 +241,7 @@ def test_flavor_set_project_on_a_public_flavor_changes_nothing(
         "flavors", "v2.75", "flavor-get-resp.json"))
     code, out, err = cli("flavor", "set", "1", "--property", "a=b",
                          "--project", "demo")
-    assert code == 2
+    assert code == 1
     assert err.strip() == "Cannot set access for a public flavor."
     assert not [r for r in m.request_history
                 if r.method != "GET" and "/compute/" in r.url]

@@ -271,7 +271,7 @@ def do_flavor_set(client, args):
     project = None
     if args.project:
         if getattr(flavor, "os-flavor-access:is_public", True) is not False:
-            raise exceptions.ValidationError(
+            raise exceptions.CommandError(
                 "Cannot set access for a public flavor.")
         project = _project_id(client, args.project, args.project_domain)
     if args.description is not None:
@@ -306,7 +306,7 @@ def do_flavor_unset(client, args):
     flavor = client.flavors.find_resource(args.flavor)
     if args.project and getattr(flavor, "os-flavor-access:is_public",
                                 True) is not False:
-        raise exceptions.ValidationError(
+        raise exceptions.CommandError(
             "Cannot remove access for a public flavor.")
     project = (_project_id(client, args.project, args.project_domain,
                            must_exist=False) if args.project else None)
