@@ -130,6 +130,7 @@ def make_command(name, func, dist=None):
     def get_parser(self, prog_name):
         parser = base.get_parser(self, prog_name)
         parser.formatter_class = _help_formatter(parser.formatter_class)
+        parser.error = lambda message: _usage_error(parser, message)
         for args, kwargs in getattr(func, "arguments", ()):
             parser.add_argument(*args, **kwargs)
         return parser
@@ -201,6 +202,16 @@ def make_command(name, func, dist=None):
         attrs.update(produce_output=produce_output,
                      _load_formatter_plugins=_load_formatter_plugins)
     return type("Cmd_" + name.replace(" ", "_"), (base,), attrs)
+
+
+def _usage_error(parser, message):
+    """argparse's error, in one line: no usage summary of the command's
+    every option ahead of it (exit 2)."""
+    import sys
+
+    sys.stderr.write("%s: %s (see %s --help)\n"
+                     % (parser.prog, message, parser.prog))
+    raise SystemExit(2)
 
 
 def _connect_failure(app, exc):

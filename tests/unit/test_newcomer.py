@@ -23,6 +23,11 @@ USAGE_ERRORS = [
       "--min", "3", "--max", "2"], "--min"),
     (["server", "list", "-c", "nosuch"], "-c"),
     (["compute", "service", "set", "h", "s"], "--enable"),
+    # argparse's own errors: one line too, no usage summary
+    (["server", "create", "v", "--image", "i"], "--flavor"),
+    (["server", "create", "v", "--flavor", "m1.tiny", "--image", "i",
+      "--nic", "bad"], "--nic"),
+    (["server", "list", "--bogus"], "--bogus"),
 ]
 
 
