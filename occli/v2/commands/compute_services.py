@@ -207,8 +207,8 @@ def do_hypervisor_show(client, args):
 def do_hypervisor_stats_show(client, args):
     """Show the sums over every enabled hypervisor (admin).
 
-    Nova dropped this at compute API 2.88: the request is sent at 2.87
-    unless a later version is pinned (then it is an error).
+    Compute API 2.88 removed it: occli asks at 2.87, and refuses when
+    --os-compute-api-version pins 2.88 or later.
 
     Example: occli hypervisor stats show
     """

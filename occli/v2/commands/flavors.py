@@ -114,8 +114,7 @@ def do_flavor_list(client, args):
 
     Members see the public flavors and the private ones their project may
     use; --private and --all are for admins (nova ignores them for
-    others). Before compute API 2.61 --long asks each flavor's properties
-    with a request of its own.
+    others).
 
     Example: occli flavor list --all
     """

@@ -201,9 +201,9 @@ def _parse_pair(option, left, right):
 def do_server_create(client, args):
     """Create (boot) a server, or several with --min/--max.
 
-    Several servers (named <name>-1, <name>-2, … by Nova) are shown as
-    their reservation id and a list of the servers; Nova returns no admin
-    password for such a request.
+    With --min/--max the servers are named <name>-1, <name>-2, … and
+    shown as their reservation ID and a list of the servers, without an
+    admin password.
 
     Example: occli server create --flavor m1.tiny --image cirros --wait vm1
     """

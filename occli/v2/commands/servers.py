@@ -369,8 +369,7 @@ def _flavor_label(flavor, names):
 def do_server_show(client, args):
     """Show a server.
 
-    One request: the server by ID, or Nova's name filter for a name (it
-    answers the whole server). The image is shown by ID.
+    The server is given by name or ID; its image is shown by ID.
 
     Example: occli server show vm1
     """
