@@ -38,12 +38,10 @@ class FlavorManager(compute.ComputeManager):
 
     def list(self, detailed=True, is_public=None, marker=None, min_disk=None,
              min_ram=None, limit=None, sort_key=None, sort_dir=None):
-        """Yield flavors (all pages unless ``limit``), in novaclient's
-        positional order; :meth:`iter` is the same lazy listing and
-        :meth:`list_all` the list with ``request_ids`` novaclient returns.
-
-        (``list`` stays lazy while ``occli server list`` reads flavor names
-        through it and stops at the page naming them all.)
+        """Every flavor (all pages unless ``limit``), in novaclient's
+        positional order: a list carrying the ``request_ids`` of its pages
+        (:class:`occli.base.ListWithMeta`), as novaclient returns;
+        :meth:`iter` yields them lazily, page by page.
 
         ``is_public`` (admins; nova ignores it for others): None or True
         (public ones and the private ones the project may use), False
@@ -51,18 +49,11 @@ class FlavorManager(compute.ComputeManager):
         ``sort_key`` (one of :data:`SORT_KEYS`), ``sort_dir`` (``asc`` or
         ``desc``) are nova's filters and sorting.
         """
-        return self.iter(detailed, is_public, marker, min_disk, min_ram,
-                         limit, sort_key, sort_dir)
-
-    def list_all(self, detailed=True, is_public=None, marker=None,
-                 min_disk=None, min_ram=None, limit=None, sort_key=None,
-                 sort_dir=None):
-        """Like :meth:`list`, every flavor at once: a list with the
-        ``request_ids`` of its pages (:class:`occli.base.ListWithMeta`),
-        what novaclient's ``list`` returns."""
         return self._list_all(*self._list_request(
             detailed, is_public, marker, min_disk, min_ram, sort_key,
             sort_dir), limit=limit)
+
+    list_all = list
 
     def iter(self, detailed=True, is_public=None, marker=None, min_disk=None,
              min_ram=None, limit=None, sort_key=None, sort_dir=None):

@@ -118,8 +118,9 @@ def test_flavors_list_all_and_find(client, m):
     m.get(COMPUTE + "/flavors/detail", headers=HDR,
           json={"flavors": [{"id": "1", "name": "m1.tiny"},
                             {"id": "2", "name": "m1.small"}]})
-    got = client.flavors.list_all()
+    got = client.flavors.list()
     assert isinstance(got, base.ListWithMeta) and got[1].name == "m1.small"
+    assert client.flavors.list()[0].name == "m1.tiny"
     assert got.request_ids == ["req-1"]
     assert client.flavors.find(name="m1.small").id == "2"
     assert [f.id for f in client.flavors.iter()] == ["1", "2"]

@@ -172,7 +172,7 @@ def test_ctrl_c_exits_130_without_traceback(cli, mock_cloud, monkeypatch):
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
-    monkeypatch.setattr(flavors.FlavorManager, "list", interrupted)
+    monkeypatch.setattr(flavors.FlavorManager, "iter", interrupted)
     code, out, err = cli("flavor", "list")
     assert code == 130
     assert "Traceback" not in err

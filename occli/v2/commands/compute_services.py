@@ -38,7 +38,7 @@ def do_compute_service_list(client, args):
 
     Example: occli compute service list --service nova-compute
     """
-    services = client.services.list(host=args.host, binary=args.binary)
+    services = client.services.iter(host=args.host, binary=args.binary)
     cols = ["id", "binary", "host", "zone", "status", "state", "updated_at"]
     headers = ["ID", "Binary", "Host", "Zone", "Status", "State",
                "Updated At"]
@@ -139,7 +139,7 @@ def do_hypervisor_list(client, args):
     manager = client.hypervisors
     manager.check_list(limit=args.limit, marker=args.marker,
                        hostname_pattern=args.matching)
-    hypervisors = manager.list(detailed=True, limit=args.limit,
+    hypervisors = manager.iter(detailed=True, limit=args.limit,
                                marker=args.marker,
                                hostname_pattern=args.matching)
     cols = ["id", "hypervisor_hostname", "hypervisor_type", "host_ip",

@@ -121,7 +121,7 @@ def do_flavor_list(client, args):
     sort_key, sort_dir = args.sort or (None, None)
     client.flavors.check_list(sort_key=sort_key, sort_dir=sort_dir)
     is_public = {"private": False, "all": "all"}.get(args.visibility)
-    flavors = client.flavors.list(
+    flavors = client.flavors.iter(
         limit=args.limit, marker=args.marker, is_public=is_public,
         min_ram=args.min_ram, min_disk=args.min_disk, sort_key=sort_key,
         sort_dir=sort_dir)

@@ -43,7 +43,7 @@ def do_keypair_list(client, args):
     """
     client.keypairs.check_list(user_id=args.user, marker=args.marker)
     user_id = _user_id(client, args)
-    keypairs = client.keypairs.list(user_id=user_id, limit=args.limit,
+    keypairs = client.keypairs.iter(user_id=user_id, limit=args.limit,
                                     marker=args.marker)
     return columns.table(keypairs, _COLUMNS, headers=_HEADERS)
 

@@ -339,7 +339,7 @@ def _flavor_names(client, servers, known=()):
 
     def lookup():
         names = {}
-        for flavor in client.flavors.list(detailed=False):
+        for flavor in client.flavors.iter(detailed=False):
             names[flavor.id] = flavor.name
             if wanted <= names.keys():
                 break
