@@ -14,7 +14,11 @@ floor it is compared with, their ratio, the target and pass/fail:
   against listing 1,000 (Nova pages of 1,000);
 * 200 ``server delete`` against a local cloud that delays every compute
   request by 50 ms (its ``delay`` fault), ``--concurrency 8`` against
-  ``--concurrency 1``.
+  ``--concurrency 1``;
+* the local cloud: a page of 1,000 of 10,000 servers (server time), the
+  10,000-server CLI listing, 8 concurrent readers against 1, start-up
+  (``benchmarks/localcloud_load.py``), and ``occli.testing``'s fresh cloud
+  per test (``benchmarks/testing_start.py``).
 
 Times are whole-process wall times; every figure and its comparison run in
 interleaved repetitions (one run of each in turn, the order rotating) and
@@ -328,6 +332,27 @@ def bench_bulk(runs, rows, count=200, delay=0.05, concurrency=8):
                     0.2, note="%.1f× faster" % (serial / parallel)))
 
 
+def bench_localcloud(rows):
+    """The local cloud's list page, a 10,000-server CLI listing, reads
+    with 8 clients against 1, and its start-up (benchmarks/localcloud_load.py)."""
+    sys.path.insert(0, HERE)
+    import localcloud_load
+
+    result = localcloud_load.measure(command=LOCALCLOUD, skip={"walk"})
+    rows.extend(Row(**r) for r in localcloud_load.rows(result))
+
+
+def bench_testing(rows):
+    """occli.testing: a fresh local cloud per test
+    (benchmarks/testing_start.py); reported without a ratio, the target
+    being well under 100 ms."""
+    sys.path.insert(0, HERE)
+    import testing_start
+
+    for label, value, note in testing_start.main(quiet=True):
+        rows.append(Row(label, value, "per-test target 100 ms", note=note))
+
+
 def compile_occli():
     """Write occli's bytecode, as an install does (a PYTHONDONTWRITEBYTECODE
     environment would otherwise compile the edited modules on every run)."""
@@ -358,7 +383,8 @@ def main():
                         help="also time nova list (installs the peers once "
                         "into .bench-peers: benchmarks/peers.py)")
     parser.add_argument("--only", action="append",
-                        choices=("startup", "memory", "bulk"),
+                        choices=("startup", "memory", "bulk",
+                                 "localcloud", "testing"),
                         help="run only these figures (repeatable)")
     parser.add_argument("--occli", help="the occli command to time")
     parser.add_argument("--localcloud", help="the occli-localcloud command")
@@ -377,7 +403,8 @@ def main():
             nova = os.path.join(peers.ensure_venv(quiet=True), "nova")
         except peers.Skip as exc:
             progress("peers: skipped: %s" % exc)
-    only = set(args.only or ("startup", "memory", "bulk"))
+    only = set(args.only or ("startup", "memory", "bulk", "localcloud",
+                             "testing"))
     rows = []
     if "startup" in only:
         bench_startup(args.runs, rows, nova)
@@ -385,6 +412,10 @@ def main():
         bench_memory(args.memory_runs, rows)
     if "bulk" in only:
         bench_bulk(args.bulk_runs, rows)
+    if "localcloud" in only:
+        bench_localcloud(rows)
+    if "testing" in only:
+        bench_testing(rows)
     print_table(rows)
 
 
