@@ -52,6 +52,7 @@ IMAGE = "cirros-0.6.2-x86_64-disk"
 
 # -- the server ---------------------------------------------------------------
 
+
 def scratch():
     """A temporary directory: the data dir is its ``data`` (created by the
     local cloud), the server's output goes to its ``serve.out``."""
@@ -64,8 +65,7 @@ def start_server(root, *extra, timeout=60, command=None, env=None):
     answered request. ``command``: the argv starting ``occli-localcloud``
     (default: this Python's ``-m occli.localcloud``); ``env``: extra
     environment."""
-    env = dict(os.environ, OCCLI_LOCALCLOUD_DEMO_PASSWORD=DEMO_PASSWORD,
-               **(env or {}))
+    env = dict(os.environ, OCCLI_LOCALCLOUD_DEMO_PASSWORD=DEMO_PASSWORD, **(env or {}))
     data_dir = os.path.join(root, "data")
     endpoint = os.path.join(data_dir, "endpoint")
     if os.path.exists(endpoint):
@@ -74,15 +74,19 @@ def start_server(root, *extra, timeout=60, command=None, env=None):
     with open(output, "a") as log:
         started = time.perf_counter()
         proc = subprocess.Popen(
-            list(command or LOCALCLOUD) + [
-                "serve", "--data-dir", data_dir, "--port", "0"] + list(extra),
-            env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
+            list(command or LOCALCLOUD)
+            + ["serve", "--data-dir", data_dir, "--port", "0"]
+            + list(extra),
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=root,
+        )
     deadline = started + timeout
     url = None
     while time.perf_counter() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError("serve exited with %s (see %s)" % (
-                proc.returncode, output))
+            raise RuntimeError("serve exited with %s (see %s)" % (proc.returncode, output))
         if url is None and os.path.exists(endpoint):
             with open(endpoint) as f:
                 text = f.read().strip()
@@ -121,8 +125,7 @@ def fresh_start(runs=5, *extra, command=None):
         root = scratch()
         try:
             for samples in (fresh, again):
-                proc, _, seconds = start_server(root, *extra,
-                                                command=command)
+                proc, _, seconds = start_server(root, *extra, command=command)
                 stop_server(proc)
                 samples.append(seconds)
         finally:
@@ -131,13 +134,15 @@ def fresh_start(runs=5, *extra, command=None):
 
 
 # what ``serve`` imports before it can answer: the floor of a start
-_IMPORTS = ("from occli.localcloud import cli, server, faults;"
-            " from occli.localcloud.identity import IdentityService;"
-            " from occli.localcloud.compute import ComputeService;"
-            " from occli.localcloud.image import ImageService;"
-            " from occli.localcloud.orchestration import"
-            " OrchestrationService;"
-            " from occli.localcloud.objectstore import ObjectStoreService")
+_IMPORTS = (
+    "from occli.localcloud import cli, server, faults;"
+    " from occli.localcloud.identity import IdentityService;"
+    " from occli.localcloud.compute import ComputeService;"
+    " from occli.localcloud.image import ImageService;"
+    " from occli.localcloud.orchestration import"
+    " OrchestrationService;"
+    " from occli.localcloud.objectstore import ObjectStoreService"
+)
 
 
 def import_floor(runs=5):
@@ -146,13 +151,13 @@ def import_floor(runs=5):
     samples = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", _IMPORTS], check=True,
-                       cwd=tempfile.gettempdir())
+        subprocess.run([sys.executable, "-c", _IMPORTS], check=True, cwd=tempfile.gettempdir())
         samples.append(time.perf_counter() - start)
     return samples
 
 
 # -- HTTP -----------------------------------------------------------------------
+
 
 def _connection(url):
     parts = urllib.parse.urlsplit(url)
@@ -180,12 +185,22 @@ def request(url, method, path, body=None, headers=None, conn=None):
 
 
 def login(url, user="demo", password=DEMO_PASSWORD):
-    status, (body, token) = request(url, "POST", "/v3/auth/tokens", {
-        "auth": {"identity": {"methods": ["password"], "password": {"user": {
-            "name": user, "domain": {"id": "default"},
-            "password": password}}},
-            "scope": {"project": {"name": user,
-                                  "domain": {"id": "default"}}}}})
+    status, (body, token) = request(
+        url,
+        "POST",
+        "/v3/auth/tokens",
+        {
+            "auth": {
+                "identity": {
+                    "methods": ["password"],
+                    "password": {
+                        "user": {"name": user, "domain": {"id": "default"}, "password": password}
+                    },
+                },
+                "scope": {"project": {"name": user, "domain": {"id": "default"}}},
+            }
+        },
+    )
     if status != 201:
         raise RuntimeError("login failed: %s %s" % (status, body[:200]))
     return token
@@ -195,16 +210,27 @@ def seed(url, token, count, batch=2000):
     """Create ``count`` servers (``many-N``, m1.tiny, cirros, automatic
     network) in batches, then read once so their builds are settled."""
     auth = {"X-Auth-Token": token}
-    _, body = request(url, "GET", "/image/v2/images?name=" + IMAGE,
-                      headers=auth)
+    _, body = request(url, "GET", "/image/v2/images?name=" + IMAGE, headers=auth)
     image = json.loads(body)["images"][0]["id"]
     left = count
     while left:
         n = min(batch, left)
-        status, body = request(url, "POST", "/compute/v2.1/servers", {
-            "server": {"name": "many", "flavorRef": "1", "imageRef": image,
-                       "min_count": n, "max_count": n, "networks": "auto"}},
-            headers=dict(auth, **{"OpenStack-API-Version": "compute 2.37"}))
+        status, body = request(
+            url,
+            "POST",
+            "/compute/v2.1/servers",
+            {
+                "server": {
+                    "name": "many",
+                    "flavorRef": "1",
+                    "imageRef": image,
+                    "min_count": n,
+                    "max_count": n,
+                    "networks": "auto",
+                }
+            },
+            headers=dict(auth, **{"OpenStack-API-Version": "compute 2.37"}),
+        )
         if status != 202:
             raise RuntimeError("create failed: %s %s" % (status, body[:300]))
         left -= n
@@ -212,6 +238,7 @@ def seed(url, token, count, batch=2000):
 
 
 # -- the access log ---------------------------------------------------------------
+
 
 class AccessLog:
     """Server-side durations (``METHOD PATH STATUS SECONDS ID`` lines)."""
@@ -221,19 +248,18 @@ class AccessLog:
         self.mark()
 
     def mark(self):
-        self._offset = os.path.getsize(self.path) if os.path.exists(
-            self.path) else 0
+        self._offset = os.path.getsize(self.path) if os.path.exists(self.path) else 0
 
     def seconds(self, contains=""):
         """The durations of the requests logged since :meth:`mark`."""
         with open(self.path) as f:
             f.seek(self._offset)
             lines = f.read().splitlines()
-        return [float(line.split(" ")[3]) for line in lines
-                if contains in line.split(" ")[1]]
+        return [float(line.split(" ")[3]) for line in lines if contains in line.split(" ")[1]]
 
 
 # -- measurements -----------------------------------------------------------------
+
 
 def page_times(url, token, log, repeats):
     """Server and client seconds of ``GET /servers/detail?limit=1000``."""
@@ -242,8 +268,9 @@ def page_times(url, token, log, repeats):
     log.mark()
     for _ in range(repeats):
         start = time.perf_counter()
-        status, body = request(url, "GET", PAGE + "?limit=1000",
-                               headers={"X-Auth-Token": token}, conn=conn)
+        status, body = request(
+            url, "GET", PAGE + "?limit=1000", headers={"X-Auth-Token": token}, conn=conn
+        )
         client.append(time.perf_counter() - start)
         assert status == 200, body[:300]
     conn.close()
@@ -258,15 +285,17 @@ def walk(url, token, log):
     path, pages, count = PAGE, 0, 0
     start = time.perf_counter()
     while path:
-        status, body = request(url, "GET", path,
-                               headers={"X-Auth-Token": token}, conn=conn)
+        status, body = request(url, "GET", path, headers={"X-Auth-Token": token}, conn=conn)
         assert status == 200, body[:300]
         data = json.loads(body)
         pages += 1
         count += len(data["servers"])
         links = data.get("servers_links")
-        path = (urllib.parse.urlsplit(links[0]["href"])._replace(
-            scheme="", netloc="").geturl() if links else None)
+        path = (
+            urllib.parse.urlsplit(links[0]["href"])._replace(scheme="", netloc="").geturl()
+            if links
+            else None
+        )
     elapsed = time.perf_counter() - start
     conn.close()
     return elapsed, sum(log.seconds(PAGE)), pages, count
@@ -276,21 +305,26 @@ def cli_list(root, runs):
     """Wall seconds of ``occli server list -f value`` against the cloud of
     ``root`` (see :func:`scratch`), one sample per run after a warm-up,
     and the number of servers it printed."""
-    env = dict(os.environ,
-               OS_CLIENT_CONFIG_FILE=os.path.join(root, "data", "clouds.yaml"),
-               OS_CLOUD="local", OCCLI_CACHE_DIR=os.path.join(root, "cache"))
-    env = {k: v for k, v in env.items()
-           if not k.startswith("OS_") or k in ("OS_CLIENT_CONFIG_FILE",
-                                               "OS_CLOUD")}
+    env = dict(
+        os.environ,
+        OS_CLIENT_CONFIG_FILE=os.path.join(root, "data", "clouds.yaml"),
+        OS_CLOUD="local",
+        OCCLI_CACHE_DIR=os.path.join(root, "cache"),
+    )
+    env = {
+        k: v
+        for k, v in env.items()
+        if not k.startswith("OS_") or k in ("OS_CLIENT_CONFIG_FILE", "OS_CLOUD")
+    }
     samples, lines = [], 0
     for i in range(runs + 1):
         start = time.perf_counter()
-        proc = subprocess.run([OCCLI, "server", "list", "-f", "value"],
-                              env=env, capture_output=True, text=True)
+        proc = subprocess.run(
+            [OCCLI, "server", "list", "-f", "value"], env=env, capture_output=True, text=True
+        )
         elapsed = time.perf_counter() - start
         if proc.returncode != 0:
-            raise RuntimeError("occli server list failed: %s"
-                               % proc.stderr[-500:])
+            raise RuntimeError("occli server list failed: %s" % proc.stderr[-500:])
         lines = len(proc.stdout.splitlines())
         if i:
             samples.append(elapsed)
@@ -315,15 +349,14 @@ def load(url, token, clients, requests_each, seconds, limit=100):
 
     def client(i):
         conn = _connection(url)
-        request(url, "GET", path, headers=headers, conn=conn)   # warm
+        request(url, "GET", path, headers=headers, conn=conn)  # warm
         barrier.wait()
         for _ in range(requests_each):
             if time.perf_counter() > deadline[0]:
                 break
             start = time.perf_counter()
             try:
-                status, _ = request(url, "GET", path, headers=headers,
-                                    conn=conn)
+                status, _ = request(url, "GET", path, headers=headers, conn=conn)
             except (OSError, http.client.HTTPException):
                 status = 0
                 conn.close()
@@ -333,8 +366,7 @@ def load(url, token, clients, requests_each, seconds, limit=100):
                 failures[i] += 1
         conn.close()
 
-    threads = [threading.Thread(target=client, args=(i,), daemon=True)
-               for i in range(clients)]
+    threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(clients)]
     for t in threads:
         t.start()
     deadline[0] = time.perf_counter() + seconds + 60
@@ -346,7 +378,9 @@ def load(url, token, clients, requests_each, seconds, limit=100):
     elapsed = time.perf_counter() - started
     lat = [x for per in latencies for x in per]
     return {
-        "clients": clients, "requests": len(lat), "failures": sum(failures),
+        "clients": clients,
+        "requests": len(lat),
+        "failures": sum(failures),
         "seconds": round(elapsed, 3),
         "per_s": round(len(lat) / elapsed, 1),
         "p50_ms": round(statistics.median(lat) * 1000, 2),
@@ -357,9 +391,19 @@ def load(url, token, clients, requests_each, seconds, limit=100):
 
 # -- the whole run --------------------------------------------------------------
 
-def measure(servers=10000, pages=15, clients=8, requests_each=200,
-            seconds=20.0, cli_runs=3, start_runs=5, compute_hosts=14,
-            skip=(), command=None):
+
+def measure(
+    servers=10000,
+    pages=15,
+    clients=8,
+    requests_each=200,
+    seconds=20.0,
+    cli_runs=3,
+    start_runs=5,
+    compute_hosts=14,
+    skip=(),
+    command=None,
+):
     """Run the measurements; a dict of their results (see the module doc).
     ``command``: the local cloud to start (see :func:`start_server`)."""
     result = {"cpus": os.cpu_count(), "servers": servers}
@@ -372,8 +416,8 @@ def measure(servers=10000, pages=15, clients=8, requests_each=200,
     proc = None
     try:
         proc, url, _ = start_server(
-            root, "--build-time", "0", "--compute-hosts",
-            str(compute_hosts), command=command)
+            root, "--build-time", "0", "--compute-hosts", str(compute_hosts), command=command
+        )
         token = login(url)
         started = time.perf_counter()
         seed(url, token, servers)
@@ -381,18 +425,22 @@ def measure(servers=10000, pages=15, clients=8, requests_each=200,
         log = AccessLog(os.path.join(root, "data"))
         if "page" not in skip:
             server_s, client_s, size = page_times(url, token, log, pages)
-            result.update(page_server_s=server_s, page_client_s=client_s,
-                          page_bytes=size)
+            result.update(page_server_s=server_s, page_client_s=client_s, page_bytes=size)
         if "walk" not in skip:
-            result["walk"] = dict(zip(
-                ("client_s", "server_s", "pages", "servers"),
-                walk(url, token, log), strict=True))
+            result["walk"] = dict(
+                zip(
+                    ("client_s", "server_s", "pages", "servers"),
+                    walk(url, token, log),
+                    strict=True,
+                )
+            )
         if "cli" not in skip:
             samples, listed = cli_list(root, cli_runs)
             result.update(cli_s=samples, cli_listed=listed)
         if "load" not in skip:
-            result["load"] = [load(url, token, n, requests_each, seconds)
-                              for n in (1, clients, 1, clients)]
+            result["load"] = [
+                load(url, token, n, requests_each, seconds) for n in (1, clients, 1, clients)
+            ]
     finally:
         stop_server(proc)
         shutil.rmtree(root, ignore_errors=True)
@@ -412,17 +460,29 @@ def rows(result):
     out = []
     if "page_server_s" in result:
         page = _median(result["page_server_s"])
-        out.append(dict(
-            figure="`GET /servers/detail`, a page of 1,000 of %d servers"
-                   " (server time)" % result["servers"],
-            occli="%.1f ms" % (page * 1000), peer="60 ms (target)",
-            ratio=page / 0.060, target=1.0, better="lower"))
+        out.append(
+            dict(
+                figure="`GET /servers/detail`, a page of 1,000 of %d servers"
+                " (server time)" % result["servers"],
+                occli="%.1f ms" % (page * 1000),
+                peer="60 ms (target)",
+                ratio=page / 0.060,
+                target=1.0,
+                better="lower",
+            )
+        )
     if "cli_s" in result:
         cli = _median(result["cli_s"])
-        out.append(dict(
-            figure="`server list -f value`, %d servers" % result["cli_listed"],
-            occli="%.3f s" % cli, peer="1.5 s (target)", ratio=cli / 1.5,
-            target=1.0, better="lower"))
+        out.append(
+            dict(
+                figure="`server list -f value`, %d servers" % result["cli_listed"],
+                occli="%.3f s" % cli,
+                peer="1.5 s (target)",
+                ratio=cli / 1.5,
+                target=1.0,
+                better="lower",
+            )
+        )
     if "load" in result:
         runs = result["load"]
         one = [r for r in runs if r["clients"] == 1]
@@ -432,87 +492,130 @@ def rows(result):
         p50 = _median([r["p50_ms"] for r in many])
         p99 = _median([r["p99_ms"] for r in many])
         n = many[0]["clients"]
-        out.append(dict(
-            figure="`servers/detail?limit=100` throughput, %d clients vs 1"
-                   % n, occli="%.0f req/s" % rate,
-            peer="%.0f req/s" % base, ratio=rate / base, target=1.5,
-            better="higher"))
-        out.append(dict(
-            figure="`servers/detail?limit=100` latency, %d clients: p99 vs"
-                   " p50" % n, occli="%.0f ms" % p99, peer="%.0f ms" % p50,
-            ratio=p99 / p50, target=5.0, better="lower"))
+        out.append(
+            dict(
+                figure="`servers/detail?limit=100` throughput, %d clients vs 1" % n,
+                occli="%.0f req/s" % rate,
+                peer="%.0f req/s" % base,
+                ratio=rate / base,
+                target=1.5,
+                better="higher",
+            )
+        )
+        out.append(
+            dict(
+                figure="`servers/detail?limit=100` latency, %d clients: p99 vs p50" % n,
+                occli="%.0f ms" % p99,
+                peer="%.0f ms" % p50,
+                ratio=p99 / p50,
+                target=5.0,
+                better="lower",
+            )
+        )
     if "start_fresh_s" in result:
         fresh = _median(result["start_fresh_s"])
         again = _median(result["start_existing_s"])
         imports = _median(result["start_imports_s"])
-        out.append(dict(
-            figure="local cloud start, new data dir -> first answer",
-            occli="%.3f s" % fresh,
-            peer="imports %.3f s, restart %.3f s" % (imports, again),
-            ratio=None, target=None, note="report"))
+        out.append(
+            dict(
+                figure="local cloud start, new data dir -> first answer",
+                occli="%.3f s" % fresh,
+                peer="imports %.3f s, restart %.3f s" % (imports, again),
+                ratio=None,
+                target=None,
+                note="report",
+            )
+        )
     return out
 
 
 def cells(row):
     """A :func:`rows` row as the table's cells (as run.py prints them)."""
     if row["ratio"] is None:
-        return [row["figure"], row["occli"], row["peer"], "-", "-",
-                row.get("note") or "report"]
+        return [row["figure"], row["occli"], row["peer"], "-", "-", row.get("note") or "report"]
     lower = row.get("better", "lower") == "lower"
-    ok = (row["ratio"] <= row["target"] if lower
-          else row["ratio"] >= row["target"])
-    return [row["figure"], row["occli"], row["peer"],
-            "%.2f" % row["ratio"],
-            "%s %g" % ("≤" if lower else "≥", row["target"]),
-            "pass" if ok else "FAIL"]
+    ok = row["ratio"] <= row["target"] if lower else row["ratio"] >= row["target"]
+    return [
+        row["figure"],
+        row["occli"],
+        row["peer"],
+        "%.2f" % row["ratio"],
+        "%s %g" % ("≤" if lower else "≥", row["target"]),
+        "pass" if ok else "FAIL",
+    ]
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--servers", type=int, default=10000)
-    parser.add_argument("--pages", type=int, default=15,
-                        help="repetitions of the 1000-server page")
+    parser.add_argument(
+        "--pages", type=int, default=15, help="repetitions of the 1000-server page"
+    )
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--requests", type=int, default=200,
-                        help="requests per client in the load runs")
-    parser.add_argument("--seconds", type=float, default=20.0,
-                        help="time cap of each load run")
+    parser.add_argument(
+        "--requests", type=int, default=200, help="requests per client in the load runs"
+    )
+    parser.add_argument("--seconds", type=float, default=20.0, help="time cap of each load run")
     parser.add_argument("--cli-runs", type=int, default=3)
     parser.add_argument("--start-runs", type=int, default=5)
-    parser.add_argument("--compute-hosts", type=int, default=14,
-                        help="enough for every server to be placed")
-    parser.add_argument("--skip", action="append", default=[],
-                        choices=("start", "page", "walk", "cli", "load"))
-    parser.add_argument("--localcloud", metavar="CMD",
-                        help="the command starting occli-localcloud (e.g. a"
-                        " checkout's), default: this Python -m"
-                        " occli.localcloud")
-    parser.add_argument("--json", action="store_true",
-                        help="print the raw results as one JSON object")
+    parser.add_argument(
+        "--compute-hosts", type=int, default=14, help="enough for every server to be placed"
+    )
+    parser.add_argument(
+        "--skip", action="append", default=[], choices=("start", "page", "walk", "cli", "load")
+    )
+    parser.add_argument(
+        "--localcloud",
+        metavar="CMD",
+        help="the command starting occli-localcloud (e.g. a"
+        " checkout's), default: this Python -m"
+        " occli.localcloud",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the raw results as one JSON object"
+    )
     args = parser.parse_args(argv)
-    result = measure(args.servers, args.pages, args.clients, args.requests,
-                     args.seconds, args.cli_runs, args.start_runs,
-                     args.compute_hosts, set(args.skip),
-                     shlex.split(args.localcloud) if args.localcloud
-                     else None)
+    result = measure(
+        args.servers,
+        args.pages,
+        args.clients,
+        args.requests,
+        args.seconds,
+        args.cli_runs,
+        args.start_runs,
+        args.compute_hosts,
+        set(args.skip),
+        shlex.split(args.localcloud) if args.localcloud else None,
+    )
     if args.json:
         print(json.dumps(result))
         return 0
-    print("cpus: %s  servers: %d  (medians; noisy on a shared machine)"
-          % (result["cpus"], result["servers"]))
+    print(
+        "cpus: %s  servers: %d  (medians; noisy on a shared machine)"
+        % (result["cpus"], result["servers"])
+    )
     if "page_server_s" in result:
-        print("page of 1000: server %.1f ms, client %.1f ms, %d bytes" % (
-            _median(result["page_server_s"]) * 1000,
-            _median(result["page_client_s"]) * 1000, result["page_bytes"]))
+        print(
+            "page of 1000: server %.1f ms, client %.1f ms, %d bytes"
+            % (
+                _median(result["page_server_s"]) * 1000,
+                _median(result["page_client_s"]) * 1000,
+                result["page_bytes"],
+            )
+        )
     if "walk" in result:
         w = result["walk"]
-        print("walk: %d servers in %d pages, client %.2f s, server %.2f s"
-              % (w["servers"], w["pages"], w["client_s"], w["server_s"]))
+        print(
+            "walk: %d servers in %d pages, client %.2f s, server %.2f s"
+            % (w["servers"], w["pages"], w["client_s"], w["server_s"])
+        )
     for run in result.get("load", ()):
-        print("load: %(clients)d client(s): %(per_s).1f req/s, p50 "
-              "%(p50_ms).1f ms, p99 %(p99_ms).1f ms, max %(max_ms).1f ms "
-              "(%(requests)d requests, %(failures)d failed, "
-              "%(seconds).1f s)" % run)
+        print(
+            "load: %(clients)d client(s): %(per_s).1f req/s, p50 "
+            "%(p50_ms).1f ms, p99 %(p99_ms).1f ms, max %(max_ms).1f ms "
+            "(%(requests)d requests, %(failures)d failed, "
+            "%(seconds).1f s)" % run
+        )
     print()
     print("| figure | occli | peer or floor | ratio | target | pass/fail |")
     print("|---|---|---|---|---|---|")

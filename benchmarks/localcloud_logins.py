@@ -30,11 +30,24 @@ DEMO_PASSWORD = "bench-demo-secret"
 
 def start_server(data_dir):
     env = dict(os.environ, OCCLI_LOCALCLOUD_DEMO_PASSWORD=DEMO_PASSWORD)
-    log = open(os.path.join(data_dir, "serve.log"), "w")
+    log = open(os.path.join(data_dir, "serve.log"), "w")  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "occli.localcloud", "serve", "--data-dir",
-         data_dir, "--port", "0", "--services", "identity,image"],
-        env=env, stdout=log, stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            "-m",
+            "occli.localcloud",
+            "serve",
+            "--data-dir",
+            data_dir,
+            "--port",
+            "0",
+            "--services",
+            "identity,image",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     endpoint = os.path.join(data_dir, "endpoint")
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -54,9 +67,16 @@ def start_server(data_dir):
 
 
 def login_body(password=DEMO_PASSWORD):
-    return {"auth": {"identity": {"methods": ["password"], "password": {
-        "user": {"name": "demo", "domain": {"id": "default"},
-                 "password": password}}}}}
+    return {
+        "auth": {
+            "identity": {
+                "methods": ["password"],
+                "password": {
+                    "user": {"name": "demo", "domain": {"id": "default"}, "password": password}
+                },
+            }
+        }
+    }
 
 
 def run(url, threads, seconds, probe=True):
@@ -68,8 +88,7 @@ def run(url, threads, seconds, probe=True):
     def login_loop(i):
         sess = requests.Session()
         while not stop.is_set():
-            r = sess.post(url + "/v3/auth/tokens?nocatalog",
-                          json=login_body(), timeout=60)
+            r = sess.post(url + "/v3/auth/tokens?nocatalog", json=login_body(), timeout=60)
             if r.status_code == 201:
                 logins[i] += 1
             else:
@@ -79,16 +98,15 @@ def run(url, threads, seconds, probe=True):
         sess = requests.Session()
         while not stop.is_set():
             start = time.perf_counter()
-            r = sess.get(url + "/image/v2/images",
-                         headers={"X-Auth-Token": token}, timeout=60)
+            r = sess.get(url + "/image/v2/images", headers={"X-Auth-Token": token}, timeout=60)
             latencies.append(time.perf_counter() - start)
             assert r.status_code == 200, r.text
             time.sleep(0.01)
 
-    token = requests.post(url + "/v3/auth/tokens", json=login_body(),
-                          timeout=60).headers["X-Subject-Token"]
-    workers = [threading.Thread(target=login_loop, args=(i,))
-               for i in range(threads)]
+    token = requests.post(url + "/v3/auth/tokens", json=login_body(), timeout=60).headers[
+        "X-Subject-Token"
+    ]
+    workers = [threading.Thread(target=login_loop, args=(i,)) for i in range(threads)]
     if probe:
         workers.append(threading.Thread(target=get_loop, args=(token,)))
     started = time.monotonic()
@@ -108,22 +126,25 @@ def run(url, threads, seconds, probe=True):
         "logins_per_s": round(sum(logins) / elapsed, 1),
         "gets": len(latencies),
         "get_ms_median": round(statistics.median(lat) * 1000, 1),
-        "get_ms_p95": round(lat[max(0, math.ceil(len(lat) * 0.95) - 1)]
-                            * 1000, 1),
+        "get_ms_p95": round(lat[max(0, math.ceil(len(lat) * 0.95) - 1)] * 1000, 1),
         "get_ms_max": round(lat[-1] * 1000, 1),
     }
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2, 4, 6],
-                        help="login thread counts to try (default: 1 2 4 6;"
-                             " the server has 8 worker threads)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        nargs="+",
+        default=[1, 2, 4, 6],
+        help="login thread counts to try (default: 1 2 4 6; the server has 8 worker threads)",
+    )
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--no-get", action="store_true",
-                        help="logins only, without the GET prober")
-    parser.add_argument("--json", action="store_true",
-                        help="print one JSON object per run")
+    parser.add_argument(
+        "--no-get", action="store_true", help="logins only, without the GET prober"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object per run")
     args = parser.parse_args(argv)
     data_dir = tempfile.mkdtemp(prefix="occli-bench-logins-")
     proc = None
@@ -136,12 +157,21 @@ def main(argv=None):
                 print(json.dumps(result))
             else:
                 line = "%2d login threads: %6.1f logins/s (%d failed)" % (
-                    n, result["logins_per_s"], result["failures"])
+                    n,
+                    result["logins_per_s"],
+                    result["failures"],
+                )
                 if result["gets"]:
-                    line += ("   GET /image/v2/images median %6.1f ms  p95"
-                             " %6.1f ms  max %6.1f ms  (%d GETs)" % (
-                                 result["get_ms_median"], result["get_ms_p95"],
-                                 result["get_ms_max"], result["gets"]))
+                    line += (
+                        "   GET /image/v2/images median %6.1f ms  p95"
+                        " %6.1f ms  max %6.1f ms  (%d GETs)"
+                        % (
+                            result["get_ms_median"],
+                            result["get_ms_p95"],
+                            result["get_ms_max"],
+                            result["gets"],
+                        )
+                    )
                 print(line)
     finally:
         if proc is not None:

@@ -58,12 +58,10 @@ def progress(text):
 def run_once(argv, env):
     """Wall seconds of one run of ``argv`` (which must succeed)."""
     start = time.perf_counter()
-    proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE)
+    proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     elapsed = time.perf_counter() - start
     if proc.returncode != 0:
-        raise RuntimeError("%s failed: %s" % (" ".join(argv),
-                                              proc.stderr.decode()[-500:]))
+        raise RuntimeError("%s failed: %s" % (" ".join(argv), proc.stderr.decode()[-500:]))
     return elapsed
 
 
@@ -91,13 +89,11 @@ def interleaved(commands, runs, warmup=2):
 
 def peak_rss(argv, env):
     """Peak resident set size of one run of ``argv``, in MiB."""
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _pid, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
-        raise RuntimeError("%s failed (%d)" % (" ".join(argv),
-                                                proc.returncode))
+        raise RuntimeError("%s failed (%d)" % (" ".join(argv), proc.returncode))
     return usage.ru_maxrss / 1024.0  # KiB on Linux
 
 
@@ -109,24 +105,33 @@ class LocalCloud:
         self.dir = tempfile.mkdtemp(prefix="occli-bench-")
 
     def __enter__(self):
-        subprocess.run(LOCALCLOUD + [
-            "start", "--port", "0", "--build-time", "0", "--data-dir",
-            self.dir] + self.options, check=True, capture_output=True,
-            text=True)
+        subprocess.run(
+            LOCALCLOUD
+            + ["start", "--port", "0", "--build-time", "0", "--data-dir", self.dir]
+            + self.options,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         with open(os.path.join(self.dir, "endpoint")) as f:
             self.url = f.read().strip()
-        self.env = dict(os.environ, OS_CLIENT_CONFIG_FILE=os.path.join(
-            self.dir, "clouds.yaml"), OS_CLOUD="local",
+        self.env = dict(
+            os.environ,
+            OS_CLIENT_CONFIG_FILE=os.path.join(self.dir, "clouds.yaml"),
+            OS_CLOUD="local",
             OCCLI_CACHE_DIR=os.path.join(self.dir, "cache"),
-            NOVACLIENT_ISHOULDNTBEDOINGTHIS="1")
-        for key in [k for k in self.env if k.startswith("OS_")
-                    and k not in ("OS_CLIENT_CONFIG_FILE", "OS_CLOUD")]:
+            NOVACLIENT_ISHOULDNTBEDOINGTHIS="1",
+        )
+        for key in [
+            k
+            for k in self.env
+            if k.startswith("OS_") and k not in ("OS_CLIENT_CONFIG_FILE", "OS_CLOUD")
+        ]:
             del self.env[key]
         return self
 
     def __exit__(self, *exc):
-        subprocess.run(LOCALCLOUD + ["stop", "--data-dir", self.dir],
-                       capture_output=True)
+        subprocess.run(LOCALCLOUD + ["stop", "--data-dir", self.dir], capture_output=True)
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def log_mark(self):
@@ -143,11 +148,14 @@ class LocalCloud:
 
     def occli(self, *argv, cloud="local"):
         """Run occli against this cloud; its stdout."""
-        proc = subprocess.run(OCCLI + ["--os-cloud", cloud] + list(argv),
-                              env=self.env, capture_output=True, text=True)
+        proc = subprocess.run(
+            OCCLI + ["--os-cloud", cloud] + list(argv),
+            env=self.env,
+            capture_output=True,
+            text=True,
+        )
         if proc.returncode != 0:
-            raise RuntimeError("occli %s failed: %s" % (
-                " ".join(argv), proc.stderr[-500:]))
+            raise RuntimeError("occli %s failed: %s" % (" ".join(argv), proc.stderr[-500:]))
         return proc.stdout
 
     def create_servers(self, name, count, batch=2000):
@@ -155,27 +163,33 @@ class LocalCloud:
         done = 0
         while done < count:
             size = min(batch, count - done)
-            subprocess.run([sys.executable, "-c", _CREATE_MANY, name,
-                            str(size)], env=self.env, check=True)
+            subprocess.run(
+                [sys.executable, "-c", _CREATE_MANY, name, str(size)], env=self.env, check=True
+            )
             done += size
 
     def admin_token(self):
-        return json.loads(self.occli("token", "issue", "-f", "json",
-                                     cloud="local-admin"))["id"]
+        return json.loads(self.occli("token", "issue", "-f", "json", cloud="local-admin"))["id"]
 
     def add_fault(self, rule):
         import requests
 
-        response = requests.post(self.url + "/localcloud/faults",
-                                 json=rule, timeout=30,
-                                 headers={"X-Auth-Token": self.admin_token()})
+        response = requests.post(
+            self.url + "/localcloud/faults",
+            json=rule,
+            timeout=30,
+            headers={"X-Auth-Token": self.admin_token()},
+        )
         response.raise_for_status()
 
     def clear_faults(self):
         import requests
 
-        requests.delete(self.url + "/localcloud/faults", timeout=30,
-                        headers={"X-Auth-Token": self.admin_token()})
+        requests.delete(
+            self.url + "/localcloud/faults",
+            timeout=30,
+            headers={"X-Auth-Token": self.admin_token()},
+        )
 
 
 _CREATE_MANY = """
@@ -191,12 +205,12 @@ client.servers.create(sys.argv[1], image=image, flavor=flavor, nics="none",
 
 # -- the figures ------------------------------------------------------------
 
+
 class Row:
     """One line of the table. ``better``: "lower" (ratio <= target) or
     "higher" (ratio >= target)."""
 
-    def __init__(self, figure, occli, peer, ratio=None, target=None,
-                 better="lower", note=""):
+    def __init__(self, figure, occli, peer, ratio=None, target=None, better="lower", note=""):
         self.figure, self.occli, self.peer = figure, occli, peer
         self.ratio, self.target, self.better = ratio, target, better
         self.note = note
@@ -208,8 +222,7 @@ class Row:
             ratio = "%.2f" % self.ratio
             if self.note:
                 ratio += " (%s)" % self.note
-            ok = (self.ratio <= self.target if self.better == "lower"
-                  else self.ratio >= self.target)
+            ok = self.ratio <= self.target if self.better == "lower" else self.ratio >= self.target
             verdict = "pass" if ok else "FAIL"
         sign = "≤" if self.better == "lower" else "≥"
         target = "-" if self.target is None else "%s %g" % (sign, self.target)
@@ -244,23 +257,47 @@ def bench_startup(runs, rows, nova=None):
             except (OSError, RuntimeError) as exc:
                 nova_skip = "skipped: nova list failed: %s" % str(exc)[:80]
         times = interleaved(commands, runs)
-    rows.append(Row("warm `server list` (5 servers)", seconds(times["list"]),
-                    "%s `import keystoneauth1.session`" % seconds(times["ks"]),
-                    times["list"] / times["ks"], 1.4))
+    rows.append(
+        Row(
+            "warm `server list` (5 servers)",
+            seconds(times["list"]),
+            "%s `import keystoneauth1.session`" % seconds(times["ks"]),
+            times["list"] / times["ks"],
+            1.4,
+        )
+    )
     if "nova" in times:
-        rows.append(Row("warm `server list` (5 servers)",
-                        seconds(times["list"]),
-                        "%s `nova list`" % seconds(times["nova"]),
-                        times["list"] / times["nova"], 0.5))
+        rows.append(
+            Row(
+                "warm `server list` (5 servers)",
+                seconds(times["list"]),
+                "%s `nova list`" % seconds(times["nova"]),
+                times["list"] / times["nova"],
+                0.5,
+            )
+        )
     else:
-        rows.append(Row("warm `server list` (5 servers)",
-                        seconds(times["list"]), "`nova list`",
-                        note=nova_skip or "skipped: no peers (PyPI?)"))
+        rows.append(
+            Row(
+                "warm `server list` (5 servers)",
+                seconds(times["list"]),
+                "`nova list`",
+                note=nova_skip or "skipped: no peers (PyPI?)",
+            )
+        )
     cliff = "%s `import cliff.app`" % seconds(times["cliff"])
-    rows.append(Row("`occli --help`", seconds(times["help"]), cliff,
-                    times["help"] / times["cliff"], 1.6))
-    rows.append(Row("`occli --version`", seconds(times["version"]), cliff,
-                    times["version"] / times["cliff"], 1.3))
+    rows.append(
+        Row("`occli --help`", seconds(times["help"]), cliff, times["help"] / times["cliff"], 1.6)
+    )
+    rows.append(
+        Row(
+            "`occli --version`",
+            seconds(times["version"]),
+            cliff,
+            times["version"] / times["cliff"],
+            1.3,
+        )
+    )
 
 
 def nova_environment(cloud):
@@ -287,15 +324,19 @@ def bench_memory(runs, rows, many=10000, few=1000):
             base = OCCLI + ["server", "list", "-f", fmt]
             samples = {"many": [], "few": []}
             for i in range(runs):
-                for label in (("many", "few") if i % 2 else ("few", "many")):
-                    argv = base + (["--limit", str(few)] if label == "few"
-                                   else [])
+                for label in ("many", "few") if i % 2 else ("few", "many"):
+                    argv = base + (["--limit", str(few)] if label == "few" else [])
                     samples[label].append(peak_rss(argv, cloud.env))
-            big, small = (statistics.median(samples[k])
-                          for k in ("many", "few"))
-            rows.append(Row("peak RSS, `server list -f %s`: %d vs %d "
-                            "servers" % (fmt, many, few), "%.1f MiB" % big,
-                            "%.1f MiB" % small, big / small, 1.3))
+            big, small = (statistics.median(samples[k]) for k in ("many", "few"))
+            rows.append(
+                Row(
+                    "peak RSS, `server list -f %s`: %d vs %d servers" % (fmt, many, few),
+                    "%.1f MiB" % big,
+                    "%.1f MiB" % small,
+                    big / small,
+                    1.3,
+                )
+            )
 
 
 def bench_bulk(runs, rows, count=200, delay=0.05, concurrency=8):
@@ -305,31 +346,55 @@ def bench_bulk(runs, rows, count=200, delay=0.05, concurrency=8):
     with LocalCloud() as cloud:
         cloud.occli("server", "list")
         for i in range(runs):
-            for level in ((1, concurrency) if i % 2 else (concurrency, 1)):
-                progress("bulk: %d deletes, --concurrency %d (%d/%d)"
-                         % (count, level, i + 1, runs))
+            for level in (1, concurrency) if i % 2 else (concurrency, 1):
+                progress(
+                    "bulk: %d deletes, --concurrency %d (%d/%d)" % (count, level, i + 1, runs)
+                )
                 name = "bulk%d-%d" % (i, level)
                 cloud.create_servers(name, count)
-                ids = cloud.occli("server", "list", "--name", "^%s-" % name,
-                                  "-f", "value", "-c", "ID").split()
+                ids = cloud.occli(
+                    "server", "list", "--name", "^%s-" % name, "-f", "value", "-c", "ID"
+                ).split()
                 assert len(ids) == count, len(ids)
-                cloud.add_fault({"method": "*", "path": "^/compute/",
-                                 "count": 100000, "kind": "delay",
-                                 "seconds": delay})
+                cloud.add_fault(
+                    {
+                        "method": "*",
+                        "path": "^/compute/",
+                        "count": 100000,
+                        "kind": "delay",
+                        "seconds": delay,
+                    }
+                )
                 try:
-                    samples[level].append(run_once(
-                        OCCLI + ["--os-cloud", "local", "server", "delete",
-                                 "--concurrency", str(level)] + ids,
-                        cloud.env))
+                    samples[level].append(
+                        run_once(
+                            OCCLI
+                            + [
+                                "--os-cloud",
+                                "local",
+                                "server",
+                                "delete",
+                                "--concurrency",
+                                str(level),
+                            ]
+                            + ids,
+                            cloud.env,
+                        )
+                    )
                 finally:
                     cloud.clear_faults()
-    serial, parallel = (statistics.median(samples[k])
-                        for k in (1, concurrency))
-    rows.append(Row("%d `server delete`, %d ms a compute request: "
-                    "`--concurrency %d` vs 1" % (count, delay * 1000,
-                                                 concurrency),
-                    seconds(parallel), seconds(serial), parallel / serial,
-                    0.2, note="%.1f× faster" % (serial / parallel)))
+    serial, parallel = (statistics.median(samples[k]) for k in (1, concurrency))
+    rows.append(
+        Row(
+            "%d `server delete`, %d ms a compute request: "
+            "`--concurrency %d` vs 1" % (count, delay * 1000, concurrency),
+            seconds(parallel),
+            seconds(serial),
+            parallel / serial,
+            0.2,
+            note="%.1f× faster" % (serial / parallel),
+        )
+    )
 
 
 def bench_localcloud(rows):
@@ -356,16 +421,16 @@ def bench_testing(rows):
 def compile_occli():
     """Write occli's bytecode, as an install does (a PYTHONDONTWRITEBYTECODE
     environment would otherwise compile the edited modules on every run)."""
-    env = {k: v for k, v in os.environ.items()
-           if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run([sys.executable, "-m", "compileall", "-q",
-                    os.path.join(REPO, "occli")], env=env,
-                   stdout=subprocess.DEVNULL)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", os.path.join(REPO, "occli")],
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 def print_table(rows):
-    header = ["figure", "occli", "peer or floor", "ratio", "target",
-              "pass/fail"]
+    header = ["figure", "occli", "peer or floor", "ratio", "target", "pass/fail"]
     print("| " + " | ".join(header) + " |")
     print("|" + "|".join("---" for _ in header) + "|")
     for row in rows:
@@ -375,17 +440,23 @@ def print_table(rows):
 def main():
     global OCCLI, LOCALCLOUD
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=15,
-                        help="repetitions of each start-up figure (medians)")
+    parser.add_argument(
+        "--runs", type=int, default=15, help="repetitions of each start-up figure (medians)"
+    )
     parser.add_argument("--memory-runs", type=int, default=3)
     parser.add_argument("--bulk-runs", type=int, default=2)
-    parser.add_argument("--peers", action="store_true",
-                        help="also time nova list (installs the peers once "
-                        "into .bench-peers: benchmarks/peers.py)")
-    parser.add_argument("--only", action="append",
-                        choices=("startup", "memory", "bulk",
-                                 "localcloud", "testing"),
-                        help="run only these figures (repeatable)")
+    parser.add_argument(
+        "--peers",
+        action="store_true",
+        help="also time nova list (installs the peers once "
+        "into .bench-peers: benchmarks/peers.py)",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=("startup", "memory", "bulk", "localcloud", "testing"),
+        help="run only these figures (repeatable)",
+    )
     parser.add_argument("--occli", help="the occli command to time")
     parser.add_argument("--localcloud", help="the occli-localcloud command")
     args = parser.parse_args()
@@ -403,8 +474,7 @@ def main():
             nova = os.path.join(peers.ensure_venv(quiet=True), "nova")
         except peers.Skip as exc:
             progress("peers: skipped: %s" % exc)
-    only = set(args.only or ("startup", "memory", "bulk", "localcloud",
-                             "testing"))
+    only = set(args.only or ("startup", "memory", "bulk", "localcloud", "testing"))
     rows = []
     if "startup" in only:
         bench_startup(args.runs, rows, nova)

@@ -29,9 +29,14 @@ import time
 BIN = os.path.dirname(sys.executable)
 OCCLI = os.path.join(BIN, "occli")
 PLUGINS = 20
-AUTH = {"OS_AUTH_URL": "http://127.0.0.1:9/v3", "OS_USERNAME": "bench",
-        "OS_PASSWORD": "bench", "OS_PROJECT_NAME": "bench",
-        "OS_USER_DOMAIN_ID": "default", "OS_PROJECT_DOMAIN_ID": "default"}
+AUTH = {
+    "OS_AUTH_URL": "http://127.0.0.1:9/v3",
+    "OS_USERNAME": "bench",
+    "OS_PASSWORD": "bench",
+    "OS_PROJECT_NAME": "bench",
+    "OS_USER_DOMAIN_ID": "default",
+    "OS_PROJECT_DOMAIN_ID": "default",
+}
 
 _COMMANDS = '''"""Generated benchmark plugin %(n)d."""
 
@@ -45,10 +50,10 @@ def do_bench%(n)d_thing%(i)d(client, args):
     """Benchmark command %(i)d of plugin %(n)d."""
     return ("ID",), [(j,) for j in range(args.count)]
 '''
-_MANAGERS = '''
+_MANAGERS = """
 def manager_mapping():
     return {"bench%(n)d": "occli_bench_plugin%(n)d.managers:BenchManager"}
-'''
+"""
 
 _SCAN = r"""
 import sys, time
@@ -73,19 +78,29 @@ def make_plugins(site, count=PLUGINS):
         package = os.path.join(site, "occli_bench_plugin%d" % n)
         os.makedirs(package)
         _write(os.path.join(package, "__init__.py"), "")
-        _write(os.path.join(package, "commands.py"), _COMMANDS % {"n": n}
-               + "".join(_COMMAND % {"n": n, "i": i} for i in range(5)))
-        _write(os.path.join(package, "managers.py"), _MANAGERS % {"n": n}
-               + "\nfrom occli import base\n\n\nclass BenchManager(base.Manager):"
-                 "\n    service_type = 'bench'\n")
+        _write(
+            os.path.join(package, "commands.py"),
+            _COMMANDS % {"n": n} + "".join(_COMMAND % {"n": n, "i": i} for i in range(5)),
+        )
+        _write(
+            os.path.join(package, "managers.py"),
+            _MANAGERS
+            % {"n": n}
+            + "\nfrom occli import base\n\n\nclass BenchManager(base.Manager):"
+            "\n    service_type = 'bench'\n",
+        )
         info = os.path.join(site, "occli_bench_plugin%d-1.0.dist-info" % n)
         os.makedirs(info)
-        _write(os.path.join(info, "METADATA"), "Metadata-Version: 2.1\nName: "
-               "occli-bench-plugin%d\nVersion: 1.0\n" % n)
-        _write(os.path.join(info, "entry_points.txt"),
-               "[occli.commands]\nbench%d = occli_bench_plugin%d.commands\n\n"
-               "[occli.managers]\nbench%d = occli_bench_plugin%d.managers:"
-               "manager_mapping\n" % (n, n, n, n))
+        _write(
+            os.path.join(info, "METADATA"),
+            "Metadata-Version: 2.1\nName: occli-bench-plugin%d\nVersion: 1.0\n" % n,
+        )
+        _write(
+            os.path.join(info, "entry_points.txt"),
+            "[occli.commands]\nbench%d = occli_bench_plugin%d.commands\n\n"
+            "[occli.managers]\nbench%d = occli_bench_plugin%d.managers:"
+            "manager_mapping\n" % (n, n, n, n),
+        )
 
 
 def _write(path, text):
@@ -98,8 +113,13 @@ def timed(argv, env, runs, warmup=2):
     samples = []
     for i in range(warmup + runs):
         start = time.perf_counter()
-        subprocess.run(argv, env=env, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, cwd=env["OCCLI_CACHE_DIR"])
+        subprocess.run(
+            argv,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=env["OCCLI_CACHE_DIR"],
+        )
         if i >= warmup:
             samples.append(time.perf_counter() - start)
     return statistics.median(samples), min(samples)
@@ -111,8 +131,13 @@ def first_run(argv, env, cache, runs):
     for _ in range(runs):
         shutil.rmtree(os.path.join(cache, "plugins"), ignore_errors=True)
         start = time.perf_counter()
-        subprocess.run(argv, env=env, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, cwd=env["OCCLI_CACHE_DIR"])
+        subprocess.run(
+            argv,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=env["OCCLI_CACHE_DIR"],
+        )
         samples.append(time.perf_counter() - start)
     return statistics.median(samples)
 
@@ -121,23 +146,34 @@ def in_process(kind, env, runs):
     """Median and min ms of a scan variant, each run in a fresh interpreter."""
     samples = []
     for i in range(runs + 1):
-        out = subprocess.run([sys.executable, "-c", _SCAN, kind], env=env,
-                             capture_output=True, text=True, check=True,
-                             cwd=env["OCCLI_CACHE_DIR"]).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", _SCAN, kind],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=env["OCCLI_CACHE_DIR"],
+        ).stdout
         if i:
             samples.append(float(out.strip().splitlines()[-1]) * 1000)
     return statistics.median(samples), min(samples)
 
 
 def _scenarios(tmp, site):
-    base = {k: v for k, v in os.environ.items()
-            if not k.startswith(("OS_", "OCCLI_")) and k != "PYTHONPATH"}
-    for label, count, pythonpath in (("0 plugins", 0, None),
-                                     ("%d plugins" % PLUGINS, PLUGINS, site)):
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("OS_", "OCCLI_")) and k != "PYTHONPATH"
+    }
+    for label, count, pythonpath in (
+        ("0 plugins", 0, None),
+        ("%d plugins" % PLUGINS, PLUGINS, site),
+    ):
         cache = os.path.join(tmp, "cache-%d" % count)
         os.makedirs(cache)  # also the working directory of the runs
-        env = dict(base, OCCLI_CACHE_DIR=cache,
-                   XDG_CACHE_HOME=os.path.join(tmp, "xdg-%d" % count), **AUTH)
+        env = dict(
+            base, OCCLI_CACHE_DIR=cache, XDG_CACHE_HOME=os.path.join(tmp, "xdg-%d" % count), **AUTH
+        )
         if pythonpath:
             env["PYTHONPATH"] = pythonpath
         yield label, env, cache
@@ -152,21 +188,33 @@ def main(quiet=False, runs=9):
         os.makedirs(site)
         make_plugins(site)
         for label, env, cache in _scenarios(tmp, site):
-            for what, argv in (("--help", [OCCLI, "--help"]),
-                               ("server list", [OCCLI, "server", "list"])):
+            for what, argv in (
+                ("--help", [OCCLI, "--help"]),
+                ("server list", [OCCLI, "server", "list"]),
+            ):
                 median, best = timed(argv, env, runs)
                 cold = first_run(argv, env, cache, max(3, runs // 3))
-                rows.append(("occli %s, %s" % (what, label), "%.3f s" % median,
-                             "min %.3f s; first run (index miss) %.3f s"
-                             % (best, cold)))
+                rows.append(
+                    (
+                        "occli %s, %s" % (what, label),
+                        "%.3f s" % median,
+                        "min %.3f s; first run (index miss) %.3f s" % (best, cold),
+                    )
+                )
             timed([OCCLI, "--version"], env, 1, warmup=0)  # warm the index
-            for kind, what in (("importlib", "importlib.metadata scan"),
-                               ("stevedore", "stevedore cache read"),
-                               ("registry", "registry from index")):
+            for kind, what in (
+                ("importlib", "importlib.metadata scan"),
+                ("stevedore", "stevedore cache read"),
+                ("registry", "registry from index"),
+            ):
                 median, best = in_process(kind, env, runs)
-                rows.append(("%s, %s" % (what, label), "%.2f ms" % median,
-                             "min %.2f ms; in-process, fresh interpreter"
-                             % best))
+                rows.append(
+                    (
+                        "%s, %s" % (what, label),
+                        "%.2f ms" % median,
+                        "min %.2f ms; in-process, fresh interpreter" % best,
+                    )
+                )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if not quiet:

@@ -45,7 +45,8 @@ def _timed(func, runs, warmup=1):
 
 def in_process(runs):
     """``[(label, value, note)]`` of the in-process measurements."""
-    from occli.localcloud.cloud import Config, LocalCloud
+    from occli.localcloud.cloud import Config
+    from occli.localcloud.cloud import LocalCloud
     from occli.localcloud.server import BackgroundServer
     from occli.testing import cloud as testing
 
@@ -53,9 +54,13 @@ def in_process(runs):
     testing._service_classes(None)  # imports, not timed
     start = time.perf_counter()
     testing.start_local_cloud(compute_hosts=7).stop()  # a template of its own
-    rows.append(("first cloud of a process (template built)",
-                 "%.1f ms" % ((time.perf_counter() - start) * 1000),
-                 "migrations + seed + template saved; once per process"))
+    rows.append(
+        (
+            "first cloud of a process (template built)",
+            "%.1f ms" % ((time.perf_counter() - start) * 1000),
+            "migrations + seed + template saved; once per process",
+        )
+    )
 
     starts, stops = [], []
     for i in range(runs + 1):
@@ -67,34 +72,52 @@ def in_process(runs):
         if i:
             starts.append(t1 - t0)
             stops.append(t2 - t1)
-    rows.append(("fresh cloud per test: start", "%.1f ms" % _ms(starts)[0],
-                 "min %.1f ms; template copied, port bound, serving"
-                 % _ms(starts)[1]))
-    rows.append(("fresh cloud per test: stop", "%.1f ms" % _ms(stops)[0],
-                 "min %.1f ms; server, database, data dir" % _ms(stops)[1]))
+    rows.append(
+        (
+            "fresh cloud per test: start",
+            "%.1f ms" % _ms(starts)[0],
+            "min %.1f ms; template copied, port bound, serving" % _ms(starts)[1],
+        )
+    )
+    rows.append(
+        (
+            "fresh cloud per test: stop",
+            "%.1f ms" % _ms(stops)[0],
+            "min %.1f ms; server, database, data dir" % _ms(stops)[1],
+        )
+    )
 
     def start_and_list():
         with testing.start_local_cloud() as fixture:
             list(fixture.client().flavors.list())
+
     median, best = _ms(_timed(start_and_list, runs))
-    rows.append(("start + first request + stop", "%.1f ms" % median,
-                 "min %.1f ms; token, discovery, flavor list" % best))
+    rows.append(
+        (
+            "start + first request + stop",
+            "%.1f ms" % median,
+            "min %.1f ms; token, discovery, flavor list" % best,
+        )
+    )
 
     def scratch():
         data_dir = tempfile.mkdtemp(prefix="occli-bench-scratch-")
         try:
-            cloud = LocalCloud(Config(data_dir=data_dir, port=0,
-                                      build_time=0))
+            cloud = LocalCloud(Config(data_dir=data_dir, port=0, build_time=0))
             server = BackgroundServer(cloud, port=0).start()
             server.stop()
             cloud.close()
         finally:
             shutil.rmtree(data_dir, ignore_errors=True)
+
     median, best = _ms(_timed(scratch, max(3, runs // 5)))
-    rows.append(("cloud seeded from scratch (no template)",
-                 "%.1f ms" % median,
-                 "min %.1f ms; occli-localcloud's way, default scrypt cost"
-                 % best))
+    rows.append(
+        (
+            "cloud seeded from scratch (no template)",
+            "%.1f ms" % median,
+            "min %.1f ms; occli-localcloud's way, default scrypt cost" % best,
+        )
+    )
     return rows
 
 
@@ -111,8 +134,7 @@ def pytest_per_test(count):
     """Per-test cost of the ``local_cloud`` fixture in a real pytest run:
     ``(seconds per test, total with, total without)``."""
     tmp = tempfile.mkdtemp(prefix="occli-bench-testing-")
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("OS_", "PYTEST_"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OS_", "PYTEST_"))}
     try:
         totals = {}
         for kind, args in (("with", "local_cloud"), ("without", "tmp_path")):
@@ -120,9 +142,13 @@ def pytest_per_test(count):
             with open(path, "w") as f:
                 f.write(_TESTS % (count, args))
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "pytest", "-q", "-p",
-                            "no:cacheprovider", path], cwd=tmp, env=env,
-                           check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(
+                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", path],
+                cwd=tmp,
+                env=env,
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
             totals[kind] = time.perf_counter() - start
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -134,10 +160,13 @@ def main(quiet=False, runs=30, tests=200):
     """``[(label, value, note)]``; printed unless ``quiet``."""
     rows = in_process(runs)
     per_test, with_, without = pytest_per_test(tests)
-    rows.append(("pytest: local_cloud fixture, per test",
-                 "%.1f ms" % (per_test * 1000),
-                 "%d tests: %.2f s with, %.2f s with tmp_path only"
-                 % (tests, with_, without)))
+    rows.append(
+        (
+            "pytest: local_cloud fixture, per test",
+            "%.1f ms" % (per_test * 1000),
+            "%d tests: %.2f s with, %.2f s with tmp_path only" % (tests, with_, without),
+        )
+    )
     if not quiet:
         width = max(len(r[0]) for r in rows)
         for label, value, note in rows:
@@ -155,7 +184,8 @@ def run(report, runs=30):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30)
-    parser.add_argument("--tests", type=int, default=200,
-                        help="tests in the pytest end-to-end measurement")
+    parser.add_argument(
+        "--tests", type=int, default=200, help="tests in the pytest end-to-end measurement"
+    )
     args = parser.parse_args()
     main(runs=args.runs, tests=args.tests)

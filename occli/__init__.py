@@ -10,5 +10,6 @@ def __getattr__(name):
     # ``--version``/``--help`` paths.
     if name == "Client":
         from occli.client import Client
+
         return Client
     raise AttributeError(name)

@@ -31,8 +31,8 @@ class APIVersion:
         match = _VERSION_RE.match(text)
         if not match:
             raise exceptions.UnsupportedVersion(
-                "Invalid compute API version %r: expected 'X.Y' or 'latest'."
-                % version)
+                "Invalid compute API version %r: expected 'X.Y' or 'latest'." % version
+            )
         self.major = int(match.group(1))
         minor = match.group(2)
         self.minor = float("inf") if minor == "latest" else int(minor)
@@ -63,9 +63,7 @@ class APIVersion:
         """True when ``start <= self <= end`` (either bound optional)."""
         if start is not None and self < APIVersion(start):
             return False
-        if end is not None and self > APIVersion(end):
-            return False
-        return True
+        return end is None or self <= APIVersion(end)
 
 
 def negotiate(requested, server_min, server_max):
@@ -85,23 +83,24 @@ def negotiate(requested, server_min, server_max):
         if best < max(client_min, server_min):
             raise exceptions.UnsupportedVersion(
                 "No compute API version in common: client supports %s-%s, "
-                "server %s-%s." % (client_min, client_max, server_min,
-                                   server_max))
+                "server %s-%s." % (client_min, client_max, server_min, server_max)
+            )
         return best
     version = APIVersion(requested)
     if not version.matches(client_min, client_max):
         raise exceptions.UnsupportedVersion(
             "Compute API version %s is not supported by occli (%s-%s)."
-            % (version, client_min, client_max))
+            % (version, client_min, client_max)
+        )
     if not version.matches(server_min, server_max):
         raise exceptions.UnsupportedVersion(
             "Compute API version %s is not supported by the server (%s-%s)."
-            % (version, server_min, server_max))
+            % (version, server_min, server_max)
+        )
     return version
 
 
-def require(version, start, end=None, what="this feature", pinned=False,
-            params=()):
+def require(version, start, end=None, what="this feature", pinned=False, params=()):
     """Raise UnsupportedVersion unless ``start <= version <= end``.
 
     The one wording of every microversion error. ``pinned`` says the user
@@ -116,9 +115,13 @@ def require(version, start, end=None, what="this feature", pinned=False,
         need = "%s or later" % start
     else:
         need = "between %s and %s" % (start, end)
-    advice = ("change --os-compute-api-version" if pinned else
-              "pin a version with --os-compute-api-version")
+    advice = (
+        "change --os-compute-api-version"
+        if pinned
+        else "pin a version with --os-compute-api-version"
+    )
     raise exceptions.UnsupportedVersion(
-        "%s requires compute API version %s (in use: %s); %s." % (
-            what[:1].upper() + what[1:], need, version, advice),
-        params=params)
+        "%s requires compute API version %s (in use: %s); %s."
+        % (what[:1].upper() + what[1:], need, version, advice),
+        params=params,
+    )

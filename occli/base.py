@@ -8,10 +8,10 @@ returning :class:`Resource` objects (or a :class:`Result`) and raising
 nothing of the shell.
 """
 
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs
+from urllib.parse import urlparse
 
 from occli import exceptions
-
 
 _IDEMPOTENT = frozenset(("GET", "HEAD", "PUT", "DELETE"))
 #: Statuses worth trying again: the gateway or the service is busy.
@@ -40,8 +40,7 @@ class Resource:
         try:
             return self._info[name]
         except KeyError:
-            raise AttributeError(
-                "%s has no attribute %r" % (type(self).__name__, name))
+            raise AttributeError("%s has no attribute %r" % (type(self).__name__, name)) from None
 
     def __getitem__(self, key):
         return self._info[key]
@@ -60,8 +59,9 @@ class Resource:
         return hash((type(self).__name__, self._info.get("id")))
 
     def __repr__(self):
-        shown = ", ".join("%s=%r" % (k, self._info[k])
-                          for k in ("id", "name", "status") if k in self._info)
+        shown = ", ".join(
+            "%s=%r" % (k, self._info[k]) for k in ("id", "name", "status") if k in self._info
+        )
         return "<%s %s>" % (type(self).__name__, shown)
 
     def to_dict(self):
@@ -127,8 +127,9 @@ def renamed(options, aliases, where):
     for alias, name in aliases.items():
         if alias in options:
             if name in options:
-                raise TypeError("%s() got both %r and its novaclient alias "
-                                "%r" % (where, name, alias))
+                raise TypeError(
+                    "%s() got both %r and its novaclient alias %r" % (where, name, alias)
+                )
             options[name] = options.pop(alias)
     return options
 
@@ -142,7 +143,7 @@ class Manager:
     """
 
     resource_class = Resource
-    service_type = None
+    service_type: str | None = None
 
     def __init__(self, client):
         self.client = client
@@ -157,8 +158,7 @@ class Manager:
         """The microversion of this manager's service (None if unversioned)."""
         return self.client.api_version(self.service_type)
 
-    def _request(self, method, url, body=None, params=None, headers=None,
-                 **kwargs):
+    def _request(self, method, url, body=None, params=None, headers=None, **kwargs):
         """Send one request through the adapter; raise on an HTTP error.
 
         The adapter retries connection failures and 502/503/504; a request
@@ -173,8 +173,7 @@ class Manager:
             kwargs["microversion"] = str(microversion)
         if body is not None:
             kwargs["json"] = body
-        response = self.api.request(url, method, params=params,
-                                    headers=headers, **kwargs)
+        response = self.api.request(url, method, params=params, headers=headers, **kwargs)
         if response.status_code >= 400:
             raise exceptions.from_response(response, method, url)
         return response
@@ -188,7 +187,8 @@ class Manager:
             raise exceptions.ClientException(
                 "The server answered with a body that is not JSON",
                 code=response.status_code,
-                request_id=_request_id(response))
+                request_id=_request_id(response),
+            ) from None
 
     def _resource(self, info, response=None):
         return self.resource_class(self, info, _request_ids(response))
@@ -196,19 +196,26 @@ class Manager:
     def _result(self, response, body=None):
         return Result(body, _request_ids(response))
 
-    def _list_all(self, url, response_key, params=None, limit=None,
-                  links_key=None, item_key=None):
+    def _list_all(self, url, response_key, params=None, limit=None, links_key=None, item_key=None):
         """Every resource :meth:`_list` yields, read at once: a
         :class:`ListWithMeta` with the request id of each page."""
         request_ids = []
-        items = [item for page in self._pages(
-            url, response_key, params=params, limit=limit,
-            links_key=links_key, item_key=item_key, request_ids=request_ids)
-            for item in page]
+        items = [
+            item
+            for page in self._pages(
+                url,
+                response_key,
+                params=params,
+                limit=limit,
+                links_key=links_key,
+                item_key=item_key,
+                request_ids=request_ids,
+            )
+            for item in page
+        ]
         return ListWithMeta(items, request_ids)
 
-    def _list(self, url, response_key, params=None, limit=None,
-              links_key=None, item_key=None):
+    def _list(self, url, response_key, params=None, limit=None, links_key=None, item_key=None):
         """Yield resources, following ``<key>_links`` rel=next pages.
 
         ``limit`` caps the total number of items (None or -1: all pages).
@@ -216,12 +223,21 @@ class Manager:
         or an href as Glance's ``next``); ``item_key`` unwraps items that are
         wrapped one by one (as Nova's keypairs are).
         """
-        for page in self._pages(url, response_key, params=params, limit=limit,
-                                links_key=links_key, item_key=item_key):
+        for page in self._pages(
+            url, response_key, params=params, limit=limit, links_key=links_key, item_key=item_key
+        ):
             yield from page
 
-    def _pages(self, url, response_key, params=None, limit=None,
-               links_key=None, item_key=None, request_ids=None):
+    def _pages(
+        self,
+        url,
+        response_key,
+        params=None,
+        limit=None,
+        links_key=None,
+        item_key=None,
+        request_ids=None,
+    ):
         """Yield the resources page by page, a list per page, as
         :meth:`_list` yields them one by one: the next page is asked for
         when the caller wants it. The request id of each page is appended
@@ -241,8 +257,9 @@ class Manager:
             if remaining is not None:
                 items = items[:remaining]
                 remaining -= len(items)
-            page = [self._resource(item[item_key] if item_key else item,
-                                   response) for item in items]
+            page = [
+                self._resource(item[item_key] if item_key else item, response) for item in items
+            ]
             next_marker = _next_marker(body.get(links_key))
             del response, body, items  # a page in memory at a time, not two
             if not page:
@@ -294,16 +311,17 @@ class Manager:
         matches = self.find_all(**filters)
         if not matches:
             raise exceptions.NotFound(
-                "No %s matching %s." % (self._noun(), _describe(filters)),
-                code=404)
+                "No %s matching %s." % (self._noun(), _describe(filters)), code=404
+            )
         if len(matches) > 1:
             raise self._ambiguous(_describe(filters), matches)
         return matches[0]
 
     def find_all(self, **filters):
         """All resources whose attributes equal ``filters`` (client-side)."""
-        return [r for r in self.list()
-                if all(getattr(r, k, None) == v for k, v in filters.items())]
+        return [
+            r for r in self.list() if all(getattr(r, k, None) == v for k, v in filters.items())
+        ]
 
     def find_resource(self, name_or_id):
         """Resolve a name or id: the id first, then an exact name."""
@@ -317,8 +335,8 @@ class Manager:
         matches = self._find_by_name(name_or_id)
         if not matches:
             raise exceptions.NotFound(
-                "No %s with a name or ID of '%s' exists." % (
-                    self._noun(), name_or_id), code=404)
+                "No %s with a name or ID of '%s' exists." % (self._noun(), name_or_id), code=404
+            )
         if len(matches) > 1:
             raise self._ambiguous("name '%s'" % name_or_id, matches)
         return matches[0]
@@ -332,16 +350,15 @@ class Manager:
     def _ambiguous(self, what, matches):
         ids = ", ".join(str(getattr(m, "id", "?")) for m in matches)
         return exceptions.NoUniqueMatch(
-            "More than one %s matches %s (%s); use the ID." % (
-                self._noun(), what, ids))
+            "More than one %s matches %s (%s); use the ID." % (self._noun(), what, ids)
+        )
 
 
 def _request_id(response):
     if response is None:
         return None
     headers = response.headers
-    return (headers.get("x-openstack-request-id")
-            or headers.get("x-compute-request-id"))
+    return headers.get("x-openstack-request-id") or headers.get("x-compute-request-id")
 
 
 def _request_ids(response):
@@ -354,8 +371,7 @@ def _next_marker(links):
     if isinstance(links, str):
         hrefs = [links]
     else:
-        hrefs = [link.get("href", "") for link in links or ()
-                 if link.get("rel") == "next"]
+        hrefs = [link.get("href", "") for link in links or () if link.get("rel") == "next"]
     for href in hrefs:
         markers = parse_qs(urlparse(href).query).get("marker")
         if markers:

@@ -24,12 +24,14 @@ step). Only plugins that inherit those answers are stood in for: see
 import json
 import threading
 
-from keystoneauth1 import access, discover, exceptions, plugin
+from keystoneauth1 import access
+from keystoneauth1 import discover
+from keystoneauth1 import exceptions
+from keystoneauth1 import plugin
 
 #: Auth types whose plugins take their headers, endpoints, user and project
 #: from the token as ``BaseIdentityPlugin`` does (none overrides those).
-AUTH_TYPES = frozenset(("password", "v3password", "token", "v3token",
-                        "v3applicationcredential"))
+AUTH_TYPES = frozenset(("password", "v3password", "token", "v3token", "v3applicationcredential"))
 
 
 def from_state(state):
@@ -66,7 +68,8 @@ class CachedTokenAuth(plugin.BaseAuthPlugin):
     def _cache_answers(self):
         """True while the cached token answers (not yet the real plugin)."""
         return self._real is None and not self._cached.will_expire_soon(
-            self.MIN_TOKEN_LIFE_SECONDS)
+            self.MIN_TOKEN_LIFE_SECONDS
+        )
 
     @property
     def auth_ref(self):
@@ -98,82 +101,135 @@ class CachedTokenAuth(plugin.BaseAuthPlugin):
             return super().get_connection_params(session)
         return self._real.get_connection_params(session)
 
-    def get_endpoint_data(self, session, *, endpoint_override=None,
-                          discover_versions=True, service_type=None,
-                          interface=None, region_name=None,
-                          service_name=None, allow=None,
-                          allow_version_hack=True, skip_discovery=False,
-                          min_version=None, max_version=None, **kwargs):
-        if (endpoint_override or interface is plugin.AUTH_INTERFACE
-                or not service_type or not self._cache_answers()):
+    def get_endpoint_data(
+        self,
+        session,
+        *,
+        endpoint_override=None,
+        discover_versions=True,
+        service_type=None,
+        interface=None,
+        region_name=None,
+        service_name=None,
+        allow=None,
+        allow_version_hack=True,
+        skip_discovery=False,
+        min_version=None,
+        max_version=None,
+        **kwargs,
+    ):
+        if (
+            endpoint_override
+            or interface is plugin.AUTH_INTERFACE
+            or not service_type
+            or not self._cache_answers()
+        ):
             return self._plugin().get_endpoint_data(
-                session, endpoint_override=endpoint_override,
+                session,
+                endpoint_override=endpoint_override,
                 discover_versions=discover_versions,
-                service_type=service_type, interface=interface,
-                region_name=region_name, service_name=service_name,
-                allow=allow, allow_version_hack=allow_version_hack,
-                skip_discovery=skip_discovery, min_version=min_version,
-                max_version=max_version, **kwargs)
+                service_type=service_type,
+                interface=interface,
+                region_name=region_name,
+                service_name=service_name,
+                allow=allow,
+                allow_version_hack=allow_version_hack,
+                skip_discovery=skip_discovery,
+                min_version=min_version,
+                max_version=max_version,
+                **kwargs,
+            )
         # BaseIdentityPlugin.get_endpoint_data, for a catalog endpoint
         min_version, max_version = discover._normalize_version_args(
-            None, min_version, max_version, service_type=service_type)
+            None, min_version, max_version, service_type=service_type
+        )
         endpoint_data = self._cached.service_catalog.endpoint_data_for(
-            service_type=service_type, interface=interface or "public",
-            region_name=region_name, service_name=service_name)
+            service_type=service_type,
+            interface=interface or "public",
+            region_name=region_name,
+            service_name=service_name,
+        )
         if not endpoint_data:
             return None
         if skip_discovery:
             return endpoint_data
         try:
             return endpoint_data.get_versioned_data(
-                session, project_id=self._cached.project_id,
-                min_version=min_version, max_version=max_version,
+                session,
+                project_id=self._cached.project_id,
+                min_version=min_version,
+                max_version=max_version,
                 cache=self._discovery_cache,
                 discover_versions=discover_versions,
-                allow_version_hack=allow_version_hack, allow=allow or {})
-        except (exceptions.DiscoveryFailure, exceptions.HttpError,
-                exceptions.ConnectionError):
+                allow_version_hack=allow_version_hack,
+                allow=allow or {},
+            )
+        except (exceptions.DiscoveryFailure, exceptions.HttpError, exceptions.ConnectionError):
             if max_version or min_version:
                 return None
             return endpoint_data
 
-    def get_endpoint(self, session, service_type=None, interface=None,
-                     region_name=None, service_name=None, version=None,
-                     allow=None, allow_version_hack=True,
-                     skip_discovery=False, min_version=None, max_version=None,
-                     **kwargs):
+    def get_endpoint(
+        self,
+        session,
+        service_type=None,
+        interface=None,
+        region_name=None,
+        service_name=None,
+        version=None,
+        allow=None,
+        allow_version_hack=True,
+        skip_discovery=False,
+        min_version=None,
+        max_version=None,
+        **kwargs,
+    ):
         if self._real is not None:
             return self._real.get_endpoint(
-                session, service_type=service_type, interface=interface,
-                region_name=region_name, service_name=service_name,
-                version=version, allow=allow,
+                session,
+                service_type=service_type,
+                interface=interface,
+                region_name=region_name,
+                service_name=service_name,
+                version=version,
+                allow=allow,
                 allow_version_hack=allow_version_hack,
-                skip_discovery=skip_discovery, min_version=min_version,
-                max_version=max_version, **kwargs)
+                skip_discovery=skip_discovery,
+                min_version=min_version,
+                max_version=max_version,
+                **kwargs,
+            )
         # BaseIdentityPlugin.get_endpoint
         min_version, max_version = discover._normalize_version_args(
-            version, min_version, max_version, service_type=service_type)
+            version, min_version, max_version, service_type=service_type
+        )
         endpoint_data = self.get_endpoint_data(
-            session, service_type=service_type, interface=interface,
-            region_name=region_name, service_name=service_name, allow=allow,
-            min_version=min_version, max_version=max_version,
-            discover_versions=False, skip_discovery=skip_discovery,
-            allow_version_hack=allow_version_hack, **kwargs)
+            session,
+            service_type=service_type,
+            interface=interface,
+            region_name=region_name,
+            service_name=service_name,
+            allow=allow,
+            min_version=min_version,
+            max_version=max_version,
+            discover_versions=False,
+            skip_discovery=skip_discovery,
+            allow_version_hack=allow_version_hack,
+            **kwargs,
+        )
         return endpoint_data.url if endpoint_data else None
 
     def get_auth_state(self):
         if self._real is not None:
             return self._real.get_auth_state()
         # BaseIdentityPlugin.get_auth_state
-        return json.dumps({"auth_token": self._cached.auth_token,
-                           "body": self._cached._data})
+        return json.dumps({"auth_token": self._cached.auth_token, "body": self._cached._data})
 
     # -- the real plugin's ----------------------------------------------
 
     def __getattr__(self, name):
         # anything else a plugin has (get_discovery, auth_url, ...)
-        if name.startswith("__") or name in ("_real", "_cached", "_factory",
-                                             "_lock"):
+        if name.startswith("__") or name in ("_real", "_cached", "_factory", "_lock"):
             raise AttributeError(name)
         return getattr(self._plugin(), name)
 
@@ -187,13 +243,21 @@ class CachedTokenAuth(plugin.BaseAuthPlugin):
 def _delegate(name):
     def method(self, *args, **kwargs):
         return getattr(self._plugin(), name)(*args, **kwargs)
+
     method.__name__ = name
     return method
 
 
-for _name in ("get_auth_ref", "get_api_major_version", "get_all_version_data",
-              "get_sp_auth_url", "get_sp_url", "get_cache_id",
-              "get_unscoped_cache_id", "get_unscoped_auth_state",
-              "set_unscoped_auth_state"):
+for _name in (
+    "get_auth_ref",
+    "get_api_major_version",
+    "get_all_version_data",
+    "get_sp_auth_url",
+    "get_sp_url",
+    "get_cache_id",
+    "get_unscoped_cache_id",
+    "get_unscoped_auth_state",
+    "set_unscoped_auth_state",
+):
     setattr(CachedTokenAuth, _name, _delegate(_name))
 del _name

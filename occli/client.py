@@ -53,15 +53,13 @@ class Client:
     quotas = BuiltinManager("occli.v2.quotas:QuotaSetManager")
     quota_classes = BuiltinManager("occli.v2.quotas:QuotaClassSetManager")
     usage = BuiltinManager("occli.v2.usage:UsageManager")
-    usage_audit_logs = BuiltinManager(
-        "occli.v2.usage:InstanceUsageAuditLogManager")
-    availability_zones = BuiltinManager(
-        "occli.v2.availability_zones:AvailabilityZoneManager")
+    usage_audit_logs = BuiltinManager("occli.v2.usage:InstanceUsageAuditLogManager")
+    availability_zones = BuiltinManager("occli.v2.availability_zones:AvailabilityZoneManager")
     aggregates = BuiltinManager("occli.v2.aggregates:AggregateManager")
-    software_configs = BuiltinManager(
-        "occli.v2.software_configs:SoftwareConfigManager")
+    software_configs = BuiltinManager("occli.v2.software_configs:SoftwareConfigManager")
     software_deployments = BuiltinManager(
-        "occli.v2.software_deployments:SoftwareDeploymentManager")
+        "occli.v2.software_deployments:SoftwareDeploymentManager"
+    )
     object_store = BuiltinManager("occli.v2.object_store:ObjectStoreManager")
     domains = BuiltinManager("occli.v2.identity:DomainManager")
     projects = BuiltinManager("occli.v2.identity:ProjectManager")
@@ -72,12 +70,23 @@ class Client:
     @classmethod
     def builtin_managers(cls):
         """``{attribute: "module:Class"}`` of the built-in managers."""
-        return {name: attr.path for name, attr in vars(cls).items()
-                if isinstance(attr, BuiltinManager)}
+        return {
+            name: attr.path for name, attr in vars(cls).items() if isinstance(attr, BuiltinManager)
+        }
 
-    def __init__(self, session=None, cloud=None, region_name=None,
-                 interface=None, compute_api_version=None, api_timeout=None,
-                 use_cache=False, collect_timing=False, retries=2, **auth):
+    def __init__(
+        self,
+        session=None,
+        cloud=None,
+        region_name=None,
+        interface=None,
+        compute_api_version=None,
+        api_timeout=None,
+        use_cache=False,
+        collect_timing=False,
+        retries=2,
+        **auth,
+    ):
         self.retries = retries
         self._adapters = {}
         self._versions = {}
@@ -88,10 +97,14 @@ class Client:
         self.cloud_config = None
         if session is None:
             from occli import config
-            overrides = dict(auth, region_name=region_name,
-                             interface=interface,
-                             compute_api_version=compute_api_version,
-                             api_timeout=api_timeout)
+
+            overrides = dict(
+                auth,
+                region_name=region_name,
+                interface=interface,
+                compute_api_version=compute_api_version,
+                api_timeout=api_timeout,
+            )
             self.cloud_config = config.resolve(cloud=cloud, overrides=overrides)
             cc = self.cloud_config
             region_name = cc.region_name
@@ -101,25 +114,26 @@ class Client:
         self.session = session
         self.region_name = region_name
         self.interface = interface or "public"
-        self.requested_compute_version = (
-            str(compute_api_version) if compute_api_version else None)
+        self.requested_compute_version = str(compute_api_version) if compute_api_version else None
         if self.requested_compute_version:
             # fail early on a malformed version string
             api_versions.APIVersion(self.requested_compute_version)
 
     def _make_session(self, cc, use_cache, collect_timing):
         from keystoneauth1 import session as ks_session
+
         from occli import __version__
 
         plugin = extra = None
         if use_cache:
-            from occli import cached_auth, token_cache
+            from occli import cached_auth
+            from occli import token_cache
+
             self._cache_key = cc.identity_key()
             if cc.auth_type in cached_auth.AUTH_TYPES:
                 # the configured plugin is built only once the cached token
                 # is not enough (building it imports much of keystoneauth1)
-                found = token_cache.cached_auth(self._cache_key,
-                                                cc.auth_plugin)
+                found = token_cache.cached_auth(self._cache_key, cc.auth_plugin)
                 if found is not None:
                     plugin, extra = found
             else:
@@ -131,15 +145,21 @@ class Client:
         if plugin is None:
             plugin = cc.auth_plugin()
         return ks_session.Session(
-            auth=plugin, verify=cc.verify, cert=cc.cert,
-            timeout=cc.api_timeout, collect_timing=collect_timing,
-            app_name="occli", app_version=__version__)
+            auth=plugin,
+            verify=cc.verify,
+            cert=cc.cert,
+            timeout=cc.api_timeout,
+            collect_timing=collect_timing,
+            app_name="occli",
+            app_version=__version__,
+        )
 
     def save_cache(self):
         """Store the token (and negotiated versions) for the next invocation."""
         if not self._cache_key:
             return
         from occli import token_cache
+
         auth = self.session.auth
         if auth is None or getattr(auth, "auth_ref", None) is None:
             return
@@ -158,20 +178,27 @@ class Client:
         adapter = self._adapters.get(service_type)
         if adapter is None:
             from keystoneauth1 import adapter as ks_adapter
+
             version = self.api_version(service_type)
             adapter = ks_adapter.Adapter(
-                self.session, logger=logging.getLogger("occli.http"),
+                self.session,
+                logger=logging.getLogger("occli.http"),
                 connect_retries=self.retries,
                 status_code_retries=self.retries,
                 retriable_status_codes=base.RETRIABLE_STATUSES,
                 default_microversion=None if version is None else str(version),
-                raise_exc=False, **self._endpoint_filter(service_type))
+                raise_exc=False,
+                **self._endpoint_filter(service_type),
+            )
             self._adapters[service_type] = adapter
         return adapter
 
     def _endpoint_filter(self, service_type):
-        return {"service_type": service_type, "interface": self.interface,
-                "region_name": self.region_name}
+        return {
+            "service_type": service_type,
+            "interface": self.interface,
+            "region_name": self.region_name,
+        }
 
     def api_version(self, service_type):
         """The microversion used for ``service_type`` (None if unversioned).
@@ -198,8 +225,9 @@ class Client:
         if self.pinned_compute_version():
             # a pinned version needs no discovery: the server answers 406
             # when it is out of its range
-            return api_versions.negotiate(requested, api_versions.MIN_VERSION,
-                                          api_versions.MAX_VERSION)
+            return api_versions.negotiate(
+                requested, api_versions.MIN_VERSION, api_versions.MAX_VERSION
+            )
         key = "range:" + self._endpoint("compute")
         server_range = _version_range(self._cache_extra.get(key))
         if server_range is None:
@@ -225,18 +253,18 @@ class Client:
             data = self.session.get_endpoint_data(**endpoint)
             if data is None:
                 raise exceptions.ClientException(
-                    "No compute endpoint found in the service catalog.")
+                    "No compute endpoint found in the service catalog."
+                )
             if data.service_url is not None:  # a version document was read
                 return _text(data.min_microversion), _text(data.max_microversion)
             if attempt < self.retries:
-                time.sleep(0.5 * 2 ** attempt)
+                time.sleep(0.5 * 2**attempt)
         raise exceptions.ClientException(
-            "Could not read the compute API versions at %s (see --debug)."
-            % data.catalog_url)
+            "Could not read the compute API versions at %s (see --debug)." % data.catalog_url
+        )
 
     def _endpoint(self, service_type):
-        return self.session.get_endpoint(
-            **self._endpoint_filter(service_type)) or ""
+        return self.session.get_endpoint(**self._endpoint_filter(service_type)) or ""
 
     def manager(self, name):
         """The manager ``name``: built-in, or of a plugin."""
@@ -245,6 +273,7 @@ class Client:
         manager = self._managers.get(name)
         if manager is None:
             from occli import plugins
+
             cls = plugins.manager_class(name)
             if cls is None:
                 raise AttributeError("Client has no manager %r" % name)
@@ -259,6 +288,7 @@ class Client:
 
     def __dir__(self):
         from occli import plugins
+
         return sorted(set(super().__dir__()) | set(plugins.manager_names()))
 
 

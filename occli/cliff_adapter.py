@@ -124,8 +124,7 @@ def make_command(name, func, dist=None):
         return ""
 
     def _load_formatter_plugins(self):
-        return Formatters(LIST_FORMATTERS if kind == "list"
-                          else SHOW_FORMATTERS)
+        return Formatters(LIST_FORMATTERS if kind == "list" else SHOW_FORMATTERS)
 
     def get_parser(self, prog_name):
         parser = base.get_parser(self, prog_name)
@@ -168,6 +167,7 @@ def make_command(name, func, dist=None):
             from occli.columns import printable_cell
 
             if formatter in _TEXT_FORMATTERS:
+
                 def cell(value):
                     return printable_cell(_as_text(value))
             else:
@@ -179,13 +179,13 @@ def make_command(name, func, dist=None):
                 data = tuple(cell(v) for v in data)
         wanted = getattr(parsed_args, "columns", None)
         norm = self._normalize_column_name
-        if wanted and not ({norm(c) for c in wanted}
-                           & {norm(c) for c in column_names}):
+        if wanted and not ({norm(c) for c in wanted} & {norm(c) for c in column_names}):
             from occli import exceptions
 
             raise exceptions.ValidationError(
                 "-c/--column: no column named %s; the columns are: %s."
-                % (", ".join(map(repr, wanted)), ", ".join(column_names)))
+                % (", ".join(map(repr, wanted)), ", ".join(column_names))
+            )
         return base.produce_output(self, parsed_args, column_names, data)
 
     attrs = {
@@ -199,8 +199,9 @@ def make_command(name, func, dist=None):
     }
     attrs["run"] = run
     if kind in ("list", "show"):
-        attrs.update(produce_output=produce_output,
-                     _load_formatter_plugins=_load_formatter_plugins)
+        attrs.update(
+            produce_output=produce_output, _load_formatter_plugins=_load_formatter_plugins
+        )
     return type("Cmd_" + name.replace(" ", "_"), (base,), attrs)
 
 
@@ -209,8 +210,7 @@ def _usage_error(parser, message):
     every option ahead of it (exit 2)."""
     import sys
 
-    sys.stderr.write("%s: %s (see %s --help)\n"
-                     % (parser.prog, message, parser.prog))
+    sys.stderr.write("%s: %s (see %s --help)\n" % (parser.prog, message, parser.prog))
     raise SystemExit(2)
 
 
@@ -222,11 +222,10 @@ def _connect_failure(app, exc):
     from occli import exceptions
 
     client = getattr(app, "_client", None)
-    return exceptions.from_connect_failure(
-        exc, getattr(client, "cloud_config", None))
+    return exceptions.from_connect_failure(exc, getattr(client, "cloud_config", None))
 
 
-_FORMATTERS = {}
+_FORMATTERS: dict[str, object] = {}
 
 
 def _help_formatter(cls):
@@ -234,6 +233,7 @@ def _help_formatter(cls):
     keeping the lines of an example paragraph ("Example: occli …") as
     they are: argparse's own makes one paragraph of the whole text."""
     if cls not in _FORMATTERS:
+
         class HelpFormatter(cls):
             def _fill_text(self, text, width, indent):
                 import re
@@ -242,13 +242,13 @@ def _help_formatter(cls):
                 filled = []
                 for paragraph in paragraphs:
                     if paragraph.lstrip().startswith(("Example", "occli ")):
-                        filled.append("\n".join(
-                            indent + line.rstrip()
-                            for line in paragraph.splitlines()))
+                        filled.append(
+                            "\n".join(indent + line.rstrip() for line in paragraph.splitlines())
+                        )
                     else:
-                        filled.append(super()._fill_text(paragraph, width,
-                                                         indent))
+                        filled.append(super()._fill_text(paragraph, width, indent))
                 return "\n\n".join(filled)
+
         _FORMATTERS[cls] = HelpFormatter
     return _FORMATTERS[cls]
 

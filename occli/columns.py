@@ -65,7 +65,8 @@ class AddressesColumn(columns.FormattableColumn):
         value = self._value or {}
         return "; ".join(
             "%s=%s" % (net, ", ".join(a.get("addr", "") for a in addrs))
-            for net, addrs in sorted(value.items()))
+            for net, addrs in sorted(value.items())
+        )
 
     def machine_readable(self):
         return dict(self._value or {})
@@ -76,6 +77,7 @@ class JSONColumn(columns.FormattableColumn):
 
     def human_readable(self):
         import json
+
         if self._value is None:
             return ""
         return json.dumps(self._value, indent=2, sort_keys=True)
@@ -131,6 +133,6 @@ def table(items, columns, headers=None, formatters=None):
 
     def row(item):
         info = item.to_dict() if hasattr(item, "to_dict") else item
-        return tuple(format_value(info.get(k), formatters.get(k))
-                     for k in columns)
+        return tuple(format_value(info.get(k), formatters.get(k)) for k in columns)
+
     return headers, (row(i) for i in items)

@@ -80,16 +80,49 @@ _ENV_NOT_SETTINGS = ("cloud", "cloud_name", "client_config_file", "client_secure
 # names belong in ``auth`` (openstacksdk moves them there once it knows the
 # plugin; we need the same result without importing keystoneauth1).
 _AUTH_KEYS = frozenset(
-    """access_token access_token_endpoint access_token_type
-    application_credential_id application_credential_name
-    application_credential_secret auth_methods auth_url client_id
-    client_secret code code_challenge_method default_domain_id
-    default_domain_name device_authorization_endpoint discovery_endpoint
-    domain_id domain_name endpoint identity_provider idp_otp_key
-    oauth2_client_id oauth2_client_secret oauth2_endpoint passcode password
-    project_domain_id project_domain_name project_id project_name protocol
-    redirect_uri system_scope tenant_id tenant_name token trust_id
-    user_domain_id user_domain_name user_id username""".split()
+    [
+        "access_token",
+        "access_token_endpoint",
+        "access_token_type",
+        "application_credential_id",
+        "application_credential_name",
+        "application_credential_secret",
+        "auth_methods",
+        "auth_url",
+        "client_id",
+        "client_secret",
+        "code",
+        "code_challenge_method",
+        "default_domain_id",
+        "default_domain_name",
+        "device_authorization_endpoint",
+        "discovery_endpoint",
+        "domain_id",
+        "domain_name",
+        "endpoint",
+        "identity_provider",
+        "idp_otp_key",
+        "oauth2_client_id",
+        "oauth2_client_secret",
+        "oauth2_endpoint",
+        "passcode",
+        "password",
+        "project_domain_id",
+        "project_domain_name",
+        "project_id",
+        "project_name",
+        "protocol",
+        "redirect_uri",
+        "system_scope",
+        "tenant_id",
+        "tenant_name",
+        "token",
+        "trust_id",
+        "user_domain_id",
+        "user_domain_name",
+        "user_id",
+        "username",
+    ]
 )
 
 # Keys that openstacksdk's _fix_backwards_auth maps, preferring a top-level
@@ -286,8 +319,7 @@ def _env_cloud(environ):
     keys = [
         k
         for k in environ
-        if k.startswith("OS_")
-        and not k.startswith(("OS_TEST", "OS_STD", "OS_LOG"))
+        if k.startswith("OS_") and not k.startswith(("OS_TEST", "OS_STD", "OS_LOG"))
     ]
     if not set(keys) - _ENV_SELECTORS:
         return None
@@ -599,8 +631,7 @@ class CloudConfig:
     def masked_auth(self):
         """The auth options with passwords, secrets and tokens as ``***``."""
         return {
-            k: ("***" if _is_secret(k) or k in _TOKEN_KEYS else v)
-            for k, v in self.auth.items()
+            k: ("***" if _is_secret(k) or k in _TOKEN_KEYS else v) for k, v in self.auth.items()
         }
 
     def __repr__(self):
@@ -637,16 +668,16 @@ class CloudConfig:
             if isinstance(value, str) and opt.type in (bool, int, float):
                 value = _bool(value, opt.dest) if opt.type is bool else opt.type(value)
             kwargs[opt.dest] = value
-        missing = [opt.dest for opt in loader.get_options() if opt.required and opt.dest not in kwargs]
+        missing = [
+            opt.dest for opt in loader.get_options() if opt.required and opt.dest not in kwargs
+        ]
         missing += self._semantic_missing(kwargs)
         if missing:
             raise ConfigError(self._missing_message(missing))
         try:
             return loader.load_from_options(**kwargs)
         except ksa_exc.MissingRequiredOptions as exc:
-            raise ConfigError(
-                self._missing_message([o.dest for o in exc.options])
-            ) from None
+            raise ConfigError(self._missing_message([o.dest for o in exc.options])) from None
         except (ksa_exc.OptionError, TypeError, ValueError) as exc:
             raise ConfigError(f"Invalid {self.auth_type!r} auth options: {exc}") from None
 
@@ -672,11 +703,12 @@ class CloudConfig:
             if not kwargs.get("token"):
                 missing.append("token")
         elif self.auth_type == "v3applicationcredential":
-            if not kwargs.get("application_credential_id"):
-                if not kwargs.get("application_credential_name"):
-                    missing.append("application_credential_id")
-                elif not (kwargs.get("username") or kwargs.get("user_id")):
-                    missing.append("username")
+            if kwargs.get("application_credential_id"):
+                pass
+            elif not kwargs.get("application_credential_name"):
+                missing.append("application_credential_id")
+            elif not (kwargs.get("username") or kwargs.get("user_id")):
+                missing.append("username")
         return [m for m in missing if m not in kwargs]
 
     def _missing_message(self, missing):
@@ -686,16 +718,12 @@ class CloudConfig:
         hints = []
         for dest in dict.fromkeys(missing):
             flag = dest.replace("_", "-")
-            hints.append(
-                f"{dest} ({_HINTS.get(dest, f'--os-{flag} / OS_{dest.upper()}')})"
-            )
+            hints.append(f"{dest} ({_HINTS.get(dest, f'--os-{flag} / OS_{dest.upper()}')})")
         msg = (
             f"Auth type {self.auth_type!r} needs {', '.join(hints)}, "
             f"which {where} does not provide"
         )
-        ignored = [
-            f"OS_{d.upper()}" for d in missing if f"OS_{d.upper()}" in self.ignored_env
-        ]
+        ignored = [f"OS_{d.upper()}" for d in missing if f"OS_{d.upper()}" in self.ignored_env]
         if ignored:
             msg += (
                 f". {', '.join(ignored)} is set but ignored because a cloud is "

@@ -13,13 +13,14 @@ import re
 class ClientException(Exception):
     """Base of every error occli raises."""
 
-    http_status = None
+    http_status: int | None = None
     message = "Unknown error"
     #: The exit status of the ``occli`` command failing with this error.
     exit_code = 1
 
-    def __init__(self, message=None, code=None, request_id=None, url=None,
-                 method=None, details=None):
+    def __init__(
+        self, message=None, code=None, request_id=None, url=None, method=None, details=None
+    ):
         self.message = message or self.message
         self.code = code if code is not None else self.http_status
         self.request_id = request_id
@@ -96,8 +97,11 @@ class ConnectionFailed(ClientException):
     """The cloud could not be reached (refused, no route, DNS, timeout)."""
 
 
-_CONNECT_URL = re.compile(r"(?:Unable to establish connection|connection "
-                          r"to|Connection to) (?:to )?(\S+?):? ", re.I)
+_CONNECT_URL = re.compile(
+    r"(?:Unable to establish connection|connection "
+    r"to|Connection to) (?:to )?(\S+?):? ",
+    re.I,
+)
 
 
 def from_connect_failure(exc, cloud_config=None):
@@ -108,25 +112,36 @@ def from_connect_failure(exc, cloud_config=None):
     it with ``occli-localcloud status``)."""
     names = {cls.__name__ for cls in type(exc).__mro__}
     text = str(exc)
-    if not (names & {"ConnectFailure", "ConnectTimeout", "ConnectionError"}
-            or ("DiscoveryFailure" in names
-                and "Unable to establish connection" in text)):
+    if not (
+        names & {"ConnectFailure", "ConnectTimeout", "ConnectionError"}
+        or ("DiscoveryFailure" in names and "Unable to establish connection" in text)
+    ):
         return None
     match = _CONNECT_URL.search(text)
     url = match.group(1) if match else None
     if url is None and cloud_config is not None:
         url = (cloud_config.auth or {}).get("auth_url")
-    reason = "connection refused" if "refused" in text.lower() else (
-        "timed out" if "timed out" in text.lower()
-        or "Timeout" in type(exc).__name__ else "no connection")
+    reason = (
+        "connection refused"
+        if "refused" in text.lower()
+        else (
+            "timed out"
+            if "timed out" in text.lower() or "Timeout" in type(exc).__name__
+            else "no connection"
+        )
+    )
     name = getattr(cloud_config, "name", None)
     if name == "envvars":  # no cloud named: the OS_* variables
         name = None
     message = "Cannot reach %s%s (%s)." % (
-        "cloud %r at " % name if name else "", url or "the cloud", reason)
+        "cloud %r at " % name if name else "",
+        url or "the cloud",
+        reason,
+    )
     if cloud_config is not None and _is_localcloud(cloud_config):
-        message += (" It is occli's local cloud: is it running? Check with "
-                    "'occli-localcloud status'.")
+        message += (
+            " It is occli's local cloud: is it running? Check with 'occli-localcloud status'."
+        )
     else:
         message += " Check the URL, your network and that the cloud is up."
     return ConnectionFailed(message, url=url)
@@ -214,10 +229,23 @@ class ServiceUnavailable(HTTPException):
     message = "Service unavailable"
 
 
-_BY_STATUS = {cls.http_status: cls for cls in (
-    BadRequest, Unauthorized, Forbidden, NotFound, MethodNotAllowed,
-    NotAcceptable, Conflict, OverLimit, RateLimit, InternalServerError,
-    HTTPNotImplemented, ServiceUnavailable)}
+_BY_STATUS = {
+    cls.http_status: cls
+    for cls in (
+        BadRequest,
+        Unauthorized,
+        Forbidden,
+        NotFound,
+        MethodNotAllowed,
+        NotAcceptable,
+        Conflict,
+        OverLimit,
+        RateLimit,
+        InternalServerError,
+        HTTPNotImplemented,
+        ServiceUnavailable,
+    )
+}
 
 _TAGS = re.compile(r"<[^>]+>")
 
@@ -251,8 +279,7 @@ def from_response(response, method=None, url=None):
     """Build the right ClientException for an error ``requests`` response."""
     status = response.status_code
     headers = response.headers
-    request_id = (headers.get("x-openstack-request-id")
-                  or headers.get("x-compute-request-id"))
+    request_id = headers.get("x-openstack-request-id") or headers.get("x-compute-request-id")
     details = None
     try:
         body = response.json()
@@ -263,9 +290,14 @@ def from_response(response, method=None, url=None):
     cls = _BY_STATUS.get(status)
     if cls is None:
         cls = InternalServerError if status >= 500 else HTTPException
-    kwargs = dict(message=message or response.reason or cls.message,
-                  code=status, request_id=request_id, url=url, method=method,
-                  details=details)
+    kwargs = dict(
+        message=message or response.reason or cls.message,
+        code=status,
+        request_id=request_id,
+        url=url,
+        method=method,
+        details=details,
+    )
     if issubclass(cls, RetryAfterException):
         kwargs["retry_after"] = _retry_after(headers, details)
     if status == 403 and _POLICY_REFUSAL.search(kwargs["message"]):
@@ -278,9 +310,10 @@ def from_response(response, method=None, url=None):
 #: identity:list_users.") and heat word a refusal by policy.
 _POLICY_REFUSAL = re.compile(
     r"Policy doesn't allow|is disallowed by policy"
-    r"|not authorized to perform the requested action: [\w.-]+:[\w:.-]+", re.I)
-POLICY_HINT = (" (this operation needs the admin role, or another role the"
-               " cloud's policy allows)")
+    r"|not authorized to perform the requested action: [\w.-]+:[\w:.-]+",
+    re.I,
+)
+POLICY_HINT = " (this operation needs the admin role, or another role the cloud's policy allows)"
 
 
 def _retry_after(headers, details):

@@ -26,18 +26,21 @@ class StreamingJSONFormatter(json_format.JSONFormatter):
         indent = None if parsed_args.noindent else 2
         first = True
         for row in data:
-            item = {name: (value.machine_readable()
-                           if isinstance(value, columns.FormattableColumn)
-                           else value)
-                    for name, value in zip(column_names, row, strict=False)}
+            item = {
+                name: (
+                    value.machine_readable()
+                    if isinstance(value, columns.FormattableColumn)
+                    else value
+                )
+                for name, value in zip(column_names, row, strict=False)
+            }
             text = json.dumps(item, indent=indent)
             if indent is None:
                 stdout.write(("[" if first else ", ") + text)
             else:
                 # JSON text holds no raw newline but between its tokens:
                 # one more level of indentation for an array element
-                stdout.write(("[\n  " if first else ",\n  ")
-                             + text.replace("\n", "\n  "))
+                stdout.write(("[\n  " if first else ",\n  ") + text.replace("\n", "\n  "))
             first = False
         if first:
             stdout.write("[]\n")
@@ -63,20 +66,27 @@ class TableFormatter(formatter_base.ListFormatter, formatter_base.SingleFormatte
         # cliff's table options (a test compares them with cliff's own)
         group = parser.add_argument_group("table formatter")
         group.add_argument(
-            "--max-width", metavar="<integer>",
-            default=int(os.environ.get("CLIFF_MAX_TERM_WIDTH", 0)), type=int,
+            "--max-width",
+            metavar="<integer>",
+            default=int(os.environ.get("CLIFF_MAX_TERM_WIDTH", 0)),
+            type=int,
             help="Maximum display width, <1 to disable. You can also use the "
             "CLIFF_MAX_TERM_WIDTH environment variable, but the parameter "
-            "takes precedence.")
+            "takes precedence.",
+        )
         group.add_argument(
-            "--fit-width", action="store_true",
+            "--fit-width",
+            action="store_true",
             default=bool(int(os.environ.get("CLIFF_FIT_WIDTH", 0))),
             help="Fit the table to the display width. Implied if --max-width "
             "greater than 0. Set the environment variable CLIFF_FIT_WIDTH=1 "
-            "to always enable")
+            "to always enable",
+        )
         group.add_argument(
-            "--print-empty", action="store_true",
-            help="Print empty table if there is no data to show.")
+            "--print-empty",
+            action="store_true",
+            help="Print empty table if there is no data to show.",
+        )
 
     def emit_list(self, column_names, data, stdout, parsed_args):
         rows = list(data)
@@ -85,25 +95,23 @@ class TableFormatter(formatter_base.ListFormatter, formatter_base.SingleFormatte
             text = ""  # prettytable draws nothing
         elif rows:
             aligns = [_ALIGNMENTS.get(type(value), "l") for value in rows[0]]
-            text = _draw(column_names, [_cells(row) for row in rows],
-                         aligns, parsed_args)
+            text = _draw(column_names, [_cells(row) for row in rows], aligns, parsed_args)
         if text is None:
-            return _cliff_table().emit_list(column_names, rows, stdout,
-                                            parsed_args)
+            return _cliff_table().emit_list(column_names, rows, stdout, parsed_args)
         stdout.write(text + "\n")
 
     def emit_one(self, column_names, data, stdout, parsed_args):
         data = list(data)
         text = "" if not data else None  # prettytable draws nothing
         if data:
-            text = _draw(("Field", "Value"),
-                         [_cells((name, value))
-                          for name, value in zip(column_names, data,
-                                                 strict=False)],
-                         ["l", "l"], parsed_args)
+            text = _draw(
+                ("Field", "Value"),
+                [_cells((name, value)) for name, value in zip(column_names, data, strict=False)],
+                ["l", "l"],
+                parsed_args,
+            )
         if text is None:
-            return _cliff_table().emit_one(column_names, data, stdout,
-                                           parsed_args)
+            return _cliff_table().emit_one(column_names, data, stdout, parsed_args)
         stdout.write(text + "\n")
 
 
@@ -141,8 +149,8 @@ def _draw(names, rows, aligns, parsed_args):
     table that fits (see :class:`TableFormatter`)."""
     names = [str(name) for name in names]
     if not all(_plain(n) and "\n" not in n for n in names) or not all(
-            len(row) == len(names) and all(_plain(c) for c in row)
-            for row in rows):
+        len(row) == len(names) and all(_plain(c) for c in row) for row in rows
+    ):
         return None
     widths = [len(n) for n in names]
     split = []
@@ -157,14 +165,19 @@ def _draw(names, rows, aligns, parsed_args):
         return None  # cliff shrinks columns: prettytable wraps them
 
     def line(texts):
-        return "|" + "|".join(
-            " " + (t.rjust(w) if a == "r" else t.ljust(w)) + " "
-            for t, w, a in zip(texts, widths, aligns, strict=False)) + "|"
+        return (
+            "|"
+            + "|".join(
+                " " + (t.rjust(w) if a == "r" else t.ljust(w)) + " "
+                for t, w, a in zip(texts, widths, aligns, strict=False)
+            )
+            + "|"
+        )
+
     out = [rule, line(names), rule]
     for lines in split:
         for y in range(max(len(cell) for cell in lines)):
-            out.append(line([cell[y] if y < len(cell) else ""
-                              for cell in lines]))
+            out.append(line([cell[y] if y < len(cell) else "" for cell in lines]))
     out.append(rule)
     return "\n".join(out)
 

@@ -103,11 +103,32 @@ class Plugin:
     module); ``files`` the ``{path: [mtime_ns, size]}`` validating the index.
     """
 
-    FIELDS = ("name", "source", "target", "group", "dist", "version",
-              "commands", "managers", "status", "files")
+    FIELDS = (
+        "name",
+        "source",
+        "target",
+        "group",
+        "dist",
+        "version",
+        "commands",
+        "managers",
+        "status",
+        "files",
+    )
 
-    def __init__(self, name, source, target, group="", dist="", version="",
-                 commands=(), managers=(), status=LOADED, files=None):
+    def __init__(
+        self,
+        name,
+        source,
+        target,
+        group="",
+        dist="",
+        version="",
+        commands=(),
+        managers=(),
+        status=LOADED,
+        files=None,
+    ):
         self.name = name
         self.source = source
         self.target = target
@@ -211,11 +232,10 @@ class Registry:
         index = self.commands[name]
         try:
             func = self._offers_of(index)[COMMANDS].get(name)
-        except Exception as exc:  # a plugin broken since the index was built
+        except Exception as exc:  # noqa: BLE001 - a plugin broken since indexed
             return _failing_command(name, self.plugins[index], _reason(exc))
         if func is None:
-            return _failing_command(name, self.plugins[index],
-                                    "the plugin no longer offers it")
+            return _failing_command(name, self.plugins[index], "the plugin no longer offers it")
         return func
 
     def manager_class(self, name):
@@ -253,11 +273,9 @@ class Registry:
                 if owner == index:
                     getattr(plugin, kind).append(name)
                     if kind == COMMANDS:
-                        self.summaries[name] = _summary(offers[kind][name],
-                                                        name)
+                        self.summaries[name] = _summary(offers[kind][name], name)
                 else:
-                    taken.append("'%s' already provided by %s" % (
-                        name, self.plugins[owner].label))
+                    taken.append("'%s' already provided by %s" % (name, self.plugins[owner].label))
         if taken:
             plugin.status = "conflict: " + "; ".join(taken)
             LOG.debug("plugin %s: %s", plugin.label, plugin.status)
@@ -286,13 +304,17 @@ class Registry:
                 return False
             plugins = [Plugin(**item) for item in data["plugins"]]
             commands, managers = dict(data["commands"]), dict(data["managers"])
-            summaries = {name: text for name, text
-                         in dict(data.get("summaries") or {}).items()
-                         if name in commands and isinstance(text, str)}
+            summaries = {
+                name: text
+                for name, text in dict(data.get("summaries") or {}).items()
+                if name in commands and isinstance(text, str)
+            }
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return False
-        if not all(isinstance(i, int) and 0 <= i < len(plugins)
-                   for i in list(commands.values()) + list(managers.values())):
+        if not all(
+            isinstance(i, int) and 0 <= i < len(plugins)
+            for i in list(commands.values()) + list(managers.values())
+        ):
             return False
         if any(_stat(f) != stat for p in plugins for f, stat in p.files.items()):
             LOG.debug("plugin index %s: a plugin module changed", path)
@@ -302,13 +324,18 @@ class Registry:
         return True
 
     def _write_index(self, path, fingerprint, stamp=None):
-        data = {"version": INDEX_VERSION, "fingerprint": fingerprint,
-                "stamp": stamp,
-                "plugins": [p.to_dict() for p in self.plugins],
-                "commands": self.commands, "managers": self.managers,
-                "summaries": self.summaries}
+        data = {
+            "version": INDEX_VERSION,
+            "fingerprint": fingerprint,
+            "stamp": stamp,
+            "plugins": [p.to_dict() for p in self.plugins],
+            "commands": self.commands,
+            "managers": self.managers,
+            "summaries": self.summaries,
+        }
         text = json.dumps(data, separators=(",", ":"))
         private_files.write(path, text.encode(), "plugin index")
+
 
 def registry(plugin_dirs=None):
     """The process's Registry.
@@ -355,10 +382,13 @@ def manager_names():
 
 def commands_of(module):
     """``{command name: function}`` for the ``do_*`` functions of a module."""
-    return {name[3:].replace("_", " "): func
-            for name, func in vars(module).items()
-            if name.startswith("do_") and callable(func)
-            and getattr(func, "__module__", None) == module.__name__}
+    return {
+        name[3:].replace("_", " "): func
+        for name, func in vars(module).items()
+        if name.startswith("do_")
+        and callable(func)
+        and getattr(func, "__module__", None) == module.__name__
+    }
 
 
 # discovery
@@ -379,10 +409,8 @@ def _entry_point_plugins():
             if ep.dist not in dists:
                 dists[ep.dist] = _dist_id(ep.dist)
             dist, version = dists[ep.dist]
-            found.append(Plugin(ep.name, ENTRY_POINT, ep.value, group, dist,
-                                version))
-    found.sort(key=lambda p: (not p.builtin, _normalize(p.dist), p.group,
-                              p.name))
+            found.append(Plugin(ep.name, ENTRY_POINT, ep.value, group, dist, version))
+    found.sort(key=lambda p: (not p.builtin, _normalize(p.dist), p.group, p.name))
     return found
 
 
@@ -410,23 +438,41 @@ def _directory_plugins(plugin_dirs):
         try:
             names = sorted(os.listdir(directory))
         except OSError as exc:
-            found.append(Plugin(os.path.basename(directory), DIRECTORY,
-                                os.path.join(directory, ""),
-                                status="unavailable: %s" % (
-                                    exc.strerror or exc)))
+            found.append(
+                Plugin(
+                    os.path.basename(directory),
+                    DIRECTORY,
+                    os.path.join(directory, ""),
+                    status="unavailable: %s" % (exc.strerror or exc),
+                )
+            )
             continue
-        found.extend(Plugin(name[:-3], DIRECTORY, os.path.join(directory, name))
-                     for name in names
-                     if name.endswith(".py") and not name.startswith(("_", ".")))
+        found.extend(
+            Plugin(name[:-3], DIRECTORY, os.path.join(directory, name))
+            for name in names
+            if name.endswith(".py") and not name.startswith(("_", "."))
+        )
     return found
 
 
 def _fingerprint(candidates):
     """What the index depends on: entry points, plugin dir files, Python."""
-    data = [INDEX_VERSION, sys.version,
-            [(p.source, p.group, p.name, p.target, p.dist, p.version,
-              _stat(p.target) if p.source == DIRECTORY else None)
-             for p in candidates]]
+    data = [
+        INDEX_VERSION,
+        sys.version,
+        [
+            (
+                p.source,
+                p.group,
+                p.name,
+                p.target,
+                p.dist,
+                p.version,
+                _stat(p.target) if p.source == DIRECTORY else None,
+            )
+            for p in candidates
+        ],
+    ]
     return hashlib.sha256(json.dumps(data).encode()).hexdigest()
 
 
@@ -446,8 +492,7 @@ def _stamp(plugin_dirs):
     import importlib.machinery
 
     for finder in sys.meta_path:
-        if (finder is not importlib.machinery.PathFinder
-                and hasattr(finder, "find_distributions")):
+        if finder is not importlib.machinery.PathFinder and hasattr(finder, "find_distributions"):
             return None
     paths = []
     for entry in sys.path:
@@ -466,8 +511,14 @@ def _stamp(plugin_dirs):
                 return None
             if name.endswith((".dist-info", ".egg-info")):
                 info = os.path.join(root, name)
-                infos.append([name, _stat(os.path.join(info, "entry_points.txt"))
-                              if os.path.isdir(info) else _stat(info)])
+                infos.append(
+                    [
+                        name,
+                        _stat(os.path.join(info, "entry_points.txt"))
+                        if os.path.isdir(info)
+                        else _stat(info),
+                    ]
+                )
         paths.append([entry, infos])
     dirs = []
     for directory in plugin_dirs:
@@ -476,8 +527,12 @@ def _stamp(plugin_dirs):
         except OSError as exc:
             dirs.append([directory, str(exc)])
             continue
-        dirs.append([directory, [[n, _stat(os.path.join(directory, n))]
-                                 for n in names if n.endswith(".py")]])
+        dirs.append(
+            [
+                directory,
+                [[n, _stat(os.path.join(directory, n))] for n in names if n.endswith(".py")],
+            ]
+        )
     data = [INDEX_VERSION, sys.version, paths, dirs]
     return hashlib.sha256(json.dumps(data).encode()).hexdigest()
 
@@ -508,8 +563,9 @@ def _stat(path):
 
 def _path_dirs():
     """``{dir: stat}`` of sys.path: installing a missing dependency changes it."""
-    return {path: stat for path, stat in ((p, _stat(p)) for p in sys.path if p)
-            if stat is not None}
+    return {
+        path: stat for path, stat in ((p, _stat(p)) for p in sys.path if p) if stat is not None
+    }
 
 
 def _module_files(plugin):
@@ -527,7 +583,7 @@ def _module_file(plugin):
         return getattr(module, "__file__", None)
     try:  # it failed to import: its own file may be what is broken
         spec = importlib.util.find_spec(plugin.module)
-    except Exception:  # a parent package may fail in any way
+    except Exception:  # noqa: BLE001 - a parent package may fail any way
         return None
     return spec.origin if spec is not None and spec.has_location else None
 
@@ -544,8 +600,7 @@ def _load_target(plugin):
     """The plugin's module (or the callable its entry point names)."""
     if plugin.source == DIRECTORY:
         return _import_file(plugin.target, plugin.module)
-    return importlib.metadata.EntryPoint(plugin.name, plugin.target,
-                                         plugin.group).load()
+    return importlib.metadata.EntryPoint(plugin.name, plugin.target, plugin.group).load()
 
 
 def _import_file(path, module_name):
@@ -554,8 +609,10 @@ def _import_file(path, module_name):
     if module is not None:
         if getattr(module, "__file__", None) == path:
             return module
-        raise ImportError("module name %s is already used by %s" % (
-            module_name, getattr(module, "__file__", "?")))
+        raise ImportError(
+            "module name %s is already used by %s"
+            % (module_name, getattr(module, "__file__", "?"))
+        )
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
@@ -573,8 +630,7 @@ def _provided(target, kind):
         mapping = _call_mapping(target, getattr(target, "__name__", "mapping"))
     else:
         namespace = vars(target)
-        func_name = next((n for n in _MAPPING_FUNCTIONS[kind]
-                          if callable(namespace.get(n))), None)
+        func_name = next((n for n in _MAPPING_FUNCTIONS[kind] if callable(namespace.get(n))), None)
         if func_name is not None:
             mapping = _call_mapping(namespace[func_name], func_name)
         elif kind == COMMANDS:
@@ -612,9 +668,10 @@ def _isolated(load, *args):
         interrupted.append(signum)
         raise KeyboardInterrupt
 
-    watching = (threading.current_thread() is threading.main_thread()
-                and signal.getsignal(signal.SIGINT)
-                is signal.default_int_handler)
+    watching = (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
     if watching:
         signal.signal(signal.SIGINT, on_sigint)
     try:
@@ -622,8 +679,7 @@ def _isolated(load, *args):
     except Exception:
         raise
     except BaseException as exc:
-        if interrupted or (isinstance(exc, KeyboardInterrupt)
-                           and not watching):
+        if interrupted or (isinstance(exc, KeyboardInterrupt) and not watching):
             raise
         raise PluginFailed("%s: %s" % (type(exc).__name__, exc)) from exc
     finally:
@@ -647,21 +703,22 @@ def _summary(func, name):
     import inspect
 
     doc = getattr(func, "__doc__", None) or name
-    return (inspect.cleandoc(doc).split("\n")[0].rstrip(".")
-            if isinstance(doc, str) else name)
+    return inspect.cleandoc(doc).split("\n")[0].rstrip(".") if isinstance(doc, str) else name
 
 
 def _failing_command(name, plugin, reason):
     """A stand-in ``do_*`` function explaining why ``name`` cannot run."""
+
     def do_unavailable(client, args):
         from occli import exceptions
 
-        raise exceptions.CommandError("Command '%s' of plugin %s is unavailable: "
-                                      "%s" % (name, plugin.label, reason))
+        raise exceptions.CommandError(
+            "Command '%s' of plugin %s is unavailable: %s" % (name, plugin.label, reason)
+        )
+
     do_unavailable.__doc__ = "Unavailable: %s" % reason
     do_unavailable.needs_client = False
-    do_unavailable.arguments = [(("args",), {"nargs": "...",
-                                             "help": "(ignored)"})]
+    do_unavailable.arguments = [(("args",), {"nargs": "...", "help": "(ignored)"})]
     return do_unavailable
 
 
@@ -673,4 +730,3 @@ def _reason(exc):
 
 def _normalize(name):
     return re.sub(r"[-_.]+", "-", name or "").lower()
-

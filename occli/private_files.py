@@ -24,8 +24,7 @@ import stat
 LOG = logging.getLogger(__name__)
 
 _POSIX = hasattr(os, "getuid")
-_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-               | getattr(os, "O_NONBLOCK", 0))
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 _warned: set[str] = set()
 
 
@@ -49,8 +48,7 @@ def read(path, what):
         return None
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
-        if not stat.S_ISREG(st.st_mode) or not _owned(st) or (
-                _POSIX and st.st_mode & 0o077):
+        if not stat.S_ISREG(st.st_mode) or not _owned(st) or (_POSIX and st.st_mode & 0o077):
             LOG.debug("%s: ignoring %s (not a private file)", what, path)
             return None
         try:
@@ -72,8 +70,8 @@ def write(path, data, what):
     try:
         _private_dir(directory, what, create=True)
         fd, tmp = tempfile.mkstemp(
-            dir=directory, prefix="." + os.path.basename(path) + ".",
-            suffix=".tmp")
+            dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp"
+        )
         with os.fdopen(fd, "wb") as f:
             if hasattr(os, "fchmod"):
                 os.fchmod(f.fileno(), 0o600)  # in case the umask removed u+rw

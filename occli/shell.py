@@ -25,15 +25,26 @@ LOG = logging.getLogger("occli")
 # printed them. user_data is the base64 of the user's cloud-init (often
 # holding passwords); nova also shows it as OS-EXT-SRV-ATTR:user_data.
 _SECRET_PATTERNS = (
-    (r'("(?:[\w-]+:)?(?:adminPass|password|secret|private_key|'
-     r'application_credential_secret|token_id|temp_url_key|user_data)"'
-     r'\s*:\s*)"(?:[^"\\]|\\.)*"', re.IGNORECASE, r'\1"***"'),
-    (r"((?:X-Auth-Token|X-Subject-Token|X-Service-Token|Authorization|"
-     r"X-Account-Meta-Temp-URL-Key(?:-2)?):\s*)(?!\{SHA256\})[^\s'\"]+",
-     re.IGNORECASE, r"\1***"),
+    (
+        r'("(?:[\w-]+:)?(?:adminPass|password|secret|private_key|'
+        r'application_credential_secret|token_id|temp_url_key|user_data)"'
+        r'\s*:\s*)"(?:[^"\\]|\\.)*"',
+        re.IGNORECASE,
+        r'\1"***"',
+    ),
+    (
+        r"((?:X-Auth-Token|X-Subject-Token|X-Service-Token|Authorization|"
+        r"X-Account-Meta-Temp-URL-Key(?:-2)?):\s*)(?!\{SHA256\})[^\s'\"]+",
+        re.IGNORECASE,
+        r"\1***",
+    ),
     (r"(temp_url_sig(?:=|%3[dD]))[^&\s'\"]+", 0, r"\1***"),
-    (r"(--os-(?:password|token|application-credential-"
-     r"secret)[ =])(?![/()|])\S+", 0, r"\1***"),
+    (
+        r"(--os-(?:password|token|application-credential-"
+        r"secret)[ =])(?![/()|])\S+",
+        0,
+        r"\1***",
+    ),
 )
 _secret_res: list = []
 
@@ -85,8 +96,9 @@ def _library_warnings(record):
     that says the same, e.g. "Failed to discover available identity
     versions" before "Unable to establish connection", or announce a retry;
     ``occli.http`` is the logger occli gives keystoneauth's adapters)."""
-    return not (record.name.startswith(("keystoneauth", "occli.http"))
-                and record.levelno < logging.ERROR)
+    return not (
+        record.name.startswith(("keystoneauth", "occli.http")) and record.levelno < logging.ERROR
+    )
 
 
 class HelpAction(argparse.Action):
@@ -175,7 +187,7 @@ class OcCLI(app.App):
         self._error = None
 
     def run(self, argv):
-        head = argv[:self.parser.command_index(argv)]
+        head = argv[: self.parser.command_index(argv)]
         self._register_commands(plugin_dirs_of(head))
         code = super().run(argv)
         # cliff reports 1 after a normal end of the interactive shell
@@ -196,7 +208,7 @@ class OcCLI(app.App):
         """
         help_flags = [a for a in argv if a in ("-h", "--help")]
         if help_flags:
-            words = argv[:argv.index(help_flags[0])]
+            words = argv[: argv.index(help_flags[0])]
             try:
                 self.command_manager.find_command(words)
             except ValueError:
@@ -217,34 +229,56 @@ class OcCLI(app.App):
         """
         import functools
 
-        from occli import cliff_adapter, plugins
+        from occli import cliff_adapter
+        from occli import plugins
+
         registry = plugins.registry(plugin_dirs)
         for name in registry.command_names():
             self.command_manager.commands[name] = cliff_adapter.LazyCommand(
-                name, functools.partial(registry.command, name),
-                summary=registry.summary(name), dist=registry.dist_of(name))
+                name,
+                functools.partial(registry.command, name),
+                summary=registry.summary(name),
+                dist=registry.dist_of(name),
+            )
 
     def build_option_parser(self, description, version, argparse_kwargs=None):
-        parser = GlobalOptionParser(description=description, add_help=False,
-                                    allow_abbrev=False,
-                                    **(argparse_kwargs or {}))
-        parser.add_argument("--version", action="version",
-                            version="%s %s" % (self.NAME, version))
+        parser = GlobalOptionParser(
+            description=description, add_help=False, allow_abbrev=False, **(argparse_kwargs or {})
+        )
+        parser.add_argument("--version", action="version", version="%s %s" % (self.NAME, version))
         verbosity = parser.add_mutually_exclusive_group()
-        verbosity.add_argument("-v", "--verbose", action="count",
-                               dest="verbose_level",
-                               default=self.DEFAULT_VERBOSE_LEVEL,
-                               help="More output on stderr; repeatable.")
-        verbosity.add_argument("-q", "--quiet", action="store_const",
-                               dest="verbose_level", const=0,
-                               help="Only errors on stderr.")
-        parser.add_argument("--log-file", metavar="<file>",
-                            help="Also write the log to this file.")
-        parser.add_argument("-h", "--help", action=HelpAction, nargs=0,
-                            default=self, help="Show this help and exit.")
-        parser.add_argument("--debug", action="store_true",
-                            help="Log requests and responses (secrets "
-                                 "masked) and show tracebacks on errors.")
+        verbosity.add_argument(
+            "-v",
+            "--verbose",
+            action="count",
+            dest="verbose_level",
+            default=self.DEFAULT_VERBOSE_LEVEL,
+            help="More output on stderr; repeatable.",
+        )
+        verbosity.add_argument(
+            "-q",
+            "--quiet",
+            action="store_const",
+            dest="verbose_level",
+            const=0,
+            help="Only errors on stderr.",
+        )
+        parser.add_argument(
+            "--log-file", metavar="<file>", help="Also write the log to this file."
+        )
+        parser.add_argument(
+            "-h",
+            "--help",
+            action=HelpAction,
+            nargs=0,
+            default=self,
+            help="Show this help and exit.",
+        )
+        parser.add_argument(
+            "--debug",
+            action="store_true",
+            help="Log requests and responses (secrets masked) and show tracebacks on errors.",
+        )
         add_global_options(parser)
         add_plugin_options(parser)
         return parser
@@ -260,15 +294,17 @@ class OcCLI(app.App):
             level = logging.DEBUG
         else:
             level = {0: logging.ERROR, 1: logging.WARNING}.get(
-                self.options.verbose_level, logging.INFO)
+                self.options.verbose_level, logging.INFO
+            )
         root.setLevel(level)
         if level > logging.INFO:
             handler.addFilter(_library_warnings)
         if self.options.log_file:
             # the file gets the whole (redacted) debug log; console unchanged
             log_file = logging.FileHandler(self.options.log_file)
-            log_file.setFormatter(RedactingFormatter(
-                "%(asctime)s %(levelname)s %(name)s %(message)s"))
+            log_file.setFormatter(
+                RedactingFormatter("%(asctime)s %(levelname)s %(name)s %(message)s")
+            )
             root.addHandler(log_file)
             handler.setLevel(level)
             root.setLevel(logging.DEBUG)
@@ -280,9 +316,12 @@ class OcCLI(app.App):
         """The Client, created (and authenticated) on first use."""
         if self._client is None:
             from occli.client import Client
-            self._client = Client(use_cache=not self.options.no_cache,
-                                  collect_timing=self.options.timing,
-                                  **client_options(self.options))
+
+            self._client = Client(
+                use_cache=not self.options.no_cache,
+                collect_timing=self.options.timing,
+                **client_options(self.options),
+            )
             usual_collections()  # start-up imports done
         return self._client
 
@@ -293,7 +332,7 @@ class OcCLI(app.App):
         if not self.options.no_cache:
             try:
                 self._client.save_cache()
-            except Exception as exc:  # a cache problem never fails a command
+            except Exception as exc:  # noqa: BLE001 - never fails a command
                 LOG.debug("token cache not saved: %s", exc)
         if self.options.timing:
             self._print_timing()
@@ -305,8 +344,7 @@ class OcCLI(app.App):
         for t in timings:
             seconds = t.elapsed.total_seconds()
             total += seconds
-            self.stderr.write(redact("  %-6s %-60s %.3fs\n" % (
-                t.method, t.url, seconds)))
+            self.stderr.write(redact("  %-6s %-60s %.3fs\n" % (t.method, t.url, seconds)))
         self.stderr.write("  total  %d request(s) %.3fs\n" % (len(timings), total))
 
 
@@ -314,44 +352,68 @@ _GLOBAL_OPTIONS = (
     # (flag, dest, help)
     ("--os-cloud", "cloud", "Named cloud from clouds.yaml (env OS_CLOUD)."),
     ("--os-auth-url", "auth_url", "Identity endpoint (env OS_AUTH_URL)."),
-    ("--os-auth-type", "auth_type",
-     "keystoneauth1 auth plugin: password, token, v3applicationcredential, … "
-     "(env OS_AUTH_TYPE)."),
+    (
+        "--os-auth-type",
+        "auth_type",
+        "keystoneauth1 auth plugin: password, token, v3applicationcredential, … "
+        "(env OS_AUTH_TYPE).",
+    ),
     ("--os-username", "username", "User name (env OS_USERNAME)."),
     ("--os-user-id", "user_id", "User ID (env OS_USER_ID)."),
-    ("--os-password", "password",
-     "Password (env OS_PASSWORD; prefer the environment or clouds.yaml: "
-     "command lines show up in process listings)."),
+    (
+        "--os-password",
+        "password",
+        "Password (env OS_PASSWORD; prefer the environment or clouds.yaml: "
+        "command lines show up in process listings).",
+    ),
     ("--os-project-name", "project_name", "Project name (env OS_PROJECT_NAME)."),
     ("--os-project-id", "project_id", "Project ID (env OS_PROJECT_ID)."),
-    ("--os-user-domain-name", "user_domain_name",
-     "User's domain name (env OS_USER_DOMAIN_NAME)."),
-    ("--os-user-domain-id", "user_domain_id",
-     "User's domain ID (env OS_USER_DOMAIN_ID)."),
-    ("--os-project-domain-name", "project_domain_name",
-     "Project's domain name (env OS_PROJECT_DOMAIN_NAME)."),
-    ("--os-project-domain-id", "project_domain_id",
-     "Project's domain ID (env OS_PROJECT_DOMAIN_ID)."),
+    ("--os-user-domain-name", "user_domain_name", "User's domain name (env OS_USER_DOMAIN_NAME)."),
+    ("--os-user-domain-id", "user_domain_id", "User's domain ID (env OS_USER_DOMAIN_ID)."),
+    (
+        "--os-project-domain-name",
+        "project_domain_name",
+        "Project's domain name (env OS_PROJECT_DOMAIN_NAME).",
+    ),
+    (
+        "--os-project-domain-id",
+        "project_domain_id",
+        "Project's domain ID (env OS_PROJECT_DOMAIN_ID).",
+    ),
     ("--os-token", "token", "Existing token (env OS_TOKEN)."),
-    ("--os-application-credential-id", "application_credential_id",
-     "Application credential ID (env OS_APPLICATION_CREDENTIAL_ID)."),
-    ("--os-application-credential-name", "application_credential_name",
-     "Application credential name (env OS_APPLICATION_CREDENTIAL_NAME)."),
-    ("--os-application-credential-secret", "application_credential_secret",
-     "Application credential secret (env OS_APPLICATION_CREDENTIAL_SECRET)."),
+    (
+        "--os-application-credential-id",
+        "application_credential_id",
+        "Application credential ID (env OS_APPLICATION_CREDENTIAL_ID).",
+    ),
+    (
+        "--os-application-credential-name",
+        "application_credential_name",
+        "Application credential name (env OS_APPLICATION_CREDENTIAL_NAME).",
+    ),
+    (
+        "--os-application-credential-secret",
+        "application_credential_secret",
+        "Application credential secret (env OS_APPLICATION_CREDENTIAL_SECRET).",
+    ),
     ("--os-region-name", "region_name", "Region (env OS_REGION_NAME)."),
-    ("--os-interface", "interface",
-     "Endpoint interface: public, internal or admin (env OS_INTERFACE)."),
+    (
+        "--os-interface",
+        "interface",
+        "Endpoint interface: public, internal or admin (env OS_INTERFACE).",
+    ),
     ("--os-cacert", "cacert", "CA bundle to verify TLS (env OS_CACERT)."),
     ("--os-cert", "cert", "Client certificate (env OS_CERT)."),
     ("--os-key", "key", "Client certificate key (env OS_KEY)."),
-    ("--os-compute-api-version", "compute_api_version",
-     "Compute microversion, e.g. 2.56 or latest (env OS_COMPUTE_API_VERSION); "
-     "default: the highest both occli and the cloud support."),
+    (
+        "--os-compute-api-version",
+        "compute_api_version",
+        "Compute microversion, e.g. 2.56 or latest (env OS_COMPUTE_API_VERSION); "
+        "default: the highest both occli and the cloud support.",
+    ),
 )
 
-_CLIENT_KEYS = [dest for _, dest, _ in _GLOBAL_OPTIONS] + [
-    "insecure", "api_timeout", "retries"]
+_CLIENT_KEYS = [dest for _, dest, _ in _GLOBAL_OPTIONS] + ["insecure", "api_timeout", "retries"]
 
 
 def _interactive_app():
@@ -365,6 +427,7 @@ def _interactive_app():
                 super().__init__(*args, **kwargs)
             finally:
                 sys.argv = argv
+
     return InteractiveApp
 
 
@@ -375,44 +438,68 @@ def add_global_options(parser):
         if dest == "compute_api_version":
             # a per-invocation choice honoured even with a named cloud, as
             # OSC does (clouds.yaml's compute_api_version is the fallback)
-            extra = {"type": _api_version,
-                     "default": os.environ.get("OS_COMPUTE_API_VERSION") or None}
-        group.add_argument(flag, dest=dest, metavar="<%s>" % dest.replace("_", "-"),
-                           help=text, **extra)
-    group.add_argument("--insecure", action="store_const", const=True,
-                       default=None,
-                       help="Do not verify TLS certificates (env OS_INSECURE).")
-    group.add_argument("--timeout", dest="api_timeout", type=float,
-                       metavar="<seconds>", help="HTTP request timeout.")
-    group.add_argument("--retries", type=int, default=2, metavar="<n>",
-                       help="Retry idempotent requests this many times on "
-                            "connection failures and 502/503/504 (default 2; "
-                            "POST is never retried).")
-    group.add_argument("--no-cache", action="store_true",
-                       help="Neither read nor write the token cache.")
-    group.add_argument("--timing", action="store_true",
-                       help="Print per-request timings on stderr at the end.")
+            extra = {
+                "type": _api_version,
+                "default": os.environ.get("OS_COMPUTE_API_VERSION") or None,
+            }
+        group.add_argument(
+            flag, dest=dest, metavar="<%s>" % dest.replace("_", "-"), help=text, **extra
+        )
+    group.add_argument(
+        "--insecure",
+        action="store_const",
+        const=True,
+        default=None,
+        help="Do not verify TLS certificates (env OS_INSECURE).",
+    )
+    group.add_argument(
+        "--timeout",
+        dest="api_timeout",
+        type=float,
+        metavar="<seconds>",
+        help="HTTP request timeout.",
+    )
+    group.add_argument(
+        "--retries",
+        type=int,
+        default=2,
+        metavar="<n>",
+        help="Retry idempotent requests this many times on "
+        "connection failures and 502/503/504 (default 2; "
+        "POST is never retried).",
+    )
+    group.add_argument(
+        "--no-cache", action="store_true", help="Neither read nor write the token cache."
+    )
+    group.add_argument(
+        "--timing", action="store_true", help="Print per-request timings on stderr at the end."
+    )
 
 
 def _api_version(text):
     """argparse type: ``latest`` or a microversion occli supports."""
-    from occli import api_versions, exceptions
+    from occli import api_versions
+    from occli import exceptions
+
     try:
         version = api_versions.APIVersion(text)
         if not version.is_latest:
-            api_versions.negotiate(text, api_versions.MIN_VERSION,
-                                   api_versions.MAX_VERSION)
+            api_versions.negotiate(text, api_versions.MIN_VERSION, api_versions.MAX_VERSION)
     except exceptions.UnsupportedVersion as exc:
-        raise argparse.ArgumentTypeError(str(exc))
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return text
 
 
 def add_plugin_options(parser):
     parser.add_argument(
-        "--plugin-dir", dest="plugin_dirs", action="append", default=[],
+        "--plugin-dir",
+        dest="plugin_dirs",
+        action="append",
+        default=[],
         metavar="<dir>",
         help="Also load plugin modules (*.py) from this directory; repeatable "
-             "(env OCCLI_PLUGIN_DIRS, path-separated).")
+        "(env OCCLI_PLUGIN_DIRS, path-separated).",
+    )
 
 
 def plugin_dirs_of(global_args):
@@ -421,8 +508,7 @@ def plugin_dirs_of(global_args):
     Commands are registered first, since ``--help`` lists them while the
     global options are parsed.
     """
-    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False,
-                                     exit_on_error=False)
+    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False, exit_on_error=False)
     add_plugin_options(parser)
     try:
         known, _ = parser.parse_known_args(global_args)
@@ -433,8 +519,9 @@ def plugin_dirs_of(global_args):
 
 def client_options(options):
     """The Client keyword arguments given on the command line."""
-    return {k: getattr(options, k, None) for k in _CLIENT_KEYS
-            if getattr(options, k, None) is not None}
+    return {
+        k: getattr(options, k, None) for k in _CLIENT_KEYS if getattr(options, k, None) is not None
+    }
 
 
 def main(argv=None):
@@ -444,8 +531,7 @@ def main(argv=None):
     occli), it ends the process itself once the command is done: see
     :func:`exit_now`.
     """
-    program = argv is None and os.path.basename(
-        sys.argv[0]).removesuffix(".exe") == "occli"
+    program = argv is None and os.path.basename(sys.argv[0]).removesuffix(".exe") == "occli"
     if program:
         fewer_collections()
     argv = sys.argv[1:] if argv is None else argv
@@ -455,8 +541,7 @@ def main(argv=None):
         code = 130
     except SystemExit as exc:
         # argparse usage errors (2), --help and --version (0)
-        code = exc.code if isinstance(exc.code, int) else (
-            0 if exc.code is None else 1)
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     if program:
         exit_now(code)
     return code

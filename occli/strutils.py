@@ -16,4 +16,5 @@ def parse_bool(value, what, params=()):
     if text in _FALSE:
         return False
     raise exceptions.ValidationError(
-        "%s expects true or false, got %r." % (what, value), params=params)
+        "%s expects true or false, got %r." % (what, value), params=params
+    )

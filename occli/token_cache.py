@@ -36,8 +36,16 @@ from occli import private_files
 
 LOG = logging.getLogger(__name__)
 
-__all__ = ["cache_dir", "cached_auth", "invalidate", "load", "load_extra",
-           "restore", "save", "update_extra"]
+__all__ = [
+    "cache_dir",
+    "cached_auth",
+    "invalidate",
+    "load",
+    "load_extra",
+    "restore",
+    "save",
+    "update_extra",
+]
 
 #: Bump when the file layout changes; other versions are ignored.
 FORMAT_VERSION = 1
@@ -84,9 +92,7 @@ def _read(key):
         LOG.debug("token cache: ignoring %s (format version)", path)
         return None
     expires_at = entry.get("expires_at")
-    if not isinstance(expires_at, (int, float)) or not isinstance(
-        entry.get("auth_state"), str
-    ):
+    if not isinstance(expires_at, (int, float)) or not isinstance(entry.get("auth_state"), str):
         LOG.debug("token cache: ignoring malformed %s", path)
         return None
     if expires_at - STALE_SECONDS <= time.time():
@@ -116,7 +122,7 @@ def restore(plugin, key):
         LOG.debug("token cache: cannot use entry %s: %s", key, exc)
         try:
             plugin.set_auth_state(None)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001, S110 - already a miss
             pass
         return None
     LOG.debug("token cache: using cached token %s", key)
@@ -149,8 +155,10 @@ def cached_auth(key, factory):
         return None
     LOG.debug("token cache: using cached token %s", key)
     extra = entry.get("extra")
-    return (cached_auth.CachedTokenAuth(ref, factory),
-            dict(extra) if isinstance(extra, dict) else {})
+    return (
+        cached_auth.CachedTokenAuth(ref, factory),
+        dict(extra) if isinstance(extra, dict) else {},
+    )
 
 
 def load(plugin, key):

@@ -12,9 +12,11 @@ def arg(*args, **kwargs):
     Takes ``add_argument``'s arguments. Decorators apply bottom-up, so each
     one is inserted first to keep the order in which they are written.
     """
+
     def decorator(func):
         func.__dict__.setdefault("arguments", []).insert(0, (args, kwargs))
         return func
+
     return decorator
 
 
@@ -31,6 +33,7 @@ def output(kind):
     def decorator(func):
         func.output = kind
         return func
+
     return decorator
 
 
@@ -41,9 +44,11 @@ def option_names(**names):
     ``min_count`` (see :class:`occli.exceptions.CommandError`) names
     ``--min`` instead.
     """
+
     def decorator(func):
         func.option_names = dict(getattr(func, "option_names", {}), **names)
         return func
+
     return decorator
 
 
@@ -75,11 +80,14 @@ def column_used(args, name):
     underscores aside) only the columns given are shown, so a command
     may skip the requests that fill the others.
     """
+
     def normal(text):
         return text.lower().strip().replace(" ", "_")
+
     chosen = getattr(args, "columns", None)
     used = {normal(c) for c in (chosen or ())} | {
-        normal(c) for c in getattr(args, "sort_columns", None) or ()}
+        normal(c) for c in getattr(args, "sort_columns", None) or ()
+    }
     return not chosen or normal(name) in used
 
 
@@ -90,26 +98,30 @@ def wait_options(what, timeout=600):
 
     options = (
         (("--wait",), dict(action="store_true", help="Wait until %s." % what)),
-        (("--wait-timeout",), dict(
-            type=seconds, default=timeout, metavar="<seconds>",
-            help="Give up waiting after this many seconds (default %d)."
-            % timeout)),
-        (("--wait-interval",), dict(type=seconds, default=2.0,
-                                    help=argparse.SUPPRESS)),
+        (
+            ("--wait-timeout",),
+            dict(
+                type=seconds,
+                default=timeout,
+                metavar="<seconds>",
+                help="Give up waiting after this many seconds (default %d)." % timeout,
+            ),
+        ),
+        (("--wait-interval",), dict(type=seconds, default=2.0, help=argparse.SUPPRESS)),
     )
 
     def decorator(func):
         for args, kwargs in reversed(options):
             func = arg(*args, **kwargs)(func)
         return func
+
     return decorator
 
 
 def wait_args(args):
     """The :mod:`occli.waiters` keyword arguments of a command's ``--wait``
     options: ``timeout``, ``interval`` and the app's stderr."""
-    return {"timeout": args.wait_timeout, "interval": args.wait_interval,
-            "stream": stderr(args)}
+    return {"timeout": args.wait_timeout, "interval": args.wait_interval, "stream": stderr(args)}
 
 
 def arg_type(parse, name):
@@ -121,15 +133,18 @@ def arg_type(parse, name):
         try:
             return parse(text)
         except exceptions.CommandError as exc:
-            raise argparse.ArgumentTypeError(str(exc))
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
     convert.__name__ = name
     return convert
 
 
 def key_value(option):
     """An argparse ``type=`` turning ``KEY=VALUE`` into ``(key, value)``."""
+
     def parse(text):
         return next(iter(parse_key_values([text], option).items()))
+
     return arg_type(parse, "KEY=VALUE")
 
 
@@ -140,14 +155,14 @@ def parse_key_values(items, option="--property", max_length=None):
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise exceptions.ValidationError(
-                "%s expects KEY=VALUE, got %r." % (option, item))
+            raise exceptions.ValidationError("%s expects KEY=VALUE, got %r." % (option, item))
         if max_length is not None:
             for part, what in ((key, "key"), (value, "value")):
                 if len(part) > max_length:
                     raise exceptions.ValidationError(
-                        "%s %s %r is longer than %d characters." % (
-                            option, what, part[:40] + "…", max_length))
+                        "%s %s %r is longer than %d characters."
+                        % (option, what, part[:40] + "…", max_length)
+                    )
         result[key] = value
     return result
 
@@ -160,12 +175,13 @@ def parse_options(text, allowed, option):
         key = key.strip()
         if not sep or not key:
             raise exceptions.ValidationError(
-                "%s expects comma-separated KEY=VALUE pairs, got %r." % (
-                    option, text))
+                "%s expects comma-separated KEY=VALUE pairs, got %r." % (option, text)
+            )
         if key not in allowed:
             raise exceptions.ValidationError(
-                "%s: unknown key %r (expected one of: %s)." % (
-                    option, key, ", ".join(sorted(allowed))))
+                "%s: unknown key %r (expected one of: %s)."
+                % (option, key, ", ".join(sorted(allowed)))
+            )
         result[key] = value
     return result
 
@@ -173,23 +189,24 @@ def parse_options(text, allowed, option):
 def list_limit(text):
     """argparse type for ``--limit``: -1 (everything) or 0 or more."""
     import argparse
+
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError("%r is not an integer" % text)
+        raise argparse.ArgumentTypeError("%r is not an integer" % text) from None
     if value < -1:
-        raise argparse.ArgumentTypeError("%r: use -1 for all, or 0 or more"
-                                         % text)
+        raise argparse.ArgumentTypeError("%r: use -1 for all, or 0 or more" % text)
     return value
 
 
 def seconds(text):
     """argparse type for durations: a non-negative number of seconds."""
     import argparse
+
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a number" % text)
+        raise argparse.ArgumentTypeError("%r is not a number" % text) from None
     if value < 0:
         raise argparse.ArgumentTypeError("%r must not be negative" % text)
     return int(value) if value.is_integer() else value
@@ -198,10 +215,11 @@ def seconds(text):
 def positive_int(text):
     """argparse type: an integer >= 1."""
     import argparse
+
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError("%r is not an integer" % text)
+        raise argparse.ArgumentTypeError("%r is not an integer" % text) from None
     if value < 1:
         raise argparse.ArgumentTypeError("%r must be 1 or more" % text)
     return value
@@ -219,19 +237,21 @@ def concurrency(text):
 
     value = positive_int(text)
     if value > MAX_CONCURRENCY:
-        raise argparse.ArgumentTypeError("%r: at most %d" % (text,
-                                                             MAX_CONCURRENCY))
+        raise argparse.ArgumentTypeError("%r: at most %d" % (text, MAX_CONCURRENCY))
     return value
 
 
 def concurrency_option(func):
     """Add ``--concurrency N`` to a ``do_*`` command acting on several
     items with :func:`for_each` (``args.concurrency``)."""
-    return arg("--concurrency", type=concurrency, default=DEFAULT_CONCURRENCY,
-               metavar="<n>",
-               help="Act on up to N items at a time (default %d, at most "
-               "%d; 1: one after the other)." % (DEFAULT_CONCURRENCY,
-                                                 MAX_CONCURRENCY))(func)
+    return arg(
+        "--concurrency",
+        type=concurrency,
+        default=DEFAULT_CONCURRENCY,
+        metavar="<n>",
+        help="Act on up to N items at a time (default %d, at most "
+        "%d; 1: one after the other)." % (DEFAULT_CONCURRENCY, MAX_CONCURRENCY),
+    )(func)
 
 
 def for_each(items, action, what, label=str, concurrency=1):
@@ -293,21 +313,20 @@ def _concurrently(action, items, concurrency):
 
     first = _outcome(action, items[0])
     yield first
-    if first[1] is not None and not isinstance(
-            first[1], exceptions.ClientException):
+    if first[1] is not None and not isinstance(first[1], exceptions.ClientException):
         return  # for_each raises it
     capture = _LogCapture()
     pool = futures.ThreadPoolExecutor(
-        max_workers=min(concurrency, len(items) - 1),
-        thread_name_prefix="occli-for-each")
+        max_workers=min(concurrency, len(items) - 1), thread_name_prefix="occli-for-each"
+    )
     try:
         with capture:
-            pending = [pool.submit(_outcome, action, item, capture)
-                       for item in items[1:]]
+            pending = [pool.submit(_outcome, action, item, capture) for item in items[1:]]
             for future in pending:
                 outcome = future.result()
                 if outcome[1] is not None and not isinstance(
-                        outcome[1], exceptions.ClientException):
+                    outcome[1], exceptions.ClientException
+                ):
                     for other in pending:
                         other.cancel()
                 yield outcome

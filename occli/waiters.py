@@ -23,16 +23,35 @@ TRANSIENT_TRIES = 3
 
 #: Statuses of a server in the middle of an operation
 #: (tests/fixtures/CONTRACT.md §3.6).
-SERVER_TRANSITIONAL = frozenset(("BUILD", "REBOOT", "HARD_REBOOT", "REBUILD",
-                                 "RESIZE", "REVERT_RESIZE", "MIGRATING",
-                                 "PASSWORD"))
+SERVER_TRANSITIONAL = frozenset(
+    (
+        "BUILD",
+        "REBOOT",
+        "HARD_REBOOT",
+        "REBUILD",
+        "RESIZE",
+        "REVERT_RESIZE",
+        "MIGRATING",
+        "PASSWORD",
+    )
+)
 #: ``until`` of a wait for a server to disappear, and its last statuses.
 GONE = frozenset(("DELETED", "SOFT_DELETED"))
 
 
-def wait_for(fetch, done, failed=None, timeout=600, interval=2,
-             describe=None, label="resource", stream=None, sleep=time.sleep,
-             clock=time.monotonic, transient_tries=TRANSIENT_TRIES):
+def wait_for(
+    fetch,
+    done,
+    failed=None,
+    timeout=600,
+    interval=2,
+    describe=None,
+    label="resource",
+    stream=None,
+    sleep=time.sleep,
+    clock=time.monotonic,
+    transient_tries=TRANSIENT_TRIES,
+):
     """Call ``fetch()`` until ``done(obj)``; return the last object.
 
     ``failed(obj)`` returning a message stops with ResourceInErrorState;
@@ -54,12 +73,10 @@ def wait_for(fetch, done, failed=None, timeout=600, interval=2,
                 obj = None
             except Exception as exc:
                 failures += 1
-                if (failures > transient_tries or not is_transient(exc)
-                        or clock() >= deadline):
+                if failures > transient_tries or not is_transient(exc) or clock() >= deadline:
                     raise
                 LOG.debug("waiting for %s: %s; polling again", label, exc)
-                sleep(min(interval * 2 ** (failures - 1),
-                          max(0.0, deadline - clock())))
+                sleep(min(interval * 2 ** (failures - 1), max(0.0, deadline - clock())))
                 continue
             failures = 0
             if done(obj):
@@ -75,10 +92,15 @@ def wait_for(fetch, done, failed=None, timeout=600, interval=2,
                     last = text
             if clock() >= deadline:
                 raise exceptions.WaitTimeout(
-                    "Timed out after %ss waiting for %s%s." % (
-                        timeout, label,
+                    "Timed out after %ss waiting for %s%s."
+                    % (
+                        timeout,
+                        label,
                         " (last state: %s)" % describe(obj)
-                        if describe and obj is not None else ""))
+                        if describe and obj is not None
+                        else "",
+                    )
+                )
             sleep(min(interval, max(0.0, deadline - clock())))
     finally:
         if show and last is not None:
@@ -89,8 +111,7 @@ def wait_for(fetch, done, failed=None, timeout=600, interval=2,
 def is_transient(exc):
     """A connection failure or a 502/503/504: worth asking again."""
     if isinstance(exc, exceptions.ClientException):
-        return (isinstance(exc, exceptions.HTTPException)
-                and exc.code in base.RETRIABLE_STATUSES)
+        return isinstance(exc, exceptions.HTTPException) and exc.code in base.RETRIABLE_STATUSES
     from keystoneauth1 import exceptions as ks_exceptions
 
     return isinstance(exc, ks_exceptions.RetriableConnectionFailure)
@@ -131,9 +152,11 @@ def server_progress(server):
 
 
 def _server_settled(server, pending=()):
-    return (server.task_state is None
-            and server.status not in SERVER_TRANSITIONAL
-            and server.status not in pending)
+    return (
+        server.task_state is None
+        and server.status not in SERVER_TRANSITIONAL
+        and server.status not in pending
+    )
 
 
 def _server_fault(server):
@@ -141,8 +164,9 @@ def _server_fault(server):
     return fault or "no fault reported"
 
 
-def wait_for_server(manager, server, until, pending=(), name=None,
-                    timeout=600, interval=2, stream=None):
+def wait_for_server(
+    manager, server, until, pending=(), name=None, timeout=600, interval=2, stream=None
+):
     """Poll ``manager.get`` until the server settles in a status of ``until``.
 
     ``until=GONE`` waits for the server to disappear. A server is settled
@@ -157,8 +181,7 @@ def wait_for_server(manager, server, until, pending=(), name=None,
     def done(s):
         if until is GONE:
             return s is None or s.status in GONE
-        return s is not None and s.status in until and _server_settled(
-            s, pending)
+        return s is not None and s.status in until and _server_settled(s, pending)
 
     def failed(s):
         if not _server_settled(s, pending):
@@ -166,64 +189,67 @@ def wait_for_server(manager, server, until, pending=(), name=None,
         if s.status == "ERROR":
             return "Server %s is in ERROR state: %s" % (name, _server_fault(s))
         if until is not GONE:
-            return "Server %s is %s, expected %s." % (
-                name, s.status, " or ".join(sorted(until)))
+            return "Server %s is %s, expected %s." % (name, s.status, " or ".join(sorted(until)))
         return None
 
-    return wait_for(lambda: manager.get(server_id), done, failed,
-                    timeout=timeout, interval=interval,
-                    describe=server_progress, label="server " + name,
-                    stream=stream)
+    return wait_for(
+        lambda: manager.get(server_id),
+        done,
+        failed,
+        timeout=timeout,
+        interval=interval,
+        describe=server_progress,
+        label="server " + name,
+        stream=stream,
+    )
 
 
-def wait_for_servers(fetch, expected, what, timeout=600, interval=2,
-                     stream=None):
+def wait_for_servers(fetch, expected, what, timeout=600, interval=2, stream=None):
     """Poll ``fetch()`` (one list of servers per poll) until ``expected``
     servers have settled; any not ACTIVE then is a ResourceInErrorState
     naming each. ``what`` names them (``servers of reservation r-1``).
     Returns the servers."""
+
     def done(found):
-        return len(found) >= expected and all(_server_settled(s)
-                                               for s in found)
+        return len(found) >= expected and all(_server_settled(s) for s in found)
 
     def describe(found):
         counts = {}
         for s in found:
             text = server_progress(s)
             counts[text] = counts.get(text, 0) + 1
-        return ", ".join("%d %s" % (n, text)
-                         for text, n in sorted(counts.items()))
+        return ", ".join("%d %s" % (n, text) for text, n in sorted(counts.items()))
 
-    servers = wait_for(fetch, done, timeout=timeout, interval=interval,
-                       describe=describe, label="%d %s" % (expected, what),
-                       stream=stream)
+    servers = wait_for(
+        fetch,
+        done,
+        timeout=timeout,
+        interval=interval,
+        describe=describe,
+        label="%d %s" % (expected, what),
+        stream=stream,
+    )
     failed = [s for s in servers if s.status != "ACTIVE"]
     if failed:
         reasons = []
         for s in failed:
             if s.status == "ERROR":
-                reasons.append("%s is in ERROR state: %s" % (
-                    server_label(s), _server_fault(s)))
+                reasons.append("%s is in ERROR state: %s" % (server_label(s), _server_fault(s)))
             else:
-                reasons.append("%s is %s, expected ACTIVE" % (
-                    server_label(s), s.status))
-        message = "%d of %d %s failed: %s" % (
-            len(failed), len(servers), what, "; ".join(reasons))
-        raise exceptions.ResourceInErrorState(
-            message if message.endswith(".") else message + ".")
+                reasons.append("%s is %s, expected ACTIVE" % (server_label(s), s.status))
+        message = "%d of %d %s failed: %s" % (len(failed), len(servers), what, "; ".join(reasons))
+        raise exceptions.ResourceInErrorState(message if message.endswith(".") else message + ".")
     return servers
 
 
-def wait_for_deployment(manager, deployment, timeout=3600, interval=2,
-                        stream=None):
+def wait_for_deployment(manager, deployment, timeout=3600, interval=2, stream=None):
     """Poll a Heat software deployment until COMPLETE; ResourceInErrorState
     on FAILED, NotFound if it disappears."""
     from occli.v2 import software_deployments as sd
 
     def done(obj):
         if obj is None:
-            raise exceptions.NotFound(
-                "Deployment %s disappeared while waiting." % deployment.id)
+            raise exceptions.NotFound("Deployment %s disappeared while waiting." % deployment.id)
         return obj.status == sd.COMPLETE
 
     def failed(obj):
@@ -231,7 +257,13 @@ def wait_for_deployment(manager, deployment, timeout=3600, interval=2,
             return "Deployment %s FAILED: %s" % (obj.id, obj.status_reason)
         return None
 
-    return wait_for(lambda: manager.get(deployment.id), done, failed=failed,
-                    timeout=timeout, interval=interval,
-                    describe=lambda obj: obj.status,
-                    label="deployment %s" % deployment.id, stream=stream)
+    return wait_for(
+        lambda: manager.get(deployment.id),
+        done,
+        failed=failed,
+        timeout=timeout,
+        interval=interval,
+        describe=lambda obj: obj.status,
+        label="deployment %s" % deployment.id,
+        stream=stream,
+    )

@@ -33,8 +33,7 @@ def _kind(value):
     raise TypeError("not a JSON value: %r" % (value,))
 
 
-def shape_differences(actual, sample, maps=DEFAULT_MAPS, nullable=(),
-                      ignore=(), path="$"):
+def shape_differences(actual, sample, maps=DEFAULT_MAPS, nullable=(), ignore=(), path="$"):
     """A list of human-readable differences (empty when shapes agree)."""
     problems = []
     kind_a, kind_s = _kind(actual), _kind(sample)
@@ -43,8 +42,7 @@ def shape_differences(actual, sample, maps=DEFAULT_MAPS, nullable=(),
     if kind_a != kind_s:
         leaf = path.rsplit(".", 1)[-1].split("[", 1)[0]
         if not (kind_a == "null" and leaf in nullable):
-            problems.append("%s: %s in actual, %s in sample"
-                            % (path, kind_a, kind_s))
+            problems.append("%s: %s in actual, %s in sample" % (path, kind_a, kind_s))
         return problems
     if kind_s == "object":
         leaf = path.rsplit(".", 1)[-1]
@@ -52,9 +50,9 @@ def shape_differences(actual, sample, maps=DEFAULT_MAPS, nullable=(),
             if actual and sample:
                 example = next(iter(sample.values()))
                 for key, value in actual.items():
-                    problems += shape_differences(value, example, maps,
-                                                  nullable, ignore,
-                                                  "%s.%s" % (path, key))
+                    problems += shape_differences(
+                        value, example, maps, nullable, ignore, "%s.%s" % (path, key)
+                    )
             return problems
         keys_a = set(actual) - set(ignore)
         keys_s = set(sample) - set(ignore)
@@ -63,21 +61,19 @@ def shape_differences(actual, sample, maps=DEFAULT_MAPS, nullable=(),
         for key in sorted(keys_a - keys_s):
             problems.append("%s: unexpected key %r in actual" % (path, key))
         for key in sorted(keys_a & keys_s):
-            problems += shape_differences(actual[key], sample[key], maps,
-                                          nullable, ignore,
-                                          "%s.%s" % (path, key))
+            problems += shape_differences(
+                actual[key], sample[key], maps, nullable, ignore, "%s.%s" % (path, key)
+            )
     elif kind_s == "array" and actual and sample:
         for index, item in enumerate(actual):
-            reference = sample[index] if len(actual) == len(sample) \
-                else sample[0]
-            problems += shape_differences(item, reference, maps, nullable,
-                                          ignore, "%s[%d]" % (path, index))
+            reference = sample[index] if len(actual) == len(sample) else sample[0]
+            problems += shape_differences(
+                item, reference, maps, nullable, ignore, "%s[%d]" % (path, index)
+            )
     return problems
 
 
-def assert_same_shape(actual, sample, maps=DEFAULT_MAPS, nullable=(),
-                      ignore=()):
+def assert_same_shape(actual, sample, maps=DEFAULT_MAPS, nullable=(), ignore=()):
     """Fail with every difference between the shapes of the two documents."""
     problems = shape_differences(actual, sample, maps, nullable, ignore)
-    assert not problems, "shape differs from sample:\n  " + "\n  ".join(
-        problems)
+    assert not problems, "shape differs from sample:\n  " + "\n  ".join(problems)

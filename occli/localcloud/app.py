@@ -52,12 +52,14 @@ class Unauthenticated(HTTPError):
     MESSAGE = "The request you have made requires authentication."
 
     def __init__(self, www_authenticate_uri):
-        super().__init__(401, self.MESSAGE, headers={
-            "WWW-Authenticate": 'Keystone uri="%s"' % www_authenticate_uri})
+        super().__init__(
+            401,
+            self.MESSAGE,
+            headers={"WWW-Authenticate": 'Keystone uri="%s"' % www_authenticate_uri},
+        )
 
     def body(self):
-        return {"error": {"code": 401, "title": "Unauthorized",
-                          "message": self.message}}
+        return {"error": {"code": 401, "title": "Unauthorized", "message": self.message}}
 
 
 class DropConnection(Exception):
@@ -69,8 +71,9 @@ class DropConnection(Exception):
 
 
 class Response:
-    def __init__(self, status=200, body=None, headers=None, raw=None,
-                 content_type="application/json"):
+    def __init__(
+        self, status=200, body=None, headers=None, raw=None, content_type="application/json"
+    ):
         self.status = status
         self.body = body
         self.headers = dict(headers or {})
@@ -94,8 +97,17 @@ class Context:
     ``expires_at`` an aware UTC datetime.
     """
 
-    def __init__(self, user_id, user_name, project_id, project_name, roles,
-                 token_id=None, domain_id="default", expires_at=None):
+    def __init__(
+        self,
+        user_id,
+        user_name,
+        project_id,
+        project_name,
+        roles,
+        token_id=None,
+        domain_id="default",
+        expires_at=None,
+    ):
         self.user_id = user_id
         self.user_name = user_name
         self.project_id = project_id
@@ -129,7 +141,9 @@ class Request:
     def base_url(self):
         env = self.environ
         host = env.get("HTTP_HOST") or "%s:%s" % (
-            env.get("SERVER_NAME", "127.0.0.1"), env.get("SERVER_PORT", "80"))
+            env.get("SERVER_NAME", "127.0.0.1"),
+            env.get("SERVER_PORT", "80"),
+        )
         return "%s://%s" % (env.get("wsgi.url_scheme", "http"), host)
 
     def header(self, name, default=None):
@@ -171,8 +185,7 @@ class Request:
                 raise HTTPError(400, "The request body is empty.")
             return None
         try:
-            data = json.loads(raw, parse_constant=_not_a_number,
-                              parse_float=_finite_float)
+            data = json.loads(raw, parse_constant=_not_a_number, parse_float=_finite_float)
         except (ValueError, UnicodeDecodeError, RecursionError):
             raise HTTPError(400, "Malformed request body.") from None
         if not _plain_json(data):
@@ -226,8 +239,7 @@ class Route:
     _param = re.compile(r"\{(\w+)\}")
     MODES = ("read", "write", None)
 
-    def __init__(self, method, pattern, handler, auth=True, mode="auto",
-                 role=None):
+    def __init__(self, method, pattern, handler, auth=True, mode="auto", role=None):
         if mode == "auto":
             mode = "read" if method in ("GET", "HEAD") else "write"
         if mode not in self.MODES:
@@ -276,13 +288,10 @@ class Service:
         self.cloud = cloud
         self.routes = []
 
-    def route(self, method, pattern, handler, auth=True, mode="auto",
-              role="auto"):
-        self.routes.append(self.make_route(method, pattern, handler, auth,
-                                           mode, role))
+    def route(self, method, pattern, handler, auth=True, mode="auto", role="auto"):
+        self.routes.append(self.make_route(method, pattern, handler, auth, mode, role))
 
-    def make_route(self, method, pattern, handler, auth=True, mode="auto",
-                   role="auto"):
+    def make_route(self, method, pattern, handler, auth=True, mode="auto", role="auto"):
         """A Route; ``role="auto"``: :attr:`write_role` unless a read."""
         if role == "auto":
             role = None if method in ("GET", "HEAD") else self.write_role
@@ -305,16 +314,14 @@ class Service:
 
     def error_body(self, status, message, extra):
         """The JSON body of an error; may also return a whole Response."""
-        return {"error": {"code": status, "title": reason(status),
-                          "message": message}}
+        return {"error": {"code": status, "title": reason(status), "message": message}}
 
     def not_found(self, req):
         return HTTPError(404, "The resource could not be found.")
 
     def policy_denied(self, req, route):
         """The error for a caller without the role ``route`` needs."""
-        return HTTPError(403, "You are not authorized to perform the"
-                              " requested action.")
+        return HTTPError(403, "You are not authorized to perform the requested action.")
 
     def method_not_allowed(self, req):
         return HTTPError(405, "The method is not allowed for this resource.")
@@ -363,15 +370,14 @@ class Application:
     def _route(self, req, svc):
         sub = req.path
         if sub == svc.prefix or sub.startswith(svc.prefix + "/"):
-            sub = sub[len(svc.prefix):]
+            sub = sub[len(svc.prefix) :]
         sub = (sub or "/").rstrip("/")
         allowed = False
         for r in svc.routes:
             m = r.regex.match(sub)
             if m:
                 allowed = True
-                if r.method == req.method or (
-                        req.method == "HEAD" and r.method == "GET"):
+                if r.method == req.method or (req.method == "HEAD" and r.method == "GET"):
                     req.params = m.groupdict()
                     return r
         raise svc.method_not_allowed(req) if allowed else svc.not_found(req)
@@ -384,9 +390,8 @@ class Application:
         except HTTPError as exc:
             resp = self._error(svc, exc)
         except errors.Error as exc:
-            resp = self._error(svc, HTTPError(exc.code, exc.message,
-                                              extra=exc.extra))
-        except Exception:
+            resp = self._error(svc, HTTPError(exc.code, exc.message, extra=exc.extra))
+        except Exception:  # noqa: BLE001 - any bug is a logged 500
             self.cloud.log_exception(req)
             resp = self._error(svc, HTTPError(500, "An unexpected error occurred."))
         if svc is not None:
@@ -419,8 +424,7 @@ class Application:
             else:
                 svc.before(req)
             return _as_response(route.handler(req))
-        with (store.read() if route.mode == "read"
-              else store.transaction()) as db:
+        with store.read() if route.mode == "read" else store.transaction() as db:
             req.db = db
             self._before(req, svc, route)
             return _as_response(route.handler(req))
@@ -431,8 +435,11 @@ class Application:
             if svc.requires_project and not req.context.project_id:
                 raise HTTPError(403, "A project-scoped token is required.")
         svc.before(req)
-        if route.auth and route.role and not (
-                route.role in req.context.roles or req.context.is_admin):
+        if (
+            route.auth
+            and route.role
+            and not (route.role in req.context.roles or req.context.is_admin)
+        ):
             raise svc.policy_denied(req, route)
 
     def _error(self, svc, exc):
@@ -441,8 +448,9 @@ class Application:
         elif svc is not None:
             body = svc.error_body(exc.status, exc.message, exc.extra)
         else:
-            body = {"error": {"code": exc.status, "title": reason(exc.status),
-                              "message": exc.message}}
+            body = {
+                "error": {"code": exc.status, "title": reason(exc.status), "message": exc.message}
+            }
         if isinstance(body, Response):
             body.status = exc.status
             body.headers = {**exc.headers, **body.headers}

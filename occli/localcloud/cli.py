@@ -17,8 +17,11 @@ import urllib.request
 
 import platformdirs
 
-from occli.localcloud.cloud import (DATA_FILES, SERVICE_NAMES, Config,
-                                   make_private_dir, open_private)
+from occli.localcloud.cloud import DATA_FILES
+from occli.localcloud.cloud import SERVICE_NAMES
+from occli.localcloud.cloud import Config
+from occli.localcloud.cloud import make_private_dir
+from occli.localcloud.cloud import open_private
 
 # what the ``localcloud`` extra installs: waitress serves, jsonschema checks
 # Nova's request bodies, re2 runs users' regular expressions in linear time
@@ -63,7 +66,8 @@ def _services(value):
     if unknown:
         raise argparse.ArgumentTypeError(
             "unknown services %s (known: %s)"
-            % (", ".join(sorted(unknown)), ", ".join(SERVICE_NAMES)))
+            % (", ".join(sorted(unknown)), ", ".join(SERVICE_NAMES))
+        )
     if "identity" not in names:
         names.insert(0, "identity")
     return names
@@ -80,71 +84,106 @@ def build_parser():
     defaults = Config(data_dir="")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
-        "--data-dir", default=None,
+        "--data-dir",
+        default=None,
         help="data directory (default: $OCCLI_LOCALCLOUD_DIR or %s)"
-             % os.path.join(platformdirs.user_data_dir("occli"), "localcloud"))
+        % os.path.join(platformdirs.user_data_dir("occli"), "localcloud"),
+    )
 
     runtime = argparse.ArgumentParser(add_help=False)
-    runtime.add_argument("--host", default=defaults.host,
-                         help="address to listen on (default: %(default)s)")
-    runtime.add_argument("--port", type=_port, default=defaults.port,
-                         help="port to listen on, 0 for a free one"
-                              " (default: %(default)s)")
-    runtime.add_argument("--compute-hosts", type=int,
-                         default=defaults.compute_hosts, metavar="N",
-                         help="number of fake compute hosts (default: %(default)s)")
-    runtime.add_argument("--build-time", type=float,
-                         default=defaults.build_time, metavar="SECONDS",
-                         help="seconds a server stays in BUILD (default: %(default)s)")
-    runtime.add_argument("--token-ttl", type=int, default=defaults.token_ttl,
-                         metavar="SECONDS",
-                         help="token lifetime (default: %(default)s)")
-    runtime.add_argument("--quota-instances", type=int,
-                         default=defaults.quota_instances, metavar="N",
-                         help="servers per project, -1 for unlimited"
-                              " (default: %(default)s)")
-    runtime.add_argument("--max-servers-per-request", type=int,
-                         default=defaults.max_servers_per_request,
-                         metavar="N",
-                         help="servers one create may make"
-                              " (default: %(default)s)")
-    runtime.add_argument("--admin-password",
-                         default=os.environ.get(ADMIN_PASSWORD_ENV,
-                                                defaults.admin_password),
-                         help="password of user admin (env %s)" % ADMIN_PASSWORD_ENV)
-    runtime.add_argument("--demo-password",
-                         default=os.environ.get(DEMO_PASSWORD_ENV,
-                                                defaults.demo_password),
-                         help="password of user demo (env %s)" % DEMO_PASSWORD_ENV)
-    runtime.add_argument("--services", type=_services, default=None,
-                         metavar="NAME,...",
-                         help="run only these services (default: all of %s;"
-                              " identity is always needed)"
-                              % ",".join(SERVICE_NAMES))
-    runtime.add_argument("--fault", action="append", default=[],
-                         type=_fault_spec,
-                         metavar="METHOD:PATHREGEX:COUNT:KIND[:ARG]",
-                         help="inject a fault (repeatable); KIND is status,"
-                              " delay, close or malformed")
+    runtime.add_argument(
+        "--host", default=defaults.host, help="address to listen on (default: %(default)s)"
+    )
+    runtime.add_argument(
+        "--port",
+        type=_port,
+        default=defaults.port,
+        help="port to listen on, 0 for a free one (default: %(default)s)",
+    )
+    runtime.add_argument(
+        "--compute-hosts",
+        type=int,
+        default=defaults.compute_hosts,
+        metavar="N",
+        help="number of fake compute hosts (default: %(default)s)",
+    )
+    runtime.add_argument(
+        "--build-time",
+        type=float,
+        default=defaults.build_time,
+        metavar="SECONDS",
+        help="seconds a server stays in BUILD (default: %(default)s)",
+    )
+    runtime.add_argument(
+        "--token-ttl",
+        type=int,
+        default=defaults.token_ttl,
+        metavar="SECONDS",
+        help="token lifetime (default: %(default)s)",
+    )
+    runtime.add_argument(
+        "--quota-instances",
+        type=int,
+        default=defaults.quota_instances,
+        metavar="N",
+        help="servers per project, -1 for unlimited (default: %(default)s)",
+    )
+    runtime.add_argument(
+        "--max-servers-per-request",
+        type=int,
+        default=defaults.max_servers_per_request,
+        metavar="N",
+        help="servers one create may make (default: %(default)s)",
+    )
+    runtime.add_argument(
+        "--admin-password",
+        default=os.environ.get(ADMIN_PASSWORD_ENV, defaults.admin_password),
+        help="password of user admin (env %s)" % ADMIN_PASSWORD_ENV,
+    )
+    runtime.add_argument(
+        "--demo-password",
+        default=os.environ.get(DEMO_PASSWORD_ENV, defaults.demo_password),
+        help="password of user demo (env %s)" % DEMO_PASSWORD_ENV,
+    )
+    runtime.add_argument(
+        "--services",
+        type=_services,
+        default=None,
+        metavar="NAME,...",
+        help="run only these services (default: all of %s;"
+        " identity is always needed)" % ",".join(SERVICE_NAMES),
+    )
+    runtime.add_argument(
+        "--fault",
+        action="append",
+        default=[],
+        type=_fault_spec,
+        metavar="METHOD:PATHREGEX:COUNT:KIND[:ARG]",
+        help="inject a fault (repeatable); KIND is status, delay, close or malformed",
+    )
 
     parser = argparse.ArgumentParser(
         prog="occli-localcloud",
         description="A local OpenStack cloud (Keystone, Nova, Glance, Heat,"
-                    " Swift APIs) for trying and testing occli.")
+        " Swift APIs) for trying and testing occli.",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    sub.add_parser("serve", parents=[common, runtime],
-                   help="run in the foreground").set_defaults(func=cmd_serve)
-    sub.add_parser("start", parents=[common, runtime],
-                   help="run in the background").set_defaults(func=cmd_start)
-    sub.add_parser("stop", parents=[common],
-                   help="stop the background cloud").set_defaults(func=cmd_stop)
-    sub.add_parser("status", parents=[common],
-                   help="is it running? (exit 0 yes, 3 no)"
-                   ).set_defaults(func=cmd_status)
-    sub.add_parser("reset", parents=[common],
-                   help="delete all data (only while stopped)"
-                   ).set_defaults(func=cmd_reset)
+    sub.add_parser("serve", parents=[common, runtime], help="run in the foreground").set_defaults(
+        func=cmd_serve
+    )
+    sub.add_parser("start", parents=[common, runtime], help="run in the background").set_defaults(
+        func=cmd_start
+    )
+    sub.add_parser("stop", parents=[common], help="stop the background cloud").set_defaults(
+        func=cmd_stop
+    )
+    sub.add_parser(
+        "status", parents=[common], help="is it running? (exit 0 yes, 3 no)"
+    ).set_defaults(func=cmd_status)
+    sub.add_parser(
+        "reset", parents=[common], help="delete all data (only while stopped)"
+    ).set_defaults(func=cmd_reset)
     return parser
 
 
@@ -155,9 +194,11 @@ def main(argv=None):
     if args.func in (cmd_serve, cmd_start):
         missing = missing_requirements()
         if missing:
-            print("error: occli-localcloud needs the localcloud extra (missing:"
-                  " %s); install it with: pip install 'occli[localcloud]'"
-                  % ", ".join(missing), file=sys.stderr)
+            print(
+                "error: occli-localcloud needs the localcloud extra (missing:"
+                " %s); install it with: pip install 'occli[localcloud]'" % ", ".join(missing),
+                file=sys.stderr,
+            )
             return 1
     try:
         return args.func(args)
@@ -172,11 +213,11 @@ def missing_requirements():
     """The localcloud extra's modules that cannot be imported here."""
     import importlib.util
 
-    return [name for name in LOCALCLOUD_MODULES
-            if importlib.util.find_spec(name) is None]
+    return [name for name in LOCALCLOUD_MODULES if importlib.util.find_spec(name) is None]
 
 
 # -- process bookkeeping -------------------------------------------------------
+
 
 def _path(args, name):
     return os.path.join(args.data_dir, name)
@@ -229,8 +270,7 @@ def _remove(path):
 
 def _port_in_use(host, port):
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
-                                   flags=socket.AI_PASSIVE)
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
         raise CLIError("cannot resolve host %s: %s" % (host, exc)) from None
     family, socktype, proto, _, sockaddr = infos[0]
@@ -255,33 +295,42 @@ def _answers(url):
 
 def _config(args):
     return Config(
-        data_dir=args.data_dir, host=args.host, port=args.port,
-        compute_hosts=args.compute_hosts, build_time=args.build_time,
-        token_ttl=args.token_ttl, admin_password=args.admin_password,
-        demo_password=args.demo_password, faults=list(args.fault),
+        data_dir=args.data_dir,
+        host=args.host,
+        port=args.port,
+        compute_hosts=args.compute_hosts,
+        build_time=args.build_time,
+        token_ttl=args.token_ttl,
+        admin_password=args.admin_password,
+        demo_password=args.demo_password,
+        faults=list(args.fault),
         quota_instances=args.quota_instances,
-        max_servers_per_request=args.max_servers_per_request)
+        max_servers_per_request=args.max_servers_per_request,
+    )
 
 
 def _use_lines(args):
     clouds = _path(args, CLOUDS_FILE)
-    return ["export OS_CLIENT_CONFIG_FILE=%s; export OS_CLOUD=local"
-            % shlex.quote(clouds)]
+    return ["export OS_CLIENT_CONFIG_FILE=%s; export OS_CLOUD=local" % shlex.quote(clouds)]
 
 
 # -- commands ------------------------------------------------------------------
 
+
 def cmd_serve(args):
     """Run in the foreground until SIGINT/SIGTERM."""
-    from occli.localcloud.cloud import LocalCloud, service_classes
+    from occli.localcloud.cloud import LocalCloud
+    from occli.localcloud.cloud import service_classes
     from occli.localcloud.server import serve
 
     other = running_pid(args.data_dir)
     if other is not None and other != os.getpid():
-        raise CLIError("a local cloud is already running for %s (pid %d)"
-                       % (args.data_dir, other))
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        raise CLIError("a local cloud is already running for %s (pid %d)" % (args.data_dir, other))
+    logging.basicConfig(
+        level=logging.INFO,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     services = service_classes(args.services) if args.services else None
     cloud = LocalCloud(_config(args), services=services)
     pid_path = _path(args, PID_FILE)
@@ -289,8 +338,10 @@ def cmd_serve(args):
     def ready(url):
         with open_private(pid_path, "w") as f:
             f.write("%d\n" % os.getpid())
-        print("Local cloud listening on %s (pid %d, data in %s)"
-              % (url, os.getpid(), args.data_dir), flush=True)
+        print(
+            "Local cloud listening on %s (pid %d, data in %s)" % (url, os.getpid(), args.data_dir),
+            flush=True,
+        )
         print("\n".join(_use_lines(args)), flush=True)
 
     try:
@@ -298,10 +349,8 @@ def cmd_serve(args):
     except OSError as exc:
         cloud.close()
         if exc.errno == errno.EADDRINUSE:
-            raise CLIError("port %d on %s is already in use"
-                           % (args.port, args.host)) from None
-        raise CLIError("cannot listen on %s:%d: %s"
-                       % (args.host, args.port, exc)) from None
+            raise CLIError("port %d on %s is already in use" % (args.port, args.host)) from None
+        raise CLIError("cannot listen on %s:%d: %s" % (args.host, args.port, exc)) from None
     finally:
         if _read(pid_path) == str(os.getpid()):
             _remove(pid_path)
@@ -309,13 +358,28 @@ def cmd_serve(args):
 
 
 def _child_argv(args):
-    argv = [sys.executable, "-m", "occli.localcloud", "serve",
-            "--data-dir", args.data_dir, "--host", args.host,
-            "--port", str(args.port), "--compute-hosts", str(args.compute_hosts),
-            "--build-time", repr(args.build_time),
-            "--token-ttl", str(args.token_ttl),
-            "--quota-instances", str(args.quota_instances),
-            "--max-servers-per-request", str(args.max_servers_per_request)]
+    argv = [
+        sys.executable,
+        "-m",
+        "occli.localcloud",
+        "serve",
+        "--data-dir",
+        args.data_dir,
+        "--host",
+        args.host,
+        "--port",
+        str(args.port),
+        "--compute-hosts",
+        str(args.compute_hosts),
+        "--build-time",
+        repr(args.build_time),
+        "--token-ttl",
+        str(args.token_ttl),
+        "--quota-instances",
+        str(args.quota_instances),
+        "--max-servers-per-request",
+        str(args.max_servers_per_request),
+    ]
     if args.services:
         argv += ["--services", ",".join(args.services)]
     for spec in args.fault:
@@ -325,10 +389,8 @@ def _child_argv(args):
 
 def _child_env(args):
     env = dict(os.environ)
-    package_root = os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))
-    env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (package_root, env.get("PYTHONPATH")) if p)
+    package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     env[ADMIN_PASSWORD_ENV] = args.admin_password
     env[DEMO_PASSWORD_ENV] = args.demo_password
     env["OCCLI_LOCALCLOUD_DIR"] = args.data_dir
@@ -345,21 +407,27 @@ def cmd_start(args):
     pid = running_pid(args.data_dir)
     if pid is not None:
         url = _read(_path(args, ENDPOINT_FILE)) or "?"
-        raise CLIError("a local cloud is already running at %s (pid %d)"
-                       % (url, pid))
+        raise CLIError("a local cloud is already running at %s (pid %d)" % (url, pid))
     if args.port and _port_in_use(args.host, args.port):
-        raise CLIError("port %d on %s is already in use (choose another with"
-                       " --port, or --port 0 for a free one)"
-                       % (args.port, args.host))
+        raise CLIError(
+            "port %d on %s is already in use (choose another with"
+            " --port, or --port 0 for a free one)" % (args.port, args.host)
+        )
     make_private_dir(args.data_dir)
     for name in (ENDPOINT_FILE, PID_FILE):
         _remove(_path(args, name))
     log_path = _path(args, LOG_FILE)
     with open_private(log_path, "ab") as log:
         proc = subprocess.Popen(
-            _child_argv(args), stdin=subprocess.DEVNULL, stdout=log,
-            stderr=subprocess.STDOUT, env=_child_env(args), cwd=args.data_dir,
-            start_new_session=True, close_fds=True)
+            _child_argv(args),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=_child_env(args),
+            cwd=args.data_dir,
+            start_new_session=True,
+            close_fds=True,
+        )
     with open_private(_path(args, PID_FILE), "w") as f:
         f.write("%d\n" % proc.pid)
 
@@ -368,9 +436,10 @@ def cmd_start(args):
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             _remove(_path(args, PID_FILE))
-            raise CLIError("the local cloud exited during start-up"
-                           " (status %d); log %s:\n%s"
-                           % (proc.returncode, log_path, _log_tail(log_path)))
+            raise CLIError(
+                "the local cloud exited during start-up"
+                " (status %d); log %s:\n%s" % (proc.returncode, log_path, _log_tail(log_path))
+            )
         url = _read(_path(args, ENDPOINT_FILE))
         if url and _answers(url):
             break
@@ -380,8 +449,9 @@ def cmd_start(args):
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(5)
         _remove(_path(args, PID_FILE))
-        raise CLIError("the local cloud did not come up within %d seconds;"
-                       " see %s" % (START_TIMEOUT, log_path))
+        raise CLIError(
+            "the local cloud did not come up within %d seconds; see %s" % (START_TIMEOUT, log_path)
+        )
 
     port = url.rsplit(":", 1)[-1]
     print("Local cloud running at %s (pid %d)" % (url, proc.pid))
@@ -389,10 +459,8 @@ def cmd_start(args):
     print("Data directory: %s" % args.data_dir)
     print("Log: %s" % log_path)
     print("Credentials (domain Default):")
-    print("  cloud local:       user demo,  password %s, project demo"
-          % args.demo_password)
-    print("  cloud local-admin: user admin, password %s, project admin"
-          % args.admin_password)
+    print("  cloud local:       user demo,  password %s, project demo" % args.demo_password)
+    print("  cloud local-admin: user admin, password %s, project admin" % args.admin_password)
     print("To use it:")
     for line in _use_lines(args):
         print("  " + line)
@@ -412,8 +480,10 @@ def cmd_stop(args):
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     if _alive(pid):
-        print("pid %d did not stop within %d seconds; killing it"
-              % (pid, STOP_TIMEOUT), file=sys.stderr)
+        print(
+            "pid %d did not stop within %d seconds; killing it" % (pid, STOP_TIMEOUT),
+            file=sys.stderr,
+        )
         os.kill(pid, signal.SIGKILL)
         while _alive(pid):
             time.sleep(0.05)
@@ -430,8 +500,7 @@ def cmd_status(args):
         print("The local cloud is not running (data dir %s)." % args.data_dir)
         return EXIT_NOT_RUNNING
     url = _read(_path(args, ENDPOINT_FILE)) or "(starting)"
-    print("The local cloud is running at %s (pid %d, data dir %s)."
-          % (url, pid, args.data_dir))
+    print("The local cloud is running at %s (pid %d, data dir %s)." % (url, pid, args.data_dir))
     return 0
 
 
@@ -439,15 +508,17 @@ def cmd_reset(args):
     """Delete everything in the data dir; refuses while running."""
     pid = running_pid(args.data_dir)
     if pid is not None:
-        raise CLIError("the local cloud is running (pid %d); run"
-                       " 'occli-localcloud stop' first" % pid)
+        raise CLIError(
+            "the local cloud is running (pid %d); run 'occli-localcloud stop' first" % pid
+        )
     if not os.path.isdir(args.data_dir):
         print("Nothing to reset: %s does not exist." % args.data_dir)
         return 0
     entries = os.listdir(args.data_dir)
     if "cloud.db" not in entries and set(entries) - set(DATA_FILES):
-        raise CLIError("%s does not look like a local cloud data directory;"
-                       " not deleting it" % args.data_dir)
+        raise CLIError(
+            "%s does not look like a local cloud data directory; not deleting it" % args.data_dir
+        )
     for name in entries:
         path = os.path.join(args.data_dir, name)
         if os.path.isdir(path) and not os.path.islink(path):

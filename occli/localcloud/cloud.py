@@ -42,8 +42,16 @@ SERVICE_NAMES = ("identity", "compute", "image", "orchestration", "objectstore")
 # Every file the local cloud writes in its data directory (the directory is
 # 0700 and these 0600, whatever they were before: tokens, hashes and the
 # passwords in clouds.yaml are in them)
-DATA_FILES = ("cloud.db", "cloud.db-wal", "cloud.db-shm", "access.log",
-              "clouds.yaml", "endpoint", "localcloud.pid", "localcloud.log")
+DATA_FILES = (
+    "cloud.db",
+    "cloud.db-wal",
+    "cloud.db-shm",
+    "access.log",
+    "clouds.yaml",
+    "endpoint",
+    "localcloud.pid",
+    "localcloud.log",
+)
 # access-log query parameters whose values are secrets (temp URL signatures,
 # tokens, …): logged as ***
 _SECRET_PARAM = re.compile(r"sig|token|secret|passw|credential|key$", re.I)
@@ -58,8 +66,10 @@ def service_classes(names=SERVICE_NAMES):
     creation order. Imported lazily so a subset needs only its modules."""
     unknown = set(names) - set(SERVICE_NAMES)
     if unknown:
-        raise ValueError("unknown services: %s (known: %s)" % (
-            ", ".join(sorted(unknown)), ", ".join(SERVICE_NAMES)))
+        raise ValueError(
+            "unknown services: %s (known: %s)"
+            % (", ".join(sorted(unknown)), ", ".join(SERVICE_NAMES))
+        )
     classes = []
     for name in SERVICE_NAMES:
         if name not in names:
@@ -98,8 +108,9 @@ def migration_components(svc):
     if not any(pairs):
         return [(svc.name, migrations)]
     if not all(pairs):
-        raise TypeError("%s.migrations() mixes steps and (component, steps)"
-                        " pairs" % type(svc).__name__)
+        raise TypeError(
+            "%s.migrations() mixes steps and (component, steps) pairs" % type(svc).__name__
+        )
     return [(component, list(steps)) for component, steps in migrations]
 
 
@@ -156,11 +167,15 @@ class LocalCloud:
         """Whether every component of every service is at its latest
         migration (a template copy made by this code is)."""
         with self.store.read() as db:
-            versions = {r["component"]: r["version"] for r in db.execute(
-                "SELECT component, version FROM schema_versions")}
-        return all(versions.get(component, 0) == len(steps)
-                   for svc in self.services
-                   for component, steps in migration_components(svc))
+            versions = {
+                r["component"]: r["version"]
+                for r in db.execute("SELECT component, version FROM schema_versions")
+            }
+        return all(
+            versions.get(component, 0) == len(steps)
+            for svc in self.services
+            for component, steps in migration_components(svc)
+        )
 
     def save_template(self, path):
         """Write a consistent copy of this cloud's database to ``path``
@@ -210,32 +225,32 @@ class LocalCloud:
         """
         cfg = self.config
         clouds = {
-            "local": _cloud_entry(url, "demo", cfg.demo_password, "demo",
-                                  cfg.region),
-            "local-admin": _cloud_entry(url, "admin", cfg.admin_password,
-                                        "admin", cfg.region),
-            "local-alt": _cloud_entry(url, "alt", cfg.alt_password, "alt",
-                                      cfg.region),
+            "local": _cloud_entry(url, "demo", cfg.demo_password, "demo", cfg.region),
+            "local-admin": _cloud_entry(url, "admin", cfg.admin_password, "admin", cfg.region),
+            "local-alt": _cloud_entry(url, "alt", cfg.alt_password, "alt", cfg.region),
         }
         # libyaml's dumper when there is one: the same text, ~6x faster
         dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-        _write_private(self.clouds_yaml_path,
-                       yaml.dump({"clouds": clouds}, Dumper=dumper,
-                                 sort_keys=False))
+        _write_private(
+            self.clouds_yaml_path, yaml.dump({"clouds": clouds}, Dumper=dumper, sort_keys=False)
+        )
         _write_private(self.endpoint_path, url + "\n")
 
     def log_request(self, req, status, seconds):
         """Append one access-log line (format in doc/localcloud-internals.md)."""
         line = "%s %s%s %d %.4f %s\n" % (
-            _log_text(req.method), _log_text(req.path),
+            _log_text(req.method),
+            _log_text(req.path),
             "?" + _log_query(req.query_string) if req.query_string else "",
-            status, seconds, req.request_id)
+            status,
+            seconds,
+            req.request_id,
+        )
         with self._log_lock, open_private(self.access_log_path, "a") as f:
             f.write(line)
 
     def log_exception(self, req):
-        LOG.exception("unhandled error in %s %s (%s)", req.method, req.path,
-                      req.request_id)
+        LOG.exception("unhandled error in %s %s (%s)", req.method, req.path, req.request_id)
 
     def close(self):
         """Release the database connections."""
@@ -283,8 +298,7 @@ def _copy_template(template, db_path):
 def open_private(path, mode):
     """``open(path, mode)`` ("a" or "w", text or binary), creating the file
     0600 (and making an existing one 0600)."""
-    flags = os.O_WRONLY | os.O_CREAT | (
-        os.O_APPEND if mode.startswith("a") else os.O_TRUNC)
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if mode.startswith("a") else os.O_TRUNC)
     fd = os.open(path, flags, 0o600)
     try:
         os.fchmod(fd, 0o600)

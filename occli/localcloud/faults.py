@@ -22,39 +22,43 @@ import re
 import threading
 import time
 
-from occli.localcloud.app import DropConnection, HTTPError, Response, Service
+from occli.localcloud.app import DropConnection
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
+from occli.localcloud.app import Service
 
 KINDS = ("status", "delay", "close", "malformed")
 MALFORMED_BODY = b"<html><body>upstream garbled the response</body></html>"
 EXEMPT_PREFIX = "/localcloud"
-_SPEC = re.compile(r"^(?P<method>[A-Za-z*]+):(?P<path>.+):(?P<count>\d+):"
-                   r"(?P<kind>%s)(?::(?P<arg>[^:]+))?$" % "|".join(KINDS))
+_SPEC = re.compile(
+    r"^(?P<method>[A-Za-z*]+):(?P<path>.+):(?P<count>\d+):"
+    r"(?P<kind>%s)(?::(?P<arg>[^:]+))?$" % "|".join(KINDS)
+)
 
 
 def parse_spec(spec):
     """``METHOD:PATHREGEX:COUNT:KIND[:ARG]`` → rule dict (ValueError if bad)."""
     m = _SPEC.match(spec)
     if not m:
-        raise ValueError("invalid fault %r: expected METHOD:PATHREGEX:COUNT:"
-                         "KIND[:ARG] with KIND one of %s" % (spec, ", ".join(KINDS)))
-    rule = {"method": m["method"], "path": m["path"],
-            "count": int(m["count"]), "kind": m["kind"]}
+        raise ValueError(
+            "invalid fault %r: expected METHOD:PATHREGEX:COUNT:"
+            "KIND[:ARG] with KIND one of %s" % (spec, ", ".join(KINDS))
+        )
+    rule = {"method": m["method"], "path": m["path"], "count": int(m["count"]), "kind": m["kind"]}
     if m["arg"] is not None:
         if m["kind"] == "status":
             rule["status"] = m["arg"]
         elif m["kind"] == "delay":
             rule["seconds"] = m["arg"]
         else:
-            raise ValueError("invalid fault %r: kind %s takes no argument"
-                             % (spec, m["kind"]))
+            raise ValueError("invalid fault %r: kind %s takes no argument" % (spec, m["kind"]))
     return rule
 
 
 class FaultRule:
     """One validated rule with its remaining count (guarded by the injector)."""
 
-    def __init__(self, rule_id, method, path, count, kind, status=None,
-                 seconds=None, regex=None):
+    def __init__(self, rule_id, method, path, count, kind, status=None, seconds=None, regex=None):
         self.id = rule_id
         self.method = method
         self.path = path
@@ -70,14 +74,11 @@ class FaultRule:
         """Validate ``data`` (the API/--fault shape); ValueError if invalid."""
         if not isinstance(data, dict):
             raise ValueError("a fault rule must be an object")
-        unknown = set(data) - {"method", "path", "count", "kind", "status",
-                               "seconds"}
+        unknown = set(data) - {"method", "path", "count", "kind", "status", "seconds"}
         if unknown:
-            raise ValueError("unknown fault rule keys: %s"
-                             % ", ".join(sorted(unknown)))
+            raise ValueError("unknown fault rule keys: %s" % ", ".join(sorted(unknown)))
         method = data.get("method", "*")
-        if not isinstance(method, str) or not re.fullmatch(r"[A-Za-z]+|\*",
-                                                           method):
+        if not isinstance(method, str) or not re.fullmatch(r"[A-Za-z]+|\*", method):
             raise ValueError("method must be an HTTP method or '*'")
         path = data.get("path")
         if not isinstance(path, str) or not path:
@@ -102,18 +103,24 @@ class FaultRule:
                 raise ValueError("seconds must be between 0 and 300")
         elif "seconds" in data:
             raise ValueError("seconds is only valid with kind 'delay'")
-        return cls(rule_id, method.upper(), path, count, kind, status, seconds,
-                   regex)
+        return cls(rule_id, method.upper(), path, count, kind, status, seconds, regex)
 
     def matches(self, method, path):
-        return (self.remaining > 0
-                and self.method in ("*", method)
-                and self.regex.search(path) is not None)
+        return (
+            self.remaining > 0
+            and self.method in ("*", method)
+            and self.regex.search(path) is not None
+        )
 
     def to_dict(self):
-        data = {"id": self.id, "method": self.method, "path": self.path,
-                "count": self.count, "remaining": self.remaining,
-                "kind": self.kind}
+        data = {
+            "id": self.id,
+            "method": self.method,
+            "path": self.path,
+            "count": self.count,
+            "remaining": self.remaining,
+            "kind": self.kind,
+        }
         if self.status is not None:
             data["status"] = self.status
         if self.seconds is not None:
@@ -135,8 +142,7 @@ def compile_path(pattern):
         reason = exc.args[0] if exc.args else ""
         if isinstance(reason, bytes):
             reason = reason.decode("utf-8", "replace")
-        raise ValueError("path is not a valid regular expression: %s"
-                         % reason) from None
+        raise ValueError("path is not a valid regular expression: %s" % reason) from None
 
 
 def _number(value, kind, name):
@@ -164,8 +170,7 @@ class Fault:
             time.sleep(self.seconds)
             return None
         if self.kind == "status":
-            raise HTTPError(self.status, "Injected fault (rule %s)."
-                            % self.rule_id)
+            raise HTTPError(self.status, "Injected fault (rule %s)." % self.rule_id)
         if self.kind == "close":
             raise DropConnection()
         return Response(200, raw=MALFORMED_BODY)
@@ -230,8 +235,7 @@ class AdminService(Service):
 
     def before(self, req):
         if not req.context.is_admin:
-            raise HTTPError(403, "The local cloud admin API requires the"
-                                 " admin role.")
+            raise HTTPError(403, "The local cloud admin API requires the admin role.")
 
     def list_faults(self, req):
         return {"faults": self.cloud.faults.rules()}

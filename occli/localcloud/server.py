@@ -22,7 +22,7 @@ def wsgi_app(cloud):
         try:
             return app(environ, start_response)
         except DropConnection:
-            raise ClientDisconnected("fault injection: connection dropped")
+            raise ClientDisconnected("fault injection: connection dropped") from None
 
     return application
 
@@ -44,11 +44,16 @@ def make_server(cloud, host="127.0.0.1", port=8775, threads=None):
     Raises OSError (e.g. EADDRINUSE) if the address cannot be bound.
     """
     return waitress.create_server(
-        wsgi_app(cloud), host=host, port=port,
-        threads=threads or cloud.config.threads, ident="occli-localcloud",
-        clear_untrusted_proxy_headers=True, channel_timeout=60,
+        wsgi_app(cloud),
+        host=host,
+        port=port,
+        threads=threads or cloud.config.threads,
+        ident="occli-localcloud",
+        clear_untrusted_proxy_headers=True,
+        channel_timeout=60,
         # waitress refuses a body of exactly max_request_body_size bytes
-        max_request_body_size=max(svc.max_body for svc in cloud.services) + 1)
+        max_request_body_size=max(svc.max_body for svc in cloud.services) + 1,
+    )
 
 
 def server_url(server, host):
@@ -64,8 +69,7 @@ def serve(cloud, host="127.0.0.1", port=8775, threads=None, on_ready=None):
     server = make_server(cloud, host, port, threads)
     url = server_url(server, host)
     cloud.write_client_config(url)
-    LOG.info("local cloud listening on %s (data in %s)", url,
-             cloud.config.data_dir)
+    LOG.info("local cloud listening on %s (data in %s)", url, cloud.config.data_dir)
     if on_ready is not None:
         on_ready(url)
 
@@ -90,8 +94,7 @@ class BackgroundServer:
         self.server = make_server(cloud, host, port, threads)
         self.url = server_url(self.server, host)
         self.port = int(self.server.effective_port)
-        self._thread = threading.Thread(target=self._run, daemon=True,
-                                        name="occli-localcloud")
+        self._thread = threading.Thread(target=self._run, daemon=True, name="occli-localcloud")
 
     def _run(self):
         try:
@@ -112,7 +115,8 @@ class BackgroundServer:
             try:
                 # runs in the loop thread, which then exits (its map is empty)
                 self.server.trigger.pull_trigger(
-                    lambda: wasyncore.close_all(sockets, ignore_all=True))
+                    lambda: wasyncore.close_all(sockets, ignore_all=True)
+                )
             except OSError:
                 # the trigger was already closed: the loop is ending anyway
                 LOG.debug("local cloud trigger already closed", exc_info=True)

@@ -54,11 +54,13 @@ class Store:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_versions ("
-            " component TEXT PRIMARY KEY, version INTEGER NOT NULL)")
+            " component TEXT PRIMARY KEY, version INTEGER NOT NULL)"
+        )
 
     def _connect(self):
-        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None,
-                               check_same_thread=False)
+        conn = sqlite3.connect(
+            self.path, timeout=30, isolation_level=None, check_same_thread=False
+        )
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA busy_timeout=30000")
@@ -138,8 +140,11 @@ class Store:
             raise
         else:
             conn.execute("COMMIT")
-            if (reader is not None and reader.in_transaction
-                    and conn.total_changes - changes >= CHECKPOINT_ROWS):
+            if (
+                reader is not None
+                and reader.in_transaction
+                and conn.total_changes - changes >= CHECKPOINT_ROWS
+            ):
                 self._local.checkpoint = True
 
     def _checkpoint(self):
@@ -148,7 +153,7 @@ class Store:
         try:
             self._conn().execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.OperationalError:
-            pass    # e.g. another connection is checkpointing
+            pass  # e.g. another connection is checkpointing
 
     def migrate(self, component, migrations):
         """Apply the migrations of ``component`` not applied yet.
@@ -159,14 +164,15 @@ class Store:
         """
         with self.transaction() as conn:
             row = conn.execute(
-                "SELECT version FROM schema_versions WHERE component = ?",
-                (component,)).fetchone()
+                "SELECT version FROM schema_versions WHERE component = ?", (component,)
+            ).fetchone()
             current = row["version"] if row else 0
             if current > len(migrations):
                 raise MigrationError(
                     "%s schema is at version %d but this code knows only %d"
                     " migrations; the data directory was written by a newer"
-                    " occli" % (component, current, len(migrations)))
+                    " occli" % (component, current, len(migrations))
+                )
             for version, step in enumerate(migrations, start=1):
                 if version <= current:
                     continue
@@ -179,13 +185,16 @@ class Store:
                     "INSERT INTO schema_versions (component, version)"
                     " VALUES (?, ?) ON CONFLICT(component)"
                     " DO UPDATE SET version = excluded.version",
-                    (component, version))
+                    (component, version),
+                )
 
     def version(self, component):
         """The migration version applied for ``component`` (0 if none)."""
-        row = self._conn().execute(
-            "SELECT version FROM schema_versions WHERE component = ?",
-            (component,)).fetchone()
+        row = (
+            self._conn()
+            .execute("SELECT version FROM schema_versions WHERE component = ?", (component,))
+            .fetchone()
+        )
         return row["version"] if row else 0
 
     def close(self):

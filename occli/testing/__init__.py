@@ -31,7 +31,9 @@ unittest, or any code::
 See doc/source/testing.rst for a worked example.
 """
 
-from occli.testing.cloud import CloudFixture, LoggedRequest, local_cloud, start_local_cloud
+from occli.testing.cloud import CloudFixture
+from occli.testing.cloud import LoggedRequest
+from occli.testing.cloud import local_cloud
+from occli.testing.cloud import start_local_cloud
 
-__all__ = ["CloudFixture", "LoggedRequest", "local_cloud",
-           "start_local_cloud"]
+__all__ = ["CloudFixture", "LoggedRequest", "local_cloud", "start_local_cloud"]

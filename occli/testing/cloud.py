@@ -27,9 +27,17 @@ import threading
 
 #: Config fields read on every use, not at seed time: they do not need a
 #: template of their own.
-RUNTIME_SETTINGS = frozenset((
-    "build_time", "token_ttl", "region", "faults", "threads",
-    "quota_instances", "max_servers_per_request"))
+RUNTIME_SETTINGS = frozenset(
+    (
+        "build_time",
+        "token_ttl",
+        "region",
+        "faults",
+        "threads",
+        "quota_instances",
+        "max_servers_per_request",
+    )
+)
 #: scrypt cost of the seeded users' hashes in a template (a cloud made for
 #: a test needs no strong hashes; each login then costs microseconds)
 TEMPLATE_SCRYPT = {"n": 16, "r": 1, "p": 1}
@@ -43,7 +51,8 @@ _template_dir: str | None = None
 
 #: one line of the access log: ``path`` and ``query`` unescaped
 LoggedRequest = collections.namedtuple(
-    "LoggedRequest", "method path query status seconds request_id")
+    "LoggedRequest", "method path query status seconds request_id"
+)
 
 
 def _service_classes(services):
@@ -70,11 +79,14 @@ def _template_path(classes, settings):
 
     global _template_dir
     config = dataclasses.asdict(Config(data_dir="", **settings))
-    seeded = tuple(sorted((k, repr(v)) for k, v in config.items()
-                          if k not in RUNTIME_SETTINGS
-                          and k not in ("data_dir", "host", "port")))
-    key = (tuple("%s.%s" % (c.__module__, c.__qualname__) for c in classes),
-           seeded)
+    seeded = tuple(
+        sorted(
+            (k, repr(v))
+            for k, v in config.items()
+            if k not in RUNTIME_SETTINGS and k not in ("data_dir", "host", "port")
+        )
+    )
+    key = (tuple("%s.%s" % (c.__module__, c.__qualname__) for c in classes), seeded)
     with _templates_lock:
         path = _templates.get(key)
         if path is not None and os.path.exists(path):
@@ -94,7 +106,8 @@ def _remove_templates(path, pid):
 
 
 def _build_template(path, classes, settings):
-    from occli.localcloud.cloud import Config, LocalCloud
+    from occli.localcloud.cloud import Config
+    from occli.localcloud.cloud import LocalCloud
     from occli.localcloud.identity import passwords
 
     data_dir = tempfile.mkdtemp(prefix="template-", dir=os.path.dirname(path))
@@ -102,8 +115,7 @@ def _build_template(path, classes, settings):
     cheaper = {k: min(v, saved[k]) for k, v in TEMPLATE_SCRYPT.items()}
     passwords.SCRYPT.update(cheaper)
     try:
-        cloud = LocalCloud(Config(data_dir=data_dir, port=0, **settings),
-                           services=classes)
+        cloud = LocalCloud(Config(data_dir=data_dir, port=0, **settings), services=classes)
     finally:
         passwords.SCRYPT.update(saved)
     try:
@@ -125,7 +137,8 @@ def start_local_cloud(services=None, **settings):
     ``threads`` — 4 unless given —, …). The process environment is not
     changed: see :meth:`CloudFixture.patch_environ`.
     """
-    from occli.localcloud.cloud import Config, LocalCloud
+    from occli.localcloud.cloud import Config
+    from occli.localcloud.cloud import LocalCloud
     from occli.localcloud.server import BackgroundServer
 
     settings.setdefault("build_time", 0)
@@ -140,8 +153,7 @@ def start_local_cloud(services=None, **settings):
     data_dir = tempfile.mkdtemp(prefix="occli-testcloud-")
     cloud = server = None
     try:
-        config = Config(data_dir=data_dir, host="127.0.0.1", port=0,
-                        **settings)
+        config = Config(data_dir=data_dir, host="127.0.0.1", port=0, **settings)
         cloud = LocalCloud(config, services=classes, template=template)
         server = BackgroundServer(cloud, host="127.0.0.1", port=0).start()
         return CloudFixture(cloud, server)
@@ -176,8 +188,7 @@ class CloudFixture:
         self.clouds_yaml = cloud.clouds_yaml_path
         self.cache_dir = os.path.join(self.data_dir, "occli-cache")
         self.secure_yaml = os.path.join(self.data_dir, "secure.yaml")
-        with open(os.open(self.secure_yaml, os.O_WRONLY | os.O_CREAT, 0o600),
-                  "w") as f:
+        with open(os.open(self.secure_yaml, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
             # an empty secure file, so no secure.yaml of the user's is merged
             f.write("clouds: {}\n")
         self._clouds = None
@@ -226,8 +237,10 @@ class CloudFixture:
         try:
             return self._clouds[cloud]
         except KeyError:
-            raise ValueError("no cloud %r in %s (clouds: %s)" % (
-                cloud, self.clouds_yaml, ", ".join(self._clouds))) from None
+            raise ValueError(
+                "no cloud %r in %s (clouds: %s)"
+                % (cloud, self.clouds_yaml, ", ".join(self._clouds))
+            ) from None
 
     def environ(self, cloud="local"):
         """The variables that point a client at cloud ``cloud``:
@@ -237,16 +250,18 @@ class CloudFixture:
         ``OS_CLIENT_SECURE_FILE``, and occli's ``OCCLI_CACHE_DIR`` and
         ``OCCLI_LOCALCLOUD_DIR`` inside the data dir."""
         entry = self.cloud_entry(cloud)
-        env = {"OS_CLOUD": cloud, "OS_CLIENT_CONFIG_FILE": self.clouds_yaml,
-               "OS_CLIENT_SECURE_FILE": self.secure_yaml,
-               "OCCLI_CACHE_DIR": self.cache_dir,
-               "OCCLI_LOCALCLOUD_DIR": self.data_dir}
+        env = {
+            "OS_CLOUD": cloud,
+            "OS_CLIENT_CONFIG_FILE": self.clouds_yaml,
+            "OS_CLIENT_SECURE_FILE": self.secure_yaml,
+            "OCCLI_CACHE_DIR": self.cache_dir,
+            "OCCLI_LOCALCLOUD_DIR": self.data_dir,
+        }
         for key, value in entry["auth"].items():
             env["OS_" + key.upper()] = str(value)
         env["OS_REGION_NAME"] = entry.get("region_name", self.config.region)
         env["OS_INTERFACE"] = entry.get("interface", "public")
-        env["OS_IDENTITY_API_VERSION"] = str(
-            entry.get("identity_api_version", 3))
+        env["OS_IDENTITY_API_VERSION"] = str(entry.get("identity_api_version", 3))
         return env
 
     def _full_env(self, cloud):
@@ -310,8 +325,7 @@ class CloudFixture:
         from occli.client import Client
 
         entry = self.cloud_entry(cloud)
-        kwargs.setdefault("region_name",
-                          entry.get("region_name", self.config.region))
+        kwargs.setdefault("region_name", entry.get("region_name", self.config.region))
         return Client(session=self.session(cloud), **kwargs)
 
     def admin_client(self, **kwargs):
@@ -325,10 +339,9 @@ class CloudFixture:
         from openstack.config import loader
 
         config = loader.OpenStackConfig(
-            config_files=[self.clouds_yaml], secure_files=[],
-            vendor_files=[], load_envvars=False)
-        return connection.Connection(config=config.get_one(cloud=cloud),
-                                     **kwargs)
+            config_files=[self.clouds_yaml], secure_files=[], vendor_files=[], load_envvars=False
+        )
+        return connection.Connection(config=config.get_one(cloud=cloud), **kwargs)
 
     # -- faults, timing, requests -------------------------------------------
 
@@ -344,8 +357,7 @@ class CloudFixture:
         ``status`` (``status=503`` by default), ``delay``
         (``seconds=1``), ``close`` or ``malformed``. Returns the rule
         (with its ``id``)."""
-        return self.cloud.faults.add(dict(arg, path=path, kind=kind,
-                                          method=method, count=count))
+        return self.cloud.faults.add(dict(arg, path=path, kind=kind, method=method, count=count))
 
     @property
     def build_time(self):
@@ -390,28 +402,50 @@ class CloudFixture:
         with self.cloud.store.transaction() as db:
             owner_id = self.cloud.identity.project_id(db, owner) or owner
             fields.setdefault("size", 1024)
-            return images.create_image(db, name, owner_id,
-                                       visibility=visibility, **fields)
+            return images.create_image(db, name, owner_id, visibility=visibility, **fields)
 
-    def seed_flavor(self, name, ram=512, vcpus=1, disk=1, flavor_id=None,
-                    ephemeral=0, swap=0, is_public=True, extra_specs=None,
-                    description=None):
+    def seed_flavor(
+        self,
+        name,
+        ram=512,
+        vcpus=1,
+        disk=1,
+        flavor_id=None,
+        ephemeral=0,
+        swap=0,
+        is_public=True,
+        extra_specs=None,
+        description=None,
+    ):
         """Add a flavor straight into the database (no admin API call);
         returns its id (the next free number unless ``flavor_id``)."""
         import json
 
         with self.cloud.store.transaction() as db:
             if flavor_id is None:
-                ids = [int(r["id"]) for r in db.execute(
-                    "SELECT id FROM compute_flavors") if r["id"].isdigit()]
+                ids = [
+                    int(r["id"])
+                    for r in db.execute("SELECT id FROM compute_flavors")
+                    if r["id"].isdigit()
+                ]
                 flavor_id = str(max(ids, default=0) + 1)
             db.execute(
                 "INSERT INTO compute_flavors (id, name, memory_mb, vcpus,"
                 " root_gb, ephemeral_gb, swap, is_public, extra_specs,"
                 " description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (str(flavor_id), name, ram, vcpus, disk, ephemeral, swap,
-                 int(bool(is_public)), json.dumps(extra_specs or {}),
-                 description))
+                (
+                    str(flavor_id),
+                    name,
+                    ram,
+                    vcpus,
+                    disk,
+                    ephemeral,
+                    swap,
+                    int(bool(is_public)),
+                    json.dumps(extra_specs or {}),
+                    description,
+                ),
+            )
         return str(flavor_id)
 
     def seed_hosts(self, count):
@@ -439,18 +473,24 @@ class CloudFixture:
                 db.execute(
                     "UPDATE servers SET task_started_at ="
                     " task_started_at - ? WHERE id = ? AND deleted = 0"
-                    " AND pending IS NOT NULL", (float(seconds), server_id))
+                    " AND pending IS NOT NULL",
+                    (float(seconds), server_id),
+                )
         build_time = self.config.build_time if seconds is not None else 0
-        states.Progress(store, types.SimpleNamespace(
-            build_time=build_time)).advance(self._server_rows(server_id))
+        states.Progress(store, types.SimpleNamespace(build_time=build_time)).advance(
+            self._server_rows(server_id)
+        )
         row = self._server_rows(server_id)[0]
         return row["vm_state"], row["task_state"]
 
     def _server_rows(self, server_id):
         with self.cloud.store.read() as db:
-            rows = [dict(r) for r in db.execute(
-                "SELECT * FROM servers WHERE id = ? AND deleted = 0",
-                (server_id,))]
+            rows = [
+                dict(r)
+                for r in db.execute(
+                    "SELECT * FROM servers WHERE id = ? AND deleted = 0", (server_id,)
+                )
+            ]
         if not rows:
             raise LookupError("no server %s" % server_id)
         return rows
@@ -461,15 +501,20 @@ def _unescape(text):
     # characters as Python escapes (\\, \x20, \xNN, \uNNNN, \UNNNNNNNN)
     if "\\" not in text:
         return text
-    return codecs.decode(text.encode("latin-1", "backslashreplace"),
-                         "unicode_escape")
+    return codecs.decode(text.encode("latin-1", "backslashreplace"), "unicode_escape")
 
 
 def _parse_log_line(line):
     method, target, status, seconds, request_id = line.split(" ")
     path, _, query = target.partition("?")
-    return LoggedRequest(_unescape(method), _unescape(path), _unescape(query),
-                         int(status), float(seconds), request_id)
+    return LoggedRequest(
+        _unescape(method),
+        _unescape(path),
+        _unescape(query),
+        int(status),
+        float(seconds),
+        request_id,
+    )
 
 
 class local_cloud(contextlib.ContextDecorator):
@@ -518,11 +563,14 @@ class local_cloud(contextlib.ContextDecorator):
         def wrapper(*args, **kwargs):
             with self._copy() as fixture:
                 return func(*args, fixture, **kwargs)
+
         # the cloud is not the caller's to give (nor a pytest fixture)
         signature = inspect.signature(func)
         params = list(signature.parameters.values())
-        if params and params[-1].kind in (params[-1].POSITIONAL_ONLY,
-                                          params[-1].POSITIONAL_OR_KEYWORD):
+        if params and params[-1].kind in (
+            params[-1].POSITIONAL_ONLY,
+            params[-1].POSITIONAL_OR_KEYWORD,
+        ):
             wrapper.__signature__ = signature.replace(parameters=params[:-1])
         return wrapper
 

@@ -34,7 +34,8 @@ def pytest_configure(config):
         "markers",
         "local_cloud(services=None, **settings): the services and Config "
         "settings (compute_hosts=5, build_time=1.0, ...) of the cloud of "
-        "the local_cloud and local_cloud_module fixtures (occli.testing)")
+        "the local_cloud and local_cloud_module fixtures (occli.testing)",
+    )
 
 
 def _marker_settings(node):
@@ -42,8 +43,9 @@ def _marker_settings(node):
     if marker is None:
         return None, {}
     if marker.args:
-        raise pytest.UsageError("@pytest.mark.local_cloud takes keyword "
-                                "arguments only (services=, Config fields)")
+        raise pytest.UsageError(
+            "@pytest.mark.local_cloud takes keyword arguments only (services=, Config fields)"
+        )
     settings = dict(marker.kwargs)
     return settings.pop("services", None), settings
 
@@ -88,16 +90,27 @@ def pytest_runtest_makereport(item, call):
         return
     from occli.testing.cloud import CloudFixture
 
-    clouds = [v for v in getattr(item, "funcargs", {}).values()
-              if isinstance(v, CloudFixture)]
+    clouds = [v for v in getattr(item, "funcargs", {}).values() if isinstance(v, CloudFixture)]
     for fixture in clouds:
         try:
             requests = fixture.requests()[-REPORT_REQUESTS:]
         except OSError:
             continue
-        lines = ["%s %s%s %d %.4f %s" % (
-            r.method, r.path, "?" + r.query if r.query else "", r.status,
-            r.seconds, r.request_id) for r in requests]
-        report.sections.append((
-            "local cloud %s: last %d requests" % (fixture.url, len(lines)),
-            "\n".join(lines) or "(none)"))
+        lines = [
+            "%s %s%s %d %.4f %s"
+            % (
+                r.method,
+                r.path,
+                "?" + r.query if r.query else "",
+                r.status,
+                r.seconds,
+                r.request_id,
+            )
+            for r in requests
+        ]
+        report.sections.append(
+            (
+                "local cloud %s: last %d requests" % (fixture.url, len(lines)),
+                "\n".join(lines) or "(none)",
+            )
+        )

@@ -43,8 +43,7 @@ class AggregateManager(compute.ComputeManager):
             body["availability_zone"] = availability_zone
         return self._create("/os-aggregates", {"aggregate": body}, "aggregate")
 
-    def update(self, aggregate, name=None, availability_zone=None,
-               values=None):
+    def update(self, aggregate, name=None, availability_zone=None, values=None):
         """Rename an aggregate and/or move it to another availability zone.
 
         novaclient's ``update(aggregate, values)`` is accepted too:
@@ -58,47 +57,49 @@ class AggregateManager(compute.ComputeManager):
         fields = {"name": name, "availability_zone": availability_zone}
         for key, value in (values or {}).items():
             if key not in fields:
-                raise ValueError("update cannot change %r of an aggregate "
-                                 "(only name and availability_zone)" % key)
+                raise ValueError(
+                    "update cannot change %r of an aggregate "
+                    "(only name and availability_zone)" % key
+                )
             if fields[key] is not None:
                 raise TypeError("update() got %r twice" % key)
             fields[key] = value
         body = {k: v for k, v in fields.items() if v is not None}
         if not body:
             raise ValueError("update needs a name or an availability_zone")
-        return self._update(self._url(aggregate), {"aggregate": body},
-                            "aggregate")
+        return self._update(self._url(aggregate), {"aggregate": body}, "aggregate")
 
     def delete(self, aggregate):
         """Delete an aggregate (it must have no hosts); a Result."""
         return self._delete(self._url(aggregate))
 
     def add_host(self, aggregate, host):
-        return self._action(self._url(aggregate, "action"), "add_host",
-                            {"host": host}, "aggregate")
+        return self._action(
+            self._url(aggregate, "action"), "add_host", {"host": host}, "aggregate"
+        )
 
     def remove_host(self, aggregate, host):
-        return self._action(self._url(aggregate, "action"), "remove_host",
-                            {"host": host}, "aggregate")
+        return self._action(
+            self._url(aggregate, "action"), "remove_host", {"host": host}, "aggregate"
+        )
 
     def set_metadata(self, aggregate, metadata):
         """Merge ``metadata`` in; a None value deletes that key."""
-        return self._action(self._url(aggregate, "action"), "set_metadata",
-                            {"metadata": metadata}, "aggregate")
+        return self._action(
+            self._url(aggregate, "action"), "set_metadata", {"metadata": metadata}, "aggregate"
+        )
 
     def cache_images(self, aggregate, images):
         """Ask the aggregate's hosts to cache ``images`` (API 2.81, see
         :meth:`check_cache_images`)."""
         self.check_cache_images()
         body = {"cache": [{"id": base.getid(image)} for image in images]}
-        response = self._request("POST", self._url(aggregate, "images"),
-                                 body=body)
+        response = self._request("POST", self._url(aggregate, "images"), body=body)
         return self._result(response)
 
     def check_cache_images(self):
         """UnsupportedVersion unless :meth:`cache_images` is available."""
-        self._require(self.api_version, "2.81",
-                      what="caching images on an aggregate")
+        self._require(self.api_version, "2.81", what="caching images on an aggregate")
 
     def find_resource(self, name_or_id):
         """An aggregate by integer id, uuid (2.41+) or exact name."""
@@ -112,15 +113,14 @@ class AggregateManager(compute.ComputeManager):
                 pass
         aggregates = self.list()
         if _is_uuid(text):
-            matches = [a for a in aggregates
-                       if getattr(a, "uuid", None) == text]
+            matches = [a for a in aggregates if getattr(a, "uuid", None) == text]
             if matches:
                 return matches[0]
         matches = [a for a in aggregates if a.name == text]
         if not matches:
             raise exceptions.NotFound(
-                "No aggregate with a name or ID of '%s' exists." % text,
-                code=404)
+                "No aggregate with a name or ID of '%s' exists." % text, code=404
+            )
         if len(matches) > 1:
             raise self._ambiguous("name '%s'" % text, matches)
         return matches[0]

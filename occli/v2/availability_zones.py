@@ -13,6 +13,5 @@ class AvailabilityZoneManager(compute.ComputeManager):
 
     def list(self, detailed=False):
         """Yield the zones; ``detailed`` (admin) adds hosts and services."""
-        url = ("/os-availability-zone/detail" if detailed
-               else "/os-availability-zone")
+        url = "/os-availability-zone/detail" if detailed else "/os-availability-zone"
         return self._list(url, "availabilityZoneInfo")

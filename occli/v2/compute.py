@@ -14,10 +14,14 @@ class ComputeManager(base.Manager):
 
     service_type = "compute"
 
-    def _require(self, version, start, end=None, what="this feature",
-                 params=()):
+    def _require(self, version, start, end=None, what="this feature", params=()):
         """UnsupportedVersion unless ``start <= version <= end`` (see
         :func:`occli.api_versions.require`)."""
-        api_versions.require(version, start, end, what=what,
-                             pinned=self.client.pinned_compute_version()
-                             is not None, params=params)
+        api_versions.require(
+            version,
+            start,
+            end,
+            what=what,
+            pinned=self.client.pinned_compute_version() is not None,
+            params=params,
+        )

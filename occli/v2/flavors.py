@@ -7,7 +7,9 @@ by default; a project without access to a private flavor neither sees nor
 boots it (404, and 400 for a server's ``flavorRef``).
 """
 
-from occli import api_versions, base, exceptions
+from occli import api_versions
+from occli import base
+from occli import exceptions
 from occli.v2 import compute
 
 DESCRIPTION_VERSION = "2.55"
@@ -15,9 +17,23 @@ EXTRA_SPECS_IN_VIEW_VERSION = "2.61"
 # nova 2.102 removed rxtx_factor (create body, views, sort key)
 RXTX_FACTOR_LAST_VERSION = "2.101"
 PUBLIC_ACCESS_CONFLICT_VERSION = "2.7"
-SORT_KEYS = ("created_at", "description", "disabled", "ephemeral_gb",
-             "flavorid", "id", "is_public", "memory_mb", "name", "root_gb",
-             "rxtx_factor", "swap", "updated_at", "vcpu_weight", "vcpus")
+SORT_KEYS = (
+    "created_at",
+    "description",
+    "disabled",
+    "ephemeral_gb",
+    "flavorid",
+    "id",
+    "is_public",
+    "memory_mb",
+    "name",
+    "root_gb",
+    "rxtx_factor",
+    "swap",
+    "updated_at",
+    "vcpu_weight",
+    "vcpus",
+)
 
 
 class Flavor(base.Resource):
@@ -36,8 +52,17 @@ class FlavorAccess(base.Resource):
 class FlavorManager(compute.ComputeManager):
     resource_class = Flavor
 
-    def list(self, detailed=True, is_public=None, marker=None, min_disk=None,
-             min_ram=None, limit=None, sort_key=None, sort_dir=None):
+    def list(
+        self,
+        detailed=True,
+        is_public=None,
+        marker=None,
+        min_disk=None,
+        min_ram=None,
+        limit=None,
+        sort_key=None,
+        sort_dir=None,
+    ):
         """Every flavor (all pages unless ``limit``), in novaclient's
         positional order: a list carrying the ``request_ids`` of its pages
         (:class:`occli.base.ListWithMeta`), as novaclient returns;
@@ -49,27 +74,46 @@ class FlavorManager(compute.ComputeManager):
         ``sort_key`` (one of :data:`SORT_KEYS`), ``sort_dir`` (``asc`` or
         ``desc``) are nova's filters and sorting.
         """
-        return self._list_all(*self._list_request(
-            detailed, is_public, marker, min_disk, min_ram, sort_key,
-            sort_dir), limit=limit)
+        return self._list_all(
+            *self._list_request(
+                detailed, is_public, marker, min_disk, min_ram, sort_key, sort_dir
+            ),
+            limit=limit,
+        )
 
     list_all = list
 
-    def iter(self, detailed=True, is_public=None, marker=None, min_disk=None,
-             min_ram=None, limit=None, sort_key=None, sort_dir=None):
+    def iter(
+        self,
+        detailed=True,
+        is_public=None,
+        marker=None,
+        min_disk=None,
+        min_ram=None,
+        limit=None,
+        sort_key=None,
+        sort_dir=None,
+    ):
         """Like :meth:`list`, lazily: yield flavors page by page."""
-        return self._list(*self._list_request(
-            detailed, is_public, marker, min_disk, min_ram, sort_key,
-            sort_dir), limit=limit)
+        return self._list(
+            *self._list_request(
+                detailed, is_public, marker, min_disk, min_ram, sort_key, sort_dir
+            ),
+            limit=limit,
+        )
 
     list_iter = iter
 
-    def _list_request(self, detailed, is_public, marker, min_disk, min_ram,
-                      sort_key, sort_dir):
+    def _list_request(self, detailed, is_public, marker, min_disk, min_ram, sort_key, sort_dir):
         self.check_list(sort_key=sort_key, sort_dir=sort_dir)
         url = "/flavors/detail" if detailed else "/flavors"
-        params = {"marker": marker, "minRam": min_ram, "minDisk": min_disk,
-                  "sort_key": sort_key, "sort_dir": sort_dir}
+        params = {
+            "marker": marker,
+            "minRam": min_ram,
+            "minDisk": min_disk,
+            "sort_key": sort_key,
+            "sort_dir": sort_dir,
+        }
         if is_public is not None:
             params["is_public"] = "None" if is_public == "all" else is_public
         return url, "flavors", params
@@ -78,32 +122,50 @@ class FlavorManager(compute.ComputeManager):
         """ValidationError for a sort key or direction nova refuses."""
         if sort_key is not None and sort_key not in SORT_KEYS:
             raise exceptions.ValidationError(
-                "{sort_key} must be one of %s, not %r."
-                % (", ".join(SORT_KEYS), sort_key), params=("sort_key",))
+                "{sort_key} must be one of %s, not %r." % (", ".join(SORT_KEYS), sort_key),
+                params=("sort_key",),
+            )
         if sort_dir is not None and sort_dir not in ("asc", "desc"):
             raise exceptions.ValidationError(
-                "{sort_dir} must be asc or desc, not %r." % sort_dir,
-                params=("sort_dir",))
+                "{sort_dir} must be asc or desc, not %r." % sort_dir, params=("sort_dir",)
+            )
 
     def get(self, flavor):
         return self._get("/flavors/%s" % base.getid(flavor), "flavor")
 
     def _find_by_name(self, name):
         # private flavors too (nova ignores is_public for non-admins)
-        return [f for f in self.list(is_public="all")
-                if getattr(f, "name", None) == name]
+        return [f for f in self.list(is_public="all") if getattr(f, "name", None) == name]
 
     # -- flavor-manage -----------------------------------------------------
 
-    def create(self, name, ram, vcpus, disk, flavor_id=None, ephemeral=0,
-               swap=0, rxtx_factor=None, is_public=True, description=None):
+    def create(
+        self,
+        name,
+        ram,
+        vcpus,
+        disk,
+        flavor_id=None,
+        ephemeral=0,
+        swap=0,
+        rxtx_factor=None,
+        is_public=True,
+        description=None,
+    ):
         """Create a flavor (admin); ``flavor_id`` None: the cloud picks a
         uuid. ``description`` needs compute API 2.55, ``rxtx_factor`` at
         most 2.101 (see :meth:`check_create`)."""
         self.check_create(rxtx_factor=rxtx_factor, description=description)
-        body = {"name": name, "ram": ram, "vcpus": vcpus, "disk": disk,
-                "id": flavor_id, "OS-FLV-EXT-DATA:ephemeral": ephemeral,
-                "swap": swap, "os-flavor-access:is_public": bool(is_public)}
+        body = {
+            "name": name,
+            "ram": ram,
+            "vcpus": vcpus,
+            "disk": disk,
+            "id": flavor_id,
+            "OS-FLV-EXT-DATA:ephemeral": ephemeral,
+            "swap": swap,
+            "os-flavor-access:is_public": bool(is_public),
+        }
         if rxtx_factor is not None:
             body["rxtx_factor"] = rxtx_factor
         if description is not None:
@@ -115,20 +177,28 @@ class FlavorManager(compute.ComputeManager):
         if description is not None:
             self.check_update()
         if rxtx_factor is not None:
-            self._require(self.api_version, api_versions.MIN_VERSION,
-                          RXTX_FACTOR_LAST_VERSION, what="{rxtx_factor}",
-                          params=("rxtx_factor",))
+            self._require(
+                self.api_version,
+                api_versions.MIN_VERSION,
+                RXTX_FACTOR_LAST_VERSION,
+                what="{rxtx_factor}",
+                params=("rxtx_factor",),
+            )
 
     def update(self, flavor, description):
         """Set a flavor's description (None clears it): API 2.55."""
         self.check_update()
-        return self._update("/flavors/%s" % base.getid(flavor),
-                            {"flavor": {"description": description}},
-                            "flavor")
+        return self._update(
+            "/flavors/%s" % base.getid(flavor), {"flavor": {"description": description}}, "flavor"
+        )
 
     def check_update(self):
-        self._require(self.api_version, DESCRIPTION_VERSION,
-                      what="a flavor {description}", params=("description",))
+        self._require(
+            self.api_version,
+            DESCRIPTION_VERSION,
+            what="a flavor {description}",
+            params=("description",),
+        )
 
     def delete(self, flavor):
         """Delete a flavor (servers keep their copy of it); a Result."""
@@ -138,31 +208,32 @@ class FlavorManager(compute.ComputeManager):
 
     def get_extra_specs(self, flavor):
         """``{key: value}`` of a flavor's extra specs."""
-        response = self._request(
-            "GET", "/flavors/%s/os-extra_specs" % base.getid(flavor))
+        response = self._request("GET", "/flavors/%s/os-extra_specs" % base.getid(flavor))
         return self._body(response).get("extra_specs") or {}
 
     def set_extra_specs(self, flavor, specs):
         """Add or change extra specs (``{key: value}``); a Result."""
         response = self._request(
-            "POST", "/flavors/%s/os-extra_specs" % base.getid(flavor),
-            body={"extra_specs": dict(specs)})
+            "POST",
+            "/flavors/%s/os-extra_specs" % base.getid(flavor),
+            body={"extra_specs": dict(specs)},
+        )
         return self._result(response, self._body(response))
 
     def unset_extra_spec(self, flavor, key):
         """Remove one extra spec; a Result (NotFound if it is not set)."""
-        return self._delete("/flavors/%s/os-extra_specs/%s"
-                            % (base.getid(flavor), key))
+        return self._delete("/flavors/%s/os-extra_specs/%s" % (base.getid(flavor), key))
 
     # -- flavor access -----------------------------------------------------
 
     def access_list(self, flavor):
         """The projects given access to a private flavor (admin):
         :class:`FlavorAccess` items; NotFound for a public flavor."""
-        response = self._request(
-            "GET", "/flavors/%s/os-flavor-access" % base.getid(flavor))
-        return [FlavorAccess(self, item, base._request_ids(response))
-                for item in self._body(response).get("flavor_access", ())]
+        response = self._request("GET", "/flavors/%s/os-flavor-access" % base.getid(flavor))
+        return [
+            FlavorAccess(self, item, base._request_ids(response))
+            for item in self._body(response).get("flavor_access", ())
+        ]
 
     def add_tenant_access(self, flavor, project):
         """Let ``project`` (an id) use a private flavor; the new list."""
@@ -173,7 +244,10 @@ class FlavorManager(compute.ComputeManager):
         return self._access(flavor, "removeTenantAccess", project)
 
     def _access(self, flavor, action, project):
-        result = self._action("/flavors/%s/action" % base.getid(flavor),
-                              action, {"tenant": base.getid(project)})
-        return [FlavorAccess(self, item, result.request_ids)
-                for item in result.body.get("flavor_access", ())]
+        result = self._action(
+            "/flavors/%s/action" % base.getid(flavor), action, {"tenant": base.getid(project)}
+        )
+        return [
+            FlavorAccess(self, item, result.request_ids)
+            for item in result.body.get("flavor_access", ())
+        ]

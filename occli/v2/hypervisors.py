@@ -10,7 +10,9 @@ until 2.87, and from 2.88 the detail views carry ``uptime`` instead.
 
 import uuid
 
-from occli import api_versions, base, exceptions
+from occli import api_versions
+from occli import base
+from occli import exceptions
 from occli.v2 import compute
 
 QUERY_VERSION = "2.53"
@@ -34,8 +36,9 @@ class HypervisorManager(compute.ComputeManager):
     def _version(self):
         return api_versions.APIVersion(self.api_version)
 
-    def list(self, detailed=True, marker=None, limit=None,
-             hostname_pattern=None, with_servers=False):
+    def list(
+        self, detailed=True, marker=None, limit=None, hostname_pattern=None, with_servers=False
+    ):
         """Hypervisors: a list with ``request_ids``
         (:class:`occli.base.ListWithMeta`), as novaclient's (its positional
         order, and details unless ``detailed=False``); :meth:`iter` yields
@@ -46,14 +49,13 @@ class HypervisorManager(compute.ComputeManager):
         ``servers`` (``name``, ``uuid``). Before 2.53 both use nova's older
         routes, which have no details.
         """
-        return self._hypervisors(True, detailed, marker, limit,
-                                 hostname_pattern, with_servers)
+        return self._hypervisors(True, detailed, marker, limit, hostname_pattern, with_servers)
 
-    def iter(self, detailed=True, marker=None, limit=None,
-             hostname_pattern=None, with_servers=False):
+    def iter(
+        self, detailed=True, marker=None, limit=None, hostname_pattern=None, with_servers=False
+    ):
         """Like :meth:`list`, lazily."""
-        return self._hypervisors(False, detailed, marker, limit,
-                                 hostname_pattern, with_servers)
+        return self._hypervisors(False, detailed, marker, limit, hostname_pattern, with_servers)
 
     list_iter = iter
 
@@ -62,20 +64,17 @@ class HypervisorManager(compute.ComputeManager):
         ``hypervisor_match`` (``servers``: with their servers); a list.
         ``detailed`` is accepted for novaclient's sake (the 2.53+ answer
         has the details)."""
-        return self.list(detailed=detailed, hostname_pattern=hypervisor_match,
-                         with_servers=servers)
+        return self.list(
+            detailed=detailed, hostname_pattern=hypervisor_match, with_servers=servers
+        )
 
-    def _hypervisors(self, at_once, detailed, marker, limit,
-                     hostname_pattern, with_servers):
-        self.check_list(limit=limit, marker=marker,
-                        hostname_pattern=hostname_pattern)
-        if self._version() < QUERY_VERSION and (hostname_pattern is not None
-                                                or with_servers):
+    def _hypervisors(self, at_once, detailed, marker, limit, hostname_pattern, with_servers):
+        self.check_list(limit=limit, marker=marker, hostname_pattern=hostname_pattern)
+        if self._version() < QUERY_VERSION and (hostname_pattern is not None or with_servers):
             found = self._old_search(hostname_pattern or "", with_servers)
             return found if at_once else iter(found)
         url = "/os-hypervisors/detail" if detailed else "/os-hypervisors"
-        params = {"marker": marker,
-                  "hypervisor_hostname_pattern": hostname_pattern}
+        params = {"marker": marker, "hypervisor_hostname_pattern": hostname_pattern}
         if with_servers:
             params["with_servers"] = "true"
         read = self._list_all if at_once else self._list
@@ -84,25 +83,28 @@ class HypervisorManager(compute.ComputeManager):
     def check_list(self, limit=None, marker=None, hostname_pattern=None):
         """ValidationError for a pattern with paging (nova refuses it);
         UnsupportedVersion for a marker before 2.33."""
-        if hostname_pattern is not None and (marker is not None or (
-                limit is not None and limit >= 0)):
+        if hostname_pattern is not None and (
+            marker is not None or (limit is not None and limit >= 0)
+        ):
             raise exceptions.ValidationError(
-                "{hostname_pattern} cannot be combined with {limit} or "
-                "{marker}.", params=("hostname_pattern", "limit", "marker"))
+                "{hostname_pattern} cannot be combined with {limit} or {marker}.",
+                params=("hostname_pattern", "limit", "marker"),
+            )
         if marker is not None:
-            self._require(self.api_version, PAGING_VERSION,
-                          what="{marker}", params=("marker",))
+            self._require(self.api_version, PAGING_VERSION, what="{marker}", params=("marker",))
 
     def _old_search(self, pattern, with_servers):
         """Before 2.53: ``/os-hypervisors/{pattern}/search`` or
         ``/servers`` (no details)."""
         route = "servers" if with_servers else "search"
-        response = self._request("GET", "/os-hypervisors/%s/%s"
-                                 % (pattern, route))
+        response = self._request("GET", "/os-hypervisors/%s/%s" % (pattern, route))
         return base.ListWithMeta(
-            [self._resource(item, response)
-             for item in self._body(response).get("hypervisors", ())],
-            base._request_ids(response))
+            [
+                self._resource(item, response)
+                for item in self._body(response).get("hypervisors", ())
+            ],
+            base._request_ids(response),
+        )
 
     def get(self, hypervisor, with_servers=False):
         """One hypervisor (by id: an integer before 2.53, a uuid from 2.53)
@@ -110,11 +112,11 @@ class HypervisorManager(compute.ComputeManager):
         2.53 through the servers of its hostname)."""
         hypervisor_id = base.getid(hypervisor)
         if not with_servers:
-            return self._get("/os-hypervisors/%s" % hypervisor_id,
-                             "hypervisor")
+            return self._get("/os-hypervisors/%s" % hypervisor_id, "hypervisor")
         if self._version() >= QUERY_VERSION:
-            return self._get("/os-hypervisors/%s" % hypervisor_id,
-                             "hypervisor", params={"with_servers": "true"})
+            return self._get(
+                "/os-hypervisors/%s" % hypervisor_id, "hypervisor", params={"with_servers": "true"}
+            )
         found = self._get("/os-hypervisors/%s" % hypervisor_id, "hypervisor")
         info = found.to_dict()
         info["servers"] = self.servers(found.hypervisor_hostname)
@@ -123,12 +125,10 @@ class HypervisorManager(compute.ComputeManager):
     def servers(self, hostname):
         """``[{"name", "uuid"}]`` of the servers on the hypervisor whose
         hostname is ``hostname`` (exactly)."""
-        for found in self.list(detailed=False, hostname_pattern=hostname,
-                               with_servers=True):
+        for found in self.list(detailed=False, hostname_pattern=hostname, with_servers=True):
             if found.hypervisor_hostname == hostname:
                 return list(found.to_dict().get("servers") or ())
-        raise exceptions.NotFound("No hypervisor named %s." % hostname,
-                                  code=404)
+        raise exceptions.NotFound("No hypervisor named %s." % hostname, code=404)
 
     def uptime(self, hypervisor):
         """What the hypervisor's host says of its uptime (``uptime(1)``'s
@@ -136,13 +136,11 @@ class HypervisorManager(compute.ComputeManager):
         hypervisor's view, earlier versions have a route for it (its 501,
         the answer of drivers without uptime, is None too)."""
         if self._version() >= UPTIME_IN_VIEW_VERSION:
-            if not (isinstance(hypervisor, base.Resource)
-                    and "uptime" in hypervisor):
+            if not (isinstance(hypervisor, base.Resource) and "uptime" in hypervisor):
                 hypervisor = self.get(hypervisor)
             return getattr(hypervisor, "uptime", None)
         try:
-            found = self._get("/os-hypervisors/%s/uptime"
-                              % base.getid(hypervisor), "hypervisor")
+            found = self._get("/os-hypervisors/%s/uptime" % base.getid(hypervisor), "hypervisor")
         except exceptions.HTTPException as exc:
             if exc.code == 501:
                 return None
@@ -154,11 +152,12 @@ class HypervisorManager(compute.ComputeManager):
         at 2.88: a pinned later version is UnsupportedVersion, otherwise
         the request is sent at 2.87)."""
         microversion = self.check_statistics()
-        response = self._request("GET", "/os-hypervisors/statistics",
-                                 microversion=microversion)
+        response = self._request("GET", "/os-hypervisors/statistics", microversion=microversion)
         return HypervisorStatistics(
-            self, self._body(response).get("hypervisor_statistics") or {},
-            base._request_ids(response))
+            self,
+            self._body(response).get("hypervisor_statistics") or {},
+            base._request_ids(response),
+        )
 
     def check_statistics(self):
         """UnsupportedVersion if :meth:`statistics` cannot be asked; the
@@ -167,9 +166,12 @@ class HypervisorManager(compute.ComputeManager):
         if version <= LAST_STATISTICS_VERSION:
             return None
         if self.client.pinned_compute_version():
-            self._require(version, api_versions.MIN_VERSION,
-                          LAST_STATISTICS_VERSION,
-                          what="hypervisor statistics")
+            self._require(
+                version,
+                api_versions.MIN_VERSION,
+                LAST_STATISTICS_VERSION,
+                what="hypervisor statistics",
+            )
         return api_versions.APIVersion(LAST_STATISTICS_VERSION)
 
     def find_resource(self, name_or_id):
@@ -185,15 +187,17 @@ class HypervisorManager(compute.ComputeManager):
             except exceptions.NotFound:
                 pass
         try:
-            matches = [h for h in self.list(detailed=False,
-                                            hostname_pattern=text)
-                       if h.hypervisor_hostname == text]
+            matches = [
+                h
+                for h in self.list(detailed=False, hostname_pattern=text)
+                if h.hypervisor_hostname == text
+            ]
         except exceptions.NotFound:
             matches = []
         if not matches:
             raise exceptions.NotFound(
-                "No hypervisor with a name or ID of '%s' exists." % text,
-                code=404)
+                "No hypervisor with a name or ID of '%s' exists." % text, code=404
+            )
         if len(matches) > 1:
             raise self._ambiguous("hostname '%s'" % text, matches)
         return matches[0]

@@ -16,7 +16,8 @@ tells what the caller may do.
 
 import re
 
-from occli import base, exceptions
+from occli import base
+from occli import exceptions
 
 _VERSIONED = re.compile(r"/v3(\.\d+)?$")
 
@@ -53,8 +54,8 @@ class IdentityManager(base.Manager):
 
     service_type = "identity"
     #: the collection's URL segment and body keys (``projects``/``project``)
-    collection = None
-    member = None
+    collection: str | None = None
+    member: str | None = None
 
     def _url(self, *parts):
         endpoint = getattr(self, "_v3", None)
@@ -76,15 +77,14 @@ class IdentityManager(base.Manager):
         return self._delete(self._member_url(resource))
 
     def _create_body(self, body):
-        return self._create(self._url(self.collection), {self.member: body},
-                            self.member)
+        return self._create(self._url(self.collection), {self.member: body}, self.member)
 
     def _patch(self, resource, body):
         if not body:
-            raise exceptions.ValidationError(
-                "Nothing to update: give at least one attribute.")
-        return self._update(self._member_url(resource), {self.member: body},
-                            self.member, method="PATCH")
+            raise exceptions.ValidationError("Nothing to update: give at least one attribute.")
+        return self._update(
+            self._member_url(resource), {self.member: body}, self.member, method="PATCH"
+        )
 
     def find_resource(self, name_or_id, domain=None):
         """A resource by id, else by exact name (in ``domain``: a domain
@@ -104,8 +104,8 @@ class IdentityManager(base.Manager):
             return self._unresolved(text, domain)
         if not matches:
             raise exceptions.NotFound(
-                "No %s with a name or ID of '%s' exists." % (self._noun(),
-                                                            text), code=404)
+                "No %s with a name or ID of '%s' exists." % (self._noun(), text), code=404
+            )
         if len(matches) > 1:
             raise self._ambiguous("name '%s'" % text, matches)
         return matches[0]
@@ -113,8 +113,7 @@ class IdentityManager(base.Manager):
     def _find_by_name(self, name, domain=None):
         # filtered by the cloud, and again here (a cloud ignoring a filter
         # must not make every resource a match)
-        return [r for r in self.list(name=name)
-                if getattr(r, "name", None) == name]
+        return [r for r in self.list(name=name) if getattr(r, "name", None) == name]
 
     def _unresolved(self, text, domain):
         # OSC's _find_identity_resource: what the caller may not look up
@@ -126,8 +125,9 @@ class DomainManager(IdentityManager):
     collection, member = "domains", "domain"
 
     def list(self, name=None, enabled=None):
-        return self._list(self._url("domains"), "domains", params={
-            "name": name, "enabled": _enabled(enabled)})
+        return self._list(
+            self._url("domains"), "domains", params={"name": name, "enabled": _enabled(enabled)}
+        )
 
     def create(self, name, description=None, enabled=True, tags=None):
         body = {"name": name, "enabled": enabled}
@@ -138,8 +138,7 @@ class DomainManager(IdentityManager):
         return self._create_body(body)
 
     def update(self, domain, name=None, description=None, enabled=None):
-        return self._patch(domain, _given(name=name, description=description,
-                                          enabled=enabled))
+        return self._patch(domain, _given(name=name, description=description, enabled=enabled))
 
 
 class _DomainLookup:
@@ -155,9 +154,12 @@ class _DomainLookup:
 
     def _find_by_name(self, name, domain=None):
         domain_id = self._domain_id(domain)
-        return [r for r in self.list(name=name, domain=domain_id)
-                if getattr(r, "name", None) == name
-                and domain_id in (None, getattr(r, "domain_id", None))]
+        return [
+            r
+            for r in self.list(name=name, domain=domain_id)
+            if getattr(r, "name", None) == name
+            and domain_id in (None, getattr(r, "domain_id", None))
+        ]
 
 
 class ProjectManager(_DomainLookup, IdentityManager):
@@ -166,27 +168,37 @@ class ProjectManager(_DomainLookup, IdentityManager):
 
     def list(self, domain=None, name=None, enabled=None, parent=None):
         """Yield projects (``domain``, ``parent``: resources or ids)."""
-        return self._list(self._url("projects"), "projects", params={
-            "domain_id": _id_or_none(domain), "name": name,
-            "enabled": _enabled(enabled), "parent_id": _id_or_none(parent)})
+        return self._list(
+            self._url("projects"),
+            "projects",
+            params={
+                "domain_id": _id_or_none(domain),
+                "name": name,
+                "enabled": _enabled(enabled),
+                "parent_id": _id_or_none(parent),
+            },
+        )
 
-    def create(self, name, domain=None, description=None, enabled=True,
-               parent=None, tags=None, **extra):
+    def create(
+        self, name, domain=None, description=None, enabled=True, parent=None, tags=None, **extra
+    ):
         """Create a project (``extra``: other attributes keystone keeps)."""
         body = dict(extra, name=name, enabled=enabled)
-        for key, value in (("domain_id", _id_or_none(domain)),
-                           ("parent_id", _id_or_none(parent)),
-                           ("description", description)):
+        for key, value in (
+            ("domain_id", _id_or_none(domain)),
+            ("parent_id", _id_or_none(parent)),
+            ("description", description),
+        ):
             if value is not None:
                 body[key] = value
         if tags is not None:
             body["tags"] = list(tags)
         return self._create_body(body)
 
-    def update(self, project, name=None, description=None, enabled=None,
-               **extra):
-        return self._patch(project, dict(extra, **_given(
-            name=name, description=description, enabled=enabled)))
+    def update(self, project, name=None, description=None, enabled=None, **extra):
+        return self._patch(
+            project, dict(extra, **_given(name=name, description=description, enabled=enabled))
+        )
 
 
 class UserManager(_DomainLookup, IdentityManager):
@@ -194,40 +206,70 @@ class UserManager(_DomainLookup, IdentityManager):
     collection, member = "users", "user"
 
     def list(self, domain=None, name=None, enabled=None):
-        return self._list(self._url("users"), "users", params={
-            "domain_id": _id_or_none(domain), "name": name,
-            "enabled": _enabled(enabled)})
+        return self._list(
+            self._url("users"),
+            "users",
+            params={"domain_id": _id_or_none(domain), "name": name, "enabled": _enabled(enabled)},
+        )
 
-    def create(self, name, domain=None, password=None, email=None,
-               description=None, default_project=None, enabled=True,
-               **extra):
+    def create(
+        self,
+        name,
+        domain=None,
+        password=None,
+        email=None,
+        description=None,
+        default_project=None,
+        enabled=True,
+        **extra,
+    ):
         """Create a user (``extra``: other attributes keystone keeps)."""
         body = dict(extra, name=name, enabled=enabled)
-        for key, value in (("domain_id", _id_or_none(domain)),
-                           ("password", password), ("email", email),
-                           ("description", description),
-                           ("default_project_id",
-                            _id_or_none(default_project))):
+        for key, value in (
+            ("domain_id", _id_or_none(domain)),
+            ("password", password),
+            ("email", email),
+            ("description", description),
+            ("default_project_id", _id_or_none(default_project)),
+        ):
             if value is not None:
                 body[key] = value
         return self._create_body(body)
 
-    def update(self, user, name=None, password=None, email=None,
-               description=None, default_project=None, enabled=None,
-               **extra):
-        return self._patch(user, dict(extra, **_given(
-            name=name, password=password, email=email,
-            description=description,
-            default_project_id=_id_or_none(default_project),
-            enabled=enabled)))
+    def update(
+        self,
+        user,
+        name=None,
+        password=None,
+        email=None,
+        description=None,
+        default_project=None,
+        enabled=None,
+        **extra,
+    ):
+        return self._patch(
+            user,
+            dict(
+                extra,
+                **_given(
+                    name=name,
+                    password=password,
+                    email=email,
+                    description=description,
+                    default_project_id=_id_or_none(default_project),
+                    enabled=enabled,
+                ),
+            ),
+        )
 
     def change_password(self, user, original_password, password):
         """Change a user's own password (keystone checks the original one;
         the user's tokens, the one in use included, are revoked)."""
         response = self._request(
-            "POST", self._member_url(user, "password"),
-            body={"user": {"original_password": original_password,
-                           "password": password}})
+            "POST",
+            self._member_url(user, "password"),
+            body={"user": {"original_password": original_password, "password": password}},
+        )
         return self._result(response)
 
     def projects(self, user):
@@ -240,8 +282,7 @@ class RoleManager(IdentityManager):
     collection, member = "roles", "role"
 
     def list(self, name=None):
-        return self._list(self._url("roles"), "roles",
-                          params={"name": name})
+        return self._list(self._url("roles"), "roles", params={"name": name})
 
     def create(self, name, description=None):
         body = {"name": name}
@@ -256,25 +297,23 @@ class RoleManager(IdentityManager):
         """ValidationError unless a user and exactly one of a project or a
         domain are given (before any lookup)."""
         if user is None:
-            raise exceptions.ValidationError("{user} is required.",
-                                             params=("user",))
+            raise exceptions.ValidationError("{user} is required.", params=("user",))
         if (project is None) == (domain is None):
             raise exceptions.ValidationError(
-                "Give either {project} or {domain}.",
-                params=("project", "domain"))
+                "Give either {project} or {domain}.", params=("project", "domain")
+            )
 
     def _grant_url(self, role, user, project, domain):
         self.check_grant(user, project, domain)
-        target = (("projects", project) if project is not None
-                  else ("domains", domain))
-        return self._url(target[0], base.getid(target[1]), "users",
-                         base.getid(user), "roles", base.getid(role))
+        target = ("projects", project) if project is not None else ("domains", domain)
+        return self._url(
+            target[0], base.getid(target[1]), "users", base.getid(user), "roles", base.getid(role)
+        )
 
     def grant(self, role, user, project=None, domain=None):
         """Give ``user`` the ``role`` on a project or a domain (204 also
         when it already has it); a Result."""
-        return self._result(self._request(
-            "PUT", self._grant_url(role, user, project, domain)))
+        return self._result(self._request("PUT", self._grant_url(role, user, project, domain)))
 
     def revoke(self, role, user, project=None, domain=None):
         """Take the role away (NotFound if the user has it not directly)."""
@@ -283,8 +322,7 @@ class RoleManager(IdentityManager):
     def has_grant(self, role, user, project=None, domain=None):
         """Whether ``user`` has the ``role`` directly on the target."""
         try:
-            self._request("HEAD", self._grant_url(role, user, project,
-                                                  domain))
+            self._request("HEAD", self._grant_url(role, user, project, domain))
         except exceptions.NotFound:
             return False
         return True
@@ -298,26 +336,37 @@ class RoleAssignmentManager(IdentityManager):
         and a domain), before any lookup."""
         if project is not None and domain is not None:
             raise exceptions.ValidationError(
-                "Give {project} or {domain}, not both.",
-                params=("project", "domain"))
+                "Give {project} or {domain}, not both.", params=("project", "domain")
+            )
 
-    def list(self, user=None, project=None, domain=None, role=None,
-             effective=False, include_names=False, include_subtree=False):
+    def list(
+        self,
+        user=None,
+        project=None,
+        domain=None,
+        role=None,
+        effective=False,
+        include_names=False,
+        include_subtree=False,
+    ):
         """Yield role assignments (``GET /v3/role_assignments``) filtered
         by user, project or domain, role (resources or ids); ``effective``
         adds the implied roles."""
         self.check_list(project=project, domain=domain)
-        params = {"user.id": _id_or_none(user),
-                  "scope.project.id": _id_or_none(project),
-                  "scope.domain.id": _id_or_none(domain),
-                  "role.id": _id_or_none(role)}
-        for flag, name in ((effective, "effective"),
-                           (include_names, "include_names"),
-                           (include_subtree, "include_subtree")):
+        params = {
+            "user.id": _id_or_none(user),
+            "scope.project.id": _id_or_none(project),
+            "scope.domain.id": _id_or_none(domain),
+            "role.id": _id_or_none(role),
+        }
+        for flag, name in (
+            (effective, "effective"),
+            (include_names, "include_names"),
+            (include_subtree, "include_subtree"),
+        ):
             if flag:
                 params[name] = "true"
-        return self._list(self._url("role_assignments"), "role_assignments",
-                          params=params)
+        return self._list(self._url("role_assignments"), "role_assignments", params=params)
 
 
 def _id_or_none(value):

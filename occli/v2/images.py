@@ -17,8 +17,7 @@ class ImageManager(base.Manager):
     resource_class = Image
     service_type = "image"
 
-    def list(self, limit=None, marker=None, name=None, status=None,
-             visibility=None, ids=None):
+    def list(self, limit=None, marker=None, name=None, status=None, visibility=None, ids=None):
         """Yield images, following Glance's ``next`` links.
 
         ``ids`` restricts the list to these image ids with Glance's
@@ -30,25 +29,23 @@ class ImageManager(base.Manager):
         params = {"name": name, "status": status, "visibility": visibility}
         if ids is None:
             params["marker"] = marker
-            return self._list("/v2/images", "images", params=params,
-                              limit=limit, links_key="next")
+            return self._list("/v2/images", "images", params=params, limit=limit, links_key="next")
         if marker is not None:
-            raise exceptions.CommandError(
-                "An image list by ids cannot start at a marker.")
+            raise exceptions.CommandError("An image list by ids cannot start at a marker.")
         images = self._list_ids(ids, params)
         if limit is not None and limit >= 0:
             images = itertools.islice(images, limit)
         return images
 
     def _list_ids(self, ids, params):
-        wanted = [_in_value(i) for i in dict.fromkeys(
-            str(base.getid(i)) for i in ids)]
+        wanted = [_in_value(i) for i in dict.fromkeys(str(base.getid(i)) for i in ids)]
         wanted = [w for w in wanted if w is not None]
         for start in range(0, len(wanted), ID_CHUNK):
-            chunk = wanted[start:start + ID_CHUNK]
+            chunk = wanted[start : start + ID_CHUNK]
             chunk_params = dict(params, id="in:" + ",".join(chunk))
-            yield from self._list("/v2/images", "images", params=chunk_params,
-                                  limit=len(chunk), links_key="next")
+            yield from self._list(
+                "/v2/images", "images", params=chunk_params, limit=len(chunk), links_key="next"
+            )
 
     def get(self, image):
         response = self._request("GET", "/v2/images/%s" % base.getid(image))
@@ -65,8 +62,8 @@ class ImageManager(base.Manager):
             return super().find_resource(name_or_id)
         except exceptions.NotFound:
             raise exceptions.NotFound(
-                "No image with a name or ID of '%s' exists." % name_or_id,
-                code=404)
+                "No image with a name or ID of '%s' exists." % name_or_id, code=404
+            ) from None
 
 
 def _in_value(image_id):

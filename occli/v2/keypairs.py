@@ -5,7 +5,8 @@ Key pairs belong to users. An admin names another user's with
 (``limit``, ``marker``); ``key_type`` (``ssh`` or ``x509``) needs 2.2.
 """
 
-from occli import api_versions, base
+from occli import api_versions
+from occli import base
 from occli.v2 import compute
 
 USER_VERSION = "2.10"
@@ -31,15 +32,17 @@ class KeypairManager(compute.ComputeManager):
         them lazily."""
         self.check_list(user_id=user_id, marker=marker)
         params = {"marker": marker, "user_id": user_id}
-        return self._list_all("/os-keypairs", "keypairs", params=params,
-                              limit=limit, item_key="keypair")
+        return self._list_all(
+            "/os-keypairs", "keypairs", params=params, limit=limit, item_key="keypair"
+        )
 
     def iter(self, user_id=None, marker=None, limit=None):
         """Like :meth:`list`, lazily."""
         self.check_list(user_id=user_id, marker=marker)
         params = {"marker": marker, "user_id": user_id}
-        return self._list("/os-keypairs", "keypairs", params=params,
-                          limit=limit, item_key="keypair")
+        return self._list(
+            "/os-keypairs", "keypairs", params=params, limit=limit, item_key="keypair"
+        )
 
     list_iter = iter
 
@@ -48,21 +51,22 @@ class KeypairManager(compute.ComputeManager):
         before 2.35."""
         self._check_user(user_id)
         if marker is not None:
-            self._require(self.api_version, PAGING_VERSION,
-                          what="{marker}", params=("marker",))
+            self._require(self.api_version, PAGING_VERSION, what="{marker}", params=("marker",))
 
     def _check_user(self, user_id, version=None):
         if user_id is not None:
-            self._require(version or self.api_version, USER_VERSION,
-                          what="{user_id}", params=("user_id",))
+            self._require(
+                version or self.api_version, USER_VERSION, what="{user_id}", params=("user_id",)
+            )
 
     def _user_params(self, user_id):
         self._check_user(user_id)
         return {"user_id": user_id} if user_id is not None else None
 
     def get(self, keypair, user_id=None):
-        return self._get("/os-keypairs/%s" % base.getid(keypair), "keypair",
-                         params=self._user_params(user_id))
+        return self._get(
+            "/os-keypairs/%s" % base.getid(keypair), "keypair", params=self._user_params(user_id)
+        )
 
     def create(self, name, public_key=None, key_type=None, user_id=None):
         """Import ``public_key``, or let Nova generate a key pair (the
@@ -71,8 +75,7 @@ class KeypairManager(compute.ComputeManager):
         Nova stopped generating keys at 2.92; without a public key the request
         uses 2.91 when the negotiated version is higher (unless pinned).
         """
-        microversion = self.check_create(public_key=public_key,
-                                         key_type=key_type, user_id=user_id)
+        microversion = self.check_create(public_key=public_key, key_type=key_type, user_id=user_id)
         body = {"name": name}
         if public_key is not None:
             body["public_key"] = public_key
@@ -80,8 +83,9 @@ class KeypairManager(compute.ComputeManager):
             body["type"] = key_type
         if user_id is not None:
             body["user_id"] = user_id
-        return self._create("/os-keypairs", {"keypair": body}, "keypair",
-                            microversion=microversion)
+        return self._create(
+            "/os-keypairs", {"keypair": body}, "keypair", microversion=microversion
+        )
 
     def check_create(self, public_key=None, key_type=None, user_id=None):
         """UnsupportedVersion for what the version lacks; the microversion
@@ -90,16 +94,19 @@ class KeypairManager(compute.ComputeManager):
         microversion = None
         if public_key is None and version >= "2.92":
             if self.client.pinned_compute_version():
-                self._require(version, api_versions.MIN_VERSION,
-                              LAST_GENERATING_VERSION,
-                              what="generating a key pair on the server")
+                self._require(
+                    version,
+                    api_versions.MIN_VERSION,
+                    LAST_GENERATING_VERSION,
+                    what="generating a key pair on the server",
+                )
             microversion = api_versions.APIVersion(LAST_GENERATING_VERSION)
         if key_type is not None:
-            self._require(microversion or version, TYPE_VERSION,
-                          what="key type")
+            self._require(microversion or version, TYPE_VERSION, what="key type")
         self._check_user(user_id, microversion or version)
         return microversion
 
     def delete(self, keypair, user_id=None):
-        return self._delete("/os-keypairs/%s" % base.getid(keypair),
-                            params=self._user_params(user_id))
+        return self._delete(
+            "/os-keypairs/%s" % base.getid(keypair), params=self._user_params(user_id)
+        )

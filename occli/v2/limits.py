@@ -23,14 +23,17 @@ class LimitsManager(compute.ComputeManager):
         """UnsupportedVersion if ``reserved`` is asked for where nova
         refuses it (2.75 and later)."""
         if reserved:
-            self._require(self.api_version, "2.1", RESERVED_MAX_VERSION,
-                          what="counting reserved usage ({reserved})",
-                          params=("reserved",))
+            self._require(
+                self.api_version,
+                "2.1",
+                RESERVED_MAX_VERSION,
+                what="counting reserved usage ({reserved})",
+                params=("reserved",),
+            )
 
     def get(self, project_id=None, reserved=False):
         """The project's limits and usage; ``project_id`` (another
         project's, sent as ``tenant_id``) needs an admin."""
         self.check_get(reserved)
         params = {"tenant_id": project_id, "reserved": 1 if reserved else None}
-        return self._get("/limits", "limits",
-                         params={k: v for k, v in params.items() if v})
+        return self._get("/limits", "limits", params={k: v for k, v in params.items() if v})

@@ -17,7 +17,10 @@ import hashlib
 import hmac
 import time
 import uuid
-from urllib.parse import quote, unquote, urlencode, urlparse
+from urllib.parse import quote
+from urllib.parse import unquote
+from urllib.parse import urlencode
+from urllib.parse import urlparse
 
 from occli import base
 from occli import exceptions
@@ -29,8 +32,7 @@ TEMP_URL_KEY_2_HEADER = "X-Account-Meta-Temp-URL-Key-2"
 def temp_url_signature(key, method, expires, path):
     """Hex HMAC-SHA256 of ``"METHOD\\nEXPIRES\\nPATH"`` keyed by ``key``."""
     body = "%s\n%d\n%s" % (method.upper(), int(expires), path)
-    return hmac.new(key.encode("utf-8"), body.encode("utf-8"),
-                    hashlib.sha256).hexdigest()
+    return hmac.new(key.encode("utf-8"), body.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 class ObjectStoreManager(base.Manager):
@@ -44,13 +46,13 @@ class ObjectStoreManager(base.Manager):
         endpoint = self.api.get_endpoint()
         if not endpoint:
             raise exceptions.ClientException(
-                "No object-store endpoint found in the service catalog.")
+                "No object-store endpoint found in the service catalog."
+            )
         return endpoint.rstrip("/")
 
     def object_url(self, container, name):
         """The URL of an object (names are percent-encoded)."""
-        return "%s/%s/%s" % (self.endpoint, quote(container, safe=""),
-                             quote(name))
+        return "%s/%s/%s" % (self.endpoint, quote(container, safe=""), quote(name))
 
     # -- account -----------------------------------------------------------
 
@@ -65,8 +67,7 @@ class ObjectStoreManager(base.Manager):
     def set_temp_url_key(self, key, secondary=False):
         """Set the account's temp-URL key (``-Key-2`` if ``secondary``)."""
         header = TEMP_URL_KEY_2_HEADER if secondary else TEMP_URL_KEY_HEADER
-        return self._result(self._request("POST", self.endpoint,
-                                          headers={header: key}))
+        return self._result(self._request("POST", self.endpoint, headers={header: key}))
 
     def ensure_temp_url_key(self):
         """The account's temp-URL key, setting a random one if there is none."""
@@ -80,23 +81,22 @@ class ObjectStoreManager(base.Manager):
 
     def put_container(self, container):
         """Create a container (no error if it exists)."""
-        return self._result(self._request(
-            "PUT", "/" + quote(container, safe=""),
-            headers={"Content-Length": "0"}))
+        return self._result(
+            self._request("PUT", "/" + quote(container, safe=""), headers={"Content-Length": "0"})
+        )
 
     def delete_container(self, container):
         """Delete an empty container (Conflict if it still has objects)."""
-        return self._result(self._request("DELETE",
-                                          "/" + quote(container, safe="")))
+        return self._result(self._request("DELETE", "/" + quote(container, safe="")))
 
     def put_object(self, container, name, data=b"", content_type=None):
         """Create or replace an object."""
         if isinstance(data, str):
             data = data.encode("utf-8")
         headers = {"Content-Type": content_type or "application/octet-stream"}
-        return self._result(self._request(
-            "PUT", self._object_path(container, name), data=data,
-            headers=headers))
+        return self._result(
+            self._request("PUT", self._object_path(container, name), data=data, headers=headers)
+        )
 
     def head_object(self, container, name):
         """An object's headers (``Last-Modified``, ``X-Timestamp``, …)."""
@@ -107,16 +107,14 @@ class ObjectStoreManager(base.Manager):
         return self._request("GET", self._object_path(container, name)).content
 
     def delete_object(self, container, name):
-        return self._result(self._request(
-            "DELETE", self._object_path(container, name)))
+        return self._result(self._request("DELETE", self._object_path(container, name)))
 
     def _object_path(self, container, name):
         return "/%s/%s" % (quote(container, safe=""), quote(name))
 
     # -- temp URLs ----------------------------------------------------------
 
-    def temp_url(self, path, method="GET", expires=3600, key=None,
-                 absolute=False):
+    def temp_url(self, path, method="GET", expires=3600, key=None, absolute=False):
         """A temp URL for ``path`` (``"<container>/<object>"``).
 
         ``expires`` is a lifetime in seconds, or a Unix time if ``absolute``.
@@ -125,16 +123,13 @@ class ObjectStoreManager(base.Manager):
         """
         container, _, name = path.lstrip("/").partition("/")
         if not container or not name:
-            raise ValueError("temp_url path must be '<container>/<object>', "
-                             "got %r" % path)
+            raise ValueError("temp_url path must be '<container>/<object>', got %r" % path)
         if key is None:
             key = self.ensure_temp_url_key()
         expires = int(expires if absolute else time.time() + expires)
         url = self.object_url(container, name)
-        signature = temp_url_signature(key, method, expires,
-                                       unquote(urlparse(url).path))
-        return "%s?%s" % (url, urlencode({"temp_url_sig": signature,
-                                          "temp_url_expires": expires}))
+        signature = temp_url_signature(key, method, expires, unquote(urlparse(url).path))
+        return "%s?%s" % (url, urlencode({"temp_url_sig": signature, "temp_url_expires": expires}))
 
     def locate(self, url):
         """``(container, object)`` of an object URL in this account, or None."""
@@ -143,10 +138,9 @@ class ObjectStoreManager(base.Manager):
         account = urlparse(self.endpoint)
         target = urlparse(url)
         prefix = account.path.rstrip("/") + "/"
-        if (target.netloc != account.netloc
-                or not target.path.startswith(prefix)):
+        if target.netloc != account.netloc or not target.path.startswith(prefix):
             return None
-        container, _, name = target.path[len(prefix):].partition("/")
+        container, _, name = target.path[len(prefix) :].partition("/")
         if not container or not name:
             return None
         return unquote(container), unquote(name)

@@ -18,21 +18,29 @@ from occli import exceptions
 from occli.v2 import compute
 
 #: every limit nova has had, in its order
-RESOURCES = ("cores", "fixed_ips", "floating_ips",
-             "injected_file_content_bytes", "injected_file_path_bytes",
-             "injected_files", "instances", "key_pairs", "metadata_items",
-             "networks", "ram", "security_group_rules", "security_groups",
-             "server_group_members", "server_groups")
-_NETWORK = ("fixed_ips", "floating_ips", "networks", "security_group_rules",
-            "security_groups")
-_INJECTED = ("injected_file_content_bytes", "injected_file_path_bytes",
-             "injected_files")
+RESOURCES = (
+    "cores",
+    "fixed_ips",
+    "floating_ips",
+    "injected_file_content_bytes",
+    "injected_file_path_bytes",
+    "injected_files",
+    "instances",
+    "key_pairs",
+    "metadata_items",
+    "networks",
+    "ram",
+    "security_group_rules",
+    "security_groups",
+    "server_group_members",
+    "server_groups",
+)
+_NETWORK = ("fixed_ips", "floating_ips", "networks", "security_group_rules", "security_groups")
+_INJECTED = ("injected_file_content_bytes", "injected_file_path_bytes", "injected_files")
 #: the microversion from which a quota set no longer takes a limit
-REMOVED_FROM_SETS = dict([(r, "2.36") for r in _NETWORK]
-                         + [(r, "2.57") for r in _INJECTED])
+REMOVED_FROM_SETS = dict([(r, "2.36") for r in _NETWORK] + [(r, "2.57") for r in _INJECTED])
 #: the same for quota classes (their network limits went in 2.50)
-REMOVED_FROM_CLASSES = dict([(r, "2.50") for r in _NETWORK]
-                            + [(r, "2.57") for r in _INJECTED])
+REMOVED_FROM_CLASSES = dict([(r, "2.50") for r in _NETWORK] + [(r, "2.57") for r in _INJECTED])
 #: the largest limit nova stores
 MAX_LIMIT = 0x7FFFFFFF
 
@@ -62,25 +70,31 @@ class LimitSetManager(compute.ComputeManager):
         names, values from -1 to 2147483647 (``ValidationError``), and
         none the microversion in use removed (``UnsupportedVersion``)."""
         if not limits:
-            raise exceptions.ValidationError(
-                "Give at least one limit to set.")
+            raise exceptions.ValidationError("Give at least one limit to set.")
         for name, value in limits.items():
             if name not in RESOURCES:
                 raise exceptions.ValidationError(
-                    "Unknown quota %r (known: %s)."
-                    % (name, ", ".join(RESOURCES)))
-            if (isinstance(value, bool) or not isinstance(value, int)
-                    or not -1 <= value <= MAX_LIMIT):
+                    "Unknown quota %r (known: %s)." % (name, ", ".join(RESOURCES))
+                )
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or not -1 <= value <= MAX_LIMIT
+            ):
                 raise exceptions.ValidationError(
-                    "{%s} must be an integer from -1 (unlimited) to %d."
-                    % (name, MAX_LIMIT), params=(name,))
+                    "{%s} must be an integer from -1 (unlimited) to %d." % (name, MAX_LIMIT),
+                    params=(name,),
+                )
         for name in limits:
             removed = self.removed.get(name)
             if removed:
                 self._require(
-                    self.api_version, "2.1", _previous(removed),
-                    what="the {%s} quota (removed in compute API %s)"
-                    % (name, removed), params=(name,))
+                    self.api_version,
+                    "2.1",
+                    _previous(removed),
+                    what="the {%s} quota (removed in compute API %s)" % (name, removed),
+                    params=(name,),
+                )
 
 
 class QuotaSetManager(LimitSetManager):
@@ -98,9 +112,7 @@ class QuotaSetManager(LimitSetManager):
         return project_id or self.client.session.get_project_id()
 
     def _url(self, project_id, *parts):
-        return "/".join(("/os-quota-sets",
-                         quote(str(self._project(project_id)), safe=""))
-                        + parts)
+        return "/".join(("/os-quota-sets", quote(str(self._project(project_id)), safe="")) + parts)
 
     def get(self, project_id=None, detail=False):
         """The project's limits; with ``detail``, each with its usage
@@ -121,14 +133,12 @@ class QuotaSetManager(LimitSetManager):
         body = dict(limits)
         if force:
             body["force"] = True
-        return self._update(self._url(project_id), {"quota_set": body},
-                            "quota_set")
+        return self._update(self._url(project_id), {"quota_set": body}, "quota_set")
 
     def delete(self, project_id):
         """Revert ``project_id`` to the default limits (admin); a Result."""
         if not project_id:
-            raise exceptions.ValidationError(
-                "Name the project whose quotas to revert.")
+            raise exceptions.ValidationError("Name the project whose quotas to revert.")
         return self._delete(self._url(project_id))
 
 
@@ -148,6 +158,6 @@ class QuotaClassSetManager(LimitSetManager):
     def update(self, class_name, **limits):
         """Set some of the class's limits; see :meth:`check_update`."""
         self.check_update(**limits)
-        return self._update(self._url(class_name),
-                            {"quota_class_set": dict(limits)},
-                            "quota_class_set")
+        return self._update(
+            self._url(class_name), {"quota_class_set": dict(limits)}, "quota_class_set"
+        )

@@ -8,7 +8,8 @@ e.g. with ``client.images.find_resource``). Server creation always POSTs
 
 import base64
 import re
-from urllib.parse import quote, urlparse
+from urllib.parse import quote
+from urllib.parse import urlparse
 
 from occli import api_versions
 from occli import base
@@ -27,8 +28,13 @@ PERSONALITY_MAX_VERSION = "2.56"
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
 
 # novaclient-style --nic keys → API keys of ``server.networks[]``
-_NIC_KEYS = {"net-id": "uuid", "port-id": "port", "v4-fixed-ip": "fixed_ip",
-             "v6-fixed-ip": "fixed_ip", "tag": "tag"}
+_NIC_KEYS = {
+    "net-id": "uuid",
+    "port-id": "port",
+    "v4-fixed-ip": "fixed_ip",
+    "v6-fixed-ip": "fixed_ip",
+    "tag": "tag",
+}
 
 
 class _Clear:
@@ -54,15 +60,33 @@ class Server(base.Resource):
 def _delegate(name):
     def method(self, *args, **kwargs):
         return getattr(self.manager, name)(self, *args, **kwargs)
+
     method.__name__ = name
     method.__doc__ = "``client.servers.%s(this server, …)``." % name
     return method
 
 
-for _name in ("delete", "update", "set_meta", "delete_meta", "reboot",
-              "start", "stop", "pause", "unpause", "suspend", "resume", "lock",
-              "unlock", "rebuild", "resize", "confirm_resize", "revert_resize",
-              "get_console_output", "create_image"):
+for _name in (
+    "delete",
+    "update",
+    "set_meta",
+    "delete_meta",
+    "reboot",
+    "start",
+    "stop",
+    "pause",
+    "unpause",
+    "suspend",
+    "resume",
+    "lock",
+    "unlock",
+    "rebuild",
+    "resize",
+    "confirm_resize",
+    "revert_resize",
+    "get_console_output",
+    "create_image",
+):
     setattr(Server, _name, _delegate(_name))
 del _name
 
@@ -76,17 +100,22 @@ def _check_files(files):
     if len(files) > MAX_FILES:
         raise exceptions.ValidationError(
             "At most %d personality files ({files}) can be injected, got %d."
-            % (MAX_FILES, len(files)), params=("files",))
+            % (MAX_FILES, len(files)),
+            params=("files",),
+        )
     for path, contents in files.items():
         if len(path.encode("utf-8")) > MAX_FILE_PATH:
             raise exceptions.ValidationError(
                 "Personality file path %r ({files}) is longer than %d bytes."
-                % (path[:40] + "…", MAX_FILE_PATH), params=("files",))
+                % (path[:40] + "…", MAX_FILE_PATH),
+                params=("files",),
+            )
         if len(contents) > MAX_FILE_BYTES:
             raise exceptions.ValidationError(
                 "Personality file %s ({files}) is %d bytes; the limit is %d "
                 "bytes (10 KiB)." % (path, len(contents), MAX_FILE_BYTES),
-                params=("files",))
+                params=("files",),
+            )
 
 
 def _check_metadata(metadata):
@@ -97,28 +126,32 @@ def _check_metadata(metadata):
                 raise exceptions.ValidationError(
                     "Metadata %s %r ({metadata}) is longer than %d characters."
                     % (what, str(text)[:40] + "…", MAX_META_LENGTH),
-                    params=("metadata",))
+                    params=("metadata",),
+                )
 
 
 def _check_counts(min_count, max_count):
     for value, param in ((min_count, "min_count"), (max_count, "max_count")):
         if value is not None and int(value) < 1:
-            raise exceptions.ValidationError(
-                "{%s} must be 1 or more." % param, params=(param,))
-    if min_count is not None and max_count is not None \
-            and int(min_count) > int(max_count):
+            raise exceptions.ValidationError("{%s} must be 1 or more." % param, params=(param,))
+    if min_count is not None and max_count is not None and int(min_count) > int(max_count):
         raise exceptions.ValidationError(
-            "{min_count} (%s) must not be greater than {max_count} (%s)."
-            % (min_count, max_count), params=("min_count", "max_count"))
+            "{min_count} (%s) must not be greater than {max_count} (%s)." % (min_count, max_count),
+            params=("min_count", "max_count"),
+        )
 
 
 def boot_volume_bdm(image, size, delete_on_termination=None):
     """The BDMv2 boot disk of ``--boot-from-volume``: a ``size`` GiB volume
     made from ``image`` (boot index 0), as OSC builds it; send it with no
     ``imageRef`` (``image=None`` to :meth:`ServerManager.create`)."""
-    bdm = {"uuid": str(base.getid(image)), "source_type": "image",
-           "destination_type": "volume", "boot_index": 0,
-           "volume_size": int(size)}
+    bdm = {
+        "uuid": str(base.getid(image)),
+        "source_type": "image",
+        "destination_type": "volume",
+        "boot_index": 0,
+        "volume_size": int(size),
+    }
     if delete_on_termination is not None:
         bdm["delete_on_termination"] = bool(delete_on_termination)
     return bdm
@@ -126,16 +159,25 @@ def boot_volume_bdm(image, size, delete_on_termination=None):
 
 def swap_bdm(size_mib):
     """A swap disk of ``size_mib`` MiB (BDMv2 blank/local, as novaclient)."""
-    return {"source_type": "blank", "destination_type": "local",
-            "boot_index": -1, "delete_on_termination": True,
-            "guest_format": "swap", "volume_size": int(size_mib)}
+    return {
+        "source_type": "blank",
+        "destination_type": "local",
+        "boot_index": -1,
+        "delete_on_termination": True,
+        "guest_format": "swap",
+        "volume_size": int(size_mib),
+    }
 
 
 def ephemeral_bdm(size_gib, guest_format=None):
     """An ephemeral disk of ``size_gib`` GiB (BDMv2 blank/local)."""
-    bdm = {"source_type": "blank", "destination_type": "local",
-           "boot_index": -1, "delete_on_termination": True,
-           "volume_size": int(size_gib)}
+    bdm = {
+        "source_type": "blank",
+        "destination_type": "local",
+        "boot_index": -1,
+        "delete_on_termination": True,
+        "volume_size": int(size_gib),
+    }
     if guest_format:
         bdm["guest_format"] = guest_format
     return bdm
@@ -158,8 +200,15 @@ class ServerManager(compute.ComputeManager):
 
     # -- reading --------------------------------------------------------
 
-    def list(self, detailed=True, search_opts=None, marker=None, limit=None,
-             sort_keys=None, sort_dirs=None):
+    def list(
+        self,
+        detailed=True,
+        search_opts=None,
+        marker=None,
+        limit=None,
+        sort_keys=None,
+        sort_dirs=None,
+    ):
         """Every server, following pages (all unless ``limit``; -1 = all):
         a list (:class:`occli.base.ListWithMeta`, with the ``request_ids``
         of its pages), as novaclient's. :meth:`iter` yields them lazily,
@@ -172,28 +221,44 @@ class ServerManager(compute.ComputeManager):
         ``sort_keys``/``sort_dirs`` are repeated. The positional order is
         novaclient's.
         """
-        return self._list_all(*self._list_request(
-            detailed, search_opts, marker, sort_keys, sort_dirs), limit=limit)
+        return self._list_all(
+            *self._list_request(detailed, search_opts, marker, sort_keys, sort_dirs), limit=limit
+        )
 
-    def iter(self, detailed=True, search_opts=None, marker=None, limit=None,
-             sort_keys=None, sort_dirs=None):
+    def iter(
+        self,
+        detailed=True,
+        search_opts=None,
+        marker=None,
+        limit=None,
+        sort_keys=None,
+        sort_dirs=None,
+    ):
         """Like :meth:`list`, lazily: yield servers, asking for each page
         when the previous one was used."""
-        return self._list(*self._list_request(
-            detailed, search_opts, marker, sort_keys, sort_dirs), limit=limit)
+        return self._list(
+            *self._list_request(detailed, search_opts, marker, sort_keys, sort_dirs), limit=limit
+        )
 
     list_iter = iter
 
-    def pages(self, detailed=True, search_opts=None, marker=None, limit=None,
-              sort_keys=None, sort_dirs=None):
+    def pages(
+        self,
+        detailed=True,
+        search_opts=None,
+        marker=None,
+        limit=None,
+        sort_keys=None,
+        sort_dirs=None,
+    ):
         """Like :meth:`list`, a list of servers per page: each page is
         asked for when the previous one was used (what ``occli server
         list`` streams)."""
-        return self._pages(*self._list_request(
-            detailed, search_opts, marker, sort_keys, sort_dirs), limit=limit)
+        return self._pages(
+            *self._list_request(detailed, search_opts, marker, sort_keys, sort_dirs), limit=limit
+        )
 
-    def _list_request(self, detailed, search_opts, marker, sort_keys,
-                      sort_dirs):
+    def _list_request(self, detailed, search_opts, marker, sort_keys, sort_dirs):
         """``(url, response key, params)`` of a server list."""
         params = {}
         for key, value in (search_opts or {}).items():
@@ -225,8 +290,8 @@ class ServerManager(compute.ComputeManager):
             raise self._ambiguous("name '%s'" % name_or_id, matches)
         if not matches:
             raise exceptions.NotFound(
-                "No server with a name or ID of '%s' exists." % name_or_id,
-                code=404)
+                "No server with a name or ID of '%s' exists." % name_or_id, code=404
+            )
         return matches[0]
 
     def _find_by_name(self, name):
@@ -238,8 +303,11 @@ class ServerManager(compute.ComputeManager):
         search = {}
         if "name" in filters:
             search["name"] = "^%s$" % re.escape(str(filters["name"]))
-        return [s for s in self.list(search_opts=search)
-                if all(getattr(s, k, None) == v for k, v in filters.items())]
+        return [
+            s
+            for s in self.list(search_opts=search)
+            if all(getattr(s, k, None) == v for k, v in filters.items())
+        ]
 
     # -- create ---------------------------------------------------------
 
@@ -281,8 +349,7 @@ class ServerManager(compute.ComputeManager):
         """
         options = self._create_options(args, options, "create")
         body, version = self._create_request(name, image, flavor, **options)
-        response = self._request("POST", "/servers", body=body,
-                                 microversion=version)
+        response = self._request("POST", "/servers", body=body, microversion=version)
         data = self._body(response)
         if options.get("return_reservation_id"):
             return data.get("reservation_id")
@@ -301,57 +368,94 @@ class ServerManager(compute.ComputeManager):
 
     #: novaclient's positional arguments of create after ``flavor``
     NOVACLIENT_CREATE_ORDER = (
-        "meta", "files", "reservation_id", "min_count", "max_count",
-        "security_groups", "userdata", "key_name", "availability_zone",
-        "block_device_mapping", "block_device_mapping_v2", "nics",
-        "scheduler_hints", "config_drive", "disk_config", "admin_pass",
-        "access_ip_v4", "access_ip_v6", "trusted_image_certificates", "host",
-        "hypervisor_hostname", "hostname")
+        "meta",
+        "files",
+        "reservation_id",
+        "min_count",
+        "max_count",
+        "security_groups",
+        "userdata",
+        "key_name",
+        "availability_zone",
+        "block_device_mapping",
+        "block_device_mapping_v2",
+        "nics",
+        "scheduler_hints",
+        "config_drive",
+        "disk_config",
+        "admin_pass",
+        "access_ip_v4",
+        "access_ip_v6",
+        "trusted_image_certificates",
+        "host",
+        "hypervisor_hostname",
+        "hostname",
+    )
     #: novaclient's names of create arguments → occli's
-    NOVACLIENT_CREATE_ALIASES = {"meta": "metadata", "userdata": "user_data",
-                                 "reservation_id": "return_reservation_id"}
+    NOVACLIENT_CREATE_ALIASES = {
+        "meta": "metadata",
+        "userdata": "user_data",
+        "reservation_id": "return_reservation_id",
+    }
 
     def _create_options(self, args, options, where):
         """``options`` with ``args`` (novaclient's positional order) and
         novaclient's names moved to occli's."""
         if len(args) > len(self.NOVACLIENT_CREATE_ORDER):
-            raise TypeError("%s() takes at most %d positional arguments"
-                            % (where, 3 + len(self.NOVACLIENT_CREATE_ORDER)))
+            raise TypeError(
+                "%s() takes at most %d positional arguments"
+                % (where, 3 + len(self.NOVACLIENT_CREATE_ORDER))
+            )
         options = dict(options)
-        for key, value in zip(self.NOVACLIENT_CREATE_ORDER, args):
+        for key, value in zip(self.NOVACLIENT_CREATE_ORDER, args, strict=False):
             if key in options:
-                raise TypeError("%s() got multiple values for argument %r"
-                                % (where, key))
+                raise TypeError("%s() got multiple values for argument %r" % (where, key))
             options[key] = value
         base.renamed(options, self.NOVACLIENT_CREATE_ALIASES, where)
         if options.get("return_reservation_id") is not None:
-            options["return_reservation_id"] = bool(
-                options["return_reservation_id"])
+            options["return_reservation_id"] = bool(options["return_reservation_id"])
         return options
 
     # create arguments → (first microversion, what the error calls them)
     CREATE_VERSIONS = {
         "description": ("2.19", "a server description"),
         "tags": ("2.52", "server tags on create"),
-        "trusted_image_certificates": (
-            "2.63", "trusted image certificates"),
+        "trusted_image_certificates": ("2.63", "trusted image certificates"),
         "host": ("2.74", "a requested host"),
-        "hypervisor_hostname": (
-            "2.74", "a requested hypervisor hostname"),
+        "hypervisor_hostname": ("2.74", "a requested hypervisor hostname"),
         "hostname": ("2.90", "a server hostname"),
     }
 
-    def _create_request(self, name, image, flavor, key_name=None,
-                        availability_zone=None, user_data=None, files=None,
-                        metadata=None, security_groups=None, nics=None,
-                        block_device_mapping=None,
-                        block_device_mapping_v2=None, scheduler_hints=None,
-                        config_drive=None, disk_config=None, admin_pass=None,
-                        access_ip_v4=None, access_ip_v6=None, min_count=None,
-                        max_count=None, return_reservation_id=False,
-                        description=None, tags=None, hostname=None,
-                        trusted_image_certificates=None, host=None,
-                        hypervisor_hostname=None):
+    def _create_request(
+        self,
+        name,
+        image,
+        flavor,
+        key_name=None,
+        availability_zone=None,
+        user_data=None,
+        files=None,
+        metadata=None,
+        security_groups=None,
+        nics=None,
+        block_device_mapping=None,
+        block_device_mapping_v2=None,
+        scheduler_hints=None,
+        config_drive=None,
+        disk_config=None,
+        admin_pass=None,
+        access_ip_v4=None,
+        access_ip_v6=None,
+        min_count=None,
+        max_count=None,
+        return_reservation_id=False,
+        description=None,
+        tags=None,
+        hostname=None,
+        trusted_image_certificates=None,
+        host=None,
+        hypervisor_hostname=None,
+    ):
         """``(body, microversion)`` of a create request, options checked."""
         if files:
             files = {path: _to_bytes(data) for path, data in files.items()}
@@ -363,17 +467,21 @@ class ServerManager(compute.ComputeManager):
             if len(user_data) > MAX_USER_DATA:
                 raise exceptions.ValidationError(
                     "User data ({user_data}) is %d characters once "
-                    "base64-encoded; the limit is %d."
-                    % (len(user_data), MAX_USER_DATA), params=("user_data",))
+                    "base64-encoded; the limit is %d." % (len(user_data), MAX_USER_DATA),
+                    params=("user_data",),
+                )
         networks = _networks(nics)
-        legacy_bdms = (_legacy_bdm(block_device_mapping)
-                       if block_device_mapping else None)
+        legacy_bdms = _legacy_bdm(block_device_mapping) if block_device_mapping else None
         # the checks above need no request; those below need the version
         version = self._create_version(bool(files))
-        features = {"description": description, "tags": tags,
-                    "hostname": hostname,
-                    "trusted_image_certificates": trusted_image_certificates,
-                    "host": host, "hypervisor_hostname": hypervisor_hostname}
+        features = {
+            "description": description,
+            "tags": tags,
+            "hostname": hostname,
+            "trusted_image_certificates": trusted_image_certificates,
+            "host": host,
+            "hypervisor_hostname": hypervisor_hostname,
+        }
         for key, value in features.items():
             if value is not None:
                 start, what = self.CREATE_VERSIONS[key]
@@ -384,16 +492,24 @@ class ServerManager(compute.ComputeManager):
         if image is not None:
             server["imageRef"] = str(base.getid(image))
         optional = {
-            "key_name": key_name, "availability_zone": availability_zone,
-            "metadata": metadata, "config_drive": config_drive,
-            "OS-DCF:diskConfig": disk_config, "adminPass": admin_pass,
-            "accessIPv4": access_ip_v4, "accessIPv6": access_ip_v6,
-            "min_count": min_count, "max_count": max_count,
-            "description": description, "hostname": hostname,
+            "key_name": key_name,
+            "availability_zone": availability_zone,
+            "metadata": metadata,
+            "config_drive": config_drive,
+            "OS-DCF:diskConfig": disk_config,
+            "adminPass": admin_pass,
+            "accessIPv4": access_ip_v4,
+            "accessIPv6": access_ip_v6,
+            "min_count": min_count,
+            "max_count": max_count,
+            "description": description,
+            "hostname": hostname,
             "tags": list(tags) if tags is not None else None,
             "trusted_image_certificates": list(trusted_image_certificates)
-            if trusted_image_certificates is not None else None,
-            "host": host, "hypervisor_hostname": hypervisor_hostname,
+            if trusted_image_certificates is not None
+            else None,
+            "host": host,
+            "hypervisor_hostname": hypervisor_hostname,
         }
         server.update((k, v) for k, v in optional.items() if v is not None)
         if return_reservation_id:
@@ -401,8 +517,9 @@ class ServerManager(compute.ComputeManager):
         if user_data is not None:
             server["user_data"] = user_data
         if files:
-            server["personality"] = [{"path": path, "contents": _b64(data)}
-                                     for path, data in files.items()]
+            server["personality"] = [
+                {"path": path, "contents": _b64(data)} for path, data in files.items()
+            ]
         if security_groups:
             server["security_groups"] = [{"name": g} for g in security_groups]
         if networks is not None:
@@ -411,14 +528,18 @@ class ServerManager(compute.ComputeManager):
             server["block_device_mapping"] = legacy_bdms
         if block_device_mapping_v2:
             bdms = [dict(b) for b in block_device_mapping_v2]
-            if image is not None and not any(
-                    str(b.get("boot_index")) == "0" for b in bdms):
+            if image is not None and not any(str(b.get("boot_index")) == "0" for b in bdms):
                 # as novaclient: the image stays the boot disk (bug 1433609)
-                bdms.insert(0, {"uuid": str(base.getid(image)),
-                                "source_type": "image",
-                                "destination_type": "local",
-                                "boot_index": 0,
-                                "delete_on_termination": True})
+                bdms.insert(
+                    0,
+                    {
+                        "uuid": str(base.getid(image)),
+                        "source_type": "image",
+                        "destination_type": "local",
+                        "boot_index": 0,
+                        "delete_on_termination": True,
+                    },
+                )
             server["block_device_mapping_v2"] = bdms
 
         body = {"server": server}
@@ -436,10 +557,13 @@ class ServerManager(compute.ComputeManager):
         if not with_files or version <= PERSONALITY_MAX_VERSION:
             return version
         if self.client.pinned_compute_version():
-            self._require(version, api_versions.MIN_VERSION,
-                          PERSONALITY_MAX_VERSION,
-                          what="personality files ({files})",
-                          params=("files",))
+            self._require(
+                version,
+                api_versions.MIN_VERSION,
+                PERSONALITY_MAX_VERSION,
+                what="personality files ({files})",
+                params=("files",),
+            )
         return api_versions.APIVersion(PERSONALITY_MAX_VERSION)
 
     def _require_networks(self, networks, version):
@@ -448,9 +572,7 @@ class ServerManager(compute.ComputeManager):
             # 2.37+ requires networks; "auto" is what a user means by default
             return "auto" if version >= "2.37" else None
         if isinstance(networks, str):
-            self._require(version, "2.37",
-                          what="automatic network allocation ('%s')"
-                          % networks)
+            self._require(version, "2.37", what="automatic network allocation ('%s')" % networks)
         elif any("tag" in entry for entry in networks):
             self._require(version, "2.42", what="NIC tags")
         return networks
@@ -471,8 +593,7 @@ class ServerManager(compute.ComputeManager):
         2.90 (see :meth:`check_update`). Returns the updated Server.
         """
         body = self._update_body(name, description, hostname)
-        return self._update("/servers/%s" % base.getid(server),
-                            {"server": body}, "server")
+        return self._update("/servers/%s" % base.getid(server), {"server": body}, "server")
 
     def check_update(self, name=None, description=None, hostname=None):
         """Check :meth:`update`'s arguments as it does, changing nothing."""
@@ -483,10 +604,8 @@ class ServerManager(compute.ComputeManager):
         if name is not None:
             body["name"] = name
         if description is not None:
-            self._require(self.api_version, "2.19",
-                          what="a server description")
-            body["description"] = None if description is CLEAR \
-                else description
+            self._require(self.api_version, "2.19", what="a server description")
+            body["description"] = None if description is CLEAR else description
         if hostname is not None:
             self._require(self.api_version, "2.90", what="a server hostname")
             body["hostname"] = hostname
@@ -497,10 +616,11 @@ class ServerManager(compute.ComputeManager):
         (a :class:`occli.base.DictWithMeta`, with ``request_ids``)."""
         self.check_metadata(metadata)
         response = self._request(
-            "POST", "/servers/%s/metadata" % base.getid(server),
-            body={"metadata": dict(metadata)})
-        return base.DictWithMeta(self._body(response).get("metadata") or {},
-                                 base._request_ids(response))
+            "POST", "/servers/%s/metadata" % base.getid(server), body={"metadata": dict(metadata)}
+        )
+        return base.DictWithMeta(
+            self._body(response).get("metadata") or {}, base._request_ids(response)
+        )
 
     set_metadata = set_meta
 
@@ -514,16 +634,16 @@ class ServerManager(compute.ComputeManager):
         the request ids of all."""
         request_ids = []
         for key in keys:
-            request_ids += self._delete("/servers/%s/metadata/%s" % (
-                base.getid(server), quote(key, safe=""))).request_ids
+            request_ids += self._delete(
+                "/servers/%s/metadata/%s" % (base.getid(server), quote(key, safe=""))
+            ).request_ids
         return base.Result(request_ids=request_ids)
 
     # -- actions (POST /servers/{id}/action) ----------------------------
     # Those answering no server return a :class:`occli.base.Result`.
 
     def _server_action(self, server, action, info=None, **kwargs):
-        return self._action("/servers/%s/action" % base.getid(server),
-                            action, info, **kwargs)
+        return self._action("/servers/%s/action" % base.getid(server), action, info, **kwargs)
 
     def reboot(self, server, hard=False, reboot_type=None):
         """Reboot, soft unless ``hard``; a Result. novaclient's
@@ -534,11 +654,11 @@ class ServerManager(compute.ComputeManager):
         if reboot_type is not None:
             if str(reboot_type).upper() not in ("SOFT", "HARD"):
                 raise exceptions.ValidationError(
-                    "{reboot_type} must be SOFT or HARD, not %r."
-                    % (reboot_type,), params=("reboot_type",))
+                    "{reboot_type} must be SOFT or HARD, not %r." % (reboot_type,),
+                    params=("reboot_type",),
+                )
             hard = str(reboot_type).upper() == "HARD"
-        return self._server_action(server, "reboot",
-                                   {"type": "HARD" if hard else "SOFT"})
+        return self._server_action(server, "reboot", {"type": "HARD" if hard else "SOFT"})
 
     def start(self, server):
         return self._server_action(server, "os-start")
@@ -568,10 +688,21 @@ class ServerManager(compute.ComputeManager):
     def unlock(self, server):
         return self._server_action(server, "unlock")
 
-    def rebuild(self, server, image, name=None, admin_pass=None,
-                description=None, metadata=None, preserve_ephemeral=None,
-                disk_config=None, key_name=None, user_data=None,
-                hostname=None, **novaclient_names):
+    def rebuild(
+        self,
+        server,
+        image,
+        name=None,
+        admin_pass=None,
+        description=None,
+        metadata=None,
+        preserve_ephemeral=None,
+        disk_config=None,
+        key_name=None,
+        user_data=None,
+        hostname=None,
+        **novaclient_names,
+    ):
         """Rebuild from ``image``; returns the Server of the response body.
 
         novaclient's names are accepted as keywords: ``password``
@@ -579,42 +710,47 @@ class ServerManager(compute.ComputeManager):
         (``user_data``).
         """
         given = dict(novaclient_names)
-        aliases = {"password": "admin_pass", "meta": "metadata",
-                   "userdata": "user_data"}
+        aliases = {"password": "admin_pass", "meta": "metadata", "userdata": "user_data"}
         unknown = set(given) - set(aliases)
         if unknown:
-            raise TypeError("rebuild() got an unexpected keyword argument %r"
-                            % sorted(unknown)[0])
-        current = {"admin_pass": admin_pass, "metadata": metadata,
-                   "user_data": user_data}
+            raise TypeError("rebuild() got an unexpected keyword argument %r" % sorted(unknown)[0])
+        current = {"admin_pass": admin_pass, "metadata": metadata, "user_data": user_data}
         for alias, ours in aliases.items():
             if alias in given:
                 if current[ours] is not None:
-                    raise TypeError("rebuild() got both %r and its "
-                                    "novaclient alias %r" % (ours, alias))
+                    raise TypeError(
+                        "rebuild() got both %r and its novaclient alias %r" % (ours, alias)
+                    )
                 current[ours] = given[alias]
         admin_pass, metadata, user_data = (
-            current["admin_pass"], current["metadata"], current["user_data"])
+            current["admin_pass"],
+            current["metadata"],
+            current["user_data"],
+        )
         version = self.api_version
         for value, start, what in (
-                (description, "2.19", "a server description"),
-                (key_name, "2.54", "a key name on rebuild"),
-                (user_data, "2.57", "user data on rebuild"),
-                (hostname, "2.90", "a server hostname")):
+            (description, "2.19", "a server description"),
+            (key_name, "2.54", "a key name on rebuild"),
+            (user_data, "2.57", "user data on rebuild"),
+            (hostname, "2.90", "a server hostname"),
+        ):
             if value is not None:
                 self._require(version, start, what=what)
         self.check_metadata(metadata)
         info = {"imageRef": str(base.getid(image))}
-        optional = {"name": name, "adminPass": admin_pass,
-                    "description": description, "metadata": metadata,
-                    "preserve_ephemeral": preserve_ephemeral,
-                    "OS-DCF:diskConfig": disk_config, "key_name": key_name,
-                    "hostname": hostname,
-                    "user_data": _b64(user_data) if user_data is not None
-                    else None}
+        optional = {
+            "name": name,
+            "adminPass": admin_pass,
+            "description": description,
+            "metadata": metadata,
+            "preserve_ephemeral": preserve_ephemeral,
+            "OS-DCF:diskConfig": disk_config,
+            "key_name": key_name,
+            "hostname": hostname,
+            "user_data": _b64(user_data) if user_data is not None else None,
+        }
         info.update((k, v) for k, v in optional.items() if v is not None)
-        result = self._server_action(server, "rebuild", info,
-                                     response_key="server")
+        result = self._server_action(server, "rebuild", info, response_key="server")
         return result if isinstance(result, Server) else self.get(server)
 
     def resize(self, server, flavor, disk_config=None):
@@ -634,8 +770,7 @@ class ServerManager(compute.ComputeManager):
         :class:`occli.base.StrWithMeta` (``request_ids``)."""
         info = {"length": int(length)} if length is not None else {}
         result = self._server_action(server, "os-getConsoleOutput", info)
-        return base.StrWithMeta(result.body.get("output") or "",
-                                result.request_ids)
+        return base.StrWithMeta(result.body.get("output") or "", result.request_ids)
 
     def create_image(self, server, name=None, metadata=None, image_name=None):
         """Snapshot the server; returns the new image id (a
@@ -643,8 +778,9 @@ class ServerManager(compute.ComputeManager):
         ``image_name`` is novaclient's name of ``name``."""
         if image_name is not None:
             if name is not None:
-                raise TypeError("create_image() got both 'name' and its "
-                                "novaclient alias 'image_name'")
+                raise TypeError(
+                    "create_image() got both 'name' and its novaclient alias 'image_name'"
+                )
             name = image_name
         if name is None:
             raise TypeError("create_image() needs the image's name")
@@ -652,8 +788,8 @@ class ServerManager(compute.ComputeManager):
         if metadata:
             info["metadata"] = dict(metadata)
         response = self._request(
-            "POST", "/servers/%s/action" % base.getid(server),
-            body={"createImage": info})
+            "POST", "/servers/%s/action" % base.getid(server), body={"createImage": info}
+        )
         image_id = self._body(response).get("image_id")
         if not image_id:
             location = response.headers.get("Location") or ""
@@ -670,8 +806,9 @@ def _networks(nics):
     if isinstance(nics, str):
         if nics not in ("auto", "none"):
             raise exceptions.ValidationError(
-                "{nics} must be 'auto', 'none' or a list of dicts, got %r."
-                % nics, params=("nics",))
+                "{nics} must be 'auto', 'none' or a list of dicts, got %r." % nics,
+                params=("nics",),
+            )
         return nics
     networks = []
     for nic in nics:
@@ -680,7 +817,8 @@ def _networks(nics):
             api_key = _NIC_KEYS.get(key, key)
             if api_key not in ("uuid", "port", "fixed_ip", "tag"):
                 raise exceptions.ValidationError(
-                    "Unknown NIC key %r ({nics})." % key, params=("nics",))
+                    "Unknown NIC key %r ({nics})." % key, params=("nics",)
+                )
             if value:
                 entry[api_key] = value
         networks.append(entry)
@@ -698,20 +836,20 @@ def _legacy_bdm(mapping):
         parts = str(spec).split(":")
         entry = {"device_name": device}
         source_type = parts[1] if len(parts) > 1 else ""
-        id_key = "snapshot_id" if source_type.startswith("snap") \
-            else "volume_id"
+        id_key = "snapshot_id" if source_type.startswith("snap") else "volume_id"
         entry[id_key] = parts[0]
-        where = "Block device mapping %s=%s ({block_device_mapping})" % (
-            device, spec)
+        where = "Block device mapping %s=%s ({block_device_mapping})" % (device, spec)
         if len(parts) > 2 and parts[2]:
             try:
                 entry["volume_size"] = int(parts[2])
             except ValueError:
                 raise exceptions.ValidationError(
                     "%s: size %r is not an integer." % (where, parts[2]),
-                    params=("block_device_mapping",))
+                    params=("block_device_mapping",),
+                ) from None
         if len(parts) > 3 and parts[3]:
             entry["delete_on_termination"] = strutils.parse_bool(
-                parts[3], where + ": delete", params=("block_device_mapping",))
+                parts[3], where + ": delete", params=("block_device_mapping",)
+            )
         result.append(entry)
     return result

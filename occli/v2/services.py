@@ -8,7 +8,9 @@ and, from 2.11, ``/force-down``, with the service named by ``host`` and
 ``binary`` in the body (the answer holds only those and what changed).
 """
 
-from occli import api_versions, base, exceptions
+from occli import api_versions
+from occli import base
+from occli import exceptions
 from occli.v2 import compute
 
 UUID_FOR_ID_VERSION = "2.53"
@@ -25,28 +27,26 @@ class ServiceManager(compute.ComputeManager):
     def list(self, host=None, binary=None):
         """Compute services: a list with ``request_ids``
         (:class:`occli.base.ListWithMeta`), as novaclient's."""
-        return self._list_all("/os-services", "services",
-                              params={"host": host, "binary": binary})
+        return self._list_all("/os-services", "services", params={"host": host, "binary": binary})
 
     def iter(self, host=None, binary=None):
         """Like :meth:`list`, lazily."""
-        return self._list("/os-services", "services",
-                          params={"host": host, "binary": binary})
+        return self._list("/os-services", "services", params={"host": host, "binary": binary})
 
     list_iter = iter
 
     def find_by_host(self, host, binary="nova-compute"):
         """The one service ``binary`` on ``host`` (server-side filters);
         NotFound when there is none."""
-        found = [s for s in self.list(host=host, binary=binary)
-                 if s.host == host and s.binary == binary]
+        found = [
+            s for s in self.list(host=host, binary=binary) if s.host == host and s.binary == binary
+        ]
         if not found:
             raise exceptions.NotFound(
-                "No compute service %s on host '%s'." % (binary, host),
-                code=404)
+                "No compute service %s on host '%s'." % (binary, host), code=404
+            )
         if len(found) > 1:
-            raise self._ambiguous("host '%s' and binary %s" % (host, binary),
-                                  found)
+            raise self._ambiguous("host '%s' and binary %s" % (host, binary), found)
         return found[0]
 
     def delete(self, service):
@@ -69,8 +69,7 @@ class ServiceManager(compute.ComputeManager):
                 body["disabled_reason"] = reason
             return self._put_uuid(service, body)
         if reason:
-            return self._put_action(service, "disable-log-reason",
-                                    {"disabled_reason": reason})
+            return self._put_action(service, "disable-log-reason", {"disabled_reason": reason})
         return self._put_action(service, "disable", {})
 
     def force_down(self, service, forced_down=True):
@@ -80,20 +79,21 @@ class ServiceManager(compute.ComputeManager):
         forced_down = bool(forced_down)
         if self._by_uuid():
             return self._put_uuid(service, {"forced_down": forced_down})
-        return self._put_action(service, "force-down",
-                                {"forced_down": forced_down})
+        return self._put_action(service, "force-down", {"forced_down": forced_down})
 
     def check_force_down(self):
         """UnsupportedVersion unless :meth:`force_down` is available."""
-        self._require(self.api_version, FORCE_DOWN_VERSION,
-                      what="forcing a compute service down or up")
+        self._require(
+            self.api_version, FORCE_DOWN_VERSION, what="forcing a compute service down or up"
+        )
 
     # ``service`` is a Service (from list()), a ``(host, binary)`` pair, or
     # from 2.53 a service uuid.
 
     def _by_uuid(self):
-        return api_versions.APIVersion(self.api_version) >= \
-            api_versions.APIVersion(UUID_FOR_ID_VERSION)
+        return api_versions.APIVersion(self.api_version) >= api_versions.APIVersion(
+            UUID_FOR_ID_VERSION
+        )
 
     def _put_uuid(self, service, body):
         if isinstance(service, tuple):
@@ -109,7 +109,7 @@ class ServiceManager(compute.ComputeManager):
         else:
             raise exceptions.CommandError(
                 "Compute API %s needs the service's host and binary, not an "
-                "id (give a Service or a (host, binary) pair)."
-                % self.api_version)
+                "id (give a Service or a (host, binary) pair)." % self.api_version
+            )
         body = dict({"host": host, "binary": binary}, **extra)
         return self._update("/os-services/%s" % action, body, "service")

@@ -25,12 +25,12 @@ class SoftwareConfigManager(base.Manager):
         remaining = None if limit is None or limit < 0 else limit
         seen = set()
         while remaining is None or remaining > 0:
-            size = self.page_size if remaining is None else min(
-                remaining, self.page_size)
+            size = self.page_size if remaining is None else min(remaining, self.page_size)
             response = self._request(
-                "GET", "/software_configs",
-                params={k: v for k, v in (("limit", size), ("marker", marker))
-                        if v is not None})
+                "GET",
+                "/software_configs",
+                params={k: v for k, v in (("limit", size), ("marker", marker)) if v is not None},
+            )
             items = self._body(response).get("software_configs") or []
             for item in items:
                 if remaining is not None:
@@ -47,15 +47,20 @@ class SoftwareConfigManager(base.Manager):
 
     def get(self, config):
         """A config with its ``config``, ``inputs``, ``outputs``, ``options``."""
-        return self._get("/software_configs/%s" % _quote(config),
-                         "software_config")
+        return self._get("/software_configs/%s" % _quote(config), "software_config")
 
-    def create(self, name, group="Heat::Ungrouped", config="", inputs=(),
-               outputs=(), options=None):
+    def create(
+        self, name, group="Heat::Ungrouped", config="", inputs=(), outputs=(), options=None
+    ):
         """Create a config; ``inputs``/``outputs`` are lists of dicts."""
-        body = {"name": name, "group": group, "config": config,
-                "inputs": list(inputs or ()), "outputs": list(outputs or ()),
-                "options": dict(options or {})}
+        body = {
+            "name": name,
+            "group": group,
+            "config": config,
+            "inputs": list(inputs or ()),
+            "outputs": list(outputs or ()),
+            "options": dict(options or {}),
+        }
         return self._create("/software_configs", body, "software_config")
 
     def delete(self, config):

@@ -39,7 +39,8 @@ NOT_WAITING = "Not waiting for outputs signal"
 _UNSAFE_CONTAINER_CHARS = re.compile(r"[^A-Za-z0-9._~-]")
 # what deploy() names a container when none is given: <name>-<uuid4>
 _GENERATED_CONTAINER = re.compile(
-    r"-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+    r"-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+)
 
 
 class SignalError(exceptions.CommandError):
@@ -50,8 +51,9 @@ class SoftwareDeployment(base.Resource):
     pass
 
 
-def build_derived_config(source, name, input_values, server_id, action,
-                         signal_transport, signal_id=None):
+def build_derived_config(
+    source, name, input_values, server_id, action, signal_transport, signal_id=None
+):
     """The body of the derived config heatclient creates for a deployment.
 
     ``source`` is the source config (a dict or resource, or None). Declared
@@ -63,8 +65,9 @@ def build_derived_config(source, name, input_values, server_id, action,
     """
     if signal_transport not in SIGNAL_TRANSPORTS:
         raise exceptions.CommandError(
-            "Unsupported signal transport %s (use %s)." % (
-                signal_transport, " or ".join(SIGNAL_TRANSPORTS)))
+            "Unsupported signal transport %s (use %s)."
+            % (signal_transport, " or ".join(SIGNAL_TRANSPORTS))
+        )
     if hasattr(source, "to_dict"):
         source = source.to_dict()
     source = source or {}
@@ -74,27 +77,46 @@ def build_derived_config(source, name, input_values, server_id, action,
         inp["value"] = values.pop(inp["name"], inp.get("default"))
     for key, value in values.items():
         inputs.append({"name": key, "type": "String", "value": value})
-    inputs.extend([
-        {"name": "deploy_server_id",
-         "description": "ID of the server being deployed to",
-         "type": "String", "value": server_id},
-        {"name": "deploy_action",
-         "description": "Name of the current action being deployed",
-         "type": "String", "value": action},
-        {"name": "deploy_signal_transport",
-         "description": "How the server should signal to heat with the "
-                        "deployment output values.",
-         "type": "String", "value": signal_transport},
-    ])
+    inputs.extend(
+        [
+            {
+                "name": "deploy_server_id",
+                "description": "ID of the server being deployed to",
+                "type": "String",
+                "value": server_id,
+            },
+            {
+                "name": "deploy_action",
+                "description": "Name of the current action being deployed",
+                "type": "String",
+                "value": action,
+            },
+            {
+                "name": "deploy_signal_transport",
+                "description": "How the server should signal to heat with the "
+                "deployment output values.",
+                "type": "String",
+                "value": signal_transport,
+            },
+        ]
+    )
     if signal_transport == TEMP_URL_SIGNAL:
-        inputs.extend([
-            {"name": "deploy_signal_id",
-             "description": "ID of signal to use for signaling output values",
-             "type": "String", "value": signal_id},
-            {"name": "deploy_signal_verb",
-             "description": "HTTP verb to use for signaling output values",
-             "type": "String", "value": "PUT"},
-        ])
+        inputs.extend(
+            [
+                {
+                    "name": "deploy_signal_id",
+                    "description": "ID of signal to use for signaling output values",
+                    "type": "String",
+                    "value": signal_id,
+                },
+                {
+                    "name": "deploy_signal_verb",
+                    "description": "HTTP verb to use for signaling output values",
+                    "type": "String",
+                    "value": "PUT",
+                },
+            ]
+        )
     return {
         "name": name,
         "group": source.get("group") or "Heat::Ungrouped",
@@ -107,16 +129,14 @@ def build_derived_config(source, name, input_values, server_id, action,
 
 def input_map(config):
     """``{input name: value}`` of a (derived) config."""
-    inputs = config.get("inputs") if isinstance(config, dict) else getattr(
-        config, "inputs", None)
+    inputs = config.get("inputs") if isinstance(config, dict) else getattr(config, "inputs", None)
     return {i.get("name"): i.get("value") for i in inputs or ()}
 
 
 def is_derived_for(config, server_id):
     """Whether ``config`` is a derived config deployed to ``server_id``."""
     values = input_map(config)
-    return ("deploy_signal_transport" in values
-            and values.get("deploy_server_id") == server_id)
+    return "deploy_signal_transport" in values and values.get("deploy_server_id") == server_id
 
 
 class SoftwareDeploymentManager(base.Manager):
@@ -129,41 +149,51 @@ class SoftwareDeploymentManager(base.Manager):
 
     def list(self, server_id=None):
         """Yield deployments (of one server if ``server_id``), oldest first."""
-        return self._list("/software_deployments", "software_deployments",
-                          params={"server_id": base.getid(server_id)
-                                  if server_id is not None else None})
+        return self._list(
+            "/software_deployments",
+            "software_deployments",
+            params={"server_id": base.getid(server_id) if server_id is not None else None},
+        )
 
     def get(self, deployment):
         """A deployment. Heat applies a pending temp-URL signal on this GET."""
-        return self._get("/software_deployments/%s" % _quote(deployment),
-                         "software_deployment")
+        return self._get("/software_deployments/%s" % _quote(deployment), "software_deployment")
 
-    def create(self, config_id, server_id, input_values=None, action="CREATE",
-               status="COMPLETE", status_reason="",
-               stack_user_project_id=None):
+    def create(
+        self,
+        config_id,
+        server_id,
+        input_values=None,
+        action="CREATE",
+        status="COMPLETE",
+        status_reason="",
+        stack_user_project_id=None,
+    ):
         """Create a deployment record (no derived config; see :meth:`deploy`)."""
-        body = {"config_id": base.getid(config_id),
-                "server_id": base.getid(server_id),
-                "input_values": dict(input_values or {}),
-                "action": action, "status": status,
-                "status_reason": status_reason}
+        body = {
+            "config_id": base.getid(config_id),
+            "server_id": base.getid(server_id),
+            "input_values": dict(input_values or {}),
+            "action": action,
+            "status": status,
+            "status_reason": status_reason,
+        }
         if stack_user_project_id is not None:
             body["stack_user_project_id"] = stack_user_project_id
-        return self._create("/software_deployments", body,
-                            "software_deployment")
+        return self._create("/software_deployments", body, "software_deployment")
 
     def update(self, deployment, **fields):
         """PUT ``fields`` (``config_id``, ``input_values``, ``output_values``,
         ``action``, ``status``, ``status_reason``); Heat ignores null values."""
         if "config_id" in fields:
             fields["config_id"] = base.getid(fields["config_id"])
-        return self._update("/software_deployments/%s" % _quote(deployment),
-                            fields, "software_deployment")
+        return self._update(
+            "/software_deployments/%s" % _quote(deployment), fields, "software_deployment"
+        )
 
     def metadata(self, server_id):
         """The list of derived configs the server's agent reads (Heat's order)."""
-        response = self._request(
-            "GET", "/software_deployments/metadata/%s" % _quote(server_id))
+        response = self._request("GET", "/software_deployments/metadata/%s" % _quote(server_id))
         return self._body(response).get("metadata") or []
 
     def delete(self, deployment, keep_config=False, keep_signal=False):
@@ -194,8 +224,9 @@ class SoftwareDeploymentManager(base.Manager):
             try:
                 self.client.software_configs.delete(config.id)
             except exceptions.ClientException as exc:
-                LOG.warning("Derived config %s of deployment %s was not "
-                            "deleted: %s", config.id, sd.id, exc)
+                LOG.warning(
+                    "Derived config %s of deployment %s was not deleted: %s", config.id, sd.id, exc
+                )
         return result
 
     def _delete_signal(self, inputs):
@@ -217,14 +248,25 @@ class SoftwareDeploymentManager(base.Manager):
                 except (exceptions.Conflict, exceptions.NotFound):
                     pass  # still holds other objects, or already gone
         except exceptions.ClientException as exc:
-            LOG.warning("Signal object %s was not deleted: %s",
-                        inputs.get("deploy_signal_id", "").split("?")[0], exc)
+            LOG.warning(
+                "Signal object %s was not deleted: %s",
+                inputs.get("deploy_signal_id", "").split("?")[0],
+                exc,
+            )
 
     # -- workflow ----------------------------------------------------------
 
-    def deploy(self, server, config, name=None, input_values=None,
-               action="CREATE", signal_transport=TEMP_URL_SIGNAL,
-               timeout=None, container=None):
+    def deploy(
+        self,
+        server,
+        config,
+        name=None,
+        input_values=None,
+        action="CREATE",
+        signal_transport=TEMP_URL_SIGNAL,
+        timeout=None,
+        container=None,
+    ):
         """Deploy ``config`` to ``server`` as heatclient does; the deployment.
 
         ``server`` and ``config`` are resources, ids or names (a config may
@@ -237,32 +279,41 @@ class SoftwareDeploymentManager(base.Manager):
         """
         if signal_transport not in SIGNAL_TRANSPORTS:
             raise exceptions.CommandError(
-                "Unsupported signal transport %s (use %s)." % (
-                    signal_transport, " or ".join(SIGNAL_TRANSPORTS)))
+                "Unsupported signal transport %s (use %s)."
+                % (signal_transport, " or ".join(SIGNAL_TRANSPORTS))
+            )
         server = self.client.servers.find_resource(server)
         source = None
         if config is not None:
             source = self.client.software_configs.find_resource(config)
-        name = name or (source.name if source is not None
-                        and getattr(source, "name", None) else "deployment")
+        name = name or (
+            source.name if source is not None and getattr(source, "name", None) else "deployment"
+        )
         signal_id = signal_object = None
         if signal_transport == TEMP_URL_SIGNAL:
             signal_object = self._create_signal_object(
-                name, container,
-                DEFAULT_SIGNAL_TIMEOUT if timeout is None else timeout)
+                name, container, DEFAULT_SIGNAL_TIMEOUT if timeout is None else timeout
+            )
             signal_id = signal_object[2]
         derived = None
         try:
             derived = self.client.software_configs.create(
-                **build_derived_config(source, name, input_values, server.id,
-                                       action, signal_transport, signal_id))
+                **build_derived_config(
+                    source, name, input_values, server.id, action, signal_transport, signal_id
+                )
+            )
             if signal_transport == NO_SIGNAL:
                 status, reason = COMPLETE, NOT_WAITING
             else:
                 status, reason = IN_PROGRESS, DEPLOY_DATA_AVAILABLE
-            return self.create(config_id=derived.id, server_id=server.id,
-                               input_values=input_values, action=action,
-                               status=status, status_reason=reason)
+            return self.create(
+                config_id=derived.id,
+                server_id=server.id,
+                input_values=input_values,
+                action=action,
+                status=status,
+                status_reason=reason,
+            )
         except BaseException:
             self._undo_deploy(derived, signal_object)
             raise
@@ -274,13 +325,14 @@ class SoftwareDeploymentManager(base.Manager):
         # the signal object from the temp URL's path without unquoting it,
         # so a generated name keeps to characters a URL needs no escape for.
         container = container or "%s-%s" % (
-            _UNSAFE_CONTAINER_CHARS.sub("-", name)[:200], uuid.uuid4())
+            _UNSAFE_CONTAINER_CHARS.sub("-", name)[:200],
+            uuid.uuid4(),
+        )
         obj = str(uuid.uuid4())
         store.put_container(container)
         key = store.ensure_temp_url_key()
         store.put_object(container, obj, b"")
-        url = store.temp_url("%s/%s" % (container, obj), "PUT",
-                             int(timeout_minutes * 60), key=key)
+        url = store.temp_url("%s/%s" % (container, obj), "PUT", int(timeout_minutes * 60), key=key)
         return container, obj, url
 
     def _undo_deploy(self, derived, signal_object):
@@ -290,11 +342,9 @@ class SoftwareDeploymentManager(base.Manager):
             if signal_object is not None:
                 self.client.object_store.delete_object(*signal_object[:2])
         except exceptions.ClientException as exc:
-            LOG.warning("Clean-up after a failed deploy was incomplete: %s",
-                        exc)
+            LOG.warning("Clean-up after a failed deploy was incomplete: %s", exc)
 
-    def signal(self, deployment, status_code=0, stdout="", stderr="",
-               outputs=None):
+    def signal(self, deployment, status_code=0, stdout="", stderr="", outputs=None):
         """Signal an IN_PROGRESS deployment as its in-server agent would.
 
         PUTs ``{"deploy_status_code", "deploy_stdout", "deploy_stderr",
@@ -311,28 +361,31 @@ class SoftwareDeploymentManager(base.Manager):
         inputs = input_map(config) if config is not None else {}
         transport = inputs.get("deploy_signal_transport")
         if transport == NO_SIGNAL:
-            raise SignalError("Deployment %s uses NO_SIGNAL: nothing waits "
-                              "for its signal." % sd.id)
+            raise SignalError(
+                "Deployment %s uses NO_SIGNAL: nothing waits for its signal." % sd.id
+            )
         if sd.status != IN_PROGRESS:
             raise SignalError(
                 "Deployment %s is %s: only an IN_PROGRESS deployment takes a "
-                "signal." % (sd.id, sd.status))
+                "signal." % (sd.id, sd.status)
+            )
         verb = (inputs.get("deploy_signal_verb") or "").upper()
         url = inputs.get("deploy_signal_id")
         if transport != TEMP_URL_SIGNAL or verb != "PUT" or not url:
             raise SignalError(
                 "Deployment %s signals through %s (verb %s): occli can only "
                 "signal TEMP_URL_SIGNAL deployments (a PUT to a Swift temp "
-                "URL)." % (sd.id, transport or "an unknown transport",
-                           verb or "unknown"))
+                "URL)." % (sd.id, transport or "an unknown transport", verb or "unknown")
+            )
         body = dict(outputs or {})
-        body.update({"deploy_status_code": status_code,
-                     "deploy_stdout": stdout, "deploy_stderr": stderr})
+        body.update(
+            {"deploy_status_code": status_code, "deploy_stdout": stdout, "deploy_stderr": stderr}
+        )
         response = self.client.session.request(
-            url, "PUT", json=body, authenticated=False, raise_exc=False)
+            url, "PUT", json=body, authenticated=False, raise_exc=False
+        )
         if response.status_code >= 400:
-            raise exceptions.from_response(response, "PUT",
-                                           url.split("?")[0])
+            raise exceptions.from_response(response, "PUT", url.split("?")[0])
         return self.get(sd.id)
 
     def _noun(self):

@@ -15,8 +15,7 @@ from occli import exceptions
 from occli.v2 import compute
 
 PAGING_VERSION = "2.40"
-_TOTALS = ("total_hours", "total_local_gb_usage", "total_memory_mb_usage",
-           "total_vcpus_usage")
+_TOTALS = ("total_hours", "total_local_gb_usage", "total_memory_mb_usage", "total_vcpus_usage")
 
 
 class Usage(base.Resource):
@@ -41,20 +40,19 @@ def _utc_text(value, name):
         return value
     if isinstance(value, datetime.datetime):
         if value.tzinfo is not None:
-            value = value.astimezone(datetime.timezone.utc).replace(
-                tzinfo=None)
+            value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
         return value.strftime("%Y-%m-%dT%H:%M:%S.%f")
     if isinstance(value, datetime.date):
         return value.strftime("%Y-%m-%dT00:00:00.000000")
     raise exceptions.ValidationError(
-        "{%s} must be a datetime, a date or text." % name, params=(name,))
+        "{%s} must be a datetime, a date or text." % name, params=(name,)
+    )
 
 
 def _comparable(value):
     if isinstance(value, datetime.datetime):
         if value.tzinfo is not None:
-            value = value.astimezone(datetime.timezone.utc).replace(
-                tzinfo=None)
+            value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
         return value
     if isinstance(value, datetime.date):
         return datetime.datetime(value.year, value.month, value.day)
@@ -72,8 +70,7 @@ def _merge(usages, page):
         for key in _TOTALS:
             known[key] = known.get(key, 0) + item.get(key, 0)
         if "server_usages" in item:
-            known["server_usages"] = (list(known.get("server_usages", []))
-                                      + item["server_usages"])
+            known["server_usages"] = list(known.get("server_usages", [])) + item["server_usages"]
 
 
 class UsageManager(compute.ComputeManager):
@@ -89,7 +86,8 @@ class UsageManager(compute.ComputeManager):
         first, last = _comparable(start), _comparable(end)
         if first is not None and last is not None and not first < last:
             raise exceptions.ValidationError(
-                "{start} must be before {end}.", params=("start", "end"))
+                "{start} must be before {end}.", params=("start", "end")
+            )
 
     def _pages(self, url, key, params):
         """Every page's ``key`` items: the first page, then the ``next``
@@ -111,12 +109,13 @@ class UsageManager(compute.ComputeManager):
         are sent as UTC; None: now, which nova takes as an empty period);
         ``detailed`` adds each project's ``server_usages`` (admin)."""
         self.check_period(start, end)
-        params = {"start": _utc_text(start, "start"),
-                  "end": _utc_text(end, "end"),
-                  "detailed": 1 if detailed else None}
+        params = {
+            "start": _utc_text(start, "start"),
+            "end": _utc_text(end, "end"),
+            "detailed": 1 if detailed else None,
+        }
         usages, last = {}, None
-        for response, page in self._pages("/os-simple-tenant-usage",
-                                          "tenant_usages", params):
+        for response, page in self._pages("/os-simple-tenant-usage", "tenant_usages", params):
             _merge(usages, page or [])
             last = response
         return [self._resource(u, last) for u in usages.values()]
@@ -127,8 +126,7 @@ class UsageManager(compute.ComputeManager):
         servers ran in the period."""
         self.check_period(start, end)
         project_id = project_id or self.client.session.get_project_id()
-        params = {"start": _utc_text(start, "start"),
-                  "end": _utc_text(end, "end")}
+        params = {"start": _utc_text(start, "start"), "end": _utc_text(end, "end")}
         usages, last = {}, None
         url = "/os-simple-tenant-usage/" + quote(str(project_id), safe="")
         for response, page in self._pages(url, "tenant_usage", params):
@@ -148,16 +146,15 @@ class InstanceUsageAuditLogManager(compute.ComputeManager):
         datetime, sent as UTC, or ``YYYY-MM-DD HH:MM:SS[.ffffff]``; None:
         now)."""
         if before is None:
-            return self._get("/os-instance_usage_audit_log",
-                             "instance_usage_audit_logs")
+            return self._get("/os-instance_usage_audit_log", "instance_usage_audit_logs")
         if isinstance(before, datetime.datetime):
             if before.tzinfo is not None:
-                before = before.astimezone(datetime.timezone.utc).replace(
-                    tzinfo=None)
+                before = before.astimezone(datetime.timezone.utc).replace(tzinfo=None)
             before = before.strftime("%Y-%m-%d %H:%M:%S.%f")
         elif not isinstance(before, str):
             raise exceptions.ValidationError(
-                "{before} must be a datetime or text.", params=("before",))
-        return self._get("/os-instance_usage_audit_log/"
-                         + quote(before, safe=""),
-                         "instance_usage_audit_log")
+                "{before} must be a datetime or text.", params=("before",)
+            )
+        return self._get(
+            "/os-instance_usage_audit_log/" + quote(before, safe=""), "instance_usage_audit_log"
+        )

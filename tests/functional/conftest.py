@@ -12,7 +12,8 @@ Fault rules added during a test are cleared after it.
 
 import pytest
 
-from tests.functional.harness import point_client_at, start_localcloud
+from tests.functional.harness import point_client_at
+from tests.functional.harness import start_localcloud
 
 
 @pytest.fixture(scope="session")
@@ -27,8 +28,9 @@ def localcloud_platform(tmp_path_factory):
     from occli.localcloud.identity import IdentityService
     from occli.localcloud.image import ImageService
 
-    running = start_localcloud(tmp_path_factory.mktemp("localcloud-platform"),
-                               services=[IdentityService, ImageService])
+    running = start_localcloud(
+        tmp_path_factory.mktemp("localcloud-platform"), services=[IdentityService, ImageService]
+    )
     yield running
     running.stop()
 
@@ -44,8 +46,7 @@ def _clear_localcloud_faults(request):
 @pytest.fixture
 def occli_env(localcloud, monkeypatch, tmp_path):
     """Point the client at ``localcloud`` (cloud ``local``)."""
-    point_client_at(localcloud, monkeypatch, tmp_path / "occli-cache",
-                    cloud="local")
+    point_client_at(localcloud, monkeypatch, tmp_path / "occli-cache", cloud="local")
     return localcloud
 
 
@@ -59,4 +60,5 @@ def run_occli(capsys):
         code = shell.main([str(a) for a in argv])
         out, err = capsys.readouterr()
         return code, out, err
+
     return run

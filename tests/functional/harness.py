@@ -8,7 +8,8 @@ import dataclasses
 import json
 import os
 
-from occli.localcloud.cloud import Config, LocalCloud
+from occli.localcloud.cloud import Config
+from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.server import BackgroundServer
 
 
@@ -35,14 +36,17 @@ class RunningCloud:
 def start_localcloud(data_dir, services=None, **settings):
     """Start a local cloud on a free port; ``settings`` override Config."""
     settings.setdefault("build_time", 0)
-    config = Config(data_dir=str(data_dir), host="127.0.0.1", port=0,
-                    **settings)
+    config = Config(data_dir=str(data_dir), host="127.0.0.1", port=0, **settings)
     cloud = LocalCloud(config, services=services)
     server = BackgroundServer(cloud, host="127.0.0.1", port=0).start()
-    return RunningCloud(url=server.url, auth_url=server.url + "/v3",
-                        data_dir=config.data_dir,
-                        clouds_yaml=cloud.clouds_yaml_path, cloud=cloud,
-                        server=server)
+    return RunningCloud(
+        url=server.url,
+        auth_url=server.url + "/v3",
+        data_dir=config.data_dir,
+        clouds_yaml=cloud.clouds_yaml_path,
+        cloud=cloud,
+        server=server,
+    )
 
 
 def point_client_at(running, monkeypatch, cache_dir, cloud=None):

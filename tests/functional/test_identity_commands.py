@@ -6,26 +6,25 @@ import json
 import requests
 
 
-def test_token_issue_gives_a_working_token_from_the_cache(local_cloud,
-                                                          run_occli):
+def test_token_issue_gives_a_working_token_from_the_cache(local_cloud, run_occli):
     code, out, err = run_occli("token", "issue", "-f", "json")
     assert code == 0, err
     token = json.loads(out)
-    check = requests.get(local_cloud.url + "/compute/v2.1/flavors",
-                         headers={"X-Auth-Token": token["id"]})
+    check = requests.get(
+        local_cloud.url + "/compute/v2.1/flavors", headers={"X-Auth-Token": token["id"]}
+    )
     assert check.status_code == 200
     mark = local_cloud.mark()
     code, out, _ = run_occli("token", "issue", "-f", "json")
     assert json.loads(out)["id"] == token["id"]
-    assert not [r for r in local_cloud.requests(since=mark)
-                if r.path == "/v3/auth/tokens"]
+    assert not [r for r in local_cloud.requests(since=mark) if r.path == "/v3/auth/tokens"]
 
 
-def test_configuration_show_masks_secrets_and_makes_no_request(local_cloud,
-                                                               run_occli):
+def test_configuration_show_masks_secrets_and_makes_no_request(local_cloud, run_occli):
     mark = local_cloud.mark()
-    code, out, err = run_occli("--os-compute-api-version", "2.56",
-                               "configuration", "show", "-f", "json")
+    code, out, err = run_occli(
+        "--os-compute-api-version", "2.56", "configuration", "show", "-f", "json"
+    )
     assert code == 0, err
     shown = json.loads(out)
     assert shown["cloud"] == "local"

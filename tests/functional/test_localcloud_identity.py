@@ -13,9 +13,14 @@ from keystoneauth1.identity import v3
 
 def _session(lc, user="demo", password=None, project=None):
     password = password or getattr(lc.cloud.config, user + "_password")
-    auth = v3.Password(auth_url=lc.auth_url, username=user, password=password,
-                       project_name=project or user, user_domain_name="Default",
-                       project_domain_name="Default")
+    auth = v3.Password(
+        auth_url=lc.auth_url,
+        username=user,
+        password=password,
+        project_name=project or user,
+        user_domain_name="Default",
+        project_domain_name="Default",
+    )
     return ks_session.Session(auth=auth)
 
 
@@ -24,12 +29,16 @@ def test_keystoneauth_finds_endpoints(localcloud_platform):
     sess = _session(lc)
     assert sess.get_token()
     assert sess.get_project_id()
-    assert sess.get_endpoint(service_type="compute", interface="public") == \
-        lc.url + "/compute/v2.1"
-    assert sess.get_endpoint(service_type="orchestration") == \
-        "%s/orchestration/v1/%s" % (lc.url, sess.get_project_id())
-    images = sess.get("/v2/images", endpoint_filter={
-        "service_type": "image", "interface": "public"}).json()["images"]
+    assert (
+        sess.get_endpoint(service_type="compute", interface="public") == lc.url + "/compute/v2.1"
+    )
+    assert sess.get_endpoint(service_type="orchestration") == "%s/orchestration/v1/%s" % (
+        lc.url,
+        sess.get_project_id(),
+    )
+    images = sess.get(
+        "/v2/images", endpoint_filter={"service_type": "image", "interface": "public"}
+    ).json()["images"]
     assert "cirros-0.6.2-x86_64-disk" in {i["name"] for i in images}
 
 
@@ -52,19 +61,27 @@ def test_clouds_yaml_credentials_work(localcloud_platform):
 
 def test_token_lifecycle_over_http(localcloud_platform):
     url = localcloud_platform.url
-    body = {"auth": {"identity": {"methods": ["password"], "password": {"user": {
-        "name": "demo", "domain": {"id": "default"},
-        "password": localcloud_platform.cloud.config.demo_password}}}}}
+    body = {
+        "auth": {
+            "identity": {
+                "methods": ["password"],
+                "password": {
+                    "user": {
+                        "name": "demo",
+                        "domain": {"id": "default"},
+                        "password": localcloud_platform.cloud.config.demo_password,
+                    }
+                },
+            }
+        }
+    }
     issued = requests.post(url + "/v3/auth/tokens", json=body, timeout=10)
     assert issued.status_code == 201
     token = issued.headers["X-Subject-Token"]
     headers = {"X-Auth-Token": token, "X-Subject-Token": token}
-    assert requests.head(url + "/v3/auth/tokens", headers=headers,
-                         timeout=10).status_code == 200
-    assert requests.delete(url + "/v3/auth/tokens", headers=headers,
-                           timeout=10).status_code == 204
-    after = requests.get(url + "/image/v2/images",
-                         headers={"X-Auth-Token": token}, timeout=10)
+    assert requests.head(url + "/v3/auth/tokens", headers=headers, timeout=10).status_code == 200
+    assert requests.delete(url + "/v3/auth/tokens", headers=headers, timeout=10).status_code == 204
+    after = requests.get(url + "/image/v2/images", headers={"X-Auth-Token": token}, timeout=10)
     assert after.status_code == 401
     assert after.headers["WWW-Authenticate"] == 'Keystone uri="%s/v3"' % url
 
@@ -81,28 +98,39 @@ def test_parallel_authentications(localcloud_platform):
 def test_close_fault_over_http(localcloud_platform):
     lc = localcloud_platform
     admin = _session(lc, "admin")
-    created = admin.post(lc.url + "/localcloud/faults", json={
-        "method": "GET", "path": "^/v3$", "count": 1, "kind": "close"})
+    created = admin.post(
+        lc.url + "/localcloud/faults",
+        json={"method": "GET", "path": "^/v3$", "count": 1, "kind": "close"},
+    )
     assert created.status_code == 201
     with pytest.raises(requests.ConnectionError):
         requests.get(lc.url + "/v3", timeout=10)
     assert requests.get(lc.url + "/v3", timeout=10).status_code == 200
 
 
-@pytest.mark.parametrize("path", [
-    "/compute/v2.1/servers", "/image/v2/images",
-    "/orchestration/v1/{project_id}/software_configs", "/localcloud/faults"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/compute/v2.1/servers",
+        "/image/v2/images",
+        "/orchestration/v1/{project_id}/software_configs",
+        "/localcloud/faults",
+    ],
+)
 def test_services_answer_401_like_keystonemiddleware(localcloud, path):
     """Swift is left out: with delay_auth_decision its own 401 page is sent."""
     sess = _session(localcloud)
     url = localcloud.url + path.format(project_id=sess.get_project_id())
     result = requests.get(url, headers={"X-Auth-Token": "invalid"}, timeout=10)
     assert result.status_code == 401
-    assert result.json() == {"error": {
-        "code": 401, "title": "Unauthorized",
-        "message": "The request you have made requires authentication."}}
-    assert result.headers["WWW-Authenticate"] == \
-        'Keystone uri="%s/v3"' % localcloud.url
+    assert result.json() == {
+        "error": {
+            "code": 401,
+            "title": "Unauthorized",
+            "message": "The request you have made requires authentication.",
+        }
+    }
+    assert result.headers["WWW-Authenticate"] == 'Keystone uri="%s/v3"' % localcloud.url
     authed = sess.get(url, raise_exc=False)
     assert authed.status_code in (200, 204, 403)
 
@@ -111,10 +139,11 @@ def test_occli_env(occli_env):
     assert os.environ["OS_CLOUD"] == "local"
     assert os.environ["OS_CLIENT_CONFIG_FILE"] == occli_env.clouds_yaml
     assert not {k for k in os.environ if k.startswith("OS_")} - {
-        "OS_CLOUD", "OS_CLIENT_CONFIG_FILE"}
+        "OS_CLOUD",
+        "OS_CLIENT_CONFIG_FILE",
+    }
     with open(occli_env.clouds_yaml) as f:
-        assert yaml.safe_load(f)["clouds"]["local"]["auth"]["auth_url"] == \
-            occli_env.auth_url
+        assert yaml.safe_load(f)["clouds"]["local"]["auth"]["auth_url"] == occli_env.auth_url
 
 
 def test_keystoneauth_application_credential_by_name(localcloud_platform):
@@ -122,24 +151,30 @@ def test_keystoneauth_application_credential_by_name(localcloud_platform):
     sess = _session(lc)
     user_id = sess.get_user_id()
     url = "%s/v3/users/%s/application_credentials" % (lc.url, user_id)
-    created = sess.post(url, json={"application_credential": {
-        "name": "ksa-by-name", "roles": [{"name": "reader"}]}})
+    created = sess.post(
+        url,
+        json={"application_credential": {"name": "ksa-by-name", "roles": [{"name": "reader"}]}},
+    )
     assert created.status_code == 201
     cred = created.json()["application_credential"]
     auth = v3.ApplicationCredential(
-        auth_url=lc.auth_url, application_credential_name="ksa-by-name",
-        application_credential_secret=cred["secret"], username="demo",
-        user_domain_name="Default")
+        auth_url=lc.auth_url,
+        application_credential_name="ksa-by-name",
+        application_credential_secret=cred["secret"],
+        username="demo",
+        user_domain_name="Default",
+    )
     ac_sess = ks_session.Session(auth=auth)
     access = ac_sess.auth.get_access(ac_sess)
     assert access.project_id == sess.get_project_id()
     assert access.role_names == ["reader"]
-    images = ac_sess.get("/v2/images", endpoint_filter={
-        "service_type": "image"}).json()["images"]
+    images = ac_sess.get("/v2/images", endpoint_filter={"service_type": "image"}).json()["images"]
     assert images
     assert sess.delete(url + "/" + cred["id"]).status_code == 204
     bad = v3.ApplicationCredential(
-        auth_url=lc.auth_url, application_credential_id=cred["id"],
-        application_credential_secret=cred["secret"])
+        auth_url=lc.auth_url,
+        application_credential_id=cred["id"],
+        application_credential_secret=cred["secret"],
+    )
     with pytest.raises(ks_exc.Unauthorized):
         ks_session.Session(auth=bad).get_token()

@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from occli import Client, exceptions
+from occli import Client
+from occli import exceptions
 
 IMAGE = "cirros-0.6.2-x86_64-disk"
 
@@ -32,6 +33,7 @@ def image_id(local_cloud):
 
 # -- the scripts, as written for novaclient -------------------------------
 
+
 def wait_for_status(nova, server, status, timeout=30):
     deadline = time.time() + timeout
     while True:
@@ -45,8 +47,7 @@ def wait_for_status(nova, server, status, timeout=30):
 
 def boot_and_wait(nova, name, image_id, flavor_name="m1.tiny", **kwargs):
     flavor = nova.flavors.find(name=flavor_name)
-    server = nova.servers.create(name, image_id, flavor, meta={"app": name},
-                                 nics="none", **kwargs)
+    server = nova.servers.create(name, image_id, flavor, meta={"app": name}, nics="none", **kwargs)
     return wait_for_status(nova, server, "ACTIVE")
 
 
@@ -64,10 +65,11 @@ def delete_and_wait(nova, server, timeout=30):
 
 # -- the tests --------------------------------------------------------------
 
+
 def test_boot_and_wait(nova, image_id):
-    server = boot_and_wait(nova, "web1", image_id, key_name=None,
-                           availability_zone="nova",
-                           userdata="#cloud-config\n")
+    server = boot_and_wait(
+        nova, "web1", image_id, key_name=None, availability_zone="nova", userdata="#cloud-config\n"
+    )
     assert server.status == "ACTIVE"
     assert server.metadata == {"app": "web1"}
 
@@ -75,8 +77,7 @@ def test_boot_and_wait(nova, image_id):
 def test_first_server_of_a_list_with_search_opts(nova, image_id):
     boot_and_wait(nova, "web1", image_id)
     boot_and_wait(nova, "db1", image_id)
-    servers = nova.servers.list(search_opts={"name": "^web",
-                                             "status": "ACTIVE"})
+    servers = nova.servers.list(search_opts={"name": "^web", "status": "ACTIVE"})
     assert [s.name for s in servers] == ["web1"]
     assert servers[0].name == "web1"
     assert servers.request_ids and servers.request_ids[0].startswith("req-")
@@ -95,8 +96,7 @@ def test_rename_via_update(nova, image_id):
 def test_metadata_set_and_delete(nova, image_id):
     server = boot_and_wait(nova, "web1", image_id)
     nova.servers.set_meta(server, {"owner": "ops", "tier": "1"})
-    assert nova.servers.get(server.id).metadata == {
-        "app": "web1", "owner": "ops", "tier": "1"}
+    assert nova.servers.get(server.id).metadata == {"app": "web1", "owner": "ops", "tier": "1"}
     nova.servers.delete_meta(server, ["owner", "app"])
     assert nova.servers.get(server.id).metadata == {"tier": "1"}
 
@@ -131,9 +131,9 @@ def test_pause_lock_and_their_undo(nova, image_id):
 
 def test_several_servers_by_reservation_id(nova, image_id):
     flavor = nova.flavors.find(name="m1.tiny")
-    reservation = nova.servers.create("batch", image_id, flavor, min_count=2,
-                                      max_count=2, reservation_id=True,
-                                      nics="none")
+    reservation = nova.servers.create(
+        "batch", image_id, flavor, min_count=2, max_count=2, reservation_id=True, nics="none"
+    )
     servers = nova.servers.list(search_opts={"reservation_id": reservation})
     assert len(servers) == 2
     assert sorted(s.name for s in servers) == ["batch-1", "batch-2"]
@@ -180,7 +180,8 @@ def test_create_with_the_positional_arguments_of_novaclient(nova, image_id):
     flavor = nova.flavors.find(name="m1.tiny")
     # create(name, image, flavor, meta, files, reservation_id, min_count,
     #        max_count, security_groups, userdata, key_name)
-    server = nova.servers.create("pos", image_id, flavor, {"a": "b"}, None,
-                                 False, 1, 1, None, None, None, nics="none")
+    server = nova.servers.create(
+        "pos", image_id, flavor, {"a": "b"}, None, False, 1, 1, None, None, None, nics="none"
+    )
     server = wait_for_status(nova, server, "ACTIVE")
     assert server.metadata == {"a": "b"}

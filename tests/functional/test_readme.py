@@ -24,7 +24,7 @@ def test_readme_sdk_example_runs(tmp_path, monkeypatch, capsys):
                 monkeypatch.delenv(key)
         monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", cloud.clouds_yaml)
         monkeypatch.setenv("OCCLI_CACHE_DIR", str(tmp_path / "cache"))
-        exec(compile(sdk_example(), str(README), "exec"), {})
+        exec(compile(sdk_example(), str(README), "exec"), {})  # noqa: S102
         out = capsys.readouterr().out
         assert re.search(r"^\S+ vm1 (BUILD|ACTIVE)$", out, re.M), out
     finally:

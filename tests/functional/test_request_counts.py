@@ -6,7 +6,8 @@ import uuid
 
 import pytest
 
-from tests.functional.harness import as_json, ok
+from tests.functional.harness import as_json
+from tests.functional.harness import ok
 
 IMAGE = "cirros-0.6.2-x86_64-disk"
 
@@ -15,14 +16,31 @@ IMAGE = "cirros-0.6.2-x86_64-disk"
 def servers(occli_env, run_occli):
     """Two ACTIVE servers ``<prefix>-1`` and ``<prefix>-2``; their shows."""
     prefix = "rc-" + uuid.uuid4().hex[:8]
-    ok(run_occli("server", "create", prefix, "--image", IMAGE, "--flavor",
-                 "m1.tiny", "--nic", "none", "--min", "2", "--max", "2",
-                 "--wait", "--wait-interval", "0.1"))
-    shown = [as_json(run_occli("server", "show", "%s-%d" % (prefix, i),
-                               "-f", "json")) for i in (1, 2)]
+    ok(
+        run_occli(
+            "server",
+            "create",
+            prefix,
+            "--image",
+            IMAGE,
+            "--flavor",
+            "m1.tiny",
+            "--nic",
+            "none",
+            "--min",
+            "2",
+            "--max",
+            "2",
+            "--wait",
+            "--wait-interval",
+            "0.1",
+        )
+    )
+    shown = [
+        as_json(run_occli("server", "show", "%s-%d" % (prefix, i), "-f", "json")) for i in (1, 2)
+    ]
     yield shown
-    run_occli("server", "delete", *[s["id"] for s in shown], "--wait",
-              "--wait-interval", "0.1")
+    run_occli("server", "delete", *[s["id"] for s in shown], "--wait", "--wait-interval", "0.1")
 
 
 def logged(cloud, run):
@@ -34,31 +52,32 @@ def logged(cloud, run):
         return f.readlines()[mark:]
 
 
-@pytest.mark.parametrize("argv, expected", [
-    ((), ["/servers/detail", "/v2/images"]),
-    (("-f", "json"), ["/servers/detail", "/v2/images"]),
-    (("-c", "ID", "-c", "Name"), ["/servers/detail"]),
-    (("-f", "value", "-c", "ID"), ["/servers/detail"]),
-    (("-n",), ["/servers/detail"]),
-    (("--no-name-lookup", "-f", "csv"), ["/servers/detail"]),
-])
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        ((), ["/servers/detail", "/v2/images"]),
+        (("-f", "json"), ["/servers/detail", "/v2/images"]),
+        (("-c", "ID", "-c", "Name"), ["/servers/detail"]),
+        (("-f", "value", "-c", "ID"), ["/servers/detail"]),
+        (("-n",), ["/servers/detail"]),
+        (("--no-name-lookup", "-f", "csv"), ["/servers/detail"]),
+    ],
+)
 def test_warm_server_list(occli_env, run_occli, servers, argv, expected):
     ok(run_occli("server", "list", *argv))
     lines = logged(occli_env, lambda: ok(run_occli("server", "list", *argv)))
     paths = [line.split()[1].partition("?")[0] for line in lines]
-    assert [next((e for e in expected if p.endswith(e)), p)
-            for p in paths] == expected, lines
+    assert [next((e for e in expected if p.endswith(e)), p) for p in paths] == expected, lines
 
 
 def test_warm_server_show(occli_env, run_occli, servers):
     first = servers[0]
     ok(run_occli("server", "show", first["id"]))
-    lines = logged(occli_env, lambda: ok(run_occli("server", "show",
-                                                   first["id"])))
+    lines = logged(occli_env, lambda: ok(run_occli("server", "show", first["id"])))
     assert [line.split()[:2] for line in lines] == [
-        ["GET", "/compute/v2.1/servers/" + first["id"]]]
-    lines = logged(occli_env, lambda: ok(run_occli("server", "show",
-                                                   first["name"])))
+        ["GET", "/compute/v2.1/servers/" + first["id"]]
+    ]
+    lines = logged(occli_env, lambda: ok(run_occli("server", "show", first["name"])))
     assert 1 <= len(lines) <= 2, lines
     method, path = lines[0].split()[:2]
     assert method == "GET" and "/servers" in path and "name=" in path

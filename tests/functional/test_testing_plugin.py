@@ -23,11 +23,11 @@ CIRROS = "cirros-0.6.2-x86_64-disk"
 def boot(client, name="vm", **options):
     image = client.images.find_resource(CIRROS)
     flavor = client.flavors.find_resource("m1.tiny")
-    return client.servers.create(name, image=image, flavor=flavor,
-                                 nics="none", **options)
+    return client.servers.create(name, image=image, flavor=flavor, nics="none", **options)
 
 
 # -- the fixture ----------------------------------------------------------------
+
 
 def test_clients_and_environment(local_cloud):
     from occli import Client
@@ -43,8 +43,11 @@ def test_clients_and_environment(local_cloud):
     with pytest.raises(exceptions.Forbidden):
         list(member.services.list())
     admin = local_cloud.admin_client()
-    assert sorted(s.host for s in admin.services.list(
-        binary="nova-compute")) == ["host1", "host2", "host3"]
+    assert sorted(s.host for s in admin.services.list(binary="nova-compute")) == [
+        "host1",
+        "host2",
+        "host3",
+    ]
     # the environment alone finds it too
     assert Client(cloud="local").images.find_resource(CIRROS).name == CIRROS
     assert Client().images.find_resource(CIRROS).name == CIRROS
@@ -80,43 +83,50 @@ def test_the_environment_is_restored(monkeypatch):
 
 def test_subprocesses_get_the_environment(local_cloud):
     def occli(env, *argv):
-        proc = subprocess.run([sys.executable, "-m", "occli.shell", *argv],
-                              env=env, capture_output=True, text=True,
-                              timeout=120)
+        proc = subprocess.run(
+            [sys.executable, "-m", "occli.shell", *argv],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert proc.returncode == 0, proc.stderr
         return json.loads(proc.stdout)
 
-    names = [f["Name"] for f in occli(local_cloud.env, "flavor", "list",
-                                      "-f", "json")]
+    names = [f["Name"] for f in occli(local_cloud.env, "flavor", "list", "-f", "json")]
     assert names[0] == "m1.tiny"
     hosts = occli(local_cloud.admin_env, "hypervisor", "list", "-f", "json")
     assert len(hosts) == 3
     # plain OS_* variables, for clients that read no clouds.yaml
-    plain = {k: v for k, v in local_cloud.admin_env.items()
-             if k not in ("OS_CLOUD", "OS_CLIENT_CONFIG_FILE")}
+    plain = {
+        k: v
+        for k, v in local_cloud.admin_env.items()
+        if k not in ("OS_CLOUD", "OS_CLIENT_CONFIG_FILE")
+    }
     assert plain["OS_USERNAME"] == "admin"
     assert len(occli(plain, "hypervisor", "list", "-f", "json")) == 3
 
 
 # -- any OpenStack client -------------------------------------------------------
 
-@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning:openstack",
-                            "ignore::DeprecationWarning:openstack")
+
+@pytest.mark.filterwarnings(
+    "ignore::PendingDeprecationWarning:openstack", "ignore::DeprecationWarning:openstack"
+)
 def test_openstacksdk_against_the_fixture(local_cloud):
     import openstack
 
     conn = openstack.connect(cloud="local")
     image = conn.image.find_image(CIRROS)
     flavor = conn.compute.find_flavor("m1.tiny")
-    server = conn.compute.create_server(name="sdk-vm", image_id=image.id,
-                                        flavor_id=flavor.id,
-                                        networks="none")
+    server = conn.compute.create_server(
+        name="sdk-vm", image_id=image.id, flavor_id=flavor.id, networks="none"
+    )
     server = conn.compute.wait_for_server(server, interval=0.05, wait=30)
     assert server.status == "ACTIVE"
     assert [s.name for s in conn.compute.servers()] == ["sdk-vm"]
     admin = local_cloud.openstack_connection("local-admin")
-    aggregate = admin.compute.create_aggregate(name="fast",
-                                               availability_zone="az-fast")
+    aggregate = admin.compute.create_aggregate(name="fast", availability_zone="az-fast")
     admin.compute.add_host_to_aggregate(aggregate, "host3")
     assert admin.compute.get_aggregate(aggregate).hosts == ["host3"]
     # what the SDK sent is in the access log
@@ -126,6 +136,7 @@ def test_openstacksdk_against_the_fixture(local_cloud):
 
 
 # -- helpers ------------------------------------------------------------------------
+
 
 def test_faults_and_the_access_log(local_cloud):
     client = local_cloud.client()
@@ -139,11 +150,9 @@ def test_faults_and_the_access_log(local_cloud):
     local_cloud.faults.clear()
     assert list(client.flavors.list())
     logged = local_cloud.requests(since=mark)
-    assert [r.status for r in logged if r.path.endswith("/flavors/detail")
-            ][-1] == 200
+    assert [r.status for r in logged if r.path.endswith("/flavors/detail")][-1] == 200
     assert 503 in [r.status for r in logged]
-    assert all(r.request_id.startswith("req-") and r.seconds >= 0
-               for r in logged)
+    assert all(r.request_id.startswith("req-") and r.seconds >= 0 for r in logged)
 
 
 def test_access_log_paths_are_unescaped(local_cloud):
@@ -173,26 +182,20 @@ def test_build_time_and_advance_server(local_cloud):
 
 
 def test_seed_images_flavors_and_hosts(local_cloud):
-    image = local_cloud.seed_image("my-os", min_disk=2,
-                                   properties={"os_distro": "mine"})
-    private = local_cloud.seed_image("theirs", visibility="private",
-                                     owner="admin")
-    flavor_id = local_cloud.seed_flavor("g1.huge", ram=65536, vcpus=16,
-                                        disk=100)
-    assert local_cloud.seed_hosts(5) == ["host1", "host2", "host3", "host4",
-                                         "host5"]
+    image = local_cloud.seed_image("my-os", min_disk=2, properties={"os_distro": "mine"})
+    private = local_cloud.seed_image("theirs", visibility="private", owner="admin")
+    flavor_id = local_cloud.seed_flavor("g1.huge", ram=65536, vcpus=16, disk=100)
+    assert local_cloud.seed_hosts(5) == ["host1", "host2", "host3", "host4", "host5"]
     client = local_cloud.client()
     shown = client.images.find_resource("my-os")
-    assert (shown.id, shown.min_disk, shown.os_distro) == (image["id"], 2,
-                                                           "mine")
+    assert (shown.id, shown.min_disk, shown.os_distro) == (image["id"], 2, "mine")
     assert private["id"] not in [i.id for i in client.images.list()]
     flavor = client.flavors.find_resource("g1.huge")
     assert (flavor.id, flavor.ram, flavor.vcpus) == (flavor_id, 65536, 16)
     admin = local_cloud.admin_client()
     assert len(list(admin.hypervisors.list())) == 5
     server = boot(admin, "on-host5", availability_zone="nova:host5")
-    assert getattr(admin.servers.get(server.id),
-                   "OS-EXT-SRV-ATTR:host") == "host5"
+    assert getattr(admin.servers.get(server.id), "OS-EXT-SRV-ATTR:host") == "host5"
 
 
 @pytest.mark.local_cloud(compute_hosts=5, quota_instances=1)
@@ -219,6 +222,7 @@ def test_a_fresh_cloud_is_copied_not_seeded(monkeypatch):
 
     def no_seed(self, db):
         raise AssertionError("seeded")
+
     monkeypatch.setattr(IdentityService, "seed", no_seed)
     monkeypatch.setattr(ComputeService, "seed", no_seed)
     samples = []
@@ -243,11 +247,11 @@ def test_settings_the_plugin_chooses_are_refused():
 
 # -- without pytest's fixtures ------------------------------------------------------
 
+
 class DecoratedTests(unittest.TestCase):
     @occli.testing.local_cloud()
     def test_method_gets_the_cloud(self, cloud):
-        self.assertEqual(os.environ["OS_CLIENT_CONFIG_FILE"],
-                         cloud.clouds_yaml)
+        self.assertEqual(os.environ["OS_CLIENT_CONFIG_FILE"], cloud.clouds_yaml)
         self.assertEqual(len(list(cloud.client().flavors.list())), 5)
 
 
@@ -268,6 +272,7 @@ def test_decorated_function(cloud):
 
 # -- the module-scoped cloud ----------------------------------------------------------
 
+
 def test_module_cloud_is_shared_a(local_cloud_module):
     local_cloud_module.admin_client().aggregates.create("shared")
     local_cloud_module.add_fault("/never-requested")
@@ -275,8 +280,7 @@ def test_module_cloud_is_shared_a(local_cloud_module):
 
 
 def test_module_cloud_is_shared_b(local_cloud_module):
-    names = [a.name for a in
-             local_cloud_module.admin_client().aggregates.list()]
+    names = [a.name for a in local_cloud_module.admin_client().aggregates.list()]
     assert names == ["shared"]
     # faults and build time are reset between tests
     assert local_cloud_module.faults.rules() == []
@@ -285,8 +289,10 @@ def test_module_cloud_is_shared_b(local_cloud_module):
 
 # -- the plugin as users get it ------------------------------------------------------
 
+
 def test_plugin_loads_from_its_entry_point_and_reports_requests(tmp_path):
-    (tmp_path / "test_user.py").write_text(textwrap.dedent("""
+    (tmp_path / "test_user.py").write_text(
+        textwrap.dedent("""
         import openstack
 
         def test_passes(local_cloud):
@@ -296,13 +302,24 @@ def test_plugin_loads_from_its_entry_point_and_reports_requests(tmp_path):
         def test_fails(local_cloud):
             list(local_cloud.client().flavors.list())
             assert False, "on purpose"
-    """))
+    """)
+    )
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         str(tmp_path / "test_user.py")],
-        cwd=str(tmp_path), capture_output=True, text=True, timeout=300,
-        env={k: v for k, v in os.environ.items()
-             if not k.startswith(("OS_", "PYTEST_"))})
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            str(tmp_path / "test_user.py"),
+        ],
+        cwd=str(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={k: v for k, v in os.environ.items() if not k.startswith(("OS_", "PYTEST_"))},
+    )
     assert "1 failed, 1 passed" in proc.stdout, proc.stdout + proc.stderr
     assert "local cloud http://127.0.0.1:" in proc.stdout
     assert "GET /compute/v2.1/flavors/detail 200" in proc.stdout
@@ -326,8 +343,9 @@ def test_nothing_heavy_is_imported_by_the_plugin_or_occli_help():
                         if m.startswith("occli.testing"))
         print(json.dumps([plugin, helped]))
     """)
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True,
-                          text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     plugin, helped = json.loads(proc.stdout.strip().splitlines()[-1])
     assert plugin == []
@@ -343,8 +361,9 @@ def test_templates_are_per_seeded_settings():
 
 # -- the documentation's worked example ------------------------------------------------
 
-TESTING_DOC = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
-                           "doc", "source", "testing.rst")
+TESTING_DOC = os.path.join(
+    os.path.dirname(__file__), os.pardir, os.pardir, "doc", "source", "testing.rst"
+)
 
 
 def captioned_blocks(path):
@@ -353,8 +372,11 @@ def captioned_blocks(path):
     with open(path, encoding="utf-8") as f:
         text = f.read()
     blocks = {}
-    pattern = re.compile(r"^\.\. code-block:: python\n   :caption: (\S+)\n\n"
-                         r"((?:   .*\n|\n)+)", re.M)
+    pattern = re.compile(
+        r"^\.\. code-block:: python\n   :caption: (\S+)\n\n"
+        r"((?:   .*\n|\n)+)",
+        re.M,
+    )
     for match in pattern.finditer(text):
         blocks[match.group(1)] = textwrap.dedent(match.group(2))
     return blocks
@@ -366,23 +388,39 @@ def test_the_documented_example_passes(tmp_path):
     for name, code in blocks.items():
         (tmp_path / name).write_text(code)
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         "-W", "ignore::PendingDeprecationWarning",
-         "-W", "ignore::DeprecationWarning", "test_deploy.py"],
-        cwd=str(tmp_path), capture_output=True, text=True, timeout=300,
-        env={k: v for k, v in os.environ.items()
-             if not k.startswith(("OS_", "PYTEST_"))})
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-W",
+            "ignore::PendingDeprecationWarning",
+            "-W",
+            "ignore::DeprecationWarning",
+            "test_deploy.py",
+        ],
+        cwd=str(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={k: v for k, v in os.environ.items() if not k.startswith(("OS_", "PYTEST_"))},
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "7 passed" in proc.stdout, proc.stdout
 
 
 # -- LocalCloud's templates ----------------------------------------------------------
 
-def _local_cloud(data_dir, services=None, template=None):
-    from occli.localcloud.cloud import Config, LocalCloud
 
-    return LocalCloud(Config(data_dir=str(data_dir), port=0, build_time=0),
-                      services=services, template=template)
+def _local_cloud(data_dir, services=None, template=None):
+    from occli.localcloud.cloud import Config
+    from occli.localcloud.cloud import LocalCloud
+
+    return LocalCloud(
+        Config(data_dir=str(data_dir), port=0, build_time=0), services=services, template=template
+    )
 
 
 def test_a_template_behind_the_code_is_migrated_and_seeded(tmp_path):
@@ -403,9 +441,9 @@ def test_a_template_behind_the_code_is_migrated_and_seeded(tmp_path):
     finally:
         full.close()
     # the identities are the template's
-    again = _local_cloud(tmp_path / "again",
-                         [IdentityService, ImageService],
-                         template=str(tmp_path / "small.db"))
+    again = _local_cloud(
+        tmp_path / "again", [IdentityService, ImageService], template=str(tmp_path / "small.db")
+    )
     try:
         assert again.identity.user_id(again.store._conn(), "demo") == demo
     finally:
@@ -435,8 +473,9 @@ def test_a_template_never_replaces_a_database(tmp_path):
     (third / "cloud.db").unlink()
     (third / "cloud.db-wal").write_bytes(wal)
     for data_dir in ("second", "third"):
-        cloud = _local_cloud(tmp_path / data_dir, [IdentityService],
-                             template=str(tmp_path / "first.db"))
+        cloud = _local_cloud(
+            tmp_path / data_dir, [IdentityService], template=str(tmp_path / "first.db")
+        )
         try:
             with cloud.store.read() as db:
                 found = cloud.identity.user_id(db, "demo")

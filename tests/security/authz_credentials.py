@@ -26,8 +26,12 @@ BASE = "http://" + HOST
 # reader are added by add_principals
 PROJECT_A, PROJECT_B, PROJECT_ADMIN = "demo", "authz-b", "admin"
 READER = "authz-reader"
-PASSWORDS = {"demo": "demo-secret", "admin": "admin-secret",
-             PROJECT_B: "authz-b-secret", READER: "authz-reader-secret"}
+PASSWORDS = {
+    "demo": "demo-secret",
+    "admin": "admin-secret",
+    PROJECT_B: "authz-b-secret",
+    READER: "authz-reader-secret",
+}
 
 
 class Result:
@@ -41,8 +45,7 @@ class Result:
 
     def text(self):
         """Body and header values, for leak checks."""
-        return self.body.decode("utf-8", "replace") + "\n" + "\n".join(
-            self.headers.values())
+        return self.body.decode("utf-8", "replace") + "\n" + "\n".join(self.headers.values())
 
 
 class Client:
@@ -51,8 +54,7 @@ class Client:
     def __init__(self, cloud):
         self.cloud = cloud
 
-    def request(self, method, path, token=None, json_body=None, body=None,
-                headers=None, query=""):
+    def request(self, method, path, token=None, json_body=None, body=None, headers=None, query=""):
         if json_body is not None:
             body = json.dumps(json_body).encode()
         body = body or b""
@@ -85,53 +87,72 @@ class Client:
         payload = b"".join(self.cloud.wsgi(environ, start_response))
         return Result(captured["status"], captured["headers"], payload)
 
-    def call(self, method, path, token=None, expect=(200, 201, 202, 204),
-             **kw):
+    def call(self, method, path, token=None, expect=(200, 201, 202, 204), **kw):
         """A request that must succeed (setup): the Result."""
         result = self.request(method, path, token=token, **kw)
-        assert result.status in expect, (method, path, result.status,
-                                         result.body[:500])
+        assert result.status in expect, (method, path, result.status, result.body[:500])
         return result
 
     def password_token(self, user, scope="project", project=None):
         """A token of ``user``: ``scope`` "project" (``project``, default the
         user's own), "unscoped" or "domain" (default domain)."""
-        auth = {"identity": {"methods": ["password"], "password": {"user": {
-            "name": user, "domain": {"id": "default"},
-            "password": PASSWORDS[user]}}}}
+        auth = {
+            "identity": {
+                "methods": ["password"],
+                "password": {
+                    "user": {
+                        "name": user,
+                        "domain": {"id": "default"},
+                        "password": PASSWORDS[user],
+                    }
+                },
+            }
+        }
         if scope == "unscoped":
             auth["scope"] = "unscoped"
         elif scope == "domain":
             auth["scope"] = {"domain": {"id": "default"}}
         else:
-            auth["scope"] = {"project": {"name": project or user,
-                                         "domain": {"id": "default"}}}
-        result = self.call("POST", "/v3/auth/tokens", expect=(201,),
-                           json_body={"auth": auth})
+            auth["scope"] = {"project": {"name": project or user, "domain": {"id": "default"}}}
+        result = self.call("POST", "/v3/auth/tokens", expect=(201,), json_body={"auth": auth})
         return result.headers["x-subject-token"]
 
     def exchanged_token(self, token):
         """A new token for the same user and scope (``token`` method)."""
-        result = self.call("POST", "/v3/auth/tokens", expect=(201,),
-                           json_body={"auth": {"identity": {
-                               "methods": ["token"], "token": {"id": token}}}})
+        result = self.call(
+            "POST",
+            "/v3/auth/tokens",
+            expect=(201,),
+            json_body={"auth": {"identity": {"methods": ["token"], "token": {"id": token}}}},
+        )
         return result.headers["x-subject-token"]
 
     def app_cred(self, token, user_id, name, unrestricted=False):
         """``(id, secret)`` of a new application credential."""
         result = self.call(
-            "POST", "/v3/users/%s/application_credentials" % user_id,
-            token=token, expect=(201,), json_body={"application_credential": {
-                "name": name, "unrestricted": unrestricted}})
+            "POST",
+            "/v3/users/%s/application_credentials" % user_id,
+            token=token,
+            expect=(201,),
+            json_body={"application_credential": {"name": name, "unrestricted": unrestricted}},
+        )
         cred = result.json()["application_credential"]
         return cred["id"], cred["secret"]
 
     def app_cred_token(self, cred_id, secret):
-        result = self.call("POST", "/v3/auth/tokens", expect=(201,),
-                           json_body={"auth": {"identity": {
-                               "methods": ["application_credential"],
-                               "application_credential": {
-                                   "id": cred_id, "secret": secret}}}})
+        result = self.call(
+            "POST",
+            "/v3/auth/tokens",
+            expect=(201,),
+            json_body={
+                "auth": {
+                    "identity": {
+                        "methods": ["application_credential"],
+                        "application_credential": {"id": cred_id, "secret": secret},
+                    }
+                }
+            },
+        )
         return result.headers["x-subject-token"]
 
 
@@ -145,15 +166,17 @@ def add_principals(cloud):
     with cloud.store.transaction() as db:
         user_id = cloud.identity.user_id(db, READER)
         project_a = cloud.identity.project_id(db, PROJECT_A)
-        (reader_role,) = db.execute(
-            "SELECT id FROM roles WHERE name = 'reader'").fetchone()
-        db.execute("INSERT INTO role_assignments (user_id, target_type,"
-                   " target_id, role_id) VALUES (?, 'project', ?, ?)",
-                   (user_id, project_a, reader_role))
+        (reader_role,) = db.execute("SELECT id FROM roles WHERE name = 'reader'").fetchone()
+        db.execute(
+            "INSERT INTO role_assignments (user_id, target_type,"
+            " target_id, role_id) VALUES (?, 'project', ?, ?)",
+            (user_id, project_a, reader_role),
+        )
         roles = db.execute(
             "SELECT r.name FROM role_assignments a JOIN roles r"
             " ON r.id = a.role_id WHERE a.user_id = ? AND a.target_id = ?",
-            (user_id, project_a)).fetchall()
+            (user_id, project_a),
+        ).fetchall()
     assert [r[0] for r in roles] == ["reader"]
 
 
@@ -189,24 +212,26 @@ class Kind:
 _A_MEMBER = dict(user="demo", project="A")
 # in report order; the *_own_url ones only for routes whose URL names a
 # project (same token as b_member / admin)
-KINDS = {k.name: k for k in (
-    Kind("none", sends_token=False, valid=False),
-    Kind("malformed", valid=False),
-    Kind("expired", valid=False),
-    Kind("revoked", valid=False),
-    Kind("unscoped", user="demo"),
-    Kind("domain", user="admin", domain="default", admin=True),
-    Kind("a_member", **_A_MEMBER),
-    Kind("a_reader", user=READER, project="A", reader_only=True),
-    Kind("b_member", user=PROJECT_B, project="B"),
-    Kind("admin", user="admin", project="admin", admin=True),
-    Kind("ac_unrestricted", **_A_MEMBER),
-    Kind("ac_restricted", restricted=True, **_A_MEMBER),
-    Kind("temp_url", sends_token=False, valid=False, temp_url=True),
-    Kind("b_own_url", user=PROJECT_B, project="B", url_project="B"),
-    Kind("admin_own_url", user="admin", project="admin", admin=True,
-         url_project="admin"),
-)}
+KINDS = {
+    k.name: k
+    for k in (
+        Kind("none", sends_token=False, valid=False),
+        Kind("malformed", valid=False),
+        Kind("expired", valid=False),
+        Kind("revoked", valid=False),
+        Kind("unscoped", user="demo"),
+        Kind("domain", user="admin", domain="default", admin=True),
+        Kind("a_member", **_A_MEMBER),
+        Kind("a_reader", user=READER, project="A", reader_only=True),
+        Kind("b_member", user=PROJECT_B, project="B"),
+        Kind("admin", user="admin", project="admin", admin=True),
+        Kind("ac_unrestricted", **_A_MEMBER),
+        Kind("ac_restricted", restricted=True, **_A_MEMBER),
+        Kind("temp_url", sends_token=False, valid=False, temp_url=True),
+        Kind("b_own_url", user=PROJECT_B, project="B", url_project="B"),
+        Kind("admin_own_url", user="admin", project="admin", admin=True, url_project="admin"),
+    )
+}
 OWN_URL_KINDS = ("b_own_url", "admin_own_url")
 MALFORMED = "gAAAAAB-authz-not-a-token' OR 1=1 --"
 
@@ -231,15 +256,18 @@ def make_tokens(client):
     finally:
         common.set_clock(None)
     revoked = client.password_token("demo")
-    client.call("DELETE", "/v3/auth/tokens", token=revoked,
-                headers={"X-Subject-Token": revoked}, expect=(204,))
+    client.call(
+        "DELETE",
+        "/v3/auth/tokens",
+        token=revoked,
+        headers={"X-Subject-Token": revoked},
+        expect=(204,),
+    )
     with client.cloud.store.read() as db:
         demo_id = client.cloud.identity.user_id(db, "demo")
     creds = {}
-    for name, unrestricted in (("ac_unrestricted", True),
-                               ("ac_restricted", False)):
-        cred_id, secret = client.app_cred(demo_token, demo_id,
-                                          "authz-kind-" + name, unrestricted)
+    for name, unrestricted in (("ac_unrestricted", True), ("ac_restricted", False)):
+        cred_id, secret = client.app_cred(demo_token, demo_id, "authz-kind-" + name, unrestricted)
         creds[name] = client.app_cred_token(cred_id, secret)
     tokens = {
         "malformed": MALFORMED,

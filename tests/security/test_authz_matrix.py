@@ -41,9 +41,12 @@ import uuid
 
 import pytest
 
-from occli.localcloud.cloud import Config, LocalCloud
+from occli.localcloud.cloud import Config
+from occli.localcloud.cloud import LocalCloud
 from tests.security import authz_credentials as creds
-from tests.security.authz_credentials import KINDS, OWN_URL_KINDS, Client
+from tests.security.authz_credentials import KINDS
+from tests.security.authz_credentials import OWN_URL_KINDS
+from tests.security.authz_credentials import Client
 
 READ_METHODS = ("GET", "HEAD")
 # services whose admins see other projects' resources (nova, glance, heat);
@@ -56,8 +59,7 @@ SELF_AUTHORIZING = ("objectstore",)
 # keystone's password change: the body's original password authorizes it)
 PUBLIC_ACCESS = ("public", "token_exchange", "password_change")
 
-SSH_KEY = ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG8Bo9d8gkRYyT1tRKc6fPXvLZd"
-           "JUBwr3x4ZNaGi8S0M authz")
+SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG8Bo9d8gkRYyT1tRKc6fPXvLZdJUBwr3x4ZNaGi8S0M authz"
 TEMP_URL_KEY = "authz-a-temp-url-key-5e1f"
 COMPUTE_VERSION = {"OpenStack-API-Version": "compute latest"}
 PRIVATE_FLAVOR = "authz-private-flavor"
@@ -68,6 +70,7 @@ def _unique(prefix):
 
 
 # -- the declarative table ---------------------------------------------------
+
 
 @dataclasses.dataclass(frozen=True)
 class Rule:
@@ -111,19 +114,30 @@ class Rule:
 
 def rule(access, ok=200, **kw):
     ok = frozenset([ok] if isinstance(ok, int) else ok)
-    override = {k: frozenset([v] if isinstance(v, int) else v)
-                for k, v in kw.pop("override", {}).items()}
+    override = {
+        k: frozenset([v] if isinstance(v, int) else v) for k, v in kw.pop("override", {}).items()
+    }
     return Rule(access, ok, override=override, **kw)
 
 
 def _server_body(ids):
-    return {"server": {"name": _unique("authz-new"), "flavorRef": "1",
-                       "imageRef": ids["cirros"], "networks": "none"}}
+    return {
+        "server": {
+            "name": _unique("authz-new"),
+            "flavorRef": "1",
+            "imageRef": ids["cirros"],
+            "networks": "none",
+        }
+    }
 
 
 def _deployment_body(ids):
-    return {"config_id": ids["config_id"], "server_id": ids["server_id"],
-            "action": "CREATE", "status": "IN_PROGRESS"}
+    return {
+        "config_id": ids["config_id"],
+        "server_id": ids["server_id"],
+        "action": "CREATE",
+        "status": "IN_PROGRESS",
+    }
 
 
 SERVER = "/servers/{server_id}"
@@ -147,29 +161,38 @@ def _compute_rules():
     table = {
         ("GET", "/limits"): rule("any"),
         ("GET", "/os-aggregates"): rule("admin"),
-        ("POST", "/os-aggregates"): rule("admin", body=lambda ids: {
-            "aggregate": {"name": _unique("authz-agg")}}),
+        ("POST", "/os-aggregates"): rule(
+            "admin", body=lambda ids: {"aggregate": {"name": _unique("authz-agg")}}
+        ),
         ("GET", "/os-aggregates/{aggregate_id}"): rule("admin"),
         ("PUT", "/os-aggregates/{aggregate_id}"): rule(
-            "admin", fresh=("aggregate_id",), body=lambda ids: {
-                "aggregate": {"name": _unique("authz-agg")}}),
-        ("DELETE", "/os-aggregates/{aggregate_id}"): rule(
-            "admin", fresh=("aggregate_id",)),
+            "admin",
+            fresh=("aggregate_id",),
+            body=lambda ids: {"aggregate": {"name": _unique("authz-agg")}},
+        ),
+        ("DELETE", "/os-aggregates/{aggregate_id}"): rule("admin", fresh=("aggregate_id",)),
         ("POST", "/os-aggregates/{aggregate_id}/action"): rule(
-            "admin", fresh=("aggregate_id",), body=lambda ids: {
-                "set_metadata": {"metadata": {"authz": "1"}}}),
+            "admin",
+            fresh=("aggregate_id",),
+            body=lambda ids: {"set_metadata": {"metadata": {"authz": "1"}}},
+        ),
         ("POST", "/os-aggregates/{aggregate_id}/images"): rule(
-            "admin", 202, body=lambda ids: {"cache": [{"id": ids["cirros"]}]}),
+            "admin", 202, body=lambda ids: {"cache": [{"id": ids["cirros"]}]}
+        ),
         ("GET", "/os-keypairs"): rule("any"),
-        ("POST", "/os-keypairs"): rule("user_create", 201, body=lambda ids: {
-            "keypair": {"name": _unique("authz-key"), "type": "ssh",
-                        "public_key": SSH_KEY}}),
+        ("POST", "/os-keypairs"): rule(
+            "user_create",
+            201,
+            body=lambda ids: {
+                "keypair": {"name": _unique("authz-key"), "type": "ssh", "public_key": SSH_KEY}
+            },
+        ),
         ("GET", "/os-keypairs/{name}"): rule("user_read"),
-        ("DELETE", "/os-keypairs/{name}"): rule("user_write", 204,
-                                                 fresh=("name",)),
+        ("DELETE", "/os-keypairs/{name}"): rule("user_write", 204, fresh=("name",)),
         ("GET", "/os-services"): rule("admin"),
         ("PUT", "/os-services/{service_id}"): rule(
-            "admin", body=lambda ids: {"status": "enabled"}),
+            "admin", body=lambda ids: {"status": "enabled"}
+        ),
         ("GET", "/os-hypervisors"): rule("admin"),
         ("GET", "/os-hypervisors/detail"): rule("admin"),
         ("GET", "/os-hypervisors/{hypervisor_id}"): rule("admin"),
@@ -177,17 +200,16 @@ def _compute_rules():
         ("GET", "/os-availability-zone/detail"): rule("admin"),
         ("GET", SERVER + "/metadata"): rule("read"),
         ("POST", SERVER + "/metadata"): rule(
-            "write", fresh=("server_id",),
-            body=lambda ids: {"metadata": {"authz-more": "v"}}),
+            "write", fresh=("server_id",), body=lambda ids: {"metadata": {"authz-more": "v"}}
+        ),
         ("PUT", SERVER + "/metadata"): rule(
-            "write", fresh=("server_id",),
-            body=lambda ids: {"metadata": {"authz-only": "v"}}),
+            "write", fresh=("server_id",), body=lambda ids: {"metadata": {"authz-only": "v"}}
+        ),
         ("GET", SERVER + "/metadata/{key}"): rule("read"),
         ("PUT", SERVER + "/metadata/{key}"): rule(
-            "write", fresh=("server_id",),
-            body=lambda ids: {"meta": {ids["key"]: "changed"}}),
-        ("DELETE", SERVER + "/metadata/{key}"): rule(
-            "write", 204, fresh=("server_id",)),
+            "write", fresh=("server_id",), body=lambda ids: {"meta": {ids["key"]: "changed"}}
+        ),
+        ("DELETE", SERVER + "/metadata/{key}"): rule("write", 204, fresh=("server_id",)),
         ("GET", "/flavors"): rule("any"),
         ("GET", "/flavors/detail"): rule("any"),
         ("GET", "/flavors/{flavor_id}"): rule("flavor"),
@@ -195,43 +217,45 @@ def _compute_rules():
         ("GET", QUOTA_SET): rule("project_read"),
         ("GET", QUOTA_SET + "/detail"): rule("project_read"),
         ("GET", QUOTA_SET + "/defaults"): rule("any"),
-        ("PUT", QUOTA_SET): rule("admin", body=lambda ids: {
-            "quota_set": {"metadata_items": 128}}),
+        ("PUT", QUOTA_SET): rule("admin", body=lambda ids: {"quota_set": {"metadata_items": 128}}),
         ("DELETE", QUOTA_SET): rule("admin", 202),
         ("GET", "/os-quota-class-sets/{quota_class}"): rule("admin"),
         ("PUT", "/os-quota-class-sets/{quota_class}"): rule(
-            "admin", body=lambda ids: {
-                "quota_class_set": {"metadata_items": 128}}),
+            "admin", body=lambda ids: {"quota_class_set": {"metadata_items": 128}}
+        ),
         ("GET", "/os-simple-tenant-usage"): rule("admin"),
         ("GET", "/os-simple-tenant-usage/{tenant_id}"): rule("project_read"),
         ("GET", "/os-instance_usage_audit_log"): rule("admin"),
-        ("GET", "/os-instance_usage_audit_log/{before_timestamp}"): rule(
-            "admin"),
+        ("GET", "/os-instance_usage_audit_log/{before_timestamp}"): rule("admin"),
         # flavor-manage, extra specs and flavor access (issue 12)
-        ("POST", "/flavors"): rule("admin", body=lambda ids: {"flavor": {
-            "name": _unique("authz-flavor"), "ram": 64, "vcpus": 1,
-            "disk": 1}}),
+        ("POST", "/flavors"): rule(
+            "admin",
+            body=lambda ids: {
+                "flavor": {"name": _unique("authz-flavor"), "ram": 64, "vcpus": 1, "disk": 1}
+            },
+        ),
         ("PUT", "/flavors/{flavor_id}"): rule(
-            "admin", fresh=("flavor_id",), body=lambda ids: {
-                "flavor": {"description": "authz"}}),
-        ("DELETE", "/flavors/{flavor_id}"): rule(
-            "admin", 202, fresh=("flavor_id",)),
+            "admin", fresh=("flavor_id",), body=lambda ids: {"flavor": {"description": "authz"}}
+        ),
+        ("DELETE", "/flavors/{flavor_id}"): rule("admin", 202, fresh=("flavor_id",)),
         ("POST", "/flavors/{flavor_id}/action"): rule(
-            "admin", fresh=("flavor_id",), body=lambda ids: {
-                "addTenantAccess": {"tenant": ids["tenant"]}}),
+            "admin",
+            fresh=("flavor_id",),
+            body=lambda ids: {"addTenantAccess": {"tenant": ids["tenant"]}},
+        ),
         ("GET", "/flavors/{flavor_id}/os-flavor-access"): rule("admin"),
         ("GET", "/flavors/{flavor_id}/os-extra_specs"): rule("flavor"),
         ("POST", "/flavors/{flavor_id}/os-extra_specs"): rule(
-            "admin", fresh=("flavor_id",), body=lambda ids: {
-                "extra_specs": {"authz": "1"}}),
+            "admin", fresh=("flavor_id",), body=lambda ids: {"extra_specs": {"authz": "1"}}
+        ),
         ("GET", "/flavors/{flavor_id}/os-extra_specs/{key}"): rule("flavor"),
         ("PUT", "/flavors/{flavor_id}/os-extra_specs/{key}"): rule(
-            "admin", fresh=("flavor_id",), body=lambda ids: {
-                ids["key"]: "changed"}),
+            "admin", fresh=("flavor_id",), body=lambda ids: {ids["key"]: "changed"}
+        ),
         ("DELETE", "/flavors/{flavor_id}/os-extra_specs/{key}"): rule(
-            "admin", fresh=("flavor_id",)),
-        ("DELETE", "/os-services/{service_id}"): rule(
-            "admin", 204, fresh=("service_id",)),
+            "admin", fresh=("flavor_id",)
+        ),
+        ("DELETE", "/os-services/{service_id}"): rule("admin", 204, fresh=("service_id",)),
         # until 2.87 / 2.52: gone at the matrix's microversion (latest)
         ("GET", "/os-hypervisors/statistics"): rule("gone"),
         ("GET", "/os-hypervisors/{hypervisor_id}/uptime"): rule("gone"),
@@ -240,19 +264,23 @@ def _compute_rules():
     }
     for prefix in ("/servers", "/os-volumes_boot"):
         one = prefix + "/{server_id}"
-        table.update({
-            ("GET", prefix): rule("any"),
-            ("GET", prefix + "/detail"): rule("any"),
-            ("POST", prefix): rule("create", 202, body=_server_body),
-            ("GET", one): rule("read"),
-            ("PUT", one): rule("write", fresh=("server_id",),
-                               body=lambda ids: {"server": {
-                                   "name": _unique("authz-renamed")}}),
-            ("DELETE", one): rule("write", 204, fresh=("server_id",)),
-            ("POST", one + "/action"): rule("write", 202,
-                                            fresh=("server_id",),
-                                            body=lambda ids: {"os-stop": None}),
-        })
+        table.update(
+            {
+                ("GET", prefix): rule("any"),
+                ("GET", prefix + "/detail"): rule("any"),
+                ("POST", prefix): rule("create", 202, body=_server_body),
+                ("GET", one): rule("read"),
+                ("PUT", one): rule(
+                    "write",
+                    fresh=("server_id",),
+                    body=lambda ids: {"server": {"name": _unique("authz-renamed")}},
+                ),
+                ("DELETE", one): rule("write", 204, fresh=("server_id",)),
+                ("POST", one + "/action"): rule(
+                    "write", 202, fresh=("server_id",), body=lambda ids: {"os-stop": None}
+                ),
+            }
+        )
     return table
 
 
@@ -272,6 +300,7 @@ def _identity_admin_rules():
     ``admin_required``; a project is read by its own tokens, a user by
     itself, a domain by the tokens scoped to it or to its projects. The
     routes are keyed without the ``identity`` service."""
+
     def named(key, prefix):
         return lambda ids: {key: {"name": _unique(prefix)}}
 
@@ -280,59 +309,57 @@ def _identity_admin_rules():
 
     table = {
         ("GET", "/v3/domains"): rule("admin"),
-        ("POST", "/v3/domains"): rule(
-            "admin", 201, body=named("domain", "authz-domain")),
+        ("POST", "/v3/domains"): rule("admin", 201, body=named("domain", "authz-domain")),
         ("GET", DOMAIN): rule("domain_read"),
-        ("PATCH", DOMAIN): rule("admin", fresh=("domain_id",),
-                                body=described("domain")),
+        ("PATCH", DOMAIN): rule("admin", fresh=("domain_id",), body=described("domain")),
         ("DELETE", DOMAIN): rule("admin", 204, fresh=("domain_id",)),
         ("GET", "/v3/projects"): rule("admin"),
-        ("POST", "/v3/projects"): rule(
-            "admin", 201, body=named("project", "authz-project")),
+        ("POST", "/v3/projects"): rule("admin", 201, body=named("project", "authz-project")),
         ("GET", PROJECT): rule("scope_read"),
-        ("PATCH", PROJECT): rule("admin", fresh=("project_id",),
-                                 body=described("project")),
+        ("PATCH", PROJECT): rule("admin", fresh=("project_id",), body=described("project")),
         ("DELETE", PROJECT): rule("admin", 204, fresh=("project_id",)),
         ("GET", "/v3/users"): rule("admin"),
-        ("POST", "/v3/users"): rule(
-            "admin", 201, body=named("user", "authz-user")),
+        ("POST", "/v3/users"): rule("admin", 201, body=named("user", "authz-user")),
         ("GET", USER): rule("self_read"),
         # a user may not change itself (but its password, below)
-        ("PATCH", USER): rule("admin", fresh=("user_id",),
-                              body=described("user")),
+        ("PATCH", USER): rule("admin", fresh=("user_id",), body=described("user")),
         ("DELETE", USER): rule("admin", 204, fresh=("user_id",)),
         ("GET", USER + "/projects"): rule("self_read"),
         ("POST", USER + "/password"): rule(
-            "password_change", 204, body=lambda ids: {"user": {
-                "original_password": "authz-wrong-password",
-                "password": "authz-new-password"}}),
+            "password_change",
+            204,
+            body=lambda ids: {
+                "user": {
+                    "original_password": "authz-wrong-password",
+                    "password": "authz-new-password",
+                }
+            },
+        ),
         ("GET", "/v3/roles"): rule("admin"),
-        ("POST", "/v3/roles"): rule(
-            "admin", 201, body=named("role", "authz-role")),
+        ("POST", "/v3/roles"): rule("admin", 201, body=named("role", "authz-role")),
         ("GET", ROLE): rule("admin"),
         # the member role for the refused ones (a throwaway role for the
         # admins: the seeded roles are immutable)
-        ("PATCH", ROLE): rule("admin", fresh=("role_id",),
-                              body=described("role")),
+        ("PATCH", ROLE): rule("admin", fresh=("role_id",), body=described("role")),
         ("DELETE", ROLE): rule("admin", 204, fresh=("role_id",)),
         ("GET", "/v3/role_assignments"): rule("admin"),
     }
     for target in (PROJECT, DOMAIN):
         grant = target + GRANT
-        table.update({
-            # demo asking for the admin role (a throwaway user for admins)
-            ("PUT", grant): rule("admin", 204, params=_escalation,
-                                 fresh=("user_id",)),
-            ("GET", grant): rule("admin", 204, params=_admin_grant),
-        })
+        table.update(
+            {
+                # demo asking for the admin role (a throwaway user for admins)
+                ("PUT", grant): rule("admin", 204, params=_escalation, fresh=("user_id",)),
+                ("GET", grant): rule("admin", 204, params=_admin_grant),
+            }
+        )
     # revoking demo's membership of A (of the caller's own project for the
     # *_own_url kinds, where demo has none), the admin's domain role
-    table[("DELETE", PROJECT + GRANT)] = rule(
-        "admin", 204, fresh=("user_id", "project_grant"))
+    table[("DELETE", PROJECT + GRANT)] = rule("admin", 204, fresh=("user_id", "project_grant"))
     table[("DELETE", DOMAIN + GRANT)] = rule(
-        "admin", 204, params=_admin_grant, fresh=("user_id", "domain_grant"))
-    return {("identity", method, path): value
-            for (method, path), value in table.items()}
+        "admin", 204, params=_admin_grant, fresh=("user_id", "domain_grant")
+    )
+    return {("identity", method, path): value for (method, path), value in table.items()}
 
 
 def _rules():
@@ -342,21 +369,27 @@ def _rules():
         ("identity", "GET", "/v3"): rule("public"),
         ("identity", "POST", "/v3/auth/tokens"): rule("token_exchange", 201),
         ("identity", "GET", "/v3/auth/tokens"): rule(
-            "subject", headers=lambda ids: {
-                "X-Subject-Token": ids["subject_token"]}),
+            "subject", headers=lambda ids: {"X-Subject-Token": ids["subject_token"]}
+        ),
         ("identity", "DELETE", "/v3/auth/tokens"): rule(
-            "subject", 204, fresh=("subject_token",), headers=lambda ids: {
-                "X-Subject-Token": ids["subject_token"]}),
+            "subject",
+            204,
+            fresh=("subject_token",),
+            headers=lambda ids: {"X-Subject-Token": ids["subject_token"]},
+        ),
         ("identity", "GET", "/v3/auth/catalog"): rule("catalog"),
         ("identity", "GET", CREDS): rule("owner_read"),
         ("identity", "POST", CREDS): rule(
-            "owner_write", 201, body=lambda ids: {"application_credential": {
-                "name": _unique("authz-cred")}},
+            "owner_write",
+            201,
+            body=lambda ids: {"application_credential": {"name": _unique("authz-cred")}},
             # keystone would store a project-less credential; refused here
-            override={"unscoped": 400}),
+            override={"unscoped": 400},
+        ),
         ("identity", "GET", CREDS + "/{app_cred_id}"): rule("owner_read"),
         ("identity", "DELETE", CREDS + "/{app_cred_id}"): rule(
-            "owner_write", 204, fresh=("app_cred_id",)),
+            "owner_write", 204, fresh=("app_cred_id",)
+        ),
         **_identity_admin_rules(),
         # compute (nova): version documents
         ("compute", "GET", "/"): rule("public"),
@@ -370,57 +403,77 @@ def _rules():
         # orchestration (heat)
         ("orchestration", "GET", "/"): rule("public", 300),
         ("orchestration", "GET", SC): rule("any"),
-        ("orchestration", "POST", SC): rule("create", body=lambda ids: {
-            "name": _unique("authz-cfg"), "group": "script",
-            "config": "echo authz"}),
+        ("orchestration", "POST", SC): rule(
+            "create",
+            body=lambda ids: {
+                "name": _unique("authz-cfg"),
+                "group": "script",
+                "config": "echo authz",
+            },
+        ),
         ("orchestration", "GET", SC + "/{config_id}"): rule("read"),
-        ("orchestration", "DELETE", SC + "/{config_id}"): rule(
-            "write", 204, fresh=("config_id",)),
+        ("orchestration", "DELETE", SC + "/{config_id}"): rule("write", 204, fresh=("config_id",)),
         ("orchestration", "GET", SD): rule("any"),
         ("orchestration", "POST", SD): rule(
-            "create", body=_deployment_body,
+            "create",
+            body=_deployment_body,
             # B may not deploy A's config (admins see every config)
-            override={"b_own_url": 400}),
+            override={"b_own_url": 400},
+        ),
         ("orchestration", "GET", SD + "/metadata/{server_id}"): rule(
             "read",
             # heat does not check the server: B's own (empty) list
-            override={"b_own_url": 200}),
+            override={"b_own_url": 200},
+        ),
         ("orchestration", "GET", SD + "/{deployment_id}"): rule("read"),
         ("orchestration", "PUT", SD + "/{deployment_id}"): rule(
-            "write", fresh=("deployment_id",), body=lambda ids: {
-                "status": "COMPLETE", "output_values": {"authz": 1}}),
+            "write",
+            fresh=("deployment_id",),
+            body=lambda ids: {"status": "COMPLETE", "output_values": {"authz": 1}},
+        ),
         ("orchestration", "DELETE", SD + "/{deployment_id}"): rule(
-            "write", 204, fresh=("deployment_id",)),
+            "write", 204, fresh=("deployment_id",)
+        ),
         ("orchestration", "POST", "/v1/{project_id}/validate"): rule(
-            "create", body=lambda ids: {"template": {
-                "heat_template_version": "2013-05-23", "resources": {}}}),
+            "create",
+            body=lambda ids: {
+                "template": {"heat_template_version": "2013-05-23", "resources": {}}
+            },
+        ),
         # object store (swift): auth=False routes authorizing themselves
         ("objectstore", "GET", ACCOUNT): rule("account_read", (200, 204)),
         ("objectstore", "POST", ACCOUNT): rule(
-            "account_write", 204, headers=lambda ids: {
-                "X-Account-Meta-Authz-Probe": "1"}),
+            "account_write", 204, headers=lambda ids: {"X-Account-Meta-Authz-Probe": "1"}
+        ),
         ("objectstore", "GET", CONTAINER): rule("read", (200, 204)),
         ("objectstore", "PUT", CONTAINER): rule(
-            "write", (201, 202), fresh=("container",),
+            "write",
+            (201, 202),
+            fresh=("container",),
             # a container of that name in the caller's own account
-            override={k: 201 for k in OWN_URL_KINDS}),
-        ("objectstore", "DELETE", CONTAINER): rule(
-            "write", 204, fresh=("container",)),
-        ("objectstore", "GET", OBJECT): rule(
-            "read", override={"temp_url": 200}),
+            override={k: 201 for k in OWN_URL_KINDS},
+        ),
+        ("objectstore", "DELETE", CONTAINER): rule("write", 204, fresh=("container",)),
+        ("objectstore", "GET", OBJECT): rule("read", override={"temp_url": 200}),
         ("objectstore", "PUT", OBJECT): rule(
-            "write", 201, fresh=("container", "object"),
-            body=lambda ids: b"authz"),
-        ("objectstore", "DELETE", OBJECT): rule(
-            "write", 204, fresh=("container", "object")),
+            "write", 201, fresh=("container", "object"), body=lambda ids: b"authz"
+        ),
+        ("objectstore", "DELETE", OBJECT): rule("write", 204, fresh=("container", "object")),
         # fault injection (admin API)
         ("localcloud", "GET", "/faults"): rule("admin"),
-        ("localcloud", "POST", "/faults"): rule("admin", 201, body=lambda ids: {
-            "method": "GET", "path": "^/authz-never-matches$", "count": 1,
-            "kind": "status", "status": 503}),
+        ("localcloud", "POST", "/faults"): rule(
+            "admin",
+            201,
+            body=lambda ids: {
+                "method": "GET",
+                "path": "^/authz-never-matches$",
+                "count": 1,
+                "kind": "status",
+                "status": 503,
+            },
+        ),
         ("localcloud", "DELETE", "/faults"): rule("admin", 204),
-        ("localcloud", "DELETE", "/faults/{rule_id}"): rule(
-            "admin", 204, fresh=("rule_id",)),
+        ("localcloud", "DELETE", "/faults/{rule_id}"): rule("admin", 204, fresh=("rule_id",)),
     }
     for (method, pattern), value in _compute_rules().items():
         table[("compute", method, "/v2.1" + pattern)] = value
@@ -447,7 +500,7 @@ def expectation(service, route_rule, kind, names_project):
         # keystone takes no token there: the original password, wrong in
         # the matrix's body, is refused whatever the caller sends
         return frozenset({401}), None
-    if access == "token_exchange":   # body: the kind's own token
+    if access == "token_exchange":  # body: the kind's own token
         if not k.sends_token:
             return frozenset({400}), None
         return (ok if k.valid else frozenset({401})), None
@@ -455,7 +508,7 @@ def expectation(service, route_rule, kind, names_project):
         return frozenset({401}), None
     if service == "identity":
         demo = k.user == "demo"
-        if access == "subject":      # keystone: admin or the token's user
+        if access == "subject":  # keystone: admin or the token's user
             return (ok if demo or k.admin else refused), None
         if access == "catalog":
             return (ok if k.project else refused), None
@@ -467,15 +520,13 @@ def expectation(service, route_rule, kind, names_project):
         if access == "owner_write":  # and not a restricted credential
             return (ok if demo and not k.restricted else refused), None
         # the admin API: the checks run before the lookups (but a grant's)
-        if access == "admin":        # admin_required: the role, any scope
+        if access == "admin":  # admin_required: the role, any scope
             return (ok if k.admin else refused), None
         if access == "domain_read":  # token.(project.)domain.id: any role
-            return (ok if k.admin or k.project or k.domain
-                    else refused), None
-        if access == "scope_read":   # project_id:%(target.project.id)s
-            return (ok if k.admin or k.project == k.url_project
-                    else refused), None
-        if access == "self_read":    # user_id:%(target.user.id)s
+            return (ok if k.admin or k.project or k.domain else refused), None
+        if access == "scope_read":  # project_id:%(target.project.id)s
+            return (ok if k.admin or k.project == k.url_project else refused), None
+        if access == "self_read":  # user_id:%(target.user.id)s
             return (ok if k.admin or demo else refused), None
         raise AssertionError("no identity access %r" % access)
     # project services
@@ -483,14 +534,17 @@ def expectation(service, route_rule, kind, names_project):
         return refused, None
     # another project's URL: nova 400 (URL and token disagree), Swift 403
     # (keystoneauth), heat 403 unless admin (heat's tenant check)
-    if names_project and k.url_project != k.project and not (
-            service == "orchestration" and k.admin):
-        return frozenset({{"compute": 400, "orchestration": 403,
-                           "objectstore": 403}[service]}), None
+    if (
+        names_project
+        and k.url_project != k.project
+        and not (service == "orchestration" and k.admin)
+    ):
+        return frozenset(
+            {{"compute": 400, "orchestration": 403, "objectstore": 403}[service]}
+        ), None
     # nova's PROJECT_MEMBER_OR_ADMIN, heat's PROJECT_MEMBER, Swift's
     # operator roles: a token with only the reader role never writes
-    member_needed = k.reader_only and access in (
-        "create", "write", "account_write")
+    member_needed = k.reader_only and access in ("create", "write", "account_write")
     if access in ("any", "user_create", "account_read"):
         return ok, None
     if access in ("create", "account_write"):
@@ -517,12 +571,13 @@ def expectation(service, route_rule, kind, names_project):
 
 # -- the routes ----------------------------------------------------------------
 
+
 @dataclasses.dataclass(frozen=True)
 class LiveRoute:
     service: str
-    method: str        # HEAD for Swift's HEADs (served by the GET routes)
-    template: str      # under the service's prefix, ``{param}`` placeholders
-    prefix: str        # "" for the root alias of Swift (``/v1/AUTH_…``)
+    method: str  # HEAD for Swift's HEADs (served by the GET routes)
+    template: str  # under the service's prefix, ``{param}`` placeholders
+    prefix: str  # "" for the root alias of Swift (``/v1/AUTH_…``)
     auth: bool
 
     @property
@@ -540,10 +595,8 @@ class LiveRoute:
 
     @property
     def label(self):
-        alias = " (root alias)" if self.prefix == "" and self.service \
-            == "objectstore" else ""
-        return "%s %s %s%s" % (self.service, self.method,
-                               self.prefix + self.template, alias)
+        alias = " (root alias)" if self.prefix == "" and self.service == "objectstore" else ""
+        return "%s %s %s%s" % (self.service, self.method, self.prefix + self.template, alias)
 
 
 def _template(route):
@@ -568,11 +621,10 @@ def live_routes(cloud):
             # Swift also answers /v1/AUTH_… unprefixed (its root_paths)
             sample = template.replace("{account}", "AUTH_x")
             prefixes = [svc.prefix] + (
-                [""] if any(sample.startswith(r)
-                            for r in getattr(svc, "root_paths", ())) else [])
+                [""] if any(sample.startswith(r) for r in getattr(svc, "root_paths", ())) else []
+            )
             for method, prefix in itertools.product(methods, prefixes):
-                found.append(LiveRoute(svc.name, method, template, prefix,
-                                       route.auth))
+                found.append(LiveRoute(svc.name, method, template, prefix, route.auth))
     return found
 
 
@@ -600,12 +652,12 @@ def _cases():
                 continue
             marks = []
             if route_rule is not None:
-                _, bug = expectation(route.service, route_rule, kind,
-                                     route.names_project)
+                _, bug = expectation(route.service, route_rule, kind, route.names_project)
                 if bug:
                     marks.append(pytest.mark.xfail(strict=True, reason=bug))
-            cases.append(pytest.param(route, kind, marks=marks,
-                                      id="%s :: %s" % (route.label, kind)))
+            cases.append(
+                pytest.param(route, kind, marks=marks, id="%s :: %s" % (route.label, kind))
+            )
     return cases
 
 
@@ -615,6 +667,7 @@ def pytest_generate_tests(metafunc):
 
 
 # -- the cloud -------------------------------------------------------------------
+
 
 class World:
     """The cloud, a client, the kinds' tokens, A's resources (``ids``) and
@@ -636,38 +689,62 @@ class World:
 
     def new_server(self):
         name = self.secret(_unique("authz-a-server"))
-        server = self.as_("a_member", "POST", "/compute/v2.1/servers",
-                          headers=COMPUTE_VERSION, json_body={"server": {
-                              "name": name, "flavorRef": "1",
-                              "imageRef": self.ids["cirros"],
-                              "networks": "none",
-                              "metadata": {self.ids["key"]: "authz-a-value"}}}
-                          ).json()["server"]["id"]
+        server = self.as_(
+            "a_member",
+            "POST",
+            "/compute/v2.1/servers",
+            headers=COMPUTE_VERSION,
+            json_body={
+                "server": {
+                    "name": name,
+                    "flavorRef": "1",
+                    "imageRef": self.ids["cirros"],
+                    "networks": "none",
+                    "metadata": {self.ids["key"]: "authz-a-value"},
+                }
+            },
+        ).json()["server"]["id"]
         # build_time=0: the next read completes the build
-        body = self.as_("a_member", "GET", "/compute/v2.1/servers/" + server,
-                        headers=COMPUTE_VERSION).json()["server"]
+        body = self.as_(
+            "a_member", "GET", "/compute/v2.1/servers/" + server, headers=COMPUTE_VERSION
+        ).json()["server"]
         assert body["status"] == "ACTIVE", body
         return self.secret(server)
 
     def new_keypair(self):
         name = self.secret(_unique("authz-a-key"))
-        self.as_("a_member", "POST", "/compute/v2.1/os-keypairs",
-                 headers=COMPUTE_VERSION, json_body={"keypair": {
-                     "name": name, "type": "ssh", "public_key": SSH_KEY}})
+        self.as_(
+            "a_member",
+            "POST",
+            "/compute/v2.1/os-keypairs",
+            headers=COMPUTE_VERSION,
+            json_body={"keypair": {"name": name, "type": "ssh", "public_key": SSH_KEY}},
+        )
         return name
 
     def new_config(self):
-        return self.secret(self.as_(
-            "a_member", "POST", self.heat + "/software_configs", json_body={
-                "name": self.secret(_unique("authz-a-config")),
-                "group": "script", "config": "echo authz-a"}
-        ).json()["software_config"]["id"])
+        return self.secret(
+            self.as_(
+                "a_member",
+                "POST",
+                self.heat + "/software_configs",
+                json_body={
+                    "name": self.secret(_unique("authz-a-config")),
+                    "group": "script",
+                    "config": "echo authz-a",
+                },
+            ).json()["software_config"]["id"]
+        )
 
     def new_deployment(self):
-        return self.secret(self.as_(
-            "a_member", "POST", self.heat + "/software_deployments",
-            json_body=_deployment_body(self.ids)
-        ).json()["software_deployment"]["id"])
+        return self.secret(
+            self.as_(
+                "a_member",
+                "POST",
+                self.heat + "/software_deployments",
+                json_body=_deployment_body(self.ids),
+            ).json()["software_deployment"]["id"]
+        )
 
     def new_container(self):
         name = self.secret(_unique("authz-a-container"))
@@ -676,83 +753,125 @@ class World:
 
     def new_object(self, container):
         name = self.secret(_unique("authz-a-object"))
-        self.as_("a_member", "PUT", "%s/%s/%s" % (self.swift, container, name),
-                 body=b"authz-a-content")
+        self.as_(
+            "a_member", "PUT", "%s/%s/%s" % (self.swift, container, name), body=b"authz-a-content"
+        )
         return name
 
     def new_app_cred(self):
         cred_id, secret = self.client.app_cred(
-            self.tokens["a_member"], self.ids["user_id"],
-            self.secret(_unique("authz-a-cred")))
+            self.tokens["a_member"], self.ids["user_id"], self.secret(_unique("authz-a-cred"))
+        )
         self.secret(secret)
         return self.secret(cred_id)
 
     def new_aggregate(self):
-        return str(self.as_("admin", "POST", "/compute/v2.1/os-aggregates",
-                            json_body={"aggregate": {
-                                "name": _unique("authz-agg")}}
-                            ).json()["aggregate"]["id"])
+        return str(
+            self.as_(
+                "admin",
+                "POST",
+                "/compute/v2.1/os-aggregates",
+                json_body={"aggregate": {"name": _unique("authz-agg")}},
+            ).json()["aggregate"]["id"]
+        )
 
     def new_flavor(self):
         """A private flavor of the admin's, with A's extra spec key."""
         flavor_id = _unique("authz-flavor")
-        self.as_("admin", "POST", "/compute/v2.1/flavors",
-                 headers=COMPUTE_VERSION, json_body={"flavor": {
-                     "name": flavor_id, "id": flavor_id, "ram": 64,
-                     "vcpus": 1, "disk": 1,
-                     "os-flavor-access:is_public": False}})
-        self.as_("admin", "POST", "/compute/v2.1/flavors/%s/os-extra_specs"
-                 % flavor_id, json_body={"extra_specs": {
-                     self.ids["key"]: "v"}})
+        self.as_(
+            "admin",
+            "POST",
+            "/compute/v2.1/flavors",
+            headers=COMPUTE_VERSION,
+            json_body={
+                "flavor": {
+                    "name": flavor_id,
+                    "id": flavor_id,
+                    "ram": 64,
+                    "vcpus": 1,
+                    "disk": 1,
+                    "os-flavor-access:is_public": False,
+                }
+            },
+        )
+        self.as_(
+            "admin",
+            "POST",
+            "/compute/v2.1/flavors/%s/os-extra_specs" % flavor_id,
+            json_body={"extra_specs": {self.ids["key"]: "v"}},
+        )
         return flavor_id
 
     def new_service(self):
         """A nova-compute service without servers (nor node)."""
         host = _unique("authz-host")
         with self.cloud.store.transaction() as db:
-            db.execute("INSERT INTO compute_services (uuid, binary, host,"
-                       " created_at) VALUES (?, 'nova-compute', ?, ?)",
-                       (str(uuid.uuid4()), host, "2026-01-01T00:00:00"))
-            return db.execute("SELECT uuid FROM compute_services WHERE"
-                              " host = ?", (host,)).fetchone()[0]
+            db.execute(
+                "INSERT INTO compute_services (uuid, binary, host,"
+                " created_at) VALUES (?, 'nova-compute', ?, ?)",
+                (str(uuid.uuid4()), host, "2026-01-01T00:00:00"),
+            )
+            return db.execute(
+                "SELECT uuid FROM compute_services WHERE host = ?", (host,)
+            ).fetchone()[0]
 
     def new_rule(self):
-        return self.as_("admin", "POST", "/localcloud/faults", json_body={
-            "method": "GET", "path": "^/authz-never-matches$", "count": 1,
-            "kind": "status", "status": 503}).json()["fault"]["id"]
+        return self.as_(
+            "admin",
+            "POST",
+            "/localcloud/faults",
+            json_body={
+                "method": "GET",
+                "path": "^/authz-never-matches$",
+                "count": 1,
+                "kind": "status",
+                "status": 503,
+            },
+        ).json()["fault"]["id"]
 
     # identity's admin API: throwaway domains, projects, users, roles
 
     def new_domain(self):
         """A disabled domain (keystone deletes only disabled ones)."""
-        return self.as_("admin", "POST", "/v3/domains", json_body={
-            "domain": {"name": _unique("authz-domain"), "enabled": False}}
+        return self.as_(
+            "admin",
+            "POST",
+            "/v3/domains",
+            json_body={"domain": {"name": _unique("authz-domain"), "enabled": False}},
         ).json()["domain"]["id"]
 
     def new_project(self):
-        return self.as_("admin", "POST", "/v3/projects", json_body={
-            "project": {"name": _unique("authz-project")}}
+        return self.as_(
+            "admin",
+            "POST",
+            "/v3/projects",
+            json_body={"project": {"name": _unique("authz-project")}},
         ).json()["project"]["id"]
 
     def new_user(self):
         """A user without a password (nothing to hash; it cannot log in)."""
-        return self.as_("admin", "POST", "/v3/users", json_body={
-            "user": {"name": _unique("authz-user")}}).json()["user"]["id"]
+        return self.as_(
+            "admin", "POST", "/v3/users", json_body={"user": {"name": _unique("authz-user")}}
+        ).json()["user"]["id"]
 
     def new_role(self):
-        return self.as_("admin", "POST", "/v3/roles", json_body={
-            "role": {"name": _unique("authz-role")}}).json()["role"]["id"]
+        return self.as_(
+            "admin", "POST", "/v3/roles", json_body={"role": {"name": _unique("authz-role")}}
+        ).json()["role"]["id"]
 
     def new_grant(self, ids, target):
         """Give ``ids``' user its role on its ``target`` ("project" or
         "domain"); returns ``target`` (no path parameter of its own)."""
-        self.as_("admin", "PUT", "/v3/%ss/%s/users/%s/roles/%s" % (
-            target, ids[target + "_id"], ids["user_id"], ids["role_id"]))
+        self.as_(
+            "admin",
+            "PUT",
+            "/v3/%ss/%s/users/%s/roles/%s"
+            % (target, ids[target + "_id"], ids["user_id"], ids["role_id"]),
+        )
         return target
 
     def new_subject_token(self):
-        return self.secret(self.client.exchanged_token(
-            self.tokens["a_member"]))
+        return self.secret(self.client.exchanged_token(self.tokens["a_member"]))
 
     def fresh(self, params, ids=None):
         """Throwaway values for ``params`` (path parameters, or
@@ -763,18 +882,29 @@ class World:
             if param == "object":
                 ids[param] = self.new_object(ids["container"])
             elif param in ("project_grant", "domain_grant"):
-                ids[param] = self.new_grant({**base, **ids},
-                                            param.split("_")[0])
+                ids[param] = self.new_grant({**base, **ids}, param.split("_")[0])
             else:
-                ids[param] = getattr(self, "new_" + {
-                    "server_id": "server", "name": "keypair",
-                    "config_id": "config", "deployment_id": "deployment",
-                    "container": "container", "app_cred_id": "app_cred",
-                    "aggregate_id": "aggregate", "rule_id": "rule",
-                    "flavor_id": "flavor", "service_id": "service",
-                    "subject_token": "subject_token",
-                    "domain_id": "domain", "project_id": "project",
-                    "user_id": "user", "role_id": "role"}[param])()
+                ids[param] = getattr(
+                    self,
+                    "new_"
+                    + {
+                        "server_id": "server",
+                        "name": "keypair",
+                        "config_id": "config",
+                        "deployment_id": "deployment",
+                        "container": "container",
+                        "app_cred_id": "app_cred",
+                        "aggregate_id": "aggregate",
+                        "rule_id": "rule",
+                        "flavor_id": "flavor",
+                        "service_id": "service",
+                        "subject_token": "subject_token",
+                        "domain_id": "domain",
+                        "project_id": "project",
+                        "user_id": "user",
+                        "role_id": "role",
+                    }[param],
+                )()
         return ids
 
     def shared_rule(self):
@@ -787,67 +917,86 @@ class World:
     def dump(self):
         """Every table's rows, and the fault rules."""
         with self.cloud.store.read() as db:
-            tables = [r[0] for r in db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'"
-                " ORDER BY name")]
-            data = {t: sorted(tuple(r) for r in db.execute(
-                "SELECT * FROM \"%s\"" % t)) for t in tables}
-        data["<fault rules>"] = self.as_(
-            "admin", "GET", "/localcloud/faults").json()["faults"]
+            tables = [
+                r[0]
+                for r in db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+                )
+            ]
+            data = {
+                t: sorted(tuple(r) for r in db.execute('SELECT * FROM "%s"' % t)) for t in tables
+            }
+        data["<fault rules>"] = self.as_("admin", "GET", "/localcloud/faults").json()["faults"]
         return data
 
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
-    cloud = LocalCloud(Config(data_dir=str(tmp_path_factory.mktemp("authz")),
-                              build_time=0))
+    cloud = LocalCloud(Config(data_dir=str(tmp_path_factory.mktemp("authz")), build_time=0))
     creds.add_principals(cloud)
     w = World(cloud)
     w.tokens = creds.make_tokens(w.client)
     with cloud.store.read() as db:
         identity = cloud.identity
-        w.projects = {"A": identity.project_id(db, creds.PROJECT_A),
-                      "B": identity.project_id(db, creds.PROJECT_B),
-                      "admin": identity.project_id(db, creds.PROJECT_ADMIN)}
+        w.projects = {
+            "A": identity.project_id(db, creds.PROJECT_A),
+            "B": identity.project_id(db, creds.PROJECT_B),
+            "admin": identity.project_id(db, creds.PROJECT_ADMIN),
+        }
         user_id = identity.user_id(db, "demo")
         admin_user = identity.user_id(db, "admin")
-        w.secret(w.projects["A"], user_id,
-                 identity.user_id(db, creds.READER))
+        w.secret(w.projects["A"], user_id, identity.user_id(db, creds.READER))
     a = w.projects["A"]
     w.heat = "/orchestration/v1/" + a
     w.swift = "/object-store/v1/AUTH_" + a
     images = w.as_("a_member", "GET", "/image/v2/images").json()["images"]
-    w.ids = ids = {"user_id": user_id, "key": w.secret("authz-a-meta-key"),
-                   "subject_token": w.tokens["a_member"],
-                   "cirros": next(i["id"] for i in images
-                                  if i["name"].startswith("cirros"))}
+    w.ids = ids = {
+        "user_id": user_id,
+        "key": w.secret("authz-a-meta-key"),
+        "subject_token": w.tokens["a_member"],
+        "cirros": next(i["id"] for i in images if i["name"].startswith("cirros")),
+    }
     # A's member: one of each
     ids["server_id"] = w.new_server()
     ids["name"] = w.new_keypair()
     image_name = w.secret(_unique("authz-a-image"))
-    ids["image_id"] = w.secret(w.as_(
-        "a_member", "POST", "/compute/v2.1/servers/%s/action"
-        % ids["server_id"], headers=COMPUTE_VERSION,
-        json_body={"createImage": {"name": image_name}}).json()["image_id"])
+    ids["image_id"] = w.secret(
+        w.as_(
+            "a_member",
+            "POST",
+            "/compute/v2.1/servers/%s/action" % ids["server_id"],
+            headers=COMPUTE_VERSION,
+            json_body={"createImage": {"name": image_name}},
+        ).json()["image_id"]
+    )
     w.as_("a_member", "GET", "/compute/v2.1/servers/" + ids["server_id"])
     ids["config_id"] = w.new_config()
     ids["deployment_id"] = w.new_deployment()
-    w.as_("a_member", "POST", w.swift, headers={
-        "X-Account-Meta-Temp-URL-Key": w.secret(TEMP_URL_KEY)})
+    w.as_(
+        "a_member",
+        "POST",
+        w.swift,
+        headers={"X-Account-Meta-Temp-URL-Key": w.secret(TEMP_URL_KEY)},
+    )
     ids["container"] = w.new_container()
     ids["object"] = w.new_object(ids["container"])
     ids["app_cred_id"] = w.new_app_cred()
     w.temp_url = creds.temp_url_query(
-        TEMP_URL_KEY, "GET", "/v1/AUTH_%s/%s/%s" % (
-            a, ids["container"], ids["object"]), creds.expires_in(3600))
+        TEMP_URL_KEY,
+        "GET",
+        "/v1/AUTH_%s/%s/%s" % (a, ids["container"], ids["object"]),
+        creds.expires_in(3600),
+    )
     # the admin: an aggregate, a private flavor, a fault rule; ids of the
     # compute service and node
     ids["aggregate_id"] = w.new_aggregate()
     with cloud.store.transaction() as db:
-        db.execute("INSERT INTO compute_flavors (id, name, memory_mb, vcpus,"
-                   " root_gb, is_public, extra_specs) VALUES (?, ?, 512, 1,"
-                   " 1, 0, ?)", (PRIVATE_FLAVOR, PRIVATE_FLAVOR,
-                                 json.dumps({ids["key"]: "v"})))
+        db.execute(
+            "INSERT INTO compute_flavors (id, name, memory_mb, vcpus,"
+            " root_gb, is_public, extra_specs) VALUES (?, ?, 512, 1,"
+            " 1, 0, ?)",
+            (PRIVATE_FLAVOR, PRIVATE_FLAVOR, json.dumps({ids["key"]: "v"})),
+        )
     ids["flavor_id"] = PRIVATE_FLAVOR
     # project A, as a flavor access body names it
     ids["tenant"] = a
@@ -858,16 +1007,20 @@ def world(tmp_path_factory):
     ids["rule_id"] = w.new_rule()
     # identity: the default domain; demo ({user_id}) and its member role on
     # A ({role_id}); the admin and its admin role (Rule.params)
-    roles = {r["name"]: r["id"] for r in w.as_(
-        "admin", "GET", "/v3/roles").json()["roles"]}
-    ids.update(domain_id="default", role_id=roles["member"],
-               admin_role=roles["admin"], admin_user=admin_user)
-    services = w.as_("admin", "GET", "/compute/v2.1/os-services",
-                     headers=COMPUTE_VERSION).json()["services"]
-    ids["service_id"] = next(s["id"] for s in services
-                             if s["binary"] == "nova-compute")
-    hypervisors = w.as_("admin", "GET", "/compute/v2.1/os-hypervisors",
-                        headers=COMPUTE_VERSION).json()["hypervisors"]
+    roles = {r["name"]: r["id"] for r in w.as_("admin", "GET", "/v3/roles").json()["roles"]}
+    ids.update(
+        domain_id="default",
+        role_id=roles["member"],
+        admin_role=roles["admin"],
+        admin_user=admin_user,
+    )
+    services = w.as_("admin", "GET", "/compute/v2.1/os-services", headers=COMPUTE_VERSION).json()[
+        "services"
+    ]
+    ids["service_id"] = next(s["id"] for s in services if s["binary"] == "nova-compute")
+    hypervisors = w.as_(
+        "admin", "GET", "/compute/v2.1/os-hypervisors", headers=COMPUTE_VERSION
+    ).json()["hypervisors"]
     ids["hypervisor_id"] = hypervisors[0]["id"]
     w.crashes = []
     cloud.log_exception = w.crashes.append
@@ -876,6 +1029,7 @@ def world(tmp_path_factory):
 
 
 # -- the matrix ------------------------------------------------------------------
+
 
 def _fill(route, ids, kind, world):
     project = world.projects[kind.url_project]
@@ -888,6 +1042,7 @@ def _fill(route, ids, kind, world):
             return "AUTH_" + project
         assert name in ids, "no value for path parameter {%s}" % name
         return ids[name]
+
     return route.prefix + re.sub(r"\{(\w+)\}", value, route.template)
 
 
@@ -903,21 +1058,18 @@ def test_every_route_is_classified():
     routes = _collected_routes()
     missing = sorted({" ".join(r.key) for r in routes if r.key not in RULES})
     assert not missing, "classify these routes in RULES: %s" % missing
-    stale = sorted(" ".join(key) for key in set(RULES)
-                   - {r.key for r in routes})
+    stale = sorted(" ".join(key) for key in set(RULES) - {r.key for r in routes})
     assert not stale, "RULES entries matching no route: %s" % stale
     for route in routes:
         public = RULES[route.key].access in PUBLIC_ACCESS
-        assert public == (not route.auth and route.service
-                          not in SELF_AUTHORIZING), route.label
+        assert public == (not route.auth and route.service not in SELF_AUTHORIZING), route.label
 
 
 def test_matrix(world, route, kind):
     route_rule = RULES.get(route.key)
     assert route_rule is not None, "unclassified route: %s" % (route.label,)
     k = KINDS[kind]
-    expected, bug = expectation(route.service, route_rule, kind,
-                                route.names_project)
+    expected, bug = expectation(route.service, route_rule, kind, route.names_project)
     allowed = any(200 <= s < 300 for s in expected)
     write = route.method not in READ_METHODS
     ids = dict(world.ids)
@@ -936,9 +1088,13 @@ def test_matrix(world, route, kind):
     elif body is not None:
         body_bytes = json.dumps(body).encode()
     elif route_rule.access == "token_exchange":
-        body_bytes = json.dumps({"auth": {"identity": {
-            "methods": ["token"],
-            "token": {"id": world.tokens.get(kind, "")}}}}).encode()
+        body_bytes = json.dumps(
+            {
+                "auth": {
+                    "identity": {"methods": ["token"], "token": {"id": world.tokens.get(kind, "")}}
+                }
+            }
+        ).encode()
     else:
         body_bytes = b""
     headers = dict(route_rule.headers(ids) if route_rule.headers else {})
@@ -948,19 +1104,25 @@ def test_matrix(world, route, kind):
     before = world.dump() if compare else None
     crashes = len(world.crashes)
     result = world.client.request(
-        route.method, path, token=world.tokens.get(kind) if k.sends_token
-        else None, body=body_bytes, headers=headers,
-        query=world.temp_url if k.temp_url else "")
+        route.method,
+        path,
+        token=world.tokens.get(kind) if k.sends_token else None,
+        body=body_bytes,
+        headers=headers,
+        query=world.temp_url if k.temp_url else "",
+    )
     assert len(world.crashes) == crashes, "unhandled exception"
-    assert result.status in expected, (
-        "%s %s as %s: %d, expected %s: %s" % (
-            route.method, path, kind, result.status, sorted(expected),
-            result.body[:300]))
+    assert result.status in expected, "%s %s as %s: %d, expected %s: %s" % (
+        route.method,
+        path,
+        kind,
+        result.status,
+        sorted(expected),
+        result.body[:300],
+    )
     if compare:
-        assert world.dump() == before, "a refused %s changed data" % (
-            route.method,)
+        assert world.dump() == before, "a refused %s changed data" % (route.method,)
     if k.project == "B" or (_outsider(kind, route.service) and not allowed):
         sent = "\n".join([path, body_bytes.decode(), *headers.values()])
-        leaked = sorted(s for s in world.secrets
-                        if s not in sent and s in result.text())
+        leaked = sorted(s for s in world.secrets if s not in sent and s in result.text())
         assert not leaked, "%s read A's %s" % (kind, leaked)

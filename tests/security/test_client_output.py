@@ -8,7 +8,9 @@ import uuid
 
 import pytest
 
-from tests.functional.harness import ok, point_client_at, start_localcloud
+from tests.functional.harness import ok
+from tests.functional.harness import point_client_at
+from tests.functional.harness import start_localcloud
 
 # clear the screen, set the window title, ring, CSI as one C1 byte, rewrite
 # the line: each would act on a terminal
@@ -36,6 +38,7 @@ def occli(cloud, monkeypatch, tmp_path, capsys):
         code = shell.main([str(a) for a in argv])
         out, err = capsys.readouterr()
         return code, out, err
+
     return run
 
 
@@ -44,9 +47,20 @@ def evil_config(occli, tmp_path):
     """A software config whose name is full of control characters."""
     script = tmp_path / "script.sh"
     script.write_text("#!/bin/sh\n")
-    config = json.loads(ok(occli("software", "config", "create",
-                                 EVIL + uuid.uuid4().hex[:6], "--config-file",
-                                 script, "-f", "json")))
+    config = json.loads(
+        ok(
+            occli(
+                "software",
+                "config",
+                "create",
+                EVIL + uuid.uuid4().hex[:6],
+                "--config-file",
+                script,
+                "-f",
+                "json",
+            )
+        )
+    )
     yield config
     ok(occli("software", "config", "delete", config["id"]))
 
@@ -62,14 +76,12 @@ def assert_escaped(out, shown=SHOWN):
 def test_list_escapes_control_characters(occli, evil_config, formatter):
     out = ok(occli("software", "config", "list", "-f", formatter))
     # the csv writer doubles backslashes
-    assert_escaped(out, SHOWN.replace("\\", "\\\\") if formatter == "csv"
-                   else SHOWN)
+    assert_escaped(out, SHOWN.replace("\\", "\\\\") if formatter == "csv" else SHOWN)
 
 
 @pytest.mark.parametrize("formatter", ["table", "value", "shell"])
 def test_show_escapes_control_characters(occli, evil_config, formatter):
-    assert_escaped(ok(occli("software", "config", "show", evil_config["id"],
-                            "-f", formatter)))
+    assert_escaped(ok(occli("software", "config", "show", evil_config["id"], "-f", formatter)))
 
 
 def test_json_keeps_the_real_value(occli, evil_config):
@@ -80,10 +92,28 @@ def test_json_keeps_the_real_value(occli, evil_config):
 
 def test_structured_cells_are_escaped_too(occli):
     name = "esc-" + uuid.uuid4().hex[:6]
-    server = json.loads(ok(occli(
-        "server", "create", name, "--image", "cirros-0.6.2-x86_64-disk",
-        "--flavor", "m1.tiny", "--nic", "none", "--property",
-        "motd=" + EVIL, "--wait", "--wait-interval", "0.05", "-f", "json")))
+    server = json.loads(
+        ok(
+            occli(
+                "server",
+                "create",
+                name,
+                "--image",
+                "cirros-0.6.2-x86_64-disk",
+                "--flavor",
+                "m1.tiny",
+                "--nic",
+                "none",
+                "--property",
+                "motd=" + EVIL,
+                "--wait",
+                "--wait-interval",
+                "0.05",
+                "-f",
+                "json",
+            )
+        )
+    )
     try:
         assert server["metadata"] == {"motd": EVIL}
         shown = ok(occli("server", "show", server["id"]))
@@ -91,13 +121,14 @@ def test_structured_cells_are_escaped_too(occli):
         assert "motd=" + SHOWN in shown
         assert_escaped(ok(occli("server", "list", "--long", "--name", name)))
         # a JSON cell in csv: the encoder escapes C0, occli the rest
-        assert_escaped(ok(occli("server", "list", "--long", "--name", name,
-                                "-f", "csv")), shown=None)
+        assert_escaped(
+            ok(occli("server", "list", "--long", "--name", name, "-f", "csv")), shown=None
+        )
     finally:
-        ok(occli("server", "delete", server["id"], "--wait",
-                 "--wait-interval", "0.05"))
+        ok(occli("server", "delete", server["id"], "--wait", "--wait-interval", "0.05"))
 
 
 def test_printable_keeps_newlines_and_tabs():
     from occli.columns import printable
+
     assert printable("a\tb\nc\x1bd\x00\x85é✓") == "a\tb\nc\\x1bd\\x00\\x85é✓"

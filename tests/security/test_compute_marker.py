@@ -5,7 +5,9 @@ itself looks markers up elevated; the local cloud is stricter.)"""
 
 import pytest
 
-from tests.unit.localcloud.compute_harness import Nova, fault, make_cloud
+from tests.unit.localcloud.compute_harness import Nova
+from tests.unit.localcloud.compute_harness import fault
+from tests.unit.localcloud.compute_harness import make_cloud
 
 
 @pytest.fixture(scope="module")
@@ -21,13 +23,11 @@ def nova(tmp_path_factory):
     cloud.close()
 
 
-@pytest.mark.parametrize("path", ["/servers", "/servers/detail",
-                                  "/os-volumes_boot"])
+@pytest.mark.parametrize("path", ["/servers", "/servers/detail", "/os-volumes_boot"])
 def test_another_projects_server_is_not_a_marker(nova, path):
     for marker in (nova.admin_server, nova.admin_deleted):
         result = nova.get("%s?marker=%s" % (path, marker))
-        assert fault(result) == ("badRequest", 400,
-                                 "marker [%s] not found" % marker)
+        assert fault(result) == ("badRequest", 400, "marker [%s] not found" % marker)
     result = nova.get("%s?marker=%s" % (path, nova.demo_server))
     assert result.status == 200 and result.json()["servers"] == []
 
@@ -41,13 +41,14 @@ def test_admin_markers_follow_the_listed_projects(nova):
 
 def test_keypair_markers_are_the_callers_own(nova):
     for user in ("demo", "admin"):
-        body = {"keypair": {"name": "kp-" + user, "public_key":
-                            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG8Bo9d8gk"
-                            "RYyT1tRKc6fPXvLZdJUBwr3x4ZNaGi8S0M"}}
-        assert nova.post("/os-keypairs", body, user=user,
-                         version="2.35").status == 201
+        body = {
+            "keypair": {
+                "name": "kp-" + user,
+                "public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG8Bo9d8gk"
+                "RYyT1tRKc6fPXvLZdJUBwr3x4ZNaGi8S0M",
+            }
+        }
+        assert nova.post("/os-keypairs", body, user=user, version="2.35").status == 201
     result = nova.get("/os-keypairs?marker=kp-admin", version="2.35")
-    assert fault(result) == ("badRequest", 400,
-                             "Marker kp-admin could not be found.")
-    assert nova.get("/os-keypairs?marker=kp-demo",
-                    version="2.35").status == 200
+    assert fault(result) == ("badRequest", 400, "Marker kp-admin could not be found.")
+    assert nova.get("/os-keypairs?marker=kp-demo", version="2.35").status == 200

@@ -5,7 +5,9 @@ before anything is created."""
 
 import pytest
 
-from tests.unit.localcloud.compute_harness import Nova, fault, make_cloud
+from tests.unit.localcloud.compute_harness import Nova
+from tests.unit.localcloud.compute_harness import fault
+from tests.unit.localcloud.compute_harness import make_cloud
 
 
 def _cloud(tmp_path, **config):
@@ -15,8 +17,7 @@ def _cloud(tmp_path, **config):
 
 def _live(nova):
     with nova.cloud.store.read() as db:
-        return db.execute("SELECT COUNT(*) FROM servers WHERE deleted = 0"
-                          ).fetchone()[0]
+        return db.execute("SELECT COUNT(*) FROM servers WHERE deleted = 0").fetchone()[0]
 
 
 def test_the_default_bound_is_generous_but_finite(tmp_path):
@@ -24,12 +25,16 @@ def test_the_default_bound_is_generous_but_finite(tmp_path):
     try:
         assert nova.cloud.config.max_servers_per_request == 2000
         assert nova.cloud.config.quota_instances == -1
-        result = nova.create(min_count=2001, max_count=20000,
-                             networks="none", version="2.37", expect=403)
+        result = nova.create(
+            min_count=2001, max_count=20000, networks="none", version="2.37", expect=403
+        )
         assert fault(result) == (
-            "forbidden", 403, "Quota exceeded for instances: Requested "
+            "forbidden",
+            403,
+            "Quota exceeded for instances: Requested "
             "2001-20000, but this local cloud creates at most 2000 servers "
-            "per request")
+            "per request",
+        )
         assert _live(nova) == 0
     finally:
         nova.cloud.close()
@@ -46,9 +51,11 @@ def test_max_count_above_the_bound_is_trimmed(bounded):
     bounded.create(max_count=20000)
     assert _live(bounded) == 5
     result = bounded.create(min_count=6, max_count=6, expect=403)
-    assert fault(result)[2] == ("Quota exceeded for instances: Requested 6, "
-                                "but this local cloud creates at most 5 "
-                                "servers per request")
+    assert fault(result)[2] == (
+        "Quota exceeded for instances: Requested 6, "
+        "but this local cloud creates at most 5 "
+        "servers per request"
+    )
     assert _live(bounded) == 5
 
 
@@ -66,12 +73,14 @@ def test_instances_quota_trims_then_refuses_like_nova(quota):
     names = sorted(s["name"] for s in quota.get("/servers").json()["servers"])
     assert names == ["more-1", "more-2", "vm"]
     result = quota.create(min_count=2, max_count=4, expect=403)
-    assert fault(result) == ("forbidden", 403, "Quota exceeded for instances:"
-                             " Requested 2-4, but already used 3 of 3 "
-                             "instances")
+    assert fault(result) == (
+        "forbidden",
+        403,
+        "Quota exceeded for instances: Requested 2-4, but already used 3 of 3 instances",
+    )
     assert fault(quota.create(expect=403))[2] == (
-        "Quota exceeded for instances: Requested 1, but already used 3 of 3 "
-        "instances")
+        "Quota exceeded for instances: Requested 1, but already used 3 of 3 instances"
+    )
     assert _live(quota) == 3
     limits = quota.get("/limits").json()["limits"]["absolute"]
     assert (limits["maxTotalInstances"], limits["totalInstancesUsed"]) == (3, 3)
@@ -86,6 +95,7 @@ def test_instances_quota_trims_then_refuses_like_nova(quota):
 def test_quota_with_min_count_above_headroom_creates_nothing(quota):
     quota.create(max_count=2)
     result = quota.create(min_count=2, max_count=3, expect=403)
-    assert fault(result)[2] == ("Quota exceeded for instances: Requested "
-                                "2-3, but already used 2 of 3 instances")
+    assert fault(result)[2] == (
+        "Quota exceeded for instances: Requested 2-3, but already used 2 of 3 instances"
+    )
     assert _live(quota) == 2

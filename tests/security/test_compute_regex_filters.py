@@ -8,7 +8,8 @@ from urllib.parse import quote
 import pytest
 
 from occli.localcloud.compute import server_filters
-from tests.unit.localcloud.compute_harness import Nova, make_cloud
+from tests.unit.localcloud.compute_harness import Nova
+from tests.unit.localcloud.compute_harness import make_cloud
 
 CATASTROPHIC = "^aaaaaaaaaa(a+)+$"
 VICTIM = "a" * 40 + "!"
@@ -29,8 +30,7 @@ def _names(result):
     return sorted(s["name"] for s in result.json()["servers"])
 
 
-def test_catastrophic_pattern_finishes_without_the_write_lock(
-        nova, monkeypatch):
+def test_catastrophic_pattern_finishes_without_the_write_lock(nova, monkeypatch):
     held = []
     compile_regex = server_filters._regex
 
@@ -40,11 +40,15 @@ def test_catastrophic_pattern_finishes_without_the_write_lock(
         def search(text):
             held.append(nova.cloud.store.writing())
             return found(text)
+
         return search
+
     monkeypatch.setattr(server_filters, "_regex", spying)
     answers = []
-    worker = threading.Thread(daemon=True, target=lambda: answers.append(
-        nova.get("/servers?name=" + quote(CATASTROPHIC))))
+    worker = threading.Thread(
+        daemon=True,
+        target=lambda: answers.append(nova.get("/servers?name=" + quote(CATASTROPHIC))),
+    )
     worker.start()
     worker.join(20)
     in_time = not worker.is_alive()
@@ -54,12 +58,15 @@ def test_catastrophic_pattern_finishes_without_the_write_lock(
     assert held and not any(held)
 
 
-@pytest.mark.parametrize("pattern, expected", [
-    ("^a{40}!$", [VICTIM]),
-    ("a[b", ["a[b"]),            # invalid: matched literally
-    ("(a)\\1", ["xx(a)\\1yy"]),  # backreference, not RE2: literal
-    ("^pla|^a\\[", ["a[b", "plain"]),
-])
+@pytest.mark.parametrize(
+    "pattern, expected",
+    [
+        ("^a{40}!$", [VICTIM]),
+        ("a[b", ["a[b"]),  # invalid: matched literally
+        ("(a)\\1", ["xx(a)\\1yy"]),  # backreference, not RE2: literal
+        ("^pla|^a\\[", ["a[b", "plain"]),
+    ],
+)
 def test_patterns(nova, pattern, expected):
     assert _names(nova.get("/servers?name=" + quote(pattern))) == expected
 

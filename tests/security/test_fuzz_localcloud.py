@@ -19,159 +19,339 @@ import re
 from urllib.parse import quote
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from occli.localcloud import orchestration
-from occli.localcloud.cloud import Config, LocalCloud
+from occli.localcloud.cloud import Config
+from occli.localcloud.cloud import LocalCloud
 from tests.unit.localcloud.compute_harness import CIRROS
 from tests.unit.localcloud.conftest import Client
 
 settings.register_profile(
-    "ci", max_examples=50, deadline=None, derandomize=True, database=None,
-    suppress_health_check=[HealthCheck.too_slow])
+    "ci",
+    max_examples=50,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.register_profile(
-    "explore", max_examples=200, deadline=None, database=None,
-    suppress_health_check=[HealthCheck.too_slow])
+    "explore",
+    max_examples=200,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 
 USERS = ("demo", "admin")
 BODY_METHODS = ("POST", "PUT", "PATCH")
 # (method, route pattern) of the 500s heat gives on purpose
-ALLOWED_500 = {(entry["method"], entry["route"])
-               for entry in getattr(orchestration, "HEAT_PARITY_500S", ())}
+ALLOWED_500 = {
+    (entry["method"], entry["route"]) for entry in getattr(orchestration, "HEAT_PARITY_500S", ())
+}
 
 # keys the services look for, so generated bodies get past the first checks
 KEYS = [
-    "server", "name", "flavorRef", "imageRef", "min_count", "max_count",
-    "networks", "uuid", "fixed_ip", "block_device_mapping_v2", "boot_index",
-    "source_type", "destination_type", "volume_size", "metadata", "meta",
-    "personality", "availability_zone", "host", "description", "keypair",
-    "public_key", "type", "user_id", "aggregate", "add_host", "remove_host",
-    "set_metadata", "cache", "id", "reboot", "rebuild", "resize",
-    "createImage", "os-getConsoleOutput", "length", "lock", "unlock",
-    "os-start", "os-stop", "confirmResize", "status", "disabled_reason",
-    "forced_down", "binary", "os:scheduler_hints", "same_host", "auth",
-    "identity", "methods", "password", "user", "domain", "scope", "project",
-    "token", "application_credential", "secret", "roles", "expires_at",
-    "group", "config", "inputs", "outputs", "options", "default",
-    "server_id", "config_id", "action", "status_reason", "input_values",
-    "output_values", "template", "heat_template_version", "resources",
-    "method", "path", "count", "seconds",
+    "server",
+    "name",
+    "flavorRef",
+    "imageRef",
+    "min_count",
+    "max_count",
+    "networks",
+    "uuid",
+    "fixed_ip",
+    "block_device_mapping_v2",
+    "boot_index",
+    "source_type",
+    "destination_type",
+    "volume_size",
+    "metadata",
+    "meta",
+    "personality",
+    "availability_zone",
+    "host",
+    "description",
+    "keypair",
+    "public_key",
+    "type",
+    "user_id",
+    "aggregate",
+    "add_host",
+    "remove_host",
+    "set_metadata",
+    "cache",
+    "id",
+    "reboot",
+    "rebuild",
+    "resize",
+    "createImage",
+    "os-getConsoleOutput",
+    "length",
+    "lock",
+    "unlock",
+    "os-start",
+    "os-stop",
+    "confirmResize",
+    "status",
+    "disabled_reason",
+    "forced_down",
+    "binary",
+    "os:scheduler_hints",
+    "same_host",
+    "auth",
+    "identity",
+    "methods",
+    "password",
+    "user",
+    "domain",
+    "scope",
+    "project",
+    "token",
+    "application_credential",
+    "secret",
+    "roles",
+    "expires_at",
+    "group",
+    "config",
+    "inputs",
+    "outputs",
+    "options",
+    "default",
+    "server_id",
+    "config_id",
+    "action",
+    "status_reason",
+    "input_values",
+    "output_values",
+    "template",
+    "heat_template_version",
+    "resources",
+    "method",
+    "path",
+    "count",
+    "seconds",
 ]
 # strings the services know (to get further) and nasty ones
 STRINGS = [
-    "", " ", "NaN", "Infinity", "-1", "0", "1e999",
-    "99999999999999999999999999", "../../etc/passwd", "%00", "a" * 300,
-    "active", "password", "demo", "admin", "Default", "default", "m1.tiny",
-    "1", CIRROS, "host1", "nova", "SOFT", "HARD", "ssh", "x509", "String",
-    "Number", "Json", "2.1", "latest",
+    "",
+    " ",
+    "NaN",
+    "Infinity",
+    "-1",
+    "0",
+    "1e999",
+    "99999999999999999999999999",
+    "../../etc/passwd",
+    "%00",
+    "a" * 300,
+    "active",
+    "password",
+    "demo",
+    "admin",
+    "Default",
+    "default",
+    "m1.tiny",
+    "1",
+    CIRROS,
+    "host1",
+    "nova",
+    "SOFT",
+    "HARD",
+    "ssh",
+    "x509",
+    "String",
+    "Number",
+    "Json",
+    "2.1",
+    "latest",
 ]
-NASTY = ["\udc80", "\ud800x", "a\udfff", "\x00", "a\nb", "\u2028",
-         "\x1b[2J", "\ufeff", "\U0001f600"]
+NASTY = [
+    "\udc80",
+    "\ud800x",
+    "a\udfff",
+    "\x00",
+    "a\nb",
+    "\u2028",
+    "\x1b[2J",
+    "\ufeff",
+    "\U0001f600",
+]
 
 
 def _text(max_size=12):
-    return (st.text(max_size=max_size)
-            | st.text(st.characters(categories=["Cc", "Zl", "Zs"]),
-                      max_size=4)
-            | st.sampled_from(STRINGS) | st.sampled_from(NASTY))
+    return (
+        st.text(max_size=max_size)
+        | st.text(st.characters(categories=["Cc", "Zl", "Zs"]), max_size=4)
+        | st.sampled_from(STRINGS)
+        | st.sampled_from(NASTY)
+    )
 
 
-NUMBERS = (st.integers(-2 ** 70, 2 ** 70)
-           | st.sampled_from([0, -1, 1, 2 ** 63, -2 ** 63 - 1, 10 ** 30,
-                              -10 ** 30, 10 ** 400])
-           | st.floats(allow_nan=False, allow_infinity=False))
+NUMBERS = (
+    st.integers(-(2**70), 2**70)
+    | st.sampled_from([0, -1, 1, 2**63, -(2**63) - 1, 10**30, -(10**30), 10**400])
+    | st.floats(allow_nan=False, allow_infinity=False)
+)
 SCALARS = st.none() | st.booleans() | NUMBERS | _text()
 JSON = st.recursive(
     SCALARS,
-    lambda inner: (st.lists(inner, max_size=4)
-                   | st.dictionaries(st.sampled_from(KEYS) | _text(), inner,
-                                     max_size=4)),
-    max_leaves=16)
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(KEYS) | _text(), inner, max_size=4)
+    ),
+    max_leaves=16,
+)
 # bodies a strict JSON parser must refuse, and plain garbage
-RAW = (st.sampled_from([
-    b"NaN", b'{"a": Infinity}', b'{"a": -Infinity}', b'{"a": 1e999}',
-    b'{"a": NaN}', b"[" * 3000, b"[" * 3000 + b"]" * 3000,
-    b'{"a": "\\udc80"}', b'{"\\ud800": 1}', b"\xff\xfe", b"", b"null",
-    b'{"server": ' * 200 + b"1" + b"}" * 200])
-    | st.binary(max_size=40))
+RAW = st.sampled_from(
+    [
+        b"NaN",
+        b'{"a": Infinity}',
+        b'{"a": -Infinity}',
+        b'{"a": 1e999}',
+        b'{"a": NaN}',
+        b"[" * 3000,
+        b"[" * 3000 + b"]" * 3000,
+        b'{"a": "\\udc80"}',
+        b'{"\\ud800": 1}',
+        b"\xff\xfe",
+        b"",
+        b"null",
+        b'{"server": ' * 200 + b"1" + b"}" * 200,
+    ]
+) | st.binary(max_size=40)
 KEY = st.sampled_from(KEYS) | _text()
 # compute microversions: mostly valid ones
-VERSIONS = st.sampled_from([None, "2.1", "2.19", "2.37", "2.53", "2.74",
-                            "2.96", "latest", None, "2.1", "2.37", "2.53",
-                            "latest", "9.9", "x"])
+VERSIONS = st.sampled_from(
+    [
+        None,
+        "2.1",
+        "2.19",
+        "2.37",
+        "2.53",
+        "2.74",
+        "2.96",
+        "latest",
+        None,
+        "2.1",
+        "2.37",
+        "2.53",
+        "latest",
+        "9.9",
+        "x",
+    ]
+)
 
 
 def _seeds(ids):
     """Valid bodies per path template (``ids``: the caller's resources):
     mutated, they get the fuzzing past the schemas into the handlers."""
-    key = ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG8Bo9d8gkRYyT1tRKc6fPXvLZdJ"
-           "UBwr3x4ZNaGi8S0M")
-    server = {"server": {"name": "s", "flavorRef": "1", "imageRef": CIRROS,
-                         "max_count": 2, "metadata": {"a": "b"},
-                         "description": "d"}}
-    actions = [{"reboot": {"type": "SOFT"}}, {"os-getConsoleOutput":
-                                             {"length": 5}},
-               {"rebuild": {"imageRef": CIRROS, "name": "r"}},
-               {"resize": {"flavorRef": "2"}}, {"createImage": {"name": "i"}},
-               {"lock": None}, {"os-stop": None}]
-    deployment = {"config_id": ids["config_id"], "server_id": ids["server_id"],
-                  "action": "CREATE", "status": "IN_PROGRESS",
-                  "input_values": {"a": 1}}
+    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG8Bo9d8gkRYyT1tRKc6fPXvLZdJUBwr3x4ZNaGi8S0M"
+    server = {
+        "server": {
+            "name": "s",
+            "flavorRef": "1",
+            "imageRef": CIRROS,
+            "max_count": 2,
+            "metadata": {"a": "b"},
+            "description": "d",
+        }
+    }
+    actions = [
+        {"reboot": {"type": "SOFT"}},
+        {"os-getConsoleOutput": {"length": 5}},
+        {"rebuild": {"imageRef": CIRROS, "name": "r"}},
+        {"resize": {"flavorRef": "2"}},
+        {"createImage": {"name": "i"}},
+        {"lock": None},
+        {"os-stop": None},
+    ]
+    deployment = {
+        "config_id": ids["config_id"],
+        "server_id": ids["server_id"],
+        "action": "CREATE",
+        "status": "IN_PROGRESS",
+        "input_values": {"a": 1},
+    }
     compute = "/compute/v2.1"
     heat = "/orchestration/v1/{project_id}"
     return {
-        "/v3/auth/tokens": [{"auth": {"identity": {
-            "methods": ["password"], "password": {"user": {
-                "name": "nobody", "domain": {"id": "default"},
-                "password": "x"}}}}}],
+        "/v3/auth/tokens": [
+            {
+                "auth": {
+                    "identity": {
+                        "methods": ["password"],
+                        "password": {
+                            "user": {
+                                "name": "nobody",
+                                "domain": {"id": "default"},
+                                "password": "x",
+                            }
+                        },
+                    }
+                }
+            }
+        ],
         "/v3/users/{user_id}/application_credentials": [
-            {"application_credential": {"name": "n", "roles": [
-                {"name": "member"}]}}],
+            {"application_credential": {"name": "n", "roles": [{"name": "member"}]}}
+        ],
         compute + "/os-services/{service_id}": [
-            {"status": "enabled"}, {"host": "host1", "binary":
-                                    "nova-compute"}],
-        compute + "/os-keypairs": [{"keypair": {"name": "k", "public_key":
-                                                key, "type": "ssh"}}],
-        compute + "/servers": [server, {"server": dict(
-            server["server"], networks="none")}],
+            {"status": "enabled"},
+            {"host": "host1", "binary": "nova-compute"},
+        ],
+        compute + "/os-keypairs": [{"keypair": {"name": "k", "public_key": key, "type": "ssh"}}],
+        compute + "/servers": [server, {"server": dict(server["server"], networks="none")}],
         compute + "/os-volumes_boot": [server],
         compute + "/servers/{server_id}": [{"server": {"name": "n"}}],
         compute + "/os-volumes_boot/{server_id}": [{"server": {"name": "n"}}],
         compute + "/servers/{server_id}/action": actions,
         compute + "/os-volumes_boot/{server_id}/action": actions,
         compute + "/servers/{server_id}/metadata": [{"metadata": {"a": "b"}}],
-        compute + "/servers/{server_id}/metadata/{key}": [
-            {"meta": {"k": "v"}}],
-        compute + "/os-aggregates": [{"aggregate": {
-            "name": "a", "availability_zone": "z"}}],
-        compute + "/os-aggregates/{aggregate_id}": [
-            {"aggregate": {"name": "b"}}],
+        compute + "/servers/{server_id}/metadata/{key}": [{"meta": {"k": "v"}}],
+        compute + "/os-aggregates": [{"aggregate": {"name": "a", "availability_zone": "z"}}],
+        compute + "/os-aggregates/{aggregate_id}": [{"aggregate": {"name": "b"}}],
         compute + "/os-aggregates/{aggregate_id}/action": [
             {"add_host": {"host": "host1"}},
-            {"set_metadata": {"metadata": {"k": "v"}}}],
-        compute + "/os-aggregates/{aggregate_id}/images": [
-            {"cache": [{"id": CIRROS}]}],
+            {"set_metadata": {"metadata": {"k": "v"}}},
+        ],
+        compute + "/os-aggregates/{aggregate_id}/images": [{"cache": [{"id": CIRROS}]}],
         compute + "/os-quota-sets/{tenant_id}": [
             {"quota_set": {"instances": 50, "cores": "100", "force": "True"}},
-            {"quota_set": {"key_pairs": -1, "metadata_items": 200}}],
+            {"quota_set": {"key_pairs": -1, "metadata_items": 200}},
+        ],
         compute + "/os-quota-class-sets/{quota_class}": [
-            {"quota_class_set": {"instances": 50, "server_groups": 3}}],
-        heat + "/software_configs": [{
-            "name": "c", "group": "script", "config": "x",
-            "inputs": [{"name": "i", "type": "Number", "default": 1}],
-            "outputs": [{"name": "o"}], "options": {}}],
+            {"quota_class_set": {"instances": 50, "server_groups": 3}}
+        ],
+        heat + "/software_configs": [
+            {
+                "name": "c",
+                "group": "script",
+                "config": "x",
+                "inputs": [{"name": "i", "type": "Number", "default": 1}],
+                "outputs": [{"name": "o"}],
+                "options": {},
+            }
+        ],
         heat + "/software_deployments": [deployment],
         heat + "/software_deployments/{deployment_id}": [
-            {"status": "COMPLETE", "output_values": {"o": 1}}],
-        heat + "/validate": [{"template": {
-            "heat_template_version": "2013-05-23",
-            "parameters": {"p": {"type": "number", "default": 1}},
-            "resources": {}}}],
-        "/localcloud/faults": [{"method": "GET", "path": "^/nothing$",
-                                "count": 1, "kind": "status",
-                                "status": 503}],
+            {"status": "COMPLETE", "output_values": {"o": 1}}
+        ],
+        heat + "/validate": [
+            {
+                "template": {
+                    "heat_template_version": "2013-05-23",
+                    "parameters": {"p": {"type": "number", "default": 1}},
+                    "resources": {},
+                }
+            }
+        ],
+        "/localcloud/faults": [
+            {"method": "GET", "path": "^/nothing$", "count": 1, "kind": "status", "status": 503}
+        ],
     }
 
 
@@ -242,8 +422,7 @@ def _json_routes():
                 continue
             if svc.name == "compute" and "/{project_id}/" in route.pattern:
                 continue
-            found.append((svc.name, route.method, route.pattern,
-                          _template(svc, route)))
+            found.append((svc.name, route.method, route.pattern, _template(svc, route)))
     return found
 
 
@@ -255,8 +434,11 @@ def cloud(tmp_path_factory):
     """A full cloud; each user owns one of everything a path can name
     (``cloud.fuzz_ids[user][parameter]``); unhandled exceptions are
     recorded in ``cloud.fuzz_crashes``."""
-    cloud = LocalCloud(Config(data_dir=str(tmp_path_factory.mktemp("fuzz")),
-                              build_time=0, max_servers_per_request=3))
+    cloud = LocalCloud(
+        Config(
+            data_dir=str(tmp_path_factory.mktemp("fuzz")), build_time=0, max_servers_per_request=3
+        )
+    )
     client = Client(cloud)
     cloud.fuzz_tokens = {u: client.token(u) for u in USERS}
     cloud.fuzz_ids = {u: _own_resources(cloud, client, u) for u in USERS}
@@ -273,27 +455,56 @@ def _own_resources(cloud, client, user):
         result = client.request(method, path, json=body, token=token)
         assert result.status in expect, (path, result.body)
         return result.json() if result.body else None
+
     with cloud.store.read() as db:
         project = cloud.identity.project_id(db, user)
         user_id = cloud.identity.user_id(db, user)
-        service = db.execute("SELECT uuid FROM compute_services"
-                             " WHERE binary = 'nova-compute'").fetchone()[0]
-    server = call("POST", "/compute/v2.1/servers", {"server": {
-        "name": "fuzz-" + user, "flavorRef": "1", "imageRef": CIRROS,
-        "metadata": {"k": "v"}}})["server"]["id"]
-    ids = {"project_id": project, "user_id": user_id, "server_id": server,
-           "key": "k", "service_id": service, "account": "AUTH_" + project,
-           "container": "c", "object": "o", "tenant_id": project,
-           "quota_class": "fuzz-" + user}
+        service = db.execute(
+            "SELECT uuid FROM compute_services WHERE binary = 'nova-compute'"
+        ).fetchone()[0]
+    server = call(
+        "POST",
+        "/compute/v2.1/servers",
+        {
+            "server": {
+                "name": "fuzz-" + user,
+                "flavorRef": "1",
+                "imageRef": CIRROS,
+                "metadata": {"k": "v"},
+            }
+        },
+    )["server"]["id"]
+    ids = {
+        "project_id": project,
+        "user_id": user_id,
+        "server_id": server,
+        "key": "k",
+        "service_id": service,
+        "account": "AUTH_" + project,
+        "container": "c",
+        "object": "o",
+        "tenant_id": project,
+        "quota_class": "fuzz-" + user,
+    }
     if user == "admin":
-        ids["aggregate_id"] = str(call("POST", "/compute/v2.1/os-aggregates", {
-            "aggregate": {"name": "fuzz"}})["aggregate"]["id"])
+        ids["aggregate_id"] = str(
+            call("POST", "/compute/v2.1/os-aggregates", {"aggregate": {"name": "fuzz"}})[
+                "aggregate"
+            ]["id"]
+        )
     heat = "/orchestration/v1/%s/" % project
-    ids["config_id"] = call("POST", heat + "software_configs", {
-        "name": "c", "group": "script", "config": "x"})["software_config"]["id"]
-    ids["deployment_id"] = call("POST", heat + "software_deployments", {
-        "config_id": ids["config_id"], "server_id": server, "action": "CREATE",
-    })["software_deployment"]["id"]
+    ids["config_id"] = call(
+        "POST", heat + "software_configs", {"name": "c", "group": "script", "config": "x"}
+    )["software_config"]["id"]
+    ids["deployment_id"] = call(
+        "POST",
+        heat + "software_deployments",
+        {
+            "config_id": ids["config_id"],
+            "server_id": server,
+            "action": "CREATE",
+        },
+    )["software_deployment"]["id"]
     swift = "/object-store/v1/AUTH_%s/c" % project
     call("PUT", swift, expect=(201, 202))
     client.request("PUT", swift + "/o", body=b"data", token=token)
@@ -303,22 +514,29 @@ def _own_resources(cloud, client, user):
 def _path(template, ids, draw):
     """``template`` with each parameter the caller's own id (``ids``) or
     random text or numbers (quoted: each stays one path segment)."""
+
     def fill(match):
         value = ids.get(match.group(1), "x")
         if draw(st.integers(0, 3)) == 0:
-            value = draw(st.text(min_size=1, max_size=12)
-                         | st.sampled_from(STRINGS[1:] + NASTY)
-                         | st.integers(-2 ** 70, 2 ** 70).map(str))
+            value = draw(
+                st.text(min_size=1, max_size=12)
+                | st.sampled_from(STRINGS[1:] + NASTY)
+                | st.integers(-(2**70), 2**70).map(str)
+            )
         return quote(value.encode("utf-8", "surrogatepass"), safe="")
+
     return re.sub(r"\{(\w+)\}", fill, template)
 
 
 @pytest.mark.parametrize("user", USERS)
 @pytest.mark.parametrize(
-    "service, method, pattern, template", ROUTES,
-    ids=["%s %s %s" % (r[0], r[1], r[3]) for r in ROUTES])
+    "service, method, pattern, template",
+    ROUTES,
+    ids=["%s %s %s" % (r[0], r[1], r[3]) for r in ROUTES],
+)
 def test_bad_json_never_crashes_and_a_refusal_changes_nothing(
-        cloud, user, service, method, pattern, template):
+    cloud, user, service, method, pattern, template
+):
     client = Client(cloud)
     allowed_500 = (method, pattern) in ALLOWED_500
     ids = cloud.fuzz_ids[user]
@@ -335,22 +553,28 @@ def test_bad_json_never_crashes_and_a_refusal_changes_nothing(
         before = _dump(cloud)
         crashes = len(cloud.fuzz_crashes)
         try:
-            result = client.request(method, path, body=body, headers=headers,
-                                    token=cloud.fuzz_tokens[user])
+            result = client.request(
+                method, path, body=body, headers=headers, token=cloud.fuzz_tokens[user]
+            )
         finally:
             cloud.faults.clear()
         assert len(cloud.fuzz_crashes) == crashes, "unhandled exception"
-        assert result.status < 500 or (result.status == 500 and allowed_500), \
-            (result.status, result.body[:300])
+        assert result.status < 500 or (result.status == 500 and allowed_500), (
+            result.status,
+            result.body[:300],
+        )
         if 400 <= result.status < 500:
             assert _dump(cloud) == before, "a %d changed data" % result.status
+
     fuzz()
 
 
 def _dump(cloud):
     with cloud.store.read() as db:
-        tables = [r[0] for r in db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'"
-            " ORDER BY name")]
-        return {t: [tuple(r) for r in db.execute("SELECT * FROM %s" % t)]
-                for t in tables}
+        tables = [
+            r[0]
+            for r in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            )
+        ]
+        return {t: [tuple(r) for r in db.execute("SELECT * FROM %s" % t)] for t in tables}

@@ -25,20 +25,27 @@ def env(tmp_path_factory):
 
 
 def heat(user, method, path, **kwargs):
-    return requests.request(method, user.heat + path, headers=user.headers,
-                            **kwargs)
+    return requests.request(method, user.heat + path, headers=user.headers, **kwargs)
 
 
 def config(user, name):
-    resp = heat(user, "POST", "/software_configs", json={
-        "name": name, "group": "script", "config": "#!/bin/sh\n" + name})
+    resp = heat(
+        user,
+        "POST",
+        "/software_configs",
+        json={"name": name, "group": "script", "config": "#!/bin/sh\n" + name},
+    )
     assert resp.status_code == 200, resp.text
     return resp.json()["software_config"]["id"]
 
 
 def deploy(user, config_id, **body):
-    return heat(user, "POST", "/software_deployments", json={
-        "config_id": config_id, "server_id": SERVER, **body})
+    return heat(
+        user,
+        "POST",
+        "/software_deployments",
+        json={"config_id": config_id, "server_id": SERVER, **body},
+    )
 
 
 def metadata(user):
@@ -86,7 +93,6 @@ def test_an_admin_may_share_a_deployment_with_a_project(env):
     resp = deploy(env.admin, shared, stack_user_project_id=env.alt.project)
     assert resp.status_code == 200, resp.text
     deployment_id = resp.json()["software_deployment"]["id"]
-    assert heat(env.alt, "GET", "/software_deployments/"
-                + deployment_id).status_code == 200
+    assert heat(env.alt, "GET", "/software_deployments/" + deployment_id).status_code == 200
     assert "#!/bin/sh\nshared" in metadata(env.alt)
     assert "#!/bin/sh\nshared" not in metadata(env.demo)

@@ -8,15 +8,17 @@ import socket
 import pytest
 
 from occli.localcloud import app
-from occli.localcloud.cloud import Config, LocalCloud
+from occli.localcloud.cloud import Config
+from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.identity import IdentityService
 from occli.localcloud.server import BackgroundServer
 
 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory):
-    cloud = LocalCloud(Config(data_dir=str(tmp_path_factory.mktemp("body"))),
-                       services=[IdentityService])
+    cloud = LocalCloud(
+        Config(data_dir=str(tmp_path_factory.mktemp("body"))), services=[IdentityService]
+    )
     server = BackgroundServer(cloud).start()
     yield server.url
     server.stop()
@@ -38,9 +40,10 @@ def _exchange(url, head, body=b""):
 
 
 def _head(length):
-    return (b"POST /v3/auth/tokens HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n"
-            % length)
+    return (
+        b"POST /v3/auth/tokens HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % length
+    )
 
 
 def test_an_over_limit_content_length_is_refused_before_the_body(url):

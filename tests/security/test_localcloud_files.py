@@ -10,11 +10,12 @@ import sys
 import pytest
 
 from occli.localcloud import cli
-from occli.localcloud.cloud import DATA_FILES, Config, LocalCloud
+from occli.localcloud.cloud import DATA_FILES
+from occli.localcloud.cloud import Config
+from occli.localcloud.cloud import LocalCloud
 from tests.unit.localcloud.conftest import Client
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 @pytest.fixture
@@ -29,8 +30,7 @@ def _mode(path):
 
 
 def _modes(data_dir):
-    return {name: _mode(os.path.join(data_dir, name))
-            for name in os.listdir(data_dir)}
+    return {name: _mode(os.path.join(data_dir, name)) for name in os.listdir(data_dir)}
 
 
 def _use(data_dir):
@@ -49,13 +49,18 @@ def test_a_new_data_dir_and_its_files_are_private(tmp_path, usual_umask):
     finally:
         cloud.close()
     assert _mode(data_dir) == 0o700
-    assert {"cloud.db", "cloud.db-wal", "cloud.db-shm", "access.log",
-            "clouds.yaml", "endpoint"} <= set(modes)
+    assert {
+        "cloud.db",
+        "cloud.db-wal",
+        "cloud.db-shm",
+        "access.log",
+        "clouds.yaml",
+        "endpoint",
+    } <= set(modes)
     assert modes == dict.fromkeys(modes, 0o600)
 
 
-def test_an_existing_world_readable_data_dir_is_made_private(
-        tmp_path, usual_umask):
+def test_an_existing_world_readable_data_dir_is_made_private(tmp_path, usual_umask):
     data_dir = tmp_path / "old"
     _use(data_dir).close()
     os.chmod(data_dir, 0o755)
@@ -70,15 +75,17 @@ def test_an_existing_world_readable_data_dir_is_made_private(
     assert modes == dict.fromkeys(modes, 0o600)
 
 
-def test_the_access_log_masks_secrets_and_escapes_control_characters(
-        tmp_path):
+def test_the_access_log_masks_secrets_and_escapes_control_characters(tmp_path):
     cloud = LocalCloud(Config(data_dir=str(tmp_path / "log")))
     try:
         client = Client(cloud)
         forged = "GET /v3 200 0.0001 req-forged"
-        client.get("/object-store/v1/AUTH_x/c/o%00%0A" + forged.replace(
-            " ", "%20") + "?temp_url_sig=deadbeefcafe&temp_url_expires=9"
-            "&X-Auth-Token=tok3n&marker=m1")
+        client.get(
+            "/object-store/v1/AUTH_x/c/o%00%0A"
+            + forged.replace(" ", "%20")
+            + "?temp_url_sig=deadbeefcafe&temp_url_expires=9"
+            "&X-Auth-Token=tok3n&marker=m1"
+        )
         client.get("/v3\\x0a%1b[2J")
         with open(cloud.access_log_path) as f:
             lines = f.read().splitlines()
@@ -90,7 +97,8 @@ def test_the_access_log_masks_secrets_and_escapes_control_characters(
     assert first[1] == (
         "/object-store/v1/AUTH_x/c/o\\x00\\x0aGET\\x20/v3\\x20200\\x20"
         "0.0001\\x20req-forged?temp_url_sig=***&temp_url_expires=9"
-        "&X-Auth-Token=***&marker=m1")
+        "&X-Auth-Token=***&marker=m1"
+    )
     assert second[1] == "/v3\\\\x0a\\x1b[2J"
     assert "deadbeefcafe" not in "\n".join(lines)
     assert "tok3n" not in "\n".join(lines)
@@ -105,9 +113,14 @@ def test_started_cloud_writes_private_pid_and_log(tmp_path, usual_umask):
 
     def run(*args):
         return subprocess.run(
-            [sys.executable, "-m", "occli.localcloud", *args, "--data-dir",
-             str(data_dir)], cwd=ROOT, env=env, capture_output=True,
-            text=True, timeout=60)
+            [sys.executable, "-m", "occli.localcloud", *args, "--data-dir", str(data_dir)],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
     started = run("start", "--port", "0", "--services", "identity")
     try:
         assert started.returncode == 0, started.stderr

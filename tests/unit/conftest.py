@@ -49,6 +49,7 @@ def cli(mock_cloud, monkeypatch, tmp_path, capsys):
             code = exc.code
         out, err = capsys.readouterr()
         return code, out, err
+
     return run
 
 
@@ -65,4 +66,5 @@ def app_run(cli):
         app.stdout, app.stderr = io.StringIO(), io.StringIO()
         code = app.run(list(argv))
         return code, app.stdout.getvalue(), app.stderr.getvalue()
+
     return run

@@ -35,24 +35,38 @@ def load_fixture(*parts):
 
 def catalog():
     """The token's catalog: identity, compute, image, orchestration, Swift."""
+
     def service(stype, name, url):
-        return {"id": stype + "-id", "type": stype, "name": name,
-                "endpoints": [{"id": "%s-%s" % (stype, i), "interface": i,
-                               "region": "RegionOne", "region_id": "RegionOne",
-                               "url": url}
-                              for i in ("public", "internal", "admin")]}
-    return [service("identity", "keystone", BASE + "/identity"),
-            service("compute", "nova", COMPUTE),
-            service("image", "glance", IMAGE),
-            service("orchestration", "heat", HEAT),
-            service("object-store", "swift", SWIFT)]
+        return {
+            "id": stype + "-id",
+            "type": stype,
+            "name": name,
+            "endpoints": [
+                {
+                    "id": "%s-%s" % (stype, i),
+                    "interface": i,
+                    "region": "RegionOne",
+                    "region_id": "RegionOne",
+                    "url": url,
+                }
+                for i in ("public", "internal", "admin")
+            ],
+        }
+
+    return [
+        service("identity", "keystone", BASE + "/identity"),
+        service("compute", "nova", COMPUTE),
+        service("image", "glance", IMAGE),
+        service("orchestration", "heat", HEAT),
+        service("object-store", "swift", SWIFT),
+    ]
 
 
 def token_body():
-    body = copy.deepcopy(load_fixture(
-        "identity", "tokens", "responses", "project-scoped-password.json"))
-    expires = (datetime.datetime.now(datetime.timezone.utc)
-               + datetime.timedelta(hours=1))
+    body = copy.deepcopy(
+        load_fixture("identity", "tokens", "responses", "project-scoped-password.json")
+    )
+    expires = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)
     body["token"]["expires_at"] = expires.strftime("%Y-%m-%dT%H:%M:%S.000000Z")
     body["token"]["catalog"] = catalog()
     return body
@@ -61,11 +75,17 @@ def token_body():
 def install(mock):
     """Answer identity and compute discovery and the token POST on ``mock``
     (a requests-mock Mocker); returns a namespace with ``mock``."""
-    mock.post(AUTH_URL + "/auth/tokens", status_code=201, json=token_body(),
-              headers={"X-Subject-Token": TOKEN})
-    mock.get(BASE + "/identity", status_code=300,
-             json=load_fixture("identity", "versions",
-                               "identity-versions-response.json"))
+    mock.post(
+        AUTH_URL + "/auth/tokens",
+        status_code=201,
+        json=token_body(),
+        headers={"X-Subject-Token": TOKEN},
+    )
+    mock.get(
+        BASE + "/identity",
+        status_code=300,
+        json=load_fixture("identity", "versions", "identity-versions-response.json"),
+    )
     v3 = load_fixture("identity", "versions", "identity-version-response.json")
     v3["version"]["links"] = [{"rel": "self", "href": AUTH_URL + "/"}]
     mock.get(AUTH_URL, json=v3)
@@ -79,12 +99,16 @@ def password_auth():
     """keystoneauth1 password auth for the mocked cloud's admin."""
     from keystoneauth1.identity import v3
 
-    return v3.Password(auth_url=AUTH_URL, username="admin", password=PASSWORD,
-                       project_name="admin", user_domain_id="default",
-                       project_domain_id="default")
+    return v3.Password(
+        auth_url=AUTH_URL,
+        username="admin",
+        password=PASSWORD,
+        project_name="admin",
+        user_domain_id="default",
+        project_domain_id="default",
+    )
 
 
 def requests_to(mock, method, url_part):
     """The requests-mock history entries matching a method and URL fragment."""
-    return [r for r in mock.request_history
-            if r.method == method and url_part in r.url]
+    return [r for r in mock.request_history if r.method == method and url_part in r.url]

@@ -17,8 +17,7 @@ def test_parse_and_compare():
 
 
 def test_negotiate_takes_highest_common():
-    assert api_versions.negotiate(None, "2.1", "2.104") == APIVersion(
-        api_versions.MAX_VERSION)
+    assert api_versions.negotiate(None, "2.1", "2.104") == APIVersion(api_versions.MAX_VERSION)
     assert api_versions.negotiate(None, "2.1", "2.60") == APIVersion("2.60")
     assert api_versions.negotiate("latest", "2.1", "2.60") == APIVersion("2.60")
 

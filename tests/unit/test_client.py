@@ -28,11 +28,18 @@ print(json.dumps({"ids": ids, "plugins": "occli.plugins" in sys.modules,
 
 
 def test_sdk_use_never_builds_the_plugin_registry(tmp_path):
-    env = {"OCCLI_CACHE_DIR": str(tmp_path / "cache"), "HOME": str(tmp_path),
-           "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-c", SDK_ONLY], env=env,
-                          capture_output=True, text=True,
-                          cwd=str(pathlib.Path(__file__).parents[2]))
+    env = {
+        "OCCLI_CACHE_DIR": str(tmp_path / "cache"),
+        "HOME": str(tmp_path),
+        "PATH": "/usr/bin:/bin",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", SDK_ONLY],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=str(pathlib.Path(__file__).parents[2]),
+    )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result == {"ids": ["s1"], "plugins": False, "cache": False}
@@ -53,6 +60,7 @@ def test_the_registry_sees_the_same_builtin_managers():
     import importlib
 
     from occli import base
+
     for name, path in builtins.items():
         module, _, cls = path.partition(":")
         manager = getattr(importlib.import_module(module), cls)

@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from occli import config
-from occli.config import ConfigError, resolve
+from occli.config import ConfigError
+from occli.config import resolve
 
 AUTH_URL = "http://keystone.test/identity/v3"
 PASSWORD = "s3cr3t-Pa55w0rd"
@@ -25,9 +26,7 @@ def dirs(tmp_path, monkeypatch):
     for name in ("cwd", "user", "etc", "local"):
         paths[name] = tmp_path / name
         paths[name].mkdir()
-    monkeypatch.setattr(
-        config, "SEARCH_DIRS", [str(paths[n]) for n in ("cwd", "user", "etc")]
-    )
+    monkeypatch.setattr(config, "SEARCH_DIRS", [str(paths[n]) for n in ("cwd", "user", "etc")])
     monkeypatch.setenv("OCCLI_LOCALCLOUD_DIR", str(paths["local"]))
     return paths
 
@@ -148,8 +147,9 @@ def test_default_search_dirs(tmp_path, monkeypatch):
     assert len(found) == len(set(found))
     files = config.config_files({"OS_CLIENT_CONFIG_FILE": "/x/c.yaml"})
     assert files[0] == "/x/c.yaml"
-    assert files[1:4] == [os.path.join(str(tmp_path), "clouds" + s)
-                          for s in (".yaml", ".yml", ".json")]
+    assert files[1:4] == [
+        os.path.join(str(tmp_path), "clouds" + s) for s in (".yaml", ".yml", ".json")
+    ]
 
 
 def test_localcloud_file_is_the_last_resort(dirs):
@@ -177,10 +177,16 @@ def test_localcloud_default_location(tmp_path, monkeypatch):
 
 def test_named_cloud_ignores_os_env_like_openstacksdk(dirs):
     write(dirs["cwd"] / "clouds.yaml", {"c": PW_CLOUD})
-    cfg = resolve("c", environ=env(
-        dirs, OS_USERNAME="bob", OS_AUTH_URL="http://env", OS_REGION_NAME="R2",
-        OS_INTERFACE="internal",
-    ))
+    cfg = resolve(
+        "c",
+        environ=env(
+            dirs,
+            OS_USERNAME="bob",
+            OS_AUTH_URL="http://env",
+            OS_REGION_NAME="R2",
+            OS_INTERFACE="internal",
+        ),
+    )
     assert cfg.auth["username"] == "alice"
     assert cfg.auth["auth_url"] == AUTH_URL
     assert cfg.region_name == "RegionOne"
@@ -207,19 +213,30 @@ def test_os_cloud_names_the_cloud(dirs):
 
 def test_environment_cloud_when_nothing_is_named(dirs):
     write(dirs["cwd"] / "clouds.yaml", {"c": PW_CLOUD})
-    cfg = resolve(environ=env(
-        dirs,
-        OS_AUTH_URL="http://env/v3", OS_USERNAME="bob", OS_PASSWORD=PASSWORD,
-        OS_TENANT_NAME="proj", OS_DOMAIN_NAME="Dom", OS_REGION_NAME="R2",
-        OS_ENDPOINT_TYPE="internalURL", OS_INSECURE="true",
-        OS_COMPUTE_API_VERSION="2.79", OS_API_TIMEOUT="12.5",
-        OS_TEST_SOMETHING="ignored",
-    ))
+    cfg = resolve(
+        environ=env(
+            dirs,
+            OS_AUTH_URL="http://env/v3",
+            OS_USERNAME="bob",
+            OS_PASSWORD=PASSWORD,
+            OS_TENANT_NAME="proj",
+            OS_DOMAIN_NAME="Dom",
+            OS_REGION_NAME="R2",
+            OS_ENDPOINT_TYPE="internalURL",
+            OS_INSECURE="true",
+            OS_COMPUTE_API_VERSION="2.79",
+            OS_API_TIMEOUT="12.5",
+            OS_TEST_SOMETHING="ignored",
+        )
+    )
     assert cfg.name == "envvars"
     assert cfg.source_files == []
     assert cfg.auth == {
-        "auth_url": "http://env/v3", "username": "bob", "password": PASSWORD,
-        "project_name": "proj", "user_domain_name": "Dom",
+        "auth_url": "http://env/v3",
+        "username": "bob",
+        "password": PASSWORD,
+        "project_name": "proj",
+        "user_domain_name": "Dom",
         "project_domain_name": "Dom",
     }
     assert cfg.region_name == "R2"
@@ -233,8 +250,10 @@ def test_environment_cloud_when_nothing_is_named(dirs):
 def test_env_cloud_name_from_os_cloud_name(dirs):
     cfg = resolve(environ=env(dirs, OS_CLOUD_NAME="mine", OS_AUTH_URL="http://e"))
     assert cfg.name == "mine"
-    assert resolve("mine", environ=env(dirs, OS_CLOUD_NAME="mine",
-                                       OS_AUTH_URL="http://e")).name == "mine"
+    assert (
+        resolve("mine", environ=env(dirs, OS_CLOUD_NAME="mine", OS_AUTH_URL="http://e")).name
+        == "mine"
+    )
 
 
 def test_selector_variables_alone_do_not_make_an_env_cloud(dirs):
@@ -254,11 +273,20 @@ def test_single_cloud_is_the_default_but_not_among_several(dirs):
 def test_options_override_file_per_key(dirs):
     write(dirs["cwd"] / "clouds.yaml", {"c": dict(PW_CLOUD, interface="internal")})
     write(dirs["cwd"] / "secure.yaml", {"c": {"auth": {"password": "file"}}})
-    cfg = resolve("c", overrides={
-        "username": "carol", "password": "opt", "os_region_name": "R9",
-        "project-name": None, "interface": "", "auth": {"project_id": "pid"},
-        "compute_api_version": "2.1", "insecure": True,
-    }, environ=env(dirs))
+    cfg = resolve(
+        "c",
+        overrides={
+            "username": "carol",
+            "password": "opt",
+            "os_region_name": "R9",
+            "project-name": None,
+            "interface": "",
+            "auth": {"project_id": "pid"},
+            "compute_api_version": "2.1",
+            "insecure": True,
+        },
+        environ=env(dirs),
+    )
     assert cfg.auth["username"] == "carol"
     assert cfg.auth["password"] == "opt"
     assert cfg.auth["project_name"] == "demo"  # None means "not given"
@@ -271,10 +299,15 @@ def test_options_override_file_per_key(dirs):
 
 
 def test_options_override_environment_per_key(dirs):
-    cfg = resolve(overrides={"auth_url": "http://opt/v3", "cacert": "/ca.pem",
-                             "endpoint_type": "admin", "timeout": 3},
-                  environ=env(dirs, OS_AUTH_URL="http://env/v3", OS_USERNAME="bob",
-                              OS_PASSWORD="pw"))
+    cfg = resolve(
+        overrides={
+            "auth_url": "http://opt/v3",
+            "cacert": "/ca.pem",
+            "endpoint_type": "admin",
+            "timeout": 3,
+        },
+        environ=env(dirs, OS_AUTH_URL="http://env/v3", OS_USERNAME="bob", OS_PASSWORD="pw"),
+    )
     assert cfg.auth == {"auth_url": "http://opt/v3", "username": "bob", "password": "pw"}
     assert cfg.verify == "/ca.pem"
     assert cfg.interface == "admin"
@@ -287,8 +320,15 @@ def test_override_cloud_key_names_the_cloud(dirs):
 
 
 def test_override_beats_auth_section_and_domain_expansion(dirs):
-    cloud = {"auth": {"auth_url": AUTH_URL, "username": "alice", "password": "x",
-                      "project_name": "p", "domain_name": "D"}}
+    cloud = {
+        "auth": {
+            "auth_url": AUTH_URL,
+            "username": "alice",
+            "password": "x",
+            "project_name": "p",
+            "domain_name": "D",
+        }
+    }
     write(dirs["cwd"] / "clouds.yaml", {"c": cloud})
     cfg = resolve("c", overrides={"user_domain_name": "U"}, environ=env(dirs))
     assert cfg.auth["user_domain_name"] == "U"
@@ -298,8 +338,12 @@ def test_override_beats_auth_section_and_domain_expansion(dirs):
 
 def test_legacy_and_top_level_keys(dirs):
     cloud = {
-        "auth": {"auth_url": AUTH_URL, "username": "alice", "tenant_name": "old",
-                 "auth-token": "tok"},
+        "auth": {
+            "auth_url": AUTH_URL,
+            "username": "alice",
+            "tenant_name": "old",
+            "auth-token": "tok",
+        },
         "project_name": "top-wins",
         "password": "top-level-pw",
         "endpoint_type": "internal",
@@ -322,8 +366,10 @@ def test_legacy_and_top_level_keys(dirs):
 
 def test_tls_settings(dirs):
     cloud = dict(PW_CLOUD, cacert="~/ca.pem", cert="/c.pem", key="/k.pem")
-    write(dirs["cwd"] / "clouds.yaml", {"c": cloud, "i": dict(cloud, insecure="True"),
-                                        "v": dict(PW_CLOUD, verify=False)})
+    write(
+        dirs["cwd"] / "clouds.yaml",
+        {"c": cloud, "i": dict(cloud, insecure="True"), "v": dict(PW_CLOUD, verify=False)},
+    )
     cfg = resolve("c", environ=env(dirs))
     assert cfg.verify == os.path.expanduser("~/ca.pem")
     assert cfg.cert == ("/c.pem", "/k.pem")
@@ -336,8 +382,10 @@ def test_tls_settings(dirs):
 def test_regions(dirs):
     cloud = dict(PW_CLOUD)
     del cloud["region_name"]
-    cloud["regions"] = ["R1", {"name": "R2", "values": {"interface": "internal",
-                                                         "compute_api_version": "2.5"}}]
+    cloud["regions"] = [
+        "R1",
+        {"name": "R2", "values": {"interface": "internal", "compute_api_version": "2.5"}},
+    ]
     write(dirs["cwd"] / "clouds.yaml", {"c": cloud})
     cfg = resolve("c", environ=env(dirs))
     assert cfg.region_name == "R1" and cfg.interface == "public"
@@ -349,29 +397,48 @@ def test_regions(dirs):
 
 
 def test_auth_url_may_reference_other_settings(dirs):
-    write(dirs["cwd"] / "clouds.yaml", {"c": {"auth": {"auth_url": "https://{region_name}.k/v3"},
-                                              "region_name": "east"}})
+    write(
+        dirs["cwd"] / "clouds.yaml",
+        {"c": {"auth": {"auth_url": "https://{region_name}.k/v3"}, "region_name": "east"}},
+    )
     assert resolve("c", environ=env(dirs)).auth["auth_url"] == "https://east.k/v3"
 
 
 # -- auth type and plugins --------------------------------------------------
 
 
-@pytest.mark.parametrize("auth, overrides, expected", [
-    ({"username": "u", "password": "p"}, {}, "password"),
-    ({"token": "t"}, {}, "token"),
-    ({"token": "t", "username": "u", "password": "p"}, {}, "password"),
-    ({"application_credential_id": "i", "application_credential_secret": "s"}, {},
-     "v3applicationcredential"),
-    ({"application_credential_name": "n", "username": "u",
-      "application_credential_secret": "s"}, {}, "v3applicationcredential"),
-    ({"username": "u", "password": "p"}, {"token": "t"}, "token"),
-    ({"username": "u", "password": "p"}, {"password": "other"}, "password"),
-    ({"token": "t", "auth_type": "v3token"}, {}, "v3token"),
-    ({"username": "u", "password": "p", "auth_type": "v3password"}, {"token": "t"}, "v3password"),
-    ({"username": "u"}, {"auth_type": "v3totp"}, "v3totp"),
-    ({}, {}, "password"),
-])
+@pytest.mark.parametrize(
+    "auth, overrides, expected",
+    [
+        ({"username": "u", "password": "p"}, {}, "password"),
+        ({"token": "t"}, {}, "token"),
+        ({"token": "t", "username": "u", "password": "p"}, {}, "password"),
+        (
+            {"application_credential_id": "i", "application_credential_secret": "s"},
+            {},
+            "v3applicationcredential",
+        ),
+        (
+            {
+                "application_credential_name": "n",
+                "username": "u",
+                "application_credential_secret": "s",
+            },
+            {},
+            "v3applicationcredential",
+        ),
+        ({"username": "u", "password": "p"}, {"token": "t"}, "token"),
+        ({"username": "u", "password": "p"}, {"password": "other"}, "password"),
+        ({"token": "t", "auth_type": "v3token"}, {}, "v3token"),
+        (
+            {"username": "u", "password": "p", "auth_type": "v3password"},
+            {"token": "t"},
+            "v3password",
+        ),
+        ({"username": "u"}, {"auth_type": "v3totp"}, "v3totp"),
+        ({}, {}, "password"),
+    ],
+)
 def test_auth_type_inference(dirs, auth, overrides, expected):
     auth = dict(auth, auth_url=AUTH_URL)
     cloud = {"auth": auth}
@@ -384,8 +451,7 @@ def test_auth_type_inference(dirs, auth, overrides, expected):
 def test_env_token_gives_token_plugin(dirs):
     from keystoneauth1.identity import generic
 
-    cfg = resolve(environ=env(dirs, OS_AUTH_URL=AUTH_URL, OS_TOKEN="tok",
-                              OS_PROJECT_ID="pid"))
+    cfg = resolve(environ=env(dirs, OS_AUTH_URL=AUTH_URL, OS_TOKEN="tok", OS_PROJECT_ID="pid"))
     assert cfg.auth_type == "token"
     plugin = cfg.auth_plugin()
     assert isinstance(plugin, generic.Token)
@@ -395,8 +461,10 @@ def test_env_token_gives_token_plugin(dirs):
 def test_password_plugin(dirs):
     from keystoneauth1.identity import generic
 
-    write(dirs["cwd"] / "clouds.yaml", {"c": dict(PW_CLOUD, auth=dict(
-        PW_CLOUD["auth"], password=PASSWORD, junk="dropped"))})
+    write(
+        dirs["cwd"] / "clouds.yaml",
+        {"c": dict(PW_CLOUD, auth=dict(PW_CLOUD["auth"], password=PASSWORD, junk="dropped"))},
+    )
     plugin = resolve("c", environ=env(dirs)).auth_plugin()
     assert isinstance(plugin, generic.Password)
     assert plugin.auth_url == AUTH_URL
@@ -408,10 +476,14 @@ def test_password_plugin(dirs):
 def test_application_credential_plugin(dirs):
     from keystoneauth1.identity import v3
 
-    write(dirs["cwd"] / "clouds.yaml", {"c": {"auth": {
-        "auth_url": AUTH_URL, "application_credential_id": "ac-id"}}})
-    write(dirs["cwd"] / "secure.yaml", {"c": {"auth": {
-        "application_credential_secret": "ac-secret"}}})
+    write(
+        dirs["cwd"] / "clouds.yaml",
+        {"c": {"auth": {"auth_url": AUTH_URL, "application_credential_id": "ac-id"}}},
+    )
+    write(
+        dirs["cwd"] / "secure.yaml",
+        {"c": {"auth": {"application_credential_secret": "ac-secret"}}},
+    )
     cfg = resolve("c", environ=env(dirs))
     assert cfg.auth_type == "v3applicationcredential"
     plugin = cfg.auth_plugin()
@@ -425,27 +497,45 @@ def test_application_credential_plugin(dirs):
 def test_application_credential_from_environment(dirs):
     from keystoneauth1.identity import v3
 
-    cfg = resolve(environ=env(dirs, OS_AUTH_URL=AUTH_URL,
-                              OS_APPLICATION_CREDENTIAL_NAME="n", OS_USERNAME="u",
-                              OS_USER_DOMAIN_ID="default",
-                              OS_APPLICATION_CREDENTIAL_SECRET="sec"))
+    cfg = resolve(
+        environ=env(
+            dirs,
+            OS_AUTH_URL=AUTH_URL,
+            OS_APPLICATION_CREDENTIAL_NAME="n",
+            OS_USERNAME="u",
+            OS_USER_DOMAIN_ID="default",
+            OS_APPLICATION_CREDENTIAL_SECRET="sec",
+        )
+    )
     plugin = cfg.auth_plugin()
     assert isinstance(plugin, v3.ApplicationCredential)
     method = plugin.auth_methods[0]
-    assert (method.application_credential_name, method.username,
-            method.user_domain_id) == ("n", "u", "default")
+    assert (method.application_credential_name, method.username, method.user_domain_id) == (
+        "n",
+        "u",
+        "default",
+    )
 
 
-@pytest.mark.parametrize("auth, auth_type, missing", [
-    ({"username": "u", "password": "p"}, None, ["auth_url", "OS_AUTH_URL"]),
-    ({"auth_url": AUTH_URL, "password": "p"}, None, ["username"]),
-    ({"auth_url": AUTH_URL, "username": "u"}, None, ["password", "OS_PASSWORD"]),
-    ({"auth_url": AUTH_URL}, "token", ["token"]),
-    ({"auth_url": AUTH_URL, "application_credential_id": "i"}, None,
-     ["application_credential_secret"]),
-    ({"auth_url": AUTH_URL, "application_credential_secret": "s"},
-     "v3applicationcredential", ["application_credential_id"]),
-])
+@pytest.mark.parametrize(
+    "auth, auth_type, missing",
+    [
+        ({"username": "u", "password": "p"}, None, ["auth_url", "OS_AUTH_URL"]),
+        ({"auth_url": AUTH_URL, "password": "p"}, None, ["username"]),
+        ({"auth_url": AUTH_URL, "username": "u"}, None, ["password", "OS_PASSWORD"]),
+        ({"auth_url": AUTH_URL}, "token", ["token"]),
+        (
+            {"auth_url": AUTH_URL, "application_credential_id": "i"},
+            None,
+            ["application_credential_secret"],
+        ),
+        (
+            {"auth_url": AUTH_URL, "application_credential_secret": "s"},
+            "v3applicationcredential",
+            ["application_credential_id"],
+        ),
+    ],
+)
 def test_missing_options_are_named(dirs, auth, auth_type, missing):
     cloud = {"auth": auth}
     if auth_type:
@@ -468,17 +558,30 @@ def test_unknown_auth_type(dirs):
 
 def test_plugin_option_from_top_level_setting(dirs):
     # Options of plugins occli does not know are found outside ``auth`` too.
-    cfg = resolve(overrides={"auth_type": "v3oidcaccesstoken", "auth_url": AUTH_URL,
-                             "identity_provider": "idp", "protocol": "oidc",
-                             "access_token": "at"}, environ=env(dirs))
+    cfg = resolve(
+        overrides={
+            "auth_type": "v3oidcaccesstoken",
+            "auth_url": AUTH_URL,
+            "identity_provider": "idp",
+            "protocol": "oidc",
+            "access_token": "at",
+        },
+        environ=env(dirs),
+    )
     plugin = cfg.auth_plugin()
     assert plugin.identity_provider == "idp"
 
 
 def test_repr_hides_secrets(dirs):
-    cfg = resolve(overrides={"auth_url": AUTH_URL, "username": "u",
-                             "password": PASSWORD, "token": "tok-value"},
-                  environ=env(dirs))
+    cfg = resolve(
+        overrides={
+            "auth_url": AUTH_URL,
+            "username": "u",
+            "password": PASSWORD,
+            "token": "tok-value",
+        },
+        environ=env(dirs),
+    )
     text = repr(cfg)
     assert PASSWORD not in text and "tok-value" not in text and "'u'" in text
 
@@ -487,9 +590,15 @@ def test_repr_hides_secrets(dirs):
 
 
 def _key(dirs, **changes):
-    values = dict(auth_url=AUTH_URL, username="alice", password=PASSWORD,
-                  project_name="demo", user_domain_id="default",
-                  project_domain_id="default", region_name="RegionOne")
+    values = dict(
+        auth_url=AUTH_URL,
+        username="alice",
+        password=PASSWORD,
+        project_name="demo",
+        user_domain_id="default",
+        project_domain_id="default",
+        region_name="RegionOne",
+    )
     values.update(changes)
     return resolve(overrides=values, environ=env(dirs)).identity_key()
 
@@ -504,12 +613,21 @@ def test_identity_key_is_stable_and_secret_free(dirs):
     assert _key(dirs, auth_url=AUTH_URL + "/") == key
 
 
-@pytest.mark.parametrize("change", [
-    {"username": "bob"}, {"project_name": "other"}, {"project_domain_id": "d2"},
-    {"user_domain_id": "d2"}, {"auth_url": "http://other/v3"},
-    {"region_name": "R2"}, {"interface": "internal"}, {"auth_type": "v3password"},
-    {"project_name": None, "project_id": "pid"}, {"system_scope": "all"},
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"username": "bob"},
+        {"project_name": "other"},
+        {"project_domain_id": "d2"},
+        {"user_domain_id": "d2"},
+        {"auth_url": "http://other/v3"},
+        {"region_name": "R2"},
+        {"interface": "internal"},
+        {"auth_type": "v3password"},
+        {"project_name": None, "project_id": "pid"},
+        {"system_scope": "all"},
+    ],
+)
 def test_identity_key_differs_per_identity(dirs, change):
     assert _key(dirs, **change) != _key(dirs)
 
@@ -541,67 +659,152 @@ def test_env_only_resolution_imports_nothing_heavy(tmp_path):
         " 'keystoneauth1', 'platformdirs', 'requests'})))\n"
     )
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    out = subprocess.run([sys.executable, "-c", code], cwd=root, check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, check=True, capture_output=True, text=True
+    ).stdout
     assert json.loads(out) == []
 
 
 # -- same answers as openstacksdk -----------------------------------------------
 
 
-PLUGIN_KEYS = ("auth_url", "username", "user_id", "password", "project_name",
-               "project_id", "user_domain_name", "user_domain_id",
-               "project_domain_name", "project_domain_id", "domain_name",
-               "domain_id", "token", "application_credential_id",
-               "application_credential_secret", "application_credential_name",
-               "system_scope", "trust_id")
+PLUGIN_KEYS = (
+    "auth_url",
+    "username",
+    "user_id",
+    "password",
+    "project_name",
+    "project_id",
+    "user_domain_name",
+    "user_domain_id",
+    "project_domain_name",
+    "project_domain_id",
+    "domain_name",
+    "domain_id",
+    "token",
+    "application_credential_id",
+    "application_credential_secret",
+    "application_credential_name",
+    "system_scope",
+    "trust_id",
+)
 
 SDK_CASES = {
     "named-with-secure-and-stray-env": dict(
         clouds={"c": PW_CLOUD, "other": {"auth": {"auth_url": "http://o"}}},
         secure={"c": {"auth": {"password": PASSWORD}}},
-        env={"OS_USERNAME": "bob", "OS_REGION_NAME": "R2"}, cloud="c"),
+        env={"OS_USERNAME": "bob", "OS_REGION_NAME": "R2"},
+        cloud="c",
+    ),
     "named-by-os-cloud": dict(
         clouds={"c": PW_CLOUD, "d": dict(PW_CLOUD, region_name="D", interface="admin")},
         secure={"d": {"auth": {"password": "pw"}}},
-        env={"OS_CLOUD": "d", "OS_PASSWORD": "x"}, cloud=None),
+        env={"OS_CLOUD": "d", "OS_PASSWORD": "x"},
+        cloud=None,
+    ),
     "environment-only": dict(
-        clouds={"c": PW_CLOUD}, secure={},
-        env={"OS_AUTH_URL": AUTH_URL, "OS_USERNAME": "bob", "OS_PASSWORD": "pw",
-             "OS_PROJECT_ID": "pid", "OS_USER_DOMAIN_NAME": "Default",
-             "OS_PROJECT_DOMAIN_ID": "default", "OS_REGION_NAME": "R2",
-             "OS_INTERFACE": "internal"}, cloud=None),
+        clouds={"c": PW_CLOUD},
+        secure={},
+        env={
+            "OS_AUTH_URL": AUTH_URL,
+            "OS_USERNAME": "bob",
+            "OS_PASSWORD": "pw",
+            "OS_PROJECT_ID": "pid",
+            "OS_USER_DOMAIN_NAME": "Default",
+            "OS_PROJECT_DOMAIN_ID": "default",
+            "OS_REGION_NAME": "R2",
+            "OS_INTERFACE": "internal",
+        },
+        cloud=None,
+    ),
     "environment-legacy-names": dict(
-        clouds={}, secure={},
-        env={"OS_AUTH_URL": AUTH_URL, "OS_USERNAME": "bob", "OS_PASSWORD": "pw",
-             "OS_TENANT_NAME": "t", "OS_DOMAIN_NAME": "Dom",
-             "OS_ENDPOINT_TYPE": "internal"}, cloud=None),
+        clouds={},
+        secure={},
+        env={
+            "OS_AUTH_URL": AUTH_URL,
+            "OS_USERNAME": "bob",
+            "OS_PASSWORD": "pw",
+            "OS_TENANT_NAME": "t",
+            "OS_DOMAIN_NAME": "Dom",
+            "OS_ENDPOINT_TYPE": "internal",
+        },
+        cloud=None,
+    ),
     "single-cloud-default": dict(
-        clouds={"only": PW_CLOUD}, secure={"only": {"auth": {"password": "pw"}}},
-        env={"OS_REGION_NAME": "ignored"}, cloud=None),
+        clouds={"only": PW_CLOUD},
+        secure={"only": {"auth": {"password": "pw"}}},
+        env={"OS_REGION_NAME": "ignored"},
+        cloud=None,
+    ),
     "legacy-and-top-level-keys": dict(
-        clouds={"c": {"auth": {"auth_url": AUTH_URL, "username": "u", "password": "p",
-                               "tenant_id": "tid", "domain_id": "dom"},
-                      "project_domain_id": "pd", "endpoint_type": "admin",
-                      "region_name": "R"}},
-        secure={}, env={}, cloud="c"),
+        clouds={
+            "c": {
+                "auth": {
+                    "auth_url": AUTH_URL,
+                    "username": "u",
+                    "password": "p",
+                    "tenant_id": "tid",
+                    "domain_id": "dom",
+                },
+                "project_domain_id": "pd",
+                "endpoint_type": "admin",
+                "region_name": "R",
+            }
+        },
+        secure={},
+        env={},
+        cloud="c",
+    ),
     "application-credential": dict(
-        clouds={"c": {"auth_type": "v3applicationcredential",
-                      "auth": {"auth_url": AUTH_URL, "application_credential_id": "i"}}},
+        clouds={
+            "c": {
+                "auth_type": "v3applicationcredential",
+                "auth": {"auth_url": AUTH_URL, "application_credential_id": "i"},
+            }
+        },
         secure={"c": {"auth": {"application_credential_secret": "s"}}},
-        env={}, cloud="c"),
+        env={},
+        cloud="c",
+    ),
     "env-token": dict(
-        clouds={}, secure={},
-        env={"OS_AUTH_TYPE": "v3token", "OS_AUTH_URL": AUTH_URL, "OS_TOKEN": "t",
-             "OS_PROJECT_NAME": "p", "OS_PROJECT_DOMAIN_NAME": "Default"}, cloud=None),
+        clouds={},
+        secure={},
+        env={
+            "OS_AUTH_TYPE": "v3token",
+            "OS_AUTH_URL": AUTH_URL,
+            "OS_TOKEN": "t",
+            "OS_PROJECT_NAME": "p",
+            "OS_PROJECT_DOMAIN_NAME": "Default",
+        },
+        cloud=None,
+    ),
     "regions-list": dict(
-        clouds={"c": {"auth": dict(PW_CLOUD["auth"], password="p"),
-                      "regions": ["R1", {"name": "R2", "values": {"interface": "admin"}}]}},
-        secure={}, env={}, cloud="c"),
+        clouds={
+            "c": {
+                "auth": dict(PW_CLOUD["auth"], password="p"),
+                "regions": ["R1", {"name": "R2", "values": {"interface": "admin"}}],
+            }
+        },
+        secure={},
+        env={},
+        cloud="c",
+    ),
     "domain-scoped": dict(
-        clouds={"c": {"auth": {"auth_url": AUTH_URL, "username": "u", "password": "p",
-                               "domain_name": "D", "user_domain_name": "UD"}}},
-        secure={}, env={}, cloud="c"),
+        clouds={
+            "c": {
+                "auth": {
+                    "auth_url": AUTH_URL,
+                    "username": "u",
+                    "password": "p",
+                    "domain_name": "D",
+                    "user_domain_name": "UD",
+                }
+            }
+        },
+        secure={},
+        env={},
+        cloud="c",
+    ),
 }
 
 
@@ -619,7 +822,8 @@ def test_matches_openstacksdk(dirs, monkeypatch, case):
 
     ours = resolve(spec["cloud"])  # os.environ, as openstacksdk reads it
     sdk = sdk_config.OpenStackConfig(
-        config_files=config.config_files({}), secure_files=config.secure_files({}),
+        config_files=config.config_files({}),
+        secure_files=config.secure_files({}),
     ).get_one(cloud=spec["cloud"])
 
     def pick(auth):

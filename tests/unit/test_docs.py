@@ -24,7 +24,8 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 import occli.v2
-from occli import base, plugins
+from occli import base
+from occli import plugins
 
 # myst-parser reaches for Sphinx APIs that Sphinx deprecates
 pytestmark = pytest.mark.filterwarnings(

@@ -5,7 +5,8 @@ import threading
 
 import pytest
 
-from occli import exceptions, utils
+from occli import exceptions
+from occli import utils
 
 LOG = logging.getLogger("occli.test_for_each")
 WAIT = 30  # seconds an action waits for another before the test fails
@@ -31,8 +32,7 @@ class Tracker:
 
 
 def messages(caplog):
-    return [r.getMessage() for r in caplog.records
-            if r.name.startswith("occli")]
+    return [r.getMessage() for r in caplog.records if r.name.startswith("occli")]
 
 
 def test_failures_and_logs_come_in_the_order_of_the_items(caplog):
@@ -55,16 +55,21 @@ def test_failures_and_logs_come_in_the_order_of_the_items(caplog):
             finally:
                 tracker.ran.append(item)  # in the order they end
 
-    code = utils.for_each(range(6), action, "poke", label=lambda i: "i%d" % i,
-                          concurrency=3)
+    code = utils.for_each(range(6), action, "poke", label=lambda i: "i%d" % i, concurrency=3)
     assert code == 1
     assert first_alone == [1]
     assert tracker.ran[-1] == 1 and tracker.ran.index(5) < 5
     assert 1 < tracker.peak <= 3
     assert messages(caplog) == [
-        "working on 0", "working on 1", "Failed to poke i1: one",
-        "working on 2", "working on 3", "working on 4", "working on 5",
-        "Failed to poke i5: five (HTTP 404)"]
+        "working on 0",
+        "working on 1",
+        "Failed to poke i1: one",
+        "working on 2",
+        "working on 3",
+        "working on 4",
+        "working on 5",
+        "Failed to poke i5: five (HTTP 404)",
+    ]
 
 
 @pytest.mark.parametrize("concurrency", [1, 2, 8])
@@ -77,8 +82,7 @@ def test_the_bound_on_actions_at_once(concurrency):
             if item and concurrency > 1 and item <= 19 - 19 % gate.parties:
                 gate.wait()  # as many at once as allowed, or the test fails
 
-    assert utils.for_each(range(20), action, "poke",
-                          concurrency=concurrency) == 0
+    assert utils.for_each(range(20), action, "poke", concurrency=concurrency) == 0
     assert tracker.peak == min(concurrency, 19)
 
 
@@ -91,8 +95,7 @@ def test_serial_and_concurrent_output_is_the_same(caplog):
     outputs = []
     for concurrency in (1, 4):
         caplog.clear()
-        code = utils.for_each(range(10), action, "poke",
-                              concurrency=concurrency)
+        code = utils.for_each(range(10), action, "poke", concurrency=concurrency)
         outputs.append((code, messages(caplog)))
     assert outputs[0] == outputs[1]
     assert outputs[0][0] == 1

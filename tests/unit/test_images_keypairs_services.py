@@ -8,12 +8,22 @@ import pytest
 
 from occli import exceptions
 
-from .fakes import COMPUTE, IMAGE, load_fixture, requests_to
+from .fakes import COMPUTE
+from .fakes import IMAGE
+from .fakes import load_fixture
+from .fakes import requests_to
 
-CIRROS = {"id": "5a2d4f6e-0c5b-4a34-9a7d-1f1e6d8f4a10",
-          "name": "cirros-0.6.2-x86_64-disk", "status": "active",
-          "disk_format": "qcow2", "container_format": "bare", "size": 21430272,
-          "visibility": "public", "min_disk": 0, "min_ram": 0}
+CIRROS = {
+    "id": "5a2d4f6e-0c5b-4a34-9a7d-1f1e6d8f4a10",
+    "name": "cirros-0.6.2-x86_64-disk",
+    "status": "active",
+    "disk_format": "qcow2",
+    "container_format": "bare",
+    "size": 21430272,
+    "visibility": "public",
+    "min_disk": 0,
+    "min_ram": 0,
+}
 
 
 @pytest.fixture
@@ -21,8 +31,11 @@ def images(mock_cloud):
     m = mock_cloud.mock
     m.get(IMAGE + "/v2/images", json={"images": [CIRROS]})
     m.get(IMAGE + "/v2/images/" + CIRROS["id"], json=CIRROS)
-    m.get(IMAGE + "/v2/images/cirros-0.6.2-x86_64-disk", status_code=404,
-          text="<html><h1>404 Not Found</h1></html>")
+    m.get(
+        IMAGE + "/v2/images/cirros-0.6.2-x86_64-disk",
+        status_code=404,
+        text="<html><h1>404 Not Found</h1></html>",
+    )
     m.get(IMAGE + "/v2/images/nope", status_code=404, text="404 Not Found")
     return m
 
@@ -37,10 +50,19 @@ def test_image_find_by_name_uses_server_side_filter(client, images):
 def test_image_commands(cli, images):
     code, out, err = cli("image", "list", "--long", "-f", "json")
     assert code == 0, err
-    assert json.loads(out) == [{
-        "ID": CIRROS["id"], "Name": CIRROS["name"], "Status": "active",
-        "Disk Format": "qcow2", "Container Format": "bare",
-        "Size": 21430272, "Visibility": "public", "Min Disk": 0, "Min RAM": 0}]
+    assert json.loads(out) == [
+        {
+            "ID": CIRROS["id"],
+            "Name": CIRROS["name"],
+            "Status": "active",
+            "Disk Format": "qcow2",
+            "Container Format": "bare",
+            "Size": 21430272,
+            "Visibility": "public",
+            "Min Disk": 0,
+            "Min RAM": 0,
+        }
+    ]
     code, out, err = cli("image", "show", CIRROS["name"], "-f", "json")
     assert code == 0 and json.loads(out)["id"] == CIRROS["id"]
     images.get(IMAGE + "/v2/images?name=nope", json={"images": []})
@@ -50,42 +72,33 @@ def test_image_commands(cli, images):
 
 
 def test_keypair_list_unwraps_items(client, mock_cloud):
-    sample = load_fixture("compute", "os-keypairs", "v2.35",
-                          "keypairs-list-resp.json")
+    sample = load_fixture("compute", "os-keypairs", "v2.35", "keypairs-list-resp.json")
     # the sample page is full (it has a next link); the next page is empty
-    mock_cloud.mock.get(COMPUTE + "/os-keypairs", [{"json": sample},
-                                                   {"json": {"keypairs": []}}])
+    mock_cloud.mock.get(COMPUTE + "/os-keypairs", [{"json": sample}, {"json": {"keypairs": []}}])
     got = list(client.keypairs.list())
-    assert [k.name for k in got] == [i["keypair"]["name"]
-                                     for i in sample["keypairs"]]
+    assert [k.name for k in got] == [i["keypair"]["name"] for i in sample["keypairs"]]
     assert got[0].fingerprint == sample["keypairs"][0]["keypair"]["fingerprint"]
     assert got[0].id == got[0].name
 
 
 def test_keypair_import_sends_public_key(cli, mock_cloud, tmp_path):
-    sample = load_fixture("compute", "os-keypairs", "v2.10",
-                          "keypairs-import-post-resp.json")
+    sample = load_fixture("compute", "os-keypairs", "v2.10", "keypairs-import-post-resp.json")
     mock_cloud.mock.post(COMPUTE + "/os-keypairs", status_code=201, json=sample)
     pub = tmp_path / "id.pub"
     pub.write_text("ssh-rsa AAAAB3Nza test@host\n")
-    code, out, err = cli("keypair", "create", "k1", "--public-key", str(pub),
-                         "-f", "json")
+    code, out, err = cli("keypair", "create", "k1", "--public-key", str(pub), "-f", "json")
     assert code == 0, err
     sent = requests_to(mock_cloud.mock, "POST", "/os-keypairs")[0]
-    assert sent.json() == {"keypair": {"name": "k1",
-                                       "public_key": "ssh-rsa AAAAB3Nza test@host"}}
+    assert sent.json() == {"keypair": {"name": "k1", "public_key": "ssh-rsa AAAAB3Nza test@host"}}
     assert sent.headers["OpenStack-API-Version"] == "compute 2.96"
     assert json.loads(out)["fingerprint"] == sample["keypair"]["fingerprint"]
 
 
-def test_keypair_generate_uses_2_91_and_writes_private_key(cli, mock_cloud,
-                                                           tmp_path):
-    sample = load_fixture("compute", "os-keypairs", "v2.10",
-                          "keypairs-post-resp.json")
+def test_keypair_generate_uses_2_91_and_writes_private_key(cli, mock_cloud, tmp_path):
+    sample = load_fixture("compute", "os-keypairs", "v2.10", "keypairs-post-resp.json")
     mock_cloud.mock.post(COMPUTE + "/os-keypairs", status_code=201, json=sample)
     key_file = tmp_path / "k2.pem"
-    code, out, err = cli("keypair", "create", "k2", "--private-key",
-                         str(key_file), "-f", "json")
+    code, out, err = cli("keypair", "create", "k2", "--private-key", str(key_file), "-f", "json")
     assert code == 0, err
     sent = requests_to(mock_cloud.mock, "POST", "/os-keypairs")[0]
     assert sent.headers["OpenStack-API-Version"] == "compute 2.91"
@@ -96,21 +109,22 @@ def test_keypair_generate_uses_2_91_and_writes_private_key(cli, mock_cloud,
     assert code == 1 and "not overwriting" in err
 
 
-def test_keypair_private_key_file_problems_lose_nothing(cli, mock_cloud,
-                                                       tmp_path):
+def test_keypair_private_key_file_problems_lose_nothing(cli, mock_cloud, tmp_path):
     # an unwritable --private-key is refused before the key pair exists
-    code, _, err = cli("keypair", "create", "k4", "--private-key",
-                       str(tmp_path / "no-such-dir" / "k4.pem"))
+    code, _, err = cli(
+        "keypair", "create", "k4", "--private-key", str(tmp_path / "no-such-dir" / "k4.pem")
+    )
     assert code == 1
     assert err.strip().startswith("Cannot create private key file")
     assert not requests_to(mock_cloud.mock, "POST", "/os-keypairs")
     # an API error leaves no empty key file behind
-    mock_cloud.mock.post(COMPUTE + "/os-keypairs", status_code=409, json={
-        "conflictingRequest": {"code": 409,
-                               "message": "Key pair 'k5' already exists."}})
+    mock_cloud.mock.post(
+        COMPUTE + "/os-keypairs",
+        status_code=409,
+        json={"conflictingRequest": {"code": 409, "message": "Key pair 'k5' already exists."}},
+    )
     key_file = tmp_path / "k5.pem"
-    code, _, err = cli("keypair", "create", "k5", "--private-key",
-                       str(key_file))
+    code, _, err = cli("keypair", "create", "k5", "--private-key", str(key_file))
     assert code == 1 and "already exists" in err
     assert not key_file.exists()
 
@@ -125,22 +139,22 @@ def test_keypair_generate_with_pinned_2_92_is_a_clear_error(client, mock_cloud):
 def test_keypair_delete_reports_each_failure(cli, mock_cloud):
     m = mock_cloud.mock
     m.delete(COMPUTE + "/os-keypairs/a", status_code=204)
-    m.delete(COMPUTE + "/os-keypairs/b", status_code=404, json={
-        "itemNotFound": {"code": 404, "message": "Keypair b not found"}})
+    m.delete(
+        COMPUTE + "/os-keypairs/b",
+        status_code=404,
+        json={"itemNotFound": {"code": 404, "message": "Keypair b not found"}},
+    )
     m.delete(COMPUTE + "/os-keypairs/c", status_code=204)
     code, out, err = cli("keypair", "delete", "a", "b", "c")
     assert code == 1
-    assert err.strip() == ("Failed to delete key pair b: Keypair b not found "
-                           "(HTTP 404)")
+    assert err.strip() == ("Failed to delete key pair b: Keypair b not found (HTTP 404)")
     assert len(requests_to(m, "DELETE", "/os-keypairs/")) == 3
 
 
 def test_compute_service_list_from_sample(cli, mock_cloud):
-    sample = load_fixture("compute", "os-services", "v2.53",
-                          "services-list-get-resp.json")
+    sample = load_fixture("compute", "os-services", "v2.53", "services-list-get-resp.json")
     mock_cloud.mock.get(COMPUTE + "/os-services", json=sample)
-    code, out, err = cli("compute", "service", "list", "--host", "host1",
-                         "-f", "json")
+    code, out, err = cli("compute", "service", "list", "--host", "host1", "-f", "json")
     assert code == 0, err
     rows = json.loads(out)
     assert [r["ID"] for r in rows] == [s["id"] for s in sample["services"]]
@@ -150,16 +164,16 @@ def test_compute_service_list_from_sample(cli, mock_cloud):
 
 
 def test_hypervisor_list_follows_pages(cli, mock_cloud):
-    first = load_fixture("compute", "os-hypervisors", "v2.88",
-                         "hypervisors-detail-resp.json")
-    second = {"hypervisors": [{"hypervisor_hostname": "host3", "id": "h3",
-                               "state": "up", "status": "enabled"}]}
-    mock_cloud.mock.get(COMPUTE + "/os-hypervisors/detail",
-                        [{"json": first}, {"json": second}])
+    first = load_fixture("compute", "os-hypervisors", "v2.88", "hypervisors-detail-resp.json")
+    second = {
+        "hypervisors": [
+            {"hypervisor_hostname": "host3", "id": "h3", "state": "up", "status": "enabled"}
+        ]
+    }
+    mock_cloud.mock.get(COMPUTE + "/os-hypervisors/detail", [{"json": first}, {"json": second}])
     code, out, err = cli("hypervisor", "list", "-f", "json")
     assert code == 0, err
-    assert [r["Hypervisor Hostname"] for r in json.loads(out)] == ["host2",
-                                                                   "host3"]
+    assert [r["Hypervisor Hostname"] for r in json.loads(out)] == ["host2", "host3"]
 
 
 def _image_lists(mock):
@@ -172,19 +186,19 @@ def test_image_list_by_ids_is_one_filtered_request(client, images):
     assert [i.id for i in found] == [CIRROS["id"]]
     (request,) = _image_lists(images)
     # one page big enough for the distinct ids, duplicates sent once
-    assert request.qs == {"id": ["in:%s,%s" % (CIRROS["id"], other)],
-                          "limit": ["2"]}
+    assert request.qs == {"id": ["in:%s,%s" % (CIRROS["id"], other)], "limit": ["2"]}
 
 
 def test_image_list_by_ids_chunks_long_lists(client, images):
     from occli.v2 import images as images_api
+
     ids = ["id-%03d" % i for i in range(images_api.ID_CHUNK + 5)]
     list(client.images.list(ids=ids))
     sent = [r.qs for r in _image_lists(images)]
     assert len(sent) == 2
-    assert sent[0]["id"] == ["in:" + ",".join(ids[:images_api.ID_CHUNK])]
+    assert sent[0]["id"] == ["in:" + ",".join(ids[: images_api.ID_CHUNK])]
     assert sent[0]["limit"] == [str(images_api.ID_CHUNK)]
-    assert sent[1]["id"] == ["in:" + ",".join(ids[images_api.ID_CHUNK:])]
+    assert sent[1]["id"] == ["in:" + ",".join(ids[images_api.ID_CHUNK :])]
     assert sent[1]["limit"] == ["5"]
 
 
@@ -202,7 +216,7 @@ def test_image_list_by_ids_edge_cases(client, images):
 def test_limits_show_from_sample(cli, mock_cloud):
     sample = load_fixture("compute", "limits", "v2.57", "limit-get-resp.json")
     mock_cloud.mock.get(COMPUTE + "/limits", json=sample)
-    project = "5c6a3e8f0b2d4e71a9c3d2f1e0b4a6c8"   # an ID: no name lookup
+    project = "5c6a3e8f0b2d4e71a9c3d2f1e0b4a6c8"  # an ID: no name lookup
     code, out, err = cli("limits", "show", "--project", project, "-f", "json")
     assert code == 0, err
     rows = {r["Name"]: r["Value"] for r in json.loads(out)}
@@ -212,8 +226,7 @@ def test_limits_show_from_sample(cli, mock_cloud):
 
 
 def test_keypair_list_and_show_commands(cli, mock_cloud):
-    listing = load_fixture("compute", "os-keypairs", "v2.2",
-                           "keypairs-list-resp.json")
+    listing = load_fixture("compute", "os-keypairs", "v2.2", "keypairs-list-resp.json")
     one = load_fixture("compute", "os-keypairs", "v2.2", "keypairs-get-resp.json")
     name = one["keypair"]["name"]
     mock_cloud.mock.get(COMPUTE + "/os-keypairs", json=listing)
@@ -221,14 +234,18 @@ def test_keypair_list_and_show_commands(cli, mock_cloud):
     code, out, err = cli("keypair", "list", "-f", "json")
     assert code == 0, err
     assert [r["Name"] for r in json.loads(out)] == [
-        k["keypair"]["name"] for k in listing["keypairs"]]
+        k["keypair"]["name"] for k in listing["keypairs"]
+    ]
     code, out, err = cli("keypair", "show", name, "-f", "json")
     assert code == 0, err
     assert json.loads(out)["fingerprint"] == one["keypair"]["fingerprint"]
 
 
 def test_token_issue_and_configuration_show(cli, mock_cloud):
-    from .fakes import PASSWORD, TOKEN, PROJECT_ID
+    from .fakes import PASSWORD
+    from .fakes import PROJECT_ID
+    from .fakes import TOKEN
+
     code, out, err = cli("token", "issue", "-f", "json")
     assert code == 0, err
     token = json.loads(out)

@@ -6,7 +6,10 @@ import json
 
 import pytest
 
-from .fakes import COMPUTE, PROJECT_ID, load_fixture, requests_to
+from .fakes import COMPUTE
+from .fakes import PROJECT_ID
+from .fakes import load_fixture
+from .fakes import requests_to
 from .test_quotas import pinned
 
 TENANT = "6f70656e737461636b20342065766572"
@@ -31,22 +34,40 @@ def test_limits_show_absolute_and_rate(cli, mock_cloud):
     mock_cloud.mock.get(COMPUTE + "/limits", json=body)
     code, out, err = cli("limits", "show", "--absolute", "-f", "json")
     assert code == 0, err
-    assert {r["Name"]: r["Value"] for r in json.loads(out)} == body[
-        "limits"]["absolute"]
+    assert {r["Name"]: r["Value"] for r in json.loads(out)} == body["limits"]["absolute"]
     code, out, err = cli("limits", "show", "--rate", "-f", "json")
     assert code == 0, err
     assert json.loads(out) == []
     # a rate limit as nova's API reference describes them (none since
     # Newton)
-    body["limits"]["rate"] = [{"uri": "*", "regex": ".*", "limit": [{
-        "verb": "POST", "value": 10, "remaining": 2, "unit": "MINUTE",
-        "next-available": "2011-12-15T22:42:45Z"}]}]
+    body["limits"]["rate"] = [
+        {
+            "uri": "*",
+            "regex": ".*",
+            "limit": [
+                {
+                    "verb": "POST",
+                    "value": 10,
+                    "remaining": 2,
+                    "unit": "MINUTE",
+                    "next-available": "2011-12-15T22:42:45Z",
+                }
+            ],
+        }
+    ]
     mock_cloud.mock.get(COMPUTE + "/limits", json=body)
     code, out, err = cli("limits", "show", "--rate", "-f", "json")
     assert code == 0, err
-    assert json.loads(out) == [{"Verb": "POST", "URI": "*", "Value": 10,
-                                "Remain": 2, "Unit": "MINUTE",
-                                "Next Available": "2011-12-15T22:42:45Z"}]
+    assert json.loads(out) == [
+        {
+            "Verb": "POST",
+            "URI": "*",
+            "Value": 10,
+            "Remain": 2,
+            "Unit": "MINUTE",
+            "Next Available": "2011-12-15T22:42:45Z",
+        }
+    ]
 
 
 def test_limits_show_absolute_or_rate_not_both(cli, mock_cloud):
@@ -56,29 +77,26 @@ def test_limits_show_absolute_or_rate_not_both(cli, mock_cloud):
 
 
 def test_limits_project_is_tenant_id(cli, mock_cloud):
-    mock_cloud.mock.get(COMPUTE + "/limits", json=sample(
-        "limits", "v2.57", "limit-get-resp.json"))
+    mock_cloud.mock.get(COMPUTE + "/limits", json=sample("limits", "v2.57", "limit-get-resp.json"))
     code, out, err = cli("limits", "show", "--project", TENANT)
     assert code == 0, err
     code, out, err = cli("limits", "show", "--project", "admin")
     assert code == 0, err
     sent = requests_to(mock_cloud.mock, "GET", "/limits")
-    assert [r.qs for r in sent] == [{"tenant_id": [TENANT]},
-                                    {"tenant_id": [PROJECT_ID]}]
+    assert [r.qs for r in sent] == [{"tenant_id": [TENANT]}, {"tenant_id": [PROJECT_ID]}]
 
 
 def test_limits_reserved_until_2_74(cli, mock_cloud):
-    mock_cloud.mock.get(COMPUTE + "/limits", json=sample(
-        "limits", "v2.57", "limit-get-resp.json"))
+    mock_cloud.mock.get(COMPUTE + "/limits", json=sample("limits", "v2.57", "limit-get-resp.json"))
     code, out, err = cli("limits", "show", "--reserved")
     assert code == 1
     assert err.strip() == (
         "Counting reserved usage (--reserved) requires compute API version "
         "between 2.1 and 2.74 (in use: 2.96); pin a version with "
-        "--os-compute-api-version.")
+        "--os-compute-api-version."
+    )
     assert requests_to(mock_cloud.mock, "GET", "/limits") == []
-    code, out, err = cli("--os-compute-api-version", "2.74", "limits", "show",
-                         "--reserved")
+    code, out, err = cli("--os-compute-api-version", "2.74", "limits", "show", "--reserved")
     assert code == 0, err
     (sent,) = requests_to(mock_cloud.mock, "GET", "/limits")
     assert sent.qs == {"reserved": ["1"]}

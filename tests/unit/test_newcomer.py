@@ -8,32 +8,61 @@ import pytest
 from . import test_software_deployments as sd_tests
 from .fakes import HEAT
 from .test_software_configs import load_sample
-from .test_software_deployments import SERVER_ID, SERVER_NAME
+from .test_software_deployments import SERVER_ID
+from .test_software_deployments import SERVER_NAME
 
 cloud = sd_tests.cloud  # a fixture: the deployments' mocked cloud
 
 USAGE_ERRORS = [
     (["server", "set", "vm1"], "--name"),
     (["server", "create", "v", "--flavor", "m1.tiny"], "--image"),
-    (["software", "deployment", "create", "d", "--config", "c",
-      "--server", "s", "--input-value", "bad"], "--input-value"),
-    (["server", "create", "v", "--flavor", "m1.tiny", "--image", "i",
-      "--user-data", "/nope"], "--user-data"),
-    (["server", "create", "v", "--flavor", "m1.tiny", "--image", "i",
-      "--min", "3", "--max", "2"], "--min"),
+    (
+        [
+            "software",
+            "deployment",
+            "create",
+            "d",
+            "--config",
+            "c",
+            "--server",
+            "s",
+            "--input-value",
+            "bad",
+        ],
+        "--input-value",
+    ),
+    (
+        ["server", "create", "v", "--flavor", "m1.tiny", "--image", "i", "--user-data", "/nope"],
+        "--user-data",
+    ),
+    (
+        [
+            "server",
+            "create",
+            "v",
+            "--flavor",
+            "m1.tiny",
+            "--image",
+            "i",
+            "--min",
+            "3",
+            "--max",
+            "2",
+        ],
+        "--min",
+    ),
     (["server", "list", "-c", "nosuch"], "-c"),
     (["compute", "service", "set", "h", "s"], "--enable"),
     # argparse's own errors: one line too, no usage summary
     (["server", "create", "v", "--image", "i"], "--flavor"),
-    (["server", "create", "v", "--flavor", "m1.tiny", "--image", "i",
-      "--nic", "bad"], "--nic"),
+    (["server", "create", "v", "--flavor", "m1.tiny", "--image", "i", "--nic", "bad"], "--nic"),
     (["server", "list", "--bogus"], "--bogus"),
 ]
 
 
-@pytest.mark.parametrize("argv,option", USAGE_ERRORS,
-                         ids=[" ".join(a[:3]) + "-" + o
-                              for a, o in USAGE_ERRORS])
+@pytest.mark.parametrize(
+    "argv,option", USAGE_ERRORS, ids=[" ".join(a[:3]) + "-" + o for a, o in USAGE_ERRORS]
+)
 def test_usage_error_exits_2_with_one_line(cli, requests_mock, argv, option):
     code, out, err = cli(*argv)
     assert code == 2
@@ -46,16 +75,15 @@ def test_usage_error_exits_2_with_one_line(cli, requests_mock, argv, option):
 
 # -- software deployment metadata show -f json|yaml -------------------------
 
+
 @pytest.mark.parametrize("fmt", ["json", "yaml", None])
 def test_metadata_show_accepts_json_and_yaml(cli, cloud, fmt):
     import json
 
     import yaml
 
-    sample = load_sample("software-deployments",
-                         "deployment-metadata-response.json")
-    cloud.get(HEAT + "/software_deployments/metadata/" + SERVER_ID,
-              json=sample)
+    sample = load_sample("software-deployments", "deployment-metadata-response.json")
+    cloud.get(HEAT + "/software_deployments/metadata/" + SERVER_ID, json=sample)
     argv = ["software", "deployment", "metadata", "show", SERVER_NAME]
     if fmt:
         argv += ["-f", fmt]
@@ -68,8 +96,7 @@ def test_metadata_show_accepts_json_and_yaml(cli, cloud, fmt):
 
 
 def test_metadata_show_refuses_other_formats(cli, requests_mock):
-    code, out, err = cli("software", "deployment", "metadata", "show", "vm",
-                         "-f", "table")
+    code, out, err = cli("software", "deployment", "metadata", "show", "vm", "-f", "table")
     assert code == 2 and "-f/--format" in err
     assert requests_mock.request_history == []
 
@@ -82,17 +109,19 @@ _RST = re.compile(r"``|:ref:|:[a-z]+:`|^\s*\.\. [\w|-]+|`[^`\n]+`_", re.M)
 def _builtin_commands(tmp_path_factory):
     from occli import plugins
 
-    registry = plugins.Registry.build(
-        (), cache_dir=str(tmp_path_factory.mktemp("cache")))
+    registry = plugins.Registry.build((), cache_dir=str(tmp_path_factory.mktemp("cache")))
     return registry, sorted(
-        name for name in registry.command_names()
-        if registry.plugins[registry.commands[name]].builtin)
+        name
+        for name in registry.command_names()
+        if registry.plugins[registry.commands[name]].builtin
+    )
 
 
 @pytest.fixture(scope="module")
 def command_helps(tmp_path_factory):
     """Each built-in command's --help text, as argparse prints it."""
-    from occli import cliff_adapter, shell
+    from occli import cliff_adapter
+    from occli import shell
 
     registry, names = _builtin_commands(tmp_path_factory)
     assert "server create" in names and "software deployment signal" in names
@@ -105,15 +134,22 @@ def command_helps(tmp_path_factory):
 
 
 def test_help_texts_have_no_rst_markup(command_helps):
-    bad = {name: _RST.search(text).group(0)
-           for name, text in command_helps.items() if _RST.search(text)}
+    bad = {
+        name: _RST.search(text).group(0)
+        for name, text in command_helps.items()
+        if _RST.search(text)
+    }
     assert bad == {}
 
 
 def test_help_texts_give_an_example(command_helps):
-    missing = [name for name, text in command_helps.items()
-               if not re.search(r"^\s*Example: occli (--os-\S+ \S+ )*%s( |$)"
-                                % re.escape(name), text, re.M)]
+    missing = [
+        name
+        for name, text in command_helps.items()
+        if not re.search(
+            r"^\s*Example: occli (--os-\S+ \S+ )*%s( |$)" % re.escape(name), text, re.M
+        )
+    ]
     assert missing == []
 
 
@@ -125,18 +161,33 @@ def test_help_example_stays_on_its_own_line(cli):
 
 # -- errors that say what to do next -----------------------------------------
 
+
 def _write_clouds(path, *names, auth_url="http://cloud.test/identity/v3"):
     import yaml
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yaml.safe_dump({"clouds": {name: {"auth": {
-        "auth_url": auth_url, "username": "admin", "password": "x",
-        "project_name": "admin", "user_domain_id": "default",
-        "project_domain_id": "default"}} for name in names}}))
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "clouds": {
+                    name: {
+                        "auth": {
+                            "auth_url": auth_url,
+                            "username": "admin",
+                            "password": "x",
+                            "project_name": "admin",
+                            "user_domain_id": "default",
+                            "project_domain_id": "default",
+                        }
+                    }
+                    for name in names
+                }
+            }
+        )
+    )
 
 
-def test_unknown_cloud_lists_the_clouds_that_exist(cli, requests_mock,
-                                                   tmp_path, monkeypatch):
+def test_unknown_cloud_lists_the_clouds_that_exist(cli, requests_mock, tmp_path, monkeypatch):
     _write_clouds(tmp_path / "clouds.yaml", "prod", "staging")
     _write_clouds(tmp_path / "lc" / "clouds.yaml", "localcloud")
     monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", str(tmp_path / "clouds.yaml"))
@@ -155,8 +206,7 @@ def test_unknown_cloud_without_any_clouds_says_so(cli, requests_mock):
 
 
 @pytest.mark.parametrize("local", [True, False], ids=["localcloud", "other"])
-def test_unreachable_cloud_names_the_url(cli, requests_mock, tmp_path,
-                                         monkeypatch, local):
+def test_unreachable_cloud_names_the_url(cli, requests_mock, tmp_path, monkeypatch, local):
     import requests
 
     url = "http://127.0.0.1:9/identity/v3"
@@ -165,11 +215,13 @@ def test_unreachable_cloud_names_the_url(cli, requests_mock, tmp_path,
     monkeypatch.setenv("OCCLI_LOCALCLOUD_DIR", str(tmp_path / "lc"))
     if not local:
         monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", str(where))
-    requests_mock.get(url, exc=requests.exceptions.ConnectionError(
-        "[Errno 111] Connection refused"))
-    requests_mock.post(url + "/auth/tokens",
-                       exc=requests.exceptions.ConnectionError(
-                           "[Errno 111] Connection refused"))
+    requests_mock.get(
+        url, exc=requests.exceptions.ConnectionError("[Errno 111] Connection refused")
+    )
+    requests_mock.post(
+        url + "/auth/tokens",
+        exc=requests.exceptions.ConnectionError("[Errno 111] Connection refused"),
+    )
     code, out, err = cli("--os-cloud", "mine", "server", "list")
     assert code == 1
     lines = err.strip().splitlines()
@@ -182,8 +234,11 @@ def test_policy_refusal_says_an_admin_role_is_needed(cli, mock_cloud):
     from .fakes import COMPUTE
 
     message = "Policy doesn't allow os_compute_api:os-aggregates:index to be performed."
-    mock_cloud.mock.get(COMPUTE + "/os-aggregates", status_code=403,
-                        json={"forbidden": {"code": 403, "message": message}})
+    mock_cloud.mock.get(
+        COMPUTE + "/os-aggregates",
+        status_code=403,
+        json={"forbidden": {"code": 403, "message": message}},
+    )
     code, out, err = cli("aggregate", "list")
     assert code == 1
     assert message in err
@@ -197,26 +252,37 @@ def test_other_403_gets_no_admin_hint():
 
     response = requests.Response()
     response.status_code = 403
-    response._content = (b'{"error": {"code": 403, "title": "Forbidden", '
-                         b'"message": "You are not authorized to perform the '
-                         b'requested action: Using method POST is not '
-                         b'allowed."}}')
+    response._content = (
+        b'{"error": {"code": 403, "title": "Forbidden", '
+        b'"message": "You are not authorized to perform the '
+        b"requested action: Using method POST is not "
+        b'allowed."}}'
+    )
     exc = exceptions.from_response(response)
     assert "admin role" not in str(exc)
 
 
-def test_deleting_a_non_empty_aggregate_suggests_removing_hosts(cli,
-                                                                mock_cloud):
-    from .test_aggregates import AGGS, aggs, nova_error  # noqa: F401
+def test_deleting_a_non_empty_aggregate_suggests_removing_hosts(cli, mock_cloud):
+    from .test_aggregates import AGGS
+    from .test_aggregates import aggs  # noqa: F401
+    from .test_aggregates import nova_error
 
     m = mock_cloud.mock
-    agg = {"id": 1, "name": "agg1", "hosts": ["host1", "host2"],
-           "metadata": {}, "availability_zone": None}
+    agg = {
+        "id": 1,
+        "name": "agg1",
+        "hosts": ["host1", "host2"],
+        "metadata": {},
+        "availability_zone": None,
+    }
     m.get(AGGS, json={"aggregates": [agg]})
     m.get(AGGS + "/1", json={"aggregate": agg})
-    m.delete(AGGS + "/1", **nova_error(
-        400, "Cannot remove host from aggregate 1. Reason: Host aggregate "
-             "is not empty."))
+    m.delete(
+        AGGS + "/1",
+        **nova_error(
+            400, "Cannot remove host from aggregate 1. Reason: Host aggregate is not empty."
+        ),
+    )
     code, out, err = cli("aggregate", "delete", "agg1")
     assert code == 1
     assert "Host aggregate is not empty" in err
@@ -224,13 +290,13 @@ def test_deleting_a_non_empty_aggregate_suggests_removing_hosts(cli,
 
 
 def test_output_show_before_any_signal_says_so(cli, cloud):
-    from .test_software_deployments import DEPLOYMENT_ID, DEPLOYMENT_URL, deployment
+    from .test_software_deployments import DEPLOYMENT_ID
+    from .test_software_deployments import DEPLOYMENT_URL
+    from .test_software_deployments import deployment
 
-    cloud.get(DEPLOYMENT_URL, json=deployment("IN_PROGRESS",
-                                              output_values=None))
+    cloud.get(DEPLOYMENT_URL, json=deployment("IN_PROGRESS", output_values=None))
     for argv in (["result"], ["--all"]):
-        code, out, err = cli("software", "deployment", "output", "show",
-                             DEPLOYMENT_ID, *argv)
+        code, out, err = cli("software", "deployment", "output", "show", DEPLOYMENT_ID, *argv)
         assert code == 1
         assert "has not signalled yet" in err, err
         assert out == ""

@@ -18,14 +18,22 @@ import pytest
 
 from occli import plugins
 
-from .fakes import BASE, TOKEN, AUTH_URL, catalog, requests_to, token_body
+from .fakes import AUTH_URL
+from .fakes import BASE
+from .fakes import TOKEN
+from .fakes import catalog
+from .fakes import requests_to
+from .fakes import token_body
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HELLO_SRC = os.path.join(ROOT, "examples", "occli-plugin-hello")
 HELLO = BASE + "/hello/v1"
-GREETINGS = {"greetings": [
-    {"id": "g1", "message": "Hello", "language": "en"},
-    {"id": "g2", "message": "Bonjour", "language": "fr"}]}
+GREETINGS = {
+    "greetings": [
+        {"id": "g1", "message": "Hello", "language": "en"},
+        {"id": "g2", "message": "Bonjour", "language": "fr"},
+    ]
+}
 
 BROKEN = """
 import occli_nosuch_dependency  # not installed
@@ -89,8 +97,8 @@ def write_dist(site, name, version, entry_points, modules=None):
     info = site / ("%s-%s.dist-info" % (name.replace("-", "_"), version))
     info.mkdir(parents=True)
     (info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: %s\nVersion: %s\n\nA test plugin.\n"
-        % (name, version))
+        "Metadata-Version: 2.1\nName: %s\nVersion: %s\n\nA test plugin.\n" % (name, version)
+    )
     lines = []
     for group, eps in entry_points.items():
         lines.append("[%s]" % group)
@@ -148,16 +156,28 @@ def plugin_rows(cli):
 def hello_cloud(mock_cloud):
     """The mocked cloud with a ``hello`` service in the catalog."""
     body = token_body()
-    body["token"]["catalog"] = catalog() + [{
-        "id": "hello-id", "type": "hello", "name": "hello",
-        "endpoints": [{"id": "hello-" + i, "interface": i, "region": "RegionOne",
-                       "region_id": "RegionOne", "url": HELLO}
-                      for i in ("public", "internal", "admin")]}]
-    mock_cloud.mock.post(AUTH_URL + "/auth/tokens", status_code=201, json=body,
-                         headers={"X-Subject-Token": TOKEN})
+    body["token"]["catalog"] = catalog() + [
+        {
+            "id": "hello-id",
+            "type": "hello",
+            "name": "hello",
+            "endpoints": [
+                {
+                    "id": "hello-" + i,
+                    "interface": i,
+                    "region": "RegionOne",
+                    "region_id": "RegionOne",
+                    "url": HELLO,
+                }
+                for i in ("public", "internal", "admin")
+            ],
+        }
+    ]
+    mock_cloud.mock.post(
+        AUTH_URL + "/auth/tokens", status_code=201, json=body, headers={"X-Subject-Token": TOKEN}
+    )
     mock_cloud.mock.get(HELLO + "/greetings", json=GREETINGS)
-    mock_cloud.mock.get(HELLO + "/greetings/g1",
-                        json={"greeting": GREETINGS["greetings"][0]})
+    mock_cloud.mock.get(HELLO + "/greetings/g1", json={"greeting": GREETINGS["greetings"][0]})
     return mock_cloud
 
 
@@ -167,13 +187,11 @@ def hello_cloud(mock_cloud):
 def test_builtins_register_as_entry_point_plugins(site):
     registry = plugins.registry()
     flavors = registry.plugins[registry.commands["flavor list"]]
-    assert (flavors.name, flavors.dist, flavors.status) == ("flavors", "occli",
-                                                           "loaded")
+    assert (flavors.name, flavors.dist, flavors.status) == ("flavors", "occli", "loaded")
     assert flavors.builtin and "flavor show" in flavors.commands
     assert registry.command("plugin list").__name__ == "do_plugin_list"
     assert plugins.manager_class("flavors").__name__ == "FlavorManager"
-    assert {"servers", "aggregates", "software_deployments"} <= set(
-        plugins.manager_names())
+    assert {"servers", "aggregates", "software_deployments"} <= set(plugins.manager_names())
 
 
 def test_registry_is_built_once_per_process(site):
@@ -194,7 +212,8 @@ def test_hello_list_and_show_use_the_hello_endpoint(site, cli, hello_cloud):
     assert code == 0, err
     assert json.loads(out) == [
         {"ID": "g1", "Message": "Hello", "Language": "en"},
-        {"ID": "g2", "Message": "Bonjour", "Language": "fr"}]
+        {"ID": "g2", "Message": "Bonjour", "Language": "fr"},
+    ]
     code, out, err = cli("hello", "show", "g1", "-f", "json")
     assert code == 0, err
     assert json.loads(out)["message"] == "Hello"
@@ -218,78 +237,101 @@ def test_plugin_list_shows_the_example(site, cli):
     commands = by_module["occli_plugin_hello.commands"]
     assert commands["Name"] == "hello"
     assert commands["Source"] == "entry point: occli-plugin-hello 1.0"
-    assert commands["Commands"] == ["hello create", "hello delete", "hello list",
-                                    "hello show", "hello world"]
+    assert commands["Commands"] == [
+        "hello create",
+        "hello delete",
+        "hello list",
+        "hello show",
+        "hello world",
+    ]
     assert commands["Status"] == "loaded"
     managers = by_module["occli_plugin_hello.managers:manager_mapping"]
     assert (managers["Managers"], managers["Status"]) == (["hello"], "loaded")
-    assert by_module["occli.v2.commands.flavors"]["Source"] == (
-        "entry point: occli 0.1.0")
+    assert by_module["occli.v2.commands.flavors"]["Source"] == ("entry point: occli 0.1.0")
 
 
 # availability and conflicts
 
 
 def test_missing_import_is_unavailable_and_the_rest_works(site, cli):
-    write_dist(site, "occli-plugin-broken", "0.1",
-               {plugins.COMMAND_GROUP: {"broken": "plug_broken"}},
-               single_module("plug_broken", BROKEN))
+    write_dist(
+        site,
+        "occli-plugin-broken",
+        "0.1",
+        {plugins.COMMAND_GROUP: {"broken": "plug_broken"}},
+        single_module("plug_broken", BROKEN),
+    )
     row = plugin_rows(cli)["broken"]
-    assert row["Status"] == ("unavailable: ModuleNotFoundError: No module named "
-                             "'occli_nosuch_dependency'")
+    assert row["Status"] == (
+        "unavailable: ModuleNotFoundError: No module named 'occli_nosuch_dependency'"
+    )
     assert row["Commands"] == []
     assert cli("hello", "world")[:2] == (0, "Hello, world!\n")
     assert cli("broken", "thing")[0] == 2
 
 
 def test_available_mapping_offering_nothing_is_unavailable(site, cli):
-    write_dist(site, "occli-plugin-optional", "2.0",
-               {plugins.COMMAND_GROUP: {"optional": "plug_optional"}},
-               single_module("plug_optional", OPTIONAL))
+    write_dist(
+        site,
+        "occli-plugin-optional",
+        "2.0",
+        {plugins.COMMAND_GROUP: {"optional": "plug_optional"}},
+        single_module("plug_optional", OPTIONAL),
+    )
     row = plugin_rows(cli)["optional"]
-    assert row["Status"] == (
-        "unavailable: available_command_mapping() offers nothing")
+    assert row["Status"] == ("unavailable: available_command_mapping() offers nothing")
     assert "optional run" not in plugins.registry().commands
 
 
 def test_duplicate_command_is_a_conflict_and_builtin_wins(site, cli):
-    write_dist(site, "occli-plugin-dup", "0.1",
-               {plugins.COMMAND_GROUP: {"dup": "plug_dup"}},
-               single_module("plug_dup", DUPLICATE))
+    write_dist(
+        site,
+        "occli-plugin-dup",
+        "0.1",
+        {plugins.COMMAND_GROUP: {"dup": "plug_dup"}},
+        single_module("plug_dup", DUPLICATE),
+    )
     row = plugin_rows(cli)["dup"]
-    assert row["Status"] == (
-        "conflict: 'flavor list' already provided by flavors (occli)")
+    assert row["Status"] == ("conflict: 'flavor list' already provided by flavors (occli)")
     assert row["Commands"] == ["dup ok"]
     registry = plugins.registry()
-    assert registry.command("flavor list").__module__ == (
-        "occli.v2.commands.flavors")
+    assert registry.command("flavor list").__module__ == ("occli.v2.commands.flavors")
     assert cli("dup", "ok")[:2] == (0, "dup ok\n")
 
 
 def test_earlier_plugin_wins_a_conflict_between_plugins(site):
     for dist in ("occli-plugin-aaa", "occli-plugin-zzz"):
         module = "plug_" + dist[-3:]
-        write_dist(site, dist, "1.0", {plugins.COMMAND_GROUP: {module: module}},
-                   single_module(module, "def do_same_name(client, args):\n"
-                                         "    '''Same.'''\n"))
+        write_dist(
+            site,
+            dist,
+            "1.0",
+            {plugins.COMMAND_GROUP: {module: module}},
+            single_module(module, "def do_same_name(client, args):\n    '''Same.'''\n"),
+        )
     registry = rebuild()
     assert registry.plugins[registry.commands["same name"]].name == "plug_aaa"
     zzz = next(p for p in registry.plugins if p.name == "plug_zzz")
-    assert zzz.status == ("conflict: 'same name' already provided by plug_aaa "
-                          "(occli-plugin-aaa)")
+    assert zzz.status == ("conflict: 'same name' already provided by plug_aaa (occli-plugin-aaa)")
 
 
 def test_manager_name_conflict_keeps_the_builtin(site):
-    write_dist(site, "occli-plugin-mgr", "1.0",
-               {plugins.MANAGER_GROUP: {"mgr": "plug_mgr:manager_mapping"}},
-               single_module("plug_mgr", "def manager_mapping():\n"
-                                         "    return {'servers': object,"
-                                         " 'gadgets': 'plug_mgr:Gadgets'}\n"
-                                         "class Gadgets:\n    pass\n"))
+    write_dist(
+        site,
+        "occli-plugin-mgr",
+        "1.0",
+        {plugins.MANAGER_GROUP: {"mgr": "plug_mgr:manager_mapping"}},
+        single_module(
+            "plug_mgr",
+            "def manager_mapping():\n"
+            "    return {'servers': object,"
+            " 'gadgets': 'plug_mgr:Gadgets'}\n"
+            "class Gadgets:\n    pass\n",
+        ),
+    )
     registry = rebuild()
     mgr = next(p for p in registry.plugins if p.name == "mgr")
-    assert mgr.status == ("conflict: 'servers' already provided by builtin "
-                          "(occli)")
+    assert mgr.status == ("conflict: 'servers' already provided by builtin (occli)")
     assert mgr.managers == ["gadgets"]
     assert plugins.manager_class("servers").__name__ == "ServerManager"
     assert plugins.manager_class("gadgets").__name__ == "Gadgets"
@@ -303,15 +345,16 @@ def test_plugin_dir_option_loads_a_module(site, tmp_path, cli, client):
     plugin_dir.mkdir()
     (plugin_dir / "widgets.py").write_text(DIR_PLUGIN)
     (plugin_dir / "_private.py").write_text("raise RuntimeError('skipped')\n")
-    code, out, err = cli("--plugin-dir", str(plugin_dir), "widget", "make",
-                         "--size", "3")
+    code, out, err = cli("--plugin-dir", str(plugin_dir), "widget", "make", "--size", "3")
     assert (code, out) == (0, "widget of size 3\n"), err
-    code, out, err = cli("--plugin-dir", str(plugin_dir), "plugin", "list",
-                         "-f", "json")
+    code, out, err = cli("--plugin-dir", str(plugin_dir), "plugin", "list", "-f", "json")
     row = {r["Name"]: r for r in json.loads(out)}["widgets"]
     assert row["Source"] == "directory: %s" % plugin_dir
     assert (row["Commands"], row["Managers"], row["Status"]) == (
-        ["widget make"], ["widgets"], "loaded")
+        ["widget make"],
+        ["widgets"],
+        "loaded",
+    )
     assert "_private" not in out
     # the SDK in the same process sees the directory's managers too
     assert client.widgets.service_type == "widget"
@@ -322,8 +365,7 @@ def test_plugin_dirs_environment_variable(site, tmp_path, cli, monkeypatch):
     for directory in (first, second):
         directory.mkdir()
     (second / "widgets.py").write_text(DIR_PLUGIN)
-    monkeypatch.setenv(plugins.PLUGIN_DIRS_ENV,
-                       os.pathsep.join([str(first), str(second)]))
+    monkeypatch.setenv(plugins.PLUGIN_DIRS_ENV, os.pathsep.join([str(first), str(second)]))
     assert cli("widget", "make")[:2] == (0, "widget of size 1\n")
 
 
@@ -331,16 +373,23 @@ def test_plugin_dir_is_a_global_option_only(site, tmp_path, cli):
     plugin_dir = tmp_path / "dir"
     plugin_dir.mkdir()
     (plugin_dir / "widgets.py").write_text(DIR_PLUGIN)
-    assert cli("--plugin-dir=%s" % plugin_dir, "widget", "make")[:2] == (
-        0, "widget of size 1\n")
+    assert cli("--plugin-dir=%s" % plugin_dir, "widget", "make")[:2] == (0, "widget of size 1\n")
     plugins.reset()
     assert cli("widget", "make", "--plugin-dir", str(plugin_dir))[0] == 2
     assert cli("--plugin-dir")[0] == 2
 
 
 def test_missing_plugin_dir_is_reported(site, tmp_path, cli):
-    code, out, err = cli("--plugin-dir", str(tmp_path / "nowhere"), "plugin",
-                         "list", "--status", "unavailable", "-f", "json")
+    code, out, err = cli(
+        "--plugin-dir",
+        str(tmp_path / "nowhere"),
+        "plugin",
+        "list",
+        "--status",
+        "unavailable",
+        "-f",
+        "json",
+    )
     assert code == 0, err
     [row] = json.loads(out)
     assert row["Name"] == "nowhere"
@@ -364,15 +413,19 @@ def test_index_is_used_and_imports_nothing(site, cli):
 
 
 def test_index_is_rebuilt_when_a_plugin_module_changes(site, cli):
-    write_dist(site, "occli-plugin-edit", "1.0",
-               {plugins.COMMAND_GROUP: {"edit": "plug_edit"}},
-               single_module("plug_edit", "def do_edit_one(client, args):\n"
-                                          "    '''One.'''\n"))
+    write_dist(
+        site,
+        "occli-plugin-edit",
+        "1.0",
+        {plugins.COMMAND_GROUP: {"edit": "plug_edit"}},
+        single_module("plug_edit", "def do_edit_one(client, args):\n    '''One.'''\n"),
+    )
     assert "edit one" in plugins.registry().commands
     assert rebuild().from_index
     (site / "plug_edit.py").write_text(
         "def do_edit_one(client, args):\n    '''One.'''\n\n\n"
-        "def do_edit_two(client, args):\n    '''Two.'''\n")
+        "def do_edit_two(client, args):\n    '''Two.'''\n"
+    )
     registry = rebuild()
     assert not registry.from_index
     assert {"edit one", "edit two"} <= set(registry.commands)
@@ -396,42 +449,46 @@ def test_corrupt_index_is_a_miss(site, tmp_path):
     assert rebuild().from_index
 
 
-def test_command_of_a_plugin_broken_after_indexing_fails_cleanly(site, cli,
-                                                                monkeypatch):
+def test_command_of_a_plugin_broken_after_indexing_fails_cleanly(site, cli, monkeypatch):
     rebuild()
     registry = rebuild()
     assert registry.from_index
 
     def fail(plugin):
         raise ImportError("gone")
+
     monkeypatch.setattr(plugins, "_load_target", fail)
     code, out, err = cli("hello", "show", "g1")
     assert code == 1
-    assert "Command 'hello show' of plugin hello (occli-plugin-hello) is " \
-           "unavailable: ImportError: gone" in err
+    assert (
+        "Command 'hello show' of plugin hello (occli-plugin-hello) is "
+        "unavailable: ImportError: gone" in err
+    )
 
 
-def test_a_warm_index_is_used_without_reading_entry_points(site,
-                                                            monkeypatch):
+def test_a_warm_index_is_used_without_reading_entry_points(site, monkeypatch):
     rebuild()
     assert rebuild().from_index
 
     def fail(*args, **kwargs):
         raise AssertionError("the entry points were read")
+
     monkeypatch.setattr(plugins.importlib.metadata, "entry_points", fail)
     registry = rebuild()
     assert registry.from_index and "hello world" in registry.commands
 
 
 def test_an_entry_point_added_in_place_rebuilds_the_index(site):
-    write_dist(site, "occli-plugin-edit", "1.0",
-               {plugins.COMMAND_GROUP: {"edit": "plug_edit"}},
-               single_module("plug_edit", "def do_edit_one(client, args):\n"
-                                          "    '''One.'''\n"))
+    write_dist(
+        site,
+        "occli-plugin-edit",
+        "1.0",
+        {plugins.COMMAND_GROUP: {"edit": "plug_edit"}},
+        single_module("plug_edit", "def do_edit_one(client, args):\n    '''One.'''\n"),
+    )
     assert "edit one" in rebuild().commands
     assert rebuild().from_index
-    (site / "plug_edit2.py").write_text("def do_edit_two(client, args):\n"
-                                        "    '''Two.'''\n")
+    (site / "plug_edit2.py").write_text("def do_edit_two(client, args):\n    '''Two.'''\n")
     entry_points = site / "occli_plugin_edit-1.0.dist-info" / "entry_points.txt"
     entry_points.write_text(entry_points.read_text() + "edit2 = plug_edit2\n")
     registry = rebuild()
@@ -442,10 +499,13 @@ def test_an_entry_point_added_in_place_rebuilds_the_index(site):
 def test_a_distribution_installed_later_rebuilds_the_index(site):
     rebuild()
     assert rebuild().from_index
-    write_dist(site, "occli-plugin-late", "1.0",
-               {plugins.COMMAND_GROUP: {"late": "plug_late"}},
-               single_module("plug_late", "def do_late_cmd(client, args):\n"
-                                          "    '''Late.'''\n"))
+    write_dist(
+        site,
+        "occli-plugin-late",
+        "1.0",
+        {plugins.COMMAND_GROUP: {"late": "plug_late"}},
+        single_module("plug_late", "def do_late_cmd(client, args):\n    '''Late.'''\n"),
+    )
     registry = rebuild()
     assert not registry.from_index and "late cmd" in registry.commands
 
@@ -475,8 +535,11 @@ def test_help_names_the_distribution_of_plugin_commands(site, cli):
     for argv in (("--help",), ("help",)):
         code, out, err = cli(*argv)
         assert code == 0, err
-        lines = {line[2:].split("  ")[0].strip(): line
-                 for line in out.splitlines() if line.startswith("  ")}
+        lines = {
+            line[2:].split("  ")[0].strip(): line
+            for line in out.splitlines()
+            if line.startswith("  ")
+        }
         assert lines["hello world"].endswith("(occli-plugin-hello)")
         assert lines["flavor list"].endswith("  List flavors")
     code, out, err = cli("hello", "world", "--help")
@@ -497,33 +560,55 @@ def test_complete_includes_plugin_commands(site, cli):
 
 
 def test_second_process_imports_only_the_module_it_runs(site, tmp_path):
-    write_dist(site, "occli-plugin-other", "1.0",
-               {plugins.COMMAND_GROUP: {"other": "plug_other"}},
-               single_module("plug_other", "def do_other_cmd(client, args):\n"
-                                           "    '''Other.'''\n"))
-    env = dict(os.environ, OCCLI_CACHE_DIR=str(tmp_path / "cache"),
-               PYTHONPATH=os.pathsep.join([str(site), HELLO_SRC]))
-    script = ("import sys; from occli import plugins, shell; "
-              "code = shell.main(['hello', 'world']); "
-              "print(plugins.registry().from_index, sorted(m for m in sys.modules "
-              "if m.startswith(('plug_', 'occli_plugin', 'occli.v2.commands.'))))")
-    runs = [subprocess.run([sys.executable, "-c", script], env=env,
-                           capture_output=True, text=True, check=True,
-                           cwd=str(tmp_path)).stdout.splitlines()[-1]
-            for _ in range(2)]
+    write_dist(
+        site,
+        "occli-plugin-other",
+        "1.0",
+        {plugins.COMMAND_GROUP: {"other": "plug_other"}},
+        single_module("plug_other", "def do_other_cmd(client, args):\n    '''Other.'''\n"),
+    )
+    env = dict(
+        os.environ,
+        OCCLI_CACHE_DIR=str(tmp_path / "cache"),
+        PYTHONPATH=os.pathsep.join([str(site), HELLO_SRC]),
+    )
+    script = (
+        "import sys; from occli import plugins, shell; "
+        "code = shell.main(['hello', 'world']); "
+        "print(plugins.registry().from_index, sorted(m for m in sys.modules "
+        "if m.startswith(('plug_', 'occli_plugin', 'occli.v2.commands.'))))"
+    )
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=str(tmp_path),
+        ).stdout.splitlines()[-1]
+        for _ in range(2)
+    ]
     assert runs[0].startswith("False")  # the miss imports every plugin
     assert "plug_other" in runs[0]
-    assert runs[1] == ("True ['occli_plugin_hello', "
-                       "'occli_plugin_hello.commands']")
+    assert runs[1] == ("True ['occli_plugin_hello', 'occli_plugin_hello.commands']")
 
 
 def test_interactive_shell_runs_plugin_commands(site, tmp_path):
-    env = dict(os.environ, OCCLI_CACHE_DIR=str(tmp_path / "cache"),
-               PYTHONPATH=os.pathsep.join([str(site), HELLO_SRC]))
-    proc = subprocess.run([sys.executable, "-m", "occli.shell"],
-                          input="hello world --name repl\n", env=env,
-                          capture_output=True, text=True, timeout=60,
-                          cwd=str(tmp_path))
+    env = dict(
+        os.environ,
+        OCCLI_CACHE_DIR=str(tmp_path / "cache"),
+        PYTHONPATH=os.pathsep.join([str(site), HELLO_SRC]),
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "occli.shell"],
+        input="hello world --name repl\n",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=str(tmp_path),
+    )
     assert "Hello, repl!" in proc.stdout, proc.stderr
 
 
@@ -548,8 +633,7 @@ def tamper(index, evil):
     """Point the index's ``hello world`` at the module file ``evil``."""
     data = json.loads(index.read_text())
     position = data["commands"]["hello world"]
-    data["plugins"][position].update(source=plugins.DIRECTORY,
-                                     target=str(evil), files={})
+    data["plugins"][position].update(source=plugins.DIRECTORY, target=str(evil), files={})
     return json.dumps(data)
 
 
@@ -577,10 +661,8 @@ def test_index_temporary_file_name_is_not_predictable(site, tmp_path):
     assert rebuild().from_index
 
 
-@pytest.mark.parametrize("how", ["group-writable", "world-readable",
-                                 "foreign", "symlink"])
-def test_tampered_index_is_ignored_and_rebuilt(site, tmp_path, cli,
-                                               monkeypatch, how):
+@pytest.mark.parametrize("how", ["group-writable", "world-readable", "foreign", "symlink"])
+def test_tampered_index_is_ignored_and_rebuilt(site, tmp_path, cli, monkeypatch, how):
     plugins.registry()
     index = index_file(tmp_path)
     marker = tmp_path / "marker"
@@ -600,9 +682,9 @@ def test_tampered_index_is_ignored_and_rebuilt(site, tmp_path, cli,
         os.chmod(index, 0o600)
         inode = os.stat(index).st_ino
         from occli import private_files
+
         real = private_files._owned
-        monkeypatch.setattr(private_files, "_owned",
-                            lambda st: st.st_ino != inode and real(st))
+        monkeypatch.setattr(private_files, "_owned", lambda st: st.st_ino != inode and real(st))
     assert not rebuild().from_index
     assert cli("hello", "world")[:2] == (0, "Hello, world!\n")
     assert not marker.exists()
@@ -611,8 +693,7 @@ def test_tampered_index_is_ignored_and_rebuilt(site, tmp_path, cli,
     assert rebuild().from_index
 
 
-def test_plugins_directory_others_control_is_not_used(site, tmp_path, cli,
-                                                      caplog):
+def test_plugins_directory_others_control_is_not_used(site, tmp_path, cli, caplog):
     plugins.registry()
     index = index_file(tmp_path)
     marker = tmp_path / "marker"
@@ -624,10 +705,9 @@ def test_plugins_directory_others_control_is_not_used(site, tmp_path, cli,
         assert not rebuild().from_index
     assert cli("hello", "world")[:2] == (0, "Hello, world!\n")
     assert not marker.exists()
-    assert [r.getMessage() for r in caplog.records
-            if r.levelname == "WARNING"] == [
-        "Not using the plugin index: %s is writable by other users."
-        % index.parent]
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
+        "Not using the plugin index: %s is writable by other users." % index.parent
+    ]
     assert oct(os.stat(index.parent).st_mode & 0o777) == oct(0o777)
 
 
@@ -636,20 +716,21 @@ def test_plugins_directory_others_control_is_not_used(site, tmp_path, cli,
 
 RAISERS = {
     "SystemExit": ("raise SystemExit(3)", "SystemExit: 3"),
-    "KeyboardInterrupt": ("raise KeyboardInterrupt('no')",
-                          "KeyboardInterrupt: no"),
+    "KeyboardInterrupt": ("raise KeyboardInterrupt('no')", "KeyboardInterrupt: no"),
     "BaseException": ("raise BaseException('gone')", "BaseException: gone"),
     "GeneratorExit": ("raise GeneratorExit()", "GeneratorExit: "),
 }
 
 
-@pytest.mark.parametrize("statement,status", RAISERS.values(),
-                         ids=RAISERS.keys())
-def test_plugin_raising_at_import_is_unavailable(site, cli, statement,
-                                                 status):
-    write_dist(site, "occli-plugin-exits", "0.1",
-               {plugins.COMMAND_GROUP: {"exits": "plug_exits"}},
-               single_module("plug_exits", statement + "\n"))
+@pytest.mark.parametrize("statement,status", RAISERS.values(), ids=RAISERS.keys())
+def test_plugin_raising_at_import_is_unavailable(site, cli, statement, status):
+    write_dist(
+        site,
+        "occli-plugin-exits",
+        "0.1",
+        {plugins.COMMAND_GROUP: {"exits": "plug_exits"}},
+        single_module("plug_exits", statement + "\n"),
+    )
     code, out, err = cli("--help")
     assert code == 0, err
     assert "hello world" in out
@@ -659,31 +740,32 @@ def test_plugin_raising_at_import_is_unavailable(site, cli, statement,
     assert rebuild().from_index  # recorded as unavailable, not retried
 
 
-def test_plugin_broken_with_system_exit_after_indexing(site, cli,
-                                                       monkeypatch):
+def test_plugin_broken_with_system_exit_after_indexing(site, cli, monkeypatch):
     rebuild()
     assert rebuild().from_index
 
     def exits(plugin):
         raise SystemExit("bye")
+
     monkeypatch.setattr(plugins, "_load_target", exits)
     code, out, err = cli("--help")
     assert code == 0, err
     assert "hello world" in out
     code, out, err = cli("hello", "show", "g1")
     assert code == 1
-    assert "Command 'hello show' of plugin hello (occli-plugin-hello) is " \
-           "unavailable: SystemExit: bye" in err
+    assert (
+        "Command 'hello show' of plugin hello (occli-plugin-hello) is "
+        "unavailable: SystemExit: bye" in err
+    )
     assert cli("flavor", "--help")[0] == 0
 
 
-def test_manager_module_raising_at_import_fails_the_lookup_only(
-        site, tmp_path, client):
+def test_manager_module_raising_at_import_fails_the_lookup_only(site, tmp_path, client):
     plugin_dir = tmp_path / "dir"
     plugin_dir.mkdir()
     (plugin_dir / "gadgets.py").write_text(
-        "def manager_mapping():\n"
-        "    return {'gadgets': 'plug_gadget_impl:GadgetManager'}\n")
+        "def manager_mapping():\n    return {'gadgets': 'plug_gadget_impl:GadgetManager'}\n"
+    )
     (site / "plug_gadget_impl.py").write_text("raise SystemExit(4)\n")
     plugins.registry([str(plugin_dir)])
     with pytest.raises(plugins.PluginFailed, match="SystemExit: 4"):
@@ -692,15 +774,23 @@ def test_manager_module_raising_at_import_fails_the_lookup_only(
 
 def test_real_ctrl_c_while_importing_a_plugin_still_interrupts(site, cli):
     import signal
+
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    write_dist(site, "occli-plugin-slow", "0.1",
-               {plugins.COMMAND_GROUP: {"slow": "plug_slow"}},
-               single_module("plug_slow", """
+    write_dist(
+        site,
+        "occli-plugin-slow",
+        "0.1",
+        {plugins.COMMAND_GROUP: {"slow": "plug_slow"}},
+        single_module(
+            "plug_slow",
+            """
                    import os, signal
                    os.kill(os.getpid(), signal.SIGINT)  # the user's Ctrl-C
                    for _ in range(10 ** 6):
                        pass
-                   """))
+                   """,
+        ),
+    )
     code, out, err = cli("plugin", "list")
     assert code == 130
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

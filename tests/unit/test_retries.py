@@ -5,10 +5,13 @@ import requests
 
 from occli import exceptions
 
-from .fakes import COMPUTE, requests_to
+from .fakes import COMPUTE
+from .fakes import requests_to
 
-UNAVAILABLE = {"status_code": 503, "json": {"serviceUnavailable": {
-    "code": 503, "message": "Try again later."}}}
+UNAVAILABLE = {
+    "status_code": 503,
+    "json": {"serviceUnavailable": {"code": 503, "message": "Try again later."}},
+}
 
 
 @pytest.fixture(autouse=True)
@@ -18,8 +21,7 @@ def no_backoff(monkeypatch):
 
 def test_get_is_retried_on_503_then_succeeds(client, mock_cloud):
     m = mock_cloud.mock
-    m.get(COMPUTE + "/flavors/detail", [UNAVAILABLE, UNAVAILABLE,
-                                        {"json": {"flavors": []}}])
+    m.get(COMPUTE + "/flavors/detail", [UNAVAILABLE, UNAVAILABLE, {"json": {"flavors": []}}])
     assert list(client.flavors.list()) == []
     assert len(requests_to(m, "GET", "/flavors/detail")) == 3
 
@@ -34,16 +36,19 @@ def test_get_gives_up_after_the_retries(client, mock_cloud):
 
 def test_connection_failure_on_get_is_retried(client, mock_cloud):
     m = mock_cloud.mock
-    m.get(COMPUTE + "/flavors/detail", [
-        {"exc": requests.exceptions.ConnectionError("reset by peer")},
-        {"json": {"flavors": []}}])
+    m.get(
+        COMPUTE + "/flavors/detail",
+        [{"exc": requests.exceptions.ConnectionError("reset by peer")}, {"json": {"flavors": []}}],
+    )
     assert list(client.flavors.list()) == []
 
 
 def test_post_is_never_retried(client, mock_cloud):
     m = mock_cloud.mock
-    m.post(COMPUTE + "/os-keypairs", [UNAVAILABLE, {"status_code": 201, "json": {
-        "keypair": {"name": "k"}}}])
+    m.post(
+        COMPUTE + "/os-keypairs",
+        [UNAVAILABLE, {"status_code": 201, "json": {"keypair": {"name": "k"}}}],
+    )
     with pytest.raises(exceptions.ServiceUnavailable):
         client.keypairs.create("k", public_key="ssh-rsa AAAA x")
     assert len(requests_to(m, "POST", "/os-keypairs")) == 1
@@ -78,11 +83,9 @@ def test_each_adapter_is_configured_once(client):
     assert image.status_code_retries == 2
 
 
-def test_a_post_overrides_the_retries_and_keeps_the_microversion(
-        client, mock_cloud):
+def test_a_post_overrides_the_retries_and_keeps_the_microversion(client, mock_cloud):
     m = mock_cloud.mock
-    m.post(COMPUTE + "/os-keypairs", status_code=201,
-           json={"keypair": {"name": "k"}})
+    m.post(COMPUTE + "/os-keypairs", status_code=201, json={"keypair": {"name": "k"}})
     client.keypairs.create("k", public_key="ssh-rsa AAAA x")
     sent = requests_to(m, "POST", "/os-keypairs")[0]
     assert sent.headers["OpenStack-API-Version"] == "compute 2.96"

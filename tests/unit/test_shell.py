@@ -4,12 +4,18 @@ import json
 import os
 import stat
 
-from .fakes import COMPUTE, PASSWORD, TOKEN, load_fixture, requests_to
+from .fakes import COMPUTE
+from .fakes import PASSWORD
+from .fakes import TOKEN
+from .fakes import load_fixture
+from .fakes import requests_to
 
 
 def flavors(mock):
-    mock.get(COMPUTE + "/flavors/detail", json=load_fixture(
-        "compute", "flavors", "flavors-detail-resp.json"))
+    mock.get(
+        COMPUTE + "/flavors/detail",
+        json=load_fixture("compute", "flavors", "flavors-detail-resp.json"),
+    )
 
 
 def test_usage_error_exits_2_before_any_request(cli, mock_cloud):
@@ -33,23 +39,28 @@ def test_unknown_command_exits_2(cli, mock_cloud):
 
 
 def test_api_error_is_one_line_with_status_and_request_id(cli, mock_cloud):
-    mock_cloud.mock.get(COMPUTE + "/flavors/42", status_code=404, json={
-        "itemNotFound": {"code": 404, "message": "Flavor 42 could not be found."}},
-        headers={"x-openstack-request-id": "req-1234"})
+    mock_cloud.mock.get(
+        COMPUTE + "/flavors/42",
+        status_code=404,
+        json={"itemNotFound": {"code": 404, "message": "Flavor 42 could not be found."}},
+        headers={"x-openstack-request-id": "req-1234"},
+    )
     mock_cloud.mock.get(COMPUTE + "/flavors/detail", json={"flavors": []})
     code, out, err = cli("flavor", "show", "42")
     assert code == 1
     assert out == ""
-    assert err.strip().splitlines() == [
-        "No flavor with a name or ID of '42' exists. (HTTP 404)"]
+    assert err.strip().splitlines() == ["No flavor with a name or ID of '42' exists. (HTTP 404)"]
     code, out, err = cli("flavor", "list", "--marker", "x")
     assert code == 0
 
 
 def test_api_error_message_and_request_id(cli, mock_cloud):
-    mock_cloud.mock.get(COMPUTE + "/flavors/detail", status_code=503, json={
-        "serviceUnavailable": {"code": 503, "message": "Try later."}},
-        headers={"x-openstack-request-id": "req-9"})
+    mock_cloud.mock.get(
+        COMPUTE + "/flavors/detail",
+        status_code=503,
+        json={"serviceUnavailable": {"code": 503, "message": "Try later."}},
+        headers={"x-openstack-request-id": "req-9"},
+    )
     code, out, err = cli("flavor", "list")
     assert code == 1
     assert err.strip() == "Try later. (HTTP 503) (Request-ID: req-9)"
@@ -57,8 +68,11 @@ def test_api_error_message_and_request_id(cli, mock_cloud):
 
 
 def test_debug_shows_traceback_and_redacts_secrets(cli, mock_cloud):
-    mock_cloud.mock.get(COMPUTE + "/flavors/detail", status_code=503, json={
-        "serviceUnavailable": {"code": 503, "message": "Try later."}})
+    mock_cloud.mock.get(
+        COMPUTE + "/flavors/detail",
+        status_code=503,
+        json={"serviceUnavailable": {"code": 503, "message": "Try later."}},
+    )
     code, out, err = cli("--debug", "--os-password", PASSWORD, "flavor", "list")
     assert code == 1
     assert "Traceback" in err
@@ -69,8 +83,11 @@ def test_debug_shows_traceback_and_redacts_secrets(cli, mock_cloud):
 
 def test_redact_masks_bodies_headers_and_args():
     from occli.shell import redact
-    line = ('-H "X-Auth-Token: abc123" -d \'{"server": {"adminPass": "Sekrit",'
-            ' "name": "vm"}}\' --os-password hunter2 "password": "p"')
+
+    line = (
+        '-H "X-Auth-Token: abc123" -d \'{"server": {"adminPass": "Sekrit",'
+        ' "name": "vm"}}\' --os-password hunter2 "password": "p"'
+    )
     masked = redact(line)
     for secret in ("abc123", "Sekrit", "hunter2", '"p"'):
         assert secret not in masked
@@ -84,8 +101,16 @@ def test_token_cache_reused_between_invocations(cli, mock_cloud, tmp_path):
     assert cli("flavor", "list")[0] == 0
     assert len(requests_to(mock_cloud.mock, "POST", "/auth/tokens")) == 1
     # the compute version range was cached too: discovered once
-    assert len([r for r in mock_cloud.mock.request_history
-                if r.method == "GET" and r.path == "/compute/v2.1"]) <= 1
+    assert (
+        len(
+            [
+                r
+                for r in mock_cloud.mock.request_history
+                if r.method == "GET" and r.path == "/compute/v2.1"
+            ]
+        )
+        <= 1
+    )
     files = list((tmp_path / "cache").rglob("*"))
     cache_files = [f for f in files if f.is_file()]
     assert cache_files
@@ -100,18 +125,30 @@ def test_no_cache_authenticates_every_time(cli, mock_cloud, tmp_path):
     assert cli("--no-cache", "flavor", "list")[0] == 0
     assert len(requests_to(mock_cloud.mock, "POST", "/auth/tokens")) == 2
     assert not (tmp_path / "cache").exists() or not any(
-        f.is_file() for f in (tmp_path / "cache").rglob("*"))
+        f.is_file() for f in (tmp_path / "cache").rglob("*")
+    )
 
 
 def test_401_with_cached_token_reauthenticates_once(cli, mock_cloud):
     flavors(mock_cloud.mock)
     assert cli("flavor", "list")[0] == 0
     body = load_fixture("compute", "flavors", "flavors-detail-resp.json")
-    mock_cloud.mock.get(COMPUTE + "/flavors/detail", [
-        {"status_code": 401, "json": {"error": {
-            "code": 401, "title": "Unauthorized",
-            "message": "The request you have made requires authentication."}}},
-        {"json": body}])
+    mock_cloud.mock.get(
+        COMPUTE + "/flavors/detail",
+        [
+            {
+                "status_code": 401,
+                "json": {
+                    "error": {
+                        "code": 401,
+                        "title": "Unauthorized",
+                        "message": "The request you have made requires authentication.",
+                    }
+                },
+            },
+            {"json": body},
+        ],
+    )
     code, out, err = cli("flavor", "list", "-f", "json")
     assert code == 0, err
     assert len(json.loads(out)) == len(body["flavors"])
@@ -141,27 +178,42 @@ def test_global_options_stop_at_the_command_name(cli, mock_cloud):
     assert code == 0
     assert out.startswith("usage: occli flavor list")
     from occli.shell import OcCLI
+
     parser = OcCLI().parser
     opts, rest = parser.parse_known_args(
-        ["--timeout", "5", "--os-cloud=x", "--debug", "software", "deployment",
-         "create", "--timeout", "9", "--debug"])
+        [
+            "--timeout",
+            "5",
+            "--os-cloud=x",
+            "--debug",
+            "software",
+            "deployment",
+            "create",
+            "--timeout",
+            "9",
+            "--debug",
+        ]
+    )
     assert opts.api_timeout == 5.0 and opts.cloud == "x" and opts.debug
-    assert rest == ["software", "deployment", "create", "--timeout", "9",
-                    "--debug"]
+    assert rest == ["software", "deployment", "create", "--timeout", "9", "--debug"]
 
 
 def test_debug_masks_temp_url_signatures():
     from occli.shell import redact
-    url = ("PUT http://h/object-store/v1/AUTH_p/c/o?temp_url_sig=abcdef0123"
-           "&temp_url_expires=99")
-    assert redact(url) == ("PUT http://h/object-store/v1/AUTH_p/c/o?"
-                           "temp_url_sig=***&temp_url_expires=99")
+
+    url = "PUT http://h/object-store/v1/AUTH_p/c/o?temp_url_sig=abcdef0123&temp_url_expires=99"
+    assert redact(url) == (
+        "PUT http://h/object-store/v1/AUTH_p/c/o?temp_url_sig=***&temp_url_expires=99"
+    )
 
 
 def test_redact_masks_secrets_containing_quotes_and_backslashes():
     from occli.shell import redact
-    line = (r'-d \'{"server": {"adminPass": "ab\"TAIL1\\", "name": "x\"y"},'
-            r' "password": "p\\\"TAIL2"}\'')
+
+    line = (
+        r'-d \'{"server": {"adminPass": "ab\"TAIL1\\", "name": "x\"y"},'
+        r' "password": "p\\\"TAIL2"}\''
+    )
     masked = redact(line)
     assert "TAIL1" not in masked and "TAIL2" not in masked
     assert r'"name": "x\"y"' in masked
@@ -172,6 +224,7 @@ def test_ctrl_c_exits_130_without_traceback(cli, mock_cloud, monkeypatch):
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
+
     monkeypatch.setattr(flavors.FlavorManager, "iter", interrupted)
     code, out, err = cli("flavor", "list")
     assert code == 130
@@ -179,24 +232,23 @@ def test_ctrl_c_exits_130_without_traceback(cli, mock_cloud, monkeypatch):
 
 
 def test_malformed_compute_version_is_a_usage_error(cli, mock_cloud):
-    code, out, err = cli("--os-compute-api-version", "garbage", "flavor",
-                         "list")
+    code, out, err = cli("--os-compute-api-version", "garbage", "flavor", "list")
     assert code == 2
     assert "Invalid compute API version 'garbage'" in err
     assert mock_cloud.mock.request_history == []
     # outside occli's own range: also a usage error, still before any request
     code, out, err = cli("--os-compute-api-version", "2.99", "flavor", "list")
     assert code == 2
-    assert ("Compute API version 2.99 is not supported by occli (2.1-2.96)."
-            in err)
+    assert "Compute API version 2.99 is not supported by occli (2.1-2.96)." in err
     assert mock_cloud.mock.request_history == []
 
 
 def test_log_file_gets_the_redacted_debug_log(cli, mock_cloud, tmp_path):
     flavors(mock_cloud.mock)
     log = tmp_path / "occli.log"
-    code, out, err = cli("--log-file", str(log), "--os-password", PASSWORD,
-                         "flavor", "list", "-f", "json")
+    code, out, err = cli(
+        "--log-file", str(log), "--os-password", PASSWORD, "flavor", "list", "-f", "json"
+    )
     assert code == 0
     json.loads(out)
     assert "REQ: curl" not in err
@@ -209,6 +261,7 @@ def test_unreachable_cloud_is_one_line(cli, mock_cloud):
     import requests
 
     from .fakes import AUTH_URL
+
     refused = requests.exceptions.ConnectionError("Connection refused")
     mock_cloud.mock.get(AUTH_URL, exc=refused)
     mock_cloud.mock.post(AUTH_URL + "/auth/tokens", exc=refused)
@@ -219,14 +272,16 @@ def test_unreachable_cloud_is_one_line(cli, mock_cloud):
 
 
 def test_os_compute_api_version_env_applies_with_a_named_cloud(
-        cli, mock_cloud, monkeypatch, tmp_path):
+    cli, mock_cloud, monkeypatch, tmp_path
+):
     from .fakes import AUTH_URL
+
     clouds = tmp_path / "clouds.yaml"
     clouds.write_text(
         "clouds:\n  mine:\n    auth:\n      auth_url: %s\n      username: admin\n"
         "      password: %s\n      project_name: admin\n"
-        "      user_domain_id: default\n      project_domain_id: default\n"
-        % (AUTH_URL, PASSWORD))
+        "      user_domain_id: default\n      project_domain_id: default\n" % (AUTH_URL, PASSWORD)
+    )
     monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", str(clouds))
     monkeypatch.setenv("OS_CLOUD", "mine")
     monkeypatch.setenv("OS_COMPUTE_API_VERSION", "2.19")
@@ -241,8 +296,12 @@ def test_os_compute_api_version_env_applies_with_a_named_cloud(
 
 
 def test_negative_limit_other_than_minus_one_is_a_usage_error(cli, mock_cloud):
-    for argv in (("flavor", "list"), ("image", "list"), ("server", "list"),
-                 ("software", "config", "list")):
+    for argv in (
+        ("flavor", "list"),
+        ("image", "list"),
+        ("server", "list"),
+        ("software", "config", "list"),
+    ):
         code, _, err = cli(*argv, "--limit", "-5")
         assert code == 2, argv
         assert "use -1 for all" in err
@@ -268,6 +327,7 @@ def test_app_help_describes_the_tool_not_the_module(cli, mock_cloud):
 
 def test_redact_keeps_option_hints_readable():
     from occli.shell import redact
+
     hint = "password (--os-password / OS_PASSWORD)"
     assert redact(hint) == hint
 
@@ -279,20 +339,19 @@ def test_an_unchanged_cached_token_is_not_rewritten(cli, mock_cloud, tmp_path):
     before = os.stat(entry)
     assert cli("flavor", "list")[0] == 0
     after = os.stat(entry)
-    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino,
-                                                 before.st_mtime_ns)
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
 
 
-def test_open_tokens_directory_warns_once_and_works_without_cache(
-        cli, mock_cloud, tmp_path):
+def test_open_tokens_directory_warns_once_and_works_without_cache(cli, mock_cloud, tmp_path):
     tokens = tmp_path / "cache" / "tokens"
     tokens.mkdir(parents=True)
     os.chmod(tokens, 0o777)
     flavors(mock_cloud.mock)
     code, out, err = cli("flavor", "list")
     assert code == 0, err
-    assert err.splitlines() == ["Not using the token cache: %s is writable "
-                                "by other users." % tokens]
+    assert err.splitlines() == [
+        "Not using the token cache: %s is writable by other users." % tokens
+    ]
     assert cli("flavor", "list")[0] == 0
     assert len(requests_to(mock_cloud.mock, "POST", "/auth/tokens")) == 2
     assert list(tokens.iterdir()) == []
@@ -301,50 +360,56 @@ def test_open_tokens_directory_warns_once_and_works_without_cache(
 
 def test_redact_masks_user_data_and_action_passwords():
     from occli.shell import redact
+
     for body, kept in (
-            ('{"server": {"name": "vm", "user_data": "I2Nsb3VkLWNvbmZpZw=="}}',
-             '"name": "vm"'),
-            ('{"server": {"OS-EXT-SRV-ATTR:user_data": "I2Nsb3VkLWNvbmZpZw=="}}',
-             '"OS-EXT-SRV-ATTR:user_data": "***"'),
-            ('{"rebuild": {"imageRef": "i", "user_data": "I2Nsb3VkLWNvbmZpZw=="}}',
-             '"imageRef": "i"'),
-            ('{"changePassword": {"adminPass": "I2Nsb3VkLWNvbmZpZw=="}}',
-             '"changePassword"'),
-            ('{"rescue": {"adminPass": "I2Nsb3VkLWNvbmZpZw=="}}', '"rescue"'),
-            ("PUT http://h/v1/AUTH_p/c/o?temp_url_sig%3DI2Nsb3VkLWNvbmZpZw==",
-             "temp_url_sig%3D***")):
+        ('{"server": {"name": "vm", "user_data": "I2Nsb3VkLWNvbmZpZw=="}}', '"name": "vm"'),
+        (
+            '{"server": {"OS-EXT-SRV-ATTR:user_data": "I2Nsb3VkLWNvbmZpZw=="}}',
+            '"OS-EXT-SRV-ATTR:user_data": "***"',
+        ),
+        ('{"rebuild": {"imageRef": "i", "user_data": "I2Nsb3VkLWNvbmZpZw=="}}', '"imageRef": "i"'),
+        ('{"changePassword": {"adminPass": "I2Nsb3VkLWNvbmZpZw=="}}', '"changePassword"'),
+        ('{"rescue": {"adminPass": "I2Nsb3VkLWNvbmZpZw=="}}', '"rescue"'),
+        ("PUT http://h/v1/AUTH_p/c/o?temp_url_sig%3DI2Nsb3VkLWNvbmZpZw==", "temp_url_sig%3D***"),
+    ):
         masked = redact(body)
         assert "I2Nsb3VkLWNvbmZpZw==" not in masked
         assert kept in masked
 
 
-
 def test_redact_masks_every_token_header():
     from occli.shell import redact
-    for header in ("X-Auth-Token", "X-Subject-Token", "X-Service-Token",
-                   "Authorization"):
+
+    for header in ("X-Auth-Token", "X-Subject-Token", "X-Service-Token", "Authorization"):
         assert redact("%s: gAAAAsecret" % header) == "%s: ***" % header
 
 
 # the occli program ends its process itself (shell.exit_now)
 
+
 def occli_program(*argv, tmp_path):
     import subprocess
     import sys
 
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
-           "OCCLI_CACHE_DIR": str(tmp_path / "cache"),
-           "OCCLI_LOCALCLOUD_DIR": str(tmp_path / "lc"),
-           "OS_AUTH_URL": "http://127.0.0.1:9/v3", "OS_USERNAME": "u",
-           "OS_PASSWORD": PASSWORD, "OS_PROJECT_NAME": "p",
-           "OS_USER_DOMAIN_ID": "default", "OS_PROJECT_DOMAIN_ID": "default"}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "OCCLI_CACHE_DIR": str(tmp_path / "cache"),
+        "OCCLI_LOCALCLOUD_DIR": str(tmp_path / "lc"),
+        "OS_AUTH_URL": "http://127.0.0.1:9/v3",
+        "OS_USERNAME": "u",
+        "OS_PASSWORD": PASSWORD,
+        "OS_PROJECT_NAME": "p",
+        "OS_USER_DOMAIN_ID": "default",
+        "OS_PROJECT_DOMAIN_ID": "default",
+    }
     program = os.path.join(os.path.dirname(sys.executable), "occli")
-    return subprocess.run([program] + list(argv), env=env, text=True,
-                          capture_output=True, timeout=60)
+    return subprocess.run(
+        [program] + list(argv), env=env, text=True, capture_output=True, timeout=60
+    )
 
 
-def test_program_exit_keeps_codes_output_and_log_file(tmp_path, capsys,
-                                                      monkeypatch):
+def test_program_exit_keeps_codes_output_and_log_file(tmp_path, capsys, monkeypatch):
     from occli import shell
 
     monkeypatch.setenv("OCCLI_CACHE_DIR", str(tmp_path / "cache"))
@@ -352,13 +417,15 @@ def test_program_exit_keeps_codes_output_and_log_file(tmp_path, capsys,
     in_process = capsys.readouterr().out
     proc = occli_program("--help", tmp_path=tmp_path)
     assert proc.returncode == 0
-    assert proc.stdout.rstrip().splitlines()[-1] == (
-        in_process.rstrip().splitlines()[-1]), "the whole help was flushed"
+    assert proc.stdout.rstrip().splitlines()[-1] == (in_process.rstrip().splitlines()[-1]), (
+        "the whole help was flushed"
+    )
     proc = occli_program("server", "list", "--limit", "x", tmp_path=tmp_path)
     assert proc.returncode == 2 and "is not an integer" in proc.stderr
     log = tmp_path / "occli.log"
-    proc = occli_program("--log-file", str(log), "--retries", "0", "flavor",
-                         "list", tmp_path=tmp_path)
+    proc = occli_program(
+        "--log-file", str(log), "--retries", "0", "flavor", "list", tmp_path=tmp_path
+    )
     assert proc.returncode == 1
     assert proc.stderr.strip(), "the error line was flushed"
     text = log.read_text()

@@ -18,15 +18,12 @@ import sys
 
 import pytest
 
-FORBIDDEN = ("cmd2", "yaml", "jsonschema", "occli.localcloud", "openstack",
-             "prompt_toolkit")
+FORBIDDEN = ("cmd2", "yaml", "jsonschema", "occli.localcloud", "openstack", "prompt_toolkit")
 #: Also never imported by ``occli --help``.
-HELP_FORBIDDEN = ("occli.v2", "occli.client", "keystoneauth1", "requests",
-                  "prettytable")
+HELP_FORBIDDEN = ("occli.v2", "occli.client", "keystoneauth1", "requests", "prettytable")
 #: Also never imported by a command with a warm token cache (the table of
 #: plain text is drawn without prettytable).
-WARM_FORBIDDEN = ("keystoneauth1.identity", "keystoneauth1.loading",
-                  "prettytable", "wcwidth")
+WARM_FORBIDDEN = ("keystoneauth1.identity", "keystoneauth1.loading", "prettytable", "wcwidth")
 
 SCRIPT = r"""
 import json, sys
@@ -73,14 +70,25 @@ ROOT = pathlib.Path(__file__).parents[2]
 
 
 def run(argv, tmp_path):
-    env = {"OS_AUTH_URL": "http://cloud.test/identity/v3", "OS_USERNAME": "u",
-           "OS_PASSWORD": "p", "OS_PROJECT_NAME": "p",
-           "OS_USER_DOMAIN_ID": "default", "OS_PROJECT_DOMAIN_ID": "default",
-           "OCCLI_CACHE_DIR": str(tmp_path), "HOME": str(tmp_path),
-           "OCCLI_LOCALCLOUD_DIR": str(tmp_path / "lc"),
-           "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-c", SCRIPT] + argv, env=env,
-                          capture_output=True, text=True, cwd=str(ROOT))
+    env = {
+        "OS_AUTH_URL": "http://cloud.test/identity/v3",
+        "OS_USERNAME": "u",
+        "OS_PASSWORD": "p",
+        "OS_PROJECT_NAME": "p",
+        "OS_USER_DOMAIN_ID": "default",
+        "OS_PROJECT_DOMAIN_ID": "default",
+        "OCCLI_CACHE_DIR": str(tmp_path),
+        "HOME": str(tmp_path),
+        "OCCLI_LOCALCLOUD_DIR": str(tmp_path / "lc"),
+        "PATH": "/usr/bin:/bin",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT] + argv,
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=str(ROOT),
+    )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["code"] == 0, proc.stderr
@@ -88,19 +96,28 @@ def run(argv, tmp_path):
 
 
 def imported(result, prefixes):
-    return [m for m in result["modules"]
-            if any(m == f or m.startswith(f + ".") for f in prefixes)]
+    return [m for m in result["modules"] if any(m == f or m.startswith(f + ".") for f in prefixes)]
 
 
 def cliff_scans(result):
     """packages_distributions() calls and cliff's stevedore look-ups."""
-    return [c for c in result["calls"] if c == "packages_distributions"
-            or c.startswith(("stevedore cliff.", "stevedore None"))]
+    return [
+        c
+        for c in result["calls"]
+        if c == "packages_distributions" or c.startswith(("stevedore cliff.", "stevedore None"))
+    ]
 
 
-@pytest.mark.parametrize("argv", [["server", "list"], ["flavor", "list"],
-                                  ["server", "list", "-f", "json"],
-                                  ["--help"], ["help"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["server", "list"],
+        ["flavor", "list"],
+        ["server", "list", "-f", "json"],
+        ["--help"],
+        ["help"],
+    ],
+)
 def test_command_path_imports(argv, tmp_path):
     result = run(argv, tmp_path)  # the plugin index is built: all imported
     assert imported(result, FORBIDDEN) == []

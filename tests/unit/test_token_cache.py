@@ -10,10 +10,17 @@ import pytest
 from keystoneauth1 import session
 from keystoneauth1.identity import v3
 
-from occli import config, token_cache
+from occli import config
+from occli import token_cache
 
-FIXTURE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures",
-                       "identity", "tokens", "responses", "project-scoped-password.json")
+FIXTURE = os.path.join(
+    os.path.dirname(os.path.dirname(__file__)),
+    "fixtures",
+    "identity",
+    "tokens",
+    "responses",
+    "project-scoped-password.json",
+)
 AUTH_URL = "http://keystone.test/identity/v3"
 TOKEN_URL = AUTH_URL + "/auth/tokens"
 PASSWORD = "s3cr3t-Pa55w0rd"
@@ -26,7 +33,8 @@ def token_body(seconds=3600):
     now = datetime.datetime.now(datetime.timezone.utc)
     body["token"]["issued_at"] = now.strftime("%Y-%m-%dT%H:%M:%S.000000Z")
     body["token"]["expires_at"] = (now + datetime.timedelta(seconds=seconds)).strftime(
-        "%Y-%m-%dT%H:%M:%S.000000Z")
+        "%Y-%m-%dT%H:%M:%S.000000Z"
+    )
     return body
 
 
@@ -53,9 +61,14 @@ def keystone(requests_mock):
 
 
 def new_plugin(password=PASSWORD):
-    return v3.Password(auth_url=AUTH_URL, username="admin", password=password,
-                       project_name="admin", user_domain_id="default",
-                       project_domain_id="default")
+    return v3.Password(
+        auth_url=AUTH_URL,
+        username="admin",
+        password=password,
+        project_name="admin",
+        user_domain_id="default",
+        project_domain_id="default",
+    )
 
 
 def authenticate(plugin):
@@ -142,12 +155,17 @@ def test_expiry_inside_state_is_checked_too(cache, keystone):
     assert other.auth_ref is None
 
 
-@pytest.mark.parametrize("content", [
-    "{not json", "[]", json.dumps({"version": 999, "expires_at": 9e12, "auth_state": "{}"}),
-    json.dumps({"version": 1, "expires_at": "soon", "auth_state": "{}"}),
-    json.dumps({"version": 1, "expires_at": 9e12, "auth_state": "{\"garbage\": 1}"}),
-    "",
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "{not json",
+        "[]",
+        json.dumps({"version": 999, "expires_at": 9e12, "auth_state": "{}"}),
+        json.dumps({"version": 1, "expires_at": "soon", "auth_state": "{}"}),
+        json.dumps({"version": 1, "expires_at": 9e12, "auth_state": '{"garbage": 1}'}),
+        "",
+    ],
+)
 def test_bad_file_is_ignored_and_replaced(cache, keystone, content):
     cache.mkdir(parents=True, mode=0o700)
     path = cache / (KEY + ".json")
@@ -224,9 +242,15 @@ def test_default_location(monkeypatch, tmp_path):
 def test_with_resolved_config(cache, keystone, monkeypatch, tmp_path):
     """config.resolve() -> auth_plugin() + identity_key() -> cache, end to end."""
     monkeypatch.setattr(config, "SEARCH_DIRS", [str(tmp_path)])
-    environ = {"OS_AUTH_URL": AUTH_URL, "OS_USERNAME": "admin", "OS_PASSWORD": PASSWORD,
-               "OS_PROJECT_NAME": "admin", "OS_USER_DOMAIN_ID": "default",
-               "OS_PROJECT_DOMAIN_ID": "default", "OS_AUTH_TYPE": "v3password"}
+    environ = {
+        "OS_AUTH_URL": AUTH_URL,
+        "OS_USERNAME": "admin",
+        "OS_PASSWORD": PASSWORD,
+        "OS_PROJECT_NAME": "admin",
+        "OS_USER_DOMAIN_ID": "default",
+        "OS_PROJECT_DOMAIN_ID": "default",
+        "OS_AUTH_TYPE": "v3password",
+    }
     cfg = config.resolve(environ=environ)
     plugin, key = cfg.auth_plugin(), cfg.identity_key()
     assert not token_cache.load(plugin, key)
@@ -252,8 +276,11 @@ def cached_token(cache):
 
 
 def refusals(caplog):
-    return [r.getMessage() for r in caplog.records
-            if r.levelname == "WARNING" and "token cache" in r.getMessage()]
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelname == "WARNING" and "token cache" in r.getMessage()
+    ]
 
 
 def assert_refused(plugin_cache_dir, caplog, reason):
@@ -266,12 +293,10 @@ def assert_refused(plugin_cache_dir, caplog, reason):
         authenticate(plugin)
         assert token_cache.save(plugin, KEY) is False
         assert token_cache.update_extra(KEY, {"x": 1}) is False
-    assert refusals(caplog) == ["Not using the token cache: %s %s." % (
-        plugin_cache_dir, reason)]
+    assert refusals(caplog) == ["Not using the token cache: %s %s." % (plugin_cache_dir, reason)]
 
 
-def test_world_writable_directory_is_refused_not_chmoded(cache, keystone,
-                                                         caplog):
+def test_world_writable_directory_is_refused_not_chmoded(cache, keystone, caplog):
     cached_token(cache)
     os.chmod(cache, 0o777)
     assert_refused(cache, caplog, "is writable by other users")
@@ -292,7 +317,8 @@ def test_foreign_directory_is_refused(cache, keystone, caplog, monkeypatch):
 
 
 def test_symlinked_directory_is_refused_and_its_target_untouched(
-        tmp_path, monkeypatch, keystone, caplog):
+    tmp_path, monkeypatch, keystone, caplog
+):
     elsewhere = tmp_path / "elsewhere" / "tokens"
     monkeypatch.setenv("OCCLI_CACHE_DIR", str(elsewhere.parent))
     cached_token(elsewhere)
@@ -319,4 +345,3 @@ def test_token_without_a_catalog_is_a_miss(cache, keystone):
     authenticate(plugin)
     assert token_cache.save(plugin, KEY)
     assert token_cache.load(new_plugin(), KEY) is True
-

@@ -8,7 +8,9 @@ import json
 import pytest
 import requests
 
-from .fakes import COMPUTE, load_fixture, requests_to
+from .fakes import COMPUTE
+from .fakes import load_fixture
+from .fakes import requests_to
 
 VERSION = load_fixture("compute", "versions", "v21-version-get-resp.json")
 RANGE_KEY = "range:" + COMPUTE
@@ -17,15 +19,16 @@ FAILURES = {
     "503": {"status_code": 503, "text": "<html>busy</html>"},
     "malformed": {"status_code": 200, "text": "<html>garbled</html>"},
     "not a version document": {"json": {"choices": "none"}},
-    "dropped connection": {
-        "exc": requests.exceptions.ConnectionError("reset by peer")},
+    "dropped connection": {"exc": requests.exceptions.ConnectionError("reset by peer")},
 }
 
 
 @pytest.fixture
 def flavors(mock_cloud):
-    mock_cloud.mock.get(COMPUTE + "/flavors/detail", json=load_fixture(
-        "compute", "flavors", "flavors-detail-resp.json"))
+    mock_cloud.mock.get(
+        COMPUTE + "/flavors/detail",
+        json=load_fixture("compute", "flavors", "flavors-detail-resp.json"),
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -34,8 +37,11 @@ def no_backoff(monkeypatch):
 
 
 def discoveries(mock):
-    return [r for r in mock.request_history
-            if r.method == "GET" and r.path.rstrip("/") == "/compute/v2.1"]
+    return [
+        r
+        for r in mock.request_history
+        if r.method == "GET" and r.path.rstrip("/") == "/compute/v2.1"
+    ]
 
 
 def sent_version(mock):
@@ -49,14 +55,13 @@ def cache_entry(tmp_path):
 
 
 @pytest.mark.parametrize("failure", FAILURES.values(), ids=FAILURES.keys())
-def test_failed_discovery_is_not_cached(cli, mock_cloud, flavors, tmp_path,
-                                        failure):
+def test_failed_discovery_is_not_cached(cli, mock_cloud, flavors, tmp_path, failure):
     mock_cloud.mock.get(COMPUTE, [failure, {"json": VERSION}])
     code, out, err = cli("--retries", "0", "flavor", "list")
     assert code == 1
     assert err.splitlines() == [
-        "Could not read the compute API versions at %s (see --debug)."
-        % COMPUTE]
+        "Could not read the compute API versions at %s (see --debug)." % COMPUTE
+    ]
     assert RANGE_KEY not in cache_entry(tmp_path)[1]["extra"]
 
     code, out, err = cli("--retries", "0", "flavor", "list")
@@ -66,8 +71,7 @@ def test_failed_discovery_is_not_cached(cli, mock_cloud, flavors, tmp_path,
 
 
 def test_failed_discovery_is_retried(cli, mock_cloud, flavors, tmp_path):
-    mock_cloud.mock.get(COMPUTE, [FAILURES["503"], FAILURES["malformed"],
-                                  {"json": VERSION}])
+    mock_cloud.mock.get(COMPUTE, [FAILURES["503"], FAILURES["malformed"], {"json": VERSION}])
     code, out, err = cli("flavor", "list")
     assert code == 0, err
     assert len(discoveries(mock_cloud.mock)) == 3
@@ -75,11 +79,21 @@ def test_failed_discovery_is_retried(cli, mock_cloud, flavors, tmp_path):
     assert cache_entry(tmp_path)[1]["extra"][RANGE_KEY] == ["2.1", "2.104"]
 
 
-@pytest.mark.parametrize("cached", [
-    [None, None], [], ["2.1"], "2.1-2.90", {"min": "2.1"}, ["2.1", "x"],
-    ["2.90", "2.1"], ["2.1", "latest"], None])
-def test_unusable_cached_range_is_ignored_and_replaced(
-        cli, mock_cloud, flavors, tmp_path, cached):
+@pytest.mark.parametrize(
+    "cached",
+    [
+        [None, None],
+        [],
+        ["2.1"],
+        "2.1-2.90",
+        {"min": "2.1"},
+        ["2.1", "x"],
+        ["2.90", "2.1"],
+        ["2.1", "latest"],
+        None,
+    ],
+)
+def test_unusable_cached_range_is_ignored_and_replaced(cli, mock_cloud, flavors, tmp_path, cached):
     assert cli("flavor", "list")[0] == 0
     path, entry = cache_entry(tmp_path)
     entry["extra"][RANGE_KEY] = cached
@@ -93,8 +107,7 @@ def test_unusable_cached_range_is_ignored_and_replaced(
     assert cache_entry(tmp_path)[1]["extra"][RANGE_KEY] == ["2.1", "2.104"]
 
 
-def test_usable_cached_range_needs_no_discovery(cli, mock_cloud, flavors,
-                                                tmp_path):
+def test_usable_cached_range_needs_no_discovery(cli, mock_cloud, flavors, tmp_path):
     assert cli("flavor", "list")[0] == 0
     path, entry = cache_entry(tmp_path)
     entry["extra"][RANGE_KEY] = ["2.1", "2.60"]

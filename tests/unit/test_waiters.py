@@ -3,12 +3,12 @@
 import pytest
 from keystoneauth1 import exceptions as ks_exceptions
 
-from occli import exceptions, waiters
+from occli import exceptions
+from occli import waiters
 
 
 def unavailable(code=503):
-    cls = exceptions.ServiceUnavailable if code == 503 else \
-        exceptions.InternalServerError
+    cls = exceptions.ServiceUnavailable if code == 503 else exceptions.InternalServerError
     return cls("busy", code=code)
 
 
@@ -21,21 +21,28 @@ def poller(*answers):
         if isinstance(answer, BaseException):
             raise answer
         return answer
+
     return fetch
 
 
 def wait(fetch, **kwargs):
     sleeps = []
-    result = waiters.wait_for(fetch, lambda obj: obj == "done",
-                              interval=1, sleep=sleeps.append, **kwargs)
+    result = waiters.wait_for(
+        fetch, lambda obj: obj == "done", interval=1, sleep=sleeps.append, **kwargs
+    )
     return result, sleeps
 
 
-@pytest.mark.parametrize("error", [
-    unavailable(503), exceptions.HTTPException("bad gateway", code=502),
-    exceptions.HTTPException("gateway timeout", code=504),
-    ks_exceptions.ConnectFailure("reset by peer"),
-    ks_exceptions.ConnectTimeout("slow")])
+@pytest.mark.parametrize(
+    "error",
+    [
+        unavailable(503),
+        exceptions.HTTPException("bad gateway", code=502),
+        exceptions.HTTPException("gateway timeout", code=504),
+        ks_exceptions.ConnectFailure("reset by peer"),
+        ks_exceptions.ConnectTimeout("slow"),
+    ],
+)
 def test_transient_errors_are_polled_again_with_backoff(error):
     result, sleeps = wait(poller(error, error, error, "done"))
     assert result == "done"
@@ -44,8 +51,7 @@ def test_transient_errors_are_polled_again_with_backoff(error):
 
 def test_a_success_resets_the_count():
     error = unavailable()
-    result, _ = wait(poller(error, error, error, "pending", error, error,
-                            error, "done"))
+    result, _ = wait(poller(error, error, error, "pending", error, error, error, "done"))
     assert result == "done"
 
 
@@ -55,24 +61,32 @@ def test_too_many_transient_errors_in_a_row_fail():
         wait(poller(error, error, error, error, "done"))
 
 
-@pytest.mark.parametrize("error", [
-    unavailable(500), exceptions.Forbidden("no", code=403),
-    exceptions.ClientException("The server answered with a body that is "
-                               "not JSON", code=200),
-    ks_exceptions.SSLError("bad certificate")])
+@pytest.mark.parametrize(
+    "error",
+    [
+        unavailable(500),
+        exceptions.Forbidden("no", code=403),
+        exceptions.ClientException("The server answered with a body that is not JSON", code=200),
+        ks_exceptions.SSLError("bad certificate"),
+    ],
+)
 def test_other_errors_fail_at_once(error):
     with pytest.raises(type(error)):
         wait(poller(error, "done"))
 
 
 def test_not_found_is_gone_not_an_error():
-    result = waiters.wait_for(poller("pending", exceptions.NotFound("x")),
-                              lambda obj: obj is None, interval=0,
-                              sleep=lambda s: None)
+    result = waiters.wait_for(
+        poller("pending", exceptions.NotFound("x")),
+        lambda obj: obj is None,
+        interval=0,
+        sleep=lambda s: None,
+    )
     assert result is None
 
 
 # servers: when a Nova server has settled
+
 
 class FakeServers:
     """A manager whose get() answers the given servers in turn."""
@@ -87,22 +101,22 @@ class FakeServers:
 
 
 def server(status, task_state=None, **extra):
-    return dict({"id": "s1", "name": "vm", "status": status,
-                 "OS-EXT-STS:task_state": task_state}, **extra)
+    return dict(
+        {"id": "s1", "name": "vm", "status": status, "OS-EXT-STS:task_state": task_state}, **extra
+    )
 
 
 def test_wait_for_server_until_settled():
-    manager = FakeServers(server("BUILD", "spawning"),
-                          server("ACTIVE", "powering-on"), server("ACTIVE"))
+    manager = FakeServers(
+        server("BUILD", "spawning"), server("ACTIVE", "powering-on"), server("ACTIVE")
+    )
     first = manager.answers[0]
     done = waiters.wait_for_server(manager, first, {"ACTIVE"}, interval=0)
-    assert (done.status, done.task_state, manager.answers) == (
-        "ACTIVE", None, [])
+    assert (done.status, done.task_state, manager.answers) == ("ACTIVE", None, [])
 
 
 def test_wait_for_server_in_error_names_it_and_its_fault():
     manager = FakeServers(server("ERROR", fault={"message": "No valid host"}))
     with pytest.raises(exceptions.ResourceInErrorState) as err:
-        waiters.wait_for_server(manager, manager.answers[0], {"ACTIVE"},
-                                interval=0)
+        waiters.wait_for_server(manager, manager.answers[0], {"ACTIVE"}, interval=0)
     assert str(err.value) == "Server vm (s1) is in ERROR state: No valid host"

@@ -12,8 +12,7 @@ _COLUMNS = ("id", "message", "language")
 _HEADERS = ("ID", "Message", "Language")
 
 
-@utils.arg("--name", default="world", metavar="<name>",
-           help="Whom to greet (default: world).")
+@utils.arg("--name", default="world", metavar="<name>", help="Whom to greet (default: world).")
 @utils.no_client
 def do_hello_world(client, args):
     """Print a greeting (needs no cloud)."""
@@ -21,8 +20,7 @@ def do_hello_world(client, args):
 
 
 @utils.arg("--language", metavar="<code>", help="Only greetings in this language.")
-@utils.arg("--limit", type=int, default=None, metavar="<n>",
-           help="At most this many greetings.")
+@utils.arg("--limit", type=int, default=None, metavar="<n>", help="At most this many greetings.")
 @utils.output("list")
 def do_hello_list(client, args):
     """List greetings."""
@@ -42,8 +40,7 @@ def do_hello_show(client, args):
 @utils.output("show")
 def do_hello_create(client, args):
     """Create a greeting."""
-    return columns.show(client.hello.create(args.message,
-                                            language=args.language))
+    return columns.show(client.hello.create(args.message, language=args.language))
 
 
 @utils.arg("greeting", metavar="<greeting>", help="Greeting ID.")

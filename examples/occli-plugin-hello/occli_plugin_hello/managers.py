@@ -18,9 +18,9 @@ class HelloManager(base.Manager):
 
     def list(self, language=None, limit=None, marker=None):
         """Yield greetings (all pages unless ``limit``)."""
-        return self._list("/greetings", "greetings",
-                          params={"language": language, "marker": marker},
-                          limit=limit)
+        return self._list(
+            "/greetings", "greetings", params={"language": language, "marker": marker}, limit=limit
+        )
 
     def get(self, greeting):
         return self._get("/greetings/%s" % base.getid(greeting), "greeting")

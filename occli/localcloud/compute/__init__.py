@@ -22,15 +22,13 @@ names below, so the rules modules import without it.
 """
 
 _LAZY = {
-    "ComputeService": ("occli.localcloud.compute.api.service",
-                       "ComputeService"),
+    "ComputeService": ("occli.localcloud.compute.api.service", "ComputeService"),
     "FAULT_NAMES": ("occli.localcloud.compute.api.service", "FAULT_NAMES"),
     "version_gate": ("occli.localcloud.compute.api.service", "version_gate"),
     "microversions": ("occli.localcloud.compute.api.microversions", None),
     # interfaces for other modules (doc/localcloud-internals.md, Compute)
     "compute_hosts": ("occli.localcloud.compute.hosts", "compute_hosts"),
-    "servers_on_host": ("occli.localcloud.compute.servers",
-                        "servers_on_host"),
+    "servers_on_host": ("occli.localcloud.compute.servers", "servers_on_host"),
 }
 
 __all__ = sorted(_LAZY)
@@ -38,9 +36,9 @@ __all__ = sorted(_LAZY)
 
 def __getattr__(name):
     if name not in _LAZY:
-        raise AttributeError("module %r has no attribute %r"
-                             % (__name__, name))
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
     import importlib
+
     module_name, attribute = _LAZY[name]
     value = importlib.import_module(module_name)
     if attribute is not None:

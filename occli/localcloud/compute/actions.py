@@ -9,44 +9,50 @@ task_state None unless stated, launched at least once) and
 
 import json
 
-from occli.localcloud import common, errors
-from occli.localcloud.compute import build, flavors, keypairs, quotas, servers, states
+from occli.localcloud import common
+from occli.localcloud import errors
+from occli.localcloud.compute import build
 from occli.localcloud.compute import caller as callers
+from occli.localcloud.compute import flavors
+from occli.localcloud.compute import keypairs
+from occli.localcloud.compute import quotas
+from occli.localcloud.compute import servers
+from occli.localcloud.compute import states
 
 # nova task_states.ALLOW_REBOOT: reboot_pending_hard / reboot_started_hard
 # are *not* in it (a hard reboot already under way past its first step
 # cannot be hard-rebooted again)
-ALLOW_REBOOT_TASKS = (None, "rebooting", "reboot_pending", "reboot_started",
-                      "rebooting_hard", "resuming", "unpausing", "pausing",
-                      "suspending")
+ALLOW_REBOOT_TASKS = (
+    None,
+    "rebooting",
+    "reboot_pending",
+    "reboot_started",
+    "rebooting_hard",
+    "resuming",
+    "unpausing",
+    "pausing",
+    "suspending",
+)
 HARD_REBOOT_STATES = ("active", "stopped", "paused", "suspended", "error")
 
 # action: (nova's name for it, allowed vm_states, task states walked,
 # vm_state and power_state at the end, needs a host). Nova: start and stop
 # carry @check_instance_host (before the state check), the others do not.
 POWER_ACTIONS = {
-    "os-start": ("start", ("stopped",), ["powering-on"], "active",
-                 states.RUNNING, True),
-    "os-stop": ("stop", ("active", "error"), ["powering-off"], "stopped",
-                states.SHUTDOWN, True),
-    "pause": ("pause", ("active",), ["pausing"], "paused", states.PAUSED,
-              False),
-    "unpause": ("unpause", ("paused",), ["unpausing"], "active",
-                states.RUNNING, False),
-    "suspend": ("suspend", ("active",), ["suspending"], "suspended",
-                states.SUSPENDED, False),
-    "resume": ("resume", ("suspended",), ["resuming"], "active",
-               states.RUNNING, False),
+    "os-start": ("start", ("stopped",), ["powering-on"], "active", states.RUNNING, True),
+    "os-stop": ("stop", ("active", "error"), ["powering-off"], "stopped", states.SHUTDOWN, True),
+    "pause": ("pause", ("active",), ["pausing"], "paused", states.PAUSED, False),
+    "unpause": ("unpause", ("paused",), ["unpausing"], "active", states.RUNNING, False),
+    "suspend": ("suspend", ("active",), ["suspending"], "suspended", states.SUSPENDED, False),
+    "resume": ("resume", ("suspended",), ["resuming"], "active", states.RUNNING, False),
 }
 # rebuild: the key is left alone unless a key_name (or None) is given
 UNSET = object()
 
 
-def check_state(server, action, vm_states, task_states=(None,),
-                must_have_launched=True):
+def check_state(server, action, vm_states, task_states=(None,), must_have_launched=True):
     """409 ``Cannot '<action>' instance <id> while it is in <attr> <value>``."""
-    for attr, allowed in (("vm_state", vm_states),
-                          ("task_state", task_states)):
+    for attr, allowed in (("vm_state", vm_states), ("task_state", task_states)):
         if allowed is not None and server[attr] not in allowed:
             raise _invalid_state(action, server, attr, server[attr])
     if must_have_launched and not server["launched_at"]:
@@ -57,10 +63,12 @@ def _invalid_state(action, server, attr, value):
     # nova common.raise_http_conflict_for_instance_invalid_state: without a
     # state value (never launched: launched_at None) the generic text is used
     if value is None:
-        return errors.Conflict("Instance %s is in an invalid state for '%s'"
-                               % (server["id"], action))
-    return errors.Conflict("Cannot '%s' instance %s while it is in %s %s"
-                           % (action, server["id"], attr, value))
+        return errors.Conflict(
+            "Instance %s is in an invalid state for '%s'" % (server["id"], action)
+        )
+    return errors.Conflict(
+        "Cannot '%s' instance %s while it is in %s %s" % (action, server["id"], attr, value)
+    )
 
 
 def check_host(server):
@@ -73,8 +81,8 @@ def check_host(server):
 def _powered(server):
     """``(vm_state, power_state)`` a server returns to after an operation."""
     if server["vm_state"] == "stopped" or (
-            server["vm_state"] == "resized"
-            and server["power_state"] == states.SHUTDOWN):
+        server["vm_state"] == "resized" and server["power_state"] == states.SHUTDOWN
+    ):
         return "stopped", states.SHUTDOWN
     return "active", states.RUNNING
 
@@ -91,14 +99,12 @@ def _save(db, server):
 
 def power(db, caller, server, action):
     """One of :data:`POWER_ACTIONS` (start, stop, pause, …)."""
-    name, allowed, tasks, vm_state, power_state, needs_host = \
-        POWER_ACTIONS[action]
+    name, allowed, tasks, vm_state, power_state, needs_host = POWER_ACTIONS[action]
     servers.check_lock(caller, server)
     if needs_host:
         check_host(server)
     check_state(server, name, allowed)
-    _start(db, server, tasks, {"vm_state": vm_state,
-                               "power_state": power_state})
+    _start(db, server, tasks, {"vm_state": vm_state, "power_state": power_state})
 
 
 def reboot(db, caller, server, hard):
@@ -108,10 +114,8 @@ def reboot(db, caller, server, hard):
         check_state(server, "reboot", ("active",))
         tasks = ["rebooting", "reboot_pending", "reboot_started"]
     else:
-        tasks = ["rebooting_hard", "reboot_pending_hard",
-                 "reboot_started_hard"]
-    _start(db, server, tasks, {"vm_state": "active",
-                               "power_state": states.RUNNING})
+        tasks = ["rebooting_hard", "reboot_pending_hard", "reboot_started_hard"]
+    _start(db, server, tasks, {"vm_state": "active", "power_state": states.RUNNING})
 
 
 def lock(db, caller, server, reason=None):
@@ -124,15 +128,15 @@ def lock(db, caller, server, reason=None):
 
 def unlock(db, caller, server):
     if server["locked_by"] == "admin" and not caller.is_admin:
-        raise callers.policy_forbidden(
-            "os_compute_api:os-lock-server:unlock:unlock_override")
+        raise callers.policy_forbidden("os_compute_api:os-lock-server:unlock:unlock_override")
     server["locked_by"] = None
     server["locked_reason"] = None
     _save(db, server)
 
 
-def rebuild(db, caller, server, images, image_ref, columns, personality=(),
-            metadata=None, key_name=UNSET):
+def rebuild(
+    db, caller, server, images, image_ref, columns, personality=(), metadata=None, key_name=UNSET
+):
     """Rebuild from ``image_ref`` (a volume-backed server keeps its disk),
     setting ``columns`` (name, description, access IPs, user data,
     hostname, disk config, trusted certs), ``metadata`` if given and the
@@ -153,10 +157,13 @@ def rebuild(db, caller, server, images, image_ref, columns, personality=(),
         _set_key(db, caller, server, key_name)
     server.update(columns)
     vm_state, power_state = _powered(server)
-    _start(db, server, ["rebuilding", "rebuild_block_device_mapping",
-                        "rebuild_spawning"],
-           {"vm_state": vm_state, "power_state": power_state,
-            "launched_at": states.LAUNCH_NOW}, progress=True)
+    _start(
+        db,
+        server,
+        ["rebuilding", "rebuild_block_device_mapping", "rebuild_spawning"],
+        {"vm_state": vm_state, "power_state": power_state, "launched_at": states.LAUNCH_NOW},
+        progress=True,
+    )
 
 
 def _set_key(db, caller, server, key_name):
@@ -175,20 +182,25 @@ def resize(db, caller, server, flavor_ref, auto_disk_config=None):
     new = flavors.resolve(db, flavor_ref, caller)
     current = json.loads(server["flavor"])
     if new["id"] == current["id"]:
-        raise errors.BadRequest("When resizing, instances must change "
-                                "flavor!")
+        raise errors.BadRequest("When resizing, instances must change flavor!")
     if server["image_ref"] and new["root_gb"] < current["disk"]:
         raise errors.BadRequest("Resize error: Unable to resize disk down.")
-    quotas.check_resize(db, server["project_id"], current,
-                        flavors.snapshot(new))
+    quotas.check_resize(db, server["project_id"], current, flavors.snapshot(new))
     if auto_disk_config is not None:
         server["auto_disk_config"] = int(auto_disk_config)
     _, power_state = _powered(server)
-    _start(db, server, ["resize_prep", "resize_migrating", "resize_migrated",
-                        "resize_finish"],
-           {"vm_state": "resized", "power_state": power_state,
+    _start(
+        db,
+        server,
+        ["resize_prep", "resize_migrating", "resize_migrated", "resize_finish"],
+        {
+            "vm_state": "resized",
+            "power_state": power_state,
             "flavor": json.dumps(flavors.snapshot(new)),
-            "old_flavor": server["flavor"]}, progress=True)
+            "old_flavor": server["flavor"],
+        },
+        progress=True,
+    )
 
 
 def confirm_resize(db, caller, server):
@@ -207,48 +219,67 @@ def revert_resize(db, caller, server):
     if not server["old_flavor"]:
         raise errors.BadRequest("Instance has not been resized.")
     # reverting a downsize grows the server back (nova checks it too)
-    quotas.check_resize(db, server["project_id"], json.loads(server["flavor"]),
-                        json.loads(server["old_flavor"]))
+    quotas.check_resize(
+        db, server["project_id"], json.loads(server["flavor"]), json.loads(server["old_flavor"])
+    )
     vm_state, power_state = _powered(server)
-    _start(db, server, ["resize_reverting"],
-           {"vm_state": vm_state, "power_state": power_state,
-            "flavor": server["old_flavor"], "old_flavor": None})
+    _start(
+        db,
+        server,
+        ["resize_reverting"],
+        {
+            "vm_state": vm_state,
+            "power_state": power_state,
+            "flavor": server["old_flavor"],
+            "old_flavor": None,
+        },
+    )
 
 
 def create_image(db, caller, server, images, name, metadata):
     """Snapshot ``server`` to an image called ``name``; returns its id
     (registered with ``images``, the image service, if there is one)."""
-    check_state(server, "createImage",
-                ("active", "stopped", "paused", "suspended"))
+    check_state(server, "createImage", ("active", "stopped", "paused", "suspended"))
     quotas.check_metadata(metadata, db, caller.project_id)
     if images is None:
         image_id = common.new_uuid()
     else:
         flavor = json.loads(server["flavor"])
-        properties = dict(metadata, image_type="snapshot",
-                          instance_uuid=server["id"],
-                          base_image_ref=server["image_ref"],
-                          user_id=caller.user_id)
+        properties = dict(
+            metadata,
+            image_type="snapshot",
+            instance_uuid=server["id"],
+            base_image_ref=server["image_ref"],
+            user_id=caller.user_id,
+        )
         image_id = images.create_image(
-            db, name, caller.project_id, status="active",
-            size=flavor["disk"] * build.GIB // 64, min_disk=flavor["disk"],
-            properties=properties)["id"]
-    _start(db, server, ["image_snapshot_pending", "image_snapshot",
-                        "image_pending_upload", "image_uploading"], {})
+            db,
+            name,
+            caller.project_id,
+            status="active",
+            size=flavor["disk"] * build.GIB // 64,
+            min_disk=flavor["disk"],
+            properties=properties,
+        )["id"]
+    _start(
+        db,
+        server,
+        ["image_snapshot_pending", "image_snapshot", "image_pending_upload", "image_uploading"],
+        {},
+    )
     return image_id
 
 
 def trigger_crash_dump(caller, server):
     servers.check_lock(caller, server)
-    check_state(server, "trigger_crash_dump",
-                ("active", "paused", "rescued", "resized", "error"))
+    check_state(server, "trigger_crash_dump", ("active", "paused", "rescued", "resized", "error"))
 
 
 def console_output(server, length=None):
     """The last ``length`` lines (all if None or negative) of the console."""
     lines = boot_log(server)
     if length is not None and length >= 0:
-        lines = lines[len(lines) - length:] if length else []
+        lines = lines[len(lines) - length :] if length else []
     return "".join(line + "\n" for line in lines)
 
 
@@ -261,17 +292,15 @@ def boot_log(server):
         "[    0.000000] Linux version 6.1.0-localcloud #1 SMP",
         "[    0.000000] Command line: BOOT_IMAGE=/vmlinuz "
         "root=LABEL=cloudimg-rootfs ro console=ttyS0",
-        "[    0.412345] Memory: %dK available" % (
-            json.loads(server["flavor"])["ram"] * 1024),
-        "[    1.203040] EXT4-fs (vda1): mounted filesystem with ordered data "
-        "mode.",
-        "[    2.718281] cloud-init[101]: Cloud-init v. 23.4 running "
-        "'init-local'",
+        "[    0.412345] Memory: %dK available" % (json.loads(server["flavor"])["ram"] * 1024),
+        "[    1.203040] EXT4-fs (vda1): mounted filesystem with ordered data mode.",
+        "[    2.718281] cloud-init[101]: Cloud-init v. 23.4 running 'init-local'",
     ]
     for port in ports:
-        lines.append("[    3.141592] cloud-init[101]: ci-info: | eth0 | True "
-                     "| %s | 255.255.0.0 | global | %s |"
-                     % (port["addr"], port["mac"]))
+        lines.append(
+            "[    3.141592] cloud-init[101]: ci-info: | eth0 | True "
+            "| %s | 255.255.0.0 | global | %s |" % (port["addr"], port["mac"])
+        )
     if server["vm_state"] != "building":
         lines += [
             "[    4.669201] cloud-init[220]: Cloud-init v. 23.4 finished. "

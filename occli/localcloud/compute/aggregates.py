@@ -14,8 +14,10 @@ scheduling. Rules:
   ``availability_zone`` key can be neither None nor empty.
 """
 
-from occli.localcloud import common, errors
-from occli.localcloud.compute import hosts, servers
+from occli.localcloud import common
+from occli.localcloud import errors
+from occli.localcloud.compute import hosts
+from occli.localcloud.compute import servers
 
 DEFAULT_ZONE = "nova"
 
@@ -28,13 +30,16 @@ _DELETE = "Cannot remove host from aggregate %s. Reason: %s."
 
 # -- zones: what the rest of compute asks ---------------------------------
 
+
 def _zones_by_host(db, host_names=None, exclude=None):
     """``{host: {zone, …}}`` from the aggregates (but ``exclude``) with a
     zone; only for ``host_names`` if given."""
-    sql = ("SELECT h.host, m.value FROM compute_aggregate_hosts h"
-           " JOIN compute_aggregate_metadata m"
-           " ON m.aggregate_id = h.aggregate_id"
-           " AND m.key = 'availability_zone' WHERE h.aggregate_id != ?")
+    sql = (
+        "SELECT h.host, m.value FROM compute_aggregate_hosts h"
+        " JOIN compute_aggregate_metadata m"
+        " ON m.aggregate_id = h.aggregate_id"
+        " AND m.key = 'availability_zone' WHERE h.aggregate_id != ?"
+    )
     args = [-1 if exclude is None else exclude]
     if host_names is not None:
         sql += " AND h.host IN (%s)" % ",".join("?" * len(host_names))
@@ -58,8 +63,7 @@ def host_zone(db, host):
 def hosts_in_zone(db, zone):
     """The compute hosts of availability zone ``zone`` (may be empty)."""
     zones = _zones_by_host(db)
-    return [h for h in hosts.compute_hosts(db)
-            if _zone_name(zones.get(h)) == zone]
+    return [h for h in hosts.compute_hosts(db) if _zone_name(zones.get(h)) == zone]
 
 
 def _has_servers(db, host):
@@ -68,24 +72,33 @@ def _has_servers(db, host):
 
 # -- rows -----------------------------------------------------------------
 
+
 def metadata(db, agg_id):
     """``{key: value}`` of aggregate ``agg_id``."""
-    return {r["key"]: r["value"] for r in db.execute(
-        "SELECT key, value FROM compute_aggregate_metadata"
-        " WHERE aggregate_id = ? ORDER BY key", (agg_id,))}
+    return {
+        r["key"]: r["value"]
+        for r in db.execute(
+            "SELECT key, value FROM compute_aggregate_metadata"
+            " WHERE aggregate_id = ? ORDER BY key",
+            (agg_id,),
+        )
+    }
 
 
 def host_names(db, agg_id):
     """The hosts of aggregate ``agg_id``, in the order they were added."""
-    return [r["host"] for r in db.execute(
-        "SELECT host FROM compute_aggregate_hosts WHERE aggregate_id = ?"
-        " ORDER BY id", (agg_id,))]
+    return [
+        r["host"]
+        for r in db.execute(
+            "SELECT host FROM compute_aggregate_hosts WHERE aggregate_id = ? ORDER BY id",
+            (agg_id,),
+        )
+    ]
 
 
 def get(db, agg_id):
     """The aggregate row, or NotFound."""
-    row = db.execute("SELECT * FROM compute_aggregates WHERE id = ?",
-                     (agg_id,)).fetchone()
+    row = db.execute("SELECT * FROM compute_aggregates WHERE id = ?", (agg_id,)).fetchone()
     if row is None:
         raise not_found(agg_id)
     return row
@@ -106,12 +119,14 @@ def _now():
 
 # -- nova's AggregateAPI ----------------------------------------------------
 
+
 def create(db, name, zone=None):
     """A new aggregate (in ``zone`` if given); returns its id."""
     _name_taken(db, name)
     cur = db.execute(
-        "INSERT INTO compute_aggregates (uuid, name, created_at)"
-        " VALUES (?, ?, ?)", (common.new_uuid(), name, _now()))
+        "INSERT INTO compute_aggregates (uuid, name, created_at) VALUES (?, ?, ?)",
+        (common.new_uuid(), name, _now()),
+    )
     if zone:
         _update_metadata(db, cur.lastrowid, {"availability_zone": zone})
     return cur.lastrowid
@@ -124,8 +139,10 @@ def update(db, agg_id, values):
     if "name" in values:
         name = values.pop("name").strip()
         _name_taken(db, name, agg_id)
-        db.execute("UPDATE compute_aggregates SET name = ?, updated_at = ?"
-                   " WHERE id = ?", (name, _now(), agg_id))
+        db.execute(
+            "UPDATE compute_aggregates SET name = ?, updated_at = ? WHERE id = ?",
+            (name, _now(), agg_id),
+        )
     _check_az_update(db, row, values, host_names(db, agg_id), _UPDATE)
     if values:
         _update_metadata(db, agg_id, values)
@@ -136,8 +153,7 @@ def delete(db, agg_id):
     """Delete an aggregate that has no hosts."""
     get(db, agg_id)
     if host_names(db, agg_id):
-        raise errors.BadRequest(_DELETE % (agg_id,
-                                           "Host aggregate is not empty"))
+        raise errors.BadRequest(_DELETE % (agg_id, "Host aggregate is not empty"))
     db.execute("DELETE FROM compute_aggregates WHERE id = ?", (agg_id,))
 
 
@@ -149,34 +165,33 @@ def add_host(db, agg_id, host):
     if zone:
         conflicting = _conflicting_zones(db, agg_id, zone, [host])
         if conflicting:
-            raise errors.Conflict(_ADD % (
-                agg_id, "One or more hosts already in availability zone(s) "
-                "%s" % conflicting))
+            raise errors.Conflict(
+                _ADD
+                % (agg_id, "One or more hosts already in availability zone(s) %s" % conflicting)
+            )
     if host in host_names(db, agg_id):
-        raise errors.Conflict("Aggregate %s already has host %s."
-                              % (agg_id, host))
+        raise errors.Conflict("Aggregate %s already has host %s." % (agg_id, host))
     if _moves_servers(db, host, agg_id, zone):
-        raise errors.Conflict(_ADD % (
-            agg_id, "One or more hosts contain instances in this zone"))
-    db.execute("INSERT INTO compute_aggregate_hosts (aggregate_id, host)"
-               " VALUES (?, ?)", (agg_id, host))
+        raise errors.Conflict(_ADD % (agg_id, "One or more hosts contain instances in this zone"))
+    db.execute(
+        "INSERT INTO compute_aggregate_hosts (aggregate_id, host) VALUES (?, ?)", (agg_id, host)
+    )
 
 
 def remove_host(db, agg_id, host, shown_id=None):
     """Remove ``host``; ``shown_id`` is the aggregate id as the request
     spelled it (nova's messages repeat it)."""
     shown_id = agg_id if shown_id is None else shown_id
-    not_found_error = errors.NotFound("Cannot remove host %s in aggregate %s"
-                                      % (host, shown_id))
+    not_found_error = errors.NotFound("Cannot remove host %s in aggregate %s" % (host, shown_id))
     if host not in hosts.compute_hosts(db):
         raise not_found_error
-    if host not in host_names(db, agg_id):   # also when there is no aggregate
+    if host not in host_names(db, agg_id):  # also when there is no aggregate
         raise not_found_error
     if _moves_servers(db, host, agg_id):
-        raise errors.Conflict("Cannot remove host %s in aggregate %s"
-                              % (host, shown_id))
-    db.execute("DELETE FROM compute_aggregate_hosts"
-               " WHERE aggregate_id = ? AND host = ?", (agg_id, host))
+        raise errors.Conflict("Cannot remove host %s in aggregate %s" % (host, shown_id))
+    db.execute(
+        "DELETE FROM compute_aggregate_hosts WHERE aggregate_id = ? AND host = ?", (agg_id, host)
+    )
 
 
 def set_metadata(db, agg_id, values):
@@ -203,18 +218,24 @@ def _check_az_update(db, row, values, members, message):
         return
     zone = values["availability_zone"]
     if not zone:
-        raise errors.BadRequest(message % (
-            row["id"], "Aggregate %s does not support empty named "
-            "availability zone" % row["name"]))
+        raise errors.BadRequest(
+            message
+            % (
+                row["id"],
+                "Aggregate %s does not support empty named availability zone" % row["name"],
+            )
+        )
     conflicting = _conflicting_zones(db, row["id"], zone, members)
     if conflicting:
-        raise errors.BadRequest(message % (
-            row["id"], "One or more hosts already in availability zone(s) "
-            "%s" % conflicting))
+        raise errors.BadRequest(
+            message
+            % (row["id"], "One or more hosts already in availability zone(s) %s" % conflicting)
+        )
     current = metadata(db, row["id"]).get("availability_zone")
     if zone != current and any(_has_servers(db, h) for h in members):
-        raise errors.BadRequest(message % (
-            row["id"], "One or more hosts contain instances in this zone"))
+        raise errors.BadRequest(
+            message % (row["id"], "One or more hosts contain instances in this zone")
+        )
 
 
 def _conflicting_zones(db, agg_id, zone, members):
@@ -227,7 +248,9 @@ def _conflicting_zones(db, agg_id, zone, members):
         " JOIN compute_aggregate_metadata m ON m.aggregate_id = a.id"
         " AND m.key = 'availability_zone'"
         " WHERE a.id != ? AND m.value != ? AND h.host IN (%s) ORDER BY a.id"
-        % ",".join("?" * len(members)), [agg_id, zone] + list(members))
+        % ",".join("?" * len(members)),
+        [agg_id, zone] + list(members),
+    )
     return [r["value"] for r in rows]
 
 
@@ -235,23 +258,25 @@ def _update_metadata(db, agg_id, values):
     """Merge ``values``: a None value deletes the key (absent is fine)."""
     for key, value in values.items():
         if value is None:
-            db.execute("DELETE FROM compute_aggregate_metadata"
-                       " WHERE aggregate_id = ? AND key = ?", (agg_id, key))
+            db.execute(
+                "DELETE FROM compute_aggregate_metadata WHERE aggregate_id = ? AND key = ?",
+                (agg_id, key),
+            )
         else:
             db.execute(
                 "INSERT INTO compute_aggregate_metadata (aggregate_id, key,"
                 " value) VALUES (?, ?, ?) ON CONFLICT (aggregate_id, key)"
-                " DO UPDATE SET value = excluded.value", (agg_id, key, value))
+                " DO UPDATE SET value = excluded.value",
+                (agg_id, key, value),
+            )
 
 
 def _touch(db, agg_id):
-    db.execute("UPDATE compute_aggregates SET updated_at = ? WHERE id = ?",
-               (_now(), agg_id))
+    db.execute("UPDATE compute_aggregates SET updated_at = ? WHERE id = ?", (_now(), agg_id))
 
 
 def _name_taken(db, name, agg_id=None):
-    row = db.execute("SELECT id FROM compute_aggregates WHERE name = ?",
-                     (name,)).fetchone()
+    row = db.execute("SELECT id FROM compute_aggregates WHERE name = ?", (name,)).fetchone()
     if row is not None and row["id"] != agg_id:
         raise errors.Conflict("Aggregate %s already exists." % name)
 
@@ -259,6 +284,5 @@ def _name_taken(db, name, agg_id=None):
 def _moves_servers(db, host, agg_id, zone=None):
     """Whether ``host`` runs servers and would change zone: to ``zone`` if
     given (joining a zoned aggregate), else to its zone without ``agg_id``."""
-    after = zone or _zone_name(
-        _zones_by_host(db, [host], exclude=agg_id).get(host))
+    after = zone or _zone_name(_zones_by_host(db, [host], exclude=agg_id).get(host))
     return host_zone(db, host) != after and _has_servers(db, host)

@@ -19,7 +19,8 @@ All errors are ``errors.BadRequest`` (400) with nova's exception texts.
 
 import re
 
-from occli.localcloud import common, errors
+from occli.localcloud import common
+from occli.localcloud import errors
 from occli.localcloud.compute import values
 
 # nova's [DEFAULT] max_local_block_devices
@@ -27,19 +28,22 @@ MAX_LOCAL_BLOCK_DEVICES = 3
 # nova assumes this root device name when the image names none
 ROOT_DEVICE_NAME = "vda"
 
-BOOT_SEQUENCE = ("Block Device Mapping is Invalid: Boot sequence for the "
-                 "instance and image/block device mapping combination is "
-                 "not valid.")
-EPHEMERAL_SIZE = ("Ephemeral disks requested are larger than the instance "
-                  "type allows. If no size is given in one block device "
-                  "mapping, flavor ephemeral size will be used.")
+BOOT_SEQUENCE = (
+    "Block Device Mapping is Invalid: Boot sequence for the "
+    "instance and image/block device mapping combination is "
+    "not valid."
+)
+EPHEMERAL_SIZE = (
+    "Ephemeral disks requested are larger than the instance "
+    "type allows. If no size is given in one block device "
+    "mapping, flavor ephemeral size will be used."
+)
 SWAP_SIZE = "Swap drive requested is larger than instance type allows."
-IMAGE_VOLUME_SIZE = ("Images with destination_type 'volume' need to have a "
-                     "non-zero size specified")
-BLANK_VOLUME_SIZE = ("Blank volumes (source: 'blank', dest: 'volume') need "
-                     "to have non-zero size")
-MIXED_SYNTAXES = ("Using different block_device_mapping syntaxes is not "
-                  "allowed in the same request.")
+IMAGE_VOLUME_SIZE = "Images with destination_type 'volume' need to have a non-zero size specified"
+BLANK_VOLUME_SIZE = "Blank volumes (source: 'blank', dest: 'volume') need to have non-zero size"
+MIXED_SYNTAXES = (
+    "Using different block_device_mapping syntaxes is not allowed in the same request."
+)
 MULTIPLE_INSTANCES = "Cannot attach one or more volumes to multiple instances"
 
 _EPHEMERAL_NAME = re.compile(r"^ephemeral(\d|[1-9]\d+)$")
@@ -65,8 +69,7 @@ def _normalize(bdm):
         return bdm
     if "source_type" not in bdm:
         raise _invalid("Some required fields are missing")
-    bdm["delete_on_termination"] = values.truthy(
-        bdm.get("delete_on_termination"))
+    bdm["delete_on_termination"] = values.truthy(bdm.get("delete_on_termination"))
     name = bdm.get("device_name")
     if name is not None:
         if not 1 <= len(name) <= 255:
@@ -129,15 +132,28 @@ def boot_image_id(mappings, legacy):
 
 
 def _from_legacy(item):
-    bdm = {k: v for k, v in item.items()
-           if k in ("device_name", "delete_on_termination", "snapshot_id",
-                    "volume_id", "volume_size", "no_device",
-                    "connection_info")}
+    bdm = {
+        k: v
+        for k, v in item.items()
+        if k
+        in (
+            "device_name",
+            "delete_on_termination",
+            "snapshot_id",
+            "volume_id",
+            "volume_size",
+            "no_device",
+            "connection_info",
+        )
+    }
     virtual = item.get("virtual_name")
     if virtual and (virtual == "swap" or _EPHEMERAL_NAME.match(virtual)):
-        bdm.update(source_type="blank", destination_type="local",
-                   delete_on_termination=True,
-                   guest_format="swap" if virtual == "swap" else None)
+        bdm.update(
+            source_type="blank",
+            destination_type="local",
+            delete_on_termination=True,
+            guest_format="swap" if virtual == "swap" else None,
+        )
     elif item.get("snapshot_id"):
         bdm.update(source_type="snapshot", destination_type="volume")
     elif item.get("volume_id"):
@@ -148,28 +164,43 @@ def _from_legacy(item):
 
 
 def _image_bdm(image_id):
-    return {"source_type": "image", "destination_type": "local",
-            "image_id": image_id, "boot_index": 0, "device_type": "disk",
-            "delete_on_termination": True, "volume_size": None}
+    return {
+        "source_type": "image",
+        "destination_type": "local",
+        "image_id": image_id,
+        "boot_index": 0,
+        "device_type": "disk",
+        "delete_on_termination": True,
+        "volume_size": None,
+    }
 
 
 def _blank_bdm(size, guest_format=None):
-    return {"source_type": "blank", "destination_type": "local",
-            "guest_format": guest_format, "boot_index": -1,
-            "device_type": "disk", "delete_on_termination": True,
-            "volume_size": size}
+    return {
+        "source_type": "blank",
+        "destination_type": "local",
+        "guest_format": guest_format,
+        "boot_index": -1,
+        "device_type": "disk",
+        "delete_on_termination": True,
+        "volume_size": size,
+    }
 
 
 def is_swap(bdm):
-    return (bdm.get("source_type") == "blank"
-            and bdm.get("destination_type") == "local"
-            and bdm.get("guest_format") == "swap")
+    return (
+        bdm.get("source_type") == "blank"
+        and bdm.get("destination_type") == "local"
+        and bdm.get("guest_format") == "swap"
+    )
 
 
 def is_ephemeral(bdm):
-    return (bdm.get("source_type") == "blank"
-            and bdm.get("destination_type") == "local"
-            and bdm.get("guest_format") != "swap")
+    return (
+        bdm.get("source_type") == "blank"
+        and bdm.get("destination_type") == "local"
+        and bdm.get("guest_format") != "swap"
+    )
 
 
 def transform(mappings, legacy, image_ref, flavor, instance_count):
@@ -180,19 +211,22 @@ def transform(mappings, legacy, image_ref, flavor, instance_count):
     """
     if image_ref:
         for bdm in mappings:
-            if (bdm.get("destination_type") == "volume"
-                    and strip_dev(bdm.get("device_name"))
-                    == ROOT_DEVICE_NAME):
+            if (
+                bdm.get("destination_type") == "volume"
+                and strip_dev(bdm.get("device_name")) == ROOT_DEVICE_NAME
+            ):
                 raise errors.BadRequest(
                     "The volume cannot be assigned the same device name as "
-                    "the root device %s" % ROOT_DEVICE_NAME)
+                    "the root device %s" % ROOT_DEVICE_NAME
+                )
     if legacy:
         converted = [_from_legacy(b) for b in mappings]
         volume_backed = False
         for bdm in converted:
-            if (bdm.get("source_type") in ("volume", "snapshot", "image")
-                    and strip_dev(bdm.get("device_name"))
-                    == ROOT_DEVICE_NAME):
+            if (
+                bdm.get("source_type") in ("volume", "snapshot", "image")
+                and strip_dev(bdm.get("device_name")) == ROOT_DEVICE_NAME
+            ):
                 bdm["boot_index"] = 0
                 volume_backed = True
             elif not bdm.get("no_device"):
@@ -204,8 +238,7 @@ def transform(mappings, legacy, image_ref, flavor, instance_count):
         mappings = converted
     else:
         mappings = [dict(b) for b in mappings]
-    if instance_count > 1 and any(b.get("source_type") == "volume"
-                                  for b in mappings):
+    if instance_count > 1 and any(b.get("source_type") == "volume" for b in mappings):
         raise errors.BadRequest(MULTIPLE_INSTANCES)
     if flavor["ephemeral_gb"] and not any(map(is_ephemeral, mappings)):
         mappings.append(_blank_bdm(flavor["ephemeral_gb"]))
@@ -228,9 +261,11 @@ def is_volume_backed(mappings):
 
 def validate(mappings, flavor, image_ref, image_exists):
     """nova's ``_validate_bdm``; ``image_exists(id) -> bool``."""
-    boot_indexes = sorted(b["boot_index"] for b in mappings
-                          if b.get("boot_index") is not None
-                          and b["boot_index"] >= 0)
+    boot_indexes = sorted(
+        b["boot_index"]
+        for b in mappings
+        if b.get("boot_index") is not None and b["boot_index"] >= 0
+    )
     if not boot_indexes or any(i != v for i, v in enumerate(boot_indexes)):
         raise errors.BadRequest(BOOT_SEQUENCE)
     for bdm in mappings:
@@ -238,22 +273,27 @@ def validate(mappings, flavor, image_ref, image_exists):
         if image_id is not None:
             if image_id != image_ref and not image_exists(image_id):
                 raise errors.BadRequest(
-                    "Block Device Mapping is Invalid: failed to get image "
-                    "%s." % image_id)
-            if (bdm.get("source_type") == "image"
-                    and bdm.get("destination_type") == "volume"
-                    and not bdm.get("volume_size")):
+                    "Block Device Mapping is Invalid: failed to get image %s." % image_id
+                )
+            if (
+                bdm.get("source_type") == "image"
+                and bdm.get("destination_type") == "volume"
+                and not bdm.get("volume_size")
+            ):
                 raise errors.BadRequest(IMAGE_VOLUME_SIZE)
         elif bdm.get("volume_id") is not None:
             pass  # no Cinder: an opaque id
         elif bdm.get("snapshot_id") is not None:
             pass
-        elif (bdm.get("source_type") == "blank"
-                and bdm.get("destination_type") == "volume"
-                and not bdm.get("volume_size")):
+        elif (
+            bdm.get("source_type") == "blank"
+            and bdm.get("destination_type") == "volume"
+            and not bdm.get("volume_size")
+        ):
             raise errors.BadRequest(BLANK_VOLUME_SIZE)
-    ephemeral = sum(b.get("volume_size") or flavor["ephemeral_gb"]
-                    for b in mappings if is_ephemeral(b))
+    ephemeral = sum(
+        b.get("volume_size") or flavor["ephemeral_gb"] for b in mappings if is_ephemeral(b)
+    )
     if ephemeral > flavor["ephemeral_gb"]:
         raise errors.BadRequest(EPHEMERAL_SIZE)
     swaps = [b for b in mappings if is_swap(b)]
@@ -263,8 +303,7 @@ def validate(mappings, flavor, image_ref, image_exists):
         raise errors.BadRequest(SWAP_SIZE)
     local = [b for b in mappings if b.get("destination_type") == "local"]
     if len(local) > MAX_LOCAL_BLOCK_DEVICES:
-        raise _invalid("You specified more local devices than the limit "
-                       "allows")
+        raise _invalid("You specified more local devices than the limit allows")
 
 
 def check_volume_fits_image(mappings, image):
@@ -273,12 +312,13 @@ def check_volume_fits_image(mappings, image):
     size = bdm.get("volume_size") if bdm else None
     if image is None or size is None:
         return
-    min_disk = (image.get("min_disk") or 0) * 1024 ** 3
-    if min_disk > size * 1024 ** 3:
+    min_disk = (image.get("min_disk") or 0) * 1024**3
+    if min_disk > size * 1024**3:
         raise errors.BadRequest(
             "Volume is smaller than the minimum size specified in image "
             "metadata. Volume size is %d bytes, minimum size is %d bytes."
-            % (size * 1024 ** 3, min_disk))
+            % (size * 1024**3, min_disk)
+        )
 
 
 def attached_volumes(mappings):
@@ -291,9 +331,11 @@ def attached_volumes(mappings):
     for bdm in mappings:
         if bdm.get("destination_type") != "volume":
             continue
-        volume_id = (bdm.get("volume_id")
-                     if bdm.get("source_type") == "volume" else None)
-        volumes.append({"id": volume_id or common.new_uuid(),
-                        "delete_on_termination":
-                            bool(bdm.get("delete_on_termination"))})
+        volume_id = bdm.get("volume_id") if bdm.get("source_type") == "volume" else None
+        volumes.append(
+            {
+                "id": volume_id or common.new_uuid(),
+                "delete_on_termination": bool(bdm.get("delete_on_termination")),
+            }
+        )
     return volumes

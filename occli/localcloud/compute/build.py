@@ -16,11 +16,17 @@ import re
 import secrets
 import string
 
-from occli.localcloud import common, errors
-from occli.localcloud.compute import block_devices, flavors, hosts, keypairs, scheduler, states
+from occli.localcloud import common
+from occli.localcloud import errors
+from occli.localcloud.compute import block_devices
 from occli.localcloud.compute import caller as callers
+from occli.localcloud.compute import flavors
+from occli.localcloud.compute import hosts
+from occli.localcloud.compute import keypairs
+from occli.localcloud.compute import scheduler
+from occli.localcloud.compute import states
 
-GIB = 1024 ** 3
+GIB = 1024**3
 
 
 @dataclasses.dataclass
@@ -37,13 +43,13 @@ class BuildRequest:
     metadata: dict = dataclasses.field(default_factory=dict)
     personality: list = dataclasses.field(default_factory=list)
     key_name: str | None = None
-    networks: object = None          # None, "auto", "none" or a list
-    availability_zone: str | None = None    # zone[:host[:node]]
-    requested_host: str | None = None       # 2.74 host / hypervisor_hostname
+    networks: object = None  # None, "auto", "none" or a list
+    availability_zone: str | None = None  # zone[:host[:node]]
+    requested_host: str | None = None  # 2.74 host / hypervisor_hostname
     security_groups: list = dataclasses.field(default_factory=list)
     scheduler_hints: dict = dataclasses.field(default_factory=dict)
     description: str | None = None
-    hostname: str | None = None             # None: derived from the name
+    hostname: str | None = None  # None: derived from the name
     user_data: str | None = None
     config_drive: bool = False
     access_ipv4: str | None = None
@@ -57,16 +63,17 @@ class BuildRequest:
 class Plan:
     """What the checks decided, shared by the instances of one create."""
 
-    flavor: object           # the compute_flavors row
-    image_ref: str           # '' when volume-backed
-    mappings: list           # block device mappings, transformed
-    key: object              # the keypair row, or None
-    zone: str                # the requested zone (pinned), or None
+    flavor: object  # the compute_flavors row
+    image_ref: str  # '' when volume-backed
+    mappings: list  # block device mappings, transformed
+    key: object  # the keypair row, or None
+    zone: str  # the requested zone (pinned), or None
     reservation_id: str
-    count: int               # instances, after the quota check
+    count: int  # instances, after the quota check
 
 
 # -- images -------------------------------------------------------------------
+
 
 def find_image(db, images, image_id):
     """The image dict (None: unknown, or no image service)."""
@@ -93,19 +100,20 @@ def check_image_fits(image, flavor):
             raise errors.BadRequest(
                 "Flavor's disk is too small for requested image. Flavor disk "
                 "is %d bytes, minimum required by image is %d bytes."
-                % (disk_bytes, image["min_disk"] * GIB))
+                % (disk_bytes, image["min_disk"] * GIB)
+            )
         if (image.get("size") or 0) > disk_bytes:
             raise errors.BadRequest(
                 "Flavor's disk is too small for requested image. Flavor disk "
-                "is %d bytes, image is %d bytes." % (disk_bytes, image["size"]))
+                "is %d bytes, image is %d bytes." % (disk_bytes, image["size"])
+            )
     check_image_memory(image, flavor)
 
 
 def check_image_memory(image, flavor):
     """Nova's ``FlavorMemoryTooSmall`` (also for volume-backed servers)."""
     if (image.get("min_ram") or 0) > flavor["memory_mb"]:
-        raise errors.BadRequest("Flavor's memory is too small for requested "
-                                "image.")
+        raise errors.BadRequest("Flavor's memory is too small for requested image.")
 
 
 def disks(db, images, build):
@@ -123,13 +131,14 @@ def disks(db, images, build):
         if boot_image is not None:
             image = find_image(db, images, boot_image)
             if image is None:
-                raise errors.BadRequest("Block Device Mapping is Invalid: "
-                                        "failed to get image %s." % boot_image)
+                raise errors.BadRequest(
+                    "Block Device Mapping is Invalid: failed to get image %s." % boot_image
+                )
     volume_backed = False
     if bdms:
         bdms = block_devices.transform(
-            bdms, build.legacy_bdm, image_ref, flavor,
-            max(build.min_count, build.max_count))
+            bdms, build.legacy_bdm, image_ref, flavor, max(build.min_count, build.max_count)
+        )
         volume_backed = block_devices.is_volume_backed(bdms)
     if image is not None:
         if volume_backed:
@@ -139,12 +148,13 @@ def disks(db, images, build):
             check_image_fits(image, flavor)
     if bdms:
         block_devices.validate(
-            bdms, flavor, image_ref,
-            lambda image_id: find_image(db, images, image_id) is not None)
+            bdms, flavor, image_ref, lambda image_id: find_image(db, images, image_id) is not None
+        )
     return flavor, "" if volume_backed else image_ref, bdms, volume_backed
 
 
 # -- the other checks ---------------------------------------------------------
+
 
 def keypair(db, user_id, key_name):
     """The keypair row named by the request (None if none); 400 if unknown."""
@@ -165,18 +175,14 @@ def requested_zone(db, caller, zone_request):
         return None, None
     parts = zone_request.split(":")
     if len(parts) > 3:
-        raise errors.BadRequest("Invalid input received: Unable to parse "
-                                "availability_zone")
+        raise errors.BadRequest("Invalid input received: Unable to parse availability_zone")
     zone = parts[0] or None
     # the local cloud's nodes are named like their hosts
-    forced = (parts[1] if len(parts) > 1 else "") or (
-        parts[2] if len(parts) > 2 else "") or None
+    forced = (parts[1] if len(parts) > 1 else "") or (parts[2] if len(parts) > 2 else "") or None
     if forced and not caller.is_admin:
-        raise callers.policy_forbidden(
-            "os_compute_api:servers:create:forced_host")
+        raise callers.policy_forbidden("os_compute_api:servers:create:forced_host")
     if zone and not forced and zone not in scheduler.available_zones(db):
-        raise errors.BadRequest("The requested availability zone is not "
-                                "available")
+        raise errors.BadRequest("The requested availability zone is not available")
     return zone, forced
 
 
@@ -190,6 +196,7 @@ def check_requested_host(db, caller, host):
 
 
 # -- the rows -----------------------------------------------------------------
+
 
 def sanitize_hostname(name, default):
     """Nova's ``utils.sanitize_hostname``."""
@@ -224,10 +231,14 @@ def record(caller, build, plan, index, new_id, host, zone):
     key = plan.key
     now = common.iso_naive_micro(common.utcnow())
     row = {
-        "id": new_id, "project_id": caller.project_id,
-        "user_id": caller.user_id, "name": name,
-        "description": build.description, "hostname": hostname,
-        "host": host, "node": host,
+        "id": new_id,
+        "project_id": caller.project_id,
+        "user_id": caller.user_id,
+        "name": name,
+        "description": build.description,
+        "hostname": hostname,
+        "host": host,
+        "node": host,
         "availability_zone": zone,
         "pinned_availability_zone": plan.zone,
         "flavor": json.dumps(flavors.snapshot(plan.flavor)),
@@ -245,20 +256,32 @@ def record(caller, build, plan, index, new_id, host, zone):
         # each instance gets its own volumes made from images etc.
         "volumes": json.dumps(block_devices.attached_volumes(plan.mappings)),
         "scheduler_hints": json.dumps(build.scheduler_hints),
-        "trusted_certs": (json.dumps(build.trusted_certs)
-                          if build.trusted_certs else None),
-        "vm_state": "building", "power_state": states.NOSTATE,
-        "progress": 0, "reservation_id": plan.reservation_id,
+        "trusted_certs": (json.dumps(build.trusted_certs) if build.trusted_certs else None),
+        "vm_state": "building",
+        "power_state": states.NOSTATE,
+        "progress": 0,
+        "reservation_id": plan.reservation_id,
         "launch_index": index,
         "root_device_name": "/dev/vda" if host else None,
-        "created_at": now, "updated_at": now,
+        "created_at": now,
+        "updated_at": now,
     }
     if host:
-        states.start(row, states.BUILD_TASKS,
-                     {"vm_state": "active", "power_state": states.RUNNING,
-                      "launched_at": states.LAUNCH_NOW}, progress=True)
+        states.start(
+            row,
+            states.BUILD_TASKS,
+            {
+                "vm_state": "active",
+                "power_state": states.RUNNING,
+                "launched_at": states.LAUNCH_NOW,
+            },
+            progress=True,
+        )
     else:
-        states.start(row, states.SCHEDULING_TASKS,
-                     {"vm_state": "error", "power_state": states.NOSTATE},
-                     fault=scheduler.no_valid_host_fault())
+        states.start(
+            row,
+            states.SCHEDULING_TASKS,
+            {"vm_state": "error", "power_state": states.NOSTATE},
+            fault=scheduler.no_valid_host_fault(),
+        )
     return row

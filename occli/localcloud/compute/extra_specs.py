@@ -14,8 +14,7 @@ import os
 
 from occli.localcloud import errors
 
-_REGISTRY = os.path.join(os.path.dirname(os.path.dirname(__file__)),
-                         "nova_extra_specs.json")
+_REGISTRY = os.path.join(os.path.dirname(os.path.dirname(__file__)), "nova_extra_specs.json")
 _loaded: dict = {}
 
 
@@ -32,8 +31,7 @@ def _registry():
                 patterns.append((key, kind, constraint))
             else:
                 exact[key] = (kind, constraint)
-        _loaded.update(exact=exact, patterns=patterns,
-                       namespaces=data["namespaces"])
+        _loaded.update(exact=exact, patterns=patterns, namespaces=data["namespaces"])
     return _loaded["exact"], _loaded["patterns"], _loaded["namespaces"]
 
 
@@ -60,29 +58,41 @@ def validate(name, value):
     exact, patterns, namespaces = _registry()
     known = exact.get(name)
     if known is None:
-        known = next(((kind, constraint) for key, kind, constraint in patterns
-                      if _fullmatch(key, name)), None)
+        known = next(
+            ((kind, constraint) for key, kind, constraint in patterns if _fullmatch(key, name)),
+            None,
+        )
     if known is None:
-        if ":" in name and any(_fullmatch(ns, name.split(":", 1)[0])
-                               for ns in namespaces):
-            raise _failed("extra spec '%s' does not appear to be a valid "
-                          "extra spec." % name)
+        if ":" in name and any(_fullmatch(ns, name.split(":", 1)[0]) for ns in namespaces):
+            raise _failed("extra spec '%s' does not appear to be a valid extra spec." % name)
         return
     kind, constraint = known
     value = str(value)
     if kind == "int":
         _check_int(value, constraint)
     elif kind == "bool":
-        if value.strip().lower() not in ("1", "t", "true", "on", "y", "yes",
-                                         "0", "f", "false", "off", "n", "no"):
+        if value.strip().lower() not in (
+            "1",
+            "t",
+            "true",
+            "on",
+            "y",
+            "yes",
+            "0",
+            "f",
+            "false",
+            "off",
+            "n",
+            "no",
+        ):
             raise _failed("'%s' is not a valid boolean-like value." % value)
     elif "pattern" in constraint:
         if not _fullmatch(constraint["pattern"], value):
-            raise _failed("'%s' is not of the format '%s'."
-                          % (value, constraint["pattern"]))
+            raise _failed("'%s' is not of the format '%s'." % (value, constraint["pattern"]))
     elif "enum" in constraint and value not in constraint["enum"]:
-        raise _failed("'%s' is not one of: %s." % (
-            value, ", ".join(str(x) for x in constraint["enum"])))
+        raise _failed(
+            "'%s' is not one of: %s." % (value, ", ".join(str(x) for x in constraint["enum"]))
+        )
 
 
 def _check_int(value, constraint):
@@ -91,8 +101,6 @@ def _check_int(value, constraint):
     except ValueError:
         raise _failed("'%s' is not a valid integer value." % value) from None
     if "max" in constraint and constraint["max"] < number:
-        raise _failed("'%s' is greater than the max value of '%s'."
-                      % (number, constraint["max"]))
+        raise _failed("'%s' is greater than the max value of '%s'." % (number, constraint["max"]))
     if "min" in constraint and constraint["min"] > number:
-        raise _failed("'%s' is less than the min value of '%s'."
-                      % (number, constraint["min"]))
+        raise _failed("'%s' is less than the min value of '%s'." % (number, constraint["min"]))

@@ -12,7 +12,8 @@ for rows inserted directly), which nova's flavor-access messages and the
 
 import json
 
-from occli.localcloud import common, errors
+from occli.localcloud import common
+from occli.localcloud import errors
 
 SEED = [
     ("1", "m1.tiny", 512, 1, 1),
@@ -24,19 +25,32 @@ SEED = [
 
 # nova's VALID_SORT_KEYS (schemas/flavors.py) → column; ``id`` and the
 # timestamps are the internal id (creation order)
-SORT_KEYS = {"created_at": "seq", "description": "description",
-             "disabled": "disabled", "ephemeral_gb": "ephemeral_gb",
-             "flavorid": "id", "id": "seq", "is_public": "is_public",
-             "memory_mb": "memory_mb", "name": "name", "root_gb": "root_gb",
-             "rxtx_factor": "rxtx_factor", "swap": "swap",
-             "updated_at": "seq", "vcpu_weight": "seq", "vcpus": "vcpus"}
+SORT_KEYS = {
+    "created_at": "seq",
+    "description": "description",
+    "disabled": "disabled",
+    "ephemeral_gb": "ephemeral_gb",
+    "flavorid": "id",
+    "id": "seq",
+    "is_public": "is_public",
+    "memory_mb": "memory_mb",
+    "name": "name",
+    "root_gb": "root_gb",
+    "rxtx_factor": "rxtx_factor",
+    "swap": "swap",
+    "updated_at": "seq",
+    "vcpu_weight": "seq",
+    "vcpus": "vcpus",
+}
 SORT_DIRS = ("asc", "desc")
 
 
 def seed(db):
     db.executemany(
         "INSERT OR IGNORE INTO compute_flavors (id, name, memory_mb, vcpus,"
-        " root_gb) VALUES (?, ?, ?, ?, ?)", SEED)
+        " root_gb) VALUES (?, ?, ?, ?, ?)",
+        SEED,
+    )
 
 
 def not_found(flavor_id):
@@ -45,20 +59,22 @@ def not_found(flavor_id):
 
 def get_flavor(db, flavor_id):
     """The flavor row for ``flavor_id`` (string), or None (whoever asks)."""
-    return db.execute("SELECT * FROM compute_flavors WHERE id = ?",
-                      (str(flavor_id),)).fetchone()
+    return db.execute("SELECT * FROM compute_flavors WHERE id = ?", (str(flavor_id),)).fetchone()
 
 
 def has_access(db, row, project_id):
-    return db.execute(
-        "SELECT 1 FROM compute_flavor_projects WHERE flavor_id = ? AND"
-        " project_id = ?", (row["id"], project_id)).fetchone() is not None
+    return (
+        db.execute(
+            "SELECT 1 FROM compute_flavor_projects WHERE flavor_id = ? AND project_id = ?",
+            (row["id"], project_id),
+        ).fetchone()
+        is not None
+    )
 
 
 def visible(db, row, caller):
     """Whether ``caller`` (a :class:`~.caller.Caller`) may see ``row``."""
-    return bool(row["is_public"] or caller.is_admin
-                or has_access(db, row, caller.project_id))
+    return bool(row["is_public"] or caller.is_admin or has_access(db, row, caller.project_id))
 
 
 def get(db, flavor_id, caller):
@@ -77,8 +93,7 @@ def resolve(db, ref, caller=None):
     it."""
     flavor_id = ref_id(ref)
     row = get_flavor(db, flavor_id)
-    if row is None or (caller is not None
-                       and not visible(db, row, caller)):
+    if row is None or (caller is not None and not visible(db, row, caller)):
         raise errors.BadRequest("Flavor %s could not be found." % flavor_id)
     return row
 
@@ -94,41 +109,54 @@ def check_visible(db, caller, ref):
     to :func:`resolve`)."""
     row = get_flavor(db, ref_id(ref))
     if row is not None and not visible(db, row, caller):
-        raise errors.BadRequest("Flavor %s could not be found."
-                                % ref_id(ref))
+        raise errors.BadRequest("Flavor %s could not be found." % ref_id(ref))
 
 
 def check_zero_disk(caller, flavor, volume_backed):
     """Nova's ``servers:create:zero_disk_flavor`` policy (admin only): a
     flavor without a root disk boots only volume-backed servers (403)."""
     if not flavor["root_gb"] and not volume_backed and not caller.is_admin:
-        raise errors.Forbidden("Only volume-backed servers are allowed for "
-                               "flavors with zero disk.")
+        raise errors.Forbidden(
+            "Only volume-backed servers are allowed for flavors with zero disk."
+        )
 
 
 def snapshot(row):
     """The flavor facts a server keeps (nova's embedded flavor, 2.47)."""
-    return {"id": row["id"], "original_name": row["name"],
-            "vcpus": row["vcpus"], "ram": row["memory_mb"],
-            "disk": row["root_gb"], "ephemeral": row["ephemeral_gb"],
-            "swap": row["swap"], "extra_specs": json.loads(row["extra_specs"])}
+    return {
+        "id": row["id"],
+        "original_name": row["name"],
+        "vcpus": row["vcpus"],
+        "ram": row["memory_mb"],
+        "disk": row["root_gb"],
+        "ephemeral": row["ephemeral_gb"],
+        "swap": row["swap"],
+        "extra_specs": json.loads(row["extra_specs"]),
+    }
 
 
 def from_snapshot(flavor):
     """A server's embedded flavor (:func:`snapshot`) under the column names
     of a flavor row, for the checks that nova runs on ``instance.flavor``
     (rebuild works after the flavor is deleted)."""
-    return {"id": flavor["id"], "name": flavor["original_name"],
-            "vcpus": flavor["vcpus"], "memory_mb": flavor["ram"],
-            "root_gb": flavor["disk"], "ephemeral_gb": flavor["ephemeral"],
-            "swap": flavor["swap"],
-            "extra_specs": json.dumps(flavor.get("extra_specs") or {})}
+    return {
+        "id": flavor["id"],
+        "name": flavor["original_name"],
+        "vcpus": flavor["vcpus"],
+        "memory_mb": flavor["ram"],
+        "root_gb": flavor["disk"],
+        "ephemeral_gb": flavor["ephemeral"],
+        "swap": flavor["swap"],
+        "extra_specs": json.dumps(flavor.get("extra_specs") or {}),
+    }
 
 
 # -- listing ------------------------------------------------------------------
 
-def select(db, caller, public=True, min_ram=None, min_disk=None,
-           sort_key="flavorid", sort_dir="asc"):
+
+def select(
+    db, caller, public=True, min_ram=None, min_disk=None, sort_key="flavorid", sort_dir="asc"
+):
     """Flavor rows, sorted, as nova's ``_flavor_get_all_from_db``.
 
     ``public``: True (public ones, plus the private ones ``caller``'s
@@ -142,8 +170,10 @@ def select(db, caller, public=True, min_ram=None, min_disk=None,
         public = True
         sql += " AND disabled = 0"
     if public is True:
-        sql += (" AND (is_public = 1 OR id IN (SELECT flavor_id FROM"
-                " compute_flavor_projects WHERE project_id = ?))")
+        sql += (
+            " AND (is_public = 1 OR id IN (SELECT flavor_id FROM"
+            " compute_flavor_projects WHERE project_id = ?))"
+        )
         args.append(caller.project_id)
     elif public is False:
         sql += " AND is_public = 0"
@@ -157,23 +187,33 @@ def select(db, caller, public=True, min_ram=None, min_disk=None,
     def order(row):
         value = row[column]
         # SQL's NULLs first, then the internal id (nova's secondary key)
-        return (value is not None, value if value is not None else 0,
-                row["seq"] or 0)
+        return (value is not None, value if value is not None else 0, row["seq"] or 0)
+
     return sorted(rows, key=order, reverse=sort_dir == "desc")
 
 
 # -- flavor-manage -------------------------------------------------------------
 
-def create(db, name, ram, vcpus, disk, flavor_id=None, ephemeral=0, swap=0,
-           rxtx_factor=1.0, is_public=True, description=None):
+
+def create(
+    db,
+    name,
+    ram,
+    vcpus,
+    disk,
+    flavor_id=None,
+    ephemeral=0,
+    swap=0,
+    rxtx_factor=1.0,
+    is_public=True,
+    description=None,
+):
     """Nova's ``flavors.create``: a new flavor row (``flavor_id`` None or
     empty: a new uuid). Conflict if the id or the name is taken (the name
     is reported first when both are, as nova's database does)."""
-    flavor_id = str(flavor_id) if flavor_id not in (None, "") \
-        else common.new_uuid()
+    flavor_id = str(flavor_id) if flavor_id not in (None, "") else common.new_uuid()
     name = name.strip()
-    if db.execute("SELECT 1 FROM compute_flavors WHERE name = ?",
-                  (name,)).fetchone():
+    if db.execute("SELECT 1 FROM compute_flavors WHERE name = ?", (name,)).fetchone():
         raise errors.Conflict("Flavor with name %s already exists." % name)
     if get_flavor(db, flavor_id) is not None:
         raise errors.Conflict("Flavor with ID %s already exists." % flavor_id)
@@ -181,14 +221,24 @@ def create(db, name, ram, vcpus, disk, flavor_id=None, ephemeral=0, swap=0,
         "INSERT INTO compute_flavors (id, name, memory_mb, vcpus, root_gb,"
         " ephemeral_gb, swap, rxtx_factor, is_public, description)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (flavor_id, name, ram, vcpus, disk, ephemeral, swap, rxtx_factor,
-         int(bool(is_public)), description))
+        (
+            flavor_id,
+            name,
+            ram,
+            vcpus,
+            disk,
+            ephemeral,
+            swap,
+            rxtx_factor,
+            int(bool(is_public)),
+            description,
+        ),
+    )
     return get_flavor(db, flavor_id)
 
 
 def update_description(db, row, description):
-    db.execute("UPDATE compute_flavors SET description = ? WHERE id = ?",
-               (description, row["id"]))
+    db.execute("UPDATE compute_flavors SET description = ? WHERE id = ?", (description, row["id"]))
     return get_flavor(db, row["id"])
 
 
@@ -197,12 +247,12 @@ def delete(db, flavor_id):
     their embedded copy); NotFound if there is none."""
     if get_flavor(db, flavor_id) is None:
         raise not_found(flavor_id)
-    db.execute("DELETE FROM compute_flavor_projects WHERE flavor_id = ?",
-               (str(flavor_id),))
+    db.execute("DELETE FROM compute_flavor_projects WHERE flavor_id = ?", (str(flavor_id),))
     db.execute("DELETE FROM compute_flavors WHERE id = ?", (str(flavor_id),))
 
 
 # -- extra specs ----------------------------------------------------------------
+
 
 def extra_specs(row):
     return json.loads(row["extra_specs"])
@@ -212,16 +262,16 @@ def set_extra_specs(db, row, specs):
     """Merge ``specs`` in (values stored as strings, as nova does)."""
     merged = dict(extra_specs(row))
     merged.update({key: str(value) for key, value in specs.items()})
-    db.execute("UPDATE compute_flavors SET extra_specs = ? WHERE id = ?",
-               (json.dumps(merged), row["id"]))
+    db.execute(
+        "UPDATE compute_flavors SET extra_specs = ? WHERE id = ?", (json.dumps(merged), row["id"])
+    )
 
 
 def extra_spec(row, key):
     """The value of extra spec ``key``, or nova's NotFound."""
     specs = extra_specs(row)
     if key not in specs:
-        raise errors.NotFound("Flavor %s has no extra specs with key %s."
-                              % (row["id"], key))
+        raise errors.NotFound("Flavor %s has no extra specs with key %s." % (row["id"], key))
     return specs[key]
 
 
@@ -229,17 +279,23 @@ def delete_extra_spec(db, row, key):
     specs = dict(extra_specs(row))
     extra_spec(row, key)
     del specs[key]
-    db.execute("UPDATE compute_flavors SET extra_specs = ? WHERE id = ?",
-               (json.dumps(specs), row["id"]))
+    db.execute(
+        "UPDATE compute_flavors SET extra_specs = ? WHERE id = ?", (json.dumps(specs), row["id"])
+    )
 
 
 # -- flavor access ----------------------------------------------------------------
 
+
 def projects(db, row):
     """The project ids given access to ``row``, in the order given."""
-    return [r["project_id"] for r in db.execute(
-        "SELECT project_id FROM compute_flavor_projects WHERE flavor_id = ?"
-        " ORDER BY rowid", (row["id"],))]
+    return [
+        r["project_id"]
+        for r in db.execute(
+            "SELECT project_id FROM compute_flavor_projects WHERE flavor_id = ? ORDER BY rowid",
+            (row["id"],),
+        )
+    ]
 
 
 def add_access(db, row, project_id):
@@ -247,15 +303,20 @@ def add_access(db, row, project_id):
     if has_access(db, row, project_id):
         raise errors.Conflict(
             "Flavor access already exists for flavor %s and project %s "
-            "combination." % (row["seq"], project_id))
-    db.execute("INSERT INTO compute_flavor_projects (flavor_id, project_id)"
-               " VALUES (?, ?)", (row["id"], project_id))
+            "combination." % (row["seq"], project_id)
+        )
+    db.execute(
+        "INSERT INTO compute_flavor_projects (flavor_id, project_id) VALUES (?, ?)",
+        (row["id"], project_id),
+    )
 
 
 def remove_access(db, row, project_id):
     if not has_access(db, row, project_id):
         raise errors.NotFound(
-            "Flavor access not found for %s / %s combination."
-            % (row["seq"], project_id))
-    db.execute("DELETE FROM compute_flavor_projects WHERE flavor_id = ? AND"
-               " project_id = ?", (row["id"], project_id))
+            "Flavor access not found for %s / %s combination." % (row["seq"], project_id)
+        )
+    db.execute(
+        "DELETE FROM compute_flavor_projects WHERE flavor_id = ? AND project_id = ?",
+        (row["id"], project_id),
+    )

@@ -9,8 +9,11 @@ nova-compute services can be updated; the scheduler reads ``disabled`` and
 
 import datetime
 
-from occli.localcloud import common, errors
-from occli.localcloud.compute import aggregates, scheduler, servers
+from occli.localcloud import common
+from occli.localcloud import errors
+from occli.localcloud.compute import aggregates
+from occli.localcloud.compute import scheduler
+from occli.localcloud.compute import servers
 
 CONTROLLER = "controller"
 INTERNAL_ZONE = "internal"
@@ -28,37 +31,49 @@ NODE_LOCAL_GB = 2048
 def seed(db, compute_host_count):
     now = common.iso_naive_micro(common.utcnow())
     rows = [(b, CONTROLLER) for b in CONTROL_BINARIES]
-    rows += [(COMPUTE_BINARY, "host%d" % i)
-             for i in range(1, compute_host_count + 1)]
+    rows += [(COMPUTE_BINARY, "host%d" % i) for i in range(1, compute_host_count + 1)]
     for binary, host in rows:
         db.execute(
             "INSERT OR IGNORE INTO compute_services (uuid, binary, host,"
             " created_at) VALUES (?, ?, ?, ?)",
-            (common.new_uuid(), binary, host, now))
+            (common.new_uuid(), binary, host, now),
+        )
     for i in range(1, compute_host_count + 1):
         db.execute(
             "INSERT OR IGNORE INTO compute_nodes (uuid, host,"
             " hypervisor_hostname, host_ip, vcpus, memory_mb, local_gb,"
             " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (common.new_uuid(), "host%d" % i, "host%d" % i,
-             "192.168.122.%d" % (10 + i), NODE_VCPUS, NODE_MEMORY_MB,
-             NODE_LOCAL_GB, now))
+            (
+                common.new_uuid(),
+                "host%d" % i,
+                "host%d" % i,
+                "192.168.122.%d" % (10 + i),
+                NODE_VCPUS,
+                NODE_MEMORY_MB,
+                NODE_LOCAL_GB,
+                now,
+            ),
+        )
 
 
 # -- services ---------------------------------------------------------------
 
+
 def compute_hosts(db):
     """Names of all compute hosts, in creation order."""
-    return [r["host"] for r in db.execute(
-        "SELECT host FROM compute_services WHERE binary = ? ORDER BY id",
-        (COMPUTE_BINARY,))]
+    return [
+        r["host"]
+        for r in db.execute(
+            "SELECT host FROM compute_services WHERE binary = ? ORDER BY id", (COMPUTE_BINARY,)
+        )
+    ]
 
 
 def compute_service(db, host):
     """The nova-compute service row of ``host``, or None."""
     return db.execute(
-        "SELECT * FROM compute_services WHERE binary = ? AND host = ?",
-        (COMPUTE_BINARY, host)).fetchone()
+        "SELECT * FROM compute_services WHERE binary = ? AND host = ?", (COMPUTE_BINARY, host)
+    ).fetchone()
 
 
 def host_status(db, host):
@@ -90,8 +105,7 @@ def services(db, binary=None, host=None):
 
 def service_by_uuid(db, ident):
     """The service row with uuid ``ident``, or NotFound."""
-    row = db.execute("SELECT * FROM compute_services WHERE uuid = ?",
-                     (ident,)).fetchone()
+    row = db.execute("SELECT * FROM compute_services WHERE uuid = ?", (ident,)).fetchone()
     if row is None:
         raise errors.NotFound("Service %s could not be found." % ident)
     return row
@@ -100,8 +114,7 @@ def service_by_uuid(db, ident):
 def service_by_id(db, ident):
     """The service row with integer id ``ident`` (before 2.53), or
     NotFound."""
-    row = db.execute("SELECT * FROM compute_services WHERE id = ?",
-                     (ident,)).fetchone()
+    row = db.execute("SELECT * FROM compute_services WHERE id = ?", (ident,)).fetchone()
     if row is None:
         raise errors.NotFound("Service %s not found." % ident)
     return row
@@ -117,10 +130,11 @@ def delete_service(db, row):
         if servers.servers_on_host(db, row["host"]):
             raise errors.Conflict(
                 "Unable to delete compute service that is hosting "
-                "instances. Migrate or delete the instances first.")
+                "instances. Migrate or delete the instances first."
+            )
         for member in db.execute(
-                "SELECT aggregate_id FROM compute_aggregate_hosts"
-                " WHERE host = ?", (row["host"],)).fetchall():
+            "SELECT aggregate_id FROM compute_aggregate_hosts WHERE host = ?", (row["host"],)
+        ).fetchall():
             aggregates.remove_host(db, member["aggregate_id"], row["host"])
         db.execute("DELETE FROM compute_nodes WHERE host = ?", (row["host"],))
     db.execute("DELETE FROM compute_services WHERE id = ?", (row["id"],))
@@ -131,17 +145,18 @@ def check_updatable(binary):
     if binary != COMPUTE_BINARY:
         raise errors.BadRequest(
             "Updating a %s service is not supported. Only nova-compute "
-            "services can be updated." % binary)
+            "services can be updated." % binary
+        )
 
 
 def update_service(db, row, changes):
     """Set ``changes`` (``disabled``, ``disabled_reason``, ``forced_down``)
     on the service ``row``; returns the updated row."""
     sets = ", ".join("%s = ?" % name for name in changes)
-    db.execute("UPDATE compute_services SET %s WHERE id = ?" % sets,
-               list(changes.values()) + [row["id"]])
-    return db.execute("SELECT * FROM compute_services WHERE id = ?",
-                      (row["id"],)).fetchone()
+    db.execute(
+        "UPDATE compute_services SET %s WHERE id = ?" % sets, list(changes.values()) + [row["id"]]
+    )
+    return db.execute("SELECT * FROM compute_services WHERE id = ?", (row["id"],)).fetchone()
 
 
 def update_host_service(db, host, binary, changes):
@@ -156,6 +171,7 @@ def update_host_service(db, host, binary, changes):
 
 # -- hypervisor nodes -------------------------------------------------------
 
+
 def nodes(db, hostname_pattern=None):
     """Node rows joined with their service (``service_id``,
     ``service_uuid``, ``disabled``, …), by id; with a pattern only the
@@ -165,13 +181,13 @@ def nodes(db, hostname_pattern=None):
         " s.disabled, s.disabled_reason, s.forced_down"
         " FROM compute_nodes n JOIN compute_services s"
         " ON s.host = n.host AND s.binary = ? ORDER BY n.id",
-        (COMPUTE_BINARY,)).fetchall()
+        (COMPUTE_BINARY,),
+    ).fetchall()
     if hostname_pattern is None:
         return rows
     rows = [r for r in rows if hostname_pattern in r["hypervisor_hostname"]]
     if not rows:
-        raise errors.NotFound("No hypervisor matching '%s' could be found."
-                              % hostname_pattern)
+        raise errors.NotFound("No hypervisor matching '%s' could be found." % hostname_pattern)
     return rows
 
 
@@ -180,8 +196,7 @@ def node(db, column, ident):
     for row in nodes(db):
         if str(row[column]) == ident:
             return row
-    raise errors.NotFound("Hypervisor with ID '%s' could not be found."
-                          % ident)
+    raise errors.NotFound("Hypervisor with ID '%s' could not be found." % ident)
 
 
 def uptime(db, row):
@@ -192,23 +207,34 @@ def uptime(db, row):
         return None
     now = common.utcnow()
     booted = datetime.datetime.fromisoformat(row["created_at"]).replace(
-        tzinfo=datetime.timezone.utc)
+        tzinfo=datetime.timezone.utc
+    )
     seconds = max(0, int((now - booted).total_seconds()))
     days, rest = divmod(seconds, 86400)
     hours, minutes = rest // 3600, rest % 3600 // 60
     up = "%2d:%02d" % (hours, minutes) if hours else "%d min" % minutes
     if days:
         up = "%d day%s, %s" % (days, "" if days == 1 else "s", up)
-    return " %s up %s,  0 users,  load average: 0.00, 0.00, 0.00" % (
-        now.strftime("%H:%M:%S"), up)
+    return " %s up %s,  0 users,  load average: 0.00, 0.00, 0.00" % (now.strftime("%H:%M:%S"), up)
 
 
 def statistics(db):
     """Nova's ``compute_node_statistics``: the sums over the nodes whose
     nova-compute service is enabled."""
-    keys = ("count", "vcpus", "memory_mb", "local_gb", "vcpus_used",
-            "memory_mb_used", "local_gb_used", "free_ram_mb", "free_disk_gb",
-            "current_workload", "running_vms", "disk_available_least")
+    keys = (
+        "count",
+        "vcpus",
+        "memory_mb",
+        "local_gb",
+        "vcpus_used",
+        "memory_mb_used",
+        "local_gb_used",
+        "free_ram_mb",
+        "free_disk_gb",
+        "current_workload",
+        "running_vms",
+        "disk_available_least",
+    )
     totals = dict.fromkeys(keys, 0)
     for row in nodes(db):
         if row["disabled"]:
@@ -221,17 +247,21 @@ def statistics(db):
 
 def servers_of_host(db, host):
     """``[{"name": <instance name>, "uuid": …}]`` of the servers on ``host``."""
-    return [{"name": servers.instance_name(r["seq"]), "uuid": r["id"]}
-            for r in db.execute("SELECT seq, id FROM servers WHERE host = ?"
-                                " AND deleted = 0 ORDER BY seq", (host,))]
+    return [
+        {"name": servers.instance_name(r["seq"]), "uuid": r["id"]}
+        for r in db.execute(
+            "SELECT seq, id FROM servers WHERE host = ? AND deleted = 0 ORDER BY seq", (host,)
+        )
+    ]
 
 
 def node_usage(db, row):
     """What os-hypervisors reports of a node's use (before 2.88)."""
     usage = {"count": 0, "vcpus": 0, "ram": 0, "disk": 0, "busy": 0}
-    for server in db.execute("SELECT flavor, image_ref, task_state"
-                             " FROM servers WHERE host = ? AND deleted = 0",
-                             (row["host"],)):
+    for server in db.execute(
+        "SELECT flavor, image_ref, task_state FROM servers WHERE host = ? AND deleted = 0",
+        (row["host"],),
+    ):
         wanted = scheduler.server_resources(server)
         usage["count"] += 1
         usage["vcpus"] += wanted["VCPU"]
@@ -257,6 +287,7 @@ def node_usage(db, row):
 
 # -- availability zones -------------------------------------------------------
 
+
 def zones(db, include_internal):
     """``[(zone, available, {host: [enabled service rows]} or None)]``:
     nova's ``get_availability_zones`` — a zone is available when it has an
@@ -271,8 +302,7 @@ def zones(db, include_internal):
         if row["disabled"]:
             disabled.add(zone)
         else:
-            enabled.setdefault(zone, {}).setdefault(row["host"], []).append(
-                row)
-    return ([(name, True, enabled[name]) for name in sorted(enabled)]
-            + [(name, False, None)
-               for name in sorted(disabled - set(enabled))])
+            enabled.setdefault(zone, {}).setdefault(row["host"], []).append(row)
+    return [(name, True, enabled[name]) for name in sorted(enabled)] + [
+        (name, False, None) for name in sorted(disabled - set(enabled))
+    ]

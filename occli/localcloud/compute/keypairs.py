@@ -23,18 +23,19 @@ import struct
 import subprocess
 import tempfile
 
-from occli.localcloud import common, errors
+from occli.localcloud import common
+from occli.localcloud import errors
 
 MAX_KEYPAIRS = 100
 
-_PEM_CERT = re.compile(r"-----BEGIN CERTIFICATE-----(.+?)-----END CERTIFICATE-----",
-                       re.S)
+_PEM_CERT = re.compile(r"-----BEGIN CERTIFICATE-----(.+?)-----END CERTIFICATE-----", re.S)
 
 
 def get_keypair(db, user_id, name):
     """The keypair row of ``user_id`` called ``name``, or None."""
-    return db.execute("SELECT * FROM compute_keypairs WHERE user_id = ?"
-                      " AND name = ?", (user_id, name)).fetchone()
+    return db.execute(
+        "SELECT * FROM compute_keypairs WHERE user_id = ? AND name = ?", (user_id, name)
+    ).fetchone()
 
 
 def _invalid(reason):
@@ -47,14 +48,13 @@ def ssh_fingerprint(public_key):
     try:
         blob = base64.b64decode(parts[1], validate=True)
         (length,) = struct.unpack(">I", blob[:4])
-        key_type = blob[4:4 + length].decode("ascii")
-    except (IndexError, binascii.Error, ValueError, struct.error,
-            UnicodeDecodeError):
+        key_type = blob[4 : 4 + length].decode("ascii")
+    except (IndexError, binascii.Error, ValueError, struct.error, UnicodeDecodeError):
         raise _invalid("failed to generate fingerprint") from None
     if key_type != parts[0] or length == 0:
         raise _invalid("failed to generate fingerprint")
     digest = hashlib.md5(blob).hexdigest()
-    return ":".join(digest[i:i + 2] for i in range(0, len(digest), 2))
+    return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
 
 
 def x509_fingerprint(certificate):
@@ -70,17 +70,17 @@ def x509_fingerprint(certificate):
             cert = x509.load_pem_x509_certificate(certificate.encode("utf-8"))
             digest = cert.fingerprint(hashes.SHA1()).hex()
         except (ValueError, TypeError, UnicodeEncodeError) as exc:
-            raise _invalid("failed to generate X509 fingerprint. Error "
-                           "message: %s" % exc) from None
+            raise _invalid(
+                "failed to generate X509 fingerprint. Error message: %s" % exc
+            ) from None
     else:
         match = _PEM_CERT.search(certificate)
         try:
-            der = base64.b64decode("".join(match.group(1).split()),
-                                   validate=True)
+            der = base64.b64decode("".join(match.group(1).split()), validate=True)
         except (AttributeError, binascii.Error, ValueError):
             raise _invalid("failed to generate X509 fingerprint") from None
         digest = hashlib.sha1(der).hexdigest()
-    return ":".join(digest[i:i + 2] for i in range(0, len(digest), 2))
+    return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
 
 
 def generate_ssh_keypair():
@@ -97,11 +97,15 @@ def _generate_with_cryptography():
 
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     private = key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
-        serialization.NoEncryption()).decode()
-    public = key.public_key().public_bytes(
-        serialization.Encoding.OpenSSH,
-        serialization.PublicFormat.OpenSSH).decode()
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.TraditionalOpenSSL,
+        serialization.NoEncryption(),
+    ).decode()
+    public = (
+        key.public_key()
+        .public_bytes(serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH)
+        .decode()
+    )
     return private, public
 
 
@@ -112,8 +116,25 @@ def _generate_with_ssh_keygen():
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "key")
         result = subprocess.run(
-            [program, "-q", "-t", "rsa", "-b", "2048", "-m", "PEM", "-N", "",
-             "-C", "", "-f", path], capture_output=True, timeout=60)
+            [
+                program,
+                "-q",
+                "-t",
+                "rsa",
+                "-b",
+                "2048",
+                "-m",
+                "PEM",
+                "-N",
+                "",
+                "-C",
+                "",
+                "-f",
+                path,
+            ],
+            capture_output=True,
+            timeout=60,
+        )
         if result.returncode != 0:
             return None
         with open(path) as f:
@@ -127,11 +148,13 @@ def _generate_with_ssh_keygen():
 # the certificate's subjectAltName, for WinRM's certificate logins
 _UPN_OID = "1.3.6.1.4.1.311.20.2.3"
 _OPENSSL_SAFE = re.compile(r"^[A-Za-z0-9_.@-]{1,255}$")
-_X509_CONFIG = ("distinguished_name  = req_distinguished_name\n"
-                "[req_distinguished_name]\n"
-                "[v3_req_client]\n"
-                "extendedKeyUsage = clientAuth\n"
-                "subjectAltName = otherName:" + _UPN_OID + ";UTF8:%s\n")
+_X509_CONFIG = (
+    "distinguished_name  = req_distinguished_name\n"
+    "[req_distinguished_name]\n"
+    "[v3_req_client]\n"
+    "extendedKeyUsage = clientAuth\n"
+    "subjectAltName = otherName:" + _UPN_OID + ";UTF8:%s\n"
+)
 
 
 def generate_x509_keypair(user_id):
@@ -159,30 +182,34 @@ def _x509_with_cryptography(user_id):
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.asymmetric import rsa
-    from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, pkcs12
-    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+    from cryptography.hazmat.primitives.serialization import Encoding
+    from cryptography.hazmat.primitives.serialization import NoEncryption
+    from cryptography.hazmat.primitives.serialization import pkcs12
+    from cryptography.x509.oid import ExtendedKeyUsageOID
+    from cryptography.x509.oid import NameOID
 
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, user_id)])
     now = common.utcnow()
-    upn = x509.OtherName(x509.ObjectIdentifier(_UPN_OID),
-                         _der_utf8("%s@localhost" % user_id))
-    cert = (x509.CertificateBuilder()
-            .subject_name(name).issuer_name(name)
-            .public_key(key.public_key())
-            .serial_number(x509.random_serial_number())
-            .not_valid_before(now)
-            .not_valid_after(now + datetime.timedelta(days=3650))
-            .add_extension(x509.ExtendedKeyUsage(
-                [ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
-            .add_extension(x509.SubjectAlternativeName([upn]), critical=False)
-            .add_extension(x509.SubjectKeyIdentifier.from_public_key(
-                key.public_key()), critical=False)
-            .sign(key, hashes.SHA256()))
-    bundle = pkcs12.serialize_key_and_certificates(None, key, cert, None,
-                                                   NoEncryption())
-    return (base64.b64encode(bundle).decode("ascii"),
-            cert.public_bytes(Encoding.PEM).decode("ascii"))
+    upn = x509.OtherName(x509.ObjectIdentifier(_UPN_OID), _der_utf8("%s@localhost" % user_id))
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now)
+        .not_valid_after(now + datetime.timedelta(days=3650))
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
+        .add_extension(x509.SubjectAlternativeName([upn]), critical=False)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    bundle = pkcs12.serialize_key_and_certificates(None, key, cert, None, NoEncryption())
+    return (
+        base64.b64encode(bundle).decode("ascii"),
+        cert.public_bytes(Encoding.PEM).decode("ascii"),
+    )
 
 
 def _x509_with_openssl(user_id):
@@ -196,40 +223,61 @@ def _x509_with_openssl(user_id):
         with open(conffile, "w") as f:
             f.write(_X509_CONFIG % ("%s@localhost" % user_id))
         cert = subprocess.run(
-            [program, "req", "-x509", "-nodes", "-days", "3650", "-config",
-             conffile, "-newkey", "rsa:2048", "-outform", "PEM", "-keyout",
-             keyfile, "-subj", "/CN=%s" % user_id, "-extensions",
-             "v3_req_client"], capture_output=True, timeout=60)
+            [
+                program,
+                "req",
+                "-x509",
+                "-nodes",
+                "-days",
+                "3650",
+                "-config",
+                conffile,
+                "-newkey",
+                "rsa:2048",
+                "-outform",
+                "PEM",
+                "-keyout",
+                keyfile,
+                "-subj",
+                "/CN=%s" % user_id,
+                "-extensions",
+                "v3_req_client",
+            ],
+            capture_output=True,
+            timeout=60,
+        )
         if cert.returncode != 0:
             return None
         bundle = subprocess.run(
-            [program, "pkcs12", "-export", "-inkey", keyfile, "-password",
-             "pass:"], input=cert.stdout, capture_output=True, timeout=60)
+            [program, "pkcs12", "-export", "-inkey", keyfile, "-password", "pass:"],
+            input=cert.stdout,
+            capture_output=True,
+            timeout=60,
+        )
         if bundle.returncode != 0:
             return None
-    return (base64.b64encode(bundle.stdout).decode("ascii"),
-            cert.stdout.decode("ascii"))
+    return (base64.b64encode(bundle.stdout).decode("ascii"), cert.stdout.decode("ascii"))
 
 
-def create(db, user_id, name, key_type="ssh", public_key=None,
-           limit=MAX_KEYPAIRS):
+def create(db, user_id, name, key_type="ssh", public_key=None, limit=MAX_KEYPAIRS):
     """Store ``user_id``'s keypair ``name``: ``(row, private_key)``, the
     private key only when one was generated (no ``public_key``); the user
     may have at most ``limit`` keypairs (-1: any number; nova's key_pairs
     quota of the caller's project)."""
     if get_keypair(db, user_id, name) is not None:
         raise errors.Conflict("Key pair '%s' already exists." % name)
-    count = db.execute("SELECT COUNT(*) FROM compute_keypairs WHERE"
-                       " user_id = ?", (user_id,)).fetchone()[0]
+    count = db.execute(
+        "SELECT COUNT(*) FROM compute_keypairs WHERE user_id = ?", (user_id,)
+    ).fetchone()[0]
     if 0 <= limit <= count:
         raise errors.OverLimit("Quota exceeded, too many key pairs.")
     private_key = None
     if public_key is None:
-        generated = (generate_x509_keypair(user_id) if key_type == "x509"
-                     else generate_ssh_keypair())
+        generated = (
+            generate_x509_keypair(user_id) if key_type == "x509" else generate_ssh_keypair()
+        )
         if generated is None:
-            raise _invalid("key generation is unavailable in this cloud; "
-                           "import a public_key")
+            raise _invalid("key generation is unavailable in this cloud; import a public_key")
         private_key, public_key = generated
         if key_type != "x509":
             # as nova's crypto.generate_key_pair (no newline)
@@ -241,23 +289,30 @@ def create(db, user_id, name, key_type="ssh", public_key=None,
     db.execute(
         "INSERT INTO compute_keypairs (user_id, name, type, public_key,"
         " fingerprint, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        (user_id, name, key_type, public_key, fingerprint,
-         common.iso_naive_micro(common.utcnow())))
+        (
+            user_id,
+            name,
+            key_type,
+            public_key,
+            fingerprint,
+            common.iso_naive_micro(common.utcnow()),
+        ),
+    )
     return get_keypair(db, user_id, name), private_key
 
 
 def select(db, user_id):
     """``user_id``'s keypair rows, by name."""
-    return db.execute("SELECT * FROM compute_keypairs WHERE user_id = ?"
-                      " ORDER BY name", (user_id,)).fetchall()
+    return db.execute(
+        "SELECT * FROM compute_keypairs WHERE user_id = ? ORDER BY name", (user_id,)
+    ).fetchall()
 
 
 def get(db, user_id, name):
     """``user_id``'s keypair ``name``, or NotFound."""
     row = get_keypair(db, user_id, name)
     if row is None:
-        raise errors.NotFound("Keypair %s not found for user %s"
-                              % (name, user_id))
+        raise errors.NotFound("Keypair %s not found for user %s" % (name, user_id))
     return row
 
 

@@ -8,7 +8,9 @@ quota.
 import json
 
 from occli.localcloud import errors
-from occli.localcloud.compute import actions, quotas, servers
+from occli.localcloud.compute import actions
+from occli.localcloud.compute import quotas
+from occli.localcloud.compute import servers
 
 WRITABLE_STATES = ("active", "paused", "suspended", "stopped")
 
@@ -28,8 +30,7 @@ def item(server, key):
 
 def check_writable(caller, server, action):
     servers.check_lock(caller, server)
-    actions.check_state(server, action, WRITABLE_STATES,
-                        must_have_launched=False)
+    actions.check_state(server, action, WRITABLE_STATES, must_have_launched=False)
 
 
 def _store(db, caller, server, metadata, check=True):

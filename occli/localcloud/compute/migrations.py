@@ -7,7 +7,8 @@ Append steps, never edit a released one.
 
 from occli.localcloud.compute import hosts
 
-FLAVORS = ["""
+FLAVORS = [
+    """
     CREATE TABLE compute_flavors (
         id TEXT PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
@@ -22,7 +23,8 @@ FLAVORS = ["""
         description TEXT,
         extra_specs TEXT NOT NULL DEFAULT '{}'
     );
-""", """
+""",
+    """
     -- flavor-manage and os-flavor-access (issue 12): nova's internal id
     -- (seq: creation order, named by flavor-access messages; set for rows
     -- inserted without one) and the projects given a private flavor
@@ -39,7 +41,8 @@ FLAVORS = ["""
         project_id TEXT NOT NULL,
         PRIMARY KEY (flavor_id, project_id)
     );
-"""]
+""",
+]
 
 # The node size seeded before the scheduler existed (grown by step 2).
 _OLD_NODE_SIZE = (16, 32768, 500)
@@ -72,11 +75,11 @@ HOSTS = [
     # the nodes became the scheduler's inventory: grow the old default size
     "UPDATE compute_nodes SET vcpus = %d, memory_mb = %d, local_gb = %d"
     " WHERE vcpus = %d AND memory_mb = %d AND local_gb = %d"
-    % ((hosts.NODE_VCPUS, hosts.NODE_MEMORY_MB, hosts.NODE_LOCAL_GB)
-       + _OLD_NODE_SIZE),
+    % ((hosts.NODE_VCPUS, hosts.NODE_MEMORY_MB, hosts.NODE_LOCAL_GB) + _OLD_NODE_SIZE),
 ]
 
-KEYPAIRS = ["""
+KEYPAIRS = [
+    """
     CREATE TABLE compute_keypairs (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         user_id TEXT NOT NULL,
@@ -87,9 +90,11 @@ KEYPAIRS = ["""
         created_at TEXT NOT NULL,
         UNIQUE (user_id, name)
     );
-"""]
+"""
+]
 
-SERVERS = ["""
+SERVERS = [
+    """
     CREATE TABLE servers (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
         id TEXT NOT NULL UNIQUE,
@@ -140,9 +145,11 @@ SERVERS = ["""
     );
     CREATE INDEX servers_project ON servers (project_id, deleted);
     CREATE INDEX servers_host ON servers (host, deleted);
-"""]
+"""
+]
 
-AGGREGATES = ["""
+AGGREGATES = [
+    """
     CREATE TABLE compute_aggregates (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         uuid TEXT NOT NULL UNIQUE,
@@ -166,10 +173,12 @@ AGGREGATES = ["""
     );
     CREATE INDEX compute_aggregate_hosts_host
         ON compute_aggregate_hosts (host);
-"""]
+"""
+]
 
 # limits set through os-quota-sets (per project) and os-quota-class-sets
-QUOTAS = ["""
+QUOTAS = [
+    """
     CREATE TABLE compute_quotas (
         project_id TEXT NOT NULL,
         resource TEXT NOT NULL,
@@ -186,7 +195,8 @@ QUOTAS = ["""
         updated_at TEXT,
         PRIMARY KEY (class_name, resource)
     );
-"""]
+"""
+]
 
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (

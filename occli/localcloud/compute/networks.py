@@ -49,29 +49,29 @@ def requested_ports(db, requested, count):
     ports = []
     for item in requested:
         if item.get("port"):
-            raise errors.BadRequest("Port id %s could not be found."
-                                    % item["port"])
+            raise errors.BadRequest("Port id %s could not be found." % item["port"])
         net = item.get("uuid")
         if net is None:
             raise errors.BadRequest("Bad network format: missing 'uuid'")
         if not values.is_uuid(net):
-            raise errors.BadRequest("Bad networks format: network uuid is "
-                                    "not in proper format (%s)" % net)
+            raise errors.BadRequest(
+                "Bad networks format: network uuid is not in proper format (%s)" % net
+            )
         if net != PRIVATE_NETWORK_ID:
             raise errors.BadRequest("Network %s could not be found." % net)
         port = {"network": PRIVATE_NETWORK_NAME}
         fixed = item.get("fixed_ip")
         if fixed is not None:
             if count > 1:
-                raise errors.BadRequest("max_count cannot be greater than 1 "
-                                        "if an fixed_ip is specified.")
+                raise errors.BadRequest(
+                    "max_count cannot be greater than 1 if an fixed_ip is specified."
+                )
             if not in_subnet(fixed):
                 raise errors.BadRequest(
-                    "Fixed IP address %s is not valid for network %s."
-                    % (fixed, net))
+                    "Fixed IP address %s is not valid for network %s." % (fixed, net)
+                )
             if address_in_use(db, fixed):
-                raise errors.BadRequest(
-                    "Fixed IP address %s is already in use." % fixed)
+                raise errors.BadRequest("Fixed IP address %s is already in use." % fixed)
             port["addr"] = fixed
         ports.append(port)
     return ports
@@ -79,8 +79,9 @@ def requested_ports(db, requested, count):
 
 def address_in_use(db, address):
     """Whether a live server has the fixed IP ``address``."""
-    for row in db.execute("SELECT ports FROM servers WHERE deleted = 0"
-                          " AND ports LIKE ?", ('%"' + address + '"%',)):
+    for row in db.execute(
+        "SELECT ports FROM servers WHERE deleted = 0 AND ports LIKE ?", ('%"' + address + '"%',)
+    ):
         if any(p["addr"] == address for p in json.loads(row["ports"])):
             return True
     return False
@@ -89,7 +90,11 @@ def address_in_use(db, address):
 def assign(seq, server_id, ports):
     """The stored ports of server ``seq``: each requested port with its
     address (the fixed one, else one derived from ``seq``) and MAC."""
-    return [{"network": port["network"],
-             "addr": port.get("addr") or address_for(seq * 4 + index),
-             "mac": mac_for(server_id, index)}
-            for index, port in enumerate(ports)]
+    return [
+        {
+            "network": port["network"],
+            "addr": port.get("addr") or address_for(seq * 4 + index),
+            "mac": mac_for(server_id, index),
+        }
+        for index, port in enumerate(ports)
+    ]

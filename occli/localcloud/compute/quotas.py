@@ -25,31 +25,53 @@ instances quota.
 import base64
 import binascii
 
-from occli.localcloud import common, errors
+from occli.localcloud import common
+from occli.localcloud import errors
 
 UNLIMITED = -1
 #: nova's ``QUOTAS.resources`` (sorted, as nova lists them)
-RESOURCES = ("cores", "fixed_ips", "floating_ips",
-             "injected_file_content_bytes", "injected_file_path_bytes",
-             "injected_files", "instances", "key_pairs", "metadata_items",
-             "ram", "security_group_rules", "security_groups",
-             "server_group_members", "server_groups")
+RESOURCES = (
+    "cores",
+    "fixed_ips",
+    "floating_ips",
+    "injected_file_content_bytes",
+    "injected_file_path_bytes",
+    "injected_files",
+    "instances",
+    "key_pairs",
+    "metadata_items",
+    "ram",
+    "security_group_rules",
+    "security_groups",
+    "server_group_members",
+    "server_groups",
+)
 #: the nova-network quotas: kept for the API, never enforced
-NETWORK_RESOURCES = ("fixed_ips", "floating_ips", "security_group_rules",
-                     "security_groups")
-INJECTED_FILE_RESOURCES = ("injected_file_content_bytes",
-                           "injected_file_path_bytes", "injected_files")
+NETWORK_RESOURCES = ("fixed_ips", "floating_ips", "security_group_rules", "security_groups")
+INJECTED_FILE_RESOURCES = (
+    "injected_file_content_bytes",
+    "injected_file_path_bytes",
+    "injected_files",
+)
 #: resources whose usage ``os-quota-sets/detail`` reports (nova's
 #: ``_get_usages``: key pairs and server group members always show 0)
 REPORTED_USAGE = ("cores", "instances", "ram", "server_groups")
 #: nova's ``[quota]`` option defaults
 NOVA_DEFAULTS = {
-    "cores": 20, "fixed_ips": UNLIMITED, "floating_ips": UNLIMITED,
-    "injected_file_content_bytes": 10240, "injected_file_path_bytes": 255,
-    "injected_files": 5, "instances": 10, "key_pairs": 100,
-    "metadata_items": 128, "ram": 51200,
-    "security_group_rules": UNLIMITED, "security_groups": UNLIMITED,
-    "server_group_members": 10, "server_groups": 10,
+    "cores": 20,
+    "fixed_ips": UNLIMITED,
+    "floating_ips": UNLIMITED,
+    "injected_file_content_bytes": 10240,
+    "injected_file_path_bytes": 255,
+    "injected_files": 5,
+    "instances": 10,
+    "key_pairs": 100,
+    "metadata_items": 128,
+    "ram": 51200,
+    "security_group_rules": UNLIMITED,
+    "security_groups": UNLIMITED,
+    "server_group_members": 10,
+    "server_groups": 10,
 }
 DEFAULT_CLASS = "default"
 #: the largest limit nova's database holds (``nova.db.constants.MAX_INT``)
@@ -60,29 +82,31 @@ MAX_IMAGE_META = NOVA_DEFAULTS["metadata_items"]
 
 # -- limits ----------------------------------------------------------------
 
+
 def config_defaults(config=None):
     """The configured default of every resource: nova's, except
     ``instances`` (``config.quota_instances``) and ``cores``/``ram``
     (unlimited)."""
-    values = dict(NOVA_DEFAULTS, cores=UNLIMITED, ram=UNLIMITED,
-                  instances=UNLIMITED)
+    values = dict(NOVA_DEFAULTS, cores=UNLIMITED, ram=UNLIMITED, instances=UNLIMITED)
     if config is not None:
         values["instances"] = config.quota_instances
     return values
 
 
 def _rows(db, table, column, key):
-    return {row["resource"]: row["hard_limit"] for row in db.execute(
-        "SELECT resource, hard_limit FROM %s WHERE %s = ?" % (table, column),
-        (key,))}
+    return {
+        row["resource"]: row["hard_limit"]
+        for row in db.execute(
+            "SELECT resource, hard_limit FROM %s WHERE %s = ?" % (table, column), (key,)
+        )
+    }
 
 
 def class_limits(db, class_name, config=None):
     """Nova's ``get_class_quotas``: the class's own limits, else the
     configured defaults (``default`` is the class the defaults come from)."""
     values = config_defaults(config)
-    values.update(_rows(db, "compute_quota_classes", "class_name",
-                        class_name))
+    values.update(_rows(db, "compute_quota_classes", "class_name", class_name))
     return values
 
 
@@ -107,33 +131,39 @@ def limit(db, project_id, resource, config=None):
 
 # -- usage -----------------------------------------------------------------
 
+
 def usage(db, project_id, user_id=None):
     """``{"instances", "cores", "ram", "server_groups"}`` the project's (or
     one of its users') non-deleted servers use."""
-    sql = ("SELECT COUNT(*), TOTAL(json_extract(flavor, '$.vcpus')),"
-           " TOTAL(json_extract(flavor, '$.ram')) FROM servers"
-           " WHERE project_id = ? AND deleted = 0")
+    sql = (
+        "SELECT COUNT(*), TOTAL(json_extract(flavor, '$.vcpus')),"
+        " TOTAL(json_extract(flavor, '$.ram')) FROM servers"
+        " WHERE project_id = ? AND deleted = 0"
+    )
     args = [project_id]
     if user_id is not None:
         sql += " AND user_id = ?"
         args.append(user_id)
     count, cores, ram = db.execute(sql, args).fetchone()
-    return {"instances": count, "cores": int(cores), "ram": int(ram),
-            "server_groups": 0}
+    return {"instances": count, "cores": int(cores), "ram": int(ram), "server_groups": 0}
 
 
 def detail(db, project_id, config=None, user_id=None):
     """``{resource: {"limit", "in_use", "reserved"}}`` (``os-quota-sets/
     {id}/detail``; ``user_id`` counts that user's servers only)."""
     used = usage(db, project_id, user_id)
-    return {resource: {"limit": value,
-                       "in_use": used[resource]
-                       if resource in REPORTED_USAGE else 0,
-                       "reserved": 0}
-            for resource, value in limits(db, project_id, config).items()}
+    return {
+        resource: {
+            "limit": value,
+            "in_use": used[resource] if resource in REPORTED_USAGE else 0,
+            "reserved": 0,
+        }
+        for resource, value in limits(db, project_id, config).items()
+    }
 
 
 # -- changing limits -------------------------------------------------------
+
 
 def _unlimited(value):
     return float("inf") if value == UNLIMITED else value
@@ -145,8 +175,9 @@ def _upsert(db, table, column, key, values):
         db.execute(
             "INSERT INTO %s (%s, resource, hard_limit, created_at)"
             " VALUES (?, ?, ?, ?) ON CONFLICT (%s, resource) DO UPDATE"
-            " SET hard_limit = excluded.hard_limit, updated_at = ?"
-            % (table, column, column), (key, resource, value, now, now))
+            " SET hard_limit = excluded.hard_limit, updated_at = ?" % (table, column, column),
+            (key, resource, value, now, now),
+        )
 
 
 def update_project(db, project_id, values, force=False):
@@ -161,28 +192,28 @@ def update_project(db, project_id, values, force=False):
             if _unlimited(value) < _unlimited(minimum):
                 raise errors.BadRequest(
                     "Quota limit %s for %s must be greater than or equal to "
-                    "already used and reserved %s."
-                    % (value, resource, minimum))
+                    "already used and reserved %s." % (value, resource, minimum)
+                )
     _upsert(db, "compute_quotas", "project_id", project_id, values)
 
 
 def delete_project(db, project_id):
     """Revert the project to the defaults (nova's
     ``destroy_all_by_project``)."""
-    db.execute("DELETE FROM compute_quotas WHERE project_id = ?",
-               (project_id,))
+    db.execute("DELETE FROM compute_quotas WHERE project_id = ?", (project_id,))
 
 
 def update_class(db, class_name, values):
     """Set ``values`` as the class's limits (no usage check, as nova)."""
     if len(class_name) > 255:
         raise errors.BadRequest(
-            "quota_class_name has %d characters, more than 255."
-            % len(class_name))
+            "quota_class_name has %d characters, more than 255." % len(class_name)
+        )
     _upsert(db, "compute_quota_classes", "class_name", class_name, values)
 
 
 # -- checks ----------------------------------------------------------------
+
 
 def _allowed(db, project_id, resource):
     if db is None:
@@ -196,8 +227,7 @@ def check_metadata(metadata, db=None, project_id=None):
     default limit without ``db``)."""
     allowed = _allowed(db, project_id, "metadata_items")
     if allowed >= 0 and len(metadata) > allowed:
-        raise errors.OverLimit("Maximum number of metadata items exceeds %d"
-                               % allowed)
+        raise errors.OverLimit("Maximum number of metadata items exceeds %d" % allowed)
 
 
 def check_personality(files, db=None, project_id=None):
@@ -208,11 +238,11 @@ def check_personality(files, db=None, project_id=None):
     for item in files:
         path = item.get("path", "")
         try:
-            contents = base64.b64decode(item.get("contents", ""),
-                                        validate=True)
+            contents = base64.b64decode(item.get("contents", ""), validate=True)
         except (binascii.Error, ValueError):
-            raise errors.BadRequest("Personality content for %s cannot be "
-                                    "decoded" % path) from None
+            raise errors.BadRequest(
+                "Personality content for %s cannot be decoded" % path
+            ) from None
         decoded.append((path, contents))
     if not decoded:
         return
@@ -221,12 +251,10 @@ def check_personality(files, db=None, project_id=None):
         raise errors.OverLimit("Personality file limit exceeded")
     max_path = _allowed(db, project_id, "injected_file_path_bytes")
     if max_path >= 0 and max(len(p) for p, _ in decoded) > max_path:
-        raise errors.OverLimit("Personality file path exceeds maximum %d"
-                               % max_path)
+        raise errors.OverLimit("Personality file path exceeds maximum %d" % max_path)
     max_content = _allowed(db, project_id, "injected_file_content_bytes")
     if max_content >= 0 and max(len(c) for _, c in decoded) > max_content:
-        raise errors.OverLimit("Personality file content exceeds maximum"
-                               " %d" % max_content)
+        raise errors.OverLimit("Personality file content exceeds maximum %d" % max_content)
 
 
 def keypair_limit(db, project_id):
@@ -237,12 +265,15 @@ def keypair_limit(db, project_id):
 
 def _too_many(overs, requested, used, allowed):
     """Nova's ``TooManyInstances`` text for the resources ``overs``."""
+
     def join(values):
         return ", ".join(str(values[r]) for r in overs)
+
     names = ", ".join(overs)
     return errors.OverLimit(
         "Quota exceeded for %s: Requested %s, but already used %s of %s %s"
-        % (names, join(requested), join(used), join(allowed), names))
+        % (names, join(requested), join(used), join(allowed), names)
+    )
 
 
 def _headroom(quota, used, deltas):
@@ -252,20 +283,17 @@ def _headroom(quota, used, deltas):
     for resource in ("cores", "ram"):
         if quota.get(resource) == UNLIMITED:
             if deltas.get(resource):
-                headroom[resource] = (instances * deltas[resource]
-                                      // deltas.get("instances", 1))
+                headroom[resource] = instances * deltas[resource] // deltas.get("instances", 1)
             else:
                 headroom[resource] = instances
     return headroom
 
 
 def _overs(quota, used, deltas):
-    return sorted(r for r, delta in deltas.items()
-                  if quota[r] >= 0 and used[r] + delta > quota[r])
+    return sorted(r for r, delta in deltas.items() if quota[r] >= 0 and used[r] + delta > quota[r])
 
 
-def instance_count(db, config, project_id, min_count, max_count,
-                   flavor=None):
+def instance_count(db, config, project_id, min_count, max_count, flavor=None):
     """How many servers a create makes, checked before anything is created.
 
     Nova's ``check_num_instances_quota`` over the project's instances,
@@ -278,16 +306,14 @@ def instance_count(db, config, project_id, min_count, max_count,
     over: the create is refused. ``config.max_servers_per_request`` then
     trims and refuses the same way.
     """
-    requested_text = (str(min_count) if min_count == max_count
-                      else "%d-%d" % (min_count, max_count))
+    requested_text = str(min_count) if min_count == max_count else "%d-%d" % (min_count, max_count)
     vcpus = flavor["vcpus"] if flavor is not None else 0
     ram = flavor["memory_mb"] if flavor is not None else 0
     quota = limits(db, project_id, config)
     quota = {r: quota[r] for r in ("instances", "cores", "ram")}
     used = usage(db, project_id)
     while True:
-        deltas = {"instances": max_count, "cores": max_count * vcpus,
-                  "ram": max_count * ram}
+        deltas = {"instances": max_count, "cores": max_count * vcpus, "ram": max_count * ram}
         overs = _overs(quota, used, deltas)
         if not overs:
             break
@@ -300,17 +326,15 @@ def instance_count(db, config, project_id, min_count, max_count,
         if allowed > 0 and min_count <= allowed <= max_count:
             max_count = allowed
             continue
-        requested = {"instances": requested_text, "cores": deltas["cores"],
-                     "ram": deltas["ram"]}
-        raise _too_many(overs, requested,
-                        {r: quota[r] - headroom[r] for r in overs}, quota)
+        requested = {"instances": requested_text, "cores": deltas["cores"], "ram": deltas["ram"]}
+        raise _too_many(overs, requested, {r: quota[r] - headroom[r] for r in overs}, quota)
     ceiling = config.max_servers_per_request
     if max_count > ceiling:
         if min_count > ceiling:
             raise errors.OverLimit(
                 "Quota exceeded for instances: Requested %s, but this local"
-                " cloud creates at most %d servers per request"
-                % (requested_text, ceiling))
+                " cloud creates at most %d servers per request" % (requested_text, ceiling)
+            )
         max_count = ceiling
     return max_count
 
@@ -320,8 +344,10 @@ def check_resize(db, project_id, current, new):
     downsize) from flavor ``current`` to ``new`` (dicts with ``vcpus`` and
     ``ram``, as servers keep them) must fit the project's cores and RAM;
     only growth is counted. 403 ``TooManyInstances`` otherwise."""
-    deltas = {"cores": max(0, new["vcpus"] - current["vcpus"]),
-              "ram": max(0, new["ram"] - current["ram"])}
+    deltas = {
+        "cores": max(0, new["vcpus"] - current["vcpus"]),
+        "ram": max(0, new["ram"] - current["ram"]),
+    }
     if not any(deltas.values()):
         return
     quota = limits(db, project_id)
@@ -330,5 +356,4 @@ def check_resize(db, project_id, current, new):
     overs = _overs(quota, used, deltas)
     if overs:
         headroom = _headroom(quota, used, deltas)
-        raise _too_many(overs, deltas,
-                        {r: quota[r] - headroom[r] for r in overs}, quota)
+        raise _too_many(overs, deltas, {r: quota[r] - headroom[r] for r in overs}, quota)

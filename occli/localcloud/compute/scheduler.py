@@ -26,7 +26,8 @@ the historic spread: fewest instances first, then host order.
 import json
 import math
 
-from occli.localcloud.compute import aggregates, hosts
+from occli.localcloud.compute import aggregates
+from occli.localcloud.compute import hosts
 
 CPU_ALLOCATION_RATIO = 16.0
 RAM_ALLOCATION_RATIO = 1.5
@@ -35,8 +36,7 @@ RESERVED_HOST_MEMORY_MB = 512
 RESERVED_HOST_DISK_GB = 0
 RESERVED_HOST_CPUS = 0
 
-NO_VALID_HOST = ("No valid host was found. There are not enough hosts "
-                 "available.")
+NO_VALID_HOST = "No valid host was found. There are not enough hosts available."
 # What nova's conductor stores as the fault's details (a traceback, shown
 # to admins only since the code is 500).
 NO_VALID_HOST_DETAILS = (
@@ -50,7 +50,9 @@ NO_VALID_HOST_DETAILS = (
     '  File "/opt/stack/nova/nova/scheduler/manager.py", line 245, in '
     "select_destinations\n"
     "    raise exception.NoValidHost(reason=reason)\n"
-    "nova.exception.NoValidHost: " + NO_VALID_HOST + "\n")
+    "nova.exception.NoValidHost: " + NO_VALID_HOST + "\n"
+)
+
 
 def resources(flavor, volume_backed=False):
     """Placement resources a flavor snapshot asks for (nova's
@@ -58,8 +60,7 @@ def resources(flavor, volume_backed=False):
     disk = flavor["ephemeral"] + int(math.ceil(flavor["swap"] / 1024.0))
     if not volume_backed:
         disk += flavor["disk"]
-    return {"VCPU": flavor["vcpus"], "MEMORY_MB": flavor["ram"],
-            "DISK_GB": disk}
+    return {"VCPU": flavor["vcpus"], "MEMORY_MB": flavor["ram"], "DISK_GB": disk}
 
 
 def server_resources(server):
@@ -75,8 +76,11 @@ class HostState:
         self.zone = zone
         self.enabled = not node["disabled"]
         self.up = not node["forced_down"]
-        self.total = {"VCPU": node["vcpus"], "MEMORY_MB": node["memory_mb"],
-                      "DISK_GB": node["local_gb"]}
+        self.total = {
+            "VCPU": node["vcpus"],
+            "MEMORY_MB": node["memory_mb"],
+            "DISK_GB": node["local_gb"],
+        }
         self.used = {"VCPU": 0, "MEMORY_MB": 0, "DISK_GB": 0}
         self.instances = set()
 
@@ -84,13 +88,13 @@ class HostState:
     def capacity(self):
         """Placement capacity: ``(total - reserved) * allocation_ratio``."""
         return {
-            "VCPU": int((self.total["VCPU"] - RESERVED_HOST_CPUS)
-                        * CPU_ALLOCATION_RATIO),
-            "MEMORY_MB": int((self.total["MEMORY_MB"]
-                              - RESERVED_HOST_MEMORY_MB)
-                             * RAM_ALLOCATION_RATIO),
-            "DISK_GB": int((self.total["DISK_GB"] - RESERVED_HOST_DISK_GB)
-                           * DISK_ALLOCATION_RATIO),
+            "VCPU": int((self.total["VCPU"] - RESERVED_HOST_CPUS) * CPU_ALLOCATION_RATIO),
+            "MEMORY_MB": int(
+                (self.total["MEMORY_MB"] - RESERVED_HOST_MEMORY_MB) * RAM_ALLOCATION_RATIO
+            ),
+            "DISK_GB": int(
+                (self.total["DISK_GB"] - RESERVED_HOST_DISK_GB) * DISK_ALLOCATION_RATIO
+            ),
         }
 
     def free(self):
@@ -100,8 +104,9 @@ class HostState:
     def fits(self, wanted):
         """Placement's check: within capacity and each amount ≤ max_unit."""
         free = self.free()
-        return all(amount <= free[rc] and amount <= self.total[rc]
-                   for rc, amount in wanted.items())
+        return all(
+            amount <= free[rc] and amount <= self.total[rc] for rc, amount in wanted.items()
+        )
 
     def consume(self, wanted, server_id):
         for rc, amount in wanted.items():
@@ -113,14 +118,15 @@ def host_states(db):
     """``[HostState]`` of every compute node, with its current usage."""
     states_by_host = {}
     for node in db.execute(
-            "SELECT n.host, n.vcpus, n.memory_mb, n.local_gb, s.disabled,"
-            " s.forced_down FROM compute_nodes n JOIN compute_services s"
-            " ON s.host = n.host AND s.binary = ? ORDER BY s.id",
-            (hosts.COMPUTE_BINARY,)):
-        states_by_host[node["host"]] = HostState(
-            node, aggregates.host_zone(db, node["host"]))
-    for row in db.execute("SELECT id, host, flavor, image_ref FROM servers"
-                          " WHERE host IS NOT NULL AND deleted = 0"):
+        "SELECT n.host, n.vcpus, n.memory_mb, n.local_gb, s.disabled,"
+        " s.forced_down FROM compute_nodes n JOIN compute_services s"
+        " ON s.host = n.host AND s.binary = ? ORDER BY s.id",
+        (hosts.COMPUTE_BINARY,),
+    ):
+        states_by_host[node["host"]] = HostState(node, aggregates.host_zone(db, node["host"]))
+    for row in db.execute(
+        "SELECT id, host, flavor, image_ref FROM servers WHERE host IS NOT NULL AND deleted = 0"
+    ):
         state = states_by_host.get(row["host"])
         if state is not None:
             state.consume(server_resources(row), row["id"])
@@ -132,8 +138,7 @@ def available_zones(db):
     ``get_availability_zones(get_only_available=True)``), ``internal``
     included as nova does."""
     zones = set()
-    for row in db.execute("SELECT binary, host FROM compute_services"
-                          " WHERE disabled = 0"):
+    for row in db.execute("SELECT binary, host FROM compute_services WHERE disabled = 0"):
         if row["binary"] == hosts.COMPUTE_BINARY:
             zones.add(aggregates.host_zone(db, row["host"]))
         else:
@@ -151,8 +156,7 @@ def _hint_uuids(hints, key):
 class RequestSpec:
     """What a create asks of the scheduler."""
 
-    def __init__(self, wanted, zone=None, forced_host=None,
-                 requested_host=None, hints=None):
+    def __init__(self, wanted, zone=None, forced_host=None, requested_host=None, hints=None):
         self.wanted = wanted
         self.zone = zone or None
         self.forced_host = forced_host or None
@@ -187,8 +191,9 @@ def host_passes(state, spec):
 
 def select_host(states, spec):
     """The host state chosen for one instance, or None (NoValidHost)."""
-    passing = [(len(s.instances), index, s)
-               for index, s in enumerate(states) if host_passes(s, spec)[0]]
+    passing = [
+        (len(s.instances), index, s) for index, s in enumerate(states) if host_passes(s, spec)[0]
+    ]
     if not passing:
         return None
     return min(passing, key=lambda item: item[:2])[2]
@@ -212,5 +217,4 @@ def select_destinations(db, spec, server_ids):
 def no_valid_host_fault():
     """The fault nova's conductor records (``created`` is set by
     :func:`states.advance` when the build ends)."""
-    return {"code": 500, "message": NO_VALID_HOST,
-            "details": NO_VALID_HOST_DETAILS}
+    return {"code": 500, "message": NO_VALID_HOST, "details": NO_VALID_HOST_DETAILS}

@@ -18,35 +18,67 @@ from occli.localcloud import errors
 from occli.localcloud.compute import states
 
 _SORT_KEYS = {
-    "created_at": "created_at", "updated_at": "updated_at",
-    "display_name": "name", "uuid": "id", "launched_at": "launched_at",
-    "terminated_at": "terminated_at", "host": "host", "node": "node",
-    "vm_state": "vm_state", "task_state": "task_state",
-    "power_state": "power_state", "availability_zone": "availability_zone",
-    "display_description": "description", "key_name": "key_name",
-    "config_drive": "config_drive", "image_ref": "image_ref",
-    "hostname": "hostname", "user_id": "user_id", "project_id": "project_id",
-    "progress": "progress", "launch_index": "launch_index",
-    "reservation_id": "reservation_id", "access_ip_v4": "access_ipv4",
-    "access_ip_v6": "access_ipv6", "auto_disk_config": "auto_disk_config",
-    "root_device_name": "root_device_name", "locked": "locked_by",
-    "locked_by": "locked_by"}
+    "created_at": "created_at",
+    "updated_at": "updated_at",
+    "display_name": "name",
+    "uuid": "id",
+    "launched_at": "launched_at",
+    "terminated_at": "terminated_at",
+    "host": "host",
+    "node": "node",
+    "vm_state": "vm_state",
+    "task_state": "task_state",
+    "power_state": "power_state",
+    "availability_zone": "availability_zone",
+    "display_description": "description",
+    "key_name": "key_name",
+    "config_drive": "config_drive",
+    "image_ref": "image_ref",
+    "hostname": "hostname",
+    "user_id": "user_id",
+    "project_id": "project_id",
+    "progress": "progress",
+    "launch_index": "launch_index",
+    "reservation_id": "reservation_id",
+    "access_ip_v4": "access_ipv4",
+    "access_ip_v6": "access_ipv6",
+    "auto_disk_config": "auto_disk_config",
+    "root_device_name": "root_device_name",
+    "locked": "locked_by",
+    "locked_by": "locked_by",
+}
 _ADMIN_SORT_KEYS = ("host", "node")
 # search options compared with a column as they are
-_EQUAL = (("image", "image_ref"), ("reservation_id", "reservation_id"),
-          ("key_name", "key_name"), ("user_id", "user_id"),
-          ("vm_state", "vm_state"), ("task_state", "task_state"),
-          ("host", "host"), ("node", "node"))
-_TAGS = (("tags", True, False), ("tags-any", False, False),
-         ("not-tags", True, True), ("not-tags-any", False, True))
+_EQUAL = (
+    ("image", "image_ref"),
+    ("reservation_id", "reservation_id"),
+    ("key_name", "key_name"),
+    ("user_id", "user_id"),
+    ("vm_state", "vm_state"),
+    ("task_state", "task_state"),
+    ("host", "host"),
+    ("node", "node"),
+)
+_TAGS = (
+    ("tags", True, False),
+    ("tags-any", False, False),
+    ("not-tags", True, True),
+    ("not-tags-any", False, True),
+)
 # the columns the predicate of each search option reads (see columns())
 _OPTION_COLUMNS = dict(
     {option: (column,) for option, column in _EQUAL},
     **{option: ("tags",) for option, _, _ in _TAGS},
-    name=("name",), status=("vm_state", "task_state"), flavor=("flavor",),
-    ip=("ports",), ip6=(), locked=("locked_by",), deleted=("deleted",),
+    name=("name",),
+    status=("vm_state", "task_state"),
+    flavor=("flavor",),
+    ip=("ports",),
+    ip6=(),
+    locked=("locked_by",),
+    deleted=("deleted",),
     availability_zone=("host", "availability_zone"),
-    **{"changes-since": ("updated_at",), "changes-before": ("updated_at",)})
+    **{"changes-since": ("updated_at",), "changes-before": ("updated_at",)},
+)
 
 
 def parse_time(text):
@@ -89,8 +121,7 @@ def predicates(search, zone_of):
     statuses = search.get("status")
     if statuses:
         include_deleted = "DELETED" in statuses
-        preds.append(lambda s: states.status(s["vm_state"], s["task_state"])
-                     in statuses)
+        preds.append(lambda s: states.status(s["vm_state"], s["task_state"]) in statuses)
     for option, column in _EQUAL:
         if option in search:
             preds.append(lambda s, c=column, v=search[option]: s[c] == v)
@@ -99,9 +130,8 @@ def predicates(search, zone_of):
         preds.append(lambda s: json.loads(s["flavor"])["id"] == flavor)
     if "ip" in search:
         found = _regex(search["ip"])
-        preds.append(lambda s: any(found(p["addr"])
-                                   for p in json.loads(s["ports"])))
-    if "ip6" in search:     # servers have IPv4 addresses only
+        preds.append(lambda s: any(found(p["addr"]) for p in json.loads(s["ports"])))
+    if "ip6" in search:  # servers have IPv4 addresses only
         preds.append(lambda s: False)
     since = search.get("changes-since")
     if since is not None:
@@ -129,8 +159,7 @@ def predicates(search, zone_of):
 def columns(search):
     """The columns the :func:`predicates` of ``search`` read (a list
     ordered by name): a listing can filter a projection of the rows."""
-    return sorted({column for option in search
-                   for column in _OPTION_COLUMNS.get(option, ())})
+    return sorted({column for option in search for column in _OPTION_COLUMNS.get(option, ())})
 
 
 def _tag_predicate(wanted, wanted_all, negate):
@@ -138,6 +167,7 @@ def _tag_predicate(wanted, wanted_all, negate):
         tags = set(json.loads(s["tags"]))
         hit = wanted <= tags if wanted_all else bool(wanted & tags)
         return hit != negate
+
     return pred
 
 
@@ -153,10 +183,8 @@ def sort_order(keys, dirs, is_admin):
         if column is None:
             raise errors.BadRequest("Invalid sort_key %s" % key)
         if key in _ADMIN_SORT_KEYS and not is_admin:
-            raise errors.Forbidden("Only administrators can sort servers by %s"
-                                   % key)
-        direction = dirs[index] if index < len(dirs) else (
-            dirs[0] if dirs else "desc")
+            raise errors.Forbidden("Only administrators can sort servers by %s" % key)
+        direction = dirs[index] if index < len(dirs) else (dirs[0] if dirs else "desc")
         if direction not in ("asc", "desc"):
             raise errors.BadRequest("Invalid sort_dir %s" % direction)
         order.append((column, direction))
@@ -167,8 +195,7 @@ def sort(servers, order):
     """``servers`` sorted by ``order`` (None last), ties by creation."""
     order = list(order) + [("seq", order[0][1])]
     for column, direction in reversed(order):
-        servers.sort(key=lambda s, c=column: (s[c] is not None, s[c]),
-                     reverse=direction == "desc")
+        servers.sort(key=lambda s, c=column: (s[c] is not None, s[c]), reverse=direction == "desc")
     return servers
 
 
@@ -180,8 +207,9 @@ def _full_order(order):
 def order_by(order):
     """The SQL ``ORDER BY`` terms sorting like :func:`sort` (SQLite puts
     NULL first ascending and last descending, as :func:`sort` does)."""
-    return ", ".join("%s %s" % (column, direction.upper())
-                     for column, direction in _full_order(order))
+    return ", ".join(
+        "%s %s" % (column, direction.upper()) for column, direction in _full_order(order)
+    )
 
 
 def after(order, marker):
@@ -193,13 +221,13 @@ def after(order, marker):
         value = marker[column]
         if direction == "asc":
             # ascending: NULL first, so everything non-NULL is after a NULL
-            cond, cond_args = ((column + " IS NOT NULL", []) if value is None
-                               else (column + " > ?", [value]))
+            cond, cond_args = (
+                (column + " IS NOT NULL", []) if value is None else (column + " > ?", [value])
+            )
         elif value is not None:
-            cond, cond_args = ("(%s < ? OR %s IS NULL)" % (column, column),
-                               [value])
+            cond, cond_args = ("(%s < ? OR %s IS NULL)" % (column, column), [value])
         else:
-            cond = None     # descending: nothing is after a NULL but ties
+            cond = None  # descending: nothing is after a NULL but ties
         if cond is not None:
             clauses.append("(%s)" % " AND ".join(equal + [cond]))
             args += equal_args + cond_args

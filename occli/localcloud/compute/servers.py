@@ -10,17 +10,16 @@ or :mod:`.actions`.
 import json
 import sqlite3
 
-from occli.localcloud import common, errors
-from occli.localcloud.compute import (
-    aggregates,
-    build,
-    flavors,
-    networks,
-    quotas,
-    scheduler,
-    server_filters,
-    states,
-)
+from occli.localcloud import common
+from occli.localcloud import errors
+from occli.localcloud.compute import aggregates
+from occli.localcloud.compute import build
+from occli.localcloud.compute import flavors
+from occli.localcloud.compute import networks
+from occli.localcloud.compute import quotas
+from occli.localcloud.compute import scheduler
+from occli.localcloud.compute import server_filters
+from occli.localcloud.compute import states
 
 _COLUMNS = None
 # rows read by one ``IN (...)``: SQLite allows 32766 variables (999 before
@@ -30,14 +29,16 @@ _BATCH = 32000 if sqlite3.sqlite_version_info >= (3, 32) else 900
 
 # -- the table ------------------------------------------------------------------
 
+
 def instance_name(seq):
     return "instance-%08x" % seq
 
 
 def servers_on_host(db, host):
     """How many (not deleted) servers run on compute host ``host``."""
-    return db.execute("SELECT COUNT(*) FROM servers WHERE host = ?"
-                      " AND deleted = 0", (host,)).fetchone()[0]
+    return db.execute(
+        "SELECT COUNT(*) FROM servers WHERE host = ? AND deleted = 0", (host,)
+    ).fetchone()[0]
 
 
 def zone_of(db, server):
@@ -50,17 +51,19 @@ def zone_of(db, server):
 def _columns(db):
     global _COLUMNS
     if _COLUMNS is None:
-        _COLUMNS = [r["name"] for r in db.execute("PRAGMA table_info(servers)")
-                    if r["name"] != "seq"]
+        _COLUMNS = [
+            r["name"] for r in db.execute("PRAGMA table_info(servers)") if r["name"] != "seq"
+        ]
     return _COLUMNS
 
 
 def save(db, server):
     """Write every column of ``server`` (a dict from :func:`get`) back."""
     columns = _columns(db)
-    db.execute("UPDATE servers SET %s WHERE seq = ?"
-               % ", ".join("%s = ?" % c for c in columns),
-               [server[c] for c in columns] + [server["seq"]])
+    db.execute(
+        "UPDATE servers SET %s WHERE seq = ?" % ", ".join("%s = ?" % c for c in columns),
+        [server[c] for c in columns] + [server["seq"]],
+    )
 
 
 def touch(server):
@@ -70,10 +73,8 @@ def touch(server):
 def get(db, caller, server_id, progress):
     """The live server ``caller`` may see, advanced to now; NotFound
     otherwise (another project's server is not found, except for admins)."""
-    row = db.execute("SELECT * FROM servers WHERE id = ? AND deleted = 0",
-                     (server_id,)).fetchone()
-    if row is None or (row["project_id"] != caller.project_id
-                       and not caller.is_admin):
+    row = db.execute("SELECT * FROM servers WHERE id = ? AND deleted = 0", (server_id,)).fetchone()
+    if row is None or (row["project_id"] != caller.project_id and not caller.is_admin):
         raise errors.NotFound("Instance %s could not be found." % server_id)
     return progress.advance([dict(row)])[0]
 
@@ -86,6 +87,7 @@ def check_lock(caller, server):
 
 # -- create, update, delete ---------------------------------------------------------
 
+
 def create(db, caller, config, images, request):
     """Nova's ``compute_api.create``: check ``request`` (a
     :class:`~.build.BuildRequest`), schedule and insert its instances.
@@ -94,27 +96,26 @@ def create(db, caller, config, images, request):
     are created unplaced and end in ERROR with a NoValidHost fault.
     """
     flavors.check_visible(db, caller, request.flavor_ref)
-    flavor, image_ref, mappings, volume_backed = build.disks(db, images,
-                                                             request)
+    flavor, image_ref, mappings, volume_backed = build.disks(db, images, request)
     flavors.check_zero_disk(caller, flavor, volume_backed)
     quotas.check_metadata(request.metadata, db, caller.project_id)
     quotas.check_personality(request.personality, db, caller.project_id)
     key = build.keypair(db, caller.user_id, request.key_name)
     ports = networks.requested_ports(db, request.networks, request.max_count)
-    zone, forced_host = build.requested_zone(db, caller,
-                                             request.availability_zone)
+    zone, forced_host = build.requested_zone(db, caller, request.availability_zone)
     build.check_requested_host(db, caller, request.requested_host)
-    count = quotas.instance_count(db, config, caller.project_id,
-                                  request.min_count, request.max_count,
-                                  flavor)
-    plan = build.Plan(flavor, image_ref, mappings, key, zone,
-                      build.reservation_id(), count)
+    count = quotas.instance_count(
+        db, config, caller.project_id, request.min_count, request.max_count, flavor
+    )
+    plan = build.Plan(flavor, image_ref, mappings, key, zone, build.reservation_id(), count)
     new_ids = [common.new_uuid() for _ in range(count)]
     spec = scheduler.RequestSpec(
         scheduler.resources(flavors.snapshot(flavor), volume_backed),
-        zone=zone, forced_host=forced_host,
+        zone=zone,
+        forced_host=forced_host,
         requested_host=request.requested_host,
-        hints=request.scheduler_hints)
+        hints=request.scheduler_hints,
+    )
     # None: NoValidHost, and the conductor fails every instance of the
     # request (they get no host, no ports, vm_state error and a fault)
     destinations = scheduler.select_destinations(db, spec, new_ids)
@@ -122,8 +123,7 @@ def create(db, caller, config, images, request):
     for index, new_id in enumerate(new_ids):
         host = destinations[index] if destinations else None
         host_zone = aggregates.host_zone(db, host) if host else zone
-        row = build.record(caller, request, plan, index, new_id, host,
-                           host_zone)
+        row = build.record(caller, request, plan, index, new_id, host, host_zone)
         _insert(db, row, ports if host else [])
         created.append(row)
     return created
@@ -134,11 +134,11 @@ def _insert(db, row, ports):
     cursor = db.execute(
         "INSERT INTO servers (%s) VALUES (%s)"
         % (", ".join(columns), ", ".join("?" * len(columns))),
-        [row[c] for c in columns])
+        [row[c] for c in columns],
+    )
     row["seq"] = cursor.lastrowid
     row["ports"] = json.dumps(networks.assign(row["seq"], row["id"], ports))
-    db.execute("UPDATE servers SET ports = ? WHERE seq = ?",
-               (row["ports"], row["seq"]))
+    db.execute("UPDATE servers SET ports = ? WHERE seq = ?", (row["ports"], row["seq"]))
 
 
 def update(db, server, changes):
@@ -155,25 +155,33 @@ def delete(db, caller, server):
     row stays with ``vm_state`` ``deleted``."""
     check_lock(caller, server)
     now = common.iso_naive_micro(common.utcnow())
-    server.update({"vm_state": "deleted", "task_state": None,
-                   "power_state": states.NOSTATE, "pending": None,
-                   "task_started_at": None, "deleted": 1, "deleted_at": now,
-                   "terminated_at": now, "updated_at": now})
+    server.update(
+        {
+            "vm_state": "deleted",
+            "task_state": None,
+            "power_state": states.NOSTATE,
+            "pending": None,
+            "task_started_at": None,
+            "deleted": 1,
+            "deleted_at": now,
+            "terminated_at": now,
+            "updated_at": now,
+        }
+    )
     save(db, server)
 
 
 # -- listing --------------------------------------------------------------------
 
-def select(db, caller, progress, projects, search, sort_keys=(),
-           sort_dirs=()):
+
+def select(db, caller, progress, projects, search, sort_keys=(), sort_dirs=()):
     """The servers of ``projects`` (None: all) matching ``search`` (see
     :func:`.server_filters.predicates`), sorted by ``sort_keys``/
     ``sort_dirs``: a :class:`Listing`, whose :meth:`~Listing.page` reads
     one page. The servers whose state is moving are advanced to now (and
     the progress persisted) first; the sort is checked after that, as
     nova's DB layer checks it."""
-    return Listing(db, caller, progress, projects, search, sort_keys,
-                   sort_dirs)
+    return Listing(db, caller, progress, projects, search, sort_keys, sort_dirs)
 
 
 class Listing:
@@ -190,12 +198,10 @@ class Listing:
     Per-host lookups (the availability zone filter) are memoised.
     """
 
-    def __init__(self, db, caller, progress, projects, search, sort_keys,
-                 sort_dirs):
+    def __init__(self, db, caller, progress, projects, search, sort_keys, sort_dirs):
         self.db = db
         self._zones = {}
-        self.preds, include_deleted = server_filters.predicates(
-            search, self._zone_of)
+        self.preds, include_deleted = server_filters.predicates(search, self._zone_of)
         self.columns = server_filters.columns(search)
         scope, args = [], []
         if not include_deleted:
@@ -205,13 +211,11 @@ class Listing:
             args.append(projects[0])
         self.scope, self.scope_args = scope, args
         moving = db.execute(
-            "SELECT * FROM servers WHERE %s"
-            % " AND ".join(scope + ["pending IS NOT NULL"]), args).fetchall()
+            "SELECT * FROM servers WHERE %s" % " AND ".join(scope + ["pending IS NOT NULL"]), args
+        ).fetchall()
         self.moving = progress.advance([dict(r) for r in moving])
         self.projects = projects
-        self.order = server_filters.sort_order(list(sort_keys),
-                                               list(sort_dirs),
-                                               caller.is_admin)
+        self.order = server_filters.sort_order(list(sort_keys), list(sort_dirs), caller.is_admin)
 
     def _zone_of(self, server):
         host = server["host"]
@@ -243,8 +247,7 @@ class Listing:
             moving = _after(moving, position, self.order)
         if limit == 0:
             return []
-        settled = self._settled(position, limit, {s["seq"] for s in
-                                                  self.moving})
+        settled = self._settled(position, limit, {s["seq"] for s in self.moving})
         if not moving:
             return settled
         found = server_filters.sort(settled + moving, self.order)
@@ -279,16 +282,17 @@ class Listing:
         # no LIMIT: the rows are read until the page is full, and SQLite
         # sorts them all faster than it keeps the first N in order
         sql = "SELECT %s FROM servers WHERE %s ORDER BY %s" % (
-            ", ".join(["seq"] + self.columns), " AND ".join(where),
-            server_filters.order_by(self.order))
+            ", ".join(["seq"] + self.columns),
+            " AND ".join(where),
+            server_filters.order_by(self.order),
+        )
         seqs, preds = [], self.preds
         cursor = self.db.cursor()
         if not preds:
-            cursor.row_factory = None   # the seq alone: plain tuples
+            cursor.row_factory = None  # the seq alone: plain tuples
         try:
             for row in cursor.execute(sql, args):
-                if row[0] in moving or (preds and not all(p(row)
-                                                          for p in preds)):
+                if row[0] in moving or (preds and not all(p(row) for p in preds)):
                     continue
                 seqs.append(row[0])
                 if len(seqs) == limit:
@@ -302,11 +306,11 @@ def _after(servers, position, order):
     """The ``servers`` sorted after ``position`` (a server mapping) in
     ``order``; ``position``'s own server is never among them."""
     ranked = server_filters.sort(
-        [s for s in servers if s["seq"] != position["seq"]] + [position],
-        order)
+        [s for s in servers if s["seq"] != position["seq"]] + [position], order
+    )
     for index, server in enumerate(ranked):
         if server is position:
-            return ranked[index + 1:]
+            return ranked[index + 1 :]
     return []
 
 
@@ -314,11 +318,12 @@ def _rows(db, seqs):
     """The rows ``seqs`` as dicts, in that order (read in batches)."""
     rows = {}
     for start in range(0, len(seqs), _BATCH):
-        batch = seqs[start:start + _BATCH]
+        batch = seqs[start : start + _BATCH]
         cursor = db.cursor()
-        cursor.row_factory = None       # plain tuples: dicts are made here
-        cursor.execute("SELECT * FROM servers WHERE seq IN (%s)"
-                       % ",".join("?" * len(batch)), batch)
+        cursor.row_factory = None  # plain tuples: dicts are made here
+        cursor.execute(
+            "SELECT * FROM servers WHERE seq IN (%s)" % ",".join("?" * len(batch)), batch
+        )
         names = [d[0] for d in cursor.description]
         key = names.index("seq")
         for row in cursor:

@@ -14,27 +14,32 @@ from occli.localcloud import common
 
 NOSTATE, RUNNING, PAUSED, SHUTDOWN, CRASHED, SUSPENDED = 0, 1, 3, 4, 6, 7
 
-_RESIZING = ("resize_prep", "resize_migrating", "resize_migrated",
-             "resize_finish")
-_REBUILDING = ("rebuilding", "rebuild_block_device_mapping",
-               "rebuild_spawning")
+_RESIZING = ("resize_prep", "resize_migrating", "resize_migrated", "resize_finish")
+_REBUILDING = ("rebuilding", "rebuild_block_device_mapping", "rebuild_spawning")
 
 STATE_MAP = {
     "active": dict(
-        {"default": "ACTIVE",
-         "rebooting": "REBOOT", "reboot_pending": "REBOOT",
-         "reboot_started": "REBOOT",
-         "rebooting_hard": "HARD_REBOOT", "reboot_pending_hard": "HARD_REBOOT",
-         "reboot_started_hard": "HARD_REBOOT",
-         "updating_password": "PASSWORD", "migrating": "MIGRATING"},
+        {
+            "default": "ACTIVE",
+            "rebooting": "REBOOT",
+            "reboot_pending": "REBOOT",
+            "reboot_started": "REBOOT",
+            "rebooting_hard": "HARD_REBOOT",
+            "reboot_pending_hard": "HARD_REBOOT",
+            "reboot_started_hard": "HARD_REBOOT",
+            "updating_password": "PASSWORD",
+            "migrating": "MIGRATING",
+        },
         **{t: "REBUILD" for t in _REBUILDING},
-        **{t: "RESIZE" for t in _RESIZING}),
+        **{t: "RESIZE" for t in _RESIZING},
+    ),
     "building": {"default": "BUILD"},
-    "stopped": dict({"default": "SHUTOFF"},
-                    **{t: "RESIZE" for t in _RESIZING},
-                    **{t: "REBUILD" for t in _REBUILDING}),
-    "resized": {"default": "VERIFY_RESIZE",
-                "resize_reverting": "REVERT_RESIZE"},
+    "stopped": dict(
+        {"default": "SHUTOFF"},
+        **{t: "RESIZE" for t in _RESIZING},
+        **{t: "REBUILD" for t in _REBUILDING},
+    ),
+    "resized": {"default": "VERIFY_RESIZE", "resize_reverting": "REVERT_RESIZE"},
     "paused": {"default": "PAUSED", "migrating": "MIGRATING"},
     "suspended": {"default": "SUSPENDED"},
     "rescued": {"default": "RESCUE"},
@@ -45,11 +50,9 @@ STATE_MAP = {
     "shelved_offloaded": {"default": "SHELVED_OFFLOADED"},
 }
 
-STATUSES = frozenset(s for task_map in STATE_MAP.values()
-                     for s in task_map.values())
+STATUSES = frozenset(s for task_map in STATE_MAP.values() for s in task_map.values())
 
-PROGRESS_STATUSES = ("ACTIVE", "BUILD", "REBUILD", "RESIZE", "VERIFY_RESIZE",
-                     "MIGRATING")
+PROGRESS_STATUSES = ("ACTIVE", "BUILD", "REBUILD", "RESIZE", "VERIFY_RESIZE", "MIGRATING")
 FAULT_STATUSES = ("ERROR", "DELETED")
 
 # ``end`` value of ``launched_at`` meaning "when the operation finishes"
@@ -104,20 +107,17 @@ def advance(server, build_time):
         if plan["progress"]:
             server["progress"] = 100
         if plan["end"].get("launched_at") == LAUNCH_NOW:
-            server["launched_at"] = common.iso_naive_micro(
-                common.from_timestamp(finished))
-        server["updated_at"] = common.iso_naive_micro(
-            common.from_timestamp(finished))
+            server["launched_at"] = common.iso_naive_micro(common.from_timestamp(finished))
+        server["updated_at"] = common.iso_naive_micro(common.from_timestamp(finished))
         if plan.get("fault"):
-            server["fault"] = json.dumps(dict(
-                plan["fault"],
-                created=common.iso_z(common.from_timestamp(finished))))
+            server["fault"] = json.dumps(
+                dict(plan["fault"], created=common.iso_z(common.from_timestamp(finished)))
+            )
     else:
         fraction = elapsed / build_time
         tasks = plan["tasks"]
         if tasks:
-            server["task_state"] = tasks[min(len(tasks) - 1,
-                                             int(fraction * len(tasks)))]
+            server["task_state"] = tasks[min(len(tasks) - 1, int(fraction * len(tasks)))]
         if plan["progress"]:
             server["progress"] = min(99, int(fraction * 100))
     return server != before
@@ -159,8 +159,7 @@ class Progress:
                 changed = [c for c in after if after[c] != before[c]]
                 db.execute(
                     "UPDATE servers SET %s WHERE seq = ? AND pending IS ?"
-                    " AND task_started_at IS ?"
-                    % ", ".join("%s = ?" % c for c in changed),
+                    " AND task_started_at IS ?" % ", ".join("%s = ?" % c for c in changed),
                     [after[c] for c in changed]
-                    + [before["seq"], before["pending"],
-                       before["task_started_at"]])
+                    + [before["seq"], before["pending"], before["task_started_at"]],
+                )

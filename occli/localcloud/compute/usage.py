@@ -14,12 +14,12 @@ import collections
 import datetime
 import json
 
-from occli.localcloud import common, errors
+from occli.localcloud import common
+from occli.localcloud import errors
 from occli.localcloud.compute import hosts
 
 # the formats nova's SimpleTenantUsageController._parse_datetime accepts
-TIME_FORMATS = ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M:%S.%f",
-                "%Y-%m-%d %H:%M:%S.%f")
+TIME_FORMATS = ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M:%S.%f", "%Y-%m-%d %H:%M:%S.%f")
 
 
 def _naive(text):
@@ -31,8 +31,7 @@ def _naive(text):
 
 def now():
     """The current time, naive UTC (as nova's ``timeutils.utcnow()``)."""
-    return common.utcnow().astimezone(datetime.timezone.utc).replace(
-        tzinfo=None)
+    return common.utcnow().astimezone(datetime.timezone.utc).replace(tzinfo=None)
 
 
 def parse_time(text):
@@ -45,8 +44,7 @@ def parse_time(text):
             return datetime.datetime.strptime(text, fmt)
         except ValueError:
             pass
-    raise errors.BadRequest("Invalid datetime string: Datetime is in "
-                            "invalid format")
+    raise errors.BadRequest("Invalid datetime string: Datetime is in invalid format")
 
 
 def period(start_text, end_text):
@@ -59,8 +57,9 @@ def period(start_text, end_text):
     if not start_text and not end_text:
         stop = start + datetime.timedelta(microseconds=1)
     if not start < stop:
-        raise errors.BadRequest("Invalid start time. The start time cannot "
-                                "occur after the end time.")
+        raise errors.BadRequest(
+            "Invalid start time. The start time cannot occur after the end time."
+        )
     return start, min(stop, max(now(), start))
 
 
@@ -77,16 +76,14 @@ def _hours(launched, terminated, start, stop):
 
 def _in_window(server, start, stop):
     launched, terminated = server["_launched"], server["_terminated"]
-    return (launched is not None and launched < stop
-            and (terminated is None or terminated > start))
+    return launched is not None and launched < stop and (terminated is None or terminated > start)
 
 
 def servers_in_period(db, progress, start, stop, project_id=None):
     """The servers (dicts, advanced to now, deleted ones included) that ran
     during [start, stop], of ``project_id`` (None: every project), in
     nova's paging order (project, then uuid)."""
-    sql = "SELECT * FROM servers WHERE (launched_at IS NOT NULL" \
-          " OR pending IS NOT NULL)"
+    sql = "SELECT * FROM servers WHERE (launched_at IS NOT NULL OR pending IS NOT NULL)"
     args = []
     if project_id is not None:
         sql += " AND project_id = ?"
@@ -156,10 +153,14 @@ def tenant_usages(servers, start, stop, detailed=True):
             summary = {"tenant_id": info["tenant_id"]}
             if detailed:
                 summary["server_usages"] = []
-            summary.update(total_local_gb_usage=0, total_vcpus_usage=0,
-                           total_memory_mb_usage=0, total_hours=0,
-                           start=common.iso_naive_micro(start),
-                           stop=common.iso_naive_micro(stop))
+            summary.update(
+                total_local_gb_usage=0,
+                total_vcpus_usage=0,
+                total_memory_mb_usage=0,
+                total_hours=0,
+                start=common.iso_naive_micro(start),
+                stop=common.iso_naive_micro(stop),
+            )
             summaries[info["tenant_id"]] = summary
         hours = info["hours"]
         summary["total_local_gb_usage"] += info["local_gb"] * hours
@@ -178,6 +179,7 @@ def _flavor(server):
 
 # -- instance usage audit log --------------------------------------------------
 
+
 def last_completed_month(before=None):
     """Nova's ``last_completed_audit_period`` for its default unit,
     ``month``: ``(begin, end)``, the month that ended before ``before``
@@ -185,11 +187,16 @@ def last_completed_month(before=None):
     rightnow = before if before is not None else now()
     end = datetime.datetime(rightnow.year, rightnow.month, 1)
     if end >= rightnow:
-        end = (datetime.datetime(rightnow.year - 1, 12, 1)
-               if rightnow.month == 1
-               else datetime.datetime(rightnow.year, rightnow.month - 1, 1))
-    begin = (datetime.datetime(end.year - 1, 12, 1) if end.month == 1
-             else datetime.datetime(end.year, end.month - 1, 1))
+        end = (
+            datetime.datetime(rightnow.year - 1, 12, 1)
+            if rightnow.month == 1
+            else datetime.datetime(rightnow.year, rightnow.month - 1, 1)
+        )
+    begin = (
+        datetime.datetime(end.year - 1, 12, 1)
+        if end.month == 1
+        else datetime.datetime(end.year, end.month - 1, 1)
+    )
     return begin, end
 
 
@@ -200,8 +207,7 @@ def parse_before(text):
     try:
         return datetime.datetime.strptime(text, fmt)
     except ValueError:
-        raise errors.BadRequest("Invalid timestamp for date %s"
-                                % text) from None
+        raise errors.BadRequest("Invalid timestamp for date %s" % text) from None
 
 
 def audit_log(db, before=None):
@@ -223,7 +229,7 @@ def audit_log(db, before=None):
         "hosts_not_run": compute_hosts,
         "total_instances": 0,
         "total_errors": 0,
-        "overall_status": "%s hosts done. 0 errors." % (
-            "ALL" if not compute_hosts else "0 of %d" % len(compute_hosts)),
+        "overall_status": "%s hosts done. 0 errors."
+        % ("ALL" if not compute_hosts else "0 of %d" % len(compute_hosts)),
         "log": {},
     }

@@ -3,10 +3,9 @@
 import uuid
 
 # SQLite's INTEGER range: a larger Python int cannot even be bound
-SQL_INT_MIN, SQL_INT_MAX = -2 ** 63, 2 ** 63 - 1
+SQL_INT_MIN, SQL_INT_MAX = -(2**63), 2**63 - 1
 # oslo ``bool_from_string`` truths among the values nova's schemas accept
-_TRUE = (True, "True", "TRUE", "true", "1", "ON", "On", "on", "YES", "Yes",
-         "yes")
+_TRUE = (True, "True", "TRUE", "true", "1", "ON", "On", "on", "YES", "Yes", "yes")
 
 
 def is_uuid(value):

@@ -14,16 +14,15 @@ which takes no token (keystone checks the original password instead).
 import json
 
 from occli.localcloud import errors
-from occli.localcloud.app import HTTPError, Response
-from occli.localcloud.identity import (
-    admin_schemas,
-    assignments,
-    domains,
-    passwords,
-    policy,
-    projects,
-    users,
-)
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
+from occli.localcloud.identity import admin_schemas
+from occli.localcloud.identity import assignments
+from occli.localcloud.identity import domains
+from occli.localcloud.identity import passwords
+from occli.localcloud.identity import policy
+from occli.localcloud.identity import projects
+from occli.localcloud.identity import users
 from occli.localcloud.identity.projects import DEFAULT_DOMAIN
 
 GRANT_PATHS = {
@@ -40,15 +39,18 @@ def _collection(req, key, items):
     url = req.base_url + req.path
     if req.query_string:
         url += "?" + req.query_string
-    return {key: items, "links": {"next": None, "self": url,
-                                  "previous": None}}
+    return {key: items, "links": {"next": None, "self": url, "previous": None}}
 
 
 def _unauthorized(req, exc):
     """A 401 with keystone's ``WWW-Authenticate`` (as its password change
     answers: ``Keystone uri="<base>/v3"``)."""
-    return HTTPError(401, exc.message, extra=exc.extra, headers={
-        "WWW-Authenticate": 'Keystone uri="%s/v3"' % req.base_url})
+    return HTTPError(
+        401,
+        exc.message,
+        extra=exc.extra,
+        headers={"WWW-Authenticate": 'Keystone uri="%s/v3"' % req.base_url},
+    )
 
 
 def _flag(req, name):
@@ -58,51 +60,85 @@ def _flag(req, name):
 
 # -- views -------------------------------------------------------------------
 
+
 def domain_view(req, row):
-    return {"id": row["id"], "name": row["name"],
-            "description": row["description"], "enabled": bool(row["enabled"]),
-            "tags": json.loads(row["tags"]), "options": {},
-            "links": {"self": _url(req, "domains", row["id"])}}
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "description": row["description"],
+        "enabled": bool(row["enabled"]),
+        "tags": json.loads(row["tags"]),
+        "options": {},
+        "links": {"self": _url(req, "domains", row["id"])},
+    }
 
 
 def domain_as_project_view(req, row):
     """A domain as keystone shows it on the projects API (``is_domain``)."""
-    return {"id": row["id"], "name": row["name"], "domain_id": None,
-            "description": row["description"], "enabled": bool(row["enabled"]),
-            "parent_id": None, "is_domain": True,
-            "tags": json.loads(row["tags"]), "options": {},
-            "links": {"self": _url(req, "projects", row["id"])}}
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "domain_id": None,
+        "description": row["description"],
+        "enabled": bool(row["enabled"]),
+        "parent_id": None,
+        "is_domain": True,
+        "tags": json.loads(row["tags"]),
+        "options": {},
+        "links": {"self": _url(req, "projects", row["id"])},
+    }
 
 
 def project_view(req, row):
     view = projects.extra(row)
-    view.update({
-        "id": row["id"], "name": row["name"], "domain_id": row["domain_id"],
-        "description": row["description"], "enabled": bool(row["enabled"]),
-        "parent_id": row["parent_id"], "is_domain": False,
-        "tags": json.loads(row["tags"]), "options": {},
-        "links": {"self": _url(req, "projects", row["id"])}})
+    view.update(
+        {
+            "id": row["id"],
+            "name": row["name"],
+            "domain_id": row["domain_id"],
+            "description": row["description"],
+            "enabled": bool(row["enabled"]),
+            "parent_id": row["parent_id"],
+            "is_domain": False,
+            "tags": json.loads(row["tags"]),
+            "options": {},
+            "links": {"self": _url(req, "projects", row["id"])},
+        }
+    )
     return view
 
 
 def user_view(req, row):
     view = users.extra(row)
-    view.update({"id": row["id"], "name": row["name"],
-                 "domain_id": row["domain_id"],
-                 "enabled": bool(row["enabled"])})
+    view.update(
+        {
+            "id": row["id"],
+            "name": row["name"],
+            "domain_id": row["domain_id"],
+            "enabled": bool(row["enabled"]),
+        }
+    )
     if row["default_project"] is not None:
         view["default_project_id"] = row["default_project"]
-    view.update({"password_expires_at": None, "options": {},
-                 "links": {"self": _url(req, "users", row["id"])}})
+    view.update(
+        {
+            "password_expires_at": None,
+            "options": {},
+            "links": {"self": _url(req, "users", row["id"])},
+        }
+    )
     return view
 
 
 def role_view(req, row):
-    return {"id": row["id"], "name": row["name"], "domain_id": None,
-            "description": row["description"],
-            "options": ({"immutable": True} if assignments.immutable(row)
-                        else {}),
-            "links": {"self": _url(req, "roles", row["id"])}}
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "domain_id": None,
+        "description": row["description"],
+        "options": ({"immutable": True} if assignments.immutable(row) else {}),
+        "links": {"self": _url(req, "roles", row["id"])},
+    }
 
 
 class AdminAPI:
@@ -126,8 +162,7 @@ class AdminAPI:
         route("GET", "/v3/users/{user_id}", self.get_user)
         route("PATCH", "/v3/users/{user_id}", self.update_user, mode=None)
         route("DELETE", "/v3/users/{user_id}", self.delete_user)
-        route("POST", "/v3/users/{user_id}/password", self.change_password,
-              auth=False, mode=None)
+        route("POST", "/v3/users/{user_id}/password", self.change_password, auth=False, mode=None)
         route("GET", "/v3/users/{user_id}/projects", self.list_user_projects)
         route("GET", "/v3/roles", self.list_roles)
         route("POST", "/v3/roles", self.create_role)
@@ -136,7 +171,7 @@ class AdminAPI:
         route("DELETE", "/v3/roles/{role_id}", self.delete_role)
         for path in GRANT_PATHS.values():
             route("PUT", path, self.create_grant)
-            route("GET", path, self.check_grant)   # and HEAD
+            route("GET", path, self.check_grant)  # and HEAD
             route("DELETE", path, self.revoke_grant)
         route("GET", "/v3/role_assignments", self.list_role_assignments)
 
@@ -152,18 +187,18 @@ class AdminAPI:
         policy.admin_or_domain_reader(ctx, "list_domains")
         enabled = query.get("enabled")
         rows = domains.select(
-            req.db, name=query.get("name"),
+            req.db,
+            name=query.get("name"),
             enabled=None if enabled is None else admin_schemas.boolean(enabled),
-            only=None if policy.is_admin(ctx) else policy.domain_scope(ctx))
-        return _collection(req, "domains",
-                           [domain_view(req, r) for r in rows])
+            only=None if policy.is_admin(ctx) else policy.domain_scope(ctx),
+        )
+        return _collection(req, "domains", [domain_view(req, r) for r in rows])
 
     def create_domain(self, req):
         data = admin_schemas.check_body("DOMAIN_CREATE", req.json())["domain"]
         policy.admin_only(req.context, "create_domain")
         data["enabled"] = admin_schemas.boolean(data.get("enabled"))
-        return Response(201, {"domain": domain_view(
-            req, domains.create(req.db, data))})
+        return Response(201, {"domain": domain_view(req, domains.create(req.db, data))})
 
     def get_domain(self, req):
         domain_id = req.params["domain_id"]
@@ -175,8 +210,7 @@ class AdminAPI:
         policy.admin_only(req.context, "update_domain")
         if "enabled" in data:
             data["enabled"] = admin_schemas.boolean(data["enabled"])
-        return {"domain": domain_view(req, domains.update(
-            req.db, req.params["domain_id"], data))}
+        return {"domain": domain_view(req, domains.update(req.db, req.params["domain_id"], data))}
 
     def delete_domain(self, req):
         policy.admin_only(req.context, "delete_domain")
@@ -193,47 +227,42 @@ class AdminAPI:
         enabled = None if enabled is None else admin_schemas.boolean(enabled)
         scope = policy.domain_scope(ctx)
         if admin_schemas.boolean(query.get("is_domain"), default=False):
-            rows = domains.select(req.db, name=query.get("name"),
-                                  enabled=enabled, only=scope)
+            rows = domains.select(req.db, name=query.get("name"), enabled=enabled, only=scope)
             if query.get("domain_id") or query.get("parent_id"):
                 rows = []
-            return _collection(req, "projects", [
-                domain_as_project_view(req, r) for r in rows])
+            return _collection(req, "projects", [domain_as_project_view(req, r) for r in rows])
         domain_id = query.get("domain_id")
         if scope is not None and domain_id not in (None, scope):
             rows = []
         else:
             rows = projects.select(
-                req.db, name=query.get("name"), domain_id=domain_id or scope,
-                enabled=enabled, parent_id=query.get("parent_id"))
-        return _collection(req, "projects",
-                           [project_view(req, r) for r in rows])
+                req.db,
+                name=query.get("name"),
+                domain_id=domain_id or scope,
+                enabled=enabled,
+                parent_id=query.get("parent_id"),
+            )
+        return _collection(req, "projects", [project_view(req, r) for r in rows])
 
     def create_project(self, req):
-        data = admin_schemas.check_body("PROJECT_CREATE",
-                                        req.json())["project"]
+        data = admin_schemas.check_body("PROJECT_CREATE", req.json())["project"]
         ctx = req.context
         policy.admin_only(ctx, "create_project")
         data["enabled"] = admin_schemas.boolean(data.get("enabled"))
         if admin_schemas.boolean(data.get("is_domain"), default=False):
             if data.get("domain_id") or data.get("parent_id"):
-                raise errors.BadRequest(
-                    "only root projects are allowed to act as domains.")
+                raise errors.BadRequest("only root projects are allowed to act as domains.")
             row = domains.create(req.db, data)
-            return Response(201, {"project": domain_as_project_view(req,
-                                                                    row)})
+            return Response(201, {"project": domain_as_project_view(req, row)})
         data.pop("is_domain", None)
-        row = projects.create(req.db, data,
-                              policy.domain_scope(ctx) or DEFAULT_DOMAIN)
+        row = projects.create(req.db, data, policy.domain_scope(ctx) or DEFAULT_DOMAIN)
         return Response(201, {"project": project_view(req, row)})
 
     def _project_or_domain(self, db, project_id):
-        row = db.execute("SELECT * FROM projects WHERE id = ?",
-                         (project_id,)).fetchone()
+        row = db.execute("SELECT * FROM projects WHERE id = ?", (project_id,)).fetchone()
         if row is not None:
             return row, None
-        return None, db.execute("SELECT * FROM domains WHERE id = ?",
-                                (project_id,)).fetchone()
+        return None, db.execute("SELECT * FROM domains WHERE id = ?", (project_id,)).fetchone()
 
     def get_project(self, req):
         project_id = req.params["project_id"]
@@ -247,20 +276,18 @@ class AdminAPI:
         raise projects.not_found(project_id)
 
     def update_project(self, req):
-        data = admin_schemas.check_body("PROJECT_UPDATE",
-                                        req.json())["project"]
+        data = admin_schemas.check_body("PROJECT_UPDATE", req.json())["project"]
         policy.admin_only(req.context, "update_project")
         if "enabled" in data:
             data["enabled"] = admin_schemas.boolean(data["enabled"])
         project_id = req.params["project_id"]
         row, domain = self._project_or_domain(req.db, project_id)
         if row is None and domain is not None:
-            changes = {k: data[k] for k in ("name", "description", "enabled",
-                                            "tags") if k in data}
-            return {"project": domain_as_project_view(
-                req, domains.update(req.db, project_id, changes))}
-        return {"project": project_view(
-            req, projects.update(req.db, project_id, data))}
+            changes = {k: data[k] for k in ("name", "description", "enabled", "tags") if k in data}
+            return {
+                "project": domain_as_project_view(req, domains.update(req.db, project_id, changes))
+            }
+        return {"project": project_view(req, projects.update(req.db, project_id, data))}
 
     def delete_project(self, req):
         """``DELETE /v3/projects/{id}``: a token scoped to the project (the
@@ -272,7 +299,8 @@ class AdminAPI:
             if domain["enabled"]:
                 raise errors.BadRequest(
                     "cannot delete an enabled project acting as a domain."
-                    " Please disable the project %s first." % project_id)
+                    " Please disable the project %s first." % project_id
+                )
             domains.delete(req.db, project_id)
         else:
             projects.delete(req.db, project_id)
@@ -291,9 +319,11 @@ class AdminAPI:
             rows = []
         else:
             rows = users.select(
-                req.db, name=query.get("name"), domain_id=domain_id or scope,
-                enabled=(None if enabled is None
-                         else admin_schemas.boolean(enabled)))
+                req.db,
+                name=query.get("name"),
+                domain_id=domain_id or scope,
+                enabled=(None if enabled is None else admin_schemas.boolean(enabled)),
+            )
         return _collection(req, "users", [user_view(req, r) for r in rows])
 
     def _password_hash(self, data):
@@ -314,9 +344,7 @@ class AdminAPI:
         data["enabled"] = admin_schemas.boolean(data.get("enabled"))
         password_hash = self._password_hash(data) or ""
         with self.store.transaction() as db:
-            row = users.create(db, data,
-                               policy.domain_scope(ctx) or DEFAULT_DOMAIN,
-                               password_hash)
+            row = users.create(db, data, policy.domain_scope(ctx) or DEFAULT_DOMAIN, password_hash)
             return Response(201, {"user": user_view(req, row)})
 
     def get_user(self, req):
@@ -354,9 +382,9 @@ class AdminAPI:
         try:
             with store.read() as db:
                 check = users.original_password_lookup(
-                    db, req.params["user_id"], data["original_password"])
-            new_hash = (passwords.hash_password(data["password"])
-                        if check.verify() else None)
+                    db, req.params["user_id"], data["original_password"]
+                )
+            new_hash = passwords.hash_password(data["password"]) if check.verify() else None
             with store.transaction() if new_hash else store.read() as db:
                 users.change_password(db, check, new_hash)
         except errors.Unauthorized as exc:
@@ -372,37 +400,39 @@ class AdminAPI:
         query = admin_schemas.check_query("PROJECT_QUERY", req.query)
         enabled = query.get("enabled")
         rows = projects.select(
-            req.db, name=query.get("name"), domain_id=query.get("domain_id"),
+            req.db,
+            name=query.get("name"),
+            domain_id=query.get("domain_id"),
             enabled=None if enabled is None else admin_schemas.boolean(enabled),
-            ids=users.project_ids(req.db, user_id))
-        return _collection(req, "projects",
-                           [project_view(req, r) for r in rows])
+            ids=users.project_ids(req.db, user_id),
+        )
+        return _collection(req, "projects", [project_view(req, r) for r in rows])
 
     # -- roles ---------------------------------------------------------------
 
     def list_roles(self, req):
         query = admin_schemas.check_query("ROLE_QUERY", req.query)
         policy.admin_only(req.context, "list_roles")
-        rows = assignments.select_roles(req.db, name=query.get("name"),
-                                        domain_id=query.get("domain_id"))
+        rows = assignments.select_roles(
+            req.db, name=query.get("name"), domain_id=query.get("domain_id")
+        )
         return _collection(req, "roles", [role_view(req, r) for r in rows])
 
     def create_role(self, req):
         data = admin_schemas.check_body("ROLE_CREATE", req.json())["role"]
         policy.admin_only(req.context, "create_role")
-        return Response(201, {"role": role_view(
-            req, assignments.create_role(req.db, data))})
+        return Response(201, {"role": role_view(req, assignments.create_role(req.db, data))})
 
     def get_role(self, req):
         policy.admin_only(req.context, "get_role")
-        return {"role": role_view(req, assignments.get_role(
-            req.db, req.params["role_id"]))}
+        return {"role": role_view(req, assignments.get_role(req.db, req.params["role_id"]))}
 
     def update_role(self, req):
         data = admin_schemas.check_body("ROLE_UPDATE", req.json())["role"]
         policy.admin_only(req.context, "update_role")
-        return {"role": role_view(req, assignments.update_role(
-            req.db, req.params["role_id"], data))}
+        return {
+            "role": role_view(req, assignments.update_role(req.db, req.params["role_id"], data))
+        }
 
     def delete_role(self, req):
         policy.admin_only(req.context, "delete_role")
@@ -426,8 +456,14 @@ class AdminAPI:
         else:
             target = domains.get(db, params["domain_id"])
             target_type, target_domain = "domain", target["id"]
-        return (params["user_id"], target_type, target["id"], role_id,
-                user["domain_id"] if user else None, target_domain)
+        return (
+            params["user_id"],
+            target_type,
+            target["id"],
+            role_id,
+            user["domain_id"] if user else None,
+            target_domain,
+        )
 
     def create_grant(self, req):
         """``PUT …/users/{user_id}/roles/{role_id}``: 204 (also when the
@@ -440,16 +476,13 @@ class AdminAPI:
     def check_grant(self, req):
         """``HEAD``/``GET …/users/{user_id}/roles/{role_id}``: 204 if the
         user has the role directly, else 404."""
-        (user_id, target_type, target_id, role_id, user_domain,
-         target_domain) = self._grant(req)
+        (user_id, target_type, target_id, role_id, user_domain, target_domain) = self._grant(req)
         policy.check_grant(req.context, user_domain, target_domain)
-        assignments.check_grant(req.db, user_id, target_type, target_id,
-                                role_id)
+        assignments.check_grant(req.db, user_id, target_type, target_id, role_id)
         return Response(204)
 
     def revoke_grant(self, req):
-        user_id, target_type, target_id, role_id, _, _ = self._grant(
-            req, missing_user_ok=True)
+        user_id, target_type, target_id, role_id, _, _ = self._grant(req, missing_user_ok=True)
         policy.admin_only(req.context, "revoke_grant")
         assignments.revoke(req.db, user_id, target_type, target_id, role_id)
         return Response(204)
@@ -467,74 +500,83 @@ class AdminAPI:
         project_id = arg("scope.project.id")
         subtree = _flag(req, "include_subtree")
         if subtree and not project_id:
-            raise errors.BadRequest(
-                "'scope.project.id' is a dependency of 'include_subtree'")
+            raise errors.BadRequest("'scope.project.id' is a dependency of 'include_subtree'")
         if subtree:
-            project = req.db.execute("SELECT * FROM projects WHERE id = ?",
-                                     (project_id,)).fetchone()
-            policy.enforce(ctx, "list_role_assignments_for_tree",
-                           policy.is_admin(ctx) or (
-                               project is not None and policy.domain_reader(
-                                   ctx, project["domain_id"])))
+            project = req.db.execute(
+                "SELECT * FROM projects WHERE id = ?", (project_id,)
+            ).fetchone()
+            policy.enforce(
+                ctx,
+                "list_role_assignments_for_tree",
+                policy.is_admin(ctx)
+                or (project is not None and policy.domain_reader(ctx, project["domain_id"])),
+            )
             if project is None:
                 raise projects.not_found(project_id)
         else:
             policy.admin_or_domain_reader(ctx, "list_role_assignments")
         effective = _flag(req, "effective")
         for one, other, message in (
-                ("scope.domain.id", "scope.project.id",
-                 "Specify a domain or project, not both"),
-                ("scope.system", "scope.domain.id",
-                 "Specify system or domain, not both"),
-                ("scope.system", "scope.project.id",
-                 "Specify system or project, not both"),
-                ("user.id", "group.id", "Specify a user or group, not both")):
+            ("scope.domain.id", "scope.project.id", "Specify a domain or project, not both"),
+            ("scope.system", "scope.domain.id", "Specify system or domain, not both"),
+            ("scope.system", "scope.project.id", "Specify system or project, not both"),
+            ("user.id", "group.id", "Specify a user or group, not both"),
+        ):
             if arg(one) and arg(other):
                 raise errors.BadRequest(message)
         if effective and arg("group.id"):
-            raise errors.BadRequest("Combining effective and group filter"
-                                    " will always result in an empty list.")
+            raise errors.BadRequest(
+                "Combining effective and group filter will always result in an empty list."
+            )
         inherited = arg("scope.OS-INHERIT:inherited_to")
         if effective and inherited == "projects" and arg("scope.domain.id"):
-            raise errors.BadRequest("Combining effective, domain and"
-                                    " inherited filters will always result"
-                                    " in an empty list.")
+            raise errors.BadRequest(
+                "Combining effective, domain and"
+                " inherited filters will always result"
+                " in an empty list."
+            )
         if arg("group.id") or arg("scope.system") or inherited == "projects":
             return _collection(req, "role_assignments", [])
         project_ids = None
         if project_id:
-            project_ids = (projects.subtree_ids(req.db, project_id)
-                           if subtree else [project_id])
+            project_ids = projects.subtree_ids(req.db, project_id) if subtree else [project_id]
         found = assignments.list_assignments(
-            req.db, user_id=arg("user.id"), role_id=arg("role.id"),
-            project_ids=project_ids, domain_id=arg("scope.domain.id"),
-            effective=effective)
+            req.db,
+            user_id=arg("user.id"),
+            role_id=arg("role.id"),
+            project_ids=project_ids,
+            domain_id=arg("scope.domain.id"),
+            effective=effective,
+        )
         scope = policy.domain_scope(ctx)
         if scope is not None:
-            in_domain = {r["id"] for r in projects.select(req.db,
-                                                          domain_id=scope)}
-            found = [a for a in found
-                     if (a["target_type"] == "domain"
-                         and a["target_id"] == scope)
-                     or (a["target_type"] == "project"
-                         and a["target_id"] in in_domain)]
+            in_domain = {r["id"] for r in projects.select(req.db, domain_id=scope)}
+            found = [
+                a
+                for a in found
+                if (a["target_type"] == "domain" and a["target_id"] == scope)
+                or (a["target_type"] == "project" and a["target_id"] in in_domain)
+            ]
         names = _Names(req.db) if _flag(req, "include_names") else None
-        return _collection(req, "role_assignments", [
-            self._assignment_view(req, a, names) for a in found])
+        return _collection(
+            req, "role_assignments", [self._assignment_view(req, a, names) for a in found]
+        )
 
     def _assignment_view(self, req, item, names):
         kind, target_id = item["target_type"], item["target_id"]
         prior = item["prior_role_id"]
-        grant = _url(req, kind + "s", target_id, "users", item["user_id"],
-                     "roles", prior or item["role_id"])
+        grant = _url(
+            req, kind + "s", target_id, "users", item["user_id"], "roles", prior or item["role_id"]
+        )
         links = {"assignment": grant}
         if prior:
-            links["prior_role"] = _url(req, "prior_role", item["role_id"],
-                                       "implies", prior)
-        view = {"links": links,
-                "scope": {kind: {"id": target_id}},
-                "user": {"id": item["user_id"]},
-                "role": {"id": item["role_id"]}}
+            links["prior_role"] = _url(req, "prior_role", item["role_id"], "implies", prior)
+        view = {
+            "links": links,
+            "scope": {kind: {"id": target_id}},
+            "user": {"id": item["user_id"]},
+            "role": {"id": item["role_id"]},
+        }
         if names is not None:
             view["scope"][kind] = names.target(kind, target_id)
             view["user"] = names.user(item["user_id"])
@@ -549,25 +591,31 @@ class _Names:
         self.db = db
 
     def _domain(self, domain_id):
-        row = self.db.execute("SELECT id, name FROM domains WHERE id = ?",
-                              (domain_id,)).fetchone()
+        row = self.db.execute("SELECT id, name FROM domains WHERE id = ?", (domain_id,)).fetchone()
         return {"id": domain_id, "name": row["name"] if row else None}
 
     def target(self, kind, target_id):
         if kind == "domain":
             return self._domain(target_id)
-        row = self.db.execute("SELECT name, domain_id FROM projects"
-                              " WHERE id = ?", (target_id,)).fetchone()
-        return {"id": target_id, "name": row["name"] if row else None,
-                "domain": self._domain(row["domain_id"] if row else None)}
+        row = self.db.execute(
+            "SELECT name, domain_id FROM projects WHERE id = ?", (target_id,)
+        ).fetchone()
+        return {
+            "id": target_id,
+            "name": row["name"] if row else None,
+            "domain": self._domain(row["domain_id"] if row else None),
+        }
 
     def user(self, user_id):
-        row = self.db.execute("SELECT name, domain_id FROM users WHERE id = ?",
-                              (user_id,)).fetchone()
-        return {"id": user_id, "name": row["name"] if row else None,
-                "domain": self._domain(row["domain_id"] if row else None)}
+        row = self.db.execute(
+            "SELECT name, domain_id FROM users WHERE id = ?", (user_id,)
+        ).fetchone()
+        return {
+            "id": user_id,
+            "name": row["name"] if row else None,
+            "domain": self._domain(row["domain_id"] if row else None),
+        }
 
     def role(self, role_id):
-        row = self.db.execute("SELECT name FROM roles WHERE id = ?",
-                              (role_id,)).fetchone()
+        row = self.db.execute("SELECT name FROM roles WHERE id = ?", (role_id,)).fetchone()
         return {"id": role_id, "name": row["name"] if row else None}

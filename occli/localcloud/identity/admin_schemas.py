@@ -26,23 +26,42 @@ _TRUE = ("1", "t", "true", "on", "y", "yes")
 # keystone's parameter_types.boolean: what its schemas let through
 _BOOLEAN = {
     "type": ["boolean", "string", "null"],
-    "enum": [True, "True", "TRUE", "true", False, "False", "FALSE", "false",
-             "", "1", "0", "y", "Y", "n", "N", "on", "ON", "off", "OFF",
-             "yes", "no"],
+    "enum": [
+        True,
+        "True",
+        "TRUE",
+        "true",
+        False,
+        "False",
+        "FALSE",
+        "false",
+        "",
+        "1",
+        "0",
+        "y",
+        "Y",
+        "n",
+        "N",
+        "on",
+        "ON",
+        "off",
+        "OFF",
+        "yes",
+        "no",
+    ],
 }
-_PROJECT_NAME = {"type": "string", "minLength": 1, "maxLength": 64,
-                 "pattern": r"[\S]+"}
-_NAME = {"type": "string", "minLength": 1, "maxLength": 255,
-         "pattern": r"[\S]+"}
-_ID_STRING = {"type": "string", "minLength": 1, "maxLength": 64,
-              "pattern": r"^[a-zA-Z0-9-]+$"}
+_PROJECT_NAME = {"type": "string", "minLength": 1, "maxLength": 64, "pattern": r"[\S]+"}
+_NAME = {"type": "string", "minLength": 1, "maxLength": 255, "pattern": r"[\S]+"}
+_ID_STRING = {"type": "string", "minLength": 1, "maxLength": 64, "pattern": r"^[a-zA-Z0-9-]+$"}
 _DESCRIPTION = {"type": ["string", "null"]}
-_TAGS = {"type": "array", "maxItems": 80, "uniqueItems": True,
-         "items": {"type": "string", "minLength": 1, "maxLength": 255,
-                   "pattern": "^[^,/]*$"}}
+_TAGS = {
+    "type": "array",
+    "maxItems": 80,
+    "uniqueItems": True,
+    "items": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[^,/]*$"},
+}
 # no resource option is supported (keystone: immutable, the user options)
-_OPTIONS = {"type": "object", "properties": {},
-            "additionalProperties": False}
+_OPTIONS = {"type": "object", "properties": {}, "additionalProperties": False}
 
 
 def _nullable(schema):
@@ -61,24 +80,32 @@ _PROJECT = {
 }
 PROJECT_CREATE = {
     "type": "object",
-    "properties": {"project": {"type": "object", "properties": _PROJECT,
-                               "required": ["name"]}},
+    "properties": {"project": {"type": "object", "properties": _PROJECT, "required": ["name"]}},
     "required": ["project"],
     "additionalProperties": False,
 }
 PROJECT_UPDATE = {
     "type": "object",
-    "properties": {"project": {"type": "object", "properties": {
-        key: _PROJECT[key] for key in ("description", "enabled", "name",
-                                       "options", "tags")}}},
+    "properties": {
+        "project": {
+            "type": "object",
+            "properties": {
+                key: _PROJECT[key] for key in ("description", "enabled", "name", "options", "tags")
+            },
+        }
+    },
     "required": ["project"],
     "additionalProperties": False,
 }
 PROJECT_QUERY = {
     "type": "object",
-    "properties": {"domain_id": _ID_STRING, "enabled": _BOOLEAN,
-                   "name": _PROJECT_NAME, "is_domain": _BOOLEAN,
-                   "parent_id": {"type": "string"}},
+    "properties": {
+        "domain_id": _ID_STRING,
+        "enabled": _BOOLEAN,
+        "name": _PROJECT_NAME,
+        "is_domain": _BOOLEAN,
+        "parent_id": {"type": "string"},
+    },
 }
 
 _DOMAIN = {
@@ -90,17 +117,19 @@ _DOMAIN = {
 }
 DOMAIN_CREATE = {
     "type": "object",
-    "properties": {"domain": {
-        "type": "object",
-        "properties": dict(_DOMAIN, explicit_domain_id=_ID_STRING),
-        "required": ["name"]}},
+    "properties": {
+        "domain": {
+            "type": "object",
+            "properties": dict(_DOMAIN, explicit_domain_id=_ID_STRING),
+            "required": ["name"],
+        }
+    },
     "required": ["domain"],
     "additionalProperties": False,
 }
 DOMAIN_UPDATE = {
     "type": "object",
-    "properties": {"domain": {"type": "object", "properties": _DOMAIN,
-                              "minProperties": 1}},
+    "properties": {"domain": {"type": "object", "properties": _DOMAIN, "minProperties": 1}},
     "required": ["domain"],
     "additionalProperties": False,
 }
@@ -120,49 +149,42 @@ _USER = {
 }
 USER_CREATE = {
     "type": "object",
-    "properties": {"user": {"type": "object", "properties": _USER,
-                            "required": ["name"]}},
+    "properties": {"user": {"type": "object", "properties": _USER, "required": ["name"]}},
     "required": ["user"],
     "additionalProperties": False,
 }
 USER_UPDATE = {
     "type": "object",
-    "properties": {"user": {"type": "object", "properties": _USER,
-                            "minProperties": 1}},
+    "properties": {"user": {"type": "object", "properties": _USER, "minProperties": 1}},
     "required": ["user"],
     "additionalProperties": False,
 }
 USER_QUERY = {
     "type": "object",
-    "properties": {"domain_id": _ID_STRING, "enabled": _BOOLEAN,
-                   "name": _NAME},
+    "properties": {"domain_id": _ID_STRING, "enabled": _BOOLEAN, "name": _NAME},
 }
 PASSWORD_CHANGE = {
     "type": "object",
-    "properties": {"original_password": {"type": "string"},
-                   "password": {"type": "string"}},
+    "properties": {"original_password": {"type": "string"}, "password": {"type": "string"}},
     "required": ["original_password", "password"],
     "additionalProperties": False,
 }
 
 _ROLE = {
-    "name": {"type": "string", "minLength": 1, "maxLength": 255,
-             "pattern": r"[\S]+"},
+    "name": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": r"[\S]+"},
     "description": {"type": ["string", "null"]},
     "domain_id": _nullable(_ID_STRING),
     "options": _OPTIONS,
 }
 ROLE_CREATE = {
     "type": "object",
-    "properties": {"role": {"type": "object", "properties": _ROLE,
-                            "required": ["name"]}},
+    "properties": {"role": {"type": "object", "properties": _ROLE, "required": ["name"]}},
     "required": ["role"],
     "additionalProperties": False,
 }
 ROLE_UPDATE = {
     "type": "object",
-    "properties": {"role": {"type": "object", "properties": _ROLE,
-                            "minProperties": 1}},
+    "properties": {"role": {"type": "object", "properties": _ROLE, "minProperties": 1}},
     "required": ["role"],
     "additionalProperties": False,
 }
@@ -192,7 +214,8 @@ def check_body(key, body):
     if error.path:
         raise errors.BadRequest(
             "Invalid input for field/attribute %s. Value: %s. %s"
-            % (error.path[-1], error.instance, error.message))
+            % (error.path[-1], error.instance, error.message)
+        )
     raise errors.BadRequest(error.message)
 
 
@@ -210,8 +233,9 @@ def check_password_change(body):
     if error is None:
         return data
     if error.path:
-        raise errors.BadRequest("Invalid input for field '%s': %s" % (
-            "/".join(str(p) for p in error.path), error))
+        raise errors.BadRequest(
+            "Invalid input for field '%s': %s" % ("/".join(str(p) for p in error.path), error)
+        )
     raise errors.BadRequest(str(error))
 
 

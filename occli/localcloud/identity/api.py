@@ -11,19 +11,22 @@ stored hashes are read in one read transaction, checked with no lock held
 transaction that re-checks the hashes did not change meanwhile.
 """
 
-from occli.localcloud import common, errors
-from occli.localcloud.app import Context, HTTPError, Response, Service, Unauthenticated
-from occli.localcloud.identity import (
-    admin_api,
-    app_credentials,
-    migrations,
-    passwords,
-    projects,
-    schemas,
-    seed,
-    tokens,
-    users,
-)
+from occli.localcloud import common
+from occli.localcloud import errors
+from occli.localcloud.app import Context
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
+from occli.localcloud.app import Service
+from occli.localcloud.app import Unauthenticated
+from occli.localcloud.identity import admin_api
+from occli.localcloud.identity import app_credentials
+from occli.localcloud.identity import migrations
+from occli.localcloud.identity import passwords
+from occli.localcloud.identity import projects
+from occli.localcloud.identity import schemas
+from occli.localcloud.identity import seed
+from occli.localcloud.identity import tokens
+from occli.localcloud.identity import users
 from occli.localcloud.identity.catalog import catalog
 from occli.localcloud.identity.projects import DEFAULT_DOMAIN
 
@@ -33,8 +36,12 @@ VERSION_UPDATED = "2020-04-07T00:00:00Z"
 
 def _unauthorized(req, exc):
     """A rule's Unauthorized as keystone's 401 (``WWW-Authenticate``)."""
-    return HTTPError(401, exc.message, extra=exc.extra, headers={
-        "WWW-Authenticate": 'Keystone uri="%s"' % req.base_url})
+    return HTTPError(
+        401,
+        exc.message,
+        extra=exc.extra,
+        headers={"WWW-Authenticate": 'Keystone uri="%s"' % req.base_url},
+    )
 
 
 class IdentityService(Service):
@@ -49,8 +56,7 @@ class IdentityService(Service):
         super().__init__(cloud)
         self.route("GET", "/", self.versions, auth=False)
         self.route("GET", "/v3", self.version, auth=False)
-        self.route("POST", "/v3/auth/tokens", self.issue_token, auth=False,
-                   mode=None)
+        self.route("POST", "/v3/auth/tokens", self.issue_token, auth=False, mode=None)
         self.route("GET", "/v3/auth/tokens", self.validate_token)
         self.route("DELETE", "/v3/auth/tokens", self.revoke_token)
         self.route("GET", "/v3/auth/catalog", self.get_catalog)
@@ -65,8 +71,7 @@ class IdentityService(Service):
         return migrations.MIGRATIONS
 
     def error_body(self, status, message, extra):
-        error = {"code": status, "title": common.reason(status),
-                 "message": message}
+        error = {"code": status, "title": common.reason(status), "message": message}
         error.update(extra)
         return {"error": error}
 
@@ -107,9 +112,13 @@ class IdentityService(Service):
             project_name=project["name"] if project else None,
             roles=[r["name"] for r in token["roles"]],
             token_id=common.hash_token(raw),
-            domain_id=(project["domain"]["id"] if project else
-                       (token["domain"] or token["user"]["domain"])["id"]),
-            expires_at=common.from_timestamp(token["expires_at"]))
+            domain_id=(
+                project["domain"]["id"]
+                if project
+                else (token["domain"] or token["user"]["domain"])["id"]
+            ),
+            expires_at=common.from_timestamp(token["expires_at"]),
+        )
 
     # -- discovery -------------------------------------------------------------
 
@@ -119,14 +128,17 @@ class IdentityService(Service):
             "status": "stable",
             "updated": VERSION_UPDATED,
             "links": [{"rel": "self", "href": req.base_url + "/v3/"}],
-            "media-types": [{
-                "base": "application/json",
-                "type": "application/vnd.openstack.identity-v3+json"}],
+            "media-types": [
+                {"base": "application/json", "type": "application/vnd.openstack.identity-v3+json"}
+            ],
         }
 
     def versions(self, req):
-        return Response(300, {"versions": {"values": [self._version(req)]}},
-                        headers={"Location": req.base_url + "/v3/"})
+        return Response(
+            300,
+            {"versions": {"values": [self._version(req)]}},
+            headers={"Location": req.base_url + "/v3/"},
+        )
 
     def version(self, req):
         return {"version": self._version(req)}
@@ -150,35 +162,35 @@ class IdentityService(Service):
             checks = {}
             with store.read() as db:
                 if "password" in methods:
-                    checks["password"] = users.password_lookup(
-                        db, identity["password"])
+                    checks["password"] = users.password_lookup(db, identity["password"])
                 if "application_credential" in methods:
                     checks["application_credential"] = app_credentials.lookup(
-                        db, identity["application_credential"])
+                        db, identity["application_credential"]
+                    )
             refused = not all([check.verify() for check in checks.values()])
             with store.read() if refused else store.transaction() as db:
-                raw, token = tokens.issue(db, methods, identity, scope, checks,
-                                          self.cloud.config.token_ttl)
+                raw, token = tokens.issue(
+                    db, methods, identity, scope, checks, self.cloud.config.token_ttl
+                )
         except errors.Unauthorized as exc:
             raise _unauthorized(req, exc) from None
-        return Response(201, self._token_body(req, token),
-                        headers={"X-Subject-Token": raw,
-                                 "Vary": "X-Auth-Token"})
+        return Response(
+            201,
+            self._token_body(req, token),
+            headers={"X-Subject-Token": raw, "Vary": "X-Auth-Token"},
+        )
 
     def _token_body(self, req, token):
         with_catalog = "nocatalog" not in req.query
         body = {
             "audit_ids": token["audit_ids"],
-            "expires_at": common.iso_micro_z(
-                common.from_timestamp(token["expires_at"])),
-            "issued_at": common.iso_micro_z(
-                common.from_timestamp(token["issued_at"])),
+            "expires_at": common.iso_micro_z(common.from_timestamp(token["expires_at"])),
+            "issued_at": common.iso_micro_z(common.from_timestamp(token["issued_at"])),
             "methods": token["methods"],
             "user": dict(token["user"], password_expires_at=None),
         }
         if token["application_credential"] is not None:
-            body["application_credential"] = dict(
-                token["application_credential"])
+            body["application_credential"] = dict(token["application_credential"])
         project = token["project"]
         if project is not None:
             body["project"] = project
@@ -189,32 +201,35 @@ class IdentityService(Service):
             return {"token": body}
         body["roles"] = token["roles"]
         if with_catalog:
-            body["catalog"] = catalog(req.base_url,
-                                      project["id"] if project else None,
-                                      self.cloud.config.region)
+            body["catalog"] = catalog(
+                req.base_url, project["id"] if project else None, self.cloud.config.region
+            )
         return {"token": body}
 
     def _subject_token(self, req, action):
         raw = req.header("X-Subject-Token")
         if not raw:
             raise HTTPError(400, "The X-Subject-Token header is required.")
-        allow_expired = (req.arg("allow_expired") or "").lower() in (
-            "1", "true", "yes", "on")
+        allow_expired = (req.arg("allow_expired") or "").lower() in ("1", "true", "yes", "on")
         token = tokens.load(req.db, raw, allow_expired=allow_expired)
         if token is None:
             raise HTTPError(404, "Could not find token: %s" % raw)
         caller = req.context
         if not caller.is_admin and caller.user_id != token["user"]["id"]:
-            raise HTTPError(403, "You are not authorized to perform the"
-                                 " requested action: identity:%s." % action)
+            raise HTTPError(
+                403,
+                "You are not authorized to perform the requested action: identity:%s." % action,
+            )
         return raw, token
 
     def validate_token(self, req):
         """``GET``/``HEAD /v3/auth/tokens``: validate ``X-Subject-Token``."""
         raw, token = self._subject_token(req, "validate_token")
-        return Response(200, self._token_body(req, token),
-                        headers={"X-Subject-Token": raw,
-                                 "Vary": "X-Auth-Token"})
+        return Response(
+            200,
+            self._token_body(req, token),
+            headers={"X-Subject-Token": raw, "Vary": "X-Auth-Token"},
+        )
 
     def revoke_token(self, req):
         """``DELETE /v3/auth/tokens``: revoke ``X-Subject-Token``."""
@@ -228,13 +243,12 @@ class IdentityService(Service):
         # keystone AuthCatalogResource.get: only a project scope will do
         # (unscoped, domain- and system-scoped tokens are all 403)
         if token["project"] is None:
-            raise HTTPError(403, "A project-scoped token is required to"
-                                 " produce a service catalog.")
+            raise HTTPError(
+                403, "A project-scoped token is required to produce a service catalog."
+            )
         return {
-            "catalog": catalog(req.base_url, token["project"]["id"],
-                               self.cloud.config.region),
-            "links": {"self": req.base_url + "/v3/auth/catalog",
-                      "previous": None, "next": None},
+            "catalog": catalog(req.base_url, token["project"]["id"], self.cloud.config.region),
+            "links": {"self": req.base_url + "/v3/auth/catalog", "previous": None, "next": None},
         }
 
     # -- application credentials -----------------------------------------------
@@ -252,13 +266,14 @@ class IdentityService(Service):
             "user_id": row["user_id"],
             "project_id": row["project_id"],
             "system": None,
-            "expires_at": (common.iso_naive_micro(common.from_timestamp(
-                expires)) if expires is not None else None),
+            "expires_at": (
+                common.iso_naive_micro(common.from_timestamp(expires))
+                if expires is not None
+                else None
+            ),
             "unrestricted": bool(row["unrestricted"]),
-            "roles": [dict(r, domain_id=None)
-                      for r in app_credentials.roles(db, row["id"])],
-            "links": {"self": self._app_cred_url(req, row["user_id"],
-                                                 row["id"])},
+            "roles": [dict(r, domain_id=None) for r in app_credentials.roles(db, row["id"])],
+            "links": {"self": self._app_cred_url(req, row["user_id"], row["id"])},
         }
         if secret is not None:
             body["secret"] = secret
@@ -272,8 +287,7 @@ class IdentityService(Service):
         """
         user_id = req.params["user_id"]
         if req.context.user_id != user_id:
-            raise app_credentials.forbidden(
-                "identity:create_application_credential")
+            raise app_credentials.forbidden("identity:create_application_credential")
         data = schemas.app_cred_create_input(req.json())
         secret = data["secret"] or passwords.generate_secret()
         secret_hash = passwords.hash_password(secret)
@@ -281,42 +295,39 @@ class IdentityService(Service):
             token = tokens.load(db, req.header("X-Auth-Token"))
             if token is None:
                 raise Unauthenticated(req.base_url + "/v3")
-            row = app_credentials.create(db, user_id, token, data,
-                                         secret_hash)
-            return Response(201, {"application_credential":
-                                  self._app_cred_body(req, db, row,
-                                                      secret=secret)})
+            row = app_credentials.create(db, user_id, token, data, secret_hash)
+            return Response(
+                201, {"application_credential": self._app_cred_body(req, db, row, secret=secret)}
+            )
 
     def list_app_creds(self, req):
         """``GET /v3/users/{user_id}/application_credentials[?name=]``."""
         user_id = req.params["user_id"]
         if req.context.user_id != user_id:
-            raise app_credentials.forbidden(
-                "identity:list_application_credentials")
+            raise app_credentials.forbidden("identity:list_application_credentials")
         rows = app_credentials.select(req.db, user_id, req.arg("name"))
         url = self._app_cred_url(req, user_id)
         if req.query_string:
             url += "?" + req.query_string
-        return {"application_credentials": [
-            self._app_cred_body(req, req.db, row) for row in rows],
-            "links": {"self": url, "previous": None, "next": None}}
+        return {
+            "application_credentials": [self._app_cred_body(req, req.db, row) for row in rows],
+            "links": {"self": url, "previous": None, "next": None},
+        }
 
     def _owned_app_cred(self, req, action):
-        return app_credentials.owned(req.db, req.context.user_id,
-                                     req.params["user_id"],
-                                     req.params["app_cred_id"], action)
+        return app_credentials.owned(
+            req.db, req.context.user_id, req.params["user_id"], req.params["app_cred_id"], action
+        )
 
     def get_app_cred(self, req):
         """``GET /v3/users/{user_id}/application_credentials/{id}``."""
         row = self._owned_app_cred(req, "get_application_credential")
-        return {"application_credential": self._app_cred_body(req, req.db,
-                                                              row)}
+        return {"application_credential": self._app_cred_body(req, req.db, row)}
 
     def delete_app_cred(self, req):
         """``DELETE /v3/users/{user_id}/application_credentials/{id}``:
         also invalidates the tokens obtained with it."""
         row = self._owned_app_cred(req, "delete_application_credential")
-        app_credentials.check_unrestricted(
-            tokens.load(req.db, req.header("X-Auth-Token")))
+        app_credentials.check_unrestricted(tokens.load(req.db, req.header("X-Auth-Token")))
         app_credentials.delete(req.db, row["id"])
         return Response(204)

@@ -7,21 +7,27 @@ issued)."""
 import sqlite3
 import uuid
 
-from occli.localcloud import common, errors
-from occli.localcloud.identity import assignments, passwords, projects, users
+from occli.localcloud import common
+from occli.localcloud import errors
+from occli.localcloud.identity import assignments
+from occli.localcloud.identity import passwords
+from occli.localcloud.identity import projects
+from occli.localcloud.identity import users
 
 AUTH_FAILED = "Invalid application credential ID or secret"
-NO_SCOPE = ("Error authenticating with application credential:"
-            " Application credentials cannot request a scope.")
+NO_SCOPE = (
+    "Error authenticating with application credential:"
+    " Application credentials cannot request a scope."
+)
 RESTRICTED = (
     "You are not authorized to perform the requested action: Using method"
     " 'application_credential' is not allowed for managing additional"
-    " application credentials.")
+    " application credentials."
+)
 
 
 def forbidden(action):
-    return errors.Forbidden("You are not authorized to perform the"
-                            " requested action: %s." % action)
+    return errors.Forbidden("You are not authorized to perform the requested action: %s." % action)
 
 
 def check_unrestricted(token):
@@ -33,11 +39,16 @@ def check_unrestricted(token):
 
 def roles(db, cred_id):
     """``[{"id", "name"}]`` of a credential's roles, by name."""
-    return [dict(r) for r in db.execute(
-        "SELECT r.id, r.name FROM application_credential_roles a"
-        " JOIN roles r ON r.id = a.role_id"
-        " WHERE a.application_credential_id = ?"
-        " ORDER BY r.name", (cred_id,))]
+    return [
+        dict(r)
+        for r in db.execute(
+            "SELECT r.id, r.name FROM application_credential_roles a"
+            " JOIN roles r ON r.id = a.role_id"
+            " WHERE a.application_credential_id = ?"
+            " ORDER BY r.name",
+            (cred_id,),
+        )
+    ]
 
 
 def create(db, user_id, token, data, secret_hash):
@@ -49,9 +60,11 @@ def create(db, user_id, token, data, secret_hash):
     """
     check_unrestricted(token)
     if token["project"] is None:
-        raise errors.BadRequest("Invalid application credential: a project"
-                                "-scoped token is required to create an"
-                                " application credential.")
+        raise errors.BadRequest(
+            "Invalid application credential: a project"
+            "-scoped token is required to create an"
+            " application credential."
+        )
     token_roles = {r["id"]: r for r in token["roles"]}
     if data["roles"] is None:
         role_ids = list(token_roles)
@@ -62,7 +75,8 @@ def create(db, user_id, token, data, secret_hash):
             if role_id not in token_roles:
                 raise errors.BadRequest(
                     "Invalid application credential: Cannot create an"
-                    " application credential with unassigned role")
+                    " application credential with unassigned role"
+                )
             if role_id not in role_ids:
                 role_ids.append(role_id)
     cred_id = uuid.uuid4().hex
@@ -71,19 +85,30 @@ def create(db, user_id, token, data, secret_hash):
             "INSERT INTO application_credentials (id, name, description,"
             " user_id, project_id, secret_hash, expires_at, unrestricted,"
             " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (cred_id, data["name"], data["description"], user_id,
-             token["project"]["id"], secret_hash, data["expires_at"],
-             int(data["unrestricted"]), common.utcnow().timestamp()))
+            (
+                cred_id,
+                data["name"],
+                data["description"],
+                user_id,
+                token["project"]["id"],
+                secret_hash,
+                data["expires_at"],
+                int(data["unrestricted"]),
+                common.utcnow().timestamp(),
+            ),
+        )
     except sqlite3.IntegrityError:
-        raise errors.Conflict("Conflict occurred attempting to store"
-                              " application_credential - Duplicate entry"
-                              " found with name %s." % data["name"]) from None
+        raise errors.Conflict(
+            "Conflict occurred attempting to store"
+            " application_credential - Duplicate entry"
+            " found with name %s." % data["name"]
+        ) from None
     db.executemany(
         "INSERT INTO application_credential_roles"
         " (application_credential_id, role_id) VALUES (?, ?)",
-        [(cred_id, role_id) for role_id in role_ids])
-    return db.execute("SELECT * FROM application_credentials WHERE id = ?",
-                      (cred_id,)).fetchone()
+        [(cred_id, role_id) for role_id in role_ids],
+    )
+    return db.execute("SELECT * FROM application_credentials WHERE id = ?", (cred_id,)).fetchone()
 
 
 def select(db, user_id, name=None):
@@ -99,25 +124,23 @@ def select(db, user_id, name=None):
 def owned(db, caller_id, url_user_id, cred_id, action):
     """The credential row ``cred_id``, checked against the caller (as
     keystone: the owner is the credential's user, not the URL's)."""
-    row = db.execute("SELECT * FROM application_credentials WHERE id = ?",
-                     (cred_id,)).fetchone()
+    row = db.execute("SELECT * FROM application_credentials WHERE id = ?", (cred_id,)).fetchone()
     owner = row["user_id"] if row else url_user_id
     if caller_id != owner:
         raise forbidden("identity:%s" % action)
     if row is None:
-        raise errors.NotFound("Could not find application credential: %s."
-                              % cred_id)
+        raise errors.NotFound("Could not find application credential: %s." % cred_id)
     return row
 
 
 def delete(db, cred_id):
     """Delete a credential and revoke the tokens obtained with it."""
     db.execute("DELETE FROM application_credentials WHERE id = ?", (cred_id,))
-    db.execute("UPDATE tokens SET revoked = 1 WHERE app_cred_id = ?",
-               (cred_id,))
+    db.execute("UPDATE tokens SET revoked = 1 WHERE app_cred_id = ?", (cred_id,))
 
 
 # -- the application_credential auth method ---------------------------------
+
 
 def lookup(db, payload):
     """The :class:`~.passwords.SecretCheck` of an application_credential
@@ -127,49 +150,59 @@ def lookup(db, payload):
     field = "identity/application_credential"
     if "id" in payload:
         row = db.execute(
-            "SELECT id, secret_hash FROM application_credentials"
-            " WHERE id = ?", (str(payload["id"]),)).fetchone()
+            "SELECT id, secret_hash FROM application_credentials WHERE id = ?",
+            (str(payload["id"]),),
+        ).fetchone()
     elif "name" in payload:
         user = payload.get("user")
         if not isinstance(user, dict):
-            raise errors.BadRequest("Invalid input for field '%s': 'user' is"
-                                    " required with a name." % field)
+            raise errors.BadRequest(
+                "Invalid input for field '%s': 'user' is required with a name." % field
+            )
         if "id" in user:
             user_id = str(user["id"])
         elif "name" in user:
             if not projects.domain_ref_ok(user.get("domain")):
                 raise errors.BadRequest(
                     "Invalid input for field '%s/user/domain': a domain"
-                    " id or name is required with a user name." % field)
+                    " id or name is required with a user name." % field
+                )
             domain = projects.find_domain(db, user["domain"])
-            user_id = domain and users.user_id(db, str(user["name"]),
-                                               domain["id"])
+            user_id = domain and users.user_id(db, str(user["name"]), domain["id"])
         else:
-            raise errors.BadRequest("Invalid input for field '%s/user':"
-                                    " either id or name is required." % field)
-        row = user_id and db.execute(
-            "SELECT id, secret_hash FROM application_credentials"
-            " WHERE user_id = ? AND name = ?",
-            (user_id, str(payload["name"]))).fetchone()
+            raise errors.BadRequest(
+                "Invalid input for field '%s/user': either id or name is required." % field
+            )
+        row = (
+            user_id
+            and db.execute(
+                "SELECT id, secret_hash FROM application_credentials"
+                " WHERE user_id = ? AND name = ?",
+                (user_id, str(payload["name"])),
+            ).fetchone()
+        )
     else:
-        raise errors.BadRequest("Invalid input for field '%s': either id or"
-                                " name is required." % field)
-    return passwords.SecretCheck(row["id"] if row else None,
-                                 row["secret_hash"] if row else None, secret)
+        raise errors.BadRequest(
+            "Invalid input for field '%s': either id or name is required." % field
+        )
+    return passwords.SecretCheck(
+        row["id"] if row else None, row["secret_hash"] if row else None, secret
+    )
 
 
 def confirm(db, check):
     """The credential row of a verified check, or Unauthorized (unknown,
     deleted meanwhile, wrong secret, expired, user disabled)."""
-    row = check.row_id and db.execute(
-        "SELECT * FROM application_credentials WHERE id = ?",
-        (check.row_id,)).fetchone()
+    row = (
+        check.row_id
+        and db.execute(
+            "SELECT * FROM application_credentials WHERE id = ?", (check.row_id,)
+        ).fetchone()
+    )
     if not row or not check.ok or row["secret_hash"] != check.encoded:
         raise errors.Unauthorized(AUTH_FAILED)
-    if (row["expires_at"] is not None
-            and row["expires_at"] <= common.utcnow().timestamp()):
+    if row["expires_at"] is not None and row["expires_at"] <= common.utcnow().timestamp():
         raise errors.Unauthorized(AUTH_FAILED)
-    user = db.execute("SELECT * FROM users WHERE id = ?",
-                      (row["user_id"],)).fetchone()
+    user = db.execute("SELECT * FROM users WHERE id = ?", (row["user_id"],)).fetchone()
     users.check_enabled(db, user)
     return row

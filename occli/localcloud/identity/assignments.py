@@ -15,10 +15,8 @@ IMMUTABLE_ROLES = ("admin", "member", "reader")
 
 def ensure_role(db, name):
     """The id of role ``name``, created (random id) if missing."""
-    db.execute("INSERT OR IGNORE INTO roles (id, name) VALUES (?, ?)",
-               (uuid.uuid4().hex, name))
-    return db.execute("SELECT id FROM roles WHERE name = ?",
-                      (name,)).fetchone()["id"]
+    db.execute("INSERT OR IGNORE INTO roles (id, name) VALUES (?, ?)", (uuid.uuid4().hex, name))
+    return db.execute("SELECT id FROM roles WHERE name = ?", (name,)).fetchone()["id"]
 
 
 def assign(db, user_id, target_type, target_id, role_id):
@@ -26,7 +24,9 @@ def assign(db, user_id, target_type, target_id, role_id):
     db.execute(
         "INSERT OR IGNORE INTO role_assignments"
         " (user_id, target_type, target_id, role_id)"
-        " VALUES (?, ?, ?, ?)", (user_id, target_type, target_id, role_id))
+        " VALUES (?, ?, ?, ?)",
+        (user_id, target_type, target_id, role_id),
+    )
 
 
 def role_names(db, user_id, target_type, target_id):
@@ -34,7 +34,9 @@ def role_names(db, user_id, target_type, target_id):
     rows = db.execute(
         "SELECT r.name FROM role_assignments a JOIN roles r"
         " ON r.id = a.role_id WHERE a.user_id = ? AND a.target_type = ?"
-        " AND a.target_id = ?", (user_id, target_type, target_id))
+        " AND a.target_id = ?",
+        (user_id, target_type, target_id),
+    )
     names = {row["name"] for row in rows}
     pending = list(names)
     while pending:
@@ -48,17 +50,19 @@ def role_names(db, user_id, target_type, target_id):
 def roles_named(db, names):
     """``[{"id", "name"}]`` of the roles ``names``, by name."""
     marks = ",".join("?" * len(names))
-    return [dict(r) for r in db.execute(
-        "SELECT id, name FROM roles WHERE name IN (%s) ORDER BY name"
-        % marks, sorted(names))]
+    return [
+        dict(r)
+        for r in db.execute(
+            "SELECT id, name FROM roles WHERE name IN (%s) ORDER BY name" % marks, sorted(names)
+        )
+    ]
 
 
 def find_role_id(db, ref):
     """The id of the role ``ref`` names (``{"id"}`` or ``{"name"}``), or
     NotFound."""
     key = "id" if "id" in ref else "name"
-    row = db.execute("SELECT id FROM roles WHERE %s = ?" % key,
-                     (str(ref[key]),)).fetchone()
+    row = db.execute("SELECT id FROM roles WHERE %s = ?" % key, (str(ref[key]),)).fetchone()
     if row is None:
         raise errors.NotFound("Could not find role: %s." % ref[key])
     return row["id"]
@@ -66,13 +70,13 @@ def find_role_id(db, ref):
 
 # -- the admin API: roles ------------------------------------------------------
 
+
 def role_not_found(role_id):
     return errors.NotFound("Could not find role: %s." % role_id)
 
 
 def get_role(db, role_id):
-    row = db.execute("SELECT * FROM roles WHERE id = ?",
-                     (role_id,)).fetchone()
+    row = db.execute("SELECT * FROM roles WHERE id = ?", (role_id,)).fetchone()
     if row is None:
         raise role_not_found(role_id)
     return row
@@ -94,15 +98,18 @@ def immutable(row):
 
 
 def _role_conflict(name):
-    return errors.Conflict("Conflict occurred attempting to store role -"
-                           " Duplicate entry found with name %s." % name)
+    return errors.Conflict(
+        "Conflict occurred attempting to store role - Duplicate entry found with name %s." % name
+    )
 
 
 def _check_global(data):
     if data.get("domain_id") is not None:
-        raise errors.BadRequest("Invalid input for field/attribute domain_id:"
-                                " domain-specific roles are not supported by"
-                                " the local cloud.")
+        raise errors.BadRequest(
+            "Invalid input for field/attribute domain_id:"
+            " domain-specific roles are not supported by"
+            " the local cloud."
+        )
 
 
 def create_role(db, data):
@@ -110,9 +117,10 @@ def create_role(db, data):
     _check_global(data)
     role_id = uuid.uuid4().hex
     try:
-        db.execute("INSERT INTO roles (id, name, description)"
-                   " VALUES (?, ?, ?)",
-                   (role_id, data["name"], data.get("description")))
+        db.execute(
+            "INSERT INTO roles (id, name, description) VALUES (?, ?, ?)",
+            (role_id, data["name"], data.get("description")),
+        )
     except sqlite3.IntegrityError:
         raise _role_conflict(data["name"]) from None
     return get_role(db, role_id)
@@ -121,7 +129,8 @@ def create_role(db, data):
 def _immutable_error(action, role_id):
     return errors.Forbidden(
         "Unable to %s immutable role resource: `%s. Set resource option"
-        " \"immutable\" to false first." % (action, role_id))
+        ' "immutable" to false first.' % (action, role_id)
+    )
 
 
 def update_role(db, role_id, data):
@@ -134,8 +143,9 @@ def update_role(db, role_id, data):
     if "description" in data:
         description = data["description"]
     try:
-        db.execute("UPDATE roles SET name = ?, description = ? WHERE id = ?",
-                   (name, description, role_id))
+        db.execute(
+            "UPDATE roles SET name = ?, description = ? WHERE id = ?", (name, description, role_id)
+        )
     except sqlite3.IntegrityError:
         raise _role_conflict(name) from None
     return get_role(db, role_id)
@@ -148,24 +158,29 @@ def delete_role(db, role_id):
     if immutable(row):
         raise _immutable_error("delete", role_id)
     db.execute("DELETE FROM role_assignments WHERE role_id = ?", (role_id,))
-    db.execute("DELETE FROM application_credential_roles WHERE role_id = ?",
-               (role_id,))
+    db.execute("DELETE FROM application_credential_roles WHERE role_id = ?", (role_id,))
     db.execute("DELETE FROM roles WHERE id = ?", (role_id,))
 
 
 # -- grants ----------------------------------------------------------------------
 
+
 def _grant_not_found(role_id, user_id, target_id):
     return errors.NotFound(
         "Could not find role assignment with role: %s, user or group: %s,"
-        " project, domain, or system: %s." % (role_id, user_id, target_id))
+        " project, domain, or system: %s." % (role_id, user_id, target_id)
+    )
 
 
 def has_grant(db, user_id, target_type, target_id, role_id):
-    return db.execute(
-        "SELECT 1 FROM role_assignments WHERE user_id = ? AND target_type = ?"
-        " AND target_id = ? AND role_id = ?",
-        (user_id, target_type, target_id, role_id)).fetchone() is not None
+    return (
+        db.execute(
+            "SELECT 1 FROM role_assignments WHERE user_id = ? AND target_type = ?"
+            " AND target_id = ? AND role_id = ?",
+            (user_id, target_type, target_id, role_id),
+        ).fetchone()
+        is not None
+    )
 
 
 def check_grant(db, user_id, target_type, target_id, role_id):
@@ -181,13 +196,16 @@ def revoke(db, user_id, target_type, target_id, role_id):
     db.execute(
         "DELETE FROM role_assignments WHERE user_id = ? AND target_type = ?"
         " AND target_id = ? AND role_id = ?",
-        (user_id, target_type, target_id, role_id))
+        (user_id, target_type, target_id, role_id),
+    )
 
 
 # -- GET /v3/role_assignments ---------------------------------------------------
 
-def list_assignments(db, user_id=None, role_id=None, project_ids=None,
-                     domain_id=None, effective=False):
+
+def list_assignments(
+    db, user_id=None, role_id=None, project_ids=None, domain_id=None, effective=False
+):
     """Direct (or, with ``effective``, direct and implied) assignments as
     dicts: ``user_id``, ``target_type``, ``target_id``, ``role_id`` and,
     for an implied one, ``prior_role_id`` (the role that implies it).
@@ -197,16 +215,17 @@ def list_assignments(db, user_id=None, role_id=None, project_ids=None,
     as keystone's does. Order: by target, user, role name; an implied
     role right after the role implying it.
     """
-    sql = ("SELECT a.user_id, a.target_type, a.target_id, a.role_id,"
-           " r.name AS role_name FROM role_assignments a"
-           " JOIN roles r ON r.id = a.role_id WHERE 1")
+    sql = (
+        "SELECT a.user_id, a.target_type, a.target_id, a.role_id,"
+        " r.name AS role_name FROM role_assignments a"
+        " JOIN roles r ON r.id = a.role_id WHERE 1"
+    )
     args = []
     if user_id is not None:
         sql += " AND a.user_id = ?"
         args.append(user_id)
     if project_ids is not None:
-        sql += (" AND a.target_type = 'project' AND a.target_id IN"
-                " (SELECT value FROM json_each(?))")
+        sql += " AND a.target_type = 'project' AND a.target_id IN (SELECT value FROM json_each(?))"
         args.append(json.dumps(sorted(project_ids)))
     if domain_id is not None:
         sql += " AND a.target_type = 'domain' AND a.target_id = ?"
@@ -214,20 +233,24 @@ def list_assignments(db, user_id=None, role_id=None, project_ids=None,
     if role_id is not None and not effective:
         sql += " AND a.role_id = ?"
         args.append(role_id)
-    rows = db.execute(sql + " ORDER BY a.target_type DESC, a.target_id,"
-                      " a.user_id, r.name", args).fetchall()
+    rows = db.execute(
+        sql + " ORDER BY a.target_type DESC, a.target_id, a.user_id, r.name", args
+    ).fetchall()
     found = []
     ids_by_name = None
     for row in rows:
-        item = {"user_id": row["user_id"], "target_type": row["target_type"],
-                "target_id": row["target_id"], "role_id": row["role_id"],
-                "prior_role_id": None}
+        item = {
+            "user_id": row["user_id"],
+            "target_type": row["target_type"],
+            "target_id": row["target_id"],
+            "role_id": row["role_id"],
+            "prior_role_id": None,
+        }
         found.append(item)
         if not effective:
             continue
         if ids_by_name is None:
-            ids_by_name = {r["name"]: r["id"] for r in db.execute(
-                "SELECT id, name FROM roles")}
+            ids_by_name = {r["name"]: r["id"] for r in db.execute("SELECT id, name FROM roles")}
         pending = [(row["role_name"], row["role_id"])]
         while pending:
             prior_name, prior_id = pending.pop(0)
@@ -235,8 +258,7 @@ def list_assignments(db, user_id=None, role_id=None, project_ids=None,
                 implied_id = ids_by_name.get(implied)
                 if implied_id is None:
                     continue
-                found.append(dict(item, role_id=implied_id,
-                                  prior_role_id=prior_id))
+                found.append(dict(item, role_id=implied_id, prior_role_id=prior_id))
                 pending.append((implied, implied_id))
     if role_id is not None and effective:
         found = [a for a in found if a["role_id"] == role_id]

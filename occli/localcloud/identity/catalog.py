@@ -29,16 +29,21 @@ def catalog(base_url, project_id, region):
         if needs_project and not project_id:
             continue
         url = template.format(base=base_url, project_id=project_id)
-        services.append({
-            "endpoints": [{
-                "id": stable_id("endpoint", stype, interface),
-                "interface": interface,
-                "region": region,
-                "region_id": region,
-                "url": url,
-            } for interface in INTERFACES],
-            "id": stable_id("service", stype),
-            "type": stype,
-            "name": name,
-        })
+        services.append(
+            {
+                "endpoints": [
+                    {
+                        "id": stable_id("endpoint", stype, interface),
+                        "interface": interface,
+                        "region": region,
+                        "region_id": region,
+                        "url": url,
+                    }
+                    for interface in INTERFACES
+                ],
+                "id": stable_id("service", stype),
+                "type": stype,
+                "name": name,
+            }
+        )
     return services

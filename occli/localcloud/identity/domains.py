@@ -11,7 +11,8 @@ import sqlite3
 import uuid
 
 from occli.localcloud import errors
-from occli.localcloud.identity import projects, users
+from occli.localcloud.identity import projects
+from occli.localcloud.identity import users
 
 
 def not_found(domain_id):
@@ -19,8 +20,7 @@ def not_found(domain_id):
 
 
 def get(db, domain_id):
-    row = db.execute("SELECT * FROM domains WHERE id = ?",
-                     (domain_id,)).fetchone()
+    row = db.execute("SELECT * FROM domains WHERE id = ?", (domain_id,)).fetchone()
     if row is None:
         raise not_found(domain_id)
     return row
@@ -45,26 +45,30 @@ def select(db, name=None, enabled=None, only=None):
 def _conflict(name):
     return errors.Conflict(
         "Conflict occurred attempting to store project - it is not permitted"
-        " to have two projects acting as domains with the same name: %s."
-        % name)
+        " to have two projects acting as domains with the same name: %s." % name
+    )
 
 
 def create(db, data):
     """Create a domain from a checked ``domain`` body; the row."""
     domain_id = data.get("explicit_domain_id") or uuid.uuid4().hex
     name = data["name"].strip()
-    if db.execute("SELECT 1 FROM domains WHERE id = ?",
-                  (domain_id,)).fetchone():
-        raise errors.Conflict("Conflict occurred attempting to store project"
-                              " - Duplicate entry found with ID %s."
-                              % domain_id)
+    if db.execute("SELECT 1 FROM domains WHERE id = ?", (domain_id,)).fetchone():
+        raise errors.Conflict(
+            "Conflict occurred attempting to store project"
+            " - Duplicate entry found with ID %s." % domain_id
+        )
     try:
         db.execute(
-            "INSERT INTO domains (id, name, enabled, description, tags)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (domain_id, name, int(data["enabled"]),
-             data.get("description") or "",
-             json.dumps(data.get("tags") or [])))
+            "INSERT INTO domains (id, name, enabled, description, tags) VALUES (?, ?, ?, ?, ?)",
+            (
+                domain_id,
+                name,
+                int(data["enabled"]),
+                data.get("description") or "",
+                json.dumps(data.get("tags") or []),
+            ),
+        )
     except sqlite3.IntegrityError:
         raise _conflict(name) from None
     return get(db, domain_id)
@@ -80,10 +84,10 @@ def update(db, domain_id, data):
         description = data["description"] or ""
     tags = data["tags"] if "tags" in data else json.loads(row["tags"])
     try:
-        db.execute("UPDATE domains SET name = ?, enabled = ?,"
-                   " description = ?, tags = ? WHERE id = ?",
-                   (name, int(enabled), description, json.dumps(tags),
-                    domain_id))
+        db.execute(
+            "UPDATE domains SET name = ?, enabled = ?, description = ?, tags = ? WHERE id = ?",
+            (name, int(enabled), description, json.dumps(tags), domain_id),
+        )
     except sqlite3.IntegrityError:
         raise _conflict(name) from None
     if row["enabled"] and not enabled:
@@ -98,29 +102,34 @@ def revoke_tokens(db, domain_id):
         "UPDATE tokens SET revoked = 1 WHERE domain_id = ?"
         " OR project_id IN (SELECT id FROM projects WHERE domain_id = ?)"
         " OR user_id IN (SELECT id FROM users WHERE domain_id = ?)",
-        (domain_id, domain_id, domain_id))
+        (domain_id, domain_id, domain_id),
+    )
 
 
 def delete(db, domain_id):
     """Delete a disabled domain with its projects, users and assignments."""
     row = get(db, domain_id)
     if row["enabled"]:
-        raise errors.Forbidden("Cannot delete a domain that is enabled,"
-                               " please disable it first.")
-    roots = [r["id"] for r in db.execute(
-        "SELECT id FROM projects WHERE domain_id = ? AND parent_id = ?",
-        (domain_id, domain_id))]
+        raise errors.Forbidden("Cannot delete a domain that is enabled, please disable it first.")
+    roots = [
+        r["id"]
+        for r in db.execute(
+            "SELECT id FROM projects WHERE domain_id = ? AND parent_id = ?", (domain_id, domain_id)
+        )
+    ]
     ids = [pid for root in roots for pid in projects.subtree_ids(db, root)]
     # any project of the domain a broken hierarchy left out
-    ids += [r["id"] for r in db.execute(
-        "SELECT id FROM projects WHERE domain_id = ?", (domain_id,))
-        if r["id"] not in ids]
+    ids += [
+        r["id"]
+        for r in db.execute("SELECT id FROM projects WHERE domain_id = ?", (domain_id,))
+        if r["id"] not in ids
+    ]
     if ids:
         projects.delete_rows(db, ids)
-    for user in db.execute("SELECT id FROM users WHERE domain_id = ?",
-                           (domain_id,)).fetchall():
+    for user in db.execute("SELECT id FROM users WHERE domain_id = ?", (domain_id,)).fetchall():
         users.delete_rows(db, user["id"])
-    db.execute("DELETE FROM role_assignments WHERE target_type = 'domain'"
-               " AND target_id = ?", (domain_id,))
+    db.execute(
+        "DELETE FROM role_assignments WHERE target_type = 'domain' AND target_id = ?", (domain_id,)
+    )
     db.execute("DELETE FROM tokens WHERE domain_id = ?", (domain_id,))
     db.execute("DELETE FROM domains WHERE id = ?", (domain_id,))

@@ -13,7 +13,7 @@ import hmac
 import os
 import secrets
 
-DEFAULT_SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}   # ~45 ms a hash
+DEFAULT_SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # ~45 ms a hash
 # the cost of new hashes; tests/conftest.py lowers it for the test run
 SCRYPT = dict(DEFAULT_SCRYPT)
 
@@ -22,8 +22,7 @@ def hash_password(password, salt=None):
     """Salted scrypt hash of ``password`` as ``scrypt$n$r$p$salt$hash``."""
     salt = salt if salt is not None else os.urandom(16)
     n, r, p = SCRYPT["n"], SCRYPT["r"], SCRYPT["p"]
-    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, dklen=32,
-                            n=n, r=r, p=p)
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, dklen=32, n=n, r=r, p=p)
     return "scrypt$%d$%d$%d$%s$%s" % (n, r, p, salt.hex(), digest.hex())
 
 
@@ -34,9 +33,14 @@ def verify_password(password, encoded):
         scheme, n, r, p, salt, digest = encoded.split("$")
         if scheme != "scrypt":
             return False
-        computed = hashlib.scrypt(password.encode("utf-8"),
-                                  salt=bytes.fromhex(salt), n=int(n), r=int(r),
-                                  p=int(p), dklen=len(digest) // 2)
+        computed = hashlib.scrypt(
+            password.encode("utf-8"),
+            salt=bytes.fromhex(salt),
+            n=int(n),
+            r=int(r),
+            p=int(p),
+            dklen=len(digest) // 2,
+        )
     except (ValueError, TypeError):
         return False
     return hmac.compare_digest(computed.hex(), digest)

@@ -53,8 +53,7 @@ def domain_scope(ctx):
 
 def domain_reader(ctx, domain_id):
     scope = domain_scope(ctx)
-    return (scope is not None and scope == domain_id
-            and "reader" in ctx.roles)
+    return scope is not None and scope == domain_id and "reader" in ctx.roles
 
 
 def enforce(ctx, action, allowed):
@@ -69,21 +68,20 @@ def admin_only(ctx, action):
 
 def admin_or_domain_reader(ctx, action):
     """List policies: admin, or a domain-scoped reader."""
-    enforce(ctx, action, is_admin(ctx) or (
-        domain_scope(ctx) is not None and "reader" in ctx.roles))
+    enforce(
+        ctx, action, is_admin(ctx) or (domain_scope(ctx) is not None and "reader" in ctx.roles)
+    )
 
 
 def get_domain(ctx, domain_id):
-    enforce(ctx, "get_domain", is_admin(ctx) or (
-        ctx.domain_id == domain_id and ctx.roles))
+    enforce(ctx, "get_domain", is_admin(ctx) or (ctx.domain_id == domain_id and ctx.roles))
 
 
 def get_project(ctx, project):
     """``project``: the project row (None when it does not exist)."""
     allowed = is_admin(ctx)
     if project is not None and not allowed:
-        allowed = (domain_reader(ctx, project["domain_id"])
-                   or ctx.project_id == project["id"])
+        allowed = domain_reader(ctx, project["domain_id"]) or ctx.project_id == project["id"]
     enforce(ctx, "get_project", allowed)
 
 
@@ -92,12 +90,14 @@ def user_target(ctx, action, user):
     the user's domain, the user itself (``user`` None: unknown)."""
     allowed = is_admin(ctx)
     if user is not None and not allowed:
-        allowed = (domain_reader(ctx, user["domain_id"])
-                   or ctx.user_id == user["id"])
+        allowed = domain_reader(ctx, user["domain_id"]) or ctx.user_id == user["id"]
     enforce(ctx, action, allowed)
 
 
 def check_grant(ctx, user_domain_id, target_domain_id):
-    enforce(ctx, "check_grant", is_admin(ctx) or (
-        domain_reader(ctx, user_domain_id)
-        and domain_reader(ctx, target_domain_id)))
+    enforce(
+        ctx,
+        "check_grant",
+        is_admin(ctx)
+        or (domain_reader(ctx, user_domain_id) and domain_reader(ctx, target_domain_id)),
+    )

@@ -4,7 +4,8 @@ BadRequest (or Unauthorized, where keystone answers 401) otherwise."""
 
 import datetime
 
-from occli.localcloud import common, errors
+from occli.localcloud import common
+from occli.localcloud import errors
 from occli.localcloud.identity import app_credentials
 from occli.localcloud.identity.projects import domain_ref_ok
 
@@ -22,35 +23,36 @@ def parse_auth(body):
     keystone's order; ``scope`` as :func:`parse_scope` returns it."""
     auth = body.get("auth") if isinstance(body, dict) else None
     if not isinstance(auth, dict):
-        raise _bad("Invalid input for field 'auth': "
-                   "'auth' is a required property.")
+        raise _bad("Invalid input for field 'auth': 'auth' is a required property.")
     identity = auth.get("identity")
     if not isinstance(identity, dict):
-        raise _bad("Invalid input for field 'identity': "
-                   "'identity' is a required property.")
+        raise _bad("Invalid input for field 'identity': 'identity' is a required property.")
     methods = identity.get("methods")
-    if (not isinstance(methods, list) or not methods
-            or not all(isinstance(m, str) for m in methods)):
-        raise _bad("Invalid input for field 'identity/methods': "
-                   "expected a non-empty list of strings.")
+    if (
+        not isinstance(methods, list)
+        or not methods
+        or not all(isinstance(m, str) for m in methods)
+    ):
+        raise _bad(
+            "Invalid input for field 'identity/methods': expected a non-empty list of strings."
+        )
     methods = list(dict.fromkeys(methods))
     for method in methods:
         if not isinstance(identity.get(method), dict):
-            raise _bad("Invalid input for field 'identity': "
-                       "'%s' is a required property." % method)
+            raise _bad("Invalid input for field 'identity': '%s' is a required property." % method)
     scope = parse_scope(auth.get("scope"))
     if any(m not in METHODS for m in methods):
         raise errors.Unauthorized(
             "Attempted to authenticate with an unsupported method.",
-            identity={"methods": list(METHODS)})
+            identity={"methods": list(METHODS)},
+        )
     if "application_credential" in methods and "scope" in auth:
         # keystone AuthInfo: the credential's project is the scope
         raise errors.Unauthorized(app_credentials.NO_SCOPE)
     if "token" in methods:
         raw = identity["token"].get("id")
         if not isinstance(raw, str) or not raw:
-            raise _bad("Invalid input for field 'identity/token':"
-                       " 'id' is a required property.")
+            raise _bad("Invalid input for field 'identity/token': 'id' is a required property.")
     return methods, identity, scope
 
 
@@ -61,16 +63,16 @@ def parse_scope(scope):
         return None
     if isinstance(scope, str):
         if scope != "unscoped":
-            raise _bad("Invalid input for field 'scope': "
-                       "'%s' is not one of ['unscoped']." % scope)
+            raise _bad("Invalid input for field 'scope': '%s' is not one of ['unscoped']." % scope)
         return ("unscoped",)
     if not isinstance(scope, dict):
-        raise _bad("Invalid input for field 'scope': "
-                   "expected an object or 'unscoped'.")
+        raise _bad("Invalid input for field 'scope': expected an object or 'unscoped'.")
     keys = [k for k in scope if k in SCOPE_KEYS]
     if len(scope) > 1 or len(keys) != len(scope):
-        raise _bad("Invalid input for field 'scope': exactly one"
-                   " of %s is allowed." % ", ".join(SCOPE_KEYS))
+        raise _bad(
+            "Invalid input for field 'scope': exactly one"
+            " of %s is allowed." % ", ".join(SCOPE_KEYS)
+        )
     if not keys:
         return None
     kind = keys[0]
@@ -78,20 +80,21 @@ def parse_scope(scope):
         return ("unscoped",)
     payload = scope[kind]
     if not isinstance(payload, dict):
-        raise _bad("Invalid input for field 'scope/%s': "
-                   "expected an object." % kind)
+        raise _bad("Invalid input for field 'scope/%s': expected an object." % kind)
     if kind == "project":
         if "id" not in payload:
             if "name" not in payload:
-                raise _bad("Invalid input for field 'scope/project': either"
-                           " id or name is required.")
+                raise _bad(
+                    "Invalid input for field 'scope/project': either id or name is required."
+                )
             if not domain_ref_ok(payload.get("domain")):
-                raise _bad("Invalid input for field 'scope/project/domain':"
-                           " a domain id or name is required with a project"
-                           " name.")
+                raise _bad(
+                    "Invalid input for field 'scope/project/domain':"
+                    " a domain id or name is required with a project"
+                    " name."
+                )
     elif kind == "domain" and "id" not in payload and "name" not in payload:
-        raise _bad("Invalid input for field 'scope/domain':"
-                   " either id or name is required.")
+        raise _bad("Invalid input for field 'scope/domain': either id or name is required.")
     return (kind, payload)
 
 
@@ -103,7 +106,8 @@ def parse_expires_at(value):
         raise _bad(
             "Timestamp not in expected format. The server could not comply"
             " with the request since it is either malformed or otherwise"
-            " incorrect. The client is assumed to be in error.") from None
+            " incorrect. The client is assumed to be in error."
+        ) from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=datetime.timezone.utc)
     if parsed <= common.utcnow():
@@ -115,16 +119,16 @@ def app_cred_create_input(body):
     """The checked ``application_credential`` of a create request (keystone's
     schema): ``name``, ``description``, ``secret``, ``expires_at`` (a
     timestamp or None), ``roles`` (None = the token's), ``unrestricted``."""
-    data = body.get("application_credential") if isinstance(body,
-                                                            dict) else None
+    data = body.get("application_credential") if isinstance(body, dict) else None
     if not isinstance(data, dict):
-        raise _bad(_FIELD % ("application_credential",
-                             "'application_credential' is a required"
-                             " property."))
+        raise _bad(
+            _FIELD % ("application_credential", "'application_credential' is a required property.")
+        )
     name = data.get("name")
     if not isinstance(name, str) or not 1 <= len(name) <= 255:
-        raise _bad(_FIELD % ("name", "'name' is a required property"
-                             " (a string of 1 to 255 characters)."))
+        raise _bad(
+            _FIELD % ("name", "'name' is a required property (a string of 1 to 255 characters).")
+        )
     for key in ("description", "secret", "expires_at"):
         if data.get(key) is not None and not isinstance(data[key], str):
             raise _bad(_FIELD % (key, "expected a string or null."))
@@ -134,21 +138,20 @@ def app_cred_create_input(body):
     roles = data.get("roles")
     if roles is not None:
         if not isinstance(roles, list) or not all(
-                isinstance(r, dict) and len(r) == 1
-                and set(r) <= {"id", "name"} for r in roles):
-            raise _bad(_FIELD % ("roles", "expected a list of objects"
-                                 " with one of 'id' or 'name'."))
+            isinstance(r, dict) and len(r) == 1 and set(r) <= {"id", "name"} for r in roles
+        ):
+            raise _bad(
+                _FIELD % ("roles", "expected a list of objects with one of 'id' or 'name'.")
+            )
         roles = roles or None
     if data.get("access_rules"):
-        raise _bad(_FIELD % ("access_rules", "access rules are not"
-                             " supported by the local cloud."))
+        raise _bad(_FIELD % ("access_rules", "access rules are not supported by the local cloud."))
     expires_at = data.get("expires_at")
     return {
         "name": name,
         "description": data.get("description"),
         "secret": data.get("secret") or None,
-        "expires_at": (parse_expires_at(expires_at) if expires_at
-                       else None),
+        "expires_at": (parse_expires_at(expires_at) if expires_at else None),
         "roles": roles,
         "unrestricted": unrestricted,
     }

@@ -5,15 +5,15 @@ domain), ``demo`` (member on demo) and ``alt`` (member on alt: a second
 project for two-project scenarios). Idempotent: a restart keeps the ids
 and applies changed passwords."""
 
-from occli.localcloud.identity import assignments, projects, users
+from occli.localcloud.identity import assignments
+from occli.localcloud.identity import projects
+from occli.localcloud.identity import users
 from occli.localcloud.identity.projects import DEFAULT_DOMAIN
 
 
 def seed(db, admin_password, demo_password, alt_password):
-    projects.ensure_domain(db, DEFAULT_DOMAIN, "Default",
-                           "The default domain")
-    roles = {name: assignments.ensure_role(db, name)
-             for name in ("admin", "member", "reader")}
+    projects.ensure_domain(db, DEFAULT_DOMAIN, "Default", "The default domain")
+    roles = {name: assignments.ensure_role(db, name) for name in ("admin", "member", "reader")}
     admin_project = projects.ensure_project(db, "admin")
     demo_project = projects.ensure_project(db, "demo")
     alt_project = projects.ensure_project(db, "alt")
@@ -21,9 +21,10 @@ def seed(db, admin_password, demo_password, alt_password):
     demo = users.ensure_user(db, "demo", demo_password, demo_project)
     alt = users.ensure_user(db, "alt", alt_password, alt_project)
     for user, target_type, target, role in (
-            (admin, "project", admin_project, "admin"),
-            (admin, "project", demo_project, "admin"),
-            (admin, "domain", DEFAULT_DOMAIN, "admin"),
-            (demo, "project", demo_project, "member"),
-            (alt, "project", alt_project, "member")):
+        (admin, "project", admin_project, "admin"),
+        (admin, "project", demo_project, "admin"),
+        (admin, "domain", DEFAULT_DOMAIN, "admin"),
+        (demo, "project", demo_project, "member"),
+        (alt, "project", alt_project, "member"),
+    ):
         assignments.assign(db, user, target_type, target, roles[role])

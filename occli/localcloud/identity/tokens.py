@@ -12,13 +12,12 @@ import json
 import os
 import secrets
 
-from occli.localcloud import common, errors
-from occli.localcloud.identity import (
-    app_credentials,
-    assignments,
-    projects,
-    users,
-)
+from occli.localcloud import common
+from occli.localcloud import errors
+from occli.localcloud.identity import app_credentials
+from occli.localcloud.identity import assignments
+from occli.localcloud.identity import projects
+from occli.localcloud.identity import users
 
 ALLOW_EXPIRED_WINDOW = 2 * 24 * 3600
 AUTH_REQUIRED = "The request you have made requires authentication."
@@ -40,7 +39,9 @@ def load(db, raw, allow_expired=False):
         " FROM tokens t JOIN users u ON u.id = t.user_id"
         " JOIN domains ud ON ud.id = u.domain_id"
         " LEFT JOIN application_credentials ac ON ac.id = t.app_cred_id"
-        " WHERE t.id_hash = ?", (common.hash_token(raw),)).fetchone()
+        " WHERE t.id_hash = ?",
+        (common.hash_token(raw),),
+    ).fetchone()
     if row is None or row["revoked"]:
         return None
     if row["app_cred_id"] and row["ac_id"] is None:
@@ -52,9 +53,11 @@ def load(db, raw, allow_expired=False):
     if row["expires_at"] + window <= now:
         return None
     token = {
-        "user": {"id": row["user_id"], "name": row["user_name"],
-                 "domain": {"id": row["user_domain_id"],
-                            "name": row["user_domain_name"]}},
+        "user": {
+            "id": row["user_id"],
+            "name": row["user_name"],
+            "domain": {"id": row["user_domain_id"], "name": row["user_domain_name"]},
+        },
         "methods": json.loads(row["methods"]),
         "audit_ids": json.loads(row["audit_ids"]),
         "issued_at": row["issued_at"],
@@ -66,26 +69,25 @@ def load(db, raw, allow_expired=False):
     }
     if row["ac_id"]:
         token["application_credential"] = {
-            "id": row["ac_id"], "name": row["ac_name"],
-            "restricted": not row["ac_unrestricted"]}
+            "id": row["ac_id"],
+            "name": row["ac_name"],
+            "restricted": not row["ac_unrestricted"],
+        }
     if row["project_id"]:
         project = projects.scoped_project(db, row["project_id"])
         if project is None:
             return None
         token["project"] = project
-        names = assignments.role_names(db, row["user_id"], "project",
-                                       project["id"])
+        names = assignments.role_names(db, row["user_id"], "project", project["id"])
         if row["ac_id"]:
             # keystone: the credential's roles the user still has
-            names &= {r["name"] for r in app_credentials.roles(
-                db, row["ac_id"])}
+            names &= {r["name"] for r in app_credentials.roles(db, row["ac_id"])}
     elif row["domain_id"]:
         domain = projects.find_domain(db, {"id": row["domain_id"]})
         if not domain or not domain["enabled"]:
             return None
         token["domain"] = {"id": domain["id"], "name": domain["name"]}
-        names = assignments.role_names(db, row["user_id"], "domain",
-                                       domain["id"])
+        names = assignments.role_names(db, row["user_id"], "domain", domain["id"])
     else:
         return token
     if not names:
@@ -95,8 +97,7 @@ def load(db, raw, allow_expired=False):
 
 
 def revoke(db, raw):
-    db.execute("UPDATE tokens SET revoked = 1 WHERE id_hash = ?",
-               (common.hash_token(raw),))
+    db.execute("UPDATE tokens SET revoked = 1 WHERE id_hash = ?", (common.hash_token(raw),))
 
 
 def issue(db, methods, identity, scope, checks, ttl):
@@ -110,8 +111,7 @@ def issue(db, methods, identity, scope, checks, ttl):
     if "password" in methods:
         user_ids.add(users.password_user(db, checks["password"]))
     if "application_credential" in methods:
-        app_cred = app_credentials.confirm(db,
-                                           checks["application_credential"])
+        app_cred = app_credentials.confirm(db, checks["application_credential"])
         user_ids.add(app_cred["user_id"])
     if "token" in methods:
         parent = load(db, identity["token"]["id"])
@@ -130,8 +130,8 @@ def issue(db, methods, identity, scope, checks, ttl):
             raise errors.Unauthorized(AUTH_REQUIRED)
         app_cred_id = parent_cred
         if scope is not None and not (
-                scope[0] == "project"
-                and scope[1].get("id") == parent["project"]["id"]):
+            scope[0] == "project" and scope[1].get("id") == parent["project"]["id"]
+        ):
             raise errors.Unauthorized(app_credentials.NO_SCOPE)
         project_id, domain_id = parent["project"]["id"], None
     elif app_cred is not None:
@@ -152,15 +152,23 @@ def issue(db, methods, identity, scope, checks, ttl):
         # keystone: a token never outlives its application credential
         expires_at = min(expires_at, app_cred["expires_at"])
     raw = secrets.token_urlsafe(32)
-    db.execute("DELETE FROM tokens WHERE expires_at < ?",
-               (now - ALLOW_EXPIRED_WINDOW,))
+    db.execute("DELETE FROM tokens WHERE expires_at < ?", (now - ALLOW_EXPIRED_WINDOW,))
     db.execute(
         "INSERT INTO tokens (id_hash, user_id, project_id, domain_id,"
         " methods, audit_ids, issued_at, expires_at, app_cred_id)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (common.hash_token(raw), user_id, project_id, domain_id,
-         json.dumps(methods), json.dumps(audit_ids), now, expires_at,
-         app_cred_id))
+        (
+            common.hash_token(raw),
+            user_id,
+            project_id,
+            domain_id,
+            json.dumps(methods),
+            json.dumps(audit_ids),
+            now,
+            expires_at,
+            app_cred_id,
+        ),
+    )
     token = load(db, raw)
     if token is None:
         raise errors.Unauthorized(AUTH_REQUIRED)
@@ -177,7 +185,8 @@ def resolve_scope(db, user_id, scope):
             " JOIN projects p ON p.id = u.default_project"
             " JOIN domains d ON d.id = p.domain_id"
             " WHERE u.id = ? AND p.enabled AND d.enabled",
-            (user_id,)).fetchone()
+            (user_id,),
+        ).fetchone()
         if row and assignments.role_names(db, user_id, "project", row["id"]):
             return row["id"], None
         return None, None
@@ -188,31 +197,30 @@ def resolve_scope(db, user_id, scope):
     if kind == "project":
         project = projects.find_project(db, payload)
         if project is None:
-            raise errors.Unauthorized("Could not find project: %s" % (
-                payload.get("id") or payload.get("name")))
+            raise errors.Unauthorized(
+                "Could not find project: %s" % (payload.get("id") or payload.get("name"))
+            )
         domain = projects.find_domain(db, {"id": project["domain_id"]})
         if not project["enabled"] or not domain["enabled"]:
-            raise errors.Unauthorized(
-                "Project %s is disabled." % project["id"])
+            raise errors.Unauthorized("Project %s is disabled." % project["id"])
         if not assignments.role_names(db, user_id, "project", project["id"]):
             raise errors.Unauthorized(
-                "User %s has no access to project %s" % (user_id,
-                                                         project["id"]))
+                "User %s has no access to project %s" % (user_id, project["id"])
+            )
         return project["id"], None
     if kind == "domain":
         domain = projects.find_domain(db, payload)
         if domain is None:
-            raise errors.Unauthorized("Could not find domain: %s" % (
-                payload.get("id") or payload.get("name")))
-        if not domain["enabled"]:
             raise errors.Unauthorized(
-                "Domain %s is disabled." % domain["id"])
+                "Could not find domain: %s" % (payload.get("id") or payload.get("name"))
+            )
+        if not domain["enabled"]:
+            raise errors.Unauthorized("Domain %s is disabled." % domain["id"])
         if not assignments.role_names(db, user_id, "domain", domain["id"]):
             raise errors.Unauthorized(
-                "User %s has no access to domain %s" % (user_id,
-                                                        domain["id"]))
+                "User %s has no access to domain %s" % (user_id, domain["id"])
+            )
         return None, domain["id"]
     if kind == "system":
-        raise errors.Unauthorized(
-            "User %s has no access to the system" % user_id)
+        raise errors.Unauthorized("User %s has no access to the system" % user_id)
     raise errors.Unauthorized("Trusts are not supported.")

@@ -14,21 +14,32 @@ import sqlite3
 import uuid
 
 from occli.localcloud import errors
-from occli.localcloud.identity import passwords, projects
+from occli.localcloud.identity import passwords
+from occli.localcloud.identity import projects
 from occli.localcloud.identity.projects import DEFAULT_DOMAIN
 
 # attributes of a user that are columns (or never stored); any other is an
 # extra one, shown at the top level (``email``, ``description``, …)
-USER_KEYS = ("id", "name", "domain_id", "enabled", "password",
-             "default_project_id", "options", "federated", "links",
-             "password_expires_at")
+USER_KEYS = (
+    "id",
+    "name",
+    "domain_id",
+    "enabled",
+    "password",
+    "default_project_id",
+    "options",
+    "federated",
+    "links",
+    "password_expires_at",
+)
 AUTH_REQUIRED = "The request you have made requires authentication."
 
 
 def user_id(db, name, domain_id=DEFAULT_DOMAIN):
     """The id of user ``name`` in ``domain_id``, or None."""
-    row = db.execute("SELECT id FROM users WHERE name = ?"
-                     " AND domain_id = ?", (name, domain_id)).fetchone()
+    row = db.execute(
+        "SELECT id FROM users WHERE name = ? AND domain_id = ?", (name, domain_id)
+    ).fetchone()
     return row["id"] if row else None
 
 
@@ -39,26 +50,32 @@ def ensure_user(db, name, password, project_id):
     new one and loses its tokens; its default project is set if unset.
     """
     row = db.execute(
-        "SELECT id, password_hash FROM users"
-        " WHERE name = ? AND domain_id = ?", (name, DEFAULT_DOMAIN)).fetchone()
+        "SELECT id, password_hash FROM users WHERE name = ? AND domain_id = ?",
+        (name, DEFAULT_DOMAIN),
+    ).fetchone()
     if row is None:
         new_id = uuid.uuid4().hex
         db.execute(
             "INSERT INTO users (id, name, domain_id, password_hash,"
             " default_project) VALUES (?, ?, ?, ?, ?)",
-            (new_id, name, DEFAULT_DOMAIN, passwords.hash_password(password),
-             project_id))
+            (new_id, name, DEFAULT_DOMAIN, passwords.hash_password(password), project_id),
+        )
         return new_id
     if not passwords.verify_password(password, row["password_hash"]):
-        db.execute("UPDATE users SET password_hash = ? WHERE id = ?",
-                   (passwords.hash_password(password), row["id"]))
-        db.execute("UPDATE tokens SET revoked = 1 WHERE user_id = ?",
-                   (row["id"],))
+        db.execute(
+            "UPDATE users SET password_hash = ? WHERE id = ?",
+            (passwords.hash_password(password), row["id"]),
+        )
+        db.execute("UPDATE tokens SET revoked = 1 WHERE user_id = ?", (row["id"],))
     elif passwords.weaker_than_current(row["password_hash"]):
-        db.execute("UPDATE users SET password_hash = ? WHERE id = ?",
-                   (passwords.hash_password(password), row["id"]))
-    db.execute("UPDATE users SET default_project = ? WHERE id = ?"
-               " AND default_project IS NULL", (project_id, row["id"]))
+        db.execute(
+            "UPDATE users SET password_hash = ? WHERE id = ?",
+            (passwords.hash_password(password), row["id"]),
+        )
+    db.execute(
+        "UPDATE users SET default_project = ? WHERE id = ? AND default_project IS NULL",
+        (project_id, row["id"]),
+    )
     return row["id"]
 
 
@@ -66,8 +83,7 @@ def check_enabled(db, row):
     """Unauthorized unless the user ``row`` and its domain are enabled."""
     domain = projects.find_domain(db, {"id": row["domain_id"]})
     if not row["enabled"] or not domain or not domain["enabled"]:
-        raise errors.Unauthorized(
-            "The account is disabled for user: %s" % row["id"])
+        raise errors.Unauthorized("The account is disabled for user: %s" % row["id"])
 
 
 def password_lookup(db, payload):
@@ -75,35 +91,43 @@ def password_lookup(db, payload):
     (BadRequest for a malformed one); no hashing here."""
     user = payload.get("user")
     if not isinstance(user, dict):
-        raise errors.BadRequest("Invalid input for field 'identity/password':"
-                                " 'user' is a required property.")
+        raise errors.BadRequest(
+            "Invalid input for field 'identity/password': 'user' is a required property."
+        )
     password = user.get("password")
     if "id" in user:
-        row = db.execute("SELECT id, password_hash FROM users"
-                         " WHERE id = ?", (str(user["id"]),)).fetchone()
+        row = db.execute(
+            "SELECT id, password_hash FROM users WHERE id = ?", (str(user["id"]),)
+        ).fetchone()
     elif "name" in user:
         if not projects.domain_ref_ok(user.get("domain")):
             raise errors.BadRequest(
                 "Invalid input for field 'identity/password/user/domain': a"
-                " domain id or name is required with a user name.")
+                " domain id or name is required with a user name."
+            )
         domain = projects.find_domain(db, user["domain"])
-        row = domain and db.execute(
-            "SELECT id, password_hash FROM users"
-            " WHERE name = ? AND domain_id = ?",
-            (str(user["name"]), domain["id"])).fetchone()
+        row = (
+            domain
+            and db.execute(
+                "SELECT id, password_hash FROM users WHERE name = ? AND domain_id = ?",
+                (str(user["name"]), domain["id"]),
+            ).fetchone()
+        )
     else:
-        raise errors.BadRequest("Invalid input for field 'identity/password"
-                                "/user': either id or name is required.")
-    return passwords.SecretCheck(row["id"] if row else None,
-                                 row["password_hash"] if row else None,
-                                 password)
+        raise errors.BadRequest(
+            "Invalid input for field 'identity/password/user': either id or name is required."
+        )
+    return passwords.SecretCheck(
+        row["id"] if row else None, row["password_hash"] if row else None, password
+    )
 
 
 def password_user(db, check):
     """The user id of a verified password check, or Unauthorized (unknown,
     wrong password, password changed since the check, user disabled)."""
-    row = check.row_id and db.execute(
-        "SELECT * FROM users WHERE id = ?", (check.row_id,)).fetchone()
+    row = (
+        check.row_id and db.execute("SELECT * FROM users WHERE id = ?", (check.row_id,)).fetchone()
+    )
     if not row or not check.ok or row["password_hash"] != check.encoded:
         raise errors.Unauthorized("Invalid username or password")
     check_enabled(db, row)
@@ -112,14 +136,14 @@ def password_user(db, check):
 
 # -- the admin API -------------------------------------------------------------
 
+
 def not_found(user_id):
     return errors.NotFound("Could not find user: %s." % user_id)
 
 
 def get(db, user_id):
     """The user row ``user_id``, or NotFound (keystone's text)."""
-    row = db.execute("SELECT * FROM users WHERE id = ?",
-                     (user_id,)).fetchone()
+    row = db.execute("SELECT * FROM users WHERE id = ?", (user_id,)).fetchone()
     if row is None:
         raise not_found(user_id)
     return row
@@ -127,8 +151,7 @@ def get(db, user_id):
 
 def find(db, user_id):
     """The user row ``user_id``, or None."""
-    return db.execute("SELECT * FROM users WHERE id = ?",
-                      (user_id,)).fetchone()
+    return db.execute("SELECT * FROM users WHERE id = ?", (user_id,)).fetchone()
 
 
 def select(db, name=None, domain_id=None, enabled=None):
@@ -155,9 +178,11 @@ def _extra(data):
 def check_supported(data):
     """BadRequest for what the local cloud does not keep (federation)."""
     if data.get("federated"):
-        raise errors.BadRequest("Invalid input for field/attribute federated:"
-                                " federated users are not supported by the"
-                                " local cloud.")
+        raise errors.BadRequest(
+            "Invalid input for field/attribute federated:"
+            " federated users are not supported by the"
+            " local cloud."
+        )
 
 
 def create(db, data, domain_id, password_hash):
@@ -174,14 +199,21 @@ def create(db, data, domain_id, password_hash):
         db.execute(
             "INSERT INTO users (id, name, domain_id, password_hash,"
             " default_project, enabled, extra) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (user_id, data["name"], domain_id, password_hash,
-             data.get("default_project_id"), int(data["enabled"]),
-             json.dumps(_extra(data))))
+            (
+                user_id,
+                data["name"],
+                domain_id,
+                password_hash,
+                data.get("default_project_id"),
+                int(data["enabled"]),
+                json.dumps(_extra(data)),
+            ),
+        )
     except sqlite3.IntegrityError:
         raise errors.Conflict(
             "Conflict occurred attempting to store user - Duplicate entry"
-            " found with name %s at domain ID %s." % (data["name"],
-                                                      domain_id)) from None
+            " found with name %s at domain ID %s." % (data["name"], domain_id)
+        ) from None
     return get(db, user_id)
 
 
@@ -203,20 +235,18 @@ def update(db, user_id, data, password_hash=None):
     merged = dict(extra(row), **_extra(data))
     try:
         db.execute(
-            "UPDATE users SET name = ?, enabled = ?, default_project = ?,"
-            " extra = ? WHERE id = ?",
-            (name, int(enabled), default_project, json.dumps(merged),
-             user_id))
+            "UPDATE users SET name = ?, enabled = ?, default_project = ?, extra = ? WHERE id = ?",
+            (name, int(enabled), default_project, json.dumps(merged), user_id),
+        )
     except sqlite3.IntegrityError:
         raise errors.Conflict(
             "Conflict occurred attempting to store user - Duplicate entry"
-            " found with name %s." % name) from None
+            " found with name %s." % name
+        ) from None
     if password_hash is not None:
-        db.execute("UPDATE users SET password_hash = ? WHERE id = ?",
-                   (password_hash, user_id))
+        db.execute("UPDATE users SET password_hash = ? WHERE id = ?", (password_hash, user_id))
     if password_hash is not None or (row["enabled"] and not enabled):
-        db.execute("UPDATE tokens SET revoked = 1 WHERE user_id = ?",
-                   (user_id,))
+        db.execute("UPDATE tokens SET revoked = 1 WHERE user_id = ?", (user_id,))
     return get(db, user_id)
 
 
@@ -229,28 +259,33 @@ def delete_rows(db, user_id):
     """Delete a user with its role assignments, application credentials and
     tokens (which are then invalid: 401)."""
     db.execute("DELETE FROM role_assignments WHERE user_id = ?", (user_id,))
-    db.execute("DELETE FROM application_credentials WHERE user_id = ?",
-               (user_id,))
+    db.execute("DELETE FROM application_credentials WHERE user_id = ?", (user_id,))
     db.execute("DELETE FROM tokens WHERE user_id = ?", (user_id,))
     db.execute("DELETE FROM users WHERE id = ?", (user_id,))
 
 
 def project_ids(db, user_id):
     """The ids of the projects the user has a role on."""
-    return {r["target_id"] for r in db.execute(
-        "SELECT DISTINCT target_id FROM role_assignments"
-        " WHERE user_id = ? AND target_type = 'project'", (user_id,))}
+    return {
+        r["target_id"]
+        for r in db.execute(
+            "SELECT DISTINCT target_id FROM role_assignments"
+            " WHERE user_id = ? AND target_type = 'project'",
+            (user_id,),
+        )
+    }
 
 
 # -- POST /v3/users/{user_id}/password (two steps, like a login) -----------------
+
 
 def original_password_lookup(db, user_id, original):
     """The :class:`~.passwords.SecretCheck` of the original password
     (verified by the caller with no lock held)."""
     row = find(db, user_id)
-    return passwords.SecretCheck(row["id"] if row else None,
-                                 row["password_hash"] if row else None,
-                                 original)
+    return passwords.SecretCheck(
+        row["id"] if row else None, row["password_hash"] if row else None, original
+    )
 
 
 def change_password(db, check, new_hash):
@@ -261,9 +296,6 @@ def change_password(db, check, new_hash):
     if not row or not check.ok or row["password_hash"] != check.encoded:
         raise errors.Unauthorized(AUTH_REQUIRED)
     if not row["enabled"]:
-        raise errors.Unauthorized("The account is disabled for user: %s."
-                                  % row["id"])
-    db.execute("UPDATE users SET password_hash = ? WHERE id = ?",
-               (new_hash, row["id"]))
-    db.execute("UPDATE tokens SET revoked = 1 WHERE user_id = ?",
-               (row["id"],))
+        raise errors.Unauthorized("The account is disabled for user: %s." % row["id"])
+    db.execute("UPDATE users SET password_hash = ? WHERE id = ?", (new_hash, row["id"]))
+    db.execute("UPDATE tokens SET revoked = 1 WHERE user_id = ?", (row["id"],))

@@ -12,20 +12,26 @@ Other services use :func:`get_image` / :func:`image_exists` /
 :func:`create_image` (also methods of ``cloud.image``).
 """
 
-from occli.localcloud.image.api import VERSIONS, ImageService
-from occli.localcloud.image.images import (
-    MAX_LIMIT,
-    SEED_IMAGES,
-    create_image,
-    get_image,
-    id_filter_values,
-    image_exists,
-    seed_image_id,
-)
+from occli.localcloud.image.api import VERSIONS
+from occli.localcloud.image.api import ImageService
+from occli.localcloud.image.images import MAX_LIMIT
+from occli.localcloud.image.images import SEED_IMAGES
+from occli.localcloud.image.images import create_image
+from occli.localcloud.image.images import get_image
+from occli.localcloud.image.images import id_filter_values
+from occli.localcloud.image.images import image_exists
+from occli.localcloud.image.images import seed_image_id
 from occli.localcloud.image.migrations import MIGRATIONS
 
 __all__ = [
-    "MAX_LIMIT", "MIGRATIONS", "SEED_IMAGES", "VERSIONS", "ImageService",
-    "create_image", "get_image", "id_filter_values", "image_exists",
+    "MAX_LIMIT",
+    "MIGRATIONS",
+    "SEED_IMAGES",
+    "VERSIONS",
+    "ImageService",
+    "create_image",
+    "get_image",
+    "id_filter_values",
+    "image_exists",
     "seed_image_id",
 ]

@@ -5,12 +5,14 @@ parameters, links, webob's plain-text error pages. The rules are in
 from urllib.parse import urlencode
 
 from occli.localcloud import common
-from occli.localcloud.app import HTTPError, Response, Service
-from occli.localcloud.image import images, migrations
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
+from occli.localcloud.app import Service
+from occli.localcloud.image import images
+from occli.localcloud.image import migrations
 from occli.localcloud.image.images import MAX_LIMIT
 
-VERSIONS = ("2.17", "2.16", "2.15", "2.9", "2.7", "2.6", "2.5", "2.4", "2.3",
-            "2.2", "2.1", "2.0")
+VERSIONS = ("2.17", "2.16", "2.15", "2.9", "2.7", "2.6", "2.5", "2.4", "2.3", "2.2", "2.1", "2.0")
 
 
 class ImageService(Service):
@@ -48,11 +50,16 @@ class ImageService(Service):
 
     def _versions(self, req):
         base = req.base_url + self.prefix
-        return {"versions": [{
-            "id": "v" + v,
-            "status": "CURRENT" if i == 0 else "SUPPORTED",
-            "links": [{"rel": "self", "href": base + "/v2/"}],
-        } for i, v in enumerate(VERSIONS)]}
+        return {
+            "versions": [
+                {
+                    "id": "v" + v,
+                    "status": "CURRENT" if i == 0 else "SUPPORTED",
+                    "links": [{"rel": "self", "href": base + "/v2/"}],
+                }
+                for i, v in enumerate(VERSIONS)
+            ]
+        }
 
     def versions(self, req):
         return Response(300, self._versions(req))
@@ -67,12 +74,13 @@ class ImageService(Service):
         value may be double-quoted to hold a comma); any other operator or
         a malformed quote is a 400, as in glance.
         """
-        filters = {key: req.arg(key)
-                   for key in ("name", "status", "visibility", "owner")
-                   if req.arg(key) is not None}
+        filters = {
+            key: req.arg(key)
+            for key in ("name", "status", "visibility", "owner")
+            if req.arg(key) is not None
+        }
         id_filter = req.arg("id")
-        ids = (images.id_filter_values(id_filter) if id_filter is not None
-               else None)
+        ids = images.id_filter_values(id_filter) if id_filter is not None else None
         limit = req.arg("limit")
         if limit is not None:
             try:
@@ -82,14 +90,17 @@ class ImageService(Service):
             if limit < 0:
                 raise HTTPError(400, "limit param must be positive")
         size = min(MAX_LIMIT if limit is None else limit, MAX_LIMIT)
-        found = images.page(req.db, req.context, filters, ids, size,
-                            req.arg("marker"))
+        found = images.page(req.db, req.context, filters, ids, size, req.arg("marker"))
         shown = found[:size]
-        body = {"images": shown, "schema": "/v2/schemas/images",
-                "first": "/v2/images" + _query(req, drop=("marker",))}
+        body = {
+            "images": shown,
+            "schema": "/v2/schemas/images",
+            "first": "/v2/images" + _query(req, drop=("marker",)),
+        }
         if len(found) > size and shown:
             body["next"] = "/v2/images" + _query(
-                req, drop=("marker",), add={"marker": shown[-1]["id"]})
+                req, drop=("marker",), add={"marker": shown[-1]["id"]}
+            )
         return body
 
     def show_image(self, req):
@@ -97,7 +108,6 @@ class ImageService(Service):
 
 
 def _query(req, drop=(), add=None):
-    pairs = [(k, v) for k, values in req.query.items() if k not in drop
-             for v in values]
+    pairs = [(k, v) for k, values in req.query.items() if k not in drop for v in values]
     pairs += list((add or {}).items())
     return "?" + urlencode(pairs) if pairs else ""

@@ -11,19 +11,28 @@ import json
 import re
 import uuid
 
-from occli.localcloud import common, errors
+from occli.localcloud import common
+from occli.localcloud import errors
 
 MAX_LIMIT = 1000
 _NAMESPACE = uuid.UUID("1d7b7bd8-1c64-4a46-8d0b-6f8b1d6b0d2e")
 
 # name, size (bytes), virtual size, disk format, properties
 SEED_IMAGES = (
-    ("cirros-0.6.2-x86_64-disk", 21430272, 117440512, "qcow2",
-     {"os_distro": "cirros", "os_version": "0.6.2",
-      "hw_architecture": "x86_64"}),
-    ("ubuntu-24.04", 614337536, 3758096384, "qcow2",
-     {"os_distro": "ubuntu", "os_version": "24.04",
-      "hw_architecture": "x86_64"}),
+    (
+        "cirros-0.6.2-x86_64-disk",
+        21430272,
+        117440512,
+        "qcow2",
+        {"os_distro": "cirros", "os_version": "0.6.2", "hw_architecture": "x86_64"},
+    ),
+    (
+        "ubuntu-24.04",
+        614337536,
+        3758096384,
+        "qcow2",
+        {"os_distro": "ubuntu", "os_version": "24.04", "hw_architecture": "x86_64"},
+    ),
 )
 
 
@@ -64,20 +73,29 @@ def view(row):
 
 def get_image(db, image_id):
     """The image ``image_id`` in Glance's JSON shape (without links), or None."""
-    row = db.execute("SELECT * FROM images WHERE id = ?",
-                     (str(image_id),)).fetchone()
+    row = db.execute("SELECT * FROM images WHERE id = ?", (str(image_id),)).fetchone()
     return view(row) if row else None
 
 
 def image_exists(db, image_id):
     """Whether image ``image_id`` exists (in any status)."""
-    return db.execute("SELECT 1 FROM images WHERE id = ?",
-                      (str(image_id),)).fetchone() is not None
+    return db.execute("SELECT 1 FROM images WHERE id = ?", (str(image_id),)).fetchone() is not None
 
 
-def create_image(db, name, owner, status="active", visibility="private",
-                 container_format="bare", disk_format="qcow2", size=None,
-                 min_disk=0, min_ram=0, properties=None, image_id=None):
+def create_image(
+    db,
+    name,
+    owner,
+    status="active",
+    visibility="private",
+    container_format="bare",
+    disk_format="qcow2",
+    size=None,
+    min_disk=0,
+    min_ram=0,
+    properties=None,
+    image_id=None,
+):
     """Insert an image (e.g. a server snapshot) and return it."""
     image_id = image_id or common.new_uuid()
     now = common.iso_z(common.utcnow())
@@ -92,9 +110,26 @@ def create_image(db, name, owner, status="active", visibility="private",
         " os_hash_algo, os_hash_value, min_disk, min_ram, properties,"
         " created_at, updated_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (image_id, name, status, visibility, owner, container_format,
-         disk_format, size, size, checksum, hash_algo, hash_value, min_disk,
-         min_ram, json.dumps(properties or {}), now, now))
+        (
+            image_id,
+            name,
+            status,
+            visibility,
+            owner,
+            container_format,
+            disk_format,
+            size,
+            size,
+            checksum,
+            hash_algo,
+            hash_value,
+            min_disk,
+            min_ram,
+            json.dumps(properties or {}),
+            now,
+            now,
+        ),
+    )
     return get_image(db, image_id)
 
 
@@ -104,18 +139,26 @@ def seed(db, owner):
         image_id = seed_image_id(name)
         if image_exists(db, image_id):
             continue
-        create_image(db, name, owner, visibility="public",
-                     disk_format=disk_format, size=size,
-                     properties=props, image_id=image_id)
-        db.execute("UPDATE images SET virtual_size = ? WHERE id = ?",
-                   (virtual_size, image_id))
+        create_image(
+            db,
+            name,
+            owner,
+            visibility="public",
+            disk_format=disk_format,
+            size=size,
+            properties=props,
+            image_id=image_id,
+        )
+        db.execute("UPDATE images SET virtual_size = ? WHERE id = ?", (virtual_size, image_id))
 
 
 def visible(caller, image):
     """Whether ``caller`` may see ``image`` (a view)."""
-    return (caller.is_admin
-            or image["visibility"] in ("public", "community")
-            or image["owner"] == caller.project_id)
+    return (
+        caller.is_admin
+        or image["visibility"] in ("public", "community")
+        or image["owner"] == caller.project_id
+    )
 
 
 def show(db, caller, image_id):
@@ -129,8 +172,7 @@ def show(db, caller, image_id):
 def _visible_clause(caller):
     if caller.is_admin:
         return "1", []
-    return "(visibility IN ('public', 'community') OR owner = ?)", [
-        caller.project_id]
+    return "(visibility IN ('public', 'community') OR owner = ?)", [caller.project_id]
 
 
 def page(db, caller, filters, ids, size, marker):
@@ -146,28 +188,32 @@ def page(db, caller, filters, ids, size, marker):
         clauses.append("%s = ?" % key)
         args.append(value)
     if ids is not None:
-        clauses.append("id IN (%s)" % ", ".join("?" * len(ids))
-                       if ids else "0")
+        clauses.append("id IN (%s)" % ", ".join("?" * len(ids)) if ids else "0")
         args += ids
     if marker is not None:
         row = db.execute(
-            "SELECT created_at, id FROM images WHERE id = ? AND " + where,
-            [marker] + visible_args).fetchone()
+            "SELECT created_at, id FROM images WHERE id = ? AND " + where, [marker] + visible_args
+        ).fetchone()
         if row is None:
             raise errors.BadRequest("marker %s could not be found." % marker)
         clauses.append("(created_at < ? OR (created_at = ? AND id < ?))")
         args += [row["created_at"], row["created_at"], row["id"]]
     rows = db.execute(
         "SELECT * FROM images WHERE %s ORDER BY created_at DESC, id DESC"
-        " LIMIT ?" % " AND ".join(clauses), args + [size + 1]).fetchall()
+        " LIMIT ?" % " AND ".join(clauses),
+        args + [size + 1],
+    ).fetchall()
     return [view(r) for r in rows]
 
 
-_IN_VALUES = re.compile(r'''
+_IN_VALUES = re.compile(
+    r"""
     "([^"\\]*(?:\\.[^"\\]*)*)",?   # a double-quoted value (may hold commas)
     | ([^,]+),?                      # or anything up to the next comma
     | ,                              # or an empty value
-    ''', re.VERBOSE)
+    """,
+    re.VERBOSE,
+)
 
 
 def id_filter_values(value):
@@ -194,13 +240,12 @@ def _validate_quotes(value):
             continue
         if opening and i and value[i - 1] != ",":
             raise errors.BadRequest(
-                "Invalid filter value %s. There is no comma before opening"
-                " quotation mark." % value)
+                "Invalid filter value %s. There is no comma before opening quotation mark." % value
+            )
         if not opening and i + 1 != len(value) and value[i + 1] != ",":
             raise errors.BadRequest(
-                "Invalid filter value %s. There is no comma after closing"
-                " quotation mark." % value)
+                "Invalid filter value %s. There is no comma after closing quotation mark." % value
+            )
         opening = not opening
     if not opening:
-        raise errors.BadRequest("Invalid filter value %s. The quote is not "
-                                "closed." % value)
+        raise errors.BadRequest("Invalid filter value %s. The quote is not closed." % value)

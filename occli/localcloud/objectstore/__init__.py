@@ -17,11 +17,8 @@ local-cloud service:
 """
 
 from occli.localcloud.objectstore.api import ObjectStoreService
-from occli.localcloud.objectstore.tempurl import (
-    TEMP_URL_KEYS,
-    content_disposition,
-    temp_url_signature,
-)
+from occli.localcloud.objectstore.tempurl import TEMP_URL_KEYS
+from occli.localcloud.objectstore.tempurl import content_disposition
+from occli.localcloud.objectstore.tempurl import temp_url_signature
 
-__all__ = ["TEMP_URL_KEYS", "ObjectStoreService", "content_disposition",
-           "temp_url_signature"]
+__all__ = ["TEMP_URL_KEYS", "ObjectStoreService", "content_disposition", "temp_url_signature"]

@@ -13,21 +13,23 @@ import math
 import re
 
 from occli.localcloud import common
-from occli.localcloud.app import HTTPError, Response, Route, Service, Unauthenticated
-from occli.localcloud.objectstore import (
-    accounts,
-    containers,
-    migrations,
-    objects,
-    tempurl,
-)
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
+from occli.localcloud.app import Route
+from occli.localcloud.app import Service
+from occli.localcloud.app import Unauthenticated
+from occli.localcloud.objectstore import accounts
+from occli.localcloud.objectstore import containers
+from occli.localcloud.objectstore import migrations
+from occli.localcloud.objectstore import objects
+from occli.localcloud.objectstore import tempurl
 
 _TEMP_URL_INVALID = "401 Unauthorized: Temp URL invalid\n"
 _INVALID_UTF8 = "Invalid UTF8 or contains NULL"
 _TOO_LARGE = "Your request is too large."
 _HTML_ERRORS = {
     401: "This server could not verify that you are authorized to access "
-         "the document you requested.",
+    "the document you requested.",
     403: "Access was denied to this resource.",
     404: "The resource could not be found.",
     405: "The method is not allowed for this resource.",
@@ -40,6 +42,7 @@ _HTML_ERRORS = {
 # keystoneauth's operator_roles (as devstack sets them: member, admin): the
 # roles that may change an account; a reader only reads
 OPERATOR_ROLE = "member"
+
 
 class SwiftError(HTTPError):
     """An error whose plain-text body is given verbatim."""
@@ -67,9 +70,9 @@ def _meta_headers(environ, kind):
     remove_prefix = "HTTP_X_REMOVE_%s_META_" % kind.upper()
     for key, value in environ.items():
         if key.startswith(prefix):
-            set_[key[len(prefix):].lower().replace("_", "-")] = value
+            set_[key[len(prefix) :].lower().replace("_", "-")] = value
         elif key.startswith(remove_prefix):
-            remove.add(key[len(remove_prefix):].lower().replace("_", "-"))
+            remove.add(key[len(remove_prefix) :].lower().replace("_", "-"))
     return set_, remove
 
 
@@ -116,14 +119,15 @@ class ObjectStoreService(Service):
         cont = acct + r"/(?P<container>[^/]+)"
         obj = cont + r"/(?P<object>.+)"
         for method, regex, handler in (
-                ("GET", acct, self.get_account),
-                ("POST", acct, self.post_account),
-                ("GET", cont, self.get_container),
-                ("PUT", cont, self.put_container),
-                ("DELETE", cont, self.delete_container),
-                ("GET", obj, self.get_object),
-                ("PUT", obj, self.put_object),
-                ("DELETE", obj, self.delete_object)):
+            ("GET", acct, self.get_account),
+            ("POST", acct, self.post_account),
+            ("GET", cont, self.get_container),
+            ("PUT", cont, self.put_container),
+            ("DELETE", cont, self.delete_container),
+            ("GET", obj, self.get_object),
+            ("PUT", obj, self.put_object),
+            ("DELETE", obj, self.delete_object),
+        ):
             route = Route(method, "/", handler, auth=False)
             route.regex = re.compile("^" + regex + "/?$")
             self.routes.append(route)
@@ -139,10 +143,16 @@ class ObjectStoreService(Service):
             text = _TOO_LARGE
         if text is None:
             text = "<html><h1>%s</h1><p>%s</p></html>" % (
-                common.reason(status), _HTML_ERRORS.get(status, message))
-        return Response(status, raw=text, content_type=(
-            "text/html; charset=UTF-8" if text.startswith("<")
-            else "text/plain; charset=UTF-8"))
+                common.reason(status),
+                _HTML_ERRORS.get(status, message),
+            )
+        return Response(
+            status,
+            raw=text,
+            content_type=(
+                "text/html; charset=UTF-8" if text.startswith("<") else "text/plain; charset=UTF-8"
+            ),
+        )
 
     def before(self, req):
         # container and object names as text, not WSGI's latin-1 of UTF-8
@@ -188,57 +198,69 @@ class ObjectStoreService(Service):
             raise HTTPError(401, headers=exc.headers) from None
         if not ctx.project_id or "AUTH_" + ctx.project_id != account:
             raise HTTPError(403)
-        if req.method not in ("GET", "HEAD") and not (
-                OPERATOR_ROLE in ctx.roles or ctx.is_admin):
-            raise HTTPError(403)   # keystoneauth: not an operator role
+        if req.method not in ("GET", "HEAD") and not (OPERATOR_ROLE in ctx.roles or ctx.is_admin):
+            raise HTTPError(403)  # keystoneauth: not an operator role
         return "token"
 
     def _valid_temp_url(self, req, account):
-        path = _wsgi_text(req.path)   # Swift signs the decoded path
+        path = _wsgi_text(req.path)  # Swift signs the decoded path
         return tempurl.signature_valid(
-            req.db, account, tempurl.methods_allowed_by(req.method),
-            {path, path[len(self.prefix):]},
+            req.db,
+            account,
+            tempurl.methods_allowed_by(req.method),
+            {path, path[len(self.prefix) :]},
             tempurl.first(req.query, "temp_url_sig"),
-            tempurl.first(req.query, "temp_url_expires"))
+            tempurl.first(req.query, "temp_url_expires"),
+        )
 
     # -- listings ----------------------------------------------------------
 
     def _listing(self, req, items):
         try:
-            limit = min(int(req.arg("limit", self.listing_limit)),
-                        self.listing_limit)
+            limit = min(int(req.arg("limit", self.listing_limit)), self.listing_limit)
         except ValueError:
             raise SwiftError(412, "Value of limit must be a positive integer") from None
-        return containers.page(items, req.arg("prefix"), req.arg("marker"),
-                               req.arg("end_marker"), limit)
+        return containers.page(
+            items, req.arg("prefix"), req.arg("marker"), req.arg("end_marker"), limit
+        )
 
     def _listing_response(self, req, listing, headers):
         if req.method == "HEAD":
             return Response(204, headers=headers)
         fmt = req.arg("format") or ""
         if "json" in fmt or "json" in (req.header("Accept") or ""):
-            return Response(200, listing, headers=headers,
-                            content_type="application/json; charset=utf-8")
+            return Response(
+                200, listing, headers=headers, content_type="application/json; charset=utf-8"
+            )
         if not listing:
             return Response(204, headers=headers)
         text = "".join(i["name"] + "\n" for i in listing)
-        return Response(200, headers=headers, raw=text,
-                        content_type="text/plain; charset=utf-8")
+        return Response(200, headers=headers, raw=text, content_type="text/plain; charset=utf-8")
 
     # -- accounts ----------------------------------------------------------
 
     def get_account(self, req):
         self._authorize(req)
         info = accounts.summary(req.db, req.params["account"])
-        headers = {"X-Account-Container-Count": len(info["containers"]),
-                   "X-Account-Object-Count": info["object_count"],
-                   "X-Account-Bytes-Used": info["bytes_used"],
-                   "X-Timestamp": _x_timestamp(info["created_at"])}
+        headers = {
+            "X-Account-Container-Count": len(info["containers"]),
+            "X-Account-Object-Count": info["object_count"],
+            "X-Account-Bytes-Used": info["bytes_used"],
+            "X-Timestamp": _x_timestamp(info["created_at"]),
+        }
         headers.update(_meta_out("Account", info["metadata"]))
-        listing = self._listing(req, [
-            {"name": c["name"], "count": c["count"], "bytes": c["bytes"],
-             "last_modified": _iso_listing(c["last_modified"])}
-            for c in info["containers"]])
+        listing = self._listing(
+            req,
+            [
+                {
+                    "name": c["name"],
+                    "count": c["count"],
+                    "bytes": c["bytes"],
+                    "last_modified": _iso_listing(c["last_modified"]),
+                }
+                for c in info["containers"]
+            ],
+        )
         return self._listing_response(req, listing, headers)
 
     def post_account(self, req):
@@ -251,48 +273,60 @@ class ObjectStoreService(Service):
 
     def put_container(self, req):
         self._authorize(req)
-        created = containers.create(req.db, req.params["account"],
-                                    req.params["container"])
-        return Response(201 if created else 202, raw=b"",
-                        content_type="text/html; charset=UTF-8")
+        created = containers.create(req.db, req.params["account"], req.params["container"])
+        return Response(201 if created else 202, raw=b"", content_type="text/html; charset=UTF-8")
 
     def get_container(self, req):
         self._authorize(req)
-        row = containers.get(req.db, req.params["account"],
-                             req.params["container"])
+        row = containers.get(req.db, req.params["account"], req.params["container"])
         rows = containers.object_rows(req.db, row)
-        headers = {"X-Container-Object-Count": len(rows),
-                   "X-Container-Bytes-Used": sum(o["size"] for o in rows),
-                   "X-Timestamp": _x_timestamp(row["created_at"])}
+        headers = {
+            "X-Container-Object-Count": len(rows),
+            "X-Container-Bytes-Used": sum(o["size"] for o in rows),
+            "X-Timestamp": _x_timestamp(row["created_at"]),
+        }
         headers.update(_meta_out("Container", containers.metadata(row)))
-        listing = self._listing(req, [
-            {"name": o["name"], "hash": o["etag"], "bytes": o["size"],
-             "content_type": o["content_type"],
-             "last_modified": _iso_listing(o["timestamp"])} for o in rows])
+        listing = self._listing(
+            req,
+            [
+                {
+                    "name": o["name"],
+                    "hash": o["etag"],
+                    "bytes": o["size"],
+                    "content_type": o["content_type"],
+                    "last_modified": _iso_listing(o["timestamp"]),
+                }
+                for o in rows
+            ],
+        )
         return self._listing_response(req, listing, headers)
 
     def delete_container(self, req):
         self._authorize(req)
-        containers.delete(req.db, req.params["account"],
-                          req.params["container"])
+        containers.delete(req.db, req.params["account"], req.params["container"])
         return Response(204)
 
     # -- objects -----------------------------------------------------------
 
     def get_object(self, req):
         via = self._authorize(req, temp_url_ok=True)
-        obj = objects.get(req.db, req.params["account"],
-                          req.params["container"], req.params["object"])
-        headers = {"Etag": obj["etag"],
-                   "Last-Modified": _last_modified(obj["timestamp"]),
-                   "X-Timestamp": _x_timestamp(obj["timestamp"]),
-                   "Accept-Ranges": "bytes"}
+        obj = objects.get(
+            req.db, req.params["account"], req.params["container"], req.params["object"]
+        )
+        headers = {
+            "Etag": obj["etag"],
+            "Last-Modified": _last_modified(obj["timestamp"]),
+            "X-Timestamp": _x_timestamp(obj["timestamp"]),
+            "Accept-Ranges": "bytes",
+        }
         headers.update(_meta_out("Object", objects.metadata(obj)))
         if via == "temp_url":
             headers["Content-Disposition"] = tempurl.content_disposition(
-                req.query, req.params["object"])
-        return Response(200, headers=headers, raw=bytes(obj["body"]),
-                        content_type=obj["content_type"])
+                req.query, req.params["object"]
+            )
+        return Response(
+            200, headers=headers, raw=bytes(obj["body"]), content_type=obj["content_type"]
+        )
 
     def put_object(self, req):
         self._authorize(req, temp_url_ok=True)
@@ -301,18 +335,31 @@ class ObjectStoreService(Service):
         body = self._read_body(req)
         meta, _ = _meta_headers(req.environ, "object")
         etag, now = objects.put(
-            req.db, req.params["account"], req.params["container"], name,
-            body, etag=req.header("Etag"),
-            content_type=req.header("Content-Type"), meta=meta)
-        return Response(201, raw=b"", content_type="text/html; charset=UTF-8",
-                        headers={"Etag": etag,
-                                 "Last-Modified": _last_modified(now),
-                                 "X-Timestamp": _x_timestamp(now)})
+            req.db,
+            req.params["account"],
+            req.params["container"],
+            name,
+            body,
+            etag=req.header("Etag"),
+            content_type=req.header("Content-Type"),
+            meta=meta,
+        )
+        return Response(
+            201,
+            raw=b"",
+            content_type="text/html; charset=UTF-8",
+            headers={
+                "Etag": etag,
+                "Last-Modified": _last_modified(now),
+                "X-Timestamp": _x_timestamp(now),
+            },
+        )
 
     def delete_object(self, req):
         self._authorize(req, temp_url_ok=True)
-        objects.delete(req.db, req.params["account"],
-                       req.params["container"], req.params["object"])
+        objects.delete(
+            req.db, req.params["account"], req.params["container"], req.params["object"]
+        )
         return Response(204)
 
     def _read_body(self, req):

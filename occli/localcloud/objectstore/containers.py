@@ -6,7 +6,8 @@ error's ``text``; an unknown container 404, a non-empty one 409 on delete.
 
 import json
 
-from occli.localcloud import common, errors
+from occli.localcloud import common
+from occli.localcloud import errors
 from occli.localcloud.objectstore import accounts
 
 MAX_NAME_LENGTH = 256
@@ -15,8 +16,8 @@ MAX_NAME_LENGTH = 256
 def get(db, account, name):
     """The container row, or NotFound."""
     row = db.execute(
-        "SELECT * FROM swift_containers WHERE account = ? AND name = ?",
-        (account, name)).fetchone()
+        "SELECT * FROM swift_containers WHERE account = ? AND name = ?", (account, name)
+    ).fetchone()
     if row is None:
         raise errors.NotFound("Container %s not found" % name)
     return row
@@ -29,14 +30,16 @@ def metadata(row):
 def create(db, account, name):
     """Create container ``name`` (and its account); False if it existed."""
     if len(name) > MAX_NAME_LENGTH:
-        text = "Container name length of %d longer than %d" % (
-            len(name), MAX_NAME_LENGTH)
+        text = "Container name length of %d longer than %d" % (len(name), MAX_NAME_LENGTH)
         raise errors.BadRequest(text, text=text)
     accounts.ensure(db, account)
-    return bool(db.execute(
-        "INSERT OR IGNORE INTO swift_containers"
-        " (account, name, metadata, created_at) VALUES (?, ?, '{}', ?)",
-        (account, name, common.utcnow().timestamp())).rowcount)
+    return bool(
+        db.execute(
+            "INSERT OR IGNORE INTO swift_containers"
+            " (account, name, metadata, created_at) VALUES (?, ?, '{}', ?)",
+            (account, name, common.utcnow().timestamp()),
+        ).rowcount
+    )
 
 
 def object_rows(db, row):
@@ -45,27 +48,35 @@ def object_rows(db, row):
     return db.execute(
         "SELECT name, size, etag, content_type, timestamp"
         " FROM swift_objects WHERE account = ? AND container = ?"
-        " ORDER BY name", (row["account"], row["name"])).fetchall()
+        " ORDER BY name",
+        (row["account"], row["name"]),
+    ).fetchall()
 
 
 def delete(db, account, name):
     """Delete an empty container (NotFound, or Conflict if it has objects)."""
     row = get(db, account, name)
     busy = db.execute(
-        "SELECT 1 FROM swift_objects WHERE account = ? AND container = ?"
-        " LIMIT 1", (row["account"], row["name"])).fetchone()
+        "SELECT 1 FROM swift_objects WHERE account = ? AND container = ? LIMIT 1",
+        (row["account"], row["name"]),
+    ).fetchone()
     if busy:
         raise errors.Conflict("Container %s is not empty" % name)
-    db.execute("DELETE FROM swift_containers WHERE account = ? AND name = ?",
-               (row["account"], row["name"]))
+    db.execute(
+        "DELETE FROM swift_containers WHERE account = ? AND name = ?",
+        (row["account"], row["name"]),
+    )
 
 
 def page(items, prefix=None, marker=None, end_marker=None, limit=None):
     """A listing page of ``items`` (dicts with ``name``, sorted): names
     starting with ``prefix``, after ``marker``, before ``end_marker``, at
     most ``limit`` (negative: none)."""
-    items = [i for i in items
-             if (not prefix or i["name"].startswith(prefix))
-             and (not marker or i["name"] > marker)
-             and (not end_marker or i["name"] < end_marker)]
-    return items if limit is None else items[:max(limit, 0)]
+    items = [
+        i
+        for i in items
+        if (not prefix or i["name"].startswith(prefix))
+        and (not marker or i["name"] > marker)
+        and (not end_marker or i["name"] < end_marker)
+    ]
+    return items if limit is None else items[: max(limit, 0)]

@@ -1,7 +1,8 @@
 """The object-store tables, applied under the store component
 ``objectstore`` (append steps, never edit a released one)."""
 
-MIGRATIONS = ["""
+MIGRATIONS = [
+    """
     CREATE TABLE swift_accounts (
         account TEXT PRIMARY KEY,
         metadata TEXT NOT NULL DEFAULT '{}',
@@ -25,4 +26,5 @@ MIGRATIONS = ["""
         PRIMARY KEY (account, container, name),
         FOREIGN KEY (account, container)
             REFERENCES swift_containers (account, name))
-"""]
+"""
+]

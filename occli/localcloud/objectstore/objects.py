@@ -9,7 +9,8 @@ import hashlib
 import json
 import mimetypes
 
-from occli.localcloud import common, errors
+from occli.localcloud import common
+from occli.localcloud import errors
 from occli.localcloud.objectstore import containers
 
 MAX_NAME_BYTES = 1024
@@ -32,8 +33,9 @@ def check_name(name):
 def read(db, account, container, name):
     """The stored object as a dict (``body``, ``timestamp``, …) or None."""
     row = db.execute(
-        "SELECT * FROM swift_objects WHERE account = ? AND container = ?"
-        " AND name = ?", (account, container, name)).fetchone()
+        "SELECT * FROM swift_objects WHERE account = ? AND container = ? AND name = ?",
+        (account, container, name),
+    ).fetchone()
     return dict(row) if row is not None else None
 
 
@@ -49,8 +51,7 @@ def metadata(obj):
     return json.loads(obj["metadata"])
 
 
-def put(db, account, container, name, body, etag=None, content_type=None,
-        meta=None):
+def put(db, account, container, name, body, etag=None, content_type=None, meta=None):
     """Store (or replace) an object; returns ``(etag, timestamp)``.
 
     ``etag``: the MD5 the client sent, if any (quotes and case ignored);
@@ -63,22 +64,32 @@ def put(db, account, container, name, body, etag=None, content_type=None,
     sent = (etag or "").strip('"').lower()
     if sent and sent != actual:
         raise EtagMismatch("Etag %s does not match the body" % sent)
-    content_type = (content_type or mimetypes.guess_type(name)[0]
-                    or "application/octet-stream")
+    content_type = content_type or mimetypes.guess_type(name)[0] or "application/octet-stream"
     now = common.utcnow().timestamp()
     db.execute(
         "INSERT OR REPLACE INTO swift_objects (account, container, name,"
         " body, size, etag, content_type, metadata, timestamp)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (account, container, name, body, len(body), actual, content_type,
-         json.dumps({k: v for k, v in (meta or {}).items() if v}), now))
+        (
+            account,
+            container,
+            name,
+            body,
+            len(body),
+            actual,
+            content_type,
+            json.dumps({k: v for k, v in (meta or {}).items() if v}),
+            now,
+        ),
+    )
     return actual, now
 
 
 def delete(db, account, container, name):
     """Delete an object, or NotFound."""
     deleted = db.execute(
-        "DELETE FROM swift_objects WHERE account = ? AND container = ?"
-        " AND name = ?", (account, container, name)).rowcount
+        "DELETE FROM swift_objects WHERE account = ? AND container = ? AND name = ?",
+        (account, container, name),
+    ).rowcount
     if not deleted:
         raise errors.NotFound("Object %s not found" % name)

@@ -19,14 +19,16 @@ import hmac
 import posixpath
 import re
 import time
-from urllib.parse import parse_qs, quote, unquote, urlsplit
+from urllib.parse import parse_qs
+from urllib.parse import quote
+from urllib.parse import unquote
+from urllib.parse import urlsplit
 
 from occli.localcloud import common
 from occli.localcloud.objectstore import accounts
 
 TEMP_URL_KEYS = ("temp-url-key", "temp-url-key-2")
-_DIGESTS = {"sha1": hashlib.sha1, "sha256": hashlib.sha256,
-            "sha512": hashlib.sha512}
+_DIGESTS = {"sha1": hashlib.sha1, "sha256": hashlib.sha256, "sha512": hashlib.sha512}
 _HEX_DIGESTS = {40: "sha1", 64: "sha256", 128: "sha512"}
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _OBJECT_PATH = re.compile(r"/v1/(AUTH_[^/]+)/([^/]+)/(.+)")
@@ -62,7 +64,8 @@ def _parse_sig(sig):
         try:
             raw = base64.urlsafe_b64decode(
                 encoded.replace(" ", "-").replace("+", "-").replace("/", "_")
-                + "=" * (-len(encoded) % 4))
+                + "=" * (-len(encoded) % 4)
+            )
         except (binascii.Error, ValueError):
             return None
         return name, raw.hex()
@@ -92,14 +95,12 @@ def signature_valid(db, account, methods, paths, sig, expires):
     if sig is None or expires is None or expires < _now():
         return False
     digest, signature = sig
-    keys = [v for k, v in accounts.metadata(db, account).items()
-            if k in TEMP_URL_KEYS and v]
+    keys = [v for k, v in accounts.metadata(db, account).items() if k in TEMP_URL_KEYS and v]
     for key in keys:
         for method in methods:
             for path in paths:
                 body = "%s\n%d\n%s" % (method, expires, path)
-                expected = hmac.new(key.encode(), body.encode(),
-                                    _DIGESTS[digest]).hexdigest()
+                expected = hmac.new(key.encode(), body.encode(), _DIGESTS[digest]).hexdigest()
                 if hmac.compare_digest(expected, signature):
                     return True
     return False
@@ -119,14 +120,19 @@ def signed_object(db, url, prefix, method="HEAD"):
     except (TypeError, ValueError, AttributeError):
         return None
     path = unquote(parts.path)
-    short = path[len(prefix):] if path.startswith(prefix + "/") else path
+    short = path[len(prefix) :] if path.startswith(prefix + "/") else path
     m = _OBJECT_PATH.fullmatch(short)
     if m is None or "\x00" in path:
         return None
     query = parse_qs(parts.query, keep_blank_values=True)
-    if not signature_valid(db, m.group(1), methods_allowed_by(method),
-                           {path, short}, first(query, "temp_url_sig"),
-                           first(query, "temp_url_expires")):
+    if not signature_valid(
+        db,
+        m.group(1),
+        methods_allowed_by(method),
+        {path, short},
+        first(query, "temp_url_sig"),
+        first(query, "temp_url_expires"),
+    ):
         return None
     return m.groups()
 
@@ -147,4 +153,7 @@ def content_disposition(query, object_name):
     if not filename:
         filename = posixpath.basename(object_name.rstrip("/"))
     return "%s; filename=\"%s\"; filename*=UTF-8''%s" % (
-        kind, quote(filename, safe=" /"), quote(filename))
+        kind,
+        quote(filename, safe=" /"),
+        quote(filename),
+    )

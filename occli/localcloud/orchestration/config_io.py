@@ -60,16 +60,19 @@ def _as_map(value):
     raise ValueError('"%s" is not a map' % (value,))
 
 
-_CONVERTERS = {"String": _as_string, "Number": _as_number,
-               "CommaDelimitedList": _as_list, "Json": _as_map,
-               "Boolean": _as_bool}
+_CONVERTERS = {
+    "String": _as_string,
+    "Number": _as_number,
+    "CommaDelimitedList": _as_list,
+    "Json": _as_map,
+    "Boolean": _as_bool,
+}
 
 
 def _io_type(value):
     value = _as_string(value)
     if value not in IO_TYPES:
-        raise ValueError('"%s" is not an allowed value [%s]'
-                         % (value, ", ".join(IO_TYPES)))
+        raise ValueError('"%s" is not an allowed value [%s]' % (value, ", ".join(IO_TYPES)))
     return value
 
 
@@ -96,11 +99,19 @@ def _normalise_io(item, schema):
     return result
 
 
-_INPUT_SCHEMA = {"name": _as_string, "description": _as_string,
-                 "type": _io_type, "default": lambda v: v,
-                 "replace_on_change": _as_bool}
-_OUTPUT_SCHEMA = {"name": _as_string, "description": _as_string,
-                  "type": _io_type, "error_output": _as_bool}
+_INPUT_SCHEMA = {
+    "name": _as_string,
+    "description": _as_string,
+    "type": _io_type,
+    "default": lambda v: v,
+    "replace_on_change": _as_bool,
+}
+_OUTPUT_SCHEMA = {
+    "name": _as_string,
+    "description": _as_string,
+    "type": _io_type,
+    "error_output": _as_bool,
+}
 
 
 def _check_io_list(items):
@@ -113,11 +124,13 @@ def _check_io_list(items):
 def normalise_input(item):
     """One config input as heat stores it (``InputConfig.as_dict``)."""
     explicit_type = item.get("type") is not None
-    result = _normalise_io(
-        {k: v for k, v in item.items() if k != "value"}, _INPUT_SCHEMA)
+    result = _normalise_io({k: v for k, v in item.items() if k != "value"}, _INPUT_SCHEMA)
     default = result.get("default")
-    if explicit_type and "default" in result and not (
-            default == "" and result["type"] != "String"):
+    if (
+        explicit_type
+        and "default" in result
+        and not (default == "" and result["type"] != "String")
+    ):
         try:
             result["default"] = _CONVERTERS[result["type"]](default)
         except ValueError as exc:

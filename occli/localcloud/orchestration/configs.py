@@ -7,16 +7,16 @@
 import json
 import sys
 
-from occli.localcloud import common, errors
-from occli.localcloud.orchestration import config_io, fields
+from occli.localcloud import common
+from occli.localcloud import errors
+from occli.localcloud.orchestration import config_io
+from occli.localcloud.orchestration import fields
 
 
 def find(db, caller, config_id):
     """The config row ``caller`` may see, or None."""
-    row = db.execute("SELECT * FROM heat_software_configs WHERE id = ?",
-                     (config_id,)).fetchone()
-    if row is None or not (caller.is_admin
-                           or row["project_id"] == caller.project_id):
+    row = db.execute("SELECT * FROM heat_software_configs WHERE id = ?", (config_id,)).fetchone()
+    if row is None or not (caller.is_admin or row["project_id"] == caller.project_id):
         return None
     return row
 
@@ -25,8 +25,7 @@ def get(db, caller, config_id):
     """The config row ``caller`` may see, or NotFound."""
     row = find(db, caller, config_id)
     if row is None:
-        raise errors.NotFound("Software config with id %s not found"
-                              % config_id, type="NotFound")
+        raise errors.NotFound("Software config with id %s not found" % config_id, type="NotFound")
     return row
 
 
@@ -47,22 +46,23 @@ def create(db, caller, name, group, config, inputs, outputs, options, limit):
         raise fields.Unmapped(str(exc), type="TypeError") from None
     if not caller.is_admin:
         (count,) = db.execute(
-            "SELECT COUNT(*) FROM heat_software_configs"
-            " WHERE project_id = ?", (caller.project_id,)).fetchone()
+            "SELECT COUNT(*) FROM heat_software_configs WHERE project_id = ?", (caller.project_id,)
+        ).fetchone()
         if count >= limit:
             raise errors.BadRequest(
                 "Request limit exceeded: You have reached the maximum "
                 "software configs per tenant, %d. Please delete some "
-                "software configs." % limit, type="RequestLimitExceeded")
-    stored = {"config": config, "inputs": inputs, "outputs": outputs,
-              "options": options or {}}
+                "software configs." % limit,
+                type="RequestLimitExceeded",
+            )
+    stored = {"config": config, "inputs": inputs, "outputs": outputs, "options": options or {}}
     config_id = common.new_uuid()
     db.execute(
         "INSERT INTO heat_software_configs"
         " (id, project_id, name, grp, body, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?)",
-        (config_id, caller.project_id, name, group, json.dumps(stored),
-         fields.now()))
+        (config_id, caller.project_id, name, group, json.dumps(stored), fields.now()),
+    )
     return get(db, caller, config_id)
 
 
@@ -75,8 +75,8 @@ def page(db, caller, limit=None, marker=None):
         args.append(caller.project_id)
     if marker:
         m = db.execute(
-            "SELECT created_at, id FROM heat_software_configs"
-            " WHERE id = ?", (marker,)).fetchone()
+            "SELECT created_at, id FROM heat_software_configs WHERE id = ?", (marker,)
+        ).fetchone()
         if m is not None:
             where.append("(created_at < ? OR (created_at = ? AND id < ?))")
             args += [m["created_at"], m["created_at"], m["id"]]
@@ -94,10 +94,11 @@ def delete(db, caller, config_id):
     ``InvalidRestrictedAction``)."""
     get(db, caller, config_id)
     used = db.execute(
-        "SELECT 1 FROM heat_software_deployments WHERE config_id = ?"
-        " LIMIT 1", (config_id,)).fetchone()
+        "SELECT 1 FROM heat_software_deployments WHERE config_id = ? LIMIT 1", (config_id,)
+    ).fetchone()
     if used:
         raise fields.Unmapped(
-            "Software config with id %s can not be deleted as it is "
-            "referenced." % config_id, type="InvalidRestrictedAction")
+            "Software config with id %s can not be deleted as it is referenced." % config_id,
+            type="InvalidRestrictedAction",
+        )
     db.execute("DELETE FROM heat_software_configs WHERE id = ?", (config_id,))

@@ -7,7 +7,8 @@ fail in its database layer. Errors carry heat's error ``type``.
 
 import json
 
-from occli.localcloud import common, errors
+from occli.localcloud import common
+from occli.localcloud import errors
 
 IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
 
@@ -49,8 +50,10 @@ def string_field(value, field):
     if isinstance(value, (int, float)):
         value = str(value)
     if not isinstance(value, str):
-        raise errors.BadRequest("A string is required in field %s, not a %s"
-                                % (field, type(value).__name__), type="ValueError")
+        raise errors.BadRequest(
+            "A string is required in field %s, not a %s" % (field, type(value).__name__),
+            type="ValueError",
+        )
     return utf8_text(value, field)
 
 
@@ -59,8 +62,9 @@ def utf8_text(text, field):
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise errors.BadRequest("Field %s is not valid UTF-8 text" % field,
-                                type="ValueError") from None
+        raise errors.BadRequest(
+            "Field %s is not valid UTF-8 text" % field, type="ValueError"
+        ) from None
     return text
 
 

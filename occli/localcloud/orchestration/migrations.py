@@ -1,7 +1,8 @@
 """The orchestration tables, applied under the store component
 ``orchestration`` (append steps, never edit a released one)."""
 
-MIGRATIONS = ["""
+MIGRATIONS = [
+    """
     CREATE TABLE heat_software_configs (
         id TEXT PRIMARY KEY,
         project_id TEXT NOT NULL,
@@ -29,4 +30,5 @@ MIGRATIONS = ["""
         ON heat_software_deployments (server_id, created_at);
     CREATE INDEX heat_software_deployments_config
         ON heat_software_deployments (config_id)
-"""]
+"""
+]

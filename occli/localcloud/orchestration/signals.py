@@ -15,16 +15,16 @@ url)``), or None when none is mounted.
 
 import json
 import re
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote
+from urllib.parse import urlparse
 
 from occli.localcloud import errors
-from occli.localcloud.orchestration import deployments, fields
-from occli.localcloud.orchestration.fields import (
-    COMPLETE,
-    FAILED,
-    IN_PROGRESS,
-    MAX_NESTING,
-)
+from occli.localcloud.orchestration import deployments
+from occli.localcloud.orchestration import fields
+from occli.localcloud.orchestration.fields import COMPLETE
+from occli.localcloud.orchestration.fields import FAILED
+from occli.localcloud.orchestration.fields import IN_PROGRESS
+from occli.localcloud.orchestration.fields import MAX_NESTING
 
 SIGNAL_OUTPUTS = ("deploy_stdout", "deploy_stderr", "deploy_status_code")
 _TEMP_URL_PATH = re.compile(r"(?:^|/)v1/(AUTH_[^/]+)/([^/]+)/(.+)$")
@@ -42,15 +42,13 @@ def apply_signal(deployment, config, details):
         return {}
     details = details or {}
     output_values = deployment.get("output_values")
-    output_values = dict(output_values) if isinstance(
-        output_values, dict) else {}
+    output_values = dict(output_values) if isinstance(output_values, dict) else {}
     status = None
     reasons = {}
     code = details.get("deploy_status_code")
     if code and str(code) != "0":
         status = FAILED
-        reasons["deploy_status_code"] = (
-            "Deployment exited with non-zero status code: %s" % code)
+        reasons["deploy_status_code"] = "Deployment exited with non-zero status code: %s" % code
     for output in config.get("outputs") or []:
         key = output["name"]
         if key in details:
@@ -64,8 +62,7 @@ def apply_signal(deployment, config, details):
         reason = ", ".join("%s : %s" % (k, v) for k, v in reasons.items())
     else:
         status, reason = COMPLETE, "Outputs received"
-    return {"status": status, "status_reason": reason,
-            "output_values": output_values}
+    return {"status": status, "status_reason": reason, "output_values": output_values}
 
 
 def parse_signal_url(url):
@@ -78,7 +75,7 @@ def parse_signal_url(url):
         return None
     try:
         path = urlparse(url).path
-    except ValueError:   # e.g. an unclosed "[" in the host
+    except ValueError:  # e.g. an unclosed "[" in the host
         return None
     m = _TEMP_URL_PATH.search(unquote(path))
     return m.groups() if m else None
@@ -107,8 +104,7 @@ def signal_details(body):
     if not isinstance(details, dict):
         raise ValueError("Invalid signal data: not a JSON object")
     if fields.too_deep(details):
-        raise ValueError("Invalid signal data: nested more than %d levels"
-                         % MAX_NESTING)
+        raise ValueError("Invalid signal data: nested more than %d levels" % MAX_NESTING)
     return details
 
 
@@ -124,12 +120,15 @@ def write_signal(store, row, changes, timestamp):
     """
     sql, values = deployments.set_clause(changes, timestamp)
     with store.transaction() as db:
-        db.execute("UPDATE heat_software_deployments SET " + sql
-                   + " WHERE id = ? AND status = ? AND updated_at IS ?",
-                   values + [row["id"], IN_PROGRESS, row["updated_at"]])
+        db.execute(
+            "UPDATE heat_software_deployments SET "
+            + sql
+            + " WHERE id = ? AND status = ? AND updated_at IS ?",
+            values + [row["id"], IN_PROGRESS, row["updated_at"]],
+        )
         return db.execute(
-            "SELECT * FROM heat_software_deployments WHERE id = ?",
-            (row["id"],)).fetchone()
+            "SELECT * FROM heat_software_deployments WHERE id = ?", (row["id"],)
+        ).fetchone()
 
 
 def _signal_location(db, row, config, swift):
@@ -137,13 +136,11 @@ def _signal_location(db, row, config, swift):
     ``row`` polls, or None: not TEMP_URL_SIGNAL, no object store, or an
     object of another project without a valid temp URL for it."""
     values = {i.get("name"): i.get("value") for i in config["inputs"]}
-    if (values.get("deploy_signal_transport") != "TEMP_URL_SIGNAL"
-            or swift is None):
+    if values.get("deploy_signal_transport") != "TEMP_URL_SIGNAL" or swift is None:
         return None
     url = values.get("deploy_signal_id")
     location = parse_signal_url(url)
-    if location is not None and owns_signal_account(
-            row["project_id"], location[0]):
+    if location is not None and owns_signal_account(row["project_id"], location[0]):
         return location
     return swift.signed_object(db, url)
 
@@ -158,9 +155,11 @@ def poll(db, store, row, swift):
     same object is never applied twice. Only an object the deployment may
     read is looked at; for any other the answer is that of a missing one.
     """
-    config = json.loads(db.execute(
-        "SELECT body FROM heat_software_configs WHERE id = ?",
-        (row["config_id"],)).fetchone()["body"])
+    config = json.loads(
+        db.execute(
+            "SELECT body FROM heat_software_configs WHERE id = ?", (row["config_id"],)
+        ).fetchone()["body"]
+    )
     location = _signal_location(db, row, config, swift)
     if location is None:
         return row
@@ -172,13 +171,11 @@ def poll(db, store, row, swift):
         details = signal_details(obj["body"])
     except ValueError as exc:
         raise errors.BadRequest(str(exc), type="ValueError") from None
-    deployment = {"status": row["status"],
-                  "output_values": fields.loads(row["output_values"])}
+    deployment = {"status": row["status"], "output_values": fields.loads(row["output_values"])}
     changes = apply_signal(deployment, config, details)
     if not changes:
         return row
     fresh = write_signal(store, row, changes, obj["timestamp"])
     if fresh is None:
-        raise errors.NotFound("Deployment with id %s not found" % row["id"],
-                              type="NotFound")
+        raise errors.NotFound("Deployment with id %s not found" % row["id"], type="NotFound")
     return fresh

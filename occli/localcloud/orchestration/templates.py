@@ -13,7 +13,8 @@ import json
 import yaml
 
 from occli.localcloud import errors
-from occli.localcloud.orchestration.fields import MAX_NESTING, too_deep
+from occli.localcloud.orchestration.fields import MAX_NESTING
+from occli.localcloud.orchestration.fields import too_deep
 
 # heat's ``max_template_size``: the most characters a template may have,
 # also applied to a YAML template with its aliases expanded.
@@ -21,13 +22,29 @@ MAX_TEMPLATE_SIZE = 524288
 # largest ``POST /validate`` answer (a template of many parameters grows).
 MAX_VALIDATE_RESPONSE = 2 * MAX_TEMPLATE_SIZE
 
-_HOT_SECTIONS = ("heat_template_version", "description", "parameter_groups",
-                 "parameters", "resources", "outputs", "conditions")
-_SOFTWARE_CONFIG_PROPERTIES = {"group": str, "config": str, "options": dict,
-                               "inputs": list, "outputs": list}
-_EMPTY_ENVIRONMENT = {"parameters": {}, "resource_registry": {"resources": {}},
-                      "parameter_defaults": {}, "encrypted_param_names": [],
-                      "event_sinks": []}
+_HOT_SECTIONS = (
+    "heat_template_version",
+    "description",
+    "parameter_groups",
+    "parameters",
+    "resources",
+    "outputs",
+    "conditions",
+)
+_SOFTWARE_CONFIG_PROPERTIES = {
+    "group": str,
+    "config": str,
+    "options": dict,
+    "inputs": list,
+    "outputs": list,
+}
+_EMPTY_ENVIRONMENT = {
+    "parameters": {},
+    "resource_registry": {"resources": {}},
+    "parameter_defaults": {},
+    "encrypted_param_names": [],
+    "event_sinks": [],
+}
 
 
 class TemplateLimitExceeded(ValueError):
@@ -42,8 +59,11 @@ def validate(template):
     """The JSON text of heat's validation answer for ``template`` (text, or
     an already decoded object), or BadRequest with heat's error type."""
     try:
-        template = (parse_template(template) if isinstance(template, str)
-                    else check_template_size(template))
+        template = (
+            parse_template(template)
+            if isinstance(template, str)
+            else check_template_size(template)
+        )
         payload = json.dumps(validate_template(template))
         check_validate_response(payload)
     except TemplateLimitExceeded as exc:
@@ -56,13 +76,14 @@ def validate(template):
 def _size_exceeded(actual_len):
     return TemplateLimitExceeded(
         "Template size (%s bytes) exceeds maximum allowed size (%s bytes)."
-        % (actual_len, MAX_TEMPLATE_SIZE))
+        % (actual_len, MAX_TEMPLATE_SIZE)
+    )
 
 
 def _nesting_exceeded():
     return TemplateLimitExceeded(
-        "Template nesting depth exceeds maximum allowed depth (%d)."
-        % MAX_NESTING)
+        "Template nesting depth exceeds maximum allowed depth (%d)." % MAX_NESTING
+    )
 
 
 def check_template_size(template):
@@ -82,7 +103,8 @@ def check_validate_response(payload):
     if len(payload) > MAX_VALIDATE_RESPONSE:
         raise TemplateLimitExceeded(
             "Template validation result (%d bytes) exceeds maximum allowed "
-            "size (%d bytes)." % (len(payload), MAX_VALIDATE_RESPONSE))
+            "size (%d bytes)." % (len(payload), MAX_VALIDATE_RESPONSE)
+        )
 
 
 class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
@@ -93,15 +115,13 @@ class _TemplateLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: i
 
     def _unsupported(self, node):
         raise yaml.constructor.ConstructorError(
-            None, None, "%s is not supported in a template" % node.tag,
-            node.start_mark)
+            None, None, "%s is not supported in a template" % node.tag, node.start_mark
+        )
 
 
-_TemplateLoader.add_constructor("tag:yaml.org,2002:timestamp",
-                                _TemplateLoader._text)
+_TemplateLoader.add_constructor("tag:yaml.org,2002:timestamp", _TemplateLoader._text)
 for _tag in ("binary", "set"):
-    _TemplateLoader.add_constructor("tag:yaml.org,2002:" + _tag,
-                                    _TemplateLoader._unsupported)
+    _TemplateLoader.add_constructor("tag:yaml.org,2002:" + _tag, _TemplateLoader._unsupported)
 
 
 def parse_template(text):
@@ -173,7 +193,8 @@ def _check_yaml_events(text):
         if total > MAX_TEMPLATE_SIZE:
             raise TemplateLimitExceeded(
                 "Template size with YAML aliases expanded exceeds maximum "
-                "allowed size (%s bytes)." % MAX_TEMPLATE_SIZE)
+                "allowed size (%s bytes)." % MAX_TEMPLATE_SIZE
+            )
 
 
 def validate_template(template):
@@ -183,10 +204,8 @@ def validate_template(template):
     ``OS::Heat::SoftwareConfig`` properties are checked; other resource
     types are taken as they are (this cloud has no stacks).
     """
-    if not isinstance(template, dict) or \
-            "heat_template_version" not in template:
-        raise ValueError("The template version is invalid: Template format "
-                         "version not found.")
+    if not isinstance(template, dict) or "heat_template_version" not in template:
+        raise ValueError("The template version is invalid: Template format version not found.")
     for key in template:
         if key not in _HOT_SECTIONS:
             raise ValueError("The template section is invalid: %s" % key)
@@ -204,28 +223,31 @@ def validate_template(template):
         for key, value in props.items():
             kind = _SOFTWARE_CONFIG_PROPERTIES.get(key)
             if kind is None:
-                raise ValueError("Property error: resources.%s.properties: "
-                                 "Unknown Property %s" % (name, key))
+                raise ValueError(
+                    "Property error: resources.%s.properties: Unknown Property %s" % (name, key)
+                )
             if value is not None and not isinstance(value, kind):
-                raise ValueError("Property error: resources.%s.properties.%s:"
-                                 " Value must be a %s" % (
-                                     name, key, {str: "string", dict: "map",
-                                                 list: "list"}[kind]))
+                raise ValueError(
+                    "Property error: resources.%s.properties.%s:"
+                    " Value must be a %s"
+                    % (name, key, {str: "string", dict: "map", list: "list"}[kind])
+                )
     params = {}
     parameters = template.get("parameters") or {}
     if not isinstance(parameters, dict):
         raise ValueError('"parameters" must be a map')
     for pname, schema in parameters.items():
         schema = schema if isinstance(schema, dict) else {}
-        param = {"Type": schema.get("type", "String"),
-                 "Description": schema.get("description", ""),
-                 "NoEcho": "true" if schema.get("hidden") else "false",
-                 "Label": schema.get("label", pname)}
+        param = {
+            "Type": schema.get("type", "String"),
+            "Description": schema.get("description", ""),
+            "NoEcho": "true" if schema.get("hidden") else "false",
+            "Label": schema.get("label", pname),
+        }
         if "default" in schema:
             param["Default"] = schema["default"]
         params[pname] = param
-    result = {"Description": template.get("description", "No description"),
-              "Parameters": params}
+    result = {"Description": template.get("description", "No description"), "Parameters": params}
     if template.get("parameter_groups"):
         result["ParameterGroups"] = template["parameter_groups"]
     result["Environment"] = json.loads(json.dumps(_EMPTY_ENVIRONMENT))

@@ -16,15 +16,13 @@ _RENAME = {"metadata": "properties"}
 # nova's metadata key schema (the value may be any string up to 255)
 _PROPERTY_KEY = re.compile(r"^[a-zA-Z0-9-_:. ]{1,255}$")
 _FORMATTERS = {"hosts": columns.ListColumn, "metadata": columns.DictColumn}
-_AGGREGATE_ARG = dict(metavar="<aggregate>",
-                      help="Aggregate name or ID (or UUID from API 2.41).")
+_AGGREGATE_ARG = dict(metavar="<aggregate>", help="Aggregate name or ID (or UUID from API 2.41).")
 
 
 def _show(aggregate):
     info = aggregate.to_dict()
     keys = sorted(info, key=lambda k: _RENAME.get(k, k))
-    return columns.show(info, columns=keys, rename=_RENAME,
-                        formatters=_FORMATTERS)
+    return columns.show(info, columns=keys, rename=_RENAME, formatters=_FORMATTERS)
 
 
 def _properties(items):
@@ -33,12 +31,14 @@ def _properties(items):
         if not _PROPERTY_KEY.match(key):
             raise exceptions.ValidationError(
                 "--property key %r is not valid: use letters, digits, spaces "
-                "and '-_:.' only." % key)
+                "and '-_:.' only." % key
+            )
     return properties
 
 
-@utils.arg("--long", action="store_true",
-           help="Also list properties and hosts (and UUIDs from API 2.41).")
+@utils.arg(
+    "--long", action="store_true", help="Also list properties and hosts (and UUIDs from API 2.41)."
+)
 @utils.output("list")
 def do_aggregate_list(client, args):
     """List host aggregates.
@@ -55,8 +55,7 @@ def do_aggregate_list(client, args):
             headers.insert(1, "UUID")
         cols += ["metadata", "hosts"]
         headers += ["Properties", "Hosts"]
-    return columns.table(aggregates, cols, headers=headers,
-                         formatters=_FORMATTERS)
+    return columns.table(aggregates, cols, headers=headers, formatters=_FORMATTERS)
 
 
 @utils.arg("aggregate", **_AGGREGATE_ARG)
@@ -70,11 +69,19 @@ def do_aggregate_show(client, args):
 
 
 @utils.arg("name", metavar="<name>", help="Name of the new aggregate.")
-@utils.arg("--zone", metavar="<availability-zone>",
-           help="Make the aggregate an availability zone of this name.")
-@utils.arg("--property", dest="properties", metavar="<key=value>",
-           action="append", default=[],
-           help="Set a property (repeat for several; 'key=' sets '').")
+@utils.arg(
+    "--zone",
+    metavar="<availability-zone>",
+    help="Make the aggregate an availability zone of this name.",
+)
+@utils.arg(
+    "--property",
+    dest="properties",
+    metavar="<key=value>",
+    action="append",
+    default=[],
+    help="Set a property (repeat for several; 'key=' sets '').",
+)
 @utils.output("show")
 def do_aggregate_create(client, args):
     """Create a host aggregate.
@@ -82,8 +89,7 @@ def do_aggregate_create(client, args):
     Example: occli aggregate create --zone az1 agg1
     """
     properties = _properties(args.properties)
-    aggregate = client.aggregates.create(args.name,
-                                         availability_zone=args.zone)
+    aggregate = client.aggregates.create(args.name, availability_zone=args.zone)
     if properties:
         try:
             aggregate = client.aggregates.set_metadata(aggregate, properties)
@@ -99,14 +105,20 @@ def do_aggregate_create(client, args):
 
 @utils.arg("aggregate", **_AGGREGATE_ARG)
 @utils.arg("--name", metavar="<name>", help="New name.")
-@utils.arg("--zone", metavar="<availability-zone>",
-           help="New availability zone.")
-@utils.arg("--property", dest="properties", metavar="<key=value>",
-           action="append", default=[],
-           help="Set a property (repeat for several; 'key=' sets '').")
-@utils.arg("--no-property", action="store_true",
-           help="Remove every property except availability_zone (before "
-                "setting any --property).")
+@utils.arg("--zone", metavar="<availability-zone>", help="New availability zone.")
+@utils.arg(
+    "--property",
+    dest="properties",
+    metavar="<key=value>",
+    action="append",
+    default=[],
+    help="Set a property (repeat for several; 'key=' sets '').",
+)
+@utils.arg(
+    "--no-property",
+    action="store_true",
+    help="Remove every property except availability_zone (before setting any --property).",
+)
 def do_aggregate_set(client, args):
     """Change a host aggregate's name, zone or properties.
 
@@ -115,20 +127,26 @@ def do_aggregate_set(client, args):
     properties = _properties(args.properties)
     aggregate = client.aggregates.find_resource(args.aggregate)
     if args.name is not None or args.zone is not None:
-        client.aggregates.update(aggregate, name=args.name,
-                                 availability_zone=args.zone)
+        client.aggregates.update(aggregate, name=args.name, availability_zone=args.zone)
     metadata = {}
     if args.no_property:
-        metadata = {k: None for k in getattr(aggregate, "metadata", None) or {}
-                    if k != "availability_zone"}
+        metadata = {
+            k: None for k in getattr(aggregate, "metadata", None) or {} if k != "availability_zone"
+        }
     metadata.update(properties)
     if metadata:
         client.aggregates.set_metadata(aggregate, metadata)
 
 
 @utils.arg("aggregate", **_AGGREGATE_ARG)
-@utils.arg("--property", dest="properties", metavar="<key>", action="append",
-           required=True, help="Remove this property (repeat for several).")
+@utils.arg(
+    "--property",
+    dest="properties",
+    metavar="<key>",
+    action="append",
+    required=True,
+    help="Remove this property (repeat for several).",
+)
 def do_aggregate_unset(client, args):
     """Remove properties from a host aggregate.
 
@@ -137,12 +155,12 @@ def do_aggregate_unset(client, args):
     if not all(key.strip() for key in args.properties):
         raise exceptions.ValidationError("--property expects a property name.")
     aggregate = client.aggregates.find_resource(args.aggregate)
-    client.aggregates.set_metadata(aggregate,
-                                   {key: None for key in args.properties})
+    client.aggregates.set_metadata(aggregate, {key: None for key in args.properties})
 
 
-@utils.arg("aggregates", metavar="<aggregate>", nargs="+",
-           help="Aggregate(s) to delete (name or ID).")
+@utils.arg(
+    "aggregates", metavar="<aggregate>", nargs="+", help="Aggregate(s) to delete (name or ID)."
+)
 @utils.concurrency_option
 def do_aggregate_delete(client, args):
     """Delete host aggregates (each must have no hosts).
@@ -158,16 +176,19 @@ def do_aggregate_delete(client, args):
         except exceptions.BadRequest as exc:
             if "not empty" in (exc.message or ""):
                 hosts = getattr(aggregate, "hosts", None) or ["<host>"]
-                exc.message += (" Remove its hosts first: occli aggregate "
-                                "remove host %s %s" % (ref, " ".join(hosts)))
+                exc.message += " Remove its hosts first: occli aggregate remove host %s %s" % (
+                    ref,
+                    " ".join(hosts),
+                )
             raise
-    return utils.for_each(args.aggregates, delete, "delete aggregate",
-                          concurrency=args.concurrency)
+
+    return utils.for_each(
+        args.aggregates, delete, "delete aggregate", concurrency=args.concurrency
+    )
 
 
 @utils.arg("aggregate", **_AGGREGATE_ARG)
-@utils.arg("hosts", metavar="<host>", nargs="+",
-           help="Compute host(s) to add.")
+@utils.arg("hosts", metavar="<host>", nargs="+", help="Compute host(s) to add.")
 @utils.concurrency_option
 @utils.output("show")
 def do_aggregate_add_host(client, args):
@@ -179,8 +200,7 @@ def do_aggregate_add_host(client, args):
 
 
 @utils.arg("aggregate", **_AGGREGATE_ARG)
-@utils.arg("hosts", metavar="<host>", nargs="+",
-           help="Compute host(s) to remove.")
+@utils.arg("hosts", metavar="<host>", nargs="+", help="Compute host(s) to remove.")
 @utils.concurrency_option
 @utils.output("show")
 def do_aggregate_remove_host(client, args):
@@ -202,16 +222,19 @@ def _each_host(client, args, verb, action):
     if len(args.hosts) == 1:
         return _show(action(aggregate, args.hosts[0]))
     code = utils.for_each(
-        args.hosts, lambda host: action(aggregate, host),
-        "%s host" % verb, label=lambda host: "%s %s aggregate %s" % (
-            host, "to" if verb == "add" else "from", aggregate.name),
-        concurrency=args.concurrency)
+        args.hosts,
+        lambda host: action(aggregate, host),
+        "%s host" % verb,
+        label=lambda host: (
+            "%s %s aggregate %s" % (host, "to" if verb == "add" else "from", aggregate.name)
+        ),
+        concurrency=args.concurrency,
+    )
     return _show(client.aggregates.get(aggregate)) + (code,)
 
 
 @utils.arg("aggregate", **_AGGREGATE_ARG)
-@utils.arg("images", metavar="<image>", nargs="+",
-           help="Image(s) to cache (name or ID).")
+@utils.arg("images", metavar="<image>", nargs="+", help="Image(s) to cache (name or ID).")
 def do_aggregate_cache_image(client, args):
     """Cache images on the hosts of an aggregate (compute API 2.81).
 
@@ -223,8 +246,7 @@ def do_aggregate_cache_image(client, args):
     client.aggregates.cache_images(aggregate, images)
 
 
-@utils.arg("--long", action="store_true",
-           help="Also list each zone's hosts and services (admin).")
+@utils.arg("--long", action="store_true", help="Also list each zone's hosts and services (admin).")
 @utils.output("list")
 def do_availability_zone_list(client, args):
     """List compute availability zones.
@@ -235,8 +257,7 @@ def do_availability_zone_list(client, args):
     headers = ["Zone Name", "Zone Status"]
     if args.long:
         headers += ["Host Name", "Service Name", "Service Status"]
-    return tuple(headers), [row for zone in zones
-                            for row in _zone_rows(zone, args.long)]
+    return tuple(headers), [row for zone in zones for row in _zone_rows(zone, args.long)]
 
 
 def _zone_rows(zone, long):
@@ -249,7 +270,16 @@ def _zone_rows(zone, long):
     rows = []
     for host, services in sorted((info.get("hosts") or {}).items()):
         for name, svc in sorted(services.items()):
-            rows.append(head + (host, name, "%s %s" % (
-                "enabled" if svc.get("active") else "disabled",
-                "up" if svc.get("available") else "down")))
+            rows.append(
+                head
+                + (
+                    host,
+                    name,
+                    "%s %s"
+                    % (
+                        "enabled" if svc.get("active") else "disabled",
+                        "up" if svc.get("available") else "down",
+                    ),
+                )
+            )
     return rows or [head + ("", "", "")]

@@ -3,7 +3,10 @@
 import argparse
 import re
 
-from occli import api_versions, columns, exceptions, utils
+from occli import api_versions
+from occli import columns
+from occli import exceptions
+from occli import utils
 
 
 class _Switch(argparse.Action):
@@ -18,17 +21,23 @@ class _Switch(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         current = getattr(namespace, self.dest, None)
         if current is not None and current != self.const:
-            parser.error("argument %s: not allowed with argument %s"
-                         % (option_string, self.other))
+            parser.error("argument %s: not allowed with argument %s" % (option_string, self.other))
         setattr(namespace, self.dest, self.const)
 
 
 @utils.arg("--host", metavar="<host>", help="Only services on this host.")
-@utils.arg("--service", dest="binary", metavar="<binary>",
-           help="Only this service binary, e.g. nova-compute.")
-@utils.arg("--long", action="store_true",
-           help="Also list why a service is disabled and (compute API 2.11 "
-                "or later) whether it is forced down.")
+@utils.arg(
+    "--service",
+    dest="binary",
+    metavar="<binary>",
+    help="Only this service binary, e.g. nova-compute.",
+)
+@utils.arg(
+    "--long",
+    action="store_true",
+    help="Also list why a service is disabled and (compute API 2.11 "
+    "or later) whether it is forced down.",
+)
 @utils.output("list")
 def do_compute_service_list(client, args):
     """List compute services (admin).
@@ -40,8 +49,7 @@ def do_compute_service_list(client, args):
     """
     services = client.services.iter(host=args.host, binary=args.binary)
     cols = ["id", "binary", "host", "zone", "status", "state", "updated_at"]
-    headers = ["ID", "Binary", "Host", "Zone", "Status", "State",
-               "Updated At"]
+    headers = ["ID", "Binary", "Host", "Zone", "Status", "State", "Updated At"]
     if args.long:
         cols.append("disabled_reason")
         headers.append("Disabled Reason")
@@ -51,9 +59,13 @@ def do_compute_service_list(client, args):
     return columns.table(services, cols, headers=headers)
 
 
-@utils.arg("services", metavar="<service>", nargs="+",
-           help="Compute service(s) to delete, by ID (a UUID from compute "
-                "API 2.53, as 'compute service list' shows it then).")
+@utils.arg(
+    "services",
+    metavar="<service>",
+    nargs="+",
+    help="Compute service(s) to delete, by ID (a UUID from compute "
+    "API 2.53, as 'compute service list' shows it then).",
+)
 def do_compute_service_delete(client, args):
     """Delete compute services (admin).
 
@@ -65,27 +77,50 @@ def do_compute_service_delete(client, args):
 
     Example: occli compute service delete 7
     """
-    return utils.for_each(args.services, client.services.delete,
-                          "delete compute service")
+    return utils.for_each(args.services, client.services.delete, "delete compute service")
 
 
 @utils.arg("host", metavar="<host>", help="Name of the service's host.")
-@utils.arg("service", metavar="<service>",
-           help="Name of the service (binary), e.g. nova-compute.")
-@utils.arg("--enable", dest="status", action=_Switch, const="enabled",
-           other="--disable", default=None,
-           help="Enable the service: the scheduler may place servers there.")
-@utils.arg("--disable", dest="status", action=_Switch, const="disabled",
-           other="--enable", help="Disable the service (no new servers).")
-@utils.arg("--disable-reason", metavar="<reason>",
-           help="Why the service is disabled (only with --disable).")
-@utils.arg("--up", dest="forced_down", action=_Switch, const=False,
-           other="--down", default=None,
-           help="The service is no longer forced down (API 2.11+).")
-@utils.arg("--down", dest="forced_down", action=_Switch, const=True,
-           other="--up",
-           help="Force the service down: the scheduler skips it "
-                "(API 2.11+).")
+@utils.arg("service", metavar="<service>", help="Name of the service (binary), e.g. nova-compute.")
+@utils.arg(
+    "--enable",
+    dest="status",
+    action=_Switch,
+    const="enabled",
+    other="--disable",
+    default=None,
+    help="Enable the service: the scheduler may place servers there.",
+)
+@utils.arg(
+    "--disable",
+    dest="status",
+    action=_Switch,
+    const="disabled",
+    other="--enable",
+    help="Disable the service (no new servers).",
+)
+@utils.arg(
+    "--disable-reason",
+    metavar="<reason>",
+    help="Why the service is disabled (only with --disable).",
+)
+@utils.arg(
+    "--up",
+    dest="forced_down",
+    action=_Switch,
+    const=False,
+    other="--down",
+    default=None,
+    help="The service is no longer forced down (API 2.11+).",
+)
+@utils.arg(
+    "--down",
+    dest="forced_down",
+    action=_Switch,
+    const=True,
+    other="--up",
+    help="Force the service down: the scheduler skips it (API 2.11+).",
+)
 def do_compute_service_set(client, args):
     """Enable, disable or force down a compute service (admin).
 
@@ -98,11 +133,12 @@ def do_compute_service_set(client, args):
     """
     if args.disable_reason and args.status != "disabled":
         raise exceptions.ValidationError(
-            "Cannot specify option --disable-reason without --disable "
-            "specified.")
+            "Cannot specify option --disable-reason without --disable specified."
+        )
     if args.status is None and args.forced_down is None:
         raise exceptions.ValidationError(
-            "Nothing to set: give --enable, --disable, --up or --down.")
+            "Nothing to set: give --enable, --disable, --up or --down."
+        )
     services = client.services
     if args.forced_down is not None:
         services.check_force_down()  # before any change
@@ -118,18 +154,31 @@ def do_compute_service_set(client, args):
         services.force_down(target, forced_down=args.forced_down)
 
 
-@utils.arg("--matching", metavar="<hostname>",
-           help="Only hypervisors whose hostname contains this (before "
-                "compute API 2.53 without type and host IP).")
-@utils.arg("--long", action="store_true",
-           help="Also list vCPUs and memory, used and total (compute API "
-                "2.87 or earlier: nova dropped them at 2.88).")
-@utils.arg("--limit", type=utils.list_limit, default=None, metavar="<n>",
-           help="At most this many hypervisors (-1: all).")
-@utils.arg("--marker", metavar="<hypervisor-id>",
-           help="Start after this hypervisor (compute API 2.33 or later).")
-@utils.option_names(hostname_pattern="--matching", limit="--limit",
-                    marker="--marker")
+@utils.arg(
+    "--matching",
+    metavar="<hostname>",
+    help="Only hypervisors whose hostname contains this (before "
+    "compute API 2.53 without type and host IP).",
+)
+@utils.arg(
+    "--long",
+    action="store_true",
+    help="Also list vCPUs and memory, used and total (compute API "
+    "2.87 or earlier: nova dropped them at 2.88).",
+)
+@utils.arg(
+    "--limit",
+    type=utils.list_limit,
+    default=None,
+    metavar="<n>",
+    help="At most this many hypervisors (-1: all).",
+)
+@utils.arg(
+    "--marker",
+    metavar="<hypervisor-id>",
+    help="Start after this hypervisor (compute API 2.33 or later).",
+)
+@utils.option_names(hostname_pattern="--matching", limit="--limit", marker="--marker")
 @utils.output("list")
 def do_hypervisor_list(client, args):
     """List hypervisors (admin).
@@ -137,23 +186,19 @@ def do_hypervisor_list(client, args):
     Example: occli hypervisor list --long
     """
     manager = client.hypervisors
-    manager.check_list(limit=args.limit, marker=args.marker,
-                       hostname_pattern=args.matching)
-    hypervisors = manager.iter(detailed=True, limit=args.limit,
-                               marker=args.marker,
-                               hostname_pattern=args.matching)
-    cols = ["id", "hypervisor_hostname", "hypervisor_type", "host_ip",
-            "state", "status"]
-    headers = ["ID", "Hypervisor Hostname", "Hypervisor Type", "Host IP",
-               "State", "Status"]
+    manager.check_list(limit=args.limit, marker=args.marker, hostname_pattern=args.matching)
+    hypervisors = manager.iter(
+        detailed=True, limit=args.limit, marker=args.marker, hostname_pattern=args.matching
+    )
+    cols = ["id", "hypervisor_hostname", "hypervisor_type", "host_ip", "state", "status"]
+    headers = ["ID", "Hypervisor Hostname", "Hypervisor Type", "Host IP", "State", "Status"]
     if args.long and api_versions.APIVersion(manager.api_version) < "2.88":
         cols += ["vcpus_used", "vcpus", "memory_mb_used", "memory_mb"]
         headers += ["vCPUs Used", "vCPUs", "Memory MB Used", "Memory MB"]
     return columns.table(hypervisors, cols, headers=headers)
 
 
-_UPTIME = re.compile(
-    r"\s*(.+)\sup\s+(.+),\s+(.+)\susers?,\s+load average:\s(.+)")
+_UPTIME = re.compile(r"\s*(.+)\sup\s+(.+),\s+(.+)\susers?,\s+load average:\s(.+)")
 
 
 def _uptime_fields(uptime):
@@ -163,12 +208,10 @@ def _uptime_fields(uptime):
     match = _UPTIME.match(uptime or "")
     if not match:
         return {}
-    return dict(zip(("host_time", "uptime", "users", "load_average"),
-                    match.groups(), strict=True))
+    return dict(zip(("host_time", "uptime", "users", "load_average"), match.groups(), strict=True))
 
 
-@utils.arg("hypervisor", metavar="<hypervisor>",
-           help="Hypervisor (hostname or ID).")
+@utils.arg("hypervisor", metavar="<hypervisor>", help="Hypervisor (hostname or ID).")
 @utils.output("show")
 def do_hypervisor_show(client, args):
     """Show a hypervisor (admin): its details, uptime, aggregates and the
@@ -187,20 +230,28 @@ def do_hypervisor_show(client, args):
     info.pop("uptime", None)
     info.update(_uptime_fields(manager.uptime(hypervisor)))
     host = service.get("host") or info.get("hypervisor_hostname")
-    info["aggregates"] = [a.name for a in client.aggregates.list()
-                          if host in (getattr(a, "hosts", None) or ())]
-    info["servers"] = ["%s (%s)" % (s.get("uuid"), s.get("name"))
-                       for s in info.get("servers") or ()]
+    info["aggregates"] = [
+        a.name for a in client.aggregates.list() if host in (getattr(a, "hosts", None) or ())
+    ]
+    info["servers"] = [
+        "%s (%s)" % (s.get("uuid"), s.get("name")) for s in info.get("servers") or ()
+    ]
     if isinstance(info.get("cpu_info"), str):
         # before 2.28 a JSON text
         import json
+
         try:
             info["cpu_info"] = json.loads(info["cpu_info"] or "{}")
         except ValueError:
             pass
-    return columns.show(info, formatters={"cpu_info": columns.JSONColumn,
-                                          "aggregates": columns.ListColumn,
-                                          "servers": columns.ListColumn})
+    return columns.show(
+        info,
+        formatters={
+            "cpu_info": columns.JSONColumn,
+            "aggregates": columns.ListColumn,
+            "servers": columns.ListColumn,
+        },
+    )
 
 
 @utils.output("show")
@@ -215,17 +266,30 @@ def do_hypervisor_stats_show(client, args):
     return columns.show(client.hypervisors.statistics())
 
 
-@utils.arg("--absolute", dest="kind", action=_Switch, const="absolute",
-           other="--rate", default=None,
-           help="Show the absolute limits and their usage (the default).")
-@utils.arg("--rate", dest="kind", action=_Switch, const="rate",
-           other="--absolute",
-           help="Show the rate limits (nova has none since Newton).")
-@utils.arg("--project", metavar="<project>",
-           help="Another project's limits (admin; name or ID).")
-@utils.arg("--reserved", action="store_true",
-           help="Include reserved resources in the usage (nova counts "
-                "none; refused from compute API 2.75).")
+@utils.arg(
+    "--absolute",
+    dest="kind",
+    action=_Switch,
+    const="absolute",
+    other="--rate",
+    default=None,
+    help="Show the absolute limits and their usage (the default).",
+)
+@utils.arg(
+    "--rate",
+    dest="kind",
+    action=_Switch,
+    const="rate",
+    other="--absolute",
+    help="Show the rate limits (nova has none since Newton).",
+)
+@utils.arg("--project", metavar="<project>", help="Another project's limits (admin; name or ID).")
+@utils.arg(
+    "--reserved",
+    action="store_true",
+    help="Include reserved resources in the usage (nova counts "
+    "none; refused from compute API 2.75).",
+)
 @utils.option_names(reserved="--reserved")
 @utils.output("list")
 def do_limits_show(client, args):
@@ -240,12 +304,18 @@ def do_limits_show(client, args):
     limits = client.limits.get(project_id=project, reserved=args.reserved)
     info = limits.to_dict()
     if args.kind == "rate":
-        rows = [(limit.get("verb"), rate.get("uri"), limit.get("value"),
-                 limit.get("remaining"), limit.get("unit"),
-                 limit.get("next-available"))
-                for rate in info.get("rate") or ()
-                for limit in rate.get("limit") or ()]
-        return ("Verb", "URI", "Value", "Remain", "Unit",
-                "Next Available"), rows
+        rows = [
+            (
+                limit.get("verb"),
+                rate.get("uri"),
+                limit.get("value"),
+                limit.get("remaining"),
+                limit.get("unit"),
+                limit.get("next-available"),
+            )
+            for rate in info.get("rate") or ()
+            for limit in rate.get("limit") or ()
+        ]
+        return ("Verb", "URI", "Value", "Remain", "Unit", "Next Available"), rows
     absolute = info.get("absolute") or {}
     return ("Name", "Value"), sorted(absolute.items())

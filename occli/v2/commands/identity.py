@@ -13,12 +13,15 @@ def do_token_issue(client, args):
     """
     session = client.session
     access = session.auth.get_access(session)
-    return columns.show({
-        "id": access.auth_token,
-        "expires": access.expires.isoformat() if access.expires else None,
-        "project_id": access.project_id,
-        "user_id": access.user_id,
-    }, columns=("expires", "id", "project_id", "user_id"))
+    return columns.show(
+        {
+            "id": access.auth_token,
+            "expires": access.expires.isoformat() if access.expires else None,
+            "project_id": access.project_id,
+            "user_id": access.user_id,
+        },
+        columns=("expires", "id", "project_id", "user_id"),
+    )
 
 
 @utils.output("show")
@@ -29,16 +32,19 @@ def do_configuration_show(client, args):
     """
     cc = client.cloud_config
     if cc is None:
-        raise exceptions.CommandError("The client was given a session; there "
-                                      "is no configuration to show.")
+        raise exceptions.CommandError(
+            "The client was given a session; there is no configuration to show."
+        )
     info = {"auth." + k: v for k, v in cc.masked_auth().items()}
-    info.update({
-        "cloud": cc.name or None,
-        "auth_type": cc.auth_type,
-        "region_name": cc.region_name,
-        "interface": cc.interface,
-        "compute_api_version": client.requested_compute_version,
-        "source_files": cc.source_files,
-        "ignored_env": cc.ignored_env,
-    })
+    info.update(
+        {
+            "cloud": cc.name or None,
+            "auth_type": cc.auth_type,
+            "region_name": cc.region_name,
+            "interface": cc.interface,
+            "compute_api_version": client.requested_compute_version,
+            "source_files": cc.source_files,
+            "ignored_env": cc.ignored_env,
+        }
+    )
     return columns.show(info)

@@ -7,14 +7,16 @@ where both appear) when given. Most of these commands need the admin role;
 a member may show its own project and user.
 """
 
-from occli import columns, exceptions, utils
+from occli import columns
+from occli import exceptions
+from occli import utils
 
 _HIDDEN = ("links",)
 
 
 def _show(resource):
     info = {k: v for k, v in resource.to_dict().items() if k not in _HIDDEN}
-    info.pop("password", None)   # never shown, were a cloud to echo it
+    info.pop("password", None)  # never shown, were a cloud to echo it
     return columns.show(info)
 
 
@@ -33,12 +35,23 @@ def _user(client, name_or_id, domain=None):
 def enable_options(what, default=" (default)"):
     """``--enable``/``--disable`` (``args.enabled``: True, False, or None
     when neither is given)."""
+
     def decorator(func):
-        func = utils.arg("--disable", dest="enabled", action="store_const",
-                         const=False, help="Disable the %s." % what)(func)
-        return utils.arg("--enable", dest="enabled", action="store_const",
-                         const=True, help="Enable the %s%s." % (
-                             what, default))(func)
+        func = utils.arg(
+            "--disable",
+            dest="enabled",
+            action="store_const",
+            const=False,
+            help="Disable the %s." % what,
+        )(func)
+        return utils.arg(
+            "--enable",
+            dest="enabled",
+            action="store_const",
+            const=True,
+            help="Enable the %s%s." % (what, default),
+        )(func)
+
     return decorator
 
 
@@ -49,14 +62,13 @@ def _enabled(args):
 
 # -- projects ------------------------------------------------------------------
 
-@utils.arg("--domain", metavar="<domain>",
-           help="Only projects of this domain (name or ID).")
-@utils.arg("--parent", metavar="<parent>",
-           help="Only the children of this project (name or ID).")
-@utils.arg("--user", metavar="<user>",
-           help="Only the projects this user has a role on (name or ID).")
-@utils.arg("--long", action="store_true",
-           help="Also list domain, description and status.")
+
+@utils.arg("--domain", metavar="<domain>", help="Only projects of this domain (name or ID).")
+@utils.arg("--parent", metavar="<parent>", help="Only the children of this project (name or ID).")
+@utils.arg(
+    "--user", metavar="<user>", help="Only the projects this user has a role on (name or ID)."
+)
+@utils.arg("--long", action="store_true", help="Also list domain, description and status.")
 @utils.output("list")
 def do_project_list(client, args):
     """List projects.
@@ -74,15 +86,13 @@ def do_project_list(client, args):
         if domain is not None:
             projects = [p for p in projects if p.domain_id == domain]
     else:
-        parent = (_project(client, args.parent, domain).id
-                  if args.parent else None)
+        parent = _project(client, args.parent, domain).id if args.parent else None
         projects = client.projects.list(domain=domain, parent=parent)
     return columns.table(projects, cols, headers=headers)
 
 
 @utils.arg("project", metavar="<project>", help="Project (name or ID).")
-@utils.arg("--domain", metavar="<domain>",
-           help="Domain owning the project (name or ID).")
+@utils.arg("--domain", metavar="<domain>", help="Domain owning the project (name or ID).")
 @utils.output("show")
 def do_project_show(client, args):
     """Show a project.
@@ -94,21 +104,34 @@ def do_project_show(client, args):
 
 
 @utils.arg("name", metavar="<project-name>", help="Name of the new project.")
-@utils.arg("--domain", metavar="<domain>",
-           help="Domain owning the project (name or ID; default: the "
-                "token's domain or Default).")
-@utils.arg("--parent", metavar="<project>",
-           help="Parent of the project (name or ID).")
-@utils.arg("--description", metavar="<description>",
-           help="Project description.")
-@utils.arg("--property", dest="properties", metavar="<key=value>",
-           action="append", default=[],
-           help="Set a property on the project (repeat for several).")
-@utils.arg("--tag", dest="tags", metavar="<tag>", action="append",
-           help="Add a tag to the project (repeat for several).")
+@utils.arg(
+    "--domain",
+    metavar="<domain>",
+    help="Domain owning the project (name or ID; default: the token's domain or Default).",
+)
+@utils.arg("--parent", metavar="<project>", help="Parent of the project (name or ID).")
+@utils.arg("--description", metavar="<description>", help="Project description.")
+@utils.arg(
+    "--property",
+    dest="properties",
+    metavar="<key=value>",
+    action="append",
+    default=[],
+    help="Set a property on the project (repeat for several).",
+)
+@utils.arg(
+    "--tag",
+    dest="tags",
+    metavar="<tag>",
+    action="append",
+    help="Add a tag to the project (repeat for several).",
+)
 @enable_options("project")
-@utils.arg("--or-show", action="store_true",
-           help="Show the existing project of that name instead of failing.")
+@utils.arg(
+    "--or-show",
+    action="store_true",
+    help="Show the existing project of that name instead of failing.",
+)
 @utils.output("show")
 def do_project_create(client, args):
     """Create a project (admin).
@@ -120,9 +143,14 @@ def do_project_create(client, args):
     parent = _project(client, args.parent, domain).id if args.parent else None
     try:
         project = client.projects.create(
-            args.name, domain=domain, description=args.description,
-            enabled=_enabled(args), parent=parent, tags=args.tags,
-            **properties)
+            args.name,
+            domain=domain,
+            description=args.description,
+            enabled=_enabled(args),
+            parent=parent,
+            tags=args.tags,
+            **properties,
+        )
     except exceptions.Conflict:
         if not args.or_show:
             raise
@@ -130,10 +158,8 @@ def do_project_create(client, args):
     return _show(project)
 
 
-@utils.arg("projects", metavar="<project>", nargs="+",
-           help="Project(s) to delete (name or ID).")
-@utils.arg("--domain", metavar="<domain>",
-           help="Domain owning the projects (name or ID).")
+@utils.arg("projects", metavar="<project>", nargs="+", help="Project(s) to delete (name or ID).")
+@utils.arg("--domain", metavar="<domain>", help="Domain owning the projects (name or ID).")
 @utils.concurrency_option
 def do_project_delete(client, args):
     """Delete projects (admin; a project with children cannot be deleted).
@@ -144,18 +170,23 @@ def do_project_delete(client, args):
     return utils.for_each(
         args.projects,
         lambda p: client.projects.delete(_project(client, p, domain)),
-        "delete project", concurrency=args.concurrency)
+        "delete project",
+        concurrency=args.concurrency,
+    )
 
 
 # -- users ---------------------------------------------------------------------
 
-@utils.arg("--domain", metavar="<domain>",
-           help="Only users of this domain (name or ID).")
-@utils.arg("--project", metavar="<project>",
-           help="Only users with a role on this project (name or ID).")
-@utils.arg("--long", action="store_true",
-           help="Also list default project, domain, description, email and "
-                "status.")
+
+@utils.arg("--domain", metavar="<domain>", help="Only users of this domain (name or ID).")
+@utils.arg(
+    "--project", metavar="<project>", help="Only users with a role on this project (name or ID)."
+)
+@utils.arg(
+    "--long",
+    action="store_true",
+    help="Also list default project, domain, description, email and status.",
+)
 @utils.output("list")
 def do_user_list(client, args):
     """List users (admin).
@@ -165,22 +196,19 @@ def do_user_list(client, args):
     cols = ["id", "name"]
     headers = ["ID", "Name"]
     if args.long:
-        cols += ["default_project_id", "domain_id", "description", "email",
-                 "enabled"]
+        cols += ["default_project_id", "domain_id", "description", "email", "enabled"]
         headers += ["Project", "Domain", "Description", "Email", "Enabled"]
     domain = _domain_id(client, args.domain)
     users = client.users.list(domain=domain)
     if args.project:
         project = _project(client, args.project, domain)
-        ids = {a.user["id"] for a in client.role_assignments.list(
-            project=project) if "user" in a}
+        ids = {a.user["id"] for a in client.role_assignments.list(project=project) if "user" in a}
         users = [u for u in users if u.id in ids]
     return columns.table(users, cols, headers=headers)
 
 
 @utils.arg("user", metavar="<user>", help="User (name or ID).")
-@utils.arg("--domain", metavar="<domain>",
-           help="Domain owning the user (name or ID).")
+@utils.arg("--domain", metavar="<domain>", help="Domain owning the user (name or ID).")
 @utils.output("show")
 def do_user_show(client, args):
     """Show a user.
@@ -198,35 +226,41 @@ def _prompt_password():
 
     if not sys.stdin.isatty():
         raise exceptions.ValidationError(
-            "--password-prompt needs a terminal; give --password instead.")
+            "--password-prompt needs a terminal; give --password instead."
+        )
     first = getpass.getpass("User Password: ")
     second = getpass.getpass("Repeat User Password: ")
     if first != second:
-        raise exceptions.CommandError(
-            "The passwords entered were not the same.")
+        raise exceptions.CommandError("The passwords entered were not the same.")
     if not first:
         raise exceptions.CommandError("No password entered.")
     return first
 
 
 @utils.arg("name", metavar="<name>", help="Name of the new user.")
-@utils.arg("--domain", metavar="<domain>",
-           help="Domain owning the user (name or ID; default: the token's "
-                "domain or Default).")
-@utils.arg("--project", metavar="<project>",
-           help="Default project of the user (name or ID).")
-@utils.arg("--project-domain", metavar="<project-domain>",
-           help="Domain owning --project (name or ID).")
-@utils.arg("--password", metavar="<password>",
-           help="Password of the user.")
-@utils.arg("--password-prompt", action="store_true",
-           help="Ask for the password on the terminal (not echoed).")
+@utils.arg(
+    "--domain",
+    metavar="<domain>",
+    help="Domain owning the user (name or ID; default: the token's domain or Default).",
+)
+@utils.arg("--project", metavar="<project>", help="Default project of the user (name or ID).")
+@utils.arg(
+    "--project-domain", metavar="<project-domain>", help="Domain owning --project (name or ID)."
+)
+@utils.arg("--password", metavar="<password>", help="Password of the user.")
+@utils.arg(
+    "--password-prompt",
+    action="store_true",
+    help="Ask for the password on the terminal (not echoed).",
+)
 @utils.arg("--email", metavar="<email-address>", help="Email address.")
-@utils.arg("--description", metavar="<description>",
-           help="User description.")
+@utils.arg("--description", metavar="<description>", help="User description.")
 @enable_options("user")
-@utils.arg("--or-show", action="store_true",
-           help="Show the existing user of that name instead of failing.")
+@utils.arg(
+    "--or-show",
+    action="store_true",
+    help="Show the existing user of that name instead of failing.",
+)
 @utils.output("show")
 def do_user_create(client, args):
     """Create a user (admin).
@@ -234,17 +268,20 @@ def do_user_create(client, args):
     Example: occli user create --domain default --password-prompt alice
     """
     if args.password is not None and args.password_prompt:
-        raise exceptions.ValidationError(
-            "Give --password or --password-prompt, not both.")
+        raise exceptions.ValidationError("Give --password or --password-prompt, not both.")
     password = _prompt_password() if args.password_prompt else args.password
     domain = _domain_id(client, args.domain)
-    project = (_project(client, args.project, args.project_domain).id
-               if args.project else None)
+    project = _project(client, args.project, args.project_domain).id if args.project else None
     try:
         user = client.users.create(
-            args.name, domain=domain, password=password, email=args.email,
-            description=args.description, default_project=project,
-            enabled=_enabled(args))
+            args.name,
+            domain=domain,
+            password=password,
+            email=args.email,
+            description=args.description,
+            default_project=project,
+            enabled=_enabled(args),
+        )
     except exceptions.Conflict:
         if not args.or_show:
             raise
@@ -252,10 +289,8 @@ def do_user_create(client, args):
     return _show(user)
 
 
-@utils.arg("users", metavar="<user>", nargs="+",
-           help="User(s) to delete (name or ID).")
-@utils.arg("--domain", metavar="<domain>",
-           help="Domain owning the users (name or ID).")
+@utils.arg("users", metavar="<user>", nargs="+", help="User(s) to delete (name or ID).")
+@utils.arg("--domain", metavar="<domain>", help="Domain owning the users (name or ID).")
 @utils.concurrency_option
 def do_user_delete(client, args):
     """Delete users (admin; their tokens stop working).
@@ -264,11 +299,15 @@ def do_user_delete(client, args):
     """
     domain = _domain_id(client, args.domain)
     return utils.for_each(
-        args.users, lambda u: client.users.delete(_user(client, u, domain)),
-        "delete user", concurrency=args.concurrency)
+        args.users,
+        lambda u: client.users.delete(_user(client, u, domain)),
+        "delete user",
+        concurrency=args.concurrency,
+    )
 
 
 # -- roles ---------------------------------------------------------------------
+
 
 @utils.output("list")
 def do_role_list(client, args):
@@ -276,8 +315,7 @@ def do_role_list(client, args):
 
     Example: occli role list
     """
-    return columns.table(client.roles.list(), ("id", "name"),
-                         headers=("ID", "Name"))
+    return columns.table(client.roles.list(), ("id", "name"), headers=("ID", "Name"))
 
 
 @utils.arg("role", metavar="<role>", help="Role (name or ID).")
@@ -291,10 +329,12 @@ def do_role_show(client, args):
 
 
 @utils.arg("name", metavar="<role-name>", help="Name of the new role.")
-@utils.arg("--description", metavar="<description>",
-           help="Role description.")
-@utils.arg("--or-show", action="store_true",
-           help="Show the existing role of that name instead of failing.")
+@utils.arg("--description", metavar="<description>", help="Role description.")
+@utils.arg(
+    "--or-show",
+    action="store_true",
+    help="Show the existing role of that name instead of failing.",
+)
 @utils.output("show")
 def do_role_create(client, args):
     """Create a role (admin).
@@ -310,8 +350,7 @@ def do_role_create(client, args):
     return _show(role)
 
 
-@utils.arg("roles", metavar="<role>", nargs="+",
-           help="Role(s) to delete (name or ID).")
+@utils.arg("roles", metavar="<role>", nargs="+", help="Role(s) to delete (name or ID).")
 @utils.concurrency_option
 def do_role_delete(client, args):
     """Delete roles (admin; their assignments go with them).
@@ -321,39 +360,41 @@ def do_role_delete(client, args):
     return utils.for_each(
         args.roles,
         lambda r: client.roles.delete(client.roles.find_resource(r)),
-        "delete role", concurrency=args.concurrency)
+        "delete role",
+        concurrency=args.concurrency,
+    )
 
 
 def _grant_options(func):
     options = (
         (("role",), dict(metavar="<role>", help="Role (name or ID).")),
         (("--user",), dict(metavar="<user>", help="User (name or ID).")),
-        (("--user-domain",), dict(metavar="<user-domain>",
-                                  help="Domain owning --user (name or ID).")),
-        (("--project",), dict(metavar="<project>",
-                              help="The role is on this project (name or ID).")),
-        (("--project-domain",), dict(
-            metavar="<project-domain>",
-            help="Domain owning --project (name or ID).")),
-        (("--domain",), dict(metavar="<domain>",
-                             help="The role is on this domain (name or ID).")),
+        (
+            ("--user-domain",),
+            dict(metavar="<user-domain>", help="Domain owning --user (name or ID)."),
+        ),
+        (
+            ("--project",),
+            dict(metavar="<project>", help="The role is on this project (name or ID)."),
+        ),
+        (
+            ("--project-domain",),
+            dict(metavar="<project-domain>", help="Domain owning --project (name or ID)."),
+        ),
+        (("--domain",), dict(metavar="<domain>", help="The role is on this domain (name or ID).")),
     )
     for args, kwargs in reversed(options):
         func = utils.arg(*args, **kwargs)(func)
-    return utils.option_names(user="--user", project="--project",
-                              domain="--domain")(func)
+    return utils.option_names(user="--user", project="--project", domain="--domain")(func)
 
 
 def _grant_targets(client, args):
     """``(role, user, project, domain)`` of ``role add|remove``, checked
     before any lookup."""
-    client.roles.check_grant(user=args.user, project=args.project,
-                             domain=args.domain)
+    client.roles.check_grant(user=args.user, project=args.project, domain=args.domain)
     user = _user(client, args.user, args.user_domain)
-    project = (_project(client, args.project, args.project_domain)
-               if args.project else None)
-    domain = (client.domains.find_resource(args.domain) if args.domain
-              else None)
+    project = _project(client, args.project, args.project_domain) if args.project else None
+    domain = client.domains.find_resource(args.domain) if args.domain else None
     role = client.roles.find_resource(args.role)
     return role, user, project, domain
 
@@ -378,8 +419,7 @@ def do_role_remove(client, args):
     client.roles.revoke(role, user, project=project, domain=domain)
 
 
-_ASSIGNMENT_HEADERS = ("Role", "User", "Group", "Project", "Domain", "System",
-                       "Inherited")
+_ASSIGNMENT_HEADERS = ("Role", "User", "Group", "Project", "Domain", "System", "Inherited")
 
 
 def _named(ref):
@@ -388,8 +428,7 @@ def _named(ref):
         return ""
     name = ref.get("name") or ref.get("id", "")
     domain = ref.get("domain")
-    return "%s@%s" % (name, domain.get("name") or domain.get("id")) \
-        if domain else name
+    return "%s@%s" % (name, domain.get("name") or domain.get("id")) if domain else name
 
 
 def _assignment_row(assignment, names):
@@ -398,34 +437,38 @@ def _assignment_row(assignment, names):
     project, domain = scope.get("project"), scope.get("domain")
     role, user, group = info.get("role"), info.get("user"), info.get("group")
     if names:
-        cells = (_named(role), _named(user), _named(group), _named(project),
-                 (domain or {}).get("name", ""))
+        cells = (
+            _named(role),
+            _named(user),
+            _named(group),
+            _named(project),
+            (domain or {}).get("name", ""),
+        )
     else:
-        cells = tuple((ref or {}).get("id", "")
-                      for ref in (role, user, group, project, domain))
+        cells = tuple((ref or {}).get("id", "") for ref in (role, user, group, project, domain))
     system = "all" if scope.get("system") else ""
     inherited = bool(scope.get("OS-INHERIT:inherited_to"))
     return cells + (system, inherited)
 
 
 @utils.arg("--user", metavar="<user>", help="Only this user's (name or ID).")
-@utils.arg("--user-domain", metavar="<user-domain>",
-           help="Domain owning --user (name or ID).")
-@utils.arg("--project", metavar="<project>",
-           help="Only those on this project (name or ID).")
-@utils.arg("--project-domain", metavar="<project-domain>",
-           help="Domain owning --project (name or ID).")
-@utils.arg("--domain", metavar="<domain>",
-           help="Only those on this domain (name or ID).")
+@utils.arg("--user-domain", metavar="<user-domain>", help="Domain owning --user (name or ID).")
+@utils.arg("--project", metavar="<project>", help="Only those on this project (name or ID).")
+@utils.arg(
+    "--project-domain", metavar="<project-domain>", help="Domain owning --project (name or ID)."
+)
+@utils.arg("--domain", metavar="<domain>", help="Only those on this domain (name or ID).")
 @utils.arg("--role", metavar="<role>", help="Only this role (name or ID).")
-@utils.arg("--auth-user", action="store_true",
-           help="Only the assignments of the user of the token in use.")
-@utils.arg("--auth-project", action="store_true",
-           help="Only those on the project of the token in use.")
-@utils.arg("--effective", action="store_true",
-           help="Also list the roles the assigned ones imply.")
-@utils.arg("--names", action="store_true",
-           help="Show names instead of IDs.")
+@utils.arg(
+    "--auth-user",
+    action="store_true",
+    help="Only the assignments of the user of the token in use.",
+)
+@utils.arg(
+    "--auth-project", action="store_true", help="Only those on the project of the token in use."
+)
+@utils.arg("--effective", action="store_true", help="Also list the roles the assigned ones imply.")
+@utils.arg("--names", action="store_true", help="Show names instead of IDs.")
 @utils.option_names(project="--project", domain="--domain")
 @utils.output("list")
 def do_role_assignment_list(client, args):
@@ -434,33 +477,44 @@ def do_role_assignment_list(client, args):
     Example: occli role assignment list --user alice --names
     """
     if args.user and args.auth_user:
-        raise exceptions.ValidationError(
-            "Give --user or --auth-user, not both.")
+        raise exceptions.ValidationError("Give --user or --auth-user, not both.")
     if args.project and args.auth_project:
-        raise exceptions.ValidationError(
-            "Give --project or --auth-project, not both.")
+        raise exceptions.ValidationError("Give --project or --auth-project, not both.")
     client.role_assignments.check_list(
-        project=args.project or args.auth_project or None,
-        domain=args.domain)
+        project=args.project or args.auth_project or None, domain=args.domain
+    )
     access = None
     if args.auth_user or args.auth_project:
         access = client.session.auth.get_access(client.session)
-    user = (access.user_id if args.auth_user else
-            _user(client, args.user, args.user_domain) if args.user else None)
-    project = (access.project_id if args.auth_project else
-               _project(client, args.project, args.project_domain)
-               if args.project else None)
-    domain = (client.domains.find_resource(args.domain) if args.domain
-              else None)
+    user = (
+        access.user_id
+        if args.auth_user
+        else _user(client, args.user, args.user_domain)
+        if args.user
+        else None
+    )
+    project = (
+        access.project_id
+        if args.auth_project
+        else _project(client, args.project, args.project_domain)
+        if args.project
+        else None
+    )
+    domain = client.domains.find_resource(args.domain) if args.domain else None
     role = client.roles.find_resource(args.role) if args.role else None
     assignments = client.role_assignments.list(
-        user=user, project=project, domain=domain, role=role,
-        effective=args.effective, include_names=args.names)
-    return _ASSIGNMENT_HEADERS, [_assignment_row(a, args.names)
-                                 for a in assignments]
+        user=user,
+        project=project,
+        domain=domain,
+        role=role,
+        effective=args.effective,
+        include_names=args.names,
+    )
+    return _ASSIGNMENT_HEADERS, [_assignment_row(a, args.names) for a in assignments]
 
 
 # -- domains -------------------------------------------------------------------
+
 
 @utils.output("list")
 def do_domain_list(client, args):
@@ -468,9 +522,11 @@ def do_domain_list(client, args):
 
     Example: occli domain list
     """
-    return columns.table(client.domains.list(),
-                         ("id", "name", "enabled", "description"),
-                         headers=("ID", "Name", "Enabled", "Description"))
+    return columns.table(
+        client.domains.list(),
+        ("id", "name", "enabled", "description"),
+        headers=("ID", "Name", "Enabled", "Description"),
+    )
 
 
 @utils.arg("domain", metavar="<domain>", help="Domain (name or ID).")
@@ -480,16 +536,17 @@ def do_domain_show(client, args):
 
     Example: occli domain show team-a
     """
-    return _show(client.domains.get(client.domains.find_resource(
-        args.domain)))
+    return _show(client.domains.get(client.domains.find_resource(args.domain)))
 
 
 @utils.arg("name", metavar="<domain-name>", help="Name of the new domain.")
-@utils.arg("--description", metavar="<description>",
-           help="Domain description.")
+@utils.arg("--description", metavar="<description>", help="Domain description.")
 @enable_options("domain")
-@utils.arg("--or-show", action="store_true",
-           help="Show the existing domain of that name instead of failing.")
+@utils.arg(
+    "--or-show",
+    action="store_true",
+    help="Show the existing domain of that name instead of failing.",
+)
 @utils.output("show")
 def do_domain_create(client, args):
     """Create a domain (admin).
@@ -497,9 +554,9 @@ def do_domain_create(client, args):
     Example: occli domain create --description 'Team A' team-a
     """
     try:
-        domain = client.domains.create(args.name,
-                                       description=args.description,
-                                       enabled=_enabled(args))
+        domain = client.domains.create(
+            args.name, description=args.description, enabled=_enabled(args)
+        )
     except exceptions.Conflict:
         if not args.or_show:
             raise
@@ -509,26 +566,28 @@ def do_domain_create(client, args):
 
 @utils.arg("domain", metavar="<domain>", help="Domain (name or ID).")
 @utils.arg("--name", metavar="<name>", help="New name.")
-@utils.arg("--description", metavar="<description>",
-           help="New description.")
+@utils.arg("--description", metavar="<description>", help="New description.")
 @enable_options("domain", default="")
 def do_domain_set(client, args):
     """Change a domain (admin; disable it before deleting it).
 
     Example: occli domain set --disable team-a
     """
-    changes = dict(name=args.name, description=args.description,
-                   enabled=args.enabled)
+    changes = dict(name=args.name, description=args.description, enabled=args.enabled)
     if all(value is None for value in changes.values()):
         raise exceptions.ValidationError(
-            "Nothing to change: give --name, --description, --enable or "
-            "--disable.")
+            "Nothing to change: give --name, --description, --enable or --disable."
+        )
     domain = client.domains.find_resource(args.domain)
     client.domains.update(domain, **changes)
 
 
-@utils.arg("domains", metavar="<domain>", nargs="+",
-           help="Domain(s) to delete (name or ID; disabled first).")
+@utils.arg(
+    "domains",
+    metavar="<domain>",
+    nargs="+",
+    help="Domain(s) to delete (name or ID; disabled first).",
+)
 @utils.concurrency_option
 def do_domain_delete(client, args):
     """Delete domains with their projects and users (admin; each must be
@@ -539,4 +598,6 @@ def do_domain_delete(client, args):
     return utils.for_each(
         args.domains,
         lambda d: client.domains.delete(client.domains.find_resource(d)),
-        "delete domain", concurrency=args.concurrency)
+        "delete domain",
+        concurrency=args.concurrency,
+    )

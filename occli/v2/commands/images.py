@@ -6,8 +6,13 @@ from occli import utils
 
 @utils.arg("--name", metavar="<name>", help="Only images with this exact name.")
 @utils.arg("--status", metavar="<status>", help="Only images in this status.")
-@utils.arg("--limit", type=utils.list_limit, default=None, metavar="<n>",
-           help="At most this many images (-1: all).")
+@utils.arg(
+    "--limit",
+    type=utils.list_limit,
+    default=None,
+    metavar="<n>",
+    help="At most this many images (-1: all).",
+)
 @utils.arg("--marker", metavar="<image-id>", help="Start after this image.")
 @utils.arg("--long", action="store_true", help="More columns.")
 @utils.output("list")
@@ -16,15 +21,14 @@ def do_image_list(client, args):
 
     Example: occli image list
     """
-    images = client.images.list(limit=args.limit, marker=args.marker,
-                                name=args.name, status=args.status)
+    images = client.images.list(
+        limit=args.limit, marker=args.marker, name=args.name, status=args.status
+    )
     cols = ["id", "name", "status"]
     headers = ["ID", "Name", "Status"]
     if args.long:
-        cols += ["disk_format", "container_format", "size", "visibility",
-                 "min_disk", "min_ram"]
-        headers += ["Disk Format", "Container Format", "Size", "Visibility",
-                    "Min Disk", "Min RAM"]
+        cols += ["disk_format", "container_format", "size", "visibility", "min_disk", "min_ram"]
+        headers += ["Disk Format", "Container Format", "Size", "Visibility", "Min Disk", "Min RAM"]
     return columns.table(images, cols, headers=headers)
 
 

@@ -6,16 +6,19 @@
 
 import os
 
-from occli import columns, exceptions, utils
+from occli import columns
+from occli import exceptions
+from occli import utils
 
 _COLUMNS = ("name", "fingerprint", "type")
 _HEADERS = ("Name", "Fingerprint", "Type")
-_USER_ARG = dict(metavar="<user>",
-                 help="Another user's key pairs (admin; name or ID; compute "
-                      "API 2.10 or later).")
-_USER_DOMAIN_ARG = dict(metavar="<user-domain>",
-                        help="Domain of --user (name or ID), for a user "
-                             "given by name.")
+_USER_ARG = dict(
+    metavar="<user>",
+    help="Another user's key pairs (admin; name or ID; compute API 2.10 or later).",
+)
+_USER_DOMAIN_ARG = dict(
+    metavar="<user-domain>", help="Domain of --user (name or ID), for a user given by name."
+)
 
 
 def _user_id(client, args):
@@ -24,16 +27,21 @@ def _user_id(client, args):
     if not args.user:
         return None
     client.keypairs.check_list(user_id=args.user)
-    return client.users.find_resource(args.user,
-                                      domain=args.user_domain).id
+    return client.users.find_resource(args.user, domain=args.user_domain).id
 
 
 @utils.arg("--user", **_USER_ARG)
 @utils.arg("--user-domain", **_USER_DOMAIN_ARG)
-@utils.arg("--limit", type=utils.list_limit, default=None, metavar="<n>",
-           help="At most this many key pairs (-1: all).")
-@utils.arg("--marker", metavar="<name>",
-           help="Start after this key pair (compute API 2.35 or later).")
+@utils.arg(
+    "--limit",
+    type=utils.list_limit,
+    default=None,
+    metavar="<n>",
+    help="At most this many key pairs (-1: all).",
+)
+@utils.arg(
+    "--marker", metavar="<name>", help="Start after this key pair (compute API 2.35 or later)."
+)
 @utils.option_names(user_id="--user", marker="--marker")
 @utils.output("list")
 def do_keypair_list(client, args):
@@ -43,14 +51,16 @@ def do_keypair_list(client, args):
     """
     client.keypairs.check_list(user_id=args.user, marker=args.marker)
     user_id = _user_id(client, args)
-    keypairs = client.keypairs.iter(user_id=user_id, limit=args.limit,
-                                    marker=args.marker)
+    keypairs = client.keypairs.iter(user_id=user_id, limit=args.limit, marker=args.marker)
     return columns.table(keypairs, _COLUMNS, headers=_HEADERS)
 
 
 @utils.arg("keypair", metavar="<name>", help="Key pair name.")
-@utils.arg("--public-key", action="store_true",
-           help="Print only the public key (as a .pub file holds it).")
+@utils.arg(
+    "--public-key",
+    action="store_true",
+    help="Print only the public key (as a .pub file holds it).",
+)
 @utils.arg("--user", **_USER_ARG)
 @utils.arg("--user-domain", **_USER_DOMAIN_ARG)
 @utils.option_names(user_id="--user")
@@ -60,8 +70,7 @@ def do_keypair_show(client, args):
 
     Example: occli keypair show mykey
     """
-    keypair = client.keypairs.get(args.keypair,
-                                  user_id=_user_id(client, args))
+    keypair = client.keypairs.get(args.keypair, user_id=_user_id(client, args))
     if args.public_key:
         if _raw(args):
             return _write(args, keypair.public_key)
@@ -74,8 +83,7 @@ def do_keypair_show(client, args):
 def _raw(args):
     """Whether the output is the default table (no -f, no -c): then a key
     is printed as it is, as OpenStackClient does."""
-    return getattr(args, "formatter", "table") == "table" and not getattr(
-        args, "columns", None)
+    return getattr(args, "formatter", "table") == "table" and not getattr(args, "columns", None)
 
 
 def _write(args, text):
@@ -86,14 +94,20 @@ def _write(args, text):
 
 
 @utils.arg("name", metavar="<name>", help="Name of the new key pair.")
-@utils.arg("--public-key", metavar="<file>",
-           help="Import this public key file (default: the cloud generates "
-                "a key pair).")
-@utils.arg("--private-key", metavar="<file>",
-           help="Write the generated private key to this new file (mode "
-                "0600) instead of standard output.")
-@utils.arg("--type", dest="key_type", choices=("ssh", "x509"),
-           help="Key type (compute API 2.2 or later).")
+@utils.arg(
+    "--public-key",
+    metavar="<file>",
+    help="Import this public key file (default: the cloud generates a key pair).",
+)
+@utils.arg(
+    "--private-key",
+    metavar="<file>",
+    help="Write the generated private key to this new file (mode "
+    "0600) instead of standard output.",
+)
+@utils.arg(
+    "--type", dest="key_type", choices=("ssh", "x509"), help="Key type (compute API 2.2 or later)."
+)
 @utils.arg("--user", **_USER_ARG)
 @utils.arg("--user-domain", **_USER_DOMAIN_ARG)
 @utils.option_names(user_id="--user")
@@ -114,24 +128,22 @@ def do_keypair_create(client, args):
     public_key = None
     if args.public_key:
         if args.private_key:
-            raise exceptions.ValidationError(
-                "--private-key only applies to a generated key pair.")
+            raise exceptions.ValidationError("--private-key only applies to a generated key pair.")
         try:
             with open(os.path.expanduser(args.public_key)) as f:
                 public_key = f.read().strip()
         except OSError as exc:
             raise exceptions.ValidationError(
-                "Cannot read public key %s: %s"
-                % (args.public_key, exc.strerror)) from None
-    client.keypairs.check_create(public_key=public_key,
-                                 key_type=args.key_type, user_id=args.user)
+                "Cannot read public key %s: %s" % (args.public_key, exc.strerror)
+            ) from None
+    client.keypairs.check_create(public_key=public_key, key_type=args.key_type, user_id=args.user)
     user_id = _user_id(client, args)
     key_path = os.path.expanduser(args.private_key) if args.private_key else None
     key_file = _reserve(key_path) if key_path else None
     try:
-        keypair = client.keypairs.create(args.name, public_key=public_key,
-                                         key_type=args.key_type,
-                                         user_id=user_id)
+        keypair = client.keypairs.create(
+            args.name, public_key=public_key, key_type=args.key_type, user_id=user_id
+        )
     except BaseException:
         if key_file is not None:
             key_file.close()
@@ -150,9 +162,12 @@ def do_keypair_create(client, args):
             # as OpenStackClient: the key itself, nothing else
             return _write(args, private)
         info["private_key"] = private
-    return columns.show(info, columns=[c for c in ("name", "fingerprint", "type",
-                                                   "user_id", "private_key")
-                                       if c in info])
+    return columns.show(
+        info,
+        columns=[
+            c for c in ("name", "fingerprint", "type", "user_id", "private_key") if c in info
+        ],
+    )
 
 
 def _reserve(path):
@@ -161,10 +176,12 @@ def _reserve(path):
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         raise exceptions.CommandError(
-            "%s already exists: not overwriting a private key." % path) from None
+            "%s already exists: not overwriting a private key." % path
+        ) from None
     except OSError as exc:
         raise exceptions.CommandError(
-            "Cannot create private key file %s: %s" % (path, exc.strerror)) from None
+            "Cannot create private key file %s: %s" % (path, exc.strerror)
+        ) from None
     return os.fdopen(fd, "w")
 
 
@@ -180,6 +197,8 @@ def do_keypair_delete(client, args):
     """
     user_id = _user_id(client, args)
     return utils.for_each(
-        args.keypairs, lambda name: client.keypairs.delete(
-            name, user_id=user_id),
-        "delete key pair", concurrency=args.concurrency)
+        args.keypairs,
+        lambda name: client.keypairs.delete(name, user_id=user_id),
+        "delete key pair",
+        concurrency=args.concurrency,
+    )

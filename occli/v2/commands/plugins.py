@@ -17,8 +17,7 @@ class _Lines(columns.ListColumn):
         return "\n".join(str(v) for v in self._value or ())
 
 
-@utils.arg("--status", choices=_STATUSES,
-           help="Only plugins with this status.")
+@utils.arg("--status", choices=_STATUSES, help="Only plugins with this status.")
 @utils.no_client
 @utils.output("list")
 def do_plugin_list(client, args):
@@ -29,10 +28,20 @@ def do_plugin_list(client, args):
     found = plugins.registry().plugins
     if args.status:
         found = [p for p in found if p.status.partition(":")[0] == args.status]
-    rows = [{"name": p.name, "source": p.origin,
-             "module": p.target if p.source == plugins.ENTRY_POINT
-             else os.path.basename(p.target),
-             "commands": p.commands, "managers": p.managers,
-             "status": p.status} for p in found]
-    return columns.table(rows, _KEYS, headers=tuple(k.title() for k in _KEYS),
-                         formatters={"commands": _Lines, "managers": _Lines})
+    rows = [
+        {
+            "name": p.name,
+            "source": p.origin,
+            "module": p.target if p.source == plugins.ENTRY_POINT else os.path.basename(p.target),
+            "commands": p.commands,
+            "managers": p.managers,
+            "status": p.status,
+        }
+        for p in found
+    ]
+    return columns.table(
+        rows,
+        _KEYS,
+        headers=tuple(k.title() for k in _KEYS),
+        formatters={"commands": _Lines, "managers": _Lines},
+    )

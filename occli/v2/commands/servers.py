@@ -20,23 +20,30 @@ from occli.v2 import servers as servers_api
 
 LOG = logging.getLogger(__name__)
 
-POWER_STATES = {0: "NOSTATE", 1: "Running", 3: "Paused", 4: "Shutdown",
-                6: "Crashed", 7: "Suspended"}
+POWER_STATES = {
+    0: "NOSTATE",
+    1: "Running",
+    3: "Paused",
+    4: "Shutdown",
+    6: "Crashed",
+    7: "Suspended",
+}
 BOOTED_FROM_VOLUME = "N/A (booted from volume)"
 
 
 # -- argparse types: malformed syntax is a usage error (exit 2) ------------
 
+
 def _parse_sort(text):
     key, _, direction = text.partition(":")
     direction = direction or "desc"
     if not key or direction not in ("asc", "desc"):
-        raise exceptions.ValidationError(
-            "--sort expects KEY[:asc|desc], got %r." % text)
+        raise exceptions.ValidationError("--sort expects KEY[:asc|desc], got %r." % text)
     return key, direction
 
 
 # -- output ---------------------------------------------------------------
+
 
 class FlavorColumn(cliff_columns.FormattableColumn):
     """``m1.tiny (vcpus=1, ram=512, disk=1, …)`` or the flavor id (< 2.47)."""
@@ -47,12 +54,14 @@ class FlavorColumn(cliff_columns.FormattableColumn):
             return "" if flavor is None else str(flavor)
         if "original_name" not in flavor:
             return str(flavor.get("id", ""))
-        sizes = ", ".join("%s=%s" % (k, flavor[k]) for k in (
-            "vcpus", "ram", "disk", "ephemeral", "swap") if k in flavor)
+        sizes = ", ".join(
+            "%s=%s" % (k, flavor[k])
+            for k in ("vcpus", "ram", "disk", "ephemeral", "swap")
+            if k in flavor
+        )
         text = "%s (%s)" % (flavor["original_name"], sizes)
         if flavor.get("extra_specs"):
-            text += "\n" + columns.DictColumn(flavor["extra_specs"]) \
-                .human_readable()
+            text += "\n" + columns.DictColumn(flavor["extra_specs"]).human_readable()
         return text
 
     def machine_readable(self):
@@ -82,18 +91,22 @@ class NamesColumn(cliff_columns.FormattableColumn):
     """``[{"name": "default"}]`` → ``default``."""
 
     def human_readable(self):
-        return ", ".join(str(i.get("name") or i.get("id", i))
-                         if isinstance(i, dict) else
-                         str(i) for i in self._value or ())
+        return ", ".join(
+            str(i.get("name") or i.get("id", i)) if isinstance(i, dict) else str(i)
+            for i in self._value or ()
+        )
 
     def machine_readable(self):
         return list(self._value or ())
 
 
 SHOW_FORMATTERS = {
-    "addresses": columns.AddressesColumn, "flavor": FlavorColumn,
-    "image": ImageColumn, "metadata": columns.DictColumn,
-    "security_groups": NamesColumn, "tags": columns.ListColumn,
+    "addresses": columns.AddressesColumn,
+    "flavor": FlavorColumn,
+    "image": ImageColumn,
+    "metadata": columns.DictColumn,
+    "security_groups": NamesColumn,
+    "tags": columns.ListColumn,
 }
 
 
@@ -131,6 +144,7 @@ def show_server(client, server, extra=None, images=()):
 
 # -- acting on several servers -------------------------------------------
 
+
 def _each(client, refs, verb, action, args, until=None, pending=()):
     """Run ``action(server)`` on every server named in ``refs``.
 
@@ -150,34 +164,35 @@ def _each(client, refs, verb, action, args, until=None, pending=()):
 
     def wait(pair):
         with waiters.accepted("the request was accepted but waiting failed"):
-            waiters.wait_for_server(client.servers, pair[1], until, pending,
-                                    **wait_args)
+            waiters.wait_for_server(client.servers, pair[1], until, pending, **wait_args)
+
     what = verb + " server"
-    code = utils.for_each(list(enumerate(refs)), act, what,
-                          label=lambda indexed: indexed[1],
-                          concurrency=concurrency)
+    code = utils.for_each(
+        list(enumerate(refs)), act, what, label=lambda indexed: indexed[1], concurrency=concurrency
+    )
     if until is not None and getattr(args, "wait", False):
         wait_args = utils.wait_args(args)
         if concurrency > 1 and len(refs) > 1:
             # no progress line from several threads at once on one terminal
             wait_args["stream"] = io.StringIO()
         acted = [(ref, found[i]) for i, ref in enumerate(refs) if i in found]
-        code |= utils.for_each(acted, wait, what, label=lambda pair: pair[0],
-                               concurrency=concurrency)
+        code |= utils.for_each(
+            acted, wait, what, label=lambda pair: pair[0], concurrency=concurrency
+        )
     return code
 
 
-_SERVERS_ARG = dict(nargs="+", metavar="<server>",
-                    help="Server(s) (name or ID).")
+_SERVERS_ARG = dict(nargs="+", metavar="<server>", help="Server(s) (name or ID).")
 
 
 def _action_command(verb, doc, until=None, what=None):
     """A ``do_server_<verb>`` running ``client.servers.<verb>`` on servers."""
+
     @utils.arg("servers", **_SERVERS_ARG)
     @utils.concurrency_option
     def command(client, args):
-        return _each(client, args.servers, verb, getattr(client.servers, verb),
-                     args, until)
+        return _each(client, args.servers, verb, getattr(client.servers, verb), args, until)
+
     if until is not None:
         command = utils.wait_options(what)(command)
     command.__name__ = "do_server_" + verb
@@ -187,35 +202,49 @@ def _action_command(verb, doc, until=None, what=None):
 
 # -- commands -------------------------------------------------------------
 
-@utils.arg("--long", action="store_true",
-           help="Also show task state, power state, availability zone, host "
-           "and properties.")
-@utils.arg("--name", metavar="<regex>",
-           help="Only servers whose name matches this regular expression.")
-@utils.arg("--status", metavar="<status>",
-           help="Only servers in this status (ACTIVE, SHUTOFF, ERROR, …).")
-@utils.arg("--flavor", metavar="<flavor>", help="Only servers of this flavor "
-           "(name or ID).")
-@utils.arg("--image", metavar="<image>", help="Only servers booted from this "
-           "image (name or ID).")
-@utils.arg("--host", metavar="<host>", help="Only servers on this host "
-           "(admin).")
-@utils.arg("--all-projects", action="store_true",
-           help="Servers of all projects (admin).")
-@utils.arg("--changes-since", metavar="<time>",
-           help="Only servers changed since this ISO 8601 time (includes "
-           "deleted servers).")
-@utils.arg("--sort", action="append", metavar="<key>[:asc|desc]",
-           type=utils.arg_type(_parse_sort, "sort"),
-           help="Sort on the server side by a Nova sort key (display_name, "
-           "created_at, status, …; repeatable; direction defaults to desc).")
-@utils.arg("--limit", type=utils.list_limit, metavar="<n>",
-           help="At most this many servers (-1: all, the default).")
-@utils.arg("--marker", metavar="<server-id>",
-           help="Start after this server.")
-@utils.arg("-n", "--no-name-lookup", action="store_true",
-           help="Show image (and, before compute API 2.47, flavor) IDs "
-           "rather than asking for their names.")
+
+@utils.arg(
+    "--long",
+    action="store_true",
+    help="Also show task state, power state, availability zone, host and properties.",
+)
+@utils.arg(
+    "--name", metavar="<regex>", help="Only servers whose name matches this regular expression."
+)
+@utils.arg(
+    "--status", metavar="<status>", help="Only servers in this status (ACTIVE, SHUTOFF, ERROR, …)."
+)
+@utils.arg("--flavor", metavar="<flavor>", help="Only servers of this flavor (name or ID).")
+@utils.arg("--image", metavar="<image>", help="Only servers booted from this image (name or ID).")
+@utils.arg("--host", metavar="<host>", help="Only servers on this host (admin).")
+@utils.arg("--all-projects", action="store_true", help="Servers of all projects (admin).")
+@utils.arg(
+    "--changes-since",
+    metavar="<time>",
+    help="Only servers changed since this ISO 8601 time (includes deleted servers).",
+)
+@utils.arg(
+    "--sort",
+    action="append",
+    metavar="<key>[:asc|desc]",
+    type=utils.arg_type(_parse_sort, "sort"),
+    help="Sort on the server side by a Nova sort key (display_name, "
+    "created_at, status, …; repeatable; direction defaults to desc).",
+)
+@utils.arg(
+    "--limit",
+    type=utils.list_limit,
+    metavar="<n>",
+    help="At most this many servers (-1: all, the default).",
+)
+@utils.arg("--marker", metavar="<server-id>", help="Start after this server.")
+@utils.arg(
+    "-n",
+    "--no-name-lookup",
+    action="store_true",
+    help="Show image (and, before compute API 2.47, flavor) IDs "
+    "rather than asking for their names.",
+)
 @utils.output("list")
 def do_server_list(client, args):
     """List servers.
@@ -226,10 +255,13 @@ def do_server_list(client, args):
 
     Example: occli server list --status ACTIVE --long
     """
-    search = {"name": args.name, "host": args.host,
-              "status": args.status.upper() if args.status else None,
-              "changes-since": args.changes_since,
-              "all_tenants": True if args.all_projects else None}
+    search = {
+        "name": args.name,
+        "host": args.host,
+        "status": args.status.upper() if args.status else None,
+        "changes-since": args.changes_since,
+        "all_tenants": True if args.all_projects else None,
+    }
     if args.flavor:
         search["flavor"] = client.flavors.find_resource(args.flavor).id
     if args.image:
@@ -237,20 +269,23 @@ def do_server_list(client, args):
     sort = args.sort or ()
     pages = client.servers.pages(
         search_opts={k: v for k, v in search.items() if v is not None},
-        limit=args.limit, marker=args.marker,
+        limit=args.limit,
+        marker=args.marker,
         sort_keys=[k for k, _ in sort] or None,
-        sort_dirs=[d for _, d in sort] or None)
+        sort_dirs=[d for _, d in sort] or None,
+    )
     keys = ["id", "name", "status", "networks", "image", "flavor"]
     headers = ["ID", "Name", "Status", "Networks", "Image", "Flavor"]
     if args.long:
         keys += ["task_state", "power_state", "az", "host", "metadata"]
-        headers += ["Task State", "Power State", "Availability Zone", "Host",
-                    "Properties"]
+        headers += ["Task State", "Power State", "Availability Zone", "Host", "Properties"]
     lookup = not args.no_name_lookup
-    image_names = _Names(client, _image_names) if lookup and \
-        utils.column_used(args, "Image") else None
-    flavor_names = _Names(client, _flavor_names) if lookup and \
-        utils.column_used(args, "Flavor") else None
+    image_names = (
+        _Names(client, _image_names) if lookup and utils.column_used(args, "Image") else None
+    )
+    flavor_names = (
+        _Names(client, _flavor_names) if lookup and utils.column_used(args, "Flavor") else None
+    )
     out = utils.stdout(args)
 
     def rows():
@@ -263,25 +298,36 @@ def do_server_list(client, args):
             # what the formatter wrote of this page is out before the
             # next page is asked for
             out.flush()
-    return columns.table(rows(), keys, headers, formatters={
-        "networks": columns.AddressesColumn, "metadata": columns.DictColumn})
+
+    return columns.table(
+        rows(),
+        keys,
+        headers,
+        formatters={"networks": columns.AddressesColumn, "metadata": columns.DictColumn},
+    )
 
 
 def _list_row(server, image_names, flavor_names, long):
     info = server.to_dict()
-    row = {"id": server.id, "name": info.get("name"),
-           "status": info.get("status"),
-           "networks": info.get("addresses") or {},
-           "image": _image_label(info.get("image"), image_names),
-           "flavor": _flavor_label(info.get("flavor"), flavor_names)}
+    row = {
+        "id": server.id,
+        "name": info.get("name"),
+        "status": info.get("status"),
+        "networks": info.get("addresses") or {},
+        "image": _image_label(info.get("image"), image_names),
+        "flavor": _flavor_label(info.get("flavor"), flavor_names),
+    }
     if long:
         power = info.get("OS-EXT-STS:power_state")
-        row.update({
-            "task_state": info.get("OS-EXT-STS:task_state"),
-            "power_state": POWER_STATES.get(power, power),
-            "az": info.get("OS-EXT-AZ:availability_zone"),
-            "host": info.get("OS-EXT-SRV-ATTR:host"),
-            "metadata": info.get("metadata") or {}})
+        row.update(
+            {
+                "task_state": info.get("OS-EXT-STS:task_state"),
+                "power_state": POWER_STATES.get(power, power),
+                "az": info.get("OS-EXT-AZ:availability_zone"),
+                "host": info.get("OS-EXT-SRV-ATTR:host"),
+                "metadata": info.get("metadata") or {},
+            }
+        )
     return row
 
 
@@ -309,15 +355,21 @@ def _image_names(client, servers, known=()):
     page. Ids Glance does not return map to None (not asked again); a
     failing lookup leaves the ids shown.
     """
-    ids = list(dict.fromkeys(
-        s.image["id"] for s in servers
-        if isinstance(getattr(s, "image", None), dict)
-        and s.image.get("id") and "name" not in s.image
-        and s.image["id"] not in known))
+    ids = list(
+        dict.fromkeys(
+            s.image["id"]
+            for s in servers
+            if isinstance(getattr(s, "image", None), dict)
+            and s.image.get("id")
+            and "name" not in s.image
+            and s.image["id"] not in known
+        )
+    )
     if not ids:
         return {}
-    images = _best_effort("image", lambda: {
-        i.id: getattr(i, "name", None) for i in client.images.list(ids=ids)})
+    images = _best_effort(
+        "image", lambda: {i.id: getattr(i, "name", None) for i in client.images.list(ids=ids)}
+    )
     if images is None:
         return {}
     return {**dict.fromkeys(ids), **images}
@@ -329,9 +381,11 @@ def _flavor_names(client, servers, known=()):
     The list stops as soon as every needed flavor was seen, so further
     pages (clouds with more flavors than a page) are only read when needed.
     """
-    wanted = {s.flavor.get("id") for s in servers
-              if isinstance(getattr(s, "flavor", None), dict)
-              and "original_name" not in s.flavor}
+    wanted = {
+        s.flavor.get("id")
+        for s in servers
+        if isinstance(getattr(s, "flavor", None), dict) and "original_name" not in s.flavor
+    }
     wanted.discard(None)
     wanted -= set(known)
     if not wanted:
@@ -344,6 +398,7 @@ def _flavor_names(client, servers, known=()):
             if wanted <= names.keys():
                 break
         return names
+
     return _best_effort("flavor", lookup) or {}
 
 
@@ -384,19 +439,24 @@ def do_server_delete(client, args):
 
     Example: occli server delete --wait vm1
     """
-    return _each(client, args.servers, "delete", client.servers.delete, args,
-                 until=waiters.GONE)
+    return _each(client, args.servers, "delete", client.servers.delete, args, until=waiters.GONE)
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
 @utils.arg("--name", metavar="<name>", help="New name.")
-@utils.arg("--description", metavar="<text>",
-           help="New description (compute API 2.19+).")
-@utils.arg("--hostname", metavar="<hostname>",
-           help="New hostname in the guest (compute API 2.90+).")
-@utils.arg("--property", dest="properties", action="append", default=[],
-           metavar="<key=value>", type=utils.key_value("--property"),
-           help="Set a metadata property (repeatable; others are kept).")
+@utils.arg("--description", metavar="<text>", help="New description (compute API 2.19+).")
+@utils.arg(
+    "--hostname", metavar="<hostname>", help="New hostname in the guest (compute API 2.90+)."
+)
+@utils.arg(
+    "--property",
+    dest="properties",
+    action="append",
+    default=[],
+    metavar="<key=value>",
+    type=utils.key_value("--property"),
+    help="Set a metadata property (repeatable; others are kept).",
+)
 @utils.option_names(metadata="--property")
 def do_server_set(client, args):
     """Change a server's name, description, hostname or properties.
@@ -404,12 +464,11 @@ def do_server_set(client, args):
     Example: occli server set --name vm2 --property owner=alice vm1
     """
     metadata = dict(args.properties)
-    changes = {"name": args.name, "description": args.description,
-               "hostname": args.hostname}
+    changes = {"name": args.name, "description": args.description, "hostname": args.hostname}
     if all(v is None for v in changes.values()) and not metadata:
         raise exceptions.ValidationError(
-            "Nothing to set: give --name, --description, --hostname or "
-            "--property.")
+            "Nothing to set: give --name, --description, --hostname or --property."
+        )
     # the manager's checks before the server lookup
     client.servers.check_update(**changes)
     client.servers.check_metadata(metadata)
@@ -421,18 +480,24 @@ def do_server_set(client, args):
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
-@utils.arg("--property", dest="properties", action="append", default=[],
-           metavar="<key>", help="Remove this metadata property (repeatable).")
-@utils.arg("--description", action="store_true",
-           help="Remove the description (compute API 2.19+).")
+@utils.arg(
+    "--property",
+    dest="properties",
+    action="append",
+    default=[],
+    metavar="<key>",
+    help="Remove this metadata property (repeatable).",
+)
+@utils.arg(
+    "--description", action="store_true", help="Remove the description (compute API 2.19+)."
+)
 def do_server_unset(client, args):
     """Remove properties or the description from a server.
 
     Example: occli server unset --property owner vm1
     """
     if not args.properties and not args.description:
-        raise exceptions.ValidationError(
-            "Nothing to unset: give --property or --description.")
+        raise exceptions.ValidationError("Nothing to unset: give --property or --description.")
     if args.description:
         client.servers.check_update(description=servers_api.CLEAR)
     server = client.servers.find_resource(args.server)
@@ -443,8 +508,7 @@ def do_server_unset(client, args):
 
 
 @utils.arg("servers", **_SERVERS_ARG)
-@utils.arg("--hard", action="store_true",
-           help="Hard reboot (power cycle) instead of a soft one.")
+@utils.arg("--hard", action="store_true", help="Hard reboot (power cycle) instead of a soft one.")
 @utils.wait_options("the servers are ACTIVE again")
 @utils.concurrency_option
 def do_server_reboot(client, args):
@@ -452,50 +516,53 @@ def do_server_reboot(client, args):
 
     Example: occli server reboot --hard --wait vm1
     """
-    return _each(client, args.servers, "reboot",
-                 lambda s: client.servers.reboot(s, hard=args.hard), args,
-                 until={"ACTIVE"})
+    return _each(
+        client,
+        args.servers,
+        "reboot",
+        lambda s: client.servers.reboot(s, hard=args.hard),
+        args,
+        until={"ACTIVE"},
+    )
 
 
 do_server_start = _action_command(
-    "start", "Start stopped servers.", {"ACTIVE"}, "the servers are ACTIVE")
+    "start", "Start stopped servers.", {"ACTIVE"}, "the servers are ACTIVE"
+)
 do_server_stop = _action_command(
-    "stop", "Stop (power off) servers.", {"SHUTOFF"},
-    "the servers are SHUTOFF")
-do_server_pause = _action_command(
-    "pause", "Pause servers.", {"PAUSED"}, "the servers are PAUSED")
+    "stop", "Stop (power off) servers.", {"SHUTOFF"}, "the servers are SHUTOFF"
+)
+do_server_pause = _action_command("pause", "Pause servers.", {"PAUSED"}, "the servers are PAUSED")
 do_server_unpause = _action_command(
-    "unpause", "Unpause paused servers.", {"ACTIVE"},
-    "the servers are ACTIVE")
+    "unpause", "Unpause paused servers.", {"ACTIVE"}, "the servers are ACTIVE"
+)
 do_server_suspend = _action_command(
-    "suspend", "Suspend servers.", {"SUSPENDED"}, "the servers are SUSPENDED")
+    "suspend", "Suspend servers.", {"SUSPENDED"}, "the servers are SUSPENDED"
+)
 do_server_resume = _action_command(
-    "resume", "Resume suspended servers.", {"ACTIVE"},
-    "the servers are ACTIVE")
+    "resume", "Resume suspended servers.", {"ACTIVE"}, "the servers are ACTIVE"
+)
 do_server_unlock = _action_command("unlock", "Unlock servers.")
 
 
 @utils.arg("servers", **_SERVERS_ARG)
-@utils.arg("--reason", metavar="<text>",
-           help="Why the servers are locked (compute API 2.73+).")
+@utils.arg("--reason", metavar="<text>", help="Why the servers are locked (compute API 2.73+).")
 @utils.concurrency_option
 def do_server_lock(client, args):
     """Lock servers: non-admin users can no longer change them.
 
     Example: occli server lock vm1
     """
-    return _each(client, args.servers, "lock",
-                 lambda s: client.servers.lock(s, reason=args.reason), args)
+    return _each(
+        client, args.servers, "lock", lambda s: client.servers.lock(s, reason=args.reason), args
+    )
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
-@utils.arg("--image", metavar="<image>", required=True,
-           help="Image to rebuild from (name or ID).")
+@utils.arg("--image", metavar="<image>", required=True, help="Image to rebuild from (name or ID).")
 @utils.arg("--name", metavar="<name>", help="New name.")
-@utils.arg("--admin-pass", metavar="<password>",
-           help="New administrator password.")
-@utils.arg("--description", metavar="<text>",
-           help="New description (compute API 2.19+).")
+@utils.arg("--admin-pass", metavar="<password>", help="New administrator password.")
+@utils.arg("--description", metavar="<text>", help="New description (compute API 2.19+).")
 @utils.wait_options("the rebuild is done")
 @utils.output("show")
 def do_server_rebuild(client, args):
@@ -505,24 +572,24 @@ def do_server_rebuild(client, args):
     """
     server = client.servers.find_resource(args.server)
     image = client.images.find_resource(args.image)
-    rebuilt = client.servers.rebuild(server, image, name=args.name,
-                                     admin_pass=args.admin_pass,
-                                     description=args.description)
+    rebuilt = client.servers.rebuild(
+        server, image, name=args.name, admin_pass=args.admin_pass, description=args.description
+    )
     extra = {}
     if "adminPass" in rebuilt:
         extra["adminPass"] = rebuilt.adminPass
     if args.wait:
-        with waiters.accepted("Server %s (id %s) is being rebuilt but "
-                              "waiting failed" % (server.name, server.id)):
+        with waiters.accepted(
+            "Server %s (id %s) is being rebuilt but waiting failed" % (server.name, server.id)
+        ):
             rebuilt = waiters.wait_for_server(
-                client.servers, rebuilt, {"ACTIVE", "SHUTOFF"},
-                **utils.wait_args(args))
+                client.servers, rebuilt, {"ACTIVE", "SHUTOFF"}, **utils.wait_args(args)
+            )
     return show_server(client, rebuilt, extra, images=[image])
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
-@utils.arg("--flavor", metavar="<flavor>", required=True,
-           help="New flavor (name or ID).")
+@utils.arg("--flavor", metavar="<flavor>", required=True, help="New flavor (name or ID).")
 @utils.wait_options("the resize waits for confirmation (VERIFY_RESIZE)")
 def do_server_resize(client, args):
     """Resize a server to another flavor (then confirm or revert it).
@@ -530,9 +597,14 @@ def do_server_resize(client, args):
     Example: occli server resize --flavor m1.small --wait vm1
     """
     flavor = client.flavors.find_resource(args.flavor)
-    return _each(client, [args.server], "resize",
-                 lambda s: client.servers.resize(s, flavor), args,
-                 until={"VERIFY_RESIZE"})
+    return _each(
+        client,
+        [args.server],
+        "resize",
+        lambda s: client.servers.resize(s, flavor),
+        args,
+        until={"VERIFY_RESIZE"},
+    )
 
 
 @utils.arg("servers", **_SERVERS_ARG)
@@ -544,9 +616,15 @@ def do_server_resize_confirm(client, args):
     Example: occli server resize confirm vm1
     """
     # nova leaves the status VERIFY_RESIZE (task_state null) until done
-    return _each(client, args.servers, "confirm the resize of",
-                 client.servers.confirm_resize, args,
-                 until={"ACTIVE", "SHUTOFF"}, pending={"VERIFY_RESIZE"})
+    return _each(
+        client,
+        args.servers,
+        "confirm the resize of",
+        client.servers.confirm_resize,
+        args,
+        until={"ACTIVE", "SHUTOFF"},
+        pending={"VERIFY_RESIZE"},
+    )
 
 
 @utils.arg("servers", **_SERVERS_ARG)
@@ -557,14 +635,18 @@ def do_server_resize_revert(client, args):
 
     Example: occli server resize revert vm1
     """
-    return _each(client, args.servers, "revert the resize of",
-                 client.servers.revert_resize, args,
-                 until={"ACTIVE", "SHUTOFF"})
+    return _each(
+        client,
+        args.servers,
+        "revert the resize of",
+        client.servers.revert_resize,
+        args,
+        until={"ACTIVE", "SHUTOFF"},
+    )
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
-@utils.arg("--lines", type=utils.positive_int, metavar="<n>",
-           help="Only the last N lines.")
+@utils.arg("--lines", type=utils.positive_int, metavar="<n>", help="Only the last N lines.")
 def do_server_console_log(client, args):
     """Print a server's console log.
 
@@ -572,5 +654,4 @@ def do_server_console_log(client, args):
     """
     server = client.servers.find_resource(args.server)
     text = client.servers.get_console_output(server, length=args.lines)
-    utils.stdout(args).write(
-        text if not text or text.endswith("\n") else text + "\n")
+    utils.stdout(args).write(text if not text or text.endswith("\n") else text + "\n")

@@ -6,30 +6,42 @@ from occli import columns
 from occli import exceptions
 from occli import utils
 
-SHOW_COLUMNS = ("id", "name", "group", "config", "inputs", "outputs",
-                "options", "creation_time")
+SHOW_COLUMNS = ("id", "name", "group", "config", "inputs", "outputs", "options", "creation_time")
 DEFINITION_KEYS = ("inputs", "outputs", "options")
 
 
-@utils.arg("--limit", type=utils.list_limit, default=None, metavar="<n>",
-           help="At most this many configs.")
-@utils.arg("--marker", metavar="<config-id>",
-           help="Start after this config (configs are listed newest first).")
+@utils.arg(
+    "--limit",
+    type=utils.list_limit,
+    default=None,
+    metavar="<n>",
+    help="At most this many configs.",
+)
+@utils.arg(
+    "--marker",
+    metavar="<config-id>",
+    help="Start after this config (configs are listed newest first).",
+)
 @utils.output("list")
 def do_software_config_list(client, args):
     """List software configs.
 
     Example: occli software config list
     """
-    configs = client.software_configs.list(limit=args.limit,
-                                           marker=args.marker)
-    return columns.table(configs, ("id", "name", "group", "creation_time"),
-                         headers=("ID", "Name", "Group", "Creation Time"))
+    configs = client.software_configs.list(limit=args.limit, marker=args.marker)
+    return columns.table(
+        configs,
+        ("id", "name", "group", "creation_time"),
+        headers=("ID", "Name", "Group", "Creation Time"),
+    )
 
 
 @utils.arg("config", metavar="<config>", help="Config ID or unique name.")
-@utils.arg("--config-only", action="store_true",
-           help="Print only the config's script or payload, as it is.")
+@utils.arg(
+    "--config-only",
+    action="store_true",
+    help="Print only the config's script or payload, as it is.",
+)
 @utils.output("show")
 def do_software_config_show(client, args):
     """Show a software config.
@@ -48,15 +60,25 @@ def do_software_config_show(client, args):
 
 
 @utils.arg("name", metavar="<name>", help="Name of the new config.")
-@utils.arg("--config-file", metavar="<file>",
-           help="File holding the config itself: the script or the "
-                "config-management payload ('-' for stdin).")
-@utils.arg("--definition-file", metavar="<file>",
-           help="YAML or JSON file defining the config's 'inputs' and "
-                "'outputs' (lists) and 'options' (a mapping) ('-' for stdin).")
-@utils.arg("--group", metavar="<group>", default="Heat::Ungrouped",
-           help="Tool that applies the config on the server: script, "
-                "ansible, puppet, … (default: Heat::Ungrouped).")
+@utils.arg(
+    "--config-file",
+    metavar="<file>",
+    help="File holding the config itself: the script or the "
+    "config-management payload ('-' for stdin).",
+)
+@utils.arg(
+    "--definition-file",
+    metavar="<file>",
+    help="YAML or JSON file defining the config's 'inputs' and "
+    "'outputs' (lists) and 'options' (a mapping) ('-' for stdin).",
+)
+@utils.arg(
+    "--group",
+    metavar="<group>",
+    default="Heat::Ungrouped",
+    help="Tool that applies the config on the server: script, "
+    "ansible, puppet, … (default: Heat::Ungrouped).",
+)
 @utils.output("show")
 def do_software_config_create(client, args):
     """Create a software config.
@@ -65,24 +87,26 @@ def do_software_config_create(client, args):
     """
     if args.config_file == "-" and args.definition_file == "-":
         raise exceptions.ValidationError(
-            "Only one of --config-file and --definition-file can read stdin.")
+            "Only one of --config-file and --definition-file can read stdin."
+        )
     definition = {}
     if args.definition_file:
-        definition = load_definition(read_file(args.definition_file,
-                                               "--definition-file"),
-                                     args.definition_file)
-    script = read_file(args.config_file, "--config-file") \
-        if args.config_file else ""
+        definition = load_definition(
+            read_file(args.definition_file, "--definition-file"), args.definition_file
+        )
+    script = read_file(args.config_file, "--config-file") if args.config_file else ""
     config = client.software_configs.create(
-        args.name, group=args.group, config=script,
+        args.name,
+        group=args.group,
+        config=script,
         inputs=definition.get("inputs") or (),
         outputs=definition.get("outputs") or (),
-        options=definition.get("options") or {})
+        options=definition.get("options") or {},
+    )
     return columns.show(config, SHOW_COLUMNS)
 
 
-@utils.arg("config", metavar="<config>", nargs="+",
-           help="Config ID(s) or unique name(s).")
+@utils.arg("config", metavar="<config>", nargs="+", help="Config ID(s) or unique name(s).")
 @utils.concurrency_option
 def do_software_config_delete(client, args):
     """Delete software configs.
@@ -93,8 +117,10 @@ def do_software_config_delete(client, args):
 
     def delete(ref):
         configs.delete(configs.find_resource(ref).id)
-    return utils.for_each(args.config, delete, "delete software config",
-                          concurrency=args.concurrency)
+
+    return utils.for_each(
+        args.config, delete, "delete software config", concurrency=args.concurrency
+    )
 
 
 def read_file(path, option):
@@ -105,8 +131,9 @@ def read_file(path, option):
         with open(path, encoding="utf-8") as f:
             return f.read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise exceptions.ValidationError("%s: cannot read %s: %s" % (
-            option, path, getattr(exc, "strerror", None) or exc))
+        raise exceptions.ValidationError(
+            "%s: cannot read %s: %s" % (option, path, getattr(exc, "strerror", None) or exc)
+        ) from None
 
 
 def load_definition(text, path):
@@ -117,29 +144,34 @@ def load_definition(text, path):
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise exceptions.ValidationError(
-            "--definition-file %s is not valid YAML or JSON: %s" % (path, exc))
+            "--definition-file %s is not valid YAML or JSON: %s" % (path, exc)
+        ) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
         raise exceptions.ValidationError(
-            "--definition-file %s must hold a mapping with %s." % (
-                path, ", ".join(DEFINITION_KEYS)))
+            "--definition-file %s must hold a mapping with %s."
+            % (path, ", ".join(DEFINITION_KEYS))
+        )
     unknown = sorted(set(data) - set(DEFINITION_KEYS))
     if unknown:
         raise exceptions.ValidationError(
-            "--definition-file %s: unknown key(s) %s (expected %s)." % (
-                path, ", ".join(map(str, unknown)), ", ".join(DEFINITION_KEYS)))
+            "--definition-file %s: unknown key(s) %s (expected %s)."
+            % (path, ", ".join(map(str, unknown)), ", ".join(DEFINITION_KEYS))
+        )
     for key in ("inputs", "outputs"):
         items = data.get(key)
         if items is None:
             continue
         if not isinstance(items, list) or not all(
-                isinstance(i, dict) and i.get("name") for i in items):
+            isinstance(i, dict) and i.get("name") for i in items
+        ):
             raise exceptions.ValidationError(
                 "--definition-file %s: '%s' must be a list of mappings, each "
-                "with a 'name'." % (path, key))
-    if data.get("options") is not None and not isinstance(data["options"],
-                                                          dict):
+                "with a 'name'." % (path, key)
+            )
+    if data.get("options") is not None and not isinstance(data["options"], dict):
         raise exceptions.ValidationError(
-            "--definition-file %s: 'options' must be a mapping." % path)
+            "--definition-file %s: 'options' must be a mapping." % path
+        )
     return data

@@ -12,19 +12,19 @@ import datetime
 from occli import exceptions
 from occli import utils
 
-HEADERS = ("Project", "Servers", "RAM MB-Hours", "CPU Hours",
-           "Disk GB-Hours")
+HEADERS = ("Project", "Servers", "RAM MB-Hours", "CPU Hours", "Disk GB-Hours")
 
 
 def _moment(text):
     """A ``--start``/``--end`` value as an aware UTC datetime."""
     try:
         value = datetime.datetime.fromisoformat(
-            text[:-1] + "+00:00" if text.endswith("Z") else text)
+            text[:-1] + "+00:00" if text.endswith("Z") else text
+        )
     except ValueError:
         raise exceptions.ValidationError(
-            "%r is not a date (YYYY-MM-DD) or a date and time "
-            "(YYYY-MM-DDTHH:MM:SS)" % text) from None
+            "%r is not a date (YYYY-MM-DD) or a date and time (YYYY-MM-DDTHH:MM:SS)" % text
+        ) from None
     if value.tzinfo is None:
         value = value.replace(tzinfo=datetime.timezone.utc)
     return value.astimezone(datetime.timezone.utc)
@@ -43,10 +43,13 @@ def _period(client, args):
 
 def _row(usage):
     info = usage.to_dict()
-    return (info.get("tenant_id"), len(info.get("server_usages") or ()),
-            round(info.get("total_memory_mb_usage", 0), 2),
-            round(info.get("total_vcpus_usage", 0), 2),
-            round(info.get("total_local_gb_usage", 0), 2))
+    return (
+        info.get("tenant_id"),
+        len(info.get("server_usages") or ()),
+        round(info.get("total_memory_mb_usage", 0), 2),
+        round(info.get("total_vcpus_usage", 0), 2),
+        round(info.get("total_local_gb_usage", 0), 2),
+    )
 
 
 def _header(args, text):
@@ -59,11 +62,20 @@ def _day(moment):
 
 
 _PERIOD_OPTIONS = (
-    ("--start", dict(type=_MOMENT, metavar="<date>",
-                     help="Start of the period (default: four weeks ago).")),
-    ("--end", dict(type=_MOMENT, metavar="<date>",
-                   help="End of the period (default: tomorrow; nova stops "
-                        "at now).")),
+    (
+        "--start",
+        dict(
+            type=_MOMENT, metavar="<date>", help="Start of the period (default: four weeks ago)."
+        ),
+    ),
+    (
+        "--end",
+        dict(
+            type=_MOMENT,
+            metavar="<date>",
+            help="End of the period (default: tomorrow; nova stops at now).",
+        ),
+    ),
 )
 
 
@@ -86,9 +98,11 @@ def do_usage_list(client, args):
     return HEADERS, [_row(u) for u in usages]
 
 
-@utils.arg("--project", metavar="<project>",
-           help="Project ID (or your project's name; default: your "
-                "project; another one: admin).")
+@utils.arg(
+    "--project",
+    metavar="<project>",
+    help="Project ID (or your project's name; default: your project; another one: admin).",
+)
 @_period_options
 @utils.output("show")
 def do_usage_show(client, args):
@@ -101,15 +115,17 @@ def do_usage_show(client, args):
     start, end = _period(client, args)
     project = project_id(client, args.project)
     usage = client.usage.get(project, start, end)
-    _header(args, "Usage from %s to %s on project %s:"
-            % (_day(start), _day(end), project))
+    _header(args, "Usage from %s to %s on project %s:" % (_day(start), _day(end), project))
     row = _row(usage)
     return HEADERS, (project,) + row[1:]
 
 
-@utils.arg("--before", metavar="<timestamp>",
-           help="The audit of the last period completed before this UTC "
-                "time (YYYY-MM-DD HH:MM:SS[.ffffff]; default: now).")
+@utils.arg(
+    "--before",
+    metavar="<timestamp>",
+    help="The audit of the last period completed before this UTC "
+    "time (YYYY-MM-DD HH:MM:SS[.ffffff]; default: now).",
+)
 @utils.output("show")
 def do_usage_audit(client, args):
     """Show the instance usage audit of the last completed period (admin).
@@ -118,21 +134,41 @@ def do_usage_audit(client, args):
     """
     log = client.usage_audit_logs.get(before=args.before)
     info = log.to_dict()
-    return (("Period Beginning", "Period Ending", "Overall Status",
-             "Hosts", "Hosts Done", "Hosts Running", "Hosts Not Run",
-             "Total Instances", "Total Errors", "Log"),
-            (info.get("period_beginning"), info.get("period_ending"),
-             info.get("overall_status"), info.get("num_hosts"),
-             info.get("num_hosts_done"), info.get("num_hosts_running"),
-             _list(info.get("hosts_not_run")), info.get("total_instances"),
-             info.get("total_errors"), _log(info.get("log"))))
+    return (
+        (
+            "Period Beginning",
+            "Period Ending",
+            "Overall Status",
+            "Hosts",
+            "Hosts Done",
+            "Hosts Running",
+            "Hosts Not Run",
+            "Total Instances",
+            "Total Errors",
+            "Log",
+        ),
+        (
+            info.get("period_beginning"),
+            info.get("period_ending"),
+            info.get("overall_status"),
+            info.get("num_hosts"),
+            info.get("num_hosts_done"),
+            info.get("num_hosts_running"),
+            _list(info.get("hosts_not_run")),
+            info.get("total_instances"),
+            info.get("total_errors"),
+            _log(info.get("log")),
+        ),
+    )
 
 
 def _list(values):
     from occli import columns
+
     return columns.ListColumn(values or [])
 
 
 def _log(value):
     from occli import columns
+
     return columns.JSONColumn(value or {})

@@ -4,8 +4,10 @@ Its fixtures (``nova``, ``shared_nova``, ``slow_nova``) are in conftest.py.
 """
 
 from occli.localcloud import image
-from occli.localcloud.cloud import Config, LocalCloud
-from occli.localcloud.compute import ComputeService, microversions
+from occli.localcloud.cloud import Config
+from occli.localcloud.cloud import LocalCloud
+from occli.localcloud.compute import ComputeService
+from occli.localcloud.compute import microversions
 from occli.localcloud.identity import IdentityService
 from occli.localcloud.image import ImageService
 from tests.unit.localcloud.conftest import Client
@@ -26,14 +28,18 @@ class Nova:
         with self.cloud.store.transaction() as db:
             return self.cloud.identity.project_id(db, name)
 
-    def call(self, method, path, json=None, user="demo", version=None,
-             headers=None, raw=None):
+    def call(self, method, path, json=None, user="demo", version=None, headers=None, raw=None):
         headers = dict(headers or {})
         if version is not None:
             headers["OpenStack-API-Version"] = "compute " + version
-        return self.client.request(method, "/compute/v2.1" + path, json=json,
-                                   body=raw, headers=headers,
-                                   token=self.tokens[user])
+        return self.client.request(
+            method,
+            "/compute/v2.1" + path,
+            json=json,
+            body=raw,
+            headers=headers,
+            token=self.tokens[user],
+        )
 
     def get(self, path, **kw):
         return self.call("GET", path, **kw)
@@ -53,8 +59,7 @@ class Nova:
         server.setdefault("imageRef", CIRROS)
         if version and microversions.APIVersion(version) >= "2.37":
             server.setdefault("networks", "auto")
-        result = self.post("/servers", {"server": server}, user=user,
-                           version=version)
+        result = self.post("/servers", {"server": server}, user=user, version=version)
         assert result.status == expect, result.body
         return result.json()["server"]["id"] if expect == 202 else result
 
@@ -64,17 +69,18 @@ class Nova:
         return result.json()["server"]
 
     def action(self, server_id, body, user="demo", version=None):
-        return self.post("/servers/%s/action" % server_id, body, user=user,
-                         version=version)
+        return self.post("/servers/%s/action" % server_id, body, user=user, version=version)
 
 
 def make_cloud(data_dir, **settings):
     settings.setdefault("build_time", 0)
-    return LocalCloud(Config(data_dir=str(data_dir), **settings),
-                      services=[IdentityService, ComputeService, ImageService])
+    return LocalCloud(
+        Config(data_dir=str(data_dir), **settings),
+        services=[IdentityService, ComputeService, ImageService],
+    )
 
 
 def fault(result):
     """``(fault name, code, message)`` of a nova error response."""
-    (name, body), = result.json().items()
+    ((name, body),) = result.json().items()
     return name, body["code"], body["message"]

@@ -9,7 +9,8 @@ import urllib.parse
 import pytest
 
 from occli.localcloud import common
-from occli.localcloud.cloud import Config, LocalCloud
+from occli.localcloud.cloud import Config
+from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.identity import IdentityService
 from occli.localcloud.image import ImageService
 
@@ -36,8 +37,7 @@ class Client:
     def __init__(self, cloud):
         self.cloud = cloud
 
-    def request(self, method, path, json=None, body=None, headers=None,
-                token=None):
+    def request(self, method, path, json=None, body=None, headers=None, token=None):
         if json is not None:
             body = jsonlib.dumps(json).encode()
         body = body or b""
@@ -80,14 +80,19 @@ class Client:
     def head(self, path, **kw):
         return self.request("HEAD", path, **kw)
 
-    def authenticate(self, user="demo", password=None, scope="default",
-                     query=""):
+    def authenticate(self, user="demo", password=None, scope="default", query=""):
         """POST a password auth; ``scope`` is a scope object, ``"default"``
         (no scope member) or ``"unscoped"``."""
         if password is None:
             password = getattr(self.cloud.config, user + "_password")
-        auth = {"identity": {"methods": ["password"], "password": {"user": {
-            "name": user, "domain": {"id": "default"}, "password": password}}}}
+        auth = {
+            "identity": {
+                "methods": ["password"],
+                "password": {
+                    "user": {"name": user, "domain": {"id": "default"}, "password": password}
+                },
+            }
+        }
         if scope != "default":
             auth["scope"] = scope
         return self.post("/v3/auth/tokens" + query, json={"auth": auth})
@@ -100,8 +105,9 @@ class Client:
 
 def make_cloud(data_dir, **settings):
     settings.setdefault("build_time", 0)
-    return LocalCloud(Config(data_dir=str(data_dir), **settings),
-                      services=[IdentityService, ImageService])
+    return LocalCloud(
+        Config(data_dir=str(data_dir), **settings), services=[IdentityService, ImageService]
+    )
 
 
 @pytest.fixture
@@ -138,9 +144,12 @@ def clock():
 
 # -- compute: a cloud with identity, compute and image (see compute_harness) --
 
+
 @pytest.fixture
 def nova(tmp_path):
-    from tests.unit.localcloud.compute_harness import Nova, make_cloud
+    from tests.unit.localcloud.compute_harness import Nova
+    from tests.unit.localcloud.compute_harness import make_cloud
+
     cloud = make_cloud(tmp_path / "data")
     yield Nova(cloud)
     cloud.close()
@@ -149,7 +158,9 @@ def nova(tmp_path):
 @pytest.fixture(scope="module")
 def shared_nova(tmp_path_factory):
     """One cloud for a whole module (tests that tolerate each other's data)."""
-    from tests.unit.localcloud.compute_harness import Nova, make_cloud
+    from tests.unit.localcloud.compute_harness import Nova
+    from tests.unit.localcloud.compute_harness import make_cloud
+
     cloud = make_cloud(tmp_path_factory.mktemp("compute"))
     yield Nova(cloud)
     cloud.close()
@@ -158,7 +169,9 @@ def shared_nova(tmp_path_factory):
 @pytest.fixture
 def slow_nova(tmp_path):
     """A cloud whose operations take 10 (fake-clock) seconds."""
-    from tests.unit.localcloud.compute_harness import Nova, make_cloud
+    from tests.unit.localcloud.compute_harness import Nova
+    from tests.unit.localcloud.compute_harness import make_cloud
+
     cloud = make_cloud(tmp_path / "data", build_time=10)
     yield Nova(cloud)
     cloud.close()
@@ -166,22 +179,30 @@ def slow_nova(tmp_path):
 
 # -- Heat and Swift over HTTP (see heat_swift_harness) ---------------------
 
+
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
     """Identity, Heat and Swift served over HTTP, one cloud per test module
     (tests use distinct names): users ``admin``, ``demo`` and ``alt``."""
     import types
 
-    from tests.unit.localcloud.heat_swift_harness import login, serve
+    from tests.unit.localcloud.heat_swift_harness import login
+    from tests.unit.localcloud.heat_swift_harness import serve
+
     cloud, url, stop = serve(tmp_path_factory.mktemp("cloud"))
     users = {}
-    for name, password in (("admin", "admin-secret"),
-                           ("demo", "demo-secret"), ("alt", "alt-secret")):
+    for name, password in (
+        ("admin", "admin-secret"),
+        ("demo", "demo-secret"),
+        ("alt", "alt-secret"),
+    ):
         token, project = login(url, name, password)
         users[name] = types.SimpleNamespace(
-            token=token, project=project,
+            token=token,
+            project=project,
             headers={"X-Auth-Token": token},
             swift=url + "/object-store/v1/AUTH_" + project,
-            heat=url + "/orchestration/v1/" + project)
+            heat=url + "/orchestration/v1/" + project,
+        )
     yield types.SimpleNamespace(cloud=cloud, url=url, **users)
     stop()

@@ -8,9 +8,14 @@ import types
 
 import requests
 
-from occli.localcloud.cloud import Config, LocalCloud
-from occli.localcloud.identity import IdentityService, assignments, projects, users
-from occli.localcloud.objectstore import ObjectStoreService, temp_url_signature
+from occli.localcloud.cloud import Config
+from occli.localcloud.cloud import LocalCloud
+from occli.localcloud.identity import IdentityService
+from occli.localcloud.identity import assignments
+from occli.localcloud.identity import projects
+from occli.localcloud.identity import users
+from occli.localcloud.objectstore import ObjectStoreService
+from occli.localcloud.objectstore import temp_url_signature
 from occli.localcloud.orchestration import OrchestrationService
 from occli.localcloud.server import BackgroundServer
 
@@ -30,37 +35,57 @@ def serve(data_dir):
     Returns ``(cloud, url, stop)``; the cloud has an extra member project
     and user ``alt`` (password ``alt-secret``).
     """
-    cloud = LocalCloud(Config(data_dir=str(data_dir), port=0), services=[
-        IdentityService, OrchestrationService, ObjectStoreService])
+    cloud = LocalCloud(
+        Config(data_dir=str(data_dir), port=0),
+        services=[IdentityService, OrchestrationService, ObjectStoreService],
+    )
     add_member(cloud, "alt", "alt-secret")
     server = BackgroundServer(cloud).start()
 
     def stop():
         server.stop()
         cloud.close()
+
     return cloud, server.url, stop
 
 
 def login(url, name, password):
     """(token, project_id) of a project-scoped password token."""
-    resp = requests.post(url + "/v3/auth/tokens", json={"auth": {
-        "identity": {"methods": ["password"], "password": {"user": {
-            "name": name, "domain": {"id": "default"},
-            "password": password}}},
-        "scope": {"project": {"name": name, "domain": {"id": "default"}}}}})
+    resp = requests.post(
+        url + "/v3/auth/tokens",
+        json={
+            "auth": {
+                "identity": {
+                    "methods": ["password"],
+                    "password": {
+                        "user": {"name": name, "domain": {"id": "default"}, "password": password}
+                    },
+                },
+                "scope": {"project": {"name": name, "domain": {"id": "default"}}},
+            }
+        },
+    )
     assert resp.status_code == 201, resp.text
-    return (resp.headers["X-Subject-Token"],
-            resp.json()["token"]["project"]["id"])
+    return (resp.headers["X-Subject-Token"], resp.json()["token"]["project"]["id"])
 
 
 def token(url, name, password, scope):
     """A token of user ``name`` with ``scope`` (``"unscoped"`` or a scope
     object such as ``{"domain": {"id": "default"}}``)."""
-    resp = requests.post(url + "/v3/auth/tokens", json={"auth": {
-        "identity": {"methods": ["password"], "password": {"user": {
-            "name": name, "domain": {"id": "default"},
-            "password": password}}},
-        "scope": scope}})
+    resp = requests.post(
+        url + "/v3/auth/tokens",
+        json={
+            "auth": {
+                "identity": {
+                    "methods": ["password"],
+                    "password": {
+                        "user": {"name": name, "domain": {"id": "default"}, "password": password}
+                    },
+                },
+                "scope": scope,
+            }
+        },
+    )
     assert resp.status_code == 201, resp.text
     return resp.headers["X-Subject-Token"]
 
@@ -75,21 +100,31 @@ def start_env(data_dir):
     for name in ("admin", "demo", "alt"):
         tok, project = login(url, name, name + "-secret")
         users[name] = types.SimpleNamespace(
-            token=tok, project=project, headers={"X-Auth-Token": tok},
+            token=tok,
+            project=project,
+            headers={"X-Auth-Token": tok},
             swift=url + "/object-store/v1/AUTH_" + project,
-            heat=url + "/orchestration/v1/" + project)
+            heat=url + "/orchestration/v1/" + project,
+        )
     return types.SimpleNamespace(cloud=cloud, url=url, **users), stop
 
 
-def make_temp_url(env, user, container, obj, method="PUT", key="secret-key",
-                  expires=None, digest="sha256", path_form="short"):
+def make_temp_url(
+    env,
+    user,
+    container,
+    obj,
+    method="PUT",
+    key="secret-key",
+    expires=None,
+    digest="sha256",
+    path_form="short",
+):
     """Set the account key, create the container/object, return a temp URL."""
-    requests.post(user.swift, headers={
-        **user.headers, "X-Account-Meta-Temp-URL-Key": key})
+    requests.post(user.swift, headers={**user.headers, "X-Account-Meta-Temp-URL-Key": key})
     requests.put(user.swift + "/" + container, headers=user.headers)
     expires = int(time.time()) + 3600 if expires is None else expires
     short = "/v1/AUTH_%s/%s/%s" % (user.project, container, obj)
     path = short if path_form == "short" else "/object-store" + short
     sig = temp_url_signature(key, method, expires, path, digest)
-    return "%s/object-store%s?temp_url_sig=%s&temp_url_expires=%d" % (
-        env.url, short, sig, expires)
+    return "%s/object-store%s?temp_url_sig=%s&temp_url_expires=%d" % (env.url, short, sig, expires)

@@ -21,7 +21,7 @@ class Recorded:
         """``(status, fault name, message)`` of a recorded error, with the
         real ids in the message replaced (``replace``: pairs)."""
         exchange = self.exchanges[key]
-        (name, body), = exchange["body"].items()
+        ((name, body),) = exchange["body"].items()
         message = body["message"]
         for real, local in replace:
             message = message.replace(real, local)
@@ -30,7 +30,7 @@ class Recorded:
 
 def fault_of(result):
     """``(status, fault name, message)`` of a local nova error."""
-    (name, body), = result.json().items()
+    ((name, body),) = result.json().items()
     return result.status, name, body["message"]
 
 

@@ -8,27 +8,33 @@ import shutil
 import pytest
 
 from occli.localcloud import image
-from occli.localcloud.cloud import Config, LocalCloud
-from occli.localcloud.compute import ComputeService, aggregates
+from occli.localcloud.cloud import Config
+from occli.localcloud.cloud import LocalCloud
+from occli.localcloud.compute import ComputeService
+from occli.localcloud.compute import aggregates
 from occli.localcloud.identity import IdentityService
 from occli.localcloud.image import ImageService
 from tests.shape import assert_same_shape
 from tests.unit.localcloud.conftest import Client
 
-SAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
-                       "fixtures", "compute", "os-aggregates")
+SAMPLES = os.path.join(
+    os.path.dirname(__file__), os.pardir, os.pardir, "fixtures", "compute", "os-aggregates"
+)
 CIRROS = image.seed_image_id("cirros-0.6.2-x86_64-disk")
-AZ_COLON = ("An invalid 'name' value was provided. The name must be: "
-            "printable characters except :.Can not start or end with "
-            "whitespace.")
+AZ_COLON = (
+    "An invalid 'name' value was provided. The name must be: "
+    "printable characters except :.Can not start or end with "
+    "whitespace."
+)
 
-NAME_FORMAT = ("An invalid 'name' value was provided. The name must be: "
-               "printable characters. Can not start or end with whitespace.")
+NAME_FORMAT = (
+    "An invalid 'name' value was provided. The name must be: "
+    "printable characters. Can not start or end with whitespace."
+)
 
 
 def sample(version, name):
-    folder = SAMPLES if version == "2.1" else os.path.join(SAMPLES,
-                                                           "v" + version)
+    folder = SAMPLES if version == "2.1" else os.path.join(SAMPLES, "v" + version)
     with open(os.path.join(folder, name)) as f:
         return json.load(f)
 
@@ -39,15 +45,20 @@ class Nova:
     def __init__(self, cloud, tokens=None):
         self.http = Client(cloud)
         self.tokens = tokens or {
-            user: self.http.token(user, scope={"project": {
-                "name": user, "domain": {"id": "default"}}})
-            for user in ("admin", "demo")}
+            user: self.http.token(
+                user, scope={"project": {"name": user, "domain": {"id": "default"}}}
+            )
+            for user in ("admin", "demo")
+        }
 
     def call(self, method, path, json=None, version="2.1", user="admin"):
         return self.http.request(
-            method, "/compute/v2.1" + path, json=json,
+            method,
+            "/compute/v2.1" + path,
+            json=json,
             token=self.tokens[user],
-            headers={"OpenStack-API-Version": "compute %s" % version})
+            headers={"OpenStack-API-Version": "compute %s" % version},
+        )
 
     def ok(self, method, path, json=None, status=200, **kw):
         result = self.call(method, path, json, **kw)
@@ -66,12 +77,10 @@ class Nova:
         body = {"name": name}
         if zone is not None:
             body["availability_zone"] = zone
-        return self.ok("POST", "/os-aggregates", {"aggregate": body},
-                       **kw)["aggregate"]
+        return self.ok("POST", "/os-aggregates", {"aggregate": body}, **kw)["aggregate"]
 
     def action(self, agg_id, action, info, **kw):
-        return self.call("POST", "/os-aggregates/%s/action" % agg_id,
-                         {action: info}, **kw)
+        return self.call("POST", "/os-aggregates/%s/action" % agg_id, {action: info}, **kw)
 
     def add_host(self, agg_id, host):
         result = self.action(agg_id, "add_host", {"host": host})
@@ -79,14 +88,13 @@ class Nova:
         return result.json()["aggregate"]
 
     def boot(self, zone=None):
-        server = {"name": "vm", "imageRef": CIRROS, "flavorRef": "1",
-                  "networks": "none"}
+        server = {"name": "vm", "imageRef": CIRROS, "flavorRef": "1", "networks": "none"}
         if zone:
             server["availability_zone"] = zone
-        created = self.ok("POST", "/servers", {"server": server},
-                          status=202, version="2.96")["server"]
-        return self.ok("GET", "/servers/" + created["id"],
-                       version="2.96")["server"]
+        created = self.ok("POST", "/servers", {"server": server}, status=202, version="2.96")[
+            "server"
+        ]
+        return self.ok("GET", "/servers/" + created["id"], version="2.96")["server"]
 
 
 SERVICES = [IdentityService, ComputeService, ImageService]
@@ -96,8 +104,7 @@ SERVICES = [IdentityService, ComputeService, ImageService]
 def template(tmp_path_factory):
     """A migrated, seeded cloud database and valid tokens, made once."""
     data_dir = tmp_path_factory.mktemp("aggregates-template")
-    c = LocalCloud(Config(data_dir=str(data_dir), build_time=0),
-                   services=SERVICES)
+    c = LocalCloud(Config(data_dir=str(data_dir), build_time=0), services=SERVICES)
     tokens = Nova(c).tokens
     c.close()
     return data_dir, tokens
@@ -107,8 +114,7 @@ def template(tmp_path_factory):
 def cloud(tmp_path, template):
     data_dir = tmp_path / "data"
     shutil.copytree(template[0], data_dir)
-    c = LocalCloud(Config(data_dir=str(data_dir), build_time=0),
-                   services=SERVICES)
+    c = LocalCloud(Config(data_dir=str(data_dir), build_time=0), services=SERVICES)
     yield c
     c.close()
 
@@ -124,48 +130,63 @@ def host_of(server):
 
 # -- policy and ids -----------------------------------------------------------
 
-@pytest.mark.parametrize("method, path, body, rule", [
-    ("GET", "/os-aggregates", None, "index"),
-    ("POST", "/os-aggregates", {"aggregate": {"name": "a"}}, "create"),
-    ("GET", "/os-aggregates/1", None, "show"),
-    ("PUT", "/os-aggregates/1", {"aggregate": {"name": "b"}}, "update"),
-    ("DELETE", "/os-aggregates/1", None, "delete"),
-    ("POST", "/os-aggregates/1/action", {"add_host": {"host": "host1"}},
-     "add_host"),
-    ("POST", "/os-aggregates/1/action", {"remove_host": {"host": "host1"}},
-     "remove_host"),
-    ("POST", "/os-aggregates/1/action",
-     {"set_metadata": {"metadata": {"k": "v"}}}, "set_metadata"),
-])
+
+@pytest.mark.parametrize(
+    "method, path, body, rule",
+    [
+        ("GET", "/os-aggregates", None, "index"),
+        ("POST", "/os-aggregates", {"aggregate": {"name": "a"}}, "create"),
+        ("GET", "/os-aggregates/1", None, "show"),
+        ("PUT", "/os-aggregates/1", {"aggregate": {"name": "b"}}, "update"),
+        ("DELETE", "/os-aggregates/1", None, "delete"),
+        ("POST", "/os-aggregates/1/action", {"add_host": {"host": "host1"}}, "add_host"),
+        ("POST", "/os-aggregates/1/action", {"remove_host": {"host": "host1"}}, "remove_host"),
+        (
+            "POST",
+            "/os-aggregates/1/action",
+            {"set_metadata": {"metadata": {"k": "v"}}},
+            "set_metadata",
+        ),
+    ],
+)
 def test_members_are_forbidden(nova, method, path, body, rule):
     nova.create("a")
     assert nova.error(403, method, path, body, user="demo") == (
-        "Policy doesn't allow os_compute_api:os-aggregates:%s to be "
-        "performed." % rule)
+        "Policy doesn't allow os_compute_api:os-aggregates:%s to be performed." % rule
+    )
 
 
 def test_members_cannot_cache_images(nova):
     nova.create("a")
-    assert nova.error(403, "POST", "/os-aggregates/1/images",
-                      {"cache": [{"id": CIRROS}]}, version="2.81",
-                      user="demo") == (
-        "Policy doesn't allow compute:aggregates:images to be performed.")
+    assert nova.error(
+        403,
+        "POST",
+        "/os-aggregates/1/images",
+        {"cache": [{"id": CIRROS}]},
+        version="2.81",
+        user="demo",
+    ) == ("Policy doesn't allow compute:aggregates:images to be performed.")
 
 
-@pytest.mark.parametrize("method, suffix, body", [
-    ("GET", "", None),
-    ("PUT", "", {"aggregate": {"name": "b"}}),
-    ("DELETE", "", None),
-    ("POST", "/action", {"set_metadata": {"metadata": {}}}),
-])
+@pytest.mark.parametrize(
+    "method, suffix, body",
+    [
+        ("GET", "", None),
+        ("PUT", "", {"aggregate": {"name": "b"}}),
+        ("DELETE", "", None),
+        ("POST", "/action", {"set_metadata": {"metadata": {}}}),
+    ],
+)
 @pytest.mark.parametrize("version", ["2.1", "2.41"])
 def test_urls_take_the_integer_id_only(nova, method, suffix, body, version):
     agg = nova.create("a", version="2.41")
-    assert nova.error(400, method, "/os-aggregates/%s%s" % (
-        agg["uuid"], suffix), body, version=version) == (
-        "Invalid input received: id must be an integer")
-    assert nova.error(404, method, "/os-aggregates/42%s" % suffix, body,
-                      version=version) == "Aggregate 42 could not be found."
+    assert nova.error(
+        400, method, "/os-aggregates/%s%s" % (agg["uuid"], suffix), body, version=version
+    ) == ("Invalid input received: id must be an integer")
+    assert (
+        nova.error(404, method, "/os-aggregates/42%s" % suffix, body, version=version)
+        == "Aggregate 42 could not be found."
+    )
 
 
 def test_uuid_only_from_241(nova):
@@ -179,34 +200,52 @@ def test_uuid_only_from_241(nova):
 
 # -- create, update, delete -------------------------------------------------
 
+
 def test_create_answers_200_without_hosts_and_metadata(nova):
     created = nova.create("agg", "london")
-    assert set(created) == {"availability_zone", "created_at", "deleted",
-                            "deleted_at", "id", "name", "updated_at"}
-    assert (created["availability_zone"], created["deleted"],
-            created["updated_at"]) == ("london", False, None)
+    assert set(created) == {
+        "availability_zone",
+        "created_at",
+        "deleted",
+        "deleted_at",
+        "id",
+        "name",
+        "updated_at",
+    }
+    assert (created["availability_zone"], created["deleted"], created["updated_at"]) == (
+        "london",
+        False,
+        None,
+    )
     shown = nova.ok("GET", "/os-aggregates/%d" % created["id"])["aggregate"]
-    assert shown["hosts"] == [] and shown["metadata"] == {
-        "availability_zone": "london"}
+    assert shown["hosts"] == [] and shown["metadata"] == {"availability_zone": "london"}
     assert nova.create("plain", None)["availability_zone"] is None
-    null = nova.ok("POST", "/os-aggregates", {"aggregate": {
-        "name": "null-az", "availability_zone": None}})["aggregate"]
+    null = nova.ok(
+        "POST", "/os-aggregates", {"aggregate": {"name": "null-az", "availability_zone": None}}
+    )["aggregate"]
     assert null["availability_zone"] is None
 
 
-@pytest.mark.parametrize("body, message", [
-    ({"aggregate": {"name": ""}}, "Invalid input for field/attribute name. "
-                                  "Value: . ''"),
-    ({"aggregate": {"name": "x" * 256}}, "is too long"),
-    ({"aggregate": {}}, "'name' is a required property"),
-    ({"aggregate": {"name": "a", "bogus": 1}},
-     "Additional properties are not allowed ('bogus' was unexpected)"),
-    ({"aggregate": {"name": " a"}}, "An invalid 'name' value was provided. "
-     "The name must be: printable characters. Can not start or end with "
-     "whitespace."),
-    ({"aggregate": {"name": "a", "availability_zone": "a:b"}}, AZ_COLON),
-    ({"aggregate": {"name": "a", "availability_zone": ""}}, "''"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"aggregate": {"name": ""}}, "Invalid input for field/attribute name. Value: . ''"),
+        ({"aggregate": {"name": "x" * 256}}, "is too long"),
+        ({"aggregate": {}}, "'name' is a required property"),
+        (
+            {"aggregate": {"name": "a", "bogus": 1}},
+            "Additional properties are not allowed ('bogus' was unexpected)",
+        ),
+        (
+            {"aggregate": {"name": " a"}},
+            "An invalid 'name' value was provided. "
+            "The name must be: printable characters. Can not start or end with "
+            "whitespace.",
+        ),
+        ({"aggregate": {"name": "a", "availability_zone": "a:b"}}, AZ_COLON),
+        ({"aggregate": {"name": "a", "availability_zone": ""}}, "''"),
+    ],
+)
 def test_create_validation(nova, body, message):
     assert message in nova.error(400, "POST", "/os-aggregates", body)
 
@@ -214,35 +253,47 @@ def test_create_validation(nova, body, message):
 def test_create_name_lengths_and_duplicates(nova):
     nova.create("x" * 255)
     nova.create("a")
-    assert nova.error(409, "POST", "/os-aggregates", {
-        "aggregate": {"name": "a"}}) == "Aggregate a already exists."
+    assert (
+        nova.error(409, "POST", "/os-aggregates", {"aggregate": {"name": "a"}})
+        == "Aggregate a already exists."
+    )
 
 
 def test_update_name_and_zone(nova):
     agg = nova.create("a")
-    updated = nova.ok("PUT", "/os-aggregates/1", {"aggregate": {
-        "name": "b", "availability_zone": "z1"}})["aggregate"]
+    updated = nova.ok(
+        "PUT", "/os-aggregates/1", {"aggregate": {"name": "b", "availability_zone": "z1"}}
+    )["aggregate"]
     assert (updated["name"], updated["availability_zone"]) == ("b", "z1")
     assert updated["metadata"] == {"availability_zone": "z1"}
     assert updated["updated_at"] and agg["updated_at"] is None
 
 
-@pytest.mark.parametrize("body, status, message", [
-    ({"aggregate": {}}, 400, None),
-    ({"aggregate": {"availability_zone": None}}, 400,
-     "Cannot update aggregate 1. Reason: Aggregate a does not support empty "
-     "named availability zone."),
-    ({"aggregate": {"availability_zone": "a:b"}}, 400, AZ_COLON),
-    ({"aggregate": {"name": "other"}}, 409, "Aggregate other already exists."),
-    # the name has create's format: no stripping to "" or to another name
-    ({"aggregate": {"name": "  "}}, 400, NAME_FORMAT),
-    ({"aggregate": {"name": " b"}}, 400, NAME_FORMAT),
-    ({"aggregate": {"name": "b\tc"}}, 400, NAME_FORMAT),
-    ({"aggregate": {"name": ""}}, 400, None),
-    ({"aggregate": {"availability_zone": "z2"}}, 400,
-     "Cannot update aggregate 1. Reason: One or more hosts already in "
-     "availability zone(s) ['z1']."),
-])
+@pytest.mark.parametrize(
+    "body, status, message",
+    [
+        ({"aggregate": {}}, 400, None),
+        (
+            {"aggregate": {"availability_zone": None}},
+            400,
+            "Cannot update aggregate 1. Reason: Aggregate a does not support empty "
+            "named availability zone.",
+        ),
+        ({"aggregate": {"availability_zone": "a:b"}}, 400, AZ_COLON),
+        ({"aggregate": {"name": "other"}}, 409, "Aggregate other already exists."),
+        # the name has create's format: no stripping to "" or to another name
+        ({"aggregate": {"name": "  "}}, 400, NAME_FORMAT),
+        ({"aggregate": {"name": " b"}}, 400, NAME_FORMAT),
+        ({"aggregate": {"name": "b\tc"}}, 400, NAME_FORMAT),
+        ({"aggregate": {"name": ""}}, 400, None),
+        (
+            {"aggregate": {"availability_zone": "z2"}},
+            400,
+            "Cannot update aggregate 1. Reason: One or more hosts already in "
+            "availability zone(s) ['z1'].",
+        ),
+    ],
+)
 def test_update_errors(nova, body, status, message):
     nova.create("a")
     nova.create("other", "z1")
@@ -259,17 +310,17 @@ def test_delete_needs_an_empty_aggregate(nova):
     nova.create("a")
     nova.add_host(1, "host1")
     assert nova.error(400, "DELETE", "/os-aggregates/1") == (
-        "Cannot remove host from aggregate 1. Reason: Host aggregate is not "
-        "empty.")
+        "Cannot remove host from aggregate 1. Reason: Host aggregate is not empty."
+    )
     nova.action(1, "remove_host", {"host": "host1"})
     result = nova.call("DELETE", "/os-aggregates/1")
     assert (result.status, result.body) == (200, b"")
     assert nova.ok("GET", "/os-aggregates")["aggregates"] == []
-    assert nova.error(404, "DELETE", "/os-aggregates/1") == (
-        "Aggregate 1 could not be found.")
+    assert nova.error(404, "DELETE", "/os-aggregates/1") == ("Aggregate 1 could not be found.")
 
 
 # -- hosts --------------------------------------------------------------------
+
 
 def test_add_host_returns_the_aggregate_with_hosts(nova):
     nova.create("a", "london")
@@ -282,21 +333,25 @@ def test_add_host_returns_the_aggregate_with_hosts(nova):
 @pytest.mark.parametrize("host", ["nosuch", "controller"])
 def test_add_unknown_host_404(nova, host):
     nova.create("a")
-    assert nova.error(404, "POST", "/os-aggregates/1/action", {
-        "add_host": {"host": host}}) == (
-        "Compute host %s could not be found." % host)
+    assert nova.error(404, "POST", "/os-aggregates/1/action", {"add_host": {"host": host}}) == (
+        "Compute host %s could not be found." % host
+    )
 
 
 def test_add_host_to_unknown_aggregate_404(nova):
-    assert nova.error(404, "POST", "/os-aggregates/9/action", {
-        "add_host": {"host": "host1"}}) == "Aggregate 9 could not be found."
+    assert (
+        nova.error(404, "POST", "/os-aggregates/9/action", {"add_host": {"host": "host1"}})
+        == "Aggregate 9 could not be found."
+    )
 
 
 def test_add_host_twice_409(nova):
     nova.create("a")
     nova.add_host(1, "host1")
-    assert nova.error(409, "POST", "/os-aggregates/1/action", {
-        "add_host": {"host": "host1"}}) == "Aggregate 1 already has host host1."
+    assert (
+        nova.error(409, "POST", "/os-aggregates/1/action", {"add_host": {"host": "host1"}})
+        == "Aggregate 1 already has host host1."
+    )
 
 
 def test_host_cannot_be_in_two_zones(nova):
@@ -305,10 +360,10 @@ def test_host_cannot_be_in_two_zones(nova):
     nova.create("no-zone")
     nova.create("london-too", "london")
     nova.add_host(1, "host1")
-    assert nova.error(409, "POST", "/os-aggregates/2/action", {
-        "add_host": {"host": "host1"}}) == (
+    assert nova.error(409, "POST", "/os-aggregates/2/action", {"add_host": {"host": "host1"}}) == (
         "Cannot add host to aggregate 2. Reason: One or more hosts already "
-        "in availability zone(s) ['london'].")
+        "in availability zone(s) ['london']."
+    )
     # aggregates without a zone, or with the same zone, are fine
     nova.add_host(3, "host1")
     nova.add_host(4, "host1")
@@ -318,26 +373,28 @@ def test_remove_host_errors_404(nova):
     nova.create("a")
     nova.add_host(1, "host1")
     for agg_id, host in (("1", "nosuch"), ("1", "host2"), ("7", "host1")):
-        assert nova.error(404, "POST", "/os-aggregates/%s/action" % agg_id, {
-            "remove_host": {"host": host}}) == (
-            "Cannot remove host %s in aggregate %s" % (host, agg_id))
-    assert nova.action(1, "remove_host", {"host": "host1"}).json()[
-        "aggregate"]["hosts"] == []
+        assert nova.error(
+            404, "POST", "/os-aggregates/%s/action" % agg_id, {"remove_host": {"host": host}}
+        ) == ("Cannot remove host %s in aggregate %s" % (host, agg_id))
+    assert nova.action(1, "remove_host", {"host": "host1"}).json()["aggregate"]["hosts"] == []
 
 
-@pytest.mark.parametrize("body, message", [
-    ({"add_host": {"host": "h1"}, "remove_host": {"host": "h1"}},
-     "Malformed request body"),
-    ({"frobnicate": {}}, "There is no such action: frobnicate"),
-    ({"add_host": {}}, "'host' is a required property"),
-    ({"add_host": {"host": "bad/host"}}, "does not match"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"add_host": {"host": "h1"}, "remove_host": {"host": "h1"}}, "Malformed request body"),
+        ({"frobnicate": {}}, "There is no such action: frobnicate"),
+        ({"add_host": {}}, "'host' is a required property"),
+        ({"add_host": {"host": "bad/host"}}, "does not match"),
+    ],
+)
 def test_action_body_errors(nova, body, message):
     nova.create("a")
     assert message in nova.error(400, "POST", "/os-aggregates/1/action", body)
 
 
 # -- servers never change zone --------------------------------------------------
+
 
 def test_host_running_servers_cannot_move_zone(nova):
     nova.create("london", "london")
@@ -346,19 +403,20 @@ def test_host_running_servers_cannot_move_zone(nova):
     server = nova.boot("london")
     assert host_of(server) == "host1"
     assert server["OS-EXT-AZ:availability_zone"] == "london"
-    assert nova.error(409, "POST", "/os-aggregates/1/action", {
-        "remove_host": {"host": "host1"}}) == (
-        "Cannot remove host host1 in aggregate 1")
+    assert nova.error(
+        409, "POST", "/os-aggregates/1/action", {"remove_host": {"host": "host1"}}
+    ) == ("Cannot remove host host1 in aggregate 1")
     # an aggregate without a zone does not move it
     nova.add_host(2, "host1")
     nova.action(2, "remove_host", {"host": "host1"})
     # a server in the default zone pins its host there too
     other = nova.boot("nova")
     nova.create("paris", "paris")
-    assert nova.error(409, "POST", "/os-aggregates/3/action", {
-        "add_host": {"host": host_of(other)}}) == (
-        "Cannot add host to aggregate 3. Reason: One or more hosts contain "
-        "instances in this zone.")
+    assert nova.error(
+        409, "POST", "/os-aggregates/3/action", {"add_host": {"host": host_of(other)}}
+    ) == (
+        "Cannot add host to aggregate 3. Reason: One or more hosts contain instances in this zone."
+    )
 
 
 def test_zone_of_hosts_with_servers_cannot_be_renamed(nova):
@@ -366,15 +424,17 @@ def test_zone_of_hosts_with_servers_cannot_be_renamed(nova):
     nova.add_host(1, "host1")
     nova.boot("london")
     message = "One or more hosts contain instances in this zone."
-    assert nova.error(400, "POST", "/os-aggregates/1/action", {
-        "set_metadata": {"metadata": {"availability_zone": "paris"}}}) == (
-        "Cannot update metadata of aggregate 1. Reason: " + message)
-    assert nova.error(400, "PUT", "/os-aggregates/1", {"aggregate": {
-        "availability_zone": "paris"}}) == (
-        "Cannot update aggregate 1. Reason: " + message)
+    assert nova.error(
+        400,
+        "POST",
+        "/os-aggregates/1/action",
+        {"set_metadata": {"metadata": {"availability_zone": "paris"}}},
+    ) == ("Cannot update metadata of aggregate 1. Reason: " + message)
+    assert nova.error(
+        400, "PUT", "/os-aggregates/1", {"aggregate": {"availability_zone": "paris"}}
+    ) == ("Cannot update aggregate 1. Reason: " + message)
     # the same name is no change
-    nova.ok("PUT", "/os-aggregates/1", {"aggregate": {
-        "availability_zone": "london"}})
+    nova.ok("PUT", "/os-aggregates/1", {"aggregate": {"availability_zone": "london"}})
     nova.action(1, "set_metadata", {"metadata": {"other": "x"}})
 
 
@@ -383,52 +443,65 @@ def test_giving_a_zone_to_hosts_with_servers_is_refused(nova):
     server = nova.boot()
     nova.add_host(1, host_of(server))
     assert "contain instances" in nova.error(
-        400, "POST", "/os-aggregates/1/action",
-        {"set_metadata": {"metadata": {"availability_zone": "z"}}})
+        400,
+        "POST",
+        "/os-aggregates/1/action",
+        {"set_metadata": {"metadata": {"availability_zone": "z"}}},
+    )
 
 
 # -- metadata ---------------------------------------------------------------------
 
+
 def test_set_metadata_merges_and_null_deletes(nova):
     nova.create("a", "london")
-    first = nova.action(1, "set_metadata", {"metadata": {
-        "k1": "v1", "k2": "v2", "e": ""}}).json()["aggregate"]
+    first = nova.action(1, "set_metadata", {"metadata": {"k1": "v1", "k2": "v2", "e": ""}}).json()[
+        "aggregate"
+    ]
     assert first["updated_at"]
-    second = nova.action(1, "set_metadata", {"metadata": {
-        "k1": None, "k2": "new", "absent": None}}).json()["aggregate"]
-    assert second["metadata"] == {"availability_zone": "london", "k2": "new",
-                                  "e": ""}
+    second = nova.action(
+        1, "set_metadata", {"metadata": {"k1": None, "k2": "new", "absent": None}}
+    ).json()["aggregate"]
+    assert second["metadata"] == {"availability_zone": "london", "k2": "new", "e": ""}
     assert second["availability_zone"] == "london"
 
 
-@pytest.mark.parametrize("metadata, message", [
-    ({"availability_zone": None},
-     "Cannot update metadata of aggregate 1. Reason: Aggregate a does not "
-     "support empty named availability zone."),
-    ({"availability_zone": ""},
-     "Cannot update metadata of aggregate 1. Reason: Aggregate a does not "
-     "support empty named availability zone."),
-    ({"availability_zone": "paris"},
-     "Cannot update metadata of aggregate 1. Reason: One or more hosts "
-     "already in availability zone(s) ['london']."),
-    ({"bad/key": "v"}, "does not match any of the regexes"),
-    ({"": "v"}, "does not match any of the regexes"),
-    ({"k" * 256: "v"}, "does not match any of the regexes"),
-    ({"k": "v" * 256}, "is too long"),
-    ({"k": 1}, "is not of type"),
-])
+@pytest.mark.parametrize(
+    "metadata, message",
+    [
+        (
+            {"availability_zone": None},
+            "Cannot update metadata of aggregate 1. Reason: Aggregate a does not "
+            "support empty named availability zone.",
+        ),
+        (
+            {"availability_zone": ""},
+            "Cannot update metadata of aggregate 1. Reason: Aggregate a does not "
+            "support empty named availability zone.",
+        ),
+        (
+            {"availability_zone": "paris"},
+            "Cannot update metadata of aggregate 1. Reason: One or more hosts "
+            "already in availability zone(s) ['london'].",
+        ),
+        ({"bad/key": "v"}, "does not match any of the regexes"),
+        ({"": "v"}, "does not match any of the regexes"),
+        ({"k" * 256: "v"}, "does not match any of the regexes"),
+        ({"k": "v" * 256}, "is too long"),
+        ({"k": 1}, "is not of type"),
+    ],
+)
 def test_set_metadata_errors(nova, metadata, message):
     nova.create("a", "nova2")
     nova.create("b", "london")
     nova.add_host(2, "host1")
-    nova.ok("PUT", "/os-aggregates/1", {"aggregate": {
-        "availability_zone": "london"}})
+    nova.ok("PUT", "/os-aggregates/1", {"aggregate": {"availability_zone": "london"}})
     nova.add_host(1, "host1")
-    got = nova.error(400, "POST", "/os-aggregates/1/action",
-                     {"set_metadata": {"metadata": metadata}})
+    got = nova.error(
+        400, "POST", "/os-aggregates/1/action", {"set_metadata": {"metadata": metadata}}
+    )
     assert message in got
-    assert nova.ok("GET", "/os-aggregates/1")["aggregate"][
-        "availability_zone"] == "london"
+    assert nova.ok("GET", "/os-aggregates/1")["aggregate"]["availability_zone"] == "london"
 
 
 def test_metadata_keys_allow_nova_charset(nova):
@@ -440,26 +513,36 @@ def test_metadata_keys_allow_nova_charset(nova):
 
 # -- images (2.81) ---------------------------------------------------------------
 
+
 def test_cache_images(nova):
     nova.create("a")
     path = "/os-aggregates/1/images"
     body = {"cache": [{"id": CIRROS}]}
     assert nova.error(404, "POST", path, body, version="2.80") == (
-        "The resource could not be found.")
+        "The resource could not be found."
+    )
     result = nova.call("POST", path, body, version="2.81")
     assert (result.status, result.body) == (202, b"")
-    assert nova.error(400, "POST", path, {"cache": [{"id": CIRROS}] * 2},
-                      version="2.81") == "Duplicate images in request"
+    assert (
+        nova.error(400, "POST", path, {"cache": [{"id": CIRROS}] * 2}, version="2.81")
+        == "Duplicate images in request"
+    )
     missing = "5e0bd41f-0a47-4c7c-9f1d-7d7b5f3c2b11"
-    assert nova.error(400, "POST", path, {"cache": [{"id": missing}]},
-                      version="2.81") == "Image %s could not be found." % missing
-    assert nova.error(404, "POST", "/os-aggregates/5/images", body,
-                      version="2.81") == "Aggregate 5 could not be found."
+    assert (
+        nova.error(400, "POST", path, {"cache": [{"id": missing}]}, version="2.81")
+        == "Image %s could not be found." % missing
+    )
+    assert (
+        nova.error(404, "POST", "/os-aggregates/5/images", body, version="2.81")
+        == "Aggregate 5 could not be found."
+    )
     assert "Invalid input for field/attribute cache" in nova.error(
-        400, "POST", path, {"cache": []}, version="2.81")
+        400, "POST", path, {"cache": []}, version="2.81"
+    )
 
 
 # -- zones seen by the rest of nova --------------------------------------------------
+
 
 def test_zone_helpers(cloud, nova):
     nova.create("london", "london")
@@ -477,46 +560,74 @@ def test_zone_shows_in_services_zones_and_placement(nova):
     nova.add_host(1, "host2")
     services = nova.ok("GET", "/os-services?binary=nova-compute")["services"]
     assert {s["host"]: s["zone"] for s in services} == {
-        "host1": "nova", "host2": "london", "host3": "nova"}
+        "host1": "nova",
+        "host2": "london",
+        "host3": "nova",
+    }
     zones = nova.ok("GET", "/os-availability-zone")["availabilityZoneInfo"]
     assert [z["zoneName"] for z in zones] == ["london", "nova"]
-    detail = nova.ok("GET", "/os-availability-zone/detail")[
-        "availabilityZoneInfo"]
-    assert list({z["zoneName"]: z for z in detail}["london"]["hosts"]) == [
-        "host2"]
+    detail = nova.ok("GET", "/os-availability-zone/detail")["availabilityZoneInfo"]
+    assert list({z["zoneName"]: z for z in detail}["london"]["hosts"]) == ["host2"]
     for _ in range(2):
         server = nova.boot("london")
         assert host_of(server) == "host2"
         assert server["OS-EXT-AZ:availability_zone"] == "london"
-    assert nova.error(400, "POST", "/servers", {"server": {
-        "name": "vm", "imageRef": CIRROS, "flavorRef": "1",
-        "networks": "none", "availability_zone": "nowhere"}},
-        version="2.96") == "The requested availability zone is not available"
+    assert (
+        nova.error(
+            400,
+            "POST",
+            "/servers",
+            {
+                "server": {
+                    "name": "vm",
+                    "imageRef": CIRROS,
+                    "flavorRef": "1",
+                    "networks": "none",
+                    "availability_zone": "nowhere",
+                }
+            },
+            version="2.96",
+        )
+        == "The requested availability zone is not available"
+    )
 
 
 # -- fidelity: the os-aggregates samples ------------------------------------------------
 
 RESPONSES = [
-    ("aggregate-post-resp.json", "POST", "/os-aggregates",
-     "aggregate-post-req.json"),
+    ("aggregate-post-resp.json", "POST", "/os-aggregates", "aggregate-post-req.json"),
     ("aggregates-get-resp.json", "GET", "/os-aggregates/1", None),
     ("aggregates-list-get-resp.json", "GET", "/os-aggregates", None),
-    ("aggregate-update-post-resp.json", "PUT", "/os-aggregates/1",
-     "aggregate-update-post-req.json"),
-    ("aggregates-add-host-post-resp.json", "POST", "/os-aggregates/1/action",
-     "aggregate-add-host-post-req.json"),
-    ("aggregates-metadata-post-resp.json", "POST", "/os-aggregates/1/action",
-     "aggregate-metadata-post-req.json"),
-    ("aggregates-remove-host-post-resp.json", "POST",
-     "/os-aggregates/1/action", "aggregate-remove-host-post-req.json"),
+    (
+        "aggregate-update-post-resp.json",
+        "PUT",
+        "/os-aggregates/1",
+        "aggregate-update-post-req.json",
+    ),
+    (
+        "aggregates-add-host-post-resp.json",
+        "POST",
+        "/os-aggregates/1/action",
+        "aggregate-add-host-post-req.json",
+    ),
+    (
+        "aggregates-metadata-post-resp.json",
+        "POST",
+        "/os-aggregates/1/action",
+        "aggregate-metadata-post-req.json",
+    ),
+    (
+        "aggregates-remove-host-post-resp.json",
+        "POST",
+        "/os-aggregates/1/action",
+        "aggregate-remove-host-post-req.json",
+    ),
 ]
 
 
 @pytest.mark.parametrize("version", ["2.1", "2.41", "2.81"])
-@pytest.mark.parametrize("resp, method, path, req", RESPONSES,
-                         ids=[r[0] for r in RESPONSES])
-def test_responses_have_the_sample_shapes(nova, version, resp, method, path,
-                                          req):
+@pytest.mark.parametrize("resp, method, path, req", RESPONSES, ids=[r[0] for r in RESPONSES])
+def test_responses_have_the_sample_shapes(nova, version, resp, method, path, req):
     if method != "POST" or path != "/os-aggregates":
         nova.create("agg", "london")
     if "remove-host" in resp or "list" in resp:
@@ -526,20 +637,20 @@ def test_responses_have_the_sample_shapes(nova, version, resp, method, path,
         body = sample(version, req)
         for action in body.values():
             if "host" in action:
-                action["host"] = "host1"   # the samples' hosts are not ours
+                action["host"] = "host1"  # the samples' hosts are not ours
     got = nova.ok(method, path, body, version=version)
     expected = sample(version, resp)
     assert_same_shape(got, expected)
-    for key, value in got.items():   # nova's (alphabetical) key order too
+    for key, value in got.items():  # nova's (alphabetical) key order too
         items = value if isinstance(value, list) else [value]
         assert [list(i) for i in items] == [
-            list(i) for i in (expected[key] if isinstance(expected[key], list)
-                              else [expected[key]])]
+            list(i)
+            for i in (expected[key] if isinstance(expected[key], list) else [expected[key]])
+        ]
 
 
 def test_images_request_sample_is_accepted(nova):
     nova.create("agg")
     body = sample("2.81", "aggregate-images-post-req.json")
     body["cache"][0]["id"] = CIRROS
-    assert nova.call("POST", "/os-aggregates/1/images", body,
-                     version="2.81").status == 202
+    assert nova.call("POST", "/os-aggregates/1/images", body, version="2.81").status == 202

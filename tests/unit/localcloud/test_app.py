@@ -4,11 +4,15 @@ import re
 
 import pytest
 
-from occli.localcloud import app, errors
-from occli.localcloud.app import HTTPError, Response, Service
+from occli.localcloud import app
+from occli.localcloud import errors
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
+from occli.localcloud.app import Service
+from occli.localcloud.cloud import Config
+from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.identity import IdentityService
 from occli.localcloud.image import ImageService
-from occli.localcloud.cloud import Config, LocalCloud
 from tests.unit.localcloud.conftest import Client
 
 
@@ -32,8 +36,12 @@ class NovaLikeService(Service):
         return ["CREATE TABLE things (name TEXT NOT NULL)"]
 
     def error_body(self, status, message, extra):
-        return {"itemNotFound" if status == 404 else "computeFault": {
-            "code": status, "message": message}}
+        return {
+            "itemNotFound" if status == 404 else "computeFault": {
+                "code": status,
+                "message": message,
+            }
+        }
 
     def after(self, req, resp):
         resp.headers["X-Service"] = "novalike"
@@ -69,8 +77,10 @@ class NovaLikeService(Service):
 
 @pytest.fixture
 def nova(tmp_path):
-    c = LocalCloud(Config(data_dir=str(tmp_path / "data"), build_time=0),
-                   services=[IdentityService, NovaLikeService, ImageService])
+    c = LocalCloud(
+        Config(data_dir=str(tmp_path / "data"), build_time=0),
+        services=[IdentityService, NovaLikeService, ImageService],
+    )
     yield Client(c)
     c.close()
 
@@ -82,19 +92,21 @@ def _count(client, table):
 
 def test_every_response_has_a_request_id(client):
     result = client.get("/v3")
-    assert re.fullmatch(r"req-[0-9a-f-]{36}",
-                        result.header("x-openstack-request-id"))
+    assert re.fullmatch(r"req-[0-9a-f-]{36}", result.header("x-openstack-request-id"))
 
 
 def test_unauthenticated_is_keystonemiddleware_shaped_in_every_service(nova):
     for token in (None, "not-a-token"):
         result = nova.get("/novalike/things", token=token)
         assert result.status == 401
-        assert result.json() == {"error": {
-            "code": 401, "title": "Unauthorized",
-            "message": "The request you have made requires authentication."}}
-        assert result.header("WWW-Authenticate") == \
-            'Keystone uri="http://cloud.test:8775/v3"'
+        assert result.json() == {
+            "error": {
+                "code": 401,
+                "title": "Unauthorized",
+                "message": "The request you have made requires authentication.",
+            }
+        }
+        assert result.header("WWW-Authenticate") == 'Keystone uri="http://cloud.test:8775/v3"'
         assert result.header("X-Service") == "novalike"
 
 
@@ -124,21 +136,19 @@ def test_unscoped_token_is_refused_by_project_services(nova):
 
 def test_http_error_rolls_back_the_request(nova):
     token = nova.token()
-    result = nova.post("/novalike/things", json={"name": "a", "fail": True},
-                       token=token)
+    result = nova.post("/novalike/things", json={"name": "a", "fail": True}, token=token)
     assert result.status == 409
     assert _count(nova, "things") == 0
-    assert nova.post("/novalike/things", json={"name": "b"},
-                     token=token).status == 201
+    assert nova.post("/novalike/things", json={"name": "b"}, token=token).status == 201
     assert _count(nova, "things") == 1
 
 
 def test_domain_error_is_its_status_in_the_service_shape(nova):
-    result = nova.post("/novalike/things", json={"name": "a", "rule": "x"},
-                       token=nova.token())
+    result = nova.post("/novalike/things", json={"name": "a", "rule": "x"}, token=nova.token())
     assert result.status == 404
-    assert result.json() == {"itemNotFound": {
-        "code": 404, "message": "Thing x could not be found."}}
+    assert result.json() == {
+        "itemNotFound": {"code": 404, "message": "Thing x could not be found."}
+    }
     assert _count(nova, "things") == 0
 
 
@@ -195,8 +205,7 @@ def test_common_time_and_id_helpers():
 
     from occli.localcloud import common
 
-    dt = datetime.datetime(2015, 11, 7, 2, 58, 43, 578887,
-                           tzinfo=datetime.timezone.utc)
+    dt = datetime.datetime(2015, 11, 7, 2, 58, 43, 578887, tzinfo=datetime.timezone.utc)
     assert common.iso_z(dt) == "2015-11-07T02:58:43Z"
     assert common.iso_naive_micro(dt) == "2015-11-07T02:58:43.578887"
     assert common.iso_micro_z(dt) == "2015-11-07T02:58:43.578887Z"
@@ -243,12 +252,12 @@ def test_get_takes_no_write_lock(nova, monkeypatch):
     def counting():
         writes.append(1)
         return real()
+
     monkeypatch.setattr(nova.cloud.store, "transaction", counting)
     assert nova.get("/novalike/things", token=token).status == 200
     assert nova.head("/novalike/things", token=token).status == 200
     assert writes == []
-    assert nova.post("/novalike/things", json={"name": "a"},
-                     token=token).status == 201
+    assert nova.post("/novalike/things", json={"name": "a"}, token=token).status == 201
     assert writes == [1]
 
 
@@ -259,24 +268,30 @@ class _Unreadable:
 
 def test_oversized_content_length_is_refused_before_reading(nova):
     token = nova.token()
-    for method, path, auth in (("DELETE", "/novalike/things", token),
-                               ("POST", "/v3/auth/tokens", None)):
-        environ_body = {"wsgi.input": _Unreadable(),
-                        "CONTENT_LENGTH": str(app.MAX_BODY + 1)}
+    for method, path, auth in (
+        ("DELETE", "/novalike/things", token),
+        ("POST", "/v3/auth/tokens", None),
+    ):
+        environ_body = {"wsgi.input": _Unreadable(), "CONTENT_LENGTH": str(app.MAX_BODY + 1)}
         result = _call(nova, method, path, environ_body, token=auth)
         assert result.status == 413
-        assert result.json()["error" if auth is None else "computeFault"][
-            "code"] == 413
+        assert result.json()["error" if auth is None else "computeFault"]["code"] == 413
 
 
 def _call(client, method, path, extra, token=None):
     import io
 
-    environ = {"REQUEST_METHOD": method, "PATH_INFO": path,
-               "QUERY_STRING": "", "SERVER_NAME": "cloud.test",
-               "SERVER_PORT": "8775", "HTTP_HOST": "cloud.test:8775",
-               "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(b""),
-               "CONTENT_TYPE": "application/json"}
+    environ = {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "QUERY_STRING": "",
+        "SERVER_NAME": "cloud.test",
+        "SERVER_PORT": "8775",
+        "HTTP_HOST": "cloud.test:8775",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(b""),
+        "CONTENT_TYPE": "application/json",
+    }
     environ.update(extra)
     if token is not None:
         environ["HTTP_X_AUTH_TOKEN"] = token
@@ -288,20 +303,27 @@ def _call(client, method, path, extra, token=None):
 
     body = b"".join(client.cloud.wsgi(environ, start_response))
     from tests.unit.localcloud.conftest import Result
+
     return Result(captured["status"], captured["headers"], body)
 
 
-@pytest.mark.parametrize("raw", [
-    b'{"name": NaN}', b'{"name": Infinity}', b'{"name": -Infinity}',
-    b'{"name": 1e400}', b'{"name": "\\udc80"}', b'{"\\ud800": 1}',
-    b"[" * 100000 + b"]" * 100000,
-    b'{"a": ' * (app.MAX_JSON_DEPTH + 1) + b"1" + b"}" * (app.MAX_JSON_DEPTH + 1),
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"name": NaN}',
+        b'{"name": Infinity}',
+        b'{"name": -Infinity}',
+        b'{"name": 1e400}',
+        b'{"name": "\\udc80"}',
+        b'{"\\ud800": 1}',
+        b"[" * 100000 + b"]" * 100000,
+        b'{"a": ' * (app.MAX_JSON_DEPTH + 1) + b"1" + b"}" * (app.MAX_JSON_DEPTH + 1),
+    ],
+)
 def test_json_that_is_not_strict_is_400_in_the_service_shape(nova, raw):
     result = nova.post("/novalike/things", body=raw, token=nova.token())
     assert result.status == 400, result.body
-    assert result.json() == {"computeFault": {
-        "code": 400, "message": "Malformed request body."}}
+    assert result.json() == {"computeFault": {"code": 400, "message": "Malformed request body."}}
     assert _count(nova, "things") == 0
 
 
@@ -311,11 +333,13 @@ def test_json_at_the_depth_limit_and_big_numbers_are_fine(nova):
     for _ in range(app.MAX_JSON_DEPTH - 1):
         nested = {"x": nested}
     nested["name"] = "deep"
-    assert nova.post("/novalike/things", json={"name": "big", "n": 10 ** 30,
-                                               "f": 1e300},
-                     token=token).status == 201
-    assert nova.post("/novalike/things", json=nested,
-                     token=token).status == 201
+    assert (
+        nova.post(
+            "/novalike/things", json={"name": "big", "n": 10**30, "f": 1e300}, token=token
+        ).status
+        == 201
+    )
+    assert nova.post("/novalike/things", json=nested, token=token).status == 201
 
 
 class PartsService(Service):
@@ -326,17 +350,20 @@ class PartsService(Service):
     shape = "pairs"
 
     def migrations(self):
-        parts = [("parts.a", ["CREATE TABLE part_a (x TEXT)"]),
-                 ("parts.b", ["CREATE TABLE part_b (x TEXT)",
-                              "ALTER TABLE part_b ADD COLUMN y TEXT"])]
+        parts = [
+            ("parts.a", ["CREATE TABLE part_a (x TEXT)"]),
+            ("parts.b", ["CREATE TABLE part_b (x TEXT)", "ALTER TABLE part_b ADD COLUMN y TEXT"]),
+        ]
         return dict(parts) if self.shape == "dict" else parts
 
 
 @pytest.mark.parametrize("shape", ["pairs", "dict"])
 def test_migrations_may_be_applied_per_component(tmp_path, monkeypatch, shape):
     monkeypatch.setattr(PartsService, "shape", shape)
-    c = LocalCloud(Config(data_dir=str(tmp_path / "data")),
-                   services=[IdentityService, PartsService, NovaLikeService])
+    c = LocalCloud(
+        Config(data_dir=str(tmp_path / "data")),
+        services=[IdentityService, PartsService, NovaLikeService],
+    )
     try:
         store = c.store
         assert (store.version("parts.a"), store.version("parts.b")) == (1, 2)
@@ -350,8 +377,10 @@ def test_migrations_may_be_applied_per_component(tmp_path, monkeypatch, shape):
 
 
 def test_migrations_mixing_steps_and_pairs_are_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(PartsService, "migrations", lambda self: [
-        "CREATE TABLE part_a (x TEXT)", ("parts.b", [])])
+    monkeypatch.setattr(
+        PartsService, "migrations", lambda self: ["CREATE TABLE part_a (x TEXT)", ("parts.b", [])]
+    )
     with pytest.raises(TypeError):
-        LocalCloud(Config(data_dir=str(tmp_path / "data")),
-                   services=[IdentityService, PartsService])
+        LocalCloud(
+            Config(data_dir=str(tmp_path / "data")), services=[IdentityService, PartsService]
+        )

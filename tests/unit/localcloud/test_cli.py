@@ -13,8 +13,9 @@ import yaml
 
 from occli.localcloud import cli
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))
+ROOT = os.path.dirname(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+)
 PLATFORM = ["--services", "identity,image"]
 
 
@@ -22,9 +23,14 @@ def run(*args, env=None):
     full_env = dict(os.environ)
     full_env.pop("OCCLI_LOCALCLOUD_DIR", None)
     full_env.update(env or {})
-    return subprocess.run([sys.executable, "-m", "occli.localcloud", *args],
-                          cwd=ROOT, env=full_env, capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "occli.localcloud", *args],
+        cwd=ROOT,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 @pytest.fixture
@@ -42,16 +48,26 @@ def _listening_socket():
 
 
 def test_lifecycle(data_dir):
-    started = run("start", "--data-dir", data_dir, "--port", "0", *PLATFORM,
-                  "--fault", "GET:^/image/$:1:status:502",
-                  env={cli.ADMIN_PASSWORD_ENV: "s3cret-admin"})
+    started = run(
+        "start",
+        "--data-dir",
+        data_dir,
+        "--port",
+        "0",
+        *PLATFORM,
+        "--fault",
+        "GET:^/image/$:1:status:502",
+        env={cli.ADMIN_PASSWORD_ENV: "s3cret-admin"},
+    )
     assert started.returncode == 0, started.stderr
     with open(os.path.join(data_dir, "endpoint")) as f:
         url = f.read().strip()
     port = url.rsplit(":", 1)[1]
     assert "Port: %s" % port in started.stdout
-    assert "export OS_CLIENT_CONFIG_FILE=%s/clouds.yaml; export OS_CLOUD=local" \
-        % data_dir in started.stdout
+    assert (
+        "export OS_CLIENT_CONFIG_FILE=%s/clouds.yaml; export OS_CLOUD=local" % data_dir
+        in started.stdout
+    )
     assert "s3cret-admin" in started.stdout
 
     assert requests.get(url + "/v3", timeout=5).status_code == 200
@@ -68,10 +84,24 @@ def test_lifecycle(data_dir):
     assert clouds["local"]["region_name"] == "RegionOne"
     assert clouds["local"]["identity_api_version"] == 3
     auth = clouds["local-admin"]["auth"]
-    token = requests.post(url + "/v3/auth/tokens", timeout=5, json={"auth": {
-        "identity": {"methods": ["password"], "password": {"user": {
-            "name": auth["username"], "domain": {"name": "Default"},
-            "password": auth["password"]}}}}})
+    token = requests.post(
+        url + "/v3/auth/tokens",
+        timeout=5,
+        json={
+            "auth": {
+                "identity": {
+                    "methods": ["password"],
+                    "password": {
+                        "user": {
+                            "name": auth["username"],
+                            "domain": {"name": "Default"},
+                            "password": auth["password"],
+                        }
+                    },
+                }
+            }
+        },
+    )
     assert token.status_code == 201
 
     with open(os.path.join(data_dir, "localcloud.pid")) as f:
@@ -111,8 +141,7 @@ def test_start_on_taken_port_fails_clearly(data_dir):
     sock = _listening_socket()
     port = sock.getsockname()[1]
     with sock:
-        result = run("start", "--data-dir", data_dir, "--port", str(port),
-                     *PLATFORM)
+        result = run("start", "--data-dir", data_dir, "--port", str(port), *PLATFORM)
     assert result.returncode == 1
     assert "error: port %d on 127.0.0.1 is already in use" % port in result.stderr
     assert not os.path.exists(os.path.join(data_dir, "localcloud.pid"))
@@ -122,8 +151,7 @@ def test_serve_on_taken_port_fails_clearly(data_dir):
     sock = _listening_socket()
     port = sock.getsockname()[1]
     with sock:
-        result = run("serve", "--data-dir", data_dir, "--port", str(port),
-                     *PLATFORM)
+        result = run("serve", "--data-dir", data_dir, "--port", str(port), *PLATFORM)
     assert result.returncode == 1
     assert "error: port %d on 127.0.0.1 is already in use" % port in result.stderr
 
@@ -146,23 +174,49 @@ def test_default_data_dir(monkeypatch, tmp_path):
     assert cli.default_data_dir() == str(tmp_path)
     monkeypatch.delenv("OCCLI_LOCALCLOUD_DIR")
     assert cli.default_data_dir() == os.path.join(
-        platformdirs.user_data_dir("occli"), "localcloud")
+        platformdirs.user_data_dir("occli"), "localcloud"
+    )
 
 
 def test_child_gets_runtime_settings(tmp_path):
-    args = cli.build_parser().parse_args([
-        "start", "--data-dir", str(tmp_path), "--port", "0", "--host", "0.0.0.0",
-        "--compute-hosts", "5", "--build-time", "0.5", "--token-ttl", "60",
-        "--fault", "GET:/x:1:close", "--demo-password", "d",
-        "--quota-instances", "7", "--max-servers-per-request", "9"])
+    args = cli.build_parser().parse_args(
+        [
+            "start",
+            "--data-dir",
+            str(tmp_path),
+            "--port",
+            "0",
+            "--host",
+            "0.0.0.0",
+            "--compute-hosts",
+            "5",
+            "--build-time",
+            "0.5",
+            "--token-ttl",
+            "60",
+            "--fault",
+            "GET:/x:1:close",
+            "--demo-password",
+            "d",
+            "--quota-instances",
+            "7",
+            "--max-servers-per-request",
+            "9",
+        ]
+    )
     argv = cli._child_argv(args)
     assert argv[1:4] == ["-m", "occli.localcloud", "serve"]
-    for flag, value in (("--host", "0.0.0.0"), ("--port", "0"),
-                        ("--compute-hosts", "5"), ("--build-time", "0.5"),
-                        ("--token-ttl", "60"), ("--fault", "GET:/x:1:close"),
-                        ("--quota-instances", "7"),
-                        ("--max-servers-per-request", "9"),
-                        ("--data-dir", str(tmp_path))):
+    for flag, value in (
+        ("--host", "0.0.0.0"),
+        ("--port", "0"),
+        ("--compute-hosts", "5"),
+        ("--build-time", "0.5"),
+        ("--token-ttl", "60"),
+        ("--fault", "GET:/x:1:close"),
+        ("--quota-instances", "7"),
+        ("--max-servers-per-request", "9"),
+        ("--data-dir", str(tmp_path)),
+    ):
         assert argv[argv.index(flag) + 1] == value
     assert "d" not in argv
     assert cli._child_env(args)[cli.DEMO_PASSWORD_ENV] == "d"
@@ -170,13 +224,15 @@ def test_child_gets_runtime_settings(tmp_path):
     assert (config.quota_instances, config.max_servers_per_request) == (7, 9)
 
 
-def test_serve_without_the_localcloud_extra_is_a_one_line_hint(
-        tmp_path, monkeypatch, capsys):
+def test_serve_without_the_localcloud_extra_is_a_one_line_hint(tmp_path, monkeypatch, capsys):
     import importlib.util
 
     real_find_spec = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: (
-        None if name == "waitress" else real_find_spec(name, *a)))
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "waitress" else real_find_spec(name, *a),
+    )
     assert cli.main(["serve", "--data-dir", str(tmp_path), "--port", "0"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1

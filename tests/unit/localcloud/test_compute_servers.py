@@ -6,7 +6,9 @@ import base64
 import pytest
 
 from occli.localcloud.compute import networks
-from tests.unit.localcloud.compute_harness import CIRROS, UBUNTU, fault
+from tests.unit.localcloud.compute_harness import CIRROS
+from tests.unit.localcloud.compute_harness import UBUNTU
+from tests.unit.localcloud.compute_harness import fault
 
 PRIVATE = networks.PRIVATE_NETWORK_ID
 
@@ -17,14 +19,23 @@ def error(result):
 
 # -- create -------------------------------------------------------------------
 
+
 def test_create_response_and_location(nova):
-    result = nova.post("/servers", {"server": {
-        "name": "web", "flavorRef": "1", "imageRef": CIRROS,
-        "adminPass": "s3cret", "security_groups": [{"name": "web"}]}})
+    result = nova.post(
+        "/servers",
+        {
+            "server": {
+                "name": "web",
+                "flavorRef": "1",
+                "imageRef": CIRROS,
+                "adminPass": "s3cret",
+                "security_groups": [{"name": "web"}],
+            }
+        },
+    )
     assert result.status == 202
     server = result.json()["server"]
-    assert set(server) == {"id", "links", "OS-DCF:diskConfig",
-                           "security_groups", "adminPass"}
+    assert set(server) == {"id", "links", "OS-DCF:diskConfig", "security_groups", "adminPass"}
     assert server["adminPass"] == "s3cret"
     assert server["security_groups"] == [{"name": "web"}]
     assert result.header("Location") == server["links"][0]["href"]
@@ -39,27 +50,32 @@ def test_flavor_ref_may_be_integer_or_url(nova):
         assert server["flavor"]["id"] == str(ref)[-1]
 
 
-@pytest.mark.parametrize("server,message", [
-    ({"flavorRef": "99"}, "Flavor 99 could not be found."),
-    ({"imageRef": "3c3b6a3e-0c4e-4c4e-9f4f-0c0c0c0c0c0c"},
-     "Can not find requested image"),
-    ({"imageRef": None}, None),
-    ({"key_name": "nope"}, "Invalid key_name provided."),
-    ({"min_count": 3, "max_count": 2}, "min_count must be <= max_count"),
-    ({"name": " padded"}, None),
-    ({"name": ""}, None),
-    ({"metadata": {"k": "v" * 256}}, None),
-    ({"metadata": {"k" * 256: "v"}}, None),
-    ({"metadata": {"bad/key": "v"}}, None),
-    ({"user_data": "not base64!"}, None),
-    ({"networks": [{"uuid": "3c3b6a3e-0c4e-4c4e-9f4f-0c0c0c0c0c0c"}]},
-     "Network 3c3b6a3e-0c4e-4c4e-9f4f-0c0c0c0c0c0c could not be found."),
-    ({"networks": [{"port": "3c3b6a3e-0c4e-4c4e-9f4f-0c0c0c0c0c0c"}]},
-     "Port id 3c3b6a3e-0c4e-4c4e-9f4f-0c0c0c0c0c0c could not be found."),
-    ({"availability_zone": "mars"},
-     "The requested availability zone is not available"),
-    ({"unknown": 1}, None),
-])
+@pytest.mark.parametrize(
+    "server,message",
+    [
+        ({"flavorRef": "99"}, "Flavor 99 could not be found."),
+        ({"imageRef": "3c3b6a3e-0c4e-4c4e-9f4f-0c0c0c0c0c0c"}, "Can not find requested image"),
+        ({"imageRef": None}, None),
+        ({"key_name": "nope"}, "Invalid key_name provided."),
+        ({"min_count": 3, "max_count": 2}, "min_count must be <= max_count"),
+        ({"name": " padded"}, None),
+        ({"name": ""}, None),
+        ({"metadata": {"k": "v" * 256}}, None),
+        ({"metadata": {"k" * 256: "v"}}, None),
+        ({"metadata": {"bad/key": "v"}}, None),
+        ({"user_data": "not base64!"}, None),
+        (
+            {"networks": [{"uuid": "3c3b6a3e-0c4e-4c4e-9f4f-0c0c0c0c0c0c"}]},
+            "Network 3c3b6a3e-0c4e-4c4e-9f4f-0c0c0c0c0c0c could not be found.",
+        ),
+        (
+            {"networks": [{"port": "3c3b6a3e-0c4e-4c4e-9f4f-0c0c0c0c0c0c"}]},
+            "Port id 3c3b6a3e-0c4e-4c4e-9f4f-0c0c0c0c0c0c could not be found.",
+        ),
+        ({"availability_zone": "mars"}, "The requested availability zone is not available"),
+        ({"unknown": 1}, None),
+    ],
+)
 def test_create_bad_request(nova, server, message):
     body = {"name": "vm", "flavorRef": "1", "imageRef": CIRROS}
     body.update(server)
@@ -74,10 +90,8 @@ def test_create_bad_request(nova, server, message):
 
 
 def test_metadata_quota_is_403(nova):
-    result = nova.create(expect=403, metadata={"k%d" % i: "v"
-                                               for i in range(129)})
-    assert fault(result) == ("forbidden", 403,
-                             "Maximum number of metadata items exceeds 128")
+    result = nova.create(expect=403, metadata={"k%d" % i: "v" for i in range(129)})
+    assert fault(result) == ("forbidden", 403, "Maximum number of metadata items exceeds 128")
 
 
 def _file(size, path="/etc/motd"):
@@ -86,24 +100,26 @@ def _file(size, path="/etc/motd"):
 
 def test_personality_limits_before_2_57(nova):
     nova.create(personality=[_file(10240)] * 5)
-    assert fault(nova.create(expect=403, personality=[_file(1)] * 6))[2] == \
-        "Personality file limit exceeded"
-    assert fault(nova.create(expect=403, personality=[_file(10241)]))[2] == \
-        "Personality file content exceeds maximum 10240"
-    assert fault(nova.create(expect=403,
-                             personality=[_file(1, "/" + "p" * 255)]))[2] == \
-        "Personality file path exceeds maximum 255"
-    bad = nova.create(expect=400, personality=[{"path": "/x",
-                                                "contents": "@@@"}])
+    assert (
+        fault(nova.create(expect=403, personality=[_file(1)] * 6))[2]
+        == "Personality file limit exceeded"
+    )
+    assert (
+        fault(nova.create(expect=403, personality=[_file(10241)]))[2]
+        == "Personality file content exceeds maximum 10240"
+    )
+    assert (
+        fault(nova.create(expect=403, personality=[_file(1, "/" + "p" * 255)]))[2]
+        == "Personality file path exceeds maximum 255"
+    )
+    bad = nova.create(expect=400, personality=[{"path": "/x", "contents": "@@@"}])
     assert fault(bad)[0] == "badRequest"
 
 
 def test_personality_rejected_from_2_57(nova):
     nova.create(version="2.56", personality=[_file(1)])
-    result = nova.create(version="2.57", expect=400,
-                         personality=[_file(1)])
-    assert "Additional properties are not allowed ('personality'" in \
-        fault(result)[2]
+    result = nova.create(version="2.57", expect=400, personality=[_file(1)])
+    assert "Additional properties are not allowed ('personality'" in fault(result)[2]
 
 
 def test_user_data_length_limit(nova):
@@ -128,58 +144,63 @@ def test_networks_required_from_2_37(nova):
 
 
 def test_networks_none_and_fixed_ip(nova):
-    assert nova.show(nova.create(version="2.37",
-                                 networks="none"))["addresses"] == {}
-    server = nova.show(nova.create(networks=[{"uuid": PRIVATE,
-                                              "fixed_ip": "10.0.9.9"}]))
+    assert nova.show(nova.create(version="2.37", networks="none"))["addresses"] == {}
+    server = nova.show(nova.create(networks=[{"uuid": PRIVATE, "fixed_ip": "10.0.9.9"}]))
     (port,) = server["addresses"]["private"]
     assert port["addr"] == "10.0.9.9"
     assert port["OS-EXT-IPS-MAC:mac_addr"].startswith("fa:16:3e:")
-    again = nova.create(expect=400, networks=[{"uuid": PRIVATE,
-                                               "fixed_ip": "10.0.9.9"}])
+    again = nova.create(expect=400, networks=[{"uuid": PRIVATE, "fixed_ip": "10.0.9.9"}])
     assert "already in use" in fault(again)[2]
-    outside = nova.create(expect=400, networks=[{"uuid": PRIVATE,
-                                                 "fixed_ip": "192.168.0.5"}])
+    outside = nova.create(expect=400, networks=[{"uuid": PRIVATE, "fixed_ip": "192.168.0.5"}])
     assert fault(outside)[0] == "badRequest"
 
 
 def test_description_defaults_by_version(nova):
-    assert nova.show(nova.create(name="a"), version="2.19")["description"] \
-        == "a"
-    assert nova.show(nova.create(name="b", version="2.19"),
-                     version="2.19")["description"] is None
-    assert nova.show(nova.create(name="c", version="2.19", description="d"),
-                     version="2.19")["description"] == "d"
+    assert nova.show(nova.create(name="a"), version="2.19")["description"] == "a"
+    assert nova.show(nova.create(name="b", version="2.19"), version="2.19")["description"] is None
+    assert (
+        nova.show(nova.create(name="c", version="2.19", description="d"), version="2.19")[
+            "description"
+        ]
+        == "d"
+    )
     assert nova.create(expect=400, description="d").status == 400
 
 
 def test_tags_and_hostname_versions(nova):
     assert nova.create(expect=400, version="2.51", tags=["a"]).status == 400
-    server = nova.show(nova.create(version="2.52", tags=["a", "b"]),
-                       version="2.52")
+    server = nova.show(nova.create(version="2.52", tags=["a", "b"]), version="2.52")
     assert server["tags"] == ["a", "b"]
-    assert nova.create(expect=400, version="2.89",
-                       hostname="h1").status == 400
-    server = nova.show(nova.create(version="2.90", hostname="h1"),
-                       version="2.90")
+    assert nova.create(expect=400, version="2.89", hostname="h1").status == 400
+    server = nova.show(nova.create(version="2.90", hostname="h1"), version="2.90")
     assert server["OS-EXT-SRV-ATTR:hostname"] == "h1"
-    assert nova.create(expect=400, version="2.90",
-                       hostname="a.example.com").status == 400
+    assert nova.create(expect=400, version="2.90", hostname="a.example.com").status == 400
     nova.create(version="2.94", hostname="a.example.com")
 
 
 def test_boot_from_volume_shows_empty_image(nova):
-    server_id = nova.create(imageRef="", block_device_mapping_v2=[{
-        "boot_index": 0, "uuid": "9d5e2fb8-0000-4000-8000-000000000001",
-        "source_type": "volume", "destination_type": "volume"}])
+    server_id = nova.create(
+        imageRef="",
+        block_device_mapping_v2=[
+            {
+                "boot_index": 0,
+                "uuid": "9d5e2fb8-0000-4000-8000-000000000001",
+                "source_type": "volume",
+                "destination_type": "volume",
+            }
+        ],
+    )
     server = nova.show(server_id, version="2.3")
     assert server["image"] == ""
     assert server["os-extended-volumes:volumes_attached"] == [
-        {"id": "9d5e2fb8-0000-4000-8000-000000000001",
-         "delete_on_termination": False}]
-    legacy = nova.create(imageRef="", block_device_mapping=[{
-        "volume_id": "9d5e2fb8-0000-4000-8000-000000000002",
-        "device_name": "vda"}])
+        {"id": "9d5e2fb8-0000-4000-8000-000000000001", "delete_on_termination": False}
+    ]
+    legacy = nova.create(
+        imageRef="",
+        block_device_mapping=[
+            {"volume_id": "9d5e2fb8-0000-4000-8000-000000000002", "device_name": "vda"}
+        ],
+    )
     assert nova.show(legacy)["image"] == ""
 
 
@@ -192,9 +213,19 @@ def test_flavor_too_small_for_image(nova):
 
 
 def test_multiple_create_and_reservation_id(nova):
-    result = nova.post("/servers", {"server": {
-        "name": "multi", "flavorRef": "1", "imageRef": CIRROS,
-        "min_count": 2, "max_count": 3, "return_reservation_id": True}})
+    result = nova.post(
+        "/servers",
+        {
+            "server": {
+                "name": "multi",
+                "flavorRef": "1",
+                "imageRef": CIRROS,
+                "min_count": 2,
+                "max_count": 3,
+                "return_reservation_id": True,
+            }
+        },
+    )
     assert result.status == 202
     body = result.json()
     assert list(body) == ["reservation_id"]
@@ -210,11 +241,12 @@ def test_security_groups_come_from_ports(nova):
     # nova _add_security_grps: groups are those of the server's ports, so a
     # portless server shows no security_groups key (the create response still
     # echoes the requested groups)
-    created = nova.post("/servers", {"server": {
-        "name": "noport", "flavorRef": "1", "imageRef": CIRROS,
-        "networks": "none"}}, version="2.37")
-    assert created.json()["server"]["security_groups"] == [
-        {"name": "default"}]
+    created = nova.post(
+        "/servers",
+        {"server": {"name": "noport", "flavorRef": "1", "imageRef": CIRROS, "networks": "none"}},
+        version="2.37",
+    )
+    assert created.json()["server"]["security_groups"] == [{"name": "default"}]
     server_id = created.json()["server"]["id"]
     assert "security_groups" not in nova.show(server_id, version="2.37")
     wired = nova.show(nova.create(version="2.37"), version="2.37")
@@ -224,33 +256,42 @@ def test_security_groups_come_from_ports(nova):
 def test_max_count_defaults_to_min_count(nova):
     # nova servers.py create: max_count = server_dict.get('max_count',
     # min_count), so min_count alone creates that many servers
-    result = nova.post("/servers", {"server": {
-        "name": "trio", "flavorRef": "1", "imageRef": CIRROS,
-        "min_count": 3, "return_reservation_id": True}})
+    result = nova.post(
+        "/servers",
+        {
+            "server": {
+                "name": "trio",
+                "flavorRef": "1",
+                "imageRef": CIRROS,
+                "min_count": 3,
+                "return_reservation_id": True,
+            }
+        },
+    )
     assert result.status == 202, result.body
-    listed = nova.get("/servers?reservation_id="
-                      + result.json()["reservation_id"]).json()["servers"]
+    listed = nova.get("/servers?reservation_id=" + result.json()["reservation_id"]).json()[
+        "servers"
+    ]
     assert sorted(s["name"] for s in listed) == ["trio-1", "trio-2", "trio-3"]
 
 
 def test_placement_spreads_over_hosts(nova):
-    hosts = [nova.show(nova.create(), user="admin")["OS-EXT-SRV-ATTR:host"]
-             for _ in range(6)]
-    assert sorted(hosts) == ["host1", "host1", "host2", "host2", "host3",
-                             "host3"]
+    hosts = [nova.show(nova.create(), user="admin")["OS-EXT-SRV-ATTR:host"] for _ in range(6)]
+    assert sorted(hosts) == ["host1", "host1", "host2", "host2", "host3", "host3"]
 
 
 def test_zone_and_forced_host(nova):
     server = nova.show(nova.create(availability_zone="nova"))
     assert server["OS-EXT-AZ:availability_zone"] == "nova"
-    assert nova.show(nova.create(availability_zone="nova:host2",
-                                 user="admin"),
-                     user="admin")["OS-EXT-SRV-ATTR:host"] == "host2"
-    assert nova.create(expect=403, availability_zone="nova:host2").status \
-        == 403
+    assert (
+        nova.show(nova.create(availability_zone="nova:host2", user="admin"), user="admin")[
+            "OS-EXT-SRV-ATTR:host"
+        ]
+        == "host2"
+    )
+    assert nova.create(expect=403, availability_zone="nova:host2").status == 403
     pinned = nova.create(version="2.96", availability_zone="nova")
-    assert nova.show(pinned, version="2.96")["pinned_availability_zone"] \
-        == "nova"
+    assert nova.show(pinned, version="2.96")["pinned_availability_zone"] == "nova"
 
 
 def test_no_enabled_host_is_accepted_then_error(nova):
@@ -265,6 +306,7 @@ def test_no_enabled_host_is_accepted_then_error(nova):
 
 
 # -- build --------------------------------------------------------------------
+
 
 def test_build_completes_on_next_read_with_zero_build_time(nova):
     server = nova.show(nova.create())
@@ -289,8 +331,7 @@ def test_build_progresses_with_time(slow_nova, clock):
         assert server["hostId"]
         seen.append((server["OS-EXT-STS:task_state"], server["progress"]))
         clock.advance(2.6)
-    assert [t for t, _ in seen] == ["scheduling", "block_device_mapping",
-                                    "networking", "spawning"]
+    assert [t for t, _ in seen] == ["scheduling", "block_device_mapping", "networking", "spawning"]
     progress = [p for _, p in seen]
     assert progress == sorted(progress) and progress[0] == 0
     assert 0 < progress[-1] < 100
@@ -303,7 +344,8 @@ def test_build_progresses_with_time(slow_nova, clock):
 def test_real_clock_small_build_time(tmp_path):
     import time
 
-    from tests.unit.localcloud.compute_harness import Nova, make_cloud
+    from tests.unit.localcloud.compute_harness import Nova
+    from tests.unit.localcloud.compute_harness import make_cloud
 
     cloud = make_cloud(tmp_path / "d", build_time=0.3)
     try:
@@ -317,6 +359,7 @@ def test_real_clock_small_build_time(tmp_path):
 
 
 # -- list ---------------------------------------------------------------------
+
 
 def _names(result):
     assert result.status == 200, result.body
@@ -333,8 +376,7 @@ def test_list_shapes_and_default_sort(nova, clock):
     assert "servers_links" not in result.json()
     detail = nova.get("/servers/detail").json()["servers"]
     assert detail[0]["status"] == "ACTIVE"
-    assert _names(nova.get("/servers?sort_key=display_name&sort_dir=asc")) \
-        == ["a", "b", "c"]
+    assert _names(nova.get("/servers?sort_key=display_name&sort_dir=asc")) == ["a", "b", "c"]
     assert nova.get("/servers?sort_key=bogus").status == 400
     assert nova.get("/servers?sort_key=host").status == 403
 
@@ -349,8 +391,7 @@ def test_pagination_links_only_on_full_pages(nova, clock):
     assert [s["name"] for s in body["servers"]] == ["s4", "s3"]
     (link,) = body["servers_links"]
     assert link["rel"] == "next"
-    assert link["href"].startswith(
-        "http://cloud.test:8775/compute/v2.1/servers/detail?")
+    assert link["href"].startswith("http://cloud.test:8775/compute/v2.1/servers/detail?")
     assert "limit=2" in link["href"] and "marker=" + ids[3] in link["href"]
     page2 = nova.get("/servers/detail?limit=2&marker=" + ids[3]).json()
     assert [s["name"] for s in page2["servers"]] == ["s2", "s1"]
@@ -385,7 +426,9 @@ def test_marker_deleted_since_the_previous_page_still_pages_on(nova, clock):
     named = nova.get("/servers?name=s0&marker=" + ids[2]).json()
     assert [s["name"] for s in named["servers"]] == ["s0"]
     assert error(nova.get("/servers?marker=" + "0" * 32)) == (
-        400, "marker [%s] not found" % ("0" * 32))
+        400,
+        "marker [%s] not found" % ("0" * 32),
+    )
 
 
 def test_filters(nova):
@@ -396,15 +439,16 @@ def test_filters(nova):
     assert _names(nova.get("/servers?name=^web")) == ["web-2", "web-1"]
     assert _names(nova.get("/servers?status=SHUTOFF")) == ["web-2"]
     assert _names(nova.get("/servers?status=active")) == ["db-1", "web-1"]
-    assert _names(nova.get("/servers?status=ACTIVE&status=SHUTOFF")) == [
-        "web-2", "db-1", "web-1"]
+    assert _names(nova.get("/servers?status=ACTIVE&status=SHUTOFF")) == ["web-2", "db-1", "web-1"]
     assert _names(nova.get("/servers?image=" + UBUNTU)) == ["db-1"]
     assert _names(nova.get("/servers?flavor=2")) == ["web-1"]
     addr = nova.show(web)["addresses"]["private"][0]["addr"]
-    assert _names(nova.get("/servers?ip=%s$" % addr.replace(".", r"\."))) == [
-        "web-1"]
-    assert _names(nova.get("/servers?changes-since=2000-01-01T00:00:00Z")) \
-        == ["web-2", "db-1", "web-1"]
+    assert _names(nova.get("/servers?ip=%s$" % addr.replace(".", r"\."))) == ["web-1"]
+    assert _names(nova.get("/servers?changes-since=2000-01-01T00:00:00Z")) == [
+        "web-2",
+        "db-1",
+        "web-1",
+    ]
     assert nova.get("/servers?changes-since=yesterday").status == 400
 
 
@@ -444,16 +488,20 @@ def test_all_tenants_and_isolation(nova):
     assert fault(result)[0] == "forbidden"
     assert nova.get("/servers?all_tenants=0").status == 200
     assert sorted(_names(nova.get("/servers?all_tenants", user="admin"))) == [
-        "admin-vm", "demo-vm"]
+        "admin-vm",
+        "demo-vm",
+    ]
     demo_project = nova.project_id("demo")
-    assert _names(nova.get("/servers?all_tenants=1&project_id=" + demo_project,
-                           user="admin")) == ["demo-vm"]
+    assert _names(nova.get("/servers?all_tenants=1&project_id=" + demo_project, user="admin")) == [
+        "demo-vm"
+    ]
     for method, path, body in (
-            ("GET", "/servers/" + theirs, None),
-            ("PUT", "/servers/" + theirs, {"server": {"name": "x"}}),
-            ("DELETE", "/servers/" + theirs, None),
-            ("POST", "/servers/%s/action" % theirs, {"pause": None}),
-            ("GET", "/servers/%s/metadata" % theirs, None)):
+        ("GET", "/servers/" + theirs, None),
+        ("PUT", "/servers/" + theirs, {"server": {"name": "x"}}),
+        ("DELETE", "/servers/" + theirs, None),
+        ("POST", "/servers/%s/action" % theirs, {"pause": None}),
+        ("GET", "/servers/%s/metadata" % theirs, None),
+    ):
         assert nova.call(method, path, json=body).status == 404, path
     assert nova.show(mine, user="admin")["name"] == "demo-vm"
 
@@ -466,30 +514,35 @@ def test_admin_only_filters_are_ignored_for_members(nova):
 
 # -- update / delete ----------------------------------------------------------
 
+
 def test_update_by_version(nova):
     server_id = nova.create(name="old")
-    result = nova.put("/servers/" + server_id, {"server": {
-        "name": "new", "accessIPv4": "1.2.3.4"}})
+    result = nova.put(
+        "/servers/" + server_id, {"server": {"name": "new", "accessIPv4": "1.2.3.4"}}
+    )
     assert result.status == 200
     body = result.json()["server"]
     assert body["name"] == "new" and body["accessIPv4"] == "1.2.3.4"
     assert "OS-EXT-STS:vm_state" not in body
     assert set(body["addresses"]["private"][0]) == {"addr", "version"}
-    assert nova.put("/servers/" + server_id, {"server": {
-        "description": "d"}}).status == 400
-    body = nova.put("/servers/" + server_id, {"server": {"description": "d"}},
-                    version="2.19").json()["server"]
+    assert nova.put("/servers/" + server_id, {"server": {"description": "d"}}).status == 400
+    body = nova.put(
+        "/servers/" + server_id, {"server": {"description": "d"}}, version="2.19"
+    ).json()["server"]
     assert body["description"] == "d"
-    full = nova.put("/servers/" + server_id, {"server": {"description": None}},
-                    version="2.75").json()["server"]
+    full = nova.put(
+        "/servers/" + server_id, {"server": {"description": None}}, version="2.75"
+    ).json()["server"]
     assert full["description"] is None
     assert set(full) == set(nova.show(server_id, version="2.75"))
-    assert nova.put("/servers/" + server_id, {"server": {
-        "hostname": "newhost"}}, version="2.90").status == 200
-    assert nova.show(server_id, version="2.90")["OS-EXT-SRV-ATTR:hostname"] \
-        == "newhost"
-    assert nova.put("/servers/" + server_id, {"server": {"bogus": 1}}).status \
-        == 400
+    assert (
+        nova.put(
+            "/servers/" + server_id, {"server": {"hostname": "newhost"}}, version="2.90"
+        ).status
+        == 200
+    )
+    assert nova.show(server_id, version="2.90")["OS-EXT-SRV-ATTR:hostname"] == "newhost"
+    assert nova.put("/servers/" + server_id, {"server": {"bogus": 1}}).status == 400
 
 
 def test_delete_locked_server(nova):

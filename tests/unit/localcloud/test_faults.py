@@ -6,31 +6,50 @@ import time
 import pytest
 import requests
 
-from occli.localcloud.faults import FaultInjector, parse_spec
+from occli.localcloud.faults import FaultInjector
+from occli.localcloud.faults import parse_spec
 from occli.localcloud.server import BackgroundServer
 
 
 def test_parse_spec():
     assert parse_spec("GET:^/compute/v2.1/servers:2:status:503") == {
-        "method": "GET", "path": "^/compute/v2.1/servers", "count": 2,
-        "kind": "status", "status": "503"}
+        "method": "GET",
+        "path": "^/compute/v2.1/servers",
+        "count": 2,
+        "kind": "status",
+        "status": "503",
+    }
     assert parse_spec("*:(?:a|b):1:close") == {
-        "method": "*", "path": "(?:a|b)", "count": 1, "kind": "close"}
+        "method": "*",
+        "path": "(?:a|b)",
+        "count": 1,
+        "kind": "close",
+    }
     assert parse_spec("POST:/x:3:delay:0.5")["seconds"] == "0.5"
 
 
-@pytest.mark.parametrize("spec", [
-    "GET:/x:2:explode", "GET:/x:two:close", "GET:/x:0:close",
-    "GET:/x:1:close:5", "GET:(:1:close", "GET:/x:1:status:200",
-    "GET:/x:1:delay:soon", "nonsense"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "GET:/x:2:explode",
+        "GET:/x:two:close",
+        "GET:/x:0:close",
+        "GET:/x:1:close:5",
+        "GET:(:1:close",
+        "GET:/x:1:status:200",
+        "GET:/x:1:delay:soon",
+        "nonsense",
+    ],
+)
 def test_invalid_specs(spec):
     with pytest.raises(ValueError):
         FaultInjector([spec])
 
 
 def test_status_fault_uses_service_error_shape_and_exhausts(client, cloud):
-    cloud.faults.add({"method": "GET", "path": "^/v3$", "count": 2,
-                      "kind": "status", "status": 503})
+    cloud.faults.add(
+        {"method": "GET", "path": "^/v3$", "count": 2, "kind": "status", "status": 503}
+    )
     for _ in range(2):
         result = client.get("/v3")
         assert result.status == 503
@@ -81,15 +100,16 @@ def test_close_drops_the_connection(cloud):
 
 
 def test_initial_rules_from_config(tmp_path):
-    from tests.unit.localcloud.conftest import Client, make_cloud
+    from tests.unit.localcloud.conftest import Client
+    from tests.unit.localcloud.conftest import make_cloud
+
     c = make_cloud(tmp_path / "d", faults=["GET:^/v3$:1:status:502"])
     assert Client(c).get("/v3").status == 502
     c.close()
 
 
 def test_counting_is_thread_safe(client, cloud):
-    cloud.faults.add({"path": "^/v3$", "count": 40, "kind": "status",
-                      "status": 503})
+    cloud.faults.add({"path": "^/v3$", "count": 40, "kind": "status", "status": 503})
     statuses = []
     lock = threading.Lock()
 
@@ -109,21 +129,23 @@ def test_counting_is_thread_safe(client, cloud):
 
 def test_admin_api(client, cloud):
     admin = client.token("admin")
-    rule = {"method": "GET", "path": "^/compute/v2.1/servers", "count": 2,
-            "kind": "status", "status": 503}
+    rule = {
+        "method": "GET",
+        "path": "^/compute/v2.1/servers",
+        "count": 2,
+        "kind": "status",
+        "status": 503,
+    }
     created = client.post("/localcloud/faults", json=rule, token=admin)
     assert created.status == 201
     fault = created.json()["fault"]
     assert fault["id"] and fault["remaining"] == 2
     listed = client.get("/localcloud/faults", token=admin).json()["faults"]
     assert [f["id"] for f in listed] == [fault["id"]]
-    bad = client.post("/localcloud/faults", json={"path": "x", "kind": "nope"},
-                      token=admin)
+    bad = client.post("/localcloud/faults", json={"path": "x", "kind": "nope"}, token=admin)
     assert bad.status == 400
-    assert client.delete("/localcloud/faults/" + fault["id"],
-                         token=admin).status == 204
-    assert client.delete("/localcloud/faults/" + fault["id"],
-                         token=admin).status == 404
+    assert client.delete("/localcloud/faults/" + fault["id"], token=admin).status == 204
+    assert client.delete("/localcloud/faults/" + fault["id"], token=admin).status == 404
     client.post("/localcloud/faults", json=rule, token=admin)
     assert client.delete("/localcloud/faults", token=admin).status == 204
     assert cloud.faults.rules() == []
@@ -141,8 +163,10 @@ def test_admin_api_is_admin_only(client):
     demo = client.token("demo")
     result = client.get("/localcloud/faults", token=demo)
     assert result.status == 403
-    assert client.post("/localcloud/faults", token=demo, json={
-        "path": "x", "kind": "close"}).status == 403
+    assert (
+        client.post("/localcloud/faults", token=demo, json={"path": "x", "kind": "close"}).status
+        == 403
+    )
     assert client.get("/localcloud/faults").status == 401
 
 
@@ -159,10 +183,7 @@ def test_paths_are_matched_in_linear_time(client, cloud):
 @pytest.mark.parametrize("path", ["(a)\\1", "^/v3(?=x)", "a[b"])
 def test_patterns_re2_cannot_run_are_refused(client, path):
     admin = client.token("admin")
-    result = client.post("/localcloud/faults", token=admin,
-                         json={"path": path, "kind": "close"})
+    result = client.post("/localcloud/faults", token=admin, json={"path": path, "kind": "close"})
     assert result.status == 400
-    assert "path is not a valid regular expression" in \
-        result.json()["error"]["message"]
-    assert client.get("/localcloud/faults", token=admin).json() == {
-        "faults": []}
+    assert "path is not a valid regular expression" in result.json()["error"]["message"]
+    assert client.get("/localcloud/faults", token=admin).json() == {"faults": []}

@@ -6,12 +6,14 @@ import os
 
 import pytest
 
-from occli.localcloud import common, identity
+from occli.localcloud import common
+from occli.localcloud import identity
 from occli.localcloud.identity import passwords
-from tests.unit.localcloud.conftest import BASE, Client, make_cloud
+from tests.unit.localcloud.conftest import BASE
+from tests.unit.localcloud.conftest import Client
+from tests.unit.localcloud.conftest import make_cloud
 
-FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures",
-                        "identity")
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "identity")
 
 
 def load(*parts):
@@ -31,8 +33,7 @@ def shape(value):
 def password_auth(user="demo", password="demo-secret", **user_extra):
     user_obj = {"name": user, "domain": {"id": "default"}, "password": password}
     user_obj.update(user_extra)
-    return {"identity": {"methods": ["password"],
-                         "password": {"user": user_obj}}}
+    return {"identity": {"methods": ["password"], "password": {"user": user_obj}}}
 
 
 def project_id(client, name):
@@ -49,8 +50,7 @@ def test_root_lists_v3_with_300_and_location(client):
     assert result.header("Location") == BASE + "/v3/"
     sample = load("versions", "identity-versions-response.json")
     body = result.json()
-    assert shape(body) == shape({"versions": {
-        "values": sample["versions"]["values"][:1]}})
+    assert shape(body) == shape({"versions": {"values": sample["versions"]["values"][:1]}})
     version = body["versions"]["values"][0]
     assert version["id"] == "v3.14"
     assert version["links"] == [{"rel": "self", "href": BASE + "/v3/"}]
@@ -59,8 +59,7 @@ def test_root_lists_v3_with_300_and_location(client):
 def test_v3_document_matches_sample_shape(client):
     result = client.get("/v3")
     assert result.status == 200
-    assert shape(result.json()) == shape(
-        load("versions", "identity-version-response.json"))
+    assert shape(result.json()) == shape(load("versions", "identity-version-response.json"))
     assert result.json()["version"]["status"] == "stable"
 
 
@@ -68,8 +67,9 @@ def test_v3_document_matches_sample_shape(client):
 
 
 def test_project_scoped_token_matches_sample(client):
-    result = client.authenticate("admin", scope={"project": {
-        "name": "admin", "domain": {"name": "Default"}}})
+    result = client.authenticate(
+        "admin", scope={"project": {"name": "admin", "domain": {"name": "Default"}}}
+    )
     assert result.status == 201
     assert result.header("Content-Type") == "application/json"
     token = result.header("X-Subject-Token")
@@ -93,7 +93,10 @@ def test_catalog_lists_all_services_with_three_interfaces(client):
     urls = {}
     for service in body["catalog"]:
         assert sorted(e["interface"] for e in service["endpoints"]) == [
-            "admin", "internal", "public"]
+            "admin",
+            "internal",
+            "public",
+        ]
         for endpoint in service["endpoints"]:
             assert endpoint["region"] == endpoint["region_id"] == "RegionOne"
         urls[service["type"]] = service["endpoints"][0]["url"]
@@ -124,8 +127,7 @@ def test_explicit_unscoped_token_has_no_roles_or_catalog(client):
         result = client.authenticate("demo", scope=scope)
         assert result.status == 201
         body = result.json()
-        assert shape(body) == shape(load("tokens", "responses",
-                                         "unscoped-password.json"))
+        assert shape(body) == shape(load("tokens", "responses", "unscoped-password.json"))
 
 
 def test_domain_scoped_token(client):
@@ -146,8 +148,12 @@ def test_nocatalog(client):
 def test_user_by_id_and_domain_by_name(client):
     with client.cloud.store.transaction() as db:
         uid = client.cloud.identity.user_id(db, "demo")
-    auth = {"identity": {"methods": ["password"], "password": {"user": {
-        "id": uid, "password": "demo-secret"}}}}
+    auth = {
+        "identity": {
+            "methods": ["password"],
+            "password": {"user": {"id": uid, "password": "demo-secret"}},
+        }
+    }
     assert client.post("/v3/auth/tokens", json={"auth": auth}).status == 201
     auth = password_auth(domain={"name": "Default"})
     assert client.post("/v3/auth/tokens", json={"auth": auth}).status == 201
@@ -158,9 +164,15 @@ def test_token_method_rescopes_and_keeps_expiry(client, clock):
     raw = first.header("X-Subject-Token")
     original = first.json()["token"]
     clock.advance(60)
-    result = client.post("/v3/auth/tokens", json={"auth": {
-        "identity": {"methods": ["token"], "token": {"id": raw}},
-        "scope": {"project": {"name": "demo", "domain": {"id": "default"}}}}})
+    result = client.post(
+        "/v3/auth/tokens",
+        json={
+            "auth": {
+                "identity": {"methods": ["token"], "token": {"id": raw}},
+                "scope": {"project": {"name": "demo", "domain": {"id": "default"}}},
+            }
+        },
+    )
     assert result.status == 201
     tok = result.json()["token"]
     expected = shape(load("tokens", "responses", "project-scoped-token.json"))
@@ -184,17 +196,20 @@ BAD_REQUESTS = [
     {"auth": {"identity": {"methods": []}}},
     {"auth": {"identity": {"methods": ["password"]}}},
     {"auth": {"identity": {"methods": ["password"], "password": {}}}},
-    {"auth": {"identity": {"methods": ["password"], "password": {"user": {
-        "password": "x"}}}}},
-    {"auth": {"identity": {"methods": ["password"], "password": {"user": {
-        "name": "demo", "password": "demo-secret"}}}}},
+    {"auth": {"identity": {"methods": ["password"], "password": {"user": {"password": "x"}}}}},
+    {
+        "auth": {
+            "identity": {
+                "methods": ["password"],
+                "password": {"user": {"name": "demo", "password": "demo-secret"}},
+            }
+        }
+    },
     {"auth": {"identity": {"methods": ["token"], "token": {}}}},
-    {"auth": dict(password_auth(), scope={
-        "project": {"name": "demo"}})},
+    {"auth": dict(password_auth(), scope={"project": {"name": "demo"}})},
     {"auth": dict(password_auth(), scope={"project": {}})},
     {"auth": dict(password_auth(), scope={"domain": {}})},
-    {"auth": dict(password_auth(), scope={
-        "project": {"id": "x"}, "domain": {"id": "default"}})},
+    {"auth": dict(password_auth(), scope={"project": {"id": "x"}, "domain": {"id": "default"}})},
     {"auth": dict(password_auth(), scope="everything")},
 ]
 
@@ -210,19 +225,37 @@ def test_400(client, body):
 UNAUTHORIZED = [
     (password_auth(password="wrong"), None, "Invalid username or password"),
     (password_auth(user="nobody"), None, "Invalid username or password"),
-    ({"identity": {"methods": ["password"], "password": {"user": {
-        "name": "demo", "domain": {"name": "Nowhere"},
-        "password": "demo-secret"}}}}, None, "Invalid username or password"),
-    (password_auth(), {"project": {"name": "ghost", "domain": {
-        "id": "default"}}}, "Could not find project: ghost"),
+    (
+        {
+            "identity": {
+                "methods": ["password"],
+                "password": {
+                    "user": {
+                        "name": "demo",
+                        "domain": {"name": "Nowhere"},
+                        "password": "demo-secret",
+                    }
+                },
+            }
+        },
+        None,
+        "Invalid username or password",
+    ),
+    (
+        password_auth(),
+        {"project": {"name": "ghost", "domain": {"id": "default"}}},
+        "Could not find project: ghost",
+    ),
     (password_auth(), {"project": {"id": "f" * 32}}, "Could not find project"),
     (password_auth(), {"domain": {"id": "ghost"}}, "Could not find domain"),
-    (password_auth(), {"project": {"name": "admin", "domain": {
-        "id": "default"}}}, "has no access to project"),
+    (
+        password_auth(),
+        {"project": {"name": "admin", "domain": {"id": "default"}}},
+        "has no access to project",
+    ),
     (password_auth(), {"domain": {"id": "default"}}, "has no access to domain"),
     (password_auth(), {"system": {"all": True}}, "has no access to the system"),
-    ({"identity": {"methods": ["token"], "token": {"id": "bogus"}}}, None,
-     "Could not find token"),
+    ({"identity": {"methods": ["token"], "token": {"id": "bogus"}}}, None, "Could not find token"),
 ]
 
 
@@ -240,20 +273,24 @@ def test_401(client, auth, scope, message):
 
 
 def test_401_unsupported_method_lists_methods(client):
-    result = client.post("/v3/auth/tokens", json={"auth": {"identity": {
-        "methods": ["totp"], "totp": {"user": {}}}}})
+    result = client.post(
+        "/v3/auth/tokens", json={"auth": {"identity": {"methods": ["totp"], "totp": {"user": {}}}}}
+    )
     assert result.status == 401
     assert result.json()["error"]["identity"] == {
-        "methods": ["password", "token", "application_credential"]}
+        "methods": ["password", "token", "application_credential"]
+    }
     assert result.json()["error"]["message"] == (
-        "Attempted to authenticate with an unsupported method.")
+        "Attempted to authenticate with an unsupported method."
+    )
 
 
 def test_401_disabled_user_and_project(client):
     with client.cloud.store.transaction() as db:
         db.execute("UPDATE projects SET enabled = 0 WHERE name = 'admin'")
-    result = client.authenticate("admin", scope={"project": {
-        "name": "admin", "domain": {"id": "default"}}})
+    result = client.authenticate(
+        "admin", scope={"project": {"name": "admin", "domain": {"id": "default"}}}
+    )
     assert result.status == 401
     with client.cloud.store.transaction() as db:
         db.execute("UPDATE users SET enabled = 0 WHERE name = 'demo'")
@@ -263,12 +300,10 @@ def test_401_disabled_user_and_project(client):
 def test_403_validating_someone_elses_token(client):
     admin = client.token("admin")
     demo = client.token("demo")
-    result = client.get("/v3/auth/tokens", token=demo,
-                        headers={"X-Subject-Token": admin})
+    result = client.get("/v3/auth/tokens", token=demo, headers={"X-Subject-Token": admin})
     assert result.status == 403
     assert result.json()["error"]["title"] == "Forbidden"
-    ok = client.get("/v3/auth/tokens", token=admin,
-                    headers={"X-Subject-Token": demo})
+    ok = client.get("/v3/auth/tokens", token=admin, headers={"X-Subject-Token": demo})
     assert ok.status == 200
 
 
@@ -283,7 +318,8 @@ def test_403_catalog_for_a_domain_scoped_token(client):
     result = client.get("/v3/auth/catalog", token=token)
     assert result.status == 403
     assert result.json()["error"]["message"] == (
-        "A project-scoped token is required to produce a service catalog.")
+        "A project-scoped token is required to produce a service catalog."
+    )
 
 
 # -- validation, revocation, expiry ---------------------------------------------------
@@ -291,20 +327,18 @@ def test_403_catalog_for_a_domain_scoped_token(client):
 
 def test_validate_get_and_head(client):
     token = client.token()
-    result = client.get("/v3/auth/tokens", token=token,
-                        headers={"X-Subject-Token": token})
+    result = client.get("/v3/auth/tokens", token=token, headers={"X-Subject-Token": token})
     assert result.status == 200
     assert result.header("X-Subject-Token") == token
     assert result.json()["token"]["user"]["name"] == "demo"
-    head = client.head("/v3/auth/tokens", token=token,
-                       headers={"X-Subject-Token": token})
+    head = client.head("/v3/auth/tokens", token=token, headers={"X-Subject-Token": token})
     assert head.status == 200 and head.body == b""
-    missing = client.get("/v3/auth/tokens", token=token,
-                         headers={"X-Subject-Token": "nope"})
+    missing = client.get("/v3/auth/tokens", token=token, headers={"X-Subject-Token": "nope"})
     assert missing.status == 404
     assert client.get("/v3/auth/tokens", token=token).status == 400
-    nocat = client.get("/v3/auth/tokens?nocatalog", token=token,
-                       headers={"X-Subject-Token": token})
+    nocat = client.get(
+        "/v3/auth/tokens?nocatalog", token=token, headers={"X-Subject-Token": token}
+    )
     assert "catalog" not in nocat.json()["token"]
 
 
@@ -313,20 +347,24 @@ def test_validate_requires_auth_token(client):
     result = client.get("/v3/auth/tokens", headers={"X-Subject-Token": token})
     assert result.status == 401
     assert result.json()["error"]["message"] == (
-        "The request you have made requires authentication.")
+        "The request you have made requires authentication."
+    )
 
 
 def test_revoke(client):
     admin = client.token("admin")
     token = client.token()
-    result = client.delete("/v3/auth/tokens", token=token,
-                           headers={"X-Subject-Token": token})
+    result = client.delete("/v3/auth/tokens", token=token, headers={"X-Subject-Token": token})
     assert result.status == 204 and result.body == b""
     assert client.get("/image/v2/images", token=token).status == 401
-    assert client.get("/v3/auth/tokens", token=admin, headers={
-        "X-Subject-Token": token}).status == 404
-    assert client.delete("/v3/auth/tokens", token=admin, headers={
-        "X-Subject-Token": token}).status == 404
+    assert (
+        client.get("/v3/auth/tokens", token=admin, headers={"X-Subject-Token": token}).status
+        == 404
+    )
+    assert (
+        client.delete("/v3/auth/tokens", token=admin, headers={"X-Subject-Token": token}).status
+        == 404
+    )
 
 
 def test_expiry(client, clock):
@@ -335,12 +373,20 @@ def test_expiry(client, clock):
     clock.advance(client.cloud.config.token_ttl + 1)
     assert client.get("/image/v2/images", token=token).status == 401
     fresh = client.token()
-    assert client.get("/v3/auth/tokens", token=fresh, headers={
-        "X-Subject-Token": token}).status == 404
-    assert client.get("/v3/auth/tokens?allow_expired=1", token=fresh, headers={
-        "X-Subject-Token": token}).status == 200
-    result = client.post("/v3/auth/tokens", json={"auth": {"identity": {
-        "methods": ["token"], "token": {"id": token}}}})
+    assert (
+        client.get("/v3/auth/tokens", token=fresh, headers={"X-Subject-Token": token}).status
+        == 404
+    )
+    assert (
+        client.get(
+            "/v3/auth/tokens?allow_expired=1", token=fresh, headers={"X-Subject-Token": token}
+        ).status
+        == 200
+    )
+    result = client.post(
+        "/v3/auth/tokens",
+        json={"auth": {"identity": {"methods": ["token"], "token": {"id": token}}}},
+    )
     assert result.status == 401
 
 
@@ -365,8 +411,7 @@ def test_get_catalog(client):
     body = result.json()
     sample = load("tokens", "get-service-catalog-response.json")
     assert set(body) == set(sample)
-    assert body["links"] == {"self": BASE + "/v3/auth/catalog",
-                             "previous": None, "next": None}
+    assert body["links"] == {"self": BASE + "/v3/auth/catalog", "previous": None, "next": None}
     assert len(body["catalog"]) == 5
 
 
@@ -385,8 +430,7 @@ def test_raw_tokens_and_passwords_never_stored(client):
     token = client.token()
     with client.cloud.store.transaction() as db:
         hashes = [r["id_hash"] for r in db.execute("SELECT id_hash FROM tokens")]
-        stored = [r["password_hash"] for r in db.execute(
-            "SELECT password_hash FROM users")]
+        stored = [r["password_hash"] for r in db.execute("SELECT password_hash FROM users")]
     assert hashes == [common.hash_token(token)]
     assert all(h.startswith("scrypt$") for h in stored)
     data = _db_bytes(client.cloud)
@@ -404,8 +448,8 @@ def test_password_hashing():
 
 
 def test_a_hash_carries_its_cost_and_verifies_at_any_setting(monkeypatch):
-    assert passwords.DEFAULT_SCRYPT == {"n": 2 ** 14, "r": 8, "p": 1}
-    cheap = passwords.hash_password("pw")   # the test suite's cost
+    assert passwords.DEFAULT_SCRYPT == {"n": 2**14, "r": 8, "p": 1}
+    cheap = passwords.hash_password("pw")  # the test suite's cost
     monkeypatch.setattr(passwords, "SCRYPT", {"n": 64, "r": 2, "p": 1})
     dearer = passwords.hash_password("pw")
     assert dearer.startswith("scrypt$64$2$1$")
@@ -417,8 +461,7 @@ def test_a_hash_carries_its_cost_and_verifies_at_any_setting(monkeypatch):
     assert not passwords.weaker_than_current(dearer)
 
 
-def test_restart_rehashes_a_weaker_password_hash_keeping_tokens(
-        tmp_path, monkeypatch):
+def test_restart_rehashes_a_weaker_password_hash_keeping_tokens(tmp_path, monkeypatch):
     first = make_cloud(tmp_path / "d")
     token = Client(first).token("demo")
     first.close()
@@ -426,8 +469,10 @@ def test_restart_rehashes_a_weaker_password_hash_keeping_tokens(
     second = make_cloud(tmp_path / "d")
     client = Client(second)
     with second.store.read() as db:
-        stored = {r["name"]: r["password_hash"] for r in db.execute(
-            "SELECT name, password_hash FROM users")}
+        stored = {
+            r["name"]: r["password_hash"]
+            for r in db.execute("SELECT name, password_hash FROM users")
+        }
     assert all(h.startswith("scrypt$64$2$1$") for h in stored.values())
     assert client.get("/image/v2/images", token=token).status == 200
     assert client.authenticate("demo").status == 201

@@ -32,11 +32,16 @@ def test_seeded_images(client):
     cirros = by_name["cirros-0.6.2-x86_64-disk"]
     assert cirros["id"] == CIRROS
     assert by_name["ubuntu-24.04"]["id"] == UBUNTU
-    for key, value in {"status": "active", "disk_format": "qcow2",
-                       "visibility": "public", "min_disk": 0, "min_ram": 0,
-                       "self": "/v2/images/" + CIRROS,
-                       "file": "/v2/images/%s/file" % CIRROS,
-                       "schema": "/v2/schemas/image"}.items():
+    for key, value in {
+        "status": "active",
+        "disk_format": "qcow2",
+        "visibility": "public",
+        "min_disk": 0,
+        "min_ram": 0,
+        "self": "/v2/images/" + CIRROS,
+        "file": "/v2/images/%s/file" % CIRROS,
+        "schema": "/v2/schemas/image",
+    }.items():
         assert cirros[key] == value, key
     assert cirros["size"] > 0 and len(cirros["checksum"]) == 32
     assert cirros["created_at"].endswith("Z")
@@ -70,8 +75,7 @@ def test_pagination_and_filters(client):
 def test_bad_limit_and_marker(client):
     token = client.token()
     for query in ("limit=x", "limit=-1", "marker=unknown"):
-        assert client.get("/image/v2/images?" + query,
-                          token=token).status == 400
+        assert client.get("/image/v2/images?" + query, token=token).status == 400
 
 
 def test_404_is_plain_text(client):
@@ -89,8 +93,7 @@ def test_private_images_are_visible_to_their_project_only(client):
     demo, admin = client.token("demo"), client.token("admin")
     assert client.get("/image/v2/images/" + snap, token=demo).status == 404
     assert client.get("/image/v2/images/" + snap, token=admin).status == 200
-    names = [i["name"] for i in client.get(
-        "/image/v2/images", token=demo).json()["images"]]
+    names = [i["name"] for i in client.get("/image/v2/images", token=demo).json()["images"]]
     assert "snap" not in names
 
 
@@ -99,8 +102,9 @@ def test_helpers_for_other_services(cloud):
         assert cloud.image.image_exists(db, CIRROS)
         assert not cloud.image.image_exists(db, "nope")
         assert cloud.image.get_image(db, "nope") is None
-        created = cloud.image.create_image(db, "snapshot", "p1", min_disk=1,
-                                           properties={"image_type": "snapshot"})
+        created = cloud.image.create_image(
+            db, "snapshot", "p1", min_disk=1, properties={"image_type": "snapshot"}
+        )
         assert created["owner"] == "p1" and created["min_disk"] == 1
         assert created["image_type"] == "snapshot"
         assert cloud.image.get_image(db, created["id"]) == created
@@ -115,17 +119,17 @@ def _ids(client, query, token):
 def test_id_filter_in_and_exact(client):
     token = client.token()
     quote = urllib.parse.quote
-    assert _ids(client, "id=" + quote("in:%s,%s" % (CIRROS, UBUNTU)),
-                token) == sorted([CIRROS, UBUNTU])
-    assert _ids(client, "id=" + quote("in:%s,nope" % UBUNTU), token) == \
-        [UBUNTU]
+    assert _ids(client, "id=" + quote("in:%s,%s" % (CIRROS, UBUNTU)), token) == sorted(
+        [CIRROS, UBUNTU]
+    )
+    assert _ids(client, "id=" + quote("in:%s,nope" % UBUNTU), token) == [UBUNTU]
     assert _ids(client, "id=" + UBUNTU, token) == [UBUNTU]
-    assert _ids(client, "id=" + quote('in:"%s",x' % CIRROS), token) == \
-        [CIRROS]
+    assert _ids(client, "id=" + quote('in:"%s",x' % CIRROS), token) == [CIRROS]
     assert _ids(client, "id=nope", token) == []
     # the filter pages like any list (the next link keeps the filter)
-    page = client.get("/image/v2/images?limit=1&id=" + quote(
-        "in:%s,%s" % (CIRROS, UBUNTU)), token=token).json()
+    page = client.get(
+        "/image/v2/images?limit=1&id=" + quote("in:%s,%s" % (CIRROS, UBUNTU)), token=token
+    ).json()
     assert len(page["images"]) == 1 and "id=in" in page["next"]
 
 
@@ -140,9 +144,7 @@ def test_id_filter_private_image_of_another_project_is_hidden(client):
 
 def test_id_filter_bad_operator_or_quotes_is_400(client):
     token = client.token()
-    for value in ("gt:" + CIRROS, 'in:"' + CIRROS, 'in:a"b"',
-                  'in:"a"b'):
-        result = client.get("/image/v2/images?id=" + urllib.parse.quote(value),
-                            token=token)
+    for value in ("gt:" + CIRROS, 'in:"' + CIRROS, 'in:a"b"', 'in:"a"b'):
+        result = client.get("/image/v2/images?id=" + urllib.parse.quote(value), token=token)
         assert result.status == 400, value
         assert result.header("Content-Type").startswith("text/plain")

@@ -6,7 +6,9 @@ import threading
 import pytest
 
 from occli.localcloud import store as store_module
-from occli.localcloud.store import MigrationError, Store, _split_sql
+from occli.localcloud.store import MigrationError
+from occli.localcloud.store import Store
+from occli.localcloud.store import _split_sql
 
 SCHEMA = ["CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)"]
 
@@ -38,8 +40,9 @@ def test_migrations_are_versioned_and_idempotent(store):
 
 
 def test_migration_steps_may_be_callables(store):
-    store.migrate("things", SCHEMA + [
-        lambda db: db.execute("INSERT INTO items (name) VALUES ('seeded')")])
+    store.migrate(
+        "things", SCHEMA + [lambda db: db.execute("INSERT INTO items (name) VALUES ('seeded')")]
+    )
     with store.transaction() as db:
         assert db.execute("SELECT name FROM items").fetchone()["name"] == "seeded"
 
@@ -60,8 +63,10 @@ def test_database_from_newer_code_is_refused(store):
 
 
 def test_split_sql_keeps_triggers_and_strings_whole():
-    script = ("CREATE TABLE a (x TEXT); CREATE TRIGGER t AFTER INSERT ON a"
-              " BEGIN UPDATE a SET x = 'p;q'; END; INSERT INTO a VALUES (';');")
+    script = (
+        "CREATE TABLE a (x TEXT); CREATE TRIGGER t AFTER INSERT ON a"
+        " BEGIN UPDATE a SET x = 'p;q'; END; INSERT INTO a VALUES (';');"
+    )
     assert _split_sql(script) == [
         "CREATE TABLE a (x TEXT);",
         "CREATE TRIGGER t AFTER INSERT ON a BEGIN UPDATE a SET x = 'p;q'; END;",
@@ -71,12 +76,11 @@ def test_split_sql_keeps_triggers_and_strings_whole():
 
 def test_rollback_on_error_leaves_nothing(store):
     store.migrate("things", SCHEMA)
-    with pytest.raises(RuntimeError):
-        with store.transaction() as db:
-            db.execute("INSERT INTO items (name) VALUES ('a')")
-            with store.transaction() as inner:
-                inner.execute("INSERT INTO items (name) VALUES ('b')")
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError), store.transaction() as db:
+        db.execute("INSERT INTO items (name) VALUES ('a')")
+        with store.transaction() as inner:
+            inner.execute("INSERT INTO items (name) VALUES ('b')")
+        raise RuntimeError("boom")
     with store.transaction() as db:
         assert db.execute("SELECT COUNT(*) FROM items").fetchone()[0] == 0
 
@@ -107,9 +111,14 @@ def test_restart_keeps_data(tmp_path):
 
 
 def test_concurrent_transactions_lose_nothing(store):
-    store.migrate("things", SCHEMA + [
-        "CREATE TABLE counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL);"
-        " INSERT INTO counter VALUES (1, 0)"])
+    store.migrate(
+        "things",
+        SCHEMA
+        + [
+            "CREATE TABLE counter (id INTEGER PRIMARY KEY, n INTEGER NOT NULL);"
+            " INSERT INTO counter VALUES (1, 0)"
+        ],
+    )
     errors = []
 
     def worker(t):
@@ -117,10 +126,9 @@ def test_concurrent_transactions_lose_nothing(store):
             for i in range(50):
                 with store.transaction() as db:
                     n = db.execute("SELECT n FROM counter").fetchone()["n"]
-                    db.execute("INSERT INTO items (name) VALUES (?)",
-                               ("%d-%d" % (t, i),))
+                    db.execute("INSERT INTO items (name) VALUES (?)", ("%d-%d" % (t, i),))
                     db.execute("UPDATE counter SET n = ?", (n + 1,))
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - reported by the test
             errors.append(exc)
 
     threads = [threading.Thread(target=worker, args=(t,)) for t in range(8)]
@@ -222,6 +230,7 @@ def test_connections_map_the_database(store):
 def _in_database_file(store, tmp_path):
     """Rows of ``items`` in the database file alone (without its WAL)."""
     import shutil
+
     copy = tmp_path / "alone.db"
     shutil.copyfile(store.path, copy)
     conn = sqlite3.connect(copy)
@@ -231,10 +240,8 @@ def _in_database_file(store, tmp_path):
         conn.close()
 
 
-@pytest.mark.parametrize("rows,copied", [
-    (store_module.CHECKPOINT_ROWS, True), (3, False)])
-def test_a_big_write_inside_a_read_is_checkpointed_when_it_ends(
-        store, tmp_path, rows, copied):
+@pytest.mark.parametrize("rows,copied", [(store_module.CHECKPOINT_ROWS, True), (3, False)])
+def test_a_big_write_inside_a_read_is_checkpointed_when_it_ends(store, tmp_path, rows, copied):
     store.migrate("things", SCHEMA)
     statements = []
     store._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the table
@@ -244,8 +251,9 @@ def test_a_big_write_inside_a_read_is_checkpointed_when_it_ends(
     with store.read() as db:
         assert db.execute("SELECT COUNT(*) FROM items").fetchone()[0] == 0
         with store.transaction() as writer:
-            writer.executemany("INSERT INTO items (name) VALUES (?)",
-                               [("r%d" % i,) for i in range(rows)])
+            writer.executemany(
+                "INSERT INTO items (name) VALUES (?)", [("r%d" % i,) for i in range(rows)]
+            )
         # the read's snapshot still pins the WAL
         assert not any("wal_checkpoint" in s for s in statements)
         assert db.execute("SELECT COUNT(*) FROM items").fetchone()[0] == 0
@@ -254,8 +262,9 @@ def test_a_big_write_inside_a_read_is_checkpointed_when_it_ends(
     # a write outside any read is left to SQLite's own checkpoints
     del statements[:]
     with store.transaction() as writer:
-        writer.executemany("INSERT INTO items (name) VALUES (?)",
-                           [("w%d" % i,) for i in range(300)])
+        writer.executemany(
+            "INSERT INTO items (name) VALUES (?)", [("w%d" % i,) for i in range(300)]
+        )
     with store.read():
         pass
     assert not any("wal_checkpoint" in s for s in statements)

@@ -11,6 +11,8 @@ them. Handlers turn requests into plain values, call the rules in
 :mod:`occli.localcloud.compute` and render what they return.
 """
 
-from occli.localcloud.compute.api.service import FAULT_NAMES, ComputeService, version_gate
+from occli.localcloud.compute.api.service import FAULT_NAMES
+from occli.localcloud.compute.api.service import ComputeService
+from occli.localcloud.compute.api.service import version_gate
 
 __all__ = ["FAULT_NAMES", "ComputeService", "version_gate"]

@@ -9,16 +9,17 @@ checked before the schema, the schema before the policy, as nova does.
 import re
 
 from occli.localcloud.app import Response
-from occli.localcloud.compute import aggregates, values
-from occli.localcloud.compute.api import common, schemas
+from occli.localcloud.compute import aggregates
+from occli.localcloud.compute import values
+from occli.localcloud.compute.api import common
+from occli.localcloud.compute.api import schemas
 
 POLICY = "os_compute_api:os-aggregates:%s"
 IMAGES_POLICY = "compute:aggregates:images"
 
 # nova's parameter_types: valid_name_regex / valid_az_name_regex
 _NAME_REASON = "printable characters. Can not start or end with whitespace."
-_AZ_REASON = ("printable characters except :."
-              "Can not start or end with whitespace.")
+_AZ_REASON = "printable characters except :.Can not start or end with whitespace."
 _EDGE_SPACE = re.compile(r"^\s|\s$")
 
 
@@ -29,10 +30,10 @@ def register(service):
     service.api("GET", "/os-aggregates/{aggregate_id}", show_aggregate)
     service.api("PUT", "/os-aggregates/{aggregate_id}", update_aggregate, role=None)
     service.api("DELETE", "/os-aggregates/{aggregate_id}", delete_aggregate, role=None)
-    service.api("POST", "/os-aggregates/{aggregate_id}/action",
-                aggregate_action, role=None)
-    service.api("POST", "/os-aggregates/{aggregate_id}/images", cache_images,
-                min_version="2.81", role=None)
+    service.api("POST", "/os-aggregates/{aggregate_id}/action", aggregate_action, role=None)
+    service.api(
+        "POST", "/os-aggregates/{aggregate_id}/images", cache_images, min_version="2.81", role=None
+    )
 
 
 def view(req, row, full=True):
@@ -66,8 +67,7 @@ def _parse_id(req):
     try:
         agg_id = int(raw)
     except ValueError:
-        raise common.bad_request(
-            "Invalid input received: id must be an integer") from None
+        raise common.bad_request("Invalid input received: id must be an integer") from None
     if not values.sql_int(agg_id):
         raise aggregates.not_found(agg_id)
     return agg_id
@@ -76,11 +76,13 @@ def _parse_id(req):
 def _check_name(value, reason):
     """nova's ``name``/``az_name`` formats (InvalidName, 400)."""
     if isinstance(value, str) and (
-            not value.isprintable() or _EDGE_SPACE.search(value)
-            or (reason is _AZ_REASON and ":" in value)):
+        not value.isprintable()
+        or _EDGE_SPACE.search(value)
+        or (reason is _AZ_REASON and ":" in value)
+    ):
         raise common.bad_request(
-            "An invalid 'name' value was provided. The name must be: %s"
-            % reason)
+            "An invalid 'name' value was provided. The name must be: %s" % reason
+        )
 
 
 def _check_names(body):
@@ -106,10 +108,10 @@ def create_aggregate(req):
     _check_names(body)
     schemas.validate(schemas.aggregate_create, body)
     common.require_admin(req, POLICY % "create")
-    agg_id = aggregates.create(req.db, body["aggregate"]["name"],
-                               body["aggregate"].get("availability_zone"))
-    return {"aggregate": view(req, aggregates.get(req.db, agg_id),
-                              full=False)}
+    agg_id = aggregates.create(
+        req.db, body["aggregate"]["name"], body["aggregate"].get("availability_zone")
+    )
+    return {"aggregate": view(req, aggregates.get(req.db, agg_id), full=False)}
 
 
 def show_aggregate(req):
@@ -140,19 +142,22 @@ def aggregate_action(req):
     action = next(iter(body))
     if action not in schemas.aggregate_actions:
         raise common.bad_request("There is no such action: %s" % action)
-    schemas.validate({"type": "object",
-                      "properties": {
-                          action: schemas.aggregate_actions[action]},
-                      "required": [action], "additionalProperties": False},
-                     body)
+    schemas.validate(
+        {
+            "type": "object",
+            "properties": {action: schemas.aggregate_actions[action]},
+            "required": [action],
+            "additionalProperties": False,
+        },
+        body,
+    )
     common.require_admin(req, POLICY % action)
     agg_id = _parse_id(req)
     info = body[action]
     if action == "add_host":
         aggregates.add_host(req.db, agg_id, info["host"])
     elif action == "remove_host":
-        aggregates.remove_host(req.db, agg_id, info["host"],
-                               req.params["aggregate_id"])
+        aggregates.remove_host(req.db, agg_id, info["host"], req.params["aggregate_id"])
     else:
         aggregates.set_metadata(req.db, agg_id, info["metadata"])
     return _reply(req, agg_id)
@@ -167,6 +172,5 @@ def cache_images(req):
     image_ids = [item["id"] for item in body["cache"]]
     if len(image_ids) != len(set(image_ids)):
         raise common.bad_request("Duplicate images in request")
-    aggregates.check_cached_images(req.db, agg_id, image_ids,
-                                   common.images(req))
+    aggregates.check_cached_images(req.db, agg_id, image_ids, common.images(req))
     return Response(202)

@@ -59,19 +59,19 @@ def root_url(req):
 
 def api_url(req, *parts):
     """A versioned ``self`` URL; carries the project id if the request did."""
-    return "/".join([root_url(req) + API_PREFIX + _project_part(req)]
-                    + [str(p) for p in parts])
+    return "/".join([root_url(req) + API_PREFIX + _project_part(req)] + [str(p) for p in parts])
 
 
 def bookmark_url(req, *parts):
     """An unversioned ``bookmark`` URL, as nova builds them."""
-    return "/".join([root_url(req) + _project_part(req)]
-                    + [str(p) for p in parts])
+    return "/".join([root_url(req) + _project_part(req)] + [str(p) for p in parts])
 
 
 def links(req, collection, ident):
-    return [{"rel": "self", "href": api_url(req, collection, ident)},
-            {"rel": "bookmark", "href": bookmark_url(req, collection, ident)}]
+    return [
+        {"rel": "self", "href": api_url(req, collection, ident)},
+        {"rel": "bookmark", "href": bookmark_url(req, collection, ident)},
+    ]
 
 
 def bookmark(req, collection, ident):
@@ -103,7 +103,7 @@ def paginate(req, items, key, path, marker_message="marker [%s] not found"):
     if marker is not None:
         for index, item in enumerate(items):
             if str(key(item)) == marker:
-                items = items[index + 1:]
+                items = items[index + 1 :]
                 break
         else:
             raise bad_request(marker_message % marker)
@@ -116,8 +116,7 @@ def next_links(req, page, limit, key, path):
     read for ``req``), or None when the page is not full."""
     if not page or len(page) < limit:
         return None
-    params = [(k, v) for k, values in req.query.items() if k != "marker"
-              for v in values]
+    params = [(k, v) for k, values in req.query.items() if k != "marker" for v in values]
     params.append(("marker", str(key(page[-1]))))
     href = "%s?%s" % (api_url(req, path), urlencode(params))
     return [{"rel": "next", "href": href}]
@@ -130,7 +129,8 @@ def reject_unknown_params(req, allowed):
             raise bad_request(
                 "Invalid input for query parameters %s. Value: %s. Additional "
                 "properties are not allowed ('%s' was unexpected)"
-                % (name, req.query[name][-1], name))
+                % (name, req.query[name][-1], name)
+            )
 
 
 def bool_param(value, name):

@@ -11,18 +11,26 @@ import json
 
 from occli.localcloud import common as clock
 from occli.localcloud.app import Response
-from occli.localcloud.compute import hosts, values
-from occli.localcloud.compute.api import common, schemas
+from occli.localcloud.compute import hosts
+from occli.localcloud.compute import values
+from occli.localcloud.compute.api import common
+from occli.localcloud.compute.api import schemas
 
 UPDATE_POLICY = "os_compute_api:os-services:update"
 # webob's HTTPBadRequest explanation (nova's text when it passes its own
 # message as webob's ``detail``)
-BAD_REQUEST_DEFAULT = ("The server could not comply with the request since "
-                       "it is either malformed or otherwise incorrect.")
+BAD_REQUEST_DEFAULT = (
+    "The server could not comply with the request since "
+    "it is either malformed or otherwise incorrect."
+)
 UUID_FOR_ID_MIN_VERSION = "2.53"
-CPU_INFO = {"arch": "x86_64", "model": "Nehalem", "vendor": "Intel",
-            "features": ["pge", "clflush"],
-            "topology": {"cores": 4, "threads": 2, "sockets": 2}}
+CPU_INFO = {
+    "arch": "x86_64",
+    "model": "Nehalem",
+    "vendor": "Intel",
+    "features": ["pge", "clflush"],
+    "topology": {"cores": 4, "threads": 2, "sockets": 2},
+}
 _LEGACY_ACTIONS = ("enable", "disable", "disable-log-reason")
 
 
@@ -30,19 +38,20 @@ def register(service):
     service.api("GET", "/os-services", list_services)
     # admin only: the handler checks it (role=None: no project role first)
     service.api("PUT", "/os-services/{service_id}", update_service, role=None)
-    service.api("DELETE", "/os-services/{service_id}", delete_service,
-                role=None)
+    service.api("DELETE", "/os-services/{service_id}", delete_service, role=None)
     service.api("GET", "/os-hypervisors", list_hypervisors)
     service.api("GET", "/os-hypervisors/detail", list_hypervisors_detail)
-    service.api("GET", "/os-hypervisors/statistics", hypervisor_statistics,
-                max_version="2.87")
+    service.api("GET", "/os-hypervisors/statistics", hypervisor_statistics, max_version="2.87")
     service.api("GET", "/os-hypervisors/{hypervisor_id}", show_hypervisor)
-    service.api("GET", "/os-hypervisors/{hypervisor_id}/uptime",
-                hypervisor_uptime, max_version="2.87")
-    service.api("GET", "/os-hypervisors/{hypervisor_id}/search",
-                search_hypervisors, max_version="2.52")
-    service.api("GET", "/os-hypervisors/{hypervisor_id}/servers",
-                hypervisor_servers, max_version="2.52")
+    service.api(
+        "GET", "/os-hypervisors/{hypervisor_id}/uptime", hypervisor_uptime, max_version="2.87"
+    )
+    service.api(
+        "GET", "/os-hypervisors/{hypervisor_id}/search", search_hypervisors, max_version="2.52"
+    )
+    service.api(
+        "GET", "/os-hypervisors/{hypervisor_id}/servers", hypervisor_servers, max_version="2.52"
+    )
     service.api("GET", "/os-availability-zone", list_zones)
     service.api("GET", "/os-availability-zone/detail", list_zones_detail)
 
@@ -52,6 +61,7 @@ def _heartbeat():
 
 
 # -- os-services ----------------------------------------------------------------
+
 
 def _service_view(req, row):
     body = {
@@ -88,8 +98,7 @@ def delete_service(req):
         try:
             number = int(ident)
         except ValueError:
-            raise common.bad_request(
-                "Invalid input received: id must be an integer") from None
+            raise common.bad_request("Invalid input received: id must be an integer") from None
         row = _service_or_404(req, "id", number)
     hosts.delete_service(req.db, row)
     return Response(204)
@@ -98,11 +107,9 @@ def delete_service(req):
 def _service_or_404(req, column, ident):
     row = None
     if column == "id" and values.sql_int(ident):
-        row = req.db.execute("SELECT * FROM compute_services WHERE id = ?",
-                             (ident,)).fetchone()
+        row = req.db.execute("SELECT * FROM compute_services WHERE id = ?", (ident,)).fetchone()
     elif column == "uuid":
-        row = req.db.execute("SELECT * FROM compute_services WHERE uuid = ?",
-                             (ident,)).fetchone()
+        row = req.db.execute("SELECT * FROM compute_services WHERE uuid = ?", (ident,)).fetchone()
     if row is None:
         raise common.not_found("Service %s not found." % ident)
     return row
@@ -117,8 +124,7 @@ def _to_bool(value):
 
 def update_service(req):
     """``PUT /os-services/{service_id}`` (an action name before 2.53)."""
-    body = schemas.validate(schemas.service_update(req.microversion),
-                            req.json())
+    body = schemas.validate(schemas.service_update(req.microversion), req.json())
     if req.microversion >= UUID_FOR_ID_MIN_VERSION:
         return _update_by_uuid(req, req.params["service_id"], body)
     return _update_by_action(req, req.params["service_id"], body)
@@ -126,8 +132,7 @@ def update_service(req):
 
 def _update_by_action(req, action, body):
     common.require_admin(req, UPDATE_POLICY)
-    actions = _LEGACY_ACTIONS + (("force-down",)
-                                 if req.microversion >= "2.11" else ())
+    actions = _LEGACY_ACTIONS + (("force-down",) if req.microversion >= "2.11" else ())
     if action not in actions:
         raise common.not_found("Unknown action")
     host, binary = body["host"], body["binary"]
@@ -144,8 +149,7 @@ def _update_by_action(req, action, body):
                 raise common.bad_request("Missing disabled reason field")
             reason = body["disabled_reason"]
         status = "enabled" if action == "enable" else "disabled"
-        changes = {"disabled": int(status == "disabled"),
-                   "disabled_reason": reason}
+        changes = {"disabled": int(status == "disabled"), "disabled_reason": reason}
         reply = {"host": host, "binary": binary, "status": status}
         if reason:
             reply["disabled_reason"] = reason
@@ -163,23 +167,25 @@ def _update_by_uuid(req, ident, body):
     status = body.get("status")
     if status == "enabled":
         if body.get("disabled_reason"):
-            raise common.bad_request("Specifying 'disabled_reason' with "
-                                     "status 'enabled' is invalid.")
+            raise common.bad_request(
+                "Specifying 'disabled_reason' with status 'enabled' is invalid."
+            )
         changes.update(disabled=0, disabled_reason=None)
     elif status == "disabled":
-        changes.update(disabled=1,
-                       disabled_reason=body.get("disabled_reason"))
+        changes.update(disabled=1, disabled_reason=body.get("disabled_reason"))
     # as in nova, a disabled_reason without a status is ignored
     if "forced_down" in body:
         changes["forced_down"] = int(_to_bool(body["forced_down"]))
     if not changes:
-        raise common.bad_request("No updates were requested. Fields 'status' "
-                                 "or 'forced_down' should be specified.")
+        raise common.bad_request(
+            "No updates were requested. Fields 'status' or 'forced_down' should be specified."
+        )
     row = hosts.update_service(req.db, row, changes)
     return {"service": _service_view(req, row)}
 
 
 # -- os-hypervisors -------------------------------------------------------------
+
 
 def _hypervisor_view(req, row, detail, with_servers=False):
     new_ids = req.microversion >= "2.53"
@@ -190,21 +196,23 @@ def _hypervisor_view(req, row, detail, with_servers=False):
         "status": "disabled" if row["disabled"] else "enabled",
     }
     if detail:
-        body.update({
-            "hypervisor_type": "QEMU",
-            "hypervisor_version": 8002000,
-            "host_ip": row["host_ip"],
-            "service": {"host": row["host"],
-                        "id": row["service_uuid"] if new_ids
-                        else row["service_id"],
-                        "disabled_reason": row["disabled_reason"]},
-        })
+        body.update(
+            {
+                "hypervisor_type": "QEMU",
+                "hypervisor_version": 8002000,
+                "host_ip": row["host_ip"],
+                "service": {
+                    "host": row["host"],
+                    "id": row["service_uuid"] if new_ids else row["service_id"],
+                    "disabled_reason": row["disabled_reason"],
+                },
+            }
+        )
         if req.microversion >= "2.88":
             body["uptime"] = hosts.uptime(req.db, row)
         else:
             body.update(hosts.node_usage(req.db, row))
-            body["cpu_info"] = (CPU_INFO if req.microversion >= "2.28"
-                                else json.dumps(CPU_INFO))
+            body["cpu_info"] = CPU_INFO if req.microversion >= "2.28" else json.dumps(CPU_INFO)
     if with_servers:
         hosted = hosts.servers_of_host(req.db, row["host"])
         # from 2.75 the list is there even when it is empty
@@ -224,17 +232,18 @@ def _with_servers(req):
     if value not in schemas.boolean["enum"]:
         raise common.bad_request(
             "Invalid input for query parameters with_servers. Value: %s. "
-            "%r is not one of %r" % (value, value, schemas.boolean["enum"]))
+            "%r is not one of %r" % (value, value, schemas.boolean["enum"])
+        )
     return _to_bool(value)
 
 
 def _hypervisors(req, detail):
     with_servers = _with_servers(req)
-    common.require_admin(req, "os_compute_api:os-hypervisors:%s"
-                         % ("list-detail" if detail else "list"))
+    common.require_admin(
+        req, "os_compute_api:os-hypervisors:%s" % ("list-detail" if detail else "list")
+    )
     version = req.microversion
-    pattern = (req.arg("hypervisor_hostname_pattern")
-               if version >= "2.53" else None)
+    pattern = req.arg("hypervisor_hostname_pattern") if version >= "2.53" else None
     next_links = None
     if pattern is not None:
         if req.arg("limit") is not None or req.arg("marker") is not None:
@@ -249,10 +258,12 @@ def _hypervisors(req, detail):
         if version >= "2.33":
             key = "uuid" if version >= "2.53" else "id"
             rows, next_links = common.paginate(
-                req, rows, lambda r: r[key],
-                "os-hypervisors/detail" if detail else "os-hypervisors")
-    body = {"hypervisors": [_hypervisor_view(req, r, detail, with_servers)
-                            for r in rows]}
+                req,
+                rows,
+                lambda r: r[key],
+                "os-hypervisors/detail" if detail else "os-hypervisors",
+            )
+    body = {"hypervisors": [_hypervisor_view(req, r, detail, with_servers) for r in rows]}
     if next_links:
         body["hypervisors_links"] = next_links
     return body
@@ -280,8 +291,7 @@ def _node(req):
 def show_hypervisor(req):
     with_servers = _with_servers(req)
     common.require_admin(req, "os_compute_api:os-hypervisors:show")
-    return {"hypervisor": _hypervisor_view(req, _node(req), True,
-                                           with_servers)}
+    return {"hypervisor": _hypervisor_view(req, _node(req), True, with_servers)}
 
 
 def hypervisor_uptime(req):
@@ -290,8 +300,9 @@ def hypervisor_uptime(req):
     row = _node(req)
     uptime = hosts.uptime(req.db, row)
     if uptime is None:
-        raise common.bad_request("Compute service of %s is unavailable at "
-                                 "this time." % row["host"])
+        raise common.bad_request(
+            "Compute service of %s is unavailable at this time." % row["host"]
+        )
     body = _hypervisor_view(req, row, False)
     body["uptime"] = uptime
     return {"hypervisor": body}
@@ -315,31 +326,37 @@ def hypervisor_servers(req):
     matching nodes, each with its servers (when it has any)."""
     common.require_admin(req, "os_compute_api:os-hypervisors:servers")
     rows = hosts.nodes(req.db, req.params["hypervisor_id"])
-    return {"hypervisors": [_hypervisor_view(req, r, False, True)
-                            for r in rows]}
+    return {"hypervisors": [_hypervisor_view(req, r, False, True) for r in rows]}
 
 
 # -- os-availability-zone ---------------------------------------------------------
 
+
 def list_zones(req):
-    return {"availabilityZoneInfo": [
-        {"zoneName": name, "zoneState": {"available": available},
-         "hosts": None}
-        for name, available, _ in hosts.zones(req.db, include_internal=False)]}
+    return {
+        "availabilityZoneInfo": [
+            {"zoneName": name, "zoneState": {"available": available}, "hosts": None}
+            for name, available, _ in hosts.zones(req.db, include_internal=False)
+        ]
+    }
 
 
 def list_zones_detail(req):
     common.require_admin(req, "os_compute_api:os-availability-zone:detail")
     now = _heartbeat()
     info = []
-    for name, available, members in hosts.zones(req.db,
-                                                 include_internal=True):
+    for name, available, members in hosts.zones(req.db, include_internal=True):
         if members is not None:
-            members = {host: {r["binary"]: {"available": not r["forced_down"],
-                                            "active": not r["disabled"],
-                                            "updated_at": now}
-                              for r in rows}
-                       for host, rows in members.items()}
-        info.append({"zoneName": name, "zoneState": {"available": available},
-                     "hosts": members})
+            members = {
+                host: {
+                    r["binary"]: {
+                        "available": not r["forced_down"],
+                        "active": not r["disabled"],
+                        "updated_at": now,
+                    }
+                    for r in rows
+                }
+                for host, rows in members.items()
+            }
+        info.append({"zoneName": name, "zoneState": {"available": available}, "hosts": members})
     return {"availabilityZoneInfo": info}

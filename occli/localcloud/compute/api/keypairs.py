@@ -4,29 +4,39 @@ delete; another user's keypairs (2.10 ``user_id``) are admin-only."""
 import re
 
 from occli.localcloud.app import Response
-from occli.localcloud.compute import keypairs, quotas
-from occli.localcloud.compute.api import common, schemas
+from occli.localcloud.compute import keypairs
+from occli.localcloud.compute import quotas
+from occli.localcloud.compute.api import common
+from occli.localcloud.compute.api import schemas
 
 
 def register(service):
     service.api("GET", "/os-keypairs", list_keypairs)
     service.api("POST", "/os-keypairs", create_keypair, role=None)
     service.api("GET", "/os-keypairs/{name}", show_keypair)
-    service.api("DELETE", "/os-keypairs/{name}", delete_keypair,
-                role=None)
+    service.api("DELETE", "/os-keypairs/{name}", delete_keypair, role=None)
 
 
 def _view(req, row, fields):
-    body = {"name": row["name"], "public_key": row["public_key"],
-            "fingerprint": row["fingerprint"]}
+    body = {
+        "name": row["name"],
+        "public_key": row["public_key"],
+        "fingerprint": row["fingerprint"],
+    }
     if "user_id" in fields:
         body["user_id"] = row["user_id"]
     if req.microversion >= "2.2":
         body["type"] = row["type"]
     if "record" in fields:
-        body.update({"id": row["id"], "created_at": row["created_at"],
-                     "updated_at": None, "deleted": False,
-                     "deleted_at": None})
+        body.update(
+            {
+                "id": row["id"],
+                "created_at": row["created_at"],
+                "updated_at": None,
+                "deleted": False,
+                "deleted_at": None,
+            }
+        )
     return body
 
 
@@ -46,19 +56,20 @@ def _target_user(req, rule="index"):
 
 
 def create_keypair(req):
-    data = schemas.validate(schemas.keypair_create(req.microversion),
-                            req.json())["keypair"]
-    user_id = _user(req, data.get("user_id"),
-                    "os_compute_api:os-keypairs:create")
+    data = schemas.validate(schemas.keypair_create(req.microversion), req.json())["keypair"]
+    user_id = _user(req, data.get("user_id"), "os_compute_api:os-keypairs:create")
     row, private_key = keypairs.create(
-        req.db, user_id, data["name"], data.get("type", "ssh"),
+        req.db,
+        user_id,
+        data["name"],
+        data.get("type", "ssh"),
         data.get("public_key"),
-        limit=quotas.keypair_limit(req.db, req.context.project_id))
+        limit=quotas.keypair_limit(req.db, req.context.project_id),
+    )
     body = _view(req, row, ("user_id",))
     if private_key is not None:
         body["private_key"] = private_key
-    return Response(201 if req.microversion >= "2.2" else 200,
-                    {"keypair": body})
+    return Response(201 if req.microversion >= "2.2" else 200, {"keypair": body})
 
 
 def list_keypairs(req):
@@ -68,13 +79,18 @@ def list_keypairs(req):
             if not re.match(r"^[0-9]*$", value):
                 raise common.bad_request(
                     "Invalid input for query parameters limit. Value: %s. "
-                    "%r does not match '^[0-9]*$'" % (value, value))
+                    "%r does not match '^[0-9]*$'" % (value, value)
+                )
     rows = keypairs.select(req.db, _target_user(req))
     next_links = None
     if req.microversion >= "2.35":
         rows, next_links = common.paginate(
-            req, rows, lambda r: r["name"], "os-keypairs",
-            marker_message="Marker %s could not be found.")
+            req,
+            rows,
+            lambda r: r["name"],
+            "os-keypairs",
+            marker_message="Marker %s could not be found.",
+        )
     body = {"keypairs": [{"keypair": _view(req, r, ())} for r in rows]}
     if next_links:
         body["keypairs_links"] = next_links
@@ -86,8 +102,7 @@ def _lookup(req, rule):
 
 
 def show_keypair(req):
-    return {"keypair": _view(req, _lookup(req, "show"),
-                             ("user_id", "record"))}
+    return {"keypair": _view(req, _lookup(req, "show"), ("user_id", "record"))}
 
 
 def delete_keypair(req):

@@ -37,8 +37,7 @@ USED_NAMES = (
     ("totalServerGroupsUsed", "server_groups"),
 )
 FILTERED_V236 = ("floating_ips", "security_groups", "security_group_rules")
-FILTERED_V257 = FILTERED_V236 + ("injected_files",
-                                 "injected_file_content_bytes")
+FILTERED_V257 = FILTERED_V236 + ("injected_files", "injected_file_content_bytes")
 
 
 def register(service):

@@ -2,7 +2,8 @@
 
 from occli.localcloud.app import Response
 from occli.localcloud.compute import metadata
-from occli.localcloud.compute.api import common, schemas
+from occli.localcloud.compute.api import common
+from occli.localcloud.compute.api import schemas
 from occli.localcloud.compute.api.servers import load
 
 
@@ -22,14 +23,12 @@ def list_metadata(req):
 
 def merge_metadata(req):
     body = schemas.validate(schemas.metadata_set, req.json())
-    return {"metadata": metadata.merge(req.db, common.caller(req), load(req),
-                                       body["metadata"])}
+    return {"metadata": metadata.merge(req.db, common.caller(req), load(req), body["metadata"])}
 
 
 def replace_metadata(req):
     body = schemas.validate(schemas.metadata_set, req.json())
-    return {"metadata": metadata.replace(req.db, common.caller(req),
-                                         load(req), body["metadata"])}
+    return {"metadata": metadata.replace(req.db, common.caller(req), load(req), body["metadata"])}
 
 
 def show_item(req):
@@ -41,11 +40,11 @@ def set_item(req):
     key = req.params["key"]
     if key not in body["meta"]:
         raise common.bad_request("Request body and URI mismatch")
-    return {"meta": metadata.set_item(req.db, common.caller(req), load(req),
-                                      key, body["meta"][key])}
+    return {
+        "meta": metadata.set_item(req.db, common.caller(req), load(req), key, body["meta"][key])
+    }
 
 
 def delete_item(req):
-    metadata.delete_item(req.db, common.caller(req), load(req),
-                         req.params["key"])
+    metadata.delete_item(req.db, common.caller(req), load(req), req.params["key"])
     return Response(204)

@@ -96,12 +96,17 @@ def negotiate(text):
     try:
         version = APIVersion(text)
     except ValueError:
-        raise HTTPError(400, "API Version String %s is of invalid format. Must "
-                             "be of format MajorNum.MinorNum." % text) from None
+        raise HTTPError(
+            400,
+            "API Version String %s is of invalid format. Must "
+            "be of format MajorNum.MinorNum." % text,
+        ) from None
     if not version.within(MIN_VERSION, MAX_VERSION):
-        raise HTTPError(406, "Version %s is not supported by the API. Minimum "
-                             "is %s and maximum is %s."
-                        % (text, MIN_VERSION, MAX_VERSION))
+        raise HTTPError(
+            406,
+            "Version %s is not supported by the API. Minimum "
+            "is %s and maximum is %s." % (text, MIN_VERSION, MAX_VERSION),
+        )
     return version
 
 

@@ -18,16 +18,22 @@ a 400. Per-user quotas (``?user_id=``) are shown (the project's limits;
 ``detail`` counts that user's servers) but cannot be set here: 400.
 """
 
-from occli.localcloud.app import HTTPError, Response
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
 from occli.localcloud.compute import quotas
-from occli.localcloud.compute.api import common, schemas
+from occli.localcloud.compute.api import common
+from occli.localcloud.compute.api import schemas
 
 POLICY = "os_compute_api:os-quota-sets:%s"
 CLASS_POLICY = "os_compute_api:os-quota-class-sets:%s"
 SERVER_GROUP_RESOURCES = ("server_group_members", "server_groups")
 
-_value = {"type": ["integer", "string"], "pattern": "^-?[0-9]+$",
-          "minimum": -1, "maximum": quotas.MAX_LIMIT}
+_value = {
+    "type": ["integer", "string"],
+    "pattern": "^-?[0-9]+$",
+    "minimum": -1,
+    "maximum": quotas.MAX_LIMIT,
+}
 
 
 def register(service):
@@ -44,6 +50,7 @@ def register(service):
 
 
 # -- microversions ---------------------------------------------------------
+
 
 def hidden(req, classes=False):
     """The resources the request's microversion leaves out."""
@@ -73,10 +80,14 @@ def _update_schema(req, key, classes=False):
     properties = {r: _value for r in quotas.RESOURCES if r not in gone}
     if not classes:
         properties["force"] = schemas.boolean
-    return {"type": "object",
-            "properties": {key: {"type": "object", "properties": properties,
-                                 "additionalProperties": False}},
-            "required": [key], "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": {
+            key: {"type": "object", "properties": properties, "additionalProperties": False}
+        },
+        "required": [key],
+        "additionalProperties": False,
+    }
 
 
 def check_values(data):
@@ -92,14 +103,13 @@ def check_values(data):
         if number < -1:
             problem = "%s is less than the minimum of -1" % value
         elif number > quotas.MAX_LIMIT:
-            problem = "%s is greater than the maximum of %d" % (
-                value, quotas.MAX_LIMIT)
+            problem = "%s is greater than the maximum of %d" % (value, quotas.MAX_LIMIT)
         else:
             found[resource] = number
             continue
         raise common.bad_request(
-            "Invalid input for field/attribute %s. Value: %s. %s"
-            % (resource, value, problem))
+            "Invalid input for field/attribute %s. Value: %s. %s" % (resource, value, problem)
+        )
     return found
 
 
@@ -110,8 +120,8 @@ def reject_unknown(req, allowed):
     if extra:
         raise common.bad_request(
             "Additional properties are not allowed (%s %s unexpected)"
-            % (", ".join(repr(name) for name in extra),
-               "was" if len(extra) == 1 else "were"))
+            % (", ".join(repr(name) for name in extra), "was" if len(extra) == 1 else "were")
+        )
 
 
 def _query(req):
@@ -123,24 +133,23 @@ def _query(req):
 
 # -- policies --------------------------------------------------------------
 
+
 def _reader_or_admin(req, project_id, rule):
     """Nova's ``PROJECT_READER_OR_ADMIN`` for ``project_id``."""
     if not req.context.is_admin and project_id != req.context.project_id:
-        raise HTTPError(403, "Policy doesn't allow %s to be performed."
-                        % (POLICY % rule))
+        raise HTTPError(403, "Policy doesn't allow %s to be performed." % (POLICY % rule))
 
 
 def _verify_project(req, project_id):
     """Nova's ``identity.verify_project_id``, with the caller's token:
     keystone shows an admin every project (404 → 400 here), a member its
     own (others → 403, which nova lets through)."""
-    if (req.context.is_admin
-            and req.cloud.identity.project(req.db, project_id) is None):
-        raise common.bad_request("Project ID %s is not a valid project."
-                                 % project_id)
+    if req.context.is_admin and req.cloud.identity.project(req.db, project_id) is None:
+        raise common.bad_request("Project ID %s is not a valid project." % project_id)
 
 
 # -- os-quota-sets ---------------------------------------------------------
+
 
 def show_quotas(req):
     project_id = req.params["tenant_id"]
@@ -169,15 +178,15 @@ def show_defaults(req):
 
 def update_quotas(req):
     project_id = req.params["tenant_id"]
-    data = schemas.validate(_update_schema(req, "quota_set"),
-                            req.json())["quota_set"]
+    data = schemas.validate(_update_schema(req, "quota_set"), req.json())["quota_set"]
     values = check_values(data)
     user_id = _query(req)
     common.require_admin(req, POLICY % "update")
     _verify_project(req, project_id)
     if user_id is not None:
-        raise common.bad_request("Per-user quotas (user_id) are not "
-                                 "supported by this local cloud.")
+        raise common.bad_request(
+            "Per-user quotas (user_id) are not supported by this local cloud."
+        )
     force = common.bool_param(str(data.get("force", "False")), "force")
     quotas.update_project(req.db, project_id, values, force=force)
     values = quotas.limits(req.db, project_id, req.cloud.config)
@@ -195,18 +204,18 @@ def delete_quotas(req):
 
 # -- os-quota-class-sets ---------------------------------------------------
 
+
 def show_class(req):
     common.require_admin(req, CLASS_POLICY % "show")
     name = req.params["quota_class"]
     values = quotas.class_limits(req.db, name, req.cloud.config)
-    return {"quota_class_set": _body(values, hidden(req, classes=True),
-                                     name)}
+    return {"quota_class_set": _body(values, hidden(req, classes=True), name)}
 
 
 def update_class(req):
-    data = schemas.validate(_update_schema(req, "quota_class_set",
-                                           classes=True),
-                            req.json())["quota_class_set"]
+    data = schemas.validate(_update_schema(req, "quota_class_set", classes=True), req.json())[
+        "quota_class_set"
+    ]
     values = check_values(data)
     common.require_admin(req, CLASS_POLICY % "update")
     name = req.params["quota_class"]

@@ -21,7 +21,8 @@ _NAME_BAD_EDGES = re.compile(r"^\s|\s$")
 _HOSTNAME = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$")
 _FQDN = re.compile(
     r"^(?=.{1,255}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
-    r"(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$")
+    r"(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$"
+)
 
 
 @_checker.checks("uuid")
@@ -86,18 +87,48 @@ def _is_fqdn(value):
 
 
 name = {"type": "string", "minLength": 1, "maxLength": 255, "format": "name"}
-description = {"type": ["string", "null"], "minLength": 0, "maxLength": 255,
-               "pattern": r"^[^\x00-\x1f\x7f]*$"}
-boolean = {"type": ["boolean", "string"],
-           "enum": [True, "True", "TRUE", "true", "1", "ON", "On", "on",
-                    "YES", "Yes", "yes", False, "False", "FALSE", "false",
-                    "0", "OFF", "Off", "off", "NO", "No", "no"]}
-positive_integer = {"type": ["integer", "string"],
-                    "pattern": "^[0-9]*$", "minimum": 1, "minLength": 1}
+description = {
+    "type": ["string", "null"],
+    "minLength": 0,
+    "maxLength": 255,
+    "pattern": r"^[^\x00-\x1f\x7f]*$",
+}
+boolean = {
+    "type": ["boolean", "string"],
+    "enum": [
+        True,
+        "True",
+        "TRUE",
+        "true",
+        "1",
+        "ON",
+        "On",
+        "on",
+        "YES",
+        "Yes",
+        "yes",
+        False,
+        "False",
+        "FALSE",
+        "false",
+        "0",
+        "OFF",
+        "Off",
+        "off",
+        "NO",
+        "No",
+        "no",
+    ],
+}
+positive_integer = {
+    "type": ["integer", "string"],
+    "pattern": "^[0-9]*$",
+    "minimum": 1,
+    "minLength": 1,
+}
 metadata = {
     "type": "object",
-    "patternProperties": {
-        "^[a-zA-Z0-9-_:. ]{1,255}$": {"type": "string", "maxLength": 255}},
+    "patternProperties": {"^[a-zA-Z0-9-_:. ]{1,255}$": {"type": "string", "maxLength": 255}},
     "additionalProperties": False,
 }
 uuid_string = {"type": "string", "format": "uuid"}
@@ -108,42 +139,47 @@ admin_password = {"type": "string"}
 access_ipv4 = {"type": "string", "format": "ipv4"}
 access_ipv6 = {"type": "string", "format": "ipv6"}
 disk_config = {"type": "string", "enum": ["AUTO", "MANUAL"]}
-tag = {"type": "string", "minLength": 1, "maxLength": 60,
-       "pattern": "^[^,/]*$"}
-hostname = {"type": "string", "minLength": 2, "maxLength": 63,
-            "format": "hostname"}
+tag = {"type": "string", "minLength": 1, "maxLength": 60, "pattern": "^[^,/]*$"}
+hostname = {"type": "string", "minLength": 2, "maxLength": 63, "format": "hostname"}
 fqdn = {"type": "string", "minLength": 2, "maxLength": 255, "format": "fqdn"}
 personality = {
     "type": "array",
     "items": {
         "type": "object",
-        "properties": {"path": {"type": "string"},
-                       "contents": {"type": "string", "format": "base64"}},
+        "properties": {
+            "path": {"type": "string"},
+            "contents": {"type": "string", "format": "base64"},
+        },
         "additionalProperties": False,
     },
 }
 # nova's schemas/servers.py _hints (the keys the local cloud's scheduler
 # reads): a server uuid, or a list of them
-_server_uuids = {"oneOf": [uuid_string,
-                           {"type": "array", "items": uuid_string}]}
-_hints = {"type": "object",
-          "properties": {"different_host": _server_uuids,
-                         "same_host": _server_uuids},
-          "additionalProperties": True}
+_server_uuids = {"oneOf": [uuid_string, {"type": "array", "items": uuid_string}]}
+_hints = {
+    "type": "object",
+    "properties": {"different_host": _server_uuids, "same_host": _server_uuids},
+    "additionalProperties": True,
+}
 
 _bdm_v2 = {
     "type": "object",
     "properties": {
-        "source_type": {"type": "string",
-                        "enum": ["volume", "image", "snapshot", "blank"]},
+        "source_type": {"type": "string", "enum": ["volume", "image", "snapshot", "blank"]},
         "destination_type": {"type": "string", "enum": ["local", "volume"]},
-        "uuid": {"type": "string", "minLength": 1, "maxLength": 255,
-                 "pattern": "^[a-zA-Z0-9._-]*$"},
+        "uuid": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255,
+            "pattern": "^[a-zA-Z0-9._-]*$",
+        },
         "image_id": uuid_string,
-        "boot_index": {"type": ["integer", "string", "null"],
-                       "pattern": "^-?[0-9]+$"},
-        "volume_size": {"type": ["integer", "string", "null"],
-                        "pattern": "^[0-9]+$", "minimum": 0},
+        "boot_index": {"type": ["integer", "string", "null"], "pattern": "^-?[0-9]+$"},
+        "volume_size": {
+            "type": ["integer", "string", "null"],
+            "pattern": "^[0-9]+$",
+            "minimum": 0,
+        },
         "delete_on_termination": boolean,
         "device_name": {"type": ["string", "null"], "maxLength": 255},
         "device_type": {"type": ["string", "null"], "maxLength": 255},
@@ -164,8 +200,11 @@ _bdm_legacy = {
         "virtual_name": {"type": "string", "maxLength": 255},
         "volume_id": uuid_string,
         "snapshot_id": uuid_string,
-        "volume_size": {"type": ["integer", "string", "null"],
-                        "pattern": "^[0-9]+$", "minimum": 0},
+        "volume_size": {
+            "type": ["integer", "string", "null"],
+            "pattern": "^[0-9]+$",
+            "minimum": 0,
+        },
         "device_name": {"type": "string", "minLength": 1, "maxLength": 255},
         "delete_on_termination": boolean,
         "no_device": {},
@@ -180,8 +219,7 @@ def server_create(version):
     network = {
         "type": "object",
         "properties": {
-            "fixed_ip": {"type": "string", "oneOf": [
-                {"format": "ipv4"}, {"format": "ipv6"}]},
+            "fixed_ip": {"type": "string", "oneOf": [{"format": "ipv4"}, {"format": "ipv6"}]},
             "port": {"oneOf": [uuid_string, {"type": "null"}]},
             "uuid": {"type": "string"},
         },
@@ -215,18 +253,24 @@ def server_create(version):
         "return_reservation_id": boolean,
         "security_groups": {
             "type": "array",
-            "items": {"type": "object", "properties": {"name": name},
-                      "additionalProperties": False}},
-        "user_data": {"type": "string", "format": "base64",
-                      "maxLength": 65535},
+            "items": {
+                "type": "object",
+                "properties": {"name": name},
+                "additionalProperties": False,
+            },
+        },
+        "user_data": {"type": "string", "format": "base64", "maxLength": 65535},
     }
     required = ["name", "flavorRef"]
     if version >= "2.19":
         server["description"] = description
     if version >= "2.37":
-        server["networks"] = {"oneOf": [
-            {"type": "array", "items": network},
-            {"type": "string", "enum": ["none", "auto"]}]}
+        server["networks"] = {
+            "oneOf": [
+                {"type": "array", "items": network},
+                {"type": "string", "enum": ["none", "auto"]},
+            ]
+        }
         required.append("networks")
     if version >= "2.52":
         server["tags"] = {"type": "array", "items": tag, "maxItems": 50}
@@ -234,20 +278,26 @@ def server_create(version):
         del server["personality"]
     if version >= "2.63":
         server["trusted_image_certificates"] = {
-            "type": ["array", "null"], "minItems": 1, "maxItems": 50,
+            "type": ["array", "null"],
+            "minItems": 1,
+            "maxItems": 50,
             "uniqueItems": True,
-            "items": {"type": "string", "minLength": 1}}
+            "items": {"type": "string", "minLength": 1},
+        }
     if version >= "2.74":
         server["host"] = {"type": "string", "minLength": 1, "maxLength": 255}
-        server["hypervisor_hostname"] = {"type": "string", "minLength": 1,
-                                         "maxLength": 255}
+        server["hypervisor_hostname"] = {"type": "string", "minLength": 1, "maxLength": 255}
     if version >= "2.90":
         server["hostname"] = fqdn if version >= "2.94" else hostname
     return {
         "type": "object",
         "properties": {
-            "server": {"type": "object", "properties": server,
-                       "required": required, "additionalProperties": False},
+            "server": {
+                "type": "object",
+                "properties": server,
+                "required": required,
+                "additionalProperties": False,
+            },
             "os:scheduler_hints": _hints,
             "OS-SCH-HNT:scheduler_hints": _hints,
         },
@@ -258,118 +308,192 @@ def server_create(version):
 
 def server_update(version):
     """``PUT /servers/{id}`` at ``version``."""
-    server = {"name": name, "accessIPv4": access_ipv4,
-              "accessIPv6": access_ipv6, "OS-DCF:diskConfig": disk_config}
+    server = {
+        "name": name,
+        "accessIPv4": access_ipv4,
+        "accessIPv6": access_ipv6,
+        "OS-DCF:diskConfig": disk_config,
+    }
     if version >= "2.19":
         server["description"] = description
     if version >= "2.90":
         server["hostname"] = fqdn if version >= "2.94" else hostname
-    return {"type": "object",
-            "properties": {"server": {"type": "object", "properties": server,
-                                      "additionalProperties": False}},
-            "required": ["server"], "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": {
+            "server": {"type": "object", "properties": server, "additionalProperties": False}
+        },
+        "required": ["server"],
+        "additionalProperties": False,
+    }
 
 
 def rebuild(version):
     """The ``rebuild`` action at ``version``."""
-    body = {"name": name, "imageRef": image_ref, "adminPass": admin_password,
-            "metadata": metadata, "preserve_ephemeral": boolean,
-            "OS-DCF:diskConfig": disk_config, "accessIPv4": access_ipv4,
-            "accessIPv6": access_ipv6, "personality": personality}
+    body = {
+        "name": name,
+        "imageRef": image_ref,
+        "adminPass": admin_password,
+        "metadata": metadata,
+        "preserve_ephemeral": boolean,
+        "OS-DCF:diskConfig": disk_config,
+        "accessIPv4": access_ipv4,
+        "accessIPv6": access_ipv6,
+        "personality": personality,
+    }
     if version >= "2.19":
         body["description"] = description
     if version >= "2.54":
         body["key_name"] = {"anyOf": [name, {"type": "null"}]}
     if version >= "2.57":
         del body["personality"]
-        body["user_data"] = {"type": ["string", "null"], "format": "base64",
-                             "maxLength": 65535}
+        body["user_data"] = {"type": ["string", "null"], "format": "base64", "maxLength": 65535}
     if version >= "2.63":
         body["trusted_image_certificates"] = {
-            "type": ["array", "null"], "items": {"type": "string"}}
+            "type": ["array", "null"],
+            "items": {"type": "string"},
+        }
     if version >= "2.90":
         body["hostname"] = fqdn if version >= "2.94" else hostname
-    return {"type": "object",
-            "properties": {"rebuild": {"type": "object", "properties": body,
-                                       "required": ["imageRef"],
-                                       "additionalProperties": False}},
-            "required": ["rebuild"], "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": {
+            "rebuild": {
+                "type": "object",
+                "properties": body,
+                "required": ["imageRef"],
+                "additionalProperties": False,
+            }
+        },
+        "required": ["rebuild"],
+        "additionalProperties": False,
+    }
 
 
 reboot = {
     "type": "object",
-    "properties": {"reboot": {
-        "type": "object",
-        "properties": {"type": {"type": "string", "enum": [
-            "HARD", "Hard", "hard", "SOFT", "Soft", "soft"]}},
-        "required": ["type"], "additionalProperties": False}},
-    "required": ["reboot"], "additionalProperties": False,
+    "properties": {
+        "reboot": {
+            "type": "object",
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "enum": ["HARD", "Hard", "hard", "SOFT", "Soft", "soft"],
+                }
+            },
+            "required": ["type"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["reboot"],
+    "additionalProperties": False,
 }
 
 resize = {
     "type": "object",
-    "properties": {"resize": {
-        "type": "object",
-        "properties": {"flavorRef": flavor_ref,
-                       "OS-DCF:diskConfig": disk_config},
-        "required": ["flavorRef"], "additionalProperties": False}},
-    "required": ["resize"], "additionalProperties": False,
+    "properties": {
+        "resize": {
+            "type": "object",
+            "properties": {"flavorRef": flavor_ref, "OS-DCF:diskConfig": disk_config},
+            "required": ["flavorRef"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["resize"],
+    "additionalProperties": False,
 }
 
 create_image = {
     "type": "object",
-    "properties": {"createImage": {
-        "type": "object",
-        "properties": {"name": name, "metadata": {
+    "properties": {
+        "createImage": {
             "type": "object",
-            "patternProperties": {"^[a-zA-Z0-9-_:. ]{1,255}$": {
-                "type": "string", "maxLength": 255}},
-            "additionalProperties": False}},
-        "required": ["name"], "additionalProperties": False}},
-    "required": ["createImage"], "additionalProperties": False,
+            "properties": {
+                "name": name,
+                "metadata": {
+                    "type": "object",
+                    "patternProperties": {
+                        "^[a-zA-Z0-9-_:. ]{1,255}$": {"type": "string", "maxLength": 255}
+                    },
+                    "additionalProperties": False,
+                },
+            },
+            "required": ["name"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["createImage"],
+    "additionalProperties": False,
 }
 
 lock_v273 = {
     "type": "object",
-    "properties": {"lock": {"type": ["object", "null"], "properties": {
-        "locked_reason": {"type": "string", "minLength": 1,
-                          "maxLength": 255}},
-        "additionalProperties": False}},
-    "required": ["lock"], "additionalProperties": False,
+    "properties": {
+        "lock": {
+            "type": ["object", "null"],
+            "properties": {"locked_reason": {"type": "string", "minLength": 1, "maxLength": 255}},
+            "additionalProperties": False,
+        }
+    },
+    "required": ["lock"],
+    "additionalProperties": False,
 }
 
 console_output = {
     "type": "object",
-    "properties": {"os-getConsoleOutput": {
-        "type": ["object", "null"],
-        "properties": {"length": {"type": ["integer", "string", "null"],
-                                  "pattern": "^-?[0-9]+$", "minimum": -1}},
-        "additionalProperties": False}},
-    "required": ["os-getConsoleOutput"], "additionalProperties": False,
+    "properties": {
+        "os-getConsoleOutput": {
+            "type": ["object", "null"],
+            "properties": {
+                "length": {
+                    "type": ["integer", "string", "null"],
+                    "pattern": "^-?[0-9]+$",
+                    "minimum": -1,
+                }
+            },
+            "additionalProperties": False,
+        }
+    },
+    "required": ["os-getConsoleOutput"],
+    "additionalProperties": False,
 }
 
 metadata_set = {
-    "type": "object", "properties": {"metadata": metadata},
-    "required": ["metadata"], "additionalProperties": False,
+    "type": "object",
+    "properties": {"metadata": metadata},
+    "required": ["metadata"],
+    "additionalProperties": False,
 }
 
 metadata_item = {
     "type": "object",
-    "properties": {"meta": {"type": "object", "minProperties": 1,
-                            "maxProperties": 1,
-                            "patternProperties": metadata["patternProperties"],
-                            "additionalProperties": False}},
-    "required": ["meta"], "additionalProperties": False,
+    "properties": {
+        "meta": {
+            "type": "object",
+            "minProperties": 1,
+            "maxProperties": 1,
+            "patternProperties": metadata["patternProperties"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["meta"],
+    "additionalProperties": False,
 }
 
 
 def keypair_create(version):
     """``POST /os-keypairs`` at ``version``."""
-    pattern = (r"^[a-zA-Z0-9 @._-]+$" if version >= "2.92"
-               else r"^[a-zA-Z0-9 _-]+$")
-    props = {"name": {"type": "string", "minLength": 1, "maxLength": 255,
-                      "pattern": pattern, "format": "name"},
-             "public_key": {"type": "string"}}
+    pattern = r"^[a-zA-Z0-9 @._-]+$" if version >= "2.92" else r"^[a-zA-Z0-9 _-]+$"
+    props = {
+        "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255,
+            "pattern": pattern,
+            "format": "name",
+        },
+        "public_key": {"type": "string"},
+    }
     required = ["name"]
     if version >= "2.2":
         props["type"] = {"type": "string", "enum": ["ssh", "x509"]}
@@ -377,16 +501,28 @@ def keypair_create(version):
         props["user_id"] = {"type": "string"}
     if version >= "2.92":
         required.append("public_key")
-    return {"type": "object",
-            "properties": {"keypair": {"type": "object", "properties": props,
-                                       "required": required,
-                                       "additionalProperties": False}},
-            "required": ["keypair"], "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": {
+            "keypair": {
+                "type": "object",
+                "properties": props,
+                "required": required,
+                "additionalProperties": False,
+            }
+        },
+        "required": ["keypair"],
+        "additionalProperties": False,
+    }
 
 
 # nova parameter_types.fqdn (the services table's host), service schemas
-_service_host = {"type": "string", "minLength": 1, "maxLength": 255,
-                 "pattern": "^[a-zA-Z0-9-._]*$"}
+_service_host = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 255,
+    "pattern": "^[a-zA-Z0-9-._]*$",
+}
 _service_binary = {"type": "string", "minLength": 1, "maxLength": 255}
 _disabled_reason = {"type": "string", "minLength": 1, "maxLength": 255}
 
@@ -394,44 +530,61 @@ _disabled_reason = {"type": "string", "minLength": 1, "maxLength": 255}
 def service_update(version):
     """nova ``service_update`` (2.1-2.10), ``_v211`` (up to 2.52), 2.53."""
     if version >= "2.53":
-        return {"type": "object",
-                "properties": {"status": {"type": "string",
-                                          "enum": ["enabled", "disabled"]},
-                               "disabled_reason": _disabled_reason,
-                               "forced_down": boolean},
-                "additionalProperties": False}
-    props = {"host": _service_host, "binary": _service_binary,
-             "disabled_reason": _disabled_reason}
+        return {
+            "type": "object",
+            "properties": {
+                "status": {"type": "string", "enum": ["enabled", "disabled"]},
+                "disabled_reason": _disabled_reason,
+                "forced_down": boolean,
+            },
+            "additionalProperties": False,
+        }
+    props = {"host": _service_host, "binary": _service_binary, "disabled_reason": _disabled_reason}
     if version >= "2.11":
         props["forced_down"] = boolean
-    return {"type": "object", "properties": props,
-            "required": ["host", "binary"], "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": props,
+        "required": ["host", "binary"],
+        "additionalProperties": False,
+    }
 
 
 # os-aggregates (nova's schemas/aggregates.py and aggregate_images.py)
-_az = {"oneOf": [{"type": "string", "minLength": 1, "maxLength": 255},
-                 {"type": "null"}]}
+_az = {"oneOf": [{"type": "string", "minLength": 1, "maxLength": 255}, {"type": "null"}]}
 _aggregate_name = {"type": "string", "minLength": 1, "maxLength": 255}
-_aggregate_host = {"type": "object", "properties": {"host": _service_host},
-                   "required": ["host"], "additionalProperties": False}
+_aggregate_host = {
+    "type": "object",
+    "properties": {"host": _service_host},
+    "required": ["host"],
+    "additionalProperties": False,
+}
 
 aggregate_create = {
     "type": "object",
-    "properties": {"aggregate": {
-        "type": "object",
-        "properties": {"name": _aggregate_name, "availability_zone": _az},
-        "required": ["name"], "additionalProperties": False}},
-    "required": ["aggregate"], "additionalProperties": False,
+    "properties": {
+        "aggregate": {
+            "type": "object",
+            "properties": {"name": _aggregate_name, "availability_zone": _az},
+            "required": ["name"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["aggregate"],
+    "additionalProperties": False,
 }
 aggregate_update = {
     "type": "object",
-    "properties": {"aggregate": {
-        "type": "object",
-        "properties": {"name": _aggregate_name, "availability_zone": _az},
-        "additionalProperties": False,
-        "anyOf": [{"required": ["name"]},
-                  {"required": ["availability_zone"]}]}},
-    "required": ["aggregate"], "additionalProperties": False,
+    "properties": {
+        "aggregate": {
+            "type": "object",
+            "properties": {"name": _aggregate_name, "availability_zone": _az},
+            "additionalProperties": False,
+            "anyOf": [{"required": ["name"]}, {"required": ["availability_zone"]}],
+        }
+    },
+    "required": ["aggregate"],
+    "additionalProperties": False,
 }
 # the body of each POST /os-aggregates/{id}/action, by action
 aggregate_actions = {
@@ -439,21 +592,35 @@ aggregate_actions = {
     "remove_host": _aggregate_host,
     "set_metadata": {
         "type": "object",
-        "properties": {"metadata": {
-            "type": "object",
-            "patternProperties": {"^[a-zA-Z0-9-_:. ]{1,255}$": {
-                "type": ["string", "null"], "maxLength": 255}},
-            "additionalProperties": False}},
-        "required": ["metadata"], "additionalProperties": False},
+        "properties": {
+            "metadata": {
+                "type": "object",
+                "patternProperties": {
+                    "^[a-zA-Z0-9-_:. ]{1,255}$": {"type": ["string", "null"], "maxLength": 255}
+                },
+                "additionalProperties": False,
+            }
+        },
+        "required": ["metadata"],
+        "additionalProperties": False,
+    },
 }
 aggregate_images = {
     "type": "object",
-    "properties": {"cache": {
-        "type": "array", "minItems": 1,
-        "items": {"type": "object",
-                  "properties": {"id": {"type": "string", "format": "uuid"}},
-                  "required": ["id"], "additionalProperties": False}}},
-    "required": ["cache"], "additionalProperties": False,
+    "properties": {
+        "cache": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "properties": {"id": {"type": "string", "format": "uuid"}},
+                "required": ["id"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["cache"],
+    "additionalProperties": False,
 }
 
 
@@ -464,8 +631,11 @@ def validate(schema, body):
     if error is None:
         return body
     if error.path:
-        detail = ("Invalid input for field/attribute %s. Value: %s. %s"
-                  % (error.path[-1], _short(error.instance), error.message))
+        detail = "Invalid input for field/attribute %s. Value: %s. %s" % (
+            error.path[-1],
+            _short(error.instance),
+            error.message,
+        )
     else:
         detail = error.message
     raise HTTPError(400, detail)

@@ -4,41 +4,61 @@ one action per body, its schema and microversion gates here, its rules in
 
 import json
 
-from occli.localcloud.app import HTTPError, Response
-from occli.localcloud.compute import actions, build
-from occli.localcloud.compute.api import common, schemas
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
+from occli.localcloud.compute import actions
+from occli.localcloud.compute import build
+from occli.localcloud.compute.api import common
+from occli.localcloud.compute.api import schemas
 from occli.localcloud.compute.api.server_views import view
-from occli.localcloud.compute.api.servers import VOLUMES_BOOT_MAX_VERSION, load
+from occli.localcloud.compute.api.servers import VOLUMES_BOOT_MAX_VERSION
+from occli.localcloud.compute.api.servers import load
 
 # Actions the servers controller itself defines: the only ones that
 # /os-volumes_boot/{id}/action knows.
-SERVERS_CONTROLLER_ACTIONS = ("reboot", "resize", "confirmResize",
-                              "revertResize", "rebuild", "createImage",
-                              "os-start", "os-stop", "trigger_crash_dump")
+SERVERS_CONTROLLER_ACTIONS = (
+    "reboot",
+    "resize",
+    "confirmResize",
+    "revertResize",
+    "rebuild",
+    "createImage",
+    "os-start",
+    "os-stop",
+    "trigger_crash_dump",
+)
 # rebuild: request field → column set as it is
-_REBUILD_FIELDS = (("name", "name"), ("description", "description"),
-                   ("accessIPv4", "access_ipv4"),
-                   ("accessIPv6", "access_ipv6"), ("user_data", "user_data"),
-                   ("hostname", "hostname"))
+_REBUILD_FIELDS = (
+    ("name", "name"),
+    ("description", "description"),
+    ("accessIPv4", "access_ipv4"),
+    ("accessIPv6", "access_ipv6"),
+    ("user_data", "user_data"),
+    ("hostname", "hostname"),
+)
 
 
 def register(service):
     service.api("POST", "/servers/{server_id}/action", server_action)
-    service.api("POST", "/os-volumes_boot/{server_id}/action",
-                volumes_boot_action, max_version=VOLUMES_BOOT_MAX_VERSION)
+    service.api(
+        "POST",
+        "/os-volumes_boot/{server_id}/action",
+        volumes_boot_action,
+        max_version=VOLUMES_BOOT_MAX_VERSION,
+    )
 
 
 def _power(action):
     def handler(req, server, value):
         actions.power(req.db, common.caller(req), server, action)
         return Response(202)
+
     return handler
 
 
 def reboot(req, server, value):
     schemas.validate(schemas.reboot, {"reboot": value})
-    actions.reboot(req.db, common.caller(req), server,
-                   hard=value["type"].upper() != "SOFT")
+    actions.reboot(req.db, common.caller(req), server, hard=value["type"].upper() != "SOFT")
     return Response(202)
 
 
@@ -58,19 +78,24 @@ def unlock(req, server, value):
 
 def rebuild(req, server, value):
     version = req.microversion
-    data = schemas.validate(schemas.rebuild(version),
-                            {"rebuild": value})["rebuild"]
-    columns = {column: data[field] for field, column in _REBUILD_FIELDS
-               if field in data}
+    data = schemas.validate(schemas.rebuild(version), {"rebuild": value})["rebuild"]
+    columns = {column: data[field] for field, column in _REBUILD_FIELDS if field in data}
     if "OS-DCF:diskConfig" in data:
         columns["auto_disk_config"] = int(data["OS-DCF:diskConfig"] == "AUTO")
     if "trusted_image_certificates" in data:
         certs = data["trusted_image_certificates"]
         columns["trusted_certs"] = json.dumps(certs) if certs else None
-    actions.rebuild(req.db, common.caller(req), server, common.images(req),
-                    data["imageRef"], columns, data.get("personality", []),
-                    data.get("metadata"),
-                    data.get("key_name", actions.UNSET))
+    actions.rebuild(
+        req.db,
+        common.caller(req),
+        server,
+        common.images(req),
+        data["imageRef"],
+        columns,
+        data.get("personality", []),
+        data.get("metadata"),
+        data.get("key_name", actions.UNSET),
+    )
     body = view(req, server, "rebuild")
     body["adminPass"] = data.get("adminPass") or build.new_admin_password()
     if version >= "2.57":
@@ -82,8 +107,13 @@ def rebuild(req, server, value):
 def resize(req, server, value):
     data = schemas.validate(schemas.resize, {"resize": value})["resize"]
     disk_config = data.get("OS-DCF:diskConfig")
-    actions.resize(req.db, common.caller(req), server, data["flavorRef"],
-                   None if disk_config is None else disk_config == "AUTO")
+    actions.resize(
+        req.db,
+        common.caller(req),
+        server,
+        data["flavorRef"],
+        None if disk_config is None else disk_config == "AUTO",
+    )
     return Response(202)
 
 
@@ -98,33 +128,36 @@ def revert_resize(req, server, value):
 
 
 def create_image(req, server, value):
-    data = schemas.validate(schemas.create_image,
-                            {"createImage": value})["createImage"]
-    image_id = actions.create_image(req.db, common.caller(req), server,
-                                    common.images(req), data["name"],
-                                    data.get("metadata", {}))
+    data = schemas.validate(schemas.create_image, {"createImage": value})["createImage"]
+    image_id = actions.create_image(
+        req.db,
+        common.caller(req),
+        server,
+        common.images(req),
+        data["name"],
+        data.get("metadata", {}),
+    )
     if req.microversion >= "2.45":
         return Response(202, {"image_id": image_id})
-    location = "%s%s/v2/images/%s" % (req.base_url, req.cloud.image.prefix,
-                                      image_id)
+    location = "%s%s/v2/images/%s" % (req.base_url, req.cloud.image.prefix, image_id)
     return Response(202, headers={"Location": location})
 
 
 def trigger_crash_dump(req, server, value):
     if value is not None:
-        raise common.bad_request("Invalid input for field/attribute "
-                                 "trigger_crash_dump. Value: %s. %r is not "
-                                 "of type 'null'" % (value, value))
+        raise common.bad_request(
+            "Invalid input for field/attribute "
+            "trigger_crash_dump. Value: %s. %r is not "
+            "of type 'null'" % (value, value)
+        )
     actions.trigger_crash_dump(common.caller(req), server)
     return Response(202)
 
 
 def console_output(req, server, value):
-    data = schemas.validate(schemas.console_output,
-                            {"os-getConsoleOutput": value})
+    data = schemas.validate(schemas.console_output, {"os-getConsoleOutput": value})
     length = (data["os-getConsoleOutput"] or {}).get("length")
-    return {"output": actions.console_output(
-        server, None if length is None else int(length))}
+    return {"output": actions.console_output(server, None if length is None else int(length))}
 
 
 # action: (handler, lowest microversion)
@@ -152,7 +185,7 @@ def _dispatch(req, allowed):
     body = req.json()
     if not isinstance(body, dict) or len(body) != 1:
         raise common.bad_request("Malformed request body")
-    (name, value), = body.items()
+    ((name, value),) = body.items()
     if name not in allowed:
         raise common.bad_request("There is no such action: %s" % name)
     handler, min_version = ACTIONS[name]

@@ -13,17 +13,31 @@ import json
 import re
 
 from occli.localcloud import common as clock
-from occli.localcloud.compute import hosts, servers, states
+from occli.localcloud.compute import hosts
+from occli.localcloud.compute import servers
+from occli.localcloud.compute import states
 from occli.localcloud.compute.api import common
 
 # a stored timestamp (common.iso_naive_micro) whose ``iso_z`` is its first
 # 19 characters and a Z: naive, four-digit year (strftime does not pad)
-_NAIVE_MICRO = re.compile(
-    r"[1-9][0-9]{3}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}")
+_NAIVE_MICRO = re.compile(r"[1-9][0-9]{3}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}")
 
 # the microversion gates of the representation
-_GATES = ("2.3", "2.9", "2.16", "2.19", "2.26", "2.47", "2.54", "2.63",
-          "2.71", "2.73", "2.75", "2.90", "2.96")
+_GATES = (
+    "2.3",
+    "2.9",
+    "2.16",
+    "2.19",
+    "2.26",
+    "2.47",
+    "2.54",
+    "2.63",
+    "2.71",
+    "2.73",
+    "2.75",
+    "2.90",
+    "2.96",
+)
 
 
 def _iso(text):
@@ -110,24 +124,21 @@ class Views:
             "tenant_id": server["project_id"],
             "user_id": server["user_id"],
             "metadata": self._json(server["metadata"]),
-            "hostId": self._once(self._host_ids,
-                                 (server["project_id"], server["host"]),
-                                 _host_id),
+            "hostId": self._once(self._host_ids, (server["project_id"], server["host"]), _host_id),
             "image": self._image(server["image_ref"]),
-            "flavor": self._once(self._flavors, server["flavor"],
-                                 self._flavor),
+            "flavor": self._once(self._flavors, server["flavor"], self._flavor),
             "created": _iso(server["created_at"]),
             "updated": _iso(server["updated_at"]),
-            "addresses": ({} if server["vm_state"] == "building"
-                          else addresses(ports, extended=full)),
+            "addresses": (
+                {} if server["vm_state"] == "building" else addresses(ports, extended=full)
+            ),
             "accessIPv4": server["access_ipv4"] or "",
             "accessIPv6": server["access_ipv6"] or "",
             "links": [
                 {"rel": "self", "href": self.server_url + str(ident)},
-                {"rel": "bookmark",
-                 "href": self.server_bookmark + str(ident)}],
-            "OS-DCF:diskConfig": "AUTO" if server["auto_disk_config"]
-            else "MANUAL",
+                {"rel": "bookmark", "href": self.server_bookmark + str(ident)},
+            ],
+            "OS-DCF:diskConfig": "AUTO" if server["auto_disk_config"] else "MANUAL",
         }
         if status in states.PROGRESS_STATUSES:
             body["progress"] = server["progress"]
@@ -141,47 +152,53 @@ class Views:
             body["tags"] = self._json(server["tags"])
         if at["2.63"]:
             certs = server["trusted_certs"]
-            body["trusted_image_certificates"] = (self._json(certs) if certs
-                                                  else None)
+            body["trusted_image_certificates"] = self._json(certs) if certs else None
         if at["2.96"]:
-            body["pinned_availability_zone"] = server[
-                "pinned_availability_zone"]
+            body["pinned_availability_zone"] = server["pinned_availability_zone"]
         if full:
             body.update(self._full_attributes(server, ports))
         elif mode == "rebuild" and at["2.54"]:
             body["key_name"] = server["key_name"]
         if self.admin and full and at["2.16"]:
             body["host_status"] = self._once(
-                self._host_statuses, server["host"],
-                lambda host: hosts.host_status(self.req.db, host))
+                self._host_statuses,
+                server["host"],
+                lambda host: hosts.host_status(self.req.db, host),
+            )
         if mode != "detail" and at["2.71"]:
             body["server_groups"] = []
         if status in states.FAULT_STATUSES and server["fault"]:
-            body["fault"] = self._once(self._faults, server["fault"],
-                                       self._fault)
+            body["fault"] = self._once(self._faults, server["fault"], self._fault)
         return body
 
     def _image(self, ref):
         if not ref:
             return ""
-        return {"id": ref,
-                "links": [{"rel": "bookmark",
-                           "href": self.image_bookmark + str(ref)}]}
+        return {"id": ref, "links": [{"rel": "bookmark", "href": self.image_bookmark + str(ref)}]}
 
     def _flavor(self, text):
         flavor = json.loads(text)
         if not self.at["2.47"]:
-            return {"id": flavor["id"],
-                    "links": [{"rel": "bookmark", "href":
-                               self.flavor_bookmark + str(flavor["id"])}]}
-        return {key: flavor[key] for key in ("vcpus", "ram", "disk",
-                                             "ephemeral", "swap",
-                                             "original_name", "extra_specs")}
+            return {
+                "id": flavor["id"],
+                "links": [{"rel": "bookmark", "href": self.flavor_bookmark + str(flavor["id"])}],
+            }
+        return {
+            key: flavor[key]
+            for key in (
+                "vcpus",
+                "ram",
+                "disk",
+                "ephemeral",
+                "swap",
+                "original_name",
+                "extra_specs",
+            )
+        }
 
     def _fault(self, text):
         fault = json.loads(text)
-        body = {"code": fault["code"], "created": fault["created"],
-                "message": fault["message"]}
+        body = {"code": fault["code"], "created": fault["created"], "message": fault["message"]}
         if fault.get("details") and (fault["code"] != 500 or self.admin):
             body["details"] = fault["details"]
         return body
@@ -199,8 +216,7 @@ class Views:
         host = server["host"]
         if not host:
             return servers.zone_of(self.req.db, server)
-        return self._once(self._zones, host,
-                          lambda _: servers.zone_of(self.req.db, server))
+        return self._once(self._zones, host, lambda _: servers.zone_of(self.req.db, server))
 
     def _full_attributes(self, server, ports):
         at = self.at
@@ -214,30 +230,32 @@ class Views:
             "OS-EXT-STS:vm_state": server["vm_state"],
             "OS-EXT-STS:power_state": server["power_state"],
             "os-extended-volumes:volumes_attached": self._once(
-                self._volumes_views, server["volumes"], self._volumes),
+                self._volumes_views, server["volumes"], self._volumes
+            ),
         }
         # nova's _add_security_grps reads the groups from the server's neutron
         # ports: a server without ports (networks "none") has no such key
         if ports:
             body["security_groups"] = self._json(server["security_groups"])
         if self.admin:
-            body.update({
-                "OS-EXT-SRV-ATTR:host": server["host"],
-                "OS-EXT-SRV-ATTR:instance_name":
-                    servers.instance_name(server["seq"]),
-                "OS-EXT-SRV-ATTR:hypervisor_hostname": server["node"],
-            })
+            body.update(
+                {
+                    "OS-EXT-SRV-ATTR:host": server["host"],
+                    "OS-EXT-SRV-ATTR:instance_name": servers.instance_name(server["seq"]),
+                    "OS-EXT-SRV-ATTR:hypervisor_hostname": server["node"],
+                }
+            )
             if at["2.3"]:
-                body.update({
-                    "OS-EXT-SRV-ATTR:hostname": server["hostname"],
-                    "OS-EXT-SRV-ATTR:reservation_id":
-                        server["reservation_id"],
-                    "OS-EXT-SRV-ATTR:launch_index": server["launch_index"],
-                    "OS-EXT-SRV-ATTR:kernel_id": "",
-                    "OS-EXT-SRV-ATTR:ramdisk_id": "",
-                    "OS-EXT-SRV-ATTR:root_device_name":
-                        server["root_device_name"],
-                })
+                body.update(
+                    {
+                        "OS-EXT-SRV-ATTR:hostname": server["hostname"],
+                        "OS-EXT-SRV-ATTR:reservation_id": server["reservation_id"],
+                        "OS-EXT-SRV-ATTR:launch_index": server["launch_index"],
+                        "OS-EXT-SRV-ATTR:kernel_id": "",
+                        "OS-EXT-SRV-ATTR:ramdisk_id": "",
+                        "OS-EXT-SRV-ATTR:root_device_name": server["root_device_name"],
+                    }
+                )
                 if self.mode != "rebuild":
                     body["OS-EXT-SRV-ATTR:user_data"] = server["user_data"]
         elif at["2.90"]:

@@ -10,63 +10,117 @@ progress they compute is persisted by the rules in a short write.
 
 import datetime
 
-from occli.localcloud.app import HTTPError, Response
-from occli.localcloud.compute import block_devices, build, servers, states, values
-from occli.localcloud.compute.api import common, schemas
-from occli.localcloud.compute.api.server_views import Views, view
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
+from occli.localcloud.compute import block_devices
+from occli.localcloud.compute import build
+from occli.localcloud.compute import servers
+from occli.localcloud.compute import states
+from occli.localcloud.compute import values
+from occli.localcloud.compute.api import common
+from occli.localcloud.compute.api import schemas
+from occli.localcloud.compute.api.server_views import Views
+from occli.localcloud.compute.api.server_views import view
 
 # /os-volumes_boot is served by nova 2.1-2.102 and gone (404) from 2.103.
 VOLUMES_BOOT_MAX_VERSION = "2.102"
 
-LIST_PARAMS = frozenset([
-    "user_id", "project_id", "tenant_id", "launch_index", "image_ref",
-    "image", "kernel_id", "ramdisk_id", "hostname", "key_name",
-    "power_state", "vm_state", "task_state", "host", "node", "flavor",
-    "reservation_id", "launched_at", "terminated_at", "availability_zone",
-    "name", "display_name", "description", "display_description",
-    "locked_by", "uuid", "root_device_name", "config_drive", "access_ip_v4",
-    "access_ip_v6", "auto_disk_config", "progress", "sort_key", "sort_dir",
-    "all_tenants", "soft_deleted", "deleted", "status", "changes-since",
-    "ip", "ip6", "created_at", "block_device_mapping", "services",
-    "metadata", "system_metadata", "info_cache", "security_groups",
-    "pci_devices", "limit", "marker", "tags", "tags-any", "not-tags",
-    "not-tags-any", "changes-before", "locked", "pinned_availability_zone"])
+LIST_PARAMS = frozenset(
+    [
+        "user_id",
+        "project_id",
+        "tenant_id",
+        "launch_index",
+        "image_ref",
+        "image",
+        "kernel_id",
+        "ramdisk_id",
+        "hostname",
+        "key_name",
+        "power_state",
+        "vm_state",
+        "task_state",
+        "host",
+        "node",
+        "flavor",
+        "reservation_id",
+        "launched_at",
+        "terminated_at",
+        "availability_zone",
+        "name",
+        "display_name",
+        "description",
+        "display_description",
+        "locked_by",
+        "uuid",
+        "root_device_name",
+        "config_drive",
+        "access_ip_v4",
+        "access_ip_v6",
+        "auto_disk_config",
+        "progress",
+        "sort_key",
+        "sort_dir",
+        "all_tenants",
+        "soft_deleted",
+        "deleted",
+        "status",
+        "changes-since",
+        "ip",
+        "ip6",
+        "created_at",
+        "block_device_mapping",
+        "services",
+        "metadata",
+        "system_metadata",
+        "info_cache",
+        "security_groups",
+        "pci_devices",
+        "limit",
+        "marker",
+        "tags",
+        "tags-any",
+        "not-tags",
+        "not-tags-any",
+        "changes-before",
+        "locked",
+        "pinned_availability_zone",
+    ]
+)
 
 # PUT /servers/{id}: request field → column
-_UPDATABLE = (("name", "name"), ("description", "description"),
-              ("accessIPv4", "access_ipv4"), ("accessIPv6", "access_ipv6"),
-              ("hostname", "hostname"))
+_UPDATABLE = (
+    ("name", "name"),
+    ("description", "description"),
+    ("accessIPv4", "access_ipv4"),
+    ("accessIPv6", "access_ipv6"),
+    ("hostname", "hostname"),
+)
 
 
 def register(service):
-    for prefix, high in (("/servers", None),
-                         ("/os-volumes_boot", VOLUMES_BOOT_MAX_VERSION)):
+    for prefix, high in (("/servers", None), ("/os-volumes_boot", VOLUMES_BOOT_MAX_VERSION)):
         service.api("GET", prefix, list_servers, max_version=high)
-        service.api("GET", prefix + "/detail", list_servers_detail,
-                    max_version=high)
+        service.api("GET", prefix + "/detail", list_servers_detail, max_version=high)
         service.api("POST", prefix, create_server, max_version=high)
-        service.api("GET", prefix + "/{server_id}", show_server,
-                    max_version=high)
-        service.api("PUT", prefix + "/{server_id}", update_server,
-                    max_version=high)
-        service.api("DELETE", prefix + "/{server_id}", delete_server,
-                    max_version=high)
+        service.api("GET", prefix + "/{server_id}", show_server, max_version=high)
+        service.api("PUT", prefix + "/{server_id}", update_server, max_version=high)
+        service.api("DELETE", prefix + "/{server_id}", delete_server, max_version=high)
 
 
 def load(req):
     """The ``{server_id}`` server the caller may see (404 otherwise)."""
-    return servers.get(req.db, common.caller(req), req.params["server_id"],
-                       common.progress(req))
+    return servers.get(req.db, common.caller(req), req.params["server_id"], common.progress(req))
 
 
 # -- list -------------------------------------------------------------------------
+
 
 def _parse_time(value, name):
     try:
         parsed = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
         if parsed.tzinfo is not None:
-            parsed = parsed.astimezone(datetime.timezone.utc).replace(
-                tzinfo=None)
+            parsed = parsed.astimezone(datetime.timezone.utc).replace(tzinfo=None)
     except (ValueError, OverflowError):
         # OverflowError: an offset moving the time out of years 1-9999
         raise common.bad_request("Invalid filter field: %s." % name) from None
@@ -92,8 +146,7 @@ def _search(req):
         if unknown and version >= "2.38":
             raise common.bad_request("Invalid status value")
         if "DELETED" in statuses and not admin:
-            raise HTTPError(403, "Only administrators may list deleted "
-                                 "instances")
+            raise HTTPError(403, "Only administrators may list deleted instances")
         search["status"] = statuses
     for name in ("image", "flavor"):
         if arg(name) is not None:
@@ -103,11 +156,11 @@ def _search(req):
         search["changes-since"] = since = _parse_time(since, "changes-since")
     before = arg("changes-before") if version >= "2.66" else None
     if before is not None:
-        search["changes-before"] = before = _parse_time(before,
-                                                        "changes-before")
+        search["changes-before"] = before = _parse_time(before, "changes-before")
         if since is not None and since > before:
-            raise common.bad_request("The value of changes-since must be "
-                                     "less than or equal to changes-before.")
+            raise common.bad_request(
+                "The value of changes-since must be less than or equal to changes-before."
+            )
     if version >= "2.26":
         for name in ("tags", "tags-any", "not-tags", "not-tags-any"):
             if arg(name) is not None:
@@ -115,8 +168,7 @@ def _search(req):
     if version >= "2.73" and arg("locked") is not None:
         search["locked"] = common.bool_param(arg("locked"), "locked")
     if admin or version >= "2.83":
-        for name in ("availability_zone", "key_name", "user_id", "vm_state",
-                     "task_state"):
+        for name in ("availability_zone", "key_name", "user_id", "vm_state", "task_state"):
             if arg(name) is not None:
                 search[name] = arg(name)
     if admin:
@@ -146,21 +198,28 @@ def _list(req, detail):
         common.reject_unknown_params(req, LIST_PARAMS)
     projects = _projects(req)
     search = _search(req)
-    listing = servers.select(req.db, common.caller(req), common.progress(req),
-                             projects, search, req.query.get("sort_key", []),
-                             req.query.get("sort_dir", []))
+    listing = servers.select(
+        req.db,
+        common.caller(req),
+        common.progress(req),
+        projects,
+        search,
+        req.query.get("sort_key", []),
+        req.query.get("sort_dir", []),
+    )
     limit = common.parse_limit(req)
     found = listing.page(req.arg("marker"), limit)
     next_links = common.next_links(
-        req, found, limit, lambda s: s["id"],
-        "servers/detail" if detail else "servers")
+        req, found, limit, lambda s: s["id"], "servers/detail" if detail else "servers"
+    )
     if detail:
         render = Views(req, "detail")
         items = [render(s) for s in found]
     else:
-        items = [{"id": s["id"], "name": s["name"],
-                  "links": common.links(req, "servers", s["id"])}
-                 for s in found]
+        items = [
+            {"id": s["id"], "name": s["name"], "links": common.links(req, "servers", s["id"])}
+            for s in found
+        ]
     body = {"servers": items}
     if next_links:
         body["servers_links"] = next_links
@@ -181,6 +240,7 @@ def show_server(req):
 
 # -- create, update, delete ---------------------------------------------------------
 
+
 def _build_request(req, body):
     """The create body as a BuildRequest (nova's API layer: counts and the
     block device mappings' first stage)."""
@@ -196,60 +256,66 @@ def _build_request(req, body):
     max_count = max_count or min_count
     mappings, legacy = block_devices.from_request(server)
     requested_host = None
-    if version >= "2.74" and ("host" in server
-                              or "hypervisor_hostname" in server):
-        requested_host = (server.get("host")
-                          or server.get("hypervisor_hostname"))
+    if version >= "2.74" and ("host" in server or "hypervisor_hostname" in server):
+        requested_host = server.get("host") or server.get("hypervisor_hostname")
     return build.BuildRequest(
-        name=server["name"], flavor_ref=server["flavorRef"],
-        image_ref=server.get("imageRef") or "", block_devices=mappings,
-        legacy_bdm=legacy, min_count=min_count, max_count=max_count,
+        name=server["name"],
+        flavor_ref=server["flavorRef"],
+        image_ref=server.get("imageRef") or "",
+        block_devices=mappings,
+        legacy_bdm=legacy,
+        min_count=min_count,
+        max_count=max_count,
         metadata=server.get("metadata", {}),
         personality=server.get("personality", []),
-        key_name=server.get("key_name"), networks=server.get("networks"),
+        key_name=server.get("key_name"),
+        networks=server.get("networks"),
         availability_zone=server.get("availability_zone"),
         requested_host=requested_host,
-        security_groups=(server.get("security_groups")
-                         or [{"name": "default"}]),
-        scheduler_hints=body.get("os:scheduler_hints",
-                                 body.get("OS-SCH-HNT:scheduler_hints", {})),
-        description=(server.get("description") if version >= "2.19"
-                     else server["name"]),
-        hostname=server.get("hostname"), user_data=server.get("user_data"),
+        security_groups=(server.get("security_groups") or [{"name": "default"}]),
+        scheduler_hints=body.get("os:scheduler_hints", body.get("OS-SCH-HNT:scheduler_hints", {})),
+        description=(server.get("description") if version >= "2.19" else server["name"]),
+        hostname=server.get("hostname"),
+        user_data=server.get("user_data"),
         config_drive=values.truthy(server.get("config_drive")),
         access_ipv4=server.get("accessIPv4"),
         access_ipv6=server.get("accessIPv6"),
         auto_disk_config=server.get("OS-DCF:diskConfig", "AUTO") == "AUTO",
         tags=server.get("tags", []),
-        trusted_certs=server.get("trusted_image_certificates"))
+        trusted_certs=server.get("trusted_image_certificates"),
+    )
 
 
 def create_server(req):
-    body = schemas.validate(schemas.server_create(req.microversion),
-                            req.json())
+    body = schemas.validate(schemas.server_create(req.microversion), req.json())
     request = _build_request(req, body)
     server = body["server"]
-    created = servers.create(req.db, common.caller(req), req.cloud.config,
-                             common.images(req), request)
+    created = servers.create(
+        req.db, common.caller(req), req.cloud.config, common.images(req), request
+    )
     first = created[0]
     if values.truthy(server.get("return_reservation_id", False)):
         return Response(202, {"reservation_id": first["reservation_id"]})
     links = common.links(req, "servers", first["id"])
-    return Response(202, {"server": {
-        "id": first["id"], "links": links,
-        "OS-DCF:diskConfig": "AUTO" if first["auto_disk_config"]
-        else "MANUAL",
-        "security_groups": request.security_groups,
-        "adminPass": server.get("adminPass") or build.new_admin_password(),
-    }}, headers={"Location": links[0]["href"]})
+    return Response(
+        202,
+        {
+            "server": {
+                "id": first["id"],
+                "links": links,
+                "OS-DCF:diskConfig": "AUTO" if first["auto_disk_config"] else "MANUAL",
+                "security_groups": request.security_groups,
+                "adminPass": server.get("adminPass") or build.new_admin_password(),
+            }
+        },
+        headers={"Location": links[0]["href"]},
+    )
 
 
 def update_server(req):
-    body = schemas.validate(schemas.server_update(req.microversion),
-                            req.json())["server"]
+    body = schemas.validate(schemas.server_update(req.microversion), req.json())["server"]
     server = load(req)
-    changes = {column: body[field] for field, column in _UPDATABLE
-               if field in body}
+    changes = {column: body[field] for field, column in _UPDATABLE if field in body}
     if "OS-DCF:diskConfig" in body:
         changes["auto_disk_config"] = int(body["OS-DCF:diskConfig"] == "AUTO")
     servers.update(req.db, server, changes)

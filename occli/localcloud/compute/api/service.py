@@ -7,35 +7,53 @@ both URL forms of every route (``api``: with and without
 hosts (``seed``).
 """
 
-from occli.localcloud.app import HTTPError, Service
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Service
 from occli.localcloud.compute import flavors as flavor_rules
 from occli.localcloud.compute import hosts as host_rules
 from occli.localcloud.compute import migrations
-from occli.localcloud.compute.api import (
-    aggregates,
-    common,
+from occli.localcloud.compute.api import aggregates
+from occli.localcloud.compute.api import common
+from occli.localcloud.compute.api import flavors
+from occli.localcloud.compute.api import hosts
+from occli.localcloud.compute.api import keypairs
+from occli.localcloud.compute.api import limits
+from occli.localcloud.compute.api import metadata
+from occli.localcloud.compute.api import microversions
+from occli.localcloud.compute.api import quotas
+from occli.localcloud.compute.api import server_actions
+from occli.localcloud.compute.api import servers
+from occli.localcloud.compute.api import usage
+from occli.localcloud.compute.api import versions
+
+# The API modules, each with register(service), in route order.
+RESOURCES = (
+    versions,
     flavors,
     hosts,
     keypairs,
-    limits,
-    metadata,
-    microversions,
-    quotas,
-    server_actions,
     servers,
+    server_actions,
+    metadata,
+    limits,
+    aggregates,
+    quotas,
     usage,
-    versions,
 )
 
-# The API modules, each with register(service), in route order.
-RESOURCES = (versions, flavors, hosts, keypairs, servers, server_actions,
-             metadata, limits, aggregates, quotas, usage)
-
-FAULT_NAMES = {400: "badRequest", 401: "unauthorized", 403: "forbidden",
-               404: "itemNotFound", 405: "badMethod",
-               409: "conflictingRequest", 413: "overLimit",
-               415: "badMediaType", 429: "overLimit",
-               501: "notImplemented", 503: "serviceUnavailable"}
+FAULT_NAMES = {
+    400: "badRequest",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "itemNotFound",
+    405: "badMethod",
+    409: "conflictingRequest",
+    413: "overLimit",
+    415: "badMediaType",
+    429: "overLimit",
+    501: "notImplemented",
+    503: "serviceUnavailable",
+}
 
 
 def version_gate(handler, min_version=None, max_version=None):
@@ -48,6 +66,7 @@ def version_gate(handler, min_version=None, max_version=None):
         if not req.microversion.within(low, max_version):
             raise HTTPError(404, "The resource could not be found.")
         return handler(req)
+
     gated.__name__ = handler.__name__
     gated.__doc__ = handler.__doc__
     return gated
@@ -55,20 +74,29 @@ def version_gate(handler, min_version=None, max_version=None):
 
 # nova's policy rules of the member-only routes and server actions
 _ACTION_RULES = {
-    "os-start": "servers:start", "os-stop": "servers:stop",
-    "reboot": "servers:reboot", "rebuild": "servers:rebuild",
-    "resize": "servers:resize", "confirmResize": "servers:confirm_resize",
+    "os-start": "servers:start",
+    "os-stop": "servers:stop",
+    "reboot": "servers:reboot",
+    "rebuild": "servers:rebuild",
+    "resize": "servers:resize",
+    "confirmResize": "servers:confirm_resize",
     "revertResize": "servers:revert_resize",
     "createImage": "servers:create_image",
-    "pause": "os-pause-server:pause", "unpause": "os-pause-server:unpause",
+    "pause": "os-pause-server:pause",
+    "unpause": "os-pause-server:unpause",
     "suspend": "os-suspend-server:suspend",
     "resume": "os-suspend-server:resume",
-    "lock": "os-lock-server:lock", "unlock": "os-lock-server:unlock",
+    "lock": "os-lock-server:lock",
+    "unlock": "os-lock-server:unlock",
     "os-getConsoleOutput": "os-console-output",
     "changePassword": "os-admin-password",
 }
-_METADATA_RULES = {("POST", False): "create", ("PUT", False): "update_all",
-                   ("PUT", True): "update", ("DELETE", True): "delete"}
+_METADATA_RULES = {
+    ("POST", False): "create",
+    ("PUT", False): "update_all",
+    ("PUT", True): "update",
+    ("DELETE", True): "delete",
+}
 
 
 def policy_rule(req, route):
@@ -80,10 +108,10 @@ def policy_rule(req, route):
         rule = _ACTION_RULES.get(action, "servers:%s" % action)
     elif "/metadata" in pattern:
         rule = "server-metadata:" + _METADATA_RULES.get(
-            (route.method, pattern.endswith("{key}")), "create")
+            (route.method, pattern.endswith("{key}")), "create"
+        )
     else:
-        rule = "servers:" + {"POST": "create", "PUT": "update"}.get(
-            route.method, "delete")
+        rule = "servers:" + {"POST": "create", "PUT": "update"}.get(route.method, "delete")
     return "os_compute_api:" + rule
 
 
@@ -101,8 +129,7 @@ class ComputeService(Service):
             module.register(self)
         self.routes.extend(self._project_routes)
 
-    def api(self, method, pattern, handler, min_version=None,
-            max_version=None, role="auto"):
+    def api(self, method, pattern, handler, min_version=None, max_version=None, role="auto"):
         """Route ``/v2.1<pattern>`` and ``/v2.1/{project_id}<pattern>``.
 
         ``role``: see :meth:`Service.make_route` (key pairs belong to
@@ -110,14 +137,15 @@ class ComputeService(Service):
         """
         handler = version_gate(handler, min_version, max_version)
         self.route(method, common.API_PREFIX + pattern, handler, role=role)
-        self._project_routes.append(self.make_route(
-            method, common.API_PREFIX + "/{project_id}" + pattern, handler,
-            role=role))
+        self._project_routes.append(
+            self.make_route(
+                method, common.API_PREFIX + "/{project_id}" + pattern, handler, role=role
+            )
+        )
 
     def policy_denied(self, req, route):
         """Nova's 403 naming the policy rule the caller's roles fail."""
-        return HTTPError(403, "Policy doesn't allow %s to be performed."
-                         % policy_rule(req, route))
+        return HTTPError(403, "Policy doesn't allow %s to be performed." % policy_rule(req, route))
 
     def migrations(self):
         """One store component per part (``compute.flavors``, …)."""
@@ -128,12 +156,10 @@ class ComputeService(Service):
         host_rules.seed(db, self.cloud.config.compute_hosts)
 
     def before(self, req):
-        sub = req.path[len(self.prefix):].rstrip("/")
-        if sub != common.API_PREFIX and not sub.startswith(
-                common.API_PREFIX + "/"):
+        sub = req.path[len(self.prefix) :].rstrip("/")
+        if sub != common.API_PREFIX and not sub.startswith(common.API_PREFIX + "/"):
             return
-        req.microversion = microversions.negotiate(
-            microversions.requested(req.header))
+        req.microversion = microversions.negotiate(microversions.requested(req.header))
         project_id = req.params.get("project_id")
         if project_id is None:
             return
@@ -142,19 +168,17 @@ class ComputeService(Service):
         if req.context is not None and project_id != req.context.project_id:
             raise common.bad_request(
                 "Malformed request URL: URL's project_id '%s' doesn't match "
-                "Context's project_id '%s'"
-                % (project_id, req.context.project_id))
+                "Context's project_id '%s'" % (project_id, req.context.project_id)
+            )
 
     def after(self, req, resp):
         resp.headers["X-Compute-Request-Id"] = req.request_id
         if req.microversion is not None:
-            resp.headers.update(
-                microversions.response_headers(req.microversion))
+            resp.headers.update(microversions.response_headers(req.microversion))
 
     def error_body(self, status, message, extra):
         if status == 401:
-            return {"error": {"code": 401, "title": "Unauthorized",
-                              "message": message}}
+            return {"error": {"code": 401, "title": "Unauthorized", "message": message}}
         body = {"code": status, "message": message}
         if status in (413, 429) and "retryAfter" in extra:
             body["retryAfter"] = extra["retryAfter"]

@@ -30,8 +30,7 @@ def register(service):
     service.api("GET", "/" + COLLECTION, list_usage)
     service.api("GET", "/%s/{tenant_id}" % COLLECTION, show_usage)
     service.api("GET", "/os-instance_usage_audit_log", list_audit_log)
-    service.api("GET", "/os-instance_usage_audit_log/{before_timestamp}",
-                show_audit_log)
+    service.api("GET", "/os-instance_usage_audit_log/{before_timestamp}", show_audit_log)
 
 
 def _first(req, name):
@@ -60,21 +59,18 @@ def _query(req, allowed):
             problem = "%r does not match '^[0-9]*$'" % value
         if problem:
             raise common.bad_request(
-                "Invalid input for query parameters limit. Value: %s. %s"
-                % (value, problem))
+                "Invalid input for query parameters limit. Value: %s. %s" % (value, problem)
+            )
     raw = req.arg("limit")
-    limit = common.MAX_LIMIT if raw is None else min(int(raw),
-                                                     common.MAX_LIMIT)
+    limit = common.MAX_LIMIT if raw is None else min(int(raw), common.MAX_LIMIT)
     return limit, req.arg("marker")
 
 
 def _servers(req, project_id, limit, marker):
     """The period and its page of servers."""
     start, stop = usage.period(_first(req, "start"), _first(req, "end"))
-    servers = usage.servers_in_period(req.db, common.progress(req), start,
-                                      stop, project_id)
-    return start, stop, usage.page(req.db, servers, limit, marker,
-                                   project_id)
+    servers = usage.servers_in_period(req.db, common.progress(req), start, stop, project_id)
+    return start, stop, usage.page(req.db, servers, limit, marker, project_id)
 
 
 def _links(req, server_usages, path):
@@ -92,8 +88,13 @@ def _links(req, server_usages, path):
     project_id = req.context.project_id
     url = "%s?%s" % (req.path, req.query_string)
     segment = "/" + project_id if project_id in url else ""
-    href = "%s%s%s/%s?%s" % (common.root_url(req), common.API_PREFIX,
-                             segment, path, urlencode(params))
+    href = "%s%s%s/%s?%s" % (
+        common.root_url(req),
+        common.API_PREFIX,
+        segment,
+        path,
+        urlencode(params),
+    )
     return [{"rel": "next", "href": href}]
 
 
@@ -102,8 +103,7 @@ def list_usage(req):
     common.require_admin(req, POLICY % "list")
     start, stop, servers = _servers(req, None, limit, marker)
     detailed = _first(req, "detailed") == "1"
-    summaries, server_usages = usage.tenant_usages(servers, start, stop,
-                                                   detailed)
+    summaries, server_usages = usage.tenant_usages(servers, start, stop, detailed)
     body = {"tenant_usages": summaries}
     if req.microversion >= PAGING_MIN_VERSION:
         links = _links(req, server_usages, COLLECTION)
@@ -116,14 +116,12 @@ def show_usage(req):
     project_id = req.params["tenant_id"]
     limit, marker = _query(req, ("start", "end"))
     if not req.context.is_admin and project_id != req.context.project_id:
-        raise HTTPError(403, "Policy doesn't allow %s to be performed."
-                        % (POLICY % "show"))
+        raise HTTPError(403, "Policy doesn't allow %s to be performed." % (POLICY % "show"))
     start, stop, servers = _servers(req, project_id, limit, marker)
     summaries, server_usages = usage.tenant_usages(servers, start, stop)
     body = {"tenant_usage": summaries[0] if summaries else {}}
     if req.microversion >= PAGING_MIN_VERSION:
-        links = _links(req, server_usages,
-                       "%s/%s" % (COLLECTION, project_id))
+        links = _links(req, server_usages, "%s/%s" % (COLLECTION, project_id))
         if links:
             body["tenant_usage_links"] = links
     return body

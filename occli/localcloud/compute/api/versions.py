@@ -1,14 +1,23 @@
 """Nova's version documents: ``/compute/`` (both versions), ``/compute/v2/``
 and ``/compute/v2.1/`` (no token needed)."""
 
-from occli.localcloud.compute.api import common, microversions
+from occli.localcloud.compute.api import common
+from occli.localcloud.compute.api import microversions
 
-_V20 = {"id": "v2.0", "status": "DEPRECATED", "version": "",
-        "min_version": "", "updated": "2025-07-04T12:00:00Z"}
-_V21 = {"id": "v2.1", "status": "CURRENT",
-        "version": microversions.MAX_VERSION,
-        "min_version": microversions.MIN_VERSION,
-        "updated": "2013-07-23T11:33:21Z"}
+_V20 = {
+    "id": "v2.0",
+    "status": "DEPRECATED",
+    "version": "",
+    "min_version": "",
+    "updated": "2025-07-04T12:00:00Z",
+}
+_V21 = {
+    "id": "v2.1",
+    "status": "CURRENT",
+    "version": microversions.MAX_VERSION,
+    "min_version": microversions.MIN_VERSION,
+    "updated": "2013-07-23T11:33:21Z",
+}
 
 
 def register(service):
@@ -18,23 +27,34 @@ def register(service):
 
 
 def _links(req, path):
-    return [{"rel": "self",
-             "href": "%s/%s/" % (common.root_url(req), path)}]
+    return [{"rel": "self", "href": "%s/%s/" % (common.root_url(req), path)}]
 
 
 def versions(req):
-    return {"versions": [dict(_V20, links=_links(req, "v2")),
-                         dict(_V21, links=_links(req, "v2.1"))]}
+    return {
+        "versions": [dict(_V20, links=_links(req, "v2")), dict(_V21, links=_links(req, "v2.1"))]
+    }
 
 
 def _document(req, doc, path, media_version):
     links = _links(req, path) + [
-        {"rel": "describedby", "type": "text/html",
-         "href": "http://docs.openstack.org/"}]
-    return {"version": dict(doc, links=links, **{"media-types": [
-        {"base": "application/json",
-         "type": "application/vnd.openstack.compute+json;version=%s"
-                 % media_version}]})}
+        {"rel": "describedby", "type": "text/html", "href": "http://docs.openstack.org/"}
+    ]
+    return {
+        "version": dict(
+            doc,
+            links=links,
+            **{
+                "media-types": [
+                    {
+                        "base": "application/json",
+                        "type": "application/vnd.openstack.compute+json;version=%s"
+                        % media_version,
+                    }
+                ]
+            },
+        )
+    }
 
 
 def version_v2(req):
