@@ -7,6 +7,9 @@ The fixtures of conftest.py use these; a test that needs a cloud of its own
 import dataclasses
 import json
 import os
+import pathlib
+import subprocess
+import sys
 
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
@@ -71,3 +74,43 @@ def ok(result):
 
 def as_json(result):
     return json.loads(ok(result))
+
+
+IMAGE = "cirros-0.6.2-x86_64-disk"
+
+
+def boot_servers(run_occli, prefix, count, *extra):
+    """Boot ``count`` servers ``<prefix>-1…`` (m1.tiny, no network) and
+    wait until they are ACTIVE; ``extra``: more ``server create`` options."""
+    ok(
+        run_occli(
+            "server", "create", prefix, "--image", IMAGE, "--flavor", "m1.tiny",
+            "--nic", "none", "--min", str(count), "--max", str(count),
+            "--wait", "--wait-interval", "0.1", *extra,
+        )
+    )  # fmt: skip
+
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
+
+
+def run_example(script, tmp_path):
+    """Run ``examples/<script>`` against a fresh local cloud, as a user
+    would with the cloud's clouds.yaml: the finished process."""
+    cloud = start_localcloud(tmp_path / "cloud")
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OS_")}
+        env.update(
+            OS_CLIENT_CONFIG_FILE=cloud.clouds_yaml,
+            OCCLI_CACHE_DIR=str(tmp_path / "cache"),
+            PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""),
+        )
+        return subprocess.run(
+            ["bash", str(EXAMPLES / script)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    finally:
+        cloud.stop()

@@ -7,35 +7,15 @@ import uuid
 import pytest
 
 from tests.functional.harness import as_json
+from tests.functional.harness import boot_servers
 from tests.functional.harness import ok
-
-IMAGE = "cirros-0.6.2-x86_64-disk"
 
 
 @pytest.fixture
 def servers(occli_env, run_occli):
     """Six ACTIVE servers; their ids (deleted afterwards if still there)."""
     prefix = "bulk-" + uuid.uuid4().hex[:8]
-    ok(
-        run_occli(
-            "server",
-            "create",
-            prefix,
-            "--image",
-            IMAGE,
-            "--flavor",
-            "m1.tiny",
-            "--nic",
-            "none",
-            "--min",
-            "6",
-            "--max",
-            "6",
-            "--wait",
-            "--wait-interval",
-            "0.1",
-        )
-    )
+    boot_servers(run_occli, prefix, 6)
     listed = as_json(
         run_occli(
             "server", "list", "--name", "^%s-" % prefix, "-f", "json", "-c", "ID", "-c", "Name"

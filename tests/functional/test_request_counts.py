@@ -7,35 +7,15 @@ import uuid
 import pytest
 
 from tests.functional.harness import as_json
+from tests.functional.harness import boot_servers
 from tests.functional.harness import ok
-
-IMAGE = "cirros-0.6.2-x86_64-disk"
 
 
 @pytest.fixture
 def servers(occli_env, run_occli):
     """Two ACTIVE servers ``<prefix>-1`` and ``<prefix>-2``; their shows."""
     prefix = "rc-" + uuid.uuid4().hex[:8]
-    ok(
-        run_occli(
-            "server",
-            "create",
-            prefix,
-            "--image",
-            IMAGE,
-            "--flavor",
-            "m1.tiny",
-            "--nic",
-            "none",
-            "--min",
-            "2",
-            "--max",
-            "2",
-            "--wait",
-            "--wait-interval",
-            "0.1",
-        )
-    )
+    boot_servers(run_occli, prefix, 2)
     shown = [
         as_json(run_occli("server", "show", "%s-%d" % (prefix, i), "-f", "json")) for i in (1, 2)
     ]

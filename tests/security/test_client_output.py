@@ -9,37 +9,12 @@ import uuid
 import pytest
 
 from tests.functional.harness import ok
-from tests.functional.harness import point_client_at
-from tests.functional.harness import start_localcloud
 
 # clear the screen, set the window title, ring, CSI as one C1 byte, rewrite
 # the line: each would act on a terminal
 EVIL = "ev\x1b[2J\x1b]0;owned\x07il\x9b31m\rX\x7f"
 SHOWN = "ev\\x1b[2J\\x1b]0;owned\\x07il\\x9b31m\\x0dX\\x7f"
 RAW = ("\x1b", "\x07", "\x9b", "\r", "\x7f")
-
-
-@pytest.fixture(scope="module")
-def cloud(tmp_path_factory):
-    running = start_localcloud(tmp_path_factory.mktemp("output-cloud"))
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def occli(cloud, monkeypatch, tmp_path, capsys):
-    """Run ``occli ARGV…`` in-process as the demo user."""
-    from occli import shell
-
-    point_client_at(cloud, monkeypatch, tmp_path / "cache", cloud="local")
-
-    def run(*argv):
-        capsys.readouterr()
-        code = shell.main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 @pytest.fixture

@@ -10,34 +10,9 @@ import pytest
 
 from tests.functional.harness import as_json
 from tests.functional.harness import ok
-from tests.functional.harness import point_client_at
-from tests.functional.harness import start_localcloud
 
 IMAGE = "cirros-0.6.2-x86_64-disk"
 USER_DATA = b"#cloud-config\nchpasswd:\n  list: root:Cl0udInitPa55\n"
-
-
-@pytest.fixture(scope="module")
-def cloud(tmp_path_factory):
-    running = start_localcloud(tmp_path_factory.mktemp("secrets-cloud"))
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def occli(cloud, monkeypatch, tmp_path, capsys):
-    """Run ``occli ARGV…`` in-process as the demo user."""
-    from occli import shell
-
-    point_client_at(cloud, monkeypatch, tmp_path / "cache", cloud="local")
-
-    def run(*argv):
-        capsys.readouterr()
-        code = shell.main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 @pytest.fixture
