@@ -12,15 +12,12 @@ import dataclasses
 import datetime
 import hashlib
 import hmac
-import io
 import json
 import time
 
 from occli.localcloud import common
+from tests.unit.localcloud import wsgi_client
 from tests.unit.localcloud.heat_swift_harness import add_member
-
-HOST = "cloud.test:8775"
-BASE = "http://" + HOST
 
 # project A is the seeded "demo" (user demo, member); project B and A's
 # reader are added by add_principals
@@ -34,20 +31,6 @@ PASSWORDS = {
 }
 
 
-class Result:
-    def __init__(self, status, headers, body):
-        self.status = status
-        self.headers = {k.lower(): v for k, v in headers}
-        self.body = body
-
-    def json(self):
-        return json.loads(self.body)
-
-    def text(self):
-        """Body and header values, for leak checks."""
-        return self.body.decode("utf-8", "replace") + "\n" + "\n".join(self.headers.values())
-
-
 class Client:
     """Calls the cloud's WSGI application directly (no sockets)."""
 
@@ -57,35 +40,7 @@ class Client:
     def request(self, method, path, token=None, json_body=None, body=None, headers=None, query=""):
         if json_body is not None:
             body = json.dumps(json_body).encode()
-        body = body or b""
-        environ = {
-            "REQUEST_METHOD": method,
-            "PATH_INFO": path,
-            "QUERY_STRING": query,
-            "SERVER_NAME": "cloud.test",
-            "SERVER_PORT": "8775",
-            "HTTP_HOST": HOST,
-            "SERVER_PROTOCOL": "HTTP/1.1",
-            "wsgi.url_scheme": "http",
-            "wsgi.input": io.BytesIO(body),
-            "CONTENT_LENGTH": str(len(body)),
-            "CONTENT_TYPE": "application/json",
-        }
-        for name, value in (headers or {}).items():
-            key = name.upper().replace("-", "_")
-            if key not in ("CONTENT_TYPE", "CONTENT_LENGTH"):
-                key = "HTTP_" + key
-            environ[key] = value
-        if token is not None:
-            environ["HTTP_X_AUTH_TOKEN"] = token
-        captured = {}
-
-        def start_response(status, response_headers):
-            captured["status"] = int(status.split()[0])
-            captured["headers"] = response_headers
-
-        payload = b"".join(self.cloud.wsgi(environ, start_response))
-        return Result(captured["status"], captured["headers"], payload)
+        return wsgi_client.call(self.cloud, method, path, query, body, headers, token)
 
     def call(self, method, path, token=None, expect=(200, 201, 202, 204), **kw):
         """A request that must succeed (setup): the Result."""

@@ -28,7 +28,7 @@ from occli.localcloud import orchestration
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from tests.unit.localcloud.compute_harness import CIRROS
-from tests.unit.localcloud.conftest import Client
+from tests.unit.localcloud.wsgi_client import Client
 
 settings.register_profile(
     "ci",

@@ -13,7 +13,7 @@ from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from tests.unit.localcloud.compute_harness import CIRROS
 from tests.unit.localcloud.compute_harness import fault
-from tests.unit.localcloud.conftest import Client
+from tests.unit.localcloud.wsgi_client import Client
 
 HUGE = 10**30
 NOT_STRICT = {

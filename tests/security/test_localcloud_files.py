@@ -13,7 +13,7 @@ from occli.localcloud import cli
 from occli.localcloud.cloud import DATA_FILES
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
-from tests.unit.localcloud.conftest import Client
+from tests.unit.localcloud.wsgi_client import Client
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

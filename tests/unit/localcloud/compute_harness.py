@@ -10,7 +10,7 @@ from occli.localcloud.compute import ComputeService
 from occli.localcloud.compute import microversions
 from occli.localcloud.identity import IdentityService
 from occli.localcloud.image import ImageService
-from tests.unit.localcloud.conftest import Client
+from tests.unit.localcloud.wsgi_client import Client
 
 CIRROS = image.seed_image_id("cirros-0.6.2-x86_64-disk")
 UBUNTU = image.seed_image_id("ubuntu-24.04")

@@ -15,7 +15,7 @@ from occli.localcloud.compute import aggregates
 from occli.localcloud.identity import IdentityService
 from occli.localcloud.image import ImageService
 from tests.shape import assert_same_shape
-from tests.unit.localcloud.conftest import Client
+from tests.unit.localcloud.wsgi_client import Client
 
 SAMPLES = os.path.join(
     os.path.dirname(__file__), os.pardir, os.pardir, "fixtures", "compute", "os-aggregates"

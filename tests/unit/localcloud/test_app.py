@@ -13,7 +13,7 @@ from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.identity import IdentityService
 from occli.localcloud.image import ImageService
-from tests.unit.localcloud.conftest import Client
+from tests.unit.localcloud.wsgi_client import Client
 
 
 class NovaLikeService(Service):
@@ -302,7 +302,7 @@ def _call(client, method, path, extra, token=None):
         captured["headers"] = headers
 
     body = b"".join(client.cloud.wsgi(environ, start_response))
-    from tests.unit.localcloud.conftest import Result
+    from tests.unit.localcloud.wsgi_client import Result
 
     return Result(captured["status"], captured["headers"], body)
 

@@ -100,8 +100,8 @@ def test_close_drops_the_connection(cloud):
 
 
 def test_initial_rules_from_config(tmp_path):
-    from tests.unit.localcloud.conftest import Client
-    from tests.unit.localcloud.conftest import make_cloud
+    from tests.unit.localcloud.wsgi_client import Client
+    from tests.unit.localcloud.wsgi_client import make_cloud
 
     c = make_cloud(tmp_path / "d", faults=["GET:^/v3$:1:status:502"])
     assert Client(c).get("/v3").status == 502

@@ -9,9 +9,9 @@ import pytest
 from occli.localcloud import common
 from occli.localcloud import identity
 from occli.localcloud.identity import passwords
-from tests.unit.localcloud.conftest import BASE
-from tests.unit.localcloud.conftest import Client
-from tests.unit.localcloud.conftest import make_cloud
+from tests.unit.localcloud.wsgi_client import BASE
+from tests.unit.localcloud.wsgi_client import Client
+from tests.unit.localcloud.wsgi_client import make_cloud
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "identity")
 

@@ -15,9 +15,9 @@ import pytest
 from occli.localcloud.identity import migrations
 from occli.localcloud.identity import passwords
 from occli.localcloud.store import Store
-from tests.unit.localcloud.conftest import BASE
-from tests.unit.localcloud.conftest import Client
-from tests.unit.localcloud.conftest import make_cloud
+from tests.unit.localcloud.wsgi_client import BASE
+from tests.unit.localcloud.wsgi_client import Client
+from tests.unit.localcloud.wsgi_client import make_cloud
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "identity")
 ADMIN_SCOPE = {"project": {"name": "admin", "domain": {"id": "default"}}}

@@ -9,7 +9,7 @@ import pytest
 
 from occli.localcloud import common
 from occli.localcloud.identity import passwords
-from tests.unit.localcloud.conftest import BASE
+from tests.unit.localcloud.wsgi_client import BASE
 
 SECRET = "s3cret-for-tests"
 

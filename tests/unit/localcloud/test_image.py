@@ -3,7 +3,7 @@
 import urllib.parse
 
 from occli.localcloud import image
-from tests.unit.localcloud.conftest import BASE
+from tests.unit.localcloud.wsgi_client import BASE
 
 CIRROS = image.seed_image_id("cirros-0.6.2-x86_64-disk")
 UBUNTU = image.seed_image_id("ubuntu-24.04")
