@@ -8,11 +8,13 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 # the command as you would type it (arguments with spaces quoted)
 shown() { local a out=(); for a in "$@"; do [[ $a =~ [[:space:]] ]] && a="'$a'"; out+=("$a"); done; printf '%s' "${out[*]}"; }
-step() { printf '\n\033[1m$ %s\033[0m\n' "$(shown "$@")"; "$@"; }
+# bold commands on a terminal only, so a log or a pipe gets plain text
+if [ -t 1 ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold='' plain=''; fi
+step() { printf '\n%s$ %s%s\n' "$bold" "$(shown "$@")" "$plain"; "$@"; }
 # a step reading stdin: step_in TEXT command... shows and runs  echo TEXT | command...
-step_in() { local text=$1; shift; printf '\n\033[1m$ echo %s | %s\033[0m\n' "$(shown "$text")" "$(shown "$@")"; printf '%s\n' "$text" | "$@"; }
+step_in() { local text=$1; shift; printf '\n%s$ echo %s | %s%s\n' "$bold" "$(shown "$text")" "$(shown "$@")" "$plain"; printf '%s\n' "$text" | "$@"; }
 # a step that is expected to fail: show its one-line error and go on
-fails() { printf '\n\033[1m$ %s\033[0m   # expected to fail\n' "$(shown "$@")"; if "$@"; then echo "unexpected success" >&2; exit 1; fi; }
+fails() { printf '\n%s$ %s%s   # expected to fail\n' "$bold" "$(shown "$@")" "$plain"; if "$@"; then echo "unexpected success" >&2; exit 1; fi; }
 user=(occli --os-cloud local)
 admin=(occli --os-cloud local-admin)
 

@@ -9,6 +9,7 @@ def test_operator_tour_runs_to_the_end(tmp_path):
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert proc.stdout.rstrip().endswith("Operator tour finished.")
+    assert "\x1b" not in proc.stdout, "bold only on a terminal"
     assert "Traceback" not in output
     assert "unexpected success" not in proc.stderr
     # the quota part's refusals are nova's

@@ -8,5 +8,6 @@ def test_walkthrough_runs_to_the_end(tmp_path):
     proc = run_example("walkthrough.sh", tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert proc.stdout.rstrip().endswith("Walkthrough finished.")
+    assert "\x1b" not in proc.stdout, "bold only on a terminal"
     assert "Traceback" not in proc.stdout + proc.stderr
     assert "unexpected success" not in proc.stderr
