@@ -232,6 +232,11 @@ class OcCLI(app.App):
         from occli import cliff_adapter
         from occli import plugins
 
+        for directory in plugins.default_plugin_dirs(plugin_dirs):
+            if not os.path.isdir(directory):
+                self.stderr.write(
+                    "occli: warning: plugin directory %s does not exist (ignored)\n" % directory
+                )
         registry = plugins.registry(plugin_dirs)
         for name in registry.command_names():
             self.command_manager.commands[name] = cliff_adapter.LazyCommand(

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from . import test_software_deployments as sd_tests
+from .fakes import COMPUTE
 from .fakes import HEAT
 from .test_software_configs import load_sample
 from .test_software_deployments import SERVER_ID
@@ -300,3 +301,20 @@ def test_output_show_before_any_signal_says_so(cli, cloud):
         assert code == 1
         assert "has not signalled yet" in err, err
         assert out == ""
+
+
+def test_a_unique_prefix_of_each_word_names_the_command(cli, mock_cloud):
+    mock_cloud.mock.get(
+        COMPUTE + "/flavors/detail",
+        json={"flavors": [{"id": "1", "name": "m1.tiny", "ram": 512, "disk": 1, "vcpus": 1}]},
+    )
+    full = cli("flavor", "list", "-f", "value", "-c", "Name")
+    short = cli("flav", "lis", "-f", "value", "-c", "Name")
+    assert full == short == (0, "m1.tiny\n", "")
+
+
+def test_an_ambiguous_prefix_is_a_usage_error(cli, requests_mock):
+    code, out, err = cli("server", "s", "vm1")
+    assert code == 2
+    assert "is not an occli command" in out + err and "server show" in out + err
+    assert requests_mock.request_history == []

@@ -393,6 +393,8 @@ def test_missing_plugin_dir_is_reported(site, tmp_path, cli):
     assert code == 0, err
     [row] = json.loads(out)
     assert row["Name"] == "nowhere"
+    assert err.count("\n") == 1
+    assert "plugin directory %s does not exist" % (tmp_path / "nowhere") in err
     assert row["Status"] == "unavailable: No such file or directory"
 
 
