@@ -11,7 +11,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-occli-localcloud start --port 0 --build-time 2 --data-dir "$data_dir"
+# the demo sets the environment itself and deletes the folder at the end:
+# no "export …" hint for the user to copy
+occli-localcloud start --port 0 --build-time 2 --data-dir "$data_dir" | sed '/^To use it:$/d; /^ *export /d'
 export OS_CLIENT_CONFIG_FILE="$data_dir/clouds.yaml"
 export OCCLI_CACHE_DIR="$data_dir/cache"
 bash "$here/walkthrough.sh"

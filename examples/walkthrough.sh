@@ -18,6 +18,30 @@ fails() { printf '\n%s$ %s%s   # expected to fail\n' "$bold" "$(shown "$@")" "$p
 user=(occli --os-cloud local)
 admin=(occli --os-cloud local-admin)
 
+# Remove what this walkthrough makes (and nothing else), quietly: on entry,
+# for what an interrupted earlier run left, and on exit, whatever happened.
+tidy() {
+    local id agg host
+    set +e
+    for id in $("${user[@]}" software deployment list --server demo-vm -f value -c ID 2>/dev/null); do
+        "${user[@]}" software deployment delete "$id" >/dev/null 2>&1
+    done
+    for id in $("${user[@]}" software config list -f value -c ID -c Name 2>/dev/null | awk '$2 == "hello" {print $1}'); do
+        "${user[@]}" software config delete "$id" >/dev/null 2>&1
+    done
+    "${user[@]}" server delete demo-vm --wait >/dev/null 2>&1
+    "${admin[@]}" server delete london-vm --wait >/dev/null 2>&1
+    for agg in london-agg paris-agg; do
+        for host in host1 host2 host3; do
+            "${admin[@]}" aggregate remove host "$agg" "$host" >/dev/null 2>&1
+        done
+        "${admin[@]}" aggregate delete "$agg" >/dev/null 2>&1
+    done
+    set -e
+}
+tidy
+trap 'status=$?; trap - EXIT; [ "$status" -eq 0 ] || tidy; exit "$status"' EXIT
+
 echo "== Servers =="
 step "${user[@]}" flavor list
 step "${user[@]}" image list

@@ -97,6 +97,12 @@ EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
 def run_example(script, tmp_path):
     """Run ``examples/<script>`` against a fresh local cloud, as a user
     would with the cloud's clouds.yaml: the finished process."""
+    return run_examples([script], tmp_path)[0]
+
+
+def run_examples(scripts, tmp_path):
+    """Run ``examples/<script>`` for each of ``scripts`` in turn against one
+    fresh local cloud: the finished processes."""
     cloud = start_localcloud(tmp_path / "cloud")
     try:
         env = {k: v for k, v in os.environ.items() if not k.startswith("OS_")}
@@ -105,12 +111,15 @@ def run_example(script, tmp_path):
             OCCLI_CACHE_DIR=str(tmp_path / "cache"),
             PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""),
         )
-        return subprocess.run(
-            ["bash", str(EXAMPLES / script)],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
+        return [
+            subprocess.run(
+                ["bash", str(EXAMPLES / script)],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            for script in scripts
+        ]
     finally:
         cloud.stop()
