@@ -194,11 +194,21 @@ class Client:
         return adapter
 
     def _endpoint_filter(self, service_type):
-        return {
+        """Where the Adapter finds ``service_type``: the catalog, unless the
+        cloud's settings override its endpoint (clouds.yaml's
+        ``<service>_endpoint_override``, or ``OS_<SERVICE>_ENDPOINT_OVERRIDE``
+        without a named cloud, as openstacksdk reads them)."""
+        found = {
             "service_type": service_type,
             "interface": self.interface,
             "region_name": self.region_name,
         }
+        if self.cloud_config is not None:
+            key = service_type.replace("-", "_") + "_endpoint_override"
+            override = self.cloud_config.get(key)
+            if override:
+                found["endpoint_override"] = override
+        return found
 
     def api_version(self, service_type):
         """The microversion used for ``service_type`` (None if unversioned).

@@ -385,6 +385,14 @@ _GLOBAL_OPTIONS = (
         "project_domain_id",
         "Project's domain ID (env OS_PROJECT_DOMAIN_ID).",
     ),
+    ("--os-domain-name", "domain_name", "Domain to scope to (env OS_DOMAIN_NAME)."),
+    ("--os-domain-id", "domain_id", "Domain ID to scope to (env OS_DOMAIN_ID)."),
+    (
+        "--os-system-scope",
+        "system_scope",
+        "System scope, e.g. all (env OS_SYSTEM_SCOPE).",
+    ),
+    ("--os-trust-id", "trust_id", "Trust to scope to (env OS_TRUST_ID)."),
     ("--os-token", "token", "Existing token (env OS_TOKEN)."),
     (
         "--os-application-credential-id",
