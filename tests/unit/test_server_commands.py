@@ -1613,6 +1613,26 @@ def test_create_several_listing_failing_names_the_reservation(cli, cloud):
     ]
 
 
+def test_rebuild_without_image_uses_the_current_one(cli, cloud):
+    resp = sample("servers", "v2.75", "server-action-rebuild-resp.json")
+    resp["server"]["id"] = SID
+    post = action(cloud, json=resp)
+    current = server_body()["server"]["image"]["id"]
+    cloud.mock.get(IMAGE + "/v2/images/" + current, json={"id": current, "name": "current"})
+    code, out, err = cli("server", "rebuild", SID, "-f", "json")
+    assert code == 0, err
+    assert post.last_request.json()["rebuild"]["imageRef"] == current
+
+
+def test_rebuild_of_a_volume_backed_server_needs_an_image(cli, cloud):
+    cloud.mock.get(COMPUTE + "/servers/" + SID, json=server_body(image=""))
+    post = action(cloud)
+    code, out, err = cli("server", "rebuild", SID)
+    assert code == 2
+    assert "--image" in err and len(err.splitlines()) == 1
+    assert not post.called
+
+
 def test_rebuild_wait_failing_says_the_rebuild_is_under_way(cli, cloud):
     resp = sample("servers", "v2.75", "server-action-rebuild-resp.json")
     resp["server"]["id"] = SID

@@ -559,19 +559,30 @@ def do_server_lock(client, args):
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
-@utils.arg("--image", metavar="<image>", required=True, help="Image to rebuild from (name or ID).")
+@utils.arg(
+    "--image",
+    metavar="<image>",
+    help="Image to rebuild from (name or ID); default: the server's current image.",
+)
 @utils.arg("--name", metavar="<name>", help="New name.")
 @utils.arg("--admin-pass", metavar="<password>", help="New administrator password.")
 @utils.arg("--description", metavar="<text>", help="New description (compute API 2.19+).")
 @utils.wait_options("the rebuild is done")
 @utils.output("show")
 def do_server_rebuild(client, args):
-    """Rebuild a server from an image (its disk is replaced).
+    """Rebuild a server from an image (its disk is replaced), by default the
+    image it runs, as OSC does.
 
     Example: occli server rebuild --image cirros --wait vm1
     """
     server = client.servers.find_resource(args.server)
-    image = client.images.find_resource(args.image)
+    current = server.to_dict().get("image") or {}
+    if args.image is None and not (isinstance(current, dict) and current.get("id")):
+        raise exceptions.ValidationError(
+            "Server %s was booted from a volume: name the image to rebuild from (--image)."
+            % server.id
+        )
+    image = client.images.find_resource(args.image or current["id"])
     rebuilt = client.servers.rebuild(
         server, image, name=args.name, admin_pass=args.admin_pass, description=args.description
     )
