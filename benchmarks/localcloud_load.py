@@ -59,12 +59,14 @@ def scratch():
     return tempfile.mkdtemp(prefix="occli-bench-localcloud-")
 
 
-def start_server(root, *extra, timeout=60, command=None, env=None):
+def start_server(root, *extra, timeout=60, command=None, env=None, workers=1):
     """``(process, url, seconds)``: a local cloud serving ``root``/data
     (see :func:`scratch`); ``seconds`` from process start to its first
     answered request. ``command``: the argv starting ``occli-localcloud``
     (default: this Python's ``-m occli.localcloud``); ``env``: extra
-    environment."""
+    environment; ``workers`` > 1: ``serve --workers N``."""
+    if workers > 1:
+        extra = ("--workers", str(workers)) + tuple(extra)
     env = dict(os.environ, OCCLI_LOCALCLOUD_DEMO_PASSWORD=DEMO_PASSWORD, **(env or {}))
     data_dir = os.path.join(root, "data")
     endpoint = os.path.join(data_dir, "endpoint")
@@ -403,10 +405,13 @@ def measure(
     compute_hosts=14,
     skip=(),
     command=None,
+    workers=1,
 ):
     """Run the measurements; a dict of their results (see the module doc).
-    ``command``: the local cloud to start (see :func:`start_server`)."""
-    result = {"cpus": os.cpu_count(), "servers": servers}
+    ``command``: the local cloud to start (see :func:`start_server`);
+    ``workers``: its worker processes (``serve --workers N``; every
+    figure but start-up is measured against that one server)."""
+    result = {"cpus": os.cpu_count(), "servers": servers, "workers": workers}
     if "start" not in skip:
         fresh, again = fresh_start(start_runs, command=command)
         result["start_fresh_s"] = fresh
@@ -416,7 +421,13 @@ def measure(
     proc = None
     try:
         proc, url, _ = start_server(
-            root, "--build-time", "0", "--compute-hosts", str(compute_hosts), command=command
+            root,
+            "--build-time",
+            "0",
+            "--compute-hosts",
+            str(compute_hosts),
+            command=command,
+            workers=workers,
         )
         token = login(url)
         started = time.perf_counter()
@@ -445,6 +456,11 @@ def measure(
         stop_server(proc)
         shutil.rmtree(root, ignore_errors=True)
     return result
+
+
+def _workers_note(result):
+    workers = result.get("workers", 1)
+    return " (%d workers)" % workers if workers > 1 else ""
 
 
 def _median(values):
@@ -494,7 +510,8 @@ def rows(result):
         n = many[0]["clients"]
         out.append(
             dict(
-                figure="`servers/detail?limit=100` throughput, %d clients vs 1" % n,
+                figure="`servers/detail?limit=100` throughput, %d clients vs 1%s"
+                % (n, _workers_note(result)),
                 occli="%.0f req/s" % rate,
                 peer="%.0f req/s" % base,
                 ratio=rate / base,
@@ -504,7 +521,8 @@ def rows(result):
         )
         out.append(
             dict(
-                figure="`servers/detail?limit=100` latency, %d clients: p99 vs p50" % n,
+                figure="`servers/detail?limit=100` latency, %d clients: p99 vs p50%s"
+                % (n, _workers_note(result)),
                 occli="%.0f ms" % p99,
                 peer="%.0f ms" % p50,
                 ratio=p99 / p50,
@@ -572,6 +590,12 @@ def main(argv=None):
         " occli.localcloud",
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes of the local cloud (serve --workers N)",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="print the raw results as one JSON object"
     )
     args = parser.parse_args(argv)
@@ -586,13 +610,14 @@ def main(argv=None):
         args.compute_hosts,
         set(args.skip),
         shlex.split(args.localcloud) if args.localcloud else None,
+        args.workers,
     )
     if args.json:
         print(json.dumps(result))
         return 0
     print(
-        "cpus: %s  servers: %d  (medians; noisy on a shared machine)"
-        % (result["cpus"], result["servers"])
+        "cpus: %s  servers: %d  workers: %d  (medians; noisy on a shared machine)"
+        % (result["cpus"], result["servers"], result["workers"])
     )
     if "page_server_s" in result:
         print(

@@ -51,10 +51,10 @@ def default_data_dir():
 
 
 def _fault_spec(value):
-    from occli.localcloud.faults import FaultInjector
+    from occli.localcloud.faults import validate_spec
 
     try:
-        FaultInjector([value])
+        validate_spec(value)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return value
@@ -80,6 +80,13 @@ def _port(value):
     return port
 
 
+def _workers(value):
+    workers = int(value)
+    if not 1 <= workers <= 64:
+        raise argparse.ArgumentTypeError("workers must be between 1 and 64")
+    return workers
+
+
 def build_parser():
     defaults = Config(data_dir="")
     common = argparse.ArgumentParser(add_help=False)
@@ -99,6 +106,13 @@ def build_parser():
         type=_port,
         default=defaults.port,
         help="port to listen on, 0 for a free one (default: %(default)s)",
+    )
+    runtime.add_argument(
+        "--workers",
+        type=_workers,
+        default=defaults.workers,
+        metavar="N",
+        help="worker processes serving requests (default: %(default)s; more use more cores)",
     )
     runtime.add_argument(
         "--compute-hosts",
@@ -306,6 +320,7 @@ def _config(args):
         faults=list(args.fault),
         quota_instances=args.quota_instances,
         max_servers_per_request=args.max_servers_per_request,
+        workers=args.workers,
     )
 
 
@@ -379,6 +394,8 @@ def _child_argv(args):
         str(args.quota_instances),
         "--max-servers-per-request",
         str(args.max_servers_per_request),
+        "--workers",
+        str(args.workers),
     ]
     if args.services:
         argv += ["--services", ",".join(args.services)]

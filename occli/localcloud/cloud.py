@@ -31,6 +31,8 @@ class Config:
     region: str = "RegionOne"
     faults: list = dataclasses.field(default_factory=list)
     threads: int = 8
+    # processes serving (serve --workers N); each has ``threads`` threads
+    workers: int = 1
     # nova's instances quota per project (-1: unlimited; nova's default 10)
     quota_instances: int = -1
     # servers one create may make: bounds the work done under the write lock
@@ -131,11 +133,17 @@ class LocalCloud:
     is copied as the database of a data directory that has none; when the
     copy is at every component's latest migration it is used as it is:
     no migration, no seed (``occli.testing`` starts a cloud per test so).
+    A cloud starting up replaces the fault rules in the database with
+    ``config.faults``.
+
+    ``attach``: open a database another LocalCloud already migrated and
+    seeded (a worker process of ``serve --workers N``): no migration, no
+    seed, the fault rules left as they are.
     """
 
     identity = compute = image = orchestration = objectstore = None
 
-    def __init__(self, config, services=None, template=None):
+    def __init__(self, config, services=None, template=None, attach=False):
         from occli.localcloud import faults
 
         self.config = config
@@ -145,14 +153,15 @@ class LocalCloud:
         if copied:
             _copy_template(template, db_path)
         self.store = Store(db_path)
-        self.faults = faults.FaultInjector(config.faults)
+        self.faults = faults.FaultInjector(self.store)
         self._log_lock = threading.Lock()
         classes = list(default_services() if services is None else services)
+        self.service_classes = classes
         self.services = [cls(self) for cls in classes]
         self.services.append(faults.AdminService(self))
         for svc in self.services:
             setattr(self, svc.name.replace("-", "").replace("_", ""), svc)
-        if not (copied and self._migrated()):
+        if not attach and not (copied and self._migrated()):
             for svc in self.services:
                 for component, steps in migration_components(svc):
                     self.store.migrate(component, steps)
@@ -161,6 +170,8 @@ class LocalCloud:
                     seed = getattr(svc, "seed", None)
                     if seed:
                         seed(db)
+        if not attach:
+            self.faults.reset(config.faults)
         self.wsgi = wsgi_app.Application(self, self.services)
 
     def _migrated(self):

@@ -14,12 +14,12 @@ requests. Kinds:
 
 Rules come from ``--fault METHOD:PATHREGEX:COUNT:KIND[:ARG]`` at start-up
 or from the admin-only API under ``/localcloud/faults``, whose own paths
-are never matched.
+are never matched. They live in the cloud's database (table
+``localcloud_faults``), shared by all worker processes of ``--workers N``;
+a cloud starting up replaces the rules left by an earlier run.
 """
 
-import itertools
 import re
-import threading
 import time
 
 from occli.localcloud.app import DropConnection
@@ -176,47 +176,130 @@ class Fault:
         return Response(200, raw=MALFORMED_BODY)
 
 
-class FaultInjector:
-    """Thread-safe set of fault rules; off (no rules) by default."""
+def validate_spec(spec):
+    """Check a ``--fault`` spec (ValueError if invalid); its rule dict."""
+    rule = parse_spec(spec)
+    FaultRule.from_dict("0", rule)
+    return rule
 
-    def __init__(self, initial_rules=()):
-        self._lock = threading.Lock()
-        self._ids = itertools.count(1)
-        self._rules = []
-        for rule in initial_rules or ():
-            self.add(parse_spec(rule) if isinstance(rule, str) else rule)
+
+FAULTS_TABLE = """
+CREATE TABLE localcloud_faults (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    remaining INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    status INTEGER,
+    seconds REAL
+);
+"""
+
+
+class FaultInjector:
+    """The fault rules of a cloud, kept in its database (the table
+    ``localcloud_faults``, a migration of the admin service) so that every
+    worker process of one cloud sees the same rules and counts: a use is
+    consumed by one short write transaction (``UPDATE … SET remaining =
+    remaining - 1 WHERE remaining > 0``), so a rule with count 1 fires
+    exactly once whichever process serves the matching requests. Off (no
+    rules) by default; a request with no rule left costs one autocommit
+    ``SELECT`` (tens of microseconds)."""
+
+    def __init__(self, store):
+        self._store = store
+        self._regexes = {}
+
+    def reset(self, initial_rules=()):
+        """Drop every rule (ids start again at 1) and add ``initial_rules``
+        (``--fault`` specs or dicts): what a cloud starting up does."""
+        rules = [
+            FaultRule.from_dict("0", parse_spec(r) if isinstance(r, str) else r)
+            for r in initial_rules or ()
+        ]
+        with self._store.transaction() as db:
+            db.execute("DELETE FROM localcloud_faults")
+            db.execute("DELETE FROM sqlite_sequence WHERE name = 'localcloud_faults'")
+            for rule in rules:
+                self._insert(db, rule)
+
+    @staticmethod
+    def _insert(db, rule):
+        cur = db.execute(
+            "INSERT INTO localcloud_faults (method, path, count, remaining, kind, status,"
+            " seconds) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (rule.method, rule.path, rule.count, rule.count, rule.kind, rule.status, rule.seconds),
+        )
+        return str(cur.lastrowid)
+
+    def _rule(self, row):
+        regex = self._regexes.get(row["path"])
+        if regex is None:
+            regex = self._regexes[row["path"]] = compile_path(row["path"])
+        rule = FaultRule(
+            str(row["id"]),
+            row["method"],
+            row["path"],
+            row["count"],
+            row["kind"],
+            row["status"],
+            row["seconds"],
+            regex,
+        )
+        rule.remaining = row["remaining"]
+        return rule
 
     def add(self, data):
         """Add a rule from its dict form; returns its dict (with ``id``)."""
-        with self._lock:
-            rule = FaultRule.from_dict(str(next(self._ids)), data)
-            self._rules.append(rule)
-            return rule.to_dict()
+        rule = FaultRule.from_dict("0", data)
+        with self._store.transaction() as db:
+            rule.id = self._insert(db, rule)
+        return rule.to_dict()
 
     def rules(self):
-        with self._lock:
-            return [r.to_dict() for r in self._rules]
+        with self._store.read() as db:
+            rows = db.execute("SELECT * FROM localcloud_faults ORDER BY id").fetchall()
+        return [self._rule(row).to_dict() for row in rows]
 
     def remove(self, rule_id):
         """Remove a rule; False if there is no such rule."""
-        with self._lock:
-            before = len(self._rules)
-            self._rules = [r for r in self._rules if r.id != rule_id]
-            return len(self._rules) != before
+        try:
+            number = int(rule_id)
+        except ValueError:
+            return False
+        with self._store.transaction() as db:
+            cur = db.execute("DELETE FROM localcloud_faults WHERE id = ?", (number,))
+            return cur.rowcount > 0
 
     def clear(self):
-        with self._lock:
-            self._rules = []
+        with self._store.transaction() as db:
+            db.execute("DELETE FROM localcloud_faults")
 
     def match(self, req):
         """The Fault for ``req`` (consuming one use of the rule), or None."""
         if req.path == EXEMPT_PREFIX or req.path.startswith(EXEMPT_PREFIX + "/"):
             return None
-        with self._lock:
-            for rule in self._rules:
-                if rule.matches(req.method, req.path):
-                    rule.remaining -= 1
+        # one autocommit SELECT on a connection of its own (this thread's,
+        # tracked by the store): no BEGIN/COMMIT, none of the request's
+        rows = (
+            self._store._conn("faults")
+            .execute("SELECT * FROM localcloud_faults WHERE remaining > 0 ORDER BY id")
+            .fetchall()
+        )
+        for row in rows:
+            rule = self._rule(row)
+            if not rule.matches(req.method, req.path):
+                continue
+            with self._store.transaction() as db:
+                cur = db.execute(
+                    "UPDATE localcloud_faults SET remaining = remaining - 1"
+                    " WHERE id = ? AND remaining > 0",
+                    (row["id"],),
+                )
+                if cur.rowcount:
                     return Fault(rule)
+            # another thread or process used it up meanwhile: try the next
         return None
 
 
@@ -232,6 +315,9 @@ class AdminService(Service):
         self.route("POST", "/faults", self.add_fault)
         self.route("DELETE", "/faults", self.clear_faults)
         self.route("DELETE", "/faults/{rule_id}", self.delete_fault)
+
+    def migrations(self):
+        return [FAULTS_TABLE]
 
     def before(self, req):
         if not req.context.is_admin:

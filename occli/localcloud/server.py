@@ -1,8 +1,16 @@
-"""Serve a LocalCloud over HTTP with waitress (multi-threaded)."""
+"""Serve a LocalCloud over HTTP with waitress (multi-threaded, and with
+``workers`` > 1 in several forked processes sharing one listening socket)."""
 
+import ctypes
+import ctypes.util
 import logging
+import mmap
+import os
 import signal
+import socket
+import sys
 import threading
+import time
 
 import waitress
 from waitress import wasyncore
@@ -36,17 +44,18 @@ def connect_host(host):
     return "[%s]" % host if ":" in host else host
 
 
-def make_server(cloud, host="127.0.0.1", port=8775, threads=None):
-    """Bind (``port`` 0 picks a free port) and return the waitress server.
+def make_server(cloud, host="127.0.0.1", port=8775, threads=None, sockets=None):
+    """Bind (``port`` 0 picks a free port) and return the waitress server;
+    or serve ``sockets`` (already listening) instead of binding.
 
     Waitress refuses (413) a body larger than any mounted service accepts
     (``Service.max_body``) before buffering it; its default is 1 GB.
     Raises OSError (e.g. EADDRINUSE) if the address cannot be bound.
     """
+    where = {"sockets": sockets} if sockets else {"host": host, "port": port}
     return waitress.create_server(
         wsgi_app(cloud),
-        host=host,
-        port=port,
+        **where,
         threads=threads or cloud.config.threads,
         ident="occli-localcloud",
         clear_untrusted_proxy_headers=True,
@@ -60,12 +69,18 @@ def server_url(server, host):
     return "http://%s:%d" % (connect_host(host), int(server.effective_port))
 
 
-def serve(cloud, host="127.0.0.1", port=8775, threads=None, on_ready=None):
+def serve(cloud, host="127.0.0.1", port=8775, threads=None, on_ready=None, workers=None):
     """Run the cloud in the foreground until SIGTERM/SIGINT.
 
     Writes ``clouds.yaml`` and ``endpoint`` once bound, then calls
     ``on_ready(url)`` if given. Returns the URL served.
+
+    ``workers`` (default ``cloud.config.workers``) > 1: see
+    :func:`serve_workers`.
     """
+    workers = workers or getattr(cloud.config, "workers", 1) or 1
+    if workers > 1:
+        return serve_workers(cloud, host, port, threads, on_ready, workers)
     server = make_server(cloud, host, port, threads)
     url = server_url(server, host)
     cloud.write_client_config(url)
@@ -84,6 +99,182 @@ def serve(cloud, host="127.0.0.1", port=8775, threads=None, on_ready=None):
         server.close()
         cloud.close()
     return url
+
+
+WORKER_STOP_TIMEOUT = 5.0
+
+
+def listen(host, port, backlog=1024):
+    """A listening TCP socket on ``host``:``port`` (0: a free port)."""
+    family, socktype, proto, _, sockaddr = socket.getaddrinfo(
+        host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, socktype, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(sockaddr)
+        sock.listen(backlog)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def serve_workers(cloud, host, port, threads, on_ready, workers):
+    """Serve with ``workers`` processes (Python's GIL lets one process use
+    about one core): this process binds the socket, closes ``cloud`` (it
+    has migrated and seeded the database and set the fault rules), forks
+    the workers, and waits. Each worker opens its own LocalCloud on the
+    database (``attach=True``: own connections, no migration) and serves
+    the inherited socket with waitress, ``accept`` spreading connections.
+
+    SIGTERM/SIGINT here are forwarded to the workers, which finish and
+    exit; a worker that exits on its own stops the others and this process
+    (exit status 1 if it failed); a worker whose parent dies gets SIGTERM
+    (Linux).
+    """
+    sock = listen(host, port)
+    bound = sock.getsockname()[1]
+    url = "http://%s:%d" % (connect_host(host), bound)
+    cloud.write_client_config(url)
+    config, classes = cloud.config, cloud.service_classes
+    factory = type(cloud)
+    cloud.close()
+    parent = os.getpid()
+    children = set()
+
+    def terminate(signum, frame):
+        raise SystemExit(0)
+
+    # each worker's open connections, in memory shared across the fork
+    counts = memoryview(mmap.mmap(-1, 4 * workers)).cast("i")
+    previous = {s: signal.signal(s, terminate) for s in (signal.SIGTERM, signal.SIGINT)}
+    status = 0
+    try:
+        for index in range(workers):
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - runs in the child
+                _worker(factory, config, classes, sock, threads, parent, (counts, index))
+            children.add(pid)
+        sock.close()
+        LOG.info(
+            "local cloud listening on %s with %d workers (pids %s; data in %s)",
+            url,
+            workers,
+            " ".join(str(p) for p in sorted(children)),
+            config.data_dir,
+        )
+        if on_ready is not None:
+            on_ready(url)
+        pid, code = os.wait()
+        children.discard(pid)
+        # exit status 0: it was signalled too (e.g. Ctrl-C reaches the group)
+        status = 1 if code else 0
+        LOG.log(
+            logging.ERROR if code else logging.INFO,
+            "local cloud worker %d exited (wait status %d); stopping",
+            pid,
+            code,
+        )
+    finally:
+        sock.close()
+        _stop_children(children)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if status:
+        raise SystemExit(status)
+    return url
+
+
+def _stop_children(children):
+    for pid in children:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    deadline = time.monotonic() + WORKER_STOP_TIMEOUT
+    while children:
+        for pid in list(children):
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                done = pid
+            if done:
+                children.discard(pid)
+        if children and time.monotonic() > deadline:
+            for pid in children:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            deadline = float("inf")
+        if children:
+            time.sleep(0.02)
+
+
+def _die_with_parent(parent):
+    """Ask Linux for SIGTERM when the parent exits; exit if it already has."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+ACCEPT_YIELD = 0.01
+
+
+def balance_accepts(server, counts, index):
+    """Make a worker holding more connections than another wait
+    ``ACCEPT_YIELD`` seconds before accepting, so that the less loaded one
+    (woken by the same connection) takes it: keep-alive clients spread
+    evenly over the workers (the kernel alone may give one worker all 8).
+    A worker still accepts when no other does."""
+    accept = server.handle_accept
+
+    def handle_accept():
+        mine = len(server.active_channels)
+        counts[index] = mine
+        if mine > min(counts):
+            time.sleep(ACCEPT_YIELD)
+        accept()
+        counts[index] = len(server.active_channels)
+
+    readable = server.readable
+
+    def balanced_readable():
+        # every loop turn: closed connections are counted out promptly
+        counts[index] = len(server.active_channels)
+        return readable()
+
+    server.handle_accept = handle_accept
+    server.readable = balanced_readable
+
+
+def _worker(factory, config, classes, sock, threads, parent, balance):  # pragma: no cover
+    """A worker process's life; never returns (``os._exit``)."""
+    code = 1
+    try:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda signum, frame: sys.exit(0))
+        _die_with_parent(parent)
+        cloud = factory(config, services=classes, attach=True)
+        server = make_server(cloud, threads=threads, sockets=[sock])
+        balance_accepts(server, *balance)
+        LOG.info("local cloud worker %d serving", os.getpid())
+        try:
+            server.run()
+        finally:
+            server.close()
+            cloud.close()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 0
+    except BaseException:
+        LOG.exception("local cloud worker %d failed", os.getpid())
+    finally:
+        logging.shutdown()
+        os._exit(code)
 
 
 class BackgroundServer:

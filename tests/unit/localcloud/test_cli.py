@@ -202,6 +202,8 @@ def test_child_gets_runtime_settings(tmp_path):
             "7",
             "--max-servers-per-request",
             "9",
+            "--workers",
+            "3",
         ]
     )
     argv = cli._child_argv(args)
@@ -215,6 +217,7 @@ def test_child_gets_runtime_settings(tmp_path):
         ("--fault", "GET:/x:1:close"),
         ("--quota-instances", "7"),
         ("--max-servers-per-request", "9"),
+        ("--workers", "3"),
         ("--data-dir", str(tmp_path)),
     ):
         assert argv[argv.index(flag) + 1] == value
@@ -222,6 +225,7 @@ def test_child_gets_runtime_settings(tmp_path):
     assert cli._child_env(args)[cli.DEMO_PASSWORD_ENV] == "d"
     config = cli._config(args)
     assert (config.quota_instances, config.max_servers_per_request) == (7, 9)
+    assert config.workers == 3
 
 
 def test_serve_without_the_localcloud_extra_is_a_one_line_hint(tmp_path, monkeypatch, capsys):

@@ -6,8 +6,8 @@ import time
 import pytest
 import requests
 
-from occli.localcloud.faults import FaultInjector
 from occli.localcloud.faults import parse_spec
+from occli.localcloud.faults import validate_spec
 from occli.localcloud.server import BackgroundServer
 
 
@@ -43,7 +43,7 @@ def test_parse_spec():
 )
 def test_invalid_specs(spec):
     with pytest.raises(ValueError):
-        FaultInjector([spec])
+        validate_spec(spec)
 
 
 def test_status_fault_uses_service_error_shape_and_exhausts(client, cloud):
@@ -187,3 +187,33 @@ def test_patterns_re2_cannot_run_are_refused(client, path):
     assert result.status == 400
     assert "path is not a valid regular expression" in result.json()["error"]["message"]
     assert client.get("/localcloud/faults", token=admin).json() == {"faults": []}
+
+
+def test_rules_are_shared_by_clouds_on_one_database(tmp_path):
+    """What the workers of ``serve --workers N`` rely on: the rules and their
+    counts live in the database, a count-1 rule fires once in all."""
+    from occli.localcloud.cloud import LocalCloud
+    from tests.unit.localcloud.wsgi_client import Client
+    from tests.unit.localcloud.wsgi_client import make_cloud
+
+    first = make_cloud(tmp_path / "d", faults=["GET:^/v3$:1:status:502"])
+    second = LocalCloud(first.config, services=first.service_classes, attach=True)
+    try:
+        assert second.faults.rules()[0]["remaining"] == 1
+        assert Client(second).get("/v3").status == 502
+        assert Client(first).get("/v3").status == 200
+        assert Client(second).get("/v3").status == 200
+        assert first.faults.rules()[0]["remaining"] == 0
+        rule = first.faults.add({"path": "^/v3$", "kind": "malformed"})
+        assert [r["id"] for r in second.faults.rules()] == ["1", rule["id"]]
+        assert second.faults.remove(rule["id"])
+        assert not first.faults.remove(rule["id"])
+    finally:
+        second.close()
+        first.close()
+    # a cloud starting up (not attached) replaces the rules left behind
+    again = make_cloud(tmp_path / "d")
+    try:
+        assert again.faults.rules() == []
+    finally:
+        again.close()
