@@ -403,7 +403,9 @@ def bench_localcloud(rows):
     sys.path.insert(0, HERE)
     import localcloud_load
 
-    result = localcloud_load.measure(command=LOCALCLOUD, skip={"walk"})
+    # one worker process per core: the reads are CPU-bound under the GIL
+    workers = min(2, os.cpu_count() or 1)
+    result = localcloud_load.measure(command=LOCALCLOUD, skip={"walk"}, workers=workers)
     rows.extend(Row(**r) for r in localcloud_load.rows(result))
 
 
