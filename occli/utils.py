@@ -1,6 +1,7 @@
 """Helpers for writing ``do_*`` commands: argument decorators and parsers,
 the app's streams and ``--wait`` options."""
 
+import argparse
 import sys
 
 from occli import exceptions
@@ -94,7 +95,6 @@ def column_used(args, name):
 def wait_options(what, timeout=600):
     """Add ``--wait``, ``--wait-timeout`` and the hidden ``--wait-interval``
     to a ``do_*`` command (``what``: until when ``--wait`` waits)."""
-    import argparse
 
     options = (
         (("--wait",), dict(action="store_true", help="Wait until %s." % what)),
@@ -127,7 +127,6 @@ def wait_args(args):
 def arg_type(parse, name):
     """An argparse ``type=`` from ``parse(text)``: a CommandError it raises
     is a usage error (exit 2) naming ``name``."""
-    import argparse
 
     def convert(text):
         try:
@@ -186,22 +185,50 @@ def parse_options(text, allowed, option):
     return result
 
 
-def list_limit(text):
-    """argparse type for ``--limit``: -1 (everything) or 0 or more."""
-    import argparse
+class Switch(argparse.Action):
+    """One of a pair of flags setting ``dest`` to ``const`` (``other``: the
+    other flag's name); giving both flags is a usage error (exit 2), as with
+    argparse's exclusive groups."""
 
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not an integer" % text) from None
-    if value < -1:
-        raise argparse.ArgumentTypeError("%r: use -1 for all, or 0 or more" % text)
-    return value
+    def __init__(self, option_strings, dest, other=None, **kwargs):
+        kwargs["nargs"] = 0
+        super().__init__(option_strings, dest, **kwargs)
+        self.other = other
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        current = getattr(namespace, self.dest, None)
+        if current is not None and current != self.const:
+            parser.error("argument %s: not allowed with argument %s" % (option_string, self.other))
+        setattr(namespace, self.dest, self.const)
+
+
+def int_at_least(minimum, too_small, name="integer"):
+    """An argparse ``type=``: an integer of at least ``minimum``;
+    ``too_small`` is the message (``%r`` the text) for a smaller one."""
+
+    def convert(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError("%r is not an integer" % text) from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(too_small % text)
+        return value
+
+    convert.__name__ = name
+    return convert
+
+
+#: ``--limit``: -1 (everything) or 0 or more.
+list_limit = int_at_least(-1, "%r: use -1 for all, or 0 or more", "limit")
+#: sizes and counts that may be 0.
+non_negative_int = int_at_least(0, "%r must be 0 or more", "size")
+#: counts of at least one.
+positive_int = int_at_least(1, "%r must be 1 or more")
 
 
 def seconds(text):
     """argparse type for durations: a non-negative number of seconds."""
-    import argparse
 
     try:
         value = float(text)
@@ -212,19 +239,6 @@ def seconds(text):
     return int(value) if value.is_integer() else value
 
 
-def positive_int(text):
-    """argparse type: an integer >= 1."""
-    import argparse
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not an integer" % text) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("%r must be 1 or more" % text)
-    return value
-
-
 #: ``--concurrency``: items acted on at a time by default, and at most
 #: (keystoneauth1's connection pool keeps 10 connections per host).
 DEFAULT_CONCURRENCY = 8
@@ -233,7 +247,6 @@ MAX_CONCURRENCY = 10
 
 def concurrency(text):
     """argparse type of ``--concurrency``: 1 to MAX_CONCURRENCY."""
-    import argparse
 
     value = positive_int(text)
     if value > MAX_CONCURRENCY:

@@ -417,9 +417,10 @@ class CloudFixture:
         extra_specs=None,
         description=None,
     ):
-        """Add a flavor straight into the database (no admin API call);
-        returns its id (the next free number unless ``flavor_id``)."""
-        import json
+        """Add a flavor straight into the database (no admin API call),
+        through the local Nova's flavor rules; returns its id (the next free
+        number unless ``flavor_id``)."""
+        from occli.localcloud.compute import flavors
 
         with self.cloud.store.transaction() as db:
             if flavor_id is None:
@@ -429,24 +430,21 @@ class CloudFixture:
                     if r["id"].isdigit()
                 ]
                 flavor_id = str(max(ids, default=0) + 1)
-            db.execute(
-                "INSERT INTO compute_flavors (id, name, memory_mb, vcpus,"
-                " root_gb, ephemeral_gb, swap, is_public, extra_specs,"
-                " description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    str(flavor_id),
-                    name,
-                    ram,
-                    vcpus,
-                    disk,
-                    ephemeral,
-                    swap,
-                    int(bool(is_public)),
-                    json.dumps(extra_specs or {}),
-                    description,
-                ),
+            row = flavors.create(
+                db,
+                name,
+                ram,
+                vcpus,
+                disk,
+                flavor_id=flavor_id,
+                ephemeral=ephemeral,
+                swap=swap,
+                is_public=is_public,
+                description=description,
             )
-        return str(flavor_id)
+            if extra_specs:
+                flavors.set_extra_specs(db, row, extra_specs)
+        return row["id"]
 
     def seed_hosts(self, count):
         """Make sure compute hosts ``host1`` … ``host<count>`` exist (each

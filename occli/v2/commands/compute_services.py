@@ -1,28 +1,11 @@
 """Compute service, hypervisor and limits commands."""
 
-import argparse
 import re
 
 from occli import api_versions
 from occli import columns
 from occli import exceptions
 from occli import utils
-
-
-class _Switch(argparse.Action):
-    """One of a pair of flags setting ``dest`` to ``const``; giving both
-    flags is a usage error (exit 2), as with argparse's exclusive groups."""
-
-    def __init__(self, option_strings, dest, other=None, **kwargs):
-        kwargs["nargs"] = 0
-        super().__init__(option_strings, dest, **kwargs)
-        self.other = other
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        current = getattr(namespace, self.dest, None)
-        if current is not None and current != self.const:
-            parser.error("argument %s: not allowed with argument %s" % (option_string, self.other))
-        setattr(namespace, self.dest, self.const)
 
 
 @utils.arg("--host", metavar="<host>", help="Only services on this host.")
@@ -85,7 +68,7 @@ def do_compute_service_delete(client, args):
 @utils.arg(
     "--enable",
     dest="status",
-    action=_Switch,
+    action=utils.Switch,
     const="enabled",
     other="--disable",
     default=None,
@@ -94,7 +77,7 @@ def do_compute_service_delete(client, args):
 @utils.arg(
     "--disable",
     dest="status",
-    action=_Switch,
+    action=utils.Switch,
     const="disabled",
     other="--enable",
     help="Disable the service (no new servers).",
@@ -107,7 +90,7 @@ def do_compute_service_delete(client, args):
 @utils.arg(
     "--up",
     dest="forced_down",
-    action=_Switch,
+    action=utils.Switch,
     const=False,
     other="--down",
     default=None,
@@ -116,7 +99,7 @@ def do_compute_service_delete(client, args):
 @utils.arg(
     "--down",
     dest="forced_down",
-    action=_Switch,
+    action=utils.Switch,
     const=True,
     other="--up",
     help="Force the service down: the scheduler skips it (API 2.11+).",
@@ -269,7 +252,7 @@ def do_hypervisor_stats_show(client, args):
 @utils.arg(
     "--absolute",
     dest="kind",
-    action=_Switch,
+    action=utils.Switch,
     const="absolute",
     other="--rate",
     default=None,
@@ -278,7 +261,7 @@ def do_hypervisor_stats_show(client, args):
 @utils.arg(
     "--rate",
     dest="kind",
-    action=_Switch,
+    action=utils.Switch,
     const="rate",
     other="--absolute",
     help="Show the rate limits (nova has none since Newton).",

@@ -10,7 +10,6 @@ import logging
 from occli import columns
 from occli import exceptions
 from occli import utils
-from occli.v2.commands import compute_services
 
 LOG = logging.getLogger(__name__)
 
@@ -100,7 +99,7 @@ def _sort(text):
 @utils.arg(
     "--public",
     dest="visibility",
-    action=compute_services._Switch,
+    action=utils.Switch,
     const="public",
     other="--private/--all",
     default=None,
@@ -109,7 +108,7 @@ def _sort(text):
 @utils.arg(
     "--private",
     dest="visibility",
-    action=compute_services._Switch,
+    action=utils.Switch,
     const="private",
     other="--public/--all",
     help="List only private flavors (admin).",
@@ -117,7 +116,7 @@ def _sort(text):
 @utils.arg(
     "--all",
     dest="visibility",
-    action=compute_services._Switch,
+    action=utils.Switch,
     const="all",
     other="--public/--private",
     help="List all flavors, public or private (admin).",
@@ -206,17 +205,6 @@ def do_flavor_show(client, args):
 # -- create, set, unset, delete -----------------------------------------------
 
 
-def _size(text):
-    """A size of 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise exceptions.ValidationError("%r is not an integer" % text) from None
-    if value < 0:
-        raise exceptions.ValidationError("%r must be 0 or more" % text)
-    return value
-
-
 @utils.arg("name", metavar="<flavor-name>", help="Name of the new flavor.")
 @utils.arg(
     "--id",
@@ -233,21 +221,21 @@ def _size(text):
 )
 @utils.arg(
     "--disk",
-    type=utils.arg_type(_size, "size"),
+    type=utils.non_negative_int,
     default=0,
     metavar="<size-gb>",
     help="Root disk in GiB (default 0: volume-backed servers only, for members).",
 )
 @utils.arg(
     "--ephemeral",
-    type=utils.arg_type(_size, "size"),
+    type=utils.non_negative_int,
     default=0,
     metavar="<size-gb>",
     help="Ephemeral disk in GiB (default 0).",
 )
 @utils.arg(
     "--swap",
-    type=utils.arg_type(_size, "size"),
+    type=utils.non_negative_int,
     default=0,
     metavar="<size-mb>",
     help="Swap in MiB (default 0).",
@@ -268,7 +256,7 @@ def _size(text):
 @utils.arg(
     "--public",
     dest="public",
-    action=compute_services._Switch,
+    action=utils.Switch,
     const=True,
     other="--private",
     default=None,
@@ -277,7 +265,7 @@ def _size(text):
 @utils.arg(
     "--private",
     dest="public",
-    action=compute_services._Switch,
+    action=utils.Switch,
     const=False,
     other="--public",
     help="Only the projects given access may use it.",

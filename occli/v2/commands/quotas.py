@@ -7,7 +7,6 @@ out). Limits are shown with
 nova's names, one per row; -1 is unlimited.
 """
 
-import argparse
 import re
 
 from occli import exceptions
@@ -61,15 +60,8 @@ _OPTION_NAMES = {name: option for option, _, name, _ in LIMIT_OPTIONS}
 _ID = re.compile(r"^[0-9a-fA-F]{32}$|^[0-9a-fA-F-]{36}$")
 
 
-def quota_value(text):
-    """argparse type of a limit: an integer, -1 for unlimited."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not an integer" % text) from None
-    if value < -1:
-        raise argparse.ArgumentTypeError("%r: use -1 for unlimited, or 0 or more" % text)
-    return value
+#: argparse type of a limit: an integer, -1 for unlimited.
+quota_value = utils.int_at_least(-1, "%r: use -1 for unlimited, or 0 or more", "limit")
 
 
 def _limit_options(func):
