@@ -33,8 +33,10 @@ users, roles and grants); refused ones against A's real ones.
 """
 
 import dataclasses
+import importlib
 import itertools
 import json
+import pathlib
 import re
 import tempfile
 import uuid
@@ -67,6 +69,22 @@ PRIVATE_FLAVOR = "authz-private-flavor"
 
 def _unique(prefix):
     return "%s-%s" % (prefix, uuid.uuid4().hex[:10])
+
+
+def _extensions():
+    """The ``authz_ext_*.py`` modules next to this one, by name: each adds
+    its routes' ``rules()`` (RULES entries), ``FACTORIES`` (``{param:
+    function(world) -> id}`` for ``fresh`` parameters) and ``setup(world,
+    ids)`` (A's resources behind its routes' path parameters), so a new
+    service or feature classifies its routes in a module of its own.
+    Compute keys carry ``/v2.1`` (``("compute", "GET",
+    "/v2.1/os-server-groups")``). An extension imports ``rule``,
+    ``_unique`` and the like from this module inside its functions."""
+    here = pathlib.Path(__file__).parent
+    return [
+        importlib.import_module("tests.security." + path.stem)
+        for path in sorted(here.glob("authz_ext_*.py"))
+    ]
 
 
 # -- the declarative table ---------------------------------------------------
@@ -477,6 +495,11 @@ def _rules():
     }
     for (method, pattern), value in _compute_rules().items():
         table[("compute", method, "/v2.1" + pattern)] = value
+    for extension in _extensions():
+        extra = extension.rules()
+        clash = set(extra) & set(table)
+        assert not clash, "%s classifies routes twice: %s" % (extension.__name__, clash)
+        table.update(extra)
     return table
 
 
@@ -677,6 +700,9 @@ class World:
         self.cloud = cloud
         self.client = Client(cloud)
         self.secrets = set()
+        self.factories = {}
+        for extension in _extensions():
+            self.factories.update(getattr(extension, "FACTORIES", {}))
 
     def as_(self, kind, method, path, **kw):
         return self.client.call(method, path, token=self.tokens[kind], **kw)
@@ -883,6 +909,8 @@ class World:
                 ids[param] = self.new_object(ids["container"])
             elif param in ("project_grant", "domain_grant"):
                 ids[param] = self.new_grant({**base, **ids}, param.split("_")[0])
+            elif param in self.factories:
+                ids[param] = self.factories[param](self)
             else:
                 ids[param] = getattr(
                     self,
@@ -1022,6 +1050,9 @@ def world(tmp_path_factory):
         "admin", "GET", "/compute/v2.1/os-hypervisors", headers=COMPUTE_VERSION
     ).json()["hypervisors"]
     ids["hypervisor_id"] = hypervisors[0]["id"]
+    for extension in _extensions():
+        if hasattr(extension, "setup"):
+            extension.setup(w, ids)
     w.crashes = []
     cloud.log_exception = w.crashes.append
     yield w
