@@ -1,0 +1,1 @@
+"""Console commands: ``console url show``, ``console log show``."""

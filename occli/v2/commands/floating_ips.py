@@ -1,0 +1,1 @@
+"""Floating IP commands: ``floating ip list/create/delete``."""

@@ -1,0 +1,1 @@
+"""Network service commands: ``network list/show``, ``subnet list``, ``port list/show``."""

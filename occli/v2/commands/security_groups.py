@@ -1,0 +1,1 @@
+"""Security group commands: ``security group …`` and ``security group rule …``."""

@@ -1,0 +1,1 @@
+"""Instance action commands: ``server event list/show``."""

@@ -1,0 +1,1 @@
+"""Server group commands: ``server group create/list/show/delete``."""

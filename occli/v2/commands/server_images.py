@@ -1,0 +1,1 @@
+"""Server snapshot and backup commands: ``server image create``, ``server backup create``."""

@@ -1,0 +1,1 @@
+"""Migration commands (admin): ``server migrate``, ``server evacuate``, ``server migration list/show/abort/force complete``."""

@@ -1,0 +1,1 @@
+"""A server's volumes: ``server add/remove volume``, ``server volume list/update``."""

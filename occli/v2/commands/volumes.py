@@ -1,0 +1,1 @@
+"""Block storage commands: ``volume …`` and ``volume snapshot …``."""
