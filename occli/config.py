@@ -40,6 +40,7 @@ import json
 import logging
 import os
 
+from occli import auth_options
 from occli import exceptions
 
 LOG = logging.getLogger(__name__)
@@ -79,51 +80,7 @@ _ENV_NOT_SETTINGS = ("cloud", "cloud_name", "client_config_file", "client_secure
 # Options of the keystoneauth1 built-in plugins: top-level keys with these
 # names belong in ``auth`` (openstacksdk moves them there once it knows the
 # plugin; we need the same result without importing keystoneauth1).
-_AUTH_KEYS = frozenset(
-    [
-        "access_token",
-        "access_token_endpoint",
-        "access_token_type",
-        "application_credential_id",
-        "application_credential_name",
-        "application_credential_secret",
-        "auth_methods",
-        "auth_url",
-        "client_id",
-        "client_secret",
-        "code",
-        "code_challenge_method",
-        "default_domain_id",
-        "default_domain_name",
-        "device_authorization_endpoint",
-        "discovery_endpoint",
-        "domain_id",
-        "domain_name",
-        "endpoint",
-        "identity_provider",
-        "idp_otp_key",
-        "oauth2_client_id",
-        "oauth2_client_secret",
-        "oauth2_endpoint",
-        "passcode",
-        "password",
-        "project_domain_id",
-        "project_domain_name",
-        "project_id",
-        "project_name",
-        "protocol",
-        "redirect_uri",
-        "system_scope",
-        "tenant_id",
-        "tenant_name",
-        "token",
-        "trust_id",
-        "user_domain_id",
-        "user_domain_name",
-        "user_id",
-        "username",
-    ]
-)
+_AUTH_KEYS = frozenset(auth_options.OPTIONS)
 
 # Keys that openstacksdk's _fix_backwards_auth maps, preferring a top-level
 # value over one inside ``auth``.  Values: accepted spellings.
@@ -145,6 +102,7 @@ _AUTH_ALIASES_V2 = dict(
     tenant_name=("project_name", "tenant_name"),
 )
 del _AUTH_ALIASES_V2["project_id"], _AUTH_ALIASES_V2["project_name"]
+_V2_TYPES = ("v2password", "v2token")
 
 # Never part of identity_key(); token-like values enter it only hashed.
 _SECRET_SUFFIXES = ("password", "secret", "passcode", "otp_key")
@@ -315,11 +273,16 @@ class _Files:
 
 
 def _env_cloud(environ):
-    """openstacksdk's ``envvars`` cloud: every ``OS_*`` as a setting, or None."""
+    """openstacksdk's ``envvars`` cloud: every ``OS_*`` as a setting, or None.
+
+    As openstacksdk, ``OS_TEST*``, ``OS_STD*`` and ``OS_LOG*`` are left
+    out, except an auth plugin's option (``OS_LOGIN_TIMEOUT``).
+    """
     keys = [
         k
         for k in environ
-        if k.startswith("OS_") and not k.startswith(("OS_TEST", "OS_STD", "OS_LOG"))
+        if k.startswith("OS_")
+        and (not k.startswith(("OS_TEST", "OS_STD", "OS_LOG")) or k[3:].lower() in _AUTH_KEYS)
     ]
     if not set(keys) - _ENV_SELECTORS:
         return None
@@ -359,7 +322,7 @@ def _fix_layer(cloud, prefer_top_level):
             key = "api_timeout"
         if key:
             out[key] = value
-    aliases = _AUTH_ALIASES_V2 if out.get("auth_type") == "v2password" else _AUTH_ALIASES
+    aliases = _AUTH_ALIASES_V2 if out.get("auth_type") in _V2_TYPES else _AUTH_ALIASES
     for target, spellings in aliases.items():
         found = None
         for key in spellings:
@@ -651,23 +614,9 @@ class CloudConfig:
         missing required options.
         """
         from keystoneauth1 import exceptions as ksa_exc
-        from keystoneauth1 import loading
 
-        try:
-            loader = loading.get_plugin_loader(self.auth_type)
-        except ksa_exc.NoMatchingPlugin:
-            raise ConfigError(
-                f"Unknown auth type {self.auth_type!r}; available: "
-                + ", ".join(sorted(loading.get_available_plugin_names()))
-            ) from None
-        kwargs = {}
-        for opt in loader.get_options():
-            value = self._option_value(opt)
-            if value is None:
-                continue
-            if isinstance(value, str) and opt.type in (bool, int, float):
-                value = _bool(value, opt.dest) if opt.type is bool else opt.type(value)
-            kwargs[opt.dest] = value
+        loader = self._loader()
+        kwargs = self.auth_kwargs(loader)
         missing = [
             opt.dest for opt in loader.get_options() if opt.required and opt.dest not in kwargs
         ]
@@ -680,6 +629,40 @@ class CloudConfig:
             raise ConfigError(self._missing_message([o.dest for o in exc.options])) from None
         except (ksa_exc.OptionError, TypeError, ValueError) as exc:
             raise ConfigError(f"Invalid {self.auth_type!r} auth options: {exc}") from None
+
+    def _loader(self):
+        from keystoneauth1 import exceptions as ksa_exc
+        from keystoneauth1 import loading
+
+        try:
+            return loading.get_plugin_loader(self.auth_type)
+        except ksa_exc.NoMatchingPlugin:
+            raise ConfigError(
+                f"Unknown auth type {self.auth_type!r}; available: "
+                + ", ".join(sorted(loading.get_available_plugin_names()))
+            ) from None
+
+    def auth_kwargs(self, loader=None):
+        """The keyword arguments the ``auth_type`` plugin is built with.
+
+        Each option of the plugin's loader, by its name, deprecated names
+        or ``dest``, from ``auth`` then the top-level settings, converted
+        to the option's type.
+        """
+        kwargs = {}
+        for opt in (loader or self._loader()).get_options():
+            value = self._option_value(opt)
+            if value is None:
+                continue
+            if isinstance(value, str) and opt.type in (bool, int, float):
+                try:
+                    value = _bool(value, opt.dest) if opt.type is bool else opt.type(value)
+                except ValueError:
+                    raise ConfigError(
+                        f"{opt.name}: expected {opt.type.__name__}, got {value!r}"
+                    ) from None
+            kwargs[opt.dest] = value
+        return kwargs
 
     def _option_value(self, opt):
         names = [opt.dest] + [o.name.replace("-", "_") for o in opt.deprecated]
@@ -740,28 +723,33 @@ class CloudConfig:
         left out, so changing only the password reuses the cached token
         until it expires; tokens enter only as their SHA-256.
         """
+        data = json.dumps(self._identity(), sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(data.encode()).hexdigest()
+
+    def _identity(self):
+        """The document :meth:`identity_key` hashes: no secret in clear."""
         ident = {}
         for key, value in self.auth.items():
-            if value in (None, "") or _is_secret(key):
+            if value in (None, ""):
                 continue
             if key in _TOKEN_KEYS:
                 value = hashlib.sha256(str(value).encode()).hexdigest()
+            elif _is_secret(key):
+                continue
             elif key == "auth_url":
                 value = str(value).rstrip("/")
             ident[key] = value
-        doc = {
+        return {
             "v": 1,
             "auth_type": self.auth_type,
             "auth": ident,
             "region_name": self.region_name or "",
             "interface": self.interface,
         }
-        data = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
-        return hashlib.sha256(data.encode()).hexdigest()
 
 
 def _is_secret(key):
-    return key.endswith(_SECRET_SUFFIXES)
+    return key in auth_options.SECRET or key.endswith(_SECRET_SUFFIXES)
 
 
 def _str_or_none(value):

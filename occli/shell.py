@@ -39,21 +39,31 @@ _SECRET_PATTERNS = (
         r"\1***",
     ),
     (r"(temp_url_sig(?:=|%3[dD]))[^&\s'\"]+", 0, r"\1***"),
-    (
-        r"(--os-(?:password|token|application-credential-"
-        r"secret)[ =])(?![/()|])\S+",
-        0,
-        r"\1***",
-    ),
 )
 _secret_res: list = []
+
+
+def _secret_option_patterns():
+    """Patterns masking every secret option of the auth plugins: as a JSON
+    key, a form field (``client_secret=…``) and a ``--os-…`` flag."""
+    from occli import auth_options
+
+    names = sorted(auth_options.SECRET, key=len, reverse=True)
+    alternatives = "|".join(names)
+    flags = "|".join(n.replace("_", "-") for n in names)
+    return (
+        (r'("(?:%s)"\s*:\s*)"(?:[^"\\]|\\.)*"' % alternatives, 0, r'\1"***"'),
+        (r"((?:^|(?<=[?&\s'\"]))(?:%s)=)[^&\s'\"]+" % alternatives, 0, r"\1***"),
+        (r"(--os-(?:%s)[ =])(?![/()|])\S+" % flags, 0, r"\1***"),
+    )
 
 
 def redact(text):
     """Mask passwords, tokens, user data and temp URL signatures in text."""
     if not _secret_res:
         # compiled on first use: most runs log nothing
-        _secret_res[:] = [(re.compile(p, f), r) for p, f, r in _SECRET_PATTERNS]
+        patterns = _SECRET_PATTERNS + _secret_option_patterns()
+        _secret_res[:] = [(re.compile(p, f), r) for p, f, r in patterns]
     for pattern, replacement in _secret_res:
         text = pattern.sub(replacement, text)
     return text
@@ -426,7 +436,36 @@ _GLOBAL_OPTIONS = (
     ),
 )
 
-_CLIENT_KEYS = [dest for _, dest, _ in _GLOBAL_OPTIONS] + ["insecure", "api_timeout", "retries"]
+
+def _plugin_options():
+    """The ``--os-<option>`` options of the auth plugins (as OSC generates
+    them from keystoneauth1's loaders, here from occli's static table) that
+    are not among the global options: ``[(flag, dest, help)]``.
+
+    The ``tenant_*`` options are left out, as OSC does: ``--os-project-*``
+    set them for the v2 plugins.
+    """
+    from occli import auth_options
+
+    taken = {dest for _, dest, _ in _GLOBAL_OPTIONS}
+    result = []
+    for name, (text, _) in auth_options.OPTIONS.items():
+        if name in taken or name.startswith("tenant_"):
+            continue
+        users = [p for p, names in auth_options.PLUGINS.items() if name in names]
+        where = "auth type %s; " % ", ".join(users) if len(users) <= 4 else ""
+        help_text = "%s (%senv %s)." % (text, where, auth_options.env_var(name))
+        result.append((auth_options.flag(name), name, help_text))
+    return result
+
+
+_PLUGIN_OPTIONS = _plugin_options()
+
+_CLIENT_KEYS = [dest for _, dest, _ in _GLOBAL_OPTIONS + tuple(_PLUGIN_OPTIONS)] + [
+    "insecure",
+    "api_timeout",
+    "retries",
+]
 
 
 def _interactive_app():
@@ -457,6 +496,14 @@ def add_global_options(parser):
             }
         group.add_argument(
             flag, dest=dest, metavar="<%s>" % dest.replace("_", "-"), help=text, **extra
+        )
+    plugin_group = parser.add_argument_group(
+        "auth plugin options",
+        "The options of keystoneauth1's auth plugins, for the --os-auth-type that uses them.",
+    )
+    for flag, dest, text in _PLUGIN_OPTIONS:
+        plugin_group.add_argument(
+            flag, dest=dest, metavar="<%s>" % dest.replace("_", "-"), help=text
         )
     group.add_argument(
         "--insecure",
