@@ -17,6 +17,10 @@ from occli import exceptions
 
 LOG = logging.getLogger(__name__)
 
+#: The block-storage microversion sent on every Cinder request
+#: (``OpenStack-API-Version: volume 3.0``): volume API 3, OSC's default.
+VOLUME_API_VERSION = "3.0"
+
 
 class BuiltinManager:
     """A built-in manager attribute: ``"module:Class"``, created on first use.
@@ -66,6 +70,18 @@ class Client:
     users = BuiltinManager("occli.v2.identity:UserManager")
     roles = BuiltinManager("occli.v2.identity:RoleManager")
     role_assignments = BuiltinManager("occli.v2.identity:RoleAssignmentManager")
+    networks = BuiltinManager("occli.v2.networks:NetworkManager")
+    subnets = BuiltinManager("occli.v2.networks:SubnetManager")
+    ports = BuiltinManager("occli.v2.ports:PortManager")
+    security_groups = BuiltinManager("occli.v2.security_groups:SecurityGroupManager")
+    security_group_rules = BuiltinManager("occli.v2.security_groups:SecurityGroupRuleManager")
+    floating_ips = BuiltinManager("occli.v2.floating_ips:FloatingIPManager")
+    volumes = BuiltinManager("occli.v2.volumes:VolumeManager")
+    volume_snapshots = BuiltinManager("occli.v2.volumes:VolumeSnapshotManager")
+    volume_attachments = BuiltinManager("occli.v2.volume_attachments:VolumeAttachmentManager")
+    interface_attachments = BuiltinManager(
+        "occli.v2.interface_attachments:InterfaceAttachmentManager"
+    )
 
     @classmethod
     def builtin_managers(cls):
@@ -215,8 +231,10 @@ class Client:
 
         For compute: the user's pinned version, else the highest one both
         occli and the cloud support, discovered once and cached with the
-        token.
+        token. For block-storage: :data:`VOLUME_API_VERSION`.
         """
+        if service_type == "block-storage":
+            return api_versions.APIVersion(VOLUME_API_VERSION)
         if service_type != "compute":
             return None
         if "compute" not in self._versions:

@@ -23,6 +23,8 @@ COMPUTE = BASE + "/compute/v2.1"
 IMAGE = BASE + "/image"
 HEAT = BASE + "/heat/v1/" + PROJECT_ID
 SWIFT = BASE + "/swift/v1/AUTH_" + PROJECT_ID
+NETWORK = BASE + "/network"
+VOLUME = BASE + "/volume/v3/" + PROJECT_ID
 TOKEN = "gAAAAABtokenvalue0123456789"
 PASSWORD = "s3cr3t-Pa55w0rd"
 
@@ -34,7 +36,8 @@ def load_fixture(*parts):
 
 
 def catalog():
-    """The token's catalog: identity, compute, image, orchestration, Swift."""
+    """The token's catalog: identity, compute, image, orchestration, Swift,
+    Neutron and Cinder (listed as ``volumev3``)."""
 
     def service(stype, name, url):
         return {
@@ -59,6 +62,8 @@ def catalog():
         service("image", "glance", IMAGE),
         service("orchestration", "heat", HEAT),
         service("object-store", "swift", SWIFT),
+        service("network", "neutron", NETWORK),
+        service("volumev3", "cinderv3", VOLUME),
     ]
 
 

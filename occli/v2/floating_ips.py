@@ -1,0 +1,73 @@
+"""Neutron floating IPs (``client.floating_ips``): made from an external
+network, associated with a port (a server's interface) by setting their
+``port_id``."""
+
+import ipaddress
+
+from occli import base
+from occli import exceptions
+from occli.v2 import neutron
+
+
+class FloatingIP(base.Resource):
+    """A floating IP (``floating_ip_address``, ``port_id``,
+    ``fixed_ip_address``)."""
+
+
+class FloatingIPManager(neutron.NeutronManager):
+    resource_class = FloatingIP
+    collection = "floatingips"
+    member = "floatingip"
+    noun = "floating IP"
+
+    def create(
+        self, floating_network, port=None, fixed_ip_address=None, floating_ip_address=None,
+        description=None, **attributes,
+    ):  # fmt: skip
+        """Allocate a floating IP from ``floating_network`` (an external
+        network or its id), associated with ``port`` if given."""
+        body = dict(attributes, floating_network_id=base.getid(floating_network))
+        optional = {
+            "port_id": base.getid(port) if port is not None else None,
+            "fixed_ip_address": fixed_ip_address,
+            "floating_ip_address": floating_ip_address,
+            "description": description,
+        }
+        body.update((k, v) for k, v in optional.items() if v is not None)
+        return self._create_body(body)
+
+    def associate(self, floating_ip, port, fixed_ip_address=None):
+        """Point ``floating_ip`` at ``port`` (at one of its fixed IPs if
+        given); the updated FloatingIP."""
+        body = {"port_id": base.getid(port)}
+        if fixed_ip_address is not None:
+            body["fixed_ip_address"] = fixed_ip_address
+        return self._update_body(floating_ip, body)
+
+    def disassociate(self, floating_ip):
+        """Detach ``floating_ip`` from its port (``port_id`` null)."""
+        return self._update_body(floating_ip, {"port_id": None})
+
+    def find_resource(self, address_or_id, **filters):
+        """A floating IP by its address (``?floating_ip_address=``) or id."""
+        if isinstance(address_or_id, base.Resource):
+            return address_or_id
+        value = str(address_or_id)
+        if not _is_ip(value):
+            return self.get(value) if not filters else super().find_resource(value, **filters)
+        matches = list(self.list(floating_ip_address=value, **filters))
+        if not matches:
+            raise exceptions.NotFound(
+                "No floating IP with an address or ID of '%s' exists." % value, code=404
+            )
+        if len(matches) > 1:
+            raise self._ambiguous("address %s" % value, matches)
+        return matches[0]
+
+
+def _is_ip(value):
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        return False
+    return True

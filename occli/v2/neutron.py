@@ -1,0 +1,156 @@
+"""Base of the Neutron v2.0 managers (the catalog's ``network`` service).
+
+Requests go to the catalog endpoint plus ``/v2.0`` (Neutron's catalogs
+list it unversioned; an endpoint already ending in ``/v2.0`` is kept), so
+no version discovery is needed. Lists follow Neutron's
+``<collection>_links`` next pages; filters are query parameters (a list
+value repeats the parameter, which Neutron reads as "any of"), and
+``fields`` limits the attributes returned.
+
+Names resolve with one request: an id-shaped value is read by id (a 404
+falls back to the name), anything else is listed with ``?name=``.
+"""
+
+import re
+
+from occli import base
+from occli import exceptions
+
+_VERSIONED = re.compile(r"/v2\.0$")
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
+
+
+def is_uuid(value):
+    """Whether ``value`` has the shape of a Neutron id."""
+    return bool(_UUID.match(str(value)))
+
+
+def query_value(value):
+    """A filter value as Neutron reads it: booleans as ``True``/``False``,
+    lists repeated, None left out by the caller."""
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [query_value(v) for v in value]
+    return value
+
+
+class NeutronManager(base.Manager):
+    """A Neutron collection: ``collection`` (``networks``) of ``member``
+    (``network``) bodies, named ``noun`` in errors."""
+
+    service_type = "network"
+    collection: str = ""
+    member: str = ""
+    noun: str = ""
+
+    def _url(self, *parts):
+        endpoint = getattr(self.client, "_neutron_v2", None)
+        if endpoint is None:
+            endpoint = (self.api.get_endpoint() or "").rstrip("/")
+            if not endpoint:
+                raise exceptions.ClientException(
+                    "No network endpoint found in the service catalog."
+                )
+            if not _VERSIONED.search(endpoint):
+                endpoint += "/v2.0"
+            self.client._neutron_v2 = endpoint
+        return "/".join((endpoint,) + tuple(str(p) for p in parts))
+
+    def _member_url(self, resource):
+        return self._url(self.collection, base.getid(resource))
+
+    def _noun(self):
+        return self.noun or self.member.replace("_", " ")
+
+    def _params(self, filters, fields=None, marker=None):
+        params = {k: query_value(v) for k, v in filters.items() if v is not None}
+        if fields:
+            params["fields"] = list(fields)
+        if marker is not None:
+            params["marker"] = marker
+        return params
+
+    def list(self, limit=None, marker=None, fields=None, **filters):
+        """Yield the resources matching ``filters`` (Neutron query filters:
+        ``name``, ``project_id``, …), page by page; ``limit`` caps the
+        total, ``fields`` picks the attributes."""
+        return self._list(
+            self._url(self.collection),
+            self.collection,
+            params=self._params(filters, fields, marker),
+            limit=limit,
+        )
+
+    def get(self, resource, fields=None):
+        return self._get(self._member_url(resource), self.member, params=self._params({}, fields))
+
+    def _create_body(self, body):
+        return self._create(self._url(self.collection), {self.member: body}, self.member)
+
+    def _update_body(self, resource, body):
+        return self._update(self._member_url(resource), {self.member: body}, self.member)
+
+    def delete(self, resource):
+        """Delete; a :class:`~occli.base.Result`."""
+        return self._delete(self._member_url(resource))
+
+    def find_resource(self, name_or_id, **filters):
+        """A resource by id or exact name, in one request: an id-shaped
+        value is read by id (by name if Neutron has no such id), anything
+        else is listed with ``?name=`` (and ``filters``). NotFound, or
+        NoUniqueMatch when several share the name."""
+        if isinstance(name_or_id, base.Resource):
+            return name_or_id
+        value = str(name_or_id)
+        if is_uuid(value) and not filters:
+            try:
+                return self.get(value)
+            except exceptions.NotFound:
+                pass
+        matches = list(self.list(name=value, **filters))
+        if not matches:
+            raise exceptions.NotFound(
+                "No %s with a name or ID of '%s' exists." % (self._noun(), value), code=404
+            )
+        if len(matches) > 1:
+            raise self._ambiguous("name '%s'" % value, matches)
+        return matches[0]
+
+    def find_many(self, names_or_ids):
+        """``{given value: resource}`` for several names or ids in one list
+        request (``?id=…&name=…``); NotFound naming the first value that
+        matches nothing, NoUniqueMatch for a name several share."""
+        wanted = list(dict.fromkeys(str(v) for v in names_or_ids))
+        if not wanted:
+            return {}
+        ids = [v for v in wanted if is_uuid(v)]
+        names = [v for v in wanted if not is_uuid(v)]
+        found = []
+        if ids:
+            found += list(self.list(id=ids))
+        if names or len(found) < len(ids):
+            found += list(self.list(name=names + [i for i in ids if i not in _ids(found)]))
+        result = {}
+        for value in wanted:
+            by_id = [r for r in found if getattr(r, "id", None) == value]
+            matches = by_id or _unique(r for r in found if getattr(r, "name", None) == value)
+            if not matches:
+                raise exceptions.NotFound(
+                    "No %s with a name or ID of '%s' exists." % (self._noun(), value), code=404
+                )
+            if len(matches) > 1:
+                raise self._ambiguous("name '%s'" % value, matches)
+            result[value] = matches[0]
+        return result
+
+
+def _ids(resources):
+    return {getattr(r, "id", None) for r in resources}
+
+
+def _unique(resources):
+    seen = {}
+    for resource in resources:
+        seen.setdefault(getattr(resource, "id", None), resource)
+    return list(seen.values())

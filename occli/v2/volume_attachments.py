@@ -1,0 +1,93 @@
+"""Nova's volume attachments of a server (``client.volume_attachments``,
+``/servers/{id}/os-volume_attachments``): attach, list, change, detach.
+
+Nova attaches through Cinder (the volume goes ``in-use``) and answers with
+the attachment. A ``tag`` needs compute API 2.49, ``delete_on_termination``
+2.79 and changing it on an attachment (:meth:`update`) 2.85: the checks
+(:meth:`check_create`, :meth:`check_update`) raise before anything is
+sent.
+"""
+
+from occli import base
+from occli import exceptions
+from occli.v2 import compute
+
+
+class VolumeAttachment(base.Resource):
+    """A volume attached to a server (``volumeId``, ``serverId``,
+    ``device``; ``tag`` from 2.70, ``delete_on_termination`` from 2.79)."""
+
+
+class VolumeAttachmentManager(compute.ComputeManager):
+    resource_class = VolumeAttachment
+
+    def _url(self, server, volume=None):
+        url = "/servers/%s/os-volume_attachments" % base.getid(server)
+        return url if volume is None else "%s/%s" % (url, base.getid(volume))
+
+    def list(self, server, limit=None, offset=None):
+        """The server's attachments (a list)."""
+        params = {"limit": limit, "offset": offset}
+        response = self._request(
+            "GET", self._url(server), params={k: v for k, v in params.items() if v is not None}
+        )
+        items = self._body(response).get("volumeAttachments") or []
+        return base.ListWithMeta(
+            [self._resource(i, response) for i in items], base._request_ids(response)
+        )
+
+    def get(self, server, volume):
+        """The attachment of ``volume`` (a volume or its id) to ``server``."""
+        return self._get(self._url(server, volume), "volumeAttachment")
+
+    def create(self, server, volume, device=None, tag=None, delete_on_termination=None):
+        """Attach ``volume`` to ``server``; ``device`` a hint
+        (``/dev/vdb``), ``tag`` (2.49), ``delete_on_termination`` (2.79:
+        delete the volume with the server). Returns the attachment."""
+        body = self.check_create(device, tag, delete_on_termination)
+        body["volumeId"] = str(base.getid(volume))
+        return self._create(self._url(server), {"volumeAttachment": body}, "volumeAttachment")
+
+    def check_create(self, device=None, tag=None, delete_on_termination=None):
+        """:meth:`create`'s body without the volume; UnsupportedVersion for
+        what the microversion lacks."""
+        body = {}
+        if device is not None:
+            body["device"] = device
+        if tag is not None:
+            self._require(self.api_version, "2.49", what="a volume attachment tag")
+            body["tag"] = tag
+        if delete_on_termination is not None:
+            self._require(
+                self.api_version, "2.79", what="delete_on_termination on a volume attachment"
+            )
+            body["delete_on_termination"] = bool(delete_on_termination)
+        return body
+
+    def update(self, server, volume, delete_on_termination=None, new_volume=None):
+        """Change an attachment: ``delete_on_termination`` (2.85), or swap
+        the volume for ``new_volume`` (admin). A Result."""
+        body = self.check_update(delete_on_termination, new_volume)
+        body["volumeId"] = str(base.getid(new_volume if new_volume is not None else volume))
+        response = self._request("PUT", self._url(server, volume), body={"volumeAttachment": body})
+        return self._result(response, self._body(response))
+
+    def check_update(self, delete_on_termination=None, new_volume=None):
+        """ValidationError when :meth:`update` has nothing to change;
+        UnsupportedVersion for ``delete_on_termination`` before 2.85."""
+        if delete_on_termination is None and new_volume is None:
+            raise exceptions.ValidationError(
+                "Nothing to change: give {delete_on_termination} or {new_volume}.",
+                params=("delete_on_termination", "new_volume"),
+            )
+        body = {}
+        if delete_on_termination is not None:
+            self._require(
+                self.api_version, "2.85", what="changing delete_on_termination of an attachment"
+            )
+            body["delete_on_termination"] = bool(delete_on_termination)
+        return body
+
+    def delete(self, server, volume):
+        """Detach ``volume`` from ``server``; a Result."""
+        return self._delete(self._url(server, volume))

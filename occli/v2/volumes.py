@@ -1,0 +1,235 @@
+"""Cinder v3 volumes and snapshots (``client.volumes``,
+``client.volume_snapshots``).
+
+Requests go to the catalog's ``block-storage`` endpoint (keystoneauth1
+also finds it listed as ``volumev3``: the service-types authority's
+aliases), usually ``…/v3/<project_id>``; one naming no version gets
+``/v3``. Every request carries ``OpenStack-API-Version: volume``
+:data:`occli.client.VOLUME_API_VERSION`. Lists follow Cinder's
+``volumes_links`` / ``snapshots_links`` pages; names resolve with Cinder's
+``?name=`` filter (one request), ids (UUIDs) by id.
+"""
+
+import re
+
+from occli import base
+from occli import exceptions
+from occli.v2 import neutron
+
+_VERSIONED = re.compile(r"/v3(/[^/]+)?$")
+
+
+class Volume(base.Resource):
+    """A Cinder volume (``status``, ``size`` in GiB, ``attachments``)."""
+
+
+class VolumeSnapshot(base.Resource):
+    """A snapshot of a volume."""
+
+
+def _check_size(size, param="size"):
+    try:
+        value = int(size)
+    except (TypeError, ValueError):
+        value = 0
+    if value < 1 or str(size).strip() != str(value):
+        raise exceptions.ValidationError(
+            "{%s} must be a whole number of GiB, 1 or more, not %r." % (param, size),
+            params=(param,),
+        )
+    return value
+
+
+class CinderManager(base.Manager):
+    """A Cinder v3 collection: ``collection`` of ``member`` bodies."""
+
+    service_type = "block-storage"
+    collection = ""
+    member = ""
+    noun = ""
+
+    def _url(self, *parts):
+        endpoint = getattr(self.client, "_cinder_v3", None)
+        if endpoint is None:
+            endpoint = (self.api.get_endpoint() or "").rstrip("/")
+            if not endpoint:
+                raise exceptions.ClientException(
+                    "No block-storage (volumev3) endpoint found in the service catalog."
+                )
+            if not _VERSIONED.search(endpoint):
+                endpoint += "/v3"
+            self.client._cinder_v3 = endpoint
+        return "/".join((endpoint,) + tuple(str(p) for p in parts))
+
+    def _noun(self):
+        return self.noun
+
+    def list(self, detailed=True, all_projects=False, limit=None, marker=None, **filters):
+        """Yield the resources (``…/detail`` unless not ``detailed``),
+        page by page; ``filters`` are Cinder's (``name``, ``status``, …),
+        ``all_projects`` an admin's ``all_tenants``."""
+        params = {k: v for k, v in filters.items() if v is not None}
+        if all_projects:
+            params["all_tenants"] = 1
+        params["marker"] = marker
+        url = self._url(self.collection, "detail") if detailed else self._url(self.collection)
+        return self._list(url, self.collection, params=params, limit=limit)
+
+    def get(self, resource):
+        return self._get(self._url(self.collection, base.getid(resource)), self.member)
+
+    def find_resource(self, name_or_id, all_projects=False):
+        """By id (a UUID), else by exact name with one ``?name=`` list."""
+        if isinstance(name_or_id, base.Resource):
+            return name_or_id
+        value = str(name_or_id)
+        if neutron.is_uuid(value):
+            try:
+                return self.get(value)
+            except exceptions.NotFound:
+                pass
+        matches = [
+            r
+            for r in self.list(name=value, all_projects=all_projects)
+            if getattr(r, "name", None) == value
+        ]
+        if not matches:
+            raise exceptions.NotFound(
+                "No %s with a name or ID of '%s' exists." % (self._noun(), value), code=404
+            )
+        if len(matches) > 1:
+            raise self._ambiguous("name '%s'" % value, matches)
+        return matches[0]
+
+    def _force_delete(self, resource):
+        return self._action(
+            self._url(self.collection, base.getid(resource), "action"), "os-force_delete", {}
+        )
+
+
+class VolumeManager(CinderManager):
+    resource_class = Volume
+    collection = "volumes"
+    member = "volume"
+    noun = "volume"
+
+    def create(
+        self,
+        size=None,
+        name=None,
+        description=None,
+        image=None,
+        snapshot=None,
+        source_volume=None,
+        volume_type=None,
+        availability_zone=None,
+        metadata=None,
+    ):
+        """Create a volume: blank (``size`` GiB), from ``image``, from
+        ``snapshot`` or a copy of ``source_volume`` (at most one source;
+        the size defaults to the snapshot's or volume's). Returns it
+        ``creating``."""
+        body = self.check_create(size, image, snapshot, source_volume)
+        optional = {
+            "name": name,
+            "description": description,
+            "volume_type": volume_type,
+            "availability_zone": availability_zone,
+            "metadata": dict(metadata) if metadata else None,
+        }
+        body.update((k, v) for k, v in optional.items() if v is not None)
+        return self._create(self._url("volumes"), {"volume": body}, "volume")
+
+    def check_create(self, size=None, image=None, snapshot=None, source_volume=None):
+        """The source part of :meth:`create`'s body: ValidationError for
+        several sources, or no size without a snapshot or volume to copy."""
+        sources = {
+            "imageRef": image,
+            "snapshot_id": snapshot,
+            "source_volid": source_volume,
+        }
+        given = [k for k, v in sources.items() if v is not None]
+        if len(given) > 1:
+            raise exceptions.ValidationError(
+                "Give one source of {image}, {snapshot} and {source_volume}, not several.",
+                params=("image", "snapshot", "source_volume"),
+            )
+        body = {k: str(base.getid(v)) for k, v in sources.items() if v is not None}
+        if size is not None:
+            body["size"] = _check_size(size)
+        elif not (snapshot or source_volume):
+            raise exceptions.ValidationError(
+                "A volume needs a {size} unless it copies a snapshot or a volume.",
+                params=("size",),
+            )
+        return body
+
+    def update(self, volume, name=None, description=None, metadata=None):
+        """Rename or describe a volume; ``metadata`` replaces its whole
+        metadata (:meth:`set_metadata` merges)."""
+        body = {
+            k: v
+            for k, v in (("name", name), ("description", description), ("metadata", metadata))
+            if v is not None
+        }
+        if not body:
+            raise exceptions.ValidationError(
+                "Give {name}, {description} or {metadata}.",
+                params=("name", "description", "metadata"),
+            )
+        return self._update(self._url("volumes", base.getid(volume)), {"volume": body}, "volume")
+
+    def set_metadata(self, volume, metadata):
+        """Merge ``metadata`` into the volume's; the whole dict."""
+        data = self._update(
+            self._url("volumes", base.getid(volume), "metadata"),
+            {"metadata": dict(metadata)},
+            method="POST",
+        )
+        return base.DictWithMeta(data.get("metadata") or {})
+
+    def delete_metadata(self, volume, keys):
+        """Remove metadata ``keys`` (a request per key)."""
+        for key in keys:
+            self._delete(self._url("volumes", base.getid(volume), "metadata", key))
+
+    def delete(self, volume, cascade=False, force=False):
+        """Delete a volume (with its snapshots if ``cascade``); ``force``
+        is the admin's ``os-force_delete``, whatever its status."""
+        if force:
+            if cascade:
+                raise exceptions.ValidationError(
+                    "{force} and {cascade} cannot be combined.", params=("force", "cascade")
+                )
+            return self._force_delete(volume)
+        params = {"cascade": "true"} if cascade else None
+        return self._delete(self._url("volumes", base.getid(volume)), params=params)
+
+
+class VolumeSnapshotManager(CinderManager):
+    resource_class = VolumeSnapshot
+    collection = "snapshots"
+    member = "snapshot"
+    noun = "volume snapshot"
+
+    def list(
+        self, detailed=True, all_projects=False, limit=None, marker=None, volume=None, **filters
+    ):
+        """Yield snapshots (``volume``: only those of this volume)."""
+        if volume is not None:
+            filters["volume_id"] = base.getid(volume)
+        return super().list(detailed, all_projects, limit, marker, **filters)
+
+    def create(self, volume, name=None, description=None, force=False, metadata=None):
+        """Snapshot ``volume``; ``force`` allows an attached (``in-use``)
+        volume."""
+        body = {"volume_id": str(base.getid(volume)), "force": bool(force)}
+        optional = {"name": name, "description": description, "metadata": metadata or None}
+        body.update((k, v) for k, v in optional.items() if v is not None)
+        return self._create(self._url("snapshots"), {"snapshot": body}, "snapshot")
+
+    def delete(self, snapshot, force=False):
+        """Delete a snapshot (``force``: the admin's ``os-force_delete``)."""
+        if force:
+            return self._force_delete(snapshot)
+        return self._delete(self._url("snapshots", base.getid(snapshot)))
