@@ -129,6 +129,14 @@ def build_parser():
         help="seconds a server stays in BUILD (default: %(default)s)",
     )
     runtime.add_argument(
+        "--live-migration-time",
+        type=float,
+        default=defaults.live_migration_time,
+        metavar="SECONDS",
+        help="seconds a live migration stays running, 0 for as long as a build"
+        " (default: %(default)s)",
+    )
+    runtime.add_argument(
         "--token-ttl",
         type=int,
         default=defaults.token_ttl,
@@ -314,6 +322,7 @@ def _config(args):
         port=args.port,
         compute_hosts=args.compute_hosts,
         build_time=args.build_time,
+        live_migration_time=args.live_migration_time,
         token_ttl=args.token_ttl,
         admin_password=args.admin_password,
         demo_password=args.demo_password,
@@ -388,6 +397,8 @@ def _child_argv(args):
         str(args.compute_hosts),
         "--build-time",
         repr(args.build_time),
+        "--live-migration-time",
+        repr(args.live_migration_time),
         "--token-ttl",
         str(args.token_ttl),
         "--quota-instances",

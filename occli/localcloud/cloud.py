@@ -24,6 +24,9 @@ class Config:
     port: int = 8775
     compute_hosts: int = 3
     build_time: float = 2.0
+    # seconds a live migration stays running (0: as long as a build); a
+    # long one can be aborted or forced to complete
+    live_migration_time: float = 0.0
     token_ttl: int = 3600
     admin_password: str = dataclasses.field(default="admin-secret", repr=False)
     demo_password: str = dataclasses.field(default="demo-secret", repr=False)

@@ -101,7 +101,8 @@ class Rule:
     resource; ``write`` needs the member role), ``project_read`` (A's
     quotas and usage: A's readers and admins, else 403),
     ``user_read``/``user_write``
-    (A's member's keypair), ``admin`` (admin only), ``flavor`` (the admin's
+    (A's member's keypair), ``admin`` (admin only), ``admin_of`` (admin only,
+    under A's resource: 404 for other projects), ``flavor`` (the admin's
     private flavor), ``gone`` (a route of older microversions only: 404 at
     the matrix's), ``account_read``/``account_write`` (Swift account),
     identity's ``token_exchange``, ``subject``, ``catalog``, ``owner_read``,
@@ -574,6 +575,12 @@ def expectation(service, route_rule, kind, names_project):
         return (refused if member_needed else ok), None
     if access == "admin":
         return (ok if k.admin else refused), None
+    if access == "admin_of":
+        # an admin-only route under A's resource, looked up first (nova's
+        # get_instance before the policy): others' resource is not found
+        if k.admin:
+            return ok, None
+        return (refused if k.project == "A" else frozenset({404})), None
     if access == "project_read":
         # nova's PROJECT_READER_OR_ADMIN on A's {tenant_id}: a policy 403
         return (ok if k.project == "A" or k.admin else refused), None

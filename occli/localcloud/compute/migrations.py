@@ -198,6 +198,36 @@ QUOTAS = [
 """
 ]
 
+# nova's migration records (resize, cold and live migration, evacuation):
+# see migration_records.py
+MOVES = [
+    """
+    CREATE TABLE compute_migrations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        uuid TEXT NOT NULL UNIQUE,
+        instance_uuid TEXT NOT NULL,
+        project_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        source_compute TEXT,
+        source_node TEXT,
+        dest_compute TEXT,
+        dest_node TEXT,
+        dest_host TEXT,
+        old_instance_type_id INTEGER,
+        new_instance_type_id INTEGER,
+        old_flavor TEXT NOT NULL,
+        new_flavor TEXT NOT NULL,
+        migration_type TEXT NOT NULL,
+        status TEXT NOT NULL,
+        plan TEXT,
+        started_at REAL NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT
+    );
+    CREATE INDEX compute_migrations_instance ON compute_migrations (instance_uuid);
+"""
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("compute.flavors", FLAVORS),
@@ -206,4 +236,5 @@ COMPONENTS = (
     ("compute.servers", SERVERS),
     ("compute.aggregates", AGGREGATES),
     ("compute.quotas", QUOTAS),
+    ("compute.moves", MOVES),
 )

@@ -28,6 +28,7 @@ import math
 
 from occli.localcloud.compute import aggregates
 from occli.localcloud.compute import hosts
+from occli.localcloud.compute import migration_records
 
 CPU_ALLOCATION_RATIO = 16.0
 RAM_ALLOCATION_RATIO = 1.5
@@ -124,12 +125,11 @@ def host_states(db):
         (hosts.COMPUTE_BINARY,),
     ):
         states_by_host[node["host"]] = HostState(node, aggregates.host_zone(db, node["host"]))
-    for row in db.execute(
-        "SELECT id, host, flavor, image_ref FROM servers WHERE host IS NOT NULL AND deleted = 0"
-    ):
-        state = states_by_host.get(row["host"])
+    # a server moving (resize, migration, evacuation) holds on both hosts
+    for host, flavor, volume_backed, server_id in migration_records.usage(db):
+        state = states_by_host.get(host)
         if state is not None:
-            state.consume(server_resources(row), row["id"])
+            state.consume(resources(flavor, volume_backed), server_id)
     return list(states_by_host.values())
 
 

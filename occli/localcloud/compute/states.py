@@ -95,6 +95,8 @@ def advance(server, build_time):
     if not server.get("pending"):
         return False
     plan = json.loads(server["pending"])
+    # a plan may carry its own length (a live migration kept running)
+    build_time = plan.get("duration", build_time)
     now = common.utcnow().timestamp()
     elapsed = max(0.0, now - server["task_started_at"])
     before = dict(server)

@@ -10,6 +10,7 @@ from occli.localcloud.compute import actions
 from occli.localcloud.compute import build
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import schemas
+from occli.localcloud.compute.api import server_moves
 from occli.localcloud.compute.api.server_views import view
 from occli.localcloud.compute.api.servers import VOLUMES_BOOT_MAX_VERSION
 from occli.localcloud.compute.api.servers import load
@@ -114,16 +115,19 @@ def resize(req, server, value):
         data["flavorRef"],
         None if disk_config is None else disk_config == "AUTO",
     )
+    server_moves.resized(req, server)
     return Response(202)
 
 
 def confirm_resize(req, server, value):
     actions.confirm_resize(req.db, common.caller(req), server)
+    server_moves.confirmed(req, server)
     return Response(204)
 
 
 def revert_resize(req, server, value):
     actions.revert_resize(req.db, common.caller(req), server)
+    server_moves.reverting(req, server)
     return Response(202)
 
 
@@ -178,6 +182,9 @@ ACTIONS = {
     "createImage": (create_image, None),
     "trigger_crash_dump": (trigger_crash_dump, "2.17"),
     "os-getConsoleOutput": (console_output, None),
+    "migrate": (server_moves.migrate, None),
+    "os-migrateLive": (server_moves.live_migrate, None),
+    "evacuate": (server_moves.evacuate, None),
 }
 
 

@@ -22,6 +22,7 @@ from occli.localcloud.compute.api import metadata
 from occli.localcloud.compute.api import microversions
 from occli.localcloud.compute.api import quotas
 from occli.localcloud.compute.api import server_actions
+from occli.localcloud.compute.api import server_moves
 from occli.localcloud.compute.api import servers
 from occli.localcloud.compute.api import usage
 from occli.localcloud.compute.api import versions
@@ -34,6 +35,7 @@ RESOURCES = (
     keypairs,
     servers,
     server_actions,
+    server_moves,
     metadata,
     limits,
     aggregates,
@@ -90,6 +92,9 @@ _ACTION_RULES = {
     "unlock": "os-lock-server:unlock",
     "os-getConsoleOutput": "os-console-output",
     "changePassword": "os-admin-password",
+    "migrate": "os-migrate-server:migrate",
+    "os-migrateLive": "os-migrate-server:migrate_live",
+    "evacuate": "os-evacuate",
 }
 _METADATA_RULES = {
     ("POST", False): "create",

@@ -1,0 +1,394 @@
+"""Moving servers between hosts: cold and live migration, evacuation, and
+the migration records of resizes, as nova's compute API rules.
+
+Each move checks what nova's API checks (policy, lock, state, hosts), asks
+the scheduler for a destination (the source host left out) and starts two
+lazy plans of the same length: the server's (task states, then its new
+host) and its migration record's (statuses, see :mod:`.migration_records`).
+``Timing`` gives their lengths. When no host fits, nova's API still
+accepts the request (202) and the record ends in ``error`` with the server
+back as it was.
+"""
+
+import dataclasses
+import json
+
+from occli.localcloud import errors
+from occli.localcloud.compute import actions
+from occli.localcloud.compute import build
+from occli.localcloud.compute import hosts
+from occli.localcloud.compute import migration_records as records
+from occli.localcloud.compute import scheduler
+from occli.localcloud.compute import servers
+from occli.localcloud.compute import states
+
+_MIGRATE_POLICY = "os_compute_api:os-migrate-server:migrate"
+_LIVE_POLICY = "os_compute_api:os-migrate-server:migrate_live"
+EVACUATE_POLICY = "os_compute_api:os-evacuate"
+SERVER_MIGRATIONS_POLICY = "os_compute_api:servers:migrations:%s"
+_RESIZE_TASKS = ["resize_prep", "resize_migrating", "resize_migrated", "resize_finish"]
+_REBUILD_TASKS = ["rebuilding", "rebuild_block_device_mapping", "rebuild_spawning"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Timing:
+    """Seconds a move takes: ``build_time`` (cold moves, evacuations, the
+    first steps of a live migration) and ``live_migration_time`` (how long
+    a live migration runs; 0: as long as a build)."""
+
+    build_time: float = 0.0
+    live_migration_time: float = 0.0
+
+    def cold(self, end="finished"):
+        b = self.build_time
+        return [[0, "pre-migrating"], [b / 4, "migrating"], [b / 2, "post-migrating"]], b, end
+
+    def live(self, end="completed"):
+        b = self.build_time
+        steps = [[0, "queued"], [b / 3, "preparing"], [2 * b / 3, "running"]]
+        return steps, max(b, self.live_migration_time), end
+
+    def evacuation(self, end="done"):
+        b = self.build_time
+        return [[0, "accepted"], [b / 3, "pre-migrating"]], b, end
+
+    def failed(self, first):
+        return [[0, first]], self.build_time, "error"
+
+
+def _start(db, server, tasks, end, duration, progress=False):
+    """Start ``server``'s plan, lasting ``duration`` seconds, and save it."""
+    states.start(server, tasks, end, progress=progress)
+    plan = json.loads(server["pending"])
+    plan["duration"] = duration
+    server["pending"] = json.dumps(plan)
+    servers.touch(server)
+    servers.save(db, server)
+
+
+def _check_source_up(db, server):
+    """Nova's ``check_instance_host(check_is_up=True)``."""
+    actions.check_host(server)
+    service = hosts.compute_service(db, server["host"])
+    if service is None or service["forced_down"]:
+        raise errors.Conflict("Service is unavailable at this time.")
+
+
+def _check_known_host(db, host):
+    if host not in hosts.compute_hosts(db):
+        raise errors.BadRequest("Compute host %s could not be found." % host)
+
+
+def _destination(db, server, requested=None, forced=None):
+    """The host the scheduler picks for ``server`` (its current host left
+    out, its pinned zone kept), or None (NoValidHost)."""
+    flavor = json.loads(server["flavor"])
+    spec = scheduler.RequestSpec(
+        scheduler.resources(flavor, not server["image_ref"]),
+        zone=None if forced else server["pinned_availability_zone"],
+        forced_host=forced,
+        requested_host=requested,
+    )
+    candidates = [s for s in scheduler.host_states(db) if s.host != server["host"]]
+    chosen = scheduler.select_host(candidates, spec)
+    return chosen.host if chosen else None
+
+
+def _host_ip(db, host):
+    row = db.execute("SELECT host_ip FROM compute_nodes WHERE host = ?", (host,)).fetchone()
+    return row["host_ip"] if row else None
+
+
+# -- resize and cold migration -------------------------------------------------
+
+
+def migrate(db, caller, server, timing, host=None):
+    """Nova's cold migration (``resize`` keeping the flavor): to ``host``
+    (2.56) or where the scheduler says; the server ends in VERIFY_RESIZE on
+    its new host. Returns the migration record."""
+    caller.require_admin(_MIGRATE_POLICY + (":host" if host else ""))
+    servers.check_lock(caller, server)
+    actions.check_state(server, "migrate", ("active", "stopped"))
+    _check_source_up(db, server)
+    if host is not None:
+        if host == server["host"]:
+            raise errors.BadRequest("Cannot migrate to the host where the server exists.")
+        _check_known_host(db, host)
+    dest = _destination(db, server, requested=host)
+    flavor = server["flavor"]
+    if dest is None:
+        record = records.create(
+            db,
+            caller,
+            server,
+            records.MIGRATION,
+            server["host"],
+            None,
+            flavor,
+            flavor,
+            timing.failed("pre-migrating"),
+        )
+        _start(db, server, ["resize_prep"], {}, timing.build_time)
+        return record
+    record = records.create(
+        db,
+        caller,
+        server,
+        records.MIGRATION,
+        server["host"],
+        dest,
+        flavor,
+        flavor,
+        timing.cold(),
+        dest_ip=_host_ip(db, dest),
+    )
+    _start(
+        db,
+        server,
+        _RESIZE_TASKS,
+        {
+            "vm_state": "resized",
+            "power_state": server["power_state"],
+            "host": dest,
+            "node": dest,
+            "old_flavor": flavor,
+        },
+        timing.build_time,
+        progress=True,
+    )
+    return record
+
+
+def _set_duration(db, server, duration, **end):
+    """Give ``server``'s pending plan a length (and more end values)."""
+    plan = json.loads(server["pending"])
+    plan["duration"] = duration
+    plan["end"].update(end)
+    server["pending"] = json.dumps(plan)
+    servers.save(db, server)
+
+
+def record_resize(db, caller, server, timing):
+    """The record of a resize just started (by :func:`.actions.resize`) on
+    the server's own host: the local cloud resizes in place, as nova with
+    ``allow_resize_to_same_host``."""
+    new_flavor = json.loads(server["pending"])["end"]["flavor"]
+    _set_duration(db, server, timing.build_time)
+    return records.create(
+        db,
+        caller,
+        server,
+        records.RESIZE,
+        server["host"],
+        server["host"],
+        server["flavor"],
+        new_flavor,
+        timing.cold(),
+        dest_ip=_host_ip(db, server["host"]),
+    )
+
+
+def confirmed(db, server):
+    """A confirmed resize or migration: its record goes ``confirmed`` (the
+    source host's resources are freed)."""
+    record = records.latest(db, server["id"], ("finished",))
+    if record is not None:
+        records.set_status(db, record, "confirmed")
+
+
+def reverting(db, server, timing):
+    """A revert just started (by :func:`.actions.revert_resize`): the
+    record goes ``reverting`` then ``reverted`` and the server back to its
+    source host."""
+    record = records.latest(db, server["id"], ("finished",))
+    if record is None:
+        return
+    records.set_status(
+        db, record, "reverting", ([[0, "reverting"]], timing.build_time, "reverted")
+    )
+    source = record["source_compute"]
+    _set_duration(db, server, timing.build_time, host=source, node=source)
+
+
+# -- live migration ------------------------------------------------------------
+
+
+def live_migrate(db, caller, server, timing, host=None, force=False, async_=True):
+    """Nova's ``live_migrate`` to ``host`` (forced: past the filters) or
+    where the scheduler says. Before 2.34 (``async_`` False) the
+    conductor's checks answer 400; afterwards the request is accepted and
+    the record ends in ``error``. Returns the record."""
+    caller.require_admin(_LIVE_POLICY + (":host" if host else ""))
+    servers.check_lock(caller, server)
+    actions.check_state(server, "os-migrateLive", ("active", "paused"))
+    if host is not None:
+        _check_known_host(db, host)
+    flavor = server["flavor"]
+    failure = None
+    if host is not None and host == server["host"]:
+        failure = "Unable to migrate instance (%s) to current host (%s)." % (server["id"], host)
+        dest = None
+    elif force and host:
+        dest = _destination(db, server, forced=host)
+    else:
+        dest = _destination(db, server, requested=host)
+    if dest is None:
+        failure = failure or scheduler.NO_VALID_HOST
+        if not async_:
+            raise errors.BadRequest(failure)
+        record = records.create(
+            db,
+            caller,
+            server,
+            records.LIVE,
+            server["host"],
+            None,
+            flavor,
+            flavor,
+            timing.failed("queued"),
+        )
+        _start(db, server, ["migrating"], {}, timing.build_time)
+        return record
+    steps, duration, end = timing.live()
+    record = records.create(
+        db,
+        caller,
+        server,
+        records.LIVE,
+        server["host"],
+        dest,
+        flavor,
+        flavor,
+        (steps, duration, end),
+    )
+    _start(db, server, ["migrating"], {"host": dest, "node": dest}, duration)
+    return record
+
+
+def _instance_migration(db, server, migration_id, not_found=errors.NotFound):
+    record = None
+    if str(migration_id).isdigit():
+        record = records.get(db, int(migration_id))
+    if record is None or record["instance_uuid"] != server["id"]:
+        raise not_found("Migration %s not found for instance %s" % (migration_id, server["id"]))
+    return record
+
+
+def _invalid_migration_state(record, server, method):
+    return errors.BadRequest(
+        "Migration %s state of instance %s is %s. Cannot %s while the migration is in this "
+        "state." % (record["id"], server["id"], record["status"], method)
+    )
+
+
+def abort(db, caller, server, migration_id, allow_queued):
+    """Nova's ``live_migrate_abort``: a running live migration (queued or
+    preparing too from 2.65) is cancelled; the server stays where it is."""
+    caller.require_admin(SERVER_MIGRATIONS_POLICY % "delete")
+    servers.check_lock(caller, server)
+    actions.check_state(server, "abort live migration", None, ("migrating",))
+    record = _instance_migration(db, server, migration_id)
+    allowed = ("running", "queued", "preparing") if allow_queued else ("running",)
+    if record["status"] not in allowed:
+        raise _invalid_migration_state(record, server, "abort live migration")
+    records.set_status(db, record, "cancelled")
+    server.update(pending=None, task_state=None, task_started_at=None)
+    servers.touch(server)
+    servers.save(db, server)
+
+
+def force_complete(db, caller, server, migration_id):
+    """Nova's ``live_migrate_force_complete``: a running live migration
+    ends now."""
+    caller.require_admin(SERVER_MIGRATIONS_POLICY % "force_complete")
+    servers.check_lock(caller, server)
+    actions.check_state(server, "force_complete", ("active",), ("migrating",))
+    record = _instance_migration(db, server, migration_id, errors.BadRequest)
+    if record["status"] != "running":
+        raise _invalid_migration_state(record, server, "force complete")
+    records.settle(db, records.finish_now(db, record))
+    plan = json.loads(server["pending"])
+    plan["duration"] = 0
+    server["pending"] = json.dumps(plan)
+    states.advance(server, 0)
+    servers.save(db, server)
+
+
+# -- evacuation ----------------------------------------------------------------
+
+
+def check_evacuate_host(db, server, host):
+    """The evacuate API's own checks of ``host`` (404 unknown, 400 same)."""
+    if host is None:
+        return
+    if host not in hosts.compute_hosts(db):
+        raise errors.NotFound("Compute host %s not found." % host)
+    if host == server["host"]:
+        raise errors.BadRequest("The target host can't be the same one.")
+
+
+def evacuate(db, caller, server, timing, host=None, force=False, stopped=False):
+    """Nova's ``evacuate``: only from a host whose compute service is down
+    (forced down here); the server is rebuilt on ``host`` or where the
+    scheduler says, stopped there from 2.95 (``stopped``). Returns the
+    record."""
+    caller.require_admin(EVACUATE_POLICY)
+    check_evacuate_host(db, server, host)
+    actions.check_state(server, "evacuate", ("active", "stopped", "error"))
+    actions.check_host(server)
+    service = hosts.compute_service(db, server["host"])
+    if service is not None and not service["forced_down"]:
+        raise errors.BadRequest("Compute service of %s is still in use." % server["host"])
+    flavor = server["flavor"]
+    dest = _destination(db, server, forced=host) if force else None
+    if not force:
+        dest = _destination(db, server, requested=host)
+    if dest is None:
+        record = records.create(
+            db,
+            caller,
+            server,
+            records.EVACUATION,
+            server["host"],
+            host,
+            flavor,
+            flavor,
+            timing.failed("accepted"),
+        )
+        _start(db, server, ["rebuilding"], {}, timing.build_time)
+        return record
+    record = records.create(
+        db,
+        caller,
+        server,
+        records.EVACUATION,
+        server["host"],
+        dest,
+        flavor,
+        flavor,
+        timing.evacuation(),
+    )
+    if stopped or server["vm_state"] == "stopped":
+        vm_state, power_state = "stopped", states.SHUTDOWN
+    else:
+        vm_state, power_state = "active", states.RUNNING
+    _start(
+        db,
+        server,
+        _REBUILD_TASKS,
+        {
+            "vm_state": vm_state,
+            "power_state": power_state,
+            "host": dest,
+            "node": dest,
+            "launched_at": states.LAUNCH_NOW,
+        },
+        timing.build_time,
+        progress=True,
+    )
+    return record
+
+
+def new_password(given=None):
+    """The evacuated server's admin password (given, else generated)."""
+    return given if given is not None else build.new_admin_password()
