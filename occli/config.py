@@ -27,6 +27,9 @@ Precedence (lowest to highest), matching openstacksdk's
    whichever of the above was chosen (unlike openstacksdk, where values in a
    file's ``auth:`` section beat ``username=`` style arguments).
 
+A cloud naming a vendor ``profile:`` (or the older ``cloud:``) is merged
+over that vendor's defaults first: see :mod:`occli.profiles`.
+
 ``auth_type`` is taken from the winning source; when none is given it is
 inferred from the highest-precedence layer that carries credentials:
 application credential id/name -> ``v3applicationcredential``; a token and
@@ -151,7 +154,7 @@ def default_search_dirs():
 def _search(basename, override_var, environ):
     dirs = SEARCH_DIRS if SEARCH_DIRS is not None else default_search_dirs()
     files = [os.path.join(d, basename + s) for d in dirs for s in _SUFFIXES]
-    explicit = environ.get(override_var)
+    explicit = environ.get(override_var) if override_var else None
     if explicit:
         files.insert(0, os.path.expanduser(explicit))
     return files
@@ -428,6 +431,11 @@ def resolve(cloud=None, overrides=None, environ=None):
         raise ConfigError(f"Cloud {name!r} in {', '.join(sources)} is not a mapping")
 
     base = _normalize(base)
+    if (base.get("profile") or base.get("cloud")) not in (None, "", env_key):
+        from occli import profiles  # only for a cloud naming a profile
+
+        base, profile_source = profiles.expand(name, base, environ)
+        sources = list(sources) + [profile_source]
     region_name, region_values = _pick_region(name, base, given.get("region_name"))
     base.pop("regions", None)
     base["region_name"] = region_name
