@@ -43,7 +43,8 @@ class Config:
     max_servers_per_request: int = 2000
 
 
-SERVICE_NAMES = ("identity", "compute", "image", "orchestration", "objectstore")
+# network before compute: compute's seed and servers use neutron's tables
+SERVICE_NAMES = ("identity", "network", "compute", "image", "orchestration", "objectstore")
 # Every file the local cloud writes in its data directory (the directory is
 # 0700 and these 0600, whatever they were before: tokens, hashes and the
 # passwords in clouds.yaml are in them)
@@ -70,6 +71,9 @@ def service_classes(names=SERVICE_NAMES):
     """The service classes for ``names`` (a subset of SERVICE_NAMES), in
     creation order. Imported lazily so a subset needs only its modules."""
     unknown = set(names) - set(SERVICE_NAMES)
+    if "compute" in names:
+        # nova's ports are neutron's
+        names = {*names, "network"}
     if unknown:
         raise ValueError(
             "unknown services: %s (known: %s)"
@@ -81,6 +85,8 @@ def service_classes(names=SERVICE_NAMES):
             continue
         if name == "identity":
             from occli.localcloud.identity import IdentityService as cls
+        elif name == "network":
+            from occli.localcloud.network import NetworkService as cls
         elif name == "compute":
             from occli.localcloud.compute import ComputeService as cls
         elif name == "image":
@@ -144,7 +150,7 @@ class LocalCloud:
     seed, the fault rules left as they are.
     """
 
-    identity = compute = image = orchestration = objectstore = None
+    identity = network = compute = image = orchestration = objectstore = None
 
     def __init__(self, config, services=None, template=None, attach=False):
         from occli.localcloud import faults

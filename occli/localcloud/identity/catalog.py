@@ -9,6 +9,7 @@ CATALOG = (
     ("identity", "keystone", "{base}/v3", False),
     ("compute", "nova", "{base}/compute/v2.1", False),
     ("image", "glance", "{base}/image", False),
+    ("network", "neutron", "{base}/network", False),
     ("orchestration", "heat", "{base}/orchestration/v1/{project_id}", True),
     ("object-store", "swift", "{base}/object-store/v1/AUTH_{project_id}", True),
 )

@@ -106,3 +106,16 @@ def env(tmp_path_factory):
         )
     yield types.SimpleNamespace(cloud=cloud, url=url, **users)
     stop()
+
+
+# -- network: identity, network, compute and image (see network_harness) --
+
+
+@pytest.fixture
+def neutron(tmp_path):
+    from tests.unit.localcloud.network_harness import Neutron
+    from tests.unit.localcloud.network_harness import make_cloud
+
+    cloud = make_cloud(tmp_path / "data")
+    yield Neutron(cloud)
+    cloud.close()

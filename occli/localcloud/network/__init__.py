@@ -1,0 +1,21 @@
+"""Neutron v2.0 for the local cloud, mounted at ``/network`` (catalog
+type ``network``): networks, subnets, ports, security groups and rules,
+floating IPs.
+
+* :mod:`.api` — the ``Service``: routes, list queries, neutron's errors;
+* :mod:`.query` — filters, ``fields=``, sorting, pagination links;
+* :mod:`.attributes` — request-body checks with neutron's texts;
+* rules over a sqlite3 connection raising :mod:`occli.localcloud.errors`:
+  :mod:`.networks`, :mod:`.subnets` (and IP allocation), :mod:`.ports`,
+  :mod:`.security_groups`, :mod:`.floating_ips`, :mod:`.seed`;
+* :mod:`.migrations` — the tables (store components ``network.*``).
+
+Compute uses the rules modules directly (``ports.insert``,
+``ports.by_device``, …), as nova calls neutron.
+"""
+
+from occli.localcloud.network.api import NetworkService
+from occli.localcloud.network.seed import PRIVATE_NETWORK_ID
+from occli.localcloud.network.seed import PUBLIC_NETWORK_ID
+
+__all__ = ["PRIVATE_NETWORK_ID", "PUBLIC_NETWORK_ID", "NetworkService"]

@@ -1,0 +1,220 @@
+"""Neutron's request-body checks (``neutron_lib.api.attributes``): the
+resource member, unknown and read-only attributes, and each attribute's
+validator and converter, with neutron's 400 texts."""
+
+import ipaddress
+import re
+
+from occli.localcloud import errors
+
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
+_MAC = re.compile(r"^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$")
+NAME_MAX_LEN = 255
+DESCRIPTION_MAX_LEN = 255
+
+
+def bad_request(message, kind="HTTPBadRequest"):
+    return errors.BadRequest(message, type=kind)
+
+
+def invalid_input(message):
+    """neutron_lib's ``InvalidInput``."""
+    return errors.BadRequest("Invalid input for operation: %s." % message, type="InvalidInput")
+
+
+def _invalid(attr, reason):
+    return bad_request("Invalid input for %s. Reason: %s." % (attr, reason))
+
+
+def is_uuid(value):
+    return isinstance(value, str) and bool(_UUID.match(value))
+
+
+# -- validators: (attr, value) -> converted value, or raise ---------------------------
+
+
+def string(max_len=NAME_MAX_LEN):
+    def check(attr, value):
+        if not isinstance(value, str):
+            raise _invalid(attr, "'%s' is not a valid string" % (value,))
+        if len(value) > max_len:
+            raise _invalid(attr, "'%s' exceeds maximum length of %d" % (value, max_len))
+        return value
+
+    return check
+
+
+def boolean(attr, value):
+    """``convert_to_boolean``: booleans, 0/1 and their text."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.lower() in ("true", "false", "1", "0"):
+        return value.lower() in ("true", "1")
+    raise invalid_input("'%s' cannot be converted to boolean" % (value,))
+
+
+def uuid(attr, value):
+    if not is_uuid(value):
+        raise _invalid(attr, "'%s' is not a valid UUID" % (value,))
+    return value
+
+
+def uuid_or_none(attr, value):
+    return None if value is None else uuid(attr, value)
+
+
+def uuid_or_empty(attr, value):
+    return value if value == "" else uuid(attr, value)
+
+
+def ip_address(attr, value):
+    if not isinstance(value, str):
+        raise _invalid(attr, "'%s' is not a valid IP address" % (value,))
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        raise _invalid(attr, "'%s' is not a valid IP address" % value) from None
+
+
+def ip_or_none(attr, value):
+    return None if value is None else ip_address(attr, value)
+
+
+def mac_address(attr, value):
+    if not isinstance(value, str) or not _MAC.match(value):
+        raise _invalid(attr, "'%s' is not a valid MAC address" % (value,))
+    return value.lower()
+
+
+def cidr(attr, value):
+    if not isinstance(value, str):
+        raise _invalid(attr, "'%s' is not a valid IP subnet" % (value,))
+    try:
+        net = ipaddress.ip_network(value, strict=False)
+    except ValueError:
+        raise _invalid(attr, "'%s' is not a valid IP subnet" % value) from None
+    if str(net) != value:
+        raise _invalid(
+            attr, "'%s' isn't a recognized IP subnet cidr, '%s' is recommended" % (value, net)
+        )
+    return value
+
+
+def cidr_or_none(attr, value):
+    return None if value is None else cidr(attr, value)
+
+
+def integer(low, high):
+    def check(attr, value):
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise _invalid(attr, "'%s' is not an integer" % (value,))
+        try:
+            number = int(value)
+        except ValueError:
+            raise _invalid(attr, "'%s' is not an integer" % value) from None
+        if not low <= number <= high:
+            raise _invalid(attr, "'%s' is not in range %s through %s" % (value, low, high))
+        return number
+
+    return check
+
+
+def integer_or_none(low, high):
+    inner = integer(low, high)
+    return lambda attr, value: None if value is None else inner(attr, value)
+
+
+def one_of(*choices, none=False):
+    def check(attr, value):
+        if value is None and none:
+            return None
+        if value not in choices:
+            raise _invalid(
+                attr, "%s is not in %s" % (value if value is None else "'%s'" % value, choices)
+            )
+        return value
+
+    return check
+
+
+def list_of(inner):
+    def check(attr, value):
+        if not isinstance(value, list):
+            raise _invalid(attr, "'%s' is not a list" % (value,))
+        return [inner(attr, item) for item in value]
+
+    return check
+
+
+def anything(attr, value):
+    return value
+
+
+# -- the body ---------------------------------------------------------------------------
+
+
+class Attr:
+    """One attribute: its validator, whether POST/PUT may set it and its
+    default on create (``REQUIRED``: none)."""
+
+    def __init__(self, check, post=True, put=True, default=None):
+        self.check = check
+        self.post = post
+        self.put = put
+        self.default = default
+
+
+REQUIRED = object()
+
+
+def parse(body, member, spec, create):
+    """The attributes of ``{member: {...}}`` checked against ``spec``
+    (``{name: Attr}``); on create, defaults filled in, required ones
+    enforced. ``project_id``/``tenant_id`` are accepted on create and
+    returned as ``project_id`` when given."""
+    if not isinstance(body, dict) or member not in body:
+        raise bad_request(
+            "Resource body required"
+            if not body
+            else "Unable to find '%s' in request body" % member
+        )
+    data = body[member]
+    if not isinstance(data, dict):
+        raise bad_request("Invalid format: %s" % (data,))
+    extra = [key for key in body if key != member]
+    unknown = sorted(
+        key for key in data if key not in spec and key not in ("project_id", "tenant_id")
+    )
+    if unknown or extra:
+        raise bad_request("Unrecognized attribute(s) '%s'" % ", ".join(unknown + extra))
+    values = {}
+    for key in ("project_id", "tenant_id"):
+        if key in data:
+            if not create:
+                raise bad_request("Cannot update read-only attribute %s" % key)
+            project = string()(key, data[key])
+            if values.get("project_id", project) != project:
+                raise bad_request("'project_id' and 'tenant_id' do not match")
+            values["project_id"] = project
+    for key, attr in spec.items():
+        if key not in data:
+            if create and attr.default is REQUIRED:
+                raise bad_request(
+                    "Failed to parse request. Required attribute '%s' not specified" % key
+                )
+            if create and attr.post:
+                values[key] = attr.default() if callable(attr.default) else attr.default
+            continue
+        if create and not attr.post:
+            raise bad_request("Attribute '%s' not allowed in POST" % key)
+        if not create and not attr.put:
+            raise bad_request("Cannot update read-only attribute %s" % key)
+        values[key] = attr.check(key, data[key])
+    return values
+
+
+def invalid_input_named(message, kind):
+    """A neutron ``InvalidInput`` subclass (its own ``type``)."""
+    return errors.BadRequest(message, type=kind)

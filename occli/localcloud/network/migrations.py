@@ -1,0 +1,149 @@
+"""Neutron's tables, one store component per part (``network.<part>``).
+
+Append steps, never edit a released one.
+"""
+
+CORE = [
+    """
+    CREATE TABLE network_networks (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        name TEXT NOT NULL DEFAULT '',
+        description TEXT NOT NULL DEFAULT '',
+        admin_state_up INTEGER NOT NULL DEFAULT 1,
+        shared INTEGER NOT NULL DEFAULT 0,
+        external INTEGER NOT NULL DEFAULT 0,
+        is_default INTEGER NOT NULL DEFAULT 0,
+        mtu INTEGER NOT NULL DEFAULT 1500,
+        status TEXT NOT NULL DEFAULT 'ACTIVE',
+        revision_number INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE network_subnets (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        network_id TEXT NOT NULL REFERENCES network_networks (id),
+        project_id TEXT NOT NULL,
+        name TEXT NOT NULL DEFAULT '',
+        description TEXT NOT NULL DEFAULT '',
+        cidr TEXT NOT NULL,
+        ip_version INTEGER NOT NULL DEFAULT 4,
+        gateway_ip TEXT,
+        enable_dhcp INTEGER NOT NULL DEFAULT 1,
+        allocation_pools TEXT NOT NULL DEFAULT '[]',
+        dns_nameservers TEXT NOT NULL DEFAULT '[]',
+        host_routes TEXT NOT NULL DEFAULT '[]',
+        revision_number INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX network_subnets_network ON network_subnets (network_id);
+    CREATE TABLE network_ports (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        network_id TEXT NOT NULL REFERENCES network_networks (id),
+        project_id TEXT NOT NULL,
+        name TEXT NOT NULL DEFAULT '',
+        description TEXT NOT NULL DEFAULT '',
+        mac_address TEXT NOT NULL,
+        admin_state_up INTEGER NOT NULL DEFAULT 1,
+        device_id TEXT NOT NULL DEFAULT '',
+        device_owner TEXT NOT NULL DEFAULT '',
+        status TEXT NOT NULL DEFAULT 'DOWN',
+        binding_host TEXT NOT NULL DEFAULT '',
+        port_security_enabled INTEGER NOT NULL DEFAULT 1,
+        revision_number INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (network_id, mac_address)
+    );
+    CREATE INDEX network_ports_device ON network_ports (device_id);
+    CREATE INDEX network_ports_network ON network_ports (network_id);
+    -- one row per fixed IP: an address is allocated once per subnet
+    CREATE TABLE network_port_ips (
+        port_id TEXT NOT NULL REFERENCES network_ports (id) ON DELETE CASCADE,
+        subnet_id TEXT NOT NULL REFERENCES network_subnets (id),
+        ip_address TEXT NOT NULL,
+        PRIMARY KEY (subnet_id, ip_address)
+    );
+    CREATE INDEX network_port_ips_port ON network_port_ips (port_id);
+    """
+]
+
+SECURITY = [
+    """
+    CREATE TABLE network_security_groups (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        name TEXT NOT NULL DEFAULT '',
+        description TEXT NOT NULL DEFAULT '',
+        stateful INTEGER NOT NULL DEFAULT 1,
+        revision_number INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX network_security_groups_project ON network_security_groups (project_id);
+    -- neutron's default_security_group: each project's ``default`` group
+    CREATE TABLE network_default_security_groups (
+        project_id TEXT PRIMARY KEY,
+        security_group_id TEXT NOT NULL UNIQUE
+    );
+    CREATE TABLE network_security_group_rules (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        security_group_id TEXT NOT NULL
+            REFERENCES network_security_groups (id) ON DELETE CASCADE,
+        project_id TEXT NOT NULL,
+        direction TEXT NOT NULL,
+        ethertype TEXT NOT NULL,
+        protocol TEXT,
+        port_range_min INTEGER,
+        port_range_max INTEGER,
+        remote_ip_prefix TEXT,
+        remote_group_id TEXT,
+        description TEXT NOT NULL DEFAULT '',
+        revision_number INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX network_sg_rules_group ON network_security_group_rules (security_group_id);
+    CREATE TABLE network_port_security_groups (
+        port_id TEXT NOT NULL REFERENCES network_ports (id) ON DELETE CASCADE,
+        security_group_id TEXT NOT NULL REFERENCES network_security_groups (id),
+        PRIMARY KEY (port_id, security_group_id)
+    );
+    CREATE INDEX network_port_sgs_group ON network_port_security_groups (security_group_id);
+    """
+]
+
+FLOATING_IPS = [
+    """
+    CREATE TABLE network_floating_ips (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        floating_network_id TEXT NOT NULL REFERENCES network_networks (id),
+        floating_port_id TEXT NOT NULL,
+        floating_ip_address TEXT NOT NULL,
+        port_id TEXT,
+        fixed_ip_address TEXT,
+        router_id TEXT,
+        status TEXT NOT NULL DEFAULT 'DOWN',
+        description TEXT NOT NULL DEFAULT '',
+        revision_number INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX network_floating_ips_port ON network_floating_ips (port_id);
+    """
+]
+
+# (store component, steps), applied in this order by the cloud
+COMPONENTS = (
+    ("network.core", CORE),
+    ("network.security", SECURITY),
+    ("network.floatingips", FLOATING_IPS),
+)

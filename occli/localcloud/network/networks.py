@@ -1,0 +1,224 @@
+"""Networks: who sees which (own, shared, external), create/update/delete
+with neutron's policy on ``shared`` and ``router:external``."""
+
+from occli.localcloud import common as clock
+from occli.localcloud import errors
+from occli.localcloud.network import attributes as attrs
+from occli.localcloud.network import common
+
+ATTRIBUTES = (
+    "admin_state_up",
+    "availability_zone_hints",
+    "availability_zones",
+    "created_at",
+    "description",
+    "id",
+    "ipv4_address_scope",
+    "ipv6_address_scope",
+    "is_default",
+    "l2_adjacency",
+    "mtu",
+    "name",
+    "port_security_enabled",
+    "project_id",
+    "revision_number",
+    "router:external",
+    "shared",
+    "status",
+    "subnets",
+    "tags",
+    "tenant_id",
+    "updated_at",
+)
+SORT_KEYS = (
+    "admin_state_up",
+    "created_at",
+    "description",
+    "id",
+    "mtu",
+    "name",
+    "project_id",
+    "revision_number",
+    "router:external",
+    "shared",
+    "status",
+    "tenant_id",
+    "updated_at",
+)
+
+SPEC = {
+    "name": attrs.Attr(attrs.string(), default=""),
+    "description": attrs.Attr(attrs.string(attrs.DESCRIPTION_MAX_LEN), default=""),
+    "admin_state_up": attrs.Attr(attrs.boolean, default=True),
+    "shared": attrs.Attr(attrs.boolean, default=False),
+    "router:external": attrs.Attr(attrs.boolean, default=False),
+    "mtu": attrs.Attr(attrs.integer(68, 9000), default=1500),
+    "port_security_enabled": attrs.Attr(attrs.boolean, default=True),
+    "availability_zone_hints": attrs.Attr(attrs.list_of(attrs.string()), put=False, default=list),
+}
+
+
+def not_found(network_id):
+    return errors.NotFound("Network %s could not be found." % network_id, type="NetworkNotFound")
+
+
+def visible(context, row):
+    return common.owns(context, row) or bool(row["shared"]) or bool(row["external"])
+
+
+def row(db, network_id):
+    return db.execute("SELECT * FROM network_networks WHERE id = ?", (network_id,)).fetchone()
+
+
+def get(db, context, network_id):
+    """The network row ``context`` may see; NetworkNotFound otherwise."""
+    found = row(db, network_id)
+    if found is None or not visible(context, found):
+        raise not_found(network_id)
+    return found
+
+
+def view(db, network, subnet_ids=None):
+    if subnet_ids is None:
+        subnet_ids = [
+            r["id"]
+            for r in db.execute(
+                "SELECT id FROM network_subnets WHERE network_id = ? ORDER BY seq",
+                (network["id"],),
+            )
+        ]
+    body = common.standard(
+        network,
+        {
+            "name": network["name"],
+            "admin_state_up": bool(network["admin_state_up"]),
+            "status": network["status"],
+            "shared": bool(network["shared"]),
+            "router:external": bool(network["external"]),
+            "mtu": network["mtu"],
+            "subnets": subnet_ids,
+            "availability_zone_hints": [],
+            "availability_zones": ["nova"],
+            "ipv4_address_scope": None,
+            "ipv6_address_scope": None,
+            "l2_adjacency": True,
+            "port_security_enabled": True,
+        },
+    )
+    if network["external"]:
+        body["is_default"] = bool(network["is_default"])
+    return body
+
+
+def listing(db, context):
+    """The views of every network ``context`` sees, in creation order."""
+    subnets = {}
+    for r in db.execute("SELECT id, network_id FROM network_subnets ORDER BY seq"):
+        subnets.setdefault(r["network_id"], []).append(r["id"])
+    return [
+        view(db, r, subnets.get(r["id"], []))
+        for r in db.execute("SELECT * FROM network_networks ORDER BY seq")
+        if visible(context, r)
+    ]
+
+
+def show(db, context, network_id):
+    return view(db, get(db, context, network_id))
+
+
+def insert(db, project_id, name, shared=False, external=False, network_id=None, **extra):
+    """Insert a network row (seed and create); returns its id."""
+    stamp = common.now()
+    network_id = network_id or clock.new_uuid()
+    db.execute(
+        "INSERT INTO network_networks (id, project_id, name, description, admin_state_up,"
+        " shared, external, is_default, mtu, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            network_id,
+            project_id,
+            name,
+            extra.get("description", ""),
+            int(extra.get("admin_state_up", True)),
+            int(shared),
+            int(external),
+            int(extra.get("is_default", False)),
+            extra.get("mtu", 1500),
+            stamp,
+            stamp,
+        ),
+    )
+    return network_id
+
+
+def create(db, context, body):
+    values = attrs.parse(body, "network", SPEC, create=True)
+    project = common.check_project(context, values, "create_network")
+    for attr in ("shared", "router:external"):
+        if values[attr] and not context.is_admin:
+            raise common.policy_denied("(rule:create_network and rule:create_network:%s)" % attr)
+    network_id = insert(
+        db,
+        project,
+        values["name"],
+        shared=values["shared"],
+        external=values["router:external"],
+        description=values["description"],
+        admin_state_up=values["admin_state_up"],
+        mtu=values["mtu"],
+    )
+    return show(db, context, network_id)
+
+
+def _writable(db, context, network_id, action):
+    """The network ``context`` may change: NotFound when it cannot even
+    see it, neutron's 403 when it sees it (shared, external) only."""
+    found = get(db, context, network_id)
+    if not common.owns(context, found):
+        raise common.policy_denied("rule:%s_network" % action)
+    return found
+
+
+def update(db, context, network_id, body):
+    values = attrs.parse(body, "network", SPEC, create=False)
+    _writable(db, context, network_id, "update")
+    for attr in ("shared", "router:external"):
+        if attr in values and not context.is_admin:
+            raise common.policy_denied("(rule:update_network and rule:update_network:%s)" % attr)
+    columns = {
+        "name": "name",
+        "description": "description",
+        "admin_state_up": "admin_state_up",
+        "shared": "shared",
+        "router:external": "external",
+        "mtu": "mtu",
+    }
+    for key, value in values.items():
+        if key in columns:
+            if isinstance(value, bool):
+                value = int(value)
+            db.execute(
+                "UPDATE network_networks SET %s = ? WHERE id = ?" % columns[key],
+                (value, network_id),
+            )
+    common.bump(db, "network_networks", network_id)
+    return show(db, context, network_id)
+
+
+def delete(db, context, network_id):
+    """Delete a network without ports in use (neutron deletes its DHCP
+    ports itself, then its subnets)."""
+    _writable(db, context, network_id, "delete")
+    busy = db.execute(
+        "SELECT 1 FROM network_ports WHERE network_id = ? AND device_owner != 'network:dhcp'",
+        (network_id,),
+    ).fetchone()
+    if busy is not None:
+        raise errors.Conflict(
+            "Unable to complete operation on network %s. There are one or more ports still "
+            "in use on the network." % network_id,
+            type="NetworkInUse",
+        )
+    db.execute("DELETE FROM network_ports WHERE network_id = ?", (network_id,))
+    db.execute("DELETE FROM network_subnets WHERE network_id = ?", (network_id,))
+    db.execute("DELETE FROM network_networks WHERE id = ?", (network_id,))

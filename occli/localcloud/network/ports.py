@@ -1,0 +1,394 @@
+"""Ports: fixed IPs drawn from their network's subnets, ``fa:16:3e`` MACs,
+security groups (the project's ``default`` one unless told), the device
+(``device_id``/``device_owner``) they are bound to."""
+
+import secrets
+
+from occli.localcloud import common as clock
+from occli.localcloud import errors
+from occli.localcloud.network import attributes as attrs
+from occli.localcloud.network import common
+from occli.localcloud.network import networks
+from occli.localcloud.network import security_groups
+from occli.localcloud.network import subnets
+
+ATTRIBUTES = (
+    "admin_state_up",
+    "allowed_address_pairs",
+    "binding:vnic_type",
+    "created_at",
+    "description",
+    "device_id",
+    "device_owner",
+    "extra_dhcp_opts",
+    "fixed_ips",
+    "id",
+    "ip_allocation",
+    "mac_address",
+    "name",
+    "network_id",
+    "port_security_enabled",
+    "project_id",
+    "revision_number",
+    "security_groups",
+    "status",
+    "tags",
+    "tenant_id",
+    "updated_at",
+)
+SORT_KEYS = (
+    "admin_state_up",
+    "created_at",
+    "description",
+    "device_id",
+    "device_owner",
+    "id",
+    "mac_address",
+    "name",
+    "network_id",
+    "project_id",
+    "revision_number",
+    "status",
+    "tenant_id",
+    "updated_at",
+)
+
+SPEC = {
+    "network_id": attrs.Attr(attrs.uuid, put=False, default=attrs.REQUIRED),
+    "name": attrs.Attr(attrs.string(), default=""),
+    "description": attrs.Attr(attrs.string(attrs.DESCRIPTION_MAX_LEN), default=""),
+    "admin_state_up": attrs.Attr(attrs.boolean, default=True),
+    "mac_address": attrs.Attr(attrs.mac_address, put=False, default=None),
+    "fixed_ips": attrs.Attr(attrs.list_of(attrs.anything), default=None),
+    "device_id": attrs.Attr(attrs.string(), default=""),
+    "device_owner": attrs.Attr(attrs.string(), default=""),
+    "security_groups": attrs.Attr(attrs.list_of(attrs.uuid), default=None),
+    "port_security_enabled": attrs.Attr(attrs.boolean, default=True),
+    "binding:host_id": attrs.Attr(attrs.string(), default=""),
+}
+
+
+def not_found(port_id):
+    return errors.NotFound("Port %s could not be found." % port_id, type="PortNotFound")
+
+
+def visible(context, port, network=None):
+    """Neutron's get_port: the port's project, its network's owner, admins."""
+    if common.owns(context, port):
+        return True
+    return network is not None and network["project_id"] == context.project_id
+
+
+def row(db, port_id):
+    return db.execute("SELECT * FROM network_ports WHERE id = ?", (port_id,)).fetchone()
+
+
+def get(db, context, port_id):
+    found = row(db, port_id)
+    if found is None or not visible(context, found, networks.row(db, found["network_id"])):
+        raise not_found(port_id)
+    return found
+
+
+def fixed_ips(db, port_id):
+    return [
+        {"subnet_id": r["subnet_id"], "ip_address": r["ip_address"]}
+        for r in db.execute(
+            "SELECT subnet_id, ip_address FROM network_port_ips WHERE port_id = ? ORDER BY rowid",
+            (port_id,),
+        )
+    ]
+
+
+def group_ids(db, port_id):
+    return [
+        r[0]
+        for r in db.execute(
+            "SELECT security_group_id FROM network_port_security_groups WHERE port_id = ?"
+            " ORDER BY rowid",
+            (port_id,),
+        )
+    ]
+
+
+def view(db, port, admin=False):
+    body = common.standard(
+        port,
+        {
+            "name": port["name"],
+            "network_id": port["network_id"],
+            "mac_address": port["mac_address"],
+            "admin_state_up": bool(port["admin_state_up"]),
+            "status": port["status"],
+            "device_id": port["device_id"],
+            "device_owner": port["device_owner"],
+            "fixed_ips": fixed_ips(db, port["id"]),
+            "security_groups": group_ids(db, port["id"]),
+            "port_security_enabled": bool(port["port_security_enabled"]),
+            "allowed_address_pairs": [],
+            "extra_dhcp_opts": [],
+            "ip_allocation": "immediate",
+            "binding:vnic_type": "normal",
+        },
+    )
+    if admin:
+        body["binding:host_id"] = port["binding_host"]
+        body["binding:vif_type"] = "ovs" if port["binding_host"] else "unbound"
+        body["binding:vif_details"] = {}
+        body["binding:profile"] = {}
+    return body
+
+
+def listing(db, context):
+    owners = {r["id"]: r for r in db.execute("SELECT id, project_id FROM network_networks")}
+    return [
+        view(db, r, context.is_admin)
+        for r in db.execute("SELECT * FROM network_ports ORDER BY seq")
+        if visible(context, r, owners.get(r["network_id"]))
+    ]
+
+
+def show(db, context, port_id):
+    return view(db, get(db, context, port_id), context.is_admin)
+
+
+def by_device(db, device_id):
+    """The ports bound to ``device_id`` (a server), in creation order."""
+    return db.execute(
+        "SELECT * FROM network_ports WHERE device_id = ? ORDER BY seq", (device_id,)
+    ).fetchall()
+
+
+def _new_mac(db, network_id):
+    for _ in range(16):
+        mac = "fa:16:3e:%02x:%02x:%02x" % tuple(secrets.token_bytes(3))
+        taken = db.execute(
+            "SELECT 1 FROM network_ports WHERE network_id = ? AND mac_address = ?",
+            (network_id, mac),
+        ).fetchone()
+        if taken is None:
+            return mac
+    raise errors.Conflict(
+        "Unable to generate unique mac on network %s." % network_id,
+        type="MacAddressGenerationFailure",
+    )
+
+
+def _allocate(db, context, network, port_id, requested):
+    """Allocate ``requested`` (``[{"subnet_id"?, "ip_address"?}]``, None:
+    one address from the network's first IPv4 subnet) to ``port_id``."""
+    nets = db.execute(
+        "SELECT * FROM network_subnets WHERE network_id = ? ORDER BY seq", (network["id"],)
+    ).fetchall()
+    if requested is None:
+        if nets:
+            subnets.allocate(db, nets[0], port_id)
+        return
+    for item in requested:
+        if not isinstance(item, dict) or not set(item) <= {"subnet_id", "ip_address"}:
+            raise attrs.bad_request(
+                "Invalid input for fixed_ips. Reason: Invalid data format for fixed IP: "
+                "'%s'." % (item,)
+            )
+        address = item.get("ip_address")
+        if address is not None:
+            address = attrs.ip_address("fixed_ips", address)
+        subnet_id = item.get("subnet_id")
+        if subnet_id is not None:
+            subnet = next((s for s in nets if s["id"] == subnet_id), None)
+            if subnet is None:
+                raise errors.BadRequest(
+                    "Invalid input for operation: Failed to create port on network %s, "
+                    "because fixed_ips included invalid subnet %s." % (network["id"], subnet_id),
+                    type="InvalidInput",
+                )
+        elif address is not None:
+            subnet = next((s for s in nets if subnets.in_subnet(s, address)), None)
+            if subnet is None:
+                raise errors.BadRequest(
+                    "IP address %s is not a valid IP for any of the subnets on the specified "
+                    "network." % address,
+                    type="InvalidIpForNetwork",
+                )
+        else:
+            raise attrs.bad_request(
+                "Invalid input for fixed_ips. Reason: Invalid data format for fixed IP: "
+                "'%s'." % (item,)
+            )
+        subnets.allocate(db, subnet, port_id, address)
+
+
+def _set_groups(db, context, port_id, project_id, requested, enabled):
+    db.execute("DELETE FROM network_port_security_groups WHERE port_id = ?", (port_id,))
+    if requested is None:
+        requested = [security_groups.ensure_default(db, project_id)] if enabled else []
+    for group_id in dict.fromkeys(requested):
+        group = db.execute(
+            "SELECT project_id FROM network_security_groups WHERE id = ?", (group_id,)
+        ).fetchone()
+        if group is None or (group["project_id"] != project_id and not context.is_admin):
+            raise security_groups.not_found(group_id)
+        db.execute(
+            "INSERT INTO network_port_security_groups (port_id, security_group_id) VALUES (?, ?)",
+            (port_id, group_id),
+        )
+
+
+def _check_owner(context, network, device_owner):
+    """Neutron's ``create_port:device_owner``: a ``network:`` owner is for
+    the network's owner and admins."""
+    if (
+        device_owner.startswith("network:")
+        and network["project_id"] != context.project_id
+        and not context.is_admin
+    ):
+        raise common.policy_denied("(rule:create_port and rule:create_port:device_owner)")
+
+
+def create(db, context, body):
+    values = attrs.parse(body, "port", SPEC, create=True)
+    project = common.check_project(context, values, "create_port")
+    network = networks.get(db, context, values["network_id"])
+    _check_owner(context, network, values["device_owner"])
+    if values["mac_address"] is not None and not (
+        context.is_admin or network["project_id"] == context.project_id
+    ):
+        raise common.policy_denied("(rule:create_port and rule:create_port:mac_address)")
+    if values["binding:host_id"] and not context.is_admin:
+        raise common.policy_denied("(rule:create_port and rule:create_port:binding:host_id)")
+    return show(db, context, insert(db, context, network, project, values))
+
+
+def insert(db, context, network, project, values):
+    """Insert a port (API create, nova's boot); returns its id."""
+    port_id = clock.new_uuid()
+    stamp = common.now()
+    mac = values.get("mac_address")
+    if mac is not None:
+        taken = db.execute(
+            "SELECT 1 FROM network_ports WHERE network_id = ? AND mac_address = ?",
+            (network["id"], mac),
+        ).fetchone()
+        if taken is not None:
+            raise errors.Conflict(
+                "Unable to complete operation for network %s. The mac address %s is in use."
+                % (network["id"], mac),
+                type="MacAddressInUse",
+            )
+    else:
+        mac = _new_mac(db, network["id"])
+    host = values.get("binding:host_id") or ""
+    db.execute(
+        "INSERT INTO network_ports (id, network_id, project_id, name, description, mac_address,"
+        " admin_state_up, device_id, device_owner, status, binding_host, port_security_enabled,"
+        " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            port_id,
+            network["id"],
+            project,
+            values.get("name", ""),
+            values.get("description", ""),
+            mac,
+            int(values.get("admin_state_up", True)),
+            values.get("device_id", ""),
+            values.get("device_owner", ""),
+            "ACTIVE" if host else "DOWN",
+            host,
+            int(values.get("port_security_enabled", True)),
+            stamp,
+            stamp,
+        ),
+    )
+    _allocate(db, context, network, port_id, values.get("fixed_ips"))
+    owner = values.get("device_owner", "")
+    if not owner.startswith("network:"):
+        _set_groups(
+            db,
+            context,
+            port_id,
+            project,
+            values.get("security_groups"),
+            values.get("port_security_enabled", True),
+        )
+    return port_id
+
+
+def update(db, context, port_id, body):
+    values = attrs.parse(body, "port", SPEC, create=False)
+    port = get(db, context, port_id)
+    if not common.owns(context, port):
+        network = networks.row(db, port["network_id"])
+        if network["project_id"] != context.project_id:
+            raise common.policy_denied("rule:update_port")
+    network = networks.row(db, port["network_id"])
+    if "device_owner" in values:
+        _check_owner(context, network, values["device_owner"])
+    if "binding:host_id" in values and not context.is_admin:
+        raise common.policy_denied("(rule:update_port and rule:update_port:binding:host_id)")
+    apply_update(db, context, port, values)
+    return show(db, context, port_id)
+
+
+def apply_update(db, context, port, values):
+    """Apply checked ``values`` to ``port`` (API update, nova's binds)."""
+    port_id = port["id"]
+    columns = {
+        "name": "name",
+        "description": "description",
+        "admin_state_up": "admin_state_up",
+        "device_id": "device_id",
+        "device_owner": "device_owner",
+        "port_security_enabled": "port_security_enabled",
+        "binding:host_id": "binding_host",
+    }
+    for key, column in columns.items():
+        if key in values:
+            value = values[key]
+            db.execute(
+                "UPDATE network_ports SET %s = ? WHERE id = ?" % column,
+                (int(value) if isinstance(value, bool) else value, port_id),
+            )
+    if "binding:host_id" in values:
+        db.execute(
+            "UPDATE network_ports SET status = ? WHERE id = ?",
+            ("ACTIVE" if values["binding:host_id"] else "DOWN", port_id),
+        )
+    if values.get("fixed_ips") is not None:
+        db.execute("DELETE FROM network_port_ips WHERE port_id = ?", (port_id,))
+        _allocate(db, context, networks.row(db, port["network_id"]), port_id, values["fixed_ips"])
+        _drop_stale_floating_ips(db, port_id)
+    if "security_groups" in values:
+        _set_groups(
+            db, context, port_id, port["project_id"], values["security_groups"] or [], True
+        )
+    common.bump(db, "network_ports", port_id)
+
+
+def _drop_stale_floating_ips(db, port_id):
+    addresses = [ip["ip_address"] for ip in fixed_ips(db, port_id)]
+    db.execute(
+        "UPDATE network_floating_ips SET port_id = NULL, fixed_ip_address = NULL,"
+        " router_id = NULL, status = 'DOWN' WHERE port_id = ? AND fixed_ip_address NOT IN (%s)"
+        % ",".join("?" * len(addresses)),
+        [port_id, *addresses],
+    )
+
+
+def delete(db, context, port_id):
+    port = get(db, context, port_id)
+    if not common.owns(context, port):
+        network = networks.row(db, port["network_id"])
+        if network["project_id"] != context.project_id:
+            raise common.policy_denied("rule:delete_port")
+    remove(db, port_id)
+
+
+def remove(db, port_id):
+    """Delete a port: its addresses are released, its floating IPs
+    disassociated (neutron's ``disassociate_floatingips``)."""
+    db.execute(
+        "UPDATE network_floating_ips SET port_id = NULL, fixed_ip_address = NULL,"
+        " router_id = NULL, status = 'DOWN', updated_at = ? WHERE port_id = ?",
+        (common.now(), port_id),
+    )
+    db.execute("DELETE FROM network_ports WHERE id = ?", (port_id,))

@@ -1,0 +1,328 @@
+"""Subnets: CIDRs, gateways, allocation pools, and the fixed-IP
+allocation ports draw from them (neutron's IPAM)."""
+
+import ipaddress
+import json
+
+from occli.localcloud import common as clock
+from occli.localcloud import errors
+from occli.localcloud.network import attributes as attrs
+from occli.localcloud.network import common
+from occli.localcloud.network import networks
+
+ATTRIBUTES = (
+    "allocation_pools",
+    "cidr",
+    "created_at",
+    "description",
+    "dns_nameservers",
+    "dns_publish_fixed_ip",
+    "enable_dhcp",
+    "gateway_ip",
+    "host_routes",
+    "id",
+    "ip_version",
+    "ipv6_address_mode",
+    "ipv6_ra_mode",
+    "name",
+    "network_id",
+    "project_id",
+    "revision_number",
+    "router:external",
+    "segment_id",
+    "service_types",
+    "subnetpool_id",
+    "tags",
+    "tenant_id",
+    "updated_at",
+)
+SORT_KEYS = (
+    "cidr",
+    "created_at",
+    "description",
+    "enable_dhcp",
+    "gateway_ip",
+    "id",
+    "ip_version",
+    "name",
+    "network_id",
+    "project_id",
+    "revision_number",
+    "tenant_id",
+    "updated_at",
+)
+
+SPEC = {
+    "network_id": attrs.Attr(attrs.uuid, put=False, default=attrs.REQUIRED),
+    "ip_version": attrs.Attr(attrs.one_of(4, 6), put=False, default=attrs.REQUIRED),
+    "cidr": attrs.Attr(attrs.cidr, put=False, default=attrs.REQUIRED),
+    "name": attrs.Attr(attrs.string(), default=""),
+    "description": attrs.Attr(attrs.string(attrs.DESCRIPTION_MAX_LEN), default=""),
+    # "first": the CIDR's first host, as neutron defaults it
+    "gateway_ip": attrs.Attr(attrs.ip_or_none, default="first"),
+    "enable_dhcp": attrs.Attr(attrs.boolean, default=True),
+    "dns_nameservers": attrs.Attr(attrs.list_of(attrs.ip_address), default=list),
+    "allocation_pools": attrs.Attr(attrs.list_of(attrs.anything), put=False, default=None),
+}
+
+
+def not_found(subnet_id):
+    return errors.NotFound("Subnet %s could not be found." % subnet_id, type="SubnetNotFound")
+
+
+def get(db, context, subnet_id):
+    """The subnet ``context`` may see (its network's visibility)."""
+    found = db.execute("SELECT * FROM network_subnets WHERE id = ?", (subnet_id,)).fetchone()
+    if found is None:
+        raise not_found(subnet_id)
+    network = networks.row(db, found["network_id"])
+    if not (common.owns(context, found) or networks.visible(context, network)):
+        raise not_found(subnet_id)
+    return found
+
+
+def view(subnet, external):
+    return common.standard(
+        subnet,
+        {
+            "name": subnet["name"],
+            "network_id": subnet["network_id"],
+            "cidr": subnet["cidr"],
+            "ip_version": subnet["ip_version"],
+            "gateway_ip": subnet["gateway_ip"],
+            "enable_dhcp": bool(subnet["enable_dhcp"]),
+            "allocation_pools": json.loads(subnet["allocation_pools"]),
+            "dns_nameservers": json.loads(subnet["dns_nameservers"]),
+            "host_routes": json.loads(subnet["host_routes"]),
+            "dns_publish_fixed_ip": False,
+            "ipv6_address_mode": None,
+            "ipv6_ra_mode": None,
+            "segment_id": None,
+            "service_types": [],
+            "subnetpool_id": None,
+            "router:external": external,
+        },
+    )
+
+
+def listing(db, context):
+    nets = {r["id"]: r for r in db.execute("SELECT * FROM network_networks")}
+    return [
+        view(r, bool(nets[r["network_id"]]["external"]))
+        for r in db.execute("SELECT * FROM network_subnets ORDER BY seq")
+        if common.owns(context, r) or networks.visible(context, nets[r["network_id"]])
+    ]
+
+
+def show(db, context, subnet_id):
+    subnet = get(db, context, subnet_id)
+    return view(subnet, bool(networks.row(db, subnet["network_id"])["external"]))
+
+
+def default_pool(cidr, gateway):
+    """Neutron's default allocation pool: the hosts of ``cidr`` but the
+    gateway (a v4 network's broadcast address is never a host)."""
+    net = ipaddress.ip_network(cidr)
+    first = net.network_address + 1
+    last = net.broadcast_address - (1 if net.version == 4 else 0)
+    if gateway is not None and str(first) == gateway:
+        first += 1
+    if first > last:
+        return []
+    return [{"start": str(first), "end": str(last)}]
+
+
+def insert(
+    db, network_id, project_id, name, cidr, gateway="first", pools=None, subnet_id=None, **extra
+):
+    """Insert a subnet row (seed and create); returns its id."""
+    net = ipaddress.ip_network(cidr)
+    if gateway == "first":
+        gateway = str(net.network_address + 1)
+    subnet_id = subnet_id or clock.new_uuid()
+    stamp = common.now()
+    db.execute(
+        "INSERT INTO network_subnets (id, network_id, project_id, name, description, cidr,"
+        " ip_version, gateway_ip, enable_dhcp, allocation_pools, dns_nameservers,"
+        " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            subnet_id,
+            network_id,
+            project_id,
+            name,
+            extra.get("description", ""),
+            cidr,
+            net.version,
+            gateway,
+            int(extra.get("enable_dhcp", True)),
+            json.dumps(pools if pools is not None else default_pool(cidr, gateway)),
+            json.dumps(extra.get("dns_nameservers", [])),
+            stamp,
+            stamp,
+        ),
+    )
+    return subnet_id
+
+
+def _pools(values, cidr, gateway):
+    net = ipaddress.ip_network(cidr)
+    pools = values.get("allocation_pools")
+    if pools is None:
+        return default_pool(cidr, gateway)
+    checked = []
+    for pool in pools:
+        if not isinstance(pool, dict) or set(pool) != {"start", "end"}:
+            raise attrs.bad_request(
+                "Invalid input for allocation_pools. Reason: Invalid data format for IP "
+                "pool: '%s'." % (pool,)
+            )
+        try:
+            start, end = ipaddress.ip_address(pool["start"]), ipaddress.ip_address(pool["end"])
+        except (TypeError, ValueError):
+            raise attrs.bad_request(
+                "Invalid input for allocation_pools. Reason: Invalid data format for IP "
+                "pool: '%s'." % (pool,)
+            ) from None
+        if start not in net or end not in net or start > end:
+            raise errors.BadRequest(
+                "The allocation pool %s-%s is not valid." % (start, end),
+                type="InvalidAllocationPool",
+            )
+        checked.append({"start": str(start), "end": str(end)})
+    return checked
+
+
+def create(db, context, body):
+    values = attrs.parse(body, "subnet", SPEC, create=True)
+    project = common.check_project(context, values, "create_subnet")
+    network = networks.get(db, context, values["network_id"])
+    if network["project_id"] != project and not context.is_admin:
+        raise common.policy_denied("rule:create_subnet")
+    cidr = values["cidr"]
+    net = ipaddress.ip_network(cidr)
+    if net.version != values["ip_version"]:
+        raise attrs.invalid_input(
+            "Cidr %s does not match ip_version %s" % (cidr, values["ip_version"])
+        )
+    for other in db.execute(
+        "SELECT cidr FROM network_subnets WHERE network_id = ?", (network["id"],)
+    ):
+        if ipaddress.ip_network(other["cidr"]).overlaps(net):
+            raise attrs.invalid_input(
+                "Requested subnet with cidr: %s for network: %s overlaps with another subnet"
+                % (cidr, network["id"])
+            )
+    gateway = values["gateway_ip"]
+    if gateway == "first":
+        gateway = str(net.network_address + 1)
+    elif gateway is not None and ipaddress.ip_address(gateway) not in net:
+        raise errors.BadRequest(
+            "Invalid input for operation: Gateway is not valid on subnet.", type="InvalidInput"
+        )
+    subnet_id = insert(
+        db,
+        network["id"],
+        project,
+        values["name"],
+        cidr,
+        gateway=gateway,
+        pools=_pools(values, cidr, gateway),
+        description=values["description"],
+        enable_dhcp=values["enable_dhcp"],
+        dns_nameservers=values["dns_nameservers"],
+    )
+    return show(db, context, subnet_id)
+
+
+def update(db, context, subnet_id, body):
+    values = attrs.parse(body, "subnet", SPEC, create=False)
+    subnet = get(db, context, subnet_id)
+    if not common.owns(context, subnet):
+        raise common.policy_denied("rule:update_subnet")
+    for key in ("name", "description", "enable_dhcp", "dns_nameservers", "gateway_ip"):
+        if key in values:
+            value = values[key]
+            if key == "dns_nameservers":
+                value = json.dumps(value)
+            elif isinstance(value, bool):
+                value = int(value)
+            db.execute("UPDATE network_subnets SET %s = ? WHERE id = ?" % key, (value, subnet_id))
+    common.bump(db, "network_subnets", subnet_id)
+    return show(db, context, subnet_id)
+
+
+def delete(db, context, subnet_id):
+    subnet = get(db, context, subnet_id)
+    if not common.owns(context, subnet):
+        raise common.policy_denied("rule:delete_subnet")
+    used = db.execute(
+        "SELECT 1 FROM network_port_ips i JOIN network_ports p ON p.id = i.port_id"
+        " WHERE i.subnet_id = ? AND p.device_owner != 'network:dhcp'",
+        (subnet_id,),
+    ).fetchone()
+    if used is not None:
+        raise errors.Conflict(
+            "Unable to complete operation on subnet %s: One or more ports have an IP "
+            "allocation from this subnet." % subnet_id,
+            type="SubnetInUse",
+        )
+    db.execute("DELETE FROM network_port_ips WHERE subnet_id = ?", (subnet_id,))
+    db.execute("DELETE FROM network_subnets WHERE id = ?", (subnet_id,))
+
+
+# -- IPAM ---------------------------------------------------------------------------
+
+
+def in_subnet(subnet, address):
+    try:
+        return ipaddress.ip_address(address) in ipaddress.ip_network(subnet["cidr"])
+    except ValueError:
+        return False
+
+
+def allocate(db, subnet, port_id, address=None):
+    """Allocate ``address`` (or the lowest free one of the pools) on
+    ``subnet`` to ``port_id``; neutron's errors when it is taken, outside
+    the subnet, or none is left."""
+    if address is not None:
+        if not in_subnet(subnet, address) or address == subnet["gateway_ip"]:
+            raise errors.BadRequest(
+                "IP address %s is not a valid IP for the specified subnet." % address,
+                type="InvalidIpForSubnet",
+            )
+        taken = db.execute(
+            "SELECT 1 FROM network_port_ips WHERE subnet_id = ? AND ip_address = ?",
+            (subnet["id"], address),
+        ).fetchone()
+        if taken is not None:
+            raise errors.Conflict(
+                "IP address %s already allocated in subnet %s" % (address, subnet["id"]),
+                type="IpAddressAlreadyAllocated",
+            )
+    else:
+        address = _free_address(db, subnet)
+    db.execute(
+        "INSERT INTO network_port_ips (port_id, subnet_id, ip_address) VALUES (?, ?, ?)",
+        (port_id, subnet["id"], address),
+    )
+    return address
+
+
+def _free_address(db, subnet):
+    used = {
+        r[0]
+        for r in db.execute(
+            "SELECT ip_address FROM network_port_ips WHERE subnet_id = ?", (subnet["id"],)
+        )
+    }
+    for pool in json.loads(subnet["allocation_pools"]):
+        current = ipaddress.ip_address(pool["start"])
+        end = ipaddress.ip_address(pool["end"])
+        while current <= end:
+            if str(current) not in used and str(current) != subnet["gateway_ip"]:
+                return str(current)
+            current += 1
+    raise errors.Conflict(
+        "No more IP addresses available on network %s." % subnet["network_id"],
+        type="IpAddressGenerationFailure",
+    )
