@@ -16,14 +16,19 @@ from occli.localcloud.compute.api import aggregates
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import flavors
 from occli.localcloud.compute.api import hosts
+from occli.localcloud.compute.api import instance_actions
 from occli.localcloud.compute.api import keypairs
 from occli.localcloud.compute.api import limits
 from occli.localcloud.compute.api import metadata
 from occli.localcloud.compute.api import microversions
 from occli.localcloud.compute.api import quotas
+from occli.localcloud.compute.api import consoles
 from occli.localcloud.compute.api import server_actions
+from occli.localcloud.compute.api import server_extras
+from occli.localcloud.compute.api import server_groups
 from occli.localcloud.compute.api import server_moves
 from occli.localcloud.compute.api import servers
+from occli.localcloud.compute.api import tags
 from occli.localcloud.compute.api import usage
 from occli.localcloud.compute.api import versions
 
@@ -36,11 +41,16 @@ RESOURCES = (
     servers,
     server_actions,
     server_moves,
+    consoles,
+    server_extras,
     metadata,
+    tags,
+    server_groups,
     limits,
     aggregates,
     quotas,
     usage,
+    instance_actions,
 )
 
 FAULT_NAMES = {
@@ -91,6 +101,14 @@ _ACTION_RULES = {
     "lock": "os-lock-server:lock",
     "unlock": "os-lock-server:unlock",
     "os-getConsoleOutput": "os-console-output",
+    "createBackup": "os-create-backup",
+    "os-getVNCConsole": "os-remote-consoles",
+    "os-getSPICEConsole": "os-remote-consoles",
+    "os-getSerialConsole": "os-remote-consoles",
+    "os-getRDPConsole": "os-remote-consoles",
+    "injectNetworkInfo": "os-admin-actions:inject_network_info",
+    "restore": "os-deferred-delete:restore",
+    "forceDelete": "os-deferred-delete:force",
     "changePassword": "os-admin-password",
     "migrate": "os-migrate-server:migrate",
     "os-migrateLive": "os-migrate-server:migrate_live",
@@ -104,6 +122,14 @@ _METADATA_RULES = {
 }
 
 
+_TAG_RULES = {
+    ("PUT", False): "update_all",
+    ("PUT", True): "update",
+    ("DELETE", False): "delete_all",
+    ("DELETE", True): "delete",
+}
+
+
 def policy_rule(req, route):
     """The nova policy rule guarding ``route`` (as nova names it)."""
     pattern = route.pattern.replace("/{project_id}", "", 1)
@@ -111,6 +137,15 @@ def policy_rule(req, route):
         body = req.json(required=False)
         action = next(iter(body), "") if isinstance(body, dict) else ""
         rule = _ACTION_RULES.get(action, "servers:%s" % action)
+    elif pattern.endswith("/remote-consoles"):
+        rule = "os-remote-consoles"
+    elif pattern.endswith("/os-server-password"):
+        rule = "os-server-password:clear"
+    elif "/os-server-groups" in pattern:
+        rule = "os-server-groups:" + ("create" if route.method == "POST" else "delete")
+    elif "/tags" in pattern:
+        key = (route.method, pattern.endswith("{tag}"))
+        rule = "os-server-tags:" + _TAG_RULES.get(key, "index")
     elif "/metadata" in pattern:
         rule = "server-metadata:" + _METADATA_RULES.get(
             (route.method, pattern.endswith("{key}")), "create"
@@ -141,6 +176,8 @@ class ComputeService(Service):
         users, so their routes need no project role).
         """
         handler = version_gate(handler, min_version, max_version)
+        # nova's instance actions, recorded for every route acting on a server
+        handler = instance_actions.recording(method, pattern, handler)
         self.route(method, common.API_PREFIX + pattern, handler, role=role)
         self._project_routes.append(
             self.make_route(
@@ -177,6 +214,11 @@ class ComputeService(Service):
             )
 
     def after(self, req, resp):
+        if req.path.rstrip("/") == self.prefix:
+            # nova 34: the root version document (served outside the API
+            # pipeline) has no request id header at all
+            resp.headers["x-openstack-request-id"] = None
+            return
         resp.headers["X-Compute-Request-Id"] = req.request_id
         if req.microversion is not None:
             resp.headers.update(microversions.response_headers(req.microversion))

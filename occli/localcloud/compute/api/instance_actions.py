@@ -1,0 +1,314 @@
+"""``/servers/{id}/os-instance-actions``: a server's actions and their
+events, and :func:`recording`, which records them for every route that
+acts on a server (wrapped by ``ComputeService.api``).
+
+Views follow nova's ``InstanceActionsController``: ``updated_at`` from
+2.58, events for non-admins from 2.51 (without ``traceback``), ``hostId``
+from 2.62 (``host`` for admins), ``details`` for admins from 2.84; from
+2.21 a deleted server's actions stay readable (by its project and admins).
+"""
+
+import datetime
+import hashlib
+import json
+import re
+
+from occli.localcloud.app import Response
+from occli.localcloud.compute import instance_actions
+from occli.localcloud.compute.api import common
+
+LIST_PARAMS_V258 = ("limit", "marker", "changes-since")
+LIST_PARAMS_V266 = LIST_PARAMS_V258 + ("changes-before",)
+
+# server action (the body's key) → nova's instance action; the others
+# (console output, network info injection, …) record none, as in nova
+SERVER_ACTIONS = {
+    "os-start": "start",
+    "os-stop": "stop",
+    "reboot": "reboot",
+    "pause": "pause",
+    "unpause": "unpause",
+    "suspend": "suspend",
+    "resume": "resume",
+    "lock": "lock",
+    "unlock": "unlock",
+    "rebuild": "rebuild",
+    "resize": "resize",
+    "confirmResize": "confirmResize",
+    "revertResize": "revertResize",
+    "createImage": "createImage",
+    "createBackup": "createBackup",
+    "trigger_crash_dump": "trigger_crash_dump",
+    "shelve": "shelve",
+    "shelveOffload": "shelveOffload",
+    "unshelve": "unshelve",
+    "rescue": "rescue",
+    "unrescue": "unrescue",
+    "changePassword": "changePassword",
+    "os-resetState": "resetState",
+    "migrate": "migrate",
+    "os-migrateLive": "live-migration",
+    "evacuate": "evacuate",
+    "restore": "restore",
+    "forceDelete": "delete",
+}
+# (method, route pattern with every {param} as {}) → nova's action; "/action"
+# routes are looked up in SERVER_ACTIONS by the body's key
+ROUTE_ACTIONS = {
+    ("POST", "/servers"): "create",
+    ("POST", "/os-volumes_boot"): "create",
+    ("DELETE", "/servers/{}"): "delete",
+    ("DELETE", "/os-volumes_boot/{}"): "delete",
+    ("POST", "/servers/{}/action"): None,
+    ("POST", "/os-volumes_boot/{}/action"): None,
+    ("POST", "/servers/{}/os-volume_attachments"): "attach_volume",
+    ("PUT", "/servers/{}/os-volume_attachments/{}"): "swap_volume",
+    ("DELETE", "/servers/{}/os-volume_attachments/{}"): "detach_volume",
+    ("POST", "/servers/{}/os-interface"): "attach_interface",
+    ("DELETE", "/servers/{}/os-interface/{}"): "detach_interface",
+    ("POST", "/servers/{}/migrations/{}/action"): "live_migration_force_complete",
+    ("DELETE", "/servers/{}/migrations/{}"): "live_migration_cancel",
+}
+_PARAM = re.compile(r"\{[^}]*\}")
+
+
+def register(service):
+    service.api("GET", "/servers/{server_id}/os-instance-actions", list_actions)
+    service.api("GET", "/servers/{server_id}/os-instance-actions/{request_id}", show_action)
+
+
+# -- recording -------------------------------------------------------------------
+
+
+def recording(method, pattern, handler):
+    """``handler`` recording nova's instance action when it succeeds, if
+    the route (``pattern`` without the API prefix) is one nova records."""
+    key = (method, _PARAM.sub("{}", pattern))
+    if key not in ROUTE_ACTIONS:
+        return handler
+    fixed = ROUTE_ACTIONS[key]
+
+    def recorded(req):
+        before = _host_before(req) if "{}" in key[1] else None
+        result = handler(req)
+        if 200 <= _status(result) < 300:
+            if fixed == "create":
+                _record_create(req, result)
+            else:
+                _record(req, fixed, before)
+        return result
+
+    recorded.__name__ = handler.__name__
+    recorded.__doc__ = handler.__doc__
+    return recorded
+
+
+def _status(result):
+    if isinstance(result, Response):
+        return result.status
+    return result[0] if isinstance(result, tuple) else 200
+
+
+def _server_id(req):
+    if "server_id" in req.params:
+        return req.params["server_id"]
+    params = [v for k, v in req.params.items() if k != "project_id"]
+    return params[0] if params else None
+
+
+def _host_before(req):
+    row = req.db.execute("SELECT host FROM servers WHERE id = ?", (_server_id(req),)).fetchone()
+    return row["host"] if row else None
+
+
+def _record(req, fixed, host_before):
+    body = req.json(required=False) if fixed is None or fixed == "swap_volume" else None
+    name = fixed
+    if fixed is None:
+        key = next(iter(body), None) if isinstance(body, dict) and len(body) == 1 else None
+        name = SERVER_ACTIONS.get(key)
+    elif fixed == "swap_volume":
+        # a PUT changing only delete_on_termination (2.85) swaps nothing
+        attachment = (body or {}).get("volumeAttachment") if isinstance(body, dict) else None
+        path_ids = [v for k, v in req.params.items() if k not in ("project_id", "server_id")]
+        if not isinstance(attachment, dict) or attachment.get("volumeId") in path_ids:
+            return
+    if name is None:
+        return
+    row = req.db.execute("SELECT * FROM servers WHERE id = ?", (_server_id(req),)).fetchone()
+    if row is None:
+        return
+    server = dict(row)
+    events = None
+    if name == "unshelve" and host_before:
+        events = instance_actions.UNSHELVE_IN_PLACE_EVENTS
+    if name == "unshelve" and not server["image_ref"]:
+        events = instance_actions.EVENTS["unshelve"][1:]
+    instance_actions.record(
+        req.db,
+        server,
+        name,
+        req.request_id,
+        req.context.user_id,
+        req.context.project_id,
+        events=events,
+        duration=_duration(req, server),
+        host=server["host"] or host_before,
+    )
+
+
+def _duration(req, server):
+    """Seconds until the server's current operation completes."""
+    plan = json.loads(server["pending"]) if server.get("pending") else {}
+    return float(plan.get("duration", req.cloud.config.build_time)) if plan else 0.0
+
+
+def _record_create(req, result):
+    if isinstance(result, Response):
+        body = result.body
+    else:
+        body = result[1] if isinstance(result, tuple) else result
+    if not isinstance(body, dict):
+        return
+    if "reservation_id" in body:
+        reservation = body["reservation_id"]
+    else:
+        row = req.db.execute(
+            "SELECT reservation_id FROM servers WHERE id = ?", (body["server"]["id"],)
+        ).fetchone()
+        reservation = row["reservation_id"]
+    for row in req.db.execute(
+        "SELECT * FROM servers WHERE reservation_id = ? ORDER BY seq", (reservation,)
+    ).fetchall():
+        server = dict(row)
+        instance_actions.record(
+            req.db,
+            server,
+            "create",
+            req.request_id,
+            req.context.user_id,
+            req.context.project_id,
+            # an instance the scheduler could not place is never built
+            events=None if server["host"] else (),
+            duration=_duration(req, server),
+        )
+
+
+# -- the API ---------------------------------------------------------------------
+
+
+def _server(req):
+    return instance_actions.server_row(
+        req.db, common.caller(req), req.params["server_id"], req.microversion >= "2.21"
+    )
+
+
+def _query_error(name, value, reason):
+    return common.bad_request(
+        "Invalid input for query parameters %s. Value: %s. %s" % (name, value, reason)
+    )
+
+
+def _time(req, name):
+    value = req.arg(name)
+    if value is None:
+        return None
+    try:
+        parsed = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        if parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=datetime.timezone.utc)
+        parsed.astimezone(datetime.timezone.utc)
+    except (ValueError, OverflowError):
+        raise _query_error(name, value, "%r is not a 'date-time'" % value) from None
+    return parsed
+
+
+def _paging(req):
+    """``(limit, marker, since, before)`` of a 2.58+ list (nova's query
+    schema, then its changes-since/before check)."""
+    allowed = LIST_PARAMS_V266 if req.microversion >= "2.66" else LIST_PARAMS_V258
+    for name in req.query:
+        if name not in allowed:
+            raise common.bad_request(
+                "Additional properties are not allowed ('%s' was unexpected)" % name
+            )
+    limit = req.arg("limit")
+    if limit is not None:
+        if not re.fullmatch(r"[0-9]*", limit) or limit == "":
+            raise _query_error("limit", limit, "%r does not match '^[0-9]*$'" % limit)
+        limit = min(int(limit), common.MAX_LIMIT)
+    else:
+        limit = common.MAX_LIMIT
+    since, before = _time(req, "changes-since"), _time(req, "changes-before")
+    if since is not None and before is not None and before < since:
+        raise common.bad_request(
+            "The value of changes-since must be less than or equal to changes-before."
+        )
+    return limit, req.arg("marker"), since, before
+
+
+_ACTION_KEYS = ("action", "instance_uuid", "request_id", "user_id", "project_id", "start_time")
+
+
+def _action_view(req, found):
+    body = {key: found[key] for key in _ACTION_KEYS}
+    body["message"] = found["message"]
+    if req.microversion >= "2.58":
+        body["updated_at"] = found["updated_at"]
+    return body
+
+
+def list_actions(req):
+    server = _server(req)
+    if req.microversion >= "2.58":
+        limit, marker, since, before = _paging(req)
+        found = instance_actions.actions(req.db, server["id"], limit, marker, since, before)
+    else:
+        found = instance_actions.actions(req.db, server["id"])
+    body = {"instanceActions": [_action_view(req, a) for a in found]}
+    if req.microversion >= "2.58":
+        links = common.next_links(
+            req,
+            found,
+            limit,
+            lambda a: a["request_id"],
+            "servers/%s/os-instance-actions" % server["id"],
+        )
+        if links:
+            body["links"] = links
+    return body
+
+
+def show_action(req):
+    if req.microversion >= "2.102":
+        for name in req.query:
+            raise common.bad_request(
+                "Additional properties are not allowed ('%s' was unexpected)" % name
+            )
+    server = _server(req)
+    found = instance_actions.action(req.db, server["id"], req.params["request_id"])
+    body = _action_view(req, found)
+    admin = req.context.is_admin
+    if admin or req.microversion >= "2.51":
+        body["events"] = [_event_view(req, e, found, server, admin) for e in found["events"]]
+    return {"instanceAction": body}
+
+
+def _event_view(req, event, found, server, admin):
+    version = req.microversion
+    view = {key: event[key] for key in ("event", "start_time", "finish_time", "result")}
+    if admin:
+        view["traceback"] = event["traceback"]
+        if version >= "2.62":
+            view["host"] = event["host"]
+    if version >= "2.62":
+        view["hostId"] = _host_id(found["project_id"] or server["project_id"], event["host"])
+    if admin and version >= "2.84":
+        view["details"] = event["details"]
+    return view
+
+
+def _host_id(project_id, host):
+    if not host:
+        return ""
+    return hashlib.sha224((project_id + host).encode()).hexdigest()
