@@ -11,7 +11,8 @@ unlimited, as this cloud always had them). ``-1`` is unlimited.
 Usage is counted like nova's default (legacy) counting: every non-deleted
 server of the project counts one instance plus its flavor's vCPUs and RAM
 (ERROR and shelved servers included); key pairs are counted per user at
-creation; server groups do not exist here and count 0. Nova's reported
+creation; server groups per project (``server_groups.py`` checks them and
+their members). Nova's reported
 ``reserved`` is always 0 (reservations are gone since Queens).
 
 The checks raise nova's texts: ``TooManyInstances`` (create, resize),
@@ -145,7 +146,12 @@ def usage(db, project_id, user_id=None):
         sql += " AND user_id = ?"
         args.append(user_id)
     count, cores, ram = db.execute(sql, args).fetchone()
-    return {"instances": count, "cores": int(cores), "ram": int(ram), "server_groups": 0}
+    groups = db.execute(
+        "SELECT COUNT(*) FROM compute_server_groups WHERE project_id = ?"
+        + (" AND user_id = ?" if user_id is not None else ""),
+        args,
+    ).fetchone()[0]
+    return {"instances": count, "cores": int(cores), "ram": int(ram), "server_groups": groups}
 
 
 def detail(db, project_id, config=None, user_id=None):

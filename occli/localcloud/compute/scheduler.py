@@ -19,8 +19,11 @@ Filters, in order: requested availability zone, forced host (``zone:host``,
 admin: the remaining filters are skipped for it, as nova skips them for
 forced hosts — its resources are still checked, as placement does),
 compute service enabled and up (``ComputeFilter``), RAM/disk/vCPU fit,
-``different_host`` and ``same_host`` scheduler hints. The weigher keeps
-the historic spread: fewest instances first, then host order.
+``different_host`` and ``same_host`` scheduler hints, the server group
+of the ``group`` hint (affinity: the members' host; anti-affinity: fewer
+than ``max_server_per_host`` members). The weighers: the soft group
+policies first (most or fewest members), then the historic spread:
+fewest instances, then host order.
 """
 
 import json
@@ -156,12 +159,16 @@ def _hint_uuids(hints, key):
 class RequestSpec:
     """What a create asks of the scheduler."""
 
-    def __init__(self, wanted, zone=None, forced_host=None, requested_host=None, hints=None):
+    def __init__(
+        self, wanted, zone=None, forced_host=None, requested_host=None, hints=None, group=None
+    ):
         self.wanted = wanted
         self.zone = zone or None
         self.forced_host = forced_host or None
         self.requested_host = requested_host or None
         self.hints = hints or {}
+        # the server group of the ``group`` hint (server_groups.placement)
+        self.group = group
 
 
 def host_passes(state, spec):
@@ -186,17 +193,42 @@ def host_passes(state, spec):
     same = _hint_uuids(spec.hints, "same_host")
     if same and not same & state.instances:
         return False, "SameHostFilter"
+    return _group_passes(state, spec.group)
+
+
+def _group_passes(state, group):
+    """nova's ServerGroupAffinityFilter (the members' host, once there is
+    one) and ServerGroupAntiAffinityFilter (fewer than
+    ``max_server_per_host`` members on the host)."""
+    if group is None:
+        return True, None
+    members = group["hosts"]
+    if group["policy"] == "affinity" and members and state.host not in members:
+        return False, "ServerGroupAffinityFilter"
+    if group["policy"] == "anti-affinity" and members[state.host] >= group["max_per_host"]:
+        return False, "ServerGroupAntiAffinityFilter"
     return True, None
+
+
+def _group_weight(state, group):
+    """The soft policies' weighers: most members first (soft-affinity),
+    fewest first (soft-anti-affinity); 0 for other policies."""
+    if group is None:
+        return 0
+    members = group["hosts"][state.host]
+    return {"soft-affinity": -members, "soft-anti-affinity": members}.get(group["policy"], 0)
 
 
 def select_host(states, spec):
     """The host state chosen for one instance, or None (NoValidHost)."""
     passing = [
-        (len(s.instances), index, s) for index, s in enumerate(states) if host_passes(s, spec)[0]
+        (_group_weight(s, spec.group), len(s.instances), index, s)
+        for index, s in enumerate(states)
+        if host_passes(s, spec)[0]
     ]
     if not passing:
         return None
-    return min(passing, key=lambda item: item[:2])[2]
+    return min(passing, key=lambda item: item[:3])[3]
 
 
 def select_destinations(db, spec, server_ids):
@@ -210,6 +242,8 @@ def select_destinations(db, spec, server_ids):
         if state is None:
             return None
         state.consume(spec.wanted, server_id)
+        if spec.group is not None:
+            spec.group["hosts"][state.host] += 1
         chosen.append(state.host)
     return chosen
 

@@ -19,6 +19,7 @@ from occli.localcloud.compute import networks
 from occli.localcloud.compute import quotas
 from occli.localcloud.compute import scheduler
 from occli.localcloud.compute import server_filters
+from occli.localcloud.compute import server_groups
 from occli.localcloud.compute import states
 
 _COLUMNS = None
@@ -107,6 +108,9 @@ def create(db, caller, config, images, request):
     count = quotas.instance_count(
         db, config, caller.project_id, request.min_count, request.max_count, flavor
     )
+    group = server_groups.from_hints(db, caller, request.scheduler_hints)
+    if group is not None:
+        server_groups.check_members(db, caller, group, count)
     plan = build.Plan(flavor, image_ref, mappings, key, zone, build.reservation_id(), count)
     new_ids = [common.new_uuid() for _ in range(count)]
     spec = scheduler.RequestSpec(
@@ -115,6 +119,7 @@ def create(db, caller, config, images, request):
         forced_host=forced_host,
         requested_host=request.requested_host,
         hints=request.scheduler_hints,
+        group=server_groups.placement(db, group) if group is not None else None,
     )
     # None: NoValidHost, and the conductor fails every instance of the
     # request (they get no host, no ports, vm_state error and a fault)
@@ -126,6 +131,8 @@ def create(db, caller, config, images, request):
         row = build.record(caller, request, plan, index, new_id, host, host_zone)
         _insert(db, row, ports if host else [])
         created.append(row)
+    if group is not None:  # members from the start, ERROR ones too (nova)
+        server_groups.add_members(db, group, new_ids)
     return created
 
 

@@ -158,7 +158,11 @@ personality = {
 _server_uuids = {"oneOf": [uuid_string, {"type": "array", "items": uuid_string}]}
 _hints = {
     "type": "object",
-    "properties": {"different_host": _server_uuids, "same_host": _server_uuids},
+    "properties": {
+        "different_host": _server_uuids,
+        "same_host": _server_uuids,
+        "group": _server_uuids,
+    },
     "additionalProperties": True,
 }
 

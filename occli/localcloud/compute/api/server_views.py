@@ -14,6 +14,7 @@ import re
 
 from occli.localcloud import common as clock
 from occli.localcloud.compute import hosts
+from occli.localcloud.compute import server_groups
 from occli.localcloud.compute import servers
 from occli.localcloud.compute import states
 from occli.localcloud.compute.api import common
@@ -166,7 +167,7 @@ class Views:
                 lambda host: hosts.host_status(self.req.db, host),
             )
         if mode != "detail" and at["2.71"]:
-            body["server_groups"] = []
+            body["server_groups"] = server_groups.groups_of(self.req.db, server["id"])
         if status in states.FAULT_STATUSES and server["fault"]:
             body["fault"] = self._once(self._faults, server["fault"], self._fault)
         return body
