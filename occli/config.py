@@ -51,6 +51,7 @@ LOG = logging.getLogger(__name__)
 __all__ = [
     "CloudConfig",
     "ConfigError",
+    "cloud_names",
     "config_files",
     "localcloud_file",
     "resolve",
@@ -471,6 +472,20 @@ def resolve(cloud=None, overrides=None, environ=None):
     cfg = CloudConfig(name, config, sources)
     cfg.ignored_env = ignored_env
     return cfg
+
+
+def cloud_names(environ=None):
+    """The names ``--os-cloud`` takes: the clouds of the first clouds file
+    (and secure file) found, and of the local cloud's file; no request."""
+    environ = _env(environ)
+    names = set(_Files(environ).clouds)
+    local = localcloud_file(environ)
+    if os.path.isfile(local):
+        try:
+            names.update(_read(local)["clouds"])
+        except (OSError, ValueError, ConfigError) as exc:
+            LOG.debug("local cloud file %s skipped: %s", local, exc)
+    return sorted(str(name) for name in names)
 
 
 def _named_cloud(name, environ):

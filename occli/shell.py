@@ -192,6 +192,9 @@ class OcCLI(app.App):
             deferred_help=False,
         )
         self.command_manager.add_command("help", HelpCommand)
+        from occli import completion  # small: cliff.app imports cliff.complete
+
+        self.command_manager.add_command("complete", completion.CompleteCommand)
         self._client = None
         self._interacted = False
         self._error = None
