@@ -137,6 +137,22 @@ def build_parser():
         " (default: %(default)s)",
     )
     runtime.add_argument(
+        "--reclaim-instance-interval",
+        type=float,
+        default=defaults.reclaim_instance_interval,
+        metavar="SECONDS",
+        help="above 0, a deleted server is SOFT_DELETED (restore, force delete) for"
+        " this long, as nova's option (default: %(default)s)",
+    )
+    runtime.add_argument(
+        "--shelved-offload-time",
+        type=float,
+        default=defaults.shelved_offload_time,
+        metavar="SECONDS",
+        help="nova's option: 0 offloads a shelved server at once, -1 never"
+        " (default: %(default)s)",
+    )
+    runtime.add_argument(
         "--token-ttl",
         type=int,
         default=defaults.token_ttl,
@@ -323,6 +339,8 @@ def _config(args):
         compute_hosts=args.compute_hosts,
         build_time=args.build_time,
         live_migration_time=args.live_migration_time,
+        reclaim_instance_interval=args.reclaim_instance_interval,
+        shelved_offload_time=args.shelved_offload_time,
         token_ttl=args.token_ttl,
         admin_password=args.admin_password,
         demo_password=args.demo_password,
@@ -399,6 +417,10 @@ def _child_argv(args):
         repr(args.build_time),
         "--live-migration-time",
         repr(args.live_migration_time),
+        "--reclaim-instance-interval",
+        repr(args.reclaim_instance_interval),
+        "--shelved-offload-time",
+        repr(args.shelved_offload_time),
         "--token-ttl",
         str(args.token_ttl),
         "--quota-instances",

@@ -41,10 +41,24 @@ class Config:
     # servers one create may make: bounds the work done under the write lock
     # (2000 inserts take ~0.1 s; `make bench` creates 1500 at once)
     max_servers_per_request: int = 2000
+    # nova's [DEFAULT] reclaim_instance_interval (seconds): above 0 a
+    # deleted server is SOFT_DELETED (restorable) until reclaimed
+    reclaim_instance_interval: float = 0.0
+    # nova's [DEFAULT] shelved_offload_time: 0 (nova's default) offloads a
+    # shelved server at once, -1 never (no periodic task here: >0 is -1)
+    shelved_offload_time: float = 0.0
 
 
 # network before compute: compute's seed and servers use neutron's tables
-SERVICE_NAMES = ("identity", "network", "compute", "image", "orchestration", "objectstore")
+SERVICE_NAMES = (
+    "identity",
+    "network",
+    "compute",
+    "image",
+    "orchestration",
+    "objectstore",
+    "volume",
+)
 # Every file the local cloud writes in its data directory (the directory is
 # 0700 and these 0600, whatever they were before: tokens, hashes and the
 # passwords in clouds.yaml are in them)
@@ -93,6 +107,8 @@ def service_classes(names=SERVICE_NAMES):
             from occli.localcloud.image import ImageService as cls
         elif name == "orchestration":
             from occli.localcloud.orchestration import OrchestrationService as cls
+        elif name == "volume":
+            from occli.localcloud.volume import VolumeService as cls
         else:
             from occli.localcloud.objectstore import ObjectStoreService as cls
         classes.append(cls)
@@ -102,6 +118,21 @@ def service_classes(names=SERVICE_NAMES):
 def default_services():
     """The service classes of a full local cloud, in creation order."""
     return service_classes(SERVICE_NAMES)
+
+
+def with_requirements(classes):
+    """``classes`` and, before the first class needing them, the services
+    a class names in its ``requires`` (compute needs network) that are
+    not among them."""
+    names = {cls.name for cls in classes}
+    result = []
+    for cls in classes:
+        missing = [n for n in getattr(cls, "requires", ()) if n not in names]
+        if missing:
+            result += service_classes(missing)
+            names.update(missing)
+        result.append(cls)
+    return result
 
 
 def migration_components(svc):
@@ -136,7 +167,7 @@ class LocalCloud:
     admin API (``/localcloud``) is always mounted. Services are reachable as
     attributes named after ``svc.name`` without dashes (``cloud.identity``,
     ``cloud.compute``, ``cloud.image``, ``cloud.orchestration``,
-    ``cloud.objectstore``); absent ones are ``None``.
+    ``cloud.objectstore``, ``cloud.volume``); absent ones are ``None``.
 
     ``template`` (the path of a database written by :meth:`save_template`)
     is copied as the database of a data directory that has none; when the
@@ -150,7 +181,7 @@ class LocalCloud:
     seed, the fault rules left as they are.
     """
 
-    identity = network = compute = image = orchestration = objectstore = None
+    identity = network = compute = image = orchestration = objectstore = volume = None
 
     def __init__(self, config, services=None, template=None, attach=False):
         from occli.localcloud import faults
@@ -164,7 +195,7 @@ class LocalCloud:
         self.store = Store(db_path)
         self.faults = faults.FaultInjector(self.store)
         self._log_lock = threading.Lock()
-        classes = list(default_services() if services is None else services)
+        classes = with_requirements(default_services() if services is None else services)
         self.service_classes = classes
         self.services = [cls(self) for cls in classes]
         self.services.append(faults.AdminService(self))

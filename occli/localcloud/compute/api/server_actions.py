@@ -9,7 +9,11 @@ from occli.localcloud.app import Response
 from occli.localcloud.compute import actions
 from occli.localcloud.compute import build
 from occli.localcloud.compute.api import common
+from occli.localcloud.compute.api import consoles
 from occli.localcloud.compute.api import schemas
+from occli.localcloud.compute.api import server_lifecycle
+from occli.localcloud.compute.api import server_extras
+from occli.localcloud.compute.api import snapshots
 from occli.localcloud.compute.api import server_moves
 from occli.localcloud.compute.api.server_views import view
 from occli.localcloud.compute.api.servers import VOLUMES_BOOT_MAX_VERSION
@@ -131,22 +135,6 @@ def revert_resize(req, server, value):
     return Response(202)
 
 
-def create_image(req, server, value):
-    data = schemas.validate(schemas.create_image, {"createImage": value})["createImage"]
-    image_id = actions.create_image(
-        req.db,
-        common.caller(req),
-        server,
-        common.images(req),
-        data["name"],
-        data.get("metadata", {}),
-    )
-    if req.microversion >= "2.45":
-        return Response(202, {"image_id": image_id})
-    location = "%s%s/v2/images/%s" % (req.base_url, req.cloud.image.prefix, image_id)
-    return Response(202, headers={"Location": location})
-
-
 def trigger_crash_dump(req, server, value):
     if value is not None:
         raise common.bad_request(
@@ -179,13 +167,22 @@ ACTIONS = {
     "resize": (resize, None),
     "confirmResize": (confirm_resize, None),
     "revertResize": (revert_resize, None),
-    "createImage": (create_image, None),
+    "createImage": (snapshots.create_image, None),
+    "createBackup": (snapshots.create_backup, None),
+    "os-getVNCConsole": (consoles.ACTIONS["os-getVNCConsole"], None),
+    "os-getSPICEConsole": (consoles.ACTIONS["os-getSPICEConsole"], None),
+    "os-getSerialConsole": (consoles.ACTIONS["os-getSerialConsole"], None),
+    "os-getRDPConsole": (consoles.ACTIONS["os-getRDPConsole"], None),
+    "injectNetworkInfo": (server_extras.inject_network_info, None),
+    "restore": (server_extras.restore, None),
+    "forceDelete": (server_extras.force_delete, None),
     "trigger_crash_dump": (trigger_crash_dump, "2.17"),
     "os-getConsoleOutput": (console_output, None),
     "migrate": (server_moves.migrate, None),
     "os-migrateLive": (server_moves.live_migrate, None),
     "evacuate": (server_moves.evacuate, None),
 }
+ACTIONS.update(server_lifecycle.ACTIONS)
 
 
 def _dispatch(req, allowed):

@@ -12,6 +12,7 @@ from occli.localcloud.app import Service
 from occli.localcloud.compute import flavors as flavor_rules
 from occli.localcloud.compute import hosts as host_rules
 from occli.localcloud.compute import migrations
+from occli.localcloud.compute import networks as network_rules
 from occli.localcloud.compute.api import aggregates
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import flavors
@@ -24,6 +25,7 @@ from occli.localcloud.compute.api import microversions
 from occli.localcloud.compute.api import quotas
 from occli.localcloud.compute.api import consoles
 from occli.localcloud.compute.api import server_actions
+from occli.localcloud.compute.api import server_lifecycle
 from occli.localcloud.compute.api import server_extras
 from occli.localcloud.compute.api import server_groups
 from occli.localcloud.compute.api import server_moves
@@ -40,6 +42,7 @@ RESOURCES = (
     keypairs,
     servers,
     server_actions,
+    server_lifecycle,
     server_moves,
     consoles,
     server_extras,
@@ -110,6 +113,12 @@ _ACTION_RULES = {
     "restore": "os-deferred-delete:restore",
     "forceDelete": "os-deferred-delete:force",
     "changePassword": "os-admin-password",
+    "shelve": "os-shelve:shelve",
+    "shelveOffload": "os-shelve:shelve_offload",
+    "unshelve": "os-shelve:unshelve",
+    "rescue": "os-rescue",
+    "unrescue": "os-unrescue",
+    "os-resetState": "os-admin-actions:reset_state",
     "migrate": "os-migrate-server:migrate",
     "os-migrateLive": "os-migrate-server:migrate_live",
     "evacuate": "os-evacuate",
@@ -160,6 +169,8 @@ class ComputeService(Service):
 
     name = "compute"
     prefix = "/compute"
+    # services a cloud with compute mounts too (nova's ports are neutron's)
+    requires = ("network",)
     write_role = "member"
 
     def __init__(self, cloud):
@@ -196,6 +207,11 @@ class ComputeService(Service):
     def seed(self, db):
         flavor_rules.seed(db)
         host_rules.seed(db, self.cloud.config.compute_hosts)
+        network_rules.adopt_legacy(db)
+
+    def network_changed(self, db, server_ids):
+        """Neutron changed these servers' ports: refresh their cache."""
+        network_rules.refresh(db, server_ids)
 
     def before(self, req):
         sub = req.path[len(self.prefix) :].rstrip("/")
