@@ -112,6 +112,9 @@ _V2_TYPES = ("v2password", "v2token")
 _SECRET_SUFFIXES = ("password", "secret", "passcode", "otp_key")
 _TOKEN_KEYS = frozenset(("token", "access_token", "code"))  # hashed in the key
 
+# Lists given as comma-separated text (openstacksdk's CSV_KEYS).
+_CSV_KEYS = frozenset(("auth_methods",))
+
 _BOOL_TRUE = frozenset(("1", "true", "yes", "on"))
 _BOOL_FALSE = frozenset(("0", "false", "no", "off"))
 
@@ -670,7 +673,7 @@ class CloudConfig:
 
         Each option of the plugin's loader, by its name, deprecated names
         or ``dest``, from ``auth`` then the top-level settings, converted
-        to the option's type.
+        to the option's type (``auth_methods`` split at commas).
         """
         kwargs = {}
         for opt in (loader or self._loader()).get_options():
@@ -684,6 +687,8 @@ class CloudConfig:
                     raise ConfigError(
                         f"{opt.name}: expected {opt.type.__name__}, got {value!r}"
                     ) from None
+            if opt.dest in _CSV_KEYS and isinstance(value, str):
+                value = [v.strip() for v in value.split(",") if v.strip()]
             kwargs[opt.dest] = value
         return kwargs
 

@@ -17,7 +17,11 @@ from tests.unit import fakes
 
 SECRET_VALUE = "Zq9-sekrit-Value-42"
 #: Values for options that keystoneauth1 types (others take any text).
-TYPED_VALUES = {"redirect_port": ("4242", 4242), "login_timeout": ("2.5", 2.5)}
+TYPED_VALUES = {
+    "redirect_port": ("4242", 4242),
+    "login_timeout": ("2.5", 2.5),
+    "auth_methods": ("v3password, v3totp", ["v3password", "v3totp"]),
+}
 #: The flags that set the v2 plugins' tenant options, as in OSC.
 TENANT_FLAGS = {"tenant_id": "--os-project-id", "tenant_name": "--os-project-name"}
 
