@@ -157,6 +157,21 @@ def boot_volume_bdm(image, size, delete_on_termination=None):
     return bdm
 
 
+def boot_source_bdm(source, source_type):
+    """The BDMv2 boot disk of ``--volume`` (``source_type`` ``"volume"``:
+    that volume) or ``--snapshot`` (``"snapshot"``: a new volume made from
+    it, kept when the server is deleted), as OSC builds them."""
+    bdm = {
+        "uuid": str(base.getid(source)),
+        "source_type": source_type,
+        "destination_type": "volume",
+        "boot_index": 0,
+    }
+    if source_type == "snapshot":
+        bdm["delete_on_termination"] = False
+    return bdm
+
+
 def swap_bdm(size_mib):
     """A swap disk of ``size_mib`` MiB (BDMv2 blank/local, as novaclient)."""
     return {
@@ -520,7 +535,7 @@ class ServerManager(compute.ComputeManager):
             server["personality"] = [
                 {"path": path, "contents": _b64(data)} for path, data in files.items()
             ]
-        if security_groups:
+        if security_groups is not None:
             server["security_groups"] = [{"name": g} for g in security_groups]
         if networks is not None:
             server["networks"] = networks
@@ -761,6 +776,21 @@ class ServerManager(compute.ComputeManager):
 
     def confirm_resize(self, server):
         return self._server_action(server, "confirmResize")
+
+    def add_security_group(self, server, security_group):
+        """Add a security group (a name or id, as Nova resolves it through
+        Neutron, or a group resource: its id is sent) to every port of
+        the server; a Result."""
+        return self._server_action(
+            server, "addSecurityGroup", {"name": base.getid(security_group)}
+        )
+
+    def remove_security_group(self, server, security_group):
+        """Remove a security group (a name, id or group) from the server; a
+        Result."""
+        return self._server_action(
+            server, "removeSecurityGroup", {"name": base.getid(security_group)}
+        )
 
     def revert_resize(self, server):
         return self._server_action(server, "revertResize")

@@ -12,6 +12,7 @@ import pytest
 
 from .fakes import COMPUTE
 from .fakes import IMAGE
+from .fakes import NETWORK
 from .fakes import load_fixture
 from .fakes import requests_to
 
@@ -532,6 +533,14 @@ def test_create_every_option_request_body(cli, cloud, tmp_path):
     boot, _ = reservation(
         cloud, [(1, "BUILD", "scheduling", None), (2, "BUILD", "scheduling", None)]
     )
+    # names resolve through Neutron, one request per kind; Nova gets ids
+    neutron = NETWORK + "/v2.0/"
+    cloud.mock.get(
+        neutron + "networks?name=n1", json={"networks": [{"id": "net-1", "name": "n1"}]}
+    )
+    cloud.mock.get(neutron + "ports?name=p1", json={"ports": [{"id": "port-1", "name": "p1"}]})
+    groups = [{"id": "sg-d", "name": "default"}, {"id": "sg-w", "name": "web"}]
+    cloud.mock.get(neutron + "security_groups", json={"security_groups": groups})
     user_data = tmp_path / "cloud-init"
     user_data.write_bytes(b"#cloud-config\n")
     code, out, err = create(
@@ -595,8 +604,8 @@ def test_create_every_option_request_body(cli, cloud, tmp_path):
             "availability_zone": "az1",
             "user_data": base64.b64encode(b"#cloud-config\n").decode(),
             "metadata": {"role": "web", "tier": ""},
-            "security_groups": [{"name": "default"}, {"name": "web"}],
-            "networks": [{"uuid": "n1", "fixed_ip": "10.0.0.5"}, {"port": "p1"}],
+            "security_groups": [{"name": "sg-d"}, {"name": "sg-w"}],
+            "networks": [{"uuid": "net-1", "fixed_ip": "10.0.0.5"}, {"port": "port-1"}],
             "config_drive": True,
             "OS-DCF:diskConfig": "MANUAL",
             "adminPass": "pw",
@@ -806,12 +815,15 @@ def test_create_nic_auto_none(cli, boot, nic):
     assert boot.last_request.json()["server"]["networks"] == nic
 
 
-def test_create_nic_v6(cli, boot):
-    code, out, err = create(cli, "--nic", "net-id=n1,v6-fixed-ip=fd00::5")
+def test_create_nic_v6(cli, boot, mock_cloud):
+    net_id = "3cb9bc59-5699-4588-a4b1-b87f96708bc6"
+    code, out, err = create(cli, "--nic", "net-id=%s,v6-fixed-ip=fd00::5" % net_id)
     assert code == 0, err
     assert boot.last_request.json()["server"]["networks"] == [
-        {"uuid": "n1", "fixed_ip": "fd00::5"}
+        {"uuid": net_id, "fixed_ip": "fd00::5"}
     ]
+    # an id goes to Nova as it is (Nova checks it): no network lookup
+    assert not requests_to(mock_cloud.mock, "GET", "/network/")
 
 
 def test_create_block_devices(cli, boot):

@@ -1,1 +1,220 @@
-"""Security group commands: ``security group …`` and ``security group rule …``."""
+"""Security group and rule commands (Neutron): ``occli security group …``
+and ``occli security group rule …``, with OpenStackClient's names and
+options."""
+
+from cliff import columns as cliff_columns
+
+from occli import columns
+from occli import exceptions
+from occli import utils
+
+_GROUP_ARG = dict(metavar="<group>", help="Security group (name or ID).")
+
+
+class RulesColumn(cliff_columns.FormattableColumn):
+    """A group's rules, one line each (``direction='ingress', …``); the
+    list in JSON."""
+
+    KEYS = (
+        "direction",
+        "ethertype",
+        "protocol",
+        "port_range_min",
+        "port_range_max",
+        "remote_ip_prefix",
+        "remote_group_id",
+        "id",
+    )
+
+    def human_readable(self):
+        return "\n".join(
+            ", ".join("%s='%s'" % (k, r[k]) for k in self.KEYS if r.get(k) is not None)
+            for r in self._value or ()
+        )
+
+    def machine_readable(self):
+        return list(self._value or ())
+
+
+def _show_group(group):
+    return columns.show(group.to_dict(), formatters={"security_group_rules": RulesColumn})
+
+
+def _port_range(text):
+    """``80`` or ``8000:8080`` → ``(low, high)`` (OSC's ``--dst-port``)."""
+    low, sep, high = text.partition(":")
+    try:
+        values = (int(low), int(high if sep else low))
+    except ValueError:
+        raise exceptions.ValidationError(
+            "--dst-port expects <port> or <min>:<max>, got %r." % text
+        ) from None
+    return values
+
+
+@utils.arg("--project", metavar="<project-id>", help="Only the groups of this project (admin).")
+@utils.output("list")
+def do_security_group_list(client, args):
+    """List security groups.
+
+    Neutron makes a project's "default" group the first time the project
+    uses the network service.
+
+    Example: occli security group list
+    """
+    groups = client.security_groups.list(project_id=args.project)
+    return columns.table(
+        groups,
+        ["id", "name", "description", "project_id", "tags"],
+        ["ID", "Name", "Description", "Project", "Tags"],
+    )
+
+
+@utils.arg("group", **_GROUP_ARG)
+@utils.output("show")
+def do_security_group_show(client, args):
+    """Show a security group and its rules.
+
+    Example: occli security group show default
+    """
+    return _show_group(client.security_groups.find_resource(args.group))
+
+
+@utils.arg("name", metavar="<name>", help="Name of the new group.")
+@utils.arg("--description", metavar="<text>", help="Description.")
+@utils.output("show")
+def do_security_group_create(client, args):
+    """Create a security group (Neutron adds rules allowing all egress).
+
+    Example: occli security group create --description "web servers" web
+    """
+    return _show_group(client.security_groups.create(args.name, description=args.description))
+
+
+@utils.arg("groups", nargs="+", metavar="<group>", help="Security group(s) (name or ID).")
+def do_security_group_delete(client, args):
+    """Delete security groups.
+
+    A group in use by a port cannot be deleted (409).
+
+    Example: occli security group delete web
+    """
+
+    def delete(ref):
+        client.security_groups.delete(client.security_groups.find_resource(ref))
+
+    return utils.for_each(args.groups, delete, "delete security group")
+
+
+@utils.arg("group", nargs="?", metavar="<group>", help="Only this group's rules (name or ID).")
+@utils.output("list")
+def do_security_group_rule_list(client, args):
+    """List security group rules.
+
+    Example: occli security group rule list default
+    """
+    group = client.security_groups.find_resource(args.group) if args.group else None
+    rules = client.security_group_rules.list(security_group=group)
+    cols = ["id", "protocol", "ethertype", "remote_ip_prefix", "port_range", "direction"]
+    cols += ["remote_group_id"]
+    headers = ["ID", "IP Protocol", "Ethertype", "IP Range", "Port Range", "Direction"]
+    headers += ["Remote Security Group"]
+    if group is None:
+        cols.append("security_group_id")
+        headers.append("Security Group")
+
+    def rows():
+        for rule in rules:
+            info = rule.to_dict()
+            low, high = info.get("port_range_min"), info.get("port_range_max")
+            info["port_range"] = "" if low is None else "%s:%s" % (low, high)
+            yield info
+
+    return columns.table(rows(), cols, headers)
+
+
+@utils.arg("group", **_GROUP_ARG)
+@utils.arg(
+    "--protocol",
+    metavar="<protocol>",
+    help="IP protocol: tcp, udp, icmp, … or a number; default any.",
+)
+@utils.arg(
+    "--dst-port",
+    metavar="<port>|<min>:<max>",
+    type=utils.arg_type(_port_range, "port-range"),
+    help="Destination port or range (needs a protocol with ports: tcp, udp, …).",
+)
+@utils.arg(
+    "--remote-ip",
+    metavar="<cidr>",
+    help="Remote IP prefix (default 0.0.0.0/0, or ::/0 for IPv6, without --remote-group).",
+)
+@utils.arg("--remote-group", metavar="<group>", help="Remote security group (name or ID).")
+@utils.arg(
+    "--ingress",
+    dest="direction",
+    action=utils.Switch,
+    const="ingress",
+    other="--egress",
+    default=None,
+    help="A rule for incoming traffic (the default).",
+)
+@utils.arg(
+    "--egress",
+    dest="direction",
+    action=utils.Switch,
+    const="egress",
+    other="--ingress",
+    help="A rule for outgoing traffic.",
+)
+@utils.arg(
+    "--ethertype",
+    choices=("IPv4", "IPv6"),
+    help="IPv4 or IPv6 (default: that of --remote-ip, else IPv4).",
+)
+@utils.arg("--description", metavar="<text>", help="Description.")
+@utils.option_names(
+    port_range_min="--dst-port",
+    remote_ip_prefix="--remote-ip",
+    remote_group="--remote-group",
+    direction="--ingress/--egress",
+)
+@utils.output("show")
+def do_security_group_rule_create(client, args):
+    """Add a rule to a security group.
+
+    Example: occli security group rule create --protocol tcp --dst-port 22 default
+    """
+    ethertype = args.ethertype
+    if ethertype is None:
+        ethertype = "IPv6" if args.remote_ip and ":" in args.remote_ip else "IPv4"
+    remote_ip = args.remote_ip
+    if remote_ip is None and args.remote_group is None:
+        remote_ip = "::/0" if ethertype == "IPv6" else "0.0.0.0/0"
+    low, high = args.dst_port or (None, None)
+    rule = dict(
+        direction=args.direction or "ingress",
+        ethertype=ethertype,
+        protocol=args.protocol,
+        port_range_min=low,
+        port_range_max=high,
+        remote_ip_prefix=remote_ip,
+        description=args.description,
+    )
+    client.security_group_rules.check_create(
+        remote_group="-" if args.remote_group else None, **rule
+    )
+    group = client.security_groups.find_resource(args.group)
+    remote = client.security_groups.find_resource(args.remote_group) if args.remote_group else None
+    created = client.security_group_rules.create(group, remote_group=remote, **rule)
+    return columns.show(created.to_dict())
+
+
+@utils.arg("rules", nargs="+", metavar="<rule>", help="Rule ID(s).")
+def do_security_group_rule_delete(client, args):
+    """Delete security group rules.
+
+    Example: occli security group rule delete 2bc0accf-312e-429a-956e-e4407625eb62
+    """
+    return utils.for_each(args.rules, client.security_group_rules.delete, "delete rule")

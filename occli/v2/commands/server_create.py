@@ -22,7 +22,9 @@ from occli.v2.commands import servers
 def _parse_nic(text):
     if text in ("auto", "none"):
         return text
-    nic = utils.parse_options(text, ("net-id", "port-id", "v4-fixed-ip", "v6-fixed-ip"), "--nic")
+    nic = utils.parse_options(
+        text, ("net-id", "port-id", "v4-fixed-ip", "v6-fixed-ip", "tag"), "--nic"
+    )
     empty = [k for k, v in nic.items() if not v]
     if empty:
         raise exceptions.ValidationError("--nic %s needs a value." % empty[0])
@@ -100,6 +102,14 @@ def _parse_ephemeral(text):
     return {"size": size, "format": given.get("format") or None}
 
 
+def _network_nic(text):
+    return {"net-id": text}
+
+
+def _port_nic(text):
+    return {"port-id": text}
+
+
 def _parse_pair(option, left, right):
     def parse(text):
         key, sep, value = text.partition("=")
@@ -150,18 +160,40 @@ def _parse_pair(option, left, right):
     "--security-group",
     dest="security_groups",
     action="append",
-    metavar="<name>",
-    help="Security group (repeatable).",
+    metavar="<group>",
+    help="Security group (name or ID, resolved through the network service; repeatable).",
+)
+@utils.arg(
+    "--no-security-group",
+    action="store_true",
+    help="Send an empty security group list, as OSC does (Nova still gives the ports it "
+    "creates the project's default group; pass --port to keep a port's own groups).",
 )
 @utils.arg(
     "--nic",
     dest="nics",
     action="append",
     default=[],
-    metavar="<net-id=…,v4-fixed-ip=…,v6-fixed-ip=…,port-id=…|auto|none>",
+    metavar="<net-id=…,v4-fixed-ip=…,v6-fixed-ip=…,port-id=…,tag=…|auto|none>",
     type=utils.arg_type(_parse_nic, "nic"),
-    help="Network interface (repeatable); 'auto' or 'none' alone. "
-    "Default from compute API 2.37: auto.",
+    help="Network interface (repeatable); net-id and port-id take a name or an ID; "
+    "'auto' or 'none' alone. Default from compute API 2.37: auto.",
+)
+@utils.arg(
+    "--network",
+    dest="nics",
+    action="append",
+    metavar="<network>",
+    type=_network_nic,
+    help="An interface on this network (name or ID; repeatable; same as --nic net-id=…).",
+)
+@utils.arg(
+    "--port",
+    dest="nics",
+    action="append",
+    metavar="<port>",
+    type=_port_nic,
+    help="An interface on this existing port (name or ID; repeatable; same as --nic port-id=…).",
 )
 @utils.arg(
     "--block-device-mapping",
@@ -194,6 +226,12 @@ def _parse_pair(option, left, right):
     help="Scheduler hint (repeatable; a repeated key makes a list).",
 )
 @utils.arg(
+    "--server-group",
+    metavar="<server-group>",
+    help="Join this server group (name or ID): the scheduler places the server by its "
+    "policy (the scheduler hint group).",
+)
+@utils.arg(
     "--config-drive",
     metavar="<true|false>",
     type=utils.arg_type(lambda v: strutils.parse_bool(v, "--config-drive"), "bool"),
@@ -221,6 +259,16 @@ def _parse_pair(option, left, right):
     help="Tag (repeatable; compute API 2.52+).",
 )
 @utils.arg("--hostname", metavar="<hostname>", help="Hostname in the guest (compute API 2.90+).")
+@utils.arg(
+    "--volume",
+    metavar="<volume>",
+    help="Boot from this existing volume (name or ID) instead of an image.",
+)
+@utils.arg(
+    "--snapshot",
+    metavar="<snapshot>",
+    help="Boot from a new volume made from this volume snapshot (name or ID).",
+)
 @utils.arg(
     "--boot-from-volume",
     type=utils.positive_int,
@@ -283,6 +331,23 @@ def do_server_create(client, args):
     Example: occli server create --flavor m1.tiny --image cirros --wait vm1
     """
     nics = _nics(args.nics)
+    boot_sources = [
+        option
+        for option, value in (
+            ("--image", args.image),
+            ("--volume", args.volume),
+            ("--snapshot", args.snapshot),
+        )
+        if value
+    ]
+    if len(boot_sources) > 1:
+        raise exceptions.ValidationError(
+            "%s and %s cannot be combined: give one boot source." % tuple(boot_sources[:2])
+        )
+    if args.no_security_group and args.security_groups:
+        raise exceptions.ValidationError(
+            "--no-security-group cannot be combined with --security-group."
+        )
     hints = {}
     for key, value in args.hints:
         if key in hints:
@@ -290,6 +355,8 @@ def do_server_create(client, args):
             hints[key] = (old if isinstance(old, list) else [old]) + [value]
         else:
             hints[key] = value
+    if args.server_group and "group" in hints:
+        raise exceptions.ValidationError("--server-group cannot be combined with --hint group=….")
     boots_from_device = args.block_device_mappings or any(
         b.get("boot_index") == 0 for b in args.block_devices
     )
@@ -308,10 +375,15 @@ def do_server_create(client, args):
         raise exceptions.ValidationError(
             "--delete-on-termination only applies to --boot-from-volume."
         )
-    if not args.image and not boots_from_device:
+    if (args.volume or args.snapshot) and boots_from_device:
         raise exceptions.ValidationError(
-            "Give --image, or a boot disk with --block-device …,boot-index=0 "
-            "or --block-device-mapping."
+            "%s cannot be combined with another boot disk (--block-device …,boot-index=0 "
+            "or --block-device-mapping)." % boot_sources[0]
+        )
+    if not boot_sources and not boots_from_device:
+        raise exceptions.ValidationError(
+            "Give --image, --volume or --snapshot, or a boot disk with "
+            "--block-device …,boot-index=0 or --block-device-mapping."
         )
     files = {
         dest: _read_file(src, "--file", servers_api.MAX_FILE_BYTES) for dest, src in args.files
@@ -324,7 +396,7 @@ def do_server_create(client, args):
         user_data=(_read_file(args.user_data, "--user-data") if args.user_data else None),
         files=files or None,
         metadata=dict(args.properties) or None,
-        security_groups=args.security_groups,
+        security_groups=[] if args.no_security_group else args.security_groups,
         nics=nics,
         block_device_mapping=dict(args.block_device_mappings) or None,
         scheduler_hints=hints or None,
@@ -349,7 +421,19 @@ def do_server_create(client, args):
     image = client.images.find_resource(args.image) if args.image else None
     found_image = image
     flavor = client.flavors.find_resource(args.flavor)
+    options["nics"] = _resolve_nics(client, nics)
+    if args.server_group:
+        group = client.server_groups.find_resource(args.server_group)
+        options["scheduler_hints"] = dict(hints, group=group.id)
+    if args.security_groups:
+        options["security_groups"] = _resolve_groups(client, args.security_groups)
     bdms = list(args.block_devices)
+    if args.volume:
+        volume = client.volumes.find_resource(args.volume)
+        bdms.insert(0, servers_api.boot_source_bdm(volume, "volume"))
+    if args.snapshot:
+        snapshot = client.volume_snapshots.find_resource(args.snapshot)
+        bdms.insert(0, servers_api.boot_source_bdm(snapshot, "snapshot"))
     if args.boot_from_volume is not None:
         bdms.insert(
             0,
@@ -459,9 +543,36 @@ def _nics(nics):
     special = [n for n in nics if isinstance(n, str)]
     if special and len(nics) > 1:
         raise exceptions.ValidationError(
-            "--nic %s cannot be combined with other --nic options." % special[0]
+            "--nic %s cannot be combined with other --nic, --network or --port options."
+            % special[0]
         )
     return special[0] if special else nics
+
+
+def _resolve_nics(client, nics):
+    """``nics`` with the names in net-id and port-id replaced by ids: one
+    network request for all the network names, one port request for all
+    the port names; ids are left to Nova to check."""
+    if not isinstance(nics, list):
+        return nics
+    resolved = [dict(n) for n in nics]
+    for key, manager in (("net-id", client.networks), ("port-id", client.ports)):
+        names = [n[key] for n in resolved if key in n and not servers_api.is_uuid(n[key])]
+        if names:
+            found = manager.find_many(names)
+            for nic in resolved:
+                if nic.get(key) in found:
+                    nic[key] = found[nic[key]].id
+    return resolved
+
+
+def _resolve_groups(client, groups):
+    """Security group names → ids through the network service (one
+    request), as OSC sends them: a name two projects share is no longer
+    ambiguous, and an unknown one fails before the boot."""
+    names = [g for g in groups if not servers_api.is_uuid(g)]
+    found = client.security_groups.find_many(names) if names else {}
+    return [found[g].id if g in found else g for g in groups]
 
 
 def _read_file(path, option, limit=None):

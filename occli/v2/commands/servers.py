@@ -34,6 +34,20 @@ BOOTED_FROM_VOLUME = "N/A (booted from volume)"
 # -- argparse types: malformed syntax is a usage error (exit 2) ------------
 
 
+def _parse_power_state(text):
+    """A power state name (OSC's) or number → Nova's number."""
+    names = {"pending": 0, "nostate": 0, "running": 1, "paused": 3, "shutdown": 4}
+    names.update(crashed=6, suspended=7)
+    value = text.strip().lower()
+    if value in names:
+        return names[value]
+    if value.isdigit() and int(value) in POWER_STATES:
+        return int(value)
+    raise exceptions.ValidationError(
+        "--power-state expects one of %s, got %r." % (", ".join(names), text)
+    )
+
+
 def _parse_sort(text):
     key, _, direction = text.partition(":")
     direction = direction or "desc"
@@ -217,7 +231,97 @@ def _action_command(verb, doc, until=None, what=None):
 @utils.arg("--flavor", metavar="<flavor>", help="Only servers of this flavor (name or ID).")
 @utils.arg("--image", metavar="<image>", help="Only servers booted from this image (name or ID).")
 @utils.arg("--host", metavar="<host>", help="Only servers on this host (admin).")
+@utils.arg(
+    "--ip",
+    metavar="<ip-regex>",
+    help="Only servers with an IPv4 address matching this regular expression.",
+)
+@utils.arg(
+    "--ip6",
+    metavar="<ip-regex>",
+    help="Only servers with an IPv6 address matching this regular expression.",
+)
 @utils.arg("--all-projects", action="store_true", help="Servers of all projects (admin).")
+@utils.arg("--project", metavar="<project-id>", help="Only servers of this project (admin).")
+@utils.arg(
+    "--user",
+    metavar="<user-id>",
+    help="Only servers of this user (admin; any user from compute API 2.83).",
+)
+@utils.arg("--deleted", action="store_true", help="Only deleted servers (admin).")
+@utils.arg("--reservation-id", metavar="<id>", help="Only servers of this reservation.")
+@utils.arg(
+    "--availability-zone",
+    metavar="<zone>",
+    help="Only servers in this zone (admin; any user from compute API 2.83).",
+)
+@utils.arg(
+    "--key-name",
+    metavar="<name>",
+    help="Only servers with this key pair (admin; any user from compute API 2.83).",
+)
+@utils.arg(
+    "--vm-state",
+    metavar="<state>",
+    help="Only servers in this vm_state, e.g. active, error (admin; any user from 2.83).",
+)
+@utils.arg(
+    "--task-state",
+    metavar="<state>",
+    help="Only servers in this task_state, e.g. spawning (admin; any user from 2.83).",
+)
+@utils.arg(
+    "--power-state",
+    metavar="<state>",
+    type=utils.arg_type(_parse_power_state, "--power-state"),
+    help="Only servers in this power state: pending, running, paused, shutdown, "
+    "crashed, suspended (admin; any user from 2.83).",
+)
+@utils.arg(
+    "--config-drive",
+    action="store_true",
+    help="Only servers with a config drive (admin; any user from 2.83).",
+)
+@utils.arg(
+    "--locked",
+    action="store_const",
+    const=True,
+    dest="locked",
+    help="Only locked servers (compute API 2.73+).",
+)
+@utils.arg(
+    "--unlocked",
+    action="store_const",
+    const=False,
+    dest="locked",
+    help="Only unlocked servers (compute API 2.73+).",
+)
+@utils.arg(
+    "--tags",
+    metavar="<tag,tag,...>",
+    help="Only servers with all these tags (compute API 2.26+).",
+)
+@utils.arg(
+    "--tags-any",
+    metavar="<tag,tag,...>",
+    help="Only servers with any of these tags (compute API 2.26+).",
+)
+@utils.arg(
+    "--not-tags",
+    metavar="<tag,tag,...>",
+    help="Leave out servers with all these tags (compute API 2.26+).",
+)
+@utils.arg(
+    "--not-tags-any",
+    metavar="<tag,tag,...>",
+    help="Leave out servers with any of these tags (compute API 2.26+).",
+)
+@utils.arg(
+    "--changes-before",
+    metavar="<time>",
+    help="Only servers changed before this ISO 8601 time (includes deleted servers; "
+    "compute API 2.66+).",
+)
 @utils.arg(
     "--changes-since",
     metavar="<time>",
@@ -258,10 +362,30 @@ def do_server_list(client, args):
     search = {
         "name": args.name,
         "host": args.host,
+        "ip": args.ip,
+        "ip6": args.ip6,
         "status": args.status.upper() if args.status else None,
         "changes-since": args.changes_since,
-        "all_tenants": True if args.all_projects else None,
+        "all_tenants": True if args.all_projects or args.project else None,
+        "project_id": args.project,
+        "user_id": args.user,
+        "deleted": True if args.deleted else None,
+        "reservation_id": args.reservation_id,
+        "availability_zone": args.availability_zone,
+        "key_name": args.key_name,
+        "vm_state": args.vm_state,
+        "task_state": args.task_state,
+        "power_state": args.power_state,
+        "config_drive": "True" if args.config_drive else None,
+        "locked": args.locked,
+        "tags": args.tags,
+        "tags-any": args.tags_any,
+        "not-tags": args.not_tags,
+        "not-tags-any": args.not_tags_any,
+        "changes-before": args.changes_before,
     }
+    # the manager's version checks before any lookup
+    client.servers.check_list(search)
     if args.flavor:
         search["flavor"] = client.flavors.find_resource(args.flavor).id
     if args.image:
@@ -457,26 +581,38 @@ def do_server_delete(client, args):
     type=utils.key_value("--property"),
     help="Set a metadata property (repeatable; others are kept).",
 )
-@utils.option_names(metadata="--property")
+@utils.arg(
+    "--tag",
+    dest="tags",
+    action="append",
+    default=[],
+    metavar="<tag>",
+    help="Add a tag (repeatable; others are kept; compute API 2.26+).",
+)
+@utils.option_names(metadata="--property", tags="--tag")
 def do_server_set(client, args):
-    """Change a server's name, description, hostname or properties.
+    """Change a server's name, description, hostname, properties or tags.
 
-    Example: occli server set --name vm2 --property owner=alice vm1
+    Example: occli server set --name vm2 --property owner=alice --tag web vm1
     """
     metadata = dict(args.properties)
     changes = {"name": args.name, "description": args.description, "hostname": args.hostname}
-    if all(v is None for v in changes.values()) and not metadata:
+    if all(v is None for v in changes.values()) and not metadata and not args.tags:
         raise exceptions.ValidationError(
-            "Nothing to set: give --name, --description, --hostname or --property."
+            "Nothing to set: give --name, --description, --hostname, --property or --tag."
         )
     # the manager's checks before the server lookup
     client.servers.check_update(**changes)
     client.servers.check_metadata(metadata)
+    if args.tags:
+        client.servers.check_tags(args.tags)
     server = client.servers.find_resource(args.server)
     if any(v is not None for v in changes.values()):
         client.servers.update(server, **changes)
     if metadata:
         client.servers.set_meta(server, metadata)
+    for tag in args.tags:
+        client.servers.add_tag(server, tag)
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
@@ -491,20 +627,41 @@ def do_server_set(client, args):
 @utils.arg(
     "--description", action="store_true", help="Remove the description (compute API 2.19+)."
 )
+@utils.arg(
+    "--tag",
+    dest="tags",
+    action="append",
+    default=[],
+    metavar="<tag>",
+    help="Remove this tag (repeatable; compute API 2.26+).",
+)
+@utils.arg("--all-tags", action="store_true", help="Remove every tag (compute API 2.26+).")
 def do_server_unset(client, args):
-    """Remove properties or the description from a server.
+    """Remove properties, the description or tags from a server.
 
-    Example: occli server unset --property owner vm1
+    Removing a tag the server does not have fails (exit 1).
+
+    Example: occli server unset --property owner --tag web vm1
     """
-    if not args.properties and not args.description:
-        raise exceptions.ValidationError("Nothing to unset: give --property or --description.")
+    if not (args.properties or args.description or args.tags or args.all_tags):
+        raise exceptions.ValidationError(
+            "Nothing to unset: give --property, --description, --tag or --all-tags."
+        )
+    if args.tags and args.all_tags:
+        raise exceptions.ValidationError("--tag cannot be combined with --all-tags.")
     if args.description:
         client.servers.check_update(description=servers_api.CLEAR)
+    if args.tags or args.all_tags:
+        client.servers.check_tags()
     server = client.servers.find_resource(args.server)
     if args.description:
         client.servers.update(server, description=servers_api.CLEAR)
     if args.properties:
         client.servers.delete_meta(server, args.properties)
+    for tag in args.tags:
+        client.servers.delete_tag(server, tag)
+    if args.all_tags:
+        client.servers.delete_all_tags(server)
 
 
 @utils.arg("servers", **_SERVERS_ARG)
