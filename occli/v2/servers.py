@@ -84,6 +84,9 @@ for _name in (
     "resize",
     "confirm_resize",
     "revert_resize",
+    "migrate",
+    "live_migrate",
+    "evacuate",
     "get_console_output",
     "create_image",
 ):
@@ -794,6 +797,101 @@ class ServerManager(compute.ComputeManager):
 
     def revert_resize(self, server):
         return self._server_action(server, "revertResize")
+
+    # -- moves (admin by default; see also client.server_migrations) -----
+
+    def migrate(self, server, host=None):
+        """Cold-migrate (admin by default): to ``host`` (2.56) or where the
+        scheduler says; the server ends in VERIFY_RESIZE, then
+        :meth:`confirm_resize` or :meth:`revert_resize`. A Result."""
+        info = None
+        if host is not None:
+            self._require(
+                self.api_version, "2.56", what="a {host} for a cold migration", params=("host",)
+            )
+            info = {"host": host}
+        return self._server_action(server, "migrate", info)
+
+    def check_live_migrate(
+        self, host=None, block_migration="auto", disk_over_commit=None, force=None
+    ):
+        """The checks of :meth:`live_migrate`, before any lookup."""
+        if block_migration not in ("auto", True, False):
+            raise exceptions.ValidationError(
+                "{block_migration} must be 'auto', True or False, not %r." % (block_migration,),
+                params=("block_migration",),
+            )
+        if force and host is None:
+            raise exceptions.ValidationError(
+                "{force} needs a {host}: nova forces only to a given host.",
+                params=("force", "host"),
+            )
+        version = self.api_version
+        if disk_over_commit is not None:
+            self._require(
+                version, "2.1", "2.24", what="{disk_over_commit}", params=("disk_over_commit",)
+            )
+        if force is not None:
+            self._require(version, "2.30", "2.67", what="{force}", params=("force",))
+
+    def live_migrate(
+        self, server, host=None, block_migration="auto", disk_over_commit=None, force=None
+    ):
+        """Live-migrate (admin by default) to ``host`` or where the
+        scheduler says. ``block_migration``: ``"auto"`` (2.25; False
+        before), True or False; ``disk_over_commit`` before 2.25 only;
+        ``force`` (2.30-2.67) skips the scheduler's checks of ``host``.
+        Follow it with :attr:`occli.client.Client.server_migrations`. A
+        Result."""
+        self.check_live_migrate(host, block_migration, disk_over_commit, force)
+        info = {"host": host}
+        if self.api_version >= "2.25":
+            info["block_migration"] = block_migration
+        else:
+            info["block_migration"] = block_migration is True
+            info["disk_over_commit"] = bool(disk_over_commit)
+        if force is not None:
+            info["force"] = bool(force)
+        return self._server_action(server, "os-migrateLive", info)
+
+    def check_evacuate(self, host=None, password=None, on_shared_storage=None, force=None):
+        """The checks of :meth:`evacuate`, before any lookup."""
+        if force and host is None:
+            raise exceptions.ValidationError(
+                "{force} needs a {host}: nova forces only to a given host.",
+                params=("force", "host"),
+            )
+        if on_shared_storage and password is not None:
+            raise exceptions.ValidationError(
+                "{password} cannot be set on a server kept on shared storage.",
+                params=("password", "on_shared_storage"),
+            )
+        version = self.api_version
+        if on_shared_storage is not None:
+            self._require(
+                version, "2.1", "2.13", what="{on_shared_storage}", params=("on_shared_storage",)
+            )
+        if force is not None:
+            self._require(version, "2.29", "2.67", what="{force}", params=("force",))
+
+    def evacuate(self, server, host=None, password=None, on_shared_storage=None, force=None):
+        """Rebuild (admin by default) a server of a failed host (its
+        compute service down or forced down) on ``host`` or where the
+        scheduler says; ``password`` sets the admin password of the rebuilt
+        server; ``on_shared_storage`` before 2.14 (False unless given);
+        ``force`` (2.29-2.67). A Result; before 2.14 its body carries the
+        ``adminPass``."""
+        self.check_evacuate(host, password, on_shared_storage, force)
+        info = {}
+        if host is not None:
+            info["host"] = host
+        if password is not None:
+            info["adminPass"] = password
+        if self.api_version < "2.14":
+            info["onSharedStorage"] = bool(on_shared_storage)
+        if force is not None:
+            info["force"] = bool(force)
+        return self._server_action(server, "evacuate", info)
 
     def get_console_output(self, server, length=None):
         """The console log text (the last ``length`` lines if given), a

@@ -1,0 +1,61 @@
+"""Every migration record of the cloud (``/os-migrations``, admin by
+default): resizes, cold and live migrations, evacuations, with nova's
+filters; paging and ``changes-since`` from 2.59, ``changes-before`` from
+2.66, ``user_id``/``project_id`` from 2.80. novaclient's names."""
+
+from occli import base
+from occli.v2 import compute
+
+# parameter: (query name, lowest microversion)
+_FILTERS = {
+    "host": ("host", None),
+    "status": ("status", None),
+    "instance_uuid": ("instance_uuid", None),
+    "migration_type": ("migration_type", None),
+    "source_compute": ("source_compute", None),
+    "changes_since": ("changes-since", "2.59"),
+    "marker": ("marker", "2.59"),
+    "limit": ("limit", "2.59"),
+    "changes_before": ("changes-before", "2.66"),
+    "user_id": ("user_id", "2.80"),
+    "project_id": ("project_id", "2.80"),
+}
+
+
+class Migration(base.Resource):
+    pass
+
+
+class MigrationManager(compute.ComputeManager):
+    resource_class = Migration
+
+    def check_list(self, **filters):
+        """The microversion gates of :meth:`list`'s filters (None: unset)."""
+        unknown = set(filters) - set(_FILTERS)
+        if unknown:
+            raise TypeError("list() got an unexpected keyword argument %r" % sorted(unknown)[0])
+        for name, value in filters.items():
+            start = _FILTERS[name][1]
+            if value is not None and start is not None:
+                self._require(self.api_version, start, what="{%s}" % name, params=(name,))
+
+    def _params(self, filters):
+        self.check_list(**filters)
+        params = {_FILTERS[k][0]: v for k, v in filters.items() if v is not None}
+        params.pop("limit", None)
+        return params
+
+    def list(self, limit=None, **filters):
+        """Every migration matching ``filters`` (``host``, ``status``,
+        ``instance_uuid``, ``migration_type``, ``source_compute``,
+        ``changes_since``, ``changes_before``, ``marker``, ``user_id``,
+        ``project_id``), following pages (2.59: newest first), at most
+        ``limit``: a list with ``request_ids``."""
+        self.check_list(limit=limit)
+        return self._list_all("/os-migrations", "migrations", self._params(filters), limit=limit)
+
+    def pages(self, limit=None, **filters):
+        """Like :meth:`list`, a list of migrations per page, each asked
+        for when the previous one was used."""
+        self.check_list(limit=limit)
+        return self._pages("/os-migrations", "migrations", self._params(filters), limit=limit)
