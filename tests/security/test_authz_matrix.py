@@ -53,7 +53,7 @@ from tests.security.authz_credentials import Client
 READ_METHODS = ("GET", "HEAD")
 # services whose admins see other projects' resources (nova, glance, heat);
 # Swift's keystoneauth gives the admin role no other project's account
-ADMIN_SEES_ALL = ("compute", "image", "orchestration")
+ADMIN_SEES_ALL = ("compute", "image", "orchestration", "volume")
 # auth=False routes that authorize the request themselves (Swift: token or
 # temp URL); every other auth=False route must be "public" in RULES
 SELF_AUTHORIZING = ("objectstore",)
@@ -564,7 +564,7 @@ def expectation(service, route_rule, kind, names_project):
         and not (service == "orchestration" and k.admin)
     ):
         return frozenset(
-            {{"compute": 400, "orchestration": 403, "objectstore": 403}[service]}
+            {{"compute": 400, "orchestration": 403, "objectstore": 403, "volume": 400}[service]}
         ), None
     # nova's PROJECT_MEMBER_OR_ADMIN, heat's PROJECT_MEMBER, Swift's
     # operator roles: a token with only the reader role never writes
@@ -616,6 +616,8 @@ class LiveRoute:
         template = self.template
         if self.service == "compute":
             template = template.replace("/v2.1/{project_id}", "/v2.1", 1)
+        if self.service == "volume":
+            template = template.replace("/v3/{project_id}", "/v3", 1)
         method = "GET" if self.method == "HEAD" else self.method
         return (self.service, method, template)
 

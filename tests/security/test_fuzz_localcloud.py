@@ -352,6 +352,28 @@ def _seeds(ids):
         "/localcloud/faults": [
             {"method": "GET", "path": "^/nothing$", "count": 1, "kind": "status", "status": 503}
         ],
+        **_volume_seeds(ids),
+    }
+
+
+def _volume_seeds(ids):
+    cinder = "/volume/v3"
+    return {
+        cinder + "/volumes": [
+            {"volume": {"size": 1, "name": "v", "metadata": {"a": "b"}}},
+            {"volume": {"size": "2", "imageRef": CIRROS}},
+            {"volume": {"snapshot_id": ids["snapshot_id"]}},
+            {"volume": {"source_volid": ids["volume_id"], "volume_type": "__DEFAULT__"}},
+        ],
+        cinder + "/volumes/{volume_id}": [{"volume": {"name": "n", "metadata": {"k": "v"}}}],
+        cinder + "/volumes/{volume_id}/action": [{"os-extend": {"new_size": 3}}],
+        cinder + "/volumes/{volume_id}/metadata": [{"metadata": {"a": "b"}}],
+        cinder + "/volumes/{volume_id}/metadata/{key}": [{"meta": {"k": "v"}}],
+        cinder + "/snapshots": [
+            {"snapshot": {"volume_id": ids["volume_id"], "force": True, "name": "s"}}
+        ],
+        cinder + "/snapshots/{snapshot_id}": [{"snapshot": {"name": "n"}}],
+        cinder + "/os-quota-sets/{target_id}": [{"quota_set": {"volumes": 20, "gigabytes": "50"}}],
     }
 
 
@@ -420,7 +442,7 @@ def _json_routes():
         for route in svc.routes:
             if route.method not in BODY_METHODS:
                 continue
-            if svc.name == "compute" and "/{project_id}/" in route.pattern:
+            if svc.name in ("compute", "volume") and "/{project_id}/" in route.pattern:
                 continue
             found.append((svc.name, route.method, route.pattern, _template(svc, route)))
     return found
@@ -508,6 +530,13 @@ def _own_resources(cloud, client, user):
     swift = "/object-store/v1/AUTH_%s/c" % project
     call("PUT", swift, expect=(201, 202))
     client.request("PUT", swift + "/o", body=b"data", token=token)
+    cinder = "/volume/v3/%s/" % project
+    ids["target_id"] = project
+    ids["volume_id"] = call("POST", cinder + "volumes", {"volume": {"size": 1}})["volume"]["id"]
+    call("GET", cinder + "volumes/" + ids["volume_id"])
+    snapshot = {"snapshot": {"volume_id": ids["volume_id"]}}
+    ids["snapshot_id"] = call("POST", cinder + "snapshots", snapshot)["snapshot"]["id"]
+    call("GET", cinder + "snapshots/" + ids["snapshot_id"])
     return ids
 
 

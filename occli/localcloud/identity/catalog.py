@@ -12,6 +12,8 @@ CATALOG = (
     ("network", "neutron", "{base}/network", False),
     ("orchestration", "heat", "{base}/orchestration/v1/{project_id}", True),
     ("object-store", "swift", "{base}/object-store/v1/AUTH_{project_id}", True),
+    ("volumev3", "cinderv3", "{base}/volume/v3/{project_id}", True),
+    ("block-storage", "cinder", "{base}/volume/v3/{project_id}", True),
 )
 
 _ID_NAMESPACE = uuid.UUID("6f0f3c8e-5a53-4a8e-9d55-7c1c2c0a6e4b")

@@ -106,6 +106,9 @@ def test_catalog_lists_all_services_with_three_interfaces(client):
         "image": BASE + "/image",
         "orchestration": BASE + "/orchestration/v1/" + pid,
         "object-store": BASE + "/object-store/v1/AUTH_" + pid,
+        "network": BASE + "/network",
+        "volumev3": BASE + "/volume/v3/" + pid,
+        "block-storage": BASE + "/volume/v3/" + pid,
     }
 
 
@@ -137,7 +140,7 @@ def test_domain_scoped_token(client):
     assert tok["domain"] == {"id": "default", "name": "Default"}
     assert "project" not in tok
     types = {s["type"] for s in tok["catalog"]}
-    assert types == {"identity", "compute", "image"}
+    assert types == {"identity", "compute", "image", "network"}
 
 
 def test_nocatalog(client):
@@ -412,7 +415,7 @@ def test_get_catalog(client):
     sample = load("tokens", "get-service-catalog-response.json")
     assert set(body) == set(sample)
     assert body["links"] == {"self": BASE + "/v3/auth/catalog", "previous": None, "next": None}
-    assert len(body["catalog"]) == 5
+    assert len(body["catalog"]) == 8
 
 
 # -- storage ----------------------------------------------------------------------------

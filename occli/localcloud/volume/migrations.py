@@ -1,0 +1,132 @@
+"""Cinder's tables, one store component per part (``volume.<part>``).
+
+Append steps, never edit a released one.
+"""
+
+import json
+
+from occli.localcloud import common
+
+VOLUMES: list = [
+    """
+    CREATE TABLE volume_types (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        description TEXT,
+        is_public INTEGER NOT NULL DEFAULT 1,
+        extra_specs TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE TABLE volumes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        name TEXT,
+        description TEXT,
+        size INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        attach_status TEXT NOT NULL DEFAULT 'detached',
+        availability_zone TEXT NOT NULL DEFAULT 'nova',
+        bootable INTEGER NOT NULL DEFAULT 0,
+        volume_type_id TEXT NOT NULL,
+        snapshot_id TEXT,
+        source_volid TEXT,
+        image_id TEXT,
+        image_metadata TEXT,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        updated_at TEXT,
+        -- the lazy transition (creating -> available): see compute.states
+        pending TEXT,
+        task_started_at REAL
+    );
+    CREATE INDEX volumes_project ON volumes (project_id, created_at);
+    CREATE TABLE volume_snapshots (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        volume_id TEXT NOT NULL,
+        name TEXT,
+        description TEXT,
+        size INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        progress TEXT NOT NULL DEFAULT '0%',
+        metadata TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        updated_at TEXT,
+        pending TEXT,
+        task_started_at REAL
+    );
+    CREATE INDEX volume_snapshots_volume ON volume_snapshots (volume_id);
+    CREATE TABLE volume_attachments (
+        id TEXT PRIMARY KEY,
+        volume_id TEXT NOT NULL,
+        instance_uuid TEXT NOT NULL,
+        mountpoint TEXT,
+        attached_host TEXT,
+        attach_mode TEXT NOT NULL DEFAULT 'rw',
+        attach_status TEXT NOT NULL DEFAULT 'attached',
+        attached_at TEXT NOT NULL
+    );
+    CREATE INDEX volume_attachments_volume ON volume_attachments (volume_id);
+    CREATE INDEX volume_attachments_instance ON volume_attachments (instance_uuid);
+    """,
+]
+
+QUOTAS = [
+    """
+    CREATE TABLE volume_quotas (
+        project_id TEXT NOT NULL,
+        resource TEXT NOT NULL,
+        hard_limit INTEGER NOT NULL,
+        PRIMARY KEY (project_id, resource)
+    );
+    """,
+]
+
+# the id the backfill gives the volume type of volumes it adopts
+DEFAULT_TYPE_ID = "5fed9d7c-401d-46e2-8e80-f30c70cb7e1d"
+
+
+def _adopt_fake_volumes(db):
+    """Before Cinder existed here, ``servers.volumes`` listed opaque volume
+    ids. Give each one (of a live server) a volume row, ``in-use`` with an
+    attachment, so detach, delete_on_termination and the Cinder API see
+    them; the server's list gains the device names."""
+    if not db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'servers'"
+    ).fetchone():
+        return
+    now = common.iso_naive_micro(common.utcnow())
+    rows = db.execute(
+        "SELECT seq, id, project_id, user_id, host, volumes FROM servers"
+        " WHERE deleted = 0 AND volumes != '[]'"
+    ).fetchall()
+    for seq, server_id, project_id, user_id, host, text in rows:
+        items = json.loads(text)
+        for index, item in enumerate(items):
+            device = item.get("device") or "/dev/vd%s" % chr(ord("b") + index)
+            item.setdefault("device", device)
+            if db.execute("SELECT 1 FROM volumes WHERE id = ?", (item["id"],)).fetchone():
+                continue
+            db.execute(
+                "INSERT INTO volumes (id, project_id, user_id, size, status, attach_status,"
+                " volume_type_id, created_at, updated_at)"
+                " VALUES (?, ?, ?, 1, 'in-use', 'attached', ?, ?, ?)",
+                (item["id"], project_id, user_id, DEFAULT_TYPE_ID, now, now),
+            )
+            db.execute(
+                "INSERT INTO volume_attachments (id, volume_id, instance_uuid, mountpoint,"
+                " attached_host, attached_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (common.new_uuid(), item["id"], server_id, device, host, now),
+            )
+        db.execute("UPDATE servers SET volumes = ? WHERE seq = ?", (json.dumps(items), seq))
+
+
+VOLUMES.append(_adopt_fake_volumes)
+
+COMPONENTS = (
+    ("volume.volumes", VOLUMES),
+    ("volume.quotas", QUOTAS),
+)

@@ -1,0 +1,221 @@
+"""Request bodies as Cinder checks them (``cinder/api/schemas``), with
+Cinder's ``Invalid input for field/attribute …`` 400s."""
+
+import copy
+import re
+import uuid
+from typing import Any
+
+import jsonschema
+
+from occli.localcloud.app import HTTPError
+
+DB_MAX_INT = 0x7FFFFFFF
+_checker = jsonschema.FormatChecker()
+
+
+@_checker.checks("uuid")
+def _is_uuid(value):
+    if not isinstance(value, str):
+        return True
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
+@_checker.checks("name_or_description")
+def _is_short_text(value):
+    """cinder's ``_validate_string_length`` (remove_whitespaces): at most
+    255 characters once stripped."""
+    return not isinstance(value, str) or len(value.strip()) <= 255
+
+
+_TEXT = {"type": ["string", "null"], "format": "name_or_description"}
+_METADATA = {
+    "type": ["object", "null"],
+    "patternProperties": {"^[a-zA-Z0-9-_:. /]{1,255}$": {"type": "string", "maxLength": 255}},
+    "additionalProperties": False,
+}
+_SIZE = {
+    "type": ["integer", "string", "null"],
+    "pattern": "^[0-9]+$",
+    "minimum": 1,
+    "maximum": DB_MAX_INT,
+}
+_OPTIONAL_UUID = {"oneOf": [{"type": "null"}, {"type": "string", "format": "uuid"}]}
+BOOLEAN = {
+    "type": ["boolean", "string"],
+    "enum": [
+        True, "True", "TRUE", "true", "1", "ON", "On", "on", "YES", "Yes", "yes", "y", "t",
+        False, "False", "FALSE", "false", "0", "OFF", "Off", "off", "NO", "No", "no", "n", "f",
+    ],
+}  # fmt: skip
+
+VOLUME_CREATE: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "volume": {
+            "type": "object",
+            "properties": {
+                "name": _TEXT,
+                "description": _TEXT,
+                "display_name": _TEXT,
+                "display_description": _TEXT,
+                "volume_type": {"type": ["string", "null"], "minLength": 0, "maxLength": 255},
+                "metadata": _METADATA,
+                "snapshot_id": _OPTIONAL_UUID,
+                "source_volid": _OPTIONAL_UUID,
+                "consistencygroup_id": _OPTIONAL_UUID,
+                "size": _SIZE,
+                "availability_zone": {
+                    "type": ["string", "null"],
+                    "minLength": 1,
+                    "maxLength": 255,
+                },
+                "multiattach": {"oneOf": [{"type": "null"}, BOOLEAN]},
+                "image_id": {"type": ["string", "null"], "minLength": 0, "maxLength": 255},
+                "imageRef": {"type": ["string", "null"], "minLength": 0, "maxLength": 255},
+                "group_id": {"type": ["string", "null"], "minLength": 0, "maxLength": 255},
+                "backup_id": _OPTIONAL_UUID,
+            },
+            "additionalProperties": True,
+        },
+        "OS-SCH-HNT:scheduler_hints": {"type": ["object", "null"]},
+    },
+    "required": ["volume"],
+    "additionalProperties": False,
+}
+# 3.53: unknown volume members are refused
+VOLUME_CREATE_353 = copy.deepcopy(VOLUME_CREATE)
+VOLUME_CREATE_353["properties"]["volume"]["additionalProperties"] = False
+
+VOLUME_UPDATE: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "volume": {
+            "type": "object",
+            "properties": {
+                "name": _TEXT,
+                "description": _TEXT,
+                "display_name": _TEXT,
+                "display_description": _TEXT,
+                "metadata": dict(_METADATA, type="object"),
+            },
+            "additionalProperties": False,
+        }
+    },
+    "required": ["volume"],
+    "additionalProperties": False,
+}
+VOLUME_UPDATE_353 = copy.deepcopy(VOLUME_UPDATE)
+VOLUME_UPDATE_353["properties"]["volume"]["anyOf"] = [
+    {"required": [k]}
+    for k in ("name", "description", "display_name", "display_description", "metadata")
+]
+
+METADATA = {
+    "type": "object",
+    "properties": {"metadata": dict(_METADATA, type="object")},
+    "required": ["metadata"],
+    "additionalProperties": False,
+}
+METADATA_ITEM = {
+    "type": "object",
+    "properties": {"meta": dict(_METADATA, type="object")},
+    "required": ["meta"],
+    "additionalProperties": False,
+}
+EXTEND = {
+    "type": "object",
+    "properties": {
+        "os-extend": {
+            "type": "object",
+            "properties": {"new_size": dict(_SIZE, type=["integer", "string"])},
+            "required": ["new_size"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["os-extend"],
+    "additionalProperties": False,
+}
+
+SNAPSHOT_CREATE = {
+    "type": "object",
+    "properties": {
+        "snapshot": {
+            "type": "object",
+            "properties": {
+                "name": _TEXT,
+                "display_name": _TEXT,
+                "description": _TEXT,
+                "display_description": _TEXT,
+                "volume_id": {"type": "string", "format": "uuid"},
+                "force": {"oneOf": [{"type": "null"}, BOOLEAN]},
+                "metadata": _METADATA,
+            },
+            "required": ["volume_id"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["snapshot"],
+    "additionalProperties": False,
+}
+SNAPSHOT_UPDATE = {
+    "type": "object",
+    "properties": {
+        "snapshot": {
+            "type": "object",
+            "properties": {
+                "name": _TEXT,
+                "description": _TEXT,
+                "display_name": _TEXT,
+                "display_description": _TEXT,
+            },
+            "additionalProperties": False,
+            "anyOf": [
+                {"required": [k]}
+                for k in ("name", "description", "display_name", "display_description")
+            ],
+        }
+    },
+    "required": ["snapshot"],
+    "additionalProperties": False,
+}
+QUOTA_UPDATE = {
+    "type": "object",
+    "properties": {"quota_set": {"type": "object", "minProperties": 1}},
+    "required": ["quota_set"],
+    "additionalProperties": False,
+}
+
+_SIZE_PATTERN = re.compile(r"^[0-9]+$")
+
+
+def validate(schema, body):
+    """Validate ``body`` like cinder's ``@validation.schema``: 400 on error."""
+    validator = jsonschema.Draft4Validator(schema, format_checker=_checker)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(body))
+    if error is None:
+        return body
+    if error.path:
+        detail = "Invalid input for field/attribute %s. Value: %s. %s" % (
+            error.path[-1],
+            error.instance,
+            error.message,
+        )
+    else:
+        detail = error.message
+    raise HTTPError(400, detail)
+
+
+def size(value):
+    """A size the schema let through (an int, or digits) as an int."""
+    if isinstance(value, str) and _SIZE_PATTERN.match(value):
+        return int(value)
+    return value
+
+
+def truthy(value):
+    return value in BOOLEAN["enum"][:13]

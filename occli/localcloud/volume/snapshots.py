@@ -1,0 +1,151 @@
+"""Snapshots: Cinder's snapshot API rules over ``volume_snapshots``
+(create — ``force`` for an in-use volume before 3.66 —, lookups, listing,
+update, delete) with Cinder's messages."""
+
+import json
+
+from occli.localcloud import common
+from occli.localcloud import errors
+from occli.localcloud.volume import lazy
+from occli.localcloud.volume import quotas
+from occli.localcloud.volume import types
+from occli.localcloud.volume import volumes
+
+FILTERS = ("name", "status", "volume_id", "metadata", "availability_zone", "consumes_quota")
+SORT_KEYS = ("id", "name", "status", "size", "created_at", "updated_at", "volume_id")
+SNAPSHOT_IN_USE_FLAG = (
+    "Since microversion 3.66 the 'force' flag is invalid for this request.  For backward"
+    " compatability, however, when the 'force' flag is passed with a value evaluating to"
+    " True, it is silently ignored."
+)
+
+
+def lazy_snapshots(store, config):
+    return lazy.Lazy(store, config, "volume_snapshots")
+
+
+def not_found(snapshot_id):
+    return errors.NotFound("Snapshot %s could not be found." % snapshot_id)
+
+
+def get(db, caller, snapshot_id, progress):
+    row = db.execute("SELECT * FROM volume_snapshots WHERE id = ?", (str(snapshot_id),)).fetchone()
+    if row is None or (row["project_id"] != caller.project_id and not caller.is_admin):
+        raise not_found(snapshot_id)
+    return progress.advance([dict(row)])[0]
+
+
+def create(db, caller, volume, name, description, metadata, allow_in_use):
+    """Cinder's ``create_snapshot_in_db``: the volume's state, then quota."""
+    status = volume["status"]
+    if status == "maintenance":
+        raise volumes.invalid(
+            "The snapshot cannot be created when the volume is in maintenance mode."
+        )
+    if status == "error":
+        raise volumes.invalid("The snapshot cannot be created when the volume is in error status.")
+    valid = ("available", "in-use") if allow_in_use else ("available",)
+    if status not in valid:
+        raise volumes.invalid(
+            "Volume %s status must be %s, but current status is: %s."
+            % (volume["id"], ", ".join(valid), status)
+        )
+    type_name = types.names(db).get(volume["volume_type_id"], "")
+    quotas.check_snapshot(db, caller.project_id, type_name, volume["size"])
+    row = {
+        "id": common.new_uuid(),
+        "project_id": caller.project_id,
+        "user_id": caller.user_id,
+        "volume_id": volume["id"],
+        "name": name,
+        "description": description,
+        "size": volume["size"],
+        "status": "creating",
+        "progress": "0%",
+        "metadata": json.dumps(metadata or {}),
+        "created_at": common.iso_naive_micro(common.utcnow()),
+        "updated_at": None,
+    }
+    lazy.start(row, {"status": "available", "progress": "100%"})
+    columns = list(row)
+    cursor = db.execute(
+        "INSERT INTO volume_snapshots (%s) VALUES (%s)"
+        % (", ".join(columns), ", ".join("?" * len(columns))),
+        [row[c] for c in columns],
+    )
+    row["seq"] = cursor.lastrowid
+    return row
+
+
+def listing(db, progress, project_id, filters, order, marker, limit):
+    if project_id is None:
+        rows = db.execute("SELECT * FROM volume_snapshots").fetchall()
+    else:
+        rows = db.execute(
+            "SELECT * FROM volume_snapshots WHERE project_id = ?", (project_id,)
+        ).fetchall()
+    snapshots = progress.advance([dict(r) for r in rows])
+    found = [s for s in snapshots if _matches(s, filters)]
+    found = volumes.sort(found, order)
+    if marker is not None:
+        for index, snapshot in enumerate(found):
+            if snapshot["id"] == marker:
+                found = found[index + 1 :]
+                break
+        else:
+            if not any(s["id"] == marker for s in snapshots):
+                raise errors.NotFound("Marker %s could not be found." % marker)
+            found = []
+    return found if limit is None else found[:limit]
+
+
+def _matches(snapshot, filters):
+    for key, value in filters.items():
+        if key == "metadata":
+            stored = json.loads(snapshot["metadata"])
+            if any(stored.get(k) != str(v) for k, v in value.items()):
+                return False
+        elif key in ("name", "status", "volume_id"):
+            if snapshot[key] != value:
+                return False
+        elif key == "availability_zone" and value != volumes.ZONE:
+            return False
+    return True
+
+
+def sort_order(sort_keys, sort_dirs):
+    order = []
+    for key, direction in zip(sort_keys, sort_dirs, strict=True):
+        if key == "display_name":
+            key = "name"
+        if key not in SORT_KEYS:
+            raise errors.BadRequest("Invalid input received: Invalid sort key")
+        if direction not in ("asc", "desc"):
+            raise errors.BadRequest(
+                "Invalid input received: Unknown sort direction, must be 'desc' or 'asc'"
+            )
+        order.append((key, direction == "desc"))
+    for key in ("created_at", "id"):
+        if key not in [k for k, _ in order]:
+            order.append((key, True))
+    return order
+
+
+def update(db, snapshot, changes):
+    snapshot.update(changes)
+    snapshot["updated_at"] = common.iso_naive_micro(common.utcnow())
+    columns = list(changes) + ["updated_at"]
+    db.execute(
+        "UPDATE volume_snapshots SET %s WHERE id = ?" % ", ".join("%s = ?" % c for c in columns),
+        [snapshot[c] for c in columns] + [snapshot["id"]],
+    )
+    return snapshot
+
+
+def delete(db, snapshot, force=False):
+    if not force and snapshot["status"] not in ("available", "error"):
+        raise errors.BadRequest(
+            "Invalid snapshot: Snapshot status must be available or error and must not be part"
+            " of a group."
+        )
+    db.execute("DELETE FROM volume_snapshots WHERE id = ?", (snapshot["id"],))

@@ -1,0 +1,143 @@
+"""Cinder's JSON views of volumes and snapshots, per microversion
+(``cinder/api/v3/views``)."""
+
+import json
+
+# microversions that add fields (cinder/api/microversions.py)
+GROUP_VOLUME = "3.13"
+GROUP_SNAPSHOTS = "3.14"
+VOLUME_DETAIL_PROVIDER_ID = "3.21"
+SNAPSHOT_LIST_USER_ID = "3.41"
+VOLUME_SHARED_TARGETS_AND_SERVICE_FIELDS = "3.48"
+VOLUME_CLUSTER_NAME = "3.61"
+VOLUME_TYPE_ID_IN_VOLUME_DETAIL = "3.63"
+USE_QUOTA = "3.65"
+SHARED_TARGETS_TRISTATE = "3.69"
+
+
+def links(req, collection, ident):
+    base = req.base_url + req.cloud.volume.prefix
+    project = req.params.get("project_id")
+    part = "/" + project if project else ""
+    return [
+        {"href": "%s/v3%s/%s/%s" % (base, part, collection, ident), "rel": "self"},
+        {"href": "%s%s/%s/%s" % (base, part, collection, ident), "rel": "bookmark"},
+    ]
+
+
+def volume_summary(req, volume):
+    return {
+        "id": volume["id"],
+        "name": volume["name"],
+        "links": links(req, "volumes", volume["id"]),
+    }
+
+
+def _attachment(att, admin):
+    return {
+        "id": att["volume_id"],
+        "attachment_id": att["id"],
+        "volume_id": att["volume_id"],
+        "server_id": att["instance_uuid"],
+        "host_name": att["attached_host"] if admin else None,
+        "device": att["mountpoint"],
+        "attached_at": att["attached_at"],
+    }
+
+
+def volume_detail(req, volume, type_names, attachments):
+    """``type_names``: ``{type id: name}``; ``attachments``: the volume's
+    attachment rows."""
+    version, admin = req.microversion, req.context.is_admin
+    view = {
+        "id": volume["id"],
+        "status": volume["status"],
+        "size": volume["size"],
+        "availability_zone": volume["availability_zone"],
+        "created_at": volume["created_at"],
+        "updated_at": volume["updated_at"],
+        "name": volume["name"],
+        "description": volume["description"],
+        "volume_type": type_names.get(volume["volume_type_id"], volume["volume_type_id"]),
+        "snapshot_id": volume["snapshot_id"],
+        "source_volid": volume["source_volid"],
+        "metadata": json.loads(volume["metadata"]),
+        "links": links(req, "volumes", volume["id"]),
+        "user_id": volume["user_id"],
+        "bootable": "true" if volume["bootable"] else "false",
+        "encrypted": False,
+        "replication_status": None,
+        "consistencygroup_id": None,
+        "multiattach": False,
+        "attachments": [_attachment(a, admin) for a in attachments],
+        "os-vol-tenant-attr:tenant_id": volume["project_id"],
+    }
+    if volume["image_metadata"]:
+        view["volume_image_metadata"] = json.loads(volume["image_metadata"])
+    if admin:
+        view["migration_status"] = None
+        view["os-vol-host-attr:host"] = "localcloud@lvm#lvm"
+        view["os-vol-mig-status-attr:migstat"] = None
+        view["os-vol-mig-status-attr:name_id"] = None
+    if version >= GROUP_VOLUME:
+        view["group_id"] = None
+    if admin and version >= VOLUME_DETAIL_PROVIDER_ID:
+        view["provider_id"] = None
+    if version >= VOLUME_SHARED_TARGETS_AND_SERVICE_FIELDS:
+        view["shared_targets"] = None if version >= SHARED_TARGETS_TRISTATE else True
+        view["service_uuid"] = None
+    if admin and version >= VOLUME_CLUSTER_NAME:
+        view["cluster_name"] = None
+    if version >= VOLUME_TYPE_ID_IN_VOLUME_DETAIL:
+        view["volume_type_id"] = volume["volume_type_id"]
+    if version >= USE_QUOTA:
+        view["consumes_quota"] = True
+    return view
+
+
+def snapshot(req, snap):
+    version = req.microversion
+    view = {
+        "id": snap["id"],
+        "created_at": snap["created_at"],
+        "updated_at": snap["updated_at"],
+        "name": snap["name"],
+        "description": snap["description"],
+        "volume_id": snap["volume_id"],
+        "status": snap["status"],
+        "size": snap["size"],
+        "metadata": json.loads(snap["metadata"]),
+        "os-extended-snapshot-attributes:progress": snap["progress"],
+        "os-extended-snapshot-attributes:project_id": snap["project_id"],
+    }
+    if version >= GROUP_SNAPSHOTS:
+        view["group_snapshot_id"] = None
+    if version >= SNAPSHOT_LIST_USER_ID:
+        view["user_id"] = snap["user_id"]
+    if version >= USE_QUOTA:
+        view["consumes_quota"] = True
+    return view
+
+
+def snapshot_summary(req, snap):
+    view = snapshot(req, snap)
+    for key in (
+        "os-extended-snapshot-attributes:progress",
+        "os-extended-snapshot-attributes:project_id",
+    ):
+        view.pop(key)
+    return view
+
+
+def next_link(req, collection, items, limit):
+    """Cinder's ``_get_collection_links``: a next link when a page is full."""
+    if limit is None or not items or len(items) < limit:
+        return None
+    from urllib.parse import urlencode
+
+    params = [(k, v) for k, vs in req.query.items() if k != "marker" for v in vs]
+    params.append(("marker", items[-1]["id"]))
+    base = req.base_url + req.cloud.volume.prefix
+    project = req.params.get("project_id")
+    part = "/" + project if project else ""
+    return [{"href": "%s/v3%s/%s?%s" % (base, part, collection, urlencode(params)), "rel": "next"}]

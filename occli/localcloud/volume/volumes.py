@@ -1,0 +1,467 @@
+"""Volumes: Cinder's volume API rules over the ``volumes`` table (create
+blank / from an image / from a snapshot / from a volume, lookups, listing,
+update, extend, metadata, delete) with Cinder's messages.
+
+``caller`` is anything with ``project_id``, ``user_id`` and ``is_admin``.
+Every read goes through :func:`get` or :func:`listing`, which advance the
+lazy ``creating`` → ``available`` transition (:mod:`.lazy`).
+"""
+
+import ast
+import json
+
+from occli.localcloud import common
+from occli.localcloud import errors
+from occli.localcloud.image import images as image_rules
+from occli.localcloud.volume import lazy
+from occli.localcloud.volume import quotas
+from occli.localcloud.volume import types
+
+GIB = 1024**3
+ZONE = "nova"
+DELETABLE = ("available", "error", "error_restoring", "error_extending", "error_managing")
+DELETE_REFUSED = (
+    "Invalid volume: Volume status must be %s and must not be migrating, attached, belong"
+    " to a group, have snapshots, awaiting a transfer, or be disassociated from snapshots"
+    " after volume transfer." % " or ".join(DELETABLE)
+)
+# cinder's resource_filters.json "volume" (what a list may filter on)
+FILTERS = (
+    "name",
+    "status",
+    "metadata",
+    "bootable",
+    "migration_status",
+    "availability_zone",
+    "group_id",
+    "size",
+    "created_at",
+    "updated_at",
+    "consumes_quota",
+)
+SORT_KEYS = ("id", "name", "status", "size", "created_at", "updated_at", "availability_zone")
+
+
+def not_found(volume_id):
+    return errors.NotFound("Volume %s could not be found." % volume_id)
+
+
+def invalid(reason):
+    return errors.BadRequest("Invalid volume: " + reason)
+
+
+def _now():
+    return common.iso_naive_micro(common.utcnow())
+
+
+def lazy_volumes(store, config):
+    return lazy.Lazy(store, config, "volumes")
+
+
+# -- lookups --------------------------------------------------------------------
+
+
+def find(db, volume_id):
+    """The stored row ``volume_id`` as a dict (no ownership check), or None."""
+    row = db.execute("SELECT * FROM volumes WHERE id = ?", (str(volume_id),)).fetchone()
+    return dict(row) if row else None
+
+
+def get(db, caller, volume_id, progress):
+    """The volume ``caller`` may see, advanced to now; another project's
+    volume is not found (admins see every one)."""
+    volume = find(db, volume_id)
+    if volume is None or (volume["project_id"] != caller.project_id and not caller.is_admin):
+        raise not_found(volume_id)
+    return progress.advance([volume])[0]
+
+
+def attachments(db, volume_id):
+    return [
+        dict(r)
+        for r in db.execute(
+            "SELECT * FROM volume_attachments WHERE volume_id = ? ORDER BY attached_at, id",
+            (volume_id,),
+        )
+    ]
+
+
+def has_snapshots(db, volume_id):
+    return (
+        db.execute("SELECT 1 FROM volume_snapshots WHERE volume_id = ?", (volume_id,)).fetchone()
+        is not None
+    )
+
+
+# -- create ---------------------------------------------------------------------
+
+
+def _image_id(db, caller, ref):
+    """Cinder's ``_image_uuid_from_ref``: the id at the end of the ref, else
+    a unique name; 400 otherwise (also for an image the caller cannot see)."""
+    image_id = ref.split("/").pop()
+    image = image_rules.get_image(db, image_id)
+    if image is not None and image_rules.visible(caller, image):
+        return image
+    matches = image_rules.page(db, caller, {"name": ref}, None, 1, None)
+    if len(matches) > 1:
+        raise errors.Conflict(
+            "Multiple matches found for '%s', use an ID to be more specific." % ref
+        )
+    if matches:
+        return matches[0]
+    raise errors.BadRequest("Invalid image identifier or unable to access requested image.")
+
+
+def _check_image(image, size):
+    """Cinder's ``check_image_metadata``."""
+    if image["status"] != "active":
+        raise errors.BadRequest("Invalid input received: Image %s is not active." % image["id"])
+    image_gb = ((image.get("size") or 0) + GIB - 1) // GIB
+    if image_gb > size:
+        raise errors.BadRequest(
+            "Invalid input received: Size of specified image %sGB is larger than volume size"
+            " %sGB." % (image_gb, size)
+        )
+    min_disk = image.get("min_disk") or 0
+    if size < min_disk:
+        raise errors.BadRequest(
+            "Invalid input received: Volume size %sGB cannot be smaller than the image minDisk"
+            " size %sGB." % (size, min_disk)
+        )
+
+
+def _image_metadata(image):
+    keys = ("checksum", "container_format", "disk_format", "min_disk", "min_ram", "size")
+    meta = {k: str(image.get(k)) for k in keys if image.get(k) is not None}
+    meta.update(image_id=image["id"], image_name=image.get("name") or "")
+    return meta
+
+
+def _source_status(resource, name, statuses, exc_prefix):
+    if resource is not None and resource["status"] not in statuses:
+        raise errors.BadRequest(
+            "%s: Originating %s status must be one of '%s' values"
+            % (exc_prefix, name, ", ".join(statuses))
+        )
+
+
+def create(db, caller, store, config, spec):
+    """Cinder's volume create: ``spec`` holds the request's ``size``,
+    ``name``, ``description``, ``volume_type``, ``metadata``,
+    ``snapshot_id``, ``source_volid``, ``imageRef``, ``availability_zone``
+    (each optional). Returns the new row, ``creating``."""
+    from occli.localcloud.volume import snapshots
+
+    type_ref = spec.get("volume_type")
+    vtype = types.by_name_or_id(db, caller, type_ref) if type_ref else types.default(db)
+    snapshot = source = image = None
+    if spec.get("snapshot_id") is not None:
+        snapshot = snapshots.get(
+            db, caller, spec["snapshot_id"], snapshots.lazy_snapshots(store, config)
+        )
+    if spec.get("source_volid") is not None:
+        source = get(db, caller, spec["source_volid"], lazy_volumes(store, config))
+    if spec.get("imageRef") is not None:
+        image = _image_id(db, caller, spec["imageRef"])
+    size = spec.get("size")
+    if size is None and snapshot is not None:
+        size = snapshot["size"]
+    elif size is None and source is not None:
+        size = source["size"]
+    size = _as_int(size)
+    if not isinstance(size, int) or not 0 < size <= quotas.DB_MAX_INT:
+        raise errors.BadRequest(
+            "Invalid input received: Volume size '%s' must be an integer and greater than 0" % size
+        )
+    if source is not None and size < source["size"]:
+        raise errors.BadRequest(
+            "Invalid input received: Volume size '%s'GB cannot be smaller than original volume"
+            " size  %sGB. They must be >= original volume size." % (size, source["size"])
+        )
+    if source is None and snapshot is not None and size < snapshot["size"]:
+        raise errors.BadRequest(
+            "Invalid input received: Volume size '%s'GB cannot be smaller than the snapshot size"
+            " %sGB. They must be >= original snapshot size." % (size, snapshot["size"])
+        )
+    _source_status(snapshot, "snapshot", ("available",), "Invalid snapshot")
+    _source_status(source, "source volume", ("available", "in-use"), "Invalid volume")
+    if image is not None:
+        _check_image(image, size)
+    zone = spec.get("availability_zone")
+    if zone is None:
+        zone = (snapshot and find(db, snapshot["volume_id"]) or source or {}).get(
+            "availability_zone", ZONE
+        )
+    if zone != ZONE:
+        raise errors.BadRequest("Availability zone '%s' is invalid." % zone)
+    quotas.check_volume(db, caller.project_id, vtype["name"], size)
+    bootable = bool(image)
+    image_meta = _image_metadata(image) if image else None
+    origin = source or (snapshot and find(db, snapshot["volume_id"]))
+    if origin:
+        bootable = bool(origin["bootable"])
+        image_meta = origin["image_metadata"] and json.loads(origin["image_metadata"])
+    row = {
+        "id": common.new_uuid(),
+        "project_id": caller.project_id,
+        "user_id": caller.user_id,
+        "name": spec.get("name"),
+        "description": spec.get("description"),
+        "size": size,
+        "status": "creating",
+        "attach_status": "detached",
+        "availability_zone": zone,
+        "bootable": int(bootable),
+        "volume_type_id": vtype["id"],
+        "snapshot_id": snapshot["id"] if snapshot else None,
+        "source_volid": source["id"] if source else None,
+        "image_id": image["id"] if image else None,
+        "image_metadata": json.dumps(image_meta) if image_meta else None,
+        "metadata": json.dumps(spec.get("metadata") or {}),
+        "created_at": _now(),
+        "updated_at": None,
+    }
+    lazy.start(row, {"status": "available"})
+    columns = list(row)
+    cursor = db.execute(
+        "INSERT INTO volumes (%s) VALUES (%s)"
+        % (", ".join(columns), ", ".join("?" * len(columns))),
+        [row[c] for c in columns],
+    )
+    row["seq"] = cursor.lastrowid
+    return row
+
+
+def _as_int(value):
+    """cinder's ``utils.as_int`` (quiet): the int, else the value itself."""
+    if isinstance(value, bool):
+        return value
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return value
+
+
+# -- listing ----------------------------------------------------------------------
+
+
+def _metadata_filter(value):
+    if isinstance(value, dict):
+        return value
+    try:
+        parsed = ast.literal_eval(value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        parsed = None
+    if not isinstance(parsed, dict):
+        raise errors.BadRequest("Invalid input received: Invalid metadata filter %s" % value)
+    return parsed
+
+
+def _bool(value):
+    lowered = str(value).strip().lower()
+    if lowered in ("1", "t", "true", "on", "y", "yes"):
+        return True
+    if lowered in ("0", "f", "false", "off", "n", "no"):
+        return False
+    raise errors.BadRequest("Invalid input received: Invalid boolean value %s" % value)
+
+
+def _matches(volume, filters):
+    for key, value in filters.items():
+        if key == "metadata":
+            stored = json.loads(volume["metadata"])
+            if any(stored.get(k) != str(v) for k, v in value.items()):
+                return False
+        elif key == "bootable":
+            if bool(volume["bootable"]) != value:
+                return False
+        elif key == "size":
+            if str(volume["size"]) != str(value):
+                return False
+        elif key in ("name", "status", "availability_zone"):
+            if volume[key] != value:
+                return False
+        elif key in ("migration_status", "group_id"):
+            if value not in (None, "", "None"):
+                return False
+        elif key == "consumes_quota" and not _bool(value):
+            return False
+    return True
+
+
+def parse_filters(params):
+    """Filters from query ``params`` (a dict of last values), checked."""
+    filters = {}
+    for key, value in params.items():
+        if key == "metadata":
+            filters[key] = _metadata_filter(value)
+        elif key == "bootable":
+            filters[key] = _bool(value)
+        else:
+            filters[key] = value
+    return filters
+
+
+def sort_order(sort_keys, sort_dirs):
+    """``[(key, desc)]``; 400 for an unknown key or direction."""
+    order = []
+    for key, direction in zip(sort_keys, sort_dirs, strict=True):
+        if key == "display_name":
+            key = "name"
+        if key not in SORT_KEYS:
+            raise errors.BadRequest("Invalid input received: Invalid sort key")
+        if direction not in ("asc", "desc"):
+            raise errors.BadRequest(
+                "Invalid input received: Unknown sort direction, must be 'desc' or 'asc'"
+            )
+        order.append((key, direction == "desc"))
+    if "created_at" not in [k for k, _ in order]:
+        order.append(("created_at", True))
+    if "id" not in [k for k, _ in order]:
+        order.append(("id", True))
+    return order
+
+
+def sort(volumes, order):
+    for key, desc in reversed(order):
+        volumes.sort(key=lambda v, k=key: (v[k] is not None, v[k] or 0), reverse=desc)
+    return volumes
+
+
+def listing(db, caller, progress, project_id, filters, order, marker, limit):
+    """The volumes of ``project_id`` (None: all) matching ``filters`` in
+    ``order``, after the ``marker`` volume, at most ``limit``."""
+    if project_id is None:
+        rows = db.execute("SELECT * FROM volumes").fetchall()
+    else:
+        rows = db.execute("SELECT * FROM volumes WHERE project_id = ?", (project_id,)).fetchall()
+    volumes = progress.advance([dict(r) for r in rows])
+    found = sort([v for v in volumes if _matches(v, filters)], order)
+    if marker is not None:
+        for index, volume in enumerate(found):
+            if volume["id"] == marker:
+                found = found[index + 1 :]
+                break
+        else:
+            if not any(v["id"] == marker for v in volumes):
+                raise errors.NotFound("Marker %s could not be found." % marker)
+            found = []
+    return found if limit is None else found[:limit]
+
+
+# -- changes ----------------------------------------------------------------------
+
+
+def save(db, volume, columns):
+    volume["updated_at"] = _now()
+    columns = list(columns) + ["updated_at"]
+    db.execute(
+        "UPDATE volumes SET %s WHERE id = ?" % ", ".join("%s = ?" % c for c in columns),
+        [volume[c] for c in columns] + [volume["id"]],
+    )
+
+
+def update(db, volume, changes):
+    """Set ``name``/``description``/``metadata`` (a dict) and save."""
+    if "metadata" in changes:
+        changes = dict(changes, metadata=json.dumps(changes["metadata"]))
+    volume.update(changes)
+    save(db, volume, changes)
+    return volume
+
+
+def delete(db, volume, force=False):
+    """Cinder's delete conditions (400 with its text), then the row goes."""
+    if (
+        (not force and volume["status"] not in DELETABLE)
+        or volume["attach_status"] == "attached"
+        or has_snapshots(db, volume["id"])
+    ):
+        raise errors.BadRequest(DELETE_REFUSED)
+    db.execute("DELETE FROM volumes WHERE id = ?", (volume["id"],))
+
+
+def extend(db, volume, new_size, attached_ok):
+    """``os-extend``: larger only, ``available`` (``in-use`` from 3.42),
+    within quota; the size changes at once, the status goes ``extending``
+    then back."""
+    new_size = _as_int(new_size)
+    if not isinstance(new_size, int) or not volume["size"] < new_size <= quotas.DB_MAX_INT:
+        raise errors.BadRequest(
+            "Invalid input received: New size for extend must be greater than current size."
+            " (current: %s, extended: %s)." % (volume["size"], new_size)
+        )
+    expected = "in-use" if attached_ok and volume["status"] == "in-use" else "available"
+    if volume["status"] != expected:
+        raise invalid(
+            "Volume %s status must be '%s' to extend, currently %s."
+            % (volume["id"], str({"status": expected}), volume["status"])
+        )
+    vtype = types.names(db).get(volume["volume_type_id"], "")
+    quotas.check_extend(db, volume["project_id"], vtype, new_size, new_size - volume["size"])
+    volume["size"] = new_size
+    volume["status"] = "extending"
+    lazy.start(volume, {"status": expected})
+    save(db, volume, ("size", "status", "pending", "task_started_at"))
+
+
+# -- metadata ---------------------------------------------------------------------
+
+
+def metadata(volume):
+    return json.loads(volume["metadata"])
+
+
+def set_metadata(db, volume, items, replace=False):
+    current = {} if replace else metadata(volume)
+    current.update({k: str(v) if not isinstance(v, str) else v for k, v in items.items()})
+    update(db, volume, {"metadata": current})
+    return current
+
+
+def delete_metadata(db, volume, key):
+    current = metadata(volume)
+    if key not in current:
+        raise errors.NotFound("Volume %s has no metadata with key %s." % (volume["id"], key))
+    del current[key]
+    update(db, volume, {"metadata": current})
+
+
+# -- attachments (Nova's side calls these) ---------------------------------------
+
+
+def reserve_check(volume):
+    """Cinder's ``_attachment_reserve`` status check (non-multiattach)."""
+    if volume["status"] not in ("available", "downloading"):
+        raise invalid(
+            "Volume %s status must be available or downloading to reserve, but the current"
+            " status is %s." % (volume["id"], volume["status"])
+        )
+
+
+def attach(db, volume, server_id, device, host):
+    """Record an attachment of ``volume`` to ``server_id``: ``in-use``."""
+    attachment_id = common.new_uuid()
+    db.execute(
+        "INSERT INTO volume_attachments (id, volume_id, instance_uuid, mountpoint,"
+        " attached_host, attached_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (attachment_id, volume["id"], server_id, device, host, _now()),
+    )
+    volume.update(status="in-use", attach_status="attached", pending=None, task_started_at=None)
+    save(db, volume, ("status", "attach_status", "pending", "task_started_at"))
+    return attachment_id
+
+
+def detach(db, volume_id, server_id):
+    """Remove ``server_id``'s attachments of the volume; ``available`` when
+    none is left."""
+    db.execute(
+        "DELETE FROM volume_attachments WHERE volume_id = ? AND instance_uuid = ?",
+        (volume_id, server_id),
+    )
+    volume = find(db, volume_id)
+    if volume is not None and not attachments(db, volume_id):
+        volume.update(status="available", attach_status="detached")
+        save(db, volume, ("status", "attach_status"))
+    return volume
