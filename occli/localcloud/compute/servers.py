@@ -102,7 +102,8 @@ def create(db, caller, config, images, request):
     quotas.check_metadata(request.metadata, db, caller.project_id)
     quotas.check_personality(request.personality, db, caller.project_id)
     key = build.keypair(db, caller.user_id, request.key_name)
-    ports = networks.requested_ports(db, request.networks, request.max_count)
+    groups = networks.security_groups(db, caller, request.security_groups)
+    ports = networks.requested_ports(db, caller, request.networks, request.max_count)
     zone, forced_host = build.requested_zone(db, caller, request.availability_zone)
     build.check_requested_host(db, caller, request.requested_host)
     count = quotas.instance_count(
@@ -129,14 +130,20 @@ def create(db, caller, config, images, request):
         host = destinations[index] if destinations else None
         host_zone = aggregates.host_zone(db, host) if host else zone
         row = build.record(caller, request, plan, index, new_id, host, host_zone)
-        _insert(db, row, ports if host else [])
+        _insert(db, row)
+        if host:
+            networks.allocate(db, caller, row, ports, groups)
+            db.execute(
+                "UPDATE servers SET ports = ?, security_groups = ? WHERE seq = ?",
+                (row["ports"], row["security_groups"], row["seq"]),
+            )
         created.append(row)
     if group is not None:  # members from the start, ERROR ones too (nova)
         server_groups.add_members(db, group, new_ids)
     return created
 
 
-def _insert(db, row, ports):
+def _insert(db, row):
     columns = list(row)
     cursor = db.execute(
         "INSERT INTO servers (%s) VALUES (%s)"
@@ -144,8 +151,6 @@ def _insert(db, row, ports):
         [row[c] for c in columns],
     )
     row["seq"] = cursor.lastrowid
-    row["ports"] = json.dumps(networks.assign(row["seq"], row["id"], ports))
-    db.execute("UPDATE servers SET ports = ? WHERE seq = ?", (row["ports"], row["seq"]))
 
 
 def update(db, server, changes):
@@ -161,6 +166,7 @@ def delete(db, caller, server):
     """Delete ``server`` (not locked, unless the caller is an admin); the
     row stays with ``vm_state`` ``deleted``."""
     check_lock(caller, server)
+    networks.release(db, server)
     now = common.iso_naive_micro(common.utcnow())
     server.update(
         {

@@ -21,6 +21,13 @@ def error(result):
 
 
 def test_create_response_and_location(nova):
+    made = nova.client.request(
+        "POST",
+        "/network/v2.0/security-groups",
+        json={"security_group": {"name": "web"}},
+        token=nova.tokens["demo"],
+    )
+    assert made.status == 201, made.body
     result = nova.post(
         "/servers",
         {

@@ -49,14 +49,19 @@ def _iso(text):
 
 
 def addresses(ports, extended=True):
-    """Nova's ``addresses`` member from the stored port list."""
+    """Nova's ``addresses`` member from the network info cache (each
+    fixed address, then its floating ones)."""
     result = {}
     for port in ports:
-        entry = {"addr": port["addr"], "version": 4}
-        if extended:
-            entry["OS-EXT-IPS:type"] = "fixed"
-            entry["OS-EXT-IPS-MAC:mac_addr"] = port["mac"]
-        result.setdefault(port["network"], []).append(entry)
+        found = result.setdefault(port["network"], [])
+        for addr, kind in [(port["addr"], "fixed")] + [
+            (f, "floating") for f in port.get("floating", ())
+        ]:
+            entry = {"addr": addr, "version": 6 if ":" in addr else 4}
+            if extended:
+                entry["OS-EXT-IPS:type"] = kind
+                entry["OS-EXT-IPS-MAC:mac_addr"] = port["mac"]
+            found.append(entry)
     return result
 
 

@@ -13,6 +13,7 @@ from occli.localcloud.compute import flavors as flavor_rules
 from occli.localcloud.compute import hosts as host_rules
 from occli.localcloud.compute import migrations
 from occli.localcloud.compute import networks as network_rules
+from occli.localcloud.compute import networks as network_rules
 from occli.localcloud.compute.api import aggregates
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import flavors
@@ -171,6 +172,8 @@ class ComputeService(Service):
     prefix = "/compute"
     # services a cloud with compute mounts too (nova's ports are neutron's)
     requires = ("network",)
+    # services a cloud with compute mounts too (nova's ports are neutron's)
+    requires = ("network",)
     write_role = "member"
 
     def __init__(self, cloud):
@@ -207,6 +210,11 @@ class ComputeService(Service):
     def seed(self, db):
         flavor_rules.seed(db)
         host_rules.seed(db, self.cloud.config.compute_hosts)
+        network_rules.adopt_legacy(db)
+
+    def network_changed(self, db, server_ids):
+        """Neutron changed these servers' ports: refresh their cache."""
+        network_rules.refresh(db, server_ids)
         network_rules.adopt_legacy(db)
 
     def network_changed(self, db, server_ids):
