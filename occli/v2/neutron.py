@@ -37,11 +37,13 @@ def query_value(value):
 
 class NeutronManager(base.Manager):
     """A Neutron collection: ``collection`` (``networks``) of ``member``
-    (``network``) bodies, named ``noun`` in errors."""
+    (``network``) bodies at ``path`` (the collection's name unless set:
+    ``security-groups``), named ``noun`` in errors."""
 
     service_type = "network"
     collection: str = ""
     member: str = ""
+    path: str = ""
     noun: str = ""
 
     def _url(self, *parts):
@@ -57,8 +59,11 @@ class NeutronManager(base.Manager):
             self.client._neutron_v2 = endpoint
         return "/".join((endpoint,) + tuple(str(p) for p in parts))
 
+    def _collection_url(self):
+        return self._url(self.path or self.collection)
+
     def _member_url(self, resource):
-        return self._url(self.collection, base.getid(resource))
+        return self._url(self.path or self.collection, base.getid(resource))
 
     def _noun(self):
         return self.noun or self.member.replace("_", " ")
@@ -76,7 +81,7 @@ class NeutronManager(base.Manager):
         ``name``, ``project_id``, …), page by page; ``limit`` caps the
         total, ``fields`` picks the attributes."""
         return self._list(
-            self._url(self.collection),
+            self._collection_url(),
             self.collection,
             params=self._params(filters, fields, marker),
             limit=limit,
@@ -86,7 +91,7 @@ class NeutronManager(base.Manager):
         return self._get(self._member_url(resource), self.member, params=self._params({}, fields))
 
     def _create_body(self, body):
-        return self._create(self._url(self.collection), {self.member: body}, self.member)
+        return self._create(self._collection_url(), {self.member: body}, self.member)
 
     def _update_body(self, resource, body):
         return self._update(self._member_url(resource), {self.member: body}, self.member)

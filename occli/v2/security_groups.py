@@ -29,6 +29,7 @@ class SecurityGroupManager(neutron.NeutronManager):
     resource_class = SecurityGroup
     collection = "security_groups"
     member = "security_group"
+    path = "security-groups"
 
     def create(self, name, description=None, **attributes):
         body = dict(attributes, name=name)
@@ -49,6 +50,7 @@ class SecurityGroupRuleManager(neutron.NeutronManager):
     resource_class = SecurityGroupRule
     collection = "security_group_rules"
     member = "security_group_rule"
+    path = "security-group-rules"
 
     def list(self, limit=None, marker=None, fields=None, security_group=None, **filters):
         """Yield rules; ``security_group`` (a group or id) keeps its own."""

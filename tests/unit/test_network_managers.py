@@ -173,21 +173,21 @@ def test_port_update_sends_the_changes(client, mock_cloud):
 def test_security_group_create_and_delete(client, mock_cloud):
     created = sample("security-groups", "security-group-create-response.json")
     request = sample("security-groups", "security-group-create-request.json")
-    mock_cloud.mock.post(V2 + "/security_groups", status_code=201, json=created)
+    mock_cloud.mock.post(V2 + "/security-groups", status_code=201, json=created)
     given = request["security_group"]
     group = client.security_groups.create(
         given["name"], description=given["description"], stateful=given["stateful"]
     )
     assert mock_cloud.mock.last_request.json() == request
     assert group.id == created["security_group"]["id"]
-    mock_cloud.mock.delete(V2 + "/security_groups/" + group.id, status_code=204)
+    mock_cloud.mock.delete(V2 + "/security-groups/" + group.id, status_code=204)
     client.security_groups.delete(group)
     assert mock_cloud.mock.last_request.method == "DELETE"
 
 
 def test_rule_create_body(client, mock_cloud):
     created = sample("security-groups", "security-group-rule-create-response.json")
-    mock_cloud.mock.post(V2 + "/security_group_rules", status_code=201, json=created)
+    mock_cloud.mock.post(V2 + "/security-group-rules", status_code=201, json=created)
     rule = client.security_group_rules.create(
         "a7734e61-b545-452d-a3cd-0189cbd9747a",
         protocol="TCP",
@@ -223,7 +223,7 @@ def test_rule_create_body(client, mock_cloud):
 def test_rule_checks_before_any_request(client, mock_cloud, kwargs, message):
     with pytest.raises(exceptions.ValidationError, match=message):
         client.security_group_rules.create("group-id", **kwargs)
-    assert not requests_to(mock_cloud.mock, "POST", "/security_group_rules")
+    assert not requests_to(mock_cloud.mock, "POST", "/security-group-rules")
 
 
 # -- floating IPs -------------------------------------------------------------

@@ -540,7 +540,7 @@ def test_create_every_option_request_body(cli, cloud, tmp_path):
     )
     cloud.mock.get(neutron + "ports?name=p1", json={"ports": [{"id": "port-1", "name": "p1"}]})
     groups = [{"id": "sg-d", "name": "default"}, {"id": "sg-w", "name": "web"}]
-    cloud.mock.get(neutron + "security_groups", json={"security_groups": groups})
+    cloud.mock.get(neutron + "security-groups", json={"security_groups": groups})
     user_data = tmp_path / "cloud-init"
     user_data.write_bytes(b"#cloud-config\n")
     code, out, err = create(

@@ -84,12 +84,12 @@ def test_unknown_network_name_fails_before_the_boot(cli, boot, mock_cloud):
 
 def test_security_groups_resolve_to_ids(cli, boot, mock_cloud):
     groups = load_fixture("network", "security-groups", "security-groups-list-response.json")
-    mock_cloud.mock.get(V2 + "/security_groups", json=groups)
+    mock_cloud.mock.get(V2 + "/security-groups", json=groups)
     group = groups["security_groups"][0]
     code, out, err = create(cli, "--security-group", group["name"])
     assert code == 0, err
     assert sent(boot)["security_groups"] == [{"name": group["id"]}]
-    mock_cloud.mock.get(V2 + "/security_groups", json={"security_groups": []})
+    mock_cloud.mock.get(V2 + "/security-groups", json={"security_groups": []})
     code, out, err = create(cli, "--security-group", "nosuch")
     assert code == 1
     assert "No security group with a name or ID of 'nosuch' exists." in err
