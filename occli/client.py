@@ -60,6 +60,7 @@ class Client:
     usage_audit_logs = BuiltinManager("occli.v2.usage:InstanceUsageAuditLogManager")
     availability_zones = BuiltinManager("occli.v2.availability_zones:AvailabilityZoneManager")
     aggregates = BuiltinManager("occli.v2.aggregates:AggregateManager")
+    server_groups = BuiltinManager("occli.v2.server_groups:ServerGroupManager")
     server_migrations = BuiltinManager("occli.v2.server_migrations:ServerMigrationManager")
     migrations = BuiltinManager("occli.v2.migrations:MigrationManager")
     software_configs = BuiltinManager("occli.v2.software_configs:SoftwareConfigManager")

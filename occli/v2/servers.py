@@ -24,6 +24,17 @@ MAX_FILE_PATH = 255
 MAX_USER_DATA = 65535
 MAX_META_LENGTH = 255
 PERSONALITY_MAX_VERSION = "2.56"
+TAGS_VERSION = "2.26"
+#: server list filters and the microversion Nova reads them from
+LIST_FILTER_VERSIONS = {
+    "tags": TAGS_VERSION,
+    "tags-any": TAGS_VERSION,
+    "not-tags": TAGS_VERSION,
+    "not-tags-any": TAGS_VERSION,
+    "changes-before": "2.66",
+    "locked": "2.73",
+}
+MAX_TAG_LENGTH = 60
 
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
 
@@ -275,6 +286,14 @@ class ServerManager(compute.ComputeManager):
         return self._pages(
             *self._list_request(detailed, search_opts, marker, sort_keys, sort_dirs), limit=limit
         )
+
+    def check_list(self, search_opts=None):
+        """UnsupportedVersion for a filter of ``search_opts`` the
+        microversion lacks (Nova would silently ignore it):
+        :data:`LIST_FILTER_VERSIONS`."""
+        for key, start in LIST_FILTER_VERSIONS.items():
+            if (search_opts or {}).get(key) is not None:
+                self._require(self.api_version, start, what="the %s filter" % key)
 
     def _list_request(self, detailed, search_opts, marker, sort_keys, sort_dirs):
         """``(url, response key, params)`` of a server list."""
@@ -659,6 +678,50 @@ class ServerManager(compute.ComputeManager):
 
     # -- actions (POST /servers/{id}/action) ----------------------------
     # Those answering no server return a :class:`occli.base.Result`.
+
+    # -- tags (2.26+) ----------------------------------------------------
+
+    def check_tags(self, tags=()):
+        """UnsupportedVersion before 2.26; ValidationError for a tag Nova
+        refuses (empty, over 60 characters, with ``/`` or ``,``)."""
+        self._require(self.api_version, TAGS_VERSION, what="server tags")
+        for tag in tags:
+            if not tag or len(tag) > MAX_TAG_LENGTH or "/" in tag or "," in tag:
+                raise exceptions.ValidationError(
+                    "Tag %r ({tags}) must be 1-%d characters without '/' or ','."
+                    % (tag, MAX_TAG_LENGTH),
+                    params=("tags",),
+                )
+
+    def _tags_url(self, server, tag=None):
+        url = "/servers/%s/tags" % base.getid(server)
+        return url if tag is None else url + "/" + quote(tag, safe="")
+
+    def tag_list(self, server):
+        """The server's tags (a list of str)."""
+        self.check_tags()
+        return self._body(self._request("GET", self._tags_url(server)))["tags"]
+
+    def add_tag(self, server, tag):
+        """Add one tag (a Result; nothing changes if the server has it)."""
+        self.check_tags([tag])
+        return self._result(self._request("PUT", self._tags_url(server, tag)))
+
+    def set_tags(self, server, tags):
+        """Replace the server's tags by ``tags`` (at most 50); the new list."""
+        tags = list(tags)
+        self.check_tags(tags)
+        response = self._request("PUT", self._tags_url(server), body={"tags": tags})
+        return self._body(response)["tags"]
+
+    def delete_tag(self, server, tag):
+        """Remove one tag (NotFound if the server does not have it)."""
+        self.check_tags()
+        return self._delete(self._tags_url(server, tag))
+
+    def delete_all_tags(self, server):
+        self.check_tags()
+        return self._delete(self._tags_url(server))
 
     def _server_action(self, server, action, info=None, **kwargs):
         return self._action("/servers/%s/action" % base.getid(server), action, info, **kwargs)

@@ -58,6 +58,8 @@ _EQUAL = (
     ("task_state", "task_state"),
     ("host", "host"),
     ("node", "node"),
+    ("config_drive", "config_drive"),
+    ("power_state", "power_state"),
 )
 _TAGS = (
     ("tags", True, False),
@@ -110,6 +112,7 @@ def predicates(search, zone_of):
     options: ``name``, ``ip``, ``ip6`` (patterns), ``status`` (a list of
     statuses), ``image``, ``flavor``, ``reservation_id``, ``key_name``,
     ``user_id``, ``vm_state``, ``task_state``, ``host``, ``node``,
+    ``config_drive`` (the stored ``True`` or empty), ``power_state`` (a number),
     ``availability_zone`` (``zone_of(server)`` is the server's zone),
     ``changes-since``/``changes-before`` (naive UTC datetimes, which widen
     the list to deleted servers), ``tags``/``tags-any``/``not-tags``/

@@ -171,6 +171,12 @@ def _search(req):
         for name in ("availability_zone", "key_name", "user_id", "vm_state", "task_state"):
             if arg(name) is not None:
                 search[name] = arg(name)
+        if arg("config_drive") is not None:
+            search["config_drive"] = arg("config_drive")
+        if arg("power_state") is not None:
+            # an integer column: text that is no number matches nothing
+            power = arg("power_state")
+            search["power_state"] = int(power) if power.strip().isdigit() else -1
     if admin:
         for name in ("host", "node"):
             if arg(name) is not None:
