@@ -356,7 +356,9 @@ class Application:
             raise
         resp.headers.setdefault("x-openstack-request-id", req.request_id)
         payload = resp.payload()
-        headers = [(k, str(v)) for k, v in resp.headers.items()]
+        # a header a service set to None is left out (nova's root version
+        # document carries no request id)
+        headers = [(k, str(v)) for k, v in resp.headers.items() if v is not None]
         if resp.status != 204:
             headers.append(("Content-Type", resp.content_type))
         # a HEAD answer has the length of the GET body, and no body

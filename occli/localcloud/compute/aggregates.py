@@ -133,7 +133,12 @@ def create(db, name, zone=None):
 
 
 def update(db, agg_id, values):
-    """Rename (``name``) and/or re-zone (``availability_zone``)."""
+    """Rename (``name``) and/or re-zone (``availability_zone``).
+
+    Returns the ``updated_at`` the answer shows: as in nova, a rename saves
+    the aggregate (its ``updated_at`` is stored) while a metadata change only
+    stamps the object it answers with (the stored value is unchanged).
+    """
     row = get(db, agg_id)
     values = dict(values)
     if "name" in values:
@@ -146,7 +151,8 @@ def update(db, agg_id, values):
     _check_az_update(db, row, values, host_names(db, agg_id), _UPDATE)
     if values:
         _update_metadata(db, agg_id, values)
-        _touch(db, agg_id)
+        return _now()
+    return None
 
 
 def delete(db, agg_id):
@@ -195,11 +201,14 @@ def remove_host(db, agg_id, host, shown_id=None):
 
 
 def set_metadata(db, agg_id, values):
-    """Merge ``values`` into the metadata (None deletes a key)."""
+    """Merge ``values`` into the metadata (None deletes a key); returns the
+    ``updated_at`` the answer shows. Nova changes the metadata rows, never
+    the aggregate's: its stored ``updated_at`` stays as it was (null for an
+    aggregate never renamed), only the answer carries the time."""
     row = get(db, agg_id)
     _check_az_update(db, row, values, host_names(db, agg_id), _UPDATE_META)
     _update_metadata(db, agg_id, values)
-    _touch(db, agg_id)
+    return _now()
 
 
 def check_cached_images(db, agg_id, image_ids, images):
@@ -269,10 +278,6 @@ def _update_metadata(db, agg_id, values):
                 " DO UPDATE SET value = excluded.value",
                 (agg_id, key, value),
             )
-
-
-def _touch(db, agg_id):
-    db.execute("UPDATE compute_aggregates SET updated_at = ? WHERE id = ?", (_now(), agg_id))
 
 
 def _name_taken(db, name, agg_id=None):

@@ -267,6 +267,19 @@ def test_update_name_and_zone(nova):
     assert (updated["name"], updated["availability_zone"]) == ("b", "z1")
     assert updated["metadata"] == {"availability_zone": "z1"}
     assert updated["updated_at"] and agg["updated_at"] is None
+    # the rename was saved; the zone change (metadata) only stamped the answer
+    stored = nova.ok("GET", "/os-aggregates/1")["aggregate"]["updated_at"]
+    assert stored and stored <= updated["updated_at"]
+
+
+def test_zone_only_update_leaves_stored_updated_at_null(nova):
+    """Real nova 34: PUT with only availability_zone answers an updated_at,
+    a later GET shows null (tests/fixtures/compute/realcloud/
+    nova-34-server-extras.json, aggregate_*)."""
+    nova.create("a")
+    answer = nova.ok("PUT", "/os-aggregates/1", {"aggregate": {"availability_zone": "z"}})
+    assert answer["aggregate"]["updated_at"]
+    assert nova.ok("GET", "/os-aggregates/1")["aggregate"]["updated_at"] is None
 
 
 @pytest.mark.parametrize(
@@ -458,7 +471,9 @@ def test_set_metadata_merges_and_null_deletes(nova):
     first = nova.action(1, "set_metadata", {"metadata": {"k1": "v1", "k2": "v2", "e": ""}}).json()[
         "aggregate"
     ]
+    # the answer carries nova's in-memory stamp; the aggregate row is unchanged
     assert first["updated_at"]
+    assert nova.ok("GET", "/os-aggregates/1")["aggregate"]["updated_at"] is None
     second = nova.action(
         1, "set_metadata", {"metadata": {"k1": None, "k2": "new", "absent": None}}
     ).json()["aggregate"]

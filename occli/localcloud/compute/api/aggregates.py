@@ -56,8 +56,13 @@ def view(req, row, full=True):
     return dict(sorted(body.items()))
 
 
-def _reply(req, agg_id):
-    return {"aggregate": view(req, aggregates.get(req.db, agg_id))}
+def _reply(req, agg_id, updated_at=None):
+    """The aggregate; ``updated_at``: the time a metadata change stamped on
+    nova's object (answered, not stored)."""
+    row = dict(aggregates.get(req.db, agg_id))
+    if updated_at is not None:
+        row["updated_at"] = updated_at
+    return {"aggregate": view(req, row)}
 
 
 def _parse_id(req):
@@ -125,8 +130,7 @@ def update_aggregate(req):
     schemas.validate(schemas.aggregate_update, body)
     common.require_admin(req, POLICY % "update")
     agg_id = _parse_id(req)
-    aggregates.update(req.db, agg_id, body["aggregate"])
-    return _reply(req, agg_id)
+    return _reply(req, agg_id, aggregates.update(req.db, agg_id, body["aggregate"]))
 
 
 def delete_aggregate(req):
@@ -159,7 +163,7 @@ def aggregate_action(req):
     elif action == "remove_host":
         aggregates.remove_host(req.db, agg_id, info["host"], req.params["aggregate_id"])
     else:
-        aggregates.set_metadata(req.db, agg_id, info["metadata"])
+        return _reply(req, agg_id, aggregates.set_metadata(req.db, agg_id, info["metadata"]))
     return _reply(req, agg_id)
 
 

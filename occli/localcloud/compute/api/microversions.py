@@ -102,10 +102,12 @@ def negotiate(text):
             "be of format MajorNum.MinorNum." % text,
         ) from None
     if not version.within(MIN_VERSION, MAX_VERSION):
+        # nova's 406 still echoes the version asked for in its headers
         raise HTTPError(
             406,
             "Version %s is not supported by the API. Minimum "
             "is %s and maximum is %s." % (text, MIN_VERSION, MAX_VERSION),
+            headers=response_headers(version),
         )
     return version
 
