@@ -1,5 +1,6 @@
-"""Server actions: power, pause/suspend, lock, rebuild, resize, snapshots,
-crash dumps and the console log, as nova's compute API rules.
+"""Server actions: power, pause/suspend, lock, rebuild, resize, crash
+dumps and the console log, as nova's compute API rules (snapshots:
+:mod:`.snapshots`).
 
 State checks follow nova's ``check_instance_state`` (allowed vm_states,
 task_state None unless stated, launched at least once) and
@@ -9,7 +10,6 @@ task_state None unless stated, launched at least once) and
 
 import json
 
-from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.compute import build
 from occli.localcloud.compute import caller as callers
@@ -18,6 +18,7 @@ from occli.localcloud.compute import keypairs
 from occli.localcloud.compute import quotas
 from occli.localcloud.compute import servers
 from occli.localcloud.compute import states
+from occli.localcloud.compute import values
 
 # nova task_states.ALLOW_REBOOT: reboot_pending_hard / reboot_started_hard
 # are *not* in it (a hard reboot already under way past its first step
@@ -156,6 +157,8 @@ def rebuild(
     if key_name is not UNSET:
         _set_key(db, caller, server, key_name)
     server.update(columns)
+    if "access_ipv6" in columns:
+        server["access_ipv6"] = values.ipv6(columns["access_ipv6"])
     vm_state, power_state = _powered(server)
     _start(
         db,
@@ -236,51 +239,23 @@ def revert_resize(db, caller, server):
     )
 
 
-def create_image(db, caller, server, images, name, metadata):
-    """Snapshot ``server`` to an image called ``name``; returns its id
-    (registered with ``images``, the image service, if there is one)."""
-    check_state(server, "createImage", ("active", "stopped", "paused", "suspended"))
-    quotas.check_metadata(metadata, db, caller.project_id)
-    if images is None:
-        image_id = common.new_uuid()
-    else:
-        flavor = json.loads(server["flavor"])
-        properties = dict(
-            metadata,
-            image_type="snapshot",
-            instance_uuid=server["id"],
-            base_image_ref=server["image_ref"],
-            user_id=caller.user_id,
-        )
-        image_id = images.create_image(
-            db,
-            name,
-            caller.project_id,
-            status="active",
-            size=flavor["disk"] * build.GIB // 64,
-            min_disk=flavor["disk"],
-            properties=properties,
-        )["id"]
-    _start(
-        db,
-        server,
-        ["image_snapshot_pending", "image_snapshot", "image_pending_upload", "image_uploading"],
-        {},
-    )
-    return image_id
-
-
 def trigger_crash_dump(caller, server):
     servers.check_lock(caller, server)
     check_state(server, "trigger_crash_dump", ("active", "paused", "rescued", "resized", "error"))
 
 
 def console_output(server, length=None):
-    """The last ``length`` lines (all if None or negative) of the console."""
-    lines = boot_log(server)
-    if length is not None and length >= 0:
-        lines = lines[len(lines) - length :] if length else []
-    return "".join(line + "\n" for line in lines)
+    """The console log; with ``length``, nova's ``_tail_log``: the lines
+    split on newlines, the last ``length`` of them joined again (the log
+    has no final newline, so ``length`` lines are exactly that many; -1,
+    which nova's schema allows, drops the first line)."""
+    check_host(server)
+    text = "\n".join(boot_log(server))
+    if length is None:
+        return text
+    if length == 0:
+        return ""
+    return "\n".join(text.split("\n")[-length:])
 
 
 def boot_log(server):

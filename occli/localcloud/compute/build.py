@@ -25,6 +25,7 @@ from occli.localcloud.compute import hosts
 from occli.localcloud.compute import keypairs
 from occli.localcloud.compute import scheduler
 from occli.localcloud.compute import states
+from occli.localcloud.compute import values
 
 GIB = 1024**3
 
@@ -248,7 +249,7 @@ def record(caller, build, plan, index, new_id, host, zone):
         "user_data": build.user_data,
         "config_drive": "True" if build.config_drive else "",
         "access_ipv4": build.access_ipv4,
-        "access_ipv6": build.access_ipv6,
+        "access_ipv6": values.ipv6(build.access_ipv6),
         "auto_disk_config": int(build.auto_disk_config),
         "metadata": json.dumps(build.metadata),
         "tags": json.dumps(build.tags),

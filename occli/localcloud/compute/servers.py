@@ -21,6 +21,7 @@ from occli.localcloud.compute import scheduler
 from occli.localcloud.compute import server_filters
 from occli.localcloud.compute import server_groups
 from occli.localcloud.compute import states
+from occli.localcloud.compute import values
 
 _COLUMNS = None
 # rows read by one ``IN (...)``: SQLite allows 32766 variables (999 before
@@ -77,7 +78,11 @@ def get(db, caller, server_id, progress):
     row = db.execute("SELECT * FROM servers WHERE id = ? AND deleted = 0", (server_id,)).fetchone()
     if row is None or (row["project_id"] != caller.project_id and not caller.is_admin):
         raise errors.NotFound("Instance %s could not be found." % server_id)
-    return progress.advance([dict(row)])[0]
+    server = progress.advance([dict(row)])[0]
+    if server["deleted"]:
+        # a soft-deleted server reclaimed as it was read (see soft_delete)
+        raise errors.NotFound("Instance %s could not be found." % server_id)
+    return server
 
 
 def check_lock(caller, server):
@@ -157,6 +162,8 @@ def update(db, server, changes):
     """Set ``changes`` (columns: ``name``, ``description``, ``access_ipv4``,
     ``access_ipv6``, ``hostname``, ``auto_disk_config``) and save."""
     server.update(changes)
+    if "access_ipv6" in changes:
+        server["access_ipv6"] = values.ipv6(changes["access_ipv6"])
     touch(server)
     save(db, server)
     return server
@@ -215,6 +222,7 @@ class Listing:
         self.db = db
         self._zones = {}
         self.preds, include_deleted = server_filters.predicates(search, self._zone_of)
+        self.include_deleted = include_deleted
         self.columns = server_filters.columns(search)
         scope, args = [], []
         if not include_deleted:
@@ -255,7 +263,13 @@ class Listing:
         existence and creation time.
         """
         position = None if marker is None else self._marker(marker)
-        moving = [s for s in self.moving if self._matches(s)]
+        # a soft-deleted server reclaimed as it was read is gone unless
+        # deleted servers are listed
+        moving = [
+            s
+            for s in self.moving
+            if self._matches(s) and (self.include_deleted or not s["deleted"])
+        ]
         if position is not None:
             moving = _after(moving, position, self.order)
         if limit == 0:

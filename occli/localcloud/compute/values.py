@@ -1,5 +1,6 @@
 """Value checks shared by compute's rules and its API layer."""
 
+import ipaddress
 import uuid
 
 # SQLite's INTEGER range: a larger Python int cannot even be bound
@@ -24,3 +25,18 @@ def sql_int(value):
 def truthy(value):
     """A request's boolean (``True``, ``"yes"``, …) as nova reads it."""
     return value in _TRUE
+
+
+def ipv6(value):
+    """An IPv6 address as nova stores it (``IPV6AddressField``: netaddr's
+    compressed text), e.g. ``0000:…:babe:220.12.22.2`` → ``::babe:dc0c:1602``;
+    None, empty or unparsable values unchanged (the schema checked them)."""
+    if not value:
+        return value
+    try:
+        address = ipaddress.IPv6Address(value)
+    except ValueError:
+        return value
+    if address.ipv4_mapped is not None:
+        return "::ffff:%s" % address.ipv4_mapped
+    return address.compressed

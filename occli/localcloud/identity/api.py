@@ -98,6 +98,12 @@ class IdentityService(Service):
         """``{"id", "name", "domain_id", "enabled"}`` of a project, or None."""
         return projects.project(db, project_id)
 
+    @staticmethod
+    def user(db, user_id):
+        """``{"id", "name", "domain_id"}`` of a user, or None."""
+        row = users.find(db, user_id)
+        return None if row is None else {k: row[k] for k in ("id", "name", "domain_id")}
+
     def context_from_request(self, req):
         """Validate ``X-Auth-Token``: a :class:`Context`, or Unauthenticated."""
         raw = req.header("X-Auth-Token")

@@ -17,6 +17,8 @@ from occli.localcloud.image.api import ImageService
 from occli.localcloud.image.images import MAX_LIMIT
 from occli.localcloud.image.images import SEED_IMAGES
 from occli.localcloud.image.images import create_image
+from occli.localcloud.image.images import delete_image
+from occli.localcloud.image.images import find_by_properties
 from occli.localcloud.image.images import get_image
 from occli.localcloud.image.images import id_filter_values
 from occli.localcloud.image.images import image_exists
@@ -30,6 +32,8 @@ __all__ = [
     "VERSIONS",
     "ImageService",
     "create_image",
+    "delete_image",
+    "find_by_properties",
     "get_image",
     "id_filter_values",
     "image_exists",

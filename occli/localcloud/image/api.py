@@ -32,6 +32,8 @@ class ImageService(Service):
     get_image = staticmethod(images.get_image)
     image_exists = staticmethod(images.image_exists)
     create_image = staticmethod(images.create_image)
+    delete_image = staticmethod(images.delete_image)
+    find_by_properties = staticmethod(images.find_by_properties)
 
     def migrations(self):
         return migrations.MIGRATIONS

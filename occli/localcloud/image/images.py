@@ -41,8 +41,32 @@ def seed_image_id(name):
     return str(uuid.uuid5(_NAMESPACE, name))
 
 
+def _uploaded(row):
+    """Whether a queued snapshot's upload is over (it reads as active)."""
+    ready_at = row["ready_at"]
+    return ready_at is None or ready_at <= common.utcnow().timestamp()
+
+
 def view(row):
-    """An image row in Glance's JSON shape (without links)."""
+    """An image row in Glance's JSON shape (without links).
+
+    A snapshot or backup (``ready_at`` set) is ``queued`` without data or
+    formats until ``ready_at``, then ``active``: nothing runs in the
+    background, the status follows the clock when it is read.
+    """
+    if row["status"] == "queued" and row["ready_at"] is not None:
+        if not _uploaded(row):
+            return dict(
+                view(dict(row, ready_at=None)),
+                size=None,
+                virtual_size=None,
+                checksum=None,
+                os_hash_algo=None,
+                os_hash_value=None,
+                container_format=None,
+                disk_format=None,
+            )
+        row = dict(row, status="active", ready_at=None)
     image = {
         "id": row["id"],
         "name": row["name"],
@@ -95,8 +119,16 @@ def create_image(
     min_ram=0,
     properties=None,
     image_id=None,
+    ready_at=None,
 ):
-    """Insert an image (e.g. a server snapshot) and return it."""
+    """Insert an image (e.g. a server snapshot) and return it.
+
+    ``ready_at`` (a POSIX time): the image is ``queued`` until then and
+    ``active`` after (a snapshot being uploaded); ``status`` is then
+    ignored.
+    """
+    if ready_at is not None:
+        status = "queued"
     image_id = image_id or common.new_uuid()
     now = common.iso_z(common.utcnow())
     checksum = hash_algo = hash_value = None
@@ -108,8 +140,8 @@ def create_image(
         "INSERT INTO images (id, name, status, visibility, owner,"
         " container_format, disk_format, size, virtual_size, checksum,"
         " os_hash_algo, os_hash_value, min_disk, min_ram, properties,"
-        " created_at, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " created_at, updated_at, ready_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             image_id,
             name,
@@ -128,9 +160,30 @@ def create_image(
             json.dumps(properties or {}),
             now,
             now,
+            ready_at,
         ),
     )
     return get_image(db, image_id)
+
+
+def delete_image(db, image_id):
+    """Delete image ``image_id`` (absent: nothing happens)."""
+    db.execute("DELETE FROM images WHERE id = ?", (str(image_id),))
+
+
+def find_by_properties(db, owner, **properties):
+    """Ids of ``owner``'s images whose properties include ``properties``,
+    newest first (nova's backup rotation lists them so)."""
+    clauses = ["owner IS ?"] + ["json_extract(properties, ?) IS ?"] * len(properties)
+    args = [owner]
+    for key, value in properties.items():
+        args += ['$."%s"' % key.replace('"', '""'), value]
+    rows = db.execute(
+        "SELECT id FROM images WHERE %s ORDER BY created_at DESC, rowid DESC"
+        % " AND ".join(clauses),
+        args,
+    ).fetchall()
+    return [r["id"] for r in rows]
 
 
 def seed(db, owner):
@@ -185,6 +238,14 @@ def page(db, caller, filters, ids, size, marker):
     where, visible_args = _visible_clause(caller)
     clauses, args = [where], list(visible_args)
     for key, value in filters.items():
+        if key == "status":
+            # a queued snapshot past its ready_at reads (and filters) as active
+            clauses.append(
+                "(CASE WHEN status = 'queued' AND ready_at IS NOT NULL AND ready_at <= ?"
+                " THEN 'active' ELSE status END) = ?"
+            )
+            args += [common.utcnow().timestamp(), value]
+            continue
         clauses.append("%s = ?" % key)
         args.append(value)
     if ids is not None:

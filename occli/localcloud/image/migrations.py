@@ -26,4 +26,7 @@ MIGRATIONS = [
     );
     CREATE INDEX images_created_at ON images (created_at, id);
     """,
+    # snapshots and backups (issue 11): a queued image becomes active at
+    # ready_at (a time stamp), lazily, as servers finish their operations
+    "ALTER TABLE images ADD COLUMN ready_at REAL",
 ]

@@ -353,9 +353,13 @@ def rebuild(version):
         del body["personality"]
         body["user_data"] = {"type": ["string", "null"], "format": "base64", "maxLength": 65535}
     if version >= "2.63":
+        # nova's parameter_types.trusted_certs, as on create
         body["trusted_image_certificates"] = {
             "type": ["array", "null"],
-            "items": {"type": "string"},
+            "minItems": 1,
+            "maxItems": 50,
+            "uniqueItems": True,
+            "items": {"type": "string", "minLength": 1},
         }
     if version >= "2.90":
         body["hostname"] = fqdn if version >= "2.94" else hostname

@@ -11,10 +11,10 @@ from occli.localcloud.compute import build
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import consoles
 from occli.localcloud.compute.api import schemas
-from occli.localcloud.compute.api import server_lifecycle
 from occli.localcloud.compute.api import server_extras
-from occli.localcloud.compute.api import snapshots
+from occli.localcloud.compute.api import server_lifecycle
 from occli.localcloud.compute.api import server_moves
+from occli.localcloud.compute.api import snapshots
 from occli.localcloud.compute.api.server_views import view
 from occli.localcloud.compute.api.servers import VOLUMES_BOOT_MAX_VERSION
 from occli.localcloud.compute.api.servers import load

@@ -13,9 +13,9 @@ from occli.localcloud.compute import flavors as flavor_rules
 from occli.localcloud.compute import hosts as host_rules
 from occli.localcloud.compute import migrations
 from occli.localcloud.compute import networks as network_rules
-from occli.localcloud.compute import networks as network_rules
 from occli.localcloud.compute.api import aggregates
 from occli.localcloud.compute.api import common
+from occli.localcloud.compute.api import consoles
 from occli.localcloud.compute.api import flavors
 from occli.localcloud.compute.api import hosts
 from occli.localcloud.compute.api import instance_actions
@@ -24,11 +24,10 @@ from occli.localcloud.compute.api import limits
 from occli.localcloud.compute.api import metadata
 from occli.localcloud.compute.api import microversions
 from occli.localcloud.compute.api import quotas
-from occli.localcloud.compute.api import consoles
 from occli.localcloud.compute.api import server_actions
-from occli.localcloud.compute.api import server_lifecycle
 from occli.localcloud.compute.api import server_extras
 from occli.localcloud.compute.api import server_groups
+from occli.localcloud.compute.api import server_lifecycle
 from occli.localcloud.compute.api import server_moves
 from occli.localcloud.compute.api import servers
 from occli.localcloud.compute.api import tags
@@ -172,8 +171,6 @@ class ComputeService(Service):
     prefix = "/compute"
     # services a cloud with compute mounts too (nova's ports are neutron's)
     requires = ("network",)
-    # services a cloud with compute mounts too (nova's ports are neutron's)
-    requires = ("network",)
     write_role = "member"
 
     def __init__(self, cloud):
@@ -210,11 +207,6 @@ class ComputeService(Service):
     def seed(self, db):
         flavor_rules.seed(db)
         host_rules.seed(db, self.cloud.config.compute_hosts)
-        network_rules.adopt_legacy(db)
-
-    def network_changed(self, db, server_ids):
-        """Neutron changed these servers' ports: refresh their cache."""
-        network_rules.refresh(db, server_ids)
         network_rules.adopt_legacy(db)
 
     def network_changed(self, db, server_ids):
