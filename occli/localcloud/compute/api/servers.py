@@ -15,6 +15,7 @@ from occli.localcloud.app import Response
 from occli.localcloud.compute import block_devices
 from occli.localcloud.compute import build
 from occli.localcloud.compute import servers
+from occli.localcloud.compute import soft_delete
 from occli.localcloud.compute import states
 from occli.localcloud.compute import values
 from occli.localcloud.compute.api import common
@@ -329,5 +330,7 @@ def update_server(req):
 
 
 def delete_server(req):
-    servers.delete(req.db, common.caller(req), load(req))
+    soft_delete.delete(
+        req.db, common.caller(req), load(req), req.cloud.config.reclaim_instance_interval
+    )
     return Response(204)
