@@ -1,0 +1,156 @@
+"""Network commands against the local cloud's Neutron (demo user, cloud
+``local``): the boot-with-a-network and floating IP tour, security
+groups, and their failure paths with their exit codes."""
+
+import uuid
+
+import pytest
+
+from tests.functional.harness import IMAGE
+from tests.functional.harness import as_json
+from tests.functional.harness import ok
+
+WAIT = ("--wait", "--wait-interval", "0.1")
+
+
+@pytest.fixture
+def occli(occli_env, run_occli):
+    return run_occli
+
+
+def unique(prefix):
+    return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
+
+
+@pytest.fixture
+def vm(occli):
+    """An ACTIVE server on ``private`` (``--network private``), deleted after."""
+    shown = as_json(
+        occli(
+            "server", "create", unique("net"), "--image", IMAGE, "--flavor", "m1.tiny",
+            "--network", "private", *WAIT, "-f", "json",
+        )
+    )  # fmt: skip
+    yield shown
+    occli("server", "delete", shown["id"], *WAIT)
+
+
+def test_network_list_show_and_subnets(occli):
+    rows = as_json(occli("network", "list", "-f", "json"))
+    names = {r["Name"] for r in rows}
+    assert {"private", "public"} <= names
+    external = as_json(occli("network", "list", "--external", "-f", "json"))
+    assert [r["Name"] for r in external] == ["public"]
+    private = as_json(occli("network", "show", "private", "-f", "json"))
+    assert private["router:external"] is False
+    subnets = as_json(occli("subnet", "list", "--network", "private", "-f", "json"))
+    assert [s["ID"] for s in subnets] == private["subnets"]
+    assert subnets[0]["Network"] == private["id"]
+
+
+def test_server_on_a_named_network_gets_a_port(occli, vm):
+    assert list(vm["addresses"]) == ["private"]
+    address = vm["addresses"]["private"][0]["addr"]
+    ports = as_json(occli("port", "list", "--server", vm["id"], "-f", "json"))
+    assert len(ports) == 1
+    assert ports[0]["Fixed IP Addresses"][0]["ip_address"] == address
+    port = as_json(occli("port", "show", ports[0]["ID"], "-f", "json"))
+    assert port["device_id"] == vm["id"]
+    found = as_json(occli("server", "list", "--ip", address.replace(".", r"\."), "-f", "json"))
+    assert vm["id"] in [r["ID"] for r in found]
+
+
+def test_floating_ip_tour(occli, vm):
+    fip = as_json(occli("floating", "ip", "create", "public", "-f", "json"))
+    address = fip["floating_ip_address"]
+    try:
+        ok(occli("server", "add", "floating", "ip", vm["name"], address))
+        shown = as_json(occli("floating", "ip", "show", address, "-f", "json"))
+        port = as_json(occli("port", "list", "--server", vm["id"], "-f", "json"))[0]
+        assert shown["port_id"] == port["ID"]
+        assert shown["fixed_ip_address"] == vm["addresses"]["private"][0]["addr"]
+        addresses = as_json(occli("server", "show", vm["id"], "-f", "json"))["addresses"]
+        assert address in [a["addr"] for a in addresses["private"]]
+        ok(occli("server", "remove", "floating", "ip", vm["name"], address))
+        assert as_json(occli("floating", "ip", "show", address, "-f", "json"))["port_id"] is None
+        code, out, err = occli("server", "remove", "floating", "ip", vm["name"], address)
+        assert code == 1
+        assert "is not associated with server" in err
+    finally:
+        ok(occli("floating", "ip", "delete", address))
+    code, out, err = occli("floating", "ip", "show", address)
+    assert code == 1
+    assert "No floating IP with an address or ID of '%s'" % address in err
+
+
+def test_unknown_network_and_group_fail_before_the_boot(occli):
+    name = unique("never")
+    for option in (
+        ["--network", "nosuch"],
+        ["--nic", "net-id=nosuch"],
+        ["--port", "nosuch"],
+        ["--security-group", "nosuch"],
+    ):
+        code, out, err = occli(
+            "server", "create", name, "--image", IMAGE, "--flavor", "m1.tiny", *option
+        )
+        assert code == 1, option
+        assert "with a name or ID of 'nosuch' exists" in err
+    code, out, err = occli(
+        "server", "create", name, "--image", IMAGE, "--flavor", "m1.tiny",
+        "--network", "private", "--nic", "none",
+    )  # fmt: skip
+    assert code == 2
+    assert err.strip() == (
+        "--nic none cannot be combined with other --nic, --network or --port options."
+    )
+    assert as_json(occli("server", "list", "--name", name, "-f", "json")) == []
+
+
+def test_security_group_and_rules(occli):
+    name = unique("web")
+    group = as_json(
+        occli("security", "group", "create", name, "--description", "web", "-f", "json")
+    )
+    try:
+        rule = as_json(
+            occli(
+                "security", "group", "rule", "create", name, "--protocol", "tcp",
+                "--dst-port", "8000:8080", "-f", "json",
+            )
+        )  # fmt: skip
+        assert (rule["port_range_min"], rule["port_range_max"]) == (8000, 8080)
+        assert rule["remote_ip_prefix"] == "0.0.0.0/0"
+        rules = as_json(occli("security", "group", "rule", "list", name, "-f", "json"))
+        assert {r["Direction"] for r in rules} == {"ingress", "egress"}
+        assert [r["Port Range"] for r in rules if r["ID"] == rule["id"]] == ["8000:8080"]
+        code, out, err = occli("security", "group", "rule", "create", name, "--dst-port", "22")
+        assert code == 2
+        assert "needs a protocol with ports" in err
+        ok(occli("security", "group", "rule", "delete", rule["id"]))
+        listed = as_json(occli("security", "group", "list", "-f", "json"))
+        assert group["id"] in [g["ID"] for g in listed]
+        assert "default" in [g["Name"] for g in listed]
+    finally:
+        ok(occli("security", "group", "delete", name))
+    code, out, err = occli("security", "group", "show", name)
+    assert code == 1
+
+
+def test_a_group_in_use_cannot_be_deleted(occli):
+    name = unique("inuse")
+    ok(occli("security", "group", "create", name))
+    server = as_json(
+        occli(
+            "server", "create", unique("sg"), "--image", IMAGE, "--flavor", "m1.tiny",
+            "--network", "private", "--security-group", name, *WAIT, "-f", "json",
+        )
+    )  # fmt: skip
+    try:
+        assert [g["name"] for g in server["security_groups"]] == [name]
+        code, out, err = occli("security", "group", "delete", name)
+        assert code == 1
+        assert "in use" in err and "(HTTP 409)" in err
+    finally:
+        ok(occli("server", "delete", server["id"], *WAIT))
+    ok(occli("security", "group", "delete", name))
