@@ -16,24 +16,36 @@ class ServerMigrationManager(compute.ComputeManager):
     def _url(self, server, *parts):
         return "/".join(("/servers", str(base.getid(server)), "migrations") + parts)
 
+    def check_list(self):
+        self._require(self.api_version, "2.23", what="listing a server's migrations")
+
+    def check_show(self):
+        self._require(self.api_version, "2.23", what="showing a server's migration")
+
+    def check_force_complete(self):
+        self._require(self.api_version, "2.22", what="forcing a live migration to complete")
+
+    def check_abort(self):
+        self._require(self.api_version, "2.24", what="aborting a live migration")
+
     def list(self, server):
         """The live migrations of ``server`` in progress (2.23): a list
         with ``request_ids``."""
-        self._require(self.api_version, "2.23", what="listing a server's migrations")
+        self.check_list()
         return self._list_all(self._url(server), "migrations")
 
     def get(self, server, migration):
         """One live migration in progress of ``server`` (2.23)."""
-        self._require(self.api_version, "2.23", what="showing a server's migration")
+        self.check_show()
         return self._get(self._url(server, str(base.getid(migration))), "migration")
 
     def live_migrate_force_complete(self, server, migration):
         """Make a running live migration complete now (2.22); a Result."""
-        self._require(self.api_version, "2.22", what="forcing a live migration to complete")
+        self.check_force_complete()
         url = self._url(server, str(base.getid(migration)), "action")
         return self._action(url, "force_complete")
 
     def live_migration_abort(self, server, migration):
         """Abort a live migration in progress (2.24); a Result."""
-        self._require(self.api_version, "2.24", what="aborting a live migration")
+        self.check_abort()
         return self._delete(self._url(server, str(base.getid(migration))))

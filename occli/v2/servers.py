@@ -863,17 +863,19 @@ class ServerManager(compute.ComputeManager):
 
     # -- moves (admin by default; see also client.server_migrations) -----
 
-    def migrate(self, server, host=None):
-        """Cold-migrate (admin by default): to ``host`` (2.56) or where the
-        scheduler says; the server ends in VERIFY_RESIZE, then
-        :meth:`confirm_resize` or :meth:`revert_resize`. A Result."""
-        info = None
+    def check_migrate(self, host=None):
+        """The checks of :meth:`migrate`, before any lookup."""
         if host is not None:
             self._require(
                 self.api_version, "2.56", what="a {host} for a cold migration", params=("host",)
             )
-            info = {"host": host}
-        return self._server_action(server, "migrate", info)
+
+    def migrate(self, server, host=None):
+        """Cold-migrate (admin by default): to ``host`` (2.56) or where the
+        scheduler says; the server ends in VERIFY_RESIZE, then
+        :meth:`confirm_resize` or :meth:`revert_resize`. A Result."""
+        self.check_migrate(host)
+        return self._server_action(server, "migrate", None if host is None else {"host": host})
 
     def check_live_migrate(
         self, host=None, block_migration="auto", disk_over_commit=None, force=None
