@@ -60,9 +60,10 @@ class Client:
     usage_audit_logs = BuiltinManager("occli.v2.usage:InstanceUsageAuditLogManager")
     availability_zones = BuiltinManager("occli.v2.availability_zones:AvailabilityZoneManager")
     aggregates = BuiltinManager("occli.v2.aggregates:AggregateManager")
-    server_groups = BuiltinManager("occli.v2.server_groups:ServerGroupManager")
     server_migrations = BuiltinManager("occli.v2.server_migrations:ServerMigrationManager")
     migrations = BuiltinManager("occli.v2.migrations:MigrationManager")
+    server_groups = BuiltinManager("occli.v2.server_groups:ServerGroupManager")
+    instance_action = BuiltinManager("occli.v2.instance_actions:InstanceActionManager")
     software_configs = BuiltinManager("occli.v2.software_configs:SoftwareConfigManager")
     software_deployments = BuiltinManager(
         "occli.v2.software_deployments:SoftwareDeploymentManager"

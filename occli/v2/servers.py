@@ -16,6 +16,7 @@ from occli import base
 from occli import exceptions
 from occli import strutils
 from occli.v2 import compute
+from occli.v2 import server_lifecycle
 
 # Nova's defaults for injected (personality) files and its schema limits.
 MAX_FILES = 5
@@ -100,6 +101,24 @@ for _name in (
     "evacuate",
     "get_console_output",
     "create_image",
+    "backup",
+    "get_console_url",
+    "get_password",
+    "clear_password",
+    "ips",
+    "force_delete",
+    "restore",
+    "inject_network_info",
+    "shelve",
+    "shelve_offload",
+    "unshelve",
+    "rescue",
+    "unrescue",
+    "reset_state",
+    "change_password",
+    "trigger_crash_dump",
+    "diagnostics",
+    "topology",
 ):
     setattr(Server, _name, _delegate(_name))
 del _name
@@ -224,7 +243,7 @@ def _b64(data):
     return base64.b64encode(_to_bytes(data)).decode("ascii")
 
 
-class ServerManager(compute.ComputeManager):
+class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
     resource_class = Server
 
     # -- reading --------------------------------------------------------
@@ -782,9 +801,16 @@ class ServerManager(compute.ComputeManager):
         key_name=None,
         user_data=None,
         hostname=None,
+        trusted_image_certificates=None,
         **novaclient_names,
     ):
         """Rebuild from ``image``; returns the Server of the response body.
+
+        None leaves a field out (Nova keeps the server's). ``key_name``
+        (2.54), ``user_data`` (2.57) and ``trusted_image_certificates``
+        (a list of certificate ids, 2.63) may be :data:`CLEAR` to remove
+        them; ``description`` needs 2.19, ``hostname`` 2.90.
+        :meth:`check_rebuild` runs the checks alone.
 
         novaclient's names are accepted as keywords: ``password``
         (``admin_pass``), ``meta`` (``metadata``), ``userdata``
@@ -808,16 +834,14 @@ class ServerManager(compute.ComputeManager):
             current["metadata"],
             current["user_data"],
         )
-        version = self.api_version
-        for value, start, what in (
-            (description, "2.19", "a server description"),
-            (key_name, "2.54", "a key name on rebuild"),
-            (user_data, "2.57", "user data on rebuild"),
-            (hostname, "2.90", "a server hostname"),
-        ):
-            if value is not None:
-                self._require(version, start, what=what)
-        self.check_metadata(metadata)
+        self.check_rebuild(
+            description=description,
+            metadata=metadata,
+            key_name=key_name,
+            user_data=user_data,
+            hostname=hostname,
+            trusted_image_certificates=trusted_image_certificates,
+        )
         info = {"imageRef": str(base.getid(image))}
         optional = {
             "name": name,
@@ -828,11 +852,45 @@ class ServerManager(compute.ComputeManager):
             "OS-DCF:diskConfig": disk_config,
             "key_name": key_name,
             "hostname": hostname,
-            "user_data": _b64(user_data) if user_data is not None else None,
+            "user_data": _b64(user_data) if user_data not in (None, CLEAR) else user_data,
+            "trusted_image_certificates": list(trusted_image_certificates)
+            if trusted_image_certificates not in (None, CLEAR)
+            else trusted_image_certificates,
         }
-        info.update((k, v) for k, v in optional.items() if v is not None)
+        info.update(
+            (k, None if v is CLEAR else v) for k, v in optional.items() if v is not None
+        )
         result = self._server_action(server, "rebuild", info, response_key="server")
         return result if isinstance(result, Server) else self.get(server)
+
+    def check_rebuild(
+        self,
+        description=None,
+        metadata=None,
+        key_name=None,
+        user_data=None,
+        hostname=None,
+        trusted_image_certificates=None,
+    ):
+        """Check :meth:`rebuild`'s options as it does, sending nothing."""
+        version = self.api_version
+        for value, start, what in (
+            (description, "2.19", "a server description"),
+            (key_name, "2.54", "a key name on rebuild"),
+            (user_data, "2.57", "user data on rebuild"),
+            (trusted_image_certificates, "2.63", "trusted image certificates"),
+            (hostname, "2.90", "a server hostname"),
+        ):
+            if value is not None:
+                self._require(version, start, what=what)
+        if trusted_image_certificates not in (None, CLEAR) and not list(
+            trusted_image_certificates
+        ):
+            raise exceptions.ValidationError(
+                "{trusted_image_certificates} must not be empty (use CLEAR to remove them).",
+                params=("trusted_image_certificates",),
+            )
+        self.check_metadata(metadata)
 
     def resize(self, server, flavor, disk_config=None):
         info = {"flavorRef": str(base.getid(flavor))}
@@ -990,6 +1048,134 @@ class ServerManager(compute.ComputeManager):
         if not image_id:
             return None
         return base.StrWithMeta(image_id, base._request_ids(response))
+
+    # -- backups, consoles, passwords, soft delete (issue 11) -------------
+
+    def backup(self, server, name, backup_type, rotation, metadata=None):
+        """Back the server up (``createBackup``): an image of type
+        ``backup_type`` (``daily``, ``weekly``, any word); Nova then keeps
+        the newest ``rotation`` backups of that type and deletes the
+        older ones (0: all of them). Returns the new image id (a
+        :class:`occli.base.StrWithMeta`), or None when Nova does not say
+        (before 2.45 with a rotation of 0)."""
+        self.check_backup(name, backup_type, rotation)
+        info = {"name": name, "backup_type": backup_type, "rotation": int(rotation)}
+        if metadata:
+            info["metadata"] = dict(metadata)
+        response = self._request(
+            "POST", "/servers/%s/action" % base.getid(server), body={"createBackup": info}
+        )
+        image_id = self._body(response).get("image_id")
+        if not image_id:
+            location = response.headers.get("Location") or ""
+            image_id = urlparse(location).path.rstrip("/").rpartition("/")[2]
+        if not image_id:
+            return None
+        return base.StrWithMeta(image_id, base._request_ids(response))
+
+    def check_backup(self, name, backup_type, rotation):
+        """Check :meth:`backup`'s arguments as it does, sending nothing."""
+        for value, param in ((name, "name"), (backup_type, "backup_type")):
+            if not value:
+                raise exceptions.ValidationError(
+                    "{%s} must not be empty." % param, params=(param,)
+                )
+        try:
+            rotation = int(rotation)
+        except (TypeError, ValueError):
+            rotation = -1
+        if rotation < 0:
+            raise exceptions.ValidationError(
+                "{rotation} must be an integer, 0 or more.", params=("rotation",)
+            )
+
+    #: console types → (protocol, first microversion of remote-consoles
+    #: with it, the legacy action before 2.6 or None)
+    CONSOLE_TYPES = {
+        "novnc": ("vnc", "2.6", "os-getVNCConsole"),
+        "xvpvnc": ("vnc", "2.6", "os-getVNCConsole"),
+        "spice-html5": ("spice", "2.6", "os-getSPICEConsole"),
+        "serial": ("serial", "2.6", "os-getSerialConsole"),
+        "rdp-html5": ("rdp", "2.6", "os-getRDPConsole"),
+        "webmks": ("mks", "2.8", None),
+    }
+
+    def get_console_url(self, server, console_type):
+        """The URL of a remote console (``novnc``, ``xvpvnc``,
+        ``spice-html5``, ``serial``, ``rdp-html5``, ``webmks``): a
+        :class:`occli.base.DictWithMeta` with ``type``, ``url`` and, from
+        2.6, ``protocol``. Nova's ``remote-consoles`` API from 2.6, the
+        legacy action before (``webmks`` needs 2.8)."""
+        protocol, action = self.check_console_type(console_type)
+        if self.api_version >= "2.6":
+            response = self._request(
+                "POST",
+                "/servers/%s/remote-consoles" % base.getid(server),
+                body={"remote_console": {"protocol": protocol, "type": console_type}},
+            )
+            key = "remote_console"
+        else:
+            response = self._request(
+                "POST",
+                "/servers/%s/action" % base.getid(server),
+                body={action: {"type": console_type}},
+            )
+            key = "console"
+        return base.DictWithMeta(self._body(response).get(key) or {}, base._request_ids(response))
+
+    def check_console_type(self, console_type):
+        """``(protocol, legacy action)`` of ``console_type``;
+        ValidationError for an unknown type, UnsupportedVersion when the
+        microversion lacks it."""
+        if console_type not in self.CONSOLE_TYPES:
+            raise exceptions.ValidationError(
+                "{console_type} must be one of %s, not %r."
+                % (", ".join(self.CONSOLE_TYPES), console_type),
+                params=("console_type",),
+            )
+        protocol, start, action = self.CONSOLE_TYPES[console_type]
+        if action is None:
+            self._require(self.api_version, start, what="%s consoles" % console_type)
+        return protocol, action
+
+    def get_password(self, server):
+        """The server's password as the guest posted it to the metadata
+        service, encrypted with its key pair (``""`` if none): a
+        :class:`occli.base.StrWithMeta`."""
+        response = self._request("GET", "/servers/%s/os-server-password" % base.getid(server))
+        return base.StrWithMeta(
+            self._body(response).get("password") or "", base._request_ids(response)
+        )
+
+    def clear_password(self, server):
+        """Forget the encrypted password in the metadata service (the
+        guest's password is unchanged); a Result."""
+        return self._delete("/servers/%s/os-server-password" % base.getid(server))
+
+    def ips(self, server, network=None):
+        """The server's addresses ``{network: [{"addr", "version"}]}``
+        (only ``network``'s with one): a :class:`occli.base.DictWithMeta`."""
+        url = "/servers/%s/ips" % base.getid(server)
+        if network is not None:
+            url += "/" + quote(str(network), safe="")
+        response = self._request("GET", url)
+        body = self._body(response)
+        addresses = body.get("addresses", body) if network is None else body
+        return base.DictWithMeta(addresses, base._request_ids(response))
+
+    def force_delete(self, server):
+        """Delete now (``forceDelete``), a soft-deleted server too; a Result."""
+        return self._server_action(server, "forceDelete")
+
+    def restore(self, server):
+        """Bring back a SOFT_DELETED server (clouds with a reclaim
+        interval); a Result."""
+        return self._server_action(server, "restore")
+
+    def inject_network_info(self, server):
+        """Admin: have the hypervisor re-inject the network configuration;
+        a Result."""
+        return self._server_action(server, "injectNetworkInfo")
 
 
 def _networks(nics):

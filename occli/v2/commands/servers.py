@@ -7,8 +7,10 @@ before the server is looked up. Names are resolved here; the manager only
 sees ids.
 """
 
+import getpass
 import io
 import logging
+import sys
 
 from cliff import columns as cliff_columns
 
@@ -29,6 +31,8 @@ POWER_STATES = {
     7: "Suspended",
 }
 BOOTED_FROM_VOLUME = "N/A (booted from volume)"
+# ``server set --password`` without a value: ask on the terminal
+_PROMPT = object()
 
 
 # -- argparse types: malformed syntax is a usage error (exit 2) ------------
@@ -544,6 +548,16 @@ def _flavor_label(flavor, names):
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
+@utils.arg(
+    "--diagnostics",
+    action="store_true",
+    help="Show the hypervisor's diagnostics of the server instead (admin).",
+)
+@utils.arg(
+    "--topology",
+    action="store_true",
+    help="Also show the server's NUMA topology (compute API 2.78+).",
+)
 @utils.output("show")
 def do_server_show(client, args):
     """Show a server.
@@ -552,7 +566,15 @@ def do_server_show(client, args):
 
     Example: occli server show vm1
     """
-    return show_server(client, client.servers.find_resource(args.server))
+    if args.diagnostics and args.topology:
+        raise exceptions.ValidationError("--diagnostics cannot be combined with --topology.")
+    if args.topology:
+        client.servers.check_topology()
+    server = client.servers.find_resource(args.server)
+    if args.diagnostics:
+        return columns.show(client.servers.diagnostics(server))
+    extra = {"topology": dict(client.servers.topology(server))} if args.topology else None
+    return show_server(client, server, extra=extra)
 
 
 @utils.arg("servers", **_SERVERS_ARG)
@@ -589,18 +611,45 @@ def do_server_delete(client, args):
     metavar="<tag>",
     help="Add a tag (repeatable; others are kept; compute API 2.26+).",
 )
-@utils.option_names(metadata="--property", tags="--tag")
+@utils.arg(
+    "--state",
+    choices=servers_api.server_lifecycle.RESET_STATES,
+    help="Reset the server's state to active or error (admin).",
+)
+@utils.arg(
+    "--password",
+    nargs="?",
+    const=_PROMPT,
+    metavar="<password>",
+    help="Change the guest's administrator password; without a value it is"
+    " asked for on the terminal, never echoed (give the server first).",
+)
+@utils.option_names(metadata="--property", tags="--tag", password="--password")
 def do_server_set(client, args):
-    """Change a server's name, description, hostname, properties or tags.
+    """Change a server's name, description, hostname, properties, tags,
+    state or administrator password.
+
+    --password without a value prompts twice on a terminal; with no
+    terminal to ask on, it is a usage error (exit 2).
 
     Example: occli server set --name vm2 --property owner=alice --tag web vm1
     """
     metadata = dict(args.properties)
     changes = {"name": args.name, "description": args.description, "hostname": args.hostname}
-    if all(v is None for v in changes.values()) and not metadata and not args.tags:
+    if (
+        all(v is None for v in changes.values())
+        and not metadata
+        and not args.tags
+        and args.state is None
+        and args.password is None
+    ):
         raise exceptions.ValidationError(
-            "Nothing to set: give --name, --description, --hostname, --property or --tag."
+            "Nothing to set: give --name, --description, --hostname, --property, --tag,"
+            " --state or --password."
         )
+    password = _new_password(args) if args.password is not None else None
+    if password is not None:
+        client.servers.check_change_password(password)
     # the manager's checks before the server lookup
     client.servers.check_update(**changes)
     client.servers.check_metadata(metadata)
@@ -613,6 +662,25 @@ def do_server_set(client, args):
         client.servers.set_meta(server, metadata)
     for tag in args.tags:
         client.servers.add_tag(server, tag)
+    if args.state is not None:
+        client.servers.reset_state(server, args.state)
+    if password is not None:
+        client.servers.change_password(server, password)
+
+
+def _new_password(args):
+    """``--password``'s value, or one read twice without echo from the
+    terminal; a usage error without a terminal or when they differ."""
+    if args.password is not _PROMPT:
+        return args.password
+    if not sys.stdin.isatty():
+        raise exceptions.ValidationError(
+            "--password needs a value when there is no terminal to ask for it."
+        )
+    first = getpass.getpass("New password: ")
+    if first != getpass.getpass("Retype new password: "):
+        raise exceptions.ValidationError("Passwords do not match.")
+    return first
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")

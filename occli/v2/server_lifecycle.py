@@ -1,0 +1,139 @@
+"""Server actions of the life cycle beyond power: shelve and unshelve,
+rescue, the admin's state reset, password changes, crash dumps,
+diagnostics and the NUMA topology. Mixed into
+:class:`occli.v2.servers.ServerManager` (``client.servers.shelve(…)``).
+
+Versions: an unshelve zone needs 2.77, a host (and unpinning the zone)
+2.91; crash dumps 2.17; the topology 2.78. Nova's default policy keeps
+shelve offload, the state reset and diagnostics for admins.
+"""
+
+from occli import base
+from occli import exceptions
+
+UNSHELVE_ZONE_VERSION = "2.77"
+UNSHELVE_HOST_VERSION = "2.91"
+CRASH_DUMP_VERSION = "2.17"
+TOPOLOGY_VERSION = "2.78"
+RESET_STATES = ("active", "error")
+
+
+class _NoZone:
+    def __repr__(self):
+        return "NO_ZONE"
+
+
+#: ``unshelve(server, availability_zone=NO_ZONE)``: unpin the server from
+#: its availability zone (sent as null, 2.91).
+NO_ZONE = _NoZone()
+
+
+class LifecycleMixin:
+    """The methods; ``self`` is a ServerManager."""
+
+    def _lifecycle_action(self, server, action, info=None):
+        return self._action("/servers/%s/action" % base.getid(server), action, info)
+
+    def shelve(self, server):
+        """Shelve (offloaded at once unless the cloud keeps shelved
+        servers on their host); a Result."""
+        return self._lifecycle_action(server, "shelve")
+
+    def shelve_offload(self, server):
+        """Remove a shelved server from its host (admin); a Result."""
+        return self._lifecycle_action(server, "shelveOffload")
+
+    def unshelve(self, server, availability_zone=None, host=None):
+        """Unshelve; an offloaded server may be sent to
+        ``availability_zone`` (2.77; :data:`NO_ZONE` unpins it, 2.91) or
+        ``host`` (2.91, admin). A Result."""
+        return self._lifecycle_action(
+            server, "unshelve", self.check_unshelve(availability_zone, host)
+        )
+
+    def check_unshelve(self, availability_zone=None, host=None):
+        """The unshelve body (None when nothing is asked); UnsupportedVersion
+        for a zone before 2.77, a host or NO_ZONE before 2.91."""
+        version = self.api_version
+        info = {}
+        if availability_zone is NO_ZONE:
+            self._require(
+                version,
+                UNSHELVE_HOST_VERSION,
+                what="unpinning the availability zone",
+                params=("availability_zone",),
+            )
+            info["availability_zone"] = None
+        elif availability_zone is not None:
+            self._require(
+                version,
+                UNSHELVE_ZONE_VERSION,
+                what="{availability_zone}",
+                params=("availability_zone",),
+            )
+            info["availability_zone"] = str(availability_zone)
+        if host is not None:
+            self._require(version, UNSHELVE_HOST_VERSION, what="{host}", params=("host",))
+            info["host"] = str(host)
+        return info or None
+
+    def rescue(self, server, password=None, image=None):
+        """Boot the server from a rescue image (``image``, else its own)
+        with ``password`` (else one Nova makes up); a Result whose body
+        holds the ``adminPass``."""
+        info = {}
+        if password is not None:
+            info["adminPass"] = password
+        if image is not None:
+            info["rescue_image_ref"] = str(base.getid(image))
+        return self._lifecycle_action(server, "rescue", info or None)
+
+    def unrescue(self, server):
+        return self._lifecycle_action(server, "unrescue")
+
+    def reset_state(self, server, state="error"):
+        """Set the server's vm_state to ``active`` or ``error`` and clear
+        its task (admin); a Result."""
+        self.check_reset_state(state)
+        return self._lifecycle_action(server, "os-resetState", {"state": state})
+
+    def check_reset_state(self, state):
+        if state not in RESET_STATES:
+            raise exceptions.ValidationError(
+                "{state} must be active or error, not %r." % (state,), params=("state",)
+            )
+
+    def change_password(self, server, password):
+        """Set the guest's administrator password; a Result."""
+        self.check_change_password(password)
+        return self._lifecycle_action(server, "changePassword", {"adminPass": password})
+
+    def check_change_password(self, password):
+        if not isinstance(password, str) or not password:
+            raise exceptions.ValidationError(
+                "{password} must be a non-empty string.", params=("password",)
+            )
+
+    def trigger_crash_dump(self, server):
+        """Trigger a crash dump in the guest (2.17); a Result."""
+        self.check_trigger_crash_dump()
+        return self._lifecycle_action(server, "trigger_crash_dump")
+
+    def check_trigger_crash_dump(self):
+        self._require(self.api_version, CRASH_DUMP_VERSION, what="a crash dump")
+
+    def diagnostics(self, server):
+        """The hypervisor's figures for the server (admin), as a dict
+        with ``request_ids``; the standard form from 2.48."""
+        response = self._request("GET", "/servers/%s/diagnostics" % base.getid(server))
+        return base.DictWithMeta(self._body(response), base._request_ids(response))
+
+    def topology(self, server):
+        """The server's NUMA topology (2.78): ``nodes`` and
+        ``pagesize_kb``, a dict with ``request_ids``."""
+        self.check_topology()
+        response = self._request("GET", "/servers/%s/topology" % base.getid(server))
+        return base.DictWithMeta(self._body(response), base._request_ids(response))
+
+    def check_topology(self):
+        self._require(self.api_version, TOPOLOGY_VERSION, what="a server topology")
