@@ -13,8 +13,11 @@ _VOLUME_ARG = dict(metavar="<volume>", help="Volume (name or ID).")
 
 def _attachment_columns(version):
     """``(keys, headers)`` of an attachment at compute API ``version``."""
-    keys = ["id", "device", "serverId", "volumeId"]
-    headers = ["ID", "Device", "Server ID", "Volume ID"]
+    keys = ["device", "serverId", "volumeId"]
+    headers = ["Device", "Server ID", "Volume ID"]
+    if not version.matches("2.89"):  # the attachment id replaces it
+        keys.insert(0, "id")
+        headers.insert(0, "ID")
     if version.matches("2.70"):
         keys.append("tag")
         headers.append("Tag")
