@@ -13,6 +13,7 @@ Rows are never deleted: a deleted server's actions stay readable.
 
 from occli.localcloud import common
 from occli.localcloud import errors
+from occli.localcloud.compute import hosts
 
 STEPS = [
     """
@@ -97,14 +98,20 @@ EVENTS = {
     # a shelved-offloaded server is scheduled again; a shelved one is
     # started where it is (conductor's unshelve_instance)
     "unshelve": ("get_image_info", "schedule_instances", "compute_unshelve_instance"),
+    # nova-api's own EventReporter (checked against nova 34)
+    "lock": ("api_lock",),
+    "unlock": ("api_unlock",),
     "attach_volume": ("compute_attach_volume",),
     "detach_volume": ("compute_detach_volume",),
     "swap_volume": ("compute_swap_volume",),
     "extend_volume": ("compute_extend_volume",),
     "attach_interface": ("compute_attach_interface",),
     "detach_interface": ("compute_detach_interface",),
-    # API-only actions: lock, unlock, resetState
+    # resetState records no event
 }
+# events that run on the controller (nova-api, nova-conductor), not the
+# server's compute host
+_CONTROLLER_EVENTS = ("api_", "conductor_", "cold_migrate", "schedule_instances", "get_image_info")
 # unshelve of a server still on its host (vm_state shelved)
 UNSHELVE_IN_PLACE_EVENTS = ("compute_start_instance",)
 
@@ -142,9 +149,15 @@ def record(
         db.execute(
             "INSERT INTO compute_instance_action_events (action_id, event, start_at,"
             " finish_at, result, host) VALUES (?, ?, ?, ?, 'Success', ?)",
-            (action_id, name, now, finish, host or server.get("host")),
+            (action_id, name, now, finish, _event_host(name, host or server.get("host"))),
         )
     return action_id
+
+
+def _event_host(name, compute_host):
+    if name.startswith(_CONTROLLER_EVENTS):
+        return hosts.CONTROLLER
+    return compute_host
 
 
 def _event(row, now):
