@@ -11,6 +11,7 @@ found.``), as from nova 34. Create answers 200.
 """
 
 import copy
+from typing import Any
 
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
@@ -20,7 +21,7 @@ from occli.localcloud.compute.api import schemas
 
 MAX_LIMIT = 1000
 
-_create = {
+_create: dict[str, Any] = {
     "type": "object",
     "properties": {
         "server_group": {
