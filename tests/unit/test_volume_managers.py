@@ -260,3 +260,52 @@ def test_interface_checks_and_list(client, mock_cloud):
     mock_cloud.mock.get(COMPUTE + "/servers/%s/os-interface" % SERVER_ID, json=body)
     got = client.interface_attachments.list(SERVER_ID)
     assert got[0].tag == "public"
+
+
+def _recorded_gates():
+    """``{(method, API, option): first accepted version}`` from real nova
+    34 (each refused with a schema 400 one version before)."""
+    recorded = load_fixture("compute", "realcloud", "nova-34-attachment-gates.json")
+    accepted = {}
+    for exchange in recorded["exchanges"]:
+        request = exchange["request"]
+        kind = request["path"].rsplit("/", 2)[-1 if request["method"] == "POST" else -2]
+        inner = next(iter(request["body"].values())) if request["body"] else {}
+        for option in ("tag", "delete_on_termination"):
+            if option not in inner:
+                continue
+            if exchange["status"] == 400:
+                message = exchange["body"]["badRequest"]["message"]
+                assert "'%s' was unexpected" % option in message
+            else:
+                accepted.setdefault((request["method"], kind, option), request["microversion"])
+    return accepted
+
+
+def test_gates_match_the_real_nova(client, monkeypatch):
+    checks = {
+        ("POST", "os-volume_attachments", "tag"): lambda: client.volume_attachments.check_create(
+            tag="t"
+        ),
+        ("POST", "os-volume_attachments", "delete_on_termination"): (
+            lambda: client.volume_attachments.check_create(delete_on_termination=True)
+        ),
+        ("PUT", "os-volume_attachments", "delete_on_termination"): (
+            lambda: client.volume_attachments.check_update(delete_on_termination=True)
+        ),
+        ("POST", "os-interface", "tag"): lambda: client.interface_attachments.check_create(
+            port="p", tag="t"
+        ),
+    }
+    gates = _recorded_gates()
+    assert set(gates) == set(checks)
+    for key, version in gates.items():
+        major, minor = version.split(".")
+        for pinned, allowed in (("%s.%d" % (major, int(minor) - 1), False), (version, True)):
+            monkeypatch.setattr(client, "requested_compute_version", pinned)
+            client._versions.clear()
+            if allowed:
+                checks[key]()
+            else:
+                with pytest.raises(exceptions.UnsupportedVersion, match=version):
+                    checks[key]()
