@@ -153,9 +153,11 @@ def predicates(search, zone_of):
     if "availability_zone" in search:
         zone = search["availability_zone"]
         preds.append(lambda s: zone_of(s) == zone)
-    if search.get("deleted"):
-        include_deleted = True
-        preds.append(lambda s: bool(s["deleted"]))
+    if "deleted" in search:
+        # an admin's explicit choice, also over changes-since/-before
+        wanted = bool(search["deleted"])
+        include_deleted = include_deleted or wanted
+        preds.append(lambda s: bool(s["deleted"]) == wanted)
     return preds, include_deleted
 
 

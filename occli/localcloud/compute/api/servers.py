@@ -118,14 +118,35 @@ def load(req):
 
 
 def _parse_time(value, name):
+    """A naive UTC datetime; text that is no ISO 8601 time fails nova's
+    query schema (its ``date-time`` format), a time whose offset leaves
+    years 1-9999 nova's parsing."""
     try:
         parsed = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise common.bad_request(
+            "Invalid input for query parameters %s. Value: %s. '%s' is not a 'date-time'"
+            % (name, value, value)
+        ) from None
+    try:
         if parsed.tzinfo is not None:
             parsed = parsed.astimezone(datetime.timezone.utc).replace(tzinfo=None)
     except (ValueError, OverflowError):
-        # OverflowError: an offset moving the time out of years 1-9999
         raise common.bad_request("Invalid filter field: %s." % name) from None
     return parsed
+
+
+def _strict_bool(value):
+    """oslo's ``bool_from_string(strict=True)``, as nova reads ``locked``."""
+    lowered = value.strip().lower()
+    if lowered in ("1", "t", "true", "on", "y", "yes"):
+        return True
+    if lowered in ("0", "f", "false", "off", "n", "no"):
+        return False
+    raise common.bad_request(
+        "Unrecognized value '%s', acceptable values are: '0', '1', 'f', 'false', 'n', 'no', "
+        "'off', 'on', 't', 'true', 'y', 'yes'" % value
+    )
 
 
 def _last_segment(ref):
@@ -167,7 +188,7 @@ def _search(req):
             if arg(name) is not None:
                 search[name] = set(arg(name).split(","))
     if version >= "2.73" and arg("locked") is not None:
-        search["locked"] = common.bool_param(arg("locked"), "locked")
+        search["locked"] = _strict_bool(arg("locked"))
     if admin or version >= "2.83":
         for name in ("availability_zone", "key_name", "user_id", "vm_state", "task_state"):
             if arg(name) is not None:
@@ -183,8 +204,13 @@ def _search(req):
             if arg(name) is not None:
                 search[name] = arg(name)
         deleted = arg("deleted")
-        if deleted is not None and common.bool_param(deleted, "deleted"):
-            search["deleted"] = True
+        if deleted is not None:
+            # nova: anything but a true value lists the non-deleted ones
+            search["deleted"] = deleted.strip().lower() in ("1", "t", "true", "on", "y", "yes")
+    if search.get("vm_state") == "deleted":
+        if not admin:
+            raise HTTPError(403, "Only administrators may list deleted instances")
+        search["deleted"] = True
     return search
 
 
@@ -202,7 +228,10 @@ def _projects(req):
 
 def _list(req, detail):
     if req.microversion >= "2.75":
-        common.reject_unknown_params(req, LIST_PARAMS)
+        # nova's query schema: additionalProperties false beside a '^_' pattern
+        for name in req.query:
+            if name not in LIST_PARAMS and not name.startswith("_"):
+                raise common.bad_request("'%s' does not match any of the regexes: '^_'" % name)
     projects = _projects(req)
     search = _search(req)
     listing = servers.select(
