@@ -16,6 +16,11 @@ to A's server.
 _V = "volume 3.70"
 _VOL = "/v3/volumes"
 _SNAP = "/v3/snapshots"
+_NOVA = "/v2.1/servers/{server_id}/os-volume_attachments"
+
+
+def _attached(ids):
+    return {"volume_id": ids["attached_volume_id"]}
 
 
 def _headers(ids):
@@ -61,9 +66,6 @@ def _new_snapshot(world):
     return world.secret(snapshot_id)
 
 
-FACTORIES = {"volume_id": _new_volume, "snapshot_id": _new_snapshot}
-
-
 def setup(world, ids):
     # the matrix makes many throwaway volumes of A
     world.as_(
@@ -79,12 +81,44 @@ def setup(world, ids):
     ids["type_id"] = "5fed9d7c-401d-46e2-8e80-f30c70cb7e1d"
     ids["target_id"] = world.projects["A"]
     ids["attached_volume_id"] = _new_volume(world)
-    from occli.localcloud.volume import volumes
+    _attach(world, ids["server_id"], ids["attached_volume_id"])
+    attachments = world.as_(
+        "a_member", "GET", "/volume/v3/attachments", headers=_headers(None)
+    ).json()["attachments"]
+    attachments = [a for a in attachments if a["volume_id"] == ids["attached_volume_id"]]
+    ids["attachment_id"] = world.secret(attachments[0]["id"])
 
-    with world.cloud.store.transaction() as db:
-        volume = volumes.find(db, ids["attached_volume_id"])
-        attachment = volumes.attach(db, volume, ids["server_id"], "/dev/vdb", "compute1")
-    ids["attachment_id"] = world.secret(attachment)
+
+def _attach(world, server_id, volume_id):
+    response = world.as_(
+        "a_member",
+        "POST",
+        "/compute/v2.1/servers/%s/os-volume_attachments" % server_id,
+        headers={"OpenStack-API-Version": "compute 2.96"},
+        json_body={"volumeAttachment": {"volumeId": volume_id}},
+    )
+    assert response.status == 200, response.body
+
+
+def _attach_newest(world):
+    """Attach the newest volume of A to A's newest server (the fresh
+    ``server_id`` and ``volume_id`` made just before)."""
+    headers = {"OpenStack-API-Version": "compute 2.96"}
+    servers = world.as_("a_member", "GET", "/compute/v2.1/servers", headers=headers).json()[
+        "servers"
+    ]
+    volumes = world.as_("a_member", "GET", "/volume/v3/volumes", headers=_headers(None)).json()[
+        "volumes"
+    ]
+    _attach(world, servers[0]["id"], volumes[0]["id"])
+    return "attached"
+
+
+FACTORIES = {
+    "volume_id": _new_volume,
+    "snapshot_id": _new_snapshot,
+    "attached": _attach_newest,
+}
 
 
 def rules():
@@ -150,6 +184,24 @@ def rules():
         ),
         # on B's quotas: deleting A's would bring back the limits A's
         # throwaway volumes exceed
+        ("compute", "GET", _NOVA): rule("read"),
+        ("compute", "POST", _NOVA): rule(
+            "write",
+            fresh=("server_id", "volume_id"),
+            body=lambda ids: {"volumeAttachment": {"volumeId": ids["volume_id"]}},
+        ),
+        ("compute", "GET", _NOVA + "/{volume_id}"): rule("read", params=_attached),
+        ("compute", "PUT", _NOVA + "/{volume_id}"): rule(
+            "write",
+            202,
+            params=_attached,
+            body=lambda ids: {
+                "volumeAttachment": {"volumeId": ids["volume_id"], "delete_on_termination": False}
+            },
+        ),
+        ("compute", "DELETE", _NOVA + "/{volume_id}"): rule(
+            "write", 202, fresh=("server_id", "volume_id", "attached")
+        ),
         ("volume", "DELETE", "/v3/os-quota-sets/{target_id}"): r(
             "admin", params=lambda ids: {"target_id": ids["other_target_id"]}
         ),

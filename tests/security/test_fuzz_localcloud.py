@@ -374,6 +374,12 @@ def _volume_seeds(ids):
         ],
         cinder + "/snapshots/{snapshot_id}": [{"snapshot": {"name": "n"}}],
         cinder + "/os-quota-sets/{target_id}": [{"quota_set": {"volumes": 20, "gigabytes": "50"}}],
+        "/compute/v2.1/servers/{server_id}/os-volume_attachments": [
+            {"volumeAttachment": {"volumeId": ids["volume_id"], "tag": "t"}}
+        ],
+        "/compute/v2.1/servers/{server_id}/os-volume_attachments/{volume_id}": [
+            {"volumeAttachment": {"volumeId": ids["volume_id"], "delete_on_termination": True}}
+        ],
     }
 
 

@@ -22,6 +22,7 @@ from occli.localcloud.compute import server_filters
 from occli.localcloud.compute import server_groups
 from occli.localcloud.compute import states
 from occli.localcloud.compute import values
+from occli.localcloud.compute import volume_attach
 
 _COLUMNS = None
 # rows read by one ``IN (...)``: SQLite allows 32766 variables (999 before
@@ -114,6 +115,7 @@ def create(db, caller, config, images, request):
     count = quotas.instance_count(
         db, config, caller.project_id, request.min_count, request.max_count, flavor
     )
+    volume_attach.check_mappings(db, caller, config, mappings)
     group = server_groups.from_hints(db, caller, request.scheduler_hints)
     if group is not None:
         server_groups.check_members(db, caller, group, count)
@@ -142,6 +144,7 @@ def create(db, caller, config, images, request):
                 "UPDATE servers SET ports = ?, security_groups = ? WHERE seq = ?",
                 (row["ports"], row["security_groups"], row["seq"]),
             )
+            volume_attach.build(db, caller, config, row, mappings)
         created.append(row)
     if group is not None:  # members from the start, ERROR ones too (nova)
         server_groups.add_members(db, group, new_ids)
@@ -174,6 +177,7 @@ def delete(db, caller, server):
     row stays with ``vm_state`` ``deleted``."""
     check_lock(caller, server)
     networks.release(db, server)
+    volume_attach.release(db, server)
     now = common.iso_naive_micro(common.utcnow())
     server.update(
         {

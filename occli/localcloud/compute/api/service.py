@@ -33,6 +33,7 @@ from occli.localcloud.compute.api import servers
 from occli.localcloud.compute.api import tags
 from occli.localcloud.compute.api import usage
 from occli.localcloud.compute.api import versions
+from occli.localcloud.compute.api import volume_attachments
 
 # The API modules, each with register(service), in route order.
 RESOURCES = (
@@ -54,6 +55,7 @@ RESOURCES = (
     quotas,
     usage,
     instance_actions,
+    volume_attachments,
 )
 
 FAULT_NAMES = {
@@ -150,6 +152,10 @@ def policy_rule(req, route):
         rule = "os-remote-consoles"
     elif pattern.endswith("/os-server-password"):
         rule = "os-server-password:clear"
+    elif "/os-volume_attachments" in pattern:
+        rule = "os-volumes-attachments:" + {"POST": "create", "PUT": "update"}.get(
+            route.method, "delete"
+        )
     elif "/os-server-groups" in pattern:
         rule = "os-server-groups:" + ("create" if route.method == "POST" else "delete")
     elif "/tags" in pattern:
