@@ -6,6 +6,7 @@ import uuid
 
 import pytest
 
+from occli.client import Client
 from tests.functional.harness import IMAGE
 from tests.functional.harness import as_json
 from tests.functional.harness import ok
@@ -154,3 +155,64 @@ def test_a_group_in_use_cannot_be_deleted(occli):
     finally:
         ok(occli("server", "delete", server["id"], *WAIT))
     ok(occli("security", "group", "delete", name))
+
+
+def _addresses(occli, server_id):
+    shown = as_json(occli("server", "show", server_id, "-f", "json"))
+    return sorted(a["addr"] for addrs in shown["addresses"].values() for a in addrs)
+
+
+def test_add_and_remove_network_fixed_ip_and_port(occli, vm):
+    first = vm["addresses"]["private"][0]["addr"]
+    ok(occli("server", "add", "network", vm["name"], "private", "--tag", "second"))
+    ports = as_json(occli("port", "list", "--server", vm["id"], "-f", "json"))
+    assert len(ports) == 2
+    ok(
+        occli(
+            "server", "add", "fixed", "ip", vm["name"], "private", "--fixed-ip-address", "10.0.9.9"
+        )
+    )
+    assert "10.0.9.9" in _addresses(occli, vm["id"])
+    ok(occli("server", "remove", "fixed", "ip", vm["name"], "10.0.9.9"))
+    assert "10.0.9.9" not in _addresses(occli, vm["id"])
+    code, out, err = occli("server", "remove", "fixed", "ip", vm["name"], "10.0.9.9")
+    assert code == 1
+    assert "has no fixed IP 10.0.9.9" in err
+    # a port Nova made for the network is deleted when detached
+    second = [p for p in ports if p["Fixed IP Addresses"][0]["ip_address"] != first][0]
+    ok(occli("server", "remove", "port", vm["name"], second["ID"]))
+    assert _addresses(occli, vm["id"]) == [first]
+    assert occli("port", "show", second["ID"])[0] == 1
+    # a port made by the user is attached by name, and kept when detached
+    client = Client(cloud="local")
+    name = unique("own-port")
+    own = client.ports.create(client.networks.find_resource("private"), name=name)
+    try:
+        ok(occli("server", "add", "port", vm["name"], name))
+        assert own.fixed_ips[0]["ip_address"] in _addresses(occli, vm["id"])
+        ok(occli("server", "remove", "port", vm["name"], name))
+        assert as_json(occli("port", "show", name, "-f", "json"))["device_id"] == ""
+    finally:
+        client.ports.delete(own)
+    ok(occli("server", "remove", "network", vm["name"], "private"))
+    assert _addresses(occli, vm["id"]) == []
+    code, out, err = occli("server", "remove", "network", vm["name"], "private")
+    assert code == 1
+    assert "has no port on network private" in err
+
+
+def test_add_and_remove_security_group(occli, vm):
+    name = unique("extra")
+    ok(occli("security", "group", "create", name))
+    try:
+        ok(occli("server", "add", "security", "group", vm["name"], name))
+        shown = as_json(occli("server", "show", vm["id"], "-f", "json"))
+        assert {g["name"] for g in shown["security_groups"]} == {"default", name}
+        ok(occli("server", "remove", "security", "group", vm["name"], name))
+        shown = as_json(occli("server", "show", vm["id"], "-f", "json"))
+        assert [g["name"] for g in shown["security_groups"]] == ["default"]
+        code, out, err = occli("server", "add", "security", "group", vm["name"], "nosuch")
+        assert code == 1
+        assert "No security group with a name or ID of 'nosuch' exists." in err
+    finally:
+        ok(occli("security", "group", "delete", name))

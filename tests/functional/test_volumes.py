@@ -6,6 +6,7 @@ import uuid
 
 import pytest
 
+from tests.functional.harness import IMAGE
 from tests.functional.harness import as_json
 from tests.functional.harness import ok
 
@@ -106,3 +107,85 @@ def test_unknown_volume(occli):
     code, out, err = occli("volume", "delete", "nosuch")
     assert code == 1
     assert "Failed to delete volume nosuch" in err
+
+
+@pytest.fixture
+def vm(occli):
+    """An ACTIVE server on ``private``, deleted afterwards."""
+    shown = as_json(
+        occli(
+            "server", "create", unique("vol-vm"), "--image", IMAGE, "--flavor", "m1.tiny",
+            "--network", "private", *WAIT, "-f", "json",
+        )
+    )  # fmt: skip
+    yield shown
+    occli("server", "delete", shown["id"], *WAIT)
+
+
+def test_attach_update_detach_tour(occli, vm, volume):
+    attached = as_json(occli("server", "add", "volume", vm["name"], volume["name"], "-f", "json"))
+    assert (attached["Server ID"], attached["Volume ID"]) == (vm["id"], volume["id"])
+    assert attached["Delete On Termination"] is False
+    shown = as_json(occli("volume", "show", volume["id"], "-f", "json"))
+    assert shown["status"] == "in-use"
+    assert [a["server_id"] for a in shown["attachments"]] == [vm["id"]]
+    # an attached volume cannot be deleted: Cinder's 400, exit 1
+    code, out, err = occli("volume", "delete", volume["name"])
+    assert code == 1
+    assert "Invalid volume" in err and "(HTTP 400)" in err
+    ok(occli("server", "volume", "update", vm["name"], volume["name"], "--delete-on-termination"))
+    rows = as_json(occli("server", "volume", "list", vm["name"], "-f", "json"))
+    assert [(r["Volume ID"], r["Delete On Termination"]) for r in rows] == [(volume["id"], True)]
+    ok(occli("server", "remove", "volume", vm["name"], volume["name"]))
+    assert as_json(occli("server", "volume", "list", vm["name"], "-f", "json")) == []
+    assert as_json(occli("volume", "show", volume["id"], "-f", "json"))["status"] == "available"
+
+
+def test_attachment_options_below_their_microversion(occli, volume):
+    code, out, err = occli(
+        "--os-compute-api-version", "2.48", "server", "add", "volume", "vm", volume["id"],
+        "--tag", "data",
+    )  # fmt: skip
+    assert code == 1
+    assert "2.49" in err
+    code, out, err = occli("server", "add", "volume", "no-such-server", volume["id"])
+    assert code == 1
+    assert "No server with a name or ID of 'no-such-server' exists." in err
+
+
+def test_boot_from_a_volume_and_from_a_snapshot(occli):
+    root = as_json(
+        occli(
+            "volume", "create", unique("root"), "--size", "1", "--image", IMAGE, *WAIT,
+            "-f", "json",
+        )
+    )  # fmt: skip
+    snap = as_json(
+        occli(
+            "volume", "snapshot", "create", unique("rsnap"), "--volume", root["id"], *WAIT,
+            "-f", "json",
+        )
+    )  # fmt: skip
+    servers = []
+    try:
+        for option in (["--volume", root["name"]], ["--snapshot", snap["name"]]):
+            server = as_json(
+                occli(
+                    "server", "create", unique("bfv"), "--flavor", "m1.tiny", "--nic", "none",
+                    *option, *WAIT, "-f", "json",
+                )
+            )  # fmt: skip
+            servers.append(server["id"])
+            assert server["status"] == "ACTIVE"
+            assert server["image"] is None  # booted from volume
+            rows = as_json(occli("server", "volume", "list", server["id"], "-f", "json"))
+            assert [r["Device"] for r in rows] == ["/dev/vda"]
+        assert (
+            as_json(occli("server", "volume", "list", servers[0], "-f", "json"))[0]["Volume ID"]
+            == root["id"]
+        )
+    finally:
+        for server_id in servers:
+            occli("server", "delete", server_id, *WAIT)
+        occli("volume", "snapshot", "delete", snap["id"])
+        occli("volume", "delete", root["id"], "--purge")
