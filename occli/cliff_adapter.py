@@ -166,7 +166,13 @@ def make_command(name, func, dist=None):
         if formatter in _RAW_FORMATTERS:
             from occli.columns import printable_cell
 
-            if formatter in _TEXT_FORMATTERS:
+            if formatter == "shell":
+
+                def cell(value):
+                    # an absent value is an empty variable, never "None"
+                    value = _as_text(value)
+                    return "" if value is None else printable_cell(value)
+            elif formatter in _TEXT_FORMATTERS:
 
                 def cell(value):
                     return printable_cell(_as_text(value))

@@ -332,16 +332,20 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
     def get(self, server):
         return self._get("/servers/%s" % base.getid(server), "server")
 
-    def find_resource(self, name_or_id):
+    def find_resource(self, name_or_id, all_projects=False):
         """A server by id, else by exact name.
 
         Server ids are UUIDs, so anything else goes straight to the name
         lookup: Nova's ``name`` filter (a regex, anchored and escaped here)
-        followed by an exact client-side match.
+        followed by an exact client-side match; with ``all_projects``
+        (admins) the names of every project's servers.
         """
         if isinstance(name_or_id, base.Resource) or is_uuid(name_or_id):
             return super().find_resource(name_or_id)
-        matches = self._find_by_name(str(name_or_id))
+        if all_projects:
+            matches = self.find_all(name=str(name_or_id), all_projects=True)
+        else:
+            matches = self._find_by_name(str(name_or_id))
         if len(matches) > 1:
             raise self._ambiguous("name '%s'" % name_or_id, matches)
         if not matches:
@@ -353,10 +357,11 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
     def _find_by_name(self, name):
         return self.find_all(name=name)
 
-    def find_all(self, **filters):
+    def find_all(self, all_projects=False, **filters):
         """Servers matching ``filters`` exactly; ``name`` is also sent to
-        Nova (as an anchored regex) so only candidates are listed."""
-        search = {}
+        Nova (as an anchored regex) so only candidates are listed;
+        ``all_projects``: every project's (admins)."""
+        search = {"all_tenants": True} if all_projects else {}
         if "name" in filters:
             search["name"] = "^%s$" % re.escape(str(filters["name"]))
         return [
@@ -857,9 +862,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             if trusted_image_certificates not in (None, CLEAR)
             else trusted_image_certificates,
         }
-        info.update(
-            (k, None if v is CLEAR else v) for k, v in optional.items() if v is not None
-        )
+        info.update((k, None if v is CLEAR else v) for k, v in optional.items() if v is not None)
         result = self._server_action(server, "rebuild", info, response_key="server")
         return result if isinstance(result, Server) else self.get(server)
 
@@ -1075,11 +1078,12 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
 
     def check_backup(self, name, backup_type, rotation):
         """Check :meth:`backup`'s arguments as it does, sending nothing."""
-        for value, param in ((name, "name"), (backup_type, "backup_type")):
-            if not value:
-                raise exceptions.ValidationError(
-                    "{%s} must not be empty." % param, params=(param,)
-                )
+        if not name:
+            raise exceptions.ValidationError("{name} must not be empty.", params=("name",))
+        if not isinstance(backup_type, str):
+            raise exceptions.ValidationError(
+                "{backup_type} must be text, e.g. daily.", params=("backup_type",)
+            )
         try:
             rotation = int(rotation)
         except (TypeError, ValueError):

@@ -156,6 +156,10 @@ def show_server(client, server, extra=None, images=()):
         for found in images:
             if found is not None and getattr(found, "id", None) == image["id"]:
                 info["image"] = dict(image, name=getattr(found, "name", None))
+    power = info.get("OS-EXT-STS:power_state")
+    if "OS-EXT-STS:power_state" in info:
+        # as server list --long: the state's name, not nova's number
+        info["OS-EXT-STS:power_state"] = POWER_STATES.get(power, power)
     info.update(extra or {})
     return columns.show(info, formatters=SHOW_FORMATTERS)
 
@@ -163,7 +167,7 @@ def show_server(client, server, extra=None, images=()):
 # -- acting on several servers -------------------------------------------
 
 
-def _each(client, refs, verb, action, args, until=None, pending=()):
+def _each(client, refs, verb, action, args, until=None, pending=(), find=None):
     """Run ``action(server)`` on every server named in ``refs``.
 
     Up to ``--concurrency`` servers at a time (:func:`occli.utils.for_each`).
@@ -176,7 +180,7 @@ def _each(client, refs, verb, action, args, until=None, pending=()):
 
     def act(indexed):
         index, ref = indexed
-        server = client.servers.find_resource(ref)
+        server = (find or client.servers.find_resource)(ref)
         action(server)
         found[index] = server
 
@@ -578,14 +582,55 @@ def do_server_show(client, args):
 
 
 @utils.arg("servers", **_SERVERS_ARG)
+@utils.arg(
+    "--force",
+    action="store_true",
+    help="Delete at once (forceDelete), even a soft-deleted server, rather than "
+    "soft-deleting on clouds with a reclaim interval.",
+)
+@utils.arg(
+    "--all-projects",
+    action="store_true",
+    help="Look server names up in every project (admin).",
+)
 @utils.wait_options("the servers are gone")
 @utils.concurrency_option
 def do_server_delete(client, args):
     """Delete servers.
 
+    On a cloud with a reclaim interval a deleted server is SOFT_DELETED
+    first (see server restore) unless --force is given.
+
     Example: occli server delete --wait vm1
     """
-    return _each(client, args.servers, "delete", client.servers.delete, args, until=waiters.GONE)
+    action = client.servers.force_delete if args.force else client.servers.delete
+
+    def find(ref):
+        return client.servers.find_resource(ref, all_projects=args.all_projects)
+
+    return _each(client, args.servers, "delete", action, args, until=waiters.GONE, find=find)
+
+
+@utils.arg("servers", **_SERVERS_ARG)
+@utils.wait_options("the servers are ACTIVE")
+@utils.concurrency_option
+def do_server_restore(client, args):
+    """Restore soft-deleted servers (SOFT_DELETED, on clouds with a reclaim
+    interval) before they are reclaimed.
+
+    Exit code 1 if a server is not soft-deleted (409).
+
+    Example: occli server restore vm1
+    """
+    return _each(
+        client,
+        args.servers,
+        "restore",
+        client.servers.restore,
+        args,
+        until={"ACTIVE"},
+        pending={"SOFT_DELETED"},
+    )
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
@@ -790,16 +835,95 @@ def do_server_lock(client, args):
     help="Image to rebuild from (name or ID); default: the server's current image.",
 )
 @utils.arg("--name", metavar="<name>", help="New name.")
-@utils.arg("--admin-pass", metavar="<password>", help="New administrator password.")
+@utils.arg(
+    "--password",
+    "--admin-pass",
+    dest="admin_pass",
+    metavar="<password>",
+    help="New administrator password (never logged).",
+)
 @utils.arg("--description", metavar="<text>", help="New description (compute API 2.19+).")
+@utils.arg(
+    "--property",
+    dest="properties",
+    action="append",
+    default=[],
+    metavar="<key=value>",
+    type=utils.key_value("--property"),
+    help="Set the server's properties to these (repeatable; replaces them all).",
+)
+@utils.arg(
+    "--key-name",
+    dest="key_name",
+    metavar="<key-name>",
+    help="Key pair to inject (compute API 2.54+).",
+)
+@utils.arg(
+    "--no-key-name",
+    dest="key_name",
+    action="store_const",
+    const=servers_api.CLEAR,
+    help="Remove the server's key pair (compute API 2.54+).",
+)
+@utils.arg(
+    "--user-data",
+    metavar="<file>",
+    help="File of new user data (compute API 2.57+).",
+)
+@utils.arg(
+    "--no-user-data",
+    action="store_true",
+    help="Remove the server's user data (compute API 2.57+).",
+)
+@utils.arg(
+    "--preserve-ephemeral",
+    dest="preserve_ephemeral",
+    action=utils.Switch,
+    const=True,
+    other="--no-preserve-ephemeral",
+    help="Keep the ephemeral disk's data.",
+)
+@utils.arg(
+    "--no-preserve-ephemeral",
+    dest="preserve_ephemeral",
+    action=utils.Switch,
+    const=False,
+    other="--preserve-ephemeral",
+    help="Rebuild the ephemeral disk too (the default).",
+)
+@utils.arg(
+    "--hostname", metavar="<hostname>", help="New hostname in the guest (compute API 2.90+)."
+)
+@utils.arg(
+    "--trusted-image-cert",
+    dest="trusted_certs",
+    action="append",
+    metavar="<cert-id>",
+    help="Trusted certificate ID to verify the image with (repeatable; compute API 2.63+).",
+)
+@utils.arg(
+    "--no-trusted-image-certs",
+    action="store_true",
+    help="Remove the server's trusted certificate IDs (compute API 2.63+).",
+)
+@utils.option_names(
+    metadata="--property",
+    key_name="--key-name",
+    user_data="--user-data",
+    trusted_image_certificates="--trusted-image-cert",
+)
 @utils.wait_options("the rebuild is done")
 @utils.output("show")
 def do_server_rebuild(client, args):
     """Rebuild a server from an image (its disk is replaced), by default the
     image it runs, as OSC does.
 
-    Example: occli server rebuild --image cirros --wait vm1
+    Options left out keep what the server has; the --no-* options remove it.
+
+    Example: occli server rebuild --image cirros --key-name mykey --wait vm1
     """
+    options = _rebuild_options(args)
+    client.servers.check_rebuild(**{k: v for k, v in options.items() if k != "preserve_ephemeral"})
     server = client.servers.find_resource(args.server)
     current = server.to_dict().get("image") or {}
     if args.image is None and not (isinstance(current, dict) and current.get("id")):
@@ -809,7 +933,7 @@ def do_server_rebuild(client, args):
         )
     image = client.images.find_resource(args.image or current["id"])
     rebuilt = client.servers.rebuild(
-        server, image, name=args.name, admin_pass=args.admin_pass, description=args.description
+        server, image, name=args.name, admin_pass=args.admin_pass, **options
     )
     extra = {}
     if "adminPass" in rebuilt:
@@ -822,6 +946,35 @@ def do_server_rebuild(client, args):
                 client.servers, rebuilt, {"ACTIVE", "SHUTOFF"}, **utils.wait_args(args)
             )
     return show_server(client, rebuilt, extra, images=[image])
+
+
+def _rebuild_options(args):
+    """The rebuild keywords of the options given (usage errors: exit 2)."""
+    if args.user_data and args.no_user_data:
+        raise exceptions.ValidationError("--user-data and --no-user-data exclude each other.")
+    if args.trusted_certs and args.no_trusted_image_certs:
+        raise exceptions.ValidationError(
+            "--trusted-image-cert and --no-trusted-image-certs exclude each other."
+        )
+    user_data = None
+    if args.no_user_data:
+        user_data = servers_api.CLEAR
+    elif args.user_data:
+        from occli.v2.commands.server_create import _read_file
+
+        user_data = _read_file(args.user_data, "--user-data", servers_api.MAX_USER_DATA)
+    certs = args.trusted_certs
+    if args.no_trusted_image_certs:
+        certs = servers_api.CLEAR
+    return {
+        "description": args.description,
+        "metadata": dict(args.properties) if args.properties else None,
+        "key_name": args.key_name,
+        "user_data": user_data,
+        "hostname": args.hostname,
+        "trusted_image_certificates": certs,
+        "preserve_ephemeral": args.preserve_ephemeral,
+    }
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
