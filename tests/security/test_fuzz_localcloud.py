@@ -267,6 +267,10 @@ def _seeds(ids):
         {"rebuild": {"imageRef": CIRROS, "name": "r"}},
         {"resize": {"flavorRef": "2"}},
         {"createImage": {"name": "i"}},
+        {"createBackup": {"name": "b", "backup_type": "daily", "rotation": 1}},
+        {"os-getVNCConsole": {"type": "novnc"}},
+        {"injectNetworkInfo": None},
+        {"restore": None},
         {"lock": None},
         {"os-stop": None},
     ]
@@ -310,6 +314,9 @@ def _seeds(ids):
         compute + "/os-volumes_boot/{server_id}": [{"server": {"name": "n"}}],
         compute + "/servers/{server_id}/action": actions,
         compute + "/os-volumes_boot/{server_id}/action": actions,
+        compute + "/servers/{server_id}/remote-consoles": [
+            {"remote_console": {"protocol": "vnc", "type": "novnc"}}
+        ],
         compute + "/servers/{server_id}/metadata": [{"metadata": {"a": "b"}}],
         compute + "/servers/{server_id}/metadata/{key}": [{"meta": {"k": "v"}}],
         compute + "/os-aggregates": [{"aggregate": {"name": "a", "availability_zone": "z"}}],
