@@ -381,7 +381,8 @@ class VolumeService(Service):
             if isinstance(spec[key], str):
                 spec[key] = spec[key].strip()
         volume = volumes.create(req.db, req.context, req.cloud.store, req.cloud.config, spec)
-        return Response(202, {"volume": self._volume_view(req, volume)})
+        view = views.volume_detail(req, volume, types.names(req.db), [], extended=False)
+        return Response(202, {"volume": view})
 
     def show_volume(self, req):
         return {"volume": self._volume_view(req, self._volume(req))}

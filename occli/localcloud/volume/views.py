@@ -45,9 +45,10 @@ def _attachment(att, admin):
     }
 
 
-def volume_detail(req, volume, type_names, attachments):
+def volume_detail(req, volume, type_names, attachments, extended=True):
     """``type_names``: ``{type id: name}``; ``attachments``: the volume's
-    attachment rows."""
+    attachment rows; ``extended``: with the attributes Cinder's API
+    extensions add to show and list answers (not to a create's)."""
     version, admin = req.microversion, req.context.is_admin
     view = {
         "id": volume["id"],
@@ -70,12 +71,14 @@ def volume_detail(req, volume, type_names, attachments):
         "consistencygroup_id": None,
         "multiattach": False,
         "attachments": [_attachment(a, admin) for a in attachments],
-        "os-vol-tenant-attr:tenant_id": volume["project_id"],
     }
-    if volume["image_metadata"]:
-        view["volume_image_metadata"] = json.loads(volume["image_metadata"])
+    if extended:
+        view["os-vol-tenant-attr:tenant_id"] = volume["project_id"]
+        if volume["image_metadata"]:
+            view["volume_image_metadata"] = json.loads(volume["image_metadata"])
     if admin:
         view["migration_status"] = None
+    if admin and extended:
         view["os-vol-host-attr:host"] = "localcloud@lvm#lvm"
         view["os-vol-mig-status-attr:migstat"] = None
         view["os-vol-mig-status-attr:name_id"] = None
