@@ -136,3 +136,9 @@ def test_soft_delete_restore_and_force(reclaiming):
     ok(occli("server", "delete", "--force", "soft", "--wait", "--wait-interval", "0.1"))
     code, _, err = occli("server", "show", "soft")
     assert code == 1
+
+
+def test_rebuild_password_never_in_debug_output(occli, vm):
+    code, out, err = occli("--debug", "server", "rebuild", vm, "--password", "Zq9-secret-Zq9")
+    assert code == 0, err
+    assert "Zq9-secret-Zq9" not in err
