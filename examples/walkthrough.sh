@@ -30,6 +30,15 @@ tidy() {
         "${user[@]}" software config delete "$id" >/dev/null 2>&1
     done
     "${user[@]}" server delete demo-vm --wait >/dev/null 2>&1
+    for id in $("${user[@]}" port list --server demo-net -f value -c ID 2>/dev/null); do
+        for ip in $("${user[@]}" floating ip list --port "$id" -f value -c ID 2>/dev/null); do
+            "${user[@]}" floating ip delete "$ip" >/dev/null 2>&1
+        done
+    done
+    "${user[@]}" server delete demo-net --wait >/dev/null 2>&1
+    "${user[@]}" volume delete demo-data >/dev/null 2>&1
+    "${user[@]}" server delete demo-grouped --wait >/dev/null 2>&1
+    "${user[@]}" server group delete demo-group >/dev/null 2>&1
     "${admin[@]}" server delete london-vm --wait >/dev/null 2>&1
     for agg in london-agg paris-agg; do
         for host in host1 host2 host3; do
@@ -53,6 +62,36 @@ step "${user[@]}" server stop demo-vm --wait
 step "${user[@]}" server start demo-vm --wait
 step "${user[@]}" server show demo-vm -c name -c status -c addresses -c metadata
 fails "${user[@]}" server show no-such-vm
+
+echo
+echo "== Server groups and tags =="
+step "${user[@]}" server group create demo-group --policy anti-affinity
+step "${user[@]}" server create demo-grouped --image cirros-0.6.2-x86_64-disk \
+    --flavor m1.tiny --nic none --server-group demo-group --wait
+step "${user[@]}" server group show demo-group -c name -c policy -c members
+step "${user[@]}" server set --tag web --tag demo demo-grouped
+step "${user[@]}" server list --tags web -c Name -c Status
+step "${user[@]}" server delete demo-grouped --wait
+step "${user[@]}" server group delete demo-group
+
+echo
+echo "== Networks, floating IPs and volumes =="
+step "${user[@]}" network list
+step "${user[@]}" server create demo-net --image cirros-0.6.2-x86_64-disk \
+    --flavor m1.tiny --network private --wait -c name -c status -c addresses
+step "${user[@]}" volume create demo-data --size 1 --wait -c name -c status -c size
+step "${user[@]}" server add volume demo-net demo-data
+step "${user[@]}" volume list --name demo-data
+# an attached volume cannot be deleted
+fails "${user[@]}" volume delete demo-data
+fip=$("${user[@]}" floating ip create public -f value -c floating_ip_address)
+step "${user[@]}" server add floating ip demo-net "$fip"
+step "${user[@]}" server show demo-net -c addresses
+step "${user[@]}" server remove floating ip demo-net "$fip"
+step "${user[@]}" floating ip delete "$fip"
+step "${user[@]}" server remove volume demo-net demo-data
+step "${user[@]}" volume delete demo-data
+step "${user[@]}" server delete demo-net --wait
 
 echo
 echo "== Host aggregates and availability zones (admin) =="
