@@ -49,7 +49,7 @@ class NeutronManager(base.Manager):
     def _url(self, *parts):
         endpoint = getattr(self.client, "_neutron_v2", None)
         if endpoint is None:
-            endpoint = (self.api.get_endpoint() or "").rstrip("/")
+            endpoint = _catalog_endpoint(self.api)
             if not endpoint:
                 raise exceptions.ClientException(
                     "No network endpoint found in the service catalog."
@@ -159,3 +159,14 @@ def _unique(resources):
     for resource in resources:
         seen.setdefault(getattr(resource, "id", None), resource)
     return list(seen.values())
+
+
+def _catalog_endpoint(adapter):
+    """The Adapter's endpoint without a trailing slash ("" if the catalog
+    has none)."""
+    from keystoneauth1 import exceptions as ks_exceptions
+
+    try:
+        return (adapter.get_endpoint() or "").rstrip("/")
+    except ks_exceptions.EndpointNotFound:
+        return ""

@@ -51,7 +51,7 @@ class CinderManager(base.Manager):
     def _url(self, *parts):
         endpoint = getattr(self.client, "_cinder_v3", None)
         if endpoint is None:
-            endpoint = (self.api.get_endpoint() or "").rstrip("/")
+            endpoint = _catalog_endpoint(self.api)
             if not endpoint:
                 raise exceptions.ClientException(
                     "No block-storage (volumev3) endpoint found in the service catalog."
@@ -233,3 +233,14 @@ class VolumeSnapshotManager(CinderManager):
         if force:
             return self._force_delete(snapshot)
         return self._delete(self._url("snapshots", base.getid(snapshot)))
+
+
+def _catalog_endpoint(adapter):
+    """The Adapter's endpoint without a trailing slash ("" if the catalog
+    has none)."""
+    from keystoneauth1 import exceptions as ks_exceptions
+
+    try:
+        return (adapter.get_endpoint() or "").rstrip("/")
+    except ks_exceptions.EndpointNotFound:
+        return ""

@@ -265,3 +265,26 @@ def test_floating_ip_found_by_address(client, mock_cloud):
     mock_cloud.mock.get(V2 + "/floatingips", json={"floatingips": []})
     with pytest.raises(exceptions.NotFound, match="No floating IP with an address or ID"):
         client.floating_ips.find_resource("203.0.113.9")
+
+
+def test_no_network_service_in_the_catalog(mock_cloud, monkeypatch):
+    from keystoneauth1 import session
+
+    from occli.client import Client
+
+    from . import fakes
+
+    without = [s for s in fakes.catalog() if s["type"] not in ("network", "volumev3")]
+    body = fakes.token_body()
+    body["token"]["catalog"] = without
+    mock_cloud.mock.post(
+        fakes.AUTH_URL + "/auth/tokens",
+        status_code=201,
+        json=body,
+        headers={"X-Subject-Token": fakes.TOKEN},
+    )
+    client = Client(session=session.Session(auth=fakes.password_auth()))
+    with pytest.raises(exceptions.ClientException, match="No network endpoint found"):
+        list(client.networks.list())
+    with pytest.raises(exceptions.ClientException, match="No block-storage"):
+        list(client.volumes.list())
