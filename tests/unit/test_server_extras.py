@@ -152,3 +152,22 @@ def test_rebuild_clears_and_gates(client, mock_cloud):
         make_client("2.62").servers.rebuild(SID, "img", trusted_image_certificates=["c"])
     with pytest.raises(exceptions.UnsupportedVersion):
         make_client("2.53").servers.check_rebuild(key_name=servers_api.CLEAR)
+
+
+def test_extensions_list_and_get(client, mock_cloud):
+    """nova 34's answers (tests/fixtures/compute/realcloud/
+    nova-34-server-extras.json)."""
+    real = load_fixture("compute", "realcloud", "nova-34-server-extras.json")["exchanges"]
+    mock_cloud.mock.get(COMPUTE + "/extensions", json=real["extensions_member"]["body"])
+    mock_cloud.mock.get(
+        COMPUTE + "/extensions/os-server-password", json=real["extension_show"]["body"]
+    )
+    mock_cloud.mock.get(
+        COMPUTE + "/extensions/nope", status_code=404, json=real["extension_unknown"]["body"]
+    )
+    listed = client.extensions.list()
+    assert len(listed) == len(real["extensions_member"]["body"]["extensions"])
+    assert "os-server-password" in {e.alias for e in listed}
+    assert client.extensions.get("os-server-password").name == "ServerPassword"
+    with pytest.raises(exceptions.NotFound):
+        client.extensions.get("nope")

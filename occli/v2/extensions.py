@@ -1,0 +1,24 @@
+"""Nova's legacy extension list (``/extensions``): a fixed list current
+Nova still answers, for scripts that look an alias up before using it."""
+
+from urllib.parse import quote
+
+from occli import base
+from occli.v2 import compute
+
+
+class Extension(base.Resource):
+    """An extension: ``alias``, ``name``, ``description``, ``namespace``,
+    ``updated``, ``links``."""
+
+
+class ExtensionManager(compute.ComputeManager):
+    resource_class = Extension
+
+    def list(self):
+        """Every extension Nova lists (one request, no paging)."""
+        return list(self._list("/extensions", "extensions"))
+
+    def get(self, alias):
+        """The extension ``alias`` (NotFound if Nova has none)."""
+        return self._get("/extensions/%s" % quote(str(base.getid(alias)), safe=""), "extension")
