@@ -73,6 +73,28 @@ FAULT_NAMES = {
 }
 
 
+# webob's HTTPNotFound as JSON: what nova's router answers for a path (or
+# method) it has no route for
+ROUTING_404 = "The resource could not be found.<br /><br />\n\n\n"
+
+
+def _content_type(resp):
+    """Nova's faults (``{name: {code, message}}``) are webob's JSON with a
+    charset and its empty 204 answers still say JSON; a 401 comes from
+    keystonemiddleware and an unrouted 404 from webob (no charset)."""
+    if resp.status == 204:
+        resp.headers["Content-Type"] = "application/json"
+    elif (
+        resp.status >= 400
+        and isinstance(resp.body, dict)
+        and len(resp.body) == 1
+        and next(iter(resp.body)) in (*FAULT_NAMES.values(), "computeFault")
+        and resp.status != 401
+        and resp.content_type == "application/json"
+    ):
+        resp.content_type = "application/json; charset=UTF-8"
+
+
 def version_gate(handler, min_version=None, max_version=None):
     """Wrap ``handler`` so requests outside [min, max] get nova's bare 404."""
     if min_version is None and max_version is None:
@@ -202,6 +224,15 @@ class ComputeService(Service):
             )
         )
 
+    def not_found(self, req):
+        """No route: nova's router answers webob's plain 404 (not a fault)."""
+        return HTTPError(404, ROUTING_404, extra={"routing": True})
+
+    def method_not_allowed(self, req):
+        """Nova's routes are per method: a known path with another method
+        is just unrouted (404), never 405."""
+        return self.not_found(req)
+
     def policy_denied(self, req, route):
         """Nova's 403 naming the policy rule the caller's roles fail."""
         return HTTPError(403, "Policy doesn't allow %s to be performed." % policy_rule(req, route))
@@ -244,10 +275,13 @@ class ComputeService(Service):
         resp.headers["X-Compute-Request-Id"] = req.request_id
         if req.microversion is not None:
             resp.headers.update(microversions.response_headers(req.microversion))
+        _content_type(resp)
 
     def error_body(self, status, message, extra):
         if status == 401:
             return {"error": {"code": 401, "title": "Unauthorized", "message": message}}
+        if extra.get("routing"):
+            return {"message": message, "code": "404 Not Found", "title": "Not Found"}
         body = {"code": status, "message": message}
         if status in (413, 429) and "retryAfter" in extra:
             body["retryAfter"] = extra["retryAfter"]
