@@ -53,13 +53,17 @@ class FloatingIPManager(neutron.NeutronManager):
         if isinstance(address_or_id, base.Resource):
             return address_or_id
         value = str(address_or_id)
+        missing = exceptions.NotFound(
+            "No floating IP with an address or ID of '%s' exists." % value, code=404
+        )
         if not _is_ip(value):
-            return self.get(value) if not filters else super().find_resource(value, **filters)
+            try:
+                return self.get(value)
+            except exceptions.NotFound:
+                raise missing from None
         matches = list(self.list(floating_ip_address=value, **filters))
         if not matches:
-            raise exceptions.NotFound(
-                "No floating IP with an address or ID of '%s' exists." % value, code=404
-            )
+            raise missing
         if len(matches) > 1:
             raise self._ambiguous("address %s" % value, matches)
         return matches[0]

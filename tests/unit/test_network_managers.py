@@ -265,6 +265,12 @@ def test_floating_ip_found_by_address(client, mock_cloud):
     mock_cloud.mock.get(V2 + "/floatingips", json={"floatingips": []})
     with pytest.raises(exceptions.NotFound, match="No floating IP with an address or ID"):
         client.floating_ips.find_resource("203.0.113.9")
+    mock_cloud.mock.get(
+        V2 + "/floatingips/nosuch",
+        **neutron_error(404, "FloatingIPNotFound", "Floating IP nosuch could not be found"),
+    )
+    with pytest.raises(exceptions.NotFound, match="No floating IP with an address or ID of 'n"):
+        client.floating_ips.find_resource("nosuch")
 
 
 def test_no_network_service_in_the_catalog(mock_cloud, monkeypatch):
