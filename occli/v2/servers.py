@@ -385,7 +385,8 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         disk. The ``options``, all optional:
 
         * ``key_name``, ``availability_zone``, ``metadata``,
-          ``security_groups`` (names), ``scheduler_hints``,
+          ``security_groups`` (names or ids, as Nova resolves them; an
+          empty list is sent as it is), ``scheduler_hints``,
           ``config_drive``, ``disk_config``, ``admin_pass``,
           ``access_ip_v4``, ``access_ip_v6``, ``min_count``, ``max_count``;
         * ``user_data`` and ``files`` (``{path: contents}``, personality
@@ -393,10 +394,12 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
           objects, base64-encoded here;
         * ``nics``: ``"auto"``, ``"none"`` or a list of dicts with
           novaclient keys (``net-id``, ``port-id``, ``v4-fixed-ip``,
-          ``v6-fixed-ip``, ``tag``) or API keys;
+          ``v6-fixed-ip``, ``tag``) or API keys, holding ids (resolve
+          names with ``client.networks.find_many``);
         * ``block_device_mapping``: the legacy ``{dev: "id:type:size:delete"}``;
           ``block_device_mapping_v2``: entries such as :func:`boot_volume_bdm`,
-          :func:`swap_bdm` and :func:`ephemeral_bdm` build;
+          :func:`boot_source_bdm`, :func:`swap_bdm` and :func:`ephemeral_bdm`
+          build;
         * from the microversion ``CREATE_VERSIONS`` names: ``description``,
           ``tags``, ``trusted_image_certificates``, ``host``,
           ``hypervisor_hostname``, ``hostname``;
