@@ -93,5 +93,6 @@ def test_list_filters(occli, two):
     assert names(occli, "--deleted") == ["vm1"]
     project = reservation["tenant_id"]
     assert names(occli, "--deleted", "--project", project, cloud="local-admin") == ["vm2"]
+    assert names(occli, "--project", "demo", "--user", "demo", cloud="local-admin") == ["vm1"]
     code, _, err = occli("server", "list", "--all-projects")
     assert code == 1 and "403" in err

@@ -147,3 +147,74 @@ def test_list_filters_gated_by_microversion(mock_cloud, version, opts):
     with pytest.raises(exceptions.UnsupportedVersion):
         pinned(version).servers.check_list(opts)
     pinned("2.73").servers.check_list(opts)
+
+
+# -- commands (in-process CLI against the mocked cloud) ---------------------------
+
+
+def test_server_list_sends_every_filter(cli, mock_cloud):
+    mock_cloud.mock.get(COMPUTE + "/servers/detail", json={"servers": []})
+    argv = [
+        "--os-compute-api-version", "2.83", "server", "list", "-n",
+        "--project", "0123456789abcdef0123456789abcdef", "--user", "u" * 32,
+        "--deleted", "--reservation-id", "r-1", "--availability-zone", "az1",
+        "--key-name", "k1", "--vm-state", "error", "--task-state", "spawning",
+        "--power-state", "shutdown", "--config-drive", "--unlocked", "--tags", "a,b",
+        "--tags-any", "c", "--not-tags", "d", "--not-tags-any", "e",
+        "--changes-since", "2026-01-01T00:00:00Z", "--changes-before", "2026-02-01T00:00:00Z",
+        "--ip", "10\\.", "--ip6", "::1",
+    ]  # fmt: skip
+    code, _, err = cli(*argv)
+    assert code == 0, err
+    (request,) = requests_to(mock_cloud.mock, "GET", "/servers/detail")
+    assert request.qs == {
+        "all_tenants": ["true"],
+        "project_id": ["0123456789abcdef0123456789abcdef"],
+        "user_id": ["u" * 32],
+        "deleted": ["true"],
+        "reservation_id": ["r-1"],
+        "availability_zone": ["az1"],
+        "key_name": ["k1"],
+        "vm_state": ["error"],
+        "task_state": ["spawning"],
+        "power_state": ["4"],
+        "config_drive": ["true"],
+        "locked": ["false"],
+        "tags": ["a,b"],
+        "tags-any": ["c"],
+        "not-tags": ["d"],
+        "not-tags-any": ["e"],
+        "changes-since": ["2026-01-01t00:00:00z"],
+        "changes-before": ["2026-02-01t00:00:00z"],
+        "ip": ["10\\."],
+        "ip6": ["::1"],
+    }
+
+
+def test_server_list_version_gates_send_nothing(cli, mock_cloud):
+    code, _, err = cli("--os-compute-api-version", "2.72", "server", "list", "--locked")
+    assert code == 1 and "requires compute API version 2.73 or later" in err
+    code, _, err = cli("server", "list", "--power-state", "sleepy")
+    assert code == 2
+    assert requests_to(mock_cloud.mock, "GET", "/servers") == []
+
+
+def test_server_group_commands(cli, mock_cloud):
+    resp = sample("server-groups-post-resp.json", "v2.64")
+    group = resp["server_group"]
+    mock_cloud.mock.post(GROUPS, json=resp)
+    mock_cloud.mock.get(GROUPS, json={"server_groups": [group]})
+    mock_cloud.mock.delete(GROUPS + "/" + group["id"], status_code=204)
+    v = ("--os-compute-api-version", "2.64")
+    code, out, err = cli(*v, "server", "group", "create", "test", "--policy", "anti-affinity",
+                         "--rule", "max_server_per_host=3", "-f", "json")  # fmt: skip
+    assert code == 0, err
+    assert requests_to(mock_cloud.mock, "POST", "/os-server-groups")[0].json() == sample(
+        "server-groups-post-req.json", "v2.64"
+    )
+    code, out, err = cli(*v, "server", "group", "list", "--long", "-f", "json")
+    assert code == 0 and '"Rules": {' in out.replace("\n", "").replace("  ", " "), out
+    code, out, err = cli(*v, "server", "group", "delete", "test")
+    assert code == 0, err
+    code, out, err = cli(*v, "server", "group", "create", "x", "--rule", "max_server_per_host=2")
+    assert code == 2 and "anti-affinity" in err

@@ -90,8 +90,8 @@ def do_server_group_list(client, args):
     cols = ["id", "name", "policy"]
     headers = ["ID", "Name", "Policy"]
     if args.long:
-        cols += ["members", "project_id", "user_id"]
-        headers += ["Members", "Project Id", "User Id"]
+        cols += ["rules", "members", "project_id", "user_id"]
+        headers += ["Rules", "Members", "Project Id", "User Id"]
     return columns.table([_info(g) for g in groups], cols, headers=headers, formatters=_FORMATTERS)
 
 

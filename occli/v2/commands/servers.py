@@ -10,6 +10,7 @@ sees ids.
 import getpass
 import io
 import logging
+import re
 import sys
 
 from cliff import columns as cliff_columns
@@ -31,6 +32,7 @@ POWER_STATES = {
     7: "Suspended",
 }
 BOOTED_FROM_VOLUME = "N/A (booted from volume)"
+_KEYSTONE_ID = re.compile(r"^[0-9a-f]{32}$")
 # ``server set --password`` without a value: ask on the terminal
 _PROMPT = object()
 
@@ -132,6 +134,15 @@ def _without_links(value):
     if isinstance(value, dict):
         return {k: v for k, v in value.items() if k != "links"}
     return value
+
+
+def _identity_id(client, managers, ref):
+    """The ID of a project or user named ``ref`` (a Keystone ID as it is):
+    Nova filters by ID. A lookup the caller may not make leaves ``ref``."""
+    if _KEYSTONE_ID.match(ref):
+        return ref
+    found = _best_effort(managers, lambda: getattr(client, managers).find_resource(ref))
+    return found.id if found is not None else ref
 
 
 def _best_effort(what, func):
@@ -250,11 +261,13 @@ def _action_command(verb, doc, until=None, what=None):
     help="Only servers with an IPv6 address matching this regular expression.",
 )
 @utils.arg("--all-projects", action="store_true", help="Servers of all projects (admin).")
-@utils.arg("--project", metavar="<project-id>", help="Only servers of this project (admin).")
+@utils.arg(
+    "--project", metavar="<project>", help="Only servers of this project (name or ID; admin)."
+)
 @utils.arg(
     "--user",
-    metavar="<user-id>",
-    help="Only servers of this user (admin; any user from compute API 2.83).",
+    metavar="<user>",
+    help="Only servers of this user (name or ID; admin, any user from compute API 2.83).",
 )
 @utils.arg("--deleted", action="store_true", help="Only deleted servers (admin).")
 @utils.arg("--reservation-id", metavar="<id>", help="Only servers of this reservation.")
@@ -394,6 +407,10 @@ def do_server_list(client, args):
     }
     # the manager's version checks before any lookup
     client.servers.check_list(search)
+    if args.project:
+        search["project_id"] = _identity_id(client, "projects", args.project)
+    if args.user:
+        search["user_id"] = _identity_id(client, "users", args.user)
     if args.flavor:
         search["flavor"] = client.flavors.find_resource(args.flavor).id
     if args.image:
