@@ -1,6 +1,6 @@
 """Authorization of the Cinder routes (``/volume/v3[/{project_id}]/…``) and
 of Nova's volume routes (``os-volume_attachments``, the ``os-volumes`` and
-``os-snapshots`` proxies).
+``os-snapshots`` proxies: gone at the matrix's latest microversion).
 
 Cinder's defaults: a project's readers read its volumes, snapshots,
 attachments and quotas, its members write them; admins see every
@@ -79,6 +79,7 @@ def setup(world, ids):
     ids["volume_id"] = _new_volume(world)
     ids["snapshot_id"] = _new_snapshot(world)
     ids["type_id"] = "5fed9d7c-401d-46e2-8e80-f30c70cb7e1d"
+    ids["item_id"] = ids["volume_id"]  # the proxies' (gone at the matrix's version)
     ids["target_id"] = world.projects["A"]
     ids["attached_volume_id"] = _new_volume(world)
     _attach(world, ids["server_id"], ids["attached_volume_id"])
@@ -202,6 +203,17 @@ def rules():
         ("compute", "DELETE", _NOVA + "/{volume_id}"): rule(
             "write", 202, fresh=("server_id", "volume_id", "attached")
         ),
+        **{
+            ("compute", method, "/v2.1/" + base + tail): rule("gone")
+            for base in ("os-volumes", "os-snapshots")
+            for method, tail in (
+                ("GET", ""),
+                ("POST", ""),
+                ("GET", "/detail"),
+                ("GET", "/{item_id}"),
+                ("DELETE", "/{item_id}"),
+            )
+        },
         ("volume", "DELETE", "/v3/os-quota-sets/{target_id}"): r(
             "admin", params=lambda ids: {"target_id": ids["other_target_id"]}
         ),

@@ -34,6 +34,7 @@ from occli.localcloud.compute.api import tags
 from occli.localcloud.compute.api import usage
 from occli.localcloud.compute.api import versions
 from occli.localcloud.compute.api import volume_attachments
+from occli.localcloud.compute.api import volume_proxies
 
 # The API modules, each with register(service), in route order.
 RESOURCES = (
@@ -56,6 +57,7 @@ RESOURCES = (
     usage,
     instance_actions,
     volume_attachments,
+    volume_proxies,
 )
 
 FAULT_NAMES = {

@@ -1,0 +1,264 @@
+"""Nova's deprecated proxies to Cinder, ``/os-volumes`` and
+``/os-snapshots`` (list, detail, show, create, delete), served up to 2.35
+and 404 from 2.36 as nova removed them. They call the volume service's
+rules in nova's transaction; without a volume service they answer 404."""
+
+from occli.localcloud import errors
+from occli.localcloud.app import Response
+from occli.localcloud.compute import volume_attach
+from occli.localcloud.compute.api import common
+from occli.localcloud.compute.api import schemas
+
+MAX_PROXY_VERSION = "2.35"
+
+_SIZE = {"type": ["integer", "string"], "pattern": "^[0-9]+$", "minimum": 1}
+_TEXT = {"type": ["string", "null"], "maxLength": 255}
+VOLUME_CREATE = {
+    "type": "object",
+    "properties": {
+        "volume": {
+            "type": "object",
+            "properties": {
+                "volume_type": {"type": "string"},
+                "metadata": {"type": "object"},
+                "snapshot_id": {"type": "string"},
+                "size": _SIZE,
+                "availability_zone": {"type": "string"},
+                "display_name": _TEXT,
+                "display_description": _TEXT,
+            },
+            "required": ["size"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["volume"],
+    "additionalProperties": False,
+}
+SNAPSHOT_CREATE = {
+    "type": "object",
+    "properties": {
+        "snapshot": {
+            "type": "object",
+            "properties": {
+                "volume_id": {"type": "string"},
+                "force": schemas.boolean,
+                "display_name": _TEXT,
+                "display_description": _TEXT,
+            },
+            "required": ["volume_id"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["snapshot"],
+    "additionalProperties": False,
+}
+
+
+def register(service):
+    high = MAX_PROXY_VERSION
+    for path, lister, shower, creator, deleter in (
+        ("/os-volumes", list_volumes, show_volume, create_volume, delete_volume),
+        ("/os-snapshots", list_snapshots, show_snapshot, create_snapshot, delete_snapshot),
+    ):
+        service.api("GET", path, lister, max_version=high)
+        service.api("GET", path + "/detail", lister, max_version=high)
+        # writes check the member role in the handler: after the version
+        # gate, as nova's router answers 404 before any policy
+        service.api("POST", path, creator, max_version=high, role=None)
+        service.api("GET", path + "/{item_id}", shower, max_version=high)
+        service.api("DELETE", path + "/{item_id}", deleter, max_version=high, role=None)
+
+
+def _require_member(req, rule):
+    ctx = req.context
+    if not (ctx.is_admin or "member" in ctx.roles):
+        raise errors.Forbidden("Policy doesn't allow os_compute_api:%s to be performed." % rule)
+
+
+def _rules(req):
+    volumes = volume_attach.cinder(req.db)
+    if volumes is None:
+        raise common.not_found()
+    from occli.localcloud.volume import snapshots
+
+    return volumes, snapshots
+
+
+def _lazy(req, table="volumes"):
+    from occli.localcloud.volume import lazy
+
+    return lazy.Lazy(req.cloud.store, req.cloud.config, table)
+
+
+def _volume_view(req, volume):
+    from occli.localcloud.volume import types
+
+    volumes, _ = _rules(req)
+    attachments = volumes.attachments(req.db, volume["id"])
+    if volume["attach_status"] == "attached" and attachments:
+        first = attachments[0]
+        attached = {
+            "id": volume["id"],
+            "volumeId": volume["id"],
+            "serverId": first["instance_uuid"],
+        }
+        if first["mountpoint"]:
+            attached["device"] = first["mountpoint"]
+        listed = [attached]
+    else:
+        listed = [{}]
+    return {
+        "id": volume["id"],
+        "status": volume["status"],
+        "size": volume["size"],
+        "availabilityZone": volume["availability_zone"],
+        "createdAt": volume["created_at"],
+        "attachments": listed,
+        "displayName": volume["name"],
+        "displayDescription": volume["description"],
+        "volumeType": types.names(req.db).get(volume["volume_type_id"]),
+        "snapshotId": volume["snapshot_id"],
+        "metadata": volumes.metadata(volume),
+    }
+
+
+def _snapshot_view(snap):
+    return {
+        "id": snap["id"],
+        "volumeId": snap["volume_id"],
+        "status": snap["status"],
+        "size": snap["size"],
+        "createdAt": snap["created_at"],
+        "displayName": snap["name"],
+        "displayDescription": snap["description"],
+    }
+
+
+def _page(req, items):
+    limit = common.parse_limit(req)
+    try:
+        offset = int(req.arg("offset", 0))
+    except ValueError:
+        raise common.bad_request("offset param must be an integer") from None
+    if offset < 0:
+        raise common.bad_request("offset param must be positive")
+    return items[offset : offset + limit]
+
+
+def _quota_as_403(call, *args):
+    """nova turns Cinder's over-quota answer into its 403."""
+    try:
+        return call(*args)
+    except errors.TooLarge as exc:
+        raise errors.Forbidden(exc.message) from None
+
+
+# -- os-volumes -------------------------------------------------------------------
+
+
+def list_volumes(req):
+    volumes, _ = _rules(req)
+    found = volumes.listing(
+        req.db,
+        req.context,
+        _lazy(req),
+        req.context.project_id,
+        {},
+        volumes.sort_order([], []),
+        None,
+        None,
+    )
+    return {"volumes": [_volume_view(req, v) for v in _page(req, found)]}
+
+
+def show_volume(req):
+    volumes, _ = _rules(req)
+    volume = volumes.get(req.db, req.context, req.params["item_id"], _lazy(req))
+    return {"volume": _volume_view(req, volume)}
+
+
+def create_volume(req):
+    _require_member(req, "os-volumes:create")
+    body = schemas.validate(VOLUME_CREATE, req.json())["volume"]
+    volumes, _ = _rules(req)
+    size = body["size"]
+    spec = {
+        "size": int(size) if isinstance(size, str) else size,
+        "name": body.get("display_name"),
+        "description": body.get("display_description"),
+        "volume_type": body.get("volume_type"),
+        "metadata": body.get("metadata"),
+        "snapshot_id": body.get("snapshot_id"),
+        "availability_zone": body.get("availability_zone"),
+    }
+    volume = _quota_as_403(
+        volumes.create, req.db, req.context, req.cloud.store, req.cloud.config, spec
+    )
+    return Response(
+        200,
+        {"volume": _volume_view(req, volume)},
+        headers={"Location": common.api_url(req, "os-volumes", volume["id"])},
+    )
+
+
+def delete_volume(req):
+    _require_member(req, "os-volumes:delete")
+    volumes, _ = _rules(req)
+    volume = volumes.get(req.db, req.context, req.params["item_id"], _lazy(req))
+    volumes.delete(req.db, volume)
+    return Response(202)
+
+
+# -- os-snapshots -----------------------------------------------------------------
+
+
+def list_snapshots(req):
+    _, snapshots = _rules(req)
+    found = snapshots.listing(
+        req.db,
+        _lazy(req, "volume_snapshots"),
+        req.context.project_id,
+        {},
+        snapshots.sort_order([], []),
+        None,
+        None,
+    )
+    return {"snapshots": [_snapshot_view(s) for s in _page(req, found)]}
+
+
+def show_snapshot(req):
+    _, snapshots = _rules(req)
+    snap = snapshots.get(
+        req.db, req.context, req.params["item_id"], _lazy(req, "volume_snapshots")
+    )
+    return {"snapshot": _snapshot_view(snap)}
+
+
+def create_snapshot(req):
+    from occli.localcloud.compute import values
+
+    _require_member(req, "os-volumes:snapshots:create")
+    body = schemas.validate(SNAPSHOT_CREATE, req.json())["snapshot"]
+    volumes, snapshots = _rules(req)
+    volume = volumes.get(req.db, req.context, body["volume_id"], _lazy(req))
+    snap = _quota_as_403(
+        snapshots.create,
+        req.db,
+        req.context,
+        volume,
+        body.get("display_name"),
+        body.get("display_description"),
+        None,
+        values.truthy(body.get("force", False)),
+    )
+    return {"snapshot": _snapshot_view(snap)}
+
+
+def delete_snapshot(req):
+    _require_member(req, "os-volumes:snapshots:delete")
+    _, snapshots = _rules(req)
+    snap = snapshots.get(
+        req.db, req.context, req.params["item_id"], _lazy(req, "volume_snapshots")
+    )
+    snapshots.delete(req.db, snap)
+    return Response(202)
