@@ -17,6 +17,8 @@ from occli import exceptions
 from occli.v2 import neutron
 
 _VERSIONED = re.compile(r"/v3(/[^/]+)?$")
+#: ``DELETE /volumes/{id}?force=true`` (cinder's ``VOLUME_DELETE_FORCE``)
+FORCE_DELETE_VERSION = "3.23"
 
 
 class Volume(base.Resource):
@@ -194,16 +196,19 @@ class VolumeManager(CinderManager):
             self._delete(self._url("volumes", base.getid(volume), "metadata", key))
 
     def delete(self, volume, cascade=False, force=False):
-        """Delete a volume (with its snapshots if ``cascade``); ``force``
-        is the admin's ``os-force_delete``, whatever its status."""
+        """Delete a volume, with its snapshots if ``cascade``; ``force``
+        (an admin's) whatever its status, at volume API 3.23. Cinder still
+        refuses an attached volume."""
+        params = {}
+        if cascade:
+            params["cascade"] = "true"
         if force:
-            if cascade:
-                raise exceptions.ValidationError(
-                    "{force} and {cascade} cannot be combined.", params=("force", "cascade")
-                )
-            return self._force_delete(volume)
-        params = {"cascade": "true"} if cascade else None
-        return self._delete(self._url("volumes", base.getid(volume)), params=params)
+            params["force"] = "true"
+        return self._delete(
+            self._url("volumes", base.getid(volume)),
+            params=params or None,
+            microversion=FORCE_DELETE_VERSION if force else None,
+        )
 
 
 class VolumeSnapshotManager(CinderManager):

@@ -92,7 +92,6 @@ def test_usage_errors_before_any_request(occli):
             ["volume", "create", "x", "--size", "1", "--image", "i", "--snapshot", "s"],
             "Give one source of --image, --snapshot and --source, not several.",
         ),
-        (["volume", "delete", "x", "--force", "--purge"], "cannot be combined"),
         (["volume", "set", "x"], "Nothing to set"),
     ):
         code, out, err = occli(*argv)
@@ -189,3 +188,11 @@ def test_boot_from_a_volume_and_from_a_snapshot(occli):
             occli("server", "delete", server_id, *WAIT)
         occli("volume", "snapshot", "delete", snap["id"])
         occli("volume", "delete", root["id"], "--purge")
+
+
+def test_force_delete_is_an_admins(occli, volume):
+    code, out, err = occli("volume", "delete", volume["id"], "--force")
+    assert code == 1
+    assert "volume:force_delete" in err and "(HTTP 403)" in err
+    ok(occli("--os-cloud", "local-admin", "volume", "delete", volume["id"], "--force"))
+    assert occli("volume", "show", volume["id"])[0] == 1

@@ -71,7 +71,6 @@ def test_create_waiting_stops_on_error(cli, mock_cloud, volume):
         (["volume", "create", "x"], "A volume needs a --size"),
         (["volume", "create", "x", "--size", "0"], "must be 1 or more"),
         (["volume", "create", "x", "--size", "1", "--image", "i", "--source", "v"], "not several"),
-        (["volume", "delete", "x", "--force", "--purge"], "cannot be combined"),
         (["volume", "set", "x"], "Nothing to set"),
         (["server", "volume", "update", "vm", "x"], "Nothing to change"),
         (
@@ -90,10 +89,9 @@ def test_usage_errors_before_any_request(cli, mock_cloud, argv, message):
 
 def test_delete_force_and_purge(cli, mock_cloud, volume):
     m = mock_cloud.mock
-    m.post(VOLUME + "/volumes/%s/action" % VOLUME_ID, status_code=202)
     m.delete(VOLUME + "/volumes/" + VOLUME_ID, status_code=202)
-    assert cli("volume", "delete", "data", "--force")[0] == 0
-    assert m.last_request.json() == {"os-force_delete": {}}
+    assert cli("volume", "delete", "data", "--force", "--purge")[0] == 0
+    assert m.last_request.qs == {"cascade": ["true"], "force": ["true"]}
     assert cli("volume", "delete", "data", "--purge")[0] == 0
     assert m.last_request.qs == {"cascade": ["true"]}
 

@@ -104,11 +104,10 @@ def test_delete_cascade_and_force(client, mock_cloud):
     mock_cloud.mock.delete(VOLUME + "/volumes/" + VOLUME_ID, status_code=202)
     client.volumes.delete(VOLUME_ID, cascade=True)
     assert mock_cloud.mock.last_request.qs == {"cascade": ["true"]}
-    mock_cloud.mock.post(VOLUME + "/volumes/%s/action" % VOLUME_ID, status_code=202)
-    client.volumes.delete(VOLUME_ID, force=True)
-    assert mock_cloud.mock.last_request.json() == sample(
-        "volume", "volume_actions", "volume-force-delete-request.json"
-    )
+    assert mock_cloud.mock.last_request.headers["OpenStack-API-Version"] == "volume 3.0"
+    client.volumes.delete(VOLUME_ID, force=True, cascade=True)
+    assert mock_cloud.mock.last_request.qs == {"cascade": ["true"], "force": ["true"]}
+    assert mock_cloud.mock.last_request.headers["OpenStack-API-Version"] == "volume 3.23"
 
 
 def test_delete_refused_while_attached_is_an_api_error(client, mock_cloud):
@@ -161,6 +160,18 @@ def test_snapshot_create_body(client, mock_cloud):
     )
     assert snap.status == "creating"
     assert mock_cloud.mock.last_request.json() == request
+
+
+def test_snapshot_delete_and_force_delete(client, mock_cloud):
+    snap_id = "4a584cae-e4ce-429b-9154-d4c9eb8fda4c"
+    mock_cloud.mock.delete(VOLUME + "/snapshots/" + snap_id, status_code=202)
+    client.volume_snapshots.delete(snap_id)
+    assert mock_cloud.mock.last_request.method == "DELETE"
+    mock_cloud.mock.post(VOLUME + "/snapshots/%s/action" % snap_id, status_code=202)
+    client.volume_snapshots.delete(snap_id, force=True)
+    assert mock_cloud.mock.last_request.json() == sample(
+        "volume", "snapshots", "snapshot-force-delete-request.json"
+    )
 
 
 def test_snapshot_list_of_a_volume(client, mock_cloud):

@@ -159,10 +159,9 @@ def do_volume_create(client, args):
 @utils.arg(
     "--force",
     action="store_true",
-    help="Delete whatever the status (admin; Cinder's os-force_delete).",
+    help="Delete whatever the status, except attached (admin; volume API 3.23).",
 )
 @utils.arg("--purge", action="store_true", help="Delete the volumes' snapshots too.")
-@utils.option_names(cascade="--purge", force="--force")
 def do_volume_delete(client, args):
     """Delete volumes.
 
@@ -171,8 +170,6 @@ def do_volume_delete(client, args):
 
     Example: occli volume delete data
     """
-    if args.force and args.purge:
-        raise exceptions.ValidationError("--force and --purge cannot be combined.")
 
     def delete(ref):
         volume = client.volumes.find_resource(ref)
