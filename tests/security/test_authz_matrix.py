@@ -53,7 +53,7 @@ from tests.security.authz_credentials import Client
 READ_METHODS = ("GET", "HEAD")
 # services whose admins see other projects' resources (nova, glance, heat);
 # Swift's keystoneauth gives the admin role no other project's account
-ADMIN_SEES_ALL = ("compute", "image", "orchestration", "volume")
+ADMIN_SEES_ALL = ("compute", "image", "orchestration", "volume", "network")
 # auth=False routes that authorize the request themselves (Swift: token or
 # temp URL); every other auth=False route must be "public" in RULES
 SELF_AUTHORIZING = ("objectstore",)

@@ -172,19 +172,22 @@ def _in(cidr, address):
 
 
 def security_groups(db, caller, requested):
-    """The ids of the requested groups (``[{"name": name-or-id}]``): nova's
-    ``_validate_requested_security_groups``, among the caller's project's
-    groups (its ``default`` one made if needed)."""
+    """The ids of the requested groups (``[{"name": name-or-id}]``), looked
+    up as nova does through neutronclient's ``find_resourceid_by_name_or_id``
+    among the caller's project's groups (its ``default`` one made if
+    needed)."""
     ids = []
     for item in requested:
         name = item.get("name") if isinstance(item, dict) else None
         found = neutron_groups.find(db, caller.project_id, name) if name else []
         if not found:
-            raise errors.BadRequest("Security group %s not found." % name)
+            # neutronclient's text, as nova 34 answers it (see the fixture
+            # compute/realcloud/nova-34-networks.json)
+            raise errors.BadRequest("Unable to find security_group with name or id '%s'" % name)
         if len(found) > 1 and name not in found:
             raise errors.Conflict(
-                "Multiple security groups found matching '%s'. Use an ID to be more specific."
-                % name
+                "Multiple security_group matches found for name '%s', use an ID to be more "
+                "specific." % name
             )
         ids.append(name if name in found else found[0])
     return list(dict.fromkeys(ids))
@@ -219,12 +222,14 @@ def allocate(db, caller, server, requests, group_ids):
 def _cache_groups(db, server):
     """``servers.security_groups``: the names of the groups of the
     server's ports (nova shows those), when it has ports."""
+    ports = neutron_ports.by_device(db, server["id"])
+    if not ports:
+        return
     ids = []
-    for port in neutron_ports.by_device(db, server["id"]):
+    for port in ports:
         ids += neutron_ports.group_ids(db, port["id"])
-    if ids:
-        names = neutron_groups.names(db, list(dict.fromkeys(ids)))
-        server["security_groups"] = json.dumps([{"name": n} for n in dict.fromkeys(names)])
+    names = neutron_groups.names(db, list(dict.fromkeys(ids))) if ids else []
+    server["security_groups"] = json.dumps([{"name": n} for n in dict.fromkeys(names)])
 
 
 def _create_port(db, caller, server, request, group_ids, fixed_ips=None):
@@ -380,3 +385,280 @@ class _System:
     project_id = None
     user_id = None
     is_admin = True
+
+
+# -- after boot: interfaces, fixed and floating IPs, security groups ---------------------
+
+
+def _recache(db, server, preserve=(), tags=None):
+    """Refresh ``server``'s cache, marking ``preserve`` ports as the
+    user's and recording ``tags`` (``{port_id: tag}``)."""
+    old = cache(server)
+    keep = {e["port_id"] for e in old if e.get("preserve")} | set(preserve)
+    known = {e["port_id"]: e["tag"] for e in old if e.get("tag") is not None}
+    known.update(tags or {})
+    server["ports"] = json.dumps(_entries(db, server["id"], keep, known))
+    _cache_groups(db, server)
+    db.execute(
+        "UPDATE servers SET ports = ?, security_groups = ? WHERE id = ?",
+        (server["ports"], server["security_groups"], server["id"]),
+    )
+
+
+def interface(db, caller, server, port_id):
+    """The port ``port_id`` of ``server`` (os-interface show)."""
+    port = neutron_ports.row(db, port_id)
+    if port is None or not neutron_ports.visible(caller, port):
+        raise errors.NotFound("Port id %s could not be found." % port_id)
+    if port["device_id"] != server["id"]:
+        raise errors.NotFound(
+            "Instance %s does not have a port with id %s" % (server["id"], port_id)
+        )
+    return port
+
+
+def tag_of(server, port_id):
+    return next((e.get("tag") for e in cache(server) if e.get("port_id") == port_id), None)
+
+
+def _check_interface_state(caller, server, action):
+    from occli.localcloud.compute import actions
+    from occli.localcloud.compute import servers
+
+    servers.check_lock(caller, server)
+    actions.check_state(server, action, ("active", "paused", "stopped"))
+
+
+def attach(db, caller, server, network_id=None, port_id=None, fixed_ip=None, tag=None):
+    """Nova's ``attach_interface``: bind the user's port, or make one on
+    ``network_id`` (or the only network available); returns the port id."""
+    _check_interface_state(caller, server, "attach_interface")
+    if port_id is not None:
+        port = neutron_ports.row(db, port_id)
+        if port is None or not neutron_ports.visible(caller, port):
+            raise errors.NotFound("Port id %s could not be found." % port_id)
+        if port["device_id"]:
+            raise errors.Conflict("Port %s is still in use." % port_id)
+        _bind(db, server, port)
+        _recache(db, server, preserve=[port_id], tags={port_id: tag} if tag else None)
+        return port_id
+    if network_id is None:
+        nets = _available(db, caller)
+        if not nets:
+            raise errors.BadRequest(
+                "No specific network was requested and none are available for project '%s'."
+                % caller.project_id
+            )
+        if len(nets) > 1:
+            raise errors.BadRequest(
+                "More than one possible network found. Specify network ID(s) to select which "
+                "one(s) to connect to."
+            )
+        network_id = nets[0]["id"]
+    found = _available(db, caller, {network_id})
+    if not found:
+        raise errors.NotFound("Network %s could not be found." % network_id)
+    if found[0]["external"] and not caller.is_admin:
+        raise errors.Forbidden(
+            "It is not allowed to create an interface on external network %s" % network_id
+        )
+    fixed = [{"ip_address": fixed_ip}] if fixed_ip else None
+    try:
+        new_port = neutron_ports.insert(
+            db,
+            caller,
+            found[0],
+            server["project_id"],
+            {
+                "device_id": server["id"],
+                "device_owner": _owner(server),
+                "binding:host_id": server["host"] or "",
+                "fixed_ips": fixed,
+            },
+        )
+    except errors.Conflict as exc:
+        if exc.extra.get("type") == "IpAddressAlreadyAllocated":
+            raise errors.Conflict("Fixed IP %s is already in use." % fixed_ip) from None
+        raise errors.BadRequest(
+            "No fixed IP addresses available for network: %s" % network_id
+        ) from None
+    except errors.BadRequest as exc:
+        raise errors.BadRequest(
+            "Fixed IP %s is not a valid ip address for network %s." % (fixed_ip, network_id)
+        ) from exc
+    _recache(db, server, tags={new_port: tag} if tag else None)
+    return new_port
+
+
+def detach(db, caller, server, port_id):
+    """Nova's ``detach_interface``: a port nova made is deleted, the
+    user's unbound; a port of another server is left alone (nova's
+    compute manager logs it)."""
+    _check_interface_state(caller, server, "detach_interface")
+    port = neutron_ports.row(db, port_id)
+    if port is None or not neutron_ports.visible(caller, port):
+        raise errors.NotFound("Port id %s could not be found." % port_id)
+    if port["device_id"] != server["id"]:
+        return
+    preserve = {e.get("port_id") for e in cache(server) if e.get("preserve")}
+    if port_id in preserve:
+        _unbind(db, port)
+    else:
+        neutron_ports.remove(db, port_id)
+    _recache(db, server)
+
+
+def add_fixed_ip(db, caller, server, network_id):
+    """Nova's multinic ``addFixedIp``: one more address from the
+    network's subnet on the server's port on that network (none: nova's
+    compute manager ignores it)."""
+    from occli.localcloud.compute import servers
+
+    servers.check_lock(caller, server)
+    for port in neutron_ports.by_device(db, server["id"]):
+        if port["network_id"] != network_id:
+            continue
+        subnet = db.execute(
+            "SELECT * FROM network_subnets WHERE network_id = ? ORDER BY seq", (network_id,)
+        ).fetchone()
+        current = neutron_ports.fixed_ips(db, port["id"])
+        try:
+            neutron_ports.apply_update(
+                db, caller, port, {"fixed_ips": current + [{"subnet_id": subnet["id"]}]}
+            )
+        except errors.Conflict:
+            raise errors.BadRequest(
+                "No fixed IP addresses available for network: %s" % network_id
+            ) from None
+        _recache(db, server)
+        return
+
+
+def remove_fixed_ip(db, caller, server, address):
+    from occli.localcloud.compute import servers
+
+    servers.check_lock(caller, server)
+    for port in neutron_ports.by_device(db, server["id"]):
+        current = neutron_ports.fixed_ips(db, port["id"])
+        if any(ip["ip_address"] == address for ip in current):
+            neutron_ports.apply_update(
+                db,
+                caller,
+                port,
+                {"fixed_ips": [ip for ip in current if ip["ip_address"] != address]},
+            )
+            _recache(db, server)
+            return
+    raise errors.BadRequest("Instance %s does not have fixed IP '%s'." % (server["id"], address))
+
+
+def _floating_ip(db, caller, address):
+    found = db.execute(
+        "SELECT * FROM network_floating_ips WHERE floating_ip_address = ? ORDER BY seq",
+        (address,),
+    ).fetchall()
+    found = [f for f in found if f["project_id"] == caller.project_id or caller.is_admin]
+    if not found:
+        raise errors.NotFound("floating IP not found")
+    return found[0]
+
+
+def add_floating_ip(db, caller, server, address, fixed_address=None):
+    """Nova's ``addFloatingIp`` (through 2.43)."""
+    entries = cache(server)
+    if not entries:
+        raise errors.BadRequest("Instance network is not ready yet")
+    if fixed_address is not None:
+        entry = next((e for e in entries if e["addr"] == fixed_address), None)
+        if entry is None:
+            raise errors.BadRequest("Specified fixed address not assigned to instance")
+    else:
+        entry = next((e for e in entries if ":" not in e["addr"]), None)
+        if entry is None:
+            raise errors.BadRequest(
+                "Unable to associate floating IP %s to any fixed IPs for instance %s. Instance "
+                "has no fixed IPv4 addresses to associate." % (address, server["id"])
+            )
+    fip = _floating_ip(db, caller, address)
+    previous = _device_of(db, fip["port_id"])
+    try:
+        neutron_fips.associate(db, caller, fip, entry["port_id"], entry["addr"])
+    except errors.Error as exc:
+        raise errors.BadRequest(
+            "Unable to associate floating IP %s to fixed IP %s for instance %s. Error: %s"
+            % (address, entry["addr"], server["id"], exc.message)
+        ) from None
+    _recache(db, server)
+    if previous and previous != server["id"]:
+        refresh(db, [previous])
+
+
+def _device_of(db, port_id):
+    port = neutron_ports.row(db, port_id) if port_id else None
+    return port["device_id"] if port is not None else None
+
+
+def remove_floating_ip(db, caller, server, address):
+    """Nova's ``removeFloatingIp`` (through 2.43)."""
+    fip = _floating_ip(db, caller, address)
+    if not fip["port_id"] or _device_of(db, fip["port_id"]) != server["id"]:
+        raise errors.Conflict(
+            "Floating IP %s is not associated with instance %s." % (address, server["id"])
+        )
+    neutron_fips.associate(db, caller, fip, None)
+    _recache(db, server)
+
+
+def _group_for_action(db, caller, name):
+    found = neutron_groups.find(db, caller.project_id, name)
+    if len(found) > 1 and name not in found:
+        raise errors.Conflict(
+            "Multiple security_group matches found for name '%s', use an ID to be more "
+            "specific." % name
+        )
+    if not found:
+        raise errors.NotFound(
+            "Security group %s is not found for project %s" % (name, caller.project_id)
+        )
+    return name if name in found else found[0]
+
+
+def add_security_group(db, caller, server, name):
+    """Nova's ``addSecurityGroup``: the group on every port of the server."""
+    group_id = _group_for_action(db, caller, name)
+    ports = neutron_ports.by_device(db, server["id"])
+    if not ports:
+        raise errors.NotFound(
+            "instance_id %s could not be found as device id on any ports" % server["id"]
+        )
+    for port in ports:
+        if not port["port_security_enabled"]:
+            raise errors.BadRequest(
+                "Network requires port_security_enabled and subnet associated in order to "
+                "apply security groups."
+            )
+        groups = neutron_ports.group_ids(db, port["id"])
+        if group_id not in groups:
+            neutron_ports.apply_update(db, caller, port, {"security_groups": groups + [group_id]})
+    _recache(db, server)
+
+
+def remove_security_group(db, caller, server, name):
+    group_id = _group_for_action(db, caller, name)
+    ports = neutron_ports.by_device(db, server["id"])
+    if not ports:
+        raise errors.NotFound(
+            "instance_id %s could not be found as device id on any ports" % server["id"]
+        )
+    removed = False
+    for port in ports:
+        groups = neutron_ports.group_ids(db, port["id"])
+        if group_id in groups:
+            groups.remove(group_id)
+            neutron_ports.apply_update(db, caller, port, {"security_groups": groups})
+            removed = True
+    if not removed:
+        raise errors.NotFound(
+            "Security group %s not associated with the instance %s" % (name, server["id"])
+        )
+    _recache(db, server)

@@ -7,7 +7,6 @@ advance its lazy state (:class:`~.states.Progress`); writes go through
 or :mod:`.actions`.
 """
 
-import json
 import sqlite3
 
 from occli.localcloud import common

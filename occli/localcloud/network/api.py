@@ -172,12 +172,12 @@ class NetworkService(Service):
 
     def _register(self, res):
         base = API + "/" + res.collection
-        item = base + "/{id}"
+        item = base + "/{%s_id}" % res.member
         mode = "write" if res.collection in _LIST_WRITES else "auto"
         self.route("GET", base, lambda req: self.list(req, res), mode=mode)
         self.route("POST", base, lambda req: self.create(req, res))
         self.route(
-            "GET", item, lambda req: {res.member: res.show(req.db, req.context, req.params["id"])}
+            "GET", item, lambda req: {res.member: res.show(req.db, req.context, _ident(req, res))}
         )
         if res.update:
             self.route("PUT", item, lambda req: self.update(req, res))
@@ -271,14 +271,14 @@ class NetworkService(Service):
         return Response(201, {res.member: created})
 
     def update(self, req, res):
-        before = _devices(req.db, res, {"id": req.params["id"]})
-        updated = res.update(req.db, req.context, req.params["id"], req.json())
+        before = _devices(req.db, res, {"id": _ident(req, res)})
+        updated = res.update(req.db, req.context, _ident(req, res), req.json())
         self._notify(req, before | _devices(req.db, res, updated))
         return {res.member: updated}
 
     def delete(self, req, res):
-        before = _devices(req.db, res, {"id": req.params["id"]})
-        res.delete(req.db, req.context, req.params["id"])
+        before = _devices(req.db, res, {"id": _ident(req, res)})
+        res.delete(req.db, req.context, _ident(req, res))
         self._notify(req, before)
         return Response(204)
 
@@ -288,6 +288,10 @@ class NetworkService(Service):
         compute = self.cloud.compute
         if server_ids and compute is not None and hasattr(compute, "network_changed"):
             compute.network_changed(req.db, sorted(server_ids))
+
+
+def _ident(req, res):
+    return req.params[res.member + "_id"]
 
 
 def _devices(db, res, item):

@@ -10,6 +10,7 @@ from occli.localcloud.compute import actions
 from occli.localcloud.compute import build
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import consoles
+from occli.localcloud.compute.api import network_actions
 from occli.localcloud.compute.api import schemas
 from occli.localcloud.compute.api import server_extras
 from occli.localcloud.compute.api import server_lifecycle
@@ -183,6 +184,7 @@ ACTIONS = {
     "evacuate": (server_moves.evacuate, None),
 }
 ACTIONS.update(server_lifecycle.ACTIONS)
+ACTIONS.update(network_actions.ACTIONS)
 
 
 def _dispatch(req, allowed):

@@ -19,10 +19,13 @@ from occli.localcloud.compute.api import consoles
 from occli.localcloud.compute.api import flavors
 from occli.localcloud.compute.api import hosts
 from occli.localcloud.compute.api import instance_actions
+from occli.localcloud.compute.api import interfaces
 from occli.localcloud.compute.api import keypairs
 from occli.localcloud.compute.api import limits
 from occli.localcloud.compute.api import metadata
 from occli.localcloud.compute.api import microversions
+from occli.localcloud.compute.api import network_actions
+from occli.localcloud.compute.api import network_proxies
 from occli.localcloud.compute.api import quotas
 from occli.localcloud.compute.api import server_actions
 from occli.localcloud.compute.api import server_extras
@@ -58,6 +61,8 @@ RESOURCES = (
     instance_actions,
     volume_attachments,
     volume_proxies,
+    interfaces,
+    network_proxies,
 )
 
 FAULT_NAMES = {
@@ -148,6 +153,7 @@ _ACTION_RULES = {
     "migrate": "os-migrate-server:migrate",
     "os-migrateLive": "os-migrate-server:migrate_live",
     "evacuate": "os-evacuate",
+    **network_actions.POLICY_RULES,
 }
 _METADATA_RULES = {
     ("POST", False): "create",
@@ -172,6 +178,10 @@ def policy_rule(req, route):
         body = req.json(required=False)
         action = next(iter(body), "") if isinstance(body, dict) else ""
         rule = _ACTION_RULES.get(action, "servers:%s" % action)
+    elif "/os-interface" in pattern:
+        rule = "os-attach-interfaces:" + ("create" if route.method == "POST" else "delete")
+    elif network_proxies.policy_rule(route.method, pattern):
+        rule = network_proxies.policy_rule(route.method, pattern)
     elif pattern.endswith("/remote-consoles"):
         rule = "os-remote-consoles"
     elif pattern.endswith("/os-server-password"):
