@@ -20,6 +20,7 @@ from occli.localcloud.compute import actions
 from occli.localcloud.compute import build
 from occli.localcloud.compute import servers
 from occli.localcloud.compute import states
+from occli.localcloud.compute import volume_attach
 
 SNAPSHOT_VM_STATES = ("active", "stopped", "paused", "suspended")
 SNAPSHOT_TASKS = [
@@ -125,9 +126,52 @@ def _create(db, caller, server, images, name, image_type, extra, owner_names, bu
     )["id"]
 
 
+def _volume_mappings(db, caller, server, name):
+    """Nova's image mappings of a volume-backed server's volumes: each
+    volume Cinder has is snapshotted (``snapshot for <image name>``, an
+    in-use volume forced) and mapped by its snapshot; a volume Cinder does
+    not know (no volume service) is mapped by its id."""
+    cinder = volume_attach.cinder(db)
+    mappings = []
+    for item in volume_attach.items(server):
+        mapping = {
+            "boot_index": 0 if item.get("root", not mappings) else None,
+            "delete_on_termination": bool(item.get("delete_on_termination")),
+            "destination_type": "volume",
+            "device_name": item.get("device"),
+            "device_type": None,
+            "disk_bus": None,
+            "guest_format": None,
+            "image_id": None,
+            "no_device": None,
+            "snapshot_id": None,
+            "source_type": "volume",
+            "tag": item.get("tag"),
+            "volume_id": item["id"],
+            "volume_size": None,
+            "volume_type": None,
+        }
+        volume = cinder.find(db, item["id"]) if cinder is not None else None
+        if volume is not None:
+            from occli.localcloud.volume import snapshots as volume_snapshots
+
+            snap = volume_snapshots.create(
+                db, caller, volume, "snapshot for %s" % name, None, {}, allow_in_use=True
+            )
+            mapping.update(
+                source_type="snapshot",
+                snapshot_id=snap["id"],
+                volume_id=None,
+                volume_size=volume["size"],
+            )
+        mappings.append(mapping)
+    return mappings
+
+
 def _volume_backed_image(db, caller, server, images, name, extra):
     """``snapshot_volume_backed``: an image without data (size 0, no
-    formats), the server's root device named; active at once."""
+    formats) mapping snapshots of the server's volumes (see
+    :func:`_volume_mappings`), the root device named; active at once."""
     properties, min_disk, min_ram, visibility = _image_meta(
         db, caller, server, images, "snapshot", extra, (None, None)
     )
@@ -135,7 +179,7 @@ def _volume_backed_image(db, caller, server, images, name, extra):
         properties.pop(key, None)
     properties["bdm_v2"] = True
     properties["root_device_name"] = server["root_device_name"] or "/dev/vda"
-    properties["block_device_mapping"] = json.dumps([])
+    properties["block_device_mapping"] = json.dumps(_volume_mappings(db, caller, server, name))
     properties.update(extra)
     return images.create_image(
         db,

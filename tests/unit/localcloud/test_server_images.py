@@ -141,3 +141,40 @@ def test_backup_policy_member_and_reader(nova):
     assert _backup(nova, server_id, "b", 1).status == 202
     other = nova.create(user="admin")
     assert _backup(nova, other, "b", 1).status == 404
+
+
+def test_volume_backed_snapshot_maps_cinder_snapshots(tmp_path):
+    """With a volume service the boot volume is snapshotted (forced: it is
+    in use) and the image maps that snapshot, as nova's
+    snapshot_volume_backed."""
+    import json
+
+    from tests.unit.localcloud.volume_harness import Cinder
+    from tests.unit.localcloud.volume_harness import make_cloud
+
+    cloud = make_cloud(tmp_path / "data")
+    try:
+        cinder = Cinder(cloud)
+        volume = cinder.create(size=2, imageRef=CIRROS)["id"]
+        cinder.show(volume)
+        bdm = {"uuid": volume, "source_type": "volume", "destination_type": "volume"}
+        server = cinder.server(imageRef=None, block_device_mapping_v2=[dict(bdm, boot_index=0)])
+        cinder.show_server(server)
+        answer = cinder.nova(
+            "POST", "/servers/%s/action" % server, {"createImage": {"name": "bfv-snap"}}
+        )
+        assert answer.status == 202, answer.body
+        image = cinder.client.get(
+            "/image/v2/images/" + answer.json()["image_id"], token=cinder.tokens["demo"]
+        ).json()
+        (mapping,) = json.loads(image["block_device_mapping"])
+        assert (mapping["source_type"], mapping["boot_index"], mapping["volume_size"]) == (
+            "snapshot",
+            0,
+            2,
+        )
+        snapshot = cinder.get("/snapshots/" + mapping["snapshot_id"]).json()["snapshot"]
+        assert snapshot["volume_id"] == volume and snapshot["name"] == "snapshot for bfv-snap"
+        assert (image["status"], image["size"]) == ("active", 0)
+    finally:
+        cloud.close()
