@@ -105,8 +105,7 @@ def view(db, network, subnet_ids=None):
             "port_security_enabled": True,
         },
     )
-    if network["external"]:
-        body["is_default"] = bool(network["is_default"])
+    body["is_default"] = bool(network["is_default"])
     return body
 
 
