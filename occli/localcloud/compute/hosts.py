@@ -12,6 +12,7 @@ import datetime
 from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.compute import aggregates
+from occli.localcloud.compute import migration_records
 from occli.localcloud.compute import scheduler
 from occli.localcloud.compute import servers
 
@@ -259,15 +260,17 @@ def node_usage(db, row):
     """What os-hypervisors reports of a node's use (before 2.88)."""
     usage = {"count": 0, "vcpus": 0, "ram": 0, "disk": 0, "busy": 0}
     for server in db.execute(
-        "SELECT flavor, image_ref, task_state FROM servers WHERE host = ? AND deleted = 0",
-        (row["host"],),
+        "SELECT task_state FROM servers WHERE host = ? AND deleted = 0", (row["host"],)
     ):
-        wanted = scheduler.server_resources(server)
         usage["count"] += 1
-        usage["vcpus"] += wanted["VCPU"]
-        usage["ram"] += wanted["MEMORY_MB"]
-        usage["disk"] += wanted["DISK_GB"]
         usage["busy"] += server["task_state"] is not None
+    # what the host holds, a server moving from or to it included
+    for host, flavor, volume_backed, _ in migration_records.usage(db):
+        if host == row["host"]:
+            wanted = scheduler.resources(flavor, volume_backed)
+            usage["vcpus"] += wanted["VCPU"]
+            usage["ram"] += wanted["MEMORY_MB"]
+            usage["disk"] += wanted["DISK_GB"]
     free_disk = row["local_gb"] - usage["disk"]
     reserved = scheduler.RESERVED_HOST_MEMORY_MB
     return {

@@ -635,3 +635,18 @@ def test_os_migrations_member_refused(nova):
         403,
         REAL["os_migrations_member"]["body"]["forbidden"]["message"],
     )
+
+
+def test_hypervisors_show_both_hosts_during_a_move(nova):
+    sid = _boot(nova)
+    source = _host(nova, sid)
+    nova.action(sid, {"migrate": None}, user="admin")
+    dest = _host(nova, sid)
+
+    def used():
+        found = nova.get("/os-hypervisors/detail", user="admin", version="2.87").json()
+        return {h["hypervisor_hostname"]: h["memory_mb_used"] - 512 for h in found["hypervisors"]}
+
+    assert used()[source] == used()[dest] == RAM
+    nova.action(sid, {"confirmResize": None}, user="admin")
+    assert (used()[source], used()[dest]) == (0, RAM)
