@@ -128,6 +128,8 @@ def test_attach_update_detach_tour(occli, vm, volume):
     shown = as_json(occli("volume", "show", volume["id"], "-f", "json"))
     assert shown["status"] == "in-use"
     assert [a["server_id"] for a in shown["attachments"]] == [vm["id"]]
+    table = ok(occli("volume", "list", "--name", volume["name"], "-c", "Attached to"))
+    assert "Attached to %s on %s" % (vm["name"], attached["Device"]) in table
     # an attached volume cannot be deleted: Cinder's 400, exit 1
     code, out, err = occli("volume", "delete", volume["name"])
     assert code == 1

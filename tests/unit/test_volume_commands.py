@@ -165,3 +165,20 @@ def test_server_volume_list_columns_follow_the_version(cli, mock_cloud, server):
         "--os-compute-api-version", "2.60", "server", "volume", "list", SERVER_ID, "-f", "json"
     )
     assert list(json.loads(out)[0]) == ["ID", "Device", "Server ID", "Volume ID"]
+
+
+def test_volume_list_names_the_attached_servers(cli, mock_cloud, volume):
+    m = mock_cloud.mock
+    attached = dict(volume, attachments=[{"server_id": SERVER_ID, "device": "/dev/vdb"}])
+    m.get(VOLUME + "/volumes/detail", json={"volumes": [volume, attached]})
+    m.get(COMPUTE + "/servers", json={"servers": [{"id": SERVER_ID, "name": "vm"}]})
+    code, out, err = cli("volume", "list", "-c", "Attached to")
+    assert code == 0, err
+    assert "| Attached to vm on /dev/vdb |" in out
+    assert len(requests_to(m, "GET", "/compute/v2.1/servers")) == 1
+    code, out, err = cli("volume", "list", "-n", "-f", "json")
+    assert json.loads(out)[1]["Attached to"] == attached["attachments"]
+    assert len(requests_to(m, "GET", "/compute/v2.1/servers")) == 1
+    # without the column, no server is looked up
+    cli("volume", "list", "-c", "ID")
+    assert len(requests_to(m, "GET", "/compute/v2.1/servers")) == 1

@@ -2,6 +2,8 @@
 ``occli volume snapshot …``, with OpenStackClient's names and options.
 ``server add volume`` attaches one (:mod:`occli.v2.commands.server_volumes`)."""
 
+import logging
+
 from cliff import columns as cliff_columns
 
 from occli import columns
@@ -9,6 +11,7 @@ from occli import exceptions
 from occli import utils
 from occli import waiters
 
+LOG = logging.getLogger(__name__)
 _VOLUME_ARG = dict(metavar="<volume>", help="Volume (name or ID).")
 _PROPERTY_ARG = dict(
     dest="properties",
@@ -21,12 +24,17 @@ _PROPERTY_ARG = dict(
 
 
 class AttachmentsColumn(cliff_columns.FormattableColumn):
-    """A volume's attachments: ``Attached to <server> on <device>`` lines;
-    the list in JSON."""
+    """A volume's attachments: ``Attached to <server> on <device>`` lines
+    (the server's name when ``names`` has it); the list in JSON."""
+
+    def __init__(self, value, names=None):
+        super().__init__(value)
+        self.names = names or {}
 
     def human_readable(self):
         return "\n".join(
-            "Attached to %s on %s" % (a.get("server_id"), a.get("device"))
+            "Attached to %s on %s"
+            % (self.names.get(a.get("server_id")) or a.get("server_id"), a.get("device"))
             for a in self._value or ()
         )
 
@@ -74,6 +82,12 @@ def _wait(fetch, label, args, until="available"):
     "--limit", type=utils.list_limit, metavar="<n>", help="At most this many volumes (-1: all)."
 )
 @utils.arg("--marker", metavar="<volume-id>", help="Start after this volume.")
+@utils.arg(
+    "-n",
+    "--no-name-lookup",
+    action="store_true",
+    help="Show the IDs of the servers volumes are attached to, not their names.",
+)
 @utils.output("list")
 def do_volume_list(client, args):
     """List volumes.
@@ -97,7 +111,39 @@ def do_volume_list(client, args):
     if args.all_projects:
         cols.insert(1, "os-vol-tenant-attr:tenant_id")
         headers.insert(1, "Project")
-    return columns.table(volumes, cols, headers, formatters=_FORMATTERS)
+    formatters = dict(_FORMATTERS)
+    if utils.column_used(args, "Attached to") and not args.no_name_lookup:
+        names = _ServerNames(client, args.all_projects)
+        volumes = names.reading(volumes)
+        formatters["attachments"] = lambda value: AttachmentsColumn(value, names.known)
+    return columns.table(volumes, cols, headers, formatters=formatters)
+
+
+class _ServerNames:
+    """``{server id: name}`` of the attached servers, from one server list
+    read when the first attached volume is listed (as OSC shows names);
+    a failing lookup leaves the ids shown."""
+
+    def __init__(self, client, all_projects):
+        self.client = client
+        self.all_projects = all_projects
+        self.known = {}
+        self.read = False
+
+    def reading(self, volumes):
+        for volume in volumes:
+            if not self.read and volume.to_dict().get("attachments"):
+                self.read = True
+                self._read()
+            yield volume
+
+    def _read(self):
+        search = {"all_tenants": True} if self.all_projects else None
+        try:
+            for server in self.client.servers.iter(detailed=False, search_opts=search):
+                self.known[server.id] = getattr(server, "name", None)
+        except Exception as exc:  # noqa: BLE001 - names are decoration
+            LOG.debug("server name lookup failed: %s", exc)
 
 
 @utils.arg("volume", **_VOLUME_ARG)
