@@ -6,6 +6,7 @@ with the real answer recorded in tests/fixtures/compute/realcloud/
 import pytest
 
 from tests.unit.localcloud.realcloud import Recorded
+from tests.unit.localcloud.realcloud import fault_of
 
 FRAMING = Recorded("nova-34-fidelity-framing.json")
 
@@ -45,3 +46,20 @@ def test_empty_204_says_json(shared_nova):
     assert result.status == exchange["status"] == 204
     assert result.header("Content-Type") == exchange["headers"]["content-type"]
     assert result.body == b""
+
+
+VALIDATION = Recorded("nova-34-fidelity-validation.json")
+
+
+@pytest.mark.parametrize("key", sorted(VALIDATION.exchanges))
+def test_first_schema_error_with_whole_value(shared_nova, key):
+    """nova reports the first schema error in schema order (keypair name
+    before the 2.92 public_key requirement) with the whole value, and uses
+    its own keypair name patterns."""
+    exchange = VALIDATION[key]
+    request = exchange["request"]
+    result = shared_nova.call(
+        request["method"], request["path"], json=request["body"], user="admin",
+        version=request["version"],
+    )  # fmt: skip
+    assert fault_of(result) == VALIDATION.fault(key)

@@ -86,7 +86,8 @@ def _is_fqdn(value):
     return not isinstance(value, str) or bool(_FQDN.match(value))
 
 
-name = {"type": "string", "minLength": 1, "maxLength": 255, "format": "name"}
+# keyword order as nova's: the first error in that order is the one reported
+name = {"type": "string", "format": "name", "minLength": 1, "maxLength": 255}
 description = {
     "type": ["string", "null"],
     "minLength": 0,
@@ -490,21 +491,16 @@ metadata_item = {
 
 
 def keypair_create(version):
-    """``POST /os-keypairs`` at ``version``."""
-    pattern = r"^[a-zA-Z0-9 @._-]+$" if version >= "2.92" else r"^[a-zA-Z0-9 _-]+$"
-    props = {
-        "name": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 255,
-            "pattern": pattern,
-            "format": "name",
-        },
-        "public_key": {"type": "string"},
-    }
-    required = ["name"]
+    """``POST /os-keypairs`` at ``version`` (nova's schemas/keypairs.py:
+    property order and the name's ``allOf`` as there, so the first error
+    found is nova's)."""
+    pattern = r"^[_\-\@\. a-zA-Z0-9]+$" if version >= "2.92" else r"^[_\- a-zA-Z0-9]+$"
+    special = {"type": "string", "pattern": pattern, "minLength": 1, "maxLength": 255}
+    props = {"name": {"allOf": [name, special]}}
     if version >= "2.2":
         props["type"] = {"type": "string", "enum": ["ssh", "x509"]}
+    props["public_key"] = {"type": "string"}
+    required = ["name"]
     if version >= "2.10":
         props["user_id"] = {"type": "string"}
     if version >= "2.92":
@@ -635,13 +631,15 @@ aggregate_images = {
 def validate(schema, body):
     """Validate ``body`` like nova's ``@validation.schema``: 400 on error."""
     validator = jsonschema.Draft4Validator(schema, format_checker=_checker)
-    error = jsonschema.exceptions.best_match(validator.iter_errors(body))
+    # nova's validator.validate(): the first error iter_errors yields (in
+    # the schema's keyword and property order), not jsonschema's best_match
+    error = next(iter(validator.iter_errors(body)), None)
     if error is None:
         return body
     if error.path:
         detail = "Invalid input for field/attribute %s. Value: %s. %s" % (
             error.path[-1],
-            _short(error.instance),
+            error.instance,
             error.message,
         )
     else:
