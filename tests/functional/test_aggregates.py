@@ -330,13 +330,25 @@ def test_boot_into_unknown_or_empty_zone_fails(occli):
     )
 
 
+def _move(verb, before, after, count=1):
+    """nova 34's reason for refusing to move a host's servers to another zone."""
+    return (
+        "The host cannot be %s the aggregate as the availability zone of the host would change"
+        " from '%s' to '%s' but the host already has %d instance(s). Changing the AZ of an"
+        " existing instance is not supported by this action. Move the instances away from this"
+        " host then try again. If you need to move the instances between AZs then you can use"
+        " shelve_offload and unshelve to achieve this." % (verb, before, after, count)
+    )
+
+
 def test_hosts_with_servers_cannot_change_zone(occli):
     agg = ok(occli, "aggregate", "create", "pinned", "--zone", "pinned", "-f", "json")
     ok(occli, "aggregate", "add", "host", "pinned", "host2")
     server = boot(occli, "pinned")
     assert host_of(server) == "host2"
     assert fails(occli, "aggregate", "remove", "host", "pinned", "host2") == (
-        "Cannot remove host host2 in aggregate %d (HTTP 409)" % agg["id"]
+        "Cannot remove host from aggregate %d. Reason: %s. (HTTP 409)"
+        % (agg["id"], _move("removed from", "pinned", "None"))
     )
     renamed = (
         "Cannot update aggregate %d. Reason: One or more hosts "
@@ -350,8 +362,8 @@ def test_hosts_with_servers_cannot_change_zone(occli):
     # host1 runs a server in the default zone: it cannot join a zone
     default = boot(occli, "nova", name="vm-default")
     assert fails(occli, "aggregate", "add", "host", "other-zone", host_of(default)) == (
-        "Cannot add host to aggregate %d. Reason: One or more hosts contain "
-        "instances in this zone. (HTTP 409)" % other["id"]
+        "Cannot add host to aggregate %d. Reason: %s. (HTTP 409)"
+        % (other["id"], _move("added to", "None", "other"))
     )
     # once the servers are gone the moves are allowed
     ok(occli, "server", "delete", server["id"], default["id"], "--wait")

@@ -26,6 +26,14 @@ _ADD = "Cannot add host to aggregate %s. Reason: %s."
 _UPDATE = "Cannot update aggregate %s. Reason: %s."
 _UPDATE_META = "Cannot update metadata of aggregate %s. Reason: %s."
 _DELETE = "Cannot remove host from aggregate %s. Reason: %s."
+# nova 34's reason when a host running servers would change zone
+_MOVE = (
+    "The host cannot be %s the aggregate as the availability zone of the host would change"
+    " from '%s' to '%s' but the host already has %d instance(s). Changing the AZ of an"
+    " existing instance is not supported by this action. Move the instances away from this"
+    " host then try again. If you need to move the instances between AZs then you can use"
+    " shelve_offload and unshelve to achieve this."
+)
 
 
 # -- zones: what the rest of compute asks ---------------------------------
@@ -175,10 +183,10 @@ def add_host(db, agg_id, host):
                 _ADD
                 % (agg_id, "One or more hosts already in availability zone(s) %s" % conflicting)
             )
+    if zone:
+        _refuse_zone_move(db, host, _ADD, agg_id, "added to", None, zone)
     if host in host_names(db, agg_id):
         raise errors.Conflict("Aggregate %s already has host %s." % (agg_id, host))
-    if _moves_servers(db, host, agg_id, zone):
-        raise errors.Conflict(_ADD % (agg_id, "One or more hosts contain instances in this zone"))
     db.execute(
         "INSERT INTO compute_aggregate_hosts (aggregate_id, host) VALUES (?, ?)", (agg_id, host)
     )
@@ -191,10 +199,15 @@ def remove_host(db, agg_id, host, shown_id=None):
     not_found_error = errors.NotFound("Cannot remove host %s in aggregate %s" % (host, shown_id))
     if host not in hosts.compute_hosts(db):
         raise not_found_error
-    if host not in host_names(db, agg_id):  # also when there is no aggregate
+    if db.execute("SELECT 1 FROM compute_aggregates WHERE id = ?", (agg_id,)).fetchone() is None:
         raise not_found_error
-    if _moves_servers(db, host, agg_id):
-        raise errors.Conflict("Cannot remove host %s in aggregate %s" % (host, shown_id))
+    zone = metadata(db, agg_id).get("availability_zone")
+    if zone:
+        # nova checks this before membership: a host outside the aggregate
+        # that runs servers is refused too
+        _refuse_zone_move(db, host, _DELETE, agg_id, "removed from", agg_id, zone)
+    if host not in host_names(db, agg_id):
+        raise not_found_error
     db.execute(
         "DELETE FROM compute_aggregate_hosts WHERE aggregate_id = ? AND host = ?", (agg_id, host)
     )
@@ -286,8 +299,17 @@ def _name_taken(db, name, agg_id=None):
         raise errors.Conflict("Aggregate %s already exists." % name)
 
 
-def _moves_servers(db, host, agg_id, zone=None):
-    """Whether ``host`` runs servers and would change zone: to ``zone`` if
-    given (joining a zoned aggregate), else to its zone without ``agg_id``."""
-    after = zone or _zone_name(_zones_by_host(db, [host], exclude=agg_id).get(host))
-    return host_zone(db, host) != after and _has_servers(db, host)
+def _refuse_zone_move(db, host, template, agg_id, verb, exclude, zone):
+    """nova 34's ``ensure_no_instances_need_to_move_az_when_host_added`` /
+    ``_removed``: a host running servers must keep its zone as its
+    aggregates' metadata name it (None without one, not the default zone).
+    Joining: from that zone to ``zone``; leaving aggregate ``exclude``
+    (zone ``zone``): from ``zone`` to what the others give."""
+    count = servers.servers_on_host(db, host)
+    if not count:
+        return
+    others = sorted(_zones_by_host(db, [host], exclude=exclude).get(host, ()))
+    other = others[0] if others else None
+    before, after = (other, zone) if exclude is None else (zone, other)
+    if before != after:
+        raise errors.Conflict(template % (agg_id, _MOVE % (verb, before, after, count)))

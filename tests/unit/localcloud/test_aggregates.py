@@ -409,6 +409,18 @@ def test_action_body_errors(nova, body, message):
 # -- servers never change zone --------------------------------------------------
 
 
+def _move(verb, before, after, count=1):
+    """nova 34's reason for refusing to move a host's servers to another zone
+    (compute/api.py ensure_no_instances_need_to_move_az_when_host_*)."""
+    return (
+        "The host cannot be %s the aggregate as the availability zone of the host would change"
+        " from '%s' to '%s' but the host already has %d instance(s). Changing the AZ of an"
+        " existing instance is not supported by this action. Move the instances away from this"
+        " host then try again. If you need to move the instances between AZs then you can use"
+        " shelve_offload and unshelve to achieve this." % (verb, before, after, count)
+    )
+
+
 def test_host_running_servers_cannot_move_zone(nova):
     nova.create("london", "london")
     nova.create("plain")
@@ -418,7 +430,9 @@ def test_host_running_servers_cannot_move_zone(nova):
     assert server["OS-EXT-AZ:availability_zone"] == "london"
     assert nova.error(
         409, "POST", "/os-aggregates/1/action", {"remove_host": {"host": "host1"}}
-    ) == ("Cannot remove host host1 in aggregate 1")
+    ) == "Cannot remove host from aggregate 1. Reason: %s." % _move(
+        "removed from", "london", "None"
+    )
     # an aggregate without a zone does not move it
     nova.add_host(2, "host1")
     nova.action(2, "remove_host", {"host": "host1"})
@@ -427,9 +441,7 @@ def test_host_running_servers_cannot_move_zone(nova):
     nova.create("paris", "paris")
     assert nova.error(
         409, "POST", "/os-aggregates/3/action", {"add_host": {"host": host_of(other)}}
-    ) == (
-        "Cannot add host to aggregate 3. Reason: One or more hosts contain instances in this zone."
-    )
+    ) == "Cannot add host to aggregate 3. Reason: %s." % _move("added to", "None", "paris")
 
 
 def test_zone_of_hosts_with_servers_cannot_be_renamed(nova):

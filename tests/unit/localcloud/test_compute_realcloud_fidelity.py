@@ -63,3 +63,48 @@ def test_first_schema_error_with_whole_value(shared_nova, key):
         version=request["version"],
     )  # fmt: skip
     assert fault_of(result) == VALIDATION.fault(key)
+
+
+AGGREGATES = Recorded("nova-34-fidelity-aggregates.json")
+
+
+@pytest.fixture
+def one_host(tmp_path):
+    from tests.unit.localcloud.compute_harness import Nova
+    from tests.unit.localcloud.compute_harness import make_cloud
+
+    cloud = make_cloud(tmp_path / "data", compute_hosts=1)
+    yield Nova(cloud)
+    cloud.close()
+
+
+def test_zone_move_refusals(one_host):
+    """A host running servers (two, as in the recording) can neither join an
+    aggregate with a zone nor be removed from one, even when it is not a
+    member: nova 34 checks the zone move first, with its own reason."""
+    nova = one_host
+    for _ in range(2):
+        nova.create(user="admin")
+    created = nova.post(
+        "/os-aggregates",
+        {"aggregate": {"name": "fid-rec-agg", "availability_zone": "fid-rec-az"}},
+        user="admin",
+    )
+    agg_id = created.json()["aggregate"]["id"]
+    swaps = ((str(AGGREGATES.ids["aggregate"]), str(agg_id)), ("realcloud-compute1", "host1"))
+    for key in ("add_host_zone_move", "remove_nonmember_zone_move", "remove_unknown_host"):
+        body = AGGREGATES[key]["request"]["body"]
+        action, args = next(iter(body.items()))
+        if args["host"] == "realcloud-compute1":
+            body = {action: {"host": "host1"}}
+        result = nova.post("/os-aggregates/%s/action" % agg_id, body, user="admin", version="2.41")
+        status, name, message = AGGREGATES.fault(key)
+        for real, local in swaps:
+            message = message.replace("aggregate %s" % real, "aggregate %s" % local)
+            message = message.replace(real, local) if real == "realcloud-compute1" else message
+        assert fault_of(result) == (status, name, message), key
+    result = nova.post(
+        "/os-aggregates/999999/action", {"remove_host": {"host": "host1"}}, user="admin"
+    )
+    status, name, message = AGGREGATES.fault("remove_missing_aggregate")
+    assert fault_of(result) == (status, name, message.replace("realcloud-compute1", "host1"))
