@@ -14,11 +14,13 @@ from tests.unit.localcloud.compute_harness import Nova
 from tests.unit.localcloud.compute_harness import fault
 from tests.unit.localcloud.compute_harness import make_cloud
 
-REAL = json.loads(
+_RECORDED = json.loads(
     (
         pathlib.Path(__file__).parents[2] / "fixtures/compute/realcloud/nova-34-migrations.json"
     ).read_text()
-)["exchanges"]
+)
+REAL, IDS = _RECORDED["exchanges"], _RECORDED["ids"]
+REAL_SERVER = IDS["server_id"]
 RAM = 512  # flavor 1
 
 
@@ -440,13 +442,6 @@ def test_another_servers_migration_is_not_found(live_nova):
     ].replace(REAL_SERVER, one)
 
 
-REAL_SERVER = json.loads(
-    (
-        pathlib.Path(__file__).parents[2] / "fixtures/compute/realcloud/nova-34-migrations.json"
-    ).read_text()
-)["ids"]["server_id"]
-
-
 @pytest.mark.parametrize(
     "name", ["server_migrations_v2_22", "force_complete_v2_21", "abort_v2_23"]
 )
@@ -650,3 +645,48 @@ def test_hypervisors_show_both_hosts_during_a_move(nova):
     assert used()[source] == used()[dest] == RAM
     nova.action(sid, {"confirmResize": None}, user="admin")
     assert (used()[source], used()[dest]) == (0, RAM)
+
+
+OWN = [name for name in REAL if name.startswith("own_")]
+
+
+@pytest.mark.parametrize("name", OWN)
+def test_member_on_its_own_server_as_real_nova(nova, name):
+    """Each policy refusal of a member on its own server, replayed."""
+    sid = nova.create()
+    real = REAL[name]
+    request = real["request"]
+    path = request["path"].replace(IDS["member_server_id"], sid)
+    result = nova.call(request["method"], path, json=request["body"], version="2.96")
+    assert (result.status, fault(result)[2]) == (
+        real["status"],
+        real["body"]["forbidden"]["message"],
+    )
+
+
+@pytest.mark.parametrize(
+    "name,hosts",
+    [
+        ("live_unknown_host_active", 3),
+        ("live_same_host_v2_33", 3),
+        ("live_no_host_v2_33", 1),
+        ("evacuate_shared_v2_14", 3),
+        ("evacuate_shared_with_pass_v2_13", 3),
+        ("force_complete_bad_body", 3),
+        ("migration_action_unknown", 3),
+    ],
+)
+def test_bad_requests_as_real_nova(tmp_path, name, hosts):
+    nova = Nova(make_cloud(tmp_path / "d", compute_hosts=hosts))
+    sid = _boot(nova)
+    real = REAL[name]
+    request = real["request"]
+    version = "2.96" if request["version"] == "latest" else request["version"]
+    body = json.loads(json.dumps(request["body"]).replace("realcloud-compute1", _host(nova, sid)))
+    path = request["path"].replace(IDS["member_server_id"], sid)
+    result = nova.call(request["method"], path, json=body, user="admin", version=version)
+    expected = real["body"]["badRequest"]["message"]
+    expected = expected.replace(IDS["member_server_id"], sid).replace(
+        "realcloud-compute1", _host(nova, sid)
+    )
+    assert (result.status, fault(result)[2]) == (400, expected)

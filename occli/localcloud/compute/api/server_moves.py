@@ -18,7 +18,9 @@ from occli.localcloud.compute.api.servers import load
 
 MIGRATIONS_INDEX_POLICY = "os_compute_api:os-migrations:index"
 
-_host = dict(schemas.fqdn, type=["string", "null"])
+# nova's parameter_types.fqdn (a service's host name)
+_fqdn = {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[a-zA-Z0-9-._]*$"}
+_host = dict(_fqdn, type=["string", "null"])
 _migrate = {
     "type": "object",
     "properties": {
@@ -65,7 +67,7 @@ def _evacuate_schema(version):
     """Nova's ``evacuate`` schemas (2.0, 2.14, 2.29, 2.68)."""
     body = {
         "type": "object",
-        "properties": {"host": schemas.fqdn, "adminPass": schemas.admin_password},
+        "properties": {"host": _fqdn, "adminPass": schemas.admin_password},
         "additionalProperties": False,
     }
     if version < "2.14":
