@@ -79,24 +79,26 @@ def _view(req, server, item):
 
 
 def _non_negative(req, name):
+    """nova's ``non_negative_integer`` query parameter (pattern ``^[0-9]*$``)."""
     raw = req.arg(name)
     if raw is None:
         return None
-    try:
-        value = int(raw)
-    except ValueError:
-        value = -1
-    if value < 0:
+    if not raw.isdigit() or not raw.isascii():
         raise common.bad_request(
-            "Invalid input for query parameters %s. Value: %s. %r is not a 'non_negative_integer'"
+            "Invalid input for query parameters %s. Value: %s. '%s' does not match '^[0-9]*$'"
             % (name, raw, raw)
         )
-    return value
+    return int(raw)
 
 
 def list_attachments(req):
     if req.microversion >= "2.75":
-        common.reject_unknown_params(req, ("limit", "offset"))
+        unknown = sorted(set(req.query) - {"limit", "offset"})
+        if unknown:
+            raise common.bad_request(
+                "Additional properties are not allowed (%s %s unexpected)"
+                % (", ".join("'%s'" % u for u in unknown), "was" if len(unknown) == 1 else "were")
+            )
     limit = _non_negative(req, "limit")
     offset = _non_negative(req, "offset") or 0
     server = load(req)
