@@ -19,6 +19,7 @@ from occli.localcloud.compute import build
 from occli.localcloud.compute import hosts
 from occli.localcloud.compute import migration_records as records
 from occli.localcloud.compute import scheduler
+from occli.localcloud.compute import server_groups
 from occli.localcloud.compute import servers
 from occli.localcloud.compute import states
 
@@ -79,15 +80,29 @@ def _check_known_host(db, host):
         raise errors.BadRequest("Compute host %s could not be found." % host)
 
 
-def _destination(db, server, requested=None, forced=None):
+def _group(db, caller, server):
+    """The scheduler's view of the server's group (the server itself left
+    out of its members' hosts), or None."""
+    uuids = server_groups.groups_of(db, server["id"])
+    if not uuids:
+        return None
+    group = server_groups.placement(db, server_groups.get(db, caller, uuids[0]))
+    if server["host"]:
+        group["hosts"][server["host"]] -= 1
+    return group
+
+
+def _destination(db, caller, server, requested=None, forced=None):
     """The host the scheduler picks for ``server`` (its current host left
-    out, its pinned zone kept), or None (NoValidHost)."""
+    out, its pinned zone and its group's policy kept), or None
+    (NoValidHost)."""
     flavor = json.loads(server["flavor"])
     spec = scheduler.RequestSpec(
         scheduler.resources(flavor, not server["image_ref"]),
         zone=None if forced else server["pinned_availability_zone"],
         forced_host=forced,
         requested_host=requested,
+        group=_group(db, caller, server),
     )
     candidates = [s for s in scheduler.host_states(db) if s.host != server["host"]]
     chosen = scheduler.select_host(candidates, spec)
@@ -114,7 +129,7 @@ def migrate(db, caller, server, timing, host=None):
         if host == server["host"]:
             raise errors.BadRequest("Cannot migrate to the host where the server exists.")
         _check_known_host(db, host)
-    dest = _destination(db, server, requested=host)
+    dest = _destination(db, caller, server, requested=host)
     flavor = server["flavor"]
     if dest is None:
         record = records.create(
@@ -229,9 +244,9 @@ def live_migrate(db, caller, server, timing, host=None, force=False, async_=True
         failure = "Unable to migrate instance (%s) to current host (%s)." % (server["id"], host)
         dest = None
     elif force and host:
-        dest = _destination(db, server, forced=host)
+        dest = _destination(db, caller, server, forced=host)
     else:
-        dest = _destination(db, server, requested=host)
+        dest = _destination(db, caller, server, requested=host)
     if dest is None:
         failure = failure or scheduler.NO_VALID_HOST
         if not async_:
@@ -340,9 +355,9 @@ def evacuate(db, caller, server, timing, host=None, force=False, stopped=False):
     if service is not None and not service["forced_down"]:
         raise errors.BadRequest("Compute service of %s is still in use." % server["host"])
     flavor = server["flavor"]
-    dest = _destination(db, server, forced=host) if force else None
+    dest = _destination(db, caller, server, forced=host) if force else None
     if not force:
-        dest = _destination(db, server, requested=host)
+        dest = _destination(db, caller, server, requested=host)
     if dest is None:
         record = records.create(
             db,

@@ -10,6 +10,7 @@ import pathlib
 import pytest
 
 from occli.localcloud.compute import scheduler
+from tests.unit.localcloud.compute_harness import CIRROS
 from tests.unit.localcloud.compute_harness import Nova
 from tests.unit.localcloud.compute_harness import fault
 from tests.unit.localcloud.compute_harness import make_cloud
@@ -690,3 +691,32 @@ def test_bad_requests_as_real_nova(tmp_path, name, hosts):
         "realcloud-compute1", _host(nova, sid)
     )
     assert (result.status, fault(result)[2]) == (400, expected)
+
+
+def test_moves_keep_the_group_policy(nova):
+    group = nova.post(
+        "/os-server-groups",
+        {"server_group": {"name": "g", "policy": "anti-affinity"}},
+        user="admin",
+        version="2.64",
+    ).json()["server_group"]
+    members = []
+
+    def member(name):
+        body = {
+            "server": {"name": name, "flavorRef": "1", "imageRef": CIRROS, "networks": "none"},
+            "os:scheduler_hints": {"group": group["id"]},
+        }
+        result = nova.post("/servers", body, user="admin", version="2.64")
+        members.append(result.json()["server"]["id"])
+
+    member("a")
+    member("b")
+    taken = {_host(nova, sid) for sid in members}
+    (free,) = {"host1", "host2", "host3"} - taken
+    nova.action(members[0], AUTO, user="admin", version="2.80")
+    assert _host(nova, members[0]) == free
+    member("c")
+    # every host holds a member now: no host keeps the policy
+    nova.action(members[1], {"migrate": None}, user="admin")
+    assert _migrations(nova, query="?instance_uuid=" + members[1])[0]["status"] == "error"
