@@ -60,6 +60,9 @@ step "${user[@]}" server list
 step "${user[@]}" server list -f json
 step "${user[@]}" server stop demo-vm --wait
 step "${user[@]}" server start demo-vm --wait
+step "${user[@]}" server shelve demo-vm --wait
+step "${user[@]}" server unshelve demo-vm --wait
+step "${user[@]}" server event list demo-vm
 step "${user[@]}" server image create demo-vm --name demo-vm-snap --wait -c name -c status
 step "${user[@]}" console url show demo-vm -c type -c url
 step "${user[@]}" server show demo-vm -c name -c status -c addresses -c metadata
