@@ -123,20 +123,21 @@ def test_evacuate_password_before_2_14(occli):
     name = boot(occli)
     source = host(occli, name)
     ok(occli("compute", "service", "set", "--down", source, "nova-compute"))
-    out = as_json(
-        occli(
-            "--os-compute-api-version",
-            "2.13",
-            "server",
-            "evacuate",
-            name,
-            "--password",
-            "Evac-Pass1",
-            "-f",
-            "json",
-        )
+    result = occli(
+        "--debug",
+        "--os-compute-api-version",
+        "2.13",
+        "server",
+        "evacuate",
+        name,
+        "--password",
+        "Evac-Pass1",
+        "-f",
+        "json",
     )
-    assert out["adminPass"] == "Evac-Pass1"
+    assert as_json(result)["adminPass"] == "Evac-Pass1"
+    # the request and the answer are logged with the password masked
+    assert "adminPass" in result[2] and "Evac-Pass1" not in result[2]
 
 
 def test_member_is_refused(occli):
@@ -218,4 +219,7 @@ def test_list_paging_and_columns(occli):
         occli("--os-compute-api-version", "2.1", "server", "migration", "list", "-f", "json")
     )
     assert "UUID" not in old[0] and "Type" not in old[0]
+    # the admin started them: its project (by name) has them all, demo's none
+    assert len(migrations(occli, "--project", "admin", "--user", "admin")) == 3
+    assert migrations(occli, "--project", "demo") == []
     assert [r["Id"] for r in old] == sorted(r["Id"] for r in old)

@@ -34,8 +34,7 @@ def _wait(client, args, server, until, what):
 @utils.arg(
     "--host",
     metavar="<hostname>",
-    help="Destination host (cold migration: compute API 2.56+); the scheduler still "
-    "checks it.",
+    help="Destination host (cold migration: compute API 2.56+); the scheduler still checks it.",
 )
 @utils.arg(
     "--shared-migration",
@@ -188,8 +187,16 @@ def _migration_id(client, server, ref):
     metavar="<time>",
     help="Only migrations changed before this ISO 8601 time (compute API 2.66+).",
 )
-@utils.arg("--project", metavar="<project-id>", help="Only this project's (compute API 2.80+).")
-@utils.arg("--user", metavar="<user-id>", help="Only this user's (compute API 2.80+).")
+@utils.arg(
+    "--project",
+    metavar="<project>",
+    help="Only migrations this project started (name or ID; compute API 2.80+).",
+)
+@utils.arg(
+    "--user",
+    metavar="<user>",
+    help="Only migrations this user started (name or ID; compute API 2.80+).",
+)
 @utils.option_names(
     changes_since="--changes-since",
     changes_before="--changes-before",
@@ -220,6 +227,10 @@ def do_server_migration_list(client, args):
     client.migrations.check_list(limit=args.limit, **filters)
     if args.server:
         filters["instance_uuid"] = client.servers.find_resource(args.server).id
+    if args.project:
+        filters["project_id"] = client.projects.find_resource(args.project).id
+    if args.user:
+        filters["user_id"] = client.users.find_resource(args.user).id
     pages = client.migrations.pages(limit=args.limit, **filters)
     version = api_versions.APIVersion(client.migrations.api_version)
     keys = ["id"]
@@ -278,9 +289,7 @@ def do_server_migration_show(client, args):
     """
     client.server_migrations.check_show()
     server = client.servers.find_resource(args.server)
-    migration = client.server_migrations.get(
-        server, _migration_id(client, server, args.migration)
-    )
+    migration = client.server_migrations.get(server, _migration_id(client, server, args.migration))
     return columns.show(migration)
 
 
