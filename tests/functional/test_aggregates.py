@@ -124,9 +124,8 @@ def test_create_errors(occli):
         "Aggregate dup already exists. (HTTP 409)"
     )
     assert fails(occli, "aggregate", "create", "x", "--zone", "a:b") == (
-        "An invalid 'name' value was provided. The name must be: printable "
-        "characters except :.Can not start or end with whitespace. "
-        "(HTTP 400)"
+        "Invalid input for field/attribute availability_zone. Value: a:b. "
+        "'a:b' is not valid under any of the given schemas (HTTP 400)"
     )
     assert "name" in fails(occli, "aggregate", "create", "n" * 256)
     ok(occli, "aggregate", "create", "n" * 255)

@@ -21,10 +21,11 @@ SAMPLES = os.path.join(
     os.path.dirname(__file__), os.pardir, os.pardir, "fixtures", "compute", "os-aggregates"
 )
 CIRROS = image.seed_image_id("cirros-0.6.2-x86_64-disk")
+# the zone is a oneOf [az_name, null]: nova reports the oneOf (recorded in
+# tests/fixtures/compute/realcloud/nova-34-fidelity-aggregate-zones.json)
 AZ_COLON = (
-    "An invalid 'name' value was provided. The name must be: "
-    "printable characters except :.Can not start or end with "
-    "whitespace."
+    "Invalid input for field/attribute availability_zone. Value: a:b. "
+    "'a:b' is not valid under any of the given schemas"
 )
 
 NAME_FORMAT = (

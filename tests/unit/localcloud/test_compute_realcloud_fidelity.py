@@ -108,3 +108,30 @@ def test_zone_move_refusals(one_host):
     )
     status, name, message = AGGREGATES.fault("remove_missing_aggregate")
     assert fault_of(result) == (status, name, message.replace("realcloud-compute1", "host1"))
+
+
+ZONES = Recorded("nova-34-fidelity-aggregate-zones.json")
+
+
+def test_aggregate_zone_names(one_host):
+    """A bad zone reports nova's oneOf (string or null), a bad name its
+    InvalidName text; set_metadata takes any zone text."""
+    nova = one_host
+    agg_id = None
+    for key, exchange in ZONES.exchanges.items():
+        request = exchange["request"]
+        path = request["path"].replace(str(ZONES.ids["aggregate"]), str(agg_id))
+        result = nova.call(
+            request["method"], path, json=request["body"], user="admin",
+            version=request["version"],
+        )  # fmt: skip
+        if key == "create_ok":
+            agg_id = result.json()["aggregate"]["id"]
+        if exchange["status"] >= 400:
+            assert fault_of(result) == ZONES.fault(key), key
+        else:
+            assert result.status == exchange["status"], key
+            assert (
+                result.json()["aggregate"]["availability_zone"]
+                == (exchange["body"]["aggregate"]["availability_zone"])
+            )

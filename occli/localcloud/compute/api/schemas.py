@@ -43,6 +43,11 @@ def _is_name(value):
     return value.isprintable() and not _NAME_BAD_EDGES.search(value)
 
 
+@_checker.checks("az_name")
+def _is_az_name(value):
+    return _is_name(value) and ":" not in value if isinstance(value, str) else True
+
+
 @_checker.checks("base64")
 def _is_base64(value):
     if not isinstance(value, str):
@@ -555,7 +560,13 @@ def service_update(version):
 
 
 # os-aggregates (nova's schemas/aggregates.py and aggregate_images.py)
-_az = {"oneOf": [{"type": "string", "minLength": 1, "maxLength": 255}, {"type": "null"}]}
+# nova's aggregates _availability_zone: an az_name (no ':') or null
+_az = {
+    "oneOf": [
+        {"type": "string", "format": "az_name", "minLength": 1, "maxLength": 255},
+        {"type": "null"},
+    ]
+}
 _aggregate_name = {"type": "string", "minLength": 1, "maxLength": 255}
 _aggregate_host = {
     "type": "object",
