@@ -7,6 +7,7 @@ Append steps, never edit a released one.
 
 from occli.localcloud.compute import hosts
 from occli.localcloud.compute import instance_actions
+from occli.localcloud.compute import shelve
 
 FLAVORS = [
     """
@@ -253,30 +254,6 @@ SERVER_GROUPS = [
 """
 ]
 
-# server groups (server_groups.py) and their members (server uuids)
-SERVER_GROUPS = [
-    """
-    CREATE TABLE compute_server_groups (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        uuid TEXT NOT NULL UNIQUE,
-        name TEXT NOT NULL,
-        project_id TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        policy TEXT NOT NULL,
-        rules TEXT NOT NULL DEFAULT '{}',
-        created_at TEXT NOT NULL
-    );
-    CREATE INDEX compute_server_groups_project ON compute_server_groups (project_id);
-    CREATE TABLE compute_server_group_members (
-        group_id INTEGER NOT NULL,
-        server_id TEXT NOT NULL,
-        PRIMARY KEY (group_id, server_id)
-    );
-    CREATE INDEX compute_server_group_members_server
-        ON compute_server_group_members (server_id);
-"""
-]
-
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("compute.flavors", FLAVORS),
@@ -285,8 +262,8 @@ COMPONENTS = (
     ("compute.servers", SERVERS),
     ("compute.aggregates", AGGREGATES),
     ("compute.quotas", QUOTAS),
-    ("compute.server_groups", SERVER_GROUPS),
     ("compute.instance_actions", instance_actions.STEPS),
+    ("compute.shelve", shelve.STEPS),
     ("compute.server_groups", SERVER_GROUPS),
     ("compute.moves", MOVES),
 )

@@ -9,6 +9,10 @@ Nova's) offloads as part of the shelve, -1 never; this cloud has no
 periodic task, so a positive value behaves as -1. Unshelving an offloaded
 server schedules it again (a zone from 2.77, a host from 2.91 for
 admins); unshelving a shelved one starts it where it is.
+
+Shelving an image-backed server snapshots it to an image ``<name>-shelved``
+(nova's ``shelved_image_id``, kept in ``compute_shelved_images``), deleted
+when the server is unshelved or deleted.
 """
 
 import json
@@ -20,7 +24,17 @@ from occli.localcloud.compute import hosts
 from occli.localcloud.compute import quotas
 from occli.localcloud.compute import scheduler
 from occli.localcloud.compute import servers
+from occli.localcloud.compute import snapshots
 from occli.localcloud.compute import states
+
+STEPS = [
+    """
+    CREATE TABLE compute_shelved_images (
+        server_id TEXT PRIMARY KEY,
+        image_id TEXT NOT NULL
+    );
+"""
+]
 
 SHELVE_STATES = ("active", "stopped", "paused", "suspended")
 # unshelve's ``availability_zone`` left out (nova's ``_sentinel``)
@@ -29,10 +43,30 @@ UNSET = object()
 _OFFLOADED = {"vm_state": "shelved_offloaded", "host": None, "node": None}
 
 
-def shelve(db, caller, server, offload_time=0):
-    """Shelve ``server``; offloaded too when ``offload_time`` is 0."""
+def shelve(
+    db, caller, server, offload_time=0, images=None, owner_names=(None, None), build_time=0
+):
+    """Shelve ``server``; offloaded too when ``offload_time`` is 0. An
+    image-backed server is snapshot to ``images`` (the image service, if
+    any; ``owner_names``: its owner's project and user names)."""
     servers.check_lock(caller, server)
     actions.check_state(server, "shelve", SHELVE_STATES)
+    if server["image_ref"] and images is not None:
+        image_id = snapshots._create(
+            db,
+            caller,
+            server,
+            images,
+            "%s-shelved" % server["name"],
+            "snapshot",
+            {},
+            owner_names,
+            build_time,
+        )
+        db.execute(
+            "INSERT OR REPLACE INTO compute_shelved_images (server_id, image_id) VALUES (?, ?)",
+            (server["id"], image_id),
+        )
     tasks = ["shelving", "shelving_image_pending_upload", "shelving_image_uploading"]
     end = {"vm_state": "shelved", "power_state": states.SHUTDOWN}
     if not server["image_ref"] or offload_time == 0:
@@ -50,7 +84,19 @@ def shelve_offload(db, caller, server):
     actions._start(db, server, ["shelving_offloading"], dict(_OFFLOADED))
 
 
-def unshelve(db, caller, server, zone=UNSET, host=None):
+def forget_image(db, images, server):
+    """Delete the server's shelved image (unshelved or deleted), if any."""
+    row = db.execute(
+        "SELECT image_id FROM compute_shelved_images WHERE server_id = ?", (server["id"],)
+    ).fetchone()
+    if row is None:
+        return
+    db.execute("DELETE FROM compute_shelved_images WHERE server_id = ?", (server["id"],))
+    if images is not None and images.get_image(db, row["image_id"]) is not None:
+        images.delete_image(db, row["image_id"])
+
+
+def unshelve(db, caller, server, zone=UNSET, host=None, images=None):
     """Nova's ``compute_api.unshelve``: ``zone`` (2.77; None unpins the
     server) and ``host`` (2.91, admin) only for an offloaded server."""
     servers.check_lock(caller, server)
@@ -78,6 +124,7 @@ def unshelve(db, caller, server, zone=UNSET, host=None):
             )
     server["pinned_availability_zone"] = pinned
     if not offloaded:
+        forget_image(db, images, server)
         end = {"vm_state": "active", "power_state": states.RUNNING}
         actions._start(db, server, ["unshelving", "powering-on"], end)
         return
@@ -89,6 +136,7 @@ def unshelve(db, caller, server, zone=UNSET, host=None):
         # nova's conductor: NoValidHost leaves the server offloaded
         actions._start(db, server, ["unshelving"], {})
         return
+    forget_image(db, images, server)
     chosen = destinations[0]
     end = {
         "vm_state": "active",

@@ -309,3 +309,26 @@ def test_no_valid_host_leaves_the_server_offloaded(nova, server):
         db.execute("UPDATE compute_nodes SET vcpus = 0")
     assert nova.action(server, {"unshelve": None}).status == 202
     assert state(nova, server)[0::3] == ("SHELVED_OFFLOADED", None)
+
+
+def shelved_images(nova, server_id):
+    result = nova.client.request("GET", "/image/v2/images", token=nova.tokens["demo"])
+    listed = result.json()["images"]
+    return [i for i in listed if i.get("instance_uuid") == server_id]
+
+
+def test_shelve_snapshots_the_server_until_unshelved(nova, server):
+    name = nova.show(server)["name"]
+    nova.action(server, {"shelve": None})
+    (image,) = shelved_images(nova, server)
+    assert image["name"] == name + "-shelved"
+    assert image["image_type"] == "snapshot"
+    nova.action(server, {"unshelve": None})
+    assert shelved_images(nova, server) == []
+
+
+def test_deleting_a_shelved_server_deletes_its_image(nova, server):
+    nova.action(server, {"shelve": None})
+    assert len(shelved_images(nova, server)) == 1
+    assert nova.delete("/servers/" + server).status == 204
+    assert shelved_images(nova, server) == []

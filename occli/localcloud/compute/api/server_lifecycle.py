@@ -10,6 +10,7 @@ from occli.localcloud.compute import rescue as rescue_rules
 from occli.localcloud.compute import shelve as shelve_rules
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import schemas
+from occli.localcloud.compute.api import snapshots as snapshots_api
 from occli.localcloud.compute.api.servers import load
 
 _rescue = {
@@ -89,8 +90,16 @@ def register(service):
 
 
 def shelve(req, server, value):
-    offload_time = req.cloud.config.shelved_offload_time
-    shelve_rules.shelve(req.db, common.caller(req), server, offload_time)
+    config = req.cloud.config
+    shelve_rules.shelve(
+        req.db,
+        common.caller(req),
+        server,
+        config.shelved_offload_time,
+        common.images(req),
+        snapshots_api.owner_names(req, server),
+        config.build_time,
+    )
     return Response(202)
 
 
@@ -110,7 +119,7 @@ def unshelve(req, server, value):
         zone = value["availability_zone"]
     if value and version >= "2.91":
         host = value.get("host")
-    shelve_rules.unshelve(req.db, common.caller(req), server, zone, host)
+    shelve_rules.unshelve(req.db, common.caller(req), server, zone, host, common.images(req))
     return Response(202)
 
 

@@ -15,6 +15,7 @@ from occli.localcloud.app import Response
 from occli.localcloud.compute import block_devices
 from occli.localcloud.compute import build
 from occli.localcloud.compute import servers
+from occli.localcloud.compute import shelve
 from occli.localcloud.compute import soft_delete
 from occli.localcloud.compute import states
 from occli.localcloud.compute import values
@@ -359,7 +360,12 @@ def update_server(req):
 
 
 def delete_server(req):
+    server = load(req)
+    shelved = server["vm_state"] in ("shelved", "shelved_offloaded")
     soft_delete.delete(
-        req.db, common.caller(req), load(req), req.cloud.config.reclaim_instance_interval
+        req.db, common.caller(req), server, req.cloud.config.reclaim_instance_interval
     )
+    if shelved:
+        # nova deletes a shelved server's snapshot with it
+        shelve.forget_image(req.db, common.images(req), server)
     return Response(204)
