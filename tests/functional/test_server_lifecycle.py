@@ -217,3 +217,22 @@ def test_dump_create(occli, server):
     code, _, err = occli("--os-compute-api-version", "2.16", "server", "dump", "create", server)
     assert code == 1
     assert "2.17" in err
+
+
+def test_set_password_prompts_twice_on_a_terminal(occli, server, monkeypatch):
+    answers = iter(["Typ3d-pass", "Typ3d-pass", "one", "other"])
+    prompts = []
+
+    def fake_getpass(prompt):
+        prompts.append(prompt)
+        return next(answers)
+
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
+    monkeypatch.setattr("getpass.getpass", fake_getpass)
+    code, out, err = occli("server", "set", server, "--password")
+    assert code == 0, err
+    assert prompts == ["New password: ", "Retype new password: "]
+    assert "Typ3d-pass" not in out + err
+    code, _, err = occli("server", "set", server, "--password")
+    assert code == 2
+    assert "Passwords do not match." in err
