@@ -8,7 +8,7 @@ DEMO_STAMP := $(VENV)/.installed-demo
 DEV_STAMP := $(VENV)/.installed-dev
 LINTED := occli tests benchmarks examples
 
-.PHONY: venv demo test unit functional lint format bench docs clean
+.PHONY: venv demo test unit functional fidelity lint format bench docs clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ unit: $(DEV_STAMP)
 
 functional: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q tests/functional
+
+# differential tests against the real Keystone + Nova on 127.0.0.1
+# (ONLY="keystone nova" ../shared/realcloud/start.sh); skipped without it
+fidelity: $(DEV_STAMP)
+	$(BIN)/python -m pytest -q tests/fidelity
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check $(LINTED)

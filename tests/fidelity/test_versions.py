@@ -1,0 +1,36 @@
+"""Version documents and microversion negotiation, both clouds."""
+
+import pytest
+
+VERSIONS = ("2.1", "2.47", "2.79", "2.96")
+
+
+def test_root_version_document(pair):
+    pair.check("GET", "@/", values=("versions.0.id", "versions.1.id", "versions.1.min_version"))
+
+
+def test_v21_version_document(pair):
+    pair.check("GET", "@/v2.1/", values=("version.id", "version.min_version"))
+
+
+@pytest.mark.parametrize("version", (*VERSIONS, "latest", None))
+def test_microversion_headers(pair, flavor, version):
+    # at "latest" each cloud answers its own maximum ({max}): nova 34's
+    # 2.102 dropped two flavor keys the local cloud (2.96) still shows
+    ignore = ("flavor.OS-FLV-DISABLED:disabled", "flavor.rxtx_factor")
+    pair.check("GET", "/flavors/{flavor}", version=version, ignore=ignore * (version == "latest"))
+
+
+@pytest.mark.parametrize("version", ("2.200", "3.0", "2.0"))
+def test_unsupported_microversion_406(pair, version):
+    pair.check("GET", "/flavors", version=version)
+
+
+@pytest.mark.parametrize("version", ("2.x", "two", "2.1.1", "2."))
+def test_malformed_microversion_400(pair, version):
+    pair.check("GET", "/flavors", version=version)
+
+
+def test_legacy_header_only(pair, flavor):
+    """Only X-OpenStack-Nova-API-Version (novaclient's old header)."""
+    pair.check("GET", "/flavors/{flavor}", headers={"X-OpenStack-Nova-API-Version": "2.47"})
