@@ -8,7 +8,9 @@ import pytest
 from tests.shape import assert_same_shape
 from tests.unit.fakes import load_fixture
 from tests.unit.localcloud.compute_harness import CIRROS
+from tests.unit.localcloud.volume_harness import cinder_cloud
 
+cinder = pytest.fixture(cinder_cloud, name="cinder")
 REAL = load_fixture("compute", "realcloud", "nova-34-lifecycle-instance-actions.json")
 REAL_SERVER = REAL["exchanges"][0]["path"].split("/")[2]
 
@@ -239,3 +241,28 @@ def test_an_unscheduled_server_has_a_create_action_without_events(nova, server):
     (create,) = actions(nova, nowhere)["instanceActions"]
     assert create["action"] == "create"
     assert show(nova, nowhere, create["request_id"], "2.84", user="admin")["events"] == []
+
+
+def test_volume_attach_and_detach_are_recorded(cinder):
+    server = cinder.server()
+    first = cinder.create()["id"]
+    second = cinder.create()["id"]
+    for volume in (first, second):
+        cinder.show(volume)
+    cinder.nova("GET", "/servers/" + server)
+    assert cinder.attach(server, first).status == 200
+    path = "/servers/%s/os-volume_attachments/%s" % (server, first)
+    # 2.85: changing delete_on_termination alone swaps nothing
+    same = {"volumeAttachment": {"volumeId": first, "delete_on_termination": True}}
+    assert cinder.nova("PUT", path, same, user="admin").status == 202
+    # a swap nova refuses (nothing migrates the volume here) records nothing
+    swap = {"volumeAttachment": {"volumeId": second}}
+    assert cinder.nova("PUT", path, swap, user="admin").status == 409
+    cinder.nova("GET", "/servers/" + server)
+    assert cinder.nova("DELETE", path).status == 202
+    listed = cinder.nova("GET", "/servers/%s/os-instance-actions" % server).json()
+    assert [a["action"] for a in listed["instanceActions"]] == [
+        "detach_volume",
+        "attach_volume",
+        "create",
+    ]
