@@ -71,7 +71,7 @@ def shelve(
     end = {"vm_state": "shelved", "power_state": states.SHUTDOWN}
     if not server["image_ref"] or offload_time == 0:
         # volume-backed servers are offloaded at once (no snapshot)
-        tasks = (tasks if server["image_ref"] else []) + ["shelving_offloading"]
+        tasks = (tasks if server["image_ref"] else ["shelving"]) + ["shelving_offloading"]
         end.update(_OFFLOADED)
     actions._start(db, server, tasks, end)
 

@@ -332,3 +332,29 @@ def test_deleting_a_shelved_server_deletes_its_image(nova, server):
     assert len(shelved_images(nova, server)) == 1
     assert nova.delete("/servers/" + server).status == 204
     assert shelved_images(nova, server) == []
+
+
+def test_volume_backed_server_is_offloaded_without_an_image(keeping):
+    server = keeping.create(
+        imageRef="",
+        block_device_mapping_v2=[
+            {
+                "boot_index": 0,
+                "uuid": CIRROS,
+                "source_type": "image",
+                "destination_type": "volume",
+                "volume_size": 1,
+            }
+        ],
+    )
+    keeping.show(server)
+    assert keeping.action(server, {"shelve": None}).status == 202
+    # offloaded at once even though this cloud keeps shelved servers
+    assert state(keeping, server)[0::3] == ("SHELVED_OFFLOADED", None)
+    assert shelved_images(keeping, server) == []
+    listed = keeping.get("/servers/%s/os-instance-actions" % server).json()
+    shelve = listed["instanceActions"][0]
+    shown = keeping.get(
+        "/servers/%s/os-instance-actions/%s" % (server, shelve["request_id"]), user="admin"
+    ).json()["instanceAction"]
+    assert [e["event"] for e in shown["events"]] == ["compute_shelve_offload_instance"]

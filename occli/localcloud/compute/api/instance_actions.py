@@ -144,6 +144,9 @@ def _record(req, fixed, host_before):
         events = instance_actions.UNSHELVE_IN_PLACE_EVENTS
     if name == "unshelve" and not server["image_ref"]:
         events = instance_actions.EVENTS["unshelve"][1:]
+    if name == "shelve" and not server["image_ref"]:
+        # nova offloads a volume-backed server instead of shelving it
+        events = instance_actions.EVENTS["shelveOffload"]
     instance_actions.record(
         req.db,
         server,
