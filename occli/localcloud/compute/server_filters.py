@@ -191,7 +191,10 @@ def sort_order(keys, dirs, is_admin):
             raise errors.Forbidden("Only administrators can sort servers by %s" % key)
         direction = dirs[index] if index < len(dirs) else (dirs[0] if dirs else "desc")
         if direction not in ("asc", "desc"):
-            raise errors.BadRequest("Invalid sort_dir %s" % direction)
+            # nova's DB layer (InvalidInput)
+            raise errors.BadRequest(
+                "Invalid input received: Unknown sort direction, must be 'desc' or 'asc'"
+            )
         order.append((column, direction))
     return order
 

@@ -135,3 +135,30 @@ def test_aggregate_zone_names(one_host):
                 result.json()["aggregate"]["availability_zone"]
                 == (exchange["body"]["aggregate"]["availability_zone"])
             )
+
+
+SERVER_LIST = Recorded("nova-34-fidelity-server-list.json")
+
+
+@pytest.mark.parametrize("key", sorted(SERVER_LIST.exchanges))
+def test_server_list_query_errors(shared_nova, key):
+    """nova's index query schema (sort_key before limit), the DB layer's
+    sort direction text and oslo's strict boolean text for all_tenants."""
+    exchange = SERVER_LIST[key]
+    request = exchange["request"]
+    user = "admin" if exchange["user"] == "admin" else "demo"
+    result = shared_nova.get(request["path"], user=user, version=request["version"])
+    assert fault_of(result) == SERVER_LIST.fault(key)
+
+
+def test_sort_key_enum_from_2_73():
+    from occli.localcloud.compute.api import server_list_query
+    from occli.localcloud.compute.api.microversions import APIVersion
+
+    enum = server_list_query.sort_key_enum
+    old = enum(APIVersion("2.72"))
+    assert old[-len(server_list_query.IGNORED_SORT_KEYS) :] == server_list_query.IGNORED_SORT_KEYS
+    assert enum(APIVersion("2.73"))[0] == "locked"
+    assert set(enum(APIVersion("2.75"))) == (
+        set(old) - set(server_list_query.IGNORED_SORT_KEYS) | {"locked"}
+    )

@@ -140,4 +140,8 @@ def bool_param(value, name):
         return True
     if lowered in ("0", "f", "false", "off", "n", "no"):
         return False
-    raise bad_request("Invalid value '%s' for %s" % (value, name))
+    # oslo's ValueError text, as nova passes it on
+    raise bad_request(
+        "Unrecognized value '%s', acceptable values are: '0', '1', 'f', 'false', 'n',"
+        " 'no', 'off', 'on', 't', 'true', 'y', 'yes'" % value
+    )

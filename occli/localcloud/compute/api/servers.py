@@ -21,6 +21,7 @@ from occli.localcloud.compute import states
 from occli.localcloud.compute import values
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import schemas
+from occli.localcloud.compute.api import server_list_query
 from occli.localcloud.compute.api.server_views import Views
 from occli.localcloud.compute.api.server_views import view
 
@@ -228,6 +229,7 @@ def _projects(req):
 
 
 def _list(req, detail):
+    server_list_query.check(req)
     if req.microversion >= "2.75":
         # nova's query schema: additionalProperties false beside a '^_' pattern
         for name in req.query:
