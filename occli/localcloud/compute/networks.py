@@ -56,6 +56,7 @@ def requested_ports(db, caller, requested, count):
     ``"none"`` or a list of ``{"uuid"?, "port"?, "fixed_ip"?, "tag"?}``);
     ``count``: how many servers the request makes.
     """
+    reap(db)
     if requested == "none":
         return []
     if requested is None or requested == "auto":
@@ -342,6 +343,16 @@ def release(db, server):
     server["ports"] = "[]"
 
 
+def reap(db):
+    """Release the ports of servers deleted since (a soft-deleted server
+    reclaimed as it was read): nova's reclaim deallocates them."""
+    for row in db.execute(
+        "SELECT DISTINCT s.* FROM servers s JOIN network_ports p ON p.device_id = s.id"
+        " WHERE s.deleted = 1 AND p.device_owner LIKE 'compute:%'"
+    ).fetchall():
+        release(db, dict(row))
+
+
 def _unbind(db, port):
     neutron_ports.apply_update(
         db, None, port, {"device_id": "", "device_owner": "", "binding:host_id": ""}
@@ -433,6 +444,7 @@ def attach(db, caller, server, network_id=None, port_id=None, fixed_ip=None, tag
     """Nova's ``attach_interface``: bind the user's port, or make one on
     ``network_id`` (or the only network available); returns the port id."""
     _check_interface_state(caller, server, "attach_interface")
+    reap(db)
     if port_id is not None:
         port = neutron_ports.row(db, port_id)
         if port is None or not neutron_ports.visible(caller, port):

@@ -482,3 +482,22 @@ def test_servers_of_older_data_directories_get_ports(tmp_path):
         assert entry["addr"] == "10.0.0.77"
     finally:
         reopened.close()
+
+
+def test_a_reclaimed_servers_ports_are_released(tmp_path, clock):
+    cloud = make_cloud(tmp_path / "data", reclaim_instance_interval=60)
+    try:
+        nova, neutron = Nova(cloud), Neutron(cloud)
+        port = neutron.create("ports", "port", {"network_id": PRIVATE})
+        server_id = nova.create(networks=[{"port": port["id"]}])
+        nova.show(server_id)
+        assert nova.delete("/servers/" + server_id).status == 204
+        # soft-deleted: still bound (restorable)
+        assert neutron.get("/ports/" + port["id"]).json()["port"]["device_id"] == server_id
+        clock.advance(61)
+        assert nova.get("/servers/" + server_id).status == 404
+        again = nova.create(networks=[{"port": port["id"]}])
+        assert neutron.get("/ports/" + port["id"]).json()["port"]["device_id"] == again
+        assert neutron.get("/ports?device_id=" + server_id).json()["ports"] == []
+    finally:
+        cloud.close()
