@@ -13,6 +13,7 @@ back as it was.
 import dataclasses
 import json
 
+from occli.localcloud import common as clock
 from occli.localcloud import errors
 from occli.localcloud.compute import actions
 from occli.localcloud.compute import build
@@ -322,10 +323,11 @@ def force_complete(db, caller, server, migration_id):
     if record["status"] != "running":
         raise _invalid_migration_state(record, server, "force complete")
     records.settle(db, records.finish_now(db, record))
+    # the server's plan ends now too
     plan = json.loads(server["pending"])
-    plan["duration"] = 0
+    plan["duration"] = max(0.0, clock.utcnow().timestamp() - server["task_started_at"])
     server["pending"] = json.dumps(plan)
-    states.advance(server, 0)
+    states.advance(server, plan["duration"])
     servers.save(db, server)
 
 

@@ -720,3 +720,17 @@ def test_moves_keep_the_group_policy(nova):
     # every host holds a member now: no host keeps the policy
     nova.action(members[1], {"migrate": None}, user="admin")
     assert _migrations(nova, query="?instance_uuid=" + members[1])[0]["status"] == "error"
+
+
+def test_force_complete_ends_now(tmp_path, clock):
+    nova = Nova(make_cloud(tmp_path / "d", live_migration_time=600))
+    sid = _boot(nova)
+    nova.action(sid, AUTO, user="admin", version="2.80")
+    (record,) = _migrations(nova)
+    clock.advance(100)
+    path = "/servers/%s/migrations/%d/action" % (sid, record["id"])
+    assert nova.post(path, {"force_complete": None}, user="admin", version="2.80").status == 202
+    now = clock.now.strftime("%Y-%m-%dT%H:%M:%S")
+    assert nova.show(sid, user="admin")["updated"] == now + "Z"
+    done = _migrations(nova)[0]
+    assert done["status"] == "completed" and done["updated_at"].startswith(now)
