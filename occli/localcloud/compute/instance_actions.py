@@ -144,8 +144,9 @@ def record(
     )
     action_id = cursor.lastrowid
     names = EVENTS.get(action, ()) if events is None else events
-    finish = now + max(duration, 0.0)
     for name in names:
+        # nova-api's own events end with the request
+        finish = now if name.startswith("api_") else now + max(duration, 0.0)
         db.execute(
             "INSERT INTO compute_instance_action_events (action_id, event, start_at,"
             " finish_at, result, host) VALUES (?, ?, ?, ?, 'Success', ?)",

@@ -266,3 +266,18 @@ def test_volume_attach_and_detach_are_recorded(cinder):
         "attach_volume",
         "create",
     ]
+
+
+def test_a_lock_during_a_build_ends_at_once(slow_nova, clock):
+    server = slow_nova.create()
+    clock.advance(4)
+    slow_nova.action(server, {"lock": None})
+    lock = actions(slow_nova, server)["instanceActions"][0]
+    (event,) = show(slow_nova, server, lock["request_id"], "2.51")["events"]
+    assert event["result"] == "Success"
+    create = actions(slow_nova, server)["instanceActions"][1]
+    (build,) = show(slow_nova, server, create["request_id"], "2.51")["events"]
+    assert build["result"] is None
+    clock.advance(6)
+    (build,) = show(slow_nova, server, create["request_id"], "2.51")["events"]
+    assert build["result"] == "Success"

@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 
+from occli.localcloud import common as cloud_common
 from occli.localcloud.app import Response
 from occli.localcloud.compute import instance_actions
 from occli.localcloud.compute.api import common
@@ -161,9 +162,11 @@ def _record(req, fixed, host_before):
 
 
 def _duration(req, server):
-    """Seconds until the server's current operation completes."""
-    plan = json.loads(server["pending"]) if server.get("pending") else {}
-    return float(plan.get("duration", req.cloud.config.build_time)) if plan else 0.0
+    """Seconds until the server's current operation completes (0: none)."""
+    if not server.get("pending"):
+        return 0.0
+    total = float(json.loads(server["pending"]).get("duration", req.cloud.config.build_time))
+    return max(0.0, server["task_started_at"] + total - cloud_common.utcnow().timestamp())
 
 
 def _record_create(req, result):
