@@ -164,6 +164,11 @@ def test_wrong_state_is_409(occli):
     "argv,message",
     [
         (("server", "migrate", "--block-migration", "x"), "--live-migration must be given"),
+        (
+            ("server", "migrate", "--live-migration", "--block-migration", "--shared-migration")
+            + ("x",),
+            "cannot be combined",
+        ),
         (("server", "migration", "list", "--type", "teleport"), "invalid choice"),
         (("server", "migration", "show", "x"), "required"),
         (

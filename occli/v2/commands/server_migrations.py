@@ -38,30 +38,22 @@ def _wait(client, args, server, until, what):
 )
 @utils.arg(
     "--shared-migration",
-    dest="block_migration",
-    action="store_const",
-    const=False,
+    action="store_true",
     help="Live migration on shared storage (default before compute API 2.25).",
 )
 @utils.arg(
     "--block-migration",
-    dest="block_migration",
-    action="store_const",
-    const=True,
+    action="store_true",
     help="Live migration copying the disks (default from compute API 2.25: let nova choose).",
 )
 @utils.arg(
     "--disk-overcommit",
-    dest="disk_overcommit",
-    action="store_const",
-    const=True,
+    action="store_true",
     help="Allow disk over-commit on the destination (live, before compute API 2.25).",
 )
 @utils.arg(
     "--no-disk-overcommit",
-    dest="disk_overcommit",
-    action="store_const",
-    const=False,
+    action="store_true",
     help="Do not over-commit disk on the destination (live, before compute API 2.25).",
 )
 @utils.wait_options("the move is done (VERIFY_RESIZE for a cold migration)")
@@ -79,21 +71,30 @@ def do_server_migrate(client, args):
 
     Example: occli server migrate --live-migration --host host2 --wait vm1
     """
-    if not args.live_migration and (
-        args.block_migration is not None or args.disk_overcommit is not None
+    for one, other in (
+        ("shared_migration", "block_migration"),
+        ("disk_overcommit", "no_disk_overcommit"),
     ):
+        if getattr(args, one) and getattr(args, other):
+            raise exceptions.ValidationError(
+                "--%s and --%s cannot be combined."
+                % (one.replace("_", "-"), other.replace("_", "-"))
+            )
+    block = True if args.block_migration else False if args.shared_migration else None
+    overcommit = True if args.disk_overcommit else False if args.no_disk_overcommit else None
+    if not args.live_migration and (block is not None or overcommit is not None):
         raise exceptions.ValidationError(
             "--live-migration must be given with --block-migration, --shared-migration "
             "or --disk-overcommit."
         )
     if args.live_migration:
-        block = "auto" if args.block_migration is None else args.block_migration
+        block = "auto" if block is None else block
         client.servers.check_live_migrate(
-            args.host, block_migration=block, disk_over_commit=args.disk_overcommit
+            args.host, block_migration=block, disk_over_commit=overcommit
         )
         server = client.servers.find_resource(args.server)
         client.servers.live_migrate(
-            server, args.host, block_migration=block, disk_over_commit=args.disk_overcommit
+            server, args.host, block_migration=block, disk_over_commit=overcommit
         )
         until = {"ACTIVE", "PAUSED"}
     else:
