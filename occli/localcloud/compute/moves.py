@@ -58,9 +58,9 @@ class Timing:
         return [[0, first]], self.build_time, "error"
 
 
-def _start(db, server, tasks, end, duration, progress=False):
+def _start(db, server, tasks, end, duration, progress=False, fault=None):
     """Start ``server``'s plan, lasting ``duration`` seconds, and save it."""
-    states.start(server, tasks, end, progress=progress)
+    states.start(server, tasks, end, progress=progress, fault=fault)
     plan = json.loads(server["pending"])
     plan["duration"] = duration
     server["pending"] = json.dumps(plan)
@@ -372,7 +372,15 @@ def evacuate(db, caller, server, timing, host=None, force=False, stopped=False):
             flavor,
             timing.failed("accepted"),
         )
-        _start(db, server, ["rebuilding"], {}, timing.build_time)
+        # nova's conductor: the rebuild fails, the server in ERROR with the fault
+        _start(
+            db,
+            server,
+            ["rebuilding"],
+            {"vm_state": "error"},
+            timing.build_time,
+            fault=scheduler.no_valid_host_fault(),
+        )
         return record
     record = records.create(
         db,

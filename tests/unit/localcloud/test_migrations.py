@@ -52,6 +52,13 @@ def _migrations(nova, version="2.80", query=""):
     return result.json()["migrations"]
 
 
+def _service_id(nova, host):
+    services = nova.get(
+        "/os-services?binary=nova-compute&host=" + host, user="admin", version="2.53"
+    )
+    return services.json()["services"][0]["id"]
+
+
 def _force_down(nova, host, down=True):
     services = nova.get(
         "/os-services?binary=nova-compute&host=" + host, user="admin", version="2.53"
@@ -734,3 +741,22 @@ def test_force_complete_ends_now(tmp_path, clock):
     assert nova.show(sid, user="admin")["updated"] == now + "Z"
     done = _migrations(nova)[0]
     assert done["status"] == "completed" and done["updated_at"].startswith(now)
+
+
+def test_evacuate_without_a_host_ends_in_error(tmp_path):
+    nova = Nova(make_cloud(tmp_path / "d", compute_hosts=2))
+    sid = _boot(nova)
+    other = ({"host1", "host2"} - {_host(nova, sid)}).pop()
+    _force_down(nova, _host(nova, sid))
+    nova.put(
+        "/os-services/" + _service_id(nova, other),
+        {"status": "disabled"},
+        user="admin",
+        version="2.53",
+    )
+    assert nova.action(sid, {"evacuate": {}}, user="admin", version="2.80").status == 200
+    server = nova.show(sid, user="admin")
+    # nova's conductor: NoValidHost puts the server in ERROR with the fault
+    assert server["status"] == "ERROR"
+    assert server["fault"]["message"] == scheduler.NO_VALID_HOST
+    assert _migrations(nova)[0]["status"] == "error"
