@@ -6,8 +6,8 @@ the scheduler for a destination (the source host left out) and starts two
 lazy plans of the same length: the server's (task states, then its new
 host) and its migration record's (statuses, see :mod:`.migration_records`).
 ``Timing`` gives their lengths. When no host fits, nova's API still
-accepts the request (202) and the record ends in ``error`` with the server
-back as it was.
+accepts the request and the record ends in ``error``, the server back as
+it was (an evacuated one in ERROR with nova's NoValidHost fault).
 """
 
 import dataclasses
