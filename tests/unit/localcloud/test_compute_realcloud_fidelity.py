@@ -162,3 +162,25 @@ def test_sort_key_enum_from_2_73():
     assert set(enum(APIVersion("2.75"))) == (
         set(old) - set(server_list_query.IGNORED_SORT_KEYS) | {"locked"}
     )
+
+
+LIST_QUERIES = Recorded("nova-34-fidelity-list-queries.json")
+
+
+@pytest.mark.parametrize("key", sorted(LIST_QUERIES.exchanges))
+def test_list_query_schemas(shared_nova, key):
+    """``limit`` is a non-negative integer in every compute list's query
+    schema; from 2.53 the hypervisor routes take no other parameter."""
+    exchange = LIST_QUERIES[key]
+    request = exchange["request"]
+    path = request["path"]
+    if "/os-hypervisors/" in path and "detail" not in path:
+        local = shared_nova.get("/os-hypervisors", user="admin", version="2.53")
+        real_id = path.split("/")[2].split("?")[0]
+        path = path.replace(real_id, local.json()["hypervisors"][0]["id"])
+    user = "admin" if exchange["user"] == "admin" else "demo"
+    result = shared_nova.get(path, user=user, version=request["version"])
+    if exchange["status"] >= 400:
+        assert fault_of(result) == LIST_QUERIES.fault(key)
+    else:
+        assert result.status == exchange["status"]

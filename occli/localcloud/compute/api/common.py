@@ -83,13 +83,15 @@ def parse_limit(req):
     raw = req.arg("limit")
     if raw is None:
         return MAX_LIMIT
-    try:
-        limit = int(raw)
-    except ValueError:
-        raise bad_request("limit param must be an integer") from None
-    if limit < 0:
-        raise bad_request("limit param must be positive")
-    return min(limit, MAX_LIMIT)
+    # nova's query schemas (pagination_parameters): each value a
+    # non_negative_integer
+    for value in req.query["limit"]:
+        if not (value.isdigit() and value.isascii()):
+            reason = "%r should be non-empty" if value == "" else "%r does not match '^[0-9]*$'"
+            raise bad_request(
+                "Invalid input for query parameters limit. Value: %s. %s" % (value, reason % value)
+            )
+    return min(int(raw), MAX_LIMIT)
 
 
 def paginate(req, items, key, path, marker_message="marker [%s] not found"):
@@ -131,6 +133,17 @@ def reject_unknown_params(req, allowed):
                 "properties are not allowed ('%s' was unexpected)"
                 % (name, req.query[name][-1], name)
             )
+
+
+def reject_extra_params(req, allowed):
+    """A query schema's top-level ``additionalProperties: false``: nova
+    gives jsonschema's bare message (the error has no path)."""
+    extra = sorted(name for name in req.query if name not in allowed)
+    if extra:
+        raise bad_request(
+            "Additional properties are not allowed (%s %s unexpected)"
+            % (", ".join(repr(name) for name in extra), "was" if len(extra) == 1 else "were")
+        )
 
 
 def bool_param(value, name):

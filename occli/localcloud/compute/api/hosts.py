@@ -237,8 +237,14 @@ def _with_servers(req):
     return _to_bool(value)
 
 
+# nova's hypervisors index/show query schemas from 2.53 (no other parameter)
+_LIST_PARAMS = ("limit", "marker", "hypervisor_hostname_pattern", "with_servers")
+
+
 def _hypervisors(req, detail):
     with_servers = _with_servers(req)
+    if req.microversion >= "2.53":
+        common.reject_extra_params(req, _LIST_PARAMS)
     common.require_admin(
         req, "os_compute_api:os-hypervisors:%s" % ("list-detail" if detail else "list")
     )
@@ -290,6 +296,8 @@ def _node(req):
 
 def show_hypervisor(req):
     with_servers = _with_servers(req)
+    if req.microversion >= "2.53":
+        common.reject_extra_params(req, ("with_servers",))
     common.require_admin(req, "os_compute_api:os-hypervisors:show")
     return {"hypervisor": _hypervisor_view(req, _node(req), True, with_servers)}
 
