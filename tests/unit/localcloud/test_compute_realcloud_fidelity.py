@@ -184,3 +184,19 @@ def test_list_query_schemas(shared_nova, key):
         assert fault_of(result) == LIST_QUERIES.fault(key)
     else:
         assert result.status == exchange["status"]
+
+
+MISC = Recorded("nova-34-fidelity-misc.json")
+
+
+@pytest.mark.parametrize("key", [k for k in sorted(MISC.exchanges) if k.startswith("keypair")])
+def test_keypair_query_schemas_from_2_75(shared_nova, key):
+    exchange = MISC[key]
+    request = exchange["request"]
+    result = shared_nova.call(
+        request["method"], request["path"], user="admin", version=request["version"]
+    )
+    if exchange["status"] >= 400:
+        assert fault_of(result) == MISC.fault(key)
+    else:
+        assert result.status == exchange["status"]

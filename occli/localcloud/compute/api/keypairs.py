@@ -72,7 +72,14 @@ def create_keypair(req):
     return Response(201 if req.microversion >= "2.2" else 200, {"keypair": body})
 
 
+def _check_query(req, allowed):
+    """nova's keypairs query schemas from 2.75: additionalProperties false."""
+    if req.microversion >= "2.75":
+        common.reject_extra_params(req, allowed)
+
+
 def list_keypairs(req):
+    _check_query(req, ("user_id", "limit", "marker"))
     if req.microversion >= "2.35":
         # nova's index_query_v235: limit is a non-negative integer
         for value in req.query.get("limit", ()):
@@ -102,9 +109,11 @@ def _lookup(req, rule):
 
 
 def show_keypair(req):
+    _check_query(req, ("user_id",))
     return {"keypair": _view(req, _lookup(req, "show"), ("user_id", "record"))}
 
 
 def delete_keypair(req):
+    _check_query(req, ("user_id",))
     keypairs.delete(req.db, _lookup(req, "delete"))
     return Response(204 if req.microversion >= "2.2" else 202)
