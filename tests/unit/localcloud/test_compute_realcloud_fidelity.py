@@ -200,3 +200,20 @@ def test_keypair_query_schemas_from_2_75(shared_nova, key):
         assert fault_of(result) == MISC.fault(key)
     else:
         assert result.status == exchange["status"]
+
+
+def test_start_stop_of_an_id_that_never_existed(shared_nova):
+    """os-start/os-stop/trigger_crash_dump look the instance mapping up
+    first: an unknown id has none; a deleted server keeps its mapping."""
+    nova = shared_nova
+    for key in ("stop_never_existed", "start_never_existed", "crash_dump_never_existed",
+                "pause_never_existed"):  # fmt: skip
+        request = MISC[key]["request"]
+        result = nova.post(request["path"], request["body"], user="admin",
+                           version=request["version"])  # fmt: skip
+        assert fault_of(result) == MISC.fault(key), key
+    server_id = nova.create(user="admin")
+    assert nova.delete("/servers/" + server_id, user="admin").status == 204
+    result = nova.action(server_id, {"os-stop": None}, user="admin", version="2.47")
+    real_id = MISC.ids["deleted_server"]
+    assert fault_of(result) == MISC.fault("stop_deleted", ((real_id, server_id),))

@@ -197,7 +197,19 @@ def _dispatch(req, allowed):
     handler, min_version = ACTIONS[name]
     if min_version and req.microversion < min_version:
         raise HTTPError(404, "The resource could not be found.")
+    if name in _MAPPED_ACTIONS and not _ever_existed(req):
+        raise HTTPError(404, "Instance %s has no mapping to a cell." % req.params["server_id"])
     return handler(req, load(req), value)
+
+
+# actions nova's ServersController runs through its _get_instance: an id
+# that never existed has no instance mapping (a deleted server keeps one)
+_MAPPED_ACTIONS = ("os-start", "os-stop", "trigger_crash_dump")
+
+
+def _ever_existed(req):
+    row = req.db.execute("SELECT 1 FROM servers WHERE id = ?", (req.params["server_id"],))
+    return row.fetchone() is not None
 
 
 def server_action(req):
