@@ -140,6 +140,10 @@ def test_list_views_per_microversion_match_the_samples(nova, server):
         ("negative limit", "?limit=-1", "2.58"),
         ("unknown query parameter (2.58+)", "?foo=1", "2.58"),
         ("changes-since not a date-time", "?changes-since=bad", "2.58"),
+        ("empty limit", "?limit=", "2.58"),
+        ("empty marker", "?marker=", "2.58"),
+        ("empty changes-since", "?changes-since=", "2.58"),
+        ("repeated limit", "?limit=1&limit=2", "2.58"),
         ("changes-before at 2.65", "?changes-before=2020-01-01T00:00:00Z", "2.65"),
         (
             "changes-since after changes-before",
@@ -151,6 +155,12 @@ def test_list_views_per_microversion_match_the_samples(nova, server):
 def test_query_errors_as_nova_34(nova, server, note, query, version):
     result = nova.get("/servers/%s/os-instance-actions%s" % (server, query), version=version)
     assert message(result) == real_message(note, server)
+
+
+def test_a_date_alone_is_a_changes_since(nova, server):
+    assert real("changes-since a date only")[0] == 200
+    listed = actions(nova, server, query="?changes-since=2020-01-01")
+    assert [a["action"] for a in listed["instanceActions"]] == ["create"]
 
 
 def test_before_2_58_the_query_is_ignored(nova, server):

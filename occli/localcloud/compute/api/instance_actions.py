@@ -233,14 +233,19 @@ def _paging(req):
     """``(limit, marker, since, before)`` of a 2.58+ list (nova's query
     schema, then its changes-since/before check)."""
     allowed = LIST_PARAMS_V266 if req.microversion >= "2.66" else LIST_PARAMS_V258
-    for name in req.query:
+    for name, values in req.query.items():
         if name not in allowed:
             raise common.bad_request(
                 "Additional properties are not allowed ('%s' was unexpected)" % name
             )
+        if len(values) > 1:
+            # nova's single_param: one value only
+            raise _query_error(name, values, "%r is too long" % (values,))
     limit = req.arg("limit")
     if limit is not None:
-        if not re.fullmatch(r"[0-9]*", limit) or limit == "":
+        if limit == "":
+            raise _query_error("limit", limit, "'' should be non-empty")
+        if not re.fullmatch(r"[0-9]*", limit):
             raise _query_error("limit", limit, "%r does not match '^[0-9]*$'" % limit)
         limit = min(int(limit), common.MAX_LIMIT)
     else:
