@@ -291,3 +291,26 @@ def test_a_lock_during_a_build_ends_at_once(slow_nova, clock):
     clock.advance(6)
     (build,) = show(slow_nova, server, create["request_id"], "2.51")["events"]
     assert build["result"] == "Success"
+
+
+def test_interface_attach_and_detach_are_recorded(tmp_path):
+    from tests.unit.localcloud.compute_harness import Nova
+    from tests.unit.localcloud.network_harness import PRIVATE
+    from tests.unit.localcloud.network_harness import make_cloud
+
+    cloud = make_cloud(tmp_path / "net")
+    try:
+        nova = Nova(cloud)
+        server = nova.create()
+        nova.show(server)
+        base = "/servers/%s/os-interface" % server
+        made = nova.post(base, {"interfaceAttachment": {"net_id": PRIVATE}})
+        assert made.status == 200, made.body
+        port = made.json()["interfaceAttachment"]["port_id"]
+        assert nova.delete(base + "/" + port).status == 202
+        listed = actions(nova, server)["instanceActions"]
+        assert [a["action"] for a in listed] == ["detach_interface", "attach_interface", "create"]
+        events = show(nova, server, listed[1]["request_id"], "2.84", user="admin")["events"]
+        assert [e["event"] for e in events] == ["compute_attach_interface"]
+    finally:
+        cloud.close()
