@@ -100,7 +100,7 @@ def _bool(value):
 
 def timing(req):
     config = req.cloud.config
-    return moves.Timing(config.build_time, getattr(config, "live_migration_time", 0.0))
+    return moves.Timing(config.build_time, config.live_migration_time)
 
 
 # -- the actions ---------------------------------------------------------------
