@@ -176,9 +176,7 @@ class NetworkService(Service):
         mode = "write" if res.collection in _LIST_WRITES else "auto"
         self.route("GET", base, lambda req: self.list(req, res), mode=mode)
         self.route("POST", base, lambda req: self.create(req, res))
-        self.route(
-            "GET", item, lambda req: {res.member: res.show(req.db, req.context, _ident(req, res))}
-        )
+        self.route("GET", item, lambda req: self.show(req, res))
         if res.update:
             self.route("PUT", item, lambda req: self.update(req, res))
         self.route("DELETE", item, lambda req: self.delete(req, res))
@@ -264,6 +262,14 @@ class NetworkService(Service):
         if links is not None:
             body[res.collection.replace("-", "_") + "_links"] = links
         return body
+
+    def show(self, req, res):
+        """One resource; ``fields=`` selects attributes as on a list."""
+        found = res.show(req.db, req.context, _ident(req, res))
+        fields = [f for f in req.query.get("fields", []) if f]
+        if fields:
+            found = {k: v for k, v in found.items() if k in fields}
+        return {res.member: found}
 
     def create(self, req, res):
         created = res.create(req.db, req.context, req.json())

@@ -56,6 +56,8 @@ def test_fields(nets):
     (only,) = result.json()["networks"]
     assert set(only) == {"id", "name"}
     assert set(neutron.get("/networks?fields=nope&name=a").json()["networks"][0]) == set()
+    one = neutron.get("/networks/%s?fields=name&fields=shared" % only["id"]).json()
+    assert one == {"network": {"name": "a", "shared": False}}
 
 
 def test_sorting(nets):
