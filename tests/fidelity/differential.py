@@ -54,6 +54,12 @@ MESSAGES = [
         "already has N instance(s)",
         "the real host also runs other sessions' servers",
     ),
+    (
+        r"for flavor \d+ and project",
+        "for flavor N and project",
+        "nova names its internal flavor row id, which counts every flavor ever made",
+    ),
+    (r"not found for \d+ / ", "not found for N / ", "as 'for flavor N' (access removal)"),
 ]
 # the highest microversion of each cloud: what "latest" resolves to (the
 # local cloud implements up to 2.96; nova 34 up to 2.104)
@@ -83,16 +89,20 @@ def _kind(value):
     return {str: "string", list: "array", dict: "object"}[type(value)]
 
 
-def signature(doc, path="$", into=None):
-    """``{key path: set of JSON types}`` of a document."""
+def signature(doc, path="$", into=None, names=None):
+    """``{key path: set of JSON types}`` of a document; keys that are one
+    of the cloud's ids (``names``: value to name, e.g. a host name keying
+    the zone detail) become ``{name}``."""
     into = {} if into is None else into
+    names = names or {}
     into.setdefault(path, set()).add(_kind(doc))
     if isinstance(doc, dict):
         for key, value in doc.items():
-            signature(value, "%s.%s" % (path, key), into)
+            key = "{%s}" % names[key] if key in names else key
+            signature(value, "%s.%s" % (path, key), into, names)
     elif isinstance(doc, list):
         for item in doc:
-            signature(item, path + "[]", into)
+            signature(item, path + "[]", into, names)
     return into
 
 
@@ -229,7 +239,10 @@ class Pair:
             if texts[0] != texts[1]:
                 problems.append("fault: real %r, local %r" % tuple(texts))
             return problems
-        sigs = [signature(b) for b in bodies]
+        sigs = [
+            signature(b, names={str(v): k for k, v in c.ids.items() if isinstance(v, str)})
+            for c, b in zip(self.clouds, bodies, strict=True)
+        ]
         for path in sorted(set(sigs[0]) | set(sigs[1])):
             if any(path == "$." + i or path.startswith("$." + i + ".") for i in ignore):
                 continue

@@ -110,3 +110,63 @@ def test_create_delete(pair):
         pair.real.created.append(("flavor", "fid-tmp"))
     pair.check("DELETE", "/flavors/fid-tmp", version="2.75")
     pair.check("GET", "/flavors/fid-tmp", version="2.75")
+
+
+@pytest.mark.parametrize(
+    "query",
+    (
+        "limit=x",
+        "limit=-1",
+        "marker=fid-no-such-flavor",
+        "minRam=x",
+        "minDisk=-1",
+        "is_public=maybe",
+        "sort_key=bogus",
+        "sort_dir=sideways",
+        "is_public=none&minRam=64&minDisk=1",
+    ),
+)
+@pytest.mark.parametrize("version", ("2.1", "2.75"))
+def test_list_queries(pair, flavor, query, version):
+    pair.check("GET", "/flavors/detail?" + query, version=version, keep=_ours)
+
+
+def test_list_as_member(pair, flavor):
+    pair.check("GET", "/flavors/detail", version="2.75", user="member", keep=_ours)
+
+
+def test_extra_specs(pair, flavor):
+    path = "/flavors/{flavor}/os-extra_specs"
+    pair.check("POST", path, {"extra_specs": {"hw:cpu_policy": "shared", "fid:k": "v"}},
+               version="2.86", values=("extra_specs",))  # fmt: skip
+    pair.check("GET", path, version="2.86", values=("extra_specs",))
+    pair.check("GET", path + "/fid:k", version="2.86", values=("fid:k",))
+    pair.check("GET", path + "/fid:k", version="2.86", user="member")
+    pair.check("PUT", path + "/fid:k", {"fid:k": "w"}, version="2.86", values=("fid:k",))
+    pair.check("PUT", path + "/fid:k", {"fid:other": "w"}, version="2.86")
+    pair.check("POST", path, {"extra_specs": {"hw:cpu_policy": "sideways"}}, version="2.86")
+    pair.check("POST", path, {"extra_specs": {"hw:nope": "1"}}, version="2.86")
+    pair.check("POST", path, {"extra_specs": {"hw:nope": "1"}}, version="2.85")
+    pair.check("DELETE", path + "/fid:k", version="2.86")
+    pair.check("DELETE", path + "/fid:k", version="2.86")
+    pair.check("GET", "/flavors/{flavor}", version="2.61", values=("flavor.extra_specs",))
+
+
+def test_flavor_access(pair, flavor):
+    body = {"flavor": {"name": "fid-priv", "ram": 64, "vcpus": 1, "disk": 1,
+                       "id": "fid-priv", "os-flavor-access:is_public": False}}  # fmt: skip
+    real, local = pair.check("POST", "/flavors", body, version="2.1")
+    if real.status == 200:
+        pair.real.created.append(("flavor", "fid-priv"))
+    pair.check("GET", "/flavors/fid-priv", version="2.1", user="member")
+    pair.check("GET", "/flavors/fid-priv/os-flavor-access", version="2.1")
+    add = lambda ids: {"addTenantAccess": {"tenant": ids["member_project"]}}  # noqa: E731
+    pair.check("POST", "/flavors/fid-priv/action", add, version="2.1")
+    pair.check("POST", "/flavors/fid-priv/action", add, version="2.1")
+    pair.check("GET", "/flavors/fid-priv", version="2.1", user="member")
+    pair.check("GET", "/flavors/fid-priv/os-flavor-access", version="2.1", user="member")
+    remove = lambda ids: {"removeTenantAccess": {"tenant": ids["member_project"]}}  # noqa: E731
+    pair.check("POST", "/flavors/fid-priv/action", remove, version="2.1")
+    pair.check("POST", "/flavors/fid-priv/action", remove, version="2.1")
+    pair.check("GET", "/flavors/{flavor}/os-flavor-access", version="2.1")
+    pair.check("DELETE", "/flavors/fid-priv", version="2.1")

@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.fidelity.differential import known
 from tests.fidelity.test_versions import VERSIONS
 
 # only nova-compute services are compared: the real rig runs conductor and
@@ -75,3 +76,74 @@ def test_availability_zones(pair, user):
 
 def test_availability_zones_detail_as_member(pair):
     pair.check("GET", "/os-availability-zone/detail", version="2.1", user="member")
+
+
+@pytest.mark.parametrize(
+    "query",
+    (
+        "limit=x",
+        "limit=1",
+        "marker=00000000-0000-0000-0000-000000000000",
+        "with_servers=maybe",
+        "hypervisor_hostname_pattern=fid-nothing&with_servers=true",
+        "bogus=1",
+    ),
+)
+@pytest.mark.parametrize("version", ("2.33", "2.53", "2.75"))
+def test_hypervisors_queries(pair, query, version):
+    pair.check("GET", "/os-hypervisors?" + query, version=version)
+
+
+@pytest.mark.parametrize("version", ("2.1", "2.87"))
+def test_hypervisor_statistics(pair, version):
+    pair.check("GET", "/os-hypervisors/statistics", version=version)
+
+
+RIG_UPTIME = known(
+    "rig: the fake virt driver has no uptime (501); the local cloud plays a libvirt host"
+)
+
+
+@pytest.mark.parametrize(
+    "version",
+    (pytest.param("2.1", marks=RIG_UPTIME), pytest.param("2.53", marks=RIG_UPTIME), "2.88"),
+)
+def test_hypervisor_uptime(pair, version):
+    for cloud in pair.clouds:
+        listed = cloud.request("GET", "/os-hypervisors", version="2.53").body
+        cloud.ids["hypervisor"] = listed["hypervisors"][0]["id"]
+        cloud.ids["hypervisor_seq"] = cloud.request("GET", "/os-hypervisors", version="2.1").body[
+            "hypervisors"
+        ][0]["id"]
+    path = "/os-hypervisors/{hypervisor_seq}/uptime"
+    if version >= "2.53":
+        path = "/os-hypervisors/{hypervisor}/uptime"
+    pair.check("GET", path, version=version)
+
+
+def test_availability_zones_detail_as_admin(pair):
+    # the compute host's zone entry only: control services differ in name
+    pair.check("GET", "/os-availability-zone/detail", version="2.1",
+               keep=lambda ids, zone: zone["zoneName"] == "nova")  # fmt: skip
+
+
+def test_services_filters(pair):
+    pair.check("GET", "/os-services?binary=nova-compute&host={host}", version="2.53",
+               values=("services.0.host", "services.0.binary"))  # fmt: skip
+    pair.check("GET", "/os-services?binary=nova-nothing", version="2.53", values=("services",))
+
+
+def test_service_update_errors(pair):
+    for cloud in pair.clouds:
+        listed = cloud.request("GET", COMPUTE, version="2.53").body
+        cloud.ids["service"] = listed["services"][0]["id"]
+    path = "/os-services/{service}"
+    pair.check("PUT", path, {"status": "sideways"}, version="2.53")
+    pair.check("PUT", path, {"forced_down": "maybe"}, version="2.53")
+    pair.check("PUT", path, {"disabled_reason": "x"}, version="2.53")
+    pair.check("PUT", path, {}, version="2.53")
+    pair.check("PUT", path, {"status": "enabled"}, version="2.53", user="member")
+    pair.check("PUT", "/os-services/disable", {"host": "{host}", "binary": "nova-compute"},
+               version="2.53")  # fmt: skip
+    pair.check("PUT", "/os-services/enable", {"host": "fid-none", "binary": "nova-compute"},
+               version="2.1")  # fmt: skip

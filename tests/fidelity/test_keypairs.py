@@ -105,3 +105,24 @@ def test_other_user_as_member(pair, imported):
 def test_member_cannot_create_for_other_user(pair):
     body = lambda ids: {"keypair": {"name": "fid-other", "user_id": ids["admin_user"]}}  # noqa: E731
     pair.check("POST", "/os-keypairs", body, version="2.10", user="member")
+
+
+def test_member_keypairs(pair):
+    name = "fid-mkp-" + pair.real.ids["member_project"][:6]
+    body = {"keypair": {"name": name, "public_key": _public_key()}}
+    real, local = pair.check("POST", "/os-keypairs", body, version="2.10", user="member",
+                             values=("keypair.user_id",))  # fmt: skip
+    if real.status in (200, 201):
+        pair.real.created.append(("member_keypair", name))
+    pair.check("GET", "/os-keypairs/" + name, version="2.10", user="member")
+    pair.check("GET", "/os-keypairs/%s?user_id={member_user}" % name, version="2.10")
+    pair.check("GET", "/os-keypairs/" + name, version="2.10")
+    pair.check("GET", "/os-keypairs?user_id={member_user}", version="2.35", values=("keypairs",))
+    pair.check("DELETE", "/os-keypairs/%s?user_id={member_user}" % name, version="2.10")
+    pair.check("GET", "/os-keypairs/" + name, version="2.10", user="member")
+
+
+@pytest.mark.parametrize("query", ("limit=1", "marker=fid-none", "bogus=1", "user_id=x&limit=x"))
+@pytest.mark.parametrize("version", ("2.35", "2.75"))
+def test_list_queries(pair, query, version):
+    pair.check("GET", "/os-keypairs?" + query, version=version, keep=lambda ids, i: False)

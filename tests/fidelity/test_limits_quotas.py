@@ -69,3 +69,25 @@ def test_quota_update_and_revert(pair):
 
 def test_quota_class_show(pair):
     pair.check("GET", "/os-quota-class-sets/default", version="2.57")
+
+
+@pytest.mark.parametrize("version", ("2.1", "2.36", "2.57"))
+def test_quota_show_user(pair, version):
+    pair.check("GET", "/os-quota-sets/{member_project}?user_id={member_user}", version=version)
+
+
+def test_quota_detail_as_member(pair):
+    pair.check("GET", "/os-quota-sets/{member_project}/detail", version="2.57", user="member")
+
+
+def test_quota_show_unknown_project(pair):
+    """nova does not check the project exists: the defaults."""
+    pair.check("GET", "/os-quota-sets/fid-no-such-project", version="2.57")
+
+
+@pytest.mark.parametrize("version", ("2.1", "2.57"))
+def test_quota_update_below_usage_force(pair, version):
+    body = {"quota_set": {"instances": 5, "force": True}}
+    pair.check("PUT", "/os-quota-sets/{member_project}", body, version=version,
+               values=("quota_set.instances",))  # fmt: skip
+    pair.check("DELETE", "/os-quota-sets/{member_project}", version=version)

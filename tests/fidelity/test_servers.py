@@ -364,3 +364,40 @@ def test_delete(pair, flavor):
             time.sleep(0.3)
     pair.check("GET", "/servers/{doomed}", version="2.96")
     pair.check("DELETE", "/servers/{doomed}", version="2.96")
+
+
+def test_update(pair, server):
+    path = "/servers/{server}"
+    pair.check("PUT", path, {"server": {"name": "{server_name}"}}, version="2.1")
+    pair.check("PUT", path, lambda ids: {"server": {"name": ids["server_name"]}}, version="2.47",
+               values=("server.name",))  # fmt: skip
+    pair.check("PUT", path, {"server": {"description": "fid"}}, version="2.19",
+               values=("server.description",))  # fmt: skip
+    pair.check("PUT", path, {"server": {"description": "fid"}}, version="2.18")
+    pair.check("PUT", path, {"server": {"name": ""}}, version="2.47")
+    pair.check("PUT", path, {"server": {"bogus": 1}}, version="2.47")
+    pair.check("PUT", path, {"server": {}}, version="2.96", values=("server.status",))
+    pair.check("PUT", path, {"server": {"name": "x"}}, version="2.47", user="member")
+
+
+@pytest.mark.parametrize(
+    "method,path,body",
+    (
+        ("POST", "/servers/00000000-0000-0000-0000-000000000000/action", {"os-stop": None}),
+        ("DELETE", "/servers/00000000-0000-0000-0000-000000000000", None),
+        ("GET", "/servers/not-a-uuid", None),
+        ("PUT", "/servers/00000000-0000-0000-0000-000000000000/metadata/k", {"meta": {"k": "v"}}),
+        ("POST", "/servers/00000000-0000-0000-0000-000000000000/action", {"pause": None}),
+    ),
+)
+def test_missing_server(pair, method, path, body):
+    pair.check(method, path, body, version="2.47")
+
+
+def test_list_as_member(pair, server):
+    """The member sees none of admin's servers (other tests may give the
+    member servers of its own: only admin's is looked for)."""
+    pair.check("GET", "/servers/detail", version="2.96", user="member", values=("servers",),
+               keep=lambda ids, s: s["name"] == ids["server_name"])  # fmt: skip
+    pair.check("GET", "/servers?name={server_name}", version="2.47", user="member",
+               values=("servers",))  # fmt: skip

@@ -34,3 +34,11 @@ def test_malformed_microversion_400(pair, version):
 def test_legacy_header_only(pair, flavor):
     """Only X-OpenStack-Nova-API-Version (novaclient's old header)."""
     pair.check("GET", "/flavors/{flavor}", headers={"X-OpenStack-Nova-API-Version": "2.47"})
+
+
+def test_v2_version_document(pair):
+    pair.check("GET", "@/v2/", values=("version.id", "version.status"))
+
+
+def test_v21_version_document_with_token(pair):
+    pair.check("GET", "", version="2.47", values=("version.id",))
