@@ -55,7 +55,8 @@ class BuildRequest:
     config_drive: bool = False
     access_ipv4: str | None = None
     access_ipv6: str | None = None
-    auto_disk_config: bool = True
+    # None: the image's auto_disk_config property decides (image_disk_config)
+    auto_disk_config: bool | None = None
     tags: list = dataclasses.field(default_factory=list)
     trusted_certs: list | None = None
 
@@ -91,6 +92,15 @@ def resolve_image(db, images, image_id):
     if image.get("status", "active") != "active":
         raise errors.BadRequest("Image %s is not active." % image_id)
     return image
+
+
+def image_disk_config(db, images, image_ref):
+    """nova's ``_inherit_properties_from_image``: without an
+    ``OS-DCF:diskConfig`` the image's ``auto_disk_config`` property, read
+    as oslo's (lenient) bool, decides: absent means MANUAL."""
+    image = find_image(db, images, image_ref) if image_ref else None
+    value = str((image or {}).get("auto_disk_config", "")).strip().lower()
+    return value in ("1", "t", "true", "on", "y", "yes")
 
 
 def check_image_fits(image, flavor):

@@ -103,6 +103,8 @@ def create(db, caller, config, images, request):
     """
     flavors.check_visible(db, caller, request.flavor_ref)
     flavor, image_ref, mappings, volume_backed = build.disks(db, images, request)
+    if request.auto_disk_config is None:
+        request.auto_disk_config = build.image_disk_config(db, images, image_ref)
     flavors.check_zero_disk(caller, flavor, volume_backed)
     quotas.check_metadata(request.metadata, db, caller.project_id)
     quotas.check_personality(request.personality, db, caller.project_id)

@@ -5,6 +5,7 @@ with the real answer recorded in tests/fixtures/compute/realcloud/
 
 import pytest
 
+from tests.unit.localcloud.compute_harness import CIRROS
 from tests.unit.localcloud.realcloud import Recorded
 from tests.unit.localcloud.realcloud import fault_of
 
@@ -217,3 +218,34 @@ def test_start_stop_of_an_id_that_never_existed(shared_nova):
     result = nova.action(server_id, {"os-stop": None}, user="admin", version="2.47")
     real_id = MISC.ids["deleted_server"]
     assert fault_of(result) == MISC.fault("stop_deleted", ((real_id, server_id),))
+
+
+DISK_CONFIG = Recorded("nova-34-fidelity-disk-config.json")
+
+
+@pytest.mark.parametrize("key", ("default", "auto", "manual"))
+def test_disk_config_defaults_to_the_image_property(shared_nova, key):
+    """Without OS-DCF:diskConfig nova takes the image's auto_disk_config
+    property (the seeded images have none: MANUAL), in the create answer
+    and in the server."""
+    request = DISK_CONFIG["create_" + key]["request"]
+    body = {"server": dict(request["body"]["server"], flavorRef="1", imageRef=CIRROS)}
+    created = shared_nova.post("/servers", body, user="admin", version=request["version"])
+    assert created.status == DISK_CONFIG["create_" + key]["status"]
+    expected = DISK_CONFIG["show_" + key]["body"]["server"]["OS-DCF:diskConfig"]
+    assert created.json()["server"]["OS-DCF:diskConfig"] == expected
+    server = shared_nova.show(created.json()["server"]["id"], user="admin", version="2.47")
+    assert server["OS-DCF:diskConfig"] == expected
+
+
+def test_disk_config_from_an_image_property(shared_nova):
+    from occli.localcloud.compute import build
+
+    class Images:
+        def get_image(self, db, image_id):
+            return {"id": image_id, "auto_disk_config": image_id}
+
+    assert build.image_disk_config(None, Images(), "True")
+    assert build.image_disk_config(None, Images(), "yes")
+    assert not build.image_disk_config(None, Images(), "disabled")
+    assert not build.image_disk_config(None, Images(), "")

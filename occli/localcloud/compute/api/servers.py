@@ -319,7 +319,7 @@ def _build_request(req, body):
         config_drive=values.truthy(server.get("config_drive")),
         access_ipv4=server.get("accessIPv4"),
         access_ipv6=server.get("accessIPv6"),
-        auto_disk_config=server.get("OS-DCF:diskConfig", "AUTO") == "AUTO",
+        auto_disk_config={"AUTO": True, "MANUAL": False}.get(server.get("OS-DCF:diskConfig")),
         tags=server.get("tags", []),
         trusted_certs=server.get("trusted_image_certificates"),
     )
