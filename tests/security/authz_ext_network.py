@@ -5,7 +5,9 @@ Neutron's defaults: a project's readers read its networks, subnets, ports,
 security groups and floating IPs, its members write them; shared and
 external networks are visible to all (A's own network here is neither);
 admins see and change everything; another project's resource is 404
-(``NetworkNotFound``…). Creating a subnet or a rule under A's network or
+(``NetworkNotFound``…). Quotas: a project's readers read its own
+(``{quota_project_id}`` is A), admins read every project's and alone change
+them. Creating a subnet or a rule under A's network or
 group is 404 for project B, whose callers cannot see them. A's server
 ``{iface_server_id}`` has the port ``{port_id}`` (attached through
 os-interface); A's ``{server_id}`` has none.
@@ -99,6 +101,7 @@ def setup(world, ids):
     ids["security_group_id"] = _new_group(world)
     ids["security_group_rule_id"] = _new_rule(world)
     ids["floatingip_id"] = _new_floating_ip(world)
+    ids["quota_project_id"] = world.projects["A"]
     # a server of A's own for the ports (A's {server_id} stays portless)
     ids["iface_server_id"] = world.new_server()
     ids["port_id"] = _attach(world, ids["iface_server_id"])
@@ -184,6 +187,13 @@ def rules():
             body=lambda ids: {"floatingip": {"floating_network_id": ids["public_id"]}},
         )
     )
+    quota = "/quotas/{quota_project_id}"
+    table.update(n("GET", "/quotas", "admin"))
+    table.update(n("GET", quota, "project_read"))
+    table.update(n("GET", quota + "/details", "project_read"))
+    table.update(n("GET", quota + "/default", "project_read"))
+    table.update(n("PUT", quota, "admin", body=lambda ids: {"quota": {"subnetpool": -1}}))
+    table.update(n("DELETE", quota, "admin", 204))
     iface = "/v2.1/servers/{server_id}/os-interface"
     table.update(
         {

@@ -252,12 +252,19 @@ def _create_port(db, caller, server, request, group_ids, fixed_ips=None):
             },
         )
     except errors.Conflict as exc:
+        _port_quota(exc)
         if exc.extra.get("type") == "IpAddressAlreadyAllocated":
             address = request.get("fixed_ip") or (fixed_ips or [{}])[0].get("ip_address")
             raise errors.BadRequest("Fixed IP %s is already in use." % address) from None
         raise errors.BadRequest(
             "No fixed IP addresses available for network: %s" % network["id"]
         ) from None
+
+
+def _port_quota(exc):
+    """Neutron's port ``OverQuota`` as nova answers it (``PortLimitExceeded``)."""
+    if exc.extra.get("type") == "OverQuota":
+        raise errors.OverLimit("Maximum number of ports exceeded") from None
 
 
 def _bind(db, server, port):
@@ -489,6 +496,7 @@ def attach(db, caller, server, network_id=None, port_id=None, fixed_ip=None, tag
             },
         )
     except errors.Conflict as exc:
+        _port_quota(exc)
         if exc.extra.get("type") == "IpAddressAlreadyAllocated":
             raise errors.Conflict("Fixed IP %s is already in use." % fixed_ip) from None
         raise errors.BadRequest(

@@ -12,6 +12,7 @@ from occli.localcloud.network import migrations
 from occli.localcloud.network import networks
 from occli.localcloud.network import ports
 from occli.localcloud.network import query
+from occli.localcloud.network import quotas
 from occli.localcloud.network import security_groups
 from occli.localcloud.network import seed
 from occli.localcloud.network import subnets
@@ -169,6 +170,14 @@ class NetworkService(Service):
         self.route("GET", API + "/extensions", self.extensions)
         for resource in RESOURCES:
             self._register(resource)
+        quota = API + "/quotas/{quota_project_id}"
+        self.route("GET", API + "/quotas", self.list_quotas)
+        self.route("GET", quota, self.show_quota)
+        self.route("GET", quota + "/details", self.quota_details)
+        self.route("GET", quota + "/default", self.default_quota)
+        # the admin check is the rules' (neutron's update_quota policy)
+        self.route("PUT", quota, self.update_quota, role=None)
+        self.route("DELETE", quota, self.delete_quota, role=None)
 
     def _register(self, res):
         base = API + "/" + res.collection
@@ -286,6 +295,28 @@ class NetworkService(Service):
         before = _devices(req.db, res, {"id": _ident(req, res)})
         res.delete(req.db, req.context, _ident(req, res))
         self._notify(req, before)
+        return Response(204)
+
+    # -- quotas ------------------------------------------------------------------------
+
+    def list_quotas(self, req):
+        return {"quotas": quotas.listing(req.db, req.context)}
+
+    def show_quota(self, req):
+        return {"quota": quotas.show(req.db, req.context, req.params["quota_project_id"])}
+
+    def quota_details(self, req):
+        return {"quota": quotas.details(req.db, req.context, req.params["quota_project_id"])}
+
+    def default_quota(self, req):
+        return {"quota": quotas.defaults(req.db, req.context, req.params["quota_project_id"])}
+
+    def update_quota(self, req):
+        project_id = req.params["quota_project_id"]
+        return {"quota": quotas.update(req.db, req.context, project_id, req.json())}
+
+    def delete_quota(self, req):
+        quotas.delete(req.db, req.context, req.params["quota_project_id"])
         return Response(204)
 
     def _notify(self, req, server_ids):

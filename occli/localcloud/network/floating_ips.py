@@ -10,6 +10,7 @@ from occli.localcloud.network import attributes as attrs
 from occli.localcloud.network import common
 from occli.localcloud.network import networks
 from occli.localcloud.network import ports
+from occli.localcloud.network import quotas
 
 ATTRIBUTES = (
     "created_at",
@@ -174,6 +175,7 @@ def create(db, context, body):
 def allocate(db, context, network, project, values):
     """Make a floating IP on ``network`` for ``project`` (API create,
     nova's proxies); returns its id."""
+    quotas.check(db, project, "floatingip")
     fip_id = clock.new_uuid()
     fixed = None
     if values.get("subnet_id") is not None:

@@ -141,9 +141,22 @@ FLOATING_IPS = [
     """
 ]
 
+# limits set through PUT /v2.0/quotas/{project_id}
+QUOTAS = [
+    """
+    CREATE TABLE network_quotas (
+        project_id TEXT NOT NULL,
+        resource TEXT NOT NULL,
+        hard_limit INTEGER NOT NULL,
+        PRIMARY KEY (project_id, resource)
+    );
+    """
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("network.core", CORE),
     ("network.security", SECURITY),
     ("network.floatingips", FLOATING_IPS),
+    ("network.quotas", QUOTAS),
 )

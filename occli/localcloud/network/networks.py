@@ -5,6 +5,7 @@ from occli.localcloud import common as clock
 from occli.localcloud import errors
 from occli.localcloud.network import attributes as attrs
 from occli.localcloud.network import common
+from occli.localcloud.network import quotas
 
 ATTRIBUTES = (
     "admin_state_up",
@@ -156,6 +157,7 @@ def create(db, context, body):
     for attr in ("shared", "router:external"):
         if values[attr] and not context.is_admin:
             raise common.policy_denied("(rule:create_network and rule:create_network:%s)" % attr)
+    quotas.check(db, project, "network")
     network_id = insert(
         db,
         project,

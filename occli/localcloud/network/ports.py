@@ -9,6 +9,7 @@ from occli.localcloud import errors
 from occli.localcloud.network import attributes as attrs
 from occli.localcloud.network import common
 from occli.localcloud.network import networks
+from occli.localcloud.network import quotas
 from occli.localcloud.network import security_groups
 from occli.localcloud.network import subnets
 
@@ -261,6 +262,8 @@ def create(db, context, body):
 
 def insert(db, context, network, project, values):
     """Insert a port (API create, nova's boot); returns its id."""
+    if project and not values.get("device_owner", "").startswith("network:"):
+        quotas.check(db, project, "port")
     port_id = clock.new_uuid()
     stamp = common.now()
     mac = values.get("mac_address")

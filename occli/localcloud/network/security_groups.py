@@ -8,6 +8,7 @@ from occli.localcloud import common as clock
 from occli.localcloud import errors
 from occli.localcloud.network import attributes as attrs
 from occli.localcloud.network import common
+from occli.localcloud.network import quotas
 
 GROUP_ATTRIBUTES = (
     "created_at",
@@ -268,6 +269,7 @@ def create(db, context, body):
         raise errors.Conflict(
             "Default security group already exists.", type="SecurityGroupDefaultAlreadyExists"
         )
+    quotas.check(db, project, "security_group")
     group_id = _insert_group(
         db, project, values["name"], values["description"], values["stateful"]
     )
@@ -432,6 +434,7 @@ def create_rule(db, context, body):
                 "Security group rule already exists. Rule id is %s." % existing["id"],
                 type="SecurityGroupRuleExists",
             )
+    quotas.check(db, project if context.is_admin else group["project_id"], "security_group_rule")
     rule_id = _insert_rule(
         db,
         group["id"],

@@ -9,6 +9,7 @@ from occli.localcloud import errors
 from occli.localcloud.network import attributes as attrs
 from occli.localcloud.network import common
 from occli.localcloud.network import networks
+from occli.localcloud.network import quotas
 
 ATTRIBUTES = (
     "allocation_pools",
@@ -212,6 +213,7 @@ def create(db, context, body):
                 "Requested subnet with cidr: %s for network: %s overlaps with another subnet"
                 % (cidr, network["id"])
             )
+    quotas.check(db, project, "subnet")
     gateway = values["gateway_ip"]
     if gateway == "first":
         gateway = str(net.network_address + 1)

@@ -176,7 +176,9 @@ def create_floating_ip(req):
         raise HTTPError(404, "Floating IP pool not found.")
     try:
         fip_id = neutron_fips.allocate(req.db, req.context, network, req.context.project_id, {})
-    except errors.Conflict:
+    except errors.Conflict as exc:
+        if exc.extra.get("type") == "OverQuota":
+            raise HTTPError(403, "IP allocation over quota in pool %s." % pool) from None
         raise HTTPError(404, "No more floating IPs in pool %s." % pool) from None
     found = req.db.execute("SELECT * FROM network_floating_ips WHERE id = ?", (fip_id,)).fetchone()
     return {"floating_ip": _fip_view(req.db, found)}
