@@ -1,0 +1,1 @@
+"""Legacy compute API extension commands: ``extension list``, ``extension show``."""
