@@ -45,6 +45,7 @@ import urllib.parse
 BIN = os.path.dirname(sys.executable)
 OCCLI = os.path.join(BIN, "occli")
 DEMO_PASSWORD = "bench-demo-secret"
+ADMIN_PASSWORD = "bench-admin-secret"
 PAGE = "/compute/v2.1/servers/detail"
 LOCALCLOUD = [sys.executable, "-m", "occli.localcloud"]
 IMAGE = "cirros-0.6.2-x86_64-disk"
@@ -67,7 +68,12 @@ def start_server(root, *extra, timeout=60, command=None, env=None, workers=1):
     environment; ``workers`` > 1: ``serve --workers N``."""
     if workers > 1:
         extra = ("--workers", str(workers)) + tuple(extra)
-    env = dict(os.environ, OCCLI_LOCALCLOUD_DEMO_PASSWORD=DEMO_PASSWORD, **(env or {}))
+    env = dict(
+        os.environ,
+        OCCLI_LOCALCLOUD_DEMO_PASSWORD=DEMO_PASSWORD,
+        OCCLI_LOCALCLOUD_ADMIN_PASSWORD=ADMIN_PASSWORD,
+        **(env or {}),
+    )
     data_dir = os.path.join(root, "data")
     endpoint = os.path.join(data_dir, "endpoint")
     if os.path.exists(endpoint):
@@ -206,6 +212,23 @@ def login(url, user="demo", password=DEMO_PASSWORD):
     if status != 201:
         raise RuntimeError("login failed: %s %s" % (status, body[:200]))
     return token
+
+
+def unlimited_ports(url, project="demo"):
+    """Lift ``project``'s Neutron port quota (neutron's default is 500), as
+    an operator would before booting thousands of servers on one network."""
+    admin = {"X-Auth-Token": login(url, "admin", ADMIN_PASSWORD)}
+    _, body = request(url, "GET", "/v3/projects?name=" + project, headers=admin)
+    project_id = json.loads(body)["projects"][0]["id"]
+    status, body = request(
+        url,
+        "PUT",
+        "/network/v2.0/quotas/" + project_id,
+        {"quota": {"port": -1}},
+        headers=admin,
+    )
+    if status != 200:
+        raise RuntimeError("quota update failed: %s %s" % (status, body[:300]))
 
 
 def seed(url, token, count, batch=2000):
@@ -430,6 +453,7 @@ def measure(
             workers=workers,
         )
         token = login(url)
+        unlimited_ports(url)
         started = time.perf_counter()
         seed(url, token, servers)
         result["seed_s"] = round(time.perf_counter() - started, 2)
