@@ -45,17 +45,19 @@ class MigrationManager(compute.ComputeManager):
         params.pop("limit", None)
         return params
 
-    def list(self, limit=None, **filters):
-        """Every migration matching ``filters`` (``host``, ``status``,
-        ``instance_uuid``, ``migration_type``, ``source_compute``,
-        ``changes_since``, ``changes_before``, ``marker``, ``user_id``,
-        ``project_id``), following pages (2.59: newest first), at most
-        ``limit``: a list with ``request_ids``."""
+    def list(self, host=None, status=None, instance_uuid=None, *, limit=None, **filters):
+        """Every migration matching the filters (``host``, ``status``,
+        ``instance_uuid`` positional as in novaclient; ``migration_type``,
+        ``source_compute``, ``changes_since``, ``changes_before``,
+        ``marker``, ``user_id``, ``project_id``), following pages (2.59:
+        newest first), at most ``limit``: a list with ``request_ids``."""
         self.check_list(limit=limit)
+        filters.update(host=host, status=status, instance_uuid=instance_uuid)
         return self._list_all("/os-migrations", "migrations", self._params(filters), limit=limit)
 
-    def pages(self, limit=None, **filters):
+    def pages(self, host=None, status=None, instance_uuid=None, *, limit=None, **filters):
         """Like :meth:`list`, a list of migrations per page, each asked
         for when the previous one was used."""
         self.check_list(limit=limit)
+        filters.update(host=host, status=status, instance_uuid=instance_uuid)
         return self._pages("/os-migrations", "migrations", self._params(filters), limit=limit)

@@ -111,6 +111,8 @@ class ServerGroupManager(compute.ComputeManager):
 
     @staticmethod
     def _one_policy(policy, policies):
+        if isinstance(policy, (list, tuple)) and policies is None:
+            policy, policies = None, policy  # novaclient's create(name, policies) before 2.64
         if policies is not None:
             if policy is not None or len(policies) != 1:
                 raise exceptions.ValidationError(
@@ -122,7 +124,8 @@ class ServerGroupManager(compute.ComputeManager):
 
     def create(self, name, policy=None, rules=None, policies=None):
         """Create a group (novaclient's ``create(name, policy, rules=None)``;
-        ``policies=[policy]`` as before 2.64 is accepted too). The body
+        ``policies=[policy]`` or a one-policy list in ``policy``'s place, as
+        novaclient took before 2.64, is accepted too). The body
         follows the microversion: ``policy`` and ``rules`` from 2.64, a
         ``policies`` list before."""
         policy = self.check_create(policy, rules, policies)

@@ -91,3 +91,42 @@ class VolumeAttachmentManager(compute.ComputeManager):
     def delete(self, server, volume):
         """Detach ``volume`` from ``server``; a Result."""
         return self._delete(self._url(server, volume))
+
+    # novaclient's names: its ``client.volumes`` is this API (Nova's
+    # os-volume_attachments), where occli's ``client.volumes`` is Cinder.
+
+    def create_server_volume(
+        self, server_id, volume_id, device=None, tag=None, delete_on_termination=False
+    ):
+        """novaclient's :meth:`create`."""
+        return self.create(server_id, volume_id, device, tag, delete_on_termination or None)
+
+    def update_server_volume(self, server_id, src_volid, dest_volid, delete_on_termination=None):
+        """novaclient's :meth:`update`: attach ``dest_volid`` in place of
+        ``src_volid`` (the same id with ``delete_on_termination`` changes
+        only that)."""
+        new_volume = None if str(dest_volid) == str(src_volid) else dest_volid
+        if new_volume is None and delete_on_termination is None:
+            new_volume = dest_volid
+        return self.update(server_id, src_volid, delete_on_termination, new_volume)
+
+    def get_server_volume(self, server_id, volume_id=None, attachment_id=None):
+        """novaclient's :meth:`get` (``attachment_id`` its old name)."""
+        return self.get(server_id, _volume_of(volume_id, attachment_id))
+
+    def get_server_volumes(self, server_id):
+        """novaclient's :meth:`list`."""
+        return self.list(server_id)
+
+    def delete_server_volume(self, server_id, volume_id=None, attachment_id=None):
+        """novaclient's :meth:`delete` (``attachment_id`` its old name)."""
+        return self.delete(server_id, _volume_of(volume_id, attachment_id))
+
+
+def _volume_of(volume_id, attachment_id):
+    if volume_id is not None and attachment_id is not None:
+        raise TypeError("You cannot specify both volume_id and attachment_id arguments.")
+    volume = attachment_id if volume_id is None else volume_id
+    if volume is None:
+        raise TypeError("volume_id is required argument.")
+    return volume

@@ -210,6 +210,36 @@ class VolumeManager(CinderManager):
             microversion=FORCE_DELETE_VERSION if force else None,
         )
 
+    # novaclient's ``client.volumes`` is Nova's os-volume_attachments: its
+    # method names reach ``client.volume_attachments``, where they live.
+
+    def create_server_volume(self, server_id, volume_id, *args, **kwargs):
+        """Attach a volume to a server (novaclient's name): see
+        ``client.volume_attachments.create``."""
+        attachments = self.client.volume_attachments
+        return attachments.create_server_volume(server_id, volume_id, *args, **kwargs)
+
+    def update_server_volume(self, server_id, src_volid, dest_volid, *args, **kwargs):
+        """Swap or change an attachment (novaclient's name): see
+        ``client.volume_attachments.update``."""
+        attachments = self.client.volume_attachments
+        return attachments.update_server_volume(server_id, src_volid, dest_volid, *args, **kwargs)
+
+    def get_server_volume(self, server_id, *args, **kwargs):
+        """One attachment of a server (novaclient's name): see
+        ``client.volume_attachments.get``."""
+        return self.client.volume_attachments.get_server_volume(server_id, *args, **kwargs)
+
+    def get_server_volumes(self, server_id):
+        """A server's attachments (novaclient's name): see
+        ``client.volume_attachments.list``."""
+        return self.client.volume_attachments.get_server_volumes(server_id)
+
+    def delete_server_volume(self, server_id, *args, **kwargs):
+        """Detach a volume from a server (novaclient's name): see
+        ``client.volume_attachments.delete``."""
+        return self.client.volume_attachments.delete_server_volume(server_id, *args, **kwargs)
+
 
 class VolumeSnapshotManager(CinderManager):
     resource_class = VolumeSnapshot
