@@ -118,20 +118,74 @@ def _builtin_commands(tmp_path_factory):
     )
 
 
+def _setup_cfg_commands():
+    """``{name: do_* function}`` of every module setup.cfg declares in
+    ``occli.commands``: the source of truth, also for a module added since
+    the installed entry points were written."""
+    import configparser
+    import importlib
+    import pathlib
+
+    from occli import plugins
+
+    cfg = configparser.ConfigParser()
+    cfg.read(pathlib.Path(__file__).resolve().parents[2] / "setup.cfg")
+    commands = {}
+    for line in cfg["options.entry_points"]["occli.commands"].split("\n"):
+        if "=" in line:
+            module = importlib.import_module(line.split("=", 1)[1].strip())
+            commands.update(plugins.commands_of(module))
+    return commands
+
+
 @pytest.fixture(scope="module")
-def command_helps(tmp_path_factory):
+def command_functions(tmp_path_factory):
+    """Each built-in command's ``do_*`` function (registry and setup.cfg)."""
+    registry, names = _builtin_commands(tmp_path_factory)
+    assert "server create" in names and "software deployment signal" in names
+    functions = _setup_cfg_commands()
+    functions.update((name, registry.command(name)) for name in names)
+    return functions
+
+
+@pytest.fixture(scope="module")
+def command_helps(command_functions):
     """Each built-in command's --help text, as argparse prints it."""
     from occli import cliff_adapter
     from occli import shell
 
-    registry, names = _builtin_commands(tmp_path_factory)
-    assert "server create" in names and "software deployment signal" in names
     app = shell.OcCLI()
     helps = {}
-    for name in names:
-        cmd = cliff_adapter.make_command(name, registry.command(name))(app, None)
+    for name, func in sorted(command_functions.items()):
+        cmd = cliff_adapter.make_command(name, func)(app, None)
         helps[name] = cmd.get_parser("occli " + name).format_help()
     return helps
+
+
+# ``occli --help`` shows a docstring's first line: it must be the whole
+# summary. Pending in a module another change is rewriting (issue 12's
+# network and volume quotas): remove once its summaries are one line.
+_SUMMARY_PENDING = {"quota set", "quota delete"}
+
+
+def test_every_command_has_a_one_line_summary(command_functions):
+    import inspect
+
+    bad = {}
+    for name, func in command_functions.items():
+        paragraph = (inspect.getdoc(func) or "").split("\n\n")[0]
+        if "\n" in paragraph or not paragraph.endswith(".") or len(paragraph) > 80:
+            bad[name] = paragraph
+    unexpected = {k: v for k, v in bad.items() if k not in _SUMMARY_PENDING}
+    assert unexpected == {}
+
+
+def test_summary_is_the_first_line_of_the_help(command_helps, command_functions):
+    import inspect
+
+    for name, text in command_helps.items():
+        summary = (inspect.getdoc(command_functions[name]) or "").split("\n")[0]
+        assert "\n\n%s\n" % summary in text or name in _SUMMARY_PENDING, name
 
 
 def test_help_texts_have_no_rst_markup(command_helps):

@@ -197,8 +197,10 @@ def _uptime_fields(uptime):
 @utils.arg("hypervisor", metavar="<hypervisor>", help="Hypervisor (hostname or ID).")
 @utils.output("show")
 def do_hypervisor_show(client, args):
-    """Show a hypervisor (admin): its details, uptime, aggregates and the
-    servers it runs (name, the instance name, and UUID).
+    """Show a hypervisor (admin).
+
+    Its details, uptime, aggregates and the servers it runs (name, the
+    instance name, and UUID).
 
     Example: occli hypervisor show compute1
     """

@@ -193,8 +193,9 @@ def do_flavor_list(client, args):
 @utils.arg("flavor", **_FLAVOR_ARG)
 @utils.output("show")
 def do_flavor_show(client, args):
-    """Show a flavor, its properties and, for a private flavor (admin),
-    the projects that may use it.
+    """Show a flavor and its properties.
+
+    For a private flavor an admin also sees the projects that may use it.
 
     Example: occli flavor show m1.tiny
     """
@@ -436,8 +437,9 @@ def do_flavor_unset(client, args):
 @utils.arg("flavors", metavar="<flavor>", nargs="+", help="Flavor(s) to delete (name or ID).")
 @utils.concurrency_option
 def do_flavor_delete(client, args):
-    """Delete flavors (admin); servers keep the flavor they were built
-    with.
+    """Delete flavors (admin).
+
+    Servers keep the flavor they were built with.
 
     Example: occli flavor delete m1.small
     """

@@ -590,8 +590,9 @@ def do_domain_set(client, args):
 )
 @utils.concurrency_option
 def do_domain_delete(client, args):
-    """Delete domains with their projects and users (admin; each must be
-    disabled first).
+    """Delete domains with their projects and users (admin).
+
+    Each domain must be disabled first.
 
     Example: occli domain delete team-a
     """

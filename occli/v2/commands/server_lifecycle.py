@@ -22,8 +22,9 @@ SHELVED = frozenset(("SHELVED", "SHELVED_OFFLOADED"))
 @utils.wait_options("the servers are SHELVED (SHELVED_OFFLOADED with --offload)")
 @utils.concurrency_option
 def do_server_shelve(client, args):
-    """Shelve servers: power them off and keep their disks, freeing the host
-    once offloaded.
+    """Shelve servers: power them off and keep their disks.
+
+    The host is freed once they are offloaded.
 
     Many clouds offload shelved servers at once. Servers shelved already
     are left as they are. With --offload the command waits for each server

@@ -208,8 +208,9 @@ def _migration_id(client, server, ref):
 )
 @utils.output("list")
 def do_server_migration_list(client, args):
-    """List migrations: resizes, cold and live migrations, evacuations
-    (admin).
+    """List migrations (admin).
+
+    Resizes, cold and live migrations and evacuations.
 
     Newest first from compute API 2.59 (before: oldest first).
 
@@ -283,8 +284,9 @@ def do_server_migration_list(client, args):
 @utils.arg("migration", **_MIGRATION_ARG)
 @utils.output("show")
 def do_server_migration_show(client, args):
-    """Show a live migration in progress of a server (admin; compute API
-    2.23+).
+    """Show a live migration in progress of a server (admin).
+
+    Compute API 2.23+.
 
     Example: occli server migration show vm1 7
     """
@@ -297,8 +299,10 @@ def do_server_migration_show(client, args):
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
 @utils.arg("migration", **_MIGRATION_ARG)
 def do_server_migration_abort(client, args):
-    """Abort a live migration in progress (admin; compute API 2.24+, a
-    queued or preparing one from 2.65): the server stays where it was.
+    """Abort a live migration in progress (admin).
+
+    The server stays where it was. Compute API 2.24+; a queued or
+    preparing migration from 2.65.
 
     Example: occli server migration abort vm1 7
     """
@@ -312,8 +316,9 @@ def do_server_migration_abort(client, args):
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
 @utils.arg("migration", **_MIGRATION_ARG)
 def do_server_migration_force_complete(client, args):
-    """Make a running live migration complete now (admin; compute API
-    2.22+; nova pauses the server for the last copy).
+    """Make a running live migration complete now (admin).
+
+    Nova pauses the server for the last copy. Compute API 2.22+.
 
     Example: occli server migration force complete vm1 7
     """
@@ -325,8 +330,9 @@ def do_server_migration_force_complete(client, args):
 
 
 def do_server_migrate_confirm(client, args):
-    """Confirm a cold migration or resize (OSC's alias of server resize
-    confirm).
+    """Confirm a cold migration or resize.
+
+    OSC's alias of server resize confirm.
 
     Example: occli server migrate confirm vm1
     """
@@ -334,8 +340,10 @@ def do_server_migrate_confirm(client, args):
 
 
 def do_server_migrate_revert(client, args):
-    """Revert a cold migration or resize: back to the source host and
-    flavor (OSC's alias of server resize revert).
+    """Revert a cold migration or resize.
+
+    The server goes back to the source host and flavor (OSC's alias of
+    server resize revert).
 
     Example: occli server migrate revert vm1
     """

@@ -632,8 +632,9 @@ def do_server_delete(client, args):
 @utils.wait_options("the servers are ACTIVE")
 @utils.concurrency_option
 def do_server_restore(client, args):
-    """Restore soft-deleted servers (SOFT_DELETED, on clouds with a reclaim
-    interval) before they are reclaimed.
+    """Restore soft-deleted servers before they are reclaimed.
+
+    Servers are SOFT_DELETED on clouds with a reclaim interval.
 
     Exit code 1 if a server is not soft-deleted (409).
 
@@ -688,8 +689,10 @@ def do_server_restore(client, args):
 )
 @utils.option_names(metadata="--property", tags="--tag", password="--password")
 def do_server_set(client, args):
-    """Change a server's name, description, hostname, properties, tags,
-    state or administrator password.
+    """Change a server's settings.
+
+    Its name, description, hostname, properties, tags, state or
+    administrator password.
 
     --password without a value prompts twice on a terminal; with no
     terminal to ask on, it is a usage error (exit 2).
@@ -932,8 +935,9 @@ def do_server_lock(client, args):
 @utils.wait_options("the rebuild is done")
 @utils.output("show")
 def do_server_rebuild(client, args):
-    """Rebuild a server from an image (its disk is replaced), by default the
-    image it runs, as OSC does.
+    """Rebuild a server from an image: its disk is replaced.
+
+    By default the image it runs, as OSC does.
 
     Options left out keep what the server has; the --no-* options remove it.
 
