@@ -44,7 +44,9 @@ POWER_ACTIONS = {
     "os-stop": ("stop", ("active", "error"), ["powering-off"], "stopped", states.SHUTDOWN, True),
     "pause": ("pause", ("active",), ["pausing"], "paused", states.PAUSED, False),
     "unpause": ("unpause", ("paused",), ["unpausing"], "active", states.RUNNING, False),
-    "suspend": ("suspend", ("active",), ["suspending"], "suspended", states.SUSPENDED, False),
+    # libvirt suspends by a managed save: the domain is shut off, which
+    # nova's libvirt guest.py maps to power state SHUTDOWN (4), not SUSPENDED
+    "suspend": ("suspend", ("active",), ["suspending"], "suspended", states.SHUTDOWN, False),
     "resume": ("resume", ("suspended",), ["resuming"], "active", states.RUNNING, False),
 }
 # rebuild: the key is left alone unless a key_name (or None) is given

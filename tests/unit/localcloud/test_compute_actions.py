@@ -18,7 +18,8 @@ SIMPLE = {
 }
 NAMES = {"os-start": "start", "os-stop": "stop"}
 STATES = ("active", "paused", "suspended", "stopped", "error", "resized")
-POWER = {"active": 1, "paused": 3, "suspended": 7, "stopped": 4}
+# libvirt's: a suspended domain is managed-saved, i.e. shut off (4)
+POWER = {"active": 1, "paused": 3, "suspended": 4, "stopped": 4}
 
 
 def put_in_state(nova, server_id, vm_state, task_state=None):

@@ -249,3 +249,19 @@ def test_disk_config_from_an_image_property(shared_nova):
     assert build.image_disk_config(None, Images(), "yes")
     assert not build.image_disk_config(None, Images(), "disabled")
     assert not build.image_disk_config(None, Images(), "")
+
+
+def test_power_state_of_libvirt_pause_and_suspend(shared_nova):
+    """The rig's fake driver keeps power state RUNNING through pause and
+    suspend (virt/fake.py: both do nothing), so its answer is no reference
+    here: nova's libvirt driver pauses the domain (PAUSED, 3) and suspends
+    by a managed save, leaving the domain shut off, which virt/libvirt/
+    guest.py maps to SHUTDOWN (4)."""
+    nova = shared_nova
+    server_id = nova.create(user="admin")
+    steps = (("pause", "PAUSED", 3), ("unpause", "ACTIVE", 1),
+             ("suspend", "SUSPENDED", 4), ("resume", "ACTIVE", 1))  # fmt: skip
+    for action, status, power in steps:
+        assert nova.action(server_id, {action: None}, user="admin").status == 202
+        server = nova.show(server_id, user="admin")
+        assert (server["status"], server["OS-EXT-STS:power_state"]) == (status, power)
