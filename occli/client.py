@@ -56,6 +56,8 @@ class Client:
     limits = BuiltinManager("occli.v2.limits:LimitsManager")
     quotas = BuiltinManager("occli.v2.quotas:QuotaSetManager")
     quota_classes = BuiltinManager("occli.v2.quotas:QuotaClassSetManager")
+    network_quotas = BuiltinManager("occli.v2.network_quotas:NetworkQuotaManager")
+    volume_quotas = BuiltinManager("occli.v2.volume_quotas:VolumeQuotaManager")
     usage = BuiltinManager("occli.v2.usage:UsageManager")
     usage_audit_logs = BuiltinManager("occli.v2.usage:InstanceUsageAuditLogManager")
     availability_zones = BuiltinManager("occli.v2.availability_zones:AvailabilityZoneManager")

@@ -215,13 +215,13 @@ def test_removed_limits_are_refused_before_any_request(occli, quota_cloud):
         "quota",
         "set",
         "DEMO",
-        "--floating-ips",
+        "--fixed-ips",
         "2",
         cloud="local-admin",
     )
     assert code == 1
     assert (
-        "The --floating-ips quota (removed in compute API 2.36) requires "
+        "The --fixed-ips quota (removed in compute API 2.36) requires "
         "compute API version between 2.1 and 2.35 (in use: 2.57); change "
         "--os-compute-api-version."
     ) in err

@@ -11,8 +11,10 @@ from occli import exceptions
 
 from .fakes import AUTH_URL
 from .fakes import COMPUTE
+from .fakes import NETWORK
 from .fakes import PASSWORD
 from .fakes import PROJECT_ID
+from .fakes import VOLUME
 from .fakes import load_fixture
 from .fakes import requests_to
 
@@ -44,7 +46,11 @@ def pinned(version):
 
 
 def compute_calls(mock, method):
-    return [r for r in mock.request_history if r.method == method and "/os-quota" in r.url]
+    return [
+        r
+        for r in mock.request_history
+        if r.method == method and r.url.startswith(COMPUTE + "/os-quota")
+    ]
 
 
 # -- managers ------------------------------------------------------------------
@@ -201,7 +207,7 @@ def rows(out):
 def test_quota_show_lists_the_token_project(cli, mock_cloud):
     body = sample("os-quota-sets", "2.57", "quotas-show-get-resp.json")
     mock_cloud.mock.get(SETS + PROJECT_ID, json=body)
-    code, out, err = cli("quota", "show", "-f", "json")
+    code, out, err = cli("quota", "show", "--compute", "-f", "json")
     assert code == 0, err
     shown = rows(out)
     assert list(json.loads(out)[0]) == ["Resource", "Limit"]
@@ -209,7 +215,7 @@ def test_quota_show_lists_the_token_project(cli, mock_cloud):
         k: v for k, v in body["quota_set"].items() if k != "id"
     }
     # the token's project by name is the same project
-    code, out, err = cli("quota", "show", "admin", "-f", "json")
+    code, out, err = cli("quota", "show", "admin", "--compute", "-f", "json")
     assert code == 0, err
     assert len(requests_to(mock_cloud.mock, "GET", "/os-quota-sets/" + PROJECT_ID)) == 2
 
@@ -218,7 +224,7 @@ def test_quota_show_usage(cli, mock_cloud):
     body = sample("os-quota-sets", "2.57", "quotas-show-detail-get-resp.json")
     body["quota_set"]["instances"]["in_use"] = 3
     mock_cloud.mock.get(SETS + OTHER + "/detail", json=body)
-    code, out, err = cli("quota", "show", "--usage", OTHER, "-f", "json")
+    code, out, err = cli("quota", "show", "--compute", "--usage", OTHER, "-f", "json")
     assert code == 0, err
     assert rows(out)["instances"] == {
         "Resource": "instances",
@@ -238,7 +244,7 @@ def test_quota_show_default_and_class(cli, mock_cloud):
         CLASSES + "default",
         json=sample("os-quota-class-sets", "2.57", "quota-classes-show-get-resp.json"),
     )
-    code, out, err = cli("quota", "show", "--default", "-f", "json")
+    code, out, err = cli("quota", "show", "--compute", "--default", "-f", "json")
     assert code == 0, err
     assert rows(out)["cores"]["Limit"] == 20
     code, out, err = cli("quota", "show", "--class", "default", "-f", "value")
@@ -301,10 +307,10 @@ def test_quota_set_removed_option_names_the_version(cli, mock_cloud):
         "version with --os-compute-api-version."
     )
     code, out, err = cli(
-        "--os-compute-api-version", "2.40", "quota", "set", OTHER, "--secgroups", "3"
+        "--os-compute-api-version", "2.40", "quota", "set", OTHER, "--fixed-ips", "3"
     )
     assert code == 1
-    assert "--security-groups quota (removed in compute API 2.36)" in err
+    assert "--fixed-ips quota (removed in compute API 2.36)" in err
     assert compute_calls(mock_cloud.mock, "PUT") == []
 
 
@@ -371,6 +377,8 @@ def test_quota_set_class(cli, mock_cloud):
 
 def test_quota_delete(cli, mock_cloud):
     mock_cloud.mock.delete(SETS + OTHER, status_code=202)
+    mock_cloud.mock.delete(NETWORK + "/v2.0/quotas/" + OTHER, status_code=204)
+    mock_cloud.mock.delete(VOLUME + "/os-quota-sets/" + OTHER, status_code=200)
     code, out, err = cli("quota", "delete", OTHER)
     assert (code, out) == (0, ""), err
     assert len(compute_calls(mock_cloud.mock, "DELETE")) == 1
@@ -418,7 +426,7 @@ def test_a_project_name_is_looked_up_in_keystone(cli, mock_cloud):
         json={"projects": [{"id": OTHER, "name": "demo", "domain_id": "default"}], "links": {}},
     )
     m.get(SETS + OTHER, json=sample("os-quota-sets", "2.57", "quotas-show-get-resp.json"))
-    code, out, err = cli("quota", "show", "demo")
+    code, out, err = cli("quota", "show", "demo", "--compute")
     assert code == 0, err
     assert len(requests_to(m, "GET", "/os-quota-sets/" + OTHER)) == 1
     # one the caller may not look up is taken as an ID
@@ -438,6 +446,6 @@ def test_a_project_name_is_looked_up_in_keystone(cli, mock_cloud):
             }
         },
     )
-    code, out, err = cli("quota", "show", "secret")
+    code, out, err = cli("quota", "show", "secret", "--compute")
     assert code == 1
     assert "os-quota-sets:show" in err

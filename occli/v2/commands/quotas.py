@@ -1,5 +1,12 @@
-"""Compute quota commands: show, set and revert a project's limits, and
-the quota classes (``default`` holds the defaults every project gets).
+"""Quota commands: show, set and revert a project's limits, and the
+compute quota classes (``default`` holds the defaults every project gets).
+
+As OSC does, they cover the compute, network (Neutron) and volume
+(Cinder) services together, skipping a service the catalog lacks.
+--floating-ips, --networks, --secgroups and --secgroup-rules set
+Neutron's limits when the catalog has a network service and the compute
+API in use is 2.36 or later (where nova dropped its own); nova-network's
+otherwise.
 
 Projects are named by name or ID (names are looked up in keystone when
 the client can; your own project is the default where one may be left
@@ -39,22 +46,70 @@ LIMIT_OPTIONS = (
         "injected_file_path_bytes",
         "Characters per personality file path (compute API before 2.57).",
     ),
-    ("--floating-ips", (), "floating_ips", "nova-network floating IPs (compute API before 2.36)."),
+    (
+        "--floating-ips",
+        (),
+        "floating_ips",
+        "Floating IPs (Neutron's; nova-network's before compute API 2.36).",
+    ),
     ("--fixed-ips", (), "fixed_ips", "nova-network fixed IPs (compute API before 2.36)."),
     (
         "--security-groups",
         ("--secgroups",),
         "security_groups",
-        "nova-network security groups (compute API before 2.36).",
+        "Security groups (Neutron's; nova-network's before compute API 2.36).",
     ),
     (
         "--security-group-rules",
         ("--secgroup-rules",),
         "security_group_rules",
-        "nova-network security group rules (compute API before 2.36).",
+        "Security group rules (Neutron's; nova-network's before compute API 2.36).",
     ),
-    ("--networks", (), "networks", "nova-network networks (compute API before 2.36)."),
+    (
+        "--networks",
+        (),
+        "networks",
+        "Networks (Neutron's; nova-network's before compute API 2.36).",
+    ),
 )
+# (option, Neutron's name, help): limits only Neutron has
+NETWORK_OPTIONS = (
+    ("--ports", "port", "Ports (network service)."),
+    ("--subnets", "subnet", "Subnets (network service)."),
+    ("--routers", "router", "Routers (network service)."),
+    ("--subnetpools", "subnetpool", "Subnet pools (network service)."),
+    ("--rbac-policies", "rbac_policy", "RBAC policies (network service)."),
+)
+# nova-network's limits Neutron took over: {nova's name: Neutron's}
+TO_NEUTRON = {
+    "floating_ips": "floatingip",
+    "networks": "network",
+    "security_groups": "security_group",
+    "security_group_rules": "security_group_rule",
+}
+# (option, Cinder's name, help)
+VOLUME_OPTIONS = (
+    ("--volumes", "volumes", "Volumes (volume service; per type with --volume-type)."),
+    ("--snapshots", "snapshots", "Volume snapshots (volume service; per type too)."),
+    ("--gigabytes", "gigabytes", "GiB of volumes and snapshots (volume service; per type too)."),
+    ("--backups", "backups", "Volume backups (volume service)."),
+    ("--backup-gigabytes", "backup_gigabytes", "GiB of volume backups (volume service)."),
+    ("--per-volume-gigabytes", "per_volume_gigabytes", "GiB of one volume (volume service)."),
+)
+# the rows of Neutron's and Cinder's limits, named as OSC shows them
+SHOWN_AS = {
+    "floatingip": "floating-ips",
+    "network": "networks",
+    "port": "ports",
+    "rbac_policy": "rbac_policies",
+    "router": "routers",
+    "security_group": "secgroups",
+    "security_group_rule": "secgroup-rules",
+    "subnet": "subnets",
+    "subnetpool": "subnet_pools",
+    "backup_gigabytes": "backup-gigabytes",
+    "per_volume_gigabytes": "per-volume-gigabytes",
+}
 _OPTION_NAMES = {name: option for option, _, name, _ in LIMIT_OPTIONS}
 # keystone project IDs: uuid4 hex (or a dashed UUID)
 _ID = re.compile(r"^[0-9a-fA-F]{32}$|^[0-9a-fA-F-]{36}$")
@@ -65,11 +120,80 @@ quota_value = utils.int_at_least(-1, "%r: use -1 for unlimited, or 0 or more", "
 
 
 def _limit_options(func):
+    for option, name, help_text in reversed(VOLUME_OPTIONS + NETWORK_OPTIONS):
+        func = utils.arg(
+            option, dest="limit_" + name, type=quota_value, metavar="<n>", help=help_text
+        )(func)
     for option, aliases, name, help_text in reversed(LIMIT_OPTIONS):
         func = utils.arg(
             option, *aliases, dest=name, type=quota_value, metavar="<n>", help=help_text
         )(func)
     return utils.option_names(**_OPTION_NAMES)(func)
+
+
+def _service(manager):
+    """``manager`` when the catalog has its service, else None."""
+    return manager if manager.available() else None
+
+
+def _neutron_takes_network_limits(client):
+    """Whether --floating-ips and the like mean Neutron's limits: a
+    network service, and a compute API from 2.36 (without nova's)."""
+    if not client.network_quotas.available():
+        return False
+    return not client.api_version("compute") < "2.36"
+
+
+def _split_limits(client, args):
+    """The limits given, as ``(nova's, Neutron's, Cinder's)``."""
+    compute = {
+        name: getattr(args, name)
+        for _, _, name, _ in LIMIT_OPTIONS
+        if getattr(args, name) is not None
+    }
+    network = {
+        name: getattr(args, "limit_" + name)
+        for _, name, _ in NETWORK_OPTIONS
+        if getattr(args, "limit_" + name) is not None
+    }
+    volume = {
+        name: getattr(args, "limit_" + name)
+        for _, name, _ in VOLUME_OPTIONS
+        if getattr(args, "limit_" + name) is not None
+    }
+    if (network or volume) and args.quota_class:
+        raise exceptions.ValidationError(
+            "Quota classes hold compute limits only; network and volume limits are per project."
+        )
+    moved = set(compute) & set(TO_NEUTRON)
+    if moved and not args.quota_class and _neutron_takes_network_limits(client):
+        for name in moved:
+            network[TO_NEUTRON[name]] = compute.pop(name)
+    if network and not client.network_quotas.available():
+        raise exceptions.ValidationError(
+            "The catalog has no network service to set %s for." % (", ".join(sorted(network)))
+        )
+    if volume and not client.volume_quotas.available():
+        raise exceptions.ValidationError(
+            "The catalog has no volume service to set %s for." % (", ".join(sorted(volume)))
+        )
+    if args.volume_type and not volume:
+        raise exceptions.ValidationError(
+            "--volume-type goes with --volumes, --snapshots or --gigabytes."
+        )
+    return compute, network, volume
+
+
+def _service_rows(info, usage, used_key):
+    rows = []
+    for name in sorted(k for k in info if k != "id"):
+        value = info[name]
+        shown = SHOWN_AS.get(name, name)
+        if usage:
+            rows.append((shown, value.get("limit"), value.get(used_key), value.get("reserved")))
+        else:
+            rows.append((shown, value))
+    return rows
 
 
 def project_id(client, name_or_id):
@@ -127,26 +251,59 @@ def _rows(info, usage):
 @utils.arg(
     "--usage", action="store_true", help="Also show what the project uses (In Use, Reserved)."
 )
+@utils.arg("--compute", action="store_true", help="Only the compute limits.")
+@utils.arg("--network", action="store_true", help="Only the network limits.")
+@utils.arg("--volume", action="store_true", help="Only the volume limits.")
 @utils.output("list")
 def do_quota_show(client, args):
-    """Show a project's compute quotas (another project's: admin).
+    """Show a project's quotas (another project's: admin).
 
-    Example: occli quota show team-a
+    Compute, network and volume limits together, one per row (Neutron's
+    and Cinder's named as OSC shows them: ports, floating-ips, volumes,
+    gigabytes…); a service the catalog lacks is left out. --compute,
+    --network and --volume pick services.
+
+    Example: occli quota show --usage team-a
     """
     if args.quota_class and (args.default or args.usage):
         raise exceptions.ValidationError("--class cannot be combined with --default or --usage.")
     if args.default and args.usage:
         raise exceptions.ValidationError("--usage cannot be combined with --default.")
-    if args.quota_class:
-        found = client.quota_classes.get(args.project or "default")
-    elif args.default:
-        found = client.quotas.defaults(project_id(client, args.project))
-    else:
-        found = client.quotas.get(project_id(client, args.project), detail=args.usage)
+    picked = args.compute or args.network or args.volume
+    if args.quota_class and (args.network or args.volume):
+        raise exceptions.ValidationError("--class shows compute limits only.")
     headers = ("Resource", "Limit")
     if args.usage:
         headers += ("In Use", "Reserved")
-    return headers, _rows(found.to_dict(), args.usage)
+    if args.quota_class:
+        found = client.quota_classes.get(args.project or "default")
+        return headers, _rows(found.to_dict(), False)
+    project = project_id(client, args.project)
+    rows = []
+    if args.compute or not picked:
+        if args.default:
+            found = client.quotas.defaults(project)
+        else:
+            found = client.quotas.get(project, detail=args.usage)
+        rows = _rows(found.to_dict(), args.usage)
+    network = (args.network or not picked) and _service(client.network_quotas)
+    if network:
+        if args.default:
+            found = network.defaults(project)
+        else:
+            found = network.get(project, detail=args.usage)
+        extra = _service_rows(found.to_dict(), args.usage, "used")
+        # Neutron's limits replace nova-network's of the same name
+        names = {row[0] for row in extra}
+        rows = [row for row in rows if row[0] not in names] + extra
+    volume = (args.volume or not picked) and _service(client.volume_quotas)
+    if volume:
+        if args.default:
+            found = volume.defaults(project)
+        else:
+            found = volume.get(project, usage=args.usage)
+        rows += _service_rows(found.to_dict(), args.usage, "in_use")
+    return headers, rows
 
 
 @utils.arg(
@@ -161,33 +318,54 @@ def do_quota_show(client, args):
     help="Set a quota class's limits (default: the defaults of every project).",
 )
 @utils.arg("--force", action="store_true", help="Allow limits below what the project uses.")
+@utils.arg(
+    "--volume-type",
+    metavar="<type>",
+    help="Set --volumes, --snapshots and --gigabytes of this volume type only.",
+)
 @_limit_options
 def do_quota_set(client, args):
-    """Set compute quotas of a project or a quota class (admin).
+    """Set quotas of a project (compute, network, volume) or of a compute
+    quota class (admin).
 
-    Example: occli quota set --instances 20 --cores 40 team-a
+    Each limit goes to the service that holds it (see the module help:
+    --floating-ips and the like are Neutron's from compute API 2.36).
+
+    Example: occli quota set --instances 20 --ports 100 --volumes 5 team-a
     """
-    limits = {
-        name: getattr(args, name)
-        for _, _, name, _ in LIMIT_OPTIONS
-        if getattr(args, name) is not None
-    }
-    if not limits:
+    compute, network, volume = _split_limits(client, args)
+    if not (compute or network or volume):
         raise exceptions.ValidationError("Give at least one limit to set (e.g. --instances).")
     if args.quota_class:
         if args.force:
             raise exceptions.ValidationError("--force applies to projects, not to quota classes.")
-        client.quota_classes.check_update(**limits)
-        client.quota_classes.update(args.project, **limits)
-    else:
-        client.quotas.check_update(**limits)
-        client.quotas.update(project_id(client, args.project), force=args.force, **limits)
+        client.quota_classes.check_update(**compute)
+        client.quota_classes.update(args.project, **compute)
+        return
+    if compute:
+        client.quotas.check_update(**compute)
+    if network:
+        client.network_quotas.check_update(**network)
+    if volume:
+        client.volume_quotas.check_update(volume_type=args.volume_type, **volume)
+    project = project_id(client, args.project)
+    if compute:
+        client.quotas.update(project, force=args.force, **compute)
+    if network:
+        client.network_quotas.update(project, force=args.force, **network)
+    if volume:
+        client.volume_quotas.update(project, volume_type=args.volume_type, **volume)
 
 
 @utils.arg("project", metavar="<project>", help="Project ID (or your project's name).")
 def do_quota_delete(client, args):
-    """Revert a project's compute quotas to the defaults (admin).
+    """Revert a project's quotas to the defaults (admin): compute, and
+    network and volume where the catalog has them.
 
     Example: occli quota delete team-a
     """
-    client.quotas.delete(project_id(client, args.project))
+    project = project_id(client, args.project)
+    client.quotas.delete(project)
+    for manager in (client.network_quotas, client.volume_quotas):
+        if manager.available():
+            manager.delete(project)
