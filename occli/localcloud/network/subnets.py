@@ -2,6 +2,7 @@
 allocation ports draw from them (neutron's IPAM)."""
 
 import ipaddress
+import itertools
 import json
 
 from occli.localcloud import common as clock
@@ -190,6 +191,24 @@ def _pools(values, cidr, gateway):
                 type="InvalidAllocationPool",
             )
         checked.append({"start": str(start), "end": str(end)})
+    ranges = sorted(
+        (ipaddress.ip_address(p["start"]), ipaddress.ip_address(p["end"])) for p in checked
+    )
+    for (start, end), (next_start, next_end) in itertools.pairwise(ranges):
+        if next_start <= end:
+            raise errors.Conflict(
+                "Found overlapping allocation pools: %s-%s %s-%s for subnet %s."
+                % (start, end, next_start, next_end, cidr),
+                type="OverlappingAllocationPools",
+            )
+    if gateway is not None:
+        address = ipaddress.ip_address(gateway)
+        for start, end in ranges:
+            if start <= address <= end:
+                raise errors.Conflict(
+                    "Gateway ip %s conflicts with allocation pool %s-%s." % (gateway, start, end),
+                    type="GatewayConflictWithAllocationPools",
+                )
     return checked
 
 
@@ -283,7 +302,7 @@ def in_subnet(subnet, address):
 
 
 def allocate(db, subnet, port_id, address=None):
-    """Allocate ``address`` (or the lowest free one of the pools) on
+    """Allocate ``address`` (or a free one of the pools) on
     ``subnet`` to ``port_id``; neutron's errors when it is taken, outside
     the subnet, or none is left."""
     if address is not None:
@@ -311,20 +330,54 @@ def allocate(db, subnet, port_id, address=None):
 
 
 def _free_address(db, subnet):
+    """A free address of ``subnet``'s pools: the one just past the
+    allocated ones when allocation has been dense (one indexed lookup, so
+    booting thousands of servers stays linear), else the lowest free one
+    (neutron itself promises no order: it picks among the first free)."""
+    gateway = subnet["gateway_ip"]
+    pools = [
+        (ipaddress.ip_address(p["start"]), ipaddress.ip_address(p["end"]))
+        for p in json.loads(subnet["allocation_pools"])
+    ]
+    count = db.execute(
+        "SELECT COUNT(*) FROM network_port_ips WHERE subnet_id = ?", (subnet["id"],)
+    ).fetchone()[0]
+    candidate = _nth_address(pools, count)
+    if candidate not in (None, gateway) and not _taken(db, subnet, candidate):
+        return candidate
     used = {
         r[0]
         for r in db.execute(
             "SELECT ip_address FROM network_port_ips WHERE subnet_id = ?", (subnet["id"],)
         )
     }
-    for pool in json.loads(subnet["allocation_pools"]):
-        current = ipaddress.ip_address(pool["start"])
-        end = ipaddress.ip_address(pool["end"])
+    for start, end in pools:
+        current = start
         while current <= end:
-            if str(current) not in used and str(current) != subnet["gateway_ip"]:
+            if str(current) not in used and str(current) != gateway:
                 return str(current)
             current += 1
     raise errors.Conflict(
         "No more IP addresses available on network %s." % subnet["network_id"],
         type="IpAddressGenerationFailure",
+    )
+
+
+def _nth_address(pools, index):
+    """The ``index``-th address (from 0) of ``pools``; None past their end."""
+    for start, end in pools:
+        size = int(end) - int(start) + 1
+        if index < size:
+            return str(start + index)
+        index -= size
+    return None
+
+
+def _taken(db, subnet, address):
+    return (
+        db.execute(
+            "SELECT 1 FROM network_port_ips WHERE subnet_id = ? AND ip_address = ?",
+            (subnet["id"], address),
+        ).fetchone()
+        is not None
     )
