@@ -2,6 +2,8 @@
 
 import pytest
 
+from tests.fidelity.differential import Difference
+
 ADMIN_ROUTES = (
     ("GET", "/os-services", None),
     ("GET", "/os-hypervisors", None),
@@ -44,13 +46,26 @@ def test_not_found(pair, path):
     pair.check("GET", path, version="2.53")
 
 
-def test_unauthenticated(pair):
-    real, local = (
-        c.request("GET", "@/v2.1/flavors", headers={"X-Auth-Token": "fid-bogus"})
-        for c in pair.clouds
-    )
-    assert (real.status, local.status) == (401, 401)
+@pytest.mark.parametrize("token", ("fid-bogus", None))
+def test_unauthenticated(pair, token):
+    """keystonemiddleware's 401 (before any routing or microversion)."""
+    headers = {"X-Auth-Token": token} if token else {}
+    real, local = (c.request("GET", "@/v2.1/flavors", headers=headers) for c in pair.clouds)
+    problems = pair.differences(real, local, exact=True)
+    for cloud, answer in zip(pair.clouds, (real, local), strict=True):
+        header = answer.headers.get("www-authenticate", "")
+        if not header.startswith("Keystone uri="):
+            problems.append("%s: WWW-Authenticate %r" % (cloud.name, header))
+    if problems:
+        raise Difference("\n".join(problems) + "\nreal: %r\nlocal: %r" % (real, local))
 
 
 def test_wrong_method(pair):
     pair.check("PATCH", "/flavors", {}, version="2.53")
+
+
+@pytest.mark.parametrize("version", ("2.200", "2.x"))
+def test_microversion_errors_on_writes(pair, version):
+    body = {"flavor": {"name": "fid-never", "ram": 64, "vcpus": 1, "disk": 1}}
+    pair.check("POST", "/flavors", body, version=version)
+    pair.check("DELETE", "/os-keypairs/fid-never", version=version)
