@@ -198,3 +198,17 @@ def test_force_delete_is_an_admins(occli, volume):
     assert "volume:force_delete" in err and "(HTTP 403)" in err
     ok(occli("--os-cloud", "local-admin", "volume", "delete", volume["id"], "--force"))
     assert occli("volume", "show", volume["id"])[0] == 1
+
+
+def test_snapshot_force_delete_is_an_admins(occli, volume):
+    snap = as_json(
+        occli(
+            "volume", "snapshot", "create", unique("snap"), "--volume", volume["id"], *WAIT,
+            "-f", "json",
+        )
+    )  # fmt: skip
+    code, out, err = occli("volume", "snapshot", "delete", snap["id"], "--force")
+    assert code == 1
+    assert "snapshot_admin_actions:force_delete" in err and "(HTTP 403)" in err
+    ok(occli("--os-cloud", "local-admin", "volume", "snapshot", "delete", snap["id"], "--force"))
+    assert occli("volume", "snapshot", "show", snap["id"])[0] == 1

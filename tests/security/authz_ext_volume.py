@@ -173,6 +173,9 @@ def rules():
             "write", fresh=("snapshot_id",), body=lambda ids: {"snapshot": {"name": "renamed"}}
         ),
         ("volume", "DELETE", _SNAP + "/{snapshot_id}"): r("write", 202, fresh=("snapshot_id",)),
+        ("volume", "POST", _SNAP + "/{snapshot_id}/action"): r(
+            "admin_of", 202, fresh=("snapshot_id",), body=lambda ids: {"os-force_delete": {}}
+        ),
         ("volume", "GET", "/v3/types"): r("any"),
         ("volume", "GET", "/v3/types/{type_id}"): r("any"),
         ("volume", "GET", "/v3/attachments"): r("any"),

@@ -144,6 +144,7 @@ class VolumeService(Service):
         api("GET", "/snapshots/{snapshot_id}", self.show_snapshot)
         api("PUT", "/snapshots/{snapshot_id}", self.update_snapshot)
         api("DELETE", "/snapshots/{snapshot_id}", self.delete_snapshot)
+        api("POST", "/snapshots/{snapshot_id}/action", self.snapshot_action)
         api("GET", "/types", self.list_types)
         api("GET", "/types/{type_id}", self.show_type)
         api("GET", "/attachments", self.list_attachments)
@@ -548,6 +549,19 @@ class VolumeService(Service):
 
     def delete_snapshot(self, req):
         snapshots.delete(req.db, self._snapshot(req))
+        return Response(202)
+
+    def snapshot_action(self, req):
+        """``os-force_delete`` (Cinder's SnapshotAdminController): the
+        snapshot whatever its status; admin only, after the lookup."""
+        body = req.json()
+        action = next(iter(body), None) if isinstance(body, dict) and len(body) == 1 else None
+        if action != "os-force_delete":
+            raise HTTPError(400, "There is no such action: %s" % (action or "None"))
+        snap = self._snapshot(req)
+        if not req.context.is_admin:
+            raise _policy("volume_extension:snapshot_admin_actions:force_delete")
+        snapshots.delete(req.db, snap, force=True)
         return Response(202)
 
     # -- types ----------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Cinder's snapshots in the local cloud: create (force for in-use volumes
-before 3.66), lazy progress, list, update, delete rules and ownership."""
+before 3.66), lazy progress, list, update, delete rules (and the admin's
+os-force_delete) and ownership."""
 
 import json
 import pathlib
@@ -103,6 +104,23 @@ def test_delete_while_creating_is_400(tmp_path, clock):
             "Invalid snapshot: Snapshot status must be available or error and must not be part"
             " of a group."
         )
+        # os-force_delete: admin only (after the lookup), whatever the status
+        action = "/snapshots/%s/action" % snap["id"]
+        refused = slow.post(action, {"os-force_delete": {}})
+        assert (refused.status, message(refused)) == (
+            403,
+            "Policy doesn't allow volume_extension:snapshot_admin_actions:force_delete"
+            " to be performed.",
+        )
+        assert slow.post(action, {"os-force_delete": {}}, user="alt").status == 404
+        unknown = slow.post(action, {"os-reset_status": {}}, user="admin")
+        assert (unknown.status, message(unknown)) == (
+            400,
+            "There is no such action: os-reset_status",
+        )
+        assert slow.get("/snapshots/" + snap["id"]).json()["snapshot"]["status"] == "creating"
+        assert slow.post(action, {"os-force_delete": {}}, user="admin").status == 202
+        assert slow.get("/snapshots/" + snap["id"]).status == 404
     finally:
         cloud.close()
 
