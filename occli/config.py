@@ -498,10 +498,12 @@ def _named_cloud(name, environ):
         return files.clouds[name], files.sources(name)
     searched = list(files.searched)
     local = localcloud_file(environ)
-    searched.append(local)
+    same = files.path is not None and os.path.realpath(files.path) == os.path.realpath(local)
+    if local not in searched:
+        searched.append(local)
     problems = files.problems
     local_names = []
-    if os.path.isfile(local):
+    if os.path.isfile(local) and not same:
         try:
             data = _read(local)
         except (OSError, ValueError) as exc:

@@ -254,6 +254,19 @@ def test_unknown_cloud_lists_the_clouds_that_exist(cli, requests_mock, tmp_path,
     assert requests_mock.request_history == []
 
 
+def test_unknown_cloud_names_the_local_clouds_file_once(cli, requests_mock, tmp_path, monkeypatch):
+    """OS_CLIENT_CONFIG_FILE pointing at the local cloud's own file (as
+    occli-localcloud start suggests): the file and its clouds once."""
+    _write_clouds(tmp_path / "lc" / "clouds.yaml", "local", "local-admin")
+    monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", str(tmp_path / "lc" / "clouds.yaml"))
+    monkeypatch.setenv("OCCLI_LOCALCLOUD_DIR", str(tmp_path / "lc"))
+    code, out, err = cli("--os-cloud", "nosuch", "server", "list")
+    assert code == 1 and len(err.strip().splitlines()) == 1
+    assert err.count(str(tmp_path / "lc" / "clouds.yaml")) == 2  # where it looked, searched
+    assert "local cloud's" not in err
+    assert "Use --os-cloud with one of: local, local-admin." in err
+
+
 def test_unknown_cloud_without_any_clouds_says_so(cli, requests_mock):
     code, out, err = cli("--os-cloud", "nosuch", "server", "list")
     assert code == 1
