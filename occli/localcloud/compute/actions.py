@@ -90,8 +90,8 @@ def _powered(server):
     return "active", states.RUNNING
 
 
-def _start(db, server, tasks, end, progress=False):
-    states.start(server, tasks, end, progress=progress)
+def _start(db, server, tasks, end, progress=False, failure=None):
+    states.start(server, tasks, end, progress=progress, failure=failure)
     _save(db, server)
 
 

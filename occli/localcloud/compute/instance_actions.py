@@ -114,6 +114,31 @@ EVENTS = {
 _CONTROLLER_EVENTS = ("api_", "conductor_", "cold_migrate", "schedule_instances", "get_image_info")
 # unshelve of a server still on its host (vm_state shelved)
 UNSHELVE_IN_PLACE_EVENTS = ("compute_start_instance",)
+# an accepted operation whose conductor fails (NoValidHost): the events
+# recorded (checked against nova 34 for migrate), those in
+# FAILING_EVENTS ending in Error with the failure as their details
+FAILED_EVENTS = {
+    "resize": ("conductor_migrate_server", "cold_migrate"),
+    "migrate": ("conductor_migrate_server", "cold_migrate"),
+    "live-migration": ("conductor_live_migrate_instance",),
+    "evacuate": ("conductor_rebuild_server",),
+    "unshelve": ("get_image_info", "schedule_instances"),
+}
+# the traceback nova stores with such an event (admins only; nova 34
+# keeps the frames, without the ``Traceback`` line or the exception)
+FAILED_TRACEBACK = (
+    '  File "/opt/stack/nova/nova/compute/utils.py", line 1483, in decorated_function\n'
+    "    return function(self, context, *args, **kwargs)\n"
+    '  File "/opt/stack/nova/nova/conductor/manager.py", line 431, in _cold_migrate\n'
+    "    raise exception.NoValidHost(reason=msg)\n"
+)
+FAILING_EVENTS = (
+    "conductor_migrate_server",
+    "cold_migrate",
+    "conductor_live_migrate_instance",
+    "conductor_rebuild_server",
+    "schedule_instances",
+)
 
 
 def record(
@@ -127,14 +152,17 @@ def record(
     duration=0.0,
     host=None,
     message=None,
+    failure=None,
 ):
     """Record ``action`` (nova's name) on ``server`` (a server row as a
     dict) for request ``request_id`` by ``user_id`` of ``project_id``.
 
     ``events``: the event names (default :data:`EVENTS` for the action);
     they start now and succeed ``duration`` seconds later (when the
-    operation completes) on ``host`` (default the server's). Returns the
-    action's id.
+    operation completes) on ``host`` (default the server's). With
+    ``failure`` (the conductor's error text) those of
+    :data:`FAILING_EVENTS` end in ``Error`` instead, with it as details.
+    Returns the action's id.
     """
     now = common.utcnow().timestamp()
     cursor = db.execute(
@@ -147,10 +175,20 @@ def record(
     for name in names:
         # nova-api's own events end with the request
         finish = now if name.startswith("api_") else now + max(duration, 0.0)
+        failed = failure is not None and name in FAILING_EVENTS
         db.execute(
             "INSERT INTO compute_instance_action_events (action_id, event, start_at,"
-            " finish_at, result, host) VALUES (?, ?, ?, ?, 'Success', ?)",
-            (action_id, name, now, finish, _event_host(name, host or server.get("host"))),
+            " finish_at, result, traceback, details, host) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                action_id,
+                name,
+                now,
+                finish,
+                "Error" if failed else "Success",
+                FAILED_TRACEBACK if failed else None,
+                failure if failed else None,
+                _event_host(name, host or server.get("host")),
+            ),
         )
     return action_id
 
@@ -183,6 +221,10 @@ def _action(row, events):
     """An action as nova's DB layer gives it, ``updated_at`` being its
     latest change (its start, an event's start or finish)."""
     times = [row["start_at"]] + [e["finished_at"] or row["start_at"] for e in events]
+    message = row["message"]
+    if message is None and any(e["result"] == "Error" for e in events):
+        # nova's action_event_finish marks the action when an event fails
+        message = "Error"
     return {
         "id": row["id"],
         "action": row["action"],
@@ -191,7 +233,7 @@ def _action(row, events):
         "user_id": row["user_id"],
         "project_id": row["project_id"],
         "start_time": _iso(row["start_at"]),
-        "message": row["message"],
+        "message": message,
         "updated_at": _iso(max(times)),
         "updated_at_seconds": max(times),
     }

@@ -58,9 +58,9 @@ class Timing:
         return [[0, first]], self.build_time, "error"
 
 
-def _start(db, server, tasks, end, duration, progress=False, fault=None):
+def _start(db, server, tasks, end, duration, progress=False, fault=None, failure=None):
     """Start ``server``'s plan, lasting ``duration`` seconds, and save it."""
-    states.start(server, tasks, end, progress=progress, fault=fault)
+    states.start(server, tasks, end, progress=progress, fault=fault, failure=failure)
     plan = json.loads(server["pending"])
     plan["duration"] = duration
     server["pending"] = json.dumps(plan)
@@ -144,7 +144,14 @@ def migrate(db, caller, server, timing, host=None):
             flavor,
             timing.failed("pre-migrating"),
         )
-        _start(db, server, ["resize_prep"], {}, timing.build_time)
+        _start(
+            db,
+            server,
+            ["resize_prep"],
+            {},
+            timing.build_time,
+            failure="No valid host was found. No valid host found for cold migrate",
+        )
         return record
     record = records.create(
         db,
@@ -263,7 +270,7 @@ def live_migrate(db, caller, server, timing, host=None, force=False, async_=True
             flavor,
             timing.failed("queued"),
         )
-        _start(db, server, ["migrating"], {}, timing.build_time)
+        _start(db, server, ["migrating"], {}, timing.build_time, failure=failure)
         return record
     steps, duration, end = timing.live()
     record = records.create(
@@ -380,6 +387,7 @@ def evacuate(db, caller, server, timing, host=None, force=False, stopped=False):
             {"vm_state": "error"},
             timing.build_time,
             fault=scheduler.no_valid_host_fault(),
+            failure=scheduler.NO_VALID_HOST,
         )
         return record
     record = records.create(

@@ -134,7 +134,7 @@ def unshelve(db, caller, server, zone=UNSET, host=None, images=None):
     destinations = scheduler.select_destinations(db, spec, [server["id"]])
     if destinations is None:
         # nova's conductor: NoValidHost leaves the server offloaded
-        actions._start(db, server, ["unshelving"], {})
+        actions._start(db, server, ["unshelving"], {}, failure=scheduler.NO_VALID_HOST)
         return
     forget_image(db, images, server)
     chosen = destinations[0]

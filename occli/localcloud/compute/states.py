@@ -71,14 +71,16 @@ def status(vm_state, task_state):
     return task_map.get(task_state, task_map["default"])
 
 
-def start(server, tasks, end, progress=False, fault=None):
+def start(server, tasks, end, progress=False, fault=None, failure=None):
     """Begin an operation on ``server`` (a dict of columns), in place.
 
     ``tasks``: the task states walked through; ``end``: column values set
     when the operation finishes (``task_state`` becomes None). With
     ``progress`` the ``progress`` column rises from 0 to 100. ``fault``
     (``{"code", "message", "details"?}``) is recorded when the operation
-    finishes, ``created`` being that moment.
+    finishes, ``created`` being that moment. ``failure``: why an operation
+    nova's API accepted fails in its conductor (the text its failed
+    instance action event records, e.g. a NoValidHost's).
     """
     server["task_state"] = tasks[0] if tasks else None
     if progress:
@@ -86,6 +88,8 @@ def start(server, tasks, end, progress=False, fault=None):
     plan = {"tasks": tasks, "end": end, "progress": progress}
     if fault is not None:
         plan["fault"] = fault
+    if failure is not None:
+        plan["failure"] = failure
     server["pending"] = json.dumps(plan)
     server["task_started_at"] = common.utcnow().timestamp()
 

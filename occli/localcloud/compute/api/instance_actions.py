@@ -141,10 +141,15 @@ def _record(req, fixed, host_before):
         return
     server = dict(row)
     events = None
-    if name == "unshelve" and host_before:
-        events = instance_actions.UNSHELVE_IN_PLACE_EVENTS
-    if name == "unshelve" and not server["image_ref"]:
+    failure = json.loads(server["pending"]).get("failure") if server["pending"] else None
+    if failure is not None and name in instance_actions.FAILED_EVENTS:
+        events = instance_actions.FAILED_EVENTS[name]
+        if name == "unshelve" and not server["image_ref"]:
+            events = events[1:]
+    elif name == "unshelve" and not server["image_ref"]:
         events = instance_actions.EVENTS["unshelve"][1:]
+    elif name == "unshelve" and host_before:
+        events = instance_actions.UNSHELVE_IN_PLACE_EVENTS
     if name == "shelve" and not server["image_ref"]:
         # nova offloads a volume-backed server instead of shelving it
         events = instance_actions.EVENTS["shelveOffload"]
@@ -158,6 +163,7 @@ def _record(req, fixed, host_before):
         events=events,
         duration=_duration(req, server),
         host=server["host"] or host_before,
+        failure=failure,
     )
 
 
