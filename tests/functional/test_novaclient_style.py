@@ -185,3 +185,48 @@ def test_create_with_the_positional_arguments_of_novaclient(nova, image_id):
     )
     server = wait_for_status(nova, server, "ACTIVE")
     assert server.metadata == {"a": "b"}
+
+
+def test_server_group_members_and_instance_actions(nova, image_id):
+    group = nova.server_groups.create("spread", "anti-affinity")
+    server = boot_and_wait(nova, "web1", image_id, scheduler_hints={"group": group.id})
+    assert nova.server_groups.get(group.id).members == [server.id]
+    assert [g.name for g in nova.server_groups.list()] == ["spread"]
+    actions = nova.instance_action.list(server)
+    assert [a.action for a in actions] == ["create"]
+    assert nova.instance_action.get(server, actions[0].request_id).events
+    nova.server_groups.delete(group.id)
+
+
+def test_migrations_list_and_cold_migration(nova, image_id, local_cloud):
+    server = boot_and_wait(nova, "web1", image_id)
+    source = getattr(nova.servers.get(server.id), "OS-EXT-SRV-ATTR:host")
+    nova.servers.migrate(server)
+    server = wait_for_status(nova, server, "VERIFY_RESIZE")
+    nova.servers.confirm_resize(server)
+    wait_for_status(nova, server, "ACTIVE")
+    # novaclient's positional filters: host, status, instance_uuid
+    migrations = nova.migrations.list(source, None, server.id)
+    assert [m.migration_type for m in migrations] == ["migration"]
+    assert nova.migrations.list(None, "confirmed")[0].instance_uuid == server.id
+
+
+def test_attach_and_detach_a_volume_through_nova(nova, image_id, local_cloud):
+    """novaclient's ``nova.volumes`` is Nova's os-volume_attachments; the
+    volume itself comes from Cinder (cinderclient in a novaclient script)."""
+    cinder = local_cloud.admin_client().volumes
+    volume = cinder.create(size=1, name="data")
+    deadline = time.time() + 30
+    while cinder.get(volume.id).status != "available" and time.time() < deadline:
+        time.sleep(0.1)
+    server = boot_and_wait(nova, "db1", image_id)
+    attachment = nova.volumes.create_server_volume(server.id, volume.id, "/dev/vdb")
+    assert attachment.volumeId == volume.id
+    assert [a.volumeId for a in nova.volumes.get_server_volumes(server.id)] == [volume.id]
+    assert nova.volumes.get_server_volume(server.id, volume.id).serverId == server.id
+    assert cinder.get(volume.id).status == "in-use"
+    nova.volumes.delete_server_volume(server.id, volume.id)
+    deadline = time.time() + 30
+    while nova.volumes.get_server_volumes(server.id) and time.time() < deadline:
+        time.sleep(0.1)
+    assert nova.volumes.get_server_volumes(server.id) == []
