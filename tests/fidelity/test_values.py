@@ -151,3 +151,51 @@ def test_quota_set_after_update(pair, version):
 def test_flavor_list_detail(pair, flavor):
     pair.check("GET", "/flavors/detail", version="2.75", exact=True,
                keep=lambda ids, item: item["name"] == ids["flavor_name"])  # fmt: skip
+
+
+def test_server_with_options(pair, flavor):
+    """A boot with a key, metadata, a description, access IPs and a config
+    drive: the create answer and the server, value by value."""
+    from tests.fidelity.test_keypairs import _public_key
+
+    key = "fid-exact-key-" + pair.real.ids["member_project"][:6]
+    keypair = {"keypair": {"name": key, "public_key": _public_key()}}
+    pair.check("POST", "/os-keypairs", keypair, version="2.10")
+    pair.real.created.append(("keypair", key))
+    name = "fid-opts-" + pair.real.ids["member_project"][:6]
+
+    def body(ids):
+        return {"server": {
+            "name": name, "flavorRef": ids["flavor"], "imageRef": ids["image"],
+            "networks": "none", "key_name": key, "metadata": {"role": "fid"},
+            "description": "fidelity", "accessIPv4": "192.0.2.7", "accessIPv6": "2001:db8::7",
+            "config_drive": True, "OS-DCF:diskConfig": "AUTO",
+        }}  # fmt: skip
+
+    real, local = pair.check("POST", "/servers", body, version="2.79", exact=True)
+    if real.status == 202:
+        pair.real.created.append(("server", real.body["server"]["id"]))
+    for cloud, answer in zip(pair.clouds, (real, local), strict=True):
+        cloud.ids["opts"] = answer.body["server"]["id"]
+    wait(pair, "ACTIVE", key="opts")
+    for version in ("2.1", "2.19", "2.79", "2.96"):
+        pair.check("GET", "/servers/{opts}", version=version, exact=True,
+                   ignore=("server.progress",))  # fmt: skip
+    pair.check("DELETE", "/servers/{opts}", version="2.79")
+
+
+def test_reservation_id(pair, flavor):
+    def body(ids):
+        return {"server": {
+            "name": "fid-resv", "flavorRef": ids["flavor"], "imageRef": ids["image"],
+            "networks": "none", "return_reservation_id": True,
+        }}  # fmt: skip
+
+    real, local = pair.check("POST", "/servers", body, version="2.47")
+    for cloud, answer in zip(pair.clouds, (real, local), strict=True):
+        rid = answer.body["reservation_id"]
+        found = cloud.request("GET", "/servers?reservation_id=" + rid, version="2.47").body
+        for server in found["servers"]:
+            if cloud.name == "real":
+                cloud.created.append(("server", server["id"]))
+        assert len(found["servers"]) == 1, (cloud.name, found)
