@@ -163,9 +163,24 @@ class Progress:
         with self.store.transaction() as db:
             for before, after in advanced:
                 changed = [c for c in after if after[c] != before[c]]
-                db.execute(
+                cursor = db.execute(
                     "UPDATE servers SET %s WHERE seq = ? AND pending IS ?"
                     " AND task_started_at IS ?" % ", ".join("%s = ?" % c for c in changed),
                     [after[c] for c in changed]
                     + [before["seq"], before["pending"], before["task_started_at"]],
                 )
+                if cursor.rowcount and after.get("deleted") and not before.get("deleted"):
+                    _reclaimed(db, dict(after))
+
+
+def _reclaimed(db, server):
+    """A soft-deleted server just reclaimed: nova's reclaim deletes it as a
+    delete does, its ports released and its volumes detached (deleted when
+    their mapping says ``delete_on_termination``)."""
+    # the release rules import this module
+    from occli.localcloud.compute import networks
+    from occli.localcloud.compute import volume_attach
+
+    networks.release(db, server)
+    volume_attach.release(db, server)
+    db.execute("UPDATE servers SET ports = ? WHERE seq = ?", (server["ports"], server["seq"]))

@@ -111,3 +111,39 @@ def test_without_interval_restore_conflicts_and_force_delete_deletes(nova):
     assert nova.action(server_id, {"forceDelete": None}).status == 202
     assert nova.get("/servers/" + server_id).status == 404
     assert nova.delete("/servers/" + nova.create()).status == 204
+
+
+def test_reclaim_detaches_volumes_and_releases_ports(tmp_path, clock):
+    """nova's reclaim deletes a soft-deleted server as a delete does: its
+    volumes go available again (deleted with delete_on_termination), its
+    ports are released, at the moment it is reclaimed."""
+    from tests.unit.localcloud.volume_harness import Cinder
+    from tests.unit.localcloud.volume_harness import make_cloud as cinder_cloud
+
+    cloud = cinder_cloud(tmp_path / "cinder", reclaim_instance_interval=60)
+    try:
+        cinder = Cinder(cloud)
+        server = cinder.server(networks="auto")
+        kept, dropped = cinder.create()["id"], cinder.create()["id"]
+        assert cinder.attach(server, kept).status == 200
+        assert cinder.attach(server, dropped, delete_on_termination=True).status == 200
+        assert _bound_ports(cloud, server) == 1
+        assert cinder.nova("DELETE", "/servers/" + server).status == 204
+        # soft-deleted: restorable, so everything stays attached
+        assert cinder.show(kept)["status"] == "in-use"
+        clock.advance(61)
+        # the server is read (and reclaimed) by a listing
+        listed = cinder.nova("GET", "/servers").json()["servers"]
+        assert server not in [s["id"] for s in listed]
+        assert (cinder.show(kept)["status"], cinder.show(kept)["attachments"]) == ("available", [])
+        assert cinder.get("/volumes/" + dropped).status == 404
+        assert _bound_ports(cloud, server) == 0
+    finally:
+        cloud.close()
+
+
+def _bound_ports(cloud, server_id):
+    with cloud.store.read() as db:
+        return db.execute(
+            "SELECT COUNT(*) FROM network_ports WHERE device_id = ?", (server_id,)
+        ).fetchone()[0]
