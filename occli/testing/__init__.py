@@ -1,8 +1,8 @@
 """occli's local cloud inside your tests (what moto is to boto).
 
-A fresh local cloud (Keystone, Nova, Glance, Heat, Swift on SQLite) per
-test, on a free loopback port, in a few milliseconds: a database migrated
-and seeded once per process is copied for each cloud. Any OpenStack client
+A fresh local cloud (Keystone, Nova, Neutron, Cinder, Glance, Heat, Swift
+on SQLite) per test, on a free loopback port, in a few milliseconds: a
+database migrated and seeded once per process is copied for each cloud. Any OpenStack client
 can talk to it — occli, openstacksdk, python-openstackclient, a shell
 script — since it is a real HTTP service.
 
