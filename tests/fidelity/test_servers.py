@@ -401,3 +401,24 @@ def test_list_as_member(pair, server):
                keep=lambda ids, s: s["name"] == ids["server_name"])  # fmt: skip
     pair.check("GET", "/servers?name={server_name}", version="2.47", user="member",
                values=("servers",))  # fmt: skip
+
+
+def test_list_paging(pair, server):
+    """limit=1 over the servers this session made: one item and a next link
+    whose marker is that server."""
+    real, local = pair.check("GET", "/servers?name=fid-&limit=1", version="2.47",
+                             values=("servers_links.0.rel",))  # fmt: skip
+    for cloud, answer in zip(pair.clouds, (real, local), strict=True):
+        href = answer.body["servers_links"][0]["href"]
+        assert "marker=" + answer.body["servers"][0]["id"] in href, (cloud.name, href)
+    pair.check("GET", "/servers?name={server_name}&marker={server}", version="2.47",
+               values=("servers",))  # fmt: skip
+
+
+@pytest.mark.parametrize("version", ("2.1", "2.40"))
+def test_simple_tenant_usage(pair, server, version):
+    pair.check("GET", "/os-simple-tenant-usage?detailed=1", version=version,
+               keep=lambda ids, usage: False)  # fmt: skip
+    pair.check("GET", "/os-simple-tenant-usage/{member_project}", version=version, user="member")
+    pair.check("GET", "/os-simple-tenant-usage/{admin_project}", version=version, user="member")
+    pair.check("GET", "/os-simple-tenant-usage?start=yesterday", version=version)

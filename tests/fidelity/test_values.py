@@ -199,3 +199,19 @@ def test_reservation_id(pair, flavor):
             if cloud.name == "real":
                 cloud.created.append(("server", server["id"]))
         assert len(found["servers"]) == 1, (cloud.name, found)
+
+
+@pytest.mark.parametrize("version", ("2.1", "2.55", "2.75"))
+def test_flavor_create_update_delete(pair, version):
+    ident = "fid-exact-fl-" + version.replace(".", "-")
+    body = {"flavor": {"name": ident, "id": ident, "ram": 128, "vcpus": 2, "disk": 2, "swap": 16,
+                       "OS-FLV-EXT-DATA:ephemeral": 1, "rxtx_factor": 2.0}}  # fmt: skip
+    if version >= "2.55":
+        body["flavor"]["description"] = "fid"
+    real, _ = pair.check("POST", "/flavors", body, version=version, exact=True)
+    if real.status == 200:
+        pair.real.created.append(("flavor", ident))
+    pair.check("GET", "/flavors/" + ident, version=version, exact=True)
+    pair.check("PUT", "/flavors/" + ident, {"flavor": {"description": None}}, version=version,
+               exact=True)  # fmt: skip
+    pair.check("DELETE", "/flavors/" + ident, version=version, exact=True)
