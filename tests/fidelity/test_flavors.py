@@ -104,12 +104,13 @@ def test_update_description_before_2_55(pair, flavor):
 
 def test_create_delete(pair):
     """A flavor made and deleted again: the create answer and the delete."""
-    body = {"flavor": {"name": "fid-tmp", "ram": 64, "vcpus": 1, "disk": 1, "id": "fid-tmp"}}
+    ident = "fid-tmp-" + pair.real.ids["member_project"][:6]  # unique per session
+    body = {"flavor": {"name": ident, "ram": 64, "vcpus": 1, "disk": 1, "id": ident}}
     real, local = pair.check("POST", "/flavors", body, version="2.75", values=("flavor.id",))
     if real.status == 200:
-        pair.real.created.append(("flavor", "fid-tmp"))
-    pair.check("DELETE", "/flavors/fid-tmp", version="2.75")
-    pair.check("GET", "/flavors/fid-tmp", version="2.75")
+        pair.real.created.append(("flavor", ident))
+    pair.check("DELETE", "/flavors/" + ident, version="2.75")
+    pair.check("GET", "/flavors/" + ident, version="2.75")
 
 
 @pytest.mark.parametrize(
@@ -153,20 +154,21 @@ def test_extra_specs(pair, flavor):
 
 
 def test_flavor_access(pair, flavor):
-    body = {"flavor": {"name": "fid-priv", "ram": 64, "vcpus": 1, "disk": 1,
-                       "id": "fid-priv", "os-flavor-access:is_public": False}}  # fmt: skip
+    priv = "fid-priv-" + pair.real.ids["member_project"][:6]  # unique per session
+    body = {"flavor": {"name": priv, "ram": 64, "vcpus": 1, "disk": 1,
+                       "id": priv, "os-flavor-access:is_public": False}}  # fmt: skip
     real, local = pair.check("POST", "/flavors", body, version="2.1")
     if real.status == 200:
-        pair.real.created.append(("flavor", "fid-priv"))
-    pair.check("GET", "/flavors/fid-priv", version="2.1", user="member")
-    pair.check("GET", "/flavors/fid-priv/os-flavor-access", version="2.1")
+        pair.real.created.append(("flavor", priv))
+    pair.check("GET", "/flavors/" + priv, version="2.1", user="member")
+    pair.check("GET", "/flavors/%s/os-flavor-access" % priv, version="2.1")
     add = lambda ids: {"addTenantAccess": {"tenant": ids["member_project"]}}  # noqa: E731
-    pair.check("POST", "/flavors/fid-priv/action", add, version="2.1")
-    pair.check("POST", "/flavors/fid-priv/action", add, version="2.1")
-    pair.check("GET", "/flavors/fid-priv", version="2.1", user="member")
-    pair.check("GET", "/flavors/fid-priv/os-flavor-access", version="2.1", user="member")
+    pair.check("POST", "/flavors/%s/action" % priv, add, version="2.1")
+    pair.check("POST", "/flavors/%s/action" % priv, add, version="2.1")
+    pair.check("GET", "/flavors/" + priv, version="2.1", user="member")
+    pair.check("GET", "/flavors/%s/os-flavor-access" % priv, version="2.1", user="member")
     remove = lambda ids: {"removeTenantAccess": {"tenant": ids["member_project"]}}  # noqa: E731
-    pair.check("POST", "/flavors/fid-priv/action", remove, version="2.1")
-    pair.check("POST", "/flavors/fid-priv/action", remove, version="2.1")
+    pair.check("POST", "/flavors/%s/action" % priv, remove, version="2.1")
+    pair.check("POST", "/flavors/%s/action" % priv, remove, version="2.1")
     pair.check("GET", "/flavors/{flavor}/os-flavor-access", version="2.1")
-    pair.check("DELETE", "/flavors/fid-priv", version="2.1")
+    pair.check("DELETE", "/flavors/" + priv, version="2.1")

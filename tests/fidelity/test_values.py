@@ -203,7 +203,7 @@ def test_reservation_id(pair, flavor):
 
 @pytest.mark.parametrize("version", ("2.1", "2.55", "2.75"))
 def test_flavor_create_update_delete(pair, version):
-    ident = "fid-exact-fl-" + version.replace(".", "-")
+    ident = "fid-fl-%s-%s" % (version.replace(".", "-"), pair.real.ids["member_project"][:6])
     body = {"flavor": {"name": ident, "id": ident, "ram": 128, "vcpus": 2, "disk": 2, "swap": 16,
                        "OS-FLV-EXT-DATA:ephemeral": 1, "rxtx_factor": 2.0}}  # fmt: skip
     if version >= "2.55":
