@@ -5,6 +5,7 @@ filters; paging and ``changes-since`` from 2.59, ``changes-before`` from
 
 from occli import base
 from occli.v2 import compute
+from occli.v2 import instance_actions
 
 # parameter: (query name, lowest microversion)
 _FILTERS = {
@@ -20,6 +21,7 @@ _FILTERS = {
     "user_id": ("user_id", "2.80"),
     "project_id": ("project_id", "2.80"),
 }
+_TIMES = ("changes_since", "changes_before")
 
 
 class Migration(base.Resource):
@@ -38,10 +40,16 @@ class MigrationManager(compute.ComputeManager):
             start = _FILTERS[name][1]
             if value is not None and start is not None:
                 self._require(self.api_version, start, what="{%s}" % name, params=(name,))
+            if value is not None and name in _TIMES:
+                instance_actions._timestamp(value, name)  # ValidationError: not ISO 8601
 
     def _params(self, filters):
         self.check_list(**filters)
-        params = {_FILTERS[k][0]: v for k, v in filters.items() if v is not None}
+        params = {
+            _FILTERS[k][0]: instance_actions._timestamp(v, k) if k in _TIMES else v
+            for k, v in filters.items()
+            if v is not None
+        }
         params.pop("limit", None)
         return params
 

@@ -54,6 +54,11 @@ USAGE_ERRORS = [
     ),
     (["server", "list", "-c", "nosuch"], "-c"),
     (["compute", "service", "set", "h", "s"], "--enable"),
+    (
+        ["--os-compute-api-version", "2.80", "server", "migration", "list"]
+        + ["--changes-since", "bad"],
+        "--changes-since",
+    ),
     # argparse's own errors: one line too, no usage summary
     (["server", "create", "v", "--image", "i"], "--flavor"),
     (["server", "create", "v", "--flavor", "m1.tiny", "--image", "i", "--nic", "bad"], "--nic"),

@@ -140,3 +140,16 @@ def test_novaclient_attachment_argument_errors(attachments):
     with pytest.raises(TypeError, match="volume_id is required"):
         volumes.delete_server_volume(SERVER)
     assert requests_to(attachments, "DELETE", "/os-volume_attachments") == []
+
+
+def test_migrations_list_times_are_iso_8601(mock_cloud):
+    import datetime
+
+    from occli import exceptions
+
+    mock_cloud.mock.get(COMPUTE + "/os-migrations", json={"migrations": []})
+    at("2.80").migrations.list(changes_since=datetime.datetime(2016, 6, 23, 13, 42, 2))
+    assert mock_cloud.mock.last_request.qs["changes-since"] == ["2016-06-23t13:42:02"]
+    with pytest.raises(exceptions.ValidationError, match="changes_before must be an ISO 8601"):
+        at("2.80").migrations.list(changes_before="yesterday")
+    assert len(requests_to(mock_cloud.mock, "GET", "/os-migrations")) == 1
