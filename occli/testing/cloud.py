@@ -36,6 +36,9 @@ RUNTIME_SETTINGS = frozenset(
         "threads",
         "quota_instances",
         "max_servers_per_request",
+        "live_migration_time",
+        "reclaim_instance_interval",
+        "shelved_offload_time",
     )
 )
 #: scrypt cost of the seeded users' hashes in a template (a cloud made for

@@ -356,6 +356,8 @@ def test_templates_are_per_seeded_settings():
     classes = testing_cloud._service_classes(None)
     one = testing_cloud._template_path(classes, {"build_time": 0})
     assert testing_cloud._template_path(classes, {"build_time": 5}) == one
+    timings = {"reclaim_instance_interval": 60, "shelved_offload_time": -1}
+    assert testing_cloud._template_path(classes, dict(timings, live_migration_time=3)) == one
     assert testing_cloud._template_path(classes, {"compute_hosts": 2}) != one
 
 
