@@ -172,3 +172,11 @@ def test_flavor_access(pair, flavor):
     pair.check("POST", "/flavors/%s/action" % priv, remove, version="2.1")
     pair.check("GET", "/flavors/{flavor}/os-flavor-access", version="2.1")
     pair.check("DELETE", "/flavors/" + priv, version="2.1")
+
+
+def test_extra_specs_as_member(pair, flavor):
+    path = "/flavors/{flavor}/os-extra_specs"
+    pair.check("POST", path, {"extra_specs": {"fid:k": "v"}}, version="2.86", user="member")
+    pair.check("GET", path, version="2.86", user="member")
+    pair.check("DELETE", path + "/fid:k", version="2.86", user="member")
+    pair.check("GET", "/flavors/{flavor}/os-flavor-access", version="2.1", user="member")

@@ -91,3 +91,25 @@ def test_quota_update_below_usage_force(pair, version):
     pair.check("PUT", "/os-quota-sets/{member_project}", body, version=version,
                values=("quota_set.instances",))  # fmt: skip
     pair.check("DELETE", "/os-quota-sets/{member_project}", version=version)
+
+
+@pytest.mark.parametrize(
+    "body",
+    ({"quota_class_set": {"cores": "x"}}, {"quota_class_set": {"bogus": 1}}, {}),
+    ids=("str", "unknown", "empty"),
+)
+@pytest.mark.parametrize("version", ("2.1", "2.57"))
+def test_quota_class_update_errors(pair, body, version):
+    pair.check("PUT", "/os-quota-class-sets/default", body, version=version)
+
+
+def test_quota_class_as_member(pair):
+    pair.check("GET", "/os-quota-class-sets/default", version="2.57", user="member")
+    pair.check("PUT", "/os-quota-class-sets/default", {"quota_class_set": {"cores": 1}},
+               version="2.57", user="member")  # fmt: skip
+
+
+@pytest.mark.parametrize("query", ("reserved=1", "tenant_id={member_project}", "bogus=1"))
+@pytest.mark.parametrize("version", ("2.1", "2.57", "2.75"))
+def test_limits_queries(pair, query, version):
+    pair.check("GET", "/limits?" + query, version=version)
