@@ -48,19 +48,29 @@ _SORT_KEYS = {
     "locked_by": "locked_by",
 }
 _ADMIN_SORT_KEYS = ("host", "node")
-# search options compared with a column as they are
+# search options compared with a column as they are (nova's
+# exact_match_filter_names)
 _EQUAL = (
     ("image", "image_ref"),
-    ("reservation_id", "reservation_id"),
-    ("key_name", "key_name"),
     ("user_id", "user_id"),
     ("vm_state", "vm_state"),
     ("task_state", "task_state"),
     ("host", "host"),
     ("node", "node"),
+)
+# search options that are patterns searched in the column's text as nova
+# stores it (its _regex_instance_filter; a NULL matches nothing)
+_PATTERNS = (
+    ("reservation_id", "reservation_id"),
+    ("key_name", "key_name"),
     ("config_drive", "config_drive"),
     ("power_state", "power_state"),
+    ("progress", "progress"),
+    ("created_at", "created_at"),
+    ("launched_at", "launched_at"),
+    ("terminated_at", "terminated_at"),
 )
+_TIMES = ("created_at", "launched_at", "terminated_at")
 _TAGS = (
     ("tags", True, False),
     ("tags-any", False, False),
@@ -69,7 +79,7 @@ _TAGS = (
 )
 # the columns the predicate of each search option reads (see columns())
 _OPTION_COLUMNS = dict(
-    {option: (column,) for option, column in _EQUAL},
+    {option: (column,) for option, column in _EQUAL + _PATTERNS},
     **{option: ("tags",) for option, _, _ in _TAGS},
     name=("name",),
     status=("vm_state", "task_state"),
@@ -86,6 +96,19 @@ _OPTION_COLUMNS = dict(
 def parse_time(text):
     """A stored ``created_at``/``updated_at`` as a naive UTC datetime."""
     return datetime.datetime.fromisoformat(text)
+
+
+def _stored_text(column, value):
+    """``value`` of ``column`` as nova's database holds it, as text (a
+    time as ``2026-12-01 04:00:13.123456``), or None for NULL."""
+    if value is None or value == "":
+        return None if value is None else ""
+    if column in _TIMES:
+        when = parse_time(value)
+        if when.tzinfo is not None:
+            when = when.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        return when.strftime("%Y-%m-%d %H:%M:%S.%f")
+    return str(value)
 
 
 def _regex(pattern):
@@ -110,10 +133,13 @@ def _regex(pattern):
 def predicates(search, zone_of):
     """``([predicate(server)], include_deleted)`` for the ``search``
     options: ``name``, ``ip``, ``ip6`` (patterns), ``status`` (a list of
-    statuses), ``image``, ``flavor``, ``reservation_id``, ``key_name``,
-    ``user_id``, ``vm_state``, ``task_state``, ``host``, ``node``,
-    ``config_drive`` (the stored ``True`` or empty), ``power_state`` (a number),
-    ``availability_zone`` (``zone_of(server)`` is the server's zone),
+    statuses), ``image``, ``flavor``, ``user_id``, ``vm_state``,
+    ``task_state``, ``host``, ``node`` (exact), ``reservation_id``,
+    ``key_name``, ``config_drive`` (the stored ``True`` or empty),
+    ``power_state``, ``progress``, ``created_at``, ``launched_at``,
+    ``terminated_at`` (patterns over the stored text, see
+    :func:`_stored_text`), ``availability_zone`` (a pattern over
+    ``zone_of(server)``, the server's zone),
     ``changes-since``/``changes-before`` (naive UTC datetimes, which widen
     the list to deleted servers), ``tags``/``tags-any``/``not-tags``/
     ``not-tags-any`` (sets), ``locked`` and ``deleted`` (booleans)."""
@@ -128,6 +154,9 @@ def predicates(search, zone_of):
     for option, column in _EQUAL:
         if option in search:
             preds.append(lambda s, c=column, v=search[option]: s[c] == v)
+    for option, column in _PATTERNS:
+        if option in search:
+            preds.append(_pattern_predicate(column, search[option]))
     if "flavor" in search:
         flavor = search["flavor"]
         preds.append(lambda s: json.loads(s["flavor"])["id"] == flavor)
@@ -151,14 +180,24 @@ def predicates(search, zone_of):
         locked = search["locked"]
         preds.append(lambda s: (s["locked_by"] is not None) == locked)
     if "availability_zone" in search:
-        zone = search["availability_zone"]
-        preds.append(lambda s: zone_of(s) == zone)
+        in_zone = _regex(search["availability_zone"])
+        preds.append(lambda s: zone_of(s) is not None and in_zone(zone_of(s)))
     if "deleted" in search:
         # an admin's explicit choice, also over changes-since/-before
         wanted = bool(search["deleted"])
         include_deleted = include_deleted or wanted
         preds.append(lambda s: bool(s["deleted"]) == wanted)
     return preds, include_deleted
+
+
+def _pattern_predicate(column, pattern):
+    found = _regex(pattern)
+
+    def pred(server):
+        text = _stored_text(column, server[column])
+        return text is not None and found(text)
+
+    return pred
 
 
 def columns(search):

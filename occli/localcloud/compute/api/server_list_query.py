@@ -1,8 +1,14 @@
 """The parts of nova's ``GET /servers`` query schema (schemas/servers.py
-``index_query``) whose errors the list checks first: ``sort_key`` against
-its enum, then ``limit`` as a non-negative integer (pagination parameters
-come last in nova's properties), each value of a repeated parameter in turn.
+``index_query``) whose errors the list checks first, in the schema's
+property order (jsonschema reports the first): the ``format: regex``
+parameters (a value Python cannot compile, or an empty one, is nova's
+``'(' is not a 'regex'``), ``sort_key`` against its enum, then ``limit``
+as a non-negative integer (pagination parameters come after the
+others), the tags parameters from 2.26 last; each value of a repeated
+parameter in turn.
 """
+
+import re
 
 from occli.localcloud.compute.api import common
 
@@ -25,6 +31,18 @@ SORT_KEYS = [
 ] + IGNORED_SORT_KEYS  # fmt: skip
 
 
+# nova's properties in their order: the regex ones, and where sort_key
+# and limit come among them
+_ORDER = [
+    "kernel_id", "ramdisk_id", "hostname", "key_name", "power_state", "node", "flavor",
+    "reservation_id", "launched_at", "terminated_at", "availability_zone", "name",
+    "display_name", "description", "display_description", "locked_by", "root_device_name",
+    "config_drive", "access_ip_v4", "access_ip_v6", "auto_disk_config", "progress",
+    "sort_key", "ip", "ip6", "created_at", "limit",
+]  # fmt: skip
+_TAGS = ["tags", "tags-any", "not-tags", "not-tags-any"]
+
+
 def sort_key_enum(version):
     """The ``sort_key`` enum at ``version``. From 2.73 ``locked`` is a real
     key and nova builds the list from sets (its order varies per process;
@@ -45,12 +63,37 @@ def _invalid(name, value, reason):
 
 
 def check(req):
-    """400 with nova's schema message for a bad ``sort_key`` or ``limit``."""
-    enum = sort_key_enum(req.microversion)
-    for value in req.query.get("sort_key", []):
-        if value not in enum:
-            raise _invalid("sort_key", value, "%r is not one of %r" % (value, enum))
-    for value in req.query.get("limit", []):
-        if not value.isdigit() or not value.isascii():
-            reason = "%r should be non-empty" if value == "" else "%r does not match '^[0-9]*$'"
-            raise _invalid("limit", value, reason % value)
+    """400 with nova's schema message for a bad regex parameter,
+    ``sort_key`` or ``limit``."""
+    order = _ORDER + (_TAGS if req.microversion >= "2.26" else [])
+    for name in order:
+        for value in req.query.get(name, []):
+            if name == "sort_key":
+                _check_sort_key(req.microversion, value)
+            elif name == "limit":
+                _check_limit(value)
+            elif not _is_regex(value):
+                raise _invalid(name, value, "%r is not a 'regex'" % value)
+
+
+def _is_regex(value):
+    """nova's ``regex`` format: a non-empty text ``re`` compiles."""
+    if not value:
+        return False
+    try:
+        re.compile(value)
+    except (re.error, RecursionError, OverflowError):
+        return False
+    return True
+
+
+def _check_sort_key(version, value):
+    enum = sort_key_enum(version)
+    if value not in enum:
+        raise _invalid("sort_key", value, "%r is not one of %r" % (value, enum))
+
+
+def _check_limit(value):
+    if not value.isdigit() or not value.isascii():
+        reason = "%r should be non-empty" if value == "" else "%r does not match '^[0-9]*$'"
+        raise _invalid("limit", value, reason % value)

@@ -192,15 +192,23 @@ def _search(req):
     if version >= "2.73" and arg("locked") is not None:
         search["locked"] = _strict_bool(arg("locked"))
     if admin or version >= "2.83":
-        for name in ("availability_zone", "key_name", "user_id", "vm_state", "task_state"):
+        # nova's filters non-admins may use from 2.83 (the others are
+        # patterns searched in the stored value's text)
+        for name in (
+            "availability_zone",
+            "config_drive",
+            "key_name",
+            "created_at",
+            "launched_at",
+            "terminated_at",
+            "power_state",
+            "task_state",
+            "vm_state",
+            "progress",
+            "user_id",
+        ):
             if arg(name) is not None:
                 search[name] = arg(name)
-        if arg("config_drive") is not None:
-            search["config_drive"] = arg("config_drive")
-        if arg("power_state") is not None:
-            # an integer column: text that is no number matches nothing
-            power = arg("power_state")
-            search["power_state"] = int(power) if power.strip().isdigit() else -1
     if admin:
         for name in ("host", "node"):
             if arg(name) is not None:
