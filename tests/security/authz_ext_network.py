@@ -222,9 +222,10 @@ def rules():
         ("DELETE", "/os-security-groups/{group_id}"),
         ("POST", "/os-security-group-rules"),
         ("DELETE", "/os-security-group-rules/{rule_id}"),
-        ("GET", "/servers/{server_id}/os-security-groups"),
         ("GET", "/os-networks"),
         ("GET", "/os-networks/{network_id}"),
     ):
         table[("compute", method, "/v2.1" + path)] = rule("gone")
+    # not a proxy: nova serves it at every microversion
+    table[("compute", "GET", "/v2.1/servers/{server_id}/os-security-groups")] = rule("read")
     return table

@@ -434,6 +434,9 @@ def test_security_group_proxies(env):
     server_id = nova.create(security_groups=[{"name": "www"}])
     listed = nova.get("/servers/%s/os-security-groups" % server_id).json()["security_groups"]
     assert [g["name"] for g in listed] == ["www"]
+    # not a proxy: still there after 2.35 (nova's ServerSecurityGroupController)
+    latest = nova.get("/servers/%s/os-security-groups" % server_id, version="2.96")
+    assert latest.json()["security_groups"] == listed
     in_use = nova.delete("/os-security-groups/" + group["id"])
     assert fault(in_use) == ("badRequest", 400, "Security Group %s in use." % group["id"])
     assert nova.delete("/os-security-group-rules/" + rule["id"]).status == 202

@@ -1,9 +1,11 @@
 """Nova's deprecated proxies to Neutron, served up to 2.35 (nova removed
 them at 2.36: a bare 404 after): ``os-floating-ip-pools``,
-``os-floating-ips``, ``os-security-groups``, ``os-security-group-rules``,
-``/servers/{id}/os-security-groups`` and ``os-networks`` (GET). Each
-answers in nova's old shapes over the local Neutron's rules, as the
-caller (a project sees its own floating IPs and groups)."""
+``os-floating-ips``, ``os-security-groups``, ``os-security-group-rules``
+and ``os-networks`` (GET). Each answers in nova's old shapes over the
+local Neutron's rules, as the caller (a project sees its own floating IPs
+and groups). ``/servers/{id}/os-security-groups`` is no proxy of those:
+nova serves it at every microversion (its ServerSecurityGroupController
+has no version bound)."""
 
 import ipaddress
 
@@ -110,7 +112,7 @@ def register(service):
     api("DELETE", "/os-security-groups/{group_id}", delete_group)
     api("POST", "/os-security-group-rules", create_rule)
     api("DELETE", "/os-security-group-rules/{rule_id}", delete_rule)
-    api("GET", "/servers/{server_id}/os-security-groups", server_groups)
+    service.api("GET", "/servers/{server_id}/os-security-groups", server_groups)
     api("GET", "/os-networks", list_networks)
     api("GET", "/os-networks/{network_id}", show_network)
 
@@ -364,7 +366,9 @@ def server_groups(req):
         req.db.execute("SELECT * FROM network_security_groups WHERE id = ?", (g,)).fetchone()
         for g in dict.fromkeys(ids)
     ]
-    return {"security_groups": [_group_view(req.db, g) for g in groups if g is not None]}
+    views = [_group_view(req.db, g) for g in groups if g is not None]
+    # nova sorts them by (tenant_id, name)
+    return {"security_groups": sorted(views, key=lambda g: (g["tenant_id"], g["name"]))}
 
 
 # -- networks ----------------------------------------------------------------------------
