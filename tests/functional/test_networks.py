@@ -216,3 +216,40 @@ def test_add_and_remove_security_group(occli, vm):
         assert "No security group with a name or ID of 'nosuch' exists." in err
     finally:
         ok(occli("security", "group", "delete", name))
+
+
+def test_nic_fixed_ip_and_tag_a_port_in_use_and_no_security_group(occli):
+    """--nic with a name, a fixed address and a tag (accepted; its body is
+    tests/unit/test_server_create_network.py's); the port of one server
+    given to another (Nova's 409, exit 1) and a taken address (400);
+    --no-security-group (Nova still applies the project's default group to
+    the ports it makes)."""
+    first = as_json(
+        occli(
+            "server", "create", unique("nic"), "--image", IMAGE, "--flavor", "m1.tiny",
+            "--nic", "net-id=private,v4-fixed-ip=10.0.7.7,tag=data", "--no-security-group",
+            *WAIT, "-f", "json",
+        )
+    )  # fmt: skip
+    try:
+        assert [a["addr"] for a in first["addresses"]["private"]] == ["10.0.7.7"]
+        (port,) = as_json(occli("port", "list", "--server", first["id"], "-f", "json"))
+        shown = as_json(occli("port", "show", port["ID"], "-f", "json"))
+        default = as_json(occli("security", "group", "show", "default", "-f", "json"))
+        assert shown["security_groups"] == [default["id"]]
+        name = unique("never")
+        code, out, err = occli(
+            "server", "create", name, "--image", IMAGE, "--flavor", "m1.tiny",
+            "--port", port["ID"],
+        )  # fmt: skip
+        assert code == 1
+        assert "Port %s is still in use." % port["ID"] in err and "(HTTP 409)" in err
+        code, out, err = occli(
+            "server", "create", name, "--image", IMAGE, "--flavor", "m1.tiny",
+            "--nic", "net-id=private,v4-fixed-ip=10.0.7.7",
+        )  # fmt: skip
+        assert code == 1
+        assert "10.0.7.7 is already in use" in err and "(HTTP 400)" in err
+        assert as_json(occli("server", "list", "--name", name, "-f", "json")) == []
+    finally:
+        ok(occli("server", "delete", first["id"], *WAIT))
