@@ -59,7 +59,7 @@ class VolumeAttachmentManager(compute.ComputeManager):
             body["tag"] = tag
         if delete_on_termination is not None:
             self._require(
-                self.api_version, "2.79", what="delete_on_termination on a volume attachment"
+                self.api_version, "2.79", what="a volume attachment's delete_on_termination"
             )
             body["delete_on_termination"] = bool(delete_on_termination)
         return body

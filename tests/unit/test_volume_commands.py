@@ -136,7 +136,10 @@ def test_attachment_options_gated_before_any_lookup(cli, mock_cloud):
         "--disable-delete-on-termination",
     )  # fmt: skip
     assert code == 1
-    assert "2.79" in err
+    assert err.startswith(
+        "A volume attachment's delete_on_termination requires compute API version 2.79 or"
+        " later (in use: 2.78)"
+    )
     code, out, err = cli(
         "--os-compute-api-version", "2.84", "server", "volume", "update", "vm", "data",
         "--preserve-on-termination",
