@@ -149,8 +149,14 @@ def build_parser():
         type=float,
         default=defaults.shelved_offload_time,
         metavar="SECONDS",
-        help="nova's option: 0 offloads a shelved server at once, -1 never"
-        " (default: %(default)s)",
+        help="nova's option: 0 offloads a shelved server at once, -1 never (default: %(default)s)",
+    )
+    runtime.add_argument(
+        "--allow-resize-to-same-host",
+        action="store_true",
+        default=defaults.allow_resize_to_same_host,
+        help="nova's option: a resize may stay on the server's host (by default it"
+        " moves to another one, as nova's scheduler does)",
     )
     runtime.add_argument(
         "--token-ttl",
@@ -341,6 +347,7 @@ def _config(args):
         live_migration_time=args.live_migration_time,
         reclaim_instance_interval=args.reclaim_instance_interval,
         shelved_offload_time=args.shelved_offload_time,
+        allow_resize_to_same_host=args.allow_resize_to_same_host,
         token_ttl=args.token_ttl,
         admin_password=args.admin_password,
         demo_password=args.demo_password,
@@ -430,6 +437,8 @@ def _child_argv(args):
         "--workers",
         str(args.workers),
     ]
+    if args.allow_resize_to_same_host:
+        argv.append("--allow-resize-to-same-host")
     if args.services:
         argv += ["--services", ",".join(args.services)]
     for spec in args.fault:

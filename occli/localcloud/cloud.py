@@ -47,6 +47,9 @@ class Config:
     # nova's [DEFAULT] shelved_offload_time: 0 (nova's default) offloads a
     # shelved server at once, -1 never (no periodic task here: >0 is -1)
     shelved_offload_time: float = 0.0
+    # nova's [DEFAULT] allow_resize_to_same_host: False (nova's default)
+    # makes a resize move to another host (NoValidHost when none fits)
+    allow_resize_to_same_host: bool = False
 
 
 # network before compute: compute's seed and servers use neutron's tables

@@ -39,6 +39,7 @@ RUNTIME_SETTINGS = frozenset(
         "live_migration_time",
         "reclaim_instance_interval",
         "shelved_offload_time",
+        "allow_resize_to_same_host",
     )
 )
 #: scrypt cost of the seeded users' hashes in a template (a cloud made for

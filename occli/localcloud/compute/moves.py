@@ -191,24 +191,70 @@ def _set_duration(db, server, duration, **end):
     servers.save(db, server)
 
 
-def record_resize(db, caller, server, timing):
-    """The record of a resize just started (by :func:`.actions.resize`) on
-    the server's own host: the local cloud resizes in place, as nova with
-    ``allow_resize_to_same_host``."""
+def record_resize(db, caller, server, timing, same_host=False):
+    """Place a resize just started (by :func:`.actions.resize`) and record
+    it. As nova's scheduler: another host with room for the new flavor
+    (the server's own is left out unless ``same_host``, nova's
+    ``allow_resize_to_same_host``, where it stays if it fits); with none,
+    nova's conductor fails with NoValidHost, the server left as it was and
+    the record in ``error``."""
     new_flavor = json.loads(server["pending"])["end"]["flavor"]
-    _set_duration(db, server, timing.build_time)
+    dest = _resize_destination(db, caller, server, json.loads(new_flavor), same_host)
+    if dest is None:
+        _start(
+            db,
+            server,
+            ["resize_prep"],
+            {},
+            timing.build_time,
+            failure="No valid host was found. No valid host found for resize",
+        )
+        return records.create(
+            db,
+            caller,
+            server,
+            records.RESIZE,
+            server["host"],
+            None,
+            server["flavor"],
+            new_flavor,
+            timing.failed("pre-migrating"),
+        )
+    _set_duration(db, server, timing.build_time, host=dest, node=dest)
     return records.create(
         db,
         caller,
         server,
         records.RESIZE,
         server["host"],
-        server["host"],
+        dest,
         server["flavor"],
         new_flavor,
         timing.cold(),
-        dest_ip=_host_ip(db, server["host"]),
+        dest_ip=_host_ip(db, dest),
     )
+
+
+def _resize_destination(db, caller, server, flavor, same_host):
+    """The host for ``server`` resized to ``flavor`` (its pinned zone and
+    group kept), or None (NoValidHost)."""
+    wanted = scheduler.resources(flavor, not server["image_ref"])
+    spec = scheduler.RequestSpec(
+        wanted, zone=server["pinned_availability_zone"], group=_group(db, caller, server)
+    )
+    candidates = scheduler.host_states(db)
+    if same_host:
+        for own in candidates:
+            if own.host == server["host"]:
+                # its usage counts the new flavor (the resize's plan); nova
+                # holds the old one there and asks room for the new one
+                old = scheduler.server_resources(server)
+                own.consume({rc: old[rc] - wanted[rc] for rc in wanted}, server["id"])
+                if scheduler.select_host([own], spec) is not None:
+                    return server["host"]
+    others = [s for s in candidates if s.host != server["host"]]
+    chosen = scheduler.select_host(others, spec)
+    return chosen.host if chosen else None
 
 
 def confirmed(db, server):

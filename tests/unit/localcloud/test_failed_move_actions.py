@@ -109,3 +109,15 @@ def test_a_successful_move_records_no_error(tmp_path):
     action = _last_action(nova, sid)
     assert action["message"] is None
     assert {e["result"] for e in action["events"]} == {"Success"}
+
+
+def test_resize_no_valid_host_events_as_nova(tmp_path):
+    nova = _one_host(tmp_path)
+    sid = nova.create(user="admin")
+    assert nova.action(sid, {"resize": {"flavorRef": "2"}}, user="admin").status == 202
+    action = _last_action(nova, sid)
+    real = REAL["resize_no_valid_host"]["body"]["instanceAction"]
+    assert action["action"] == real["action"] == "resize"
+    assert action["message"] == real["message"] == "Error"
+    local = {(e["event"], e["result"], e["details"]) for e in action["events"]}
+    assert local == {(e["event"], e["result"], e["details"]) for e in real["events"]}

@@ -209,13 +209,53 @@ def test_resize_records_a_migration(nova):
     assert nova.action(sid, {"resize": {"flavorRef": "2"}}, user="admin").status == 202
     (record,) = _migrations(nova)
     assert record["migration_type"] == "resize"
-    assert record["source_compute"] == record["dest_compute"] == host
+    # nova's default allow_resize_to_same_host=False: another host
+    dest = record["dest_compute"]
+    assert record["source_compute"] == host != dest == _host(nova, sid)
     assert record["old_instance_type_id"] != record["new_instance_type_id"]
-    # old and new flavor both held until the confirm
-    assert _usage(nova)[host] == RAM + 2048
+    # old flavor on the source, new on the destination until the confirm
+    assert (_usage(nova)[host], _usage(nova)[dest]) == (RAM, 2048)
     nova.action(sid, {"confirmResize": None}, user="admin")
-    assert _usage(nova)[host] == 2048
+    assert (_usage(nova)[host], _usage(nova)[dest]) == (0, 2048)
     assert _migrations(nova)[0]["status"] == "confirmed"
+
+
+def test_resize_revert_goes_back_to_the_source(nova):
+    sid = _boot(nova)
+    host = _host(nova, sid)
+    nova.action(sid, {"resize": {"flavorRef": "2"}}, user="admin")
+    assert _host(nova, sid) != host
+    assert nova.action(sid, {"revertResize": None}, user="admin").status == 202
+    server = nova.show(sid, user="admin", version="2.46")
+    assert (server["status"], server["flavor"]["id"]) == ("ACTIVE", "1")
+    assert _host(nova, sid) == host and _usage(nova)[host] == RAM
+
+
+def test_resize_to_same_host_when_allowed(tmp_path):
+    nova = Nova(make_cloud(tmp_path / "d", allow_resize_to_same_host=True))
+    sid = _boot(nova)
+    host = _host(nova, sid)
+    nova.action(sid, {"resize": {"flavorRef": "2"}}, user="admin")
+    (record,) = _migrations(nova)
+    assert record["source_compute"] == record["dest_compute"] == host == _host(nova, sid)
+    # old and new flavor both held on the host until the confirm
+    assert _usage(nova)[host] == RAM + 2048
+
+
+def test_resize_on_one_host_is_no_valid_host(tmp_path):
+    # as nova 34 on one host (nova-34-failed-move-actions.json): accepted,
+    # then the conductor finds no host; the server keeps its flavor
+    nova = Nova(make_cloud(tmp_path / "d", compute_hosts=1))
+    sid = _boot(nova)
+    assert nova.action(sid, {"resize": {"flavorRef": "2"}}, user="admin").status == 202
+    server = nova.show(sid, user="admin", version="2.46")
+    assert (server["status"], server["flavor"]["id"]) == ("ACTIVE", "1")
+    assert "fault" not in server
+    (record,) = _migrations(nova)
+    assert (record["status"], record["dest_compute"]) == ("error", None)
+    assert _usage(nova)["host1"] == RAM
+    confirm = nova.action(sid, {"confirmResize": None}, user="admin")
+    assert confirm.status == 409
 
 
 def test_confirm_not_resized(nova):

@@ -166,7 +166,13 @@ def evacuate(req, server, value):
 
 def resized(req, server):
     """After a resize started: its migration record."""
-    moves.record_resize(req.db, common.caller(req), server, timing(req))
+    moves.record_resize(
+        req.db,
+        common.caller(req),
+        server,
+        timing(req),
+        same_host=req.cloud.config.allow_resize_to_same_host,
+    )
 
 
 def confirmed(req, server):
