@@ -265,3 +265,25 @@ def test_power_state_of_libvirt_pause_and_suspend(shared_nova):
         assert nova.action(server_id, {action: None}, user="admin").status == 202
         server = nova.show(server_id, user="admin")
         assert (server["status"], server["OS-EXT-STS:power_state"]) == (status, power)
+
+
+UNROUTED_401 = Recorded("nova-34-fidelity-unrouted-401.json")
+
+
+@pytest.mark.parametrize(
+    "key", ("unrouted_no_token", "unrouted_bogus_token", "wrong_method_no_token")
+)
+def test_unrouted_api_paths_need_a_token_first(shared_nova, key):
+    """keystonemiddleware sits before nova's router: an unknown API path
+    or method without a valid token is its 401, not the router's 404."""
+    exchange = UNROUTED_401[key]
+    request = exchange["request"]
+    result = shared_nova.client.request(
+        request["method"],
+        "/compute" + request["path"][1:],
+        json=request.get("body"),
+        headers=request.get("headers"),
+    )
+    assert result.status == exchange["status"]
+    assert result.json() == exchange["body"]
+    assert result.header("WWW-Authenticate").startswith("Keystone uri=")

@@ -237,7 +237,17 @@ class ComputeService(Service):
         )
 
     def not_found(self, req):
-        """No route: nova's router answers webob's plain 404 (not a fault)."""
+        """No route: nova's router answers webob's plain 404 (not a fault),
+        but under the API keystonemiddleware answers first: without a valid
+        token that is its 401."""
+        sub = req.path[len(self.prefix) :]
+        if sub == common.API_PREFIX or sub.startswith(common.API_PREFIX + "/"):
+            with self.cloud.store.read() as db:
+                req.db = db
+                try:
+                    self.cloud.authenticate(req)
+                finally:
+                    req.db = None
         return HTTPError(404, ROUTING_404, extra={"routing": True})
 
     def method_not_allowed(self, req):
