@@ -96,3 +96,17 @@ def test_list_filters(occli, two):
     assert names(occli, "--project", "demo", "--user", "demo", cloud="local-admin") == ["vm1"]
     code, _, err = occli("server", "list", "--all-projects")
     assert code == 1 and "403" in err
+
+
+def test_config_drive_and_progress_filters(occli, two):
+    ok(occli, "server", "create", "cd", "--image", CIRROS, "--flavor", "m1.tiny",
+       "--nic", "none", "--config-drive", "true", "--wait")  # fmt: skip
+    assert names(occli, "--config-drive") == ["cd"]
+    # nova stores '' without one: the pattern ^$ finds those
+    assert names(occli, "--no-config-drive") == ["vm1", "vm2"]
+    progress = ok(occli, "server", "show", "vm1", "-f", "json")["progress"]
+    assert names(occli, "--progress", str(progress)) == ["cd", "vm1", "vm2"]
+    # the number itself, not a pattern inside another one
+    assert names(occli, "--progress", str(progress)[:1] + "1") == []
+    code, _, err = occli("server", "list", "--progress", "-1")
+    assert code == 2 and "--progress" in err

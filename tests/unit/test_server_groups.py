@@ -218,3 +218,14 @@ def test_server_group_commands(cli, mock_cloud):
     assert code == 0, err
     code, out, err = cli(*v, "server", "group", "create", "x", "--rule", "max_server_per_host=2")
     assert code == 2 and "anti-affinity" in err
+
+
+def test_server_list_config_drive_forms_and_progress(cli, mock_cloud):
+    mock_cloud.mock.get(COMPUTE + "/servers/detail", json={"servers": []})
+    code, _, err = cli("server", "list", "-n", "--no-config-drive", "--progress", "40")
+    assert code == 0, err
+    code, _, err = cli("server", "list", "-n", "--config-drive")
+    assert code == 0, err
+    first, second = requests_to(mock_cloud.mock, "GET", "/servers/detail")
+    assert (first.qs["config_drive"], first.qs["progress"]) == (["^$"], ["^40$"])
+    assert second.qs["config_drive"] == ["true"] and "progress" not in second.qs

@@ -300,8 +300,23 @@ def _action_command(verb, doc, until=None, what=None):
 )
 @utils.arg(
     "--config-drive",
-    action="store_true",
+    action="store_const",
+    const=True,
+    dest="config_drive",
     help="Only servers with a config drive (admin; any user from 2.83).",
+)
+@utils.arg(
+    "--no-config-drive",
+    action="store_const",
+    const=False,
+    dest="config_drive",
+    help="Only servers without a config drive (admin; any user from 2.83).",
+)
+@utils.arg(
+    "--progress",
+    metavar="<percent>",
+    type=utils.int_at_least(0, "--progress must be 0 to 100, not %r"),
+    help="Only servers whose progress is this number, 0-100 (admin; any user from 2.83).",
 )
 @utils.arg(
     "--locked",
@@ -397,7 +412,9 @@ def do_server_list(client, args):
         "vm_state": args.vm_state,
         "task_state": args.task_state,
         "power_state": args.power_state,
-        "config_drive": "True" if args.config_drive else None,
+        # nova searches the stored text ('True' or ''): a pattern
+        "config_drive": {True: "True", False: "^$"}.get(args.config_drive),
+        "progress": None if args.progress is None else "^%d$" % args.progress,
         "locked": args.locked,
         "tags": args.tags,
         "tags-any": args.tags_any,
