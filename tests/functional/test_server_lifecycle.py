@@ -236,3 +236,14 @@ def test_set_password_prompts_twice_on_a_terminal(occli, server, monkeypatch):
     code, _, err = occli("server", "set", server, "--password")
     assert code == 2
     assert "Passwords do not match." in err
+
+
+def test_set_no_password_clears_the_metadata_password(occli, server):
+    code, _, err = occli("--debug", "server", "set", server, "--no-password")
+    assert code == 0, err
+    assert "DELETE" in err and "/os-server-password" in err
+    # with --password, or on an unknown server: errors, nothing deleted
+    code, _, err = occli("server", "set", server, "--no-password", "--password", "x")
+    assert code == 2 and "not both" in err
+    code, _, err = occli("server", "set", "vm-none-such", "--no-password")
+    assert code == 1 and "No server with a name or ID of 'vm-none-such'" in err

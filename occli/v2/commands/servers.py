@@ -704,6 +704,12 @@ def do_server_restore(client, args):
     help="Change the guest's administrator password; without a value it is"
     " asked for on the terminal, never echoed (give the server first).",
 )
+@utils.arg(
+    "--no-password",
+    action="store_true",
+    help="Clear the encrypted password the guest posted to the metadata service"
+    " (the guest's password itself does not change).",
+)
 @utils.option_names(metadata="--property", tags="--tag", password="--password")
 def do_server_set(client, args):
     """Change a server's settings.
@@ -713,6 +719,7 @@ def do_server_set(client, args):
 
     --password without a value prompts twice on a terminal; with no
     terminal to ask on, it is a usage error (exit 2).
+    --no-password and --password together are a usage error too.
 
     Example: occli server set --name vm2 --property owner=alice --tag web vm1
     """
@@ -724,11 +731,14 @@ def do_server_set(client, args):
         and not args.tags
         and args.state is None
         and args.password is None
+        and not args.no_password
     ):
         raise exceptions.ValidationError(
             "Nothing to set: give --name, --description, --hostname, --property, --tag,"
-            " --state or --password."
+            " --state, --password or --no-password."
         )
+    if args.no_password and args.password is not None:
+        raise exceptions.ValidationError("Give --password or --no-password, not both.")
     password = _new_password(args) if args.password is not None else None
     if password is not None:
         client.servers.check_change_password(password)
@@ -748,6 +758,8 @@ def do_server_set(client, args):
         client.servers.reset_state(server, args.state)
     if password is not None:
         client.servers.change_password(server, password)
+    if args.no_password:
+        client.servers.clear_password(server)
 
 
 def _new_password(args):
