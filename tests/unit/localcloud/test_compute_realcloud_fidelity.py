@@ -287,3 +287,20 @@ def test_unrouted_api_paths_need_a_token_first(shared_nova, key):
     assert result.status == exchange["status"]
     assert result.json() == exchange["body"]
     assert result.header("WWW-Authenticate").startswith("Keystone uri=")
+
+
+def test_paths_outside_the_apis_get_the_choices(shared_nova):
+    exchange = UNROUTED_401["outside_v21_no_token"]
+    for method in ("GET", "POST"):
+        result = shared_nova.client.request(method, "/compute/no-such-root")
+        assert result.status == exchange["status"] == 300
+        body = result.json()
+        for choice in body["choices"]:
+            (link,) = choice["links"]
+            link["href"] = link["href"].replace("http://cloud.test:8775/compute", "")
+        expected = exchange["body"]
+        for choice in expected["choices"]:
+            (link,) = choice["links"]
+            link["href"] = link["href"].replace("http://127.0.0.1:8774", "")
+        assert body == expected
+        assert result.header("x-openstack-request-id") is None

@@ -237,17 +237,20 @@ class ComputeService(Service):
         )
 
     def not_found(self, req):
-        """No route: nova's router answers webob's plain 404 (not a fault),
-        but under the API keystonemiddleware answers first: without a valid
-        token that is its 401."""
+        """No route. Under an API nova's router answers webob's plain 404
+        (not a fault), but keystonemiddleware answers first: without a valid
+        token that is its 401. Elsewhere nova's root versions app answers
+        300 with the choices."""
         sub = req.path[len(self.prefix) :]
-        if sub == common.API_PREFIX or sub.startswith(common.API_PREFIX + "/"):
-            with self.cloud.store.read() as db:
-                req.db = db
-                try:
-                    self.cloud.authenticate(req)
-                finally:
-                    req.db = None
+        if not any(sub == api or sub.startswith(api + "/") for api in (common.API_PREFIX, "/v2")):
+            # outside the APIs nova's root versions app answers every path
+            return HTTPError(300, "", extra={"choices": versions.choices(req, sub.rstrip("/"))})
+        with self.cloud.store.read() as db:
+            req.db = db
+            try:
+                self.cloud.authenticate(req)
+            finally:
+                req.db = None
         return HTTPError(404, ROUTING_404, extra={"routing": True})
 
     def method_not_allowed(self, req):
@@ -289,9 +292,10 @@ class ComputeService(Service):
             )
 
     def after(self, req, resp):
-        if req.path.rstrip("/") == self.prefix:
-            # nova 34: the root version document (served outside the API
-            # pipeline) has no request id header at all
+        if req.path.rstrip("/") == self.prefix or resp.status == 300:
+            # nova 34: the root version document and the choices of its
+            # root versions app (served outside the API pipeline) have no
+            # request id header at all
             resp.headers["x-openstack-request-id"] = None
             return
         resp.headers["X-Compute-Request-Id"] = req.request_id
@@ -302,6 +306,8 @@ class ComputeService(Service):
     def error_body(self, status, message, extra):
         if status == 401:
             return {"error": {"code": 401, "title": "Unauthorized", "message": message}}
+        if "choices" in extra:
+            return extra["choices"]
         if extra.get("routing"):
             return {"message": message, "code": "404 Not Found", "title": "Not Found"}
         body = {"code": status, "message": message}

@@ -63,3 +63,24 @@ def version_v2(req):
 
 def version_v21(req):
     return _document(req, _V21, "v2.1", "2.1")
+
+
+def choices(req, path):
+    """nova's ``VersionsController.multi`` (300): what its root versions app
+    answers for any other path outside the APIs, ``path`` under each."""
+    return {
+        "choices": [
+            {
+                "id": doc["id"],
+                "status": doc["status"],
+                "links": [{"rel": "self", "href": "%s/%s%s" % (common.root_url(req), name, path)}],
+                "media-types": [
+                    {
+                        "base": "application/json",
+                        "type": "application/vnd.openstack.compute+json;version=%s" % media,
+                    }
+                ],
+            }
+            for doc, name, media in ((_V20, "v2", "2"), (_V21, "v2.1", "2.1"))
+        ]
+    }
