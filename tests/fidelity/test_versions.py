@@ -2,6 +2,8 @@
 
 import pytest
 
+from tests.fidelity.differential import known
+
 VERSIONS = ("2.1", "2.47", "2.79", "2.96")
 
 
@@ -42,3 +44,18 @@ def test_v2_version_document(pair):
 
 def test_v21_version_document_with_token(pair):
     pair.check("GET", "", version="2.47", values=("version.id",))
+
+
+@pytest.mark.parametrize("method", ("GET", "POST"))
+def test_paths_outside_the_apis(pair, method):
+    pair.check(method, "@/no-such-root", exact=True)
+
+
+@pytest.mark.parametrize("method", ("PATCH", "GET"))
+def test_unrouted_api_path_without_token(pair, method):
+    pair.check(method, "@/v2.1/no-such-collection", exact=True)
+
+
+@known("nova serves its version documents for any method; the local cloud's are GET only")
+def test_version_document_by_post(pair):
+    pair.check("POST", "@/", exact=True)
