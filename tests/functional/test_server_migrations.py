@@ -228,3 +228,22 @@ def test_list_paging_and_columns(occli):
     assert len(migrations(occli, "--project", "admin", "--user", "admin")) == 3
     assert migrations(occli, "--project", "demo") == []
     assert [r["Id"] for r in old] == sorted(r["Id"] for r in old)
+
+
+def test_migrate_wait_reports_a_migration_nova_refused(occli):
+    """No other host fits: nova accepts the request, the server stays
+    ACTIVE where it is (no fault): --wait exits 1 saying so."""
+    name = boot(occli)
+    source = host(occli, name)
+    others = sorted({"host1", "host2", "host3"} - {source})
+    for other in others:
+        ok(occli("compute", "service", "set", "--disable", other, "nova-compute"))
+    try:
+        code, _, err = occli("server", "migrate", name, "--wait", "--wait-interval", "0.05")
+        assert code == 1 and "was not migrated: it is still on %s" % source in err
+        assert show(occli, name)["status"] == "ACTIVE"
+        errors = migrations(occli, "--server", name, "--status", "error")
+        assert [m["Type"] for m in errors] == ["migration"]
+    finally:
+        for other in others:
+            ok(occli("compute", "service", "set", "--enable", other, "nova-compute"))

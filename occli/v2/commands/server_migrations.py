@@ -22,7 +22,22 @@ _TYPES = {
 def _wait(client, args, server, until, what):
     message = "Server %s (id %s) %s but waiting failed" % (server.name, server.id, what)
     with waiters.accepted(message):
-        waiters.wait_for_server(client.servers, server, until, **utils.wait_args(args))
+        return waiters.wait_for_server(client.servers, server, until, **utils.wait_args(args))
+
+
+def _host(server):
+    return server.to_dict().get("OS-EXT-SRV-ATTR:host")
+
+
+def _check_moved(before, after):
+    """A move Nova accepted and its conductor then refused (no host fits)
+    leaves the server where it was, without a fault: exit 1, saying so."""
+    if _host(before) is not None and _host(before) == _host(after):
+        raise exceptions.ResourceInErrorState(
+            "Server %s was not migrated: it is still on %s (no host fits?"
+            " see occli server migration list --server %s)."
+            % (waiters.server_label(before), _host(before), before.id)
+        )
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
@@ -67,7 +82,8 @@ def do_server_migrate(client, args):
     confirm it with server resize confirm, or go back with server resize
     revert. With --live-migration the server keeps running. Nova accepts
     the request before choosing a host; server migration list shows how it
-    went (status error when no host fits).
+    went (status error when no host fits), and --wait exits 1 when the
+    server stayed where it was.
 
     Example: occli server migrate --live-migration --host host2 --wait vm1
     """
@@ -104,7 +120,7 @@ def do_server_migrate(client, args):
         client.servers.migrate(server, host=args.host)
         until = {"VERIFY_RESIZE", "ACTIVE", "SHUTOFF"}
     if args.wait:
-        _wait(client, args, server, until, "is being migrated")
+        _check_moved(server, _wait(client, args, server, until, "is being migrated"))
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
