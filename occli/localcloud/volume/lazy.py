@@ -6,16 +6,23 @@ advances it by the time elapsed (``Config.build_time`` for the whole
 transition) and persists the step in a short optimistic write.
 """
 
+import json
+
 from occli.localcloud.compute import states
 
 TABLES = ("volumes", "volume_snapshots")
 
 
-def start(row, end):
+def start(row, end, duration=None):
     """Begin a transition of ``row`` (a dict of columns) ending with the
-    column values ``end``."""
+    column values ``end``, in ``duration`` seconds (default: the cloud's
+    ``build_time`` when read)."""
     states.start(row, [], end)
     row.pop("task_state", None)
+    if duration is not None:
+        plan = json.loads(row["pending"])
+        plan["duration"] = duration
+        row["pending"] = json.dumps(plan)
 
 
 class Lazy:

@@ -222,7 +222,11 @@ def create(db, caller, store, config, spec):
         "created_at": _now(),
         "updated_at": None,
     }
-    lazy.start(row, {"status": "available"})
+    # a blank volume is made at once (an LVM volume takes a moment, so a
+    # script's `volume create` then `server add volume` works, as with a
+    # real Cinder); copying an image or a snapshot takes the build time
+    blank = not (image or snapshot or source)
+    lazy.start(row, {"status": "available"}, duration=0 if blank else None)
     columns = list(row)
     cursor = db.execute(
         "INSERT INTO volumes (%s) VALUES (%s)"

@@ -121,7 +121,9 @@ def test_attach_states(tmp_path, clock):
             "Cannot 'attach_volume' instance %s while it is in vm_state building" % server,
         )
         clock.advance(11)
-        creating = slow.create()["id"]
+        # a volume copied from an image takes the build time (a blank one
+        # is made at once)
+        creating = slow.create(imageRef=CIRROS)["id"]
         refused = slow.attach(server, creating)
         assert (refused.status, message(refused)) == (
             400,

@@ -45,11 +45,16 @@ def test_create_takes_build_time(tmp_path, clock):
     cloud = make_cloud(tmp_path / "slow", build_time=10)
     try:
         slow = Cinder(cloud)
-        volume = slow.create()
+        volume = slow.create(imageRef=CIRROS)
         clock.advance(5)
         assert slow.show(volume["id"])["status"] == "creating"
         clock.advance(6)
         assert slow.show(volume["id"])["status"] == "available"
+        # a blank volume is made at once; Cinder's answer to the create
+        # still says creating
+        blank = slow.create()
+        assert blank["status"] == "creating"
+        assert slow.show(blank["id"])["status"] == "available"
     finally:
         cloud.close()
 
@@ -74,7 +79,7 @@ def test_extend_while_creating_is_400(tmp_path, clock):
     cloud = make_cloud(tmp_path / "slow", build_time=10)
     try:
         slow = Cinder(cloud)
-        volume = slow.create()
+        volume = slow.create(imageRef=CIRROS)
         early = slow.post("/volumes/%s/action" % volume["id"], {"os-extend": {"new_size": 2}})
         assert early.status == 400
         assert message(early) == (
