@@ -170,9 +170,6 @@ def command_helps(command_functions):
 # ``occli --help`` shows a docstring's first line: it must be the whole
 # summary. Pending in a module another change is rewriting (issue 12's
 # network and volume quotas): remove once its summaries are one line.
-_SUMMARY_PENDING = {"quota set", "quota delete"}
-
-
 def test_every_command_has_a_one_line_summary(command_functions):
     import inspect
 
@@ -181,8 +178,7 @@ def test_every_command_has_a_one_line_summary(command_functions):
         paragraph = (inspect.getdoc(func) or "").split("\n\n")[0]
         if "\n" in paragraph or not paragraph.endswith(".") or len(paragraph) > 80:
             bad[name] = paragraph
-    unexpected = {k: v for k, v in bad.items() if k not in _SUMMARY_PENDING}
-    assert unexpected == {}
+    assert bad == {}
 
 
 def test_summary_is_the_first_line_of_the_help(command_helps, command_functions):
@@ -190,7 +186,7 @@ def test_summary_is_the_first_line_of_the_help(command_helps, command_functions)
 
     for name, text in command_helps.items():
         summary = (inspect.getdoc(command_functions[name]) or "").split("\n")[0]
-        assert "\n\n%s\n" % summary in text or name in _SUMMARY_PENDING, name
+        assert "\n\n%s\n" % summary in text, name
 
 
 def test_help_texts_have_no_rst_markup(command_helps):

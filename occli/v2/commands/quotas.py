@@ -325,10 +325,9 @@ def do_quota_show(client, args):
 )
 @_limit_options
 def do_quota_set(client, args):
-    """Set quotas of a project (compute, network, volume) or of a compute
-    quota class (admin).
+    """Set quotas of a project or of a compute quota class (admin).
 
-    Each limit goes to the service that holds it (see the module help:
+    A project's limits cover compute, network and volume. Each limit goes to the service that holds it (see the module help:
     --floating-ips and the like are Neutron's from compute API 2.36).
 
     Example: occli quota set --instances 20 --ports 100 --volumes 5 team-a
@@ -359,8 +358,9 @@ def do_quota_set(client, args):
 
 @utils.arg("project", metavar="<project>", help="Project ID (or your project's name).")
 def do_quota_delete(client, args):
-    """Revert a project's quotas to the defaults (admin): compute, and
-    network and volume where the catalog has them.
+    """Revert a project's quotas to the defaults (admin).
+
+    Compute's, and network's and volume's where the catalog has them.
 
     Example: occli quota delete team-a
     """
