@@ -327,8 +327,9 @@ def do_quota_show(client, args):
 def do_quota_set(client, args):
     """Set quotas of a project or of a compute quota class (admin).
 
-    A project's limits cover compute, network and volume. Each limit goes to the service that holds it (see the module help:
-    --floating-ips and the like are Neutron's from compute API 2.36).
+    A project's limits cover compute, network and volume. Each limit goes
+    to the service that holds it (see the module help: --floating-ips and
+    the like are Neutron's from compute API 2.36).
 
     Example: occli quota set --instances 20 --ports 100 --volumes 5 team-a
     """
