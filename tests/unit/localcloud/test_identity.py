@@ -107,6 +107,8 @@ def test_catalog_lists_all_services_with_three_interfaces(client):
         "orchestration": BASE + "/orchestration/v1/" + pid,
         "object-store": BASE + "/object-store/v1/AUTH_" + pid,
         "network": BASE + "/network",
+        "volumev3": BASE + "/volume/v3/" + pid,
+        "block-storage": BASE + "/volume/v3/" + pid,
     }
 
 
@@ -413,7 +415,7 @@ def test_get_catalog(client):
     sample = load("tokens", "get-service-catalog-response.json")
     assert set(body) == set(sample)
     assert body["links"] == {"self": BASE + "/v3/auth/catalog", "previous": None, "next": None}
-    assert len(body["catalog"]) == 6
+    assert len(body["catalog"]) == 8
 
 
 # -- storage ----------------------------------------------------------------------------
