@@ -99,3 +99,19 @@ def test_backup_of_another_projects_server_is_not_found(occli, vm, run_occli):
         "--os-cloud", "local-alt", "server", "backup", "create", vm, "--type", "daily"
     )
     assert code == 1 and "No server" in err
+
+
+def test_backup_rotate_0_deletes_the_new_backup_too(occli, vm):
+    """Nova keeps no backup with --rotate 0: the command says so, exit 0
+    (with --wait too, instead of waiting for an image that is gone)."""
+    server_id = as_json(occli("server", "show", vm, "-f", "json"))["id"]
+    for extra in ((), ("--wait", "--wait-interval", "0.1", "--wait-timeout", "10")):
+        code, out, err = occli(
+            "server", "backup", "create", vm, "--type", "weekly", "--rotate", "0",
+            *extra, "-f", "json",
+        )  # fmt: skip
+        assert code == 0, err
+        assert "was rotated away (--rotate 0)" in err
+        assert set(as_json((code, out, err))) == {"id"}
+        occli("server", "show", vm)  # the backup task ends
+    assert [b for b in _backups(occli, server_id) if b["backup_type"] == "weekly"] == []

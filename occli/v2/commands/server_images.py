@@ -4,23 +4,39 @@
 ``active``)."""
 
 from occli import columns
+from occli import exceptions
 from occli import utils
 from occli import waiters
 
 _FAILED = ("killed", "deleted", "pending_delete")
 
 
-def _wait_active(client, image_id, args, what):
+class _Gone:
+    """An image the image service no longer has (deleted meanwhile)."""
+
+    status = "deleted"
+
+
+def _wait_active(client, image_id, args, what, gone_ok):
+    def fetch():
+        try:
+            return client.images.get(image_id)
+        except exceptions.NotFound:
+            return _Gone()
+
     def failed(image):
         status = getattr(image, "status", None)
         if status in _FAILED:
             return "Image %s is %s." % (image_id, status)
         return None
 
+    def done(image):
+        return image.status == "active" or (gone_ok and isinstance(image, _Gone))
+
     with waiters.accepted("%s; image %s exists but waiting failed" % (what, image_id)):
         return waiters.wait_for(
-            lambda: client.images.get(image_id),
-            lambda image: image is not None and getattr(image, "status", None) == "active",
+            fetch,
+            done,
             failed=failed,
             describe=lambda image: getattr(image, "status", "?"),
             label="image %s" % image_id,
@@ -28,14 +44,24 @@ def _wait_active(client, image_id, args, what):
         )
 
 
-def _show_image(client, image_id, args, what):
+def _show_image(client, image_id, args, what, gone_ok=False):
+    """The new image as a show; ``gone_ok``: it may be deleted already (a
+    backup with rotation 0), shown as its id alone."""
     if image_id is None:
         # nova said nothing (a backup before 2.45 with rotation 0)
         return ("id",), ("",)
-    if args.wait:
-        image = _wait_active(client, image_id, args, what)
-    else:
-        image = client.images.get(image_id)
+    try:
+        if args.wait:
+            image = _wait_active(client, image_id, args, what, gone_ok)
+        else:
+            image = client.images.get(image_id)
+    except exceptions.NotFound:
+        if not gone_ok:
+            raise
+        image = _Gone()
+    if isinstance(image, _Gone):
+        utils.stderr(args).write("Backup %s was rotated away (--rotate 0).\n" % image_id)
+        return ("id",), (image_id,)
     info = image.to_dict()
     keys = [
         k
@@ -136,4 +162,10 @@ def do_server_backup_create(client, args):
     name = args.name or server.name
     client.servers.check_backup(name, args.backup_type, args.rotate)
     image_id = client.servers.backup(server, name, args.backup_type, args.rotate)
-    return _show_image(client, image_id, args, "Server %s is being backed up" % server.name)
+    return _show_image(
+        client,
+        image_id,
+        args,
+        "Server %s is being backed up" % server.name,
+        gone_ok=args.rotate == 0,
+    )
