@@ -62,6 +62,7 @@ class Client:
     usage_audit_logs = BuiltinManager("occli.v2.usage:InstanceUsageAuditLogManager")
     availability_zones = BuiltinManager("occli.v2.availability_zones:AvailabilityZoneManager")
     extensions = BuiltinManager("occli.v2.extensions:ExtensionManager")
+    network_extensions = BuiltinManager("occli.v2.extensions:NetworkExtensionManager")
     aggregates = BuiltinManager("occli.v2.aggregates:AggregateManager")
     server_migrations = BuiltinManager("occli.v2.server_migrations:ServerMigrationManager")
     migrations = BuiltinManager("occli.v2.migrations:MigrationManager")

@@ -1,10 +1,14 @@
 """Nova's legacy extension list (``/extensions``): a fixed list current
-Nova still answers, for scripts that look an alias up before using it."""
+Nova still answers, for scripts that look an alias up before using it;
+and Neutron's (``/v2.0/extensions``), which says what that Neutron
+supports."""
 
 from urllib.parse import quote
 
 from occli import base
+from occli import exceptions
 from occli.v2 import compute
+from occli.v2 import neutron
 
 
 class Extension(base.Resource):
@@ -22,3 +26,20 @@ class ExtensionManager(compute.ComputeManager):
     def get(self, alias):
         """The extension ``alias`` (NotFound if Nova has none)."""
         return self._get("/extensions/%s" % quote(str(base.getid(alias)), safe=""), "extension")
+
+
+class NetworkExtensionManager(neutron.NeutronManager):
+    """Neutron's extensions: ``alias``, ``name``, ``description``,
+    ``updated``, ``links``."""
+
+    resource_class = Extension
+    collection = "extensions"
+    member = "extension"
+
+    def available(self):
+        """Whether the catalog has a network endpoint (no request)."""
+        try:
+            self._url()
+        except exceptions.ClientException:
+            return False
+        return True

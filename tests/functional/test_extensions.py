@@ -14,10 +14,15 @@ def occli(occli_env, run_occli):
 def test_extension_list(occli):
     listed = as_json(occli("extension", "list", "-f", "json"))
     aliases = {e["Alias"] for e in listed}
-    assert {"os-server-password", "os-shelve", "OS-DCF"} <= aliases
+    # Nova's and the local Neutron's
+    assert {"os-server-password", "os-shelve", "OS-DCF", "security-group"} <= aliases
     assert set(listed[0]) == {"Name", "Alias", "Description"}
     long = as_json(occli("extension", "list", "--long", "-f", "json"))
     assert {"Namespace", "Updated", "Links"} <= set(long[0])
+    nova = {e["Alias"] for e in as_json(occli("extension", "list", "--compute", "-f", "json"))}
+    neutron = as_json(occli("extension", "list", "--network", "-f", "json"))
+    assert "security-group" not in nova and "os-shelve" in nova
+    assert {e["Alias"] for e in neutron} == aliases - nova
 
 
 def test_extension_show(occli):

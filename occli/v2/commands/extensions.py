@@ -1,4 +1,5 @@
-"""Legacy compute API extension commands: ``extension list``, ``extension show``."""
+"""API extension commands: ``extension list`` (Nova's legacy list and
+Neutron's), ``extension show`` (one of Nova's)."""
 
 from occli import columns
 from occli import utils
@@ -7,30 +8,40 @@ _COLUMNS = ["name", "alias", "description"]
 _HEADERS = ["Name", "Alias", "Description"]
 
 
+@utils.arg("--compute", action="store_true", help="List Nova's extensions.")
+@utils.arg("--network", action="store_true", help="List Neutron's extensions.")
 @utils.arg("--long", action="store_true", help="Also list the namespace, update time and links.")
 @utils.output("list")
 def do_extension_list(client, args):
-    """List the compute API's extensions (Nova's fixed legacy list).
+    """List API extensions: Nova's, and Neutron's if the cloud has Neutron.
 
-    Current Nova answers every extension it ever had, for scripts that
-    look an alias up before using a feature; the microversion, not this
-    list, says what a cloud supports.
+    Nova answers a fixed legacy list (every extension it ever had; its
+    microversion says what it supports), Neutron what it supports.
+    --compute or --network lists only those (exit 1 if the cloud has no
+    such service).
 
-    Example: occli extension list --long
+    Example: occli extension list --network --long
     """
+    everything = not (args.compute or args.network)
+    found = []
+    if args.compute or everything:
+        found += list(client.extensions.list())
+    if args.network or (everything and client.network_extensions.available()):
+        found += list(client.network_extensions.list())
     cols = list(_COLUMNS)
     headers = list(_HEADERS)
     if args.long:
         cols += ["namespace", "updated", "links"]
         headers += ["Namespace", "Updated", "Links"]
     formatters = {"links": columns.ListColumn}
-    return columns.table(client.extensions.list(), cols, headers=headers, formatters=formatters)
+    return columns.table(found, cols, headers=headers, formatters=formatters)
 
 
 @utils.arg("extension", metavar="<alias>", help="The extension's alias (see extension list).")
 @utils.output("show")
 def do_extension_show(client, args):
-    """Show a compute API extension by its alias (exit 1 if Nova has none).
+    """Show one of the compute API's extensions by its alias (exit 1 if
+    Nova has none).
 
     Example: occli extension show os-server-password
     """
