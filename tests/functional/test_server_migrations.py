@@ -241,6 +241,7 @@ def test_migrate_wait_reports_a_migration_nova_refused(occli):
     try:
         code, _, err = occli("server", "migrate", name, "--wait", "--wait-interval", "0.05")
         assert code == 1 and "was not migrated: it is still on %s" % source in err
+        assert "Nova's migrate failed: No valid host was found." in err
         assert show(occli, name)["status"] == "ACTIVE"
         errors = migrations(occli, "--server", name, "--status", "error")
         assert [m["Type"] for m in errors] == ["migration"]

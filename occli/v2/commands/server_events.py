@@ -28,6 +28,33 @@ class EventsColumn(cliff_columns.FormattableColumn):
         return list(self._value or ())
 
 
+def failure(client, server):
+    """Why Nova failed the server's latest action, as its events recorded
+    it (the details from compute API 2.84, for admins), or None if that
+    action did not fail: for a wait that ended in the wrong status."""
+    try:
+        latest = next(iter(client.instance_action.iter(server)), None)
+        if latest is None or latest.to_dict().get("message") != "Error":
+            return None
+        action = client.instance_action.get(server, latest.request_id).to_dict()
+    except Exception:  # noqa: BLE001 - an explanation only: never hide the failure
+        return None
+    failed = [e for e in action.get("events") or () if e.get("result") == "Error"]
+    details = " ".join(sorted({e["details"] for e in failed if e.get("details")}))
+    if details:
+        why = ": " + details.rstrip(".") + "."
+    elif failed:
+        why = " in %s." % ", ".join(sorted(e["event"] for e in failed))
+    else:
+        why = "."
+    return "Nova's %s failed%s See occli server event show %s %s" % (
+        action.get("action"),
+        why,
+        server.id,
+        latest.request_id,
+    )
+
+
 def _server(client, ref):
     """The server named ``ref``; a deleted one by its ID (its actions stay
     readable from compute API 2.21)."""

@@ -8,6 +8,7 @@ from occli import columns
 from occli import exceptions
 from occli import utils
 from occli import waiters
+from occli.v2.commands import server_events
 from occli.v2.commands import servers as server_commands
 
 # OSC's --type values → nova's migration_type
@@ -29,14 +30,17 @@ def _host(server):
     return server.to_dict().get("OS-EXT-SRV-ATTR:host")
 
 
-def _check_moved(before, after):
+def _check_moved(client, before, after):
     """A move Nova accepted and its conductor then refused (no host fits)
-    leaves the server where it was, without a fault: exit 1, saying so."""
+    leaves the server where it was, without a fault: exit 1, saying so
+    (and why, from the move's instance action)."""
     if _host(before) is not None and _host(before) == _host(after):
+        why = server_events.failure(client, before) or (
+            "See occli server migration list --server %s" % before.id
+        )
         raise exceptions.ResourceInErrorState(
-            "Server %s was not migrated: it is still on %s (no host fits?"
-            " see occli server migration list --server %s)."
-            % (waiters.server_label(before), _host(before), before.id)
+            "Server %s was not migrated: it is still on %s. %s"
+            % (waiters.server_label(before), _host(before), why)
         )
 
 
@@ -120,7 +124,7 @@ def do_server_migrate(client, args):
         client.servers.migrate(server, host=args.host)
         until = {"VERIFY_RESIZE", "ACTIVE", "SHUTOFF"}
     if args.wait:
-        _check_moved(server, _wait(client, args, server, until, "is being migrated"))
+        _check_moved(client, server, _wait(client, args, server, until, "is being migrated"))
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")

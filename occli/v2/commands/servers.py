@@ -20,6 +20,7 @@ from occli import exceptions
 from occli import utils
 from occli import waiters
 from occli.v2 import servers as servers_api
+from occli.v2.commands import server_events
 
 LOG = logging.getLogger(__name__)
 
@@ -197,7 +198,14 @@ def _each(client, refs, verb, action, args, until=None, pending=(), find=None):
 
     def wait(pair):
         with waiters.accepted("the request was accepted but waiting failed"):
-            waiters.wait_for_server(client.servers, pair[1], until, pending, **wait_args)
+            try:
+                waiters.wait_for_server(client.servers, pair[1], until, pending, **wait_args)
+            except exceptions.ResourceInErrorState as exc:
+                # e.g. a resize or unshelve nova's conductor found no host for
+                why = server_events.failure(client, pair[1])
+                if why is None:
+                    raise
+                raise exceptions.ResourceInErrorState("%s %s" % (exc, why)) from exc
 
     what = verb + " server"
     code = utils.for_each(
