@@ -62,13 +62,21 @@ def test_catastrophic_pattern_finishes_without_the_write_lock(nova, monkeypatch)
     "pattern, expected",
     [
         ("^a{40}!$", [VICTIM]),
-        ("a[b", ["a[b"]),  # invalid: matched literally
         ("(a)\\1", ["xx(a)\\1yy"]),  # backreference, not RE2: literal
         ("^pla|^a\\[", ["a[b", "plain"]),
     ],
 )
 def test_patterns(nova, pattern, expected):
     assert _names(nova.get("/servers?name=" + quote(pattern))) == expected
+
+
+def test_an_invalid_pattern_is_nova_400(nova):
+    # nova's query schema: the parameter must compile as a Python regex
+    refused = nova.get("/servers?name=" + quote("a[b"))
+    assert refused.status == 400
+    assert refused.json()["badRequest"]["message"] == (
+        "Invalid input for query parameters name. Value: a[b. 'a[b' is not a 'regex'"
+    )
 
 
 def test_ip_filter_is_linear_too(nova):
