@@ -40,8 +40,9 @@ def do_extension_list(client, args):
 @utils.arg("extension", metavar="<alias>", help="The extension's alias (see extension list).")
 @utils.output("show")
 def do_extension_show(client, args):
-    """Show one of the compute API's extensions by its alias (exit 1 if
-    Nova has none).
+    """Show one of the compute API's extensions by its alias.
+
+    Exit code 1 if Nova has no extension of that alias (404).
 
     Example: occli extension show os-server-password
     """
