@@ -299,8 +299,10 @@ class BackgroundServer:
         return self
 
     def stop(self, timeout=10):
-        """Close the listening socket and every open connection, and stop
-        the worker threads."""
+        """Stop the worker threads (a request in progress finishes), then
+        close the listening socket and every open connection: in the other
+        order a worker finishing a request would wake a closed loop."""
+        self.server.task_dispatcher.shutdown(timeout=timeout)
         sockets = self.server._map
         if self._thread.is_alive():
             try:
@@ -313,7 +315,6 @@ class BackgroundServer:
                 LOG.debug("local cloud trigger already closed", exc_info=True)
             self._thread.join(timeout)
         wasyncore.close_all(sockets, ignore_all=True)
-        self.server.task_dispatcher.shutdown(timeout=timeout)
 
     def __enter__(self):
         return self.start()
