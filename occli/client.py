@@ -10,6 +10,7 @@ among the managers of installed plugins (:mod:`occli.plugins`).
 
 import importlib
 import logging
+import re
 
 from occli import api_versions
 from occli import base
@@ -113,6 +114,7 @@ class Client:
     ):
         self.retries = retries
         self._adapters = {}
+        self._roots = {}
         self._versions = {}
         self._managers = {}
         self._cache_key = None
@@ -190,6 +192,26 @@ class Client:
         if self._cache_saved == (auth.get_auth_state(), self._cache_extra):
             return  # the same token and endpoint data: nothing to write
         token_cache.save(auth, self._cache_key, extra=self._cache_extra)
+
+    def service_root(self, service_type, version):
+        """The catalog endpoint of ``service_type`` ending in ``/<version>``
+        (appended when the catalog's URL names no version, as Keystone's
+        and Neutron's often do; Cinder's may end in ``/v3/<project>``),
+        without a trailing slash; "" when the catalog has none. Found once
+        per client."""
+        key = (service_type, version)
+        if key not in self._roots:
+            from keystoneauth1 import exceptions as ks_exceptions
+
+            try:
+                endpoint = (self.adapter(service_type).get_endpoint() or "").rstrip("/")
+            except ks_exceptions.EndpointNotFound:
+                endpoint = ""
+            named = r"/%s(\.\d+)?(/[^/]+)?$" % re.escape(version)
+            if endpoint and not re.search(named, endpoint):
+                endpoint += "/" + version
+            self._roots[key] = endpoint
+        return self._roots[key]
 
     def adapter(self, service_type):
         """The keystoneauth1 Adapter for ``service_type``, configured once.

@@ -14,12 +14,8 @@ as OSC's ``_find_identity_resource`` does: the request that uses it then
 tells what the caller may do.
 """
 
-import re
-
 from occli import base
 from occli import exceptions
-
-_VERSIONED = re.compile(r"/v3(\.\d+)?$")
 
 
 class Domain(base.Resource):
@@ -58,12 +54,7 @@ class IdentityManager(base.Manager):
     member: str | None = None
 
     def _url(self, *parts):
-        endpoint = getattr(self, "_v3", None)
-        if endpoint is None:
-            endpoint = (self.api.get_endpoint() or "").rstrip("/")
-            if not _VERSIONED.search(endpoint):
-                endpoint += "/v3"
-            self._v3 = endpoint
+        endpoint = self.client.service_root(self.service_type, "v3")
         return "/".join((endpoint,) + tuple(str(p) for p in parts))
 
     def _member_url(self, resource, *parts):

@@ -61,8 +61,7 @@ class NetworkQuotaManager(neutron.NeutronManager):
     def available(self):
         """Whether the catalog has a network service (quota commands skip
         Neutron's limits when it has none)."""
-        known = getattr(self.client, "_neutron_v2", None)
-        return bool(known or neutron._catalog_endpoint(self.api))
+        return bool(self.client.service_root(self.service_type, "v2.0"))
 
     def _quota_url(self, project_id, *parts):
         project = project_id or self.client.session.get_project_id()

@@ -16,7 +16,6 @@ import re
 from occli import base
 from occli import exceptions
 
-_VERSIONED = re.compile(r"/v2\.0$")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
 
 
@@ -47,16 +46,9 @@ class NeutronManager(base.Manager):
     noun: str = ""
 
     def _url(self, *parts):
-        endpoint = getattr(self.client, "_neutron_v2", None)
-        if endpoint is None:
-            endpoint = _catalog_endpoint(self.api)
-            if not endpoint:
-                raise exceptions.ClientException(
-                    "No network endpoint found in the service catalog."
-                )
-            if not _VERSIONED.search(endpoint):
-                endpoint += "/v2.0"
-            self.client._neutron_v2 = endpoint
+        endpoint = self.client.service_root(self.service_type, "v2.0")
+        if not endpoint:
+            raise exceptions.ClientException("No network endpoint found in the service catalog.")
         return "/".join((endpoint,) + tuple(str(p) for p in parts))
 
     def _collection_url(self):
@@ -159,14 +151,3 @@ def _unique(resources):
     for resource in resources:
         seen.setdefault(getattr(resource, "id", None), resource)
     return list(seen.values())
-
-
-def _catalog_endpoint(adapter):
-    """The Adapter's endpoint without a trailing slash ("" if the catalog
-    has none)."""
-    from keystoneauth1 import exceptions as ks_exceptions
-
-    try:
-        return (adapter.get_endpoint() or "").rstrip("/")
-    except ks_exceptions.EndpointNotFound:
-        return ""

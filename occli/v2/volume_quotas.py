@@ -45,8 +45,7 @@ class VolumeQuotaManager(volumes.CinderManager):
     def available(self):
         """Whether the catalog has a block-storage service (quota commands
         skip Cinder's limits when it has none)."""
-        known = getattr(self.client, "_cinder_v3", None)
-        return bool(known or volumes._catalog_endpoint(self.api))
+        return bool(self.client.service_root(self.service_type, "v3"))
 
     def _quota_url(self, project_id, *parts):
         project = project_id or self.client.session.get_project_id()

@@ -10,13 +10,10 @@ aliases), usually ``…/v3/<project_id>``; one naming no version gets
 ``?name=`` filter (one request), ids (UUIDs) by id.
 """
 
-import re
-
 from occli import base
 from occli import exceptions
 from occli.v2 import neutron
 
-_VERSIONED = re.compile(r"/v3(/[^/]+)?$")
 #: ``DELETE /volumes/{id}?force=true`` (cinder's ``VOLUME_DELETE_FORCE``)
 FORCE_DELETE_VERSION = "3.23"
 
@@ -51,16 +48,11 @@ class CinderManager(base.Manager):
     noun = ""
 
     def _url(self, *parts):
-        endpoint = getattr(self.client, "_cinder_v3", None)
-        if endpoint is None:
-            endpoint = _catalog_endpoint(self.api)
-            if not endpoint:
-                raise exceptions.ClientException(
-                    "No block-storage (volumev3) endpoint found in the service catalog."
-                )
-            if not _VERSIONED.search(endpoint):
-                endpoint += "/v3"
-            self.client._cinder_v3 = endpoint
+        endpoint = self.client.service_root(self.service_type, "v3")
+        if not endpoint:
+            raise exceptions.ClientException(
+                "No block-storage (volumev3) endpoint found in the service catalog."
+            )
         return "/".join((endpoint,) + tuple(str(p) for p in parts))
 
     def _noun(self):
@@ -268,14 +260,3 @@ class VolumeSnapshotManager(CinderManager):
         if force:
             return self._force_delete(snapshot)
         return self._delete(self._url("snapshots", base.getid(snapshot)))
-
-
-def _catalog_endpoint(adapter):
-    """The Adapter's endpoint without a trailing slash ("" if the catalog
-    has none)."""
-    from keystoneauth1 import exceptions as ks_exceptions
-
-    try:
-        return (adapter.get_endpoint() or "").rstrip("/")
-    except ks_exceptions.EndpointNotFound:
-        return ""

@@ -66,3 +66,19 @@ def test_the_registry_sees_the_same_builtin_managers():
         manager = getattr(importlib.import_module(module), cls)
         assert issubclass(manager, base.Manager), name
         assert manager.service_type, name
+
+
+def test_service_root_appends_the_version_a_catalog_url_lacks(client, monkeypatch):
+    endpoints = {
+        "network": "http://cloud/network/",
+        "block-storage": "http://cloud/volume/v3/p1",
+        "identity": "http://cloud/keystone/v3.14",
+    }
+    for service_type, url in endpoints.items():
+        monkeypatch.setattr(client.adapter(service_type), "get_endpoint", lambda url=url: url)
+    assert client.service_root("network", "v2.0") == "http://cloud/network/v2.0"
+    assert client.service_root("block-storage", "v3") == "http://cloud/volume/v3/p1"
+    assert client.service_root("identity", "v3") == "http://cloud/keystone/v3.14"
+    # found once per client
+    monkeypatch.setattr(client.adapter("network"), "get_endpoint", lambda: "http://elsewhere")
+    assert client.service_root("network", "v2.0") == "http://cloud/network/v2.0"
