@@ -21,19 +21,11 @@ def exact_server(pair, flavor):
     wait(pair, "ACTIVE", key="exact")
 
 
-PROGRESS = known(
-    "progress: nova 34 shows 0 on a server built to ACTIVE, the local cloud counts its"
-    " build from 0 to 100 (a deliberate build progress; triage)"
-)
-
-
 @pytest.mark.parametrize("version", (*VERSIONS, "2.3", "2.16", "2.26", "2.63", "2.73"))
 def test_server(pair, exact_server, version):
-    pair.check("GET", "/servers/{exact}", version=version, exact=True,
-               ignore=("server.progress",))  # fmt: skip
+    pair.check("GET", "/servers/{exact}", version=version, exact=True)
 
 
-@PROGRESS
 def test_server_progress(pair, exact_server):
     pair.check("GET", "/servers/{exact}", version="2.47", values=("server.progress",))
 
@@ -90,9 +82,9 @@ def test_server_after_action(pair, exact_server, action, undo, status):
     try:
         wait(pair, status, key="exact", timeout=30)
         pair.check("GET", "/servers/{exact}", version="2.73", exact=True,
-                   ignore=("server.progress", *("server." + p for p in power)))  # fmt: skip
+                   ignore=tuple("server." + p for p in power))  # fmt: skip
         pair.check("GET", "/servers/detail?name=fid-exact-", version="2.73", exact=True,
-                   ignore=("servers.progress", *("servers." + p for p in power)))  # fmt: skip
+                   ignore=tuple("servers." + p for p in power))  # fmt: skip
     finally:
         # back to ACTIVE in both clouds whatever happened, for the next case
         pair.both("POST", "/servers/{exact}/action", undo, version="2.73")
@@ -102,9 +94,8 @@ def test_server_after_action(pair, exact_server, action, undo, status):
 def test_server_metadata_and_update(pair, exact_server):
     pair.check("PUT", "/servers/{exact}/metadata", {"metadata": {"k": "v"}}, version="2.73")
     pair.check("PUT", "/servers/{exact}", {"server": {"description": "fid"}}, version="2.73",
-               exact=True, ignore=("server.progress",))  # fmt: skip
-    pair.check("GET", "/servers/{exact}", version="2.73", exact=True,
-               ignore=("server.progress",))  # fmt: skip
+               exact=True)  # fmt: skip
+    pair.check("GET", "/servers/{exact}", version="2.73", exact=True)
 
 
 def test_aggregate(pair):
@@ -179,8 +170,7 @@ def test_server_with_options(pair, flavor):
         cloud.ids["opts"] = answer.body["server"]["id"]
     wait(pair, "ACTIVE", key="opts")
     for version in ("2.1", "2.19", "2.79", "2.96"):
-        pair.check("GET", "/servers/{opts}", version=version, exact=True,
-                   ignore=("server.progress",))  # fmt: skip
+        pair.check("GET", "/servers/{opts}", version=version, exact=True)
     pair.check("DELETE", "/servers/{opts}", version="2.79")
 
 

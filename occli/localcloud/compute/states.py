@@ -76,7 +76,9 @@ def start(server, tasks, end, progress=False, fault=None, failure=None):
 
     ``tasks``: the task states walked through; ``end``: column values set
     when the operation finishes (``task_state`` becomes None). With
-    ``progress`` the ``progress`` column rises from 0 to 100. ``fault``
+    ``progress`` the ``progress`` column rises from 0 while the operation
+    runs (as a driver reporting progress would) and is 0 again once it
+    finishes, as nova's compute manager leaves it. ``fault``
     (``{"code", "message", "details"?}``) is recorded when the operation
     finishes, ``created`` being that moment. ``failure``: why an operation
     nova's API accepted fails in its conductor (the text its failed
@@ -111,7 +113,7 @@ def advance(server, build_time):
         server["pending"] = None
         server["task_started_at"] = None
         if plan["progress"]:
-            server["progress"] = 100
+            server["progress"] = 0
         if plan["end"].get("launched_at") == LAUNCH_NOW:
             server["launched_at"] = common.iso_naive_micro(common.from_timestamp(finished))
         server["updated_at"] = common.iso_naive_micro(common.from_timestamp(finished))
