@@ -87,6 +87,58 @@ def _workers(value):
     return workers
 
 
+# Config fields that ``serve`` and ``start`` take as options of the same name
+# (``--build-time`` sets build_time), in --help order: (field, type, metavar,
+# help); a bool one is a flag.  _config passes them to Config, and _child_argv
+# passes them on to the background cloud.
+_SETTINGS = (
+    ("host", str, None, "address to listen on (default: %(default)s)"),
+    ("port", _port, None, "port to listen on, 0 for a free one (default: %(default)s)"),
+    (
+        "workers",
+        _workers,
+        "N",
+        "worker processes serving requests (default: %(default)s; more use more cores)",
+    ),
+    ("compute_hosts", int, "N", "number of fake compute hosts (default: %(default)s)"),
+    ("build_time", float, "SECONDS", "seconds a server stays in BUILD (default: %(default)s)"),
+    (
+        "live_migration_time",
+        float,
+        "SECONDS",
+        "seconds a live migration stays running, 0 for as long as a build (default: %(default)s)",
+    ),
+    (
+        "reclaim_instance_interval",
+        float,
+        "SECONDS",
+        "above 0, a deleted server is SOFT_DELETED (restore, force delete) for"
+        " this long, as nova's option (default: %(default)s)",
+    ),
+    (
+        "shelved_offload_time",
+        float,
+        "SECONDS",
+        "nova's option: 0 offloads a shelved server at once, -1 never (default: %(default)s)",
+    ),
+    (
+        "allow_resize_to_same_host",
+        bool,
+        None,
+        "nova's option: a resize may stay on the server's host (by default it"
+        " moves to another one, as nova's scheduler does)",
+    ),
+    ("token_ttl", int, "SECONDS", "token lifetime (default: %(default)s)"),
+    (
+        "quota_instances",
+        int,
+        "N",
+        "servers per project, -1 for unlimited (default: %(default)s)",
+    ),
+    ("max_servers_per_request", int, "N", "servers one create may make (default: %(default)s)"),
+)
+
+
 def build_parser():
     defaults = Config(data_dir="")
     common = argparse.ArgumentParser(add_help=False)
@@ -98,87 +150,16 @@ def build_parser():
     )
 
     runtime = argparse.ArgumentParser(add_help=False)
-    runtime.add_argument(
-        "--host", default=defaults.host, help="address to listen on (default: %(default)s)"
-    )
-    runtime.add_argument(
-        "--port",
-        type=_port,
-        default=defaults.port,
-        help="port to listen on, 0 for a free one (default: %(default)s)",
-    )
-    runtime.add_argument(
-        "--workers",
-        type=_workers,
-        default=defaults.workers,
-        metavar="N",
-        help="worker processes serving requests (default: %(default)s; more use more cores)",
-    )
-    runtime.add_argument(
-        "--compute-hosts",
-        type=int,
-        default=defaults.compute_hosts,
-        metavar="N",
-        help="number of fake compute hosts (default: %(default)s)",
-    )
-    runtime.add_argument(
-        "--build-time",
-        type=float,
-        default=defaults.build_time,
-        metavar="SECONDS",
-        help="seconds a server stays in BUILD (default: %(default)s)",
-    )
-    runtime.add_argument(
-        "--live-migration-time",
-        type=float,
-        default=defaults.live_migration_time,
-        metavar="SECONDS",
-        help="seconds a live migration stays running, 0 for as long as a build"
-        " (default: %(default)s)",
-    )
-    runtime.add_argument(
-        "--reclaim-instance-interval",
-        type=float,
-        default=defaults.reclaim_instance_interval,
-        metavar="SECONDS",
-        help="above 0, a deleted server is SOFT_DELETED (restore, force delete) for"
-        " this long, as nova's option (default: %(default)s)",
-    )
-    runtime.add_argument(
-        "--shelved-offload-time",
-        type=float,
-        default=defaults.shelved_offload_time,
-        metavar="SECONDS",
-        help="nova's option: 0 offloads a shelved server at once, -1 never (default: %(default)s)",
-    )
-    runtime.add_argument(
-        "--allow-resize-to-same-host",
-        action="store_true",
-        default=defaults.allow_resize_to_same_host,
-        help="nova's option: a resize may stay on the server's host (by default it"
-        " moves to another one, as nova's scheduler does)",
-    )
-    runtime.add_argument(
-        "--token-ttl",
-        type=int,
-        default=defaults.token_ttl,
-        metavar="SECONDS",
-        help="token lifetime (default: %(default)s)",
-    )
-    runtime.add_argument(
-        "--quota-instances",
-        type=int,
-        default=defaults.quota_instances,
-        metavar="N",
-        help="servers per project, -1 for unlimited (default: %(default)s)",
-    )
-    runtime.add_argument(
-        "--max-servers-per-request",
-        type=int,
-        default=defaults.max_servers_per_request,
-        metavar="N",
-        help="servers one create may make (default: %(default)s)",
-    )
+    for field, kind, metavar, text in _SETTINGS:
+        option = "--" + field.replace("_", "-")
+        if kind is bool:
+            runtime.add_argument(
+                option, action="store_true", default=getattr(defaults, field), help=text
+            )
+        else:
+            runtime.add_argument(
+                option, type=kind, default=getattr(defaults, field), metavar=metavar, help=text
+            )
     runtime.add_argument(
         "--admin-password",
         default=os.environ.get(ADMIN_PASSWORD_ENV, defaults.admin_password),
@@ -340,21 +321,10 @@ def _answers(url):
 def _config(args):
     return Config(
         data_dir=args.data_dir,
-        host=args.host,
-        port=args.port,
-        compute_hosts=args.compute_hosts,
-        build_time=args.build_time,
-        live_migration_time=args.live_migration_time,
-        reclaim_instance_interval=args.reclaim_instance_interval,
-        shelved_offload_time=args.shelved_offload_time,
-        allow_resize_to_same_host=args.allow_resize_to_same_host,
-        token_ttl=args.token_ttl,
         admin_password=args.admin_password,
         demo_password=args.demo_password,
         faults=list(args.fault),
-        quota_instances=args.quota_instances,
-        max_servers_per_request=args.max_servers_per_request,
-        workers=args.workers,
+        **{field: getattr(args, field) for field, *_ in _SETTINGS},
     )
 
 
@@ -407,38 +377,13 @@ def cmd_serve(args):
 
 
 def _child_argv(args):
-    argv = [
-        sys.executable,
-        "-m",
-        "occli.localcloud",
-        "serve",
-        "--data-dir",
-        args.data_dir,
-        "--host",
-        args.host,
-        "--port",
-        str(args.port),
-        "--compute-hosts",
-        str(args.compute_hosts),
-        "--build-time",
-        repr(args.build_time),
-        "--live-migration-time",
-        repr(args.live_migration_time),
-        "--reclaim-instance-interval",
-        repr(args.reclaim_instance_interval),
-        "--shelved-offload-time",
-        repr(args.shelved_offload_time),
-        "--token-ttl",
-        str(args.token_ttl),
-        "--quota-instances",
-        str(args.quota_instances),
-        "--max-servers-per-request",
-        str(args.max_servers_per_request),
-        "--workers",
-        str(args.workers),
-    ]
-    if args.allow_resize_to_same_host:
-        argv.append("--allow-resize-to-same-host")
+    argv = [sys.executable, "-m", "occli.localcloud", "serve", "--data-dir", args.data_dir]
+    for field, kind, _, _ in _SETTINGS:
+        option, value = "--" + field.replace("_", "-"), getattr(args, field)
+        if kind is not bool:
+            argv += [option, str(value)]
+        elif value:
+            argv.append(option)
     if args.services:
         argv += ["--services", ",".join(args.services)]
     for spec in args.fault:
