@@ -11,6 +11,7 @@ tags live in a table of their own.
 import json
 
 from occli.localcloud import errors
+from occli.localcloud.compute import actions
 from occli.localcloud.compute import servers
 
 MAX_TAGS = 50
@@ -25,11 +26,7 @@ def of(server):
 
 def check_writable(server, action):
     """409 ``Cannot '<action>' instance …`` outside the writable states."""
-    if server["vm_state"] not in _WRITABLE_STATES:
-        raise errors.Conflict(
-            "Cannot '%s' instance %s while it is in vm_state %s"
-            % (action, server["id"], server["vm_state"])
-        )
+    actions.check_state(server, action, _WRITABLE_STATES, None, must_have_launched=False)
 
 
 def _store(db, server, tags):
