@@ -85,18 +85,8 @@ def listing(db, progress, project_id, filters, order, marker, limit):
             "SELECT * FROM volume_snapshots WHERE project_id = ?", (project_id,)
         ).fetchall()
     snapshots = progress.advance([dict(r) for r in rows])
-    found = [s for s in snapshots if _matches(s, filters)]
-    found = volumes.sort(found, order)
-    if marker is not None:
-        for index, snapshot in enumerate(found):
-            if snapshot["id"] == marker:
-                found = found[index + 1 :]
-                break
-        else:
-            if not any(s["id"] == marker for s in snapshots):
-                raise errors.NotFound("Marker %s could not be found." % marker)
-            found = []
-    return found if limit is None else found[:limit]
+    found = volumes.sort([s for s in snapshots if _matches(s, filters)], order)
+    return volumes.page(found, snapshots, marker, limit)
 
 
 def _matches(snapshot, filters):
@@ -114,21 +104,7 @@ def _matches(snapshot, filters):
 
 
 def sort_order(sort_keys, sort_dirs):
-    order = []
-    for key, direction in zip(sort_keys, sort_dirs, strict=True):
-        if key == "display_name":
-            key = "name"
-        if key not in SORT_KEYS:
-            raise errors.BadRequest("Invalid input received: Invalid sort key")
-        if direction not in ("asc", "desc"):
-            raise errors.BadRequest(
-                "Invalid input received: Unknown sort direction, must be 'desc' or 'asc'"
-            )
-        order.append((key, direction == "desc"))
-    for key in ("created_at", "id"):
-        if key not in [k for k, _ in order]:
-            order.append((key, True))
-    return order
+    return volumes.sort_order(sort_keys, sort_dirs, SORT_KEYS)
 
 
 def update(db, snapshot, changes):

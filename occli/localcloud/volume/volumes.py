@@ -307,23 +307,23 @@ def parse_filters(params):
     return filters
 
 
-def sort_order(sort_keys, sort_dirs):
-    """``[(key, desc)]``; 400 for an unknown key or direction."""
+def sort_order(sort_keys, sort_dirs, allowed=SORT_KEYS):
+    """``[(key, desc)]`` (``created_at`` and ``id`` added, descending,
+    when absent); 400 for a key not in ``allowed`` or a bad direction."""
     order = []
     for key, direction in zip(sort_keys, sort_dirs, strict=True):
         if key == "display_name":
             key = "name"
-        if key not in SORT_KEYS:
+        if key not in allowed:
             raise errors.BadRequest("Invalid input received: Invalid sort key")
         if direction not in ("asc", "desc"):
             raise errors.BadRequest(
                 "Invalid input received: Unknown sort direction, must be 'desc' or 'asc'"
             )
         order.append((key, direction == "desc"))
-    if "created_at" not in [k for k, _ in order]:
-        order.append(("created_at", True))
-    if "id" not in [k for k, _ in order]:
-        order.append(("id", True))
+    for key in ("created_at", "id"):
+        if key not in [k for k, _ in order]:
+            order.append((key, True))
     return order
 
 
@@ -342,13 +342,20 @@ def listing(db, caller, progress, project_id, filters, order, marker, limit):
         rows = db.execute("SELECT * FROM volumes WHERE project_id = ?", (project_id,)).fetchall()
     volumes = progress.advance([dict(r) for r in rows])
     found = sort([v for v in volumes if _matches(v, filters)], order)
+    return page(found, volumes, marker, limit)
+
+
+def page(found, every, marker, limit):
+    """The rows of ``found`` after the ``marker`` one, at most ``limit``;
+    none when the marker is filtered out, 404 when it is not in ``every``
+    (the rows the caller may see)."""
     if marker is not None:
-        for index, volume in enumerate(found):
-            if volume["id"] == marker:
+        for index, item in enumerate(found):
+            if item["id"] == marker:
                 found = found[index + 1 :]
                 break
         else:
-            if not any(v["id"] == marker for v in volumes):
+            if not any(i["id"] == marker for i in every):
                 raise errors.NotFound("Marker %s could not be found." % marker)
             found = []
     return found if limit is None else found[:limit]
