@@ -204,14 +204,7 @@ class ObjectStoreService(Service):
 
     def _valid_temp_url(self, req, account):
         path = _wsgi_text(req.path)  # Swift signs the decoded path
-        return tempurl.signature_valid(
-            req.db,
-            account,
-            tempurl.methods_allowed_by(req.method),
-            {path, path[len(self.prefix) :]},
-            tempurl.first(req.query, "temp_url_sig"),
-            tempurl.first(req.query, "temp_url_expires"),
-        )
+        return tempurl.grants(req.db, account, req.method, path, self.prefix, req.query)
 
     # -- listings ----------------------------------------------------------
 

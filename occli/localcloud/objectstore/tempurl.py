@@ -82,7 +82,8 @@ def methods_allowed_by(method):
 
 
 def temp_url_signature(key, method, expires, path, digest="sha256"):
-    """The hex temp-URL signature Swift expects (for tests and tools)."""
+    """The hex temp-URL signature Swift expects (checked here; also for
+    tests and tools)."""
     body = "%s\n%s\n%s" % (method.upper(), int(expires), path)
     return hmac.new(key.encode(), body.encode(), _DIGESTS[digest]).hexdigest()
 
@@ -99,11 +100,25 @@ def signature_valid(db, account, methods, paths, sig, expires):
     for key in keys:
         for method in methods:
             for path in paths:
-                body = "%s\n%d\n%s" % (method, expires, path)
-                expected = hmac.new(key.encode(), body.encode(), _DIGESTS[digest]).hexdigest()
+                expected = temp_url_signature(key, method, expires, path, digest)
                 if hmac.compare_digest(expected, signature):
                     return True
     return False
+
+
+def grants(db, account, method, path, prefix, query):
+    """Whether the temp URL query (``temp_url_sig``, ``temp_url_expires``)
+    of request ``path`` (decoded) grants ``method`` on ``account``: signed
+    over ``/v1/…`` or over the full path under mount ``prefix``."""
+    short = path[len(prefix) :] if path.startswith(prefix + "/") else path
+    return signature_valid(
+        db,
+        account,
+        methods_allowed_by(method),
+        {path, short},
+        first(query, "temp_url_sig"),
+        first(query, "temp_url_expires"),
+    )
 
 
 def signed_object(db, url, prefix, method="HEAD"):
@@ -125,14 +140,7 @@ def signed_object(db, url, prefix, method="HEAD"):
     if m is None or "\x00" in path:
         return None
     query = parse_qs(parts.query, keep_blank_values=True)
-    if not signature_valid(
-        db,
-        m.group(1),
-        methods_allowed_by(method),
-        {path, short},
-        first(query, "temp_url_sig"),
-        first(query, "temp_url_expires"),
-    ):
+    if not grants(db, m.group(1), method, path, prefix, query):
         return None
     return m.groups()
 
