@@ -16,6 +16,7 @@ from urllib.parse import quote
 from occli import base
 from occli import exceptions
 from occli.v2 import compute
+from occli.v2 import network_quotas
 
 #: every limit nova has had, in its order
 RESOURCES = (
@@ -69,22 +70,7 @@ class LimitSetManager(compute.ComputeManager):
         """The checks of :meth:`update`, before any request: known limit
         names, values from -1 to 2147483647 (``ValidationError``), and
         none the microversion in use removed (``UnsupportedVersion``)."""
-        if not limits:
-            raise exceptions.ValidationError("Give at least one limit to set.")
-        for name, value in limits.items():
-            if name not in RESOURCES:
-                raise exceptions.ValidationError(
-                    "Unknown quota %r (known: %s)." % (name, ", ".join(RESOURCES))
-                )
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, int)
-                or not -1 <= value <= MAX_LIMIT
-            ):
-                raise exceptions.ValidationError(
-                    "{%s} must be an integer from -1 (unlimited) to %d." % (name, MAX_LIMIT),
-                    params=(name,),
-                )
+        network_quotas.check_limits(limits, RESOURCES, MAX_LIMIT)
         for name in limits:
             removed = self.removed.get(name)
             if removed:
