@@ -29,25 +29,23 @@ NO_ZONE = _NoZone()
 
 
 class LifecycleMixin:
-    """The methods; ``self`` is a ServerManager."""
-
-    def _lifecycle_action(self, server, action, info=None):
-        return self._action("/servers/%s/action" % base.getid(server), action, info)
+    """The methods; ``self`` is a ServerManager (its ``_server_action``
+    posts them)."""
 
     def shelve(self, server):
         """Shelve (offloaded at once unless the cloud keeps shelved
         servers on their host); a Result."""
-        return self._lifecycle_action(server, "shelve")
+        return self._server_action(server, "shelve")
 
     def shelve_offload(self, server):
         """Remove a shelved server from its host (admin); a Result."""
-        return self._lifecycle_action(server, "shelveOffload")
+        return self._server_action(server, "shelveOffload")
 
     def unshelve(self, server, availability_zone=None, host=None):
         """Unshelve; an offloaded server may be sent to
         ``availability_zone`` (2.77; :data:`NO_ZONE` unpins it, 2.91) or
         ``host`` (2.91, admin). A Result."""
-        return self._lifecycle_action(
+        return self._server_action(
             server, "unshelve", self.check_unshelve(availability_zone, host)
         )
 
@@ -86,16 +84,16 @@ class LifecycleMixin:
             info["adminPass"] = password
         if image is not None:
             info["rescue_image_ref"] = str(base.getid(image))
-        return self._lifecycle_action(server, "rescue", info or None)
+        return self._server_action(server, "rescue", info or None)
 
     def unrescue(self, server):
-        return self._lifecycle_action(server, "unrescue")
+        return self._server_action(server, "unrescue")
 
     def reset_state(self, server, state="error"):
         """Set the server's vm_state to ``active`` or ``error`` and clear
         its task (admin); a Result."""
         self.check_reset_state(state)
-        return self._lifecycle_action(server, "os-resetState", {"state": state})
+        return self._server_action(server, "os-resetState", {"state": state})
 
     def check_reset_state(self, state):
         if state not in RESET_STATES:
@@ -106,7 +104,7 @@ class LifecycleMixin:
     def change_password(self, server, password):
         """Set the guest's administrator password; a Result."""
         self.check_change_password(password)
-        return self._lifecycle_action(server, "changePassword", {"adminPass": password})
+        return self._server_action(server, "changePassword", {"adminPass": password})
 
     def check_change_password(self, password):
         if not isinstance(password, str) or not password:
@@ -117,7 +115,7 @@ class LifecycleMixin:
     def trigger_crash_dump(self, server):
         """Trigger a crash dump in the guest (2.17); a Result."""
         self.check_trigger_crash_dump()
-        return self._lifecycle_action(server, "trigger_crash_dump")
+        return self._server_action(server, "trigger_crash_dump")
 
     def check_trigger_crash_dump(self):
         self._require(self.api_version, CRASH_DUMP_VERSION, what="a crash dump")
