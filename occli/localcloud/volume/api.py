@@ -112,6 +112,22 @@ def negotiate(header):
     return version
 
 
+def _name_changes(body):
+    """The ``name``/``description`` an update sets, stripped (a
+    ``display_*`` alias wins over the plain key)."""
+    changes = {}
+    for field, column in (
+        ("name", "name"),
+        ("display_name", "name"),
+        ("description", "description"),
+        ("display_description", "description"),
+    ):
+        if field in body:
+            value = body[field]
+            changes[column] = value.strip() if isinstance(value, str) else value
+    return changes
+
+
 class VolumeService(Service):
     """Cinder's block storage API v3 at ``/volume``."""
 
@@ -392,16 +408,7 @@ class VolumeService(Service):
         schema = schemas.VOLUME_UPDATE_353 if req.microversion >= "3.53" else schemas.VOLUME_UPDATE
         body = schemas.validate(schema, req.json())["volume"]
         volume = self._volume(req)
-        changes = {}
-        for field, column in (
-            ("name", "name"),
-            ("display_name", "name"),
-            ("description", "description"),
-            ("display_description", "description"),
-        ):
-            if field in body:
-                value = body[field]
-                changes[column] = value.strip() if isinstance(value, str) else value
+        changes = _name_changes(body)
         if "metadata" in body:
             changes["metadata"] = body["metadata"]
         volumes.update(req.db, volume, changes)
@@ -534,16 +541,7 @@ class VolumeService(Service):
     def update_snapshot(self, req):
         body = schemas.validate(schemas.SNAPSHOT_UPDATE, req.json())["snapshot"]
         snap = self._snapshot(req)
-        changes = {}
-        for field, column in (
-            ("name", "name"),
-            ("display_name", "name"),
-            ("description", "description"),
-            ("display_description", "description"),
-        ):
-            if field in body:
-                value = body[field]
-                changes[column] = value.strip() if isinstance(value, str) else value
+        changes = _name_changes(body)
         snapshots.update(req.db, snap, changes)
         return {"snapshot": views.snapshot(req, snap)}
 

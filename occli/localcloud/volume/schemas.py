@@ -33,6 +33,8 @@ def _is_short_text(value):
 
 
 _TEXT = {"type": ["string", "null"], "format": "name_or_description"}
+# a name and a description, under their current and their v1 keys
+_NAMES = dict.fromkeys(("name", "description", "display_name", "display_description"), _TEXT)
 _METADATA = {
     "type": ["object", "null"],
     "patternProperties": {"^[a-zA-Z0-9-_:. /]{1,255}$": {"type": "string", "maxLength": 255}},
@@ -59,10 +61,7 @@ VOLUME_CREATE: dict[str, Any] = {
         "volume": {
             "type": "object",
             "properties": {
-                "name": _TEXT,
-                "description": _TEXT,
-                "display_name": _TEXT,
-                "display_description": _TEXT,
+                **_NAMES,
                 "volume_type": {"type": ["string", "null"], "minLength": 0, "maxLength": 255},
                 "metadata": _METADATA,
                 "snapshot_id": _OPTIONAL_UUID,
@@ -97,10 +96,7 @@ VOLUME_UPDATE: dict[str, Any] = {
         "volume": {
             "type": "object",
             "properties": {
-                "name": _TEXT,
-                "description": _TEXT,
-                "display_name": _TEXT,
-                "display_description": _TEXT,
+                **_NAMES,
                 "metadata": dict(_METADATA, type="object"),
             },
             "additionalProperties": False,
@@ -111,8 +107,7 @@ VOLUME_UPDATE: dict[str, Any] = {
 }
 VOLUME_UPDATE_353 = copy.deepcopy(VOLUME_UPDATE)
 VOLUME_UPDATE_353["properties"]["volume"]["anyOf"] = [
-    {"required": [k]}
-    for k in ("name", "description", "display_name", "display_description", "metadata")
+    {"required": [k]} for k in [*_NAMES, "metadata"]
 ]
 
 METADATA = {
@@ -167,17 +162,9 @@ SNAPSHOT_UPDATE = {
     "properties": {
         "snapshot": {
             "type": "object",
-            "properties": {
-                "name": _TEXT,
-                "description": _TEXT,
-                "display_name": _TEXT,
-                "display_description": _TEXT,
-            },
+            "properties": dict(_NAMES),
             "additionalProperties": False,
-            "anyOf": [
-                {"required": [k]}
-                for k in ("name", "description", "display_name", "display_description")
-            ],
+            "anyOf": [{"required": [k]} for k in _NAMES],
         }
     },
     "required": ["snapshot"],
