@@ -589,33 +589,38 @@ class _Names:
 
     def __init__(self, db):
         self.db = db
+        self._rows = {}
+
+    def _row(self, table, columns, row_id):
+        """Row ``row_id`` of ``table`` (or None), read once."""
+        key = (table, row_id)
+        if key not in self._rows:
+            self._rows[key] = self.db.execute(
+                "SELECT %s FROM %s WHERE id = ?" % (columns, table), (row_id,)
+            ).fetchone()
+        return self._rows[key]
 
     def _domain(self, domain_id):
-        row = self.db.execute("SELECT id, name FROM domains WHERE id = ?", (domain_id,)).fetchone()
+        row = self._row("domains", "id, name", domain_id)
         return {"id": domain_id, "name": row["name"] if row else None}
+
+    def _named(self, table, row_id):
+        """``{"id", "name", "domain"}`` of a project or user."""
+        row = self._row(table, "name, domain_id", row_id)
+        return {
+            "id": row_id,
+            "name": row["name"] if row else None,
+            "domain": self._domain(row["domain_id"] if row else None),
+        }
 
     def target(self, kind, target_id):
         if kind == "domain":
             return self._domain(target_id)
-        row = self.db.execute(
-            "SELECT name, domain_id FROM projects WHERE id = ?", (target_id,)
-        ).fetchone()
-        return {
-            "id": target_id,
-            "name": row["name"] if row else None,
-            "domain": self._domain(row["domain_id"] if row else None),
-        }
+        return self._named("projects", target_id)
 
     def user(self, user_id):
-        row = self.db.execute(
-            "SELECT name, domain_id FROM users WHERE id = ?", (user_id,)
-        ).fetchone()
-        return {
-            "id": user_id,
-            "name": row["name"] if row else None,
-            "domain": self._domain(row["domain_id"] if row else None),
-        }
+        return self._named("users", user_id)
 
     def role(self, role_id):
-        row = self.db.execute("SELECT name FROM roles WHERE id = ?", (role_id,)).fetchone()
+        row = self._row("roles", "name", role_id)
         return {"id": role_id, "name": row["name"] if row else None}
