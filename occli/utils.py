@@ -147,6 +147,17 @@ def key_value(option):
     return arg_type(parse, "KEY=VALUE")
 
 
+def property_option(help, pairs=True):
+    """Add ``--property <key=value>`` (repeatable, into ``args.properties``)
+    to a ``do_*`` command. With ``pairs`` each is parsed by :func:`key_value`
+    into ``(key, value)``; without, the texts are kept for the command to
+    check with :func:`parse_key_values`."""
+    kwargs = dict(dest="properties", action="append", default=[], metavar="<key=value>")
+    if pairs:
+        kwargs["type"] = key_value("--property")
+    return arg("--property", help=help, **kwargs)
+
+
 def parse_key_values(items, option="--property", max_length=None):
     """``["k=v", "k2="]`` → ``{"k": "v", "k2": ""}``; a malformed item is an error."""
     result = {}

@@ -74,14 +74,7 @@ def do_aggregate_show(client, args):
     metavar="<availability-zone>",
     help="Make the aggregate an availability zone of this name.",
 )
-@utils.arg(
-    "--property",
-    dest="properties",
-    metavar="<key=value>",
-    action="append",
-    default=[],
-    help="Set a property (repeat for several; 'key=' sets '').",
-)
+@utils.property_option("Set a property (repeat for several; 'key=' sets '').", pairs=False)
 @utils.output("show")
 def do_aggregate_create(client, args):
     """Create a host aggregate.
@@ -106,14 +99,7 @@ def do_aggregate_create(client, args):
 @utils.arg("aggregate", **_AGGREGATE_ARG)
 @utils.arg("--name", metavar="<name>", help="New name.")
 @utils.arg("--zone", metavar="<availability-zone>", help="New availability zone.")
-@utils.arg(
-    "--property",
-    dest="properties",
-    metavar="<key=value>",
-    action="append",
-    default=[],
-    help="Set a property (repeat for several; 'key=' sets '').",
-)
+@utils.property_option("Set a property (repeat for several; 'key=' sets '').", pairs=False)
 @utils.arg(
     "--no-property",
     action="store_true",

@@ -271,14 +271,7 @@ def do_flavor_show(client, args):
     other="--public",
     help="Only the projects given access may use it.",
 )
-@utils.arg(
-    "--property",
-    dest="properties",
-    metavar="<key=value>",
-    action="append",
-    default=[],
-    help="An extra spec (repeat for several).",
-)
+@utils.property_option("An extra spec (repeat for several).", pairs=False)
 @utils.arg(
     "--project",
     metavar="<project>",
@@ -335,14 +328,7 @@ def do_flavor_create(client, args):
 
 
 @utils.arg("flavor", **_FLAVOR_ARG)
-@utils.arg(
-    "--property",
-    dest="properties",
-    metavar="<key=value>",
-    action="append",
-    default=[],
-    help="Add or change an extra spec (repeat for several).",
-)
+@utils.property_option("Add or change an extra spec (repeat for several).", pairs=False)
 @utils.arg(
     "--no-property",
     action="store_true",

@@ -111,14 +111,7 @@ def do_project_show(client, args):
 )
 @utils.arg("--parent", metavar="<project>", help="Parent of the project (name or ID).")
 @utils.arg("--description", metavar="<description>", help="Project description.")
-@utils.arg(
-    "--property",
-    dest="properties",
-    metavar="<key=value>",
-    action="append",
-    default=[],
-    help="Set a property on the project (repeat for several).",
-)
+@utils.property_option("Set a property on the project (repeat for several).", pairs=False)
 @utils.arg(
     "--tag",
     dest="tags",

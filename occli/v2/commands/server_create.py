@@ -147,15 +147,7 @@ def _parse_pair(option, left, right):
     "of %d KiB; removed from compute API 2.57, so such requests use "
     "2.56)." % (servers_api.MAX_FILES, servers_api.MAX_FILE_BYTES // 1024),
 )
-@utils.arg(
-    "--property",
-    dest="properties",
-    action="append",
-    default=[],
-    metavar="<key=value>",
-    type=utils.key_value("--property"),
-    help="Metadata property (repeatable).",
-)
+@utils.property_option("Metadata property (repeatable).")
 @utils.arg(
     "--security-group",
     dest="security_groups",

@@ -96,15 +96,7 @@ def _show_image(client, image_id, args, what, gone_ok=False):
 
 @utils.arg("server", metavar="<server>", help="Server to snapshot (name or ID).")
 @utils.arg("--name", metavar="<image-name>", help="Name of the image (default: the server's).")
-@utils.arg(
-    "--property",
-    dest="properties",
-    action="append",
-    default=[],
-    metavar="<key=value>",
-    type=utils.key_value("--property"),
-    help="Image property to set (repeatable).",
-)
+@utils.property_option("Image property to set (repeatable).")
 @utils.option_names(metadata="--property")
 @utils.wait_options("the image is active")
 @utils.output("show")

@@ -682,15 +682,7 @@ def do_server_restore(client, args):
 @utils.arg(
     "--hostname", metavar="<hostname>", help="New hostname in the guest (compute API 2.90+)."
 )
-@utils.arg(
-    "--property",
-    dest="properties",
-    action="append",
-    default=[],
-    metavar="<key=value>",
-    type=utils.key_value("--property"),
-    help="Set a metadata property (repeatable; others are kept).",
-)
+@utils.property_option("Set a metadata property (repeatable; others are kept).")
 @utils.arg(
     "--tag",
     dest="tags",
@@ -900,15 +892,7 @@ def do_server_lock(client, args):
     help="New administrator password (never logged).",
 )
 @utils.arg("--description", metavar="<text>", help="New description (compute API 2.19+).")
-@utils.arg(
-    "--property",
-    dest="properties",
-    action="append",
-    default=[],
-    metavar="<key=value>",
-    type=utils.key_value("--property"),
-    help="Set the server's properties to these (repeatable; replaces them all).",
-)
+@utils.property_option("Set the server's properties to these (repeatable; replaces them all).")
 @utils.arg(
     "--key-name",
     dest="key_name",

@@ -13,14 +13,6 @@ from occli import waiters
 
 LOG = logging.getLogger(__name__)
 _VOLUME_ARG = dict(metavar="<volume>", help="Volume (name or ID).")
-_PROPERTY_ARG = dict(
-    dest="properties",
-    action="append",
-    default=[],
-    metavar="<key=value>",
-    type=utils.key_value("--property"),
-    help="Property (metadata; repeatable).",
-)
 
 
 class AttachmentsColumn(cliff_columns.FormattableColumn):
@@ -169,7 +161,7 @@ def do_volume_show(client, args):
 @utils.arg("--description", metavar="<text>", help="Description.")
 @utils.arg("--type", metavar="<volume-type>", help="Volume type.")
 @utils.arg("--availability-zone", metavar="<zone>", help="Availability zone.")
-@utils.arg("--property", **_PROPERTY_ARG)
+@utils.property_option("Property (metadata; repeatable).")
 @utils.wait_options("the volume is available")
 @utils.option_names(
     size="--size", image="--image", snapshot="--snapshot", source_volume="--source"
@@ -227,7 +219,7 @@ def do_volume_delete(client, args):
 @utils.arg("volume", **_VOLUME_ARG)
 @utils.arg("--name", metavar="<name>", help="New name.")
 @utils.arg("--description", metavar="<text>", help="New description.")
-@utils.arg("--property", **_PROPERTY_ARG)
+@utils.property_option("Property (metadata; repeatable).")
 def do_volume_set(client, args):
     """Change a volume's name, description or properties (others are kept).
 
@@ -282,7 +274,7 @@ def do_volume_snapshot_show(client, args):
     "--force", action="store_true", help="Snapshot the volume even while attached (in-use)."
 )
 @utils.arg("--description", metavar="<text>", help="Description.")
-@utils.arg("--property", **_PROPERTY_ARG)
+@utils.property_option("Property (metadata; repeatable).")
 @utils.wait_options("the snapshot is available")
 @utils.output("show")
 def do_volume_snapshot_create(client, args):
