@@ -1041,11 +1041,16 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             name = image_name
         if name is None:
             raise TypeError("create_image() needs the image's name")
-        info = {"name": name}
+        return self._image_action(server, "createImage", {"name": name}, metadata)
+
+    def _image_action(self, server, action, info, metadata):
+        """POST an action making an image (``createImage``,
+        ``createBackup``); its id (the body's ``image_id``, else the end of
+        the ``Location``) as a StrWithMeta, or None when neither says."""
         if metadata:
             info["metadata"] = dict(metadata)
         response = self._request(
-            "POST", "/servers/%s/action" % base.getid(server), body={"createImage": info}
+            "POST", "/servers/%s/action" % base.getid(server), body={action: info}
         )
         image_id = self._body(response).get("image_id")
         if not image_id:
@@ -1066,18 +1071,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         (before 2.45 with a rotation of 0)."""
         self.check_backup(name, backup_type, rotation)
         info = {"name": name, "backup_type": backup_type, "rotation": int(rotation)}
-        if metadata:
-            info["metadata"] = dict(metadata)
-        response = self._request(
-            "POST", "/servers/%s/action" % base.getid(server), body={"createBackup": info}
-        )
-        image_id = self._body(response).get("image_id")
-        if not image_id:
-            location = response.headers.get("Location") or ""
-            image_id = urlparse(location).path.rstrip("/").rpartition("/")[2]
-        if not image_id:
-            return None
-        return base.StrWithMeta(image_id, base._request_ids(response))
+        return self._image_action(server, "createBackup", info, metadata)
 
     def check_backup(self, name, backup_type, rotation):
         """Check :meth:`backup`'s arguments as it does, sending nothing."""
