@@ -189,8 +189,8 @@ def create(db, data, domain_id, password_hash):
     """Create a user from a checked ``user`` body; ``domain_id`` is the one
     to use when the body gives none; ``password_hash`` the password already
     hashed (outside the transaction; "" for a user without one, who cannot
-    log in). Returns the row."""
-    check_supported(data)
+    log in). Returns the row. The caller has applied
+    :func:`check_supported` (before hashing)."""
     domain_id = data.get("domain_id") or domain_id
     if projects.find_domain(db, {"id": domain_id}) is None:
         raise errors.NotFound("Could not find domain: %s." % domain_id)
@@ -220,8 +220,8 @@ def create(db, data, domain_id, password_hash):
 def update(db, user_id, data, password_hash=None):
     """Apply a checked ``user`` update body (``password_hash``: the new
     password, hashed); the updated row. A new password or disabling the
-    user revokes its tokens, as keystone does."""
-    check_supported(data)
+    user revokes its tokens, as keystone does. The caller has applied
+    :func:`check_supported` (before hashing)."""
     row = get(db, user_id)
     if data.get("id") is not None and data["id"] != user_id:
         raise errors.BadRequest("Cannot change ID")
