@@ -89,18 +89,22 @@ def _check_gigabytes(limit, used, type_name, size):
             )
 
 
-def check_volume(db, project_id, type_name, size, count=1):
-    """A new volume of ``size`` GB (``count`` 0: an extend by ``size``)."""
-    limit, used = limits(db, project_id), usage(db, project_id)
+def _check_per_volume(limit, size):
     per_volume = limit["per_volume_gigabytes"]
-    if count and per_volume >= 0 and size > per_volume:
+    if per_volume >= 0 and size > per_volume:
         raise QuotaExceeded(
             "Requested volume size %dG is larger than maximum allowed limit %dG."
             % (size, per_volume)
         )
+
+
+def check_volume(db, project_id, type_name, size):
+    """A new volume of ``size`` GB."""
+    limit, used = limits(db, project_id), usage(db, project_id)
+    _check_per_volume(limit, size)
     _check_gigabytes(limit, used, type_name, size)
     for name in ("volumes", "volumes_" + type_name):
-        if count and limit.get(name, -1) >= 0 and used.get(name, 0) + count > limit[name]:
+        if limit.get(name, -1) >= 0 and used.get(name, 0) + 1 > limit[name]:
             raise QuotaExceeded(
                 "Maximum number of volumes allowed (%d) exceeded for quota '%s'."
                 % (limit[name], name)
@@ -109,12 +113,7 @@ def check_volume(db, project_id, type_name, size, count=1):
 
 def check_extend(db, project_id, type_name, new_size, growth):
     limit = limits(db, project_id)
-    per_volume = limit["per_volume_gigabytes"]
-    if per_volume >= 0 and new_size > per_volume:
-        raise QuotaExceeded(
-            "Requested volume size %dG is larger than maximum allowed limit %dG."
-            % (new_size, per_volume)
-        )
+    _check_per_volume(limit, new_size)
     _check_gigabytes(limit, usage(db, project_id), type_name, growth)
 
 

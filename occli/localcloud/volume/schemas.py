@@ -9,8 +9,8 @@ from typing import Any
 import jsonschema
 
 from occli.localcloud.app import HTTPError
+from occli.localcloud.volume.quotas import DB_MAX_INT
 
-DB_MAX_INT = 0x7FFFFFFF
 _checker = jsonschema.FormatChecker()
 
 
