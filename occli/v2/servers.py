@@ -824,24 +824,14 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         (``admin_pass``), ``meta`` (``metadata``), ``userdata``
         (``user_data``).
         """
-        given = dict(novaclient_names)
         aliases = {"password": "admin_pass", "meta": "metadata", "userdata": "user_data"}
-        unknown = set(given) - set(aliases)
+        unknown = set(novaclient_names) - set(aliases)
         if unknown:
             raise TypeError("rebuild() got an unexpected keyword argument %r" % sorted(unknown)[0])
-        current = {"admin_pass": admin_pass, "metadata": metadata, "user_data": user_data}
-        for alias, ours in aliases.items():
-            if alias in given:
-                if current[ours] is not None:
-                    raise TypeError(
-                        "rebuild() got both %r and its novaclient alias %r" % (ours, alias)
-                    )
-                current[ours] = given[alias]
-        admin_pass, metadata, user_data = (
-            current["admin_pass"],
-            current["metadata"],
-            current["user_data"],
-        )
+        ours = {"admin_pass": admin_pass, "metadata": metadata, "user_data": user_data}
+        given = {k: v for k, v in ours.items() if v is not None}
+        given = base.renamed(dict(given, **novaclient_names), aliases, "rebuild")
+        admin_pass, metadata, user_data = (given.get(k) for k in ours)
         self.check_rebuild(
             description=description,
             metadata=metadata,
