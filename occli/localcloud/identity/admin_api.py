@@ -185,11 +185,10 @@ class AdminAPI:
         query = admin_schemas.check_query("DOMAIN_QUERY", req.query)
         ctx = req.context
         policy.admin_or_domain_reader(ctx, "list_domains")
-        enabled = query.get("enabled")
         rows = domains.select(
             req.db,
             name=query.get("name"),
-            enabled=None if enabled is None else admin_schemas.boolean(enabled),
+            enabled=admin_schemas.optional_boolean(query.get("enabled")),
             only=None if policy.is_admin(ctx) else policy.domain_scope(ctx),
         )
         return _collection(req, "domains", [domain_view(req, r) for r in rows])
@@ -223,8 +222,7 @@ class AdminAPI:
         query = admin_schemas.check_query("PROJECT_QUERY", req.query)
         ctx = req.context
         policy.admin_or_domain_reader(ctx, "list_projects")
-        enabled = query.get("enabled")
-        enabled = None if enabled is None else admin_schemas.boolean(enabled)
+        enabled = admin_schemas.optional_boolean(query.get("enabled"))
         scope = policy.domain_scope(ctx)
         if admin_schemas.boolean(query.get("is_domain"), default=False):
             rows = domains.select(req.db, name=query.get("name"), enabled=enabled, only=scope)
@@ -312,7 +310,6 @@ class AdminAPI:
         query = admin_schemas.check_query("USER_QUERY", req.query)
         ctx = req.context
         policy.admin_or_domain_reader(ctx, "list_users")
-        enabled = query.get("enabled")
         scope = policy.domain_scope(ctx)
         domain_id = query.get("domain_id")
         if scope is not None and domain_id not in (None, scope):
@@ -322,7 +319,7 @@ class AdminAPI:
                 req.db,
                 name=query.get("name"),
                 domain_id=domain_id or scope,
-                enabled=(None if enabled is None else admin_schemas.boolean(enabled)),
+                enabled=admin_schemas.optional_boolean(query.get("enabled")),
             )
         return _collection(req, "users", [user_view(req, r) for r in rows])
 
@@ -398,12 +395,11 @@ class AdminAPI:
         if row is None:
             raise users.not_found(user_id)
         query = admin_schemas.check_query("PROJECT_QUERY", req.query)
-        enabled = query.get("enabled")
         rows = projects.select(
             req.db,
             name=query.get("name"),
             domain_id=query.get("domain_id"),
-            enabled=None if enabled is None else admin_schemas.boolean(enabled),
+            enabled=admin_schemas.optional_boolean(query.get("enabled")),
             ids=users.project_ids(req.db, user_id),
         )
         return _collection(req, "projects", [project_view(req, r) for r in rows])

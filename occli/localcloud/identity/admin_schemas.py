@@ -252,3 +252,8 @@ def boolean(value, default=True):
     if text in ("0", "f", "false", "off", "n", "no"):
         return False
     return default
+
+
+def optional_boolean(value):
+    """:func:`boolean` of a filter that may be absent (None stays None)."""
+    return None if value is None else boolean(value)
