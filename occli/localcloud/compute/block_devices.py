@@ -47,7 +47,6 @@ MIXED_SYNTAXES = (
 MULTIPLE_INSTANCES = "Cannot attach one or more volumes to multiple instances"
 
 _EPHEMERAL_NAME = re.compile(r"^ephemeral(\d|[1-9]\d+)$")
-_LEGACY_PREFIX = re.compile(r"^((x?v|s|h)d)")
 
 
 def _invalid(details):

@@ -112,15 +112,6 @@ def service_by_uuid(db, ident):
     return row
 
 
-def service_by_id(db, ident):
-    """The service row with integer id ``ident`` (before 2.53), or
-    NotFound."""
-    row = db.execute("SELECT * FROM compute_services WHERE id = ?", (ident,)).fetchone()
-    if row is None:
-        raise errors.NotFound("Service %s not found." % ident)
-    return row
-
-
 def delete_service(db, row):
     """Nova's ``ServiceController.delete``: a nova-compute service hosting
     servers is refused (409); otherwise its host leaves its aggregates and

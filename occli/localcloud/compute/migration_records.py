@@ -179,11 +179,6 @@ def search(db, filters):
     return records
 
 
-def by_uuid(db, ident):
-    row = db.execute("SELECT * FROM compute_migrations WHERE uuid = ?", (ident,)).fetchone()
-    return current(row) if row else None
-
-
 # -- what the scheduler counts -------------------------------------------------
 
 

@@ -24,7 +24,6 @@ from occli.localcloud.network import security_groups as neutron_groups
 from occli.localcloud.network import seed as neutron_seed
 
 PRIVATE_NETWORK_ID = neutron_seed.PRIVATE_NETWORK_ID
-PRIVATE_NETWORK_NAME = "private"
 
 
 def _available(db, caller, network_ids=None):

@@ -77,8 +77,6 @@ NOVA_DEFAULTS = {
 DEFAULT_CLASS = "default"
 #: the largest limit nova's database holds (``nova.db.constants.MAX_INT``)
 MAX_LIMIT = 0x7FFFFFFF
-# the /limits keys of per-server limits not in the quota tables
-MAX_IMAGE_META = NOVA_DEFAULTS["metadata_items"]
 
 
 # -- limits ----------------------------------------------------------------

@@ -124,17 +124,6 @@ def next_links(req, page, limit, key, path):
     return [{"rel": "next", "href": href}]
 
 
-def reject_unknown_params(req, allowed):
-    """Nova's query-schema ``additionalProperties: false`` (400)."""
-    for name in req.query:
-        if name not in allowed:
-            raise bad_request(
-                "Invalid input for query parameters %s. Value: %s. Additional "
-                "properties are not allowed ('%s' was unexpected)"
-                % (name, req.query[name][-1], name)
-            )
-
-
 def reject_extra_params(req, allowed):
     """A query schema's top-level ``additionalProperties: false``: nova
     gives jsonschema's bare message (the error has no path)."""

@@ -656,8 +656,3 @@ def validate(schema, body):
     else:
         detail = error.message
     raise HTTPError(400, detail)
-
-
-def _short(value):
-    text = str(value)
-    return text if len(text) <= 200 else text[:200] + "..."
