@@ -46,14 +46,6 @@ def _show(flavor, access=None):
     return columns.show(info, columns=keys, rename=_RENAME, formatters=_FORMATTERS)
 
 
-def _properties(items):
-    """``--property k=v`` values; a malformed one is a usage error."""
-    try:
-        return utils.parse_key_values(items, "--property", max_length=255)
-    except exceptions.CommandError as exc:
-        raise exceptions.ValidationError(str(exc)) from None
-
-
 def _project_id(client, project, domain=None, must_exist=True):
     """The id of ``--project`` (name or ID, looked up in keystone); with
     ``must_exist`` False a project keystone no longer knows is taken as
@@ -294,7 +286,7 @@ def do_flavor_create(client, args):
     """
     if args.project and args.public is not False:
         raise exceptions.ValidationError("--project is only allowed with --private.")
-    properties = _properties(args.properties)
+    properties = utils.parse_key_values(args.properties, "--property", max_length=255)
     client.flavors.check_create(rxtx_factor=args.rxtx_factor, description=args.description)
     project = _project_id(client, args.project, args.project_domain) if args.project else None
     flavor_id = None if args.flavor_id in (None, "auto") else args.flavor_id
@@ -353,7 +345,7 @@ def do_flavor_set(client, args):
 
     Example: occli flavor set --property hw:cpu_policy=dedicated m1.small
     """
-    properties = _properties(args.properties)
+    properties = utils.parse_key_values(args.properties, "--property", max_length=255)
     if not (properties or args.no_property or args.project or args.description is not None):
         raise exceptions.ValidationError(
             "Nothing to set: give --property, --no-property, --project or --description."
