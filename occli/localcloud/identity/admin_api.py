@@ -189,7 +189,7 @@ class AdminAPI:
             req.db,
             name=query.get("name"),
             enabled=admin_schemas.optional_boolean(query.get("enabled")),
-            only=None if policy.is_admin(ctx) else policy.domain_scope(ctx),
+            only=None if ctx.is_admin else policy.domain_scope(ctx),
         )
         return _collection(req, "domains", [domain_view(req, r) for r in rows])
 
@@ -504,7 +504,7 @@ class AdminAPI:
             policy.enforce(
                 ctx,
                 "list_role_assignments_for_tree",
-                policy.is_admin(ctx)
+                ctx.is_admin
                 or (project is not None and policy.domain_reader(ctx, project["domain_id"])),
             )
             if project is None:

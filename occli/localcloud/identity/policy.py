@@ -39,10 +39,6 @@ def forbidden(action):
     return errors.Forbidden(MESSAGE % ("identity:" + action))
 
 
-def is_admin(ctx):
-    return "admin" in ctx.roles
-
-
 def domain_scope(ctx):
     """The domain a token is scoped to, or None (project-scoped or
     unscoped: an unscoped token has no roles)."""
@@ -63,23 +59,21 @@ def enforce(ctx, action, allowed):
 
 
 def admin_only(ctx, action):
-    enforce(ctx, action, is_admin(ctx))
+    enforce(ctx, action, ctx.is_admin)
 
 
 def admin_or_domain_reader(ctx, action):
     """List policies: admin, or a domain-scoped reader."""
-    enforce(
-        ctx, action, is_admin(ctx) or (domain_scope(ctx) is not None and "reader" in ctx.roles)
-    )
+    enforce(ctx, action, ctx.is_admin or (domain_scope(ctx) is not None and "reader" in ctx.roles))
 
 
 def get_domain(ctx, domain_id):
-    enforce(ctx, "get_domain", is_admin(ctx) or (ctx.domain_id == domain_id and ctx.roles))
+    enforce(ctx, "get_domain", ctx.is_admin or (ctx.domain_id == domain_id and ctx.roles))
 
 
 def get_project(ctx, project):
     """``project``: the project row (None when it does not exist)."""
-    allowed = is_admin(ctx)
+    allowed = ctx.is_admin
     if project is not None and not allowed:
         allowed = domain_reader(ctx, project["domain_id"]) or ctx.project_id == project["id"]
     enforce(ctx, "get_project", allowed)
@@ -88,7 +82,7 @@ def get_project(ctx, project):
 def user_target(ctx, action, user):
     """``get_user`` / ``list_user_projects``: admin, the domain reader of
     the user's domain, the user itself (``user`` None: unknown)."""
-    allowed = is_admin(ctx)
+    allowed = ctx.is_admin
     if user is not None and not allowed:
         allowed = domain_reader(ctx, user["domain_id"]) or ctx.user_id == user["id"]
     enforce(ctx, action, allowed)
@@ -98,6 +92,6 @@ def check_grant(ctx, user_domain_id, target_domain_id):
     enforce(
         ctx,
         "check_grant",
-        is_admin(ctx)
+        ctx.is_admin
         or (domain_reader(ctx, user_domain_id) and domain_reader(ctx, target_domain_id)),
     )
