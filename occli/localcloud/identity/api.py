@@ -22,6 +22,7 @@ from occli.localcloud.identity import admin_api
 from occli.localcloud.identity import app_credentials
 from occli.localcloud.identity import migrations
 from occli.localcloud.identity import passwords
+from occli.localcloud.identity import policy
 from occli.localcloud.identity import projects
 from occli.localcloud.identity import schemas
 from occli.localcloud.identity import seed
@@ -222,10 +223,7 @@ class IdentityService(Service):
             raise HTTPError(404, "Could not find token: %s" % raw)
         caller = req.context
         if not caller.is_admin and caller.user_id != token["user"]["id"]:
-            raise HTTPError(
-                403,
-                "You are not authorized to perform the requested action: identity:%s." % action,
-            )
+            raise policy.forbidden(action)
         return raw, token
 
     def validate_token(self, req):
@@ -293,7 +291,7 @@ class IdentityService(Service):
         """
         user_id = req.params["user_id"]
         if req.context.user_id != user_id:
-            raise app_credentials.forbidden("identity:create_application_credential")
+            raise policy.forbidden("create_application_credential")
         data = schemas.app_cred_create_input(req.json())
         secret = data["secret"] or passwords.generate_secret()
         secret_hash = passwords.hash_password(secret)
@@ -310,7 +308,7 @@ class IdentityService(Service):
         """``GET /v3/users/{user_id}/application_credentials[?name=]``."""
         user_id = req.params["user_id"]
         if req.context.user_id != user_id:
-            raise app_credentials.forbidden("identity:list_application_credentials")
+            raise policy.forbidden("list_application_credentials")
         rows = app_credentials.select(req.db, user_id, req.arg("name"))
         url = self._app_cred_url(req, user_id)
         if req.query_string:

@@ -11,6 +11,7 @@ from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.identity import assignments
 from occli.localcloud.identity import passwords
+from occli.localcloud.identity import policy
 from occli.localcloud.identity import projects
 from occli.localcloud.identity import users
 
@@ -24,10 +25,6 @@ RESTRICTED = (
     " 'application_credential' is not allowed for managing additional"
     " application credentials."
 )
-
-
-def forbidden(action):
-    return errors.Forbidden("You are not authorized to perform the requested action: %s." % action)
 
 
 def check_unrestricted(token):
@@ -127,7 +124,7 @@ def owned(db, caller_id, url_user_id, cred_id, action):
     row = db.execute("SELECT * FROM application_credentials WHERE id = ?", (cred_id,)).fetchone()
     owner = row["user_id"] if row else url_user_id
     if caller_id != owner:
-        raise forbidden("identity:%s" % action)
+        raise policy.forbidden(action)
     if row is None:
         raise errors.NotFound("Could not find application credential: %s." % cred_id)
     return row
