@@ -332,7 +332,12 @@ class Manager:
             return self.get(name_or_id)
         except (exceptions.NotFound, exceptions.BadRequest):
             pass
-        matches = self._find_by_name(name_or_id)
+        return self._one_named(self._find_by_name(name_or_id), name_or_id)
+
+    def _one_named(self, matches, name_or_id):
+        """The one resource of ``matches`` (those found by the name or id
+        ``name_or_id``): NotFound when there is none, NoUniqueMatch when
+        there are several."""
         if not matches:
             raise exceptions.NotFound(
                 "No %s with a name or ID of '%s' exists." % (self._noun(), name_or_id), code=404

@@ -116,14 +116,7 @@ class AggregateManager(compute.ComputeManager):
             matches = [a for a in aggregates if getattr(a, "uuid", None) == text]
             if matches:
                 return matches[0]
-        matches = [a for a in aggregates if a.name == text]
-        if not matches:
-            raise exceptions.NotFound(
-                "No aggregate with a name or ID of '%s' exists." % text, code=404
-            )
-        if len(matches) > 1:
-            raise self._ambiguous("name '%s'" % text, matches)
-        return matches[0]
+        return self._one_named([a for a in aggregates if a.name == text], text)
 
 
 def _is_uuid(text):

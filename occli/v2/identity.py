@@ -93,13 +93,7 @@ class IdentityManager(base.Manager):
             matches = self._find_by_name(text, domain)
         except exceptions.Forbidden:
             return self._unresolved(text, domain)
-        if not matches:
-            raise exceptions.NotFound(
-                "No %s with a name or ID of '%s' exists." % (self._noun(), text), code=404
-            )
-        if len(matches) > 1:
-            raise self._ambiguous("name '%s'" % text, matches)
-        return matches[0]
+        return self._one_named(matches, text)
 
     def _find_by_name(self, name, domain=None):
         # filtered by the cloud, and again here (a cloud ignoring a filter

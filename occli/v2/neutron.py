@@ -105,14 +105,7 @@ class NeutronManager(base.Manager):
                 return self.get(value)
             except exceptions.NotFound:
                 pass
-        matches = list(self.list(name=value, **filters))
-        if not matches:
-            raise exceptions.NotFound(
-                "No %s with a name or ID of '%s' exists." % (self._noun(), value), code=404
-            )
-        if len(matches) > 1:
-            raise self._ambiguous("name '%s'" % value, matches)
-        return matches[0]
+        return self._one_named(list(self.list(name=value, **filters)), value)
 
     def find_many(self, names_or_ids):
         """``{given value: resource}`` for several names or ids in one list
@@ -132,13 +125,7 @@ class NeutronManager(base.Manager):
         for value in wanted:
             by_id = [r for r in found if getattr(r, "id", None) == value]
             matches = by_id or _unique(r for r in found if getattr(r, "name", None) == value)
-            if not matches:
-                raise exceptions.NotFound(
-                    "No %s with a name or ID of '%s' exists." % (self._noun(), value), code=404
-                )
-            if len(matches) > 1:
-                raise self._ambiguous("name '%s'" % value, matches)
-            result[value] = matches[0]
+            result[value] = self._one_named(matches, value)
         return result
 
 

@@ -68,14 +68,7 @@ class ServerGroupManager(compute.ComputeManager):
         """A group by uuid, else by exact name among the project's groups."""
         if isinstance(name_or_id, base.Resource) or servers.is_uuid(name_or_id):
             return super().find_resource(name_or_id)
-        matches = self._find_by_name(str(name_or_id))
-        if len(matches) > 1:
-            raise self._ambiguous("name '%s'" % name_or_id, matches)
-        if not matches:
-            raise exceptions.NotFound(
-                "No server group with a name or ID of '%s' exists." % name_or_id, code=404
-            )
-        return matches[0]
+        return self._one_named(self._find_by_name(str(name_or_id)), name_or_id)
 
     def check_create(self, policy=None, rules=None, policies=None):
         """Check :meth:`create`'s arguments, sending nothing: a known

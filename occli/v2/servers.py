@@ -346,13 +346,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             matches = self.find_all(name=str(name_or_id), all_projects=True)
         else:
             matches = self._find_by_name(str(name_or_id))
-        if len(matches) > 1:
-            raise self._ambiguous("name '%s'" % name_or_id, matches)
-        if not matches:
-            raise exceptions.NotFound(
-                "No server with a name or ID of '%s' exists." % name_or_id, code=404
-            )
-        return matches[0]
+        return self._one_named(matches, name_or_id)
 
     def _find_by_name(self, name):
         return self.find_all(name=name)

@@ -87,13 +87,7 @@ class CinderManager(base.Manager):
             for r in self.list(name=value, all_projects=all_projects)
             if getattr(r, "name", None) == value
         ]
-        if not matches:
-            raise exceptions.NotFound(
-                "No %s with a name or ID of '%s' exists." % (self._noun(), value), code=404
-            )
-        if len(matches) > 1:
-            raise self._ambiguous("name '%s'" % value, matches)
-        return matches[0]
+        return self._one_named(matches, value)
 
     def _force_delete(self, resource):
         return self._action(
