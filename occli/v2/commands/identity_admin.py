@@ -55,6 +55,16 @@ def enable_options(what, default=" (default)"):
     return decorator
 
 
+def or_show_option(what):
+    """``--or-show`` of a create command (``args.or_show``): show the
+    existing ``what`` of that name instead of failing on a conflict."""
+    return utils.arg(
+        "--or-show",
+        action="store_true",
+        help="Show the existing %s of that name instead of failing." % what,
+    )
+
+
 def _enabled(args):
     """The state to create with: enabled unless ``--disable``."""
     return args.enabled is not False
@@ -120,11 +130,7 @@ def do_project_show(client, args):
     help="Add a tag to the project (repeat for several).",
 )
 @enable_options("project")
-@utils.arg(
-    "--or-show",
-    action="store_true",
-    help="Show the existing project of that name instead of failing.",
-)
+@or_show_option("project")
 @utils.output("show")
 def do_project_create(client, args):
     """Create a project (admin).
@@ -249,11 +255,7 @@ def _prompt_password():
 @utils.arg("--email", metavar="<email-address>", help="Email address.")
 @utils.arg("--description", metavar="<description>", help="User description.")
 @enable_options("user")
-@utils.arg(
-    "--or-show",
-    action="store_true",
-    help="Show the existing user of that name instead of failing.",
-)
+@or_show_option("user")
 @utils.output("show")
 def do_user_create(client, args):
     """Create a user (admin).
@@ -323,11 +325,7 @@ def do_role_show(client, args):
 
 @utils.arg("name", metavar="<role-name>", help="Name of the new role.")
 @utils.arg("--description", metavar="<description>", help="Role description.")
-@utils.arg(
-    "--or-show",
-    action="store_true",
-    help="Show the existing role of that name instead of failing.",
-)
+@or_show_option("role")
 @utils.output("show")
 def do_role_create(client, args):
     """Create a role (admin).
@@ -535,11 +533,7 @@ def do_domain_show(client, args):
 @utils.arg("name", metavar="<domain-name>", help="Name of the new domain.")
 @utils.arg("--description", metavar="<description>", help="Domain description.")
 @enable_options("domain")
-@utils.arg(
-    "--or-show",
-    action="store_true",
-    help="Show the existing domain of that name instead of failing.",
-)
+@or_show_option("domain")
 @utils.output("show")
 def do_domain_create(client, args):
     """Create a domain (admin).
