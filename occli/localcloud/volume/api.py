@@ -353,8 +353,9 @@ class VolumeService(Service):
         return page, total, limit, params
 
     def _list_body(self, req, render, collection):
+        """A volume list answer; ``render(page)``: the page's views."""
         page, total, limit, params = self._list(req)
-        body = {"volumes": [render(v) for v in page]}
+        body = {"volumes": render(page)}
         link = views.next_link(req, collection, page, limit)
         if link:
             body["volumes_links"] = link
@@ -363,15 +364,17 @@ class VolumeService(Service):
         return body
 
     def list_volumes(self, req):
-        return self._list_body(req, lambda v: views.volume_summary(req, v), "volumes")
+        return self._list_body(
+            req, lambda page: [views.volume_summary(req, v) for v in page], "volumes"
+        )
 
     def list_volumes_detail(self, req):
-        names = types.names(req.db)
-        return self._list_body(
-            req,
-            lambda v: views.volume_detail(req, v, names, volumes.attachments(req.db, v["id"])),
-            "volumes/detail",
-        )
+        def render(page):
+            names = types.names(req.db)
+            attached = volumes.attachments_of(req.db, [v["id"] for v in page])
+            return [views.volume_detail(req, v, names, attached.get(v["id"], [])) for v in page]
+
+        return self._list_body(req, render, "volumes/detail")
 
     def create_volume(self, req):
         schema = schemas.VOLUME_CREATE_353 if req.microversion >= "3.53" else schemas.VOLUME_CREATE

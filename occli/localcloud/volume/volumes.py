@@ -77,13 +77,19 @@ def get(db, caller, volume_id, progress):
 
 
 def attachments(db, volume_id):
-    return [
-        dict(r)
-        for r in db.execute(
-            "SELECT * FROM volume_attachments WHERE volume_id = ? ORDER BY attached_at, id",
-            (volume_id,),
-        )
-    ]
+    return attachments_of(db, [volume_id]).get(volume_id, [])
+
+
+def attachments_of(db, volume_ids):
+    """``{volume id: [attachment rows]}`` of ``volume_ids``, in one query."""
+    found = {}
+    for r in db.execute(
+        "SELECT * FROM volume_attachments WHERE volume_id IN (SELECT value FROM json_each(?))"
+        " ORDER BY attached_at, id",
+        (json.dumps(list(volume_ids)),),
+    ):
+        found.setdefault(r["volume_id"], []).append(dict(r))
+    return found
 
 
 def has_snapshots(db, volume_id):
