@@ -115,6 +115,7 @@ def create_image(
     container_format="bare",
     disk_format="qcow2",
     size=None,
+    virtual_size=None,
     min_disk=0,
     min_ram=0,
     properties=None,
@@ -125,7 +126,7 @@ def create_image(
 
     ``ready_at`` (a POSIX time): the image is ``queued`` until then and
     ``active`` after (a snapshot being uploaded); ``status`` is then
-    ignored.
+    ignored. ``virtual_size`` defaults to ``size``.
     """
     if ready_at is not None:
         status = "queued"
@@ -151,7 +152,7 @@ def create_image(
             container_format,
             disk_format,
             size,
-            size,
+            size if virtual_size is None else virtual_size,
             checksum,
             hash_algo,
             hash_value,
@@ -199,10 +200,10 @@ def seed(db, owner):
             visibility="public",
             disk_format=disk_format,
             size=size,
+            virtual_size=virtual_size,
             properties=props,
             image_id=image_id,
         )
-        db.execute("UPDATE images SET virtual_size = ? WHERE id = ?", (virtual_size, image_id))
 
 
 def visible(caller, image):
