@@ -26,11 +26,7 @@ class InterfaceAttachmentManager(compute.ComputeManager):
 
     def list(self, server):
         """The server's interfaces (a list)."""
-        response = self._request("GET", self._url(server))
-        items = self._body(response).get("interfaceAttachments") or []
-        return base.ListWithMeta(
-            [self._resource(i, response) for i in items], base._request_ids(response)
-        )
+        return self._list_all(self._url(server), "interfaceAttachments")
 
     def get(self, server, port):
         return self._get(self._url(server, port), "interfaceAttachment")

@@ -28,13 +28,7 @@ class VolumeAttachmentManager(compute.ComputeManager):
     def list(self, server, limit=None, offset=None):
         """The server's attachments (a list)."""
         params = {"limit": limit, "offset": offset}
-        response = self._request(
-            "GET", self._url(server), params={k: v for k, v in params.items() if v is not None}
-        )
-        items = self._body(response).get("volumeAttachments") or []
-        return base.ListWithMeta(
-            [self._resource(i, response) for i in items], base._request_ids(response)
-        )
+        return self._list_all(self._url(server), "volumeAttachments", params=params)
 
     def get(self, server, volume):
         """The attachment of ``volume`` (a volume or its id) to ``server``."""
