@@ -54,11 +54,6 @@ class RouterTypeColumn(cliff_columns.FormattableColumn):
         return self._value
 
 
-def _show(resource, formatters=None):
-    info = resource.to_dict()
-    return columns.show(info, formatters=formatters)
-
-
 @utils.arg(
     "--long",
     action="store_true",
@@ -111,7 +106,7 @@ def do_network_show(client, args):
 
     Example: occli network show private
     """
-    return _show(client.networks.find_resource(args.network))
+    return columns.show(client.networks.find_resource(args.network))
 
 
 @utils.arg("--network", metavar="<network>", help="Only the subnets of this network (name or ID).")
@@ -138,7 +133,7 @@ def do_subnet_show(client, args):
 
     Example: occli subnet show private-subnet
     """
-    return _show(client.subnets.find_resource(args.subnet))
+    return columns.show(client.subnets.find_resource(args.subnet))
 
 
 @utils.arg("--server", metavar="<server>", help="Only the ports of this server (name or ID).")
@@ -183,4 +178,6 @@ def do_port_show(client, args):
 
     Example: occli port show 3cb9bc59-5699-4588-a4b1-b87f96708bc6
     """
-    return _show(client.ports.find_resource(args.port), {"fixed_ips": FixedIPsColumn})
+    return columns.show(
+        client.ports.find_resource(args.port), formatters={"fixed_ips": FixedIPsColumn}
+    )

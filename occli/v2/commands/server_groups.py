@@ -23,8 +23,7 @@ def _info(group):
 
 
 def _show(group):
-    info = _info(group)
-    return columns.show(info, columns=sorted(info), formatters=_FORMATTERS)
+    return columns.show(_info(group), formatters=_FORMATTERS)
 
 
 def _rule(text):
