@@ -21,7 +21,6 @@ from occli.localcloud.orchestration import migrations
 from occli.localcloud.orchestration import signals
 from occli.localcloud.orchestration import templates
 from occli.localcloud.orchestration.fields import IN_PROGRESS
-from occli.localcloud.orchestration.fields import MAX_NESTING
 
 # The 500s this API gives on purpose because heat gives them (its
 # FaultWrapper does not map the exception: ``fields.Unmapped``); every
@@ -77,16 +76,11 @@ def _isotime(ts):
 
 
 def _json_object(req):
-    """The request body: a JSON object nested at most MAX_NESTING deep."""
+    """The request body: a JSON object (``req.json`` already refuses one
+    nested deeper than ``app.MAX_JSON_DEPTH``)."""
     body = req.json()
     if not isinstance(body, dict):
         raise _error(400, "The request body must be a JSON object.", "HTTPBadRequest")
-    if fields.too_deep(body):
-        raise _error(
-            400,
-            "The request body is nested more than %d levels deep." % MAX_NESTING,
-            "HTTPBadRequest",
-        )
     return body
 
 
