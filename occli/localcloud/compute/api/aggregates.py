@@ -142,15 +142,7 @@ def aggregate_action(req):
     action = next(iter(body))
     if action not in schemas.aggregate_actions:
         raise common.bad_request("There is no such action: %s" % action)
-    schemas.validate(
-        {
-            "type": "object",
-            "properties": {action: schemas.aggregate_actions[action]},
-            "required": [action],
-            "additionalProperties": False,
-        },
-        body,
-    )
+    schemas.validate(schemas.one_member(action, schemas.aggregate_actions[action]), body)
     common.require_admin(req, POLICY % action)
     agg_id = _parse_id(req)
     info = body[action]

@@ -26,22 +26,18 @@ def _create_schema(version, any_type=False):
     if version >= "2.8":
         protocols.append("mks")
         types.append("webmks")
-    return {
-        "type": "object",
-        "properties": {
-            "remote_console": {
-                "type": "object",
-                "properties": {
-                    "protocol": {"type": "string", "enum": protocols},
-                    "type": {"type": "string"} if any_type else {"type": "string", "enum": types},
-                },
-                "required": ["protocol", "type"],
-                "additionalProperties": False,
-            }
+    return schemas.one_member(
+        "remote_console",
+        {
+            "type": "object",
+            "properties": {
+                "protocol": {"type": "string", "enum": protocols},
+                "type": {"type": "string"} if any_type else {"type": "string", "enum": types},
+            },
+            "required": ["protocol", "type"],
+            "additionalProperties": False,
         },
-        "required": ["remote_console"],
-        "additionalProperties": False,
-    }
+    )
 
 
 def register(service):
@@ -66,19 +62,9 @@ def create_console(req):
 
 
 def _legacy(action, protocol, types):
-    schema = {
-        "type": "object",
-        "properties": {
-            action: {
-                "type": "object",
-                "properties": {"type": {"type": "string", "enum": types}},
-                "required": ["type"],
-                "additionalProperties": False,
-            }
-        },
-        "required": [action],
-        "additionalProperties": False,
-    }
+    schema = schemas.one_member(
+        action, schemas.one_member("type", {"type": "string", "enum": types})
+    )
 
     def handler(req, server, value):
         if req.microversion > LEGACY_MAX_VERSION:

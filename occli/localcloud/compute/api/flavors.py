@@ -202,19 +202,15 @@ def create_schema(version):
             "maxLength": 65535,
             "pattern": r"^[^\x00-\x1f\x7f]*$",
         }
-    return {
-        "type": "object",
-        "properties": {
-            "flavor": {
-                "type": "object",
-                "properties": props,
-                "required": ["name", "ram", "vcpus", "disk"],
-                "additionalProperties": False,
-            }
+    return schemas.one_member(
+        "flavor",
+        {
+            "type": "object",
+            "properties": props,
+            "required": ["name", "ram", "vcpus", "disk"],
+            "additionalProperties": False,
         },
-        "required": ["flavor"],
-        "additionalProperties": False,
-    }
+    )
 
 
 def _field_error(field, value, message):
@@ -288,26 +284,22 @@ def create_flavor(req):
     return {"flavor": view(req, row, detail=True)}
 
 
-_UPDATE = {
-    "type": "object",
-    "properties": {
-        "flavor": {
-            "type": "object",
-            "properties": {
-                "description": {
-                    "type": ["string", "null"],
-                    "minLength": 0,
-                    "maxLength": 65535,
-                    "pattern": r"^[^\x00-\x1f\x7f]*$",
-                }
-            },
-            "required": ["description"],
-            "additionalProperties": False,
-        }
+_UPDATE = schemas.one_member(
+    "flavor",
+    {
+        "type": "object",
+        "properties": {
+            "description": {
+                "type": ["string", "null"],
+                "minLength": 0,
+                "maxLength": 65535,
+                "pattern": r"^[^\x00-\x1f\x7f]*$",
+            }
+        },
+        "required": ["description"],
+        "additionalProperties": False,
     },
-    "required": ["flavor"],
-    "additionalProperties": False,
-}
+)
 
 
 def update_flavor(req):
@@ -362,19 +354,7 @@ def flavor_action(req):
     if action not in ("addTenantAccess", "removeTenantAccess"):
         raise common.bad_request("There is no such action: %s" % action)
     schemas.validate(
-        {
-            "type": "object",
-            "properties": {
-                action: {
-                    "type": "object",
-                    "properties": {"tenant": _TENANT},
-                    "required": ["tenant"],
-                    "additionalProperties": False,
-                }
-            },
-            "required": [action],
-            "additionalProperties": False,
-        },
+        schemas.one_member(action, schemas.one_member("tenant", _TENANT)),
         body,
     )
     tenant = body[action]["tenant"]
@@ -402,12 +382,7 @@ _SPECS = {
     "patternProperties": {_SPEC_KEY: {"type": ["string", "number"], "maxLength": 255}},
     "additionalProperties": False,
 }
-_CREATE_SPECS = {
-    "type": "object",
-    "properties": {"extra_specs": _SPECS},
-    "required": ["extra_specs"],
-    "additionalProperties": False,
-}
+_CREATE_SPECS = schemas.one_member("extra_specs", _SPECS)
 _UPDATE_SPEC = dict(_SPECS, minProperties=1, maxProperties=1)
 
 

@@ -19,12 +19,7 @@ _ATTACHMENT = {
             "type": "array",
             "minItems": 1,
             "maxItems": 1,
-            "items": {
-                "type": "object",
-                "properties": {"ip_address": {"type": "string", "format": "ipv4"}},
-                "required": ["ip_address"],
-                "additionalProperties": False,
-            },
+            "items": schemas.one_member("ip_address", {"type": "string", "format": "ipv4"}),
         },
     },
     "additionalProperties": False,

@@ -18,19 +18,15 @@ _NAME = {"type": "string", "minLength": 1, "maxLength": 255}
 
 
 def _schema(action, properties, required):
-    return {
-        "type": "object",
-        "properties": {
-            action: {
-                "type": "object",
-                "properties": properties,
-                "required": required,
-                "additionalProperties": False,
-            }
+    return schemas.one_member(
+        action,
+        {
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
         },
-        "required": [action],
-        "additionalProperties": False,
-    }
+    )
 
 
 ADD_FIXED_IP = _schema(

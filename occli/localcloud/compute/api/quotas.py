@@ -80,14 +80,9 @@ def _update_schema(req, key, classes=False):
     properties = {r: _value for r in quotas.RESOURCES if r not in gone}
     if not classes:
         properties["force"] = schemas.boolean
-    return {
-        "type": "object",
-        "properties": {
-            key: {"type": "object", "properties": properties, "additionalProperties": False}
-        },
-        "required": [key],
-        "additionalProperties": False,
-    }
+    return schemas.one_member(
+        key, {"type": "object", "properties": properties, "additionalProperties": False}
+    )
 
 
 def check_values(data):

@@ -91,6 +91,17 @@ def _is_fqdn(value):
     return not isinstance(value, str) or bool(_FQDN.match(value))
 
 
+def one_member(key, schema):
+    """An object of exactly the member ``key``, valid for ``schema``: a
+    request body such as ``{"reboot": {...}}``."""
+    return {
+        "type": "object",
+        "properties": {key: schema},
+        "required": [key],
+        "additionalProperties": False,
+    }
+
+
 # keyword order as nova's: the first error in that order is the one reported
 name = {"type": "string", "format": "name", "minLength": 1, "maxLength": 255}
 description = {
@@ -328,14 +339,9 @@ def server_update(version):
         server["description"] = description
     if version >= "2.90":
         server["hostname"] = fqdn if version >= "2.94" else hostname
-    return {
-        "type": "object",
-        "properties": {
-            "server": {"type": "object", "properties": server, "additionalProperties": False}
-        },
-        "required": ["server"],
-        "additionalProperties": False,
-    }
+    return one_member(
+        "server", {"type": "object", "properties": server, "additionalProperties": False}
+    )
 
 
 def rebuild(version):
@@ -369,130 +375,97 @@ def rebuild(version):
         }
     if version >= "2.90":
         body["hostname"] = fqdn if version >= "2.94" else hostname
-    return {
+    return one_member(
+        "rebuild",
+        {
+            "type": "object",
+            "properties": body,
+            "required": ["imageRef"],
+            "additionalProperties": False,
+        },
+    )
+
+
+reboot = one_member(
+    "reboot",
+    {
         "type": "object",
         "properties": {
-            "rebuild": {
-                "type": "object",
-                "properties": body,
-                "required": ["imageRef"],
-                "additionalProperties": False,
+            "type": {
+                "type": "string",
+                "enum": ["HARD", "Hard", "hard", "SOFT", "Soft", "soft"],
             }
         },
-        "required": ["rebuild"],
+        "required": ["type"],
         "additionalProperties": False,
-    }
-
-
-reboot = {
-    "type": "object",
-    "properties": {
-        "reboot": {
-            "type": "object",
-            "properties": {
-                "type": {
-                    "type": "string",
-                    "enum": ["HARD", "Hard", "hard", "SOFT", "Soft", "soft"],
-                }
-            },
-            "required": ["type"],
-            "additionalProperties": False,
-        }
     },
-    "required": ["reboot"],
-    "additionalProperties": False,
-}
+)
 
-resize = {
-    "type": "object",
-    "properties": {
-        "resize": {
-            "type": "object",
-            "properties": {"flavorRef": flavor_ref, "OS-DCF:diskConfig": disk_config},
-            "required": ["flavorRef"],
-            "additionalProperties": False,
-        }
+resize = one_member(
+    "resize",
+    {
+        "type": "object",
+        "properties": {"flavorRef": flavor_ref, "OS-DCF:diskConfig": disk_config},
+        "required": ["flavorRef"],
+        "additionalProperties": False,
     },
-    "required": ["resize"],
-    "additionalProperties": False,
-}
+)
 
-create_image = {
-    "type": "object",
-    "properties": {
-        "createImage": {
-            "type": "object",
-            "properties": {
-                "name": name,
-                "metadata": {
-                    "type": "object",
-                    "patternProperties": {
-                        "^[a-zA-Z0-9-_:. ]{1,255}$": {"type": "string", "maxLength": 255}
-                    },
-                    "additionalProperties": False,
+create_image = one_member(
+    "createImage",
+    {
+        "type": "object",
+        "properties": {
+            "name": name,
+            "metadata": {
+                "type": "object",
+                "patternProperties": {
+                    "^[a-zA-Z0-9-_:. ]{1,255}$": {"type": "string", "maxLength": 255}
                 },
+                "additionalProperties": False,
             },
-            "required": ["name"],
-            "additionalProperties": False,
-        }
+        },
+        "required": ["name"],
+        "additionalProperties": False,
     },
-    "required": ["createImage"],
-    "additionalProperties": False,
-}
+)
 
-lock_v273 = {
-    "type": "object",
-    "properties": {
-        "lock": {
-            "type": ["object", "null"],
-            "properties": {"locked_reason": {"type": "string", "minLength": 1, "maxLength": 255}},
-            "additionalProperties": False,
-        }
+lock_v273 = one_member(
+    "lock",
+    {
+        "type": ["object", "null"],
+        "properties": {"locked_reason": {"type": "string", "minLength": 1, "maxLength": 255}},
+        "additionalProperties": False,
     },
-    "required": ["lock"],
-    "additionalProperties": False,
-}
+)
 
-console_output = {
-    "type": "object",
-    "properties": {
-        "os-getConsoleOutput": {
-            "type": ["object", "null"],
-            "properties": {
-                "length": {
-                    "type": ["integer", "string", "null"],
-                    "pattern": "^-?[0-9]+$",
-                    "minimum": -1,
-                }
-            },
-            "additionalProperties": False,
-        }
+console_output = one_member(
+    "os-getConsoleOutput",
+    {
+        "type": ["object", "null"],
+        "properties": {
+            "length": {
+                "type": ["integer", "string", "null"],
+                "pattern": "^-?[0-9]+$",
+                "minimum": -1,
+            }
+        },
+        "additionalProperties": False,
     },
-    "required": ["os-getConsoleOutput"],
-    "additionalProperties": False,
-}
+)
 
-metadata_set = {
-    "type": "object",
-    "properties": {"metadata": metadata},
-    "required": ["metadata"],
-    "additionalProperties": False,
-}
+metadata_set = one_member("metadata", metadata)
 
-metadata_item = {
-    "type": "object",
-    "properties": {
-        "meta": {
-            "type": "object",
-            "minProperties": 1,
-            "maxProperties": 1,
-            "patternProperties": metadata["patternProperties"],
-            "additionalProperties": False,
-        }
+metadata_item = one_member(
+    "meta",
+    {
+        "type": "object",
+        "minProperties": 1,
+        "maxProperties": 1,
+        "patternProperties": metadata["patternProperties"],
+        "additionalProperties": False,
     },
-    "required": ["meta"],
-    "additionalProperties": False,
-}
+)
 
 
 def keypair_create(version):
@@ -510,19 +483,15 @@ def keypair_create(version):
         props["user_id"] = {"type": "string"}
     if version >= "2.92":
         required.append("public_key")
-    return {
-        "type": "object",
-        "properties": {
-            "keypair": {
-                "type": "object",
-                "properties": props,
-                "required": required,
-                "additionalProperties": False,
-            }
+    return one_member(
+        "keypair",
+        {
+            "type": "object",
+            "properties": props,
+            "required": required,
+            "additionalProperties": False,
         },
-        "required": ["keypair"],
-        "additionalProperties": False,
-    }
+    )
 
 
 # nova parameter_types.fqdn (the services table's host), service schemas
@@ -568,75 +537,54 @@ _az = {
     ]
 }
 _aggregate_name = {"type": "string", "minLength": 1, "maxLength": 255}
-_aggregate_host = {
-    "type": "object",
-    "properties": {"host": _service_host},
-    "required": ["host"],
-    "additionalProperties": False,
-}
+_aggregate_host = one_member("host", _service_host)
 
-aggregate_create = {
-    "type": "object",
-    "properties": {
-        "aggregate": {
-            "type": "object",
-            "properties": {"name": _aggregate_name, "availability_zone": _az},
-            "required": ["name"],
-            "additionalProperties": False,
-        }
+aggregate_create = one_member(
+    "aggregate",
+    {
+        "type": "object",
+        "properties": {"name": _aggregate_name, "availability_zone": _az},
+        "required": ["name"],
+        "additionalProperties": False,
     },
-    "required": ["aggregate"],
-    "additionalProperties": False,
-}
-aggregate_update = {
-    "type": "object",
-    "properties": {
-        "aggregate": {
-            "type": "object",
-            "properties": {"name": _aggregate_name, "availability_zone": _az},
-            "additionalProperties": False,
-            "anyOf": [{"required": ["name"]}, {"required": ["availability_zone"]}],
-        }
+)
+aggregate_update = one_member(
+    "aggregate",
+    {
+        "type": "object",
+        "properties": {"name": _aggregate_name, "availability_zone": _az},
+        "additionalProperties": False,
+        "anyOf": [{"required": ["name"]}, {"required": ["availability_zone"]}],
     },
-    "required": ["aggregate"],
-    "additionalProperties": False,
-}
+)
 # the body of each POST /os-aggregates/{id}/action, by action
 aggregate_actions = {
     "add_host": _aggregate_host,
     "remove_host": _aggregate_host,
-    "set_metadata": {
-        "type": "object",
-        "properties": {
-            "metadata": {
-                "type": "object",
-                "patternProperties": {
-                    "^[a-zA-Z0-9-_:. ]{1,255}$": {"type": ["string", "null"], "maxLength": 255}
-                },
-                "additionalProperties": False,
-            }
-        },
-        "required": ["metadata"],
-        "additionalProperties": False,
-    },
-}
-aggregate_images = {
-    "type": "object",
-    "properties": {
-        "cache": {
-            "type": "array",
-            "minItems": 1,
-            "items": {
-                "type": "object",
-                "properties": {"id": {"type": "string", "format": "uuid"}},
-                "required": ["id"],
-                "additionalProperties": False,
+    "set_metadata": one_member(
+        "metadata",
+        {
+            "type": "object",
+            "patternProperties": {
+                "^[a-zA-Z0-9-_:. ]{1,255}$": {"type": ["string", "null"], "maxLength": 255}
             },
-        }
-    },
-    "required": ["cache"],
-    "additionalProperties": False,
+            "additionalProperties": False,
+        },
+    ),
 }
+aggregate_images = one_member(
+    "cache",
+    {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+            "type": "object",
+            "properties": {"id": {"type": "string", "format": "uuid"}},
+            "required": ["id"],
+            "additionalProperties": False,
+        },
+    },
+)
 
 
 def validate(schema, body):

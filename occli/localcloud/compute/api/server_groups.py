@@ -21,29 +21,25 @@ from occli.localcloud.compute.api import schemas
 
 MAX_LIMIT = 1000
 
-_create: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "server_group": {
-            "type": "object",
-            "properties": {
-                "name": schemas.name,
-                "policies": {
-                    "type": "array",
-                    "items": [{"type": "string", "enum": ["anti-affinity", "affinity"]}],
-                    "uniqueItems": True,
-                    "minItems": 1,
-                    "maxItems": 1,
-                    "additionalItems": False,
-                },
+_create: dict[str, Any] = schemas.one_member(
+    "server_group",
+    {
+        "type": "object",
+        "properties": {
+            "name": schemas.name,
+            "policies": {
+                "type": "array",
+                "items": [{"type": "string", "enum": ["anti-affinity", "affinity"]}],
+                "uniqueItems": True,
+                "minItems": 1,
+                "maxItems": 1,
+                "additionalItems": False,
             },
-            "required": ["name", "policies"],
-            "additionalProperties": False,
-        }
+        },
+        "required": ["name", "policies"],
+        "additionalProperties": False,
     },
-    "required": ["server_group"],
-    "additionalProperties": False,
-}
+)
 _create_v215 = copy.deepcopy(_create)
 _create_v215["properties"]["server_group"]["properties"]["policies"]["items"][0]["enum"] += [
     "soft-anti-affinity",

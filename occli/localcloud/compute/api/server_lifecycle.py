@@ -13,75 +13,55 @@ from occli.localcloud.compute.api import schemas
 from occli.localcloud.compute.api import snapshots as snapshots_api
 from occli.localcloud.compute.api.servers import load
 
-_rescue = {
-    "type": "object",
-    "properties": {
-        "rescue": {
-            "type": ["object", "null"],
-            "properties": {
-                "adminPass": schemas.admin_password,
-                "rescue_image_ref": schemas.image_ref,
-            },
-            "additionalProperties": False,
-        }
+_rescue = schemas.one_member(
+    "rescue",
+    {
+        "type": ["object", "null"],
+        "properties": {
+            "adminPass": schemas.admin_password,
+            "rescue_image_ref": schemas.image_ref,
+        },
+        "additionalProperties": False,
     },
-    "required": ["rescue"],
-    "additionalProperties": False,
-}
-_unshelve_v277 = {
-    "type": "object",
-    "properties": {
-        "unshelve": {
-            "type": ["object", "null"],
-            "properties": {"availability_zone": schemas.name},
-            "required": ["availability_zone"],
-            "additionalProperties": False,
-        }
+)
+_unshelve_v277 = schemas.one_member(
+    "unshelve",
+    {
+        "type": ["object", "null"],
+        "properties": {"availability_zone": schemas.name},
+        "required": ["availability_zone"],
+        "additionalProperties": False,
     },
-    "required": ["unshelve"],
-    "additionalProperties": False,
-}
-_unshelve_v291 = {
-    "type": "object",
-    "properties": {
-        "unshelve": {
-            "type": ["object", "null"],
-            "properties": {
-                "availability_zone": {"type": ["string", "null"]},
-                "host": {"type": "string"},
-            },
-            "additionalProperties": False,
-        }
+)
+_unshelve_v291 = schemas.one_member(
+    "unshelve",
+    {
+        "type": ["object", "null"],
+        "properties": {
+            "availability_zone": {"type": ["string", "null"]},
+            "host": {"type": "string"},
+        },
+        "additionalProperties": False,
     },
-    "required": ["unshelve"],
-    "additionalProperties": False,
-}
-_reset_state = {
-    "type": "object",
-    "properties": {
-        "os-resetState": {
-            "type": "object",
-            "properties": {"state": {"type": "string", "enum": ["active", "error"]}},
-            "required": ["state"],
-            "additionalProperties": False,
-        }
+)
+_reset_state = schemas.one_member(
+    "os-resetState",
+    {
+        "type": "object",
+        "properties": {"state": {"type": "string", "enum": ["active", "error"]}},
+        "required": ["state"],
+        "additionalProperties": False,
     },
-    "required": ["os-resetState"],
-    "additionalProperties": False,
-}
-_change_password = {
-    "type": "object",
-    "properties": {
-        "changePassword": {
-            "type": "object",
-            "properties": {"adminPass": schemas.admin_password},
-            "required": ["adminPass"],
-            "additionalProperties": False,
-        }
+)
+_change_password = schemas.one_member(
+    "changePassword",
+    {
+        "type": "object",
+        "properties": {"adminPass": schemas.admin_password},
+        "required": ["adminPass"],
+        "additionalProperties": False,
     },
-    "required": ["changePassword"],
-    "additionalProperties": False,
-}
+)
 
 
 def register(service):

@@ -21,18 +21,14 @@ MIGRATIONS_INDEX_POLICY = "os_compute_api:os-migrations:index"
 # nova's parameter_types.fqdn (a service's host name)
 _fqdn = {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[a-zA-Z0-9-._]*$"}
 _host = dict(_fqdn, type=["string", "null"])
-_migrate = {
-    "type": "object",
-    "properties": {
-        "migrate": {
-            "type": ["object", "null"],
-            "properties": {"host": _host},
-            "additionalProperties": False,
-        }
+_migrate = schemas.one_member(
+    "migrate",
+    {
+        "type": ["object", "null"],
+        "properties": {"host": _host},
+        "additionalProperties": False,
     },
-    "required": ["migrate"],
-    "additionalProperties": False,
-}
+)
 _BOOLEAN_VALUES: list = schemas.boolean["enum"]  # type: ignore[assignment, index]
 _block_migration_auto = dict(schemas.boolean, enum=[*_BOOLEAN_VALUES, "auto"])
 
@@ -48,19 +44,15 @@ def _live_schema(version):
         properties["block_migration"] = _block_migration_auto
     if version.within("2.30", "2.67"):
         properties["force"] = schemas.boolean
-    return {
-        "type": "object",
-        "properties": {
-            "os-migrateLive": {
-                "type": "object",
-                "properties": properties,
-                "required": required,
-                "additionalProperties": False,
-            }
+    return schemas.one_member(
+        "os-migrateLive",
+        {
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
         },
-        "required": ["os-migrateLive"],
-        "additionalProperties": False,
-    }
+    )
 
 
 def _evacuate_schema(version):
@@ -75,20 +67,10 @@ def _evacuate_schema(version):
         body["required"] = ["onSharedStorage"]
     if version.within("2.29", "2.67"):
         body["properties"]["force"] = schemas.boolean
-    return {
-        "type": "object",
-        "properties": {"evacuate": body},
-        "required": ["evacuate"],
-        "additionalProperties": False,
-    }
+    return schemas.one_member("evacuate", body)
 
 
-_force_complete = {
-    "type": "object",
-    "properties": {"force_complete": {"type": "null"}},
-    "required": ["force_complete"],
-    "additionalProperties": False,
-}
+_force_complete = schemas.one_member("force_complete", {"type": "null"})
 
 
 def _bool(value):

@@ -9,24 +9,20 @@ from occli.localcloud.compute import snapshots
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import schemas
 
-CREATE_BACKUP = {
-    "type": "object",
-    "properties": {
-        "createBackup": {
-            "type": "object",
-            "properties": {
-                "name": schemas.name,
-                "backup_type": {"type": "string"},
-                "rotation": {"type": ["integer", "string"], "pattern": "^[0-9]+$", "minimum": 0},
-                "metadata": schemas.metadata,
-            },
-            "required": ["name", "backup_type", "rotation"],
-            "additionalProperties": False,
-        }
+CREATE_BACKUP = schemas.one_member(
+    "createBackup",
+    {
+        "type": "object",
+        "properties": {
+            "name": schemas.name,
+            "backup_type": {"type": "string"},
+            "rotation": {"type": ["integer", "string"], "pattern": "^[0-9]+$", "minimum": 0},
+            "metadata": schemas.metadata,
+        },
+        "required": ["name", "backup_type", "rotation"],
+        "additionalProperties": False,
     },
-    "required": ["createBackup"],
-    "additionalProperties": False,
-}
+)
 
 
 def owner_names(req, server):

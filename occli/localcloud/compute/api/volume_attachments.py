@@ -35,19 +35,15 @@ def _update_schema(version):
 
 
 def _wrap(props):
-    return {
-        "type": "object",
-        "properties": {
-            "volumeAttachment": {
-                "type": "object",
-                "properties": props,
-                "required": ["volumeId"],
-                "additionalProperties": False,
-            }
+    return schemas.one_member(
+        "volumeAttachment",
+        {
+            "type": "object",
+            "properties": props,
+            "required": ["volumeId"],
+            "additionalProperties": False,
         },
-        "required": ["volumeAttachment"],
-        "additionalProperties": False,
-    }
+    )
 
 
 def register(service):

@@ -13,45 +13,37 @@ MAX_PROXY_VERSION = "2.35"
 
 _SIZE = {"type": ["integer", "string"], "pattern": "^[0-9]+$", "minimum": 1}
 _TEXT = {"type": ["string", "null"], "maxLength": 255}
-VOLUME_CREATE = {
-    "type": "object",
-    "properties": {
-        "volume": {
-            "type": "object",
-            "properties": {
-                "volume_type": {"type": "string"},
-                "metadata": {"type": "object"},
-                "snapshot_id": {"type": "string"},
-                "size": _SIZE,
-                "availability_zone": {"type": "string"},
-                "display_name": _TEXT,
-                "display_description": _TEXT,
-            },
-            "required": ["size"],
-            "additionalProperties": False,
-        }
+VOLUME_CREATE = schemas.one_member(
+    "volume",
+    {
+        "type": "object",
+        "properties": {
+            "volume_type": {"type": "string"},
+            "metadata": {"type": "object"},
+            "snapshot_id": {"type": "string"},
+            "size": _SIZE,
+            "availability_zone": {"type": "string"},
+            "display_name": _TEXT,
+            "display_description": _TEXT,
+        },
+        "required": ["size"],
+        "additionalProperties": False,
     },
-    "required": ["volume"],
-    "additionalProperties": False,
-}
-SNAPSHOT_CREATE = {
-    "type": "object",
-    "properties": {
-        "snapshot": {
-            "type": "object",
-            "properties": {
-                "volume_id": {"type": "string"},
-                "force": schemas.boolean,
-                "display_name": _TEXT,
-                "display_description": _TEXT,
-            },
-            "required": ["volume_id"],
-            "additionalProperties": False,
-        }
+)
+SNAPSHOT_CREATE = schemas.one_member(
+    "snapshot",
+    {
+        "type": "object",
+        "properties": {
+            "volume_id": {"type": "string"},
+            "force": schemas.boolean,
+            "display_name": _TEXT,
+            "display_description": _TEXT,
+        },
+        "required": ["volume_id"],
+        "additionalProperties": False,
     },
-    "required": ["snapshot"],
-    "additionalProperties": False,
-}
+)
 
 
 def register(service):
