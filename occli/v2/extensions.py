@@ -6,7 +6,6 @@ supports."""
 from urllib.parse import quote
 
 from occli import base
-from occli import exceptions
 from occli.v2 import compute
 from occli.v2 import neutron
 
@@ -35,11 +34,3 @@ class NetworkExtensionManager(neutron.NeutronManager):
     resource_class = Extension
     collection = "extensions"
     member = "extension"
-
-    def available(self):
-        """Whether the catalog has a network endpoint (no request)."""
-        try:
-            self._url()
-        except exceptions.ClientException:
-            return False
-        return True

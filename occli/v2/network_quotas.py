@@ -58,11 +58,6 @@ class NetworkQuotaManager(neutron.NeutronManager):
     resource_class = NetworkQuota
     noun = "network quota"
 
-    def available(self):
-        """Whether the catalog has a network service (quota commands skip
-        Neutron's limits when it has none)."""
-        return bool(self.client.service_root(self.service_type, "v2.0"))
-
     def _quota_url(self, project_id, *parts):
         project = project_id or self.client.session.get_project_id()
         return self._url("quotas", quote(str(project), safe=""), *parts)

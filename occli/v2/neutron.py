@@ -45,6 +45,11 @@ class NeutronManager(base.Manager):
     path: str = ""
     noun: str = ""
 
+    def available(self):
+        """Whether the catalog has a network service (quota and extension
+        commands skip Neutron when it has none)."""
+        return bool(self.client.service_root(self.service_type, "v2.0"))
+
     def _url(self, *parts):
         endpoint = self.client.service_root(self.service_type, "v2.0")
         if not endpoint:
