@@ -184,7 +184,9 @@ def _split_limits(client, args):
     return compute, network, volume
 
 
-def _service_rows(info, usage, used_key):
+def _service_rows(info, usage, used_key="in_use"):
+    """One row per limit of ``info`` (a service's quotas), named as OSC
+    shows it; with ``usage``, its limit, ``used_key`` and reserved."""
     rows = []
     for name in sorted(k for k in info if k != "id"):
         value = info[name]
@@ -216,17 +218,6 @@ def project_id(client, name_or_id):
         raise
     except exceptions.ClientException:
         return name_or_id
-
-
-def _rows(info, usage):
-    rows = []
-    for name in sorted(k for k in info if k != "id"):
-        value = info[name]
-        if usage:
-            rows.append((name, value.get("limit"), value.get("in_use"), value.get("reserved")))
-        else:
-            rows.append((name, value))
-    return rows
 
 
 @utils.arg(
@@ -277,7 +268,7 @@ def do_quota_show(client, args):
         headers += ("In Use", "Reserved")
     if args.quota_class:
         found = client.quota_classes.get(args.project or "default")
-        return headers, _rows(found.to_dict(), False)
+        return headers, _service_rows(found.to_dict(), False)
     project = project_id(client, args.project)
     rows = []
     if args.compute or not picked:
@@ -285,7 +276,7 @@ def do_quota_show(client, args):
             found = client.quotas.defaults(project)
         else:
             found = client.quotas.get(project, detail=args.usage)
-        rows = _rows(found.to_dict(), args.usage)
+        rows = _service_rows(found.to_dict(), args.usage)
     network = (args.network or not picked) and _service(client.network_quotas)
     if network:
         if args.default:
@@ -302,7 +293,7 @@ def do_quota_show(client, args):
             found = volume.defaults(project)
         else:
             found = volume.get(project, usage=args.usage)
-        rows += _service_rows(found.to_dict(), args.usage, "in_use")
+        rows += _service_rows(found.to_dict(), args.usage)
     return headers, rows
 
 
