@@ -112,7 +112,9 @@ def group_ids(db, port_id):
     ]
 
 
-def view(db, port, admin=False):
+def view(db, port, admin=False, ips=None, groups=None):
+    """The port's body; ``ips``/``groups``: its fixed IPs and security
+    group ids when already read (a listing reads every port's at once)."""
     body = common.standard(
         port,
         {
@@ -123,8 +125,8 @@ def view(db, port, admin=False):
             "status": port["status"],
             "device_id": port["device_id"],
             "device_owner": port["device_owner"],
-            "fixed_ips": fixed_ips(db, port["id"]),
-            "security_groups": group_ids(db, port["id"]),
+            "fixed_ips": fixed_ips(db, port["id"]) if ips is None else ips,
+            "security_groups": group_ids(db, port["id"]) if groups is None else groups,
             "port_security_enabled": bool(port["port_security_enabled"]),
             "allowed_address_pairs": [],
             "extra_dhcp_opts": [],
@@ -142,8 +144,19 @@ def view(db, port, admin=False):
 
 def listing(db, context):
     owners = {r["id"]: r for r in db.execute("SELECT id, project_id FROM network_networks")}
+    ips, groups = {}, {}
+    for r in db.execute(
+        "SELECT port_id, subnet_id, ip_address FROM network_port_ips ORDER BY rowid"
+    ):
+        ips.setdefault(r["port_id"], []).append(
+            {"subnet_id": r["subnet_id"], "ip_address": r["ip_address"]}
+        )
+    for r in db.execute(
+        "SELECT port_id, security_group_id FROM network_port_security_groups ORDER BY rowid"
+    ):
+        groups.setdefault(r["port_id"], []).append(r["security_group_id"])
     return [
-        view(db, r, context.is_admin)
+        view(db, r, context.is_admin, ips.get(r["id"], []), groups.get(r["id"], []))
         for r in db.execute("SELECT * FROM network_ports ORDER BY seq")
         if visible(context, r, owners.get(r["network_id"]))
     ]
