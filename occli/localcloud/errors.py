@@ -40,10 +40,6 @@ class Conflict(Error):
     code = 409
 
 
-class PreconditionFailed(Error):
-    code = 412
-
-
 class TooLarge(Error):
     code = 413
 
