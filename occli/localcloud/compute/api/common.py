@@ -1,6 +1,7 @@
 """Helpers shared by the compute API modules: the caller, links, paging,
 query parameters, nova's 400/404."""
 
+import hashlib
 import re
 from urllib.parse import urlencode
 
@@ -41,6 +42,13 @@ def bad_request(message):
 def require_admin(req, rule):
     """Nova's default admin-only policy: 403 for everybody else."""
     caller(req).require_admin(rule)
+
+
+def host_id(project_id, host):
+    """Nova's ``hostId``: the host hashed with the project ("" without one)."""
+    if not host:
+        return ""
+    return hashlib.sha224((project_id + host).encode()).hexdigest()
 
 
 def valid_project_segment(value):

@@ -9,7 +9,6 @@ from 2.62 (``host`` for admins), ``details`` for admins from 2.84; from
 """
 
 import datetime
-import hashlib
 import json
 import re
 
@@ -319,13 +318,7 @@ def _event_view(req, event, found, server, admin):
         if version >= "2.62":
             view["host"] = event["host"]
     if version >= "2.62":
-        view["hostId"] = _host_id(found["project_id"] or server["project_id"], event["host"])
+        view["hostId"] = common.host_id(found["project_id"] or server["project_id"], event["host"])
     if admin and version >= "2.84":
         view["details"] = event["details"]
     return view
-
-
-def _host_id(project_id, host):
-    if not host:
-        return ""
-    return hashlib.sha224((project_id + host).encode()).hexdigest()

@@ -8,7 +8,6 @@ thousand servers costs no query per server. :func:`view` renders one.
 """
 
 import datetime
-import hashlib
 import json
 import re
 
@@ -130,7 +129,11 @@ class Views:
             "tenant_id": server["project_id"],
             "user_id": server["user_id"],
             "metadata": self._json(server["metadata"]),
-            "hostId": self._once(self._host_ids, (server["project_id"], server["host"]), _host_id),
+            "hostId": self._once(
+                self._host_ids,
+                (server["project_id"], server["host"]),
+                lambda key: common.host_id(*key),
+            ),
             "image": self._image(server["image_ref"]),
             "flavor": self._once(self._flavors, server["flavor"], self._flavor),
             "created": _iso(server["created_at"]),
@@ -267,10 +270,3 @@ class Views:
         elif at["2.90"]:
             body["OS-EXT-SRV-ATTR:hostname"] = server["hostname"]
         return body
-
-
-def _host_id(key):
-    project_id, host = key
-    if not host:
-        return ""
-    return hashlib.sha224((project_id + host).encode()).hexdigest()
