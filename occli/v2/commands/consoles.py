@@ -53,6 +53,6 @@ def do_console_log_show(client, args):
 
     Example: occli console log show --lines 20 vm1
     """
-    server = client.servers.find_resource(args.server)
-    text = client.servers.get_console_output(server, length=args.lines)
-    utils.stdout(args).write(text if not text or text.endswith("\n") else text + "\n")
+    from occli.v2.commands import servers  # only this command needs it
+
+    servers.do_server_console_log(client, args)
