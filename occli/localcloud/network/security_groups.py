@@ -202,12 +202,15 @@ def _defaults(db):
     return {r[0] for r in rows}
 
 
-def view(db, group, defaults=None):
+def view(db, group, defaults=None, rules=None):
+    """The group's body; ``defaults`` (the default groups' ids) and
+    ``rules`` (its rule rows) when already read (a listing)."""
     defaults = _defaults(db) if defaults is None else defaults
-    rules = db.execute(
-        "SELECT * FROM network_security_group_rules WHERE security_group_id = ? ORDER BY seq",
-        (group["id"],),
-    ).fetchall()
+    if rules is None:
+        rules = db.execute(
+            "SELECT * FROM network_security_group_rules WHERE security_group_id = ? ORDER BY seq",
+            (group["id"],),
+        ).fetchall()
     return common.standard(
         group,
         {
@@ -224,8 +227,11 @@ def listing(db, context):
     made first if it has none (neutron does so on a list)."""
     ensure_default(db, context.project_id)
     defaults = _defaults(db)
+    rules = {}
+    for r in db.execute("SELECT * FROM network_security_group_rules ORDER BY seq"):
+        rules.setdefault(r["security_group_id"], []).append(r)
     return [
-        view(db, r, defaults)
+        view(db, r, defaults, rules.get(r["id"], []))
         for r in db.execute("SELECT * FROM network_security_groups ORDER BY seq")
         if common.owns(context, r)
     ]
