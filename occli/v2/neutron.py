@@ -11,17 +11,9 @@ Names resolve with one request: an id-shaped value is read by id (a 404
 falls back to the name), anything else is listed with ``?name=``.
 """
 
-import re
-
 from occli import base
 from occli import exceptions
-
-_UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
-
-
-def is_uuid(value):
-    """Whether ``value`` has the shape of a Neutron id."""
-    return bool(_UUID.match(str(value)))
+from occli import strutils
 
 
 def query_value(value):
@@ -105,7 +97,7 @@ class NeutronManager(base.Manager):
         if isinstance(name_or_id, base.Resource):
             return name_or_id
         value = str(name_or_id)
-        if is_uuid(value) and not filters:
+        if strutils.is_uuid(value) and not filters:
             try:
                 return self.get(value)
             except exceptions.NotFound:
@@ -119,8 +111,8 @@ class NeutronManager(base.Manager):
         wanted = list(dict.fromkeys(str(v) for v in names_or_ids))
         if not wanted:
             return {}
-        ids = [v for v in wanted if is_uuid(v)]
-        names = [v for v in wanted if not is_uuid(v)]
+        ids = [v for v in wanted if strutils.is_uuid(v)]
+        names = [v for v in wanted if not strutils.is_uuid(v)]
         found = []
         if ids:
             found += list(self.list(id=ids))

@@ -37,8 +37,6 @@ LIST_FILTER_VERSIONS = {
 }
 MAX_TAG_LENGTH = 60
 
-_UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
-
 # novaclient-style --nic keys → API keys of ``server.networks[]``
 _NIC_KEYS = {
     "net-id": "uuid",
@@ -124,8 +122,8 @@ for _name in (
 del _name
 
 
-def is_uuid(value):
-    return bool(_UUID.match(str(value)))
+#: :func:`occli.strutils.is_uuid`, by the name its callers know
+is_uuid = strutils.is_uuid
 
 
 def _check_files(files):

@@ -12,7 +12,7 @@ aliases), usually ``…/v3/<project_id>``; one naming no version gets
 
 from occli import base
 from occli import exceptions
-from occli.v2 import neutron
+from occli import strutils
 
 #: ``DELETE /volumes/{id}?force=true`` (cinder's ``VOLUME_DELETE_FORCE``)
 FORCE_DELETE_VERSION = "3.23"
@@ -77,7 +77,7 @@ class CinderManager(base.Manager):
         if isinstance(name_or_id, base.Resource):
             return name_or_id
         value = str(name_or_id)
-        if neutron.is_uuid(value):
+        if strutils.is_uuid(value):
             try:
                 return self.get(value)
             except exceptions.NotFound:
