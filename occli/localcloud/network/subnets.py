@@ -311,11 +311,7 @@ def allocate(db, subnet, port_id, address=None):
                 "IP address %s is not a valid IP for the specified subnet." % address,
                 type="InvalidIpForSubnet",
             )
-        taken = db.execute(
-            "SELECT 1 FROM network_port_ips WHERE subnet_id = ? AND ip_address = ?",
-            (subnet["id"], address),
-        ).fetchone()
-        if taken is not None:
+        if _taken(db, subnet, address):
             raise errors.Conflict(
                 "IP address %s already allocated in subnet %s" % (address, subnet["id"]),
                 type="IpAddressAlreadyAllocated",
