@@ -18,9 +18,9 @@ from occli.localcloud.identity import app_credentials
 from occli.localcloud.identity import assignments
 from occli.localcloud.identity import projects
 from occli.localcloud.identity import users
+from occli.localcloud.identity.users import AUTH_REQUIRED
 
 ALLOW_EXPIRED_WINDOW = 2 * 24 * 3600
-AUTH_REQUIRED = "The request you have made requires authentication."
 
 
 def _audit_id():
