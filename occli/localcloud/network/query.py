@@ -112,9 +112,8 @@ class Listing:
         self.fields = [f for f in query.get("fields", []) if f]
 
     def apply(self, items, marker_not_found):
-        """``(page, paginated)``: the filtered, sorted page (before field
-        selection); ``marker_not_found(marker)`` is the error for an
-        unknown marker."""
+        """The filtered, sorted page (before field selection);
+        ``marker_not_found(marker)`` is the error for an unknown marker."""
         items = [i for i in items if all(_matches(i, k, v) for k, v in self.filters.items())]
         order = list(self.order)
         if self.limit and "id" not in [k for k, _ in order]:
