@@ -192,12 +192,13 @@ def check_grant(db, user_id, target_type, target_id, role_id):
 def revoke(db, user_id, target_type, target_id, role_id):
     """Remove a direct role assignment (NotFound if there is none). The
     user's tokens on the target lose the role when next read."""
-    check_grant(db, user_id, target_type, target_id, role_id)
-    db.execute(
+    deleted = db.execute(
         "DELETE FROM role_assignments WHERE user_id = ? AND target_type = ?"
         " AND target_id = ? AND role_id = ?",
         (user_id, target_type, target_id, role_id),
-    )
+    ).rowcount
+    if not deleted:
+        raise _grant_not_found(role_id, user_id, target_id)
 
 
 # -- GET /v3/role_assignments ---------------------------------------------------
