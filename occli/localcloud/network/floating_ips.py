@@ -71,10 +71,15 @@ def get(db, context, fip_id):
     return found
 
 
-def view(db, fip):
+def view(db, fip, associated=None):
+    """The floating IP's body; ``associated``: ``{port id: port row}`` of
+    the associated ports when already read (a listing)."""
     details = None
     if fip["port_id"]:
-        port = ports.row(db, fip["port_id"])
+        if associated is None:
+            port = ports.row(db, fip["port_id"])
+        else:
+            port = associated.get(fip["port_id"])
         if port is not None:
             details = {
                 "name": port["name"],
@@ -101,8 +106,15 @@ def view(db, fip):
 
 
 def listing(db, context):
+    associated = {
+        r["id"]: r
+        for r in db.execute(
+            "SELECT * FROM network_ports WHERE id IN"
+            " (SELECT port_id FROM network_floating_ips WHERE port_id IS NOT NULL)"
+        )
+    }
     return [
-        view(db, r)
+        view(db, r, associated)
         for r in db.execute("SELECT * FROM network_floating_ips ORDER BY seq")
         if common.owns(context, r)
     ]
