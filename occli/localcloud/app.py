@@ -425,11 +425,11 @@ class Application:
                 req.db = None
             else:
                 svc.before(req)
-            return _as_response(route.handler(req))
+            return as_response(route.handler(req))
         with store.read() if route.mode == "read" else store.transaction() as db:
             req.db = db
             self._before(req, svc, route)
-            return _as_response(route.handler(req))
+            return as_response(route.handler(req))
 
     def _before(self, req, svc, route):
         if route.auth:
@@ -460,7 +460,9 @@ class Application:
         return Response(exc.status, body, headers=exc.headers)
 
 
-def _as_response(result):
+def as_response(result):
+    """A handler's result (a :class:`Response`, a ``(status, body[,
+    headers])`` tuple or a body) as a :class:`Response`."""
     if isinstance(result, Response):
         return result
     if isinstance(result, tuple):

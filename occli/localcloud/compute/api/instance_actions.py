@@ -13,7 +13,7 @@ import json
 import re
 
 from occli.localcloud import common as cloud_common
-from occli.localcloud.app import Response
+from occli.localcloud.app import as_response
 from occli.localcloud.compute import instance_actions
 from occli.localcloud.compute.api import common
 
@@ -90,10 +90,10 @@ def recording(method, pattern, handler):
 
     def recorded(req):
         before = _host_before(req) if "{}" in key[1] else None
-        result = handler(req)
-        if 200 <= _status(result) < 300:
+        result = as_response(handler(req))
+        if 200 <= result.status < 300:
             if fixed == "create":
-                _record_create(req, result)
+                _record_create(req, result.body)
             else:
                 _record(req, fixed, before)
         return result
@@ -101,12 +101,6 @@ def recording(method, pattern, handler):
     recorded.__name__ = handler.__name__
     recorded.__doc__ = handler.__doc__
     return recorded
-
-
-def _status(result):
-    if isinstance(result, Response):
-        return result.status
-    return result[0] if isinstance(result, tuple) else 200
 
 
 def _server_id(req):
@@ -174,11 +168,7 @@ def _duration(req, server):
     return max(0.0, server["task_started_at"] + total - cloud_common.utcnow().timestamp())
 
 
-def _record_create(req, result):
-    if isinstance(result, Response):
-        body = result.body
-    else:
-        body = result[1] if isinstance(result, tuple) else result
+def _record_create(req, body):
     if not isinstance(body, dict):
         return
     if "reservation_id" in body:
