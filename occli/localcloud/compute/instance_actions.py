@@ -15,36 +15,6 @@ from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.compute import hosts
 
-STEPS = [
-    """
-    CREATE TABLE compute_instance_actions (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        instance_uuid TEXT NOT NULL,
-        request_id TEXT NOT NULL,
-        action TEXT NOT NULL,
-        user_id TEXT,
-        project_id TEXT,
-        message TEXT,
-        start_at REAL NOT NULL
-    );
-    CREATE INDEX compute_instance_actions_instance
-        ON compute_instance_actions (instance_uuid, start_at);
-    CREATE TABLE compute_instance_action_events (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        action_id INTEGER NOT NULL,
-        event TEXT NOT NULL,
-        start_at REAL NOT NULL,
-        finish_at REAL,
-        result TEXT,
-        traceback TEXT,
-        details TEXT,
-        host TEXT
-    );
-    CREATE INDEX compute_instance_action_events_action
-        ON compute_instance_action_events (action_id);
-"""
-]
-
 # nova's action name → the events its services record, in order
 # (nova/compute/manager.py ``wrap_instance_event(prefix='compute')``,
 # nova/conductor/manager.py ``EventReporter``)

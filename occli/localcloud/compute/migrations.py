@@ -6,8 +6,6 @@ Append steps, never edit a released one.
 """
 
 from occli.localcloud.compute import hosts
-from occli.localcloud.compute import instance_actions
-from occli.localcloud.compute import shelve
 
 FLAVORS = [
     """
@@ -254,6 +252,47 @@ SERVER_GROUPS = [
 """
 ]
 
+# nova's instance actions and their events: see instance_actions.py
+INSTANCE_ACTIONS = [
+    """
+    CREATE TABLE compute_instance_actions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        instance_uuid TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        action TEXT NOT NULL,
+        user_id TEXT,
+        project_id TEXT,
+        message TEXT,
+        start_at REAL NOT NULL
+    );
+    CREATE INDEX compute_instance_actions_instance
+        ON compute_instance_actions (instance_uuid, start_at);
+    CREATE TABLE compute_instance_action_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        action_id INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        start_at REAL NOT NULL,
+        finish_at REAL,
+        result TEXT,
+        traceback TEXT,
+        details TEXT,
+        host TEXT
+    );
+    CREATE INDEX compute_instance_action_events_action
+        ON compute_instance_action_events (action_id);
+"""
+]
+
+# the image a shelved image-backed server was snapshot to: see shelve.py
+SHELVE = [
+    """
+    CREATE TABLE compute_shelved_images (
+        server_id TEXT PRIMARY KEY,
+        image_id TEXT NOT NULL
+    );
+"""
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("compute.flavors", FLAVORS),
@@ -262,8 +301,8 @@ COMPONENTS = (
     ("compute.servers", SERVERS),
     ("compute.aggregates", AGGREGATES),
     ("compute.quotas", QUOTAS),
-    ("compute.instance_actions", instance_actions.STEPS),
-    ("compute.shelve", shelve.STEPS),
+    ("compute.instance_actions", INSTANCE_ACTIONS),
+    ("compute.shelve", SHELVE),
     ("compute.server_groups", SERVER_GROUPS),
     ("compute.moves", MOVES),
 )

@@ -27,15 +27,6 @@ from occli.localcloud.compute import servers
 from occli.localcloud.compute import snapshots
 from occli.localcloud.compute import states
 
-STEPS = [
-    """
-    CREATE TABLE compute_shelved_images (
-        server_id TEXT PRIMARY KEY,
-        image_id TEXT NOT NULL
-    );
-"""
-]
-
 SHELVE_STATES = ("active", "stopped", "paused", "suspended")
 # unshelve's ``availability_zone`` left out (nova's ``_sentinel``)
 UNSET = object()
