@@ -25,3 +25,14 @@ class ComputeManager(base.Manager):
             pinned=self.client.pinned_compute_version() is not None,
             params=params,
         )
+
+    def _capped_at(self, last, what, params=()):
+        """The microversion of a request using what nova removed after
+        ``last``: None (the negotiated one) up to ``last``, else ``last``;
+        UnsupportedVersion when the user pinned the later version."""
+        version = api_versions.APIVersion(self.api_version)
+        if version <= last:
+            return None
+        if self.client.pinned_compute_version():
+            self._require(version, api_versions.MIN_VERSION, last, what=what, params=params)
+        return api_versions.APIVersion(last)

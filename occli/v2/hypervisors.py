@@ -162,17 +162,7 @@ class HypervisorManager(compute.ComputeManager):
     def check_statistics(self):
         """UnsupportedVersion if :meth:`statistics` cannot be asked; the
         microversion to send it with (None: the negotiated one)."""
-        version = self._version()
-        if version <= LAST_STATISTICS_VERSION:
-            return None
-        if self.client.pinned_compute_version():
-            self._require(
-                version,
-                api_versions.MIN_VERSION,
-                LAST_STATISTICS_VERSION,
-                what="hypervisor statistics",
-            )
-        return api_versions.APIVersion(LAST_STATISTICS_VERSION)
+        return self._capped_at(LAST_STATISTICS_VERSION, what="hypervisor statistics")
 
     def find_resource(self, name_or_id):
         """A hypervisor by id (integer, or uuid from 2.53) or exact

@@ -92,15 +92,10 @@ class KeypairManager(compute.ComputeManager):
         :meth:`create` sends (None: the negotiated one)."""
         version = api_versions.APIVersion(self.api_version)
         microversion = None
-        if public_key is None and version >= "2.92":
-            if self.client.pinned_compute_version():
-                self._require(
-                    version,
-                    api_versions.MIN_VERSION,
-                    LAST_GENERATING_VERSION,
-                    what="generating a key pair on the server",
-                )
-            microversion = api_versions.APIVersion(LAST_GENERATING_VERSION)
+        if public_key is None:
+            microversion = self._capped_at(
+                LAST_GENERATING_VERSION, what="generating a key pair on the server"
+            )
         if key_type is not None:
             self._require(microversion or version, TYPE_VERSION, what="key type")
         self._check_user(user_id, microversion or version)

@@ -11,7 +11,6 @@ import re
 from urllib.parse import quote
 from urllib.parse import urlparse
 
-from occli import api_versions
 from occli import base
 from occli import exceptions
 from occli import strutils
@@ -609,18 +608,12 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         Personality files were removed in 2.57: such a request is sent at
         2.56 unless the user pinned a higher version, which is an error.
         """
-        version = self.api_version
-        if not with_files or version <= PERSONALITY_MAX_VERSION:
-            return version
-        if self.client.pinned_compute_version():
-            self._require(
-                version,
-                api_versions.MIN_VERSION,
-                PERSONALITY_MAX_VERSION,
-                what="personality files ({files})",
-                params=("files",),
+        capped = None
+        if with_files:
+            capped = self._capped_at(
+                PERSONALITY_MAX_VERSION, what="personality files ({files})", params=("files",)
             )
-        return api_versions.APIVersion(PERSONALITY_MAX_VERSION)
+        return capped or self.api_version
 
     def _require_networks(self, networks, version):
         """The request's ``networks`` (None: the member is left out)."""
