@@ -17,53 +17,15 @@ import math
 import os
 import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 
 import requests
-
-DEMO_PASSWORD = "bench-demo-secret"
-
-
-def start_server(data_dir):
-    env = dict(os.environ, OCCLI_LOCALCLOUD_DEMO_PASSWORD=DEMO_PASSWORD)
-    log = open(os.path.join(data_dir, "serve.log"), "w")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "occli.localcloud",
-            "serve",
-            "--data-dir",
-            data_dir,
-            "--port",
-            "0",
-            "--services",
-            "identity,image",
-        ],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    endpoint = os.path.join(data_dir, "endpoint")
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError("serve exited with %s" % proc.returncode)
-        if os.path.exists(endpoint):
-            with open(endpoint) as f:
-                url = f.read().strip()
-            try:
-                if requests.get(url + "/v3", timeout=2).ok:
-                    return proc, url
-            except requests.RequestException:
-                pass
-        time.sleep(0.1)
-    proc.terminate()
-    raise RuntimeError("the local cloud did not start")
+from localcloud_load import DEMO_PASSWORD
+from localcloud_load import scratch
+from localcloud_load import start_server
+from localcloud_load import stop_server
 
 
 def login_body(password=DEMO_PASSWORD):
@@ -146,10 +108,10 @@ def main(argv=None):
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object per run")
     args = parser.parse_args(argv)
-    data_dir = tempfile.mkdtemp(prefix="occli-bench-logins-")
+    root = scratch()
     proc = None
     try:
-        proc, url = start_server(data_dir)
+        proc, url, _ = start_server(root, "--services", "identity,image", timeout=30)
         print("cpus: %d  server: %s" % (os.cpu_count() or 0, url))
         for n in args.threads:
             result = run(url, n, args.seconds, probe=not args.no_get)
@@ -174,14 +136,8 @@ def main(argv=None):
                     )
                 print(line)
     finally:
-        if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        shutil.rmtree(data_dir, ignore_errors=True)
+        stop_server(proc)
+        shutil.rmtree(root, ignore_errors=True)
     return 0
 
 
