@@ -274,20 +274,6 @@ def test_nova_network_limits_before_2_36(cli, mock_cloud):
     assert requests_to(m, "PUT", "/v2.0/") == []
 
 
-def test_neutron_rows_replace_nova_networks_before_2_36(cli, mock_cloud):
-    answer_all(mock_cloud.mock)
-    mock_cloud.mock.get(
-        NOVA + PROJECT_ID,
-        json=load_fixture("compute", "os-quota-sets", "quotas-show-get-resp.json"),
-    )
-    code, out, err = cli("--os-compute-api-version", "2.35", "quota", "show", "-f", "json")
-    assert code == 0, err
-    shown = rows(out)
-    assert "floating_ips" not in shown and "security_groups" not in shown
-    assert "security_group_rules" not in shown
-    assert shown["floating-ips"]["Limit"] == 50 and shown["fixed_ips"]["Limit"] == -1
-
-
 @pytest.mark.parametrize(
     "argv",
     [

@@ -110,13 +110,6 @@ SHOWN_AS = {
     "backup_gigabytes": "backup-gigabytes",
     "per_volume_gigabytes": "per-volume-gigabytes",
 }
-#: nova-network's limits (compute API < 2.36) → the Neutron rows they stand for
-NOVA_NETWORK = {
-    "floating_ips": "floating-ips",
-    "networks": "networks",
-    "security_groups": "secgroups",
-    "security_group_rules": "secgroup-rules",
-}
 _OPTION_NAMES = {name: option for option, _, name, _ in LIMIT_OPTIONS}
 # keystone project IDs: uuid4 hex (or a dashed UUID)
 _ID = re.compile(r"^[0-9a-fA-F]{32}$|^[0-9a-fA-F-]{36}$")
@@ -291,9 +284,9 @@ def do_quota_show(client, args):
         else:
             found = network.get(project, detail=args.usage)
         extra = _service_rows(found.to_dict(), args.usage, "used")
-        # Neutron's limits replace nova-network's (compute API < 2.36)
+        # Neutron's limits replace nova-network's of the same name
         names = {row[0] for row in extra}
-        rows = [row for row in rows if NOVA_NETWORK.get(row[0], row[0]) not in names] + extra
+        rows = [row for row in rows if row[0] not in names] + extra
     volume = (args.volume or not picked) and _service(client.volume_quotas)
     if volume:
         if args.default:
