@@ -97,14 +97,7 @@ class HypervisorManager(compute.ComputeManager):
         """Before 2.53: ``/os-hypervisors/{pattern}/search`` or
         ``/servers`` (no details)."""
         route = "servers" if with_servers else "search"
-        response = self._request("GET", "/os-hypervisors/%s/%s" % (pattern, route))
-        return base.ListWithMeta(
-            [
-                self._resource(item, response)
-                for item in self._body(response).get("hypervisors", ())
-            ],
-            base._request_ids(response),
-        )
+        return self._list_all("/os-hypervisors/%s/%s" % (pattern, route), "hypervisors")
 
     def get(self, hypervisor, with_servers=False):
         """One hypervisor (by id: an integer before 2.53, a uuid from 2.53)
