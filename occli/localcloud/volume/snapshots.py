@@ -67,13 +67,7 @@ def create(db, caller, volume, name, description, metadata, allow_in_use):
         "updated_at": None,
     }
     lazy.start(row, {"status": "available", "progress": "100%"})
-    columns = list(row)
-    cursor = db.execute(
-        "INSERT INTO volume_snapshots (%s) VALUES (%s)"
-        % (", ".join(columns), ", ".join("?" * len(columns))),
-        [row[c] for c in columns],
-    )
-    row["seq"] = cursor.lastrowid
+    volumes.insert(db, "volume_snapshots", row)
     return row
 
 
@@ -109,12 +103,7 @@ def sort_order(sort_keys, sort_dirs):
 
 def update(db, snapshot, changes):
     snapshot.update(changes)
-    snapshot["updated_at"] = common.iso_naive_micro(common.utcnow())
-    columns = list(changes) + ["updated_at"]
-    db.execute(
-        "UPDATE volume_snapshots SET %s WHERE id = ?" % ", ".join("%s = ?" % c for c in columns),
-        [snapshot[c] for c in columns] + [snapshot["id"]],
-    )
+    volumes.save(db, snapshot, changes, "volume_snapshots")
     return snapshot
 
 

@@ -233,14 +233,19 @@ def create(db, caller, store, config, spec):
     # real Cinder); copying an image or a snapshot takes the build time
     blank = not (image or snapshot or source)
     lazy.start(row, {"status": "available"}, duration=0 if blank else None)
+    insert(db, "volumes", row)
+    return row
+
+
+def insert(db, table, row):
+    """Insert ``row`` (a dict of columns) into ``table``; sets its ``seq``."""
     columns = list(row)
     cursor = db.execute(
-        "INSERT INTO volumes (%s) VALUES (%s)"
-        % (", ".join(columns), ", ".join("?" * len(columns))),
+        "INSERT INTO %s (%s) VALUES (%s)"
+        % (table, ", ".join(columns), ", ".join("?" * len(columns))),
         [row[c] for c in columns],
     )
     row["seq"] = cursor.lastrowid
-    return row
 
 
 def _as_int(value):
@@ -370,11 +375,12 @@ def page(found, every, marker, limit):
 # -- changes ----------------------------------------------------------------------
 
 
-def save(db, volume, columns):
+def save(db, volume, columns, table="volumes"):
+    """Write ``columns`` of ``volume`` (a row of ``table``), ``updated_at`` now."""
     volume["updated_at"] = _now()
     columns = list(columns) + ["updated_at"]
     db.execute(
-        "UPDATE volumes SET %s WHERE id = ?" % ", ".join("%s = ?" % c for c in columns),
+        "UPDATE %s SET %s WHERE id = ?" % (table, ", ".join("%s = ?" % c for c in columns)),
         [volume[c] for c in columns] + [volume["id"]],
     )
 
