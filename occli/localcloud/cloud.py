@@ -88,9 +88,6 @@ def service_classes(names=SERVICE_NAMES):
     """The service classes for ``names`` (a subset of SERVICE_NAMES), in
     creation order. Imported lazily so a subset needs only its modules."""
     unknown = set(names) - set(SERVICE_NAMES)
-    if "compute" in names:
-        # nova's ports are neutron's
-        names = {*names, "network"}
     if unknown:
         raise ValueError(
             "unknown services: %s (known: %s)"
