@@ -15,10 +15,14 @@ USE_QUOTA = "3.65"
 SHARED_TARGETS_TRISTATE = "3.69"
 
 
-def links(req, collection, ident):
-    base = req.base_url + req.cloud.volume.prefix
+def _root(req):
+    """``(service URL, "/<project id>" or "")`` as the request was routed."""
     project = req.params.get("project_id")
-    part = "/" + project if project else ""
+    return req.base_url + req.cloud.volume.prefix, "/" + project if project else ""
+
+
+def links(req, collection, ident):
+    base, part = _root(req)
     return [
         {"href": "%s/v3%s/%s/%s" % (base, part, collection, ident), "rel": "self"},
         {"href": "%s%s/%s/%s" % (base, part, collection, ident), "rel": "bookmark"},
@@ -140,7 +144,5 @@ def next_link(req, collection, items, limit):
 
     params = [(k, v) for k, vs in req.query.items() if k != "marker" for v in vs]
     params.append(("marker", items[-1]["id"]))
-    base = req.base_url + req.cloud.volume.prefix
-    project = req.params.get("project_id")
-    part = "/" + project if project else ""
+    base, part = _root(req)
     return [{"href": "%s/v3%s/%s?%s" % (base, part, collection, urlencode(params)), "rel": "next"}]
