@@ -13,10 +13,8 @@ from occli import exceptions
 from occli.v2 import compute
 
 DESCRIPTION_VERSION = "2.55"
-EXTRA_SPECS_IN_VIEW_VERSION = "2.61"
 # nova 2.102 removed rxtx_factor (create body, views, sort key)
 RXTX_FACTOR_LAST_VERSION = "2.101"
-PUBLIC_ACCESS_CONFLICT_VERSION = "2.7"
 SORT_KEYS = (
     "created_at",
     "description",
