@@ -255,11 +255,18 @@ def create(db, context, body):
     return show(db, context, subnet_id)
 
 
+def _writable(db, context, subnet_id, action):
+    """The subnet ``context`` may change: NotFound when it cannot even
+    see it, neutron's 403 when it sees it (its network shared, external) only."""
+    found = get(db, context, subnet_id)
+    if not common.owns(context, found):
+        raise common.policy_denied("rule:%s_subnet" % action)
+    return found
+
+
 def update(db, context, subnet_id, body):
     values = attrs.parse(body, "subnet", SPEC, create=False)
-    subnet = get(db, context, subnet_id)
-    if not common.owns(context, subnet):
-        raise common.policy_denied("rule:update_subnet")
+    _writable(db, context, subnet_id, "update")
     for key in ("name", "description", "enable_dhcp", "dns_nameservers", "gateway_ip"):
         if key in values:
             value = values[key]
@@ -273,9 +280,7 @@ def update(db, context, subnet_id, body):
 
 
 def delete(db, context, subnet_id):
-    subnet = get(db, context, subnet_id)
-    if not common.owns(context, subnet):
-        raise common.policy_denied("rule:delete_subnet")
+    _writable(db, context, subnet_id, "delete")
     used = db.execute(
         "SELECT 1 FROM network_port_ips i JOIN network_ports p ON p.id = i.port_id"
         " WHERE i.subnet_id = ? AND p.device_owner != 'network:dhcp'",
