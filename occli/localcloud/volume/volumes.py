@@ -194,17 +194,16 @@ def create(db, caller, store, config, spec):
     _source_status(source, "source volume", ("available", "in-use"), "Invalid volume")
     if image is not None:
         _check_image(image, size)
+    snapshot_volume = snapshot and find(db, snapshot["volume_id"])
     zone = spec.get("availability_zone")
     if zone is None:
-        zone = (snapshot and find(db, snapshot["volume_id"]) or source or {}).get(
-            "availability_zone", ZONE
-        )
+        zone = (snapshot_volume or source or {}).get("availability_zone", ZONE)
     if zone != ZONE:
         raise errors.BadRequest("Availability zone '%s' is invalid." % zone)
     quotas.check_volume(db, caller.project_id, vtype["name"], size)
     bootable = bool(image)
     image_meta = _image_metadata(image) if image else None
-    origin = source or (snapshot and find(db, snapshot["volume_id"]))
+    origin = source or snapshot_volume
     if origin:
         bootable = bool(origin["bootable"])
         image_meta = origin["image_metadata"] and json.loads(origin["image_metadata"])
