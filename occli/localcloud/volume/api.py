@@ -490,11 +490,8 @@ class VolumeService(Service):
 
     def _snapshot_list(self, req, render, collection):
         params = self._params(req)
-        filters = self._filters(req, params, snapshots.FILTERS)
-        if "metadata" in filters:
-            filters["metadata"] = volumes.parse_filters({"metadata": filters["metadata"]})[
-                "metadata"
-            ]
+        # of its conversions only the metadata one applies to snapshot filters
+        filters = volumes.parse_filters(self._filters(req, params, snapshots.FILTERS))
         order = snapshots.sort_order(*self._sort(params))
         limit = self._limit(params)
         found = snapshots.listing(
