@@ -89,7 +89,7 @@ class UsageManager(compute.ComputeManager):
                 "{start} must be before {end}.", params=("start", "end")
             )
 
-    def _pages(self, url, key, params):
+    def _usage_pages(self, url, key, params):
         """Every page's ``key`` items: the first page, then the ``next``
         links' markers (2.40+)."""
         params = {k: v for k, v in params.items() if v is not None}
@@ -115,7 +115,8 @@ class UsageManager(compute.ComputeManager):
             "detailed": 1 if detailed else None,
         }
         usages, last = {}, None
-        for response, page in self._pages("/os-simple-tenant-usage", "tenant_usages", params):
+        pages = self._usage_pages("/os-simple-tenant-usage", "tenant_usages", params)
+        for response, page in pages:
             _merge(usages, page or [])
             last = response
         return [self._resource(u, last) for u in usages.values()]
@@ -129,7 +130,7 @@ class UsageManager(compute.ComputeManager):
         params = {"start": _utc_text(start, "start"), "end": _utc_text(end, "end")}
         usages, last = {}, None
         url = "/os-simple-tenant-usage/" + quote(str(project_id), safe="")
-        for response, page in self._pages(url, "tenant_usage", params):
+        for response, page in self._usage_pages(url, "tenant_usage", params):
             _merge(usages, [page] if page else [])
             last = response
         info = next(iter(usages.values()), {})
