@@ -65,10 +65,6 @@ def uuid_or_none(attr, value):
     return None if value is None else uuid(attr, value)
 
 
-def uuid_or_empty(attr, value):
-    return value if value == "" else uuid(attr, value)
-
-
 def ip_address(attr, value):
     if not isinstance(value, str):
         raise _invalid(attr, "'%s' is not a valid IP address" % (value,))
@@ -100,10 +96,6 @@ def cidr(attr, value):
             attr, "'%s' isn't a recognized IP subnet cidr, '%s' is recommended" % (value, net)
         )
     return value
-
-
-def cidr_or_none(attr, value):
-    return None if value is None else cidr(attr, value)
 
 
 def integer(low, high):
