@@ -60,10 +60,9 @@ class Timing:
 
 def _start(db, server, tasks, end, duration, progress=False, fault=None, failure=None):
     """Start ``server``'s plan, lasting ``duration`` seconds, and save it."""
-    states.start(server, tasks, end, progress=progress, fault=fault, failure=failure)
-    plan = json.loads(server["pending"])
-    plan["duration"] = duration
-    server["pending"] = json.dumps(plan)
+    states.start(
+        server, tasks, end, progress=progress, fault=fault, failure=failure, duration=duration
+    )
     servers.touch(server)
     servers.save(db, server)
 

@@ -9,8 +9,6 @@ lazily when the server is read like any other operation. With 0 (nova's
 default) a delete is immediate and nothing is ever soft-deleted.
 """
 
-import json
-
 from occli.localcloud import common
 from occli.localcloud.compute import actions
 from occli.localcloud.compute import servers
@@ -50,10 +48,8 @@ def soft_delete(db, caller, server, interval):
             "deleted": 1,
             "deleted_at": reclaimed,
         },
+        duration=interval,
     )
-    plan = json.loads(server["pending"])
-    plan["duration"] = interval
-    server["pending"] = json.dumps(plan)
     servers.touch(server)
     servers.save(db, server)
 

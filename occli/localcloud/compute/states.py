@@ -71,7 +71,7 @@ def status(vm_state, task_state):
     return task_map.get(task_state, task_map["default"])
 
 
-def start(server, tasks, end, progress=False, fault=None, failure=None):
+def start(server, tasks, end, progress=False, fault=None, failure=None, duration=None):
     """Begin an operation on ``server`` (a dict of columns), in place.
 
     ``tasks``: the task states walked through; ``end``: column values set
@@ -82,7 +82,9 @@ def start(server, tasks, end, progress=False, fault=None, failure=None):
     (``{"code", "message", "details"?}``) is recorded when the operation
     finishes, ``created`` being that moment. ``failure``: why an operation
     nova's API accepted fails in its conductor (the text its failed
-    instance action event records, e.g. a NoValidHost's).
+    instance action event records, e.g. a NoValidHost's). ``duration``:
+    the operation's length in seconds (default: the build time
+    :func:`advance` is given).
     """
     server["task_state"] = tasks[0] if tasks else None
     if progress:
@@ -92,6 +94,8 @@ def start(server, tasks, end, progress=False, fault=None, failure=None):
         plan["fault"] = fault
     if failure is not None:
         plan["failure"] = failure
+    if duration is not None:
+        plan["duration"] = duration
     server["pending"] = json.dumps(plan)
     server["task_started_at"] = common.utcnow().timestamp()
 
