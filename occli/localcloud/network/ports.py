@@ -188,7 +188,7 @@ def _new_mac(db, network_id):
     )
 
 
-def _allocate(db, context, network, port_id, requested):
+def _allocate(db, network, port_id, requested):
     """Allocate ``requested`` (``[{"subnet_id"?, "ip_address"?}]``, None:
     one address from the network's first IPv4 subnet) to ``port_id``."""
     nets = db.execute(
@@ -315,7 +315,7 @@ def insert(db, context, network, project, values):
             stamp,
         ),
     )
-    _allocate(db, context, network, port_id, values.get("fixed_ips"))
+    _allocate(db, network, port_id, values.get("fixed_ips"))
     owner = values.get("device_owner", "")
     if not owner.startswith("network:"):
         _set_groups(
@@ -368,7 +368,7 @@ def apply_update(db, context, port, values):
         )
     if values.get("fixed_ips") is not None:
         db.execute("DELETE FROM network_port_ips WHERE port_id = ?", (port_id,))
-        _allocate(db, context, networks.row(db, port["network_id"]), port_id, values["fixed_ips"])
+        _allocate(db, networks.row(db, port["network_id"]), port_id, values["fixed_ips"])
         _drop_stale_floating_ips(db, port_id)
     if "security_groups" in values:
         _set_groups(
