@@ -156,10 +156,11 @@ def detach(db, caller, config, server, volume_id):
         raise not_attached(server["id"], volume_id)
     if item.get("root"):
         raise errors.BadRequest("Cannot detach a root device volume")
-    if server["locked_by"] is not None and not caller.is_admin:
-        raise errors.Conflict("Instance %s is locked" % server["id"])
+    # servers imports this module, and actions imports servers
     from occli.localcloud.compute import actions
+    from occli.localcloud.compute import servers
 
+    servers.check_lock(caller, server)
     actions.check_state(server, "detach_volume", ATTACH_STATES)
     if volumes is not None:
         volumes.detach(db, volume_id, server["id"])
