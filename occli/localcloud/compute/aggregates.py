@@ -68,10 +68,16 @@ def host_zone(db, host):
     return _zone_name(_zones_by_host(db, [host]).get(host))
 
 
+def host_zones(db):
+    """``{host: availability zone}`` of the hosts an aggregate gives a zone,
+    in one query; any other host is in :data:`DEFAULT_ZONE`."""
+    return {host: _zone_name(zones) for host, zones in _zones_by_host(db).items()}
+
+
 def hosts_in_zone(db, zone):
     """The compute hosts of availability zone ``zone`` (may be empty)."""
-    zones = _zones_by_host(db)
-    return [h for h in hosts.compute_hosts(db) if _zone_name(zones.get(h)) == zone]
+    zones = host_zones(db)
+    return [h for h in hosts.compute_hosts(db) if zones.get(h, DEFAULT_ZONE) == zone]
 
 
 def _has_servers(db, host):

@@ -121,13 +121,15 @@ class HostState:
 def host_states(db):
     """``[HostState]`` of every compute node, with its current usage."""
     states_by_host = {}
+    zones = aggregates.host_zones(db)
     for node in db.execute(
         "SELECT n.host, n.vcpus, n.memory_mb, n.local_gb, s.disabled,"
         " s.forced_down FROM compute_nodes n JOIN compute_services s"
         " ON s.host = n.host AND s.binary = ? ORDER BY s.id",
         (hosts.COMPUTE_BINARY,),
     ):
-        states_by_host[node["host"]] = HostState(node, aggregates.host_zone(db, node["host"]))
+        zone = zones.get(node["host"], aggregates.DEFAULT_ZONE)
+        states_by_host[node["host"]] = HostState(node, zone)
     # a server moving (resize, migration, evacuation) holds on both hosts
     for host, flavor, volume_backed, server_id in migration_records.usage(db):
         state = states_by_host.get(host)
@@ -140,10 +142,10 @@ def available_zones(db):
     """Zones with at least one enabled service (nova's
     ``get_availability_zones(get_only_available=True)``), ``internal``
     included as nova does."""
-    zones = set()
+    zones, host_zones = set(), aggregates.host_zones(db)
     for row in db.execute("SELECT binary, host FROM compute_services WHERE disabled = 0"):
         if row["binary"] == hosts.COMPUTE_BINARY:
-            zones.add(aggregates.host_zone(db, row["host"]))
+            zones.add(host_zones.get(row["host"], aggregates.DEFAULT_ZONE))
         else:
             zones.add(hosts.INTERNAL_ZONE)
     return zones
