@@ -133,10 +133,10 @@ def create(db, caller, config, images, request):
     # None: NoValidHost, and the conductor fails every instance of the
     # request (they get no host, no ports, vm_state error and a fault)
     destinations = scheduler.select_destinations(db, spec, new_ids)
-    created = []
+    created, zones = [], aggregates.host_zones(db)
     for index, new_id in enumerate(new_ids):
         host = destinations[index] if destinations else None
-        host_zone = aggregates.host_zone(db, host) if host else zone
+        host_zone = zones.get(host, aggregates.DEFAULT_ZONE) if host else zone
         row = build.record(caller, request, plan, index, new_id, host, host_zone)
         _insert(db, row)
         if host:
