@@ -86,7 +86,6 @@ def attach(req):
     new_port = networks.attach(
         req.db, common.caller(req), server, net_id, port_id, fixed_ip, attachment.get("tag")
     )
-    server = load(req)
     return {"interfaceAttachment": _view(req, req.db, server, neutron_ports.row(req.db, new_port))}
 
 
