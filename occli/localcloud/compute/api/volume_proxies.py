@@ -82,11 +82,17 @@ def _lazy(req, table="volumes"):
     return lazy.Lazy(req.cloud.store, req.cloud.config, table)
 
 
-def _volume_view(req, volume):
+def _volume_views(req, found):
+    """Nova's views of the volumes ``found`` (the type names read once)."""
     from occli.localcloud.volume import types
 
     volumes, _ = _rules(req)
-    attachments = volumes.attachments(req.db, volume["id"])
+    type_names = types.names(req.db)
+    return [_volume_view(req.db, volumes, type_names, v) for v in found]
+
+
+def _volume_view(db, volumes, type_names, volume):
+    attachments = volumes.attachments(db, volume["id"])
     if volume["attach_status"] == "attached" and attachments:
         first = attachments[0]
         attached = {
@@ -108,7 +114,7 @@ def _volume_view(req, volume):
         "attachments": listed,
         "displayName": volume["name"],
         "displayDescription": volume["description"],
-        "volumeType": types.names(req.db).get(volume["volume_type_id"]),
+        "volumeType": type_names.get(volume["volume_type_id"]),
         "snapshotId": volume["snapshot_id"],
         "metadata": volumes.metadata(volume),
     }
@@ -160,13 +166,13 @@ def list_volumes(req):
         None,
         None,
     )
-    return {"volumes": [_volume_view(req, v) for v in _page(req, found)]}
+    return {"volumes": _volume_views(req, _page(req, found))}
 
 
 def show_volume(req):
     volumes, _ = _rules(req)
     volume = volumes.get(req.db, req.context, req.params["item_id"], _lazy(req))
-    return {"volume": _volume_view(req, volume)}
+    return {"volume": _volume_views(req, [volume])[0]}
 
 
 def create_volume(req):
@@ -188,7 +194,7 @@ def create_volume(req):
     )
     return Response(
         200,
-        {"volume": _volume_view(req, volume)},
+        {"volume": _volume_views(req, [volume])[0]},
         headers={"Location": common.api_url(req, "os-volumes", volume["id"])},
     )
 
