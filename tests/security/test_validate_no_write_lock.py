@@ -1,0 +1,88 @@
+"""Issue 19, finding 6: ``POST /v1/{project}/validate`` stores nothing, so
+it never takes the write lock. Four clients posting 512 KB templates used
+to hold it 1.5 s each, and another project's write waited 18 s."""
+
+import pytest
+
+from occli.localcloud.cloud import Config
+from occli.localcloud.cloud import LocalCloud
+from occli.localcloud.identity import IdentityService
+from occli.localcloud.orchestration import MAX_TEMPLATE_SIZE
+from occli.localcloud.orchestration import OrchestrationService
+from tests.security.test_localcloud_locking import _LockHolder
+from tests.unit.localcloud.wsgi_client import Client
+
+TEMPLATE = (
+    "heat_template_version: 2013-05-23\n"
+    "resources:\n"
+    "  config:\n"
+    "    type: OS::Heat::SoftwareConfig\n"
+    "    properties:\n"
+    "      group: script\n"
+    "      config: |\n"
+)
+
+
+@pytest.fixture
+def heat(tmp_path):
+    cloud = LocalCloud(
+        Config(data_dir=str(tmp_path / "data")),
+        services=[IdentityService, OrchestrationService],
+    )
+    client = Client(cloud)
+    token = client.token("demo")
+    shown = client.get("/v3/auth/tokens", headers={"X-Subject-Token": token}, token=token)
+    project_id = shown.json()["token"]["project"]["id"]
+    client.validate_url = "/orchestration/v1/%s/validate" % project_id
+    client.demo = token
+    yield client
+    cloud.close()
+
+
+def _big_template():
+    """A valid template of almost heat's ``max_template_size``."""
+    line = "        echo " + "x" * 60 + "\n"
+    count = (MAX_TEMPLATE_SIZE - len(TEMPLATE) - 1024) // len(line)
+    return TEMPLATE + line * count
+
+
+def _count_writes(monkeypatch, store):
+    writes = []
+    real = store.transaction
+
+    def counting():
+        writes.append(1)
+        return real()
+
+    monkeypatch.setattr(store, "transaction", counting)
+    return writes
+
+
+def test_validate_opens_no_write_transaction(heat, monkeypatch):
+    template = _big_template()
+    assert len(template) > MAX_TEMPLATE_SIZE - 2048
+    writes = _count_writes(monkeypatch, heat.cloud.store)
+    result = heat.post(heat.validate_url, json={"template": template}, token=heat.demo)
+    assert result.status == 200, result.body[:300]
+    assert result.json()["Parameters"] == {}
+    refused = heat.post(heat.validate_url, json={"template": "[1, 2"}, token=heat.demo)
+    assert refused.status == 400
+    assert writes == []
+
+
+def test_validate_answers_while_another_request_holds_the_write_lock(heat):
+    with _LockHolder(heat.cloud.store) as lock:
+        in_time, result = lock.run(
+            lambda: heat.post(heat.validate_url, json={"template": TEMPLATE}, token=heat.demo)
+        )
+    assert in_time, "validate waited for the write lock"
+    assert result[0].status == 200, result[0].body
+
+
+def test_validate_still_checks_the_caller(heat):
+    # auth and heat's project check still run (in their own short read)
+    assert heat.post(heat.validate_url, json={"template": TEMPLATE}).status == 401
+    other = "/orchestration/v1/%s/validate" % ("0" * 32)
+    result = heat.post(other, json={"template": TEMPLATE}, token=heat.demo)
+    assert result.status == 403
+    assert result.json()["error"]["type"] == "HTTPForbidden"
