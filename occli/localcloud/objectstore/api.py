@@ -42,6 +42,23 @@ _HTML_ERRORS = {
 # keystoneauth's operator_roles (as devstack sets them: member, admin): the
 # roles that may change an account; a reader only reads
 OPERATOR_ROLE = "member"
+# the proxy's default swift_owner_headers (swift/proxy/server.py): account
+# and container answers carry them only for the account's owner
+# (keystoneauth's swift_owner: an operator role or the reseller admin), so a
+# reader never sees a temp-URL key it could sign writes with
+SWIFT_OWNER_HEADERS = frozenset(
+    (
+        "x-container-read",
+        "x-container-write",
+        "x-container-sync-key",
+        "x-container-sync-to",
+        "x-account-meta-temp-url-key",
+        "x-account-meta-temp-url-key-2",
+        "x-container-meta-temp-url-key",
+        "x-container-meta-temp-url-key-2",
+        "x-account-access-control",
+    )
+)
 
 
 class SwiftError(HTTPError):
@@ -78,6 +95,15 @@ def _meta_headers(environ, kind):
 
 def _meta_out(kind, meta):
     return {"X-%s-Meta-%s" % (kind, k.title()): v for k, v in meta.items()}
+
+
+def _for_caller(headers, via):
+    """``headers`` without SWIFT_OWNER_HEADERS unless ``via`` (what
+    ``_authorize`` returned) is the account's owner, as the proxy's account
+    and container controllers strip them."""
+    if via in ("owner", "reseller"):
+        return headers
+    return {k: v for k, v in headers.items() if k.lower() not in SWIFT_OWNER_HEADERS}
 
 
 def _wsgi_text(value):
@@ -183,7 +209,10 @@ class ObjectStoreService(Service):
     def _authorize(self, req, temp_url_ok=False):
         """Check the caller may use the account in ``req.params``.
 
-        Returns ``"token"`` or ``"temp_url"``.
+        Returns how (keystoneauth's outcomes): ``"temp_url"``; ``"reseller"``
+        (the admin role: keystoneauth's reseller admin, here on the token's
+        own account only); ``"owner"`` (an operator role: ``swift_owner``);
+        ``"reader"`` (any other role of the project: GET and HEAD only).
         """
         account = req.params["account"]
         if "temp_url_sig" in req.query or "temp_url_expires" in req.query:
@@ -198,9 +227,13 @@ class ObjectStoreService(Service):
             raise HTTPError(401, headers=exc.headers) from None
         if not ctx.project_id or "AUTH_" + ctx.project_id != account:
             raise HTTPError(403)
-        if req.method not in ("GET", "HEAD") and not (OPERATOR_ROLE in ctx.roles or ctx.is_admin):
+        if ctx.is_admin:
+            return "reseller"
+        if OPERATOR_ROLE in ctx.roles:
+            return "owner"
+        if req.method not in ("GET", "HEAD"):
             raise HTTPError(403)  # keystoneauth: not an operator role
-        return "token"
+        return "reader"
 
     def _valid_temp_url(self, req, account):
         path = _wsgi_text(req.path)  # Swift signs the decoded path
@@ -233,7 +266,7 @@ class ObjectStoreService(Service):
     # -- accounts ----------------------------------------------------------
 
     def get_account(self, req):
-        self._authorize(req)
+        via = self._authorize(req)
         info = accounts.summary(req.db, req.params["account"])
         headers = {
             "X-Account-Container-Count": len(info["containers"]),
@@ -242,6 +275,7 @@ class ObjectStoreService(Service):
             "X-Timestamp": _x_timestamp(info["created_at"]),
         }
         headers.update(_meta_out("Account", info["metadata"]))
+        headers = _for_caller(headers, via)
         listing = self._listing(
             req,
             [
@@ -270,7 +304,7 @@ class ObjectStoreService(Service):
         return Response(201 if created else 202, raw=b"", content_type="text/html; charset=UTF-8")
 
     def get_container(self, req):
-        self._authorize(req)
+        via = self._authorize(req)
         row = containers.get(req.db, req.params["account"], req.params["container"])
         rows = containers.object_rows(req.db, row)
         headers = {
@@ -279,6 +313,7 @@ class ObjectStoreService(Service):
             "X-Timestamp": _x_timestamp(row["created_at"]),
         }
         headers.update(_meta_out("Container", containers.metadata(row)))
+        headers = _for_caller(headers, via)
         listing = self._listing(
             req,
             [
