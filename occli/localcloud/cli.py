@@ -130,6 +130,19 @@ _SETTINGS = (
     ),
     ("token_ttl", int, "SECONDS", "token lifetime (default: %(default)s)"),
     (
+        "lockout_failure_attempts",
+        int,
+        "N",
+        "failed password logins that lock a user, as keystone's"
+        " [security_compliance] option (default: never)",
+    ),
+    (
+        "lockout_duration",
+        int,
+        "SECONDS",
+        "how long such a user stays locked (default: %(default)s)",
+    ),
+    (
         "quota_instances",
         int,
         "N",
@@ -380,6 +393,8 @@ def _child_argv(args):
     argv = [sys.executable, "-m", "occli.localcloud", "serve", "--data-dir", args.data_dir]
     for field, kind, _, _ in _SETTINGS:
         option, value = "--" + field.replace("_", "-"), getattr(args, field)
+        if value is None:
+            continue  # unset (e.g. no lockout): the child's default is the same
         if kind is not bool:
             argv += [option, str(value)]
         elif value:

@@ -28,6 +28,11 @@ class Config:
     # long one can be aborted or forced to complete
     live_migration_time: float = 0.0
     token_ttl: int = 3600
+    # keystone's [security_compliance] lockout_failure_attempts: failed
+    # password logins in a row that lock a user (None: never, keystone's
+    # default) for lockout_duration seconds (None: until an admin updates it)
+    lockout_failure_attempts: int | None = None
+    lockout_duration: int | None = 1800
     admin_password: str = dataclasses.field(default="admin-secret", repr=False)
     demo_password: str = dataclasses.field(default="demo-secret", repr=False)
     alt_password: str = dataclasses.field(default="alt-secret", repr=False)

@@ -377,11 +377,15 @@ class AdminAPI:
         data = admin_schemas.check_password_change(req.json())
         store = self.store
         try:
+            lockout = self.service.lockout
             with store.read() as db:
                 check = users.original_password_lookup(
-                    db, req.params["user_id"], data["original_password"]
+                    db, req.params["user_id"], data["original_password"], lockout
                 )
             new_hash = passwords.hash_password(data["password"]) if check.verify() else None
+            if users.counts_failure(check, lockout):
+                with store.transaction() as db:
+                    users.record_failure(db, check.row_id, lockout)
             with store.transaction() if new_hash else store.read() as db:
                 users.change_password(db, check, new_hash)
         except errors.Unauthorized as exc:

@@ -71,6 +71,12 @@ class IdentityService(Service):
     def migrations(self):
         return migrations.MIGRATIONS
 
+    @property
+    def lockout(self) -> users.Lockout:
+        """The configured lockout (``Config.lockout_*``; off by default)."""
+        cfg = self.cloud.config
+        return users.Lockout(cfg.lockout_failure_attempts, cfg.lockout_duration)
+
     def error_body(self, status, message, extra):
         error = {"code": status, "title": common.reason(status), "message": message}
         error.update(extra)
@@ -157,24 +163,30 @@ class IdentityService(Service):
         application_credential methods.
 
         Runs outside the request transaction (route ``mode=None``):
-        1. a read transaction (no lock) reads the stored hashes;
+        1. a read transaction (no lock) reads the stored hashes (a locked
+           user is refused here, before any hashing);
         2. the secrets are checked with no database lock held;
         3. a short transaction re-reads the hashes (a password changed or a
            credential deleted meanwhile fails the login) and issues the token
-           (a read one when a secret was wrong: the login is refused).
+           (a read one when a secret was wrong: the login is refused; with
+           the lockout on, a short write first counts the failure).
         """
         try:
             methods, identity, scope = schemas.parse_auth(req.json())
             store = self.cloud.store
+            lockout = self.lockout
             checks = {}
             with store.read() as db:
                 if "password" in methods:
-                    checks["password"] = users.password_lookup(db, identity["password"])
+                    checks["password"] = users.password_lookup(db, identity["password"], lockout)
                 if "application_credential" in methods:
                     checks["application_credential"] = app_credentials.lookup(
                         db, identity["application_credential"]
                     )
             refused = not all([check.verify() for check in checks.values()])
+            if users.counts_failure(checks.get("password"), lockout):
+                with store.transaction() as db:
+                    users.record_failure(db, checks["password"].row_id, lockout)
             with store.read() if refused else store.transaction() as db:
                 raw, token = tokens.issue(
                     db, methods, identity, scope, checks, self.cloud.config.token_ttl

@@ -93,4 +93,10 @@ MIGRATIONS = [
     CREATE INDEX role_assignments_role ON role_assignments (role_id);
     CREATE INDEX tokens_project_id ON tokens (project_id);
     """,
+    # keystone's local_user.failed_auth_count / failed_auth_at: the failed
+    # password logins counted for [security_compliance] lockout
+    """
+    ALTER TABLE users ADD COLUMN failed_auth_count INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE users ADD COLUMN failed_auth_at REAL;
+    """,
 ]

@@ -7,12 +7,21 @@ write transaction: :func:`password_lookup` reads the stored hash (a
 :class:`~.passwords.SecretCheck`), the caller verifies it with no lock
 held, then :func:`password_user` re-reads the user in the transaction that
 issues the token and refuses if the hash changed meanwhile.
+
+Keystone's lockout (``[security_compliance] lockout_failure_attempts`` and
+``lockout_duration``, :class:`Lockout`; off by default) is checked before
+any hashing: a locked user is refused without scrypt. While it is on, a
+wrong password of a known user is counted in a short write of its own
+(:func:`record_failure`) and a login or password change that succeeds
+resets the count.
 """
 
 import json
 import sqlite3
+import typing
 import uuid
 
+from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.identity import passwords
 from occli.localcloud.identity import projects
@@ -33,6 +42,73 @@ USER_KEYS = (
     "password_expires_at",
 )
 AUTH_REQUIRED = "The request you have made requires authentication."
+# keystone.exception.AccountLocked
+ACCOUNT_LOCKED = "The account is locked for user: %s."
+
+
+class Lockout(typing.NamedTuple):
+    """Keystone's ``[security_compliance]`` lockout settings: after
+    ``attempts`` failed password logins (None: never, keystone's default)
+    a user is locked for ``duration`` seconds (None: until an admin updates
+    the user, which unlocks it as keystone's ``User.enabled`` setter does)."""
+
+    attempts: int | None = None
+    duration: float | None = 1800
+
+
+NO_LOCKOUT = Lockout()
+
+
+def check_lockout(row: sqlite3.Row, lockout: Lockout) -> None:
+    """Unauthorized (keystone's ``AccountLocked``) if the user ``row`` has
+    failed ``lockout.attempts`` times and the last failure is more recent
+    than ``lockout.duration`` (keystone's ``_is_account_locked``)."""
+    if not lockout.attempts or row["failed_auth_count"] < lockout.attempts:
+        return
+    if lockout.duration is None or _lock_lasts(row["failed_auth_at"], lockout.duration):
+        raise errors.Unauthorized(ACCOUNT_LOCKED % row["id"])
+
+
+def _lock_lasts(failed_at: float | None, duration: float) -> bool:
+    return failed_at is not None and failed_at + duration > common.utcnow().timestamp()
+
+
+def counts_failure(check: passwords.SecretCheck | None, lockout: Lockout) -> bool:
+    """Whether ``check`` is a wrong password of a known user that the
+    lockout counts (with :func:`record_failure`, in a write of its own)."""
+    return bool(lockout.attempts and check is not None and check.row_id and not check.ok)
+
+
+def record_failure(db: sqlite3.Connection, user_id: str, lockout: Lockout) -> None:
+    """Count a failed password login (keystone's ``_record_failed_auth``);
+    a lock that has expired starts again at one (keystone resets it when
+    it finds it expired)."""
+    row = db.execute(
+        "SELECT failed_auth_count, failed_auth_at FROM users WHERE id = ?", (user_id,)
+    ).fetchone()
+    if row is None:
+        return
+    count = row["failed_auth_count"]
+    if (
+        lockout.attempts
+        and count >= lockout.attempts
+        and lockout.duration is not None
+        and not _lock_lasts(row["failed_auth_at"], lockout.duration)
+    ):
+        count = 0
+    db.execute(
+        "UPDATE users SET failed_auth_count = ?, failed_auth_at = ? WHERE id = ?",
+        (count + 1, common.utcnow().timestamp(), user_id),
+    )
+
+
+def reset_failures(db: sqlite3.Connection, user_id: str) -> None:
+    """Forget the user's failed logins (keystone's ``_reset_failed_auth``)."""
+    db.execute(
+        "UPDATE users SET failed_auth_count = 0, failed_auth_at = NULL"
+        " WHERE id = ? AND (failed_auth_count != 0 OR failed_auth_at IS NOT NULL)",
+        (user_id,),
+    )
 
 
 def user_id(db, name, domain_id=DEFAULT_DOMAIN):
@@ -86,9 +162,10 @@ def check_enabled(db, row):
         raise errors.Unauthorized("The account is disabled for user: %s" % row["id"])
 
 
-def password_lookup(db, payload):
+def password_lookup(db, payload, lockout=NO_LOCKOUT):
     """The :class:`~.passwords.SecretCheck` of a password method payload
-    (BadRequest for a malformed one); no hashing here."""
+    (BadRequest for a malformed one; Unauthorized for a locked user: see
+    :func:`check_lockout`); no hashing here."""
     user = payload.get("user")
     if not isinstance(user, dict):
         raise errors.BadRequest(
@@ -96,9 +173,7 @@ def password_lookup(db, payload):
         )
     password = user.get("password")
     if "id" in user:
-        row = db.execute(
-            "SELECT id, password_hash FROM users WHERE id = ?", (str(user["id"]),)
-        ).fetchone()
+        row = db.execute("SELECT * FROM users WHERE id = ?", (str(user["id"]),)).fetchone()
     elif "name" in user:
         if not projects.domain_ref_ok(user.get("domain")):
             raise errors.BadRequest(
@@ -109,7 +184,7 @@ def password_lookup(db, payload):
         row = (
             domain
             and db.execute(
-                "SELECT id, password_hash FROM users WHERE name = ? AND domain_id = ?",
+                "SELECT * FROM users WHERE name = ? AND domain_id = ?",
                 (str(user["name"]), domain["id"]),
             ).fetchone()
         )
@@ -117,6 +192,8 @@ def password_lookup(db, payload):
         raise errors.BadRequest(
             "Invalid input for field 'identity/password/user': either id or name is required."
         )
+    if row:
+        check_lockout(row, lockout)
     return passwords.SecretCheck(
         row["id"] if row else None, row["password_hash"] if row else None, password
     )
@@ -131,6 +208,7 @@ def password_user(db, check):
     if not row or not check.ok or row["password_hash"] != check.encoded:
         raise errors.Unauthorized("Invalid username or password")
     check_enabled(db, row)
+    reset_failures(db, row["id"])
     return row["id"]
 
 
@@ -247,6 +325,10 @@ def update(db, user_id, data, password_hash=None):
         db.execute("UPDATE users SET password_hash = ? WHERE id = ?", (password_hash, user_id))
     if password_hash is not None or (row["enabled"] and not enabled):
         db.execute("UPDATE tokens SET revoked = 1 WHERE user_id = ?", (user_id,))
+    if enabled:
+        # keystone's update sets every attribute: User.enabled's setter
+        # resets the failed logins of a user left enabled
+        reset_failures(db, user_id)
     return get(db, user_id)
 
 
@@ -279,10 +361,13 @@ def project_ids(db, user_id):
 # -- POST /v3/users/{user_id}/password (two steps, like a login) -----------------
 
 
-def original_password_lookup(db, user_id, original):
+def original_password_lookup(db, user_id, original, lockout=NO_LOCKOUT):
     """The :class:`~.passwords.SecretCheck` of the original password
-    (verified by the caller with no lock held)."""
+    (verified by the caller with no lock held); Unauthorized for a locked
+    user (keystone checks it with ``authenticate``, as a login)."""
     row = find(db, user_id)
+    if row:
+        check_lockout(row, lockout)
     return passwords.SecretCheck(
         row["id"] if row else None, row["password_hash"] if row else None, original
     )
@@ -299,3 +384,4 @@ def change_password(db, check, new_hash):
         raise errors.Unauthorized("The account is disabled for user: %s." % row["id"])
     db.execute("UPDATE users SET password_hash = ? WHERE id = ?", (new_hash, row["id"]))
     db.execute("UPDATE tokens SET revoked = 1 WHERE user_id = ?", (row["id"],))
+    reset_failures(db, row["id"])
