@@ -8,7 +8,8 @@ version discovery, image list/show and two seeded public images.
   :mod:`occli.localcloud.errors`;
 * :mod:`.migrations` — the ``images`` table (store component ``image``).
 
-Other services use :func:`get_image` / :func:`image_exists` /
+Other services use :func:`get_visible_image` (an image for a caller, as
+Glance shows it to them) / :func:`get_image` / :func:`image_exists` /
 :func:`create_image` (also methods of ``cloud.image``).
 """
 
@@ -20,6 +21,7 @@ from occli.localcloud.image.images import create_image
 from occli.localcloud.image.images import delete_image
 from occli.localcloud.image.images import find_by_properties
 from occli.localcloud.image.images import get_image
+from occli.localcloud.image.images import get_visible_image
 from occli.localcloud.image.images import id_filter_values
 from occli.localcloud.image.images import image_exists
 from occli.localcloud.image.images import seed_image_id
@@ -35,6 +37,7 @@ __all__ = [
     "delete_image",
     "find_by_properties",
     "get_image",
+    "get_visible_image",
     "id_filter_values",
     "image_exists",
     "seed_image_id",

@@ -30,6 +30,7 @@ class ImageService(Service):
 
     # for compute: ``cloud.image.get_image(db, id)`` …
     get_image = staticmethod(images.get_image)
+    get_visible_image = staticmethod(images.get_visible_image)
     image_exists = staticmethod(images.image_exists)
     create_image = staticmethod(images.create_image)
     delete_image = staticmethod(images.delete_image)

@@ -3,7 +3,8 @@ pages, the seeded images and the ``id`` filter's syntax.
 
 ``caller`` is whoever asks (``project_id``, ``is_admin``: an
 ``app.Context``): admins see every image, others public and community
-images and their project's own.
+images and their project's own (:func:`visible`); other services look an
+image up for a caller with :func:`get_visible_image`.
 """
 
 import hashlib
@@ -207,7 +208,12 @@ def seed(db, owner):
 
 
 def visible(caller, image):
-    """Whether ``caller`` may see ``image`` (a view)."""
+    """Whether ``caller`` may see ``image`` (a view): Glance's
+    ``glance.db.utils.is_image_visible``. Admins see every image, everyone
+    public and community ones, the owner its private and shared ones.
+    Glance also shows a shared image to its members: the local Glance has
+    no image members yet, so a shared image is its owner's (members belong
+    here and in :func:`_visible_clause`, the listings' condition)."""
     return (
         caller.is_admin
         or image["visibility"] in ("public", "community")
@@ -215,15 +221,27 @@ def visible(caller, image):
     )
 
 
+def get_visible_image(db, caller, image_id):
+    """The image ``image_id`` if ``caller`` may see it, else None.
+
+    What Glance's ``GET /v2/images/{id}`` shows: other services (Nova,
+    Cinder) ask Glance with the user's token, so an image the caller cannot
+    see is one they cannot use (they answer as for an unknown image).
+    """
+    image = get_image(db, image_id)
+    return image if image is not None and visible(caller, image) else None
+
+
 def show(db, caller, image_id):
     """The image ``caller`` may see, or NotFound."""
-    image = get_image(db, image_id)
-    if image is None or not visible(caller, image):
+    image = get_visible_image(db, caller, image_id)
+    if image is None:
         raise errors.NotFound("No image found with ID %s" % image_id)
     return image
 
 
 def _visible_clause(caller):
+    """:func:`visible` as an SQL condition, for listings."""
     if caller.is_admin:
         return "1", []
     return "(visibility IN ('public', 'community') OR owner = ?)", [caller.project_id]

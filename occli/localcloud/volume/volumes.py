@@ -105,9 +105,8 @@ def has_snapshots(db, volume_id):
 def _image_id(db, caller, ref):
     """Cinder's ``_image_uuid_from_ref``: the id at the end of the ref, else
     a unique name; 400 otherwise (also for an image the caller cannot see)."""
-    image_id = ref.split("/").pop()
-    image = image_rules.get_image(db, image_id)
-    if image is not None and image_rules.visible(caller, image):
+    image = image_rules.get_visible_image(db, caller, ref.split("/").pop())
+    if image is not None:
         return image
     matches = image_rules.page(db, caller, {"name": ref}, None, 1, None)
     if len(matches) > 1:

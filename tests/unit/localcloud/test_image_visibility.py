@@ -1,0 +1,59 @@
+"""``image.get_visible_image``: the one visibility rule other services use
+to turn an image id into an image (issue 19, finding 2), the rule Glance's
+``GET /v2/images/{id}`` applies."""
+
+import pytest
+
+from occli.localcloud import image
+from occli.localcloud.compute.caller import Caller
+
+# visibility → which callers see the demo project's image
+SEES = {
+    "private": {"owner", "admin"},
+    # no image members in the local Glance yet: the owner's (and admins')
+    "shared": {"owner", "admin"},
+    "public": {"owner", "admin", "other"},
+    "community": {"owner", "admin", "other"},
+}
+
+
+@pytest.fixture
+def world(cloud, client):
+    with cloud.store.transaction() as db:
+        projects = {name: cloud.identity.project_id(db, name) for name in ("demo", "alt")}
+        images = {
+            v: image.create_image(db, "vis-" + v, projects["demo"], visibility=v)["id"]
+            for v in SEES
+        }
+    callers = {
+        "owner": Caller(projects["demo"], "u-demo"),
+        "other": Caller(projects["alt"], "u-alt"),
+        "admin": Caller(projects["alt"], "u-admin", is_admin=True),
+    }
+    tokens = {"owner": client.token("demo"), "other": client.token("alt")}
+    return cloud, images, callers, tokens
+
+
+@pytest.mark.parametrize("visibility", sorted(SEES))
+def test_visible_image_is_what_glance_shows(world, client, visibility):
+    cloud, images, callers, tokens = world
+    image_id = images[visibility]
+    with cloud.store.read() as db:
+        seen = {
+            who
+            for who, caller in callers.items()
+            if image.get_visible_image(db, caller, image_id) is not None
+        }
+        assert cloud.image.get_visible_image(db, callers["other"], image_id) == (
+            image.get_image(db, image_id) if "other" in seen else None
+        )
+    assert seen == SEES[visibility]
+    for who, token in tokens.items():
+        shown = client.get("/image/v2/images/" + image_id, token=token)
+        assert shown.status == (200 if who in seen else 404)
+
+
+def test_unknown_image_is_none(world):
+    cloud, _, callers, _ = world
+    with cloud.store.read() as db:
+        assert image.get_visible_image(db, callers["admin"], "no-such-image") is None
