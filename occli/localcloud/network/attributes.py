@@ -140,6 +140,26 @@ def list_of(inner):
     return check
 
 
+def fixed_ips(attr, value):
+    """neutron-lib's ``validate_fixed_ips``: a list of dicts whose
+    ``ip_address`` (once each) and ``subnet_id`` are well formed; which
+    subnet and address they name is the plugin's concern, after policy."""
+    if not isinstance(value, list):
+        raise _invalid(attr, "Invalid data format for fixed IP: '%s'" % (value,))
+    seen = []
+    for item in value:
+        if not isinstance(item, dict):
+            raise _invalid(attr, "Invalid data format for fixed IP: '%s'" % (item,))
+        if "ip_address" in item:
+            if item["ip_address"] in seen:
+                raise _invalid(attr, "Duplicate IP address '%s'" % (item["ip_address"],))
+            ip_address(attr, item["ip_address"])
+            seen.append(item["ip_address"])
+        if "subnet_id" in item:
+            uuid(attr, item["subnet_id"])
+    return value
+
+
 def anything(attr, value):
     return value
 

@@ -60,7 +60,7 @@ SPEC = {
     "description": attrs.Attr(attrs.string(attrs.DESCRIPTION_MAX_LEN), default=""),
     "admin_state_up": attrs.Attr(attrs.boolean, default=True),
     "mac_address": attrs.Attr(attrs.mac_address, put=False, default=None),
-    "fixed_ips": attrs.Attr(attrs.list_of(attrs.anything), default=None),
+    "fixed_ips": attrs.Attr(attrs.fixed_ips, default=None),
     "device_id": attrs.Attr(attrs.string(), default=""),
     "device_owner": attrs.Attr(attrs.string(), default=""),
     "security_groups": attrs.Attr(attrs.list_of(attrs.uuid), default=None),
@@ -248,28 +248,93 @@ def _set_groups(db, context, port_id, project_id, requested, enabled):
         )
 
 
-def _check_owner(context, network, device_owner):
-    """Neutron's ``create_port:device_owner``: a ``network:`` owner is for
-    the network's owner and admins."""
-    if (
-        device_owner.startswith("network:")
-        and network["project_id"] != context.project_id
-        and not context.is_admin
-    ):
-        raise common.policy_denied("(rule:create_port and rule:create_port:device_owner)")
+# The port attributes neutron's policy enforces (``enforce_policy``), in the
+# order of neutron's attribute map: neutron-lib's port definition, then the
+# binding and port-security extensions (loaded in file-name order).
+_ENFORCED = (
+    "mac_address",
+    "fixed_ips",
+    "device_id",
+    "device_owner",
+    "binding:host_id",
+    "port_security_enabled",
+)
+# the enforced attributes with a default: a create giving it is unchecked
+# (``policy._is_attribute_explicitly_set``)
+_DEFAULTS = {"device_id": "", "device_owner": ""}
+
+
+def _rules(context, network, project):
+    """Neutron's port rules (``neutron/conf/policies/port.py``) for a
+    member ``context`` on ``network``, for a port of ``project``:
+    ``{rule: allowed}``; a rule not named is not registered (oslo.policy
+    fails it)."""
+    owner = network["project_id"] == context.project_id
+    shared = owner or bool(network["shared"])
+    member = project == context.project_id
+    return {
+        "create_port": shared,
+        "create_port:mac_address": owner,
+        "create_port:fixed_ips": shared,
+        "create_port:fixed_ips:ip_address": owner,
+        "create_port:fixed_ips:subnet_id": shared,
+        "create_port:device_id": member,
+        "create_port:binding:host_id": False,
+        "create_port:port_security_enabled": owner,
+        "update_port": member,
+        "update_port:fixed_ips": owner,
+        "update_port:fixed_ips:ip_address": owner,
+        "update_port:fixed_ips:subnet_id": shared,
+        "update_port:device_id": member,
+        "update_port:binding:host_id": False,
+        "update_port:port_security_enabled": owner,
+        # ``not rule:network_device``, else the network's owner
+        "network_device": owner,
+    }
+
+
+def _enforce(context, action, network, project, given):
+    """Neutron's policy check of a port create or update
+    (``neutron.policy._build_match_rule``): ``action`` and a rule per
+    enforced attribute ``given`` sets (``fixed_ips``: one per key of each
+    entry), all required; a refusal is neutron's 403 naming the whole rule
+    as oslo.policy prints it. Admins pass."""
+    if context.is_admin:
+        return
+    rules = _rules(context, network, project)
+    match, allowed = "rule:%s" % action, rules[action]
+    for attr in _ENFORCED:
+        if attr not in given:
+            continue
+        value = given[attr]
+        if action == "create_port" and _DEFAULTS.get(attr, object()) == value:
+            continue
+        name = "%s:%s" % (action, attr)
+        if attr == "device_owner":
+            ok = not value.startswith("network:") or rules["network_device"]
+        else:
+            ok = rules.get(name, False)
+        attr_rule = "rule:" + name
+        if attr == "fixed_ips":
+            keys = [key for item in value for key in item]
+            if keys:
+                ok = ok and all(rules.get("%s:%s" % (name, key), False) for key in keys)
+                attr_rule = "(%s and (%s))" % (
+                    attr_rule,
+                    " and ".join("rule:%s:%s" % (name, key) for key in keys),
+                )
+        allowed = allowed and ok
+        match = "(%s and %s)" % (match, attr_rule)
+    if not allowed:
+        raise common.policy_denied(match)
 
 
 def create(db, context, body):
     values = attrs.parse(body, "port", SPEC, create=True)
     project = common.check_project(context, values, "create_port")
     network = networks.get(db, context, values["network_id"])
-    _check_owner(context, network, values["device_owner"])
-    if values["mac_address"] is not None and not (
-        context.is_admin or network["project_id"] == context.project_id
-    ):
-        raise common.policy_denied("(rule:create_port and rule:create_port:mac_address)")
-    if values["binding:host_id"] and not context.is_admin:
-        raise common.policy_denied("(rule:create_port and rule:create_port:binding:host_id)")
+    given = {key: values[key] for key in body["port"] if key in values}
+    _enforce(context, "create_port", network, project, given)
     return show(db, context, insert(db, context, network, project, values))
 
 
@@ -331,13 +396,11 @@ def insert(db, context, network, project, values):
 
 def update(db, context, port_id, body):
     values = attrs.parse(body, "port", SPEC, create=False)
-    # get() lets through the port's project, its network's owner and
-    # admins, all of whom neutron's update_port policy allows
+    # get() lets through whoever may see the port (a 404 otherwise);
+    # neutron's update_port policy then wants its project or an admin
     port = get(db, context, port_id)
-    if "device_owner" in values:
-        _check_owner(context, networks.row(db, port["network_id"]), values["device_owner"])
-    if "binding:host_id" in values and not context.is_admin:
-        raise common.policy_denied("(rule:update_port and rule:update_port:binding:host_id)")
+    network = networks.row(db, port["network_id"])
+    _enforce(context, "update_port", network, port["project_id"], values)
     apply_update(db, context, port, values)
     return show(db, context, port_id)
 

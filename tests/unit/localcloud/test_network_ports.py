@@ -30,10 +30,13 @@ def test_create_allocates_an_address_and_a_mac(neutron):
 
 
 def test_requested_address(neutron):
-    port = _port(neutron, fixed_ips=[{"ip_address": "10.0.5.5"}])
+    # an address of the shared network is its owner's (the admin's) choice
+    port = _port(neutron, user="admin", fixed_ips=[{"ip_address": "10.0.5.5"}])
     assert port["fixed_ips"] == [{"subnet_id": SUBNET, "ip_address": "10.0.5.5"}]
     taken = neutron.post(
-        "/ports", {"port": {"network_id": PRIVATE, "fixed_ips": [{"ip_address": "10.0.5.5"}]}}
+        "/ports",
+        {"port": {"network_id": PRIVATE, "fixed_ips": [{"ip_address": "10.0.5.5"}]}},
+        user="admin",
     )
     assert taken.status == 409
     assert error(taken) == (
@@ -60,7 +63,9 @@ def test_requested_address(neutron):
 )
 def test_bad_fixed_ips(neutron, fixed_ips, status, kind):
     before = neutron.get("/ports", user="admin").json()["ports"]
-    result = neutron.post("/ports", {"port": {"network_id": PRIVATE, "fixed_ips": fixed_ips}})
+    result = neutron.post(
+        "/ports", {"port": {"network_id": PRIVATE, "fixed_ips": fixed_ips}}, user="admin"
+    )
     assert result.status == status, result.body
     assert error(result)[0] == kind
     assert neutron.get("/ports", user="admin").json()["ports"] == before
@@ -108,12 +113,15 @@ def test_update_and_delete(neutron):
     updated = neutron.put(
         "/ports/" + port["id"],
         {"port": {"name": "n", "device_id": "dev", "fixed_ips": [{"ip_address": "10.0.7.7"}]}},
+        user="admin",
     ).json()["port"]
     assert (updated["name"], updated["device_id"]) == ("n", "dev")
     assert updated["fixed_ips"][0]["ip_address"] == "10.0.7.7"
     assert updated["revision_number"] == port["revision_number"] + 1
     # the old address is free again
-    assert _port(neutron, fixed_ips=[{"ip_address": port["fixed_ips"][0]["ip_address"]}])
+    assert _port(
+        neutron, user="admin", fixed_ips=[{"ip_address": port["fixed_ips"][0]["ip_address"]}]
+    )
     read_only = neutron.put("/ports/" + port["id"], {"port": {"network_id": PRIVATE}})
     assert read_only.status == 400
     assert error(read_only)[1] == "Cannot update read-only attribute network_id"
@@ -143,7 +151,7 @@ def test_security_groups_of_a_port(neutron):
         "SecurityGroupNotFound",
         "Security group %s does not exist" % alt_group["id"],
     )
-    plain = _port(neutron, port_security_enabled=False)
+    plain = _port(neutron, user="admin", port_security_enabled=False)
     assert plain["security_groups"] == []
 
 
