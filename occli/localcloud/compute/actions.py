@@ -146,7 +146,8 @@ def rebuild(
     keypair if ``key_name`` is given (None removes it)."""
     servers.check_lock(caller, server)
     check_state(server, "rebuild", ("active", "stopped", "error"))
-    image = build.resolve_image(db, images, image_ref)
+    # nova's _action_rebuild answers its ImageNotFound so
+    image = build.resolve_image(db, caller, images, image_ref, "Cannot find image for rebuild")
     # nova checks instance.flavor: the flavor may be deleted since
     flavor = flavors.from_snapshot(json.loads(server["flavor"]))
     if server["image_ref"]:

@@ -6,8 +6,8 @@ mappings). The checks, in nova's order, are called by
 :func:`occli.localcloud.compute.servers.create`: flavor, image and disks
 (:func:`disks`), quotas, keypair, networks, availability zone
 (:func:`requested_zone`) and requested host; :func:`record` is one new row.
-The image service (``images``: ``get_image(db, id)``, or None when it is
-not mounted) is passed in.
+The image service (``images``: ``get_visible_image(db, caller, id)``, or
+None when it is not mounted) is passed in.
 """
 
 import dataclasses
@@ -77,28 +77,31 @@ class Plan:
 # -- images -------------------------------------------------------------------
 
 
-def find_image(db, images, image_id):
-    """The image dict (None: unknown, or no image service)."""
+def find_image(db, caller, images, image_id):
+    """The image dict as Glance shows it to ``caller`` (None: unknown, not
+    visible to the caller, or no image service). Nova asks Glance with the
+    user's token: another project's private image is not found."""
     if images is None:
         return None
-    return images.get_image(db, image_id)
+    return images.get_visible_image(db, caller, image_id)
 
 
-def resolve_image(db, images, image_id):
-    """The image dict of ``image_id``; 400 unless it exists and is active."""
-    image = find_image(db, images, image_id)
+def resolve_image(db, caller, images, image_id, missing="Can not find requested image"):
+    """The image dict of ``image_id``; 400 unless ``caller`` sees it
+    (``missing``: nova's text for its ``ImageNotFound``) and it is active."""
+    image = find_image(db, caller, images, image_id)
     if image is None:
-        raise errors.BadRequest("Can not find requested image")
+        raise errors.BadRequest(missing)
     if image.get("status", "active") != "active":
         raise errors.BadRequest("Image %s is not active." % image_id)
     return image
 
 
-def image_disk_config(db, images, image_ref):
+def image_disk_config(db, caller, images, image_ref):
     """nova's ``_inherit_properties_from_image``: without an
     ``OS-DCF:diskConfig`` the image's ``auto_disk_config`` property, read
     as oslo's (lenient) bool, decides: absent means MANUAL."""
-    image = find_image(db, images, image_ref) if image_ref else None
+    image = find_image(db, caller, images, image_ref) if image_ref else None
     value = str((image or {}).get("auto_disk_config", "")).strip().lower()
     return value in ("1", "t", "true", "on", "y", "yes")
 
@@ -127,7 +130,7 @@ def check_image_memory(image, flavor):
         raise errors.BadRequest("Flavor's memory is too small for requested image.")
 
 
-def disks(db, images, build):
+def disks(db, caller, images, build):
     """Flavor, image and block devices: ``(flavor row, image_ref, mappings,
     volume_backed)``; ``image_ref`` is ``''`` for a volume-backed server."""
     bdms = build.block_devices
@@ -135,12 +138,12 @@ def disks(db, images, build):
     image_ref = build.image_ref or ""
     if not image_ref and not bdms:
         raise errors.BadRequest("Missing imageRef attribute")
-    image = resolve_image(db, images, image_ref) if image_ref else None
+    image = resolve_image(db, caller, images, image_ref) if image_ref else None
     if image is None and bdms:
         # nova's get_bdm_image_metadata: the image of the boot mapping
         boot_image = block_devices.boot_image_id(bdms, build.legacy_bdm)
         if boot_image is not None:
-            image = find_image(db, images, boot_image)
+            image = find_image(db, caller, images, boot_image)
             if image is None:
                 raise errors.BadRequest(
                     "Block Device Mapping is Invalid: failed to get image %s." % boot_image
@@ -159,7 +162,10 @@ def disks(db, images, build):
             check_image_fits(image, flavor)
     if bdms:
         block_devices.validate(
-            bdms, flavor, image_ref, lambda image_id: find_image(db, images, image_id) is not None
+            bdms,
+            flavor,
+            image_ref,
+            lambda image_id: find_image(db, caller, images, image_id) is not None,
         )
     return flavor, "" if volume_backed else image_ref, bdms, volume_backed
 

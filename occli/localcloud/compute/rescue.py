@@ -21,11 +21,11 @@ def rescue(db, caller, server, images, image_ref=None, allow_bfv=False):
     actions.check_state(server, "rescue", RESCUE_STATES)
     image = None
     if image_ref:
-        image = build.find_image(db, images, image_ref)
+        image = build.find_image(db, caller, images, image_ref)
         if image is None:
             raise errors.BadRequest("Requested rescue image '%s' is not supported" % image_ref)
     elif server["image_ref"]:
-        image = build.find_image(db, images, server["image_ref"])
+        image = build.find_image(db, caller, images, server["image_ref"])
     if not server["image_ref"]:
         properties = (image or {}).get("properties") or {}
         if not (allow_bfv and all(p in properties for p in BFV_RESCUE_PROPERTIES)):

@@ -102,9 +102,9 @@ def create(db, caller, config, images, request):
     are created unplaced and end in ERROR with a NoValidHost fault.
     """
     flavors.check_visible(db, caller, request.flavor_ref)
-    flavor, image_ref, mappings, volume_backed = build.disks(db, images, request)
+    flavor, image_ref, mappings, volume_backed = build.disks(db, caller, images, request)
     if request.auto_disk_config is None:
-        request.auto_disk_config = build.image_disk_config(db, images, image_ref)
+        request.auto_disk_config = build.image_disk_config(db, caller, images, image_ref)
     flavors.check_zero_disk(caller, flavor, volume_backed)
     quotas.check_metadata(request.metadata, db, caller.project_id)
     quotas.check_personality(request.personality, db, caller.project_id)

@@ -242,13 +242,13 @@ def test_disk_config_from_an_image_property(shared_nova):
     from occli.localcloud.compute import build
 
     class Images:
-        def get_image(self, db, image_id):
+        def get_visible_image(self, db, caller, image_id):
             return {"id": image_id, "auto_disk_config": image_id}
 
-    assert build.image_disk_config(None, Images(), "True")
-    assert build.image_disk_config(None, Images(), "yes")
-    assert not build.image_disk_config(None, Images(), "disabled")
-    assert not build.image_disk_config(None, Images(), "")
+    assert build.image_disk_config(None, None, Images(), "True")
+    assert build.image_disk_config(None, None, Images(), "yes")
+    assert not build.image_disk_config(None, None, Images(), "disabled")
+    assert not build.image_disk_config(None, None, Images(), "")
 
 
 def test_power_state_of_libvirt_pause_and_suspend(shared_nova):

@@ -1,10 +1,12 @@
 """``image.get_visible_image``: the one visibility rule other services use
 to turn an image id into an image (issue 19, finding 2), the rule Glance's
-``GET /v2/images/{id}`` applies."""
+``GET /v2/images/{id}`` applies; compute's lookups go through it."""
 
 import pytest
 
+from occli.localcloud import errors
 from occli.localcloud import image
+from occli.localcloud.compute import build
 from occli.localcloud.compute.caller import Caller
 
 # visibility → which callers see the demo project's image
@@ -57,3 +59,15 @@ def test_unknown_image_is_none(world):
     cloud, _, callers, _ = world
     with cloud.store.read() as db:
         assert image.get_visible_image(db, callers["admin"], "no-such-image") is None
+
+
+def test_compute_lookups_answer_as_for_an_unknown_image(world):
+    cloud, images, callers, _ = world
+    private = images["private"]
+    with cloud.store.read() as db:
+        with pytest.raises(errors.BadRequest) as refused:
+            build.resolve_image(db, callers["other"], cloud.image, private)
+        assert refused.value.message == "Can not find requested image"
+        assert build.find_image(db, callers["other"], cloud.image, private) is None
+        for who in ("owner", "admin"):
+            assert build.resolve_image(db, callers[who], cloud.image, private)["id"] == private
