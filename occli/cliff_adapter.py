@@ -9,6 +9,8 @@ parameters name the command's options instead (``@utils.option_names``).
 Built-in and plugin commands go through this one adapter.
 """
 
+import argparse
+
 # cliff's value, shell and csv formatters print ``str(machine_readable())``:
 # a Python repr for dict and list cells. occli gives them JSON instead.
 _TEXT_FORMATTERS = ("value", "shell", "csv")
@@ -129,7 +131,7 @@ def make_command(name, func, dist=None):
     def get_parser(self, prog_name):
         parser = base.get_parser(self, prog_name)
         parser.formatter_class = _help_formatter(parser.formatter_class)
-        parser.error = lambda message: _usage_error(parser, message)
+        one_line_errors(parser)
         for args, kwargs in getattr(func, "arguments", ()):
             parser.add_argument(*args, **kwargs)
         return parser
@@ -211,11 +213,36 @@ def make_command(name, func, dist=None):
     return type("Cmd_" + name.replace(" ", "_"), (base,), attrs)
 
 
+def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """``parser`` reporting a usage error in one line with no secret in it
+    (:func:`_usage_error`), the words it does not recognise included."""
+    parser.error = lambda message: _usage_error(parser, message)  # type: ignore[method-assign]
+    parser.parse_args = lambda args=None, namespace=None: (  # type: ignore[method-assign]
+        _parse_args(parser, args, namespace)
+    )
+    return parser
+
+
+def _parse_args(parser, args, namespace):
+    """argparse's ``parse_args``, the words it does not recognise shown as
+    :func:`occli.shell.redact_args` shows them (``--pasword ***``)."""
+    namespace, extra = parser.parse_known_args(args, namespace)
+    if extra:
+        from occli.shell import redact_args
+
+        parser.error("unrecognized arguments: %s" % " ".join(redact_args(extra)))
+    return namespace
+
+
 def _usage_error(parser, message):
     """argparse's error, in one line: no usage summary of the command's
-    every option ahead of it (exit 2)."""
+    every option ahead of it (exit 2); no secret in it, no terminal
+    control (:func:`occli.shell.redact_usage`)."""
     import sys
 
+    from occli.shell import redact_usage
+
+    message = redact_usage(message)
     sys.stderr.write("%s: %s (see %s --help)\n" % (parser.prog, message, parser.prog))
     raise SystemExit(2)
 

@@ -69,6 +69,59 @@ def redact(text):
     return text
 
 
+# Option names whose values are secrets, as _SECRET_PATTERNS names them in
+# JSON (adminPass → --admin-pass, --root-password, --os-password, --os-token,
+# --os-application-credential-secret, --user-data, --os-passcode, --os-code…)
+_SECRET_OPTION = re.compile(r"pass|secret|token|private|user.?data|temp.?url|-code$", re.I)
+_ARGUMENT = re.compile(r"^argument (\S+): ")
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def redact_args(words: list[str]) -> list[str]:
+    """Command-line words fit to echo in an error: the ``=value`` of an
+    option and the word after an option (perhaps its value) are ``***``.
+
+    The words are those nothing recognised (argparse's "unrecognized
+    arguments", a mistyped command), so nothing says which option takes a
+    value or is secret: ``--pasword P`` (for ``--password``) must not show
+    P. The safe rule masks the word after any option.
+    """
+    shown = []
+    after_option = False
+    for word in words:
+        if word.startswith("-") and word not in ("-", "--"):
+            name, equals, _ = word.partition("=")
+            attached = not equals and not word.startswith("--") and len(word) > 2  # -pVALUE
+            if equals:
+                name += "=***"
+            elif attached:
+                name = word[:2] + "***"
+            shown.append(name)
+            after_option = not (equals or attached)
+        elif after_option:
+            shown.append("***")
+            after_option = False
+        else:
+            shown.append(word)
+    return shown
+
+
+def redact_usage(message: str) -> str:
+    """argparse's error ``message`` with no secret in it (see
+    :func:`redact_args`): the value of a secret option (``argument
+    --admin-pass: invalid … value: 'P'``), of an ambiguous abbreviation
+    (``--pas=P could match``) and an ignored explicit argument are
+    ``***``; terminal controls escaped (:func:`occli.columns.printable`)."""
+    argument = _ARGUMENT.match(message)
+    if argument and _SECRET_OPTION.search(argument.group(1)):
+        message = _QUOTED.sub("'***'", message)
+    message = re.sub(r"^(ambiguous option: [^=\s]*=).*?( could match )", r"\1***\2", message)
+    message = re.sub(r"(ignored explicit argument ).*$", r"\1'***'", message)
+    from occli.columns import printable
+
+    return printable(redact(message))
+
+
 class GlobalOptionParser(argparse.ArgumentParser):
     """Parses global options only in front of the command name.
 
@@ -81,6 +134,9 @@ class GlobalOptionParser(argparse.ArgumentParser):
         split = self.command_index(args)
         namespace, extra = super().parse_known_args(args[:split], namespace)
         return namespace, extra + args[split:]
+
+    def error(self, message):
+        super().error(redact_usage(message))
 
     def command_index(self, args):
         """Index of the first word that is not a global option or its value."""
@@ -170,6 +226,11 @@ class HelpCommand(help.HelpCommand):
     def get_epilog(self):
         return ""
 
+    def get_parser(self, prog_name):
+        from occli import cliff_adapter
+
+        return cliff_adapter.one_line_errors(super().get_parser(prog_name))
+
     def take_action(self, parsed_args):
         if parsed_args.cmd:
             return super().take_action(parsed_args)
@@ -219,13 +280,15 @@ class OcCLI(app.App):
         cliff logs a failing command's error and returns 1; an occli error
         chooses its own exit code (2 for a ValidationError).
         """
-        help_flags = [a for a in argv if a in ("-h", "--help")]
-        if help_flags:
-            words = argv[: argv.index(help_flags[0])]
-            try:
-                self.command_manager.find_command(words)
-            except ValueError:
+        try:
+            self.command_manager.find_command(argv)
+        except ValueError:
+            words = command_words(argv)
+            group = " ".join(words)
+            listed = words and any(name.startswith(group) for name, _ in self.command_manager)
+            if listed and {"-h", "--help"} & set(argv):
                 return super().run_subcommand(["help"] + words)
+            return self._unknown_command(argv)
         from occli import exceptions
 
         self._error = None
@@ -233,6 +296,66 @@ class OcCLI(app.App):
         if code == 1 and isinstance(self._error, exceptions.ClientException):
             return self._error.exit_code
         return code
+
+    #: Close commands suggested for a mistyped one.
+    SUGGESTIONS = 3
+
+    def _unknown_command(self, argv: list[str]) -> int:
+        """Usage error (2) for words naming no command: one line on stderr
+        naming the first wrong word, then the commands an ambiguous
+        abbreviation stands for, or a few close ones (difflib).
+
+        cliff's own echoes the whole command line on stdout, ``--password
+        P`` included, and suggests every command as close as the closest
+        (85 for ``server lsit``). Only command words are named here; an
+        unrecognised global option is shown as :func:`redact_args` shows it.
+        """
+        import difflib
+
+        from occli.columns import printable
+
+        words = command_words(argv)
+        if not words:
+            i = 0
+            while i < len(argv) and argv[i].startswith("-"):
+                i += 1 if "=" in argv[i] else 2
+            self.stderr.write(
+                "occli: unrecognized arguments: %s (see occli --help)\n"
+                % printable(" ".join(redact_args(argv[:i])))
+            )
+            return 2
+        names = [name.split() for name, _ in self.command_manager]
+        known = 0
+        while known < len(words) and any(n[: known + 1] == words[: known + 1] for n in names):
+            known += 1
+        if known == len(words):  # a group: "occli server"
+            group = printable(" ".join(words))
+            self.stderr.write(
+                "occli: '%s' is not an occli command. See 'occli %s --help'.\n" % (group, group)
+            )
+            return 2
+        wrong = words[: known + 1]
+        # the commands (or groups) as long as the words: "server add fixed"
+        # for "server add x" (shown as "server add fixed ip", its one command)
+        full: dict[str, list[str]] = {}
+        for n in names:
+            if len(n) >= len(wrong):
+                full.setdefault(" ".join(n[: len(wrong)]), []).append(" ".join(n))
+        # an ambiguous abbreviation ("server s"): what it abbreviates
+        close = [
+            c
+            for c in sorted(full)
+            if all(a.startswith(b) for a, b in zip(c.split(), wrong, strict=True))
+        ] or difflib.get_close_matches(" ".join(wrong), sorted(full), n=self.SUGGESTIONS)
+        self.stderr.write(
+            "occli: '%s' is not an occli command. See 'occli --help'.\n"
+            % printable(" ".join(wrong))
+        )
+        if close:
+            self.stderr.write("Did you mean one of these?\n")
+            for name in close:
+                self.stderr.write("  %s\n" % (full[name][0] if len(full[name]) == 1 else name))
+        return 2
 
     def _register_commands(self, plugin_dirs=()):
         """Add every command of the plugin registry, imported on first use.
@@ -578,6 +701,15 @@ def plugin_dirs_of(global_args):
     except argparse.ArgumentError:  # a bare --plugin-dir: cliff reports it
         return []
     return known.plugin_dirs
+
+
+def command_words(argv: list[str]) -> list[str]:
+    """The words of ``argv`` before its first option: where cliff looks for
+    the command's name."""
+    for i, word in enumerate(argv):
+        if word.startswith("-"):
+            return argv[:i]
+    return list(argv)
 
 
 def client_options(options):
