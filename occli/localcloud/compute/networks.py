@@ -9,7 +9,9 @@ floating addresses), ``preserve`` (a port the user passed in: unbound, not
 deleted, when the server goes), ``tag``), refreshed whenever compute
 changes a port and when Neutron tells it a server's ports changed
 (:func:`refresh`, called by the network service), so server views never
-query Neutron.
+query Neutron. A server's ports are those of its own project naming it
+(nova's ``list_ports(tenant_id=, device_id=)``): a port another project
+points at the server is never part of it.
 """
 
 import ipaddress
@@ -119,6 +121,13 @@ def _requested_port(db, caller, port_id, count, tag):
     return entry
 
 
+def _check_usable(port, project_id, server_id):
+    """Nova's ``_validate_requested_port_ids``: a port of another project
+    is not usable for the server (``PortNotUsable``)."""
+    if port["project_id"] != project_id:
+        raise errors.BadRequest("Port %s not usable for instance %s." % (port["id"], server_id))
+
+
 def _check_networks(db, caller, wanted):
     ids = [w["network_id"] for w in wanted]
     found = {n["id"]: n for n in _available(db, caller, set(ids))}
@@ -209,20 +218,27 @@ def allocate(db, caller, server, requests, group_ids):
     for request in requests:
         port_id = request.get("port_id")
         if port_id is not None:
-            _bind(db, server, neutron_ports.row(db, port_id))
+            port = neutron_ports.row(db, port_id)
+            _check_usable(port, server["project_id"], server["id"])
+            _bind(db, server, port)
             preserve.add(port_id)
         else:
             port_id = _create_port(db, caller, server, request, group_ids)
         if request.get("tag") is not None:
             tags[port_id] = request["tag"]
-    server["ports"] = json.dumps(_entries(db, server["id"], preserve, tags))
+    server["ports"] = json.dumps(_entries(db, server, preserve, tags))
     _cache_groups(db, server)
+
+
+def ports_of(db, server):
+    """The Neutron ports of ``server``: its project's bound to it."""
+    return neutron_ports.by_device(db, server["id"], server["project_id"])
 
 
 def _cache_groups(db, server):
     """``servers.security_groups``: the names of the groups of the
     server's ports (nova shows those), when it has ports."""
-    ports = neutron_ports.by_device(db, server["id"])
+    ports = ports_of(db, server)
     if not ports:
         return
     ids = []
@@ -279,9 +295,9 @@ def _bind(db, server, port):
     )
 
 
-def _entries(db, server_id, preserve, tags):
-    """The cache of ``server_id`` from its Neutron ports."""
-    rows = neutron_ports.by_device(db, server_id)
+def _entries(db, server, preserve, tags):
+    """The cache of ``server`` from its Neutron ports."""
+    rows = ports_of(db, server)
     floating = neutron_fips.by_port(db, [p["id"] for p in rows])
     names = {}
     entries = []
@@ -314,7 +330,7 @@ def refresh(db, server_ids):
     it must not delete, their tags)."""
     for server_id in server_ids:
         row = db.execute(
-            "SELECT ports, security_groups FROM servers WHERE id = ? AND deleted = 0",
+            "SELECT ports, security_groups, project_id FROM servers WHERE id = ? AND deleted = 0",
             (server_id,),
         ).fetchone()
         if row is None:
@@ -323,14 +339,18 @@ def refresh(db, server_ids):
         preserve = {e["port_id"] for e in old if e.get("preserve")}
         known = {e.get("port_id") for e in old}
         tags = {e["port_id"]: e["tag"] for e in old if e.get("tag") is not None}
+        server = {
+            "id": server_id,
+            "project_id": row["project_id"],
+            "security_groups": row["security_groups"],
+        }
         # a port bound to the server through Neutron is the user's
-        preserve |= {p["id"] for p in neutron_ports.by_device(db, server_id)} - known
-        server = {"id": server_id, "security_groups": row["security_groups"]}
+        preserve |= {p["id"] for p in ports_of(db, server)} - known
         _cache_groups(db, server)
         db.execute(
             "UPDATE servers SET ports = ?, security_groups = ? WHERE id = ?",
             (
-                json.dumps(_entries(db, server_id, preserve, tags)),
+                json.dumps(_entries(db, server, preserve, tags)),
                 server["security_groups"],
                 server_id,
             ),
@@ -341,7 +361,7 @@ def release(db, server):
     """A deleted server's ports: the ones nova made are deleted, the ones
     the user passed in are unbound (nova's ``deallocate_for_instance``)."""
     preserve = {e.get("port_id") for e in cache(server) if e.get("preserve")}
-    for port in neutron_ports.by_device(db, server["id"]):
+    for port in ports_of(db, server):
         if port["id"] in preserve:
             _unbind(db, port)
         else:
@@ -354,7 +374,7 @@ def reap(db):
     reclaimed as it was read): nova's reclaim deallocates them."""
     for row in db.execute(
         "SELECT DISTINCT s.* FROM servers s JOIN network_ports p ON p.device_id = s.id"
-        " WHERE s.deleted = 1 AND p.device_owner LIKE 'compute:%'"
+        " AND p.project_id = s.project_id WHERE s.deleted = 1 AND p.device_owner LIKE 'compute:%'"
     ).fetchall():
         release(db, dict(row))
 
@@ -414,7 +434,7 @@ def _recache(db, server, preserve=(), tags=None):
     keep = {e["port_id"] for e in old if e.get("preserve")} | set(preserve)
     known = {e["port_id"]: e["tag"] for e in old if e.get("tag") is not None}
     known.update(tags or {})
-    server["ports"] = json.dumps(_entries(db, server["id"], keep, known))
+    server["ports"] = json.dumps(_entries(db, server, keep, known))
     _cache_groups(db, server)
     db.execute(
         "UPDATE servers SET ports = ?, security_groups = ? WHERE id = ?",
@@ -427,7 +447,7 @@ def interface(db, caller, server, port_id):
     port = neutron_ports.row(db, port_id)
     if port is None or not neutron_ports.visible(caller, port):
         raise errors.NotFound("Port id %s could not be found." % port_id)
-    if port["device_id"] != server["id"]:
+    if port["device_id"] != server["id"] or port["project_id"] != server["project_id"]:
         raise errors.NotFound(
             "Instance %s does not have a port with id %s" % (server["id"], port_id)
         )
@@ -455,6 +475,7 @@ def attach(db, caller, server, network_id=None, port_id=None, fixed_ip=None, tag
         port = neutron_ports.row(db, port_id)
         if port is None or not neutron_ports.visible(caller, port):
             raise errors.NotFound("Port id %s could not be found." % port_id)
+        _check_usable(port, server["project_id"], server["id"])
         if port["device_id"]:
             raise errors.Conflict("Port %s is still in use." % port_id)
         _bind(db, server, port)
@@ -517,7 +538,7 @@ def detach(db, caller, server, port_id):
     port = neutron_ports.row(db, port_id)
     if port is None or not neutron_ports.visible(caller, port):
         raise errors.NotFound("Port id %s could not be found." % port_id)
-    if port["device_id"] != server["id"]:
+    if port["device_id"] != server["id"] or port["project_id"] != server["project_id"]:
         return
     preserve = {e.get("port_id") for e in cache(server) if e.get("preserve")}
     if port_id in preserve:
@@ -534,7 +555,7 @@ def add_fixed_ip(db, caller, server, network_id):
     from occli.localcloud.compute import servers
 
     servers.check_lock(caller, server)
-    for port in neutron_ports.by_device(db, server["id"]):
+    for port in ports_of(db, server):
         if port["network_id"] != network_id:
             continue
         subnet = db.execute(
@@ -557,7 +578,7 @@ def remove_fixed_ip(db, caller, server, address):
     from occli.localcloud.compute import servers
 
     servers.check_lock(caller, server)
-    for port in neutron_ports.by_device(db, server["id"]):
+    for port in ports_of(db, server):
         current = neutron_ports.fixed_ips(db, port["id"])
         if any(ip["ip_address"] == address for ip in current):
             neutron_ports.apply_update(
@@ -645,7 +666,7 @@ def _group_for_action(db, caller, name):
 def add_security_group(db, caller, server, name):
     """Nova's ``addSecurityGroup``: the group on every port of the server."""
     group_id = _group_for_action(db, caller, name)
-    ports = neutron_ports.by_device(db, server["id"])
+    ports = ports_of(db, server)
     if not ports:
         raise errors.NotFound(
             "instance_id %s could not be found as device id on any ports" % server["id"]
@@ -664,7 +685,7 @@ def add_security_group(db, caller, server, name):
 
 def remove_security_group(db, caller, server, name):
     group_id = _group_for_action(db, caller, name)
-    ports = neutron_ports.by_device(db, server["id"])
+    ports = ports_of(db, server)
     if not ports:
         raise errors.NotFound(
             "instance_id %s could not be found as device id on any ports" % server["id"]

@@ -166,10 +166,13 @@ def show(db, context, port_id):
     return view(db, get(db, context, port_id), context.is_admin)
 
 
-def by_device(db, device_id):
-    """The ports bound to ``device_id`` (a server), in creation order."""
+def by_device(db, device_id, project_id):
+    """The ports of ``project_id`` bound to ``device_id`` (a server), in
+    creation order: nova's ``list_ports(tenant_id=, device_id=)``, so that
+    another project's port naming the server is none of the server's."""
     return db.execute(
-        "SELECT * FROM network_ports WHERE device_id = ? ORDER BY seq", (device_id,)
+        "SELECT * FROM network_ports WHERE device_id = ? AND project_id = ? ORDER BY seq",
+        (device_id, project_id),
     ).fetchall()
 
 

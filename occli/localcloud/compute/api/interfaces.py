@@ -61,8 +61,7 @@ def list_interfaces(req):
     server = load(req)
     return {
         "interfaceAttachments": [
-            _view(req, req.db, server, port)
-            for port in neutron_ports.by_device(req.db, server["id"])
+            _view(req, req.db, server, port) for port in networks.ports_of(req.db, server)
         ]
     }
 

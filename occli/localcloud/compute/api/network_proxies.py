@@ -12,6 +12,7 @@ import ipaddress
 from occli.localcloud import errors
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
+from occli.localcloud.compute import networks
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import schemas
 from occli.localcloud.compute.api.servers import load
@@ -360,7 +361,7 @@ def delete_rule(req):
 def server_groups(req):
     server = load(req)
     ids = []
-    for port in neutron_ports.by_device(req.db, server["id"]):
+    for port in networks.ports_of(req.db, server):
         ids += neutron_ports.group_ids(req.db, port["id"])
     groups = [
         req.db.execute("SELECT * FROM network_security_groups WHERE id = ?", (g,)).fetchone()
