@@ -216,3 +216,40 @@ def test_an_admin_cannot_attach_another_projects_port(env, server_id):
         "Port %s not usable for instance %s." % (port["id"], server_id)
     )
     assert _port_row(env, port["id"]) == before
+
+
+def test_an_admin_cannot_boot_on_another_projects_port(env):
+    """The same at boot: 400, and nothing is made nor bound."""
+    port = (
+        env["client"]
+        .call(
+            "POST",
+            NEUTRON + "/ports",
+            token=env["tokens"]["b_member"],
+            json_body={"port": {"network_id": PRIVATE}},
+        )
+        .json()["port"]
+    )
+    before = _port_row(env, port["id"])
+    with env["cloud"].store.read() as db:
+        servers = db.execute("SELECT COUNT(*) FROM servers").fetchone()[0]
+    refused = _a(
+        env,
+        "POST",
+        COMPUTE + "/servers",
+        {
+            "server": {
+                "name": "admin-vm",
+                "imageRef": env["image"],
+                "flavorRef": "1",
+                "networks": [{"port": port["id"]}],
+            }
+        },
+        kind="admin",
+        expect=(400,),
+    )
+    message = refused.json()["badRequest"]["message"]
+    assert message.startswith("Port %s not usable for instance " % port["id"])
+    assert _port_row(env, port["id"]) == before
+    with env["cloud"].store.read() as db:
+        assert db.execute("SELECT COUNT(*) FROM servers").fetchone()[0] == servers
