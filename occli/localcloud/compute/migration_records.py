@@ -14,6 +14,7 @@ While a move is in flight the scheduler counts the server on both hosts
 import json
 
 from occli.localcloud import common
+from occli.localcloud.compute import values
 
 MIGRATION, LIVE, EVACUATION, RESIZE = "migration", "live-migration", "evacuation", "resize"
 # statuses after which nothing is held on either host any more
@@ -76,7 +77,16 @@ def create(db, caller, server, kind, source, dest, old_flavor, new_flavor, plan,
 
 
 def get(db, ident):
-    """The record with integer id ``ident`` (current status), or None."""
+    """The record whose id is ``ident`` (an int, or a URL's text of ASCII
+    digits) with its current status, or None: other text, or a number no
+    SQLite INTEGER holds (``10**30``), is no record's id, as nova's lookup
+    finds none."""
+    if isinstance(ident, str):
+        if not (ident.isascii() and ident.isdigit()):
+            return None
+        ident = int(ident)
+    if not values.sql_int(ident):
+        return None
     row = db.execute("SELECT * FROM compute_migrations WHERE id = ?", (ident,)).fetchone()
     return current(row) if row else None
 

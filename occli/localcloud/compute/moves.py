@@ -334,9 +334,7 @@ def live_migrate(db, caller, server, timing, host=None, force=False, async_=True
 
 
 def _instance_migration(db, server, migration_id, not_found=errors.NotFound):
-    record = None
-    if str(migration_id).isdigit():
-        record = records.get(db, int(migration_id))
+    record = records.get(db, migration_id)
     if record is None or record["instance_uuid"] != server["id"]:
         raise not_found("Migration %s not found for instance %s" % (migration_id, server["id"]))
     return record

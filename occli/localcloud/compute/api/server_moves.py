@@ -231,7 +231,7 @@ def show_server_migration(req):
     server = load(req)
     common.require_admin(req, moves.SERVER_MIGRATIONS_POLICY % "show")
     ident, uuid = req.params["migration_id"], server["id"]
-    record = records.get(req.db, int(ident)) if ident.isdigit() else None
+    record = records.get(req.db, ident)
     if record is None or record["instance_uuid"] != uuid:
         raise common.not_found(
             "In-progress live migration %s is not found for server %s." % (ident, uuid)
