@@ -22,6 +22,8 @@ from occli.localcloud import errors
 from occli.localcloud.common import reason
 
 MAX_BODY = 1024 * 1024
+# the largest read of a request body a handler streams (Request.body_chunks)
+READ_CHUNK = 64 * 1024
 # json.dumps' encoder without its cycle check (bodies are trees, a cycle
 # would still fail, with RecursionError): the same bytes, ~13% faster on a
 # 1.4 MB server list
@@ -71,14 +73,27 @@ class DropConnection(Exception):
 
 
 class Response:
+    """An answer: a JSON-able ``body``, or ``raw`` bytes or text, or a
+    ``stream`` (an iterable of bytes sent as it is iterated, ``length`` bytes
+    in all; closed, if it has ``close()``, when a HEAD answer drops it)."""
+
     def __init__(
-        self, status=200, body=None, headers=None, raw=None, content_type="application/json"
+        self,
+        status=200,
+        body=None,
+        headers=None,
+        raw=None,
+        content_type="application/json",
+        stream=None,
+        length=0,
     ):
         self.status = status
         self.body = body
         self.headers = dict(headers or {})
         self.raw = raw
         self.content_type = content_type
+        self.stream = stream
+        self.length = length
 
     def payload(self):
         if self.raw is not None:
@@ -164,6 +179,21 @@ class Request:
             return max(0, int(self.environ.get("CONTENT_LENGTH") or 0))
         except ValueError:
             return 0
+
+    def body_chunks(self, length, size=READ_CHUNK):
+        """Yield the body in reads of at most ``size`` bytes: ``length``
+        bytes, or (``length`` None: a chunked body the server decoded) until
+        the input ends; fewer if the input ends first. For a ``mode=None``
+        handler that streams a body it need not hold whole."""
+        stream = self.environ["wsgi.input"]
+        left = length
+        while left is None or left > 0:
+            chunk = stream.read(size if left is None else min(size, left))
+            if not chunk:
+                return
+            if left is not None:
+                left -= len(chunk)
+            yield chunk
 
     @property
     def body(self):
@@ -355,19 +385,26 @@ class Application:
             self.cloud.log_request(req, 0, time.monotonic() - started)
             raise
         resp.headers.setdefault("x-openstack-request-id", req.request_id)
-        payload = resp.payload()
+        if resp.stream is not None:
+            body, length = resp.stream, resp.length
+        else:
+            payload = resp.payload()
+            body, length = [payload], len(payload)
         # a header a service set to None is left out (nova's root version
         # document carries no request id)
         headers = [(k, str(v)) for k, v in resp.headers.items() if v is not None]
         if resp.status != 204:
             headers.append(("Content-Type", resp.content_type))
         # a HEAD answer has the length of the GET body, and no body
-        headers.append(("Content-Length", str(len(payload))))
+        headers.append(("Content-Length", str(length)))
         if req.method == "HEAD":
-            payload = b""
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+            body = [b""]
         start_response("%d %s" % (resp.status, reason(resp.status)), headers)
         self.cloud.log_request(req, resp.status, time.monotonic() - started)
-        return [payload]
+        return body
 
     def _route(self, req, svc):
         sub = req.path

@@ -128,6 +128,12 @@ _SETTINGS = (
         "nova's option: a resize may stay on the server's host (by default it"
         " moves to another one, as nova's scheduler does)",
     ),
+    (
+        "max_object_size",
+        int,
+        "BYTES",
+        "the largest Swift object, as Swift's max_file_size (default: %(default)s)",
+    ),
     ("token_ttl", int, "SECONDS", "token lifetime (default: %(default)s)"),
     (
         "lockout_failure_attempts",

@@ -55,6 +55,10 @@ class Config:
     # nova's [DEFAULT] allow_resize_to_same_host: False (nova's default)
     # makes a resize move to another host (NoValidHost when none fits)
     allow_resize_to_same_host: bool = False
+    # Swift's [swift-constraints] max_file_size: the largest object (bytes
+    # are streamed to a file, never held whole); the HTTP server refuses
+    # larger bodies before buffering them
+    max_object_size: int = 5 * 1024**3 + 2
 
 
 # network before compute: compute's seed and servers use neutron's tables

@@ -40,6 +40,7 @@ RUNTIME_SETTINGS = frozenset(
         "reclaim_instance_interval",
         "shelved_offload_time",
         "allow_resize_to_same_host",
+        "max_object_size",
     )
 )
 #: scrypt cost of the seeded users' hashes in a template (a cloud made for

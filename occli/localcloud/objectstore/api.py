@@ -8,6 +8,7 @@ or holds a NUL is a 412 (the proxy's ``check_utf8``). Errors are Swift's
 bodies: the domain error's ``text`` verbatim, else Swift's HTML page.
 """
 
+import contextlib
 import email.utils
 import math
 import re
@@ -20,6 +21,7 @@ from occli.localcloud.app import Service
 from occli.localcloud.app import Unauthenticated
 from occli.localcloud.objectstore import accounts
 from occli.localcloud.objectstore import containers
+from occli.localcloud.objectstore import files
 from occli.localcloud.objectstore import migrations
 from occli.localcloud.objectstore import objects
 from occli.localcloud.objectstore import tempurl
@@ -36,6 +38,7 @@ _HTML_ERRORS = {
     409: "There was a conflict when trying to complete your request.",
     411: "Length Required",
     422: "The Etag you supplied does not match the object's Etag.",
+    499: "The client was disconnected during request.",
 }
 
 
@@ -131,8 +134,12 @@ class ObjectStoreService(Service):
     # dropping the endpoint's path: fine for a real Swift on its own port,
     # a 404 here without this alias.
     root_paths = ("/v1/AUTH_",)
-    max_object_size = 5 * 1024 * 1024
     listing_limit = 10000
+
+    @property
+    def max_object_size(self):
+        """Swift's ``max_file_size``: ``Config.max_object_size``."""
+        return self.cloud.config.max_object_size
 
     @property
     def max_body(self):
@@ -141,25 +148,29 @@ class ObjectStoreService(Service):
 
     def __init__(self, cloud):
         super().__init__(cloud)
+        self.files = files.Files(cloud.config.data_dir)
         acct = r"/v1/(?P<account>AUTH_[^/]+)"
         cont = acct + r"/(?P<container>[^/]+)"
         obj = cont + r"/(?P<object>.+)"
-        for method, regex, handler in (
-            ("GET", acct, self.get_account),
-            ("POST", acct, self.post_account),
-            ("GET", cont, self.get_container),
-            ("PUT", cont, self.put_container),
-            ("DELETE", cont, self.delete_container),
-            ("GET", obj, self.get_object),
-            ("PUT", obj, self.put_object),
-            ("DELETE", obj, self.delete_object),
+        # an object PUT streams its body with no transaction open, and
+        # writes only its metadata row; a DELETE removes the file after the
+        # row: both open their own transactions (mode None)
+        for method, regex, handler, mode in (
+            ("GET", acct, self.get_account, "auto"),
+            ("POST", acct, self.post_account, "auto"),
+            ("GET", cont, self.get_container, "auto"),
+            ("PUT", cont, self.put_container, "auto"),
+            ("DELETE", cont, self.delete_container, "auto"),
+            ("GET", obj, self.get_object, "auto"),
+            ("PUT", obj, self.put_object, None),
+            ("DELETE", obj, self.delete_object, None),
         ):
-            route = Route(method, "/", handler, auth=False)
+            route = Route(method, "/", handler, auth=False, mode=mode)
             route.regex = re.compile("^" + regex + "/?$")
             self.routes.append(route)
 
     def migrations(self):
-        return list(migrations.MIGRATIONS)
+        return migrations.steps(self.files)
 
     # -- framework hooks ---------------------------------------------------
 
@@ -196,8 +207,12 @@ class ObjectStoreService(Service):
     # -- storage access for other services --------------------------------
 
     def read_object(self, db, account, container, name):
-        """The stored object as a dict (``body``, ``timestamp``, …) or None."""
-        return objects.read(db, account, container, name)
+        """The stored object as a dict (``body``, ``timestamp``, …) or None;
+        ``body`` is the whole content (heat's signals are small)."""
+        obj = objects.read(db, account, container, name)
+        if obj is not None:
+            obj["body"] = self.files.read(obj["file"])
+        return obj
 
     def signed_object(self, db, url, method="HEAD"):
         """``(account, container, object)`` temp URL ``url`` validly grants
@@ -205,6 +220,16 @@ class ObjectStoreService(Service):
         return tempurl.signed_object(db, url, self.prefix, method)
 
     # -- authorisation -----------------------------------------------------
+
+    @contextlib.contextmanager
+    def _reading(self, req):
+        """``req.db`` a read transaction, for a route without one."""
+        with self.cloud.store.read() as db:
+            req.db = db
+            try:
+                yield db
+            finally:
+                req.db = None
 
     def _authorize(self, req, temp_url_ok=False):
         """Check the caller may use the account in ``req.params``.
@@ -352,55 +377,70 @@ class ObjectStoreService(Service):
             headers["Content-Disposition"] = tempurl.content_disposition(
                 req.query, req.params["object"]
             )
+        # opened in this read transaction: a replace or delete committed
+        # meanwhile unlinks the path, not the open file
+        body = () if req.method == "HEAD" else self.files.reader(obj["file"])
         return Response(
-            200, headers=headers, raw=bytes(obj["body"]), content_type=obj["content_type"]
+            200,
+            headers=headers,
+            stream=body,
+            length=obj["size"],
+            content_type=obj["content_type"],
         )
 
     def put_object(self, req):
-        self._authorize(req, temp_url_ok=True)
-        name = req.params["object"]
-        objects.check_name(name)
-        body = self._read_body(req)
-        meta, _ = _meta_headers(req.environ, "object")
-        etag, now = objects.put(
-            req.db,
-            req.params["account"],
-            req.params["container"],
-            name,
-            body,
-            etag=req.header("Etag"),
-            content_type=req.header("Content-Type"),
-            meta=meta,
-        )
+        account, container, name = (req.params[k] for k in ("account", "container", "object"))
+        with self._reading(req) as db:
+            self._authorize(req, temp_url_ok=True)
+            objects.check_name(name)
+            length = self._body_length(req)
+            containers.get(db, account, container)
+        stored = self.files.store(self._body(req, length))
+        try:
+            objects.check_etag(req.header("Etag"), stored.md5)
+            meta, _ = _meta_headers(req.environ, "object")
+            with self.cloud.store.transaction() as db:
+                now, replaced = objects.put(
+                    db,
+                    account,
+                    container,
+                    name,
+                    stored,
+                    content_type=req.header("Content-Type"),
+                    meta=meta,
+                )
+        except BaseException:
+            self.files.remove(stored.name)
+            raise
+        self.files.remove(replaced)
         return Response(
             201,
             raw=b"",
             content_type="text/html; charset=UTF-8",
             headers={
-                "Etag": etag,
+                "Etag": stored.md5,
                 "Last-Modified": _last_modified(now),
                 "X-Timestamp": _x_timestamp(now),
             },
         )
 
     def delete_object(self, req):
-        self._authorize(req, temp_url_ok=True)
-        objects.delete(
-            req.db, req.params["account"], req.params["container"], req.params["object"]
-        )
+        account, container, name = (req.params[k] for k in ("account", "container", "object"))
+        with self._reading(req):
+            self._authorize(req, temp_url_ok=True)
+        with self.cloud.store.transaction() as db:
+            removed = objects.delete(db, account, container, name)
+        self.files.remove(removed)
         return Response(204)
 
-    def _read_body(self, req):
-        """The object body: ``Content-Length`` bytes or a chunked body, at
-        most ``max_object_size`` (411 without either, 413 over it)."""
+    def _body_length(self, req):
+        """The declared body length, or None for a chunked body (411
+        without either, 400 if invalid, 413 over ``max_object_size``)."""
         length = req.environ.get("CONTENT_LENGTH")
         if not length:
             if "chunked" not in (req.header("Transfer-Encoding") or "").lower():
                 raise HTTPError(411)
-            body = req.environ["wsgi.input"].read(self.max_object_size + 1)
-            if len(body) > self.max_object_size:
-                raise SwiftError(413, _TOO_LARGE)
-            return body
+            return None
         try:
             length = int(length)
         except ValueError:
@@ -409,4 +449,17 @@ class ObjectStoreService(Service):
             raise SwiftError(400, "Invalid Content-Length")
         if length > self.max_object_size:
             raise SwiftError(413, _TOO_LARGE)
-        return req.environ["wsgi.input"].read(length) if length else b""
+        return length
+
+    def _body(self, req, length):
+        """The body's chunks: ``length`` bytes (499 if it ends sooner, as
+        Swift's proxy answers a client gone) or, chunked (``length`` None),
+        until it ends (413 once past ``max_object_size``)."""
+        received = 0
+        for chunk in req.body_chunks(length):
+            received += len(chunk)
+            if received > self.max_object_size:
+                raise SwiftError(413, _TOO_LARGE)
+            yield chunk
+        if length is not None and received < length:
+            raise HTTPError(499)

@@ -1,5 +1,12 @@
 """The object-store tables, applied under the store component
-``objectstore`` (append steps, never edit a released one)."""
+``objectstore`` (append steps, never edit a released one).
+
+Step 2 moves object bytes out of the database (``swift_objects.body``
+BLOBs) into files (:mod:`.files`) and rebuilds the table without that
+column: it needs the cloud's files, so :func:`steps` builds the list.
+"""
+
+from occli.localcloud.objectstore import files as files_
 
 MIGRATIONS = [
     """
@@ -28,3 +35,59 @@ MIGRATIONS = [
             REFERENCES swift_containers (account, name))
 """
 ]
+
+_OBJECTS_WITH_FILES = """
+    CREATE TABLE swift_objects_v2 (
+        account TEXT NOT NULL,
+        container TEXT NOT NULL,
+        name TEXT NOT NULL,
+        file TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        etag TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        timestamp REAL NOT NULL,
+        PRIMARY KEY (account, container, name),
+        FOREIGN KEY (account, container)
+            REFERENCES swift_containers (account, name))
+"""
+
+
+def move_bodies_to_files(files):
+    """Step 2: each object's BLOB written to a file of ``files`` (one row
+    in memory at a time), then ``swift_objects`` rebuilt with a ``file``
+    column instead of ``body``."""
+
+    def step(db):
+        db.execute(_OBJECTS_WITH_FILES)
+        for (rowid,) in db.execute("SELECT rowid FROM swift_objects").fetchall():
+            row = db.execute("SELECT * FROM swift_objects WHERE rowid = ?", (rowid,)).fetchone()
+            body = bytes(row["body"])
+            stored = files.store(
+                body[i : i + files_.CHUNK] for i in range(0, len(body), files_.CHUNK)
+            )
+            db.execute(
+                "INSERT INTO swift_objects_v2 (account, container, name, file,"
+                " size, etag, content_type, metadata, timestamp)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    row["account"],
+                    row["container"],
+                    row["name"],
+                    stored.name,
+                    stored.size,
+                    row["etag"],
+                    row["content_type"],
+                    row["metadata"],
+                    row["timestamp"],
+                ),
+            )
+        db.execute("DROP TABLE swift_objects")
+        db.execute("ALTER TABLE swift_objects_v2 RENAME TO swift_objects")
+
+    return step
+
+
+def steps(files):
+    """Every step, in order, for a cloud whose object files are ``files``."""
+    return [*MIGRATIONS, move_bodies_to_files(files)]

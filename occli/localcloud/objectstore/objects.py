@@ -1,11 +1,11 @@
-"""Swift objects: BLOBs with an MD5 etag, a content type and metadata.
+"""Swift objects: metadata rows (size, MD5 etag, content type, metadata,
+timestamp and the name of the file holding the bytes: see :mod:`.files`).
 
 Errors follow Swift: a name over 1024 UTF-8 bytes is a 400 whose plain-text
 body is the error's ``text``; a missing container or object 404; an
 ``Etag`` the body does not match 422.
 """
 
-import hashlib
 import json
 import mimetypes
 
@@ -31,7 +31,8 @@ def check_name(name):
 
 
 def read(db, account, container, name):
-    """The stored object as a dict (``body``, ``timestamp``, …) or None."""
+    """The object's row as a dict (``file``, ``size``, ``timestamp``, …)
+    or None."""
     row = db.execute(
         "SELECT * FROM swift_objects WHERE account = ? AND container = ? AND name = ?",
         (account, container, name),
@@ -40,7 +41,7 @@ def read(db, account, container, name):
 
 
 def get(db, account, container, name):
-    """The stored object as a dict, or NotFound."""
+    """The object's row as a dict, or NotFound."""
     obj = read(db, account, container, name)
     if obj is None:
         raise errors.NotFound("Object %s not found" % name)
@@ -51,45 +52,52 @@ def metadata(obj):
     return json.loads(obj["metadata"])
 
 
-def put(db, account, container, name, body, etag=None, content_type=None, meta=None):
-    """Store (or replace) an object; returns ``(etag, timestamp)``.
+def check_etag(sent, actual):
+    """EtagMismatch unless ``sent`` (the client's ``Etag``, if any; quotes
+    and case ignored) is the body's MD5 ``actual``."""
+    sent = (sent or "").strip('"').lower()
+    if sent and sent != actual:
+        raise EtagMismatch("Etag %s does not match the body" % sent)
 
-    ``etag``: the MD5 the client sent, if any (quotes and case ignored);
+
+def put(db, account, container, name, stored, content_type=None, meta=None):
+    """Record (or replace) an object whose bytes are in file ``stored``
+    (a :class:`.files.Stored`); returns ``(timestamp, the replaced object's
+    file or None)``, that file to be removed once this commits.
+
     ``content_type`` defaults to a guess from the name, then
     ``application/octet-stream``; ``meta`` items with empty values are
     dropped.
     """
     containers.get(db, account, container)
-    actual = hashlib.md5(body).hexdigest()
-    sent = (etag or "").strip('"').lower()
-    if sent and sent != actual:
-        raise EtagMismatch("Etag %s does not match the body" % sent)
+    old = read(db, account, container, name)
     content_type = content_type or mimetypes.guess_type(name)[0] or "application/octet-stream"
     now = common.utcnow().timestamp()
     db.execute(
         "INSERT OR REPLACE INTO swift_objects (account, container, name,"
-        " body, size, etag, content_type, metadata, timestamp)"
+        " file, size, etag, content_type, metadata, timestamp)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             account,
             container,
             name,
-            body,
-            len(body),
-            actual,
+            stored.name,
+            stored.size,
+            stored.md5,
             content_type,
             json.dumps({k: v for k, v in (meta or {}).items() if v}),
             now,
         ),
     )
-    return actual, now
+    return now, old["file"] if old else None
 
 
 def delete(db, account, container, name):
-    """Delete an object, or NotFound."""
-    deleted = db.execute(
+    """Delete an object (NotFound if there is none); returns its file, to
+    be removed once this commits."""
+    obj = get(db, account, container, name)
+    db.execute(
         "DELETE FROM swift_objects WHERE account = ? AND container = ? AND name = ?",
         (account, container, name),
-    ).rowcount
-    if not deleted:
-        raise errors.NotFound("Object %s not found" % name)
+    )
+    return obj["file"]

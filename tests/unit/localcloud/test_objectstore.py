@@ -3,6 +3,7 @@
 import base64
 import hashlib
 import hmac
+import io
 import time
 
 import pytest
@@ -150,16 +151,27 @@ def test_object_size_limit(env, monkeypatch):
     )
 
 
-def test_default_object_size_limit_is_5_mib(env):
+def test_default_object_size_limit_is_swifts_max_file_size(env):
+    """Swift's max_file_size (5 GiB + 2): a larger declared length is a 413
+    before any byte is read; waitress's own cap follows it."""
     demo = env.demo
+    assert env.cloud.objectstore.max_object_size == 5 * 1024**3 + 2
     requests.put(demo.swift + "/c", headers=demo.headers)
-    body = b"x" * (5 * 1024 * 1024)
+    body = b"x" * (6 * 1024 * 1024)  # over the old 5 MiB cap
     assert requests.put(demo.swift + "/c/o", data=body, headers=demo.headers).status_code == 201
-    assert len(requests.get(demo.swift + "/c/o", headers=demo.headers).content) == len(body)
-    assert (
-        requests.put(demo.swift + "/c/o", data=body + b"x", headers=demo.headers).status_code
-        == 413
-    )
+    assert requests.get(demo.swift + "/c/o", headers=demo.headers).content == body
+    path = "/object-store/v1/AUTH_%s/c/huge" % demo.project
+    environ = {
+        "REQUEST_METHOD": "PUT",
+        "PATH_INFO": path,
+        "HTTP_X_AUTH_TOKEN": demo.token,
+        "CONTENT_LENGTH": str(5 * 1024**3 + 3),
+        "wsgi.input": io.BytesIO(b""),
+    }
+    captured = []
+    answer = b"".join(env.cloud.wsgi(environ, lambda status, headers: captured.append(status)))
+    assert captured == ["413 Request Entity Too Large"]
+    assert answer == b"Your request is too large."
 
 
 @pytest.mark.parametrize("digest", ["sha1", "sha256", "sha512"])
