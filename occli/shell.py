@@ -157,6 +157,16 @@ class RedactingFormatter(logging.Formatter):
         return redact(super().format(record))
 
 
+class PrivateFileHandler(logging.FileHandler):
+    """The ``--log-file`` handler: the file created 0600, and refused when
+    others could read it (:func:`occli.private_files.open_append`)."""
+
+    def _open(self):
+        from occli import private_files
+
+        return private_files.open_append(self.baseFilename, "log file", self.encoding)
+
+
 def _library_warnings(record):
     """Drop keystoneauth's warnings from the console (they precede the error
     that says the same, e.g. "Failed to discover available identity
@@ -442,7 +452,7 @@ class OcCLI(app.App):
             handler.addFilter(_library_warnings)
         if self.options.log_file:
             # the file gets the whole (redacted) debug log; console unchanged
-            log_file = logging.FileHandler(self.options.log_file)
+            log_file = PrivateFileHandler(self.options.log_file)
             log_file.setFormatter(
                 RedactingFormatter("%(asctime)s %(levelname)s %(name)s %(message)s")
             )

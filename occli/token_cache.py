@@ -9,9 +9,10 @@ One JSON file per :meth:`occli.config.CloudConfig.identity_key` under
 
 ``auth_state`` is keystoneauth's own serialisation: the token id and the
 token body (catalog, roles, project); never the password or secret.  The
-token itself is a bearer credential, so the directory and the files are
-private (:mod:`occli.private_files`: 0700 and 0600, written through a
-unique temporary file, foreign, open or symlinked ones refused).  ``extra``
+token itself is a bearer credential, so the directory (and the cache
+directory holding it) and the files are private (:mod:`occli.private_files`:
+0700 and 0600, written through a unique temporary file, foreign, open or
+symlinked ones refused).  ``extra``
 holds small facts tied to the token's lifetime, such as the compute version
 range discovered at the endpoint.
 
