@@ -1,6 +1,8 @@
 """Subnets: CIDRs, gateways, allocation pools, and the fixed-IP
 allocation ports draw from them (neutron's IPAM)."""
 
+import bisect
+import functools
 import ipaddress
 import itertools
 import json
@@ -224,6 +226,9 @@ def create(db, context, body):
         raise attrs.invalid_input(
             "Cidr %s does not match ip_version %s" % (cidr, values["ip_version"])
         )
+    # neutron's _validate_subnet_cidr (db/ipam_backend_mixin.py): no /0
+    if net.prefixlen == 0:
+        raise attrs.invalid_input("0 is not allowed as CIDR prefix length")
     for other in db.execute(
         "SELECT cidr FROM network_subnets WHERE network_id = ?", (network["id"],)
     ):
@@ -336,14 +341,11 @@ def _free_address(db, subnet):
     booting thousands of servers stays linear), else the lowest free one
     (neutron itself promises no order: it picks among the first free)."""
     gateway = subnet["gateway_ip"]
-    pools = [
-        (ipaddress.ip_address(p["start"]), ipaddress.ip_address(p["end"]))
-        for p in json.loads(subnet["allocation_pools"])
-    ]
+    pools = _parsed_pools(subnet)
     count = db.execute(
         "SELECT COUNT(*) FROM network_port_ips WHERE subnet_id = ?", (subnet["id"],)
     ).fetchone()[0]
-    candidate = _nth_address(pools, count)
+    candidate = pools.nth(count)
     if candidate not in (None, gateway) and not _taken(db, subnet, candidate):
         return candidate
     used = {
@@ -352,26 +354,49 @@ def _free_address(db, subnet):
             "SELECT ip_address FROM network_port_ips WHERE subnet_id = ?", (subnet["id"],)
         )
     }
-    for start, end in pools:
-        current = start
-        while current <= end:
-            if str(current) not in used and str(current) != gateway:
-                return str(current)
-            current += 1
+    for start, end in zip(pools.starts, pools.ends, strict=True):
+        for value in range(start, end + 1):
+            address = str(pools.address(value))
+            if address not in used and address != gateway:
+                return address
     raise errors.Conflict(
         "No more IP addresses available on network %s." % subnet["network_id"],
         type="IpAddressGenerationFailure",
     )
 
 
-def _nth_address(pools, index):
-    """The ``index``-th address (from 0) of ``pools``; None past their end."""
-    for start, end in pools:
-        size = int(end) - int(start) + 1
-        if index < size:
-            return str(start + index)
-        index -= size
-    return None
+class _Pools:
+    """A subnet's allocation pools as integers, in their order, with how
+    many addresses precede each (``before``) for the n-th address."""
+
+    def __init__(self, version, pools):
+        self.address = ipaddress.IPv4Address if version == 4 else ipaddress.IPv6Address
+        self.starts = [int(self.address(p["start"])) for p in pools]
+        self.ends = [int(self.address(p["end"])) for p in pools]
+        self.before = list(
+            itertools.accumulate(
+                (end - start + 1 for start, end in zip(self.starts, self.ends, strict=True)),
+                initial=0,
+            )
+        )
+
+    def nth(self, index):
+        """The ``index``-th address (from 0) of the pools; None past their end."""
+        if index >= self.before[-1]:
+            return None
+        pool = bisect.bisect_right(self.before, index) - 1
+        return str(self.address(self.starts[pool] + index - self.before[pool]))
+
+
+def _parsed_pools(subnet):
+    return _parse_pools(subnet["id"], subnet["ip_version"], subnet["allocation_pools"])
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_pools(subnet_id, version, pools):
+    """Parsed once per subnet and pools' JSON: a port create on a subnet of
+    thousands of pools does not re-parse them all in its write transaction."""
+    return _Pools(version, json.loads(pools))
 
 
 def _taken(db, subnet, address):
