@@ -4,21 +4,35 @@ import re
 
 from cliff import columns
 
-# C0 controls but tab and newline, DEL and C1 controls (ESC, CSI, OSC, …)
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0 controls but tab and newline, DEL and C1 controls (ESC, CSI, OSC, …);
+# the bidirectional controls (embeddings, overrides, isolates and marks: a
+# name that reads backwards, "Trojan Source"); the line and paragraph
+# separators; the invisible ZWSP, word joiner and BOM. ZWNJ and ZWJ are
+# kept: Persian and Indic text and emoji sequences need them.
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]"
+)
 
 
 def printable(text):
-    """``text`` with control characters shown as ``\\xNN``.
+    """``text`` with control characters shown as ``\\xNN`` (``\\u202e``
+    beyond U+00FF).
 
     Tabs and newlines are kept (multi-line cells are normal); anything
-    that could move the cursor or start a terminal escape sequence is not.
+    that could move the cursor, start a terminal escape sequence, reorder
+    the text shown (a bidirectional override) or hide in it is not.
     """
-    return _CONTROL.sub(lambda m: "\\x%02x" % ord(m.group()), text)
+    return _CONTROL.sub(_escape, text)
+
+
+def _escape(match):
+    code = ord(match.group())
+    return ("\\x%02x" if code < 0x100 else "\\u%04x") % code
 
 
 def printable_cell(value):
-    """A cell (text or column) whose control characters show as ``\\xNN``."""
+    """A cell (text or column) whose control characters show escaped
+    (:func:`printable`)."""
     if isinstance(value, str):
         return printable(value)
     if isinstance(value, columns.FormattableColumn):

@@ -153,8 +153,14 @@ class GlobalOptionParser(argparse.ArgumentParser):
 
 
 class RedactingFormatter(logging.Formatter):
+    """Log lines with secrets masked and terminal controls escaped: an
+    error may quote what a server or another user chose (a name holding
+    an escape sequence or a bidirectional override)."""
+
     def format(self, record):
-        return redact(super().format(record))
+        from occli.columns import printable
+
+        return printable(redact(super().format(record)))
 
 
 class PrivateFileHandler(logging.FileHandler):
