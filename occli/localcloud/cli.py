@@ -134,6 +134,20 @@ _SETTINGS = (
         "BYTES",
         "the largest Swift object, as Swift's max_file_size (default: %(default)s)",
     ),
+    (
+        "object_quota_bytes",
+        int,
+        "BYTES",
+        "bytes each Swift account may store unless the admin sets its"
+        " X-Account-Quota-Bytes, -1 for unlimited (default: %(default)s)",
+    ),
+    (
+        "object_quota_count",
+        int,
+        "N",
+        "objects each Swift account may hold unless the admin sets its"
+        " X-Account-Quota-Count, -1 for unlimited (default: %(default)s)",
+    ),
     ("token_ttl", int, "SECONDS", "token lifetime (default: %(default)s)"),
     (
         "lockout_failure_attempts",

@@ -63,6 +63,12 @@ class Config:
     # are streamed to a file, never held whole); the HTTP server refuses
     # larger bodies before buffering them
     max_object_size: int = 5 * 1024**3 + 2
+    # each Swift account's quotas where its X-Account-Quota-Bytes /
+    # -Count (set by the admin, Swift's reseller) say nothing: bytes
+    # stored and objects (-1: unlimited, Swift's default; a laptop's
+    # disk is not a cluster's)
+    object_quota_bytes: int = 1024**3
+    object_quota_count: int = 100000
 
 
 # network before compute: compute's seed and servers use neutron's tables

@@ -41,6 +41,8 @@ RUNTIME_SETTINGS = frozenset(
         "shelved_offload_time",
         "allow_resize_to_same_host",
         "max_object_size",
+        "object_quota_bytes",
+        "object_quota_count",
     )
 )
 #: scrypt cost of the seeded users' hashes in a template (a cloud made for

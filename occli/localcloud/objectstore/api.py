@@ -96,6 +96,25 @@ def _meta_headers(environ, kind):
     return set_, remove
 
 
+def _quota_headers(environ):
+    """``{"quota-bytes"|"quota-count": value}`` of the quota headers a POST
+    sends (``""``: remove), as account_quotas reads them: ``X-Account-Quota-
+    <Bytes|Count>``, ``X-Remove-…`` winning, the legacy
+    ``X-Account-Meta-Quota-Bytes`` standing in for the first."""
+    values = {}
+    for kind, name in (("BYTES", "quota-bytes"), ("COUNT", "quota-count")):
+        value = environ.get("HTTP_X_ACCOUNT_QUOTA_" + kind)
+        remove = environ.get("HTTP_X_REMOVE_ACCOUNT_QUOTA_" + kind)
+        if kind == "BYTES":
+            value = value or environ.get("HTTP_X_ACCOUNT_META_QUOTA_BYTES")
+            remove = remove or environ.get("HTTP_X_REMOVE_ACCOUNT_META_QUOTA_BYTES")
+        if remove:
+            value = ""
+        if value is not None:
+            values[name] = value
+    return values
+
+
 def _meta_out(kind, meta):
     return {"X-%s-Meta-%s" % (kind, k.title()): v for k, v in meta.items()}
 
@@ -300,6 +319,10 @@ class ObjectStoreService(Service):
             "X-Timestamp": _x_timestamp(info["created_at"]),
         }
         headers.update(_meta_out("Account", info["metadata"]))
+        # account_quotas: anyone who reads the account sees its quotas
+        for name in accounts.QUOTAS:
+            if info["sysmeta"].get(name):
+                headers["X-Account-%s" % name.title()] = info["sysmeta"][name]
         headers = _for_caller(headers, via)
         listing = self._listing(
             req,
@@ -316,9 +339,15 @@ class ObjectStoreService(Service):
         return self._listing_response(req, listing, headers)
 
     def post_account(self, req):
-        self._authorize(req)
+        via = self._authorize(req)
+        quotas = _quota_headers(req.environ)
+        if quotas and via != "reseller":
+            raise HTTPError(403)  # account_quotas: only the reseller sets them
+        if any(v and not v.isdigit() for v in quotas.values()):
+            raise HTTPError(400)
         set_, remove = _meta_headers(req.environ, "account")
         accounts.update_metadata(req.db, req.params["account"], set_, remove)
+        accounts.update_sysmeta(req.db, req.params["account"], quotas)
         return Response(204)
 
     # -- containers --------------------------------------------------------
@@ -391,15 +420,20 @@ class ObjectStoreService(Service):
     def put_object(self, req):
         account, container, name = (req.params[k] for k in ("account", "container", "object"))
         with self._reading(req) as db:
-            self._authorize(req, temp_url_ok=True)
+            # the reseller admin is bound by no quota (account_quotas)
+            bound = self._authorize(req, temp_url_ok=True) != "reseller"
             objects.check_name(name)
             length = self._body_length(req)
             containers.get(db, account, container)
+            if bound:
+                self._check_quota(db, account, length or 0)
         stored = self.files.store(self._body(req, length))
         try:
             objects.check_etag(req.header("Etag"), stored.md5)
             meta, _ = _meta_headers(req.environ, "object")
             with self.cloud.store.transaction() as db:
+                if bound:  # the bytes received, against what is stored now
+                    self._check_quota(db, account, stored.size)
                 now, replaced = objects.put(
                     db,
                     account,
@@ -432,6 +466,12 @@ class ObjectStoreService(Service):
             removed = objects.delete(db, account, container, name)
         self.files.remove(removed)
         return Response(204)
+
+    def _check_quota(self, db, account, adding):
+        config = self.cloud.config
+        accounts.check_quota(
+            db, account, adding, config.object_quota_bytes, config.object_quota_count
+        )
 
     def _body_length(self, req):
         """The declared body length, or None for a chunked body (411

@@ -4,6 +4,7 @@
 Step 2 moves object bytes out of the database (``swift_objects.body``
 BLOBs) into files (:mod:`.files`) and rebuilds the table without that
 column: it needs the cloud's files, so :func:`steps` builds the list.
+Step 3 adds the accounts' system metadata (their quotas).
 """
 
 from occli.localcloud.objectstore import files as files_
@@ -88,6 +89,11 @@ def move_bodies_to_files(files):
     return step
 
 
+# Step 3: the accounts' system metadata (account_quotas' quota-bytes and
+# quota-count), which only the reseller admin sets
+_ACCOUNT_SYSMETA = "ALTER TABLE swift_accounts ADD COLUMN sysmeta TEXT NOT NULL DEFAULT '{}'"
+
+
 def steps(files):
     """Every step, in order, for a cloud whose object files are ``files``."""
-    return [*MIGRATIONS, move_bodies_to_files(files)]
+    return [*MIGRATIONS, move_bodies_to_files(files), _ACCOUNT_SYSMETA]
