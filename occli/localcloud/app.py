@@ -336,6 +336,13 @@ class Service:
         """
         return []
 
+    def slow_request(self, method, path):
+        """Whether a request (its method and full path) is one of this
+        service's slow routes (CPU-bound for tens of ms or more: password
+        hashing, template validation), which the HTTP server serves on
+        threads of their own (``server.SlowDispatcher``)."""
+        return False
+
     def before(self, req):
         """Called after routing and auth, before the handler."""
 

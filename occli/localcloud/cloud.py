@@ -33,10 +33,10 @@ class Config:
     # default) for lockout_duration seconds (None: until an admin updates it)
     lockout_failure_attempts: int | None = None
     lockout_duration: int | None = 1800
-    # threads (per process, besides ``threads``) serving the identity routes
-    # that hash passwords: at most this many scrypt at once, and a flood of
-    # logins never takes a thread from token holders (server.py)
-    password_threads: int = 2
+    # threads (per process, besides ``threads``) serving the slow routes
+    # (password hashing, Heat's template validation): at most this many run
+    # at once, and a flood of them never takes a thread from token holders
+    slow_threads: int = 2
     admin_password: str = dataclasses.field(default="admin-secret", repr=False)
     demo_password: str = dataclasses.field(default="demo-secret", repr=False)
     alt_password: str = dataclasses.field(default="alt-secret", repr=False)

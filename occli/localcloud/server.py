@@ -45,46 +45,47 @@ def connect_host(host):
     return "[%s]" % host if ":" in host else host
 
 
-class HashingDispatcher(ThreadedTaskDispatcher):
+class SlowDispatcher(ThreadedTaskDispatcher):
     """Waitress's task dispatcher (``threads`` threads) with a second pool
-    of ``password_threads`` threads for the requests ``hashes(method,
-    path)`` names: the identity routes that run scrypt (~45 ms of a core
-    each; ``identity.api.HASHING_ROUTES``).
+    of ``slow_threads`` threads for the requests ``slow(method, path)``
+    names: the services' slow routes (``Service.slow_request``: identity's
+    password hashing, ~45 ms of a core each; Heat's ``/validate``).
 
-    A flood of wrong passwords then waits in that pool's queue (bounded by
-    waitress's connection limit), at most ``password_threads`` hashes run
-    at once, and the other threads stay free for token holders: with one
-    pool, 8 flooding clients held all 8 threads and other projects' reads
-    queued behind them (p99 10 ms → 0.3–1.5 s, issue 19).
+    A flood of them then waits in that pool's queue (bounded by waitress's
+    connection limit), at most ``slow_threads`` run at once, and the other
+    threads stay free for token holders: with one pool, 8 clients posting
+    wrong passwords held all 8 threads and other projects' reads queued
+    behind them (p99 10 ms → 0.3–1.5 s, issue 19).
     """
 
-    def __init__(self, hashes, password_threads):
+    def __init__(self, slow, slow_threads):
         super().__init__()
-        self.hashes = hashes
-        self.hashing = ThreadedTaskDispatcher()
-        self.hashing.set_thread_count(password_threads)
+        self.slow = slow
+        self.slow_pool = ThreadedTaskDispatcher()
+        self.slow_pool.set_thread_count(slow_threads)
 
     def add_task(self, task):
         # the task is a channel whose first request is parsed (waitress
         # adds it holding the channel's requests lock)
         requests = getattr(task, "requests", None)
         request = requests[0] if requests else None
-        if request and not request.error and self.hashes(request.command, request.path):
-            self.hashing.add_task(task)
+        if request and not request.error and self.slow(request.command, request.path):
+            self.slow_pool.add_task(task)
         else:
             super().add_task(task)
 
     def shutdown(self, cancel_pending=True, timeout=5):
-        self.hashing.shutdown(cancel_pending, timeout)
+        self.slow_pool.shutdown(cancel_pending, timeout)
         return super().shutdown(cancel_pending, timeout)
 
 
 def _dispatcher(cloud, threads):
-    identity = cloud.identity
-    if identity is None:
-        dispatcher = ThreadedTaskDispatcher()
-    else:
-        dispatcher = HashingDispatcher(identity.hashes, cloud.config.password_threads)
+    services = cloud.services
+
+    def slow(method, path):
+        return any(svc.slow_request(method, path) for svc in services)
+
+    dispatcher = SlowDispatcher(slow, cloud.config.slow_threads)
     dispatcher.set_thread_count(threads)
     return dispatcher
 
@@ -95,7 +96,7 @@ def make_server(cloud, host="127.0.0.1", port=8775, threads=None, sockets=None):
 
     Waitress refuses (413) a body larger than any mounted service accepts
     (``Service.max_body``) before buffering it; its default is 1 GB.
-    Password hashing has threads of its own (:class:`HashingDispatcher`).
+    Slow routes have threads of their own (:class:`SlowDispatcher`).
     Raises OSError (e.g. EADDRINUSE) if the address cannot be bound.
     """
     where = {"sockets": sockets} if sockets else {"host": host, "port": port}

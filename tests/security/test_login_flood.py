@@ -1,7 +1,7 @@
 """Issue 19, finding 10: an unauthenticated wrong-password flood (8
 threads) raised other tenants' read p99 from 10 ms to 0.3–1.5 s, its
 logins holding every server thread while scrypt ran. The routes that hash
-passwords now have threads of their own (``Config.password_threads``): at
+passwords now have threads of their own (``Config.slow_threads``): at
 most that many hashes run at once and token holders keep the others."""
 
 import threading
@@ -49,7 +49,7 @@ class _SlowHashes:
 @pytest.fixture
 def served(tmp_path):
     cloud = LocalCloud(
-        Config(data_dir=str(tmp_path / "data"), threads=2, password_threads=1),
+        Config(data_dir=str(tmp_path / "data"), threads=2, slow_threads=1),
         services=[IdentityService, ImageService],
     )
     server = BackgroundServer(cloud).start()
@@ -75,7 +75,7 @@ def _login(url, user, password):
 def _waiting(server, hashes):
     """Logins running a hash or queued for a thread (in either pool)."""
     dispatcher = server.server.task_dispatcher
-    pools = [dispatcher, getattr(dispatcher, "hashing", None)]
+    pools = [dispatcher, getattr(dispatcher, "slow_pool", None)]
     return hashes.inside + sum(len(pool.queue) for pool in pools if pool is not None)
 
 
@@ -117,14 +117,14 @@ def test_token_holders_are_served_while_logins_wait_for_scrypt(served, monkeypat
         for thread in logins:
             thread.join()
     assert sorted(r.status_code for r in answers) == [401] * LOGINS
-    assert hashes.most == cloud.config.password_threads == 1
+    assert hashes.most == cloud.config.slow_threads == 1
 
 
 def test_the_hashing_routes(tmp_path):
     cloud = LocalCloud(Config(data_dir=str(tmp_path / "data")), services=[IdentityService])
     try:
-        hashes = cloud.identity.hashes
-        assert cloud.config.password_threads == 2
+        hashes = cloud.identity.slow_request
+        assert cloud.config.slow_threads == 2
         for method, path in (
             ("POST", "/v3/auth/tokens"),
             ("POST", "/v3/auth/tokens/"),

@@ -9,6 +9,7 @@ from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.identity import IdentityService
 from occli.localcloud.orchestration import MAX_TEMPLATE_SIZE
 from occli.localcloud.orchestration import OrchestrationService
+from occli.localcloud.orchestration import templates
 from tests.security.test_localcloud_locking import _LockHolder
 from tests.unit.localcloud.wsgi_client import Client
 
@@ -86,3 +87,28 @@ def test_validate_still_checks_the_caller(heat):
     result = heat.post(other, json={"template": TEMPLATE}, token=heat.demo)
     assert result.status == 403
     assert result.json()["error"]["type"] == "HTTPForbidden"
+
+
+def test_validation_runs_in_the_engine_process(heat, monkeypatch):
+    # libyaml holds the GIL for up to ~0.5 s on a large template: the
+    # parsing runs in another process (as heat's, in heat-engine), so this
+    # process's own validate is never called
+    def in_this_process(template):
+        raise AssertionError("validated in the serving process")
+
+    monkeypatch.setattr(templates, "validate", in_this_process)
+    result = heat.post(heat.validate_url, json={"template": TEMPLATE}, token=heat.demo)
+    assert result.status == 200, result.body
+    refused = heat.post(heat.validate_url, json={"template": "[1, 2"}, token=heat.demo)
+    assert refused.status == 400
+    assert refused.json()["error"]["type"] == "HTTPBadRequest"
+    assert refused.json()["error"]["message"].startswith("Error parsing template")
+
+
+def test_validate_is_a_slow_route(heat):
+    slow = heat.cloud.orchestration.slow_request
+    assert slow("POST", heat.validate_url)
+    assert slow("POST", heat.validate_url + "/")
+    assert not slow("GET", heat.validate_url)
+    assert not slow("POST", heat.validate_url.replace("/validate", "/software_configs"))
+    assert not slow("POST", heat.validate_url[len("/orchestration") :])

@@ -34,9 +34,9 @@ from occli.localcloud.identity.projects import DEFAULT_DOMAIN
 VERSION = "v3.14"
 VERSION_UPDATED = "2020-04-07T00:00:00Z"
 # the routes that hash or check a password or secret (scrypt, ~45 ms of a
-# core each): served by threads of their own (Config.password_threads, see
-# server.py), so that a flood of them never takes a thread from the
-# requests of token holders
+# core each): slow routes, served by threads of their own
+# (Config.slow_threads, server.SlowDispatcher), so that a flood of them
+# never takes a thread from the requests of token holders
 HASHING_ROUTES = (
     ("POST", "/v3/auth/tokens"),
     ("POST", "/v3/users"),
@@ -80,7 +80,7 @@ class IdentityService(Service):
         self.admin = admin_api.AdminAPI(self)
         self._hashing = [r for r in self.routes if (r.method, r.pattern) in HASHING_ROUTES]
 
-    def hashes(self, method: str, path: str) -> bool:
+    def slow_request(self, method: str, path: str) -> bool:
         """Whether a request (its method and path) is one of
         :data:`HASHING_ROUTES`."""
         return any(r.method == method and r.regex.match(path) for r in self._hashing)

@@ -126,6 +126,7 @@ class OrchestrationService(Service):
         self.route("DELETE", sd + "/{deployment_id}", self.delete_deployment)
         # stores nothing: no write lock (a 512 KB template parses for ~1 s)
         self.route("POST", base + "/validate", self.validate_template, mode=None)
+        self._validate_route = self.routes[-1]
 
     def migrations(self):
         return list(migrations.MIGRATIONS)
@@ -142,6 +143,11 @@ class OrchestrationService(Service):
             and ctx.project_id != project_id
         ):
             raise _error(403, "Access was denied to this resource.", "HTTPForbidden")
+
+    def slow_request(self, method, path):
+        """``POST /validate`` is a slow route (``Service.slow_request``)."""
+        sub = path[len(self.prefix) :] if path.startswith(self.prefix + "/") else None
+        return method == "POST" and sub is not None and bool(self._validate_route.regex.match(sub))
 
     def policy_denied(self, req, route):
         """Heat's 403 naming the controller action the caller may not use."""
@@ -260,12 +266,14 @@ class OrchestrationService(Service):
 
         A ``mode=None`` route: auth and policy in a short read, the parsing
         outside any transaction (``req.db`` is None), so a flood of large
-        templates never holds the write lock other projects' writes wait for.
+        templates never holds the write lock other projects' writes wait for;
+        and in the engine process (``templates.validate_apart``), so it never
+        holds this process's GIL either; a slow route (own threads).
         """
         template = _json_object(req).get("template")
         if template is None:
             raise _error(400, "No template specified", "HTTPBadRequest")
-        return Response(200, raw=templates.validate(template))
+        return Response(200, raw=templates.validate_apart(template))
 
     # -- software deployments ----------------------------------------------
 
