@@ -166,7 +166,19 @@ _SETTINGS = (
         "quota_instances",
         int,
         "N",
-        "servers per project, -1 for unlimited (default: %(default)s)",
+        "nova's default instances quota per project, -1 for unlimited (default: %(default)s)",
+    ),
+    (
+        "quota_cores",
+        int,
+        "N",
+        "nova's default cores quota per project, -1 for unlimited (default: %(default)s)",
+    ),
+    (
+        "quota_ram",
+        int,
+        "MB",
+        "nova's default RAM quota per project, -1 for unlimited (default: %(default)s)",
     ),
     ("max_servers_per_request", int, "N", "servers one create may make (default: %(default)s)"),
 )

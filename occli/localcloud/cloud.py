@@ -45,11 +45,14 @@ class Config:
     threads: int = 8
     # processes serving (serve --workers N); each has ``threads`` threads
     workers: int = 1
-    # nova's instances quota per project (-1: unlimited; nova's default 10)
-    quota_instances: int = -1
-    # servers one create may make: bounds the work done under the write lock
-    # (2000 inserts take ~0.1 s; `make bench` creates 1500 at once)
-    max_servers_per_request: int = 2000
+    # nova's [quota] instances, cores and ram per project (-1: unlimited),
+    # nova's defaults; an admin's quota set or default class overrides them
+    quota_instances: int = 10
+    quota_cores: int = 20
+    quota_ram: int = 51200
+    # servers one create may make (its chunks of servers.CREATE_CHUNK each
+    # hold the write lock a few ms; 1000 servers take ~0.2 s in all)
+    max_servers_per_request: int = 1000
     # nova's [DEFAULT] reclaim_instance_interval (seconds): above 0 a
     # deleted server is SOFT_DELETED (restorable) until reclaimed
     reclaim_instance_interval: float = 0.0

@@ -35,6 +35,8 @@ RUNTIME_SETTINGS = frozenset(
         "faults",
         "threads",
         "quota_instances",
+        "quota_cores",
+        "quota_ram",
         "max_servers_per_request",
         "live_migration_time",
         "reclaim_instance_interval",

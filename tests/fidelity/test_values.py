@@ -3,7 +3,6 @@ keys of differential.py), where both clouds hold the same things."""
 
 import pytest
 
-from tests.fidelity.differential import known
 from tests.fidelity.test_servers import SHOWN  # noqa: F401 - the server fixture's module
 from tests.fidelity.test_servers import boot
 from tests.fidelity.test_servers import wait
@@ -30,20 +29,12 @@ def test_server_progress(pair, exact_server):
     pair.check("GET", "/servers/{exact}", version="2.47", values=("server.progress",))
 
 
-DEFAULT_QUOTAS = known(
-    "default quotas: the local cloud leaves instances (Config.quota_instances), cores and"
-    " ram unlimited (-1) by design; nova's defaults are 10, 20 and 51200 (triage)"
-)
-
-
-@DEFAULT_QUOTAS
 @pytest.mark.parametrize("version", ("2.1", "2.57"))
 @pytest.mark.parametrize("user", ("member",))
 def test_limits(pair, version, user):
     pair.check("GET", "/limits", version=version, user=user, exact=True)
 
 
-@DEFAULT_QUOTAS
 @pytest.mark.parametrize("version", ("2.1", "2.57"))
 def test_quota_defaults(pair, version):
     pair.check("GET", "/os-quota-sets/{member_project}/defaults", version=version, exact=True)
@@ -129,13 +120,9 @@ def test_keypair(pair):
 
 @pytest.mark.parametrize("version", ("2.1", "2.57"))
 def test_quota_set_after_update(pair, version):
-    # the unlimited local defaults are DEFAULT_QUOTAS' known difference
-    defaults = ("quota_set.instances", "quota_set.cores", "quota_set.ram")
     body = {"quota_set": {"key_pairs": 40, "metadata_items": 64}}
-    pair.check("PUT", "/os-quota-sets/{member_project}", body, version=version, exact=True,
-               ignore=defaults)  # fmt: skip
-    pair.check("GET", "/os-quota-sets/{member_project}", version=version, exact=True,
-               ignore=defaults)  # fmt: skip
+    pair.check("PUT", "/os-quota-sets/{member_project}", body, version=version, exact=True)
+    pair.check("GET", "/os-quota-sets/{member_project}", version=version, exact=True)
     pair.check("DELETE", "/os-quota-sets/{member_project}", version=version)
 
 

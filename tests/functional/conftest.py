@@ -18,7 +18,11 @@ from tests.functional.harness import start_localcloud
 
 @pytest.fixture(scope="session")
 def localcloud(tmp_path_factory):
-    running = start_localcloud(tmp_path_factory.mktemp("localcloud"))
+    # the session's tests add up their servers in project demo: nova's
+    # default instances, cores and RAM quotas are lifted
+    running = start_localcloud(
+        tmp_path_factory.mktemp("localcloud"), quota_instances=-1, quota_cores=-1, quota_ram=-1
+    )
     yield running
     running.stop()
 

@@ -96,7 +96,7 @@ def access_log(cloud):
 
 def test_a_member_reads_its_quotas_and_nothing_else(occli):
     mine = limits(occli, "--usage")
-    assert mine["instances"] == {"Resource": "instances", "Limit": -1, "In Use": 0, "Reserved": 0}
+    assert mine["instances"] == {"Resource": "instances", "Limit": 10, "In Use": 0, "Reserved": 0}
     assert limits(occli, "--default")["key_pairs"]["Limit"] == 100
     for argv in (
         ("quota", "show", ADMIN_ID),
@@ -111,7 +111,7 @@ def test_a_member_reads_its_quotas_and_nothing_else(occli):
         assert code == 1, argv
         assert "Policy doesn't allow os_compute_api:" in err, (argv, err)
         assert "(HTTP 403)" in err
-    assert limits(occli)["instances"]["Limit"] == -1
+    assert limits(occli)["instances"]["Limit"] == 10
 
 
 def test_instances_quota_trims_then_refuses(occli):

@@ -969,7 +969,17 @@ class World:
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
-    cloud = LocalCloud(Config(data_dir=str(tmp_path_factory.mktemp("authz")), build_time=0))
+    # every create case adds a server to project A: nova's default
+    # instances, cores and RAM quotas are lifted
+    cloud = LocalCloud(
+        Config(
+            data_dir=str(tmp_path_factory.mktemp("authz")),
+            build_time=0,
+            quota_instances=-1,
+            quota_cores=-1,
+            quota_ram=-1,
+        )
+    )
     creds.add_principals(cloud)
     w = World(cloud)
     w.tokens = creds.make_tokens(w.client)

@@ -5,6 +5,7 @@ before anything is created."""
 
 import pytest
 
+from tests.unit.localcloud.compute_harness import UNLIMITED_QUOTAS
 from tests.unit.localcloud.compute_harness import Nova
 from tests.unit.localcloud.compute_harness import fault
 from tests.unit.localcloud.compute_harness import make_cloud
@@ -21,18 +22,18 @@ def _live(nova):
 
 
 def test_the_default_bound_is_generous_but_finite(tmp_path):
-    nova = _cloud(tmp_path)
+    # quotas lifted as an operator would (see test_compute_default_quotas)
+    nova = _cloud(tmp_path, **UNLIMITED_QUOTAS)
     try:
-        assert nova.cloud.config.max_servers_per_request == 2000
-        assert nova.cloud.config.quota_instances == -1
+        assert nova.cloud.config.max_servers_per_request == 1000
         result = nova.create(
-            min_count=2001, max_count=20000, networks="none", version="2.37", expect=403
+            min_count=1001, max_count=20000, networks="none", version="2.37", expect=403
         )
         assert fault(result) == (
             "forbidden",
             403,
             "Quota exceeded for instances: Requested "
-            "2001-20000, but this local cloud creates at most 2000 servers "
+            "1001-20000, but this local cloud creates at most 1000 servers "
             "per request",
         )
         assert _live(nova) == 0
@@ -42,7 +43,7 @@ def test_the_default_bound_is_generous_but_finite(tmp_path):
 
 @pytest.fixture
 def bounded(tmp_path):
-    nova = _cloud(tmp_path, max_servers_per_request=5)
+    nova = _cloud(tmp_path, max_servers_per_request=5, **UNLIMITED_QUOTAS)
     yield nova
     nova.cloud.close()
 

@@ -182,7 +182,7 @@ def _set_key(db, caller, server, key_name):
     server["key_name"], server["key_data"] = key_name, key["public_key"]
 
 
-def resize(db, caller, server, flavor_ref, auto_disk_config=None):
+def resize(db, caller, server, flavor_ref, auto_disk_config=None, config=None):
     servers.check_lock(caller, server)
     check_state(server, "resize", ("active", "stopped"))
     new = flavors.resolve(db, flavor_ref, caller)
@@ -191,7 +191,7 @@ def resize(db, caller, server, flavor_ref, auto_disk_config=None):
         raise errors.BadRequest("When resizing, instances must change flavor!")
     if server["image_ref"] and new["root_gb"] < current["disk"]:
         raise errors.BadRequest("Resize error: Unable to resize disk down.")
-    quotas.check_resize(db, server["project_id"], current, flavors.snapshot(new))
+    quotas.check_resize(db, server["project_id"], current, flavors.snapshot(new), config)
     if auto_disk_config is not None:
         server["auto_disk_config"] = int(auto_disk_config)
     _, power_state = _powered(server)
@@ -219,14 +219,18 @@ def confirm_resize(db, caller, server):
     _save(db, server)
 
 
-def revert_resize(db, caller, server):
+def revert_resize(db, caller, server, config=None):
     servers.check_lock(caller, server)
     check_state(server, "revertResize", ("resized",))
     if not server["old_flavor"]:
         raise errors.BadRequest("Instance has not been resized.")
     # reverting a downsize grows the server back (nova checks it too)
     quotas.check_resize(
-        db, server["project_id"], json.loads(server["flavor"]), json.loads(server["old_flavor"])
+        db,
+        server["project_id"],
+        json.loads(server["flavor"]),
+        json.loads(server["old_flavor"]),
+        config,
     )
     vm_state, power_state = _powered(server)
     _start(

@@ -72,6 +72,12 @@ class Plan:
     zone: str  # the requested zone (pinned), or None
     reservation_id: str
     count: int  # instances, after the quota check
+    new_ids: list = dataclasses.field(default_factory=list)  # one per instance
+    destinations: list | None = None  # their hosts; None: NoValidHost for all
+    host_zones: dict = dataclasses.field(default_factory=dict)  # host → zone
+    ports: list = dataclasses.field(default_factory=list)  # networks.requested_ports
+    security_groups: list = dataclasses.field(default_factory=list)  # group ids
+    server_group: object = None  # the compute_server_groups row of the hint
 
 
 # -- images -------------------------------------------------------------------

@@ -8,7 +8,8 @@ recorded when the action is, with the time the local cloud's lazy state
 machine completes the operation as their finish: until then a reader sees
 them running (no ``finish_time``, no ``result``), as in nova.
 
-Rows are never deleted: a deleted server's actions stay readable.
+Rows are never deleted (a deleted server's actions stay readable), except
+those of the servers a failed create removes (:func:`forget`).
 """
 
 from occli.localcloud import common
@@ -161,6 +162,18 @@ def record(
             ),
         )
     return action_id
+
+
+def forget(db, server_ids):
+    """Drop the actions of ``server_ids``: servers a failed create made
+    and removed (they never existed for the API)."""
+    for server_id in server_ids:
+        db.execute(
+            "DELETE FROM compute_instance_action_events WHERE action_id IN"
+            " (SELECT id FROM compute_instance_actions WHERE instance_uuid = ?)",
+            (server_id,),
+        )
+        db.execute("DELETE FROM compute_instance_actions WHERE instance_uuid = ?", (server_id,))
 
 
 def _event_host(name, compute_host):

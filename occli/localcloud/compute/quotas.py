@@ -5,8 +5,9 @@ A project's limit of a resource is its own (``compute_quotas``, set by an
 admin through ``os-quota-sets``), else the ``default`` quota class's
 (``compute_quota_classes``, set through ``os-quota-class-sets``), else the
 configured default (:func:`config_defaults`: nova's ``[quota]`` defaults,
-but ``instances`` is ``Config.quota_instances`` and ``cores``/``ram`` are
-unlimited, as this cloud always had them). ``-1`` is unlimited.
+``instances``, ``cores`` and ``ram`` from ``Config.quota_instances``,
+``quota_cores`` and ``quota_ram``, nova's 10, 20 and 51200 unless set).
+``-1`` is unlimited.
 
 Usage is counted like nova's default (legacy) counting: every non-deleted
 server of the project counts one instance plus its flavor's vCPUs and RAM
@@ -19,8 +20,8 @@ The checks raise nova's texts: ``TooManyInstances`` (create, resize),
 ``MetadataLimitExceeded``, the ``OnsetFile*`` errors and
 ``KeypairLimitExceeded``, all 403 (:class:`~occli.localcloud.errors.OverLimit`).
 ``config.max_servers_per_request``, the local cloud's own bound on the work
-one create does under the write lock, trims and refuses like the
-instances quota.
+one create does, trims and refuses like the instances quota. A create made
+in several write transactions checks again after each (:func:`recheck`).
 """
 
 import base64
@@ -83,12 +84,14 @@ MAX_LIMIT = 0x7FFFFFFF
 
 
 def config_defaults(config=None):
-    """The configured default of every resource: nova's, except
-    ``instances`` (``config.quota_instances``) and ``cores``/``ram``
-    (unlimited)."""
-    values = dict(NOVA_DEFAULTS, cores=UNLIMITED, ram=UNLIMITED, instances=UNLIMITED)
+    """The configured default of every resource: nova's, ``instances``,
+    ``cores`` and ``ram`` as ``config`` sets them (nova's ``[quota]``
+    options; without ``config`` nova's own defaults)."""
+    values = dict(NOVA_DEFAULTS)
     if config is not None:
         values["instances"] = config.quota_instances
+        values["cores"] = config.quota_cores
+        values["ram"] = config.quota_ram
     return values
 
 
@@ -117,7 +120,8 @@ def defaults(db, config=None):
 
 def limits(db, project_id, config=None):
     """Every resource's limit for ``project_id``. ``config`` is needed for
-    a correct ``instances`` (the other defaults are constants)."""
+    correct ``instances``, ``cores`` and ``ram`` (the other defaults are
+    constants)."""
     values = defaults(db, config)
     values.update(_rows(db, "compute_quotas", "project_id", project_id))
     return values
@@ -343,18 +347,40 @@ def instance_count(db, config, project_id, min_count, max_count, flavor=None):
     return max_count
 
 
-def check_resize(db, project_id, current, new):
+def recheck(db, config, project_id, flavor, requested):
+    """Nova's quota recheck (``check_num_instances_quota`` with no delta,
+    once a create's rows are in): 403 ``TooManyInstances`` if the project's
+    instances, cores or RAM are now over their limits, as when another
+    create took the headroom meanwhile (``Quota exceeded for instances:
+    Requested 4, but already used 6 of 6 instances``; ``requested``: the
+    create's count, ``flavor`` its ``compute_flavors`` row)."""
+    quota = limits(db, project_id, config)
+    quota = {r: quota[r] for r in ("instances", "cores", "ram")}
+    used = usage(db, project_id)
+    overs = _overs(quota, used, dict.fromkeys(quota, 0))
+    if overs:
+        wanted = {
+            "instances": requested,
+            "cores": requested * flavor["vcpus"],
+            "ram": requested * flavor["memory_mb"],
+        }
+        # nova passes the zero deltas as the headroom: "used" is the limit
+        raise _too_many(overs, wanted, quota, quota)
+
+
+def check_resize(db, project_id, current, new, config=None):
     """Nova's ``_check_quota_for_upsize``: a resize (or the revert of a
     downsize) from flavor ``current`` to ``new`` (dicts with ``vcpus`` and
-    ``ram``, as servers keep them) must fit the project's cores and RAM;
-    only growth is counted. 403 ``TooManyInstances`` otherwise."""
+    ``ram``, as servers keep them) must fit the project's cores and RAM
+    (``config``'s defaults); only growth is counted. 403
+    ``TooManyInstances`` otherwise."""
     deltas = {
         "cores": max(0, new["vcpus"] - current["vcpus"]),
         "ram": max(0, new["ram"] - current["ram"]),
     }
     if not any(deltas.values()):
         return
-    quota = limits(db, project_id)
+    quota = limits(db, project_id, config)
     quota = {r: quota[r] for r in deltas}
     used = usage(db, project_id)
     overs = _overs(quota, used, deltas)

@@ -165,6 +165,14 @@ def add_members(db, group, server_ids):
     )
 
 
+def remove_members(db, server_ids):
+    """Forget ``server_ids`` as members (a create that failed made them)."""
+    db.executemany(
+        "DELETE FROM compute_server_group_members WHERE server_id = ?",
+        [(server_id,) for server_id in server_ids],
+    )
+
+
 def placement(db, group):
     """What the scheduler needs of ``group``: ``{"policy", "max_per_host",
     "hosts": Counter(host → members on it)}`` (nova's

@@ -7,6 +7,7 @@ advance its lazy state (:class:`~.states.Progress`); writes go through
 or :mod:`.actions`.
 """
 
+import json
 import sqlite3
 
 from occli.localcloud import common
@@ -14,6 +15,7 @@ from occli.localcloud import errors
 from occli.localcloud.compute import aggregates
 from occli.localcloud.compute import build
 from occli.localcloud.compute import flavors
+from occli.localcloud.compute import instance_actions
 from occli.localcloud.compute import networks
 from occli.localcloud.compute import quotas
 from occli.localcloud.compute import scheduler
@@ -24,6 +26,9 @@ from occli.localcloud.compute import values
 from occli.localcloud.compute import volume_attach
 
 _COLUMNS = None
+#: instances one write transaction of a create makes (see :func:`create`):
+#: ~0.2 ms each with their ports, so a chunk holds the write lock ~5 ms
+CREATE_CHUNK = 25
 # rows read by one ``IN (...)``: SQLite allows 32766 variables (999 before
 # 3.32), so a page (at most 1000 servers) is one query
 _BATCH = 32000 if sqlite3.sqlite_version_info >= (3, 32) else 900
@@ -94,13 +99,41 @@ def check_lock(caller, server):
 # -- create, update, delete ---------------------------------------------------------
 
 
-def create(db, caller, config, images, request):
+def create(store, caller, config, images, request, request_id):
     """Nova's ``compute_api.create``: check ``request`` (a
-    :class:`~.build.BuildRequest`), schedule and insert its instances.
+    :class:`~.build.BuildRequest`), schedule and insert its instances,
+    recording each one's ``create`` action for ``request_id``.
 
     Returns the new rows. When any instance cannot be placed, all of them
     are created unplaced and end in ERROR with a NoValidHost fault.
+
+    The checks, the quota count, the placement and the first
+    :data:`CREATE_CHUNK` instances are one write transaction; every further
+    chunk is one of its own, so no write lock is held for the whole plan
+    and other requests write between the chunks (nova creates its build
+    requests one by one). A later chunk counts the quotas again once its
+    rows are in (nova's quota recheck), so creates running side by side
+    never exceed them: when it fails, as when anything of a later chunk
+    fails, what the create made is removed (nova's
+    ``_cleanup_build_artifacts``) and the error raised.
     """
+    with store.transaction() as db:
+        plan = _plan(db, caller, config, images, request)
+        created = _make(db, caller, config, request, plan, request_id, 0)
+    try:
+        for start in range(CREATE_CHUNK, plan.count, CREATE_CHUNK):
+            with store.transaction() as db:
+                created += _make(db, caller, config, request, plan, request_id, start)
+    except BaseException:
+        with store.transaction() as db:
+            _discard(db, plan, created)
+        raise
+    return created
+
+
+def _plan(db, caller, config, images, request):
+    """The checks of a create, in nova's order, and its placement: a
+    :class:`~.build.Plan`."""
     flavors.check_visible(db, caller, request.flavor_ref)
     flavor, image_ref, mappings, volume_backed = build.disks(db, caller, images, request)
     if request.auto_disk_config is None:
@@ -121,7 +154,7 @@ def create(db, caller, config, images, request):
     if group is not None:
         server_groups.check_members(db, caller, group, count)
     plan = build.Plan(flavor, image_ref, mappings, key, zone, build.reservation_id(), count)
-    new_ids = [common.new_uuid() for _ in range(count)]
+    plan.new_ids = [common.new_uuid() for _ in range(count)]
     spec = scheduler.RequestSpec(
         scheduler.resources(flavors.snapshot(flavor), volume_backed),
         zone=zone,
@@ -132,24 +165,71 @@ def create(db, caller, config, images, request):
     )
     # None: NoValidHost, and the conductor fails every instance of the
     # request (they get no host, no ports, vm_state error and a fault)
-    destinations = scheduler.select_destinations(db, spec, new_ids)
-    created, zones = [], aggregates.host_zones(db)
-    for index, new_id in enumerate(new_ids):
-        host = destinations[index] if destinations else None
-        host_zone = zones.get(host, aggregates.DEFAULT_ZONE) if host else zone
-        row = build.record(caller, request, plan, index, new_id, host, host_zone)
+    plan.destinations = scheduler.select_destinations(db, spec, plan.new_ids)
+    plan.host_zones = aggregates.host_zones(db)
+    plan.ports, plan.security_groups, plan.server_group = ports, groups, group
+    return plan
+
+
+def _make(db, caller, config, request, plan, request_id, start):
+    """Instances ``start`` to ``start + CREATE_CHUNK`` of ``plan``: their
+    rows, ports, volumes, group membership and ``create`` actions. After
+    the first chunk the quotas are checked again with the rows in."""
+    made = []
+    for index in range(start, min(start + CREATE_CHUNK, plan.count)):
+        host = plan.destinations[index] if plan.destinations else None
+        host_zone = plan.host_zones.get(host, aggregates.DEFAULT_ZONE) if host else plan.zone
+        row = build.record(caller, request, plan, index, plan.new_ids[index], host, host_zone)
         _insert(db, row)
         if host:
-            networks.allocate(db, caller, row, ports, groups)
+            networks.allocate(db, caller, row, plan.ports, plan.security_groups)
             db.execute(
                 "UPDATE servers SET ports = ?, security_groups = ? WHERE seq = ?",
                 (row["ports"], row["security_groups"], row["seq"]),
             )
-            volume_attach.build(db, caller, config, row, mappings)
-        created.append(row)
+            volume_attach.build(db, caller, config, row, plan.mappings)
+        made.append(row)
+    group = plan.server_group
     if group is not None:  # members from the start, ERROR ones too (nova)
-        server_groups.add_members(db, group, new_ids)
-    return created
+        server_groups.add_members(db, group, [row["id"] for row in made])
+    if start:
+        quotas.recheck(db, config, caller.project_id, plan.flavor, plan.count)
+        if group is not None:
+            server_groups.check_members(db, caller, group, 0)
+    now = common.utcnow().timestamp()
+    for row in made:
+        pending = json.loads(row["pending"]) if row["pending"] else None
+        length = 0.0 if pending is None else pending.get("duration", config.build_time)
+        instance_actions.record(
+            db,
+            row,
+            "create",
+            request_id,
+            caller.user_id,
+            caller.project_id,
+            # an instance the scheduler could not place is never built
+            events=None if row["host"] else (),
+            duration=max(0.0, row["task_started_at"] + length - now) if pending else 0.0,
+        )
+    return made
+
+
+def _discard(db, plan, rows):
+    """Remove what a failed create made: ports and volumes released (the
+    volumes it made deleted), group memberships, actions and rows gone, as
+    nova drops the build requests of a create that fails."""
+    kept = {m.get("volume_id") for m in plan.mappings if m.get("source_type") == "volume"}
+    for row in rows:
+        networks.release(db, row)
+        attached = volume_attach.items(row)
+        for item in attached:
+            item["delete_on_termination"] = item["delete_on_termination"] or item["id"] not in kept
+        row["volumes"] = json.dumps(attached)
+        volume_attach.release(db, row)
+    ids = [row["id"] for row in rows]
+    server_groups.remove_members(db, ids)
+    instance_actions.forget(db, ids)
+    db.executemany("DELETE FROM servers WHERE id = ?", [(i,) for i in ids])
 
 
 def _insert(db, row):

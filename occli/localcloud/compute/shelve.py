@@ -87,14 +87,14 @@ def forget_image(db, images, server):
         images.delete_image(db, row["image_id"])
 
 
-def unshelve(db, caller, server, zone=UNSET, host=None, images=None):
+def unshelve(db, caller, server, zone=UNSET, host=None, images=None, config=None):
     """Nova's ``compute_api.unshelve``: ``zone`` (2.77; None unpins the
     server) and ``host`` (2.91, admin) only for an offloaded server."""
     servers.check_lock(caller, server)
     actions.check_state(server, "unshelve", ("shelved", "shelved_offloaded"))
     offloaded = server["vm_state"] == "shelved_offloaded"
     if offloaded:
-        check_quota(db, server)
+        check_quota(db, server, config)
     zone_given = zone is not UNSET
     if (zone_given or host) and not offloaded:
         raise errors.Conflict(
@@ -139,14 +139,14 @@ def unshelve(db, caller, server, zone=UNSET, host=None, images=None):
     actions._start(db, server, ["unshelving", "spawning"], end)
 
 
-def check_quota(db, server):
+def check_quota(db, server, config=None):
     """Nova's ``_check_quota_unshelve_offloaded``, with cores and RAM
     counted as placement counts them (an offloaded server uses none): the
     server's cores and RAM must fit again. Creates count every server, so
     this refuses only after the project's quota was lowered meanwhile:
     403 ``Quota exceeded for resources: ['cores']``."""
     flavor = json.loads(server["flavor"])
-    limit = quotas.limits(db, server["project_id"])
+    limit = quotas.limits(db, server["project_id"], config)
     cores, ram = db.execute(
         "SELECT TOTAL(json_extract(flavor, '$.vcpus')), TOTAL(json_extract(flavor, '$.ram'))"
         " FROM servers WHERE project_id = ? AND deleted = 0"

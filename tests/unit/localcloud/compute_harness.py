@@ -14,6 +14,9 @@ from tests.unit.localcloud.wsgi_client import Client
 
 CIRROS = image.seed_image_id("cirros-0.6.2-x86_64-disk")
 UBUNTU = image.seed_image_id("ubuntu-24.04")
+#: Config fields lifting nova's default instances, cores and RAM quotas
+#: (10, 20, 51200) for a cloud whose tests make more servers
+UNLIMITED_QUOTAS = {"quota_instances": -1, "quota_cores": -1, "quota_ram": -1}
 
 
 class Nova:
@@ -62,6 +65,13 @@ class Nova:
         result = self.post("/servers", {"server": server}, user=user, version=version)
         assert result.status == expect, result.body
         return result.json()["server"]["id"] if expect == 202 else result
+
+    def lift_quotas(self, project="demo"):
+        """Lift ``project``'s instances, cores and RAM quotas, as an
+        operator does before booting many servers (``quota set``)."""
+        body = {"quota_set": {"instances": -1, "cores": -1, "ram": -1}}
+        result = self.put("/os-quota-sets/" + self.project_id(project), body, user="admin")
+        assert result.status == 200, result.body
 
     def show(self, server_id, user="demo", version=None):
         result = self.get("/servers/" + server_id, user=user, version=version)

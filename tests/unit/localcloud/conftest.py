@@ -57,11 +57,13 @@ def nova(tmp_path):
 
 @pytest.fixture(scope="module")
 def shared_nova(tmp_path_factory):
-    """One cloud for a whole module (tests that tolerate each other's data)."""
+    """One cloud for a whole module (tests that tolerate each other's data;
+    their servers add up, so nova's default quotas are lifted)."""
+    from tests.unit.localcloud.compute_harness import UNLIMITED_QUOTAS
     from tests.unit.localcloud.compute_harness import Nova
     from tests.unit.localcloud.compute_harness import make_cloud
 
-    cloud = make_cloud(tmp_path_factory.mktemp("compute"))
+    cloud = make_cloud(tmp_path_factory.mktemp("compute"), **UNLIMITED_QUOTAS)
     yield Nova(cloud)
     cloud.close()
 

@@ -14,6 +14,7 @@ from occli.localcloud.compute import servers
 from occli.localcloud.compute import states
 from occli.localcloud.compute.caller import Caller
 from tests.unit.localcloud.compute_harness import UBUNTU
+from tests.unit.localcloud.compute_harness import UNLIMITED_QUOTAS
 from tests.unit.localcloud.compute_harness import Nova
 from tests.unit.localcloud.compute_harness import make_cloud
 
@@ -106,7 +107,7 @@ def test_a_page_costs_the_same_statements_whatever_its_size(tmp_path):
     """No per-server query: flavors, images, metadata, faults, security
     groups come from the row; a host's zone and status are read once per
     host on the page; the page's rows are read by one query."""
-    cloud = make_cloud(tmp_path / "d")
+    cloud = make_cloud(tmp_path / "d", **UNLIMITED_QUOTAS)
     try:
         nova = Nova(cloud)
         _zone(nova, "host2", "zone-b")
@@ -126,7 +127,7 @@ def test_a_page_costs_the_same_statements_whatever_its_size(tmp_path):
 
 
 def test_a_page_follows_the_marker_without_reading_other_rows(tmp_path):
-    cloud = make_cloud(tmp_path / "d")
+    cloud = make_cloud(tmp_path / "d", **UNLIMITED_QUOTAS)
     try:
         nova = Nova(cloud)
         _spread(nova, 40, networks="none", version="2.37")
@@ -234,7 +235,7 @@ ORDERS = [
 def busy(tmp_path, clock):
     """Two projects' servers in every state, some still moving (build time
     10 s), some deleted, one project's host in zone ``zone-b``."""
-    cloud = make_cloud(tmp_path / "d", build_time=10)
+    cloud = make_cloud(tmp_path / "d", build_time=10, **UNLIMITED_QUOTAS)
     nova = Nova(cloud)
     _zone(nova, "host2", "zone-b")
     rng = random.Random(14)

@@ -106,15 +106,14 @@ def test_quota_class_bodies_have_the_samples_shape(nova, version):
 
 def test_the_defaults_and_the_default_class(nova, demo):
     values = nova.get(SETS + demo).json()["quota_set"]
-    # nova's defaults, but instances from Config.quota_instances (-1 here)
-    # and cores/ram unlimited, as this cloud always had them
+    # nova's [quota] defaults (instances, cores and ram from Config)
     assert {
         k: values[k]
         for k in ("instances", "cores", "ram", "key_pairs", "metadata_items", "injected_files")
     } == {
-        "instances": -1,
-        "cores": -1,
-        "ram": -1,
+        "instances": 10,
+        "cores": 20,
+        "ram": 51200,
         "key_pairs": 100,
         "metadata_items": 128,
         "injected_files": 5,
@@ -132,21 +131,21 @@ def test_the_defaults_and_the_default_class(nova, demo):
     assert (limits["maxTotalInstances"], limits["maxTotalCores"]) == (7, 4)
     # another class is the configured defaults plus its own values
     other = nova.get(CLASSES + "silver", user="admin").json()
-    assert other["quota_class_set"]["instances"] == -1
+    assert other["quota_class_set"]["instances"] == 10
 
 
 def test_config_quota_instances_is_the_default(tmp_path):
     from tests.unit.localcloud.compute_harness import Nova
     from tests.unit.localcloud.compute_harness import make_cloud
 
-    cloud = make_cloud(tmp_path / "data", quota_instances=4)
+    cloud = make_cloud(tmp_path / "data", quota_instances=4, quota_cores=-1, quota_ram=1024)
     try:
         nova = Nova(cloud)
         demo = nova.project_id("demo")
-        assert nova.get(SETS + demo).json()["quota_set"]["instances"] == 4
-        assert (
-            nova.get(CLASSES + "default", user="admin").json()["quota_class_set"]["instances"] == 4
-        )
+        shown = nova.get(SETS + demo).json()["quota_set"]
+        assert (shown["instances"], shown["cores"], shown["ram"]) == (4, -1, 1024)
+        shown = nova.get(CLASSES + "default", user="admin").json()["quota_class_set"]
+        assert (shown["instances"], shown["cores"], shown["ram"]) == (4, -1, 1024)
     finally:
         cloud.close()
 
@@ -187,7 +186,7 @@ def test_policies_as_nova(nova, demo, admin_project):
         message("first", "PUT", "/os-quota-class-sets/", caller="member@p"),
     )
     # nothing changed
-    assert nova.get(SETS + demo).json()["quota_set"]["instances"] == -1
+    assert nova.get(SETS + demo).json()["quota_set"]["instances"] == 10
 
 
 # -- request checks (real nova's texts) --------------------------------------------
@@ -293,7 +292,7 @@ def test_a_limit_below_the_usage_needs_force(nova, demo):
         "first", "PUT", "/os-quota-sets/{p}", body_part='{"instances": 1}'
     )
     assert fault(result) == (name, status, text.replace("5.", "2."))
-    assert nova.get(SETS + demo).json()["quota_set"]["instances"] == -1
+    assert nova.get(SETS + demo).json()["quota_set"]["instances"] == 10
     forced = set_quota(nova, demo, instances=1, force=True)
     assert forced["instances"] == 1
     detail = nova.get(SETS + demo + "/detail").json()["quota_set"]
@@ -305,7 +304,7 @@ def test_delete_reverts_to_the_defaults(nova, demo):
     result = nova.delete(SETS + demo, user="admin", version="2.57")
     assert (result.status, result.body) == (202, b"")
     values = nova.get(SETS + demo).json()["quota_set"]
-    assert (values["instances"], values["key_pairs"]) == (-1, 100)
+    assert (values["instances"], values["key_pairs"]) == (10, 100)
 
 
 # -- enforcement --------------------------------------------------------------------------

@@ -339,6 +339,7 @@ def test_flavor_that_does_not_fit_errors(nova):
 
 
 def test_capacity_fills_up(nova):
+    nova.lift_quotas()
     with nova.cloud.store.transaction() as db:
         db.execute("UPDATE compute_nodes SET vcpus = 1")
     result = nova.post(
@@ -365,6 +366,7 @@ def test_capacity_fills_up(nova):
 
 
 def test_multi_create_that_cannot_all_be_placed_fails_all(nova):
+    nova.lift_quotas()
     with nova.cloud.store.transaction() as db:
         db.execute("UPDATE compute_nodes SET vcpus = 1")
     result = nova.post(

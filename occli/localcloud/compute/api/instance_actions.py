@@ -53,10 +53,9 @@ SERVER_ACTIONS = {
     "forceDelete": "delete",
 }
 # (method, route pattern with every {param} as {}) → nova's action; "/action"
-# routes are looked up in SERVER_ACTIONS by the body's key
+# routes are looked up in SERVER_ACTIONS by the body's key. A create records
+# its instances' actions itself, with each chunk of them (servers.create)
 ROUTE_ACTIONS = {
-    ("POST", "/servers"): "create",
-    ("POST", "/os-volumes_boot"): "create",
     ("DELETE", "/servers/{}"): "delete",
     ("DELETE", "/os-volumes_boot/{}"): "delete",
     ("POST", "/servers/{}/action"): None,
@@ -92,10 +91,7 @@ def recording(method, pattern, handler):
         before = _host_before(req) if "{}" in key[1] else None
         result = as_response(handler(req))
         if 200 <= result.status < 300:
-            if fixed == "create":
-                _record_create(req, result.body)
-            else:
-                _record(req, fixed, before)
+            _record(req, fixed, before)
         return result
 
     recorded.__name__ = handler.__name__
@@ -166,33 +162,6 @@ def _duration(req, server):
         return 0.0
     total = float(json.loads(server["pending"]).get("duration", req.cloud.config.build_time))
     return max(0.0, server["task_started_at"] + total - cloud_common.utcnow().timestamp())
-
-
-def _record_create(req, body):
-    if not isinstance(body, dict):
-        return
-    if "reservation_id" in body:
-        reservation = body["reservation_id"]
-    else:
-        row = req.db.execute(
-            "SELECT reservation_id FROM servers WHERE id = ?", (body["server"]["id"],)
-        ).fetchone()
-        reservation = row["reservation_id"]
-    for row in req.db.execute(
-        "SELECT * FROM servers WHERE reservation_id = ? ORDER BY seq", (reservation,)
-    ).fetchall():
-        server = dict(row)
-        instance_actions.record(
-            req.db,
-            server,
-            "create",
-            req.request_id,
-            req.context.user_id,
-            req.context.project_id,
-            # an instance the scheduler could not place is never built
-            events=None if server["host"] else (),
-            duration=_duration(req, server),
-        )
 
 
 # -- the API ---------------------------------------------------------------------

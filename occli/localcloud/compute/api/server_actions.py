@@ -119,6 +119,7 @@ def resize(req, server, value):
         server,
         data["flavorRef"],
         None if disk_config is None else disk_config == "AUTO",
+        req.cloud.config,
     )
     server_moves.resized(req, server)
     return Response(202)
@@ -131,7 +132,7 @@ def confirm_resize(req, server, value):
 
 
 def revert_resize(req, server, value):
-    actions.revert_resize(req.db, common.caller(req), server)
+    actions.revert_resize(req.db, common.caller(req), server, req.cloud.config)
     server_moves.reverting(req, server)
     return Response(202)
 

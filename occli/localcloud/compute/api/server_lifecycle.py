@@ -99,7 +99,9 @@ def unshelve(req, server, value):
         zone = value["availability_zone"]
     if value and version >= "2.91":
         host = value.get("host")
-    shelve_rules.unshelve(req.db, common.caller(req), server, zone, host, common.images(req))
+    shelve_rules.unshelve(
+        req.db, common.caller(req), server, zone, host, common.images(req), req.cloud.config
+    )
     return Response(202)
 
 

@@ -5,7 +5,9 @@ Handlers turn the request into plain values — a search dict for lists, a
 :class:`~occli.localcloud.compute.build.BuildRequest` for a create — call
 the rules in :mod:`occli.localcloud.compute.servers` and render
 :func:`.server_views.view`. Reads run in a read transaction; the lazy
-progress they compute is persisted by the rules in a short write.
+progress they compute is persisted by the rules in a short write. A create
+runs outside any transaction: the rules make its servers in short write
+transactions of their own.
 """
 
 import datetime
@@ -105,7 +107,8 @@ def register(service):
     for prefix, high in (("/servers", None), ("/os-volumes_boot", VOLUMES_BOOT_MAX_VERSION)):
         service.api("GET", prefix, list_servers, max_version=high)
         service.api("GET", prefix + "/detail", list_servers_detail, max_version=high)
-        service.api("POST", prefix, create_server, max_version=high)
+        # a create opens its own short write transactions (servers.create)
+        service.api("POST", prefix, create_server, max_version=high, mode=None)
         service.api("GET", prefix + "/{server_id}", show_server, max_version=high)
         service.api("PUT", prefix + "/{server_id}", update_server, max_version=high)
         service.api("DELETE", prefix + "/{server_id}", delete_server, max_version=high)
@@ -338,7 +341,12 @@ def create_server(req):
     request = _build_request(req, body)
     server = body["server"]
     created = servers.create(
-        req.db, common.caller(req), req.cloud.config, common.images(req), request
+        req.cloud.store,
+        common.caller(req),
+        req.cloud.config,
+        common.images(req),
+        request,
+        req.request_id,
     )
     first = created[0]
     if values.truthy(server.get("return_reservation_id", False)):

@@ -220,19 +220,34 @@ class ComputeService(Service):
             module.register(self)
         self.routes.extend(self._project_routes)
 
-    def api(self, method, pattern, handler, min_version=None, max_version=None, role="auto"):
+    def api(
+        self,
+        method,
+        pattern,
+        handler,
+        min_version=None,
+        max_version=None,
+        role="auto",
+        mode="auto",
+    ):
         """Route ``/v2.1<pattern>`` and ``/v2.1/{project_id}<pattern>``.
 
         ``role``: see :meth:`Service.make_route` (key pairs belong to
-        users, so their routes need no project role).
+        users, so their routes need no project role); ``mode``: see
+        :class:`~occli.localcloud.app.Route` (a create opens its own
+        transactions).
         """
         handler = version_gate(handler, min_version, max_version)
         # nova's instance actions, recorded for every route acting on a server
         handler = instance_actions.recording(method, pattern, handler)
-        self.route(method, common.API_PREFIX + pattern, handler, role=role)
+        self.route(method, common.API_PREFIX + pattern, handler, role=role, mode=mode)
         self._project_routes.append(
             self.make_route(
-                method, common.API_PREFIX + "/{project_id}" + pattern, handler, role=role
+                method,
+                common.API_PREFIX + "/{project_id}" + pattern,
+                handler,
+                role=role,
+                mode=mode,
             )
         )
 
