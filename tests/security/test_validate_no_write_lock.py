@@ -2,6 +2,9 @@
 it never takes the write lock. Four clients posting 512 KB templates used
 to hold it 1.5 s each, and another project's write waited 18 s."""
 
+import sqlite3
+import threading
+
 import pytest
 
 from occli.localcloud.cloud import Config
@@ -10,6 +13,7 @@ from occli.localcloud.identity import IdentityService
 from occli.localcloud.orchestration import MAX_TEMPLATE_SIZE
 from occli.localcloud.orchestration import OrchestrationService
 from occli.localcloud.orchestration import templates
+from occli.localcloud.store import Store
 from tests.security.test_localcloud_locking import _LockHolder
 from tests.unit.localcloud.wsgi_client import Client
 
@@ -112,3 +116,58 @@ def test_validate_is_a_slow_route(heat):
     assert not slow("GET", heat.validate_url)
     assert not slow("POST", heat.validate_url.replace("/validate", "/software_configs"))
     assert not slow("POST", heat.validate_url[len("/orchestration") :])
+
+
+# -- writers take turns -------------------------------------------------------
+
+
+def test_writers_queue_in_the_process_not_in_sqlites_busy_handler(tmp_path, monkeypatch):
+    # SQLite's busy handler polls in growing sleeps and loses the lock to any
+    # writer asking in between: a tenant writing in quick successive
+    # transactions starved other writers for seconds. This process's writers
+    # wait for the store's own lock instead, so one whose connection would
+    # not wait at all (busy_timeout 0) still writes once the holder is done.
+    store = Store(tmp_path / "cloud.db")
+    with store.transaction() as db:
+        db.execute("CREATE TABLE t (x)")
+    holding, release = threading.Event(), threading.Event()
+
+    def hold():
+        with store.transaction() as db:
+            db.execute("INSERT INTO t VALUES (1)")
+            holding.set()
+            release.wait(60)
+
+    real_connect = store._connect
+
+    def impatient():
+        conn = real_connect()
+        conn.execute("PRAGMA busy_timeout=0")
+        return conn
+
+    outcome = []
+
+    def write():
+        try:
+            with store.transaction() as db:
+                db.execute("INSERT INTO t VALUES (2)")
+            outcome.append("written")
+        except sqlite3.OperationalError as exc:
+            outcome.append(str(exc))
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert holding.wait(10)
+        monkeypatch.setattr(store, "_connect", impatient)
+        writer = threading.Thread(target=write)
+        writer.start()
+        writer.join(1)  # it asks for the lock while the holder has it
+    finally:
+        release.set()
+        holder.join()
+    writer.join()
+    assert outcome == ["written"]
+    with store.read() as db:
+        assert [r[0] for r in db.execute("SELECT x FROM t ORDER BY x")] == [1, 2]
+    store.close()
