@@ -15,6 +15,9 @@ from occli.localcloud.orchestration import OrchestrationService
 from occli.localcloud.orchestration import templates
 from occli.localcloud.store import Store
 from tests.security.test_localcloud_locking import _LockHolder
+from tests.unit.localcloud.compute_harness import CIRROS
+from tests.unit.localcloud.compute_harness import Nova
+from tests.unit.localcloud.compute_harness import make_cloud
 from tests.unit.localcloud.wsgi_client import Client
 
 TEMPLATE = (
@@ -171,3 +174,37 @@ def test_writers_queue_in_the_process_not_in_sqlites_busy_handler(tmp_path, monk
     with store.read() as db:
         assert [r[0] for r in db.execute("SELECT x FROM t ORDER BY x")] == [1, 2]
     store.close()
+
+
+# -- other routes that store nothing --------------------------------------------
+
+
+def test_nova_routes_that_store_nothing_take_no_write_lock(tmp_path, monkeypatch):
+    # a remote console URL and an aggregate's image cache request are
+    # answered from what is stored; nova stores nothing here either
+    nova = Nova(make_cloud(tmp_path / "nova"))
+    try:
+        server_id = nova.create()
+        assert nova.show(server_id)["status"] == "ACTIVE"
+        created = nova.post(
+            "/os-aggregates", {"aggregate": {"name": "agg"}}, user="admin", version="2.81"
+        )
+        aggregate = created.json()["aggregate"]["id"]
+        writes = _count_writes(monkeypatch, nova.cloud.store)
+        console = nova.post(
+            "/servers/%s/remote-consoles" % server_id,
+            {"remote_console": {"protocol": "vnc", "type": "novnc"}},
+            version="2.6",
+        )
+        assert console.status == 200, console.body
+        assert console.json()["remote_console"]["url"]
+        cache = nova.post(
+            "/os-aggregates/%s/images" % aggregate,
+            {"cache": [{"id": CIRROS}]},
+            user="admin",
+            version="2.81",
+        )
+        assert cache.status == 202, cache.body
+        assert writes == []
+    finally:
+        nova.cloud.close()

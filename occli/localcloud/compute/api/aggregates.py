@@ -30,8 +30,14 @@ def register(service):
     service.api("PUT", "/os-aggregates/{aggregate_id}", update_aggregate, role=None)
     service.api("DELETE", "/os-aggregates/{aggregate_id}", delete_aggregate, role=None)
     service.api("POST", "/os-aggregates/{aggregate_id}/action", aggregate_action, role=None)
+    # checks, then accepts: stores nothing, so no write lock
     service.api(
-        "POST", "/os-aggregates/{aggregate_id}/images", cache_images, min_version="2.81", role=None
+        "POST",
+        "/os-aggregates/{aggregate_id}/images",
+        cache_images,
+        min_version="2.81",
+        role=None,
+        mode="read",
     )
 
 

@@ -41,7 +41,14 @@ def _create_schema(version, any_type=False):
 
 
 def register(service):
-    service.api("POST", "/servers/{server_id}/remote-consoles", create_console, min_version="2.6")
+    # stores nothing (the URL is derived from the server): no write lock
+    service.api(
+        "POST",
+        "/servers/{server_id}/remote-consoles",
+        create_console,
+        min_version="2.6",
+        mode="read",
+    )
 
 
 def create_console(req):
