@@ -100,7 +100,8 @@ def main(argv=None):
         type=int,
         nargs="+",
         default=[1, 2, 4, 6],
-        help="login thread counts to try (default: 1 2 4 6; the server has 8 worker threads)",
+        help="login thread counts to try (default: 1 2 4 6; the server hashes on its"
+        " Config.slow_threads, 2, apart from its 8 worker threads)",
     )
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument(
