@@ -11,13 +11,20 @@ changes a port and when Neutron tells it a server's ports changed
 (:func:`refresh`, called by the network service), so server views never
 query Neutron. A server's ports are those of its own project naming it
 (nova's ``list_ports(tenant_id=, device_id=)``): a port another project
-points at the server is never part of it.
+points at the server is never part of it. Nova creates and changes ports
+with the user's context, so Neutron's port policy
+(:func:`occli.localcloud.network.ports.enforce`) applies to them as to the
+user's own calls: on a network the user does not own, choosing an address
+is refused.
 """
 
 import ipaddress
 import json
 
+from occli.localcloud import common
 from occli.localcloud import errors
+from occli.localcloud.compute import scheduler
+from occli.localcloud.compute import states
 from occli.localcloud.compute import values
 from occli.localcloud.network import floating_ips as neutron_fips
 from occli.localcloud.network import networks as neutron_networks
@@ -26,6 +33,8 @@ from occli.localcloud.network import security_groups as neutron_groups
 from occli.localcloud.network import seed as neutron_seed
 
 PRIVATE_NETWORK_ID = neutron_seed.PRIVATE_NETWORK_ID
+# nova's ``[scheduler]max_attempts``: the hosts a build is tried on
+MAX_ATTEMPTS = 3
 
 
 def _available(db, caller, network_ids=None):
@@ -212,7 +221,8 @@ def _owner(server):
 
 def allocate(db, caller, server, requests, group_ids):
     """Create (or bind) the ports of a new server placed on its host and
-    fill its cache (``server["ports"]``)."""
+    fill its cache (``server["ports"]``). A port create Neutron refuses
+    fails the build (:func:`_fail_build`), none of its ports left."""
     tags = {}
     preserve = set()
     for request in requests:
@@ -222,12 +232,99 @@ def allocate(db, caller, server, requests, group_ids):
             _check_usable(port, server["project_id"], server["id"])
             _bind(db, server, port)
             preserve.add(port_id)
-        else:
+            continue
+        try:
             port_id = _create_port(db, caller, server, request, group_ids)
+        except errors.Forbidden as exc:
+            _deallocate(db, server, preserve)
+            server["ports"] = "[]"
+            _fail_build(db, server, _client_text(exc))
+            return
         if request.get("tag") is not None:
             tags[port_id] = request["tag"]
     server["ports"] = json.dumps(_entries(db, server, preserve, tags))
     _cache_groups(db, server)
+
+
+def _fail_build(db, server, refusal):
+    """Nova's build of ``server`` when Neutron refuses one of its ports
+    (``refusal``: the text nova got): the compute manager reschedules it
+    (``RescheduledException``), each host fails it the same way, and the
+    conductor gives up (``MaxRetriesExceeded``): at the end of the build
+    the server is in ERROR with that fault, off its host
+    (``_nil_out_instance_obj_host_and_node``), its ports deallocated."""
+    states.start(
+        server,
+        states.BUILD_TASKS,
+        {
+            "vm_state": "error",
+            "power_state": states.NOSTATE,
+            "host": None,
+            "node": None,
+            "availability_zone": None,
+        },
+        progress=True,
+        fault=_retries_fault(db, server, refusal),
+    )
+    db.execute(
+        "UPDATE servers SET task_state = ?, progress = ?, pending = ?, task_started_at = ?"
+        " WHERE id = ?",
+        (
+            server["task_state"],
+            server["progress"],
+            server["pending"],
+            server["task_started_at"],
+            server["id"],
+        ),
+    )
+
+
+def _retries_fault(db, server, refusal):
+    """The fault of a build that failed on every host it was tried on: the
+    server's and the scheduler's alternates (other hosts passing its
+    filters), at most :data:`MAX_ATTEMPTS` (nova's conductor
+    ``build_instances`` and ``scheduler.utils.populate_retry``; the message
+    cut to 255 characters as ``exception_to_dict`` does)."""
+    spec = scheduler.RequestSpec(
+        scheduler.server_resources(server), zone=server["pinned_availability_zone"]
+    )
+    alternates = [
+        s
+        for s in scheduler.host_states(db)
+        if s.host != server["host"] and scheduler.host_passes(s, spec)[0]
+    ]
+    if 1 + len(alternates) >= MAX_ATTEMPTS:
+        reason = "Exceeded max scheduling attempts %d for instance %s. Last exception: %s" % (
+            MAX_ATTEMPTS,
+            server["id"],
+            refusal,
+        )
+        frames = _POPULATE_RETRY_FRAMES
+    else:
+        reason = (
+            "Exhausted all hosts available for retrying build failures for instance %s."
+            % server["id"]
+        )
+        frames = _EXHAUSTED_FRAMES
+    message = "Exceeded maximum number of retries. " + reason
+    details = "Traceback (most recent call last):\n%snova.exception.MaxRetriesExceeded: %s\n" % (
+        frames,
+        message,
+    )
+    return {"code": 500, "message": message[:255], "details": details}
+
+
+# the traceback nova's conductor stores with that fault (admins see it)
+_POPULATE_RETRY_FRAMES = (
+    '  File "/opt/stack/nova/nova/conductor/manager.py", line 702, in build_instances\n'
+    "    scheduler_utils.populate_retry(\n"
+    '  File "/opt/stack/nova/nova/scheduler/utils.py", line 1079, in populate_retry\n'
+    "    raise exception.MaxRetriesExceeded(reason=msg)\n"
+)
+_EXHAUSTED_FRAMES = (
+    '  File "/opt/stack/nova/nova/conductor/manager.py", line 717, in build_instances\n'
+    "    raise exception.MaxRetriesExceeded(reason=msg)\n"
+)
 
 
 def ports_of(db, server):
@@ -252,6 +349,7 @@ def _create_port(db, caller, server, request, group_ids, fixed_ips=None):
     network = neutron_networks.row(db, request["network_id"])
     if fixed_ips is None and request.get("fixed_ip") is not None:
         fixed_ips = [{"ip_address": request["fixed_ip"]}]
+    _authorize_create(caller, network, server, fixed_ips)
     try:
         return neutron_ports.insert(
             db,
@@ -274,6 +372,23 @@ def _create_port(db, caller, server, request, group_ids, fixed_ips=None):
         raise errors.BadRequest(
             "No fixed IP addresses available for network: %s" % network["id"]
         ) from None
+
+
+def _authorize_create(caller, network, server, fixed_ips):
+    """Neutron's policy on the port create nova's ``_create_port_minimal``
+    sends with the user's context: ``device_id`` (the server) and, when
+    one is chosen, the address (the network owner's and the admins')."""
+    given = {"device_id": server["id"]}
+    if fixed_ips:
+        given["fixed_ips"] = fixed_ips
+    neutron_ports.enforce(caller, "create_port", network, server["project_id"], given)
+
+
+def _client_text(exc):
+    """A Neutron refusal ``exc`` as nova passes it on: neutronclient's
+    message (the error and the request ids line), which nova's
+    ``ClientWrapper`` raises as its own ``Forbidden``."""
+    return "%s\nNeutron server returns request_ids: ['req-%s']" % (exc.message, common.new_uuid())
 
 
 def _port_quota(exc):
@@ -361,12 +476,18 @@ def release(db, server):
     """A deleted server's ports: the ones nova made are deleted, the ones
     the user passed in are unbound (nova's ``deallocate_for_instance``)."""
     preserve = {e.get("port_id") for e in cache(server) if e.get("preserve")}
+    _deallocate(db, server, preserve)
+    server["ports"] = "[]"
+
+
+def _deallocate(db, server, preserve):
+    """Delete the ports of ``server`` nova made, unbind the ``preserve``
+    ones (the user's)."""
     for port in ports_of(db, server):
         if port["id"] in preserve:
             _unbind(db, port)
         else:
             neutron_ports.remove(db, port["id"])
-    server["ports"] = "[]"
 
 
 def reap(db):
@@ -503,6 +624,12 @@ def attach(db, caller, server, network_id=None, port_id=None, fixed_ip=None, tag
         )
     fixed = [{"ip_address": fixed_ip}] if fixed_ip else None
     try:
+        _authorize_create(caller, found[0], server, fixed)
+    except errors.Forbidden as exc:
+        # the compute manager's call fails with nova's Forbidden, which
+        # nova-api answers as a 403
+        raise errors.Forbidden(_client_text(exc)) from None
+    try:
         new_port = neutron_ports.insert(
             db,
             caller,
@@ -551,7 +678,10 @@ def detach(db, caller, server, port_id):
 def add_fixed_ip(db, caller, server, network_id):
     """Nova's multinic ``addFixedIp``: one more address from the
     network's subnet on the server's port on that network (none: nova's
-    compute manager ignores it)."""
+    compute manager ignores it). Nova updates the port with the user's
+    context: on a network the user does not own Neutron refuses it
+    (``update_port:fixed_ips``), which the compute manager logs, the
+    server left as it was (the API had answered 202)."""
     from occli.localcloud.compute import servers
 
     servers.check_lock(caller, server)
@@ -561,11 +691,11 @@ def add_fixed_ip(db, caller, server, network_id):
         subnet = db.execute(
             "SELECT * FROM network_subnets WHERE network_id = ? ORDER BY seq", (network_id,)
         ).fetchone()
-        current = neutron_ports.fixed_ips(db, port["id"])
+        fixed = neutron_ports.fixed_ips(db, port["id"]) + [{"subnet_id": subnet["id"]}]
+        if not _may_update(db, caller, port, {"fixed_ips": fixed}):
+            return
         try:
-            neutron_ports.apply_update(
-                db, caller, port, {"fixed_ips": current + [{"subnet_id": subnet["id"]}]}
-            )
+            neutron_ports.apply_update(db, caller, port, {"fixed_ips": fixed})
         except errors.Conflict:
             raise errors.BadRequest(
                 "No fixed IP addresses available for network: %s" % network_id
@@ -575,21 +705,32 @@ def add_fixed_ip(db, caller, server, network_id):
 
 
 def remove_fixed_ip(db, caller, server, address):
+    """Nova's multinic ``removeFixedIp``: the port holding ``address``
+    updated without it, with the user's context (a refusal is logged by
+    the compute manager, as for :func:`add_fixed_ip`)."""
     from occli.localcloud.compute import servers
 
     servers.check_lock(caller, server)
     for port in ports_of(db, server):
         current = neutron_ports.fixed_ips(db, port["id"])
         if any(ip["ip_address"] == address for ip in current):
-            neutron_ports.apply_update(
-                db,
-                caller,
-                port,
-                {"fixed_ips": [ip for ip in current if ip["ip_address"] != address]},
-            )
-            _recache(db, server)
+            change = {"fixed_ips": [ip for ip in current if ip["ip_address"] != address]}
+            if _may_update(db, caller, port, change):
+                neutron_ports.apply_update(db, caller, port, change)
+                _recache(db, server)
             return
     raise errors.BadRequest("Instance %s does not have fixed IP '%s'." % (server["id"], address))
+
+
+def _may_update(db, caller, port, change):
+    """Whether Neutron's policy lets ``caller`` update ``port`` with
+    ``change`` (nova's multinic calls catch and log a refusal)."""
+    network = neutron_networks.row(db, port["network_id"])
+    try:
+        neutron_ports.enforce(caller, "update_port", network, port["project_id"], change)
+    except errors.Forbidden:
+        return False
+    return True
 
 
 def _floating_ip(db, caller, address):

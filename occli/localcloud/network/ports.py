@@ -296,12 +296,13 @@ def _rules(context, network, project):
     }
 
 
-def _enforce(context, action, network, project, given):
+def enforce(context, action, network, project, given):
     """Neutron's policy check of a port create or update
     (``neutron.policy._build_match_rule``): ``action`` and a rule per
     enforced attribute ``given`` sets (``fixed_ips``: one per key of each
     entry), all required; a refusal is neutron's 403 naming the whole rule
-    as oslo.policy prints it. Admins pass."""
+    as oslo.policy prints it. Admins pass. Nova's port calls go through it
+    too, with the user's context and the body nova sends."""
     if context.is_admin:
         return
     rules = _rules(context, network, project)
@@ -337,7 +338,7 @@ def create(db, context, body):
     project = common.check_project(context, values, "create_port")
     network = networks.get(db, context, values["network_id"])
     given = {key: values[key] for key in body["port"] if key in values}
-    _enforce(context, "create_port", network, project, given)
+    enforce(context, "create_port", network, project, given)
     return show(db, context, insert(db, context, network, project, values))
 
 
@@ -403,7 +404,7 @@ def update(db, context, port_id, body):
     # neutron's update_port policy then wants its project or an admin
     port = get(db, context, port_id)
     network = networks.row(db, port["network_id"])
-    _enforce(context, "update_port", network, port["project_id"], values)
+    enforce(context, "update_port", network, port["project_id"], values)
     apply_update(db, context, port, values)
     return show(db, context, port_id)
 

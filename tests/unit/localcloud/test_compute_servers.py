@@ -152,7 +152,9 @@ def test_networks_required_from_2_37(nova):
 
 def test_networks_none_and_fixed_ip(nova):
     assert nova.show(nova.create(version="2.37", networks="none"))["addresses"] == {}
-    server = nova.show(nova.create(networks=[{"uuid": PRIVATE, "fixed_ip": "10.0.9.9"}]))
+    # choosing the address is the network owner's (private: the admin's)
+    chosen = nova.create(user="admin", networks=[{"uuid": PRIVATE, "fixed_ip": "10.0.9.9"}])
+    server = nova.show(chosen, user="admin")
     (port,) = server["addresses"]["private"]
     assert port["addr"] == "10.0.9.9"
     assert port["OS-EXT-IPS-MAC:mac_addr"].startswith("fa:16:3e:")

@@ -104,7 +104,8 @@ def test_networks_checks(env):
     alt_port = neutron.create("ports", "port", {"network_id": PRIVATE}, user="alt")
     foreign = nova.create(expect=400, networks=[{"port": alt_port["id"]}])
     assert fault(foreign)[2] == "Port id %s could not be found." % alt_port["id"]
-    first = nova.create(networks=[{"uuid": PRIVATE, "fixed_ip": "10.0.4.4"}])
+    # choosing the address is the network owner's (private: the admin's)
+    first = nova.create(user="admin", networks=[{"uuid": PRIVATE, "fixed_ip": "10.0.4.4"}])
     taken = nova.create(expect=400, networks=[{"uuid": PRIVATE, "fixed_ip": "10.0.4.4"}])
     assert fault(taken)[2] == "Fixed IP address 10.0.4.4 is already in use on instance %s." % (
         first
@@ -128,8 +129,9 @@ def test_networks_checks(env):
     # none: no port
     portless = nova.create(version="2.37", networks="none")
     assert _ports(neutron, portless) == []
-    # nothing was left by the refused creates (one for the image id, two made)
-    assert len(nova.get("/servers").json()["servers"]) == 3
+    # nothing was left by the refused creates (one for the image id, one
+    # made; the admin's is not listed)
+    assert len(nova.get("/servers").json()["servers"]) == 2
 
 
 def test_several_servers_get_a_port_each(env):
@@ -214,6 +216,7 @@ def test_interfaces(env):
                 "tag": "second",
             }
         },
+        user="admin",  # choosing the address is the network owner's
         version="2.70",
     )
     assert made.status == 200, made.body
@@ -311,12 +314,14 @@ def test_floating_ip_actions(env):
 def test_fixed_ip_actions(env):
     nova, neutron = env
     server_id = nova.create()
-    assert nova.action(server_id, {"addFixedIp": {"networkId": PRIVATE}}).status == 202
+    # changing fixed IPs is the network owner's (private: the admin's)
+    added = nova.action(server_id, {"addFixedIp": {"networkId": PRIVATE}}, user="admin")
+    assert added.status == 202
     (port,) = _ports(neutron, server_id)
     addresses = [ip["ip_address"] for ip in port["fixed_ips"]]
     assert len(addresses) == 2
     assert len(nova.show(server_id)["addresses"]["private"]) == 2
-    removed = nova.action(server_id, {"removeFixedIp": {"address": addresses[1]}})
+    removed = nova.action(server_id, {"removeFixedIp": {"address": addresses[1]}}, user="admin")
     assert removed.status == 202
     assert len(nova.show(server_id)["addresses"]["private"]) == 1
     missing = nova.action(server_id, {"removeFixedIp": {"address": "10.0.99.9"}})
