@@ -97,11 +97,45 @@ class ConnectionFailed(ClientException):
     """The cloud could not be reached (refused, no route, DNS, timeout)."""
 
 
+class ResponseTooLarge(ClientException):
+    """An answer larger than the client reads (``max_response_size``)."""
+
+
+class CommandTimeout(ClientException):
+    """The whole command ran out of time (``command_timeout``)."""
+
+
+class RedirectRefused(ClientException):
+    """A redirect not followed: a loop, or to a host the catalog did not name."""
+
+
+class UnexpectedResponse(ClientException):
+    """A successful answer whose body is not the shape the API documents."""
+
+
+#: The longest message taken from an answer that an error shows.
+MAX_MESSAGE = 512
+
+
+def shortened(text, limit=MAX_MESSAGE):
+    """``text`` cut to ``limit`` characters ("…" ending a cut one): a
+    server's message must not flood the terminal."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+#: The URL in keystoneauth1's wording of a failure (session.py:
+#: "Unable to establish connection to {url}: {e}", "Request to {url} timed
+#: out", "Unexpected exception for {url}: {e}"), or in a library's own.
 _CONNECT_URL = re.compile(
-    r"(?:Unable to establish connection|connection "
-    r"to|Connection to) (?:to )?(\S+?):? ",
+    r"(?:Unable to establish connection to|Request to|Unexpected exception for"
+    r"|connection to) (\S+?):? ",
     re.I,
 )
+
+
+#: How urllib3 and http.client word a connection closed in the middle of
+#: an answer ("Connection aborted.", "Connection broken: IncompleteRead").
+_DROPPED = re.compile(r"Connection (?:aborted|broken)|RemoteDisconnected|reset by peer")
 
 
 def from_connect_failure(exc, cloud_config=None):
@@ -112,24 +146,26 @@ def from_connect_failure(exc, cloud_config=None):
     it with ``occli-localcloud status``)."""
     names = {cls.__name__ for cls in type(exc).__mro__}
     text = str(exc)
+    dropped = _DROPPED.search(text)
     if not (
         names & {"ConnectFailure", "ConnectTimeout", "ConnectionError"}
         or ("DiscoveryFailure" in names and "Unable to establish connection" in text)
+        or ("UnknownConnectionError" in names and dropped)
     ):
         return None
     match = _CONNECT_URL.search(text)
     url = match.group(1) if match else None
     if url is None and cloud_config is not None:
         url = (cloud_config.auth or {}).get("auth_url")
-    reason = (
-        "connection refused"
-        if "refused" in text.lower()
-        else (
-            "timed out"
-            if "timed out" in text.lower() or "Timeout" in type(exc).__name__
-            else "no connection"
-        )
-    )
+    lowered = text.lower()
+    if "refused" in lowered:
+        reason = "connection refused"
+    elif "timed out" in lowered or "Timeout" in type(exc).__name__:
+        reason = "timed out"
+    elif dropped:
+        reason = "connection dropped"
+    else:
+        reason = "no connection"
     name = getattr(cloud_config, "name", None)
     if name == "envvars":  # no cloud named: the OS_* variables
         name = None
@@ -270,9 +306,10 @@ def _message_from_body(body):
 def _text_message(text):
     import html  # only an HTML error page needs it
 
-    text = html.unescape(_TAGS.sub(" ", text or ""))
+    # an HTML page's text starts within its first 64 KiB; never scan more
+    text = html.unescape(_TAGS.sub(" ", (text or "")[:65536]))
     text = " ".join(text.split())
-    return text[:500] or None
+    return text or None
 
 
 def from_response(response, method=None, url=None):
@@ -290,8 +327,10 @@ def from_response(response, method=None, url=None):
     cls = _BY_STATUS.get(status)
     if cls is None:
         cls = InternalServerError if status >= 500 else HTTPException
+    if not isinstance(message, str):
+        message = None
     kwargs = dict(
-        message=message or response.reason or cls.message,
+        message=shortened(message or response.reason or cls.message),
         code=status,
         request_id=request_id,
         url=url,
