@@ -14,6 +14,8 @@ from urllib.parse import urlparse
 from occli import exceptions
 
 _IDEMPOTENT = frozenset(("GET", "HEAD", "PUT", "DELETE"))
+#: keystoneauth1's redirect statuses: one that is the answer was not followed.
+_REDIRECTS = frozenset((301, 302, 303, 305, 307, 308))
 #: Statuses worth trying again: the gateway or the service is busy.
 RETRIABLE_STATUSES = [502, 503, 504]
 
@@ -176,19 +178,58 @@ class Manager:
         response = self.api.request(url, method, params=params, headers=headers, **kwargs)
         if response.status_code >= 400:
             raise exceptions.from_response(response, method, url)
+        if response.status_code in _REDIRECTS:
+            raise exceptions.RedirectRefused(
+                "%s %s answered a redirect (HTTP %d) that was not followed%s."
+                % (
+                    method,
+                    response.url,
+                    response.status_code,
+                    " (it names no Location)" if "Location" not in response.headers else "",
+                ),
+                code=response.status_code,
+                request_id=_request_id(response),
+            )
         return response
 
     def _body(self, response):
+        """The JSON object of ``response`` (``{}`` when it has no body)."""
         if not response.content:
             return {}
         try:
-            return response.json()
+            body = response.json()
         except ValueError:
             raise exceptions.ClientException(
                 "The server answered with a body that is not JSON",
                 code=response.status_code,
                 request_id=_request_id(response),
             ) from None
+        if not isinstance(body, dict):
+            raise _unexpected(response, "its body is not a JSON object")
+        return body
+
+    def _member(self, response, body, key):
+        """``body[key]``, the object of the resource ``response`` answered:
+        UnexpectedResponse when it is missing or not an object."""
+        info = body.get(key)
+        if not isinstance(info, dict):
+            raise _unexpected(
+                response, "%r is %s" % (key, "missing" if info is None else "not an object")
+            )
+        return info
+
+    def _items(self, response, body, key, item_key=None):
+        """The objects listed as ``body[key]`` (none when it is missing or
+        null), each unwrapped from ``item_key`` when given:
+        UnexpectedResponse when they are not a list of objects."""
+        items = body.get(key) or []
+        if not isinstance(items, list):
+            raise _unexpected(response, "%r is not a list" % key)
+        if item_key:
+            items = [i.get(item_key) if isinstance(i, dict) else None for i in items]
+        if not all(isinstance(item, dict) for item in items):
+            raise _unexpected(response, "an entry of %r is not an object" % key)
+        return items
 
     def _resource(self, info, response=None):
         return self.resource_class(self, info, _request_ids(response))
@@ -253,14 +294,15 @@ class Manager:
             if request_ids is not None:
                 request_ids.extend(_request_ids(response))
             body = self._body(response)
-            items = body.get(response_key) or []
+            items = self._items(response, body, response_key, item_key)
             if remaining is not None:
                 items = items[:remaining]
                 remaining -= len(items)
-            page = [
-                self._resource(item[item_key] if item_key else item, response) for item in items
-            ]
-            next_marker = _next_marker(body.get(links_key))
+            page = [self._resource(item, response) for item in items]
+            try:
+                next_marker = _next_marker(body.get(links_key))
+            except (AttributeError, TypeError):
+                raise _unexpected(response, "%r is not a list of links" % links_key) from None
             del response, body, items  # a page in memory at a time, not two
             if not page:
                 return
@@ -277,20 +319,20 @@ class Manager:
 
     def _get(self, url, response_key, params=None):
         response = self._request("GET", url, params=params)
-        return self._resource(self._body(response)[response_key], response)
+        return self._resource(self._member(response, self._body(response), response_key), response)
 
     def _create(self, url, body, response_key, return_raw=False, **kwargs):
         response = self._request("POST", url, body=body, **kwargs)
         data = self._body(response)
         if return_raw:
             return data
-        return self._resource(data[response_key], response)
+        return self._resource(self._member(response, data, response_key), response)
 
     def _update(self, url, body, response_key=None, method="PUT", **kwargs):
         response = self._request(method, url, body=body, **kwargs)
         data = self._body(response)
         if response_key:
-            return self._resource(data[response_key], response)
+            return self._resource(self._member(response, data, response_key), response)
         return data
 
     def _delete(self, url, **kwargs):
@@ -303,7 +345,7 @@ class Manager:
         response = self._request("POST", url, body={action: info}, **kwargs)
         data = self._body(response)
         if response_key and response_key in data:
-            return self._resource(data[response_key], response)
+            return self._resource(self._member(response, data, response_key), response)
         return self._result(response, data)
 
     def find(self, **filters):
@@ -357,6 +399,15 @@ class Manager:
         return exceptions.NoUniqueMatch(
             "More than one %s matches %s (%s); use the ID." % (self._noun(), what, ids)
         )
+
+
+def _unexpected(response, what):
+    """The error of a successful answer that is not what the API documents."""
+    return exceptions.UnexpectedResponse(
+        "The answer from %s is not what the API documents: %s." % (response.url, what),
+        code=response.status_code,
+        request_id=_request_id(response),
+    )
 
 
 def _request_id(response):
