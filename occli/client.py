@@ -46,7 +46,15 @@ class BuiltinManager:
 
 
 class Client:
-    """Entry point of the SDK."""
+    """Entry point of the SDK.
+
+    ``max_response_size`` (bytes, or a size such as ``"64M"``; default
+    ``$OCCLI_MAX_RESPONSE_SIZE``, else 64 MiB) bounds every answer's body,
+    and ``command_timeout`` (seconds; default ``$OCCLI_COMMAND_TIMEOUT``,
+    else none) every request this client sends, counted from its creation
+    (see :mod:`occli.transport`). They bound the session the Client makes,
+    not one it is given.
+    """
 
     servers = BuiltinManager("occli.v2.servers:ServerManager")
     flavors = BuiltinManager("occli.v2.flavors:FlavorManager")
@@ -110,9 +118,13 @@ class Client:
         use_cache=False,
         collect_timing=False,
         retries=2,
+        max_response_size=None,
+        command_timeout=None,
         **auth,
     ):
         self.retries = retries
+        self.max_response_size = max_response_size
+        self.command_timeout = command_timeout
         self._adapters = {}
         self._roots = {}
         self._versions = {}
@@ -146,9 +158,13 @@ class Client:
             api_versions.APIVersion(self.requested_compute_version)
 
     def _make_session(self, cc, use_cache, collect_timing):
-        from keystoneauth1 import session as ks_session
-
         from occli import __version__
+        from occli import transport
+
+        bounded = transport.BoundedTransport(
+            transport.max_response_size(self.max_response_size),
+            transport.command_timeout(self.command_timeout),
+        )
 
         plugin = extra = None
         if use_cache:
@@ -170,8 +186,9 @@ class Client:
                 self._cache_saved = (plugin.get_auth_state(), dict(extra))
         if plugin is None:
             plugin = cc.auth_plugin()
-        return ks_session.Session(
+        return transport.Session(
             auth=plugin,
+            session=bounded,
             verify=cc.verify,
             cert=cc.cert,
             timeout=cc.api_timeout,

@@ -607,6 +607,8 @@ _CLIENT_KEYS = [dest for _, dest, _ in _GLOBAL_OPTIONS + tuple(_PLUGIN_OPTIONS)]
     "insecure",
     "api_timeout",
     "retries",
+    "max_response_size",
+    "command_timeout",
 ]
 
 
@@ -659,7 +661,20 @@ def add_global_options(parser):
         dest="api_timeout",
         type=float,
         metavar="<seconds>",
-        help="HTTP request timeout.",
+        help="Timeout of each HTTP request, its whole answer included.",
+    )
+    group.add_argument(
+        "--command-timeout",
+        type=float,
+        metavar="<seconds>",
+        help="Stop the whole command (its requests, retries and --wait) once "
+        "this many seconds have passed (env OCCLI_COMMAND_TIMEOUT).",
+    )
+    group.add_argument(
+        "--max-response-size",
+        metavar="<size>",
+        help="Refuse an answer larger than this, as received or decompressed: "
+        "bytes, or 512K, 64M, 1G (env OCCLI_MAX_RESPONSE_SIZE; default 64M).",
     )
     group.add_argument(
         "--retries",

@@ -1,0 +1,228 @@
+"""occli.transport: the bounds on what a cloud's answer may cost (sizes,
+deadlines, Retry-After, redirects), over requests-mock; and the Manager's
+refusal of a redirect it was handed unfollowed."""
+
+import io
+
+import pytest
+import requests
+
+from occli import exceptions
+from occli import transport
+
+from .fakes import COMPUTE
+
+URL = "http://cloud.test/compute/v2.1/servers"
+
+
+class CountingBody(io.BytesIO):
+    """A body that tells how much of it was read (``consumed``)."""
+
+    consumed = 0
+
+    def read(self, size=-1):
+        data = super().read(size)
+        self.consumed += len(data)
+        return data
+
+    def read1(self, size=-1):
+        data = super().read1(size)
+        self.consumed += len(data)
+        return data
+
+
+@pytest.mark.parametrize(
+    "text, size",
+    [
+        ("65536", 65536),
+        ("512K", 512 << 10),
+        ("64M", 64 << 20),
+        ("1g", 1 << 30),
+        ("64MiB", 64 << 20),
+    ],
+)
+def test_parse_size(text, size):
+    assert transport.parse_size(text) == size
+
+
+@pytest.mark.parametrize("text", ["", "0", "-1", "64T", "lots", "1.5M"])
+def test_parse_size_refuses(text):
+    with pytest.raises(ValueError):
+        transport.parse_size(text)
+
+
+def test_describe_size():
+    assert transport.describe_size(64 << 20) == "64 MiB"
+    assert transport.describe_size(512 << 10) == "512 KiB"
+    assert transport.describe_size(1000) == "1000 bytes"
+
+
+def test_max_response_size_argument_then_environment_then_default(monkeypatch):
+    monkeypatch.delenv(transport.MAX_RESPONSE_SIZE_ENV, raising=False)
+    assert transport.max_response_size() == transport.DEFAULT_MAX_RESPONSE_SIZE
+    monkeypatch.setenv(transport.MAX_RESPONSE_SIZE_ENV, "1M")
+    assert transport.max_response_size() == 1 << 20
+    assert transport.max_response_size("2M") == 2 << 20
+    assert transport.max_response_size(4096) == 4096
+    with pytest.raises(exceptions.ValidationError, match="max_response_size"):
+        transport.max_response_size("lots")
+
+
+def test_command_timeout_argument_then_environment(monkeypatch):
+    monkeypatch.delenv(transport.COMMAND_TIMEOUT_ENV, raising=False)
+    assert transport.command_timeout() is None
+    monkeypatch.setenv(transport.COMMAND_TIMEOUT_ENV, "30")
+    assert transport.command_timeout() == 30.0
+    assert transport.command_timeout(1.5) == 1.5
+    for bad in ("0", "-1", "nan", "inf", "soon"):
+        with pytest.raises(exceptions.ValidationError, match="command_timeout"):
+            transport.command_timeout(bad)
+
+
+def bounded(limit=1 << 20, command_timeout=None):
+    return transport.BoundedTransport(limit, command_timeout)
+
+
+def test_a_body_is_read_until_the_limit_and_no_further(requests_mock):
+    body = CountingBody(b"x" * (8 << 20))
+    requests_mock.get(URL, body=body)
+    with pytest.raises(exceptions.ResponseTooLarge, match="larger than 1 MiB"):
+        bounded().get(URL)
+    assert body.consumed <= (1 << 20) + (64 << 10)
+
+
+def test_a_declared_length_over_the_limit_reads_nothing(requests_mock):
+    body = CountingBody(b"x" * (2 << 20))
+    requests_mock.get(URL, body=body, headers={"Content-Length": str(2 << 20)})
+    with pytest.raises(exceptions.ResponseTooLarge, match=URL):
+        bounded().get(URL)
+    assert body.consumed == 0
+
+
+def test_a_body_within_the_limit_is_the_content(requests_mock):
+    requests_mock.get(URL, json={"servers": []})
+    response = bounded().get(URL)
+    assert response.json() == {"servers": []}
+
+
+def test_a_streamed_request_leaves_the_body_to_the_caller(requests_mock):
+    requests_mock.get(URL, body=CountingBody(b"x" * (2 << 20)))
+    response = bounded().get(URL, stream=True)
+    assert len(response.raw.read()) == 2 << 20
+
+
+def test_a_token_answer_has_a_smaller_limit(requests_mock):
+    requests_mock.post(URL, body=CountingBody(b"x" * (3 << 20)), headers={"X-Subject-Token": "t"})
+    with pytest.raises(exceptions.ResponseTooLarge, match="2 MiB.*token answer"):
+        bounded(64 << 20).post(URL)
+
+
+def test_a_passed_deadline_sends_nothing(requests_mock, monkeypatch):
+    requests_mock.get(URL, json={})
+    session = bounded(command_timeout=5)
+    session.deadline -= 10
+    with pytest.raises(exceptions.CommandTimeout, match="5s.*" + URL):
+        session.get(URL)
+    assert not requests_mock.called
+
+
+@pytest.mark.parametrize(
+    "status, value, capped",
+    [
+        (503, "3600", "10"),
+        (503, "3", "3"),
+        (503, "-5", "0"),
+        (502, "Wed, 21 Oct 2015 07:28:00 GMT", "Wed, 21 Oct 2015 07:28:00 GMT"),
+        (429, "3600", "3600"),  # not retried: told as the server said
+    ],
+)
+def test_retry_after_is_capped(requests_mock, status, value, capped):
+    requests_mock.get(URL, status_code=status, headers={"Retry-After": value})
+    assert bounded().get(URL).headers["Retry-After"] == capped
+
+
+def test_retry_after_never_outlasts_the_deadline(requests_mock):
+    requests_mock.get(URL, status_code=503, headers={"Retry-After": "3600"})
+    assert bounded(command_timeout=2).get(URL).headers["Retry-After"] in ("1", "2")
+
+
+@pytest.fixture
+def session():
+    return transport.Session(session=bounded())
+
+
+def test_a_redirect_on_the_same_host_is_followed(requests_mock, session):
+    requests_mock.get(URL, status_code=302, headers={"Location": "/moved"})
+    requests_mock.get("http://cloud.test/moved", json={"servers": []})
+    response = session.get(URL, authenticated=False)
+    assert response.json() == {"servers": []}
+    assert [r.status_code for r in response.history] == [302]
+
+
+def test_an_upgrade_to_https_on_the_same_host_is_followed(requests_mock, session):
+    requests_mock.get(URL, status_code=301, headers={"Location": "https://cloud.test/x"})
+    requests_mock.get("https://cloud.test/x", json={})
+    assert session.get(URL, authenticated=False).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "location", ["http://elsewhere.test/x", "http://cloud.test:8080/x", "ftp://cloud.test/x"]
+)
+def test_a_redirect_to_another_origin_is_refused(requests_mock, session, location):
+    requests_mock.get(URL, status_code=307, headers={"Location": location})
+    with pytest.raises(exceptions.RedirectRefused, match="another host"):
+        session.get(URL, headers={"X-Auth-Token": "secret"}, authenticated=False)
+    assert [r.url for r in requests_mock.request_history] == [URL]
+
+
+def test_a_redirect_loop_is_refused(requests_mock, session):
+    requests_mock.get(URL, status_code=302, headers={"Location": URL})
+    with pytest.raises(exceptions.RedirectRefused, match="more than 30 times"):
+        session.get(URL, authenticated=False)
+    assert requests_mock.call_count == 31
+
+
+def test_redirect_false_returns_the_redirect(requests_mock, session):
+    requests_mock.get(URL, status_code=302, headers={"Location": URL})
+    assert session.get(URL, authenticated=False, redirect=False).status_code == 302
+
+
+def test_the_manager_refuses_a_redirect_left_unfollowed(client, mock_cloud):
+    from occli import base
+
+    class Things(base.Manager):
+        service_type = "compute"
+
+    # a plain keystoneauth1 session (Client(session=…)) returns the last
+    # redirect of a loop as if it were the answer
+    mock_cloud.mock.get(
+        COMPUTE + "/servers/detail",
+        status_code=302,
+        headers={"Location": COMPUTE + "/servers/detail"},
+    )
+    with pytest.raises(exceptions.RedirectRefused, match="HTTP 302"):
+        list(Things(client)._list("/servers/detail", "servers"))
+
+
+def test_the_socket_read_of_a_body_never_outlasts_the_deadline():
+    class Sock:
+        timeouts = []
+
+        def settimeout(self, value):
+            self.timeouts.append(value)
+
+    raw = type("Raw", (), {"connection": type("Conn", (), {"sock": Sock()})()})()
+    transport._socket_timeout(raw, 0.25)
+    transport._socket_timeout(raw, -1)
+    assert Sock.timeouts == [0.25, 0.001]
+
+
+def test_urllib3_errors_midway_become_requests_errors():
+    from urllib3 import exceptions as u3
+
+    class Raw:
+        def read1(self, amount, decode_content):
+            raise u3.ProtocolError("Connection broken: IncompleteRead")
+
+    with pytest.raises(requests.exceptions.ChunkedEncodingError):
+        transport._read_piece(Raw())
