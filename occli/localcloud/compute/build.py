@@ -71,7 +71,9 @@ class Plan:
     key: object  # the keypair row, or None
     zone: str  # the requested zone (pinned), or None
     reservation_id: str
-    count: int  # instances, after the quota check
+    count: int  # instances: max_count, then what the quota check allows
+    volume_backed: bool = False  # no image: the root disk is a volume
+    forced_host: str | None = None  # the host the zone named (admins)
     new_ids: list = dataclasses.field(default_factory=list)  # one per instance
     destinations: list | None = None  # their hosts; None: NoValidHost for all
     host_zones: dict = dataclasses.field(default_factory=dict)  # host → zone

@@ -107,33 +107,44 @@ def create(store, caller, config, images, request, request_id):
     Returns the new rows. When any instance cannot be placed, all of them
     are created unplaced and end in ERROR with a NoValidHost fault.
 
-    The checks, the quota count, the placement and the first
-    :data:`CREATE_CHUNK` instances are one write transaction; every further
-    chunk is one of its own, so no write lock is held for the whole plan
-    and other requests write between the chunks (nova creates its build
-    requests one by one). A later chunk counts the quotas again once its
-    rows are in (nova's quota recheck), so creates running side by side
-    never exceed them: when it fails, as when anything of a later chunk
-    fails, what the create made is removed (nova's
+    No write lock is held for the whole plan, nor for the counting and
+    the placement (tens of ms once a project has thousands of servers):
+    the checks that may write (the default security group made, deleted
+    servers' ports reaped) are a short write transaction; the quota count,
+    the other checks and the placement read one snapshot (nova's API and
+    scheduler take no lock either); the instances are then made
+    :data:`CREATE_CHUNK` at a time, each chunk one write transaction of
+    inserts only, so other requests write between the chunks (the store's
+    writers take turns; nova creates its build requests one by one). Once
+    a chunk's rows are in, the quotas are counted again (nova's quota
+    recheck) in a read: of two creates side by side the later count sees
+    both, so they never exceed the quotas. When a recheck fails, as when
+    anything of a chunk fails, what the create made is removed (nova's
     ``_cleanup_build_artifacts``) and the error raised.
     """
     with store.transaction() as db:
-        plan = _plan(db, caller, config, images, request)
-        created = _make(db, caller, config, request, plan, request_id, 0)
+        plan = _check(db, caller, images, request)
+    with store.read() as db:
+        _place(db, caller, config, request, plan)
+    created = []
     try:
-        for start in range(CREATE_CHUNK, plan.count, CREATE_CHUNK):
+        for start in range(0, plan.count, CREATE_CHUNK):
             with store.transaction() as db:
                 created += _make(db, caller, config, request, plan, request_id, start)
+            with store.read() as db:
+                _recheck(db, caller, config, plan)
     except BaseException:
-        with store.transaction() as db:
-            _discard(db, plan, created)
+        if created:
+            with store.transaction() as db:
+                _discard(db, plan, created)
         raise
     return created
 
 
-def _plan(db, caller, config, images, request):
-    """The checks of a create, in nova's order, and its placement: a
-    :class:`~.build.Plan`."""
+def _check(db, caller, images, request):
+    """The checks of a create before its quota count, in nova's order (some
+    write: a project's default security group is made on first use): a
+    :class:`~.build.Plan` of ``request.max_count`` instances."""
     flavors.check_visible(db, caller, request.flavor_ref)
     flavor, image_ref, mappings, volume_backed = build.disks(db, caller, images, request)
     if request.auto_disk_config is None:
@@ -146,19 +157,30 @@ def _plan(db, caller, config, images, request):
     ports = networks.requested_ports(db, caller, request.networks, request.max_count)
     zone, forced_host = build.requested_zone(db, caller, request.availability_zone)
     build.check_requested_host(db, caller, request.requested_host)
-    count = quotas.instance_count(
-        db, config, caller.project_id, request.min_count, request.max_count, flavor
+    plan = build.Plan(
+        flavor, image_ref, mappings, key, zone, build.reservation_id(), request.max_count
     )
-    volume_attach.check_mappings(db, caller, config, mappings)
+    plan.volume_backed, plan.forced_host = volume_backed, forced_host
+    plan.ports, plan.security_groups = ports, groups
+    return plan
+
+
+def _place(db, caller, config, request, plan):
+    """The rest of a create's checks, in nova's order, on a read snapshot:
+    the quota count (``plan.count``), the volumes, the server group; then
+    the placement of every instance (``plan.destinations``)."""
+    plan.count = quotas.instance_count(
+        db, config, caller.project_id, request.min_count, request.max_count, plan.flavor
+    )
+    volume_attach.check_mappings(db, caller, config, plan.mappings)
     group = server_groups.from_hints(db, caller, request.scheduler_hints)
     if group is not None:
-        server_groups.check_members(db, caller, group, count)
-    plan = build.Plan(flavor, image_ref, mappings, key, zone, build.reservation_id(), count)
-    plan.new_ids = [common.new_uuid() for _ in range(count)]
+        server_groups.check_members(db, caller, group, plan.count)
+    plan.new_ids = [common.new_uuid() for _ in range(plan.count)]
     spec = scheduler.RequestSpec(
-        scheduler.resources(flavors.snapshot(flavor), volume_backed),
-        zone=zone,
-        forced_host=forced_host,
+        scheduler.resources(flavors.snapshot(plan.flavor), plan.volume_backed),
+        zone=plan.zone,
+        forced_host=plan.forced_host,
         requested_host=request.requested_host,
         hints=request.scheduler_hints,
         group=server_groups.placement(db, group) if group is not None else None,
@@ -167,14 +189,20 @@ def _plan(db, caller, config, images, request):
     # request (they get no host, no ports, vm_state error and a fault)
     plan.destinations = scheduler.select_destinations(db, spec, plan.new_ids)
     plan.host_zones = aggregates.host_zones(db)
-    plan.ports, plan.security_groups, plan.server_group = ports, groups, group
-    return plan
+    plan.server_group = group
+
+
+def _recheck(db, caller, config, plan):
+    """Nova's quota recheck once a chunk's rows are in: the project's
+    instances, cores and RAM, and the server group's members."""
+    quotas.recheck(db, config, caller.project_id, plan.flavor, plan.count)
+    if plan.server_group is not None:
+        server_groups.check_members(db, caller, plan.server_group, 0)
 
 
 def _make(db, caller, config, request, plan, request_id, start):
     """Instances ``start`` to ``start + CREATE_CHUNK`` of ``plan``: their
-    rows, ports, volumes, group membership and ``create`` actions. After
-    the first chunk the quotas are checked again with the rows in."""
+    rows, ports, volumes, group membership and ``create`` actions."""
     made = []
     for index in range(start, min(start + CREATE_CHUNK, plan.count)):
         host = plan.destinations[index] if plan.destinations else None
@@ -192,10 +220,6 @@ def _make(db, caller, config, request, plan, request_id, start):
     group = plan.server_group
     if group is not None:  # members from the start, ERROR ones too (nova)
         server_groups.add_members(db, group, [row["id"] for row in made])
-    if start:
-        quotas.recheck(db, config, caller.project_id, plan.flavor, plan.count)
-        if group is not None:
-            server_groups.check_members(db, caller, group, 0)
     now = common.utcnow().timestamp()
     for row in made:
         pending = json.loads(row["pending"]) if row["pending"] else None
