@@ -66,3 +66,14 @@ def reason(status):
         return HTTPStatus(status).phrase
     except ValueError:
         return "Error"
+
+
+# the range of SQLite's INTEGER: a larger Python int cannot be bound
+# (OverflowError "Python int too large to convert to SQLite INTEGER")
+SQLITE_INTEGER_MAX = 2**63 - 1
+
+
+def fits_integer(number):
+    """Whether ``number`` can be stored in (or compared with) an INTEGER
+    column: an id outside that range names no row."""
+    return -SQLITE_INTEGER_MAX - 1 <= number <= SQLITE_INTEGER_MAX

@@ -26,6 +26,8 @@ from occli.localcloud.app import DropConnection
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.app import Service
+from occli.localcloud.common import SQLITE_INTEGER_MAX
+from occli.localcloud.common import fits_integer
 
 KINDS = ("status", "delay", "close", "malformed")
 MALFORMED_BODY = b"<html><body>upstream garbled the response</body></html>"
@@ -87,6 +89,8 @@ class FaultRule:
         count = data.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise ValueError("count must be a positive integer")
+        if not fits_integer(count):
+            raise ValueError("count must be at most %d" % SQLITE_INTEGER_MAX)
         kind = data.get("kind")
         if kind not in KINDS:
             raise ValueError("kind must be one of %s" % ", ".join(KINDS))
@@ -267,6 +271,8 @@ class FaultInjector:
         try:
             number = int(rule_id)
         except ValueError:
+            return False
+        if not fits_integer(number):
             return False
         with self._store.transaction() as db:
             cur = db.execute("DELETE FROM localcloud_faults WHERE id = ?", (number,))

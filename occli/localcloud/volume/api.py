@@ -442,7 +442,9 @@ class VolumeService(Service):
             raise HTTPError(400, "There is no such action: %s" % (action or "None"))
         new_size = schemas.validate(schemas.EXTEND, body)["os-extend"]["new_size"]
         volume = self._volume(req)
-        volumes.extend(req.db, volume, schemas.size(new_size), req.microversion >= EXTEND_ATTACHED)
+        volumes.extend(
+            req.db, volume, schemas.size(new_size, "new_size"), req.microversion >= EXTEND_ATTACHED
+        )
         return Response(202)
 
     # -- volume metadata ------------------------------------------------------------

@@ -197,10 +197,20 @@ def validate(schema, body):
     raise HTTPError(400, detail)
 
 
-def size(value):
-    """A size the schema let through (an int, or digits) as an int."""
+def size(value, field="size"):
+    """A size the schema let through (an int, or digits) as an int; digits
+    past Python's digit limit are refused as cinder's validator refuses
+    them, read as a float (``_number_from_str``): ``inf`` is over the
+    schema's maximum."""
     if isinstance(value, str) and _SIZE_PATTERN.match(value):
-        return int(value)
+        try:
+            return int(value)
+        except ValueError:
+            raise HTTPError(
+                400,
+                "Invalid input for field/attribute %s. Value: inf. inf is greater than the"
+                " maximum of %d" % (field, DB_MAX_INT),
+            ) from None
     return value
 
 

@@ -99,7 +99,19 @@ def parse_limit(req):
             raise bad_request(
                 "Invalid input for query parameters limit. Value: %s. %s" % (value, reason % value)
             )
-    return min(int(raw), MAX_LIMIT)
+    return min(parse_integer(raw, "limit"), MAX_LIMIT)
+
+
+def parse_integer(raw, name):
+    """The digits ``raw`` (of a query parameter or body field ``name`` a
+    schema let through) as an int; past Python's digit limit (``int()``'s
+    ValueError) refused as nova's ``utils.validate_integer`` refuses a
+    non-integer: "Invalid input received: limit must be an integer"
+    (oslo's ``strutils.validate_integer``)."""
+    try:
+        return int(raw)
+    except ValueError:
+        raise bad_request("Invalid input received: %s must be an integer" % name) from None
 
 
 def paginate(req, items, key, path, marker_message="marker [%s] not found"):

@@ -94,7 +94,12 @@ def check_values(data):
     for resource, value in data.items():
         if resource == "force":
             continue
-        number = int(value)
+        try:
+            number = int(value)
+        except ValueError:
+            # past Python's digit limit nova's validator reads the digits
+            # as a float (_number_from_str): "Value: inf. inf is greater…"
+            value = number = float(value)
         if number < -1:
             problem = "%s is less than the minimum of -1" % value
         elif number > quotas.MAX_LIMIT:

@@ -151,7 +151,12 @@ def trigger_crash_dump(req, server, value):
 def console_output(req, server, value):
     data = schemas.validate(schemas.console_output, {"os-getConsoleOutput": value})
     length = (data["os-getConsoleOutput"] or {}).get("length")
-    return {"output": actions.console_output(server, None if length is None else int(length))}
+    if length is not None:
+        try:
+            length = int(length)
+        except ValueError:  # past Python's digit limit: nova's _tail_log reads it as 0
+            length = 0
+    return {"output": actions.console_output(server, length)}
 
 
 # action: (handler, lowest microversion)

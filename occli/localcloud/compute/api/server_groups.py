@@ -109,7 +109,7 @@ def _non_negative(req, name):
                 "Invalid input for query parameters %s. Value: %s. '%s' does not match "
                 "'^[0-9]*$'" % (name, value, value)
             )
-    return int(raw)
+    return common.parse_integer(raw, name)
 
 
 def list_groups(req):

@@ -69,7 +69,7 @@ def create_backup(req, server, value):
     data = schemas.validate(CREATE_BACKUP, {"createBackup": value})["createBackup"]
     metadata = data.get("metadata", {})
     _check_quota(req, metadata)
-    rotation = int(data["rotation"])
+    rotation = common.parse_integer(data["rotation"], "rotation")
     image_id = snapshots.backup(
         req.db,
         common.caller(req),

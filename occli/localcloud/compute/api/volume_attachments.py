@@ -84,7 +84,7 @@ def _non_negative(req, name):
             "Invalid input for query parameters %s. Value: %s. '%s' does not match '^[0-9]*$'"
             % (name, raw, raw)
         )
-    return int(raw)
+    return common.parse_integer(raw, name)
 
 
 def list_attachments(req):
