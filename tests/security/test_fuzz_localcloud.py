@@ -16,6 +16,9 @@ Runs are deterministic (hypothesis profile ``ci``); set
 import json
 import os
 import re
+import sqlite3
+import tempfile
+import traceback
 from urllib.parse import quote
 
 import pytest
@@ -27,6 +30,9 @@ from hypothesis import strategies as st
 from occli.localcloud import orchestration
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
+from occli.localcloud.network import PRIVATE_NETWORK_ID
+from occli.localcloud.network import PUBLIC_NETWORK_ID
+from tests.security import fuzz_bounds as bounds
 from tests.unit.localcloud.compute_harness import CIRROS
 from tests.unit.localcloud.wsgi_client import Client
 
@@ -434,24 +440,37 @@ def _template(svc, route):
 
 class _RouteTablesOnly:
     """Enough of a cloud for the services' constructors to build their route
-    tables (at collection time, without a database)."""
+    tables (at collection time, without a database; ``data_dir`` a
+    directory removed once they are built)."""
 
     class store:
         @staticmethod
         def migrate(component, migrations):
             pass
 
+    def __init__(self, data_dir):
+        self.config = Config(data_dir=data_dir)
+
+
+def _services():
+    """One instance of each service (their route tables)."""
+    from occli.localcloud.cloud import default_services
+    from occli.localcloud.faults import AdminService
+
+    with tempfile.TemporaryDirectory() as data_dir:
+        cloud = _RouteTablesOnly(data_dir)
+        return [cls(cloud) for cls in [*default_services(), AdminService]]
+
+
+SERVICES = _services()
+
 
 def _json_routes():
     """``[(service name, method, pattern, path template)]`` of every route
     that takes a body (compute's ``/{project_id}`` twins left out: same
     handlers)."""
-    from occli.localcloud.cloud import default_services
-    from occli.localcloud.faults import AdminService
-
     found = []
-    for cls in [*default_services(), AdminService]:
-        svc = cls(_RouteTablesOnly())
+    for svc in SERVICES:
         for route in svc.routes:
             if route.method not in BODY_METHODS:
                 continue
@@ -462,6 +481,35 @@ def _json_routes():
 
 
 ROUTES = _json_routes()
+
+
+def _every_route():
+    """``[(service name, method, pattern, path template, max_body, query
+    names its handler's source reads, whether it is a ``/{project_id}/``
+    twin)]`` of every route of every service (Swift's GET routes also as
+    HEAD: Swift answers them apart)."""
+    found = []
+    for svc in SERVICES:
+        for route in svc.routes:
+            methods = [route.method]
+            if svc.name == "objectstore" and route.method == "GET":
+                methods.append("HEAD")
+            for method in methods:
+                found.append(
+                    (
+                        svc.name,
+                        method,
+                        route.pattern,
+                        _template(svc, route),
+                        svc.max_body,
+                        bounds.names_in_source(route.handler),
+                        svc.name in ("compute", "volume") and "/{project_id}/" in route.pattern,
+                    )
+                )
+    return found
+
+
+EVERY_ROUTE = _every_route()
 
 
 @pytest.fixture(scope="module")
@@ -478,7 +526,9 @@ def cloud(tmp_path_factory):
     cloud.fuzz_tokens = {u: client.token(u) for u in USERS}
     cloud.fuzz_ids = {u: _own_resources(cloud, client, u) for u in USERS}
     cloud.fuzz_crashes = []
-    cloud.log_exception = cloud.fuzz_crashes.append
+    cloud.log_exception = lambda req: cloud.fuzz_crashes.append(
+        "%s %.200s: %s" % (req.method, req.path, traceback.format_exc(limit=-2))
+    )
     yield cloud
     cloud.close()
 
@@ -486,8 +536,8 @@ def cloud(tmp_path_factory):
 def _own_resources(cloud, client, user):
     token = cloud.fuzz_tokens[user]
 
-    def call(method, path, body=None, expect=(200, 201, 202)):
-        result = client.request(method, path, json=body, token=token)
+    def call(method, path, body=None, expect=(200, 201, 202), headers=None):
+        result = client.request(method, path, json=body, headers=headers, token=token)
         assert result.status in expect, (path, result.body)
         return result.json() if result.body else None
 
@@ -550,7 +600,76 @@ def _own_resources(cloud, client, user):
     snapshot = {"snapshot": {"volume_id": ids["volume_id"]}}
     ids["snapshot_id"] = call("POST", cinder + "snapshots", snapshot)["snapshot"]["id"]
     call("GET", cinder + "snapshots/" + ids["snapshot_id"])
+    _more_resources(call, ids, user)
     return ids
+
+
+def _more_resources(call, ids, user):
+    """The ids of the other path parameters: a keypair, a server group, a
+    tag, a volume attachment, Neutron's resources, the instance action and
+    network of the server, and the seeded ones."""
+    compute = "/compute/v2.1"
+    server = compute + "/servers/" + ids["server_id"]
+    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG8Bo9d8gkRYyT1tRKc6fPXvLZdJUBwr3x4ZNaGi8S0M"
+    ids["name"] = "fuzz-" + user
+    call("POST", compute + "/os-keypairs", {"keypair": {"name": ids["name"], "public_key": key}})
+    group = {"server_group": {"name": "fuzz", "policies": ["affinity"]}}
+    ids["group_id"] = call("POST", compute + "/os-server-groups", group)["server_group"]["id"]
+    ids["tag"] = "fuzz"
+    call("PUT", server + "/tags/fuzz", None, (201, 204), {"OpenStack-API-Version": "compute 2.26"})
+    attach = {"volumeAttachment": {"volumeId": ids["volume_id"]}}
+    call("POST", server + "/os-volume_attachments", attach)
+    volume = call("GET", "/volume/v3/volumes/" + ids["volume_id"])["volume"]
+    ids["attachment_id"] = volume["attachments"][0]["attachment_id"]
+    ids["item_id"] = ids["volume_id"]
+    ids["type_id"] = call("GET", "/volume/v3/types")["volume_types"][0]["id"]
+    ids["request_id"] = call("GET", server + "/os-instance-actions")["instanceActions"][0][
+        "request_id"
+    ]
+    ids["network"] = next(iter(call("GET", server + "/ips")["addresses"]), "private")
+    neutron = "/network/v2.0/"
+    ids["network_id"] = call("POST", neutron + "networks", {"network": {"name": "fuzz"}})[
+        "network"
+    ]["id"]
+    subnet = {"subnet": {"network_id": ids["network_id"], "ip_version": 4, "cidr": "10.9.0.0/24"}}
+    ids["subnet_id"] = call("POST", neutron + "subnets", subnet)["subnet"]["id"]
+    port = {"port": {"network_id": PRIVATE_NETWORK_ID}}
+    ids["port_id"] = call("POST", neutron + "ports", port)["port"]["id"]
+    group = {"security_group": {"name": "fuzz"}}
+    ids["security_group_id"] = call("POST", neutron + "security-groups", group)["security_group"][
+        "id"
+    ]
+    rule = {
+        "security_group_rule": {
+            "security_group_id": ids["security_group_id"],
+            "direction": "ingress",
+            "protocol": "tcp",
+            "port_range_min": 22,
+            "port_range_max": 22,
+        }
+    }
+    ids["security_group_rule_id"] = call("POST", neutron + "security-group-rules", rule)[
+        "security_group_rule"
+    ]["id"]
+    fip = {"floatingip": {"floating_network_id": PUBLIC_NETWORK_ID}}
+    ids["floatingip_id"] = ids["floating_ip_id"] = call("POST", neutron + "floatingips", fip)[
+        "floatingip"
+    ]["id"]
+    ids["quota_project_id"] = ids["project_id"]
+    ids["flavor_id"] = "1"
+    ids["image_id"] = CIRROS
+    ids["domain_id"] = "default"
+    roles = call("GET", "/v3/roles")["roles"] if user == "admin" else []
+    ids["role_id"] = next((r["id"] for r in roles if r["name"] == "member"), "x")
+    app_cred = {"application_credential": {"name": "fuzz"}}
+    ids["app_cred_id"] = call(
+        "POST", "/v3/users/%s/application_credentials" % ids["user_id"], app_cred
+    )["application_credential"]["id"]
+    ids["alias"] = "os-keypairs"
+    ids["before_timestamp"] = "2012-07-01 00:00:00"
+    if user == "admin":
+        hypervisors = call("GET", compute + "/os-hypervisors")["hypervisors"]
+        ids["hypervisor_id"] = str(hypervisors[0]["id"])
 
 
 def _path(template, ids, draw):
@@ -609,6 +728,90 @@ def test_bad_json_never_crashes_and_a_refusal_changes_nothing(
             assert _dump(cloud) == before, "a %d changed data" % result.status
 
     fuzz()
+
+
+@pytest.mark.parametrize("user", USERS)
+@pytest.mark.parametrize(
+    "service, method, pattern, template, max_body, source_names, twin",
+    EVERY_ROUTE,
+    ids=["%s %s %s" % (r[0], r[1], r[3]) for r in EVERY_ROUTE],
+)
+def test_boundary_values_never_crash_and_a_refusal_changes_nothing(
+    cloud, user, service, method, pattern, template, max_body, source_names, twin
+):
+    """Every route, every boundary case of ``fuzz_bounds``: no unhandled
+    exception, no 5xx (but Heat's parity 500s), a declared body over
+    ``max_body`` is a 413, a 4xx changes nothing and is no larger than a
+    bound on what was asked (twice the request, plus 64 KiB)."""
+    client = Client(cloud)
+    allowed_500 = (method, pattern) in ALLOWED_500
+    ids = cloud.fuzz_ids[user]
+    token = cloud.fuzz_tokens[user]
+    names = set(source_names)
+    if method in ("GET", "HEAD"):
+        names |= set(bounds.PAGING)
+        names |= bounds.names_read(
+            lambda: client.request(method, bounds.fill(template, ids), token=token)
+        )
+    seeds = _seeds(ids).get(template, [])
+    failures = []
+    watch = _Changes(cloud)
+    cases = bounds.cases(service, method, template, ids, seeds, names, max_body, twin)
+    for case in cases:
+        path = case.path + ("?" + case.query if case.query else "")
+        before = watch.dump()
+        crashes = len(cloud.fuzz_crashes)
+        try:
+            result = client.request(
+                method, path, body=case.body, headers=case.headers, token=token
+            )
+        finally:
+            # (a read: clearing no rules would still commit a write)
+            if cloud.faults.rules():
+                cloud.faults.clear()
+        declared = case.headers.get("Content-Length", str(len(case.body)))
+        declared = int(declared) if declared.isdigit() else 0
+        sent = len(path) + len(case.body) + sum(map(len, case.headers.values()))
+        if len(cloud.fuzz_crashes) > crashes:
+            failures.append((case.where, "unhandled", cloud.fuzz_crashes[-1]))
+        elif result.status >= 500 and not (result.status == 500 and allowed_500):
+            failures.append((case.where, result.status, result.body[:300]))
+        elif declared > max_body and result.status != 413:
+            failures.append((case.where, result.status, "not 413"))
+        elif result.status >= 400 and len(result.body) > 2 * sent + 65536:
+            failures.append((case.where, result.status, "a %d byte answer" % len(result.body)))
+        elif 400 <= result.status < 500 and watch.changed() and _dump(cloud) != before:
+            failures.append((case.where, result.status, "changed data"))
+    watch.close()
+    assert not failures, failures
+
+
+class _Changes:
+    """Whether anything was committed to ``cloud``'s database since the
+    last :meth:`dump` (SQLite's ``PRAGMA data_version``, read on a
+    connection of its own): the tables are dumped again only then."""
+
+    def __init__(self, cloud):
+        self.cloud = cloud
+        self.conn = sqlite3.connect(cloud.store.path, isolation_level=None)
+        self.version = None
+        self.tables = None
+
+    def _version(self):
+        return self.conn.execute("PRAGMA data_version").fetchone()[0]
+
+    def dump(self):
+        """Every table, as of now."""
+        version = self._version()
+        if version != self.version:
+            self.version, self.tables = version, _dump(self.cloud)
+        return self.tables
+
+    def changed(self):
+        return self._version() != self.version
+
+    def close(self):
+        self.conn.close()
 
 
 def _dump(cloud):
