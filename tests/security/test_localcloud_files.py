@@ -33,6 +33,14 @@ def _modes(data_dir):
     return {name: _mode(os.path.join(data_dir, name)) for name in os.listdir(data_dir)}
 
 
+def _private(modes, data_dir):
+    """What ``modes`` must be: 0700 for directories (Swift's objects), 0600
+    for files."""
+    return {
+        name: 0o700 if os.path.isdir(os.path.join(data_dir, name)) else 0o600 for name in modes
+    }
+
+
 def _use(data_dir):
     """Start a cloud on ``data_dir``, write to it and log; the open cloud."""
     cloud = LocalCloud(Config(data_dir=str(data_dir), build_time=0))
@@ -57,7 +65,7 @@ def test_a_new_data_dir_and_its_files_are_private(tmp_path, usual_umask):
         "clouds.yaml",
         "endpoint",
     } <= set(modes)
-    assert modes == dict.fromkeys(modes, 0o600)
+    assert modes == _private(modes, data_dir)
 
 
 def test_an_existing_world_readable_data_dir_is_made_private(tmp_path, usual_umask):
@@ -72,7 +80,7 @@ def test_an_existing_world_readable_data_dir_is_made_private(tmp_path, usual_uma
     finally:
         cloud.close()
     assert _mode(data_dir) == 0o700
-    assert modes == dict.fromkeys(modes, 0o600)
+    assert modes == _private(modes, data_dir)
 
 
 def test_the_access_log_masks_secrets_and_escapes_control_characters(tmp_path):
@@ -130,4 +138,4 @@ def test_started_cloud_writes_private_pid_and_log(tmp_path, usual_umask):
     assert _mode(data_dir) == 0o700
     assert {cli.PID_FILE, cli.LOG_FILE, "cloud.db", "endpoint"} <= set(modes)
     assert set(modes) <= set(DATA_FILES)
-    assert modes == dict.fromkeys(modes, 0o600)
+    assert modes == _private(modes, data_dir)
