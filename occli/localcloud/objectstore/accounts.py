@@ -38,14 +38,7 @@ def update_metadata(db, account, set_, remove):
     """Drop the names in ``remove``, then set ``set_`` (an empty value
     removes the name too, as in Swift)."""
     ensure(db, account)
-    meta = metadata(db, account)
-    for key in remove:
-        meta.pop(key, None)
-    for key, value in set_.items():
-        if value:
-            meta[key] = value
-        else:
-            meta.pop(key, None)
+    meta = _merged(metadata(db, account), set_, remove)
     db.execute(
         "UPDATE swift_accounts SET metadata = ? WHERE account = ?", (json.dumps(meta), account)
     )
@@ -62,15 +55,23 @@ def update_sysmeta(db, account, values):
     if not values:
         return
     ensure(db, account)
-    meta = sysmeta(db, account)
-    for key, value in values.items():
+    meta = _merged(sysmeta(db, account), values)
+    db.execute(
+        "UPDATE swift_accounts SET sysmeta = ? WHERE account = ?", (json.dumps(meta), account)
+    )
+
+
+def _merged(meta, set_, remove=()):
+    """``meta`` without the names in ``remove``, then with ``set_`` (an
+    empty value removes its name)."""
+    for key in remove:
+        meta.pop(key, None)
+    for key, value in set_.items():
         if value:
             meta[key] = value
         else:
             meta.pop(key, None)
-    db.execute(
-        "UPDATE swift_accounts SET sysmeta = ? WHERE account = ?", (json.dumps(meta), account)
-    )
+    return meta
 
 
 def _quota(value, default):
