@@ -34,21 +34,7 @@ def occli(requests_mock, monkeypatch, tmp_path, capsys):
         fakes.COMPUTE + "/flavors/detail",
         json=fakes.load_fixture("compute", "flavors", "flavors-detail-resp.json"),
     )
-    for name in list(os.environ):
-        if name.startswith("OS_"):
-            monkeypatch.delenv(name)
-    for name, value in {
-        "OS_AUTH_URL": fakes.AUTH_URL,
-        "OS_USERNAME": "admin",
-        "OS_PASSWORD": fakes.PASSWORD,
-        "OS_PROJECT_NAME": "admin",
-        "OS_USER_DOMAIN_ID": "default",
-        "OS_PROJECT_DOMAIN_ID": "default",
-        "OCCLI_CACHE_DIR": str(tmp_path / "cache"),
-        "OS_CLIENT_CONFIG_FILE": str(tmp_path / "none.yaml"),
-        "OCCLI_LOCALCLOUD_DIR": str(tmp_path / "no-localcloud"),
-    }.items():
-        monkeypatch.setenv(name, value)
+    fakes.use_password_env(monkeypatch, tmp_path)
 
     def run(*argv):
         capsys.readouterr()

@@ -92,26 +92,11 @@ def test_show_escapes_them_while_json_and_yaml_keep_the_value(occli, evil_config
 @pytest.fixture
 def mocked(requests_mock, monkeypatch, tmp_path, capsys):
     """``occli ARGV…`` in-process against the unit tests' mocked cloud."""
-    import os
 
     from occli import shell
 
     fakes.install(requests_mock)
-    for name in list(os.environ):
-        if name.startswith("OS_"):
-            monkeypatch.delenv(name)
-    for name, value in {
-        "OS_AUTH_URL": fakes.AUTH_URL,
-        "OS_USERNAME": "admin",
-        "OS_PASSWORD": fakes.PASSWORD,
-        "OS_PROJECT_NAME": "admin",
-        "OS_USER_DOMAIN_ID": "default",
-        "OS_PROJECT_DOMAIN_ID": "default",
-        "OCCLI_CACHE_DIR": str(tmp_path / "cache"),
-        "OS_CLIENT_CONFIG_FILE": str(tmp_path / "none.yaml"),
-        "OCCLI_LOCALCLOUD_DIR": str(tmp_path / "no-localcloud"),
-    }.items():
-        monkeypatch.setenv(name, value)
+    fakes.use_password_env(monkeypatch, tmp_path)
 
     def run(*argv):
         capsys.readouterr()

@@ -114,6 +114,28 @@ def password_auth():
     )
 
 
+def use_password_env(monkeypatch, tmp_path):
+    """The mocked cloud's admin as the only ``OS_*`` settings, with the
+    cache, clouds.yaml and local cloud directories under ``tmp_path``."""
+    import os
+
+    for name in list(os.environ):
+        if name.startswith("OS_"):
+            monkeypatch.delenv(name)
+    for name, value in {
+        "OS_AUTH_URL": AUTH_URL,
+        "OS_USERNAME": "admin",
+        "OS_PASSWORD": PASSWORD,
+        "OS_PROJECT_NAME": "admin",
+        "OS_USER_DOMAIN_ID": "default",
+        "OS_PROJECT_DOMAIN_ID": "default",
+        "OCCLI_CACHE_DIR": str(tmp_path / "cache"),
+        "OS_CLIENT_CONFIG_FILE": str(tmp_path / "none.yaml"),
+        "OCCLI_LOCALCLOUD_DIR": str(tmp_path / "no-localcloud"),
+    }.items():
+        monkeypatch.setenv(name, value)
+
+
 def requests_to(mock, method, url_part):
     """The requests-mock history entries matching a method and URL fragment."""
     return [r for r in mock.request_history if r.method == method and url_part in r.url]
