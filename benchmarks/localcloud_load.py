@@ -214,38 +214,32 @@ def login(url, user="demo", password=DEMO_PASSWORD):
     return token
 
 
+def _lift_quota(url, project, path, body):
+    """PUT ``body`` to ``path + <project id>`` as the admin (an operator's
+    ``quota set``)."""
+    admin = {"X-Auth-Token": login(url, "admin", ADMIN_PASSWORD)}
+    _, found = request(url, "GET", "/v3/projects?name=" + project, headers=admin)
+    project_id = json.loads(found)["projects"][0]["id"]
+    status, answer = request(url, "PUT", path + project_id, body, headers=admin)
+    if status != 200:
+        raise RuntimeError("quota update failed: %s %s" % (status, answer[:300]))
+
+
 def unlimited_ports(url, project="demo"):
     """Lift ``project``'s Neutron port quota (neutron's default is 500), as
     an operator would before booting thousands of servers on one network."""
-    admin = {"X-Auth-Token": login(url, "admin", ADMIN_PASSWORD)}
-    _, body = request(url, "GET", "/v3/projects?name=" + project, headers=admin)
-    project_id = json.loads(body)["projects"][0]["id"]
-    status, body = request(
-        url,
-        "PUT",
-        "/network/v2.0/quotas/" + project_id,
-        {"quota": {"port": -1}},
-        headers=admin,
-    )
-    if status != 200:
-        raise RuntimeError("quota update failed: %s %s" % (status, body[:300]))
+    _lift_quota(url, project, "/network/v2.0/quotas/", {"quota": {"port": -1}})
 
 
 def unlimited_servers(url, project="demo"):
     """Lift ``project``'s instances, cores and RAM quotas (nova's defaults:
     10, 20, 51200), as an operator would (``quota set``)."""
-    admin = {"X-Auth-Token": login(url, "admin", ADMIN_PASSWORD)}
-    _, body = request(url, "GET", "/v3/projects?name=" + project, headers=admin)
-    project_id = json.loads(body)["projects"][0]["id"]
-    status, body = request(
+    _lift_quota(
         url,
-        "PUT",
-        "/compute/v2.1/os-quota-sets/" + project_id,
+        project,
+        "/compute/v2.1/os-quota-sets/",
         {"quota_set": {"instances": -1, "cores": -1, "ram": -1}},
-        headers=admin,
     )
-    if status != 200:
-        raise RuntimeError("quota update failed: %s %s" % (status, body[:300]))
 
 
 def seed(url, token, count, batch=1000):
