@@ -12,6 +12,7 @@ import threading
 
 import pytest
 
+from occli.localcloud.compute import build
 from occli.localcloud.compute import quotas
 from occli.localcloud.compute import scheduler
 from occli.localcloud.compute import servers
@@ -191,7 +192,7 @@ def test_a_later_chunk_that_fails_leaves_nothing(tmp_path, small_chunks):
         nova.cloud.close()
 
 
-def test_the_count_and_the_placement_take_no_write_lock(tmp_path, small_chunks, monkeypatch):
+def test_counts_placement_and_rows_take_no_write_lock(tmp_path, small_chunks, monkeypatch):
     # the project's servers counted and every host's usage summed: tens of
     # ms once a project has thousands of servers, which every other
     # tenant's write waited for
@@ -209,9 +210,13 @@ def test_the_count_and_the_placement_take_no_write_lock(tmp_path, small_chunks, 
         monkeypatch.setattr(quotas, "usage", watched("usage", quotas.usage))
         placing = watched("host_states", scheduler.host_states)
         monkeypatch.setattr(scheduler, "host_states", placing)
+        monkeypatch.setattr(build, "record", watched("record", build.record))
         nova.create(name="big", max_count=5)
-        # counted before the create and after each of its 3 chunks, placed once
-        assert sorted(seen) == [("host_states", False)] + [("usage", False)] * 4
+        # counted before the create and after each of its 3 chunks, placed
+        # once, each row built before its chunk's write transaction
+        assert sorted(seen) == (
+            [("host_states", False)] + [("record", False)] * 5 + [("usage", False)] * 4
+        )
         assert _live(nova, "big%") == 5
     finally:
         nova.cloud.close()

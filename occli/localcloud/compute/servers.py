@@ -129,8 +129,9 @@ def create(store, caller, config, images, request, request_id):
     created = []
     try:
         for start in range(0, plan.count, CREATE_CHUNK):
+            rows = _records(caller, request, plan, start)
             with store.transaction() as db:
-                created += _make(db, caller, config, request, plan, request_id, start)
+                created += _make(db, caller, config, plan, request_id, rows)
             with store.read() as db:
                 _recheck(db, caller, config, plan)
     except BaseException:
@@ -200,16 +201,27 @@ def _recheck(db, caller, config, plan):
         server_groups.check_members(db, caller, plan.server_group, 0)
 
 
-def _make(db, caller, config, request, plan, request_id, start):
-    """Instances ``start`` to ``start + CREATE_CHUNK`` of ``plan``: their
-    rows, ports, volumes, group membership and ``create`` actions."""
-    made = []
+def _records(caller, request, plan, start):
+    """The rows of instances ``start`` to ``start + CREATE_CHUNK`` of
+    ``plan``, built before their write transaction (Python work that need
+    not hold the write lock)."""
+    rows = []
     for index in range(start, min(start + CREATE_CHUNK, plan.count)):
         host = plan.destinations[index] if plan.destinations else None
         host_zone = plan.host_zones.get(host, aggregates.DEFAULT_ZONE) if host else plan.zone
-        row = build.record(caller, request, plan, index, plan.new_ids[index], host, host_zone)
+        rows.append(
+            build.record(caller, request, plan, index, plan.new_ids[index], host, host_zone)
+        )
+    return rows
+
+
+def _make(db, caller, config, plan, request_id, rows):
+    """Insert ``rows`` (:func:`_records`) with their ports, volumes, group
+    membership and ``create`` actions."""
+    made = []
+    for row in rows:
         _insert(db, row)
-        if host:
+        if row["host"]:
             networks.allocate(db, caller, row, plan.ports, plan.security_groups)
             db.execute(
                 "UPDATE servers SET ports = ?, security_groups = ? WHERE seq = ?",
