@@ -493,9 +493,12 @@ def _deallocate(db, server, preserve):
 def reap(db):
     """Release the ports of servers deleted since (a soft-deleted server
     reclaimed as it was read): nova's reclaim deallocates them."""
+    # from the ports to their servers by id (CROSS JOIN keeps that order):
+    # SQLite scanned every server instead, 7-20 ms of each create's write
+    # transaction in a project of 24,000 servers
     for row in db.execute(
-        "SELECT DISTINCT s.* FROM servers s JOIN network_ports p ON p.device_id = s.id"
-        " AND p.project_id = s.project_id WHERE s.deleted = 1 AND p.device_owner LIKE 'compute:%'"
+        "SELECT DISTINCT s.* FROM network_ports p CROSS JOIN servers s ON s.id = p.device_id"
+        " AND s.project_id = p.project_id WHERE s.deleted = 1 AND p.device_owner LIKE 'compute:%'"
     ).fetchall():
         release(db, dict(row))
 
