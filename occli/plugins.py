@@ -656,8 +656,11 @@ def _isolated(load, *args):
     itself become PluginFailed, so a broken plugin never ends the process.
     A real Ctrl-C (SIGINT while loading) still interrupts: it is told apart
     by a SIGINT handler installed meanwhile, when Python's default one is
-    in place on the main thread; otherwise every KeyboardInterrupt is taken
-    for a real one.
+    in place on the main thread. With SIGINT ignored there (inherited from
+    ``nohup`` or a background job, and left in place as Python does) no
+    Ctrl-C can raise, so a KeyboardInterrupt is the plugin's; with another
+    handler, or on another thread, every KeyboardInterrupt is taken for a
+    real one.
     """
     import signal
     import threading
@@ -668,10 +671,10 @@ def _isolated(load, *args):
         interrupted.append(signum)
         raise KeyboardInterrupt
 
-    watching = (
-        threading.current_thread() is threading.main_thread()
-        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    )
+    on_main = threading.current_thread() is threading.main_thread()
+    handler = signal.getsignal(signal.SIGINT) if on_main else None
+    watching = handler is signal.default_int_handler
+    deaf = handler in (signal.SIG_IGN, signal.SIG_DFL)
     if watching:
         signal.signal(signal.SIGINT, on_sigint)
     try:
@@ -679,7 +682,7 @@ def _isolated(load, *args):
     except Exception:
         raise
     except BaseException as exc:
-        if interrupted or (isinstance(exc, KeyboardInterrupt) and not watching):
+        if interrupted or (isinstance(exc, KeyboardInterrupt) and not (watching or deaf)):
             raise
         raise PluginFailed("%s: %s" % (type(exc).__name__, exc)) from exc
     finally:

@@ -774,10 +774,42 @@ def test_manager_module_raising_at_import_fails_the_lookup_only(site, tmp_path, 
         client.manager("gadgets")
 
 
-def test_real_ctrl_c_while_importing_a_plugin_still_interrupts(site, cli):
+@pytest.fixture
+def sigint():
+    """Set SIGINT's disposition for one test; the inherited one (Python's
+    default handler, or SIG_IGN under ``nohup`` or a background job) is put
+    back after."""
     import signal
 
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    inherited = signal.getsignal(signal.SIGINT)
+    yield lambda handler: signal.signal(signal.SIGINT, handler)
+    signal.signal(signal.SIGINT, inherited)
+
+
+@pytest.mark.parametrize("disposition", ["SIG_IGN", "SIG_DFL"])
+def test_plugin_raising_keyboard_interrupt_with_sigint_off_is_unavailable(
+    site, cli, sigint, disposition
+):
+    import signal
+
+    sigint(getattr(signal, disposition))  # no Ctrl-C can raise one
+    write_dist(
+        site,
+        "occli-plugin-exits",
+        "0.1",
+        {plugins.COMMAND_GROUP: {"exits": "plug_exits"}},
+        single_module("plug_exits", "raise KeyboardInterrupt('no')\n"),
+    )
+    code, out, err = cli("--help")
+    assert code == 0, err
+    assert plugin_rows(cli)["exits"]["Status"] == "unavailable: KeyboardInterrupt: no"
+    assert signal.getsignal(signal.SIGINT) is getattr(signal, disposition)
+
+
+def test_real_ctrl_c_while_importing_a_plugin_still_interrupts(site, cli, sigint):
+    import signal
+
+    sigint(signal.default_int_handler)  # as at a terminal
     write_dist(
         site,
         "occli-plugin-slow",
