@@ -337,9 +337,7 @@ def _devices(db, res, item):
     if res.collection == "ports":
         port_ids = [item.get("id")]
     elif res.collection == "floatingips":
-        found = db.execute(
-            "SELECT port_id FROM network_floating_ips WHERE id = ?", (item.get("id"),)
-        ).fetchone()
+        found = floating_ips.row(db, item.get("id"))
         port_ids = [found["port_id"]] if found is not None and found["port_id"] else []
     else:
         return set()

@@ -3,6 +3,7 @@ a ``network:floatingip`` port, associated with a port's fixed IPv4
 address through the notional router :data:`.common.ROUTER_ID`."""
 
 import ipaddress
+import sqlite3
 
 from occli.localcloud import common as clock
 from occli.localcloud import errors
@@ -278,3 +279,19 @@ def by_port(db, port_ids):
     ):
         found.setdefault(r["port_id"], []).append(r["floating_ip_address"])
     return found
+
+
+# -- what nova's proxies read (compute/api/network_proxies.py) ---------------------------
+
+
+def row(db: sqlite3.Connection, fip_id: str) -> sqlite3.Row | None:
+    """The floating IP row ``fip_id`` as stored, or None."""
+    return db.execute("SELECT * FROM network_floating_ips WHERE id = ?", (fip_id,)).fetchone()
+
+
+def of_project(db: sqlite3.Connection, project_id: str) -> list[sqlite3.Row]:
+    """The floating IP rows of ``project_id``, in creation order (nova's
+    os-floating-ips list: a project's own, admins included)."""
+    return db.execute(
+        "SELECT * FROM network_floating_ips WHERE project_id = ? ORDER BY seq", (project_id,)
+    ).fetchall()

@@ -1,6 +1,8 @@
 """Networks: who sees which (own, shared, external), create/update/delete
 with neutron's policy on ``shared`` and ``router:external``."""
 
+import sqlite3
+
 from occli.localcloud import common as clock
 from occli.localcloud import errors
 from occli.localcloud.network import attributes as attrs
@@ -223,3 +225,15 @@ def delete(db, context, network_id):
     db.execute("DELETE FROM network_ports WHERE network_id = ?", (network_id,))
     db.execute("DELETE FROM network_subnets WHERE network_id = ?", (network_id,))
     db.execute("DELETE FROM network_networks WHERE id = ?", (network_id,))
+
+
+# -- what nova's proxies read (compute/api/network_proxies.py) ---------------------------
+
+
+def external(db: sqlite3.Connection, name_or_id: str) -> sqlite3.Row | None:
+    """The first external network (in creation order) named ``name_or_id``
+    or with that id, or None: nova's floating IP pool lookup."""
+    return db.execute(
+        "SELECT * FROM network_networks WHERE external = 1 AND (name = ? OR id = ?) ORDER BY seq",
+        (name_or_id, name_or_id),
+    ).fetchone()

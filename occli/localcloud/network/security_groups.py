@@ -3,6 +3,7 @@ one per project, made (with its default rules) the first time the
 project lists groups or creates a port, as neutron does."""
 
 import ipaddress
+import sqlite3
 
 from occli.localcloud import common as clock
 from occli.localcloud import errors
@@ -458,3 +459,37 @@ def delete_rule(db, context, rule_id):
     rule = get_rule(db, context, rule_id)
     db.execute("DELETE FROM network_security_group_rules WHERE id = ?", (rule_id,))
     common.bump(db, "network_security_groups", rule["security_group_id"])
+
+
+# -- what nova's proxies read (compute/api/network_proxies.py) ---------------------------
+
+
+def row(db: sqlite3.Connection, group_id: str) -> sqlite3.Row | None:
+    """The security group row ``group_id`` as stored, or None."""
+    return db.execute("SELECT * FROM network_security_groups WHERE id = ?", (group_id,)).fetchone()
+
+
+def of_project(db: sqlite3.Connection, project_id: str) -> list[sqlite3.Row]:
+    """The security group rows of ``project_id``, in creation order (nova's
+    os-security-groups list)."""
+    return db.execute(
+        "SELECT * FROM network_security_groups WHERE project_id = ? ORDER BY seq",
+        (project_id,),
+    ).fetchall()
+
+
+def ingress_rules(db: sqlite3.Connection, group_id: str) -> list[sqlite3.Row]:
+    """The ingress rule rows of group ``group_id``, in creation order (nova
+    shows a group's ingress rules only)."""
+    return db.execute(
+        "SELECT * FROM network_security_group_rules WHERE security_group_id = ?"
+        " AND direction = 'ingress' ORDER BY seq",
+        (group_id,),
+    ).fetchall()
+
+
+def rule_row(db: sqlite3.Connection, rule_id: str) -> sqlite3.Row | None:
+    """The security group rule row ``rule_id`` as stored, or None."""
+    return db.execute(
+        "SELECT * FROM network_security_group_rules WHERE id = ?", (rule_id,)
+    ).fetchone()

@@ -141,17 +141,13 @@ def _fip_view(db, fip):
 
 
 def list_floating_ips(req):
-    rows = req.db.execute("SELECT * FROM network_floating_ips ORDER BY seq").fetchall()
-    return {
-        "floating_ips": [
-            _fip_view(req.db, f) for f in rows if f["project_id"] == req.context.project_id
-        ]
-    }
+    rows = neutron_fips.of_project(req.db, req.context.project_id)
+    return {"floating_ips": [_fip_view(req.db, f) for f in rows]}
 
 
 def _fip(req):
     fip_id = req.params["floating_ip_id"]
-    found = req.db.execute("SELECT * FROM network_floating_ips WHERE id = ?", (fip_id,)).fetchone()
+    found = neutron_fips.row(req.db, fip_id)
     if found is None or found["project_id"] != req.context.project_id:
         raise HTTPError(404, "Floating IP not found for ID %s" % fip_id)
     return found
@@ -164,17 +160,7 @@ def show_floating_ip(req):
 def create_floating_ip(req):
     body = schemas.validate(_POOL_BODY, req.json(required=False))
     pool = (body or {}).get("pool") or DEFAULT_POOL
-    network = next(
-        (
-            n
-            for n in req.db.execute(
-                "SELECT * FROM network_networks WHERE external = 1 AND (name = ? OR id = ?)"
-                " ORDER BY seq",
-                (pool, pool),
-            )
-        ),
-        None,
-    )
+    network = neutron_networks.external(req.db, pool)
     if network is None:
         raise HTTPError(404, "Floating IP pool not found.")
     try:
@@ -183,8 +169,7 @@ def create_floating_ip(req):
         if exc.extra.get("type") == "OverQuota":
             raise HTTPError(403, "IP allocation over quota in pool %s." % pool) from None
         raise HTTPError(404, "No more floating IPs in pool %s." % pool) from None
-    found = req.db.execute("SELECT * FROM network_floating_ips WHERE id = ?", (fip_id,)).fetchone()
-    return {"floating_ip": _fip_view(req.db, found)}
+    return {"floating_ip": _fip_view(req.db, neutron_fips.row(req.db, fip_id))}
 
 
 def delete_floating_ip(req):
@@ -202,10 +187,7 @@ def delete_floating_ip(req):
 def _rule_view(db, rule):
     group = {}
     if rule["remote_group_id"]:
-        remote = db.execute(
-            "SELECT name, project_id FROM network_security_groups WHERE id = ?",
-            (rule["remote_group_id"],),
-        ).fetchone()
+        remote = neutron_groups.row(db, rule["remote_group_id"])
         if remote is not None:
             group = {"name": remote["name"], "tenant_id": remote["project_id"]}
     return {
@@ -220,11 +202,7 @@ def _rule_view(db, rule):
 
 
 def _group_view(db, group):
-    rules = db.execute(
-        "SELECT * FROM network_security_group_rules WHERE security_group_id = ?"
-        " AND direction = 'ingress' ORDER BY seq",
-        (group["id"],),
-    ).fetchall()
+    rules = neutron_groups.ingress_rules(db, group["id"])
     return {
         "id": group["id"],
         "name": group["name"],
@@ -237,19 +215,14 @@ def _group_view(db, group):
 def _group(req, group_id):
     if not neutron_attributes.is_uuid(group_id):
         raise HTTPError(400, "Security group id should be uuid")
-    found = req.db.execute(
-        "SELECT * FROM network_security_groups WHERE id = ?", (group_id,)
-    ).fetchone()
+    found = neutron_groups.row(req.db, group_id)
     if found is None or found["project_id"] != req.context.project_id:
         raise HTTPError(404, "Security group %s does not exist" % group_id)
     return found
 
 
 def list_groups(req):
-    rows = req.db.execute(
-        "SELECT * FROM network_security_groups WHERE project_id = ? ORDER BY seq",
-        (req.context.project_id,),
-    ).fetchall()
+    rows = neutron_groups.of_project(req.db, req.context.project_id)
     return {"security_groups": [_group_view(req.db, g) for g in rows]}
 
 
@@ -339,9 +312,7 @@ def create_rule(req):
         raise HTTPError(400, "This rule already exists in group %s" % parent["id"]) from None
     except errors.Error as exc:
         raise HTTPError(400, exc.message) from None
-    rule = req.db.execute(
-        "SELECT * FROM network_security_group_rules WHERE id = ?", (created["id"],)
-    ).fetchone()
+    rule = neutron_groups.rule_row(req.db, created["id"])
     return {"security_group_rule": _rule_view(req.db, rule)}
 
 
@@ -349,9 +320,7 @@ def delete_rule(req):
     rule_id = req.params["rule_id"]
     if not neutron_attributes.is_uuid(rule_id):
         raise HTTPError(400, "Security group id should be uuid")
-    found = req.db.execute(
-        "SELECT * FROM network_security_group_rules WHERE id = ?", (rule_id,)
-    ).fetchone()
+    found = neutron_groups.rule_row(req.db, rule_id)
     if found is None or found["project_id"] != req.context.project_id:
         raise HTTPError(404, "Security group rule %s does not exist" % rule_id)
     neutron_groups.delete_rule(req.db, req.context, rule_id)
@@ -363,10 +332,7 @@ def server_groups(req):
     ids = []
     for port in networks.ports_of(req.db, server):
         ids += neutron_ports.group_ids(req.db, port["id"])
-    groups = [
-        req.db.execute("SELECT * FROM network_security_groups WHERE id = ?", (g,)).fetchone()
-        for g in dict.fromkeys(ids)
-    ]
+    groups = [neutron_groups.row(req.db, g) for g in dict.fromkeys(ids)]
     views = [_group_view(req.db, g) for g in groups if g is not None]
     # nova sorts them by (tenant_id, name)
     return {"security_groups": sorted(views, key=lambda g: (g["tenant_id"], g["name"]))}
