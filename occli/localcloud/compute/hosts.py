@@ -8,6 +8,7 @@ nova-compute services can be updated; the scheduler reads ``disabled`` and
 """
 
 import datetime
+import sqlite3
 
 from occli.localcloud import common
 from occli.localcloud import errors
@@ -110,6 +111,14 @@ def service_by_uuid(db, ident):
     if row is None:
         raise errors.NotFound("Service %s could not be found." % ident)
     return row
+
+
+def find_service(db: sqlite3.Connection, column: str, ident: int | str) -> sqlite3.Row | None:
+    """The service row whose ``column`` (``id`` or ``uuid``) is ``ident``,
+    or None (os-services names a service by id before 2.53, by uuid after)."""
+    if column not in ("id", "uuid"):
+        raise ValueError("no service column %r" % column)
+    return db.execute("SELECT * FROM compute_services WHERE %s = ?" % column, (ident,)).fetchone()
 
 
 def delete_service(db, row):

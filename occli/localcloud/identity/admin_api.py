@@ -257,10 +257,10 @@ class AdminAPI:
         return Response(201, {"project": project_view(req, row)})
 
     def _project_or_domain(self, db, project_id):
-        row = db.execute("SELECT * FROM projects WHERE id = ?", (project_id,)).fetchone()
+        row = projects.find(db, project_id)
         if row is not None:
             return row, None
-        return None, db.execute("SELECT * FROM domains WHERE id = ?", (project_id,)).fetchone()
+        return None, domains.find(db, project_id)
 
     def get_project(self, req):
         project_id = req.params["project_id"]
@@ -502,9 +502,7 @@ class AdminAPI:
         if subtree and not project_id:
             raise errors.BadRequest("'scope.project.id' is a dependency of 'include_subtree'")
         if subtree:
-            project = req.db.execute(
-                "SELECT * FROM projects WHERE id = ?", (project_id,)
-            ).fetchone()
+            project = projects.find(req.db, project_id)
             policy.enforce(
                 ctx,
                 "list_role_assignments_for_tree",
@@ -587,26 +585,32 @@ class AdminAPI:
 class _Names:
     """Names for ``include_names``, read once each."""
 
+    # what each kind of row is read with
+    _FIND = {
+        "domains": domains.find,
+        "projects": projects.find,
+        "users": users.find,
+        "roles": assignments.find_role,
+    }
+
     def __init__(self, db):
         self.db = db
         self._rows = {}
 
-    def _row(self, table, columns, row_id):
+    def _row(self, table, row_id):
         """Row ``row_id`` of ``table`` (or None), read once."""
         key = (table, row_id)
         if key not in self._rows:
-            self._rows[key] = self.db.execute(
-                "SELECT %s FROM %s WHERE id = ?" % (columns, table), (row_id,)
-            ).fetchone()
+            self._rows[key] = self._FIND[table](self.db, row_id)
         return self._rows[key]
 
     def _domain(self, domain_id):
-        row = self._row("domains", "id, name", domain_id)
+        row = self._row("domains", domain_id)
         return {"id": domain_id, "name": row["name"] if row else None}
 
     def _named(self, table, row_id):
         """``{"id", "name", "domain"}`` of a project or user."""
-        row = self._row(table, "name, domain_id", row_id)
+        row = self._row(table, row_id)
         return {
             "id": row_id,
             "name": row["name"] if row else None,
@@ -622,5 +626,5 @@ class _Names:
         return self._named("users", user_id)
 
     def role(self, role_id):
-        row = self._row("roles", "name", role_id)
+        row = self._row("roles", role_id)
         return {"id": role_id, "name": row["name"] if row else None}

@@ -82,6 +82,11 @@ def get_role(db, role_id):
     return row
 
 
+def find_role(db: sqlite3.Connection, role_id: str | None) -> sqlite3.Row | None:
+    """The role row ``role_id``, or None."""
+    return db.execute("SELECT * FROM roles WHERE id = ?", (role_id,)).fetchone()
+
+
 def select_roles(db, name=None, domain_id=None):
     """Role rows by name (``domain_id``: none here has one)."""
     if domain_id is not None:

@@ -26,6 +26,11 @@ def get(db, domain_id):
     return row
 
 
+def find(db: sqlite3.Connection, domain_id: str | None) -> sqlite3.Row | None:
+    """The domain row ``domain_id``, or None."""
+    return db.execute("SELECT * FROM domains WHERE id = ?", (domain_id,)).fetchone()
+
+
 def select(db, name=None, enabled=None, only=None):
     """Domain rows matching the filters that are not None (``only``: that
     domain id), by name."""

@@ -132,6 +132,11 @@ def get(db, project_id):
     return row
 
 
+def find(db: sqlite3.Connection, project_id: str | None) -> sqlite3.Row | None:
+    """The project row ``project_id``, or None."""
+    return db.execute("SELECT * FROM projects WHERE id = ?", (project_id,)).fetchone()
+
+
 def select(db, name=None, domain_id=None, enabled=None, parent_id=None, ids=None):
     """Project rows matching the filters that are not None (``ids``: only
     those), by name then id."""

@@ -106,10 +106,8 @@ def delete_service(req):
 
 def _service_or_404(req, column, ident):
     row = None
-    if column == "id" and values.sql_int(ident):
-        row = req.db.execute("SELECT * FROM compute_services WHERE id = ?", (ident,)).fetchone()
-    elif column == "uuid":
-        row = req.db.execute("SELECT * FROM compute_services WHERE uuid = ?", (ident,)).fetchone()
+    if column == "uuid" or values.sql_int(ident):
+        row = hosts.find_service(req.db, column, ident)
     if row is None:
         raise common.not_found("Service %s not found." % ident)
     return row

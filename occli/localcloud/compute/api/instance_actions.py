@@ -15,6 +15,7 @@ import re
 from occli.localcloud import common as cloud_common
 from occli.localcloud.app import as_response
 from occli.localcloud.compute import instance_actions
+from occli.localcloud.compute import server_rows
 from occli.localcloud.compute.api import common
 
 LIST_PARAMS_V258 = ("limit", "marker", "changes-since")
@@ -107,8 +108,7 @@ def _server_id(req):
 
 
 def _host_before(req):
-    row = req.db.execute("SELECT host FROM servers WHERE id = ?", (_server_id(req),)).fetchone()
-    return row["host"] if row else None
+    return server_rows.host(req.db, _server_id(req))
 
 
 def _record(req, fixed, host_before):
@@ -125,10 +125,9 @@ def _record(req, fixed, host_before):
             return
     if name is None:
         return
-    row = req.db.execute("SELECT * FROM servers WHERE id = ?", (_server_id(req),)).fetchone()
-    if row is None:
+    server = server_rows.stored(req.db, _server_id(req))
+    if server is None:
         return
-    server = dict(row)
     events = None
     failure = json.loads(server["pending"]).get("failure") if server["pending"] else None
     if failure is not None and name in instance_actions.FAILED_EVENTS:

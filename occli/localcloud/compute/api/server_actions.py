@@ -8,6 +8,7 @@ from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.compute import actions
 from occli.localcloud.compute import build
+from occli.localcloud.compute import server_rows
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import consoles
 from occli.localcloud.compute.api import network_actions
@@ -214,8 +215,7 @@ _MAPPED_ACTIONS = ("os-start", "os-stop", "trigger_crash_dump")
 
 
 def _ever_existed(req):
-    row = req.db.execute("SELECT 1 FROM servers WHERE id = ?", (req.params["server_id"],))
-    return row.fetchone() is not None
+    return server_rows.ever_existed(req.db, req.params["server_id"])
 
 
 def server_action(req):
