@@ -7,6 +7,7 @@ import re
 import shutil
 import sqlite3
 import threading
+from typing import Any
 from urllib.parse import unquote_plus
 
 import yaml
@@ -328,6 +329,98 @@ class LocalCloud:
     def close(self):
         """Release the database connections."""
         self.store.close()
+
+    # -- seeding and advancing (occli.testing): the services' rules, no request
+
+    def seed_image(
+        self, name: str, owner: str = "admin", visibility: str = "public", **fields: Any
+    ) -> dict:
+        """Add image ``name`` through Glance's rules, owned by project
+        ``owner`` (a project name, else taken as an id); ``fields`` are
+        those of :func:`occli.localcloud.image.images.create_image`. Returns
+        the image (Glance's view)."""
+        from occli.localcloud.identity import projects
+        from occli.localcloud.image import images
+
+        with self.store.transaction() as db:
+            owner_id = projects.project_id(db, owner) or owner
+            return images.create_image(db, name, owner_id, visibility=visibility, **fields)
+
+    def seed_flavor(
+        self,
+        name: str,
+        ram: int = 512,
+        vcpus: int = 1,
+        disk: int = 1,
+        flavor_id: str | None = None,
+        ephemeral: int = 0,
+        swap: int = 0,
+        is_public: bool = True,
+        extra_specs: dict[str, str] | None = None,
+        description: str | None = None,
+    ) -> str:
+        """Add a flavor through Nova's flavor rules (the next free number
+        as its id unless ``flavor_id``), with ``extra_specs``; returns its
+        id."""
+        from occli.localcloud.compute import flavors
+
+        with self.store.transaction() as db:
+            row = flavors.create(
+                db,
+                name,
+                ram,
+                vcpus,
+                disk,
+                flavor_id=flavors.next_number(db) if flavor_id is None else flavor_id,
+                ephemeral=ephemeral,
+                swap=swap,
+                is_public=is_public,
+                description=description,
+            )
+            if extra_specs:
+                flavors.set_extra_specs(db, row, extra_specs)
+        return row["id"]
+
+    def seed_hosts(self, count: int) -> list[str]:
+        """Make sure compute hosts ``host1`` … ``host<count>`` exist, each
+        with its nova-compute service and hypervisor node; returns every
+        compute host's name."""
+        from occli.localcloud.compute import hosts
+
+        with self.store.transaction() as db:
+            hosts.seed(db, count)
+            return hosts.compute_hosts(db)
+
+    def advance_server(
+        self, server_id: str, seconds: float | None = None
+    ) -> tuple[str, str | None]:
+        """Move live server ``server_id`` along its pending operation (a
+        build, reboot, resize, …): to its end (``seconds`` None), or as if
+        ``seconds`` more had passed since it started, the whole operation
+        taking ``config.build_time``. Returns its ``(vm_state,
+        task_state)`` afterwards; LookupError if there is no such server."""
+        import types
+
+        from occli.localcloud.compute import server_rows
+        from occli.localcloud.compute import states
+
+        if seconds is not None:
+            with self.store.transaction() as db:
+                server_rows.hurry(db, server_id, seconds)
+        build_time = self.config.build_time if seconds is not None else 0
+        progress = states.Progress(self.store, types.SimpleNamespace(build_time=build_time))
+        progress.advance([self._live_server(server_id)])
+        server = self._live_server(server_id)
+        return server["vm_state"], server["task_state"]
+
+    def _live_server(self, server_id: str) -> dict:
+        from occli.localcloud.compute import server_rows
+
+        with self.store.read() as db:
+            server = server_rows.live(db, server_id)
+        if server is None:
+            raise LookupError("no server %s" % server_id)
+        return server
 
 
 def _cloud_entry(url, user, password, project, region):

@@ -406,12 +406,8 @@ class CloudFixture:
         ``occli.localcloud.image.images.create_image`` (``disk_format``,
         ``size``, ``min_disk``, ``min_ram``, ``properties``, ``image_id``,
         ``status``, …). Returns the image (Glance's shape)."""
-        from occli.localcloud.image import images
-
-        with self.cloud.store.transaction() as db:
-            owner_id = self.cloud.identity.project_id(db, owner) or owner
-            fields.setdefault("size", 1024)
-            return images.create_image(db, name, owner_id, visibility=visibility, **fields)
+        fields.setdefault("size", 1024)
+        return self.cloud.seed_image(name, owner=owner, visibility=visibility, **fields)
 
     def seed_flavor(
         self,
@@ -429,78 +425,31 @@ class CloudFixture:
         """Add a flavor straight into the database (no admin API call),
         through the local Nova's flavor rules; returns its id (the next free
         number unless ``flavor_id``)."""
-        from occli.localcloud.compute import flavors
-
-        with self.cloud.store.transaction() as db:
-            if flavor_id is None:
-                ids = [
-                    int(r["id"])
-                    for r in db.execute("SELECT id FROM compute_flavors")
-                    if r["id"].isdigit()
-                ]
-                flavor_id = str(max(ids, default=0) + 1)
-            row = flavors.create(
-                db,
-                name,
-                ram,
-                vcpus,
-                disk,
-                flavor_id=flavor_id,
-                ephemeral=ephemeral,
-                swap=swap,
-                is_public=is_public,
-                description=description,
-            )
-            if extra_specs:
-                flavors.set_extra_specs(db, row, extra_specs)
-        return row["id"]
+        return self.cloud.seed_flavor(
+            name,
+            ram=ram,
+            vcpus=vcpus,
+            disk=disk,
+            flavor_id=flavor_id,
+            ephemeral=ephemeral,
+            swap=swap,
+            is_public=is_public,
+            extra_specs=extra_specs,
+            description=description,
+        )
 
     def seed_hosts(self, count):
         """Make sure compute hosts ``host1`` … ``host<count>`` exist (each
         with its nova-compute service and hypervisor node); returns the
         compute host names."""
-        from occli.localcloud.compute import hosts
-
-        with self.cloud.store.transaction() as db:
-            hosts.seed(db, count)
-            return hosts.compute_hosts(db)
+        return self.cloud.seed_hosts(count)
 
     def advance_server(self, server_id, seconds=None):
         """Move server ``server_id`` along its pending operation (a build,
         reboot, resize, …): to its end (``seconds`` None), or as if
         ``seconds`` more had passed since it started. Returns the server's
         ``(vm_state, task_state)`` afterwards."""
-        import types
-
-        from occli.localcloud.compute import states
-
-        store = self.cloud.store
-        if seconds is not None:
-            with store.transaction() as db:
-                db.execute(
-                    "UPDATE servers SET task_started_at ="
-                    " task_started_at - ? WHERE id = ? AND deleted = 0"
-                    " AND pending IS NOT NULL",
-                    (float(seconds), server_id),
-                )
-        build_time = self.config.build_time if seconds is not None else 0
-        states.Progress(store, types.SimpleNamespace(build_time=build_time)).advance(
-            self._server_rows(server_id)
-        )
-        row = self._server_rows(server_id)[0]
-        return row["vm_state"], row["task_state"]
-
-    def _server_rows(self, server_id):
-        with self.cloud.store.read() as db:
-            rows = [
-                dict(r)
-                for r in db.execute(
-                    "SELECT * FROM servers WHERE id = ? AND deleted = 0", (server_id,)
-                )
-            ]
-        if not rows:
-            raise LookupError("no server %s" % server_id)
-        return rows
+        return self.cloud.advance_server(server_id, seconds)
 
 
 def _unescape(text):

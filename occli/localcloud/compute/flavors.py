@@ -11,6 +11,7 @@ for rows inserted directly), which nova's flavor-access messages and the
 """
 
 import json
+import sqlite3
 
 from occli.localcloud import common
 from occli.localcloud import errors
@@ -235,6 +236,15 @@ def create(
         ),
     )
     return get_flavor(db, flavor_id)
+
+
+def next_number(db: sqlite3.Connection) -> str:
+    """The id after the highest numeric flavor id (``"1"`` when none is a
+    number): what an operator numbering flavors picks next."""
+    numbers = [
+        int(r["id"]) for r in db.execute("SELECT id FROM compute_flavors") if r["id"].isdigit()
+    ]
+    return str(max(numbers, default=0) + 1)
 
 
 def update_description(db, row, description):
