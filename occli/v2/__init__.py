@@ -1,4 +1,5 @@
-"""Built-in managers: compute (Nova v2.1), image (Glance v2), orchestration
+"""Built-in managers: compute (Nova v2.1), identity (Keystone v3), network
+(Neutron v2.0), block storage (Cinder v3), image (Glance v2), orchestration
 (Heat v1) and object storage (Swift v1).
 
 :class:`occli.client.Client` declares them as its attributes;

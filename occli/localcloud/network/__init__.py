@@ -1,13 +1,15 @@
 """Neutron v2.0 for the local cloud, mounted at ``/network`` (catalog
 type ``network``): networks, subnets, ports, security groups and rules,
-floating IPs.
+floating IPs, quotas and the extensions list.
 
 * :mod:`.api` — the ``Service``: routes, list queries, neutron's errors;
 * :mod:`.query` — filters, ``fields=``, sorting, pagination links;
 * :mod:`.attributes` — request-body checks with neutron's texts;
 * rules over a sqlite3 connection raising :mod:`occli.localcloud.errors`:
   :mod:`.networks`, :mod:`.subnets` (and IP allocation), :mod:`.ports`,
-  :mod:`.security_groups`, :mod:`.floating_ips`, :mod:`.seed`;
+  :mod:`.security_groups`, :mod:`.floating_ips`, :mod:`.quotas`,
+  :mod:`.seed`, and :mod:`.common` what they share (timestamps, ownership,
+  neutron's policy error);
 * :mod:`.migrations` — the tables (store components ``network.*``).
 
 Compute uses the rules modules directly (``ports.insert``,
