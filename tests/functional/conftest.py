@@ -1,7 +1,8 @@
 """Fixtures running a real local cloud over HTTP for functional tests.
 
-* ``localcloud`` (session): the full cloud (all services) on 127.0.0.1,
-  a free port, ``build_time=0``, its own data dir.
+* ``localcloud`` (session): the full cloud (all services) of
+  ``occli.testing`` (harness.start_localcloud) on 127.0.0.1, a free port,
+  ``build_time=0``, its own data dir.
 * ``localcloud_platform`` (session): identity + image only, for tests of
   the platform that must not depend on the other services.
 * ``occli_env``: environment for running the occli client against
@@ -17,24 +18,20 @@ from tests.functional.harness import start_localcloud
 
 
 @pytest.fixture(scope="session")
-def localcloud(tmp_path_factory):
+def localcloud():
     # the session's tests add up their servers in project demo: nova's
     # default instances, cores and RAM quotas are lifted
-    running = start_localcloud(
-        tmp_path_factory.mktemp("localcloud"), quota_instances=-1, quota_cores=-1, quota_ram=-1
-    )
+    running = start_localcloud(quota_instances=-1, quota_cores=-1, quota_ram=-1)
     yield running
     running.stop()
 
 
 @pytest.fixture(scope="session")
-def localcloud_platform(tmp_path_factory):
+def localcloud_platform():
     from occli.localcloud.identity import IdentityService
     from occli.localcloud.image import ImageService
 
-    running = start_localcloud(
-        tmp_path_factory.mktemp("localcloud-platform"), services=[IdentityService, ImageService]
-    )
+    running = start_localcloud(services=[IdentityService, ImageService])
     yield running
     running.stop()
 

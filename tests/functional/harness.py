@@ -1,55 +1,31 @@
 """Running a local cloud for functional tests and the CLI against it.
 
-The fixtures of conftest.py use these; a test that needs a cloud of its own
-(other settings, a fresh data dir) calls :func:`start_localcloud` itself.
+The clouds are the project's own test plugin's: :func:`start_localcloud` is
+:func:`occli.testing.start_local_cloud` (a migrated, seeded template copied
+per cloud, a free loopback port, a private data dir removed at ``stop()``).
+The fixtures of conftest.py use it; a test that needs a cloud of its own
+(other settings or services) calls it itself.
 """
 
-import dataclasses
 import json
 import os
 import pathlib
 import subprocess
 import sys
 
+from occli import testing
 from occli.localcloud.cloud import Config
-from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.server import BackgroundServer
 
 
-@dataclasses.dataclass
-class RunningCloud:
-    """A local cloud served from a background thread."""
-
-    url: str
-    auth_url: str
-    data_dir: str
-    clouds_yaml: str
-    cloud: LocalCloud
-    server: BackgroundServer
-
-    @property
-    def faults(self):
-        return self.cloud.faults
-
-    def stop(self):
-        self.server.stop()
-        self.cloud.close()
-
-
-def start_localcloud(data_dir, services=None, **settings):
-    """Start a local cloud on a free port; ``settings`` override Config."""
-    settings.setdefault("build_time", 0)
-    config = Config(data_dir=str(data_dir), host="127.0.0.1", port=0, **settings)
-    cloud = LocalCloud(config, services=services)
-    server = BackgroundServer(cloud, host="127.0.0.1", port=0).start()
-    return RunningCloud(
-        url=server.url,
-        auth_url=server.url + "/v3",
-        data_dir=config.data_dir,
-        clouds_yaml=cloud.clouds_yaml_path,
-        cloud=cloud,
-        server=server,
-    )
+def start_localcloud(services=None, **settings):
+    """A fresh local cloud (an :class:`occli.testing.CloudFixture`: ``url``,
+    ``auth_url``, ``data_dir``, ``clouds_yaml``, ``cloud``, ``faults``,
+    ``stop()``); ``services`` and ``settings`` as for
+    :func:`occli.testing.start_local_cloud`. It serves with the local
+    cloud's own number of threads, as ``occli-localcloud`` does: these
+    clouds take the concurrency tests."""
+    settings.setdefault("threads", Config.threads)
+    return testing.start_local_cloud(services, **settings)
 
 
 def point_client_at(running, monkeypatch, cache_dir, cloud=None):
@@ -103,7 +79,7 @@ def run_example(script, tmp_path):
 def run_examples(scripts, tmp_path):
     """Run ``examples/<script>`` for each of ``scripts`` in turn against one
     fresh local cloud: the finished processes."""
-    cloud = start_localcloud(tmp_path / "cloud")
+    cloud = start_localcloud()
     try:
         env = {k: v for k, v in os.environ.items() if not k.startswith("OS_")}
         env.update(

@@ -19,12 +19,10 @@ from tests.functional.harness import start_localcloud
 
 
 @pytest.fixture(scope="module")
-def cloud(tmp_path_factory):
+def cloud():
     from occli.localcloud.identity import IdentityService
 
-    running = start_localcloud(
-        tmp_path_factory.mktemp("identity-admin"), services=[IdentityService]
-    )
+    running = start_localcloud(services=[IdentityService])
     yield running
     running.stop()
 

@@ -137,14 +137,9 @@ def test_block_device_rules_over_http(localcloud):
 
 
 @pytest.fixture(scope="module")
-def private_cloud(tmp_path_factory):
+def private_cloud():
     # 400 servers in one project: nova's default quotas lifted, as an operator would
-    running = start_localcloud(
-        tmp_path_factory.mktemp("compute-concurrency"),
-        quota_instances=-1,
-        quota_cores=-1,
-        quota_ram=-1,
-    )
+    running = start_localcloud(quota_instances=-1, quota_cores=-1, quota_ram=-1)
     yield running
     running.stop()
 

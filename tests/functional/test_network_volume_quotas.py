@@ -12,8 +12,8 @@ from tests.functional.harness import start_localcloud
 
 
 @pytest.fixture(scope="module")
-def quota_cloud(tmp_path_factory):
-    running = start_localcloud(tmp_path_factory.mktemp("service-quota-cloud"))
+def quota_cloud():
+    running = start_localcloud()
     yield running
     running.stop()
 

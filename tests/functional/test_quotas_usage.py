@@ -22,8 +22,8 @@ ADMIN_ID = "0" * 32  # any other project: nova's policy refuses first
 
 
 @pytest.fixture(scope="module")
-def quota_cloud(tmp_path_factory):
-    running = start_localcloud(tmp_path_factory.mktemp("quota-cloud"))
+def quota_cloud():
+    running = start_localcloud()
     yield running
     running.stop()
 

@@ -17,7 +17,7 @@ def sdk_example():
 
 
 def test_readme_sdk_example_runs(tmp_path, monkeypatch, capsys):
-    cloud = start_localcloud(tmp_path / "cloud")
+    cloud = start_localcloud()
     try:
         for key in list(os.environ):
             if key.startswith("OS_"):
@@ -48,7 +48,7 @@ def test_readme_networks_and_volumes_tour_runs(tmp_path):
     script = networks_tour()
     assert "--network private" in script and "server add volume" in script
     bindir = os.path.dirname(sys.executable)
-    cloud = start_localcloud(tmp_path / "cloud")
+    cloud = start_localcloud()
     try:
         env = {k: v for k, v in os.environ.items() if not k.startswith("OS_")}
         env.update(OS_CLIENT_CONFIG_FILE=cloud.clouds_yaml, OCCLI_CACHE_DIR=str(tmp_path / "c"))

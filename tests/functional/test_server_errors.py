@@ -21,8 +21,8 @@ NO_VALID_HOST = "No valid host was found. There are not enough hosts available."
 
 
 @pytest.fixture(scope="module")
-def error_cloud(tmp_path_factory):
-    running = start_localcloud(tmp_path_factory.mktemp("server-errors"), build_time=0.3)
+def error_cloud():
+    running = start_localcloud(build_time=0.3)
     yield running
     running.stop()
 

@@ -17,9 +17,9 @@ WAIT = ("--wait", "--wait-interval", "0.05")
 
 
 @pytest.fixture(scope="module")
-def keeping_cloud(tmp_path_factory):
+def keeping_cloud():
     """A cloud that keeps shelved servers on their host (offload time -1)."""
-    running = start_localcloud(tmp_path_factory.mktemp("shelve"), shelved_offload_time=-1)
+    running = start_localcloud(shelved_offload_time=-1)
     yield running
     running.stop()
 

@@ -119,7 +119,7 @@ def test_flavor_show_shell_prints_empty_values(occli):
 
 @pytest.fixture
 def reclaiming(tmp_path, monkeypatch, run_occli):
-    running = start_localcloud(tmp_path / "cloud", reclaim_instance_interval=3600)
+    running = start_localcloud(reclaim_instance_interval=3600)
     point_client_at(running, monkeypatch, tmp_path / "cache", cloud="local")
     yield run_occli
     running.stop()

@@ -10,10 +10,10 @@ from tests.functional.harness import start_localcloud
 
 
 @pytest.fixture(scope="module")
-def cloud(tmp_path_factory):
+def cloud():
     """A local cloud on a free loopback port, one per module (modules
     driving the in-process client; local-cloud modules define their own)."""
-    running = start_localcloud(tmp_path_factory.mktemp("security-cloud"))
+    running = start_localcloud()
     yield running
     running.stop()
 
