@@ -33,6 +33,10 @@ CREATE_CHUNK = 25
 # 3.32), so a page (at most 1000 servers) is one query
 _BATCH = 32000 if sqlite3.sqlite_version_info >= (3, 32) else 900
 
+# a soft-deleted server reclaimed as it is read gives back what a delete does
+states.on_release(networks.release)
+states.on_release(volume_attach.release)
+
 
 # -- the table ------------------------------------------------------------------
 

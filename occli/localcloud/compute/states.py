@@ -1,16 +1,22 @@
 """Server vm/task states, the derived ``status`` and lazy state progress.
 
 An operation (build, reboot, resize, …) is stored on the server as a
-*pending* plan: the task states it walks through and the column values it
-ends with. Nothing runs in the background: whenever a request reads a server,
-:func:`advance` moves it along the plan by the time elapsed since the
-operation started (``config.build_time`` seconds for the whole plan) and
-:class:`Progress` persists the step in a short optimistic write.
+pending plan of the shared engine (:mod:`occli.localcloud.progress`): the
+task states it walks through and the column values it ends with. Whenever a
+request reads a server, :func:`advance` moves it along the plan by the time
+elapsed since the operation started (``config.build_time`` seconds for the
+whole plan) and :class:`Progress` persists the step. What is compute's here:
+``task_state`` and ``progress`` while it runs; ``launched_at``, the fault,
+and for a reclaimed server the releases registered with :func:`on_release`
+when it ends.
 """
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from occli.localcloud import common
+from occli.localcloud import progress as engine
 
 NOSTATE, RUNNING, PAUSED, SHUTDOWN, CRASHED, SUSPENDED = 0, 1, 3, 4, 6, 7
 
@@ -71,7 +77,15 @@ def status(vm_state, task_state):
     return task_map.get(task_state, task_map["default"])
 
 
-def start(server, tasks, end, progress=False, fault=None, failure=None, duration=None):
+def start(
+    server: dict,
+    tasks: list[str],
+    end: dict,
+    progress: bool = False,
+    fault: dict | None = None,
+    failure: str | None = None,
+    duration: float | None = None,
+) -> None:
     """Begin an operation on ``server`` (a dict of columns), in place.
 
     ``tasks``: the task states walked through; ``end``: column values set
@@ -89,104 +103,74 @@ def start(server, tasks, end, progress=False, fault=None, failure=None, duration
     server["task_state"] = tasks[0] if tasks else None
     if progress:
         server["progress"] = 0
-    plan = {"tasks": tasks, "end": end, "progress": progress}
+    details: dict[str, Any] = {"progress": progress}
     if fault is not None:
-        plan["fault"] = fault
+        details["fault"] = fault
     if failure is not None:
-        plan["failure"] = failure
-    if duration is not None:
-        plan["duration"] = duration
-    server["pending"] = json.dumps(plan)
-    server["task_started_at"] = common.utcnow().timestamp()
+        details["failure"] = failure
+    engine.start(server, end, tasks, duration, **details)
 
 
-def advance(server, build_time):
+def advance(server: dict, build_time: float) -> bool:
     """Move ``server`` along its pending operation; True if anything changed."""
-    if not server.get("pending"):
-        return False
-    plan = json.loads(server["pending"])
-    # a plan may carry its own length (a live migration kept running)
-    build_time = plan.get("duration", build_time)
-    now = common.utcnow().timestamp()
-    elapsed = max(0.0, now - server["task_started_at"])
-    before = dict(server)
-    if build_time <= 0 or elapsed >= build_time:
-        finished = server["task_started_at"] + max(build_time, 0)
-        server.update(plan["end"])
-        server["task_state"] = None
-        server["pending"] = None
-        server["task_started_at"] = None
-        if plan["progress"]:
-            server["progress"] = 0
-        if plan["end"].get("launched_at") == LAUNCH_NOW:
-            server["launched_at"] = common.iso_naive_micro(common.from_timestamp(finished))
-        server["updated_at"] = common.iso_naive_micro(common.from_timestamp(finished))
-        if plan.get("fault"):
-            server["fault"] = json.dumps(
-                dict(plan["fault"], created=common.iso_z(common.from_timestamp(finished)))
-            )
-    else:
-        fraction = elapsed / build_time
-        tasks = plan["tasks"]
-        if tasks:
-            server["task_state"] = tasks[min(len(tasks) - 1, int(fraction * len(tasks)))]
-        if plan["progress"]:
-            server["progress"] = min(99, int(fraction * 100))
-    return server != before
+    return engine.advance(server, build_time, _step, _finish)
 
 
-class Progress:
+def _step(server: dict, plan: dict, fraction: float) -> None:
+    """A running operation: its task state and reported progress."""
+    tasks = plan["tasks"]
+    if tasks:
+        server["task_state"] = tasks[min(len(tasks) - 1, int(fraction * len(tasks)))]
+    if plan["progress"]:
+        server["progress"] = min(99, int(fraction * 100))
+
+
+def _finish(server: dict, plan: dict, finished: float) -> None:
+    """An operation that just ended at ``finished`` (POSIX seconds)."""
+    server["task_state"] = None
+    if plan["progress"]:
+        server["progress"] = 0
+    if plan["end"].get("launched_at") == LAUNCH_NOW:
+        server["launched_at"] = common.iso_naive_micro(common.from_timestamp(finished))
+    if plan.get("fault"):
+        server["fault"] = json.dumps(
+            dict(plan["fault"], created=common.iso_z(common.from_timestamp(finished)))
+        )
+
+
+Release = Callable[[Any, dict], None]
+_RELEASES: list[Release] = []
+
+
+def on_release(release: Release) -> None:
+    """Register ``release(db, server)``: what a deleted server gives back
+    (its ports, its volumes), run in that order for a soft-deleted server
+    reclaimed as it is read. The rules that own those resources sit above
+    this module, so they register themselves (:mod:`.servers` does) instead
+    of being imported here."""
+    if release not in _RELEASES:
+        _RELEASES.append(release)
+
+
+class Progress(engine.Progress):
     """Advances servers when they are read and persists what changed.
 
     ``store`` is the cloud's store, ``config`` its configuration (read for
     ``build_time`` on each use).
     """
 
-    def __init__(self, store, config):
-        self.store = store
-        self.config = config
-
-    def advance(self, servers):
-        """Move each server dict along its plan, in place; returns them."""
-        advanced = []
-        for server in servers:
-            before = dict(server)
-            if advance(server, self.config.build_time):
-                advanced.append((before, server))
-        self._persist(advanced)
-        return servers
-
-    def _persist(self, advanced):
-        """Write ``[(as read, advanced)]`` servers in a write transaction
-        (the request's own in a write request, else a short one).
-
-        Optimistic: a row whose plan changed since it was read (an operation
-        started, ended or the server was deleted meanwhile) is left alone;
-        the caller still answers from the values it computed.
-        """
-        if not advanced:
-            return
-        with self.store.transaction() as db:
-            for before, after in advanced:
-                changed = [c for c in after if after[c] != before[c]]
-                cursor = db.execute(
-                    "UPDATE servers SET %s WHERE seq = ? AND pending IS ?"
-                    " AND task_started_at IS ?" % ", ".join("%s = ?" % c for c in changed),
-                    [after[c] for c in changed]
-                    + [before["seq"], before["pending"], before["task_started_at"]],
-                )
-                if cursor.rowcount and after.get("deleted") and not before.get("deleted"):
-                    _reclaimed(db, dict(after))
+    def __init__(self, store: Any, config: Any) -> None:
+        super().__init__(store, config, "servers", _step, _finish, _reclaimed)
 
 
-def _reclaimed(db, server):
-    """A soft-deleted server just reclaimed: nova's reclaim deletes it as a
-    delete does, its ports released and its volumes detached (deleted when
-    their mapping says ``delete_on_termination``)."""
-    # the release rules import this module
-    from occli.localcloud.compute import networks
-    from occli.localcloud.compute import volume_attach
-
-    networks.release(db, server)
-    volume_attach.release(db, server)
+def _reclaimed(db: Any, before: dict, after: dict) -> None:
+    """A server's step just written: if it was a soft-deleted server being
+    reclaimed, nova's reclaim deletes it as a delete does, its ports
+    released and its volumes detached (deleted when their mapping says
+    ``delete_on_termination``)."""
+    if not after.get("deleted") or before.get("deleted"):
+        return
+    server = dict(after)
+    for release in _RELEASES:
+        release(db, server)
     db.execute("UPDATE servers SET ports = ? WHERE seq = ?", (server["ports"], server["seq"]))

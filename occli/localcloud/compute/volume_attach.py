@@ -20,6 +20,7 @@ import string
 
 from occli.localcloud import common
 from occli.localcloud import errors
+from occli.localcloud import progress
 from occli.localcloud.compute import block_devices
 from occli.localcloud.compute import states
 from occli.localcloud.compute import values
@@ -61,9 +62,7 @@ class _Joined:
 
 
 def _lazy(db, config, table="volumes"):
-    from occli.localcloud.volume import lazy
-
-    return lazy.Lazy(_Joined(db), config, table)
+    return progress.Progress(_Joined(db), config, table)
 
 
 def items(server):

@@ -6,7 +6,7 @@ import json
 
 from occli.localcloud import common
 from occli.localcloud import errors
-from occli.localcloud.volume import lazy
+from occli.localcloud import progress
 from occli.localcloud.volume import quotas
 from occli.localcloud.volume import types
 from occli.localcloud.volume import volumes
@@ -21,7 +21,7 @@ SNAPSHOT_IN_USE_FLAG = (
 
 
 def lazy_snapshots(store, config):
-    return lazy.Lazy(store, config, "volume_snapshots")
+    return progress.Progress(store, config, "volume_snapshots")
 
 
 def not_found(snapshot_id):
@@ -66,7 +66,7 @@ def create(db, caller, volume, name, description, metadata, allow_in_use):
         "created_at": common.iso_naive_micro(common.utcnow()),
         "updated_at": None,
     }
-    lazy.start(row, {"status": "available", "progress": "100%"})
+    progress.start(row, {"status": "available", "progress": "100%"})
     volumes.insert(db, "volume_snapshots", row)
     return row
 

@@ -4,7 +4,7 @@ update, extend, metadata, delete) with Cinder's messages.
 
 ``caller`` is anything with ``project_id``, ``user_id`` and ``is_admin``.
 Every read goes through :func:`get` or :func:`listing`, which advance the
-lazy ``creating`` → ``available`` transition (:mod:`.lazy`).
+lazy ``creating`` → ``available`` transition (:mod:`occli.localcloud.progress`).
 """
 
 import ast
@@ -12,8 +12,8 @@ import json
 
 from occli.localcloud import common
 from occli.localcloud import errors
+from occli.localcloud import progress
 from occli.localcloud.image import images as image_rules
-from occli.localcloud.volume import lazy
 from occli.localcloud.volume import quotas
 from occli.localcloud.volume import types
 
@@ -55,7 +55,7 @@ def _now():
 
 
 def lazy_volumes(store, config):
-    return lazy.Lazy(store, config, "volumes")
+    return progress.Progress(store, config, "volumes")
 
 
 # -- lookups --------------------------------------------------------------------
@@ -230,7 +230,7 @@ def create(db, caller, store, config, spec):
     # script's `volume create` then `server add volume` works, as with a
     # real Cinder); copying an image or a snapshot takes the build time
     blank = not (image or snapshot or source)
-    lazy.start(row, {"status": "available"}, duration=0 if blank else None)
+    progress.start(row, {"status": "available"}, duration=0 if blank else None)
     insert(db, "volumes", row)
     return row
 
@@ -423,7 +423,7 @@ def extend(db, volume, new_size, attached_ok):
     quotas.check_extend(db, volume["project_id"], vtype, new_size, new_size - volume["size"])
     volume["size"] = new_size
     volume["status"] = "extending"
-    lazy.start(volume, {"status": expected})
+    progress.start(volume, {"status": expected})
     save(db, volume, ("size", "status", "pending", "task_started_at"))
 
 

@@ -4,6 +4,7 @@ and 404 from 2.36 as nova removed them. They call the volume service's
 rules in nova's transaction; without a volume service they answer 404."""
 
 from occli.localcloud import errors
+from occli.localcloud import progress
 from occli.localcloud.app import Response
 from occli.localcloud.compute import volume_attach
 from occli.localcloud.compute.api import common
@@ -77,9 +78,7 @@ def _rules(req):
 
 
 def _lazy(req, table="volumes"):
-    from occli.localcloud.volume import lazy
-
-    return lazy.Lazy(req.cloud.store, req.cloud.config, table)
+    return progress.Progress(req.cloud.store, req.cloud.config, table)
 
 
 def _volume_views(req, found):
