@@ -18,10 +18,11 @@ extended an attached volume, which has no meaning without one.
 
 import re
 
+from occli.localcloud import microversions
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.app import Service
-from occli.localcloud.compute.api.microversions import APIVersion
+from occli.localcloud.microversions import APIVersion
 from occli.localcloud.volume import attachments
 from occli.localcloud.volume import migrations
 from occli.localcloud.volume import quotas
@@ -34,7 +35,7 @@ from occli.localcloud.volume import volumes
 MIN_VERSION = "3.0"
 MAX_VERSION = "3.70"
 UPDATED = "2023-08-31T00:00:00Z"
-HEADER = "OpenStack-API-Version"
+HEADER = microversions.HEADER
 NEW_ATTACH = "3.27"
 RESOURCE_FILTER = "3.34"
 EXTEND_ATTACHED = "3.42"
@@ -95,21 +96,7 @@ def negotiate(header):
         raise HTTPError(400, "API version %s is not supported on this method." % text)
     if text == "latest":
         return APIVersion(MAX_VERSION)
-    try:
-        version = APIVersion(text)
-    except ValueError:
-        raise HTTPError(
-            400,
-            "API Version String %s is of invalid format. Must be of format MajorNum.MinorNum."
-            % text,
-        ) from None
-    if not version.within(MIN_VERSION, MAX_VERSION):
-        raise HTTPError(
-            406,
-            "Version %s is not supported by the API. Minimum is %s and maximum is %s."
-            % (version, MIN_VERSION, MAX_VERSION),
-        )
-    return version
+    return microversions.check(text, MIN_VERSION, MAX_VERSION)
 
 
 def _name_changes(body):

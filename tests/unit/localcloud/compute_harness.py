@@ -4,10 +4,10 @@ Its fixtures (``nova``, ``shared_nova``, ``slow_nova``) are in conftest.py.
 """
 
 from occli.localcloud import image
+from occli.localcloud import microversions
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.compute import ComputeService
-from occli.localcloud.compute import microversions
 from occli.localcloud.identity import IdentityService
 from occli.localcloud.image import ImageService
 from tests.unit.localcloud.wsgi_client import Client

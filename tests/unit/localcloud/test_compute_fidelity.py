@@ -13,7 +13,7 @@ import os
 import pytest
 
 from occli.localcloud.compute.api.microversions import MAX_VERSION
-from occli.localcloud.compute.api.microversions import APIVersion
+from occli.localcloud.microversions import APIVersion
 from tests.shape import assert_same_shape
 from tests.unit.localcloud.compute_harness import CIRROS
 from tests.unit.localcloud.compute_harness import UBUNTU

@@ -5,8 +5,9 @@ import types
 
 import pytest
 
-from occli.localcloud.compute import microversions
+from occli.localcloud import microversions
 from occli.localcloud.compute import version_gate
+from occli.localcloud.compute.api.microversions import MAX_VERSION
 from occli.localcloud.compute.api.servers import VOLUMES_BOOT_MAX_VERSION
 from tests.unit.localcloud.compute_harness import CIRROS
 from tests.unit.localcloud.compute_harness import fault
@@ -18,7 +19,7 @@ def test_version_list_needs_no_token(nova):
     result = nova.client.get("/compute/")
     assert result.status == 200
     versions = {v["id"]: v for v in result.json()["versions"]}
-    assert versions["v2.1"]["version"] == microversions.MAX_VERSION == "2.96"
+    assert versions["v2.1"]["version"] == MAX_VERSION == "2.96"
     assert versions["v2.1"]["min_version"] == "2.1"
     assert versions["v2.0"]["status"] == "DEPRECATED"
     assert versions["v2.1"]["links"][0]["href"] == "http://cloud.test:8775/compute/v2.1/"

@@ -154,7 +154,7 @@ def test_server_list_query_errors(shared_nova, key):
 
 def test_sort_key_enum_from_2_73():
     from occli.localcloud.compute.api import server_list_query
-    from occli.localcloud.compute.api.microversions import APIVersion
+    from occli.localcloud.microversions import APIVersion
 
     enum = server_list_query.sort_key_enum
     old = enum(APIVersion("2.72"))

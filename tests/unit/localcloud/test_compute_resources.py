@@ -7,7 +7,7 @@ import struct
 import pytest
 
 from occli.localcloud.compute import keypairs
-from occli.localcloud.compute.api.microversions import APIVersion
+from occli.localcloud.microversions import APIVersion
 from tests.unit.localcloud.compute_harness import fault
 
 
