@@ -6,7 +6,8 @@
 * rules over a sqlite3 connection raising :mod:`occli.localcloud.errors`
   with Cinder's messages: :mod:`.volumes`, :mod:`.snapshots`,
   :mod:`.types` (the seeded ``__DEFAULT__``), :mod:`.attachments`,
-  :mod:`.quotas`; :mod:`.lazy` the ``creating`` → ``available`` progress;
+  :mod:`.quotas`; ``creating`` → ``available`` on the shared
+  :mod:`occli.localcloud.progress`;
 * :mod:`.migrations` — the tables (store components ``volume.<part>``).
 
 Compute attaches volumes through :mod:`.volumes` (``reserve_check``,
