@@ -144,12 +144,12 @@ def fresh_start(runs=5, *extra, command=None):
 # what ``serve`` imports before it can answer: the floor of a start
 _IMPORTS = (
     "from occli.localcloud import cli, server, faults;"
-    " from occli.localcloud.identity import IdentityService;"
-    " from occli.localcloud.compute import ComputeService;"
-    " from occli.localcloud.image import ImageService;"
-    " from occli.localcloud.orchestration import"
+    " from occli.localcloud.identity.api import IdentityService;"
+    " from occli.localcloud.compute.api.service import ComputeService;"
+    " from occli.localcloud.image.api import ImageService;"
+    " from occli.localcloud.orchestration.api import"
     " OrchestrationService;"
-    " from occli.localcloud.objectstore import ObjectStoreService"
+    " from occli.localcloud.objectstore.api import ObjectStoreService"
 )
 
 

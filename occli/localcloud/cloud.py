@@ -7,12 +7,14 @@ import re
 import shutil
 import sqlite3
 import threading
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import unquote_plus
 
 import yaml
 
 from occli.localcloud import app as wsgi_app
+from occli.localcloud import registry
 from occli.localcloud.store import Store
 
 LOG = logging.getLogger("occli.localcloud")
@@ -75,16 +77,8 @@ class Config:
     object_quota_count: int = 100000
 
 
-# network before compute: compute's seed and servers use neutron's tables
-SERVICE_NAMES = (
-    "identity",
-    "network",
-    "compute",
-    "image",
-    "orchestration",
-    "objectstore",
-    "volume",
-)
+# the registered services' names, in creation order (occli.localcloud.registry)
+SERVICE_NAMES = registry.names()
 # Every file the local cloud writes in its data directory (the directory is
 # 0700 and these 0600, whatever they were before: tokens, hashes and the
 # passwords in clouds.yaml are in them)
@@ -107,40 +101,23 @@ _SECRET_PARAM = re.compile(r"sig|token|secret|passw|credential|key$", re.I)
 _LOG_UNSAFE = re.compile(r"[\\\s]|[^\x21-\x7e]")
 
 
-def service_classes(names=SERVICE_NAMES):
-    """The service classes for ``names`` (a subset of SERVICE_NAMES), in
-    creation order. Imported lazily so a subset needs only its modules."""
-    unknown = set(names) - set(SERVICE_NAMES)
+def service_classes(names: Iterable[str] | None = None) -> list[type]:
+    """The classes of the registered services ``names`` (default: all), in
+    creation order. Each is imported on first use, so a subset needs only
+    its own modules."""
+    known = registry.names()
+    wanted = known if names is None else tuple(names)
+    unknown = set(wanted) - set(known)
     if unknown:
         raise ValueError(
-            "unknown services: %s (known: %s)"
-            % (", ".join(sorted(unknown)), ", ".join(SERVICE_NAMES))
+            "unknown services: %s (known: %s)" % (", ".join(sorted(unknown)), ", ".join(known))
         )
-    classes = []
-    for name in SERVICE_NAMES:
-        if name not in names:
-            continue
-        if name == "identity":
-            from occli.localcloud.identity import IdentityService as cls
-        elif name == "network":
-            from occli.localcloud.network import NetworkService as cls
-        elif name == "compute":
-            from occli.localcloud.compute import ComputeService as cls
-        elif name == "image":
-            from occli.localcloud.image import ImageService as cls
-        elif name == "orchestration":
-            from occli.localcloud.orchestration import OrchestrationService as cls
-        elif name == "volume":
-            from occli.localcloud.volume import VolumeService as cls
-        else:
-            from occli.localcloud.objectstore import ObjectStoreService as cls
-        classes.append(cls)
-    return classes
+    return [registry.service_class(name) for name in known if name in wanted]
 
 
-def default_services():
+def default_services() -> list[type]:
     """The service classes of a full local cloud, in creation order."""
-    return service_classes(SERVICE_NAMES)
+    return service_classes()
 
 
 def with_requirements(classes):
@@ -182,15 +159,15 @@ def migration_components(svc):
 class LocalCloud:
     """Holds everything one running local cloud needs.
 
-    Services are created in a fixed order; then each one's migrations are
+    Services are created in the registry's order
+    (:mod:`occli.localcloud.registry`); then each one's migrations are
     applied (see :func:`migration_components`) and each one may seed data
     through ``seed(db)``. ``services``
     (a list of classes taking the cloud) replaces :func:`default_services`,
     e.g. to test some services without the others. The fault-injection
     admin API (``/localcloud``) is always mounted. Services are reachable as
-    attributes named after ``svc.name`` without dashes (``cloud.identity``,
-    ``cloud.compute``, ``cloud.image``, ``cloud.orchestration``,
-    ``cloud.objectstore``, ``cloud.volume``); absent ones are ``None``.
+    attributes named after ``svc.name`` (``cloud.identity``,
+    ``cloud.compute``, …); a registered service not mounted is ``None``.
 
     ``template`` (the path of a database written by :meth:`save_template`)
     is copied as the database of a data directory that has none; when the
@@ -203,8 +180,6 @@ class LocalCloud:
     seeded (a worker process of ``serve --workers N``): no migration, no
     seed, the fault rules left as they are.
     """
-
-    identity = network = compute = image = orchestration = objectstore = volume = None
 
     def __init__(self, config, services=None, template=None, attach=False):
         from occli.localcloud import faults
@@ -222,6 +197,8 @@ class LocalCloud:
         self.service_classes = classes
         self.services = [cls(self) for cls in classes]
         self.services.append(faults.AdminService(self))
+        for name in registry.names():
+            setattr(self, name, None)
         for svc in self.services:
             setattr(self, svc.name.replace("-", "").replace("_", ""), svc)
         if not attach and not (copied and self._migrated()):

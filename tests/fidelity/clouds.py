@@ -161,7 +161,7 @@ class LocalCloud:
     name = "local"
 
     def __init__(self, data_dir):
-        from occli.localcloud import image
+        from occli.localcloud.image import images
         from tests.unit.localcloud.compute_harness import make_cloud
 
         self.cloud = make_cloud(data_dir, compute_hosts=1)
@@ -175,8 +175,8 @@ class LocalCloud:
                 "member_user": ids.user_id(db, "demo"),
                 "admin_user": ids.user_id(db, "admin"),
             }
-        self.ids["image"] = image.seed_image_id("cirros-0.6.2-x86_64-disk")
-        self.ids["image2"] = image.seed_image_id("ubuntu-24.04")
+        self.ids["image"] = images.seed_image_id("cirros-0.6.2-x86_64-disk")
+        self.ids["image2"] = images.seed_image_id("ubuntu-24.04")
         self.ids["host"] = "host1"
         self.created = []
 

@@ -6,10 +6,10 @@ import concurrent.futures
 import pytest
 import requests
 
-from occli.localcloud import image
+from occli.localcloud.image import images
 from tests.functional.harness import start_localcloud
 
-CIRROS = image.seed_image_id("cirros-0.6.2-x86_64-disk")
+CIRROS = images.seed_image_id("cirros-0.6.2-x86_64-disk")
 THREADS = 8
 PER_THREAD = 50
 

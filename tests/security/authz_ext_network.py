@@ -13,7 +13,7 @@ group is 404 for project B, whose callers cannot see them. A's server
 os-interface); A's ``{server_id}`` has none.
 """
 
-from occli.localcloud.network import PUBLIC_NETWORK_ID
+from occli.localcloud.network.seed import PUBLIC_NETWORK_ID
 
 _N = "/v2.0"
 _V = {"OpenStack-API-Version": "compute 2.96"}

@@ -30,8 +30,8 @@ from hypothesis import strategies as st
 from occli.localcloud import orchestration
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.network import PRIVATE_NETWORK_ID
-from occli.localcloud.network import PUBLIC_NETWORK_ID
+from occli.localcloud.network.seed import PRIVATE_NETWORK_ID
+from occli.localcloud.network.seed import PUBLIC_NETWORK_ID
 from tests.security import fuzz_bounds as bounds
 from tests.unit.localcloud.compute_harness import CIRROS
 from tests.unit.localcloud.wsgi_client import Client

@@ -14,7 +14,7 @@ import time
 import pytest
 import requests
 
-from occli.localcloud.objectstore import temp_url_signature
+from occli.localcloud.objectstore.tempurl import temp_url_signature
 from tests.unit.localcloud.heat_swift_harness import make_temp_url
 from tests.unit.localcloud.heat_swift_harness import start_env
 

@@ -8,8 +8,8 @@ import json
 import pytest
 import requests
 
-from occli.localcloud.orchestration import HEAT_PARITY_500S
-from occli.localcloud.orchestration import MAX_NESTING
+from occli.localcloud.orchestration.api import HEAT_PARITY_500S
+from occli.localcloud.orchestration.fields import MAX_NESTING
 from tests.unit.localcloud.heat_swift_harness import make_temp_url
 from tests.unit.localcloud.heat_swift_harness import start_env
 from tests.unit.localcloud.heat_swift_harness import token

@@ -8,11 +8,11 @@ import tracemalloc
 import pytest
 import requests
 
-from occli.localcloud.orchestration import MAX_NESTING
-from occli.localcloud.orchestration import MAX_TEMPLATE_SIZE
-from occli.localcloud.orchestration import MAX_VALIDATE_RESPONSE
-from occli.localcloud.orchestration import TemplateLimitExceeded
-from occli.localcloud.orchestration import parse_template
+from occli.localcloud.orchestration.fields import MAX_NESTING
+from occli.localcloud.orchestration.templates import MAX_TEMPLATE_SIZE
+from occli.localcloud.orchestration.templates import MAX_VALIDATE_RESPONSE
+from occli.localcloud.orchestration.templates import TemplateLimitExceeded
+from occli.localcloud.orchestration.templates import parse_template
 from tests.unit.localcloud.heat_swift_harness import start_env
 
 HEAD = "heat_template_version: 2013-05-23\n"

@@ -12,9 +12,9 @@ import requests
 
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.identity import IdentityService
 from occli.localcloud.identity import passwords
-from occli.localcloud.image import ImageService
+from occli.localcloud.identity.api import IdentityService
+from occli.localcloud.image.api import ImageService
 from occli.localcloud.server import BackgroundServer
 
 LOGINS = 4

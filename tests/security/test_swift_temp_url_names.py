@@ -14,8 +14,8 @@ from urllib.parse import quote
 import pytest
 import requests
 
-from occli.localcloud.objectstore import content_disposition
-from occli.localcloud.objectstore import temp_url_signature
+from occli.localcloud.objectstore.tempurl import content_disposition
+from occli.localcloud.objectstore.tempurl import temp_url_signature
 from tests.unit.localcloud.heat_swift_harness import start_env
 
 

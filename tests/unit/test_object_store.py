@@ -28,7 +28,7 @@ def test_signature_is_hmac_sha256_hex_over_method_expires_path():
 
 
 def test_signature_matches_the_local_cloud_verifier():
-    from occli.localcloud import objectstore as server_side
+    from occli.localcloud.objectstore import tempurl as server_side
 
     assert object_store.temp_url_signature(
         KEY, "PUT", 1700000000, "/x/c/o"

@@ -17,31 +17,19 @@ Mounted at ``/compute``: version documents at ``/compute/`` and
   (zones), :mod:`.quotas`;
 * :mod:`.migrations` — the tables, per store component ``compute.<part>``.
 
-The API layer is imported on first use of ``ComputeService`` and the other
-names below, so the rules modules import without it.
+The API layer is imported on first use of ``SERVICE`` (``ComputeService``),
+so the rules modules import without it.
 """
 
-_LAZY = {
-    "ComputeService": ("occli.localcloud.compute.api.service", "ComputeService"),
-    "FAULT_NAMES": ("occli.localcloud.compute.api.service", "FAULT_NAMES"),
-    "version_gate": ("occli.localcloud.compute.api.service", "version_gate"),
-    "microversions": ("occli.localcloud.compute.api.microversions", None),
-    # interfaces for other modules (doc/localcloud-internals.md, Compute)
-    "compute_hosts": ("occli.localcloud.compute.hosts", "compute_hosts"),
-    "servers_on_host": ("occli.localcloud.compute.servers", "servers_on_host"),
-}
-
-__all__ = sorted(_LAZY)
+# Keystone's catalog: (type, name, path under the root URL)
+CATALOG = (("compute", "nova", "/compute/v2.1"),)
+__all__ = ["CATALOG", "SERVICE"]
 
 
-def __getattr__(name):
-    if name not in _LAZY:
+def __getattr__(name: str) -> type:
+    # SERVICE on first use: the rules modules import without the API
+    if name != "SERVICE":
         raise AttributeError("module %r has no attribute %r" % (__name__, name))
-    import importlib
+    from occli.localcloud.compute.api.service import ComputeService
 
-    module_name, attribute = _LAZY[name]
-    value = importlib.import_module(module_name)
-    if attribute is not None:
-        value = getattr(value, attribute)
-    globals()[name] = value
-    return value
+    return ComputeService

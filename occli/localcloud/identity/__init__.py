@@ -18,42 +18,21 @@ roles, grants, role assignments). Mounted at the root of the URL space
   is the cost of new hashes, lowered by the tests' conftest);
 * :mod:`.migrations` — the tables (store component ``identity``).
 
-Names re-exported here are for importers; patch :mod:`.passwords` itself
-(e.g. ``passwords.verify_password``) to change what the rules call.
+Like every service package it exports only ``SERVICE`` and ``CATALOG``
+(:mod:`occli.localcloud.registry`): import other names from their modules,
+and patch :mod:`.passwords` itself (e.g. ``passwords.verify_password``) to
+change what the rules call.
 """
 
-from occli.localcloud.identity.api import VERSION
-from occli.localcloud.identity.api import IdentityService
-from occli.localcloud.identity.app_credentials import AUTH_FAILED as APP_CRED_AUTH_FAILED
-from occli.localcloud.identity.app_credentials import NO_SCOPE as APP_CRED_NO_SCOPE
-from occli.localcloud.identity.app_credentials import RESTRICTED as APP_CRED_RESTRICTED
-from occli.localcloud.identity.assignments import ROLE_IMPLIES
-from occli.localcloud.identity.catalog import CATALOG
-from occli.localcloud.identity.catalog import INTERFACES
-from occli.localcloud.identity.catalog import catalog
-from occli.localcloud.identity.migrations import MIGRATIONS
-from occli.localcloud.identity.passwords import hash_password
-from occli.localcloud.identity.passwords import verify_password
-from occli.localcloud.identity.projects import DEFAULT_DOMAIN
-from occli.localcloud.identity.schemas import METHODS
-from occli.localcloud.identity.schemas import SCOPE_KEYS
-from occli.localcloud.identity.tokens import ALLOW_EXPIRED_WINDOW
+# Keystone's catalog: (type, name, path under the root URL)
+CATALOG = (("identity", "keystone", "/v3"),)
+__all__ = ["CATALOG", "SERVICE"]
 
-__all__ = [
-    "ALLOW_EXPIRED_WINDOW",
-    "APP_CRED_AUTH_FAILED",
-    "APP_CRED_NO_SCOPE",
-    "APP_CRED_RESTRICTED",
-    "CATALOG",
-    "DEFAULT_DOMAIN",
-    "INTERFACES",
-    "METHODS",
-    "MIGRATIONS",
-    "ROLE_IMPLIES",
-    "SCOPE_KEYS",
-    "VERSION",
-    "IdentityService",
-    "catalog",
-    "hash_password",
-    "verify_password",
-]
+
+def __getattr__(name: str) -> type:
+    # SERVICE on first use: the rules modules import without the API
+    if name != "SERVICE":
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    from occli.localcloud.identity.api import IdentityService
+
+    return IdentityService

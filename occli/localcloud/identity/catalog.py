@@ -1,20 +1,12 @@
-"""The service catalog handed out with project-scoped tokens."""
+"""The service catalog handed out with project-scoped tokens: every
+registered service's ``CATALOG`` entries (:mod:`occli.localcloud.registry`),
+in the registry's order."""
 
 import uuid
 
-INTERFACES = ("public", "internal", "admin")
+from occli.localcloud import registry
 
-# (type, name, URL template, needs a project)
-CATALOG = (
-    ("identity", "keystone", "{base}/v3", False),
-    ("compute", "nova", "{base}/compute/v2.1", False),
-    ("image", "glance", "{base}/image", False),
-    ("network", "neutron", "{base}/network", False),
-    ("orchestration", "heat", "{base}/orchestration/v1/{project_id}", True),
-    ("object-store", "swift", "{base}/object-store/v1/AUTH_{project_id}", True),
-    ("volumev3", "cinderv3", "{base}/volume/v3/{project_id}", True),
-    ("block-storage", "cinder", "{base}/volume/v3/{project_id}", True),
-)
+INTERFACES = ("public", "internal", "admin")
 
 _ID_NAMESPACE = uuid.UUID("6f0f3c8e-5a53-4a8e-9d55-7c1c2c0a6e4b")
 
@@ -24,14 +16,14 @@ def stable_id(*parts):
     return uuid.uuid5(_ID_NAMESPACE, "/".join(parts)).hex
 
 
-def catalog(base_url, project_id, region):
-    """The service catalog for ``base_url``; project-bound endpoints are
-    omitted when ``project_id`` is None."""
+def catalog(base_url: str, project_id: str | None, region: str) -> list[dict]:
+    """The service catalog for ``base_url``; project-bound endpoints (a
+    path with ``{project_id}``) are omitted when ``project_id`` is None."""
     services = []
-    for stype, name, template, needs_project in CATALOG:
-        if needs_project and not project_id:
+    for stype, name, path in registry.catalog_entries():
+        if "{project_id}" in path and not project_id:
             continue
-        url = template.format(base=base_url, project_id=project_id)
+        url = base_url + path.format(project_id=project_id)
         services.append(
             {
                 "endpoints": [

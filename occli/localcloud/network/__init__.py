@@ -16,8 +16,15 @@ Compute uses the rules modules directly (``ports.insert``,
 ``ports.by_device``, …), as nova calls neutron.
 """
 
-from occli.localcloud.network.api import NetworkService
-from occli.localcloud.network.seed import PRIVATE_NETWORK_ID
-from occli.localcloud.network.seed import PUBLIC_NETWORK_ID
+# Keystone's catalog: (type, name, path under the root URL)
+CATALOG = (("network", "neutron", "/network"),)
+__all__ = ["CATALOG", "SERVICE"]
 
-__all__ = ["PRIVATE_NETWORK_ID", "PUBLIC_NETWORK_ID", "NetworkService"]
+
+def __getattr__(name: str) -> type:
+    # SERVICE on first use: the rules modules import without the API
+    if name != "SERVICE":
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    from occli.localcloud.network.api import NetworkService
+
+    return NetworkService

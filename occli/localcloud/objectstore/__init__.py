@@ -18,9 +18,15 @@ service:
 * :mod:`.migrations` — the tables (store component ``objectstore``).
 """
 
-from occli.localcloud.objectstore.api import ObjectStoreService
-from occli.localcloud.objectstore.tempurl import TEMP_URL_KEYS
-from occli.localcloud.objectstore.tempurl import content_disposition
-from occli.localcloud.objectstore.tempurl import temp_url_signature
+# Keystone's catalog: (type, name, path under the root URL)
+CATALOG = (("object-store", "swift", "/object-store/v1/AUTH_{project_id}"),)
+__all__ = ["CATALOG", "SERVICE"]
 
-__all__ = ["TEMP_URL_KEYS", "ObjectStoreService", "content_disposition", "temp_url_signature"]
+
+def __getattr__(name: str) -> type:
+    # SERVICE on first use: the rules modules import without the API
+    if name != "SERVICE":
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    from occli.localcloud.objectstore.api import ObjectStoreService
+
+    return ObjectStoreService

@@ -14,50 +14,15 @@ Behaviour follows heat's API controllers, engine and DB layer (CONTRACT.md
 * :mod:`.migrations` — the tables (store component ``orchestration``).
 """
 
-from occli.localcloud.orchestration.api import HEAT_PARITY_500S
-from occli.localcloud.orchestration.api import OrchestrationService
-from occli.localcloud.orchestration.config_io import IO_TYPES
-from occli.localcloud.orchestration.config_io import normalise_ios
-from occli.localcloud.orchestration.fields import COMPLETE
-from occli.localcloud.orchestration.fields import FAILED
-from occli.localcloud.orchestration.fields import IN_PROGRESS
-from occli.localcloud.orchestration.fields import MAX_NESTING
-from occli.localcloud.orchestration.fields import too_deep
-from occli.localcloud.orchestration.signals import SIGNAL_OUTPUTS
-from occli.localcloud.orchestration.signals import apply_signal
-from occli.localcloud.orchestration.signals import owns_signal_account
-from occli.localcloud.orchestration.signals import parse_signal_url
-from occli.localcloud.orchestration.signals import signal_details
-from occli.localcloud.orchestration.signals import write_signal
-from occli.localcloud.orchestration.templates import MAX_TEMPLATE_SIZE
-from occli.localcloud.orchestration.templates import MAX_VALIDATE_RESPONSE
-from occli.localcloud.orchestration.templates import TemplateLimitExceeded
-from occli.localcloud.orchestration.templates import check_template_size
-from occli.localcloud.orchestration.templates import check_validate_response
-from occli.localcloud.orchestration.templates import parse_template
-from occli.localcloud.orchestration.templates import validate_template
+# Keystone's catalog: (type, name, path under the root URL)
+CATALOG = (("orchestration", "heat", "/orchestration/v1/{project_id}"),)
+__all__ = ["CATALOG", "SERVICE"]
 
-__all__ = [
-    "COMPLETE",
-    "FAILED",
-    "HEAT_PARITY_500S",
-    "IN_PROGRESS",
-    "IO_TYPES",
-    "MAX_NESTING",
-    "MAX_TEMPLATE_SIZE",
-    "MAX_VALIDATE_RESPONSE",
-    "SIGNAL_OUTPUTS",
-    "OrchestrationService",
-    "TemplateLimitExceeded",
-    "apply_signal",
-    "check_template_size",
-    "check_validate_response",
-    "normalise_ios",
-    "owns_signal_account",
-    "parse_signal_url",
-    "parse_template",
-    "signal_details",
-    "too_deep",
-    "validate_template",
-    "write_signal",
-]
+
+def __getattr__(name: str) -> type:
+    # SERVICE on first use: the rules modules import without the API
+    if name != "SERVICE":
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    from occli.localcloud.orchestration.api import OrchestrationService
+
+    return OrchestrationService

@@ -14,7 +14,18 @@ Compute attaches volumes through :mod:`.volumes` (``reserve_check``,
 ``attach``, ``detach``) inside its own transaction.
 """
 
-from occli.localcloud.volume.api import MAX_VERSION
-from occli.localcloud.volume.api import VolumeService
+# Keystone's catalog: (type, name, path under the root URL)
+CATALOG = (
+    ("volumev3", "cinderv3", "/volume/v3/{project_id}"),
+    ("block-storage", "cinder", "/volume/v3/{project_id}"),
+)
+__all__ = ["CATALOG", "SERVICE"]
 
-__all__ = ["MAX_VERSION", "VolumeService"]
+
+def __getattr__(name: str) -> type:
+    # SERVICE on first use: the rules modules import without the API
+    if name != "SERVICE":
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    from occli.localcloud.volume.api import VolumeService
+
+    return VolumeService

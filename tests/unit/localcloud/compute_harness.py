@@ -3,17 +3,17 @@ image services): the ``Nova`` caller the ``test_compute_*`` modules share.
 Its fixtures (``nova``, ``shared_nova``, ``slow_nova``) are in conftest.py.
 """
 
-from occli.localcloud import image
 from occli.localcloud import microversions
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.compute import ComputeService
-from occli.localcloud.identity import IdentityService
-from occli.localcloud.image import ImageService
+from occli.localcloud.compute.api.service import ComputeService
+from occli.localcloud.identity.api import IdentityService
+from occli.localcloud.image import images
+from occli.localcloud.image.api import ImageService
 from tests.unit.localcloud.wsgi_client import Client
 
-CIRROS = image.seed_image_id("cirros-0.6.2-x86_64-disk")
-UBUNTU = image.seed_image_id("ubuntu-24.04")
+CIRROS = images.seed_image_id("cirros-0.6.2-x86_64-disk")
+UBUNTU = images.seed_image_id("ubuntu-24.04")
 #: Config fields lifting nova's default instances, cores and RAM quotas
 #: (10, 20, 51200) for a cloud whose tests make more servers
 UNLIMITED_QUOTAS = {"quota_instances": -1, "quota_cores": -1, "quota_ram": -1}

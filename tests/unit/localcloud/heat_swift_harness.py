@@ -10,13 +10,13 @@ import requests
 
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.identity import IdentityService
 from occli.localcloud.identity import assignments
 from occli.localcloud.identity import projects
 from occli.localcloud.identity import users
-from occli.localcloud.objectstore import ObjectStoreService
-from occli.localcloud.objectstore import temp_url_signature
-from occli.localcloud.orchestration import OrchestrationService
+from occli.localcloud.identity.api import IdentityService
+from occli.localcloud.objectstore.api import ObjectStoreService
+from occli.localcloud.objectstore.tempurl import temp_url_signature
+from occli.localcloud.orchestration.api import OrchestrationService
 from occli.localcloud.server import BackgroundServer
 
 

@@ -7,20 +7,20 @@ import shutil
 
 import pytest
 
-from occli.localcloud import image
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.compute import ComputeService
 from occli.localcloud.compute import aggregates
-from occli.localcloud.identity import IdentityService
-from occli.localcloud.image import ImageService
+from occli.localcloud.compute.api.service import ComputeService
+from occli.localcloud.identity.api import IdentityService
+from occli.localcloud.image import images
+from occli.localcloud.image.api import ImageService
 from tests.shape import assert_same_shape
 from tests.unit.localcloud.wsgi_client import Client
 
 SAMPLES = os.path.join(
     os.path.dirname(__file__), os.pardir, os.pardir, "fixtures", "compute", "os-aggregates"
 )
-CIRROS = image.seed_image_id("cirros-0.6.2-x86_64-disk")
+CIRROS = images.seed_image_id("cirros-0.6.2-x86_64-disk")
 # the zone is a oneOf [az_name, null]: nova reports the oneOf (recorded in
 # tests/fixtures/compute/realcloud/nova-34-fidelity-aggregate-zones.json)
 AZ_COLON = (

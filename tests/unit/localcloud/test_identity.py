@@ -7,7 +7,6 @@ import os
 import pytest
 
 from occli.localcloud import common
-from occli.localcloud import identity
 from occli.localcloud.identity import passwords
 from tests.unit.localcloud.wsgi_client import BASE
 from tests.unit.localcloud.wsgi_client import Client
@@ -443,11 +442,11 @@ def test_raw_tokens_and_passwords_never_stored(client):
 
 
 def test_password_hashing():
-    encoded = identity.hash_password("pw")
-    assert identity.verify_password("pw", encoded)
-    assert not identity.verify_password("pW", encoded)
-    assert encoded != identity.hash_password("pw")
-    assert not identity.verify_password("pw", "garbage")
+    encoded = passwords.hash_password("pw")
+    assert passwords.verify_password("pw", encoded)
+    assert not passwords.verify_password("pW", encoded)
+    assert encoded != passwords.hash_password("pw")
+    assert not passwords.verify_password("pw", "garbage")
 
 
 def test_a_hash_carries_its_cost_and_verifies_at_any_setting(monkeypatch):

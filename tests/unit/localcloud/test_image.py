@@ -2,11 +2,11 @@
 
 import urllib.parse
 
-from occli.localcloud import image
+from occli.localcloud.image import images as image_rules
 from tests.unit.localcloud.wsgi_client import BASE
 
-CIRROS = image.seed_image_id("cirros-0.6.2-x86_64-disk")
-UBUNTU = image.seed_image_id("ubuntu-24.04")
+CIRROS = image_rules.seed_image_id("cirros-0.6.2-x86_64-disk")
+UBUNTU = image_rules.seed_image_id("ubuntu-24.04")
 
 
 def test_versions(client):
@@ -53,7 +53,7 @@ def test_pagination_and_filters(client):
     token = client.token()
     with client.cloud.store.transaction() as db:
         for i in range(3):
-            image.create_image(db, "extra-%d" % i, None, visibility="public")
+            image_rules.create_image(db, "extra-%d" % i, None, visibility="public")
     first = client.get("/image/v2/images?limit=2", token=token).json()
     assert len(first["images"]) == 2
     seen = [i["id"] for i in first["images"]]
@@ -89,7 +89,7 @@ def test_404_is_plain_text(client):
 def test_private_images_are_visible_to_their_project_only(client):
     with client.cloud.store.transaction() as db:
         admin_project = client.cloud.identity.project_id(db, "admin")
-        snap = image.create_image(db, "snap", admin_project)["id"]
+        snap = image_rules.create_image(db, "snap", admin_project)["id"]
     demo, admin = client.token("demo"), client.token("admin")
     assert client.get("/image/v2/images/" + snap, token=demo).status == 404
     assert client.get("/image/v2/images/" + snap, token=admin).status == 200
@@ -136,7 +136,7 @@ def test_id_filter_in_and_exact(client):
 def test_id_filter_private_image_of_another_project_is_hidden(client):
     with client.cloud.store.transaction() as db:
         admin_project = client.cloud.identity.project_id(db, "admin")
-        snap = image.create_image(db, "snap", admin_project)["id"]
+        snap = image_rules.create_image(db, "snap", admin_project)["id"]
     query = "id=" + urllib.parse.quote("in:%s,%s" % (snap, CIRROS))
     assert _ids(client, query, client.token("demo")) == [CIRROS]
     assert _ids(client, query, client.token("admin")) == sorted([snap, CIRROS])

@@ -5,9 +5,9 @@ to turn an image id into an image (issue 19, finding 2), the rule Glance's
 import pytest
 
 from occli.localcloud import errors
-from occli.localcloud import image
 from occli.localcloud.compute import build
 from occli.localcloud.compute.caller import Caller
+from occli.localcloud.image import images as image_rules
 
 # visibility → which callers see the demo project's image
 SEES = {
@@ -24,7 +24,7 @@ def world(cloud, client):
     with cloud.store.transaction() as db:
         projects = {name: cloud.identity.project_id(db, name) for name in ("demo", "alt")}
         images = {
-            v: image.create_image(db, "vis-" + v, projects["demo"], visibility=v)["id"]
+            v: image_rules.create_image(db, "vis-" + v, projects["demo"], visibility=v)["id"]
             for v in SEES
         }
     callers = {
@@ -44,10 +44,10 @@ def test_visible_image_is_what_glance_shows(world, client, visibility):
         seen = {
             who
             for who, caller in callers.items()
-            if image.get_visible_image(db, caller, image_id) is not None
+            if image_rules.get_visible_image(db, caller, image_id) is not None
         }
         assert cloud.image.get_visible_image(db, callers["other"], image_id) == (
-            image.get_image(db, image_id) if "other" in seen else None
+            image_rules.get_image(db, image_id) if "other" in seen else None
         )
     assert seen == SEES[visibility]
     for who, token in tokens.items():
@@ -58,7 +58,7 @@ def test_visible_image_is_what_glance_shows(world, client, visibility):
 def test_unknown_image_is_none(world):
     cloud, _, callers, _ = world
     with cloud.store.read() as db:
-        assert image.get_visible_image(db, callers["admin"], "no-such-image") is None
+        assert image_rules.get_visible_image(db, callers["admin"], "no-such-image") is None
 
 
 def test_compute_lookups_answer_as_for_an_unknown_image(world):

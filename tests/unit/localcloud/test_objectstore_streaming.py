@@ -9,9 +9,9 @@ import pytest
 
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.identity import IdentityService
-from occli.localcloud.objectstore import ObjectStoreService
+from occli.localcloud.identity.api import IdentityService
 from occli.localcloud.objectstore import files
+from occli.localcloud.objectstore.api import ObjectStoreService
 from tests.unit.localcloud.wsgi_client import Client
 
 SIZE = 20 * files.CHUNK + 123  # several times the chunk bound, not a multiple

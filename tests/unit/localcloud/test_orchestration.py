@@ -7,11 +7,11 @@ import time
 import pytest
 import requests
 
-from occli.localcloud.orchestration import OrchestrationService
-from occli.localcloud.orchestration import apply_signal
-from occli.localcloud.orchestration import normalise_ios
-from occli.localcloud.orchestration import parse_signal_url
-from occli.localcloud.orchestration import write_signal
+from occli.localcloud.orchestration.api import OrchestrationService
+from occli.localcloud.orchestration.config_io import normalise_ios
+from occli.localcloud.orchestration.signals import apply_signal
+from occli.localcloud.orchestration.signals import parse_signal_url
+from occli.localcloud.orchestration.signals import write_signal
 from tests.unit.localcloud.heat_swift_harness import make_temp_url
 
 FIXTURES = os.path.join(

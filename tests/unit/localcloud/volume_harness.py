@@ -1,14 +1,14 @@
 """A cloud with Cinder (and identity, network, compute, image) driven
 in-process: the ``Cinder`` caller the ``test_volume_*`` modules share."""
 
-from occli.localcloud import image
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.cloud import service_classes
+from occli.localcloud.image import images
 from tests.unit.localcloud.wsgi_client import Client
 
-CIRROS = image.seed_image_id("cirros-0.6.2-x86_64-disk")
-UBUNTU = image.seed_image_id("ubuntu-24.04")
+CIRROS = images.seed_image_id("cirros-0.6.2-x86_64-disk")
+UBUNTU = images.seed_image_id("ubuntu-24.04")
 MISSING = "00000000-0000-4000-8000-000000000000"
 USERS = ("demo", "admin", "alt")
 
