@@ -9,23 +9,30 @@ hang a command nor fill its memory:
   as received and once decompressed (a gzip bomb stops at the limit); a
   token answer, past :data:`MAX_TOKEN_SIZE` (its catalog is parsed and
   searched on every request);
-- a request's timeout bounds it end to end, its body included (a body
-  trickled a byte at a time ends at the timeout), and a command's deadline
-  (``command_timeout``) bounds all of them;
+- a request's timeout bounds it end to end, from its connection to the
+  last byte of its body: at the timeout a watchdog shuts its socket down
+  (a status line, headers or body trickled a byte at a time end there),
+  and a command's deadline (``command_timeout``) bounds all of them;
 - ``Retry-After`` is honoured up to :data:`MAX_RETRY_AFTER` seconds;
 - a redirect loop is an error, and credentials only go where the request
   went: a redirect to another host, scheme or port is refused (requests'
   rule for its ``Authorization`` header, applied to every request).
 """
 
+import http.client
 import math
 import os
 import re
+import socket
+import threading
 import time
 from urllib.parse import urljoin
 
 import requests
 from keystoneauth1 import session as ks_session
+from urllib3 import connection
+from urllib3 import connectionpool
+from urllib3 import poolmanager
 
 from occli import exceptions
 
@@ -100,7 +107,9 @@ class BoundedTransport(requests.Session):
     """A requests Session that reads each body itself, within the limits.
 
     ``max_response_size`` bounds every body (as received and decompressed);
-    ``command_timeout`` seconds after it is made, every request ends with
+    a request's ``timeout`` bounds it end to end (a :class:`_Watchdog`
+    shuts its connection down at the timeout); ``command_timeout`` seconds
+    after it is made, every request ends with
     :class:`~occli.exceptions.CommandTimeout`. A request sent with
     ``stream=True`` leaves its body to the caller. Its connections are
     keystoneauth1's (TCP keep-alive), as in the Session it makes itself.
@@ -108,7 +117,7 @@ class BoundedTransport(requests.Session):
 
     def __init__(self, max_response_size: int, command_timeout: float | None = None):
         super().__init__()
-        adapter = ks_session.TCPKeepAliveAdapter()
+        adapter = _Adapter()
         for scheme in list(self.adapters):
             self.mount(scheme, adapter)
         self.max_response_size = max_response_size
@@ -124,16 +133,27 @@ class BoundedTransport(requests.Session):
             left = self.check_deadline(request.url)
             timeout = left if timeout is None else _shortened(timeout, left)
             ends = self.deadline if ends is None else min(ends, self.deadline)
-        try:
-            response = super().send(request, **dict(kwargs, stream=True, timeout=timeout))
-        except requests.exceptions.Timeout:
+        with _Watchdog(ends) as watchdog:
+            try:
+                response = super().send(request, **dict(kwargs, stream=True, timeout=timeout))
+                try:
+                    content = self._read(response)
+                except BaseException:
+                    response.close()
+                    raise
+            except requests.exceptions.RequestException as exc:
+                if not watchdog.fired:
+                    if isinstance(exc, requests.exceptions.Timeout):
+                        self.check_deadline(request.url)
+                    raise
+        if watchdog.fired:
+            # what came before the socket was shut down is not all of the
+            # answer, even when http.client took its end for the end of the
+            # headers or of the body (the pool drops a connection shut down)
             self.check_deadline(request.url)
-            raise
-        try:
-            content = self._read(response, ends)
-        except BaseException:
-            response.close()
-            raise
+            raise requests.exceptions.ReadTimeout(
+                "Read timed out: the answer did not end within the timeout", request=request
+            )
         response._content = content
         response._content_consumed = True
         _cap_retry_after(response, self.deadline)
@@ -150,9 +170,9 @@ class BoundedTransport(requests.Session):
             )
         return left
 
-    def _read(self, response, ends):
+    def _read(self, response):
         """The body of ``response``, read a piece at a time: refused past
-        the size limit, a read timeout once ``ends`` passes."""
+        the size limit."""
         limit = self.max_response_size
         if "X-Subject-Token" in response.headers:
             limit = min(limit, MAX_TOKEN_SIZE)
@@ -163,16 +183,6 @@ class BoundedTransport(requests.Session):
         pieces = []
         size = 0
         while True:
-            if ends is not None:
-                left = ends - time.monotonic()
-                if left <= 0:
-                    self.check_deadline(response.url)
-                    raise requests.exceptions.ReadTimeout(
-                        "Read timed out: the answer did not end within the timeout",
-                        request=response.request,
-                        response=response,
-                    )
-                _socket_timeout(raw, left)
             piece = _read_piece(raw)
             if not piece:
                 return b"".join(pieces)
@@ -237,6 +247,142 @@ class Session(ks_session.Session):
         return response
 
 
+#: The watchdog of the request this thread is sending, if it has one.
+_watched = threading.local()
+
+
+class _Watchdog:
+    """The end of one request at ``ends`` (a ``time.monotonic()``; None:
+    no end): then the socket of the connection it went out on is shut
+    down, so that whatever read blocks (connect, status line, headers or
+    body, however slowly they come) returns at once; ``fired`` tells the
+    request why it failed. While it is armed (``with``), the connection
+    this thread sends on is watched (:meth:`watch`, by :class:`_Watched`);
+    leaving ends its timer thread.
+    """
+
+    def __init__(self, ends: float | None):
+        self.fired = False
+        self.connection: connection.HTTPConnection | None = None
+        self._lock = threading.Lock()
+        self._timer = None
+        if ends is not None:
+            self._timer = threading.Timer(max(ends - time.monotonic(), 0), self._fire)
+            self._timer.daemon = True
+
+    def __enter__(self) -> "_Watchdog":
+        if self._timer is not None:
+            _watched.watchdog = self
+            self._timer.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self._timer is not None:
+            _watched.watchdog = None
+            self._timer.cancel()
+            self._timer.join()
+
+    def watch(self, conn: connection.HTTPConnection) -> None:
+        """Watch ``conn``, the connection the request goes out on (shut at
+        once if the end has passed: it came while connecting)."""
+        with self._lock:
+            self.connection = conn
+            if self.fired:
+                _shut(conn)
+
+    def _fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            if self.connection is not None:
+                _shut(self.connection)
+
+
+def _shut(conn):
+    sock = conn.sock
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # already closed
+
+
+def _watch(conn):
+    watchdog = getattr(_watched, "watchdog", None)
+    if watchdog is not None:
+        watchdog.watch(conn)
+
+
+def _fired():
+    watchdog = getattr(_watched, "watchdog", None)
+    return watchdog is not None and watchdog.fired
+
+
+class _Response(http.client.HTTPResponse):
+    """http.client's response, whose status line and headers cut short by
+    the watchdog time out: http.client would take the end of what came for
+    the end of the headers (and urllib3 log their defects, a traceback)."""
+
+    def begin(self):
+        try:
+            super().begin()
+        except Exception:
+            if _fired():
+                raise TimeoutError("timed out") from None
+            raise
+        if _fired():
+            raise TimeoutError("timed out")
+
+
+class _Watched:
+    """A urllib3 connection that this thread's :class:`_Watchdog` watches
+    from the time a request goes out on it (a new connection or one kept
+    alive)."""
+
+    response_class: type[http.client.HTTPResponse] = _Response
+
+    def request(self, *args, **kwargs):
+        _watch(self)
+        return super().request(*args, **kwargs)
+
+    def connect(self):
+        super().connect()
+        _watch(self)
+
+
+class _HTTPConnection(_Watched, connection.HTTPConnection):
+    pass
+
+
+class _HTTPSConnection(_Watched, connection.HTTPSConnection):
+    pass
+
+
+class _HTTPConnectionPool(connectionpool.HTTPConnectionPool):
+    ConnectionCls = _HTTPConnection
+
+
+class _HTTPSConnectionPool(connectionpool.HTTPSConnectionPool):
+    ConnectionCls = _HTTPSConnection
+
+
+_POOLS = {"http": _HTTPConnectionPool, "https": _HTTPSConnectionPool}
+
+
+class _Adapter(ks_session.TCPKeepAliveAdapter):
+    """keystoneauth1's adapter (TCP keep-alive) whose connections are
+    :class:`_Watched` (through a proxy too)."""
+
+    def init_poolmanager(self, *args, **kwargs):
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = _POOLS
+
+    def proxy_manager_for(self, proxy, **proxy_kwargs):
+        manager = super().proxy_manager_for(proxy, **proxy_kwargs)
+        if manager.pool_classes_by_scheme is poolmanager.pool_classes_by_scheme:
+            manager.pool_classes_by_scheme = _POOLS  # not SOCKS's own
+        return manager
+
+
 def _total(timeout):
     """The seconds a requests ``timeout`` (a number or ``(connect, read)``)
     allows a whole request: its connect and read parts together."""
@@ -251,16 +397,9 @@ def _shortened(timeout, left):
     return min(float(timeout), left)
 
 
-def _socket_timeout(raw, seconds):
-    """No single read of ``raw`` (urllib3's response) outlasts ``seconds``."""
-    sock = getattr(getattr(raw, "connection", None), "sock", None)
-    if sock is not None:
-        sock.settimeout(max(seconds, 0.001))
-
-
 def _read_piece(raw):
     """The next piece of a body, decompressed: whatever one read of the
-    socket brings (a trickled body never blocks a read for long). urllib3's
+    socket brings (a trickled one ends at the watchdog). urllib3's
     errors become requests' (as ``Response.iter_content`` makes them)."""
     from urllib3 import exceptions as u3
 

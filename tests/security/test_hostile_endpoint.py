@@ -9,6 +9,7 @@ against a loopback HTTP server whose compute answers each test chooses; how
 much it sent shows how much the client read."""
 
 import http.server
+import itertools
 import json
 import socket
 import threading
@@ -85,6 +86,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         cloud.requests.append((self.command, self.path, dict(self.headers), body))
+        cloud.peers.append(self.client_address)
         if self.path.rstrip("/") == "/identity/v3":
             link = {"rel": "self", "href": cloud.url + "/identity/v3/"}
             self.send_json(200, {"version": {"id": "v3.14", "status": "stable", "links": [link]}})
@@ -163,7 +165,7 @@ class HostileCloud:
     token is ``token(handler)`` (by default a token naming this cloud), and
     a compute endpoint answering ``mode(handler)``. ``sent`` counts the
     bytes of its answers, ``requests`` what it received ``(method, path,
-    headers, body)``."""
+    headers, body)``, ``peers`` the client address of each (its connection)."""
 
     def __init__(self, mode=None, catalog_size=0):
         self.mode = mode or (lambda h: h.send_json(200, {"servers": []}))
@@ -173,6 +175,8 @@ class HostileCloud:
         )
         self.sent = 0
         self.requests = []
+        self.peers = []
+        self.outlasted = 0
         self.server = Server(("127.0.0.1", 0), Handler)
         self.server.cloud = self
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
@@ -324,6 +328,87 @@ def test_a_trickled_body_ends_at_the_timeout(cloud, occli):
         occli("--timeout", "1", "--retries", "0", "server", "list"),
         "Cannot reach %s/servers/detail (timed out)" % cloud.compute,
     )
+
+
+#: The longest a trickled answer lasts before it ends by itself.
+TRICKLE_SECONDS = 30.0
+
+
+def trickle(sent_at_once):
+    """A mode that sends ``sent_at_once``, then the rest of an answer's
+    status line and headers one byte every 0.5 s (a header that never
+    ends), until the client goes or :data:`TRICKLE_SECONDS` pass (counted
+    in the cloud's ``outlasted``: the client waited it out)."""
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Pad: "
+
+    def mode(h):
+        h.close_connection = True
+        if sent_at_once and not h.write(head[:sent_at_once]):
+            return
+        rest = itertools.chain(head[sent_at_once:], itertools.repeat(ord("a")))
+        start = time.monotonic()
+        for byte in rest:
+            if time.monotonic() - start > TRICKLE_SECONDS:
+                h.server.cloud.outlasted += 1
+                return
+            if not h.write(bytes([byte])):
+                return
+            time.sleep(0.5)
+
+    return mode
+
+
+def timer_threads():
+    return [t for t in threading.enumerate() if isinstance(t, threading.Timer)]
+
+
+TRICKLES = [pytest.param(0, id="status-line"), pytest.param(17, id="headers")]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("sent_at_once", TRICKLES)
+def test_a_trickled_status_line_or_headers_end_at_the_timeout(cloud, occli, sent_at_once):
+    cloud.mode = trickle(sent_at_once)
+    one_error(
+        occli("--timeout", "1", "server", "list"),
+        "Cannot reach %s/servers/detail (timed out)" % cloud.compute,
+    )
+    assert len(cloud.paths()) == 3  # tried again as any timeout is (--retries 2)
+    assert cloud.outlasted == 0
+    assert timer_threads() == []
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("sent_at_once", TRICKLES)
+def test_the_sdk_ends_trickled_headers_at_the_timeout(cloud, sent_at_once):
+    from keystoneauth1 import exceptions as ks_exceptions
+
+    from occli import Client
+
+    cloud.mode = trickle(sent_at_once)
+    client = Client(
+        auth_url=cloud.url + "/identity/v3", username="demo", password=PASSWORD,
+        project_name="demo", user_domain_id="default", project_domain_id="default",
+        compute_api_version="2.1", api_timeout=1, retries=0,
+    )  # fmt: skip
+    with pytest.raises(ks_exceptions.ConnectTimeout, match="/servers/detail timed out"):
+        client.servers.list()
+    assert cloud.outlasted == 0
+    assert timer_threads() == []
+
+
+def test_connections_are_kept_alive_under_a_timeout(cloud):
+    from occli import Client
+
+    client = Client(
+        auth_url=cloud.url + "/identity/v3", username="demo", password=PASSWORD,
+        project_name="demo", user_domain_id="default", project_domain_id="default",
+        compute_api_version="2.1", api_timeout=5,
+    )  # fmt: skip
+    for _ in range(3):
+        assert client.servers.list() == []
+    assert len(set(cloud.peers)) == 1, cloud.peers
+    assert timer_threads() == []
 
 
 @pytest.mark.timeout(120)

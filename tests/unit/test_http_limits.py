@@ -3,6 +3,9 @@ deadlines, Retry-After, redirects), over requests-mock; and the Manager's
 refusal of a redirect it was handed unfollowed."""
 
 import io
+import socket
+import threading
+import time
 
 import pytest
 import requests
@@ -204,17 +207,49 @@ def test_the_manager_refuses_a_redirect_left_unfollowed(client, mock_cloud):
         list(Things(client)._list("/servers/detail", "servers"))
 
 
-def test_the_socket_read_of_a_body_never_outlasts_the_deadline():
-    class Sock:
-        timeouts = []
+class Connection:
+    """What the watchdog knows of a urllib3 connection: its socket."""
 
-        def settimeout(self, value):
-            self.timeouts.append(value)
+    def __init__(self, sock):
+        self.sock = sock
 
-    raw = type("Raw", (), {"connection": type("Conn", (), {"sock": Sock()})()})()
-    transport._socket_timeout(raw, 0.25)
-    transport._socket_timeout(raw, -1)
-    assert Sock.timeouts == [0.25, 0.001]
+
+def test_the_watchdog_shuts_a_blocked_read_down_at_the_end():
+    ours, theirs = socket.socketpair()
+    ours.settimeout(60)  # never reached: the watchdog ends the read first
+    with ours, theirs:
+        with transport._Watchdog(time.monotonic() + 0.2) as watchdog:
+            watchdog.watch(Connection(ours))
+            assert ours.recv(1) == b""
+        assert watchdog.fired
+    assert not [t for t in threading.enumerate() if isinstance(t, threading.Timer)]
+
+
+def test_a_connection_watched_after_the_end_is_shut_at_once():
+    ours, theirs = socket.socketpair()
+    ours.settimeout(60)
+    with ours, theirs, transport._Watchdog(time.monotonic()) as watchdog:
+        while not watchdog.fired:  # the timer's thread fires it
+            time.sleep(0.01)
+        watchdog.watch(Connection(ours))  # connected just now
+        assert ours.recv(1) == b""
+
+
+def test_a_watchdog_disarmed_in_time_leaves_the_connection_alone():
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        with transport._Watchdog(time.monotonic() + 60) as watchdog:
+            watchdog.watch(Connection(ours))
+        theirs.sendall(b"x")
+        assert ours.recv(1) == b"x"
+        assert not watchdog.fired
+
+
+def test_no_timeout_arms_no_watchdog():
+    before = threading.active_count()
+    with transport._Watchdog(None) as watchdog:
+        assert threading.active_count() == before
+    assert not watchdog.fired
 
 
 def test_urllib3_errors_midway_become_requests_errors():
