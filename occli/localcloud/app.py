@@ -328,12 +328,11 @@ class Service:
         return Route(method, pattern, handler, auth, mode, role)
 
     def migrations(self):
-        """This service's schema, applied by the cloud (see Store.migrate).
-
-        Either a list of steps (SQL scripts or callables), versioned under
-        the component ``name``, or ``(component, steps)`` pairs (a list, or
-        a dict) for a service whose parts version their tables apart.
-        """
+        """This service's schema, applied by the cloud (see Store.migrate):
+        ``(component, steps)`` pairs, in order, each list of steps (SQL
+        scripts or callables taking the connection) versioned under its
+        component (``name``, or ``name.<part>`` for parts versioned apart);
+        a service's ``migrations.COMPONENTS``."""
         return []
 
     def slow_request(self, method, path):

@@ -135,25 +135,22 @@ def with_requirements(classes):
     return result
 
 
-def migration_components(svc):
-    """``[(component, steps)]`` from ``svc.migrations()``.
+def migration_components(svc) -> list[tuple[str, list]]:
+    """``svc.migrations()``: its ``(component, steps)`` pairs, applied in
+    order (one shape for every service; see ``Service.migrations``).
 
-    A list of steps is applied under the component ``svc.name``; a dict or a
-    list of ``(component, steps)`` pairs under each of its components, in
-    order (compute versions each part of its schema on its own).
+    Anything else (a bare list of steps, a dict) is a TypeError, so a
+    service cannot skip naming its components.
     """
-    migrations = svc.migrations()
-    if isinstance(migrations, dict):
-        return list(migrations.items())
-    migrations = list(migrations)
-    pairs = [isinstance(m, tuple) for m in migrations]
-    if not any(pairs):
-        return [(svc.name, migrations)]
-    if not all(pairs):
-        raise TypeError(
-            "%s.migrations() mixes steps and (component, steps) pairs" % type(svc).__name__
-        )
-    return [(component, list(steps)) for component, steps in migrations]
+    components = []
+    for pair in svc.migrations():
+        if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)):
+            raise TypeError(
+                "%s.migrations() must return (component, steps) pairs, not %r"
+                % (type(svc).__name__, pair)
+            )
+        components.append((pair[0], list(pair[1])))
+    return components
 
 
 class LocalCloud:

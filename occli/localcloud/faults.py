@@ -323,7 +323,7 @@ class AdminService(Service):
         self.route("DELETE", "/faults/{rule_id}", self.delete_fault)
 
     def migrations(self):
-        return [FAULTS_TABLE]
+        return [(self.name, [FAULTS_TABLE])]
 
     def before(self, req):
         if not req.context.is_admin:

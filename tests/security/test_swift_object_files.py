@@ -236,7 +236,7 @@ def test_legacy_blob_rows_move_to_files(tmp_path):
     data = tmp_path / "data"
     data.mkdir(mode=0o700)
     store = Store(data / "cloud.db")
-    store.migrate("objectstore", migrations.MIGRATIONS[:1])
+    store.migrate("objectstore", [migrations.TABLES])
     legacy = os.urandom(3 * files.CHUNK + 7)
     with store.transaction() as db:
         db.execute(

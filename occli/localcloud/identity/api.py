@@ -86,7 +86,7 @@ class IdentityService(Service):
         return any(r.method == method and r.regex.match(path) for r in self._hashing)
 
     def migrations(self):
-        return migrations.MIGRATIONS
+        return list(migrations.COMPONENTS)
 
     @property
     def lockout(self) -> users.Lockout:

@@ -1,7 +1,7 @@
 """Keystone's tables (store component ``identity``): append steps, never
 edit released ones."""
 
-MIGRATIONS = [
+IDENTITY = [
     """
     CREATE TABLE domains (
         id TEXT PRIMARY KEY,
@@ -100,3 +100,6 @@ MIGRATIONS = [
     ALTER TABLE users ADD COLUMN failed_auth_at REAL;
     """,
 ]
+
+# (store component, steps), applied in this order by the cloud
+COMPONENTS = (("identity", IDENTITY),)

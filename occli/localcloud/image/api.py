@@ -37,7 +37,7 @@ class ImageService(Service):
     find_by_properties = staticmethod(images.find_by_properties)
 
     def migrations(self):
-        return migrations.MIGRATIONS
+        return list(migrations.COMPONENTS)
 
     def seed(self, db):
         owner = None

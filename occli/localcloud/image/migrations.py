@@ -1,7 +1,7 @@
 """Glance's table (store component ``image``): append steps, never edit
 released ones."""
 
-MIGRATIONS = [
+IMAGE = [
     """
     CREATE TABLE images (
         id TEXT PRIMARY KEY,
@@ -30,3 +30,6 @@ MIGRATIONS = [
     # ready_at (a time stamp), lazily, as servers finish their operations
     "ALTER TABLE images ADD COLUMN ready_at REAL",
 ]
+
+# (store component, steps), applied in this order by the cloud
+COMPONENTS = (("image", IMAGE),)

@@ -189,7 +189,7 @@ class ObjectStoreService(Service):
             self.routes.append(route)
 
     def migrations(self):
-        return migrations.steps(self.files)
+        return list(migrations.components(self.files))
 
     # -- framework hooks ---------------------------------------------------
 

@@ -3,14 +3,15 @@
 
 Step 2 moves object bytes out of the database (``swift_objects.body``
 BLOBs) into files (:mod:`.files`) and rebuilds the table without that
-column: it needs the cloud's files, so :func:`steps` builds the list.
+column: it needs the cloud's files, so :func:`components` builds the
+``(component, steps)`` pairs (every service's migrations shape) for them.
 Step 3 adds the accounts' system metadata (their quotas).
 """
 
 from occli.localcloud.objectstore import files as files_
 
-MIGRATIONS = [
-    """
+# Step 1: the tables, object bytes in BLOBs
+TABLES = """
     CREATE TABLE swift_accounts (
         account TEXT PRIMARY KEY,
         metadata TEXT NOT NULL DEFAULT '{}',
@@ -35,7 +36,6 @@ MIGRATIONS = [
         FOREIGN KEY (account, container)
             REFERENCES swift_containers (account, name))
 """
-]
 
 _OBJECTS_WITH_FILES = """
     CREATE TABLE swift_objects_v2 (
@@ -94,6 +94,7 @@ def move_bodies_to_files(files):
 _ACCOUNT_SYSMETA = "ALTER TABLE swift_accounts ADD COLUMN sysmeta TEXT NOT NULL DEFAULT '{}'"
 
 
-def steps(files):
-    """Every step, in order, for a cloud whose object files are ``files``."""
-    return [*MIGRATIONS, move_bodies_to_files(files), _ACCOUNT_SYSMETA]
+def components(files: files_.Files) -> tuple[tuple[str, list], ...]:
+    """``(store component, steps)`` for a cloud whose object files are
+    ``files``: every step, in order."""
+    return (("objectstore", [TABLES, move_bodies_to_files(files), _ACCOUNT_SYSMETA]),)

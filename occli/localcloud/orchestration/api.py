@@ -129,7 +129,7 @@ class OrchestrationService(Service):
         self._validate_route = self.routes[-1]
 
     def migrations(self):
-        return list(migrations.MIGRATIONS)
+        return list(migrations.COMPONENTS)
 
     # -- framework hooks ---------------------------------------------------
 

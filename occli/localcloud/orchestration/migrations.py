@@ -1,7 +1,7 @@
 """The orchestration tables, applied under the store component
 ``orchestration`` (append steps, never edit a released one)."""
 
-MIGRATIONS = [
+ORCHESTRATION = [
     """
     CREATE TABLE heat_software_configs (
         id TEXT PRIMARY KEY,
@@ -32,3 +32,6 @@ MIGRATIONS = [
         ON heat_software_deployments (config_id)
 """
 ]
+
+# (store component, steps), applied in this order by the cloud
+COMPONENTS = (("orchestration", ORCHESTRATION),)

@@ -33,7 +33,7 @@ class NovaLikeService(Service):
         self.route("DELETE", "/things", lambda req: Response(204))
 
     def migrations(self):
-        return ["CREATE TABLE things (name TEXT NOT NULL)"]
+        return [("novalike", ["CREATE TABLE things (name TEXT NOT NULL)"])]
 
     def error_body(self, status, message, extra):
         return {
@@ -347,19 +347,15 @@ class PartsService(Service):
 
     name = "parts"
     prefix = "/parts"
-    shape = "pairs"
 
     def migrations(self):
-        parts = [
+        return [
             ("parts.a", ["CREATE TABLE part_a (x TEXT)"]),
             ("parts.b", ["CREATE TABLE part_b (x TEXT)", "ALTER TABLE part_b ADD COLUMN y TEXT"]),
         ]
-        return dict(parts) if self.shape == "dict" else parts
 
 
-@pytest.mark.parametrize("shape", ["pairs", "dict"])
-def test_migrations_may_be_applied_per_component(tmp_path, monkeypatch, shape):
-    monkeypatch.setattr(PartsService, "shape", shape)
+def test_migrations_are_applied_per_component(tmp_path):
     c = LocalCloud(
         Config(data_dir=str(tmp_path / "data")),
         services=[IdentityService, PartsService, NovaLikeService],
@@ -376,11 +372,19 @@ def test_migrations_may_be_applied_per_component(tmp_path, monkeypatch, shape):
         c.close()
 
 
-def test_migrations_mixing_steps_and_pairs_are_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(
-        PartsService, "migrations", lambda self: ["CREATE TABLE part_a (x TEXT)", ("parts.b", [])]
-    )
-    with pytest.raises(TypeError):
+@pytest.mark.parametrize(
+    "migrations",
+    [
+        ["CREATE TABLE part_a (x TEXT)"],
+        {"parts.a": ["CREATE TABLE part_a (x TEXT)"]},
+        ["CREATE TABLE part_a (x TEXT)", ("parts.b", [])],
+    ],
+    ids=["steps", "dict", "mixed"],
+)
+def test_migrations_other_than_pairs_are_refused(tmp_path, monkeypatch, migrations):
+    """One shape: a bare list of steps or a dict no longer passes."""
+    monkeypatch.setattr(PartsService, "migrations", lambda self: migrations)
+    with pytest.raises(TypeError, match=r"must return \(component, steps\) pairs"):
         LocalCloud(
             Config(data_dir=str(tmp_path / "data")), services=[IdentityService, PartsService]
         )

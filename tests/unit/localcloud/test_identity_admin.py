@@ -145,7 +145,7 @@ def test_an_older_database_keeps_default_projects(tmp_path):
     """Migration 3 moves users.default_project_id (a foreign key keystone
     does not have) to default_project."""
     store = Store(str(tmp_path / "cloud.db"))
-    store.migrate("identity", migrations.MIGRATIONS[:2])
+    store.migrate("identity", migrations.IDENTITY[:2])
     with store.transaction() as db:
         db.execute("INSERT INTO domains (id, name) VALUES ('default', 'Default')")
         db.execute("INSERT INTO projects (id, name, domain_id) VALUES ('p', 'demo', 'default')")
@@ -154,7 +154,7 @@ def test_an_older_database_keeps_default_projects(tmp_path):
             " default_project_id) VALUES ('u', 'demo', 'default',"
             " 'x', 'p')"
         )
-    store.migrate("identity", migrations.MIGRATIONS)
+    store.migrate("identity", migrations.IDENTITY)
     with store.read() as db:
         row = db.execute("SELECT * FROM users").fetchone()
         project = db.execute("SELECT * FROM projects").fetchone()
