@@ -18,6 +18,10 @@ _IDEMPOTENT = frozenset(("GET", "HEAD", "PUT", "DELETE"))
 _REDIRECTS = frozenset((301, 302, 303, 305, 307, 308))
 #: Statuses worth trying again: the gateway or the service is busy.
 RETRIABLE_STATUSES = [502, 503, 504]
+#: What an answer's member must be, as an error names it.
+_KINDS = {dict: "an object", list: "a list", str: "a string", (int, float): "a number"}
+#: :meth:`Manager._value`'s default: the member must be there.
+_REQUIRED = object()
 
 
 def getid(obj):
@@ -211,25 +215,43 @@ class Manager:
     def _member(self, response, body, key):
         """``body[key]``, the object of the resource ``response`` answered:
         UnexpectedResponse when it is missing or not an object."""
-        info = body.get(key)
-        if not isinstance(info, dict):
-            raise _unexpected(
-                response, "%r is %s" % (key, "missing" if info is None else "not an object")
-            )
-        return info
+        return self._value(response, body, key, dict)
 
-    def _items(self, response, body, key, item_key=None):
-        """The objects listed as ``body[key]`` (none when it is missing or
+    def _value(self, response, body, key, kind, default=_REQUIRED):
+        """``body[key]``, a member ``response`` answered that must be a
+        ``kind`` (dict, list, str or ``(int, float)``); ``default`` when it
+        is missing or null and a default is given: UnexpectedResponse
+        otherwise."""
+        value = body.get(key)
+        if value is None and default is not _REQUIRED:
+            return default
+        if not isinstance(value, kind):
+            raise _unexpected(
+                response, "%r is %s" % (key, "missing" if value is None else "not " + _KINDS[kind])
+            )
+        return value
+
+    def _items(self, response, body, key, item_key=None, kind=dict):
+        """The entries listed as ``body[key]`` (none when it is missing or
         null), each unwrapped from ``item_key`` when given:
-        UnexpectedResponse when they are not a list of objects."""
+        UnexpectedResponse when they are not a list of ``kind`` (objects,
+        or str)."""
         items = body.get(key) or []
         if not isinstance(items, list):
             raise _unexpected(response, "%r is not a list" % key)
         if item_key:
             items = [i.get(item_key) if isinstance(i, dict) else None for i in items]
-        if not all(isinstance(item, dict) for item in items):
-            raise _unexpected(response, "an entry of %r is not an object" % key)
+        if not all(isinstance(item, kind) for item in items):
+            raise _unexpected(response, "an entry of %r is not %s" % (key, _KINDS[kind]))
         return items
+
+    def _next_page(self, response, body, links_key):
+        """The marker of the next page ``body[links_key]`` names (None on
+        the last page): UnexpectedResponse when they are not links."""
+        try:
+            return _next_marker(body.get(links_key))
+        except (AttributeError, TypeError):
+            raise _unexpected(response, "%r is not a list of links" % links_key) from None
 
     def _resource(self, info, response=None):
         return self.resource_class(self, info, _request_ids(response))
@@ -299,10 +321,7 @@ class Manager:
                 items = items[:remaining]
                 remaining -= len(items)
             page = [self._resource(item, response) for item in items]
-            try:
-                next_marker = _next_marker(body.get(links_key))
-            except (AttributeError, TypeError):
-                raise _unexpected(response, "%r is not a list of links" % links_key) from None
+            next_marker = self._next_page(response, body, links_key)
             del response, body, items  # a page in memory at a time, not two
             if not page:
                 return

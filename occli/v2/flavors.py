@@ -207,7 +207,7 @@ class FlavorManager(compute.ComputeManager):
     def get_extra_specs(self, flavor):
         """``{key: value}`` of a flavor's extra specs."""
         response = self._request("GET", "/flavors/%s/os-extra_specs" % base.getid(flavor))
-        return self._body(response).get("extra_specs") or {}
+        return self._value(response, self._body(response), "extra_specs", dict, {})
 
     def set_extra_specs(self, flavor, specs):
         """Add or change extra specs (``{key: value}``); a Result."""
@@ -228,10 +228,7 @@ class FlavorManager(compute.ComputeManager):
         """The projects given access to a private flavor (admin):
         :class:`FlavorAccess` items; NotFound for a public flavor."""
         response = self._request("GET", "/flavors/%s/os-flavor-access" % base.getid(flavor))
-        return [
-            FlavorAccess(self, item, base._request_ids(response))
-            for item in self._body(response).get("flavor_access", ())
-        ]
+        return self._access_list(response)
 
     def add_tenant_access(self, flavor, project):
         """Let ``project`` (an id) use a private flavor; the new list."""
@@ -242,10 +239,15 @@ class FlavorManager(compute.ComputeManager):
         return self._access(flavor, "removeTenantAccess", project)
 
     def _access(self, flavor, action, project):
-        result = self._action(
-            "/flavors/%s/action" % base.getid(flavor), action, {"tenant": base.getid(project)}
+        response = self._request(
+            "POST",
+            "/flavors/%s/action" % base.getid(flavor),
+            body={action: {"tenant": base.getid(project)}},
         )
+        return self._access_list(response)
+
+    def _access_list(self, response):
         return [
-            FlavorAccess(self, item, result.request_ids)
-            for item in result.body.get("flavor_access", ())
+            FlavorAccess(self, item, base._request_ids(response))
+            for item in self._items(response, self._body(response), "flavor_access")
         ]

@@ -148,7 +148,7 @@ class HypervisorManager(compute.ComputeManager):
         response = self._request("GET", "/os-hypervisors/statistics", microversion=microversion)
         return HypervisorStatistics(
             self,
-            self._body(response).get("hypervisor_statistics") or {},
+            self._value(response, self._body(response), "hypervisor_statistics", dict, {}),
             base._request_ids(response),
         )
 

@@ -407,8 +407,8 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         response = self._request("POST", "/servers", body=body, microversion=version)
         data = self._body(response)
         if options.get("return_reservation_id"):
-            return data.get("reservation_id")
-        return self._resource(data["server"], response)
+            return self._value(response, data, "reservation_id", str)
+        return self._resource(self._member(response, data, "server"), response)
 
     def check_create(self, **options):
         """Check :meth:`create`'s ``options`` as it does, creating nothing;
@@ -668,7 +668,8 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             "POST", "/servers/%s/metadata" % base.getid(server), body={"metadata": dict(metadata)}
         )
         return base.DictWithMeta(
-            self._body(response).get("metadata") or {}, base._request_ids(response)
+            self._value(response, self._body(response), "metadata", dict, {}),
+            base._request_ids(response),
         )
 
     set_metadata = set_meta
@@ -712,7 +713,8 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
     def tag_list(self, server):
         """The server's tags (a list of str)."""
         self.check_tags()
-        return self._body(self._request("GET", self._tags_url(server)))["tags"]
+        response = self._request("GET", self._tags_url(server))
+        return self._items(response, self._body(response), "tags", kind=str)
 
     def add_tag(self, server, tag):
         """Add one tag (a Result; nothing changes if the server has it)."""
@@ -724,7 +726,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         tags = list(tags)
         self.check_tags(tags)
         response = self._request("PUT", self._tags_url(server), body={"tags": tags})
-        return self._body(response)["tags"]
+        return self._items(response, self._body(response), "tags", kind=str)
 
     def delete_tag(self, server, tag):
         """Remove one tag (NotFound if the server does not have it)."""
@@ -1001,8 +1003,15 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         """The console log text (the last ``length`` lines if given), a
         :class:`occli.base.StrWithMeta` (``request_ids``)."""
         info = {"length": int(length)} if length is not None else {}
-        result = self._server_action(server, "os-getConsoleOutput", info)
-        return base.StrWithMeta(result.body.get("output") or "", result.request_ids)
+        response = self._request(
+            "POST",
+            "/servers/%s/action" % base.getid(server),
+            body={"os-getConsoleOutput": info},
+        )
+        return base.StrWithMeta(
+            self._value(response, self._body(response), "output", str, ""),
+            base._request_ids(response),
+        )
 
     def create_image(self, server, name=None, metadata=None, image_name=None):
         """Snapshot the server; returns the new image id (a
@@ -1027,7 +1036,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         response = self._request(
             "POST", "/servers/%s/action" % base.getid(server), body={action: info}
         )
-        image_id = self._body(response).get("image_id")
+        image_id = self._value(response, self._body(response), "image_id", str, None)
         if not image_id:
             location = response.headers.get("Location") or ""
             image_id = urlparse(location).path.rstrip("/").rpartition("/")[2]
@@ -1097,7 +1106,9 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
                 body={action: {"type": console_type}},
             )
             key = "console"
-        return base.DictWithMeta(self._body(response).get(key) or {}, base._request_ids(response))
+        return base.DictWithMeta(
+            self._value(response, self._body(response), key, dict, {}), base._request_ids(response)
+        )
 
     def check_console_type(self, console_type):
         """``(protocol, legacy action)`` of ``console_type``;
@@ -1120,7 +1131,8 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         :class:`occli.base.StrWithMeta`."""
         response = self._request("GET", "/servers/%s/os-server-password" % base.getid(server))
         return base.StrWithMeta(
-            self._body(response).get("password") or "", base._request_ids(response)
+            self._value(response, self._body(response), "password", str, ""),
+            base._request_ids(response),
         )
 
     def clear_password(self, server):
@@ -1135,8 +1147,9 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         if network is not None:
             url += "/" + quote(str(network), safe="")
         response = self._request("GET", url)
-        body = self._body(response)
-        addresses = body.get("addresses", body) if network is None else body
+        addresses = self._body(response)
+        if network is None:
+            addresses = self._value(response, addresses, "addresses", dict, addresses)
         return base.DictWithMeta(addresses, base._request_ids(response))
 
     def force_delete(self, server):

@@ -31,7 +31,7 @@ class SoftwareConfigManager(base.Manager):
                 "/software_configs",
                 params={k: v for k, v in (("limit", size), ("marker", marker)) if v is not None},
             )
-            items = self._body(response).get("software_configs") or []
+            items = self._items(response, self._body(response), "software_configs")
             for item in items:
                 if remaining is not None:
                     if remaining <= 0:

@@ -194,7 +194,7 @@ class SoftwareDeploymentManager(base.Manager):
     def metadata(self, server_id):
         """The list of derived configs the server's agent reads (Heat's order)."""
         response = self._request("GET", "/software_deployments/metadata/%s" % _quote(server_id))
-        return self._body(response).get("metadata") or []
+        return self._items(response, self._body(response), "metadata")
 
     def delete(self, deployment, keep_config=False, keep_signal=False):
         """Delete a deployment, then its derived config and signal object.

@@ -69,8 +69,8 @@ def _merge(usages, page):
             continue
         for key in _TOTALS:
             known[key] = known.get(key, 0) + item.get(key, 0)
-        if "server_usages" in item:
-            known["server_usages"] = list(known.get("server_usages", [])) + item["server_usages"]
+        if item.get("server_usages"):
+            known["server_usages"] = list(known.get("server_usages") or []) + item["server_usages"]
 
 
 class UsageManager(compute.ComputeManager):
@@ -90,19 +90,34 @@ class UsageManager(compute.ComputeManager):
             )
 
     def _usage_pages(self, url, key, params):
-        """Every page's ``key`` items: the first page, then the ``next``
-        links' markers (2.40+)."""
+        """Every page's project usages (``key`` lists them, or is the one):
+        the first page, then the ``next`` links' markers (2.40+)."""
         params = {k: v for k, v in params.items() if v is not None}
         seen = set()
         while True:
             response = self._request("GET", url, params=params)
             body = self._body(response)
-            yield response, body.get(key)
-            marker = base._next_marker(body.get(key + "_links"))
+            if key == "tenant_usage":
+                page = self._value(response, body, key, dict, {})
+                items = [page] if page else []
+            else:
+                items = self._items(response, body, key)
+            for item in items:
+                self._check_usage(response, item)
+            yield response, items
+            marker = self._next_page(response, body, key + "_links")
             if marker is None or marker in seen:
                 return
             seen.add(marker)
             params = dict(params, marker=marker)
+
+    def _check_usage(self, response, usage):
+        """UnexpectedResponse unless the project, totals and server usages
+        of ``usage`` (a project's) are of the shapes nova documents."""
+        self._value(response, usage, "tenant_id", str, None)
+        for total in _TOTALS:
+            self._value(response, usage, total, (int, float), 0)
+        self._items(response, usage, "server_usages")
 
     def list(self, start=None, end=None, detailed=False):
         """Every project's usage between ``start`` and ``end`` (datetimes
@@ -117,7 +132,7 @@ class UsageManager(compute.ComputeManager):
         usages, last = {}, None
         pages = self._usage_pages("/os-simple-tenant-usage", "tenant_usages", params)
         for response, page in pages:
-            _merge(usages, page or [])
+            _merge(usages, page)
             last = response
         return [self._resource(u, last) for u in usages.values()]
 
@@ -131,7 +146,7 @@ class UsageManager(compute.ComputeManager):
         usages, last = {}, None
         url = "/os-simple-tenant-usage/" + quote(str(project_id), safe="")
         for response, page in self._usage_pages(url, "tenant_usage", params):
-            _merge(usages, [page] if page else [])
+            _merge(usages, page)
             last = response
         info = next(iter(usages.values()), {})
         return self._resource(info, last)

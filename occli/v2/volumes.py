@@ -169,12 +169,15 @@ class VolumeManager(CinderManager):
 
     def set_metadata(self, volume, metadata):
         """Merge ``metadata`` into the volume's; the whole dict."""
-        data = self._update(
+        response = self._request(
+            "POST",
             self._url("volumes", base.getid(volume), "metadata"),
-            {"metadata": dict(metadata)},
-            method="POST",
+            body={"metadata": dict(metadata)},
         )
-        return base.DictWithMeta(data.get("metadata") or {})
+        return base.DictWithMeta(
+            self._value(response, self._body(response), "metadata", dict, {}),
+            base._request_ids(response),
+        )
 
     def delete_metadata(self, volume, keys):
         """Remove metadata ``keys`` (a request per key)."""
