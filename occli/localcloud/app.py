@@ -3,9 +3,10 @@
 Each OpenStack service is a :class:`Service` mounted under a URL prefix
 (identity at ``/``, compute at ``/compute``, …). A service lists its routes;
 a route handler takes a :class:`Request` and returns a :class:`Response`
-(or a ``(status, body)`` tuple, or a bare JSON-able body for 200) and raises
-:class:`HTTPError` for failures, which the service renders in its own
-project's error shape (nova faults, keystone errors, heat errors, …).
+(the one form for new handlers; older ones still return a bare JSON-able
+body for 200 or a ``(status, body)`` tuple, see :func:`as_response`) and
+raises :class:`HTTPError` for failures, which the service renders in its
+own project's error shape (nova faults, keystone errors, heat errors, …).
 
 A route runs in a read transaction (GET, HEAD: never the write lock) or a
 write transaction (other methods) of the store, or in none (see
@@ -504,8 +505,10 @@ class Application:
 
 
 def as_response(result):
-    """A handler's result (a :class:`Response`, a ``(status, body[,
-    headers])`` tuple or a body) as a :class:`Response`."""
+    """A handler's result as a :class:`Response`: a :class:`Response`
+    (the one form, doc/localcloud-internals.md "Writing a service") as it
+    is; the older handlers' ``(status, body[, headers])`` tuple or bare
+    body (200) converted until those handlers are."""
     if isinstance(result, Response):
         return result
     if isinstance(result, tuple):
