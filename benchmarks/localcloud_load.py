@@ -144,12 +144,12 @@ def fresh_start(runs=5, *extra, command=None):
 # what ``serve`` imports before it can answer: the floor of a start
 _IMPORTS = (
     "from occli.localcloud import cli, server, faults;"
-    " from occli.localcloud.identity.api import IdentityService;"
+    " from occli.localcloud.identity.api.service import IdentityService;"
     " from occli.localcloud.compute.api.service import ComputeService;"
-    " from occli.localcloud.image.api import ImageService;"
-    " from occli.localcloud.orchestration.api import"
+    " from occli.localcloud.image.api.service import ImageService;"
+    " from occli.localcloud.orchestration.api.service import"
     " OrchestrationService;"
-    " from occli.localcloud.objectstore.api import ObjectStoreService"
+    " from occli.localcloud.objectstore.api.service import ObjectStoreService"
 )
 
 

@@ -28,8 +28,8 @@ def localcloud():
 
 @pytest.fixture(scope="session")
 def localcloud_platform():
-    from occli.localcloud.identity.api import IdentityService
-    from occli.localcloud.image.api import ImageService
+    from occli.localcloud.identity.api.service import IdentityService
+    from occli.localcloud.image.api.service import ImageService
 
     running = start_localcloud(services=[IdentityService, ImageService])
     yield running

@@ -20,7 +20,7 @@ from tests.functional.harness import start_localcloud
 
 @pytest.fixture(scope="module")
 def cloud():
-    from occli.localcloud.identity.api import IdentityService
+    from occli.localcloud.identity.api.service import IdentityService
 
     running = start_localcloud(services=[IdentityService])
     yield running

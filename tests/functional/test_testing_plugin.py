@@ -218,7 +218,7 @@ def test_marker_services(local_cloud):
 def test_a_fresh_cloud_is_copied_not_seeded(monkeypatch):
     occli.testing.start_local_cloud().stop()  # the template exists
     from occli.localcloud.compute.api.service import ComputeService
-    from occli.localcloud.identity.api import IdentityService
+    from occli.localcloud.identity.api.service import IdentityService
 
     def no_seed(self, db):
         raise AssertionError("seeded")
@@ -426,8 +426,8 @@ def _local_cloud(data_dir, services=None, template=None):
 
 
 def test_a_template_behind_the_code_is_migrated_and_seeded(tmp_path):
-    from occli.localcloud.identity.api import IdentityService
-    from occli.localcloud.image.api import ImageService
+    from occli.localcloud.identity.api.service import IdentityService
+    from occli.localcloud.image.api.service import ImageService
 
     small = _local_cloud(tmp_path / "small", [IdentityService, ImageService])
     small.save_template(str(tmp_path / "small.db"))
@@ -453,7 +453,7 @@ def test_a_template_behind_the_code_is_migrated_and_seeded(tmp_path):
 
 
 def test_a_template_never_replaces_a_database(tmp_path):
-    from occli.localcloud.identity.api import IdentityService
+    from occli.localcloud.identity.api.service import IdentityService
 
     first = _local_cloud(tmp_path / "first", [IdentityService])
     first.save_template(str(tmp_path / "first.db"))

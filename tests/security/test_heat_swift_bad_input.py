@@ -8,7 +8,7 @@ import json
 import pytest
 import requests
 
-from occli.localcloud.orchestration.api import HEAT_PARITY_500S
+from occli.localcloud.orchestration.api.service import HEAT_PARITY_500S
 from occli.localcloud.orchestration.fields import MAX_NESTING
 from tests.unit.localcloud.heat_swift_harness import make_temp_url
 from tests.unit.localcloud.heat_swift_harness import start_env

@@ -10,7 +10,7 @@ import pytest
 from occli.localcloud import app
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.identity.api import IdentityService
+from occli.localcloud.identity.api.service import IdentityService
 from occli.localcloud.server import BackgroundServer
 
 

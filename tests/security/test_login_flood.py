@@ -13,8 +13,8 @@ import requests
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.identity import passwords
-from occli.localcloud.identity.api import IdentityService
-from occli.localcloud.image.api import ImageService
+from occli.localcloud.identity.api.service import IdentityService
+from occli.localcloud.image.api.service import ImageService
 from occli.localcloud.server import BackgroundServer
 
 LOGINS = 4

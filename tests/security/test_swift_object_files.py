@@ -19,10 +19,10 @@ import pytest
 
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.identity.api import IdentityService
+from occli.localcloud.identity.api.service import IdentityService
 from occli.localcloud.objectstore import files
 from occli.localcloud.objectstore import migrations
-from occli.localcloud.objectstore.api import ObjectStoreService
+from occli.localcloud.objectstore.api.service import ObjectStoreService
 from occli.localcloud.store import Store
 from tests.unit.localcloud.wsgi_client import Client
 from tests.unit.localcloud.wsgi_client import call

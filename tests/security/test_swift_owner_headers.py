@@ -14,8 +14,8 @@ import pytest
 
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.identity.api import IdentityService
-from occli.localcloud.objectstore.api import ObjectStoreService
+from occli.localcloud.identity.api.service import IdentityService
+from occli.localcloud.objectstore.api.service import ObjectStoreService
 from tests.security import authz_credentials as creds
 from tests.security.authz_credentials import KINDS
 

@@ -9,9 +9,9 @@ import pytest
 
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.identity.api import IdentityService
+from occli.localcloud.identity.api.service import IdentityService
 from occli.localcloud.orchestration import templates
-from occli.localcloud.orchestration.api import OrchestrationService
+from occli.localcloud.orchestration.api.service import OrchestrationService
 from occli.localcloud.orchestration.templates import MAX_TEMPLATE_SIZE
 from occli.localcloud.store import Store
 from tests.security.test_localcloud_locking import _LockHolder

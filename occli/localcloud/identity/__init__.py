@@ -33,6 +33,6 @@ def __getattr__(name: str) -> type:
     # SERVICE on first use: the rules modules import without the API
     if name != "SERVICE":
         raise AttributeError("module %r has no attribute %r" % (__name__, name))
-    from occli.localcloud.identity.api import IdentityService
+    from occli.localcloud.identity.api.service import IdentityService
 
     return IdentityService

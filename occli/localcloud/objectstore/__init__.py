@@ -27,6 +27,6 @@ def __getattr__(name: str) -> type:
     # SERVICE on first use: the rules modules import without the API
     if name != "SERVICE":
         raise AttributeError("module %r has no attribute %r" % (__name__, name))
-    from occli.localcloud.objectstore.api import ObjectStoreService
+    from occli.localcloud.objectstore.api.service import ObjectStoreService
 
     return ObjectStoreService

@@ -23,6 +23,6 @@ def __getattr__(name: str) -> type:
     # SERVICE on first use: the rules modules import without the API
     if name != "SERVICE":
         raise AttributeError("module %r has no attribute %r" % (__name__, name))
-    from occli.localcloud.orchestration.api import OrchestrationService
+    from occli.localcloud.orchestration.api.service import OrchestrationService
 
     return OrchestrationService

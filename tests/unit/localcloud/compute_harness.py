@@ -7,9 +7,9 @@ from occli.localcloud import microversions
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.compute.api.service import ComputeService
-from occli.localcloud.identity.api import IdentityService
+from occli.localcloud.identity.api.service import IdentityService
 from occli.localcloud.image import images
-from occli.localcloud.image.api import ImageService
+from occli.localcloud.image.api.service import ImageService
 from tests.unit.localcloud.wsgi_client import Client
 
 CIRROS = images.seed_image_id("cirros-0.6.2-x86_64-disk")

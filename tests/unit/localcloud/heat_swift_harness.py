@@ -13,10 +13,10 @@ from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.identity import assignments
 from occli.localcloud.identity import projects
 from occli.localcloud.identity import users
-from occli.localcloud.identity.api import IdentityService
-from occli.localcloud.objectstore.api import ObjectStoreService
+from occli.localcloud.identity.api.service import IdentityService
+from occli.localcloud.objectstore.api.service import ObjectStoreService
 from occli.localcloud.objectstore.tempurl import temp_url_signature
-from occli.localcloud.orchestration.api import OrchestrationService
+from occli.localcloud.orchestration.api.service import OrchestrationService
 from occli.localcloud.server import BackgroundServer
 
 

@@ -5,9 +5,9 @@ modules share."""
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.compute.api.service import ComputeService
-from occli.localcloud.identity.api import IdentityService
-from occli.localcloud.image.api import ImageService
-from occli.localcloud.network.api import NetworkService
+from occli.localcloud.identity.api.service import IdentityService
+from occli.localcloud.image.api.service import ImageService
+from occli.localcloud.network.api.service import NetworkService
 from tests.unit.localcloud.wsgi_client import Client
 
 PRIVATE = "4fd44f30-2920-4a4b-a2b0-0e6c2dbd2a4b"

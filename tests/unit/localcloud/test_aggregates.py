@@ -11,9 +11,9 @@ from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.compute import aggregates
 from occli.localcloud.compute.api.service import ComputeService
-from occli.localcloud.identity.api import IdentityService
+from occli.localcloud.identity.api.service import IdentityService
 from occli.localcloud.image import images
-from occli.localcloud.image.api import ImageService
+from occli.localcloud.image.api.service import ImageService
 from tests.shape import assert_same_shape
 from tests.unit.localcloud.wsgi_client import Client
 

@@ -11,8 +11,8 @@ from occli.localcloud.app import Response
 from occli.localcloud.app import Service
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.identity.api import IdentityService
-from occli.localcloud.image.api import ImageService
+from occli.localcloud.identity.api.service import IdentityService
+from occli.localcloud.image.api.service import ImageService
 from tests.unit.localcloud.wsgi_client import Client
 
 

@@ -61,7 +61,7 @@ def test_the_scan_covers_the_http_layer_and_the_plugin():
         "occli/localcloud/network/api.py",
         "occli/localcloud/compute/api/network_proxies.py",
         "occli/localcloud/compute/api/service.py",
-        "occli/localcloud/identity/admin_api.py",
+        "occli/localcloud/identity/api/service.py",
         "occli/localcloud/volume/api.py",
         "occli/testing/cloud.py",
     ):

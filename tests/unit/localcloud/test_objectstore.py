@@ -9,7 +9,7 @@ import time
 import pytest
 import requests
 
-from occli.localcloud.objectstore.api import ObjectStoreService
+from occli.localcloud.objectstore.api.service import ObjectStoreService
 from occli.localcloud.objectstore.tempurl import temp_url_signature
 from tests.unit.localcloud.heat_swift_harness import make_temp_url
 

@@ -9,9 +9,9 @@ import pytest
 
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.identity.api import IdentityService
+from occli.localcloud.identity.api.service import IdentityService
 from occli.localcloud.objectstore import files
-from occli.localcloud.objectstore.api import ObjectStoreService
+from occli.localcloud.objectstore.api.service import ObjectStoreService
 from tests.unit.localcloud.wsgi_client import Client
 
 SIZE = 20 * files.CHUNK + 123  # several times the chunk bound, not a multiple

@@ -7,7 +7,7 @@ import time
 import pytest
 import requests
 
-from occli.localcloud.orchestration.api import OrchestrationService
+from occli.localcloud.orchestration.api.service import OrchestrationService
 from occli.localcloud.orchestration.config_io import normalise_ios
 from occli.localcloud.orchestration.signals import apply_signal
 from occli.localcloud.orchestration.signals import parse_signal_url

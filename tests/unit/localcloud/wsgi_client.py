@@ -7,8 +7,8 @@ import urllib.parse
 
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.identity.api import IdentityService
-from occli.localcloud.image.api import ImageService
+from occli.localcloud.identity.api.service import IdentityService
+from occli.localcloud.image.api.service import ImageService
 
 HOST = "cloud.test:8775"
 BASE = "http://" + HOST

@@ -18,7 +18,6 @@ from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.app import Service
 from occli.localcloud.app import Unauthenticated
-from occli.localcloud.identity import admin_api
 from occli.localcloud.identity import app_credentials
 from occli.localcloud.identity import migrations
 from occli.localcloud.identity import passwords
@@ -28,6 +27,7 @@ from occli.localcloud.identity import schemas
 from occli.localcloud.identity import seed
 from occli.localcloud.identity import tokens
 from occli.localcloud.identity import users
+from occli.localcloud.identity.api import admin as admin_api
 from occli.localcloud.identity.catalog import catalog
 from occli.localcloud.identity.projects import DEFAULT_DOMAIN
 

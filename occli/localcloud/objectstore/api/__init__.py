@@ -1,0 +1,1 @@
+"""Swift's HTTP edge: :mod:`.service` holds ``ObjectStoreService``."""

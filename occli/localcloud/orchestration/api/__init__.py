@@ -1,0 +1,1 @@
+"""Heat's HTTP edge: :mod:`.service` holds ``OrchestrationService``."""
