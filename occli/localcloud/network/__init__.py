@@ -25,6 +25,6 @@ def __getattr__(name: str) -> type:
     # SERVICE on first use: the rules modules import without the API
     if name != "SERVICE":
         raise AttributeError("module %r has no attribute %r" % (__name__, name))
-    from occli.localcloud.network.api import NetworkService
+    from occli.localcloud.network.api.service import NetworkService
 
     return NetworkService

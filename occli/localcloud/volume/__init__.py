@@ -26,6 +26,6 @@ def __getattr__(name: str) -> type:
     # SERVICE on first use: the rules modules import without the API
     if name != "SERVICE":
         raise AttributeError("module %r has no attribute %r" % (__name__, name))
-    from occli.localcloud.volume.api import VolumeService
+    from occli.localcloud.volume.api.service import VolumeService
 
     return VolumeService

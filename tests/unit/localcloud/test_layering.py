@@ -58,11 +58,11 @@ def test_the_scan_covers_the_http_layer_and_the_plugin():
     names = {p.relative_to(ROOT).as_posix() for p in http_and_plugin_modules()}
     for expected in (
         "occli/localcloud/app.py",
-        "occli/localcloud/network/api.py",
+        "occli/localcloud/network/api/service.py",
         "occli/localcloud/compute/api/network_proxies.py",
         "occli/localcloud/compute/api/service.py",
         "occli/localcloud/identity/api/service.py",
-        "occli/localcloud/volume/api.py",
+        "occli/localcloud/volume/api/service.py",
         "occli/testing/cloud.py",
     ):
         assert expected in names

@@ -7,7 +7,7 @@ import pathlib
 
 import pytest
 
-from occli.localcloud.volume import api as volume_api
+from occli.localcloud.volume.api import service as volume_api
 from tests.shape import assert_same_shape
 from tests.unit.localcloud.volume_harness import cinder_cloud
 from tests.unit.localcloud.volume_harness import message
