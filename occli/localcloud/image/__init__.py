@@ -1,8 +1,8 @@
 """Glance v2 (read-mostly) for the local cloud, mounted at ``/image``:
 version discovery, image list/show and two seeded public images.
 
-* :mod:`.api` — the ``Service``: routes, query parameters, links,
-  glance's plain-text error pages;
+* :mod:`.api` — ``ImageService`` (glance's plain-text error pages) and
+  one module per resource: routes, query parameters, links;
 * :mod:`.images` — the rules over a sqlite3 connection (view, lookups,
   snapshots, listing pages, seed, the ``id`` filter), raising
   :mod:`occli.localcloud.errors`;
