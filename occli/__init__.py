@@ -1,11 +1,16 @@
 """occli: a fast, scriptable OpenStack client toolkit with a built-in local cloud."""
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from occli.client import Client
+
 __version__ = "0.1.0"
 
 __all__ = ["Client", "__version__"]
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> "type[Client]":
     # ``from occli import Client`` without importing keystoneauth1 for the CLI's
     # ``--version``/``--help`` paths.
     if name == "Client":

@@ -8,6 +8,7 @@ client's maximum capped by the server's).
 
 import functools
 import re
+from collections.abc import Iterable
 
 from occli import exceptions
 
@@ -21,7 +22,10 @@ _VERSION_RE = re.compile(r"^(\d+)\.(\d+|latest)$")
 class APIVersion:
     """A ``major.minor`` microversion; ``2.latest`` compares above all."""
 
-    def __init__(self, version="2.1"):
+    major: int
+    minor: int | float  # infinity for "latest"
+
+    def __init__(self, version: "str | APIVersion" = "2.1") -> None:
         if isinstance(version, APIVersion):
             self.major, self.minor = version.major, version.minor
             return
@@ -38,35 +42,43 @@ class APIVersion:
         self.minor = float("inf") if minor == "latest" else int(minor)
 
     @property
-    def is_latest(self):
+    def is_latest(self) -> bool:
         return self.minor == float("inf")
 
-    def _key(self):
+    def _key(self) -> tuple[int, int | float]:
         return (self.major, self.minor)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, APIVersion | str):
+            return NotImplemented
         return self._key() == APIVersion(other)._key()
 
-    def __lt__(self, other):
+    def __lt__(self, other: "str | APIVersion") -> bool:
         return self._key() < APIVersion(other)._key()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._key())
 
-    def __str__(self):
+    def __str__(self) -> str:
         return "%d.%s" % (self.major, "latest" if self.is_latest else self.minor)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<APIVersion %s>" % self
 
-    def matches(self, start=None, end=None):
+    def matches(
+        self, start: "str | APIVersion | None" = None, end: "str | APIVersion | None" = None
+    ) -> bool:
         """True when ``start <= self <= end`` (either bound optional)."""
         if start is not None and self < APIVersion(start):
             return False
         return end is None or self <= APIVersion(end)
 
 
-def negotiate(requested, server_min, server_max):
+def negotiate(
+    requested: str | APIVersion | None,
+    server_min: str | APIVersion | None,
+    server_max: str | APIVersion | None,
+) -> APIVersion:
     """The version to use given the user's request and the server's range.
 
     ``requested`` is None (negotiate the highest common version), ``latest``,
@@ -100,7 +112,14 @@ def negotiate(requested, server_min, server_max):
     return version
 
 
-def require(version, start, end=None, what="this feature", pinned=False, params=()):
+def require(
+    version: str | APIVersion,
+    start: str | APIVersion,
+    end: str | APIVersion | None = None,
+    what: str = "this feature",
+    pinned: bool = False,
+    params: Iterable[str] = (),
+) -> None:
     """Raise UnsupportedVersion unless ``start <= version <= end``.
 
     The one wording of every microversion error. ``pinned`` says the user

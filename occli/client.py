@@ -11,10 +11,62 @@ among the managers of installed plugins (:mod:`occli.plugins`).
 import importlib
 import logging
 import re
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Generic
+from typing import TypeVar
+from typing import overload
 
 from occli import api_versions
 from occli import base
 from occli import exceptions
+
+if TYPE_CHECKING:
+    from keystoneauth1 import adapter as ks_adapter
+    from keystoneauth1 import plugin as ks_plugin
+    from keystoneauth1 import session as ks_session
+
+    from occli import config
+    from occli import transport
+    from occli.v2.aggregates import AggregateManager
+    from occli.v2.availability_zones import AvailabilityZoneManager
+    from occli.v2.extensions import ExtensionManager
+    from occli.v2.extensions import NetworkExtensionManager
+    from occli.v2.flavors import FlavorManager
+    from occli.v2.floating_ips import FloatingIPManager
+    from occli.v2.hypervisors import HypervisorManager
+    from occli.v2.identity import DomainManager
+    from occli.v2.identity import ProjectManager
+    from occli.v2.identity import RoleAssignmentManager
+    from occli.v2.identity import RoleManager
+    from occli.v2.identity import UserManager
+    from occli.v2.images import ImageManager
+    from occli.v2.instance_actions import InstanceActionManager
+    from occli.v2.interface_attachments import InterfaceAttachmentManager
+    from occli.v2.keypairs import KeypairManager
+    from occli.v2.limits import LimitsManager
+    from occli.v2.migrations import MigrationManager
+    from occli.v2.network_quotas import NetworkQuotaManager
+    from occli.v2.networks import NetworkManager
+    from occli.v2.networks import SubnetManager
+    from occli.v2.object_store import ObjectStoreManager
+    from occli.v2.ports import PortManager
+    from occli.v2.quotas import QuotaClassSetManager
+    from occli.v2.quotas import QuotaSetManager
+    from occli.v2.security_groups import SecurityGroupManager
+    from occli.v2.security_groups import SecurityGroupRuleManager
+    from occli.v2.server_groups import ServerGroupManager
+    from occli.v2.server_migrations import ServerMigrationManager
+    from occli.v2.servers import ServerManager
+    from occli.v2.services import ServiceManager
+    from occli.v2.software_configs import SoftwareConfigManager
+    from occli.v2.software_deployments import SoftwareDeploymentManager
+    from occli.v2.usage import InstanceUsageAuditLogManager
+    from occli.v2.usage import UsageManager
+    from occli.v2.volume_attachments import VolumeAttachmentManager
+    from occli.v2.volume_quotas import VolumeQuotaManager
+    from occli.v2.volumes import VolumeManager
+    from occli.v2.volumes import VolumeSnapshotManager
 
 LOG = logging.getLogger(__name__)
 
@@ -22,25 +74,35 @@ LOG = logging.getLogger(__name__)
 #: (``OpenStack-API-Version: volume 3.0``): volume API 3, OSC's default.
 VOLUME_API_VERSION = "3.0"
 
+_M = TypeVar("_M")
 
-class BuiltinManager:
+
+class BuiltinManager(Generic[_M]):
     """A built-in manager attribute: ``"module:Class"``, created on first use.
 
     Only the module of a manager in use is imported.
     """
 
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self.path = path
-        self.name = None
+        self.name = ""
 
-    def __set_name__(self, owner, name):
+    def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, client, owner=None):
+    @overload
+    def __get__(self, client: None, owner: type | None = None) -> "BuiltinManager[_M]": ...
+
+    @overload
+    def __get__(self, client: "Client", owner: type | None = None) -> _M: ...
+
+    def __get__(
+        self, client: "Client | None", owner: type | None = None
+    ) -> "_M | BuiltinManager[_M]":
         if client is None:
             return self
         module, _, cls = self.path.partition(":")
-        manager = getattr(importlib.import_module(module), cls)(client)
+        manager: _M = getattr(importlib.import_module(module), cls)(client)
         vars(client)[self.name] = manager  # later reads skip the descriptor
         return manager
 
@@ -56,52 +118,97 @@ class Client:
     not one it is given.
     """
 
-    servers = BuiltinManager("occli.v2.servers:ServerManager")
-    flavors = BuiltinManager("occli.v2.flavors:FlavorManager")
-    images = BuiltinManager("occli.v2.images:ImageManager")
-    keypairs = BuiltinManager("occli.v2.keypairs:KeypairManager")
-    services = BuiltinManager("occli.v2.services:ServiceManager")
-    hypervisors = BuiltinManager("occli.v2.hypervisors:HypervisorManager")
-    limits = BuiltinManager("occli.v2.limits:LimitsManager")
-    quotas = BuiltinManager("occli.v2.quotas:QuotaSetManager")
-    quota_classes = BuiltinManager("occli.v2.quotas:QuotaClassSetManager")
-    network_quotas = BuiltinManager("occli.v2.network_quotas:NetworkQuotaManager")
-    volume_quotas = BuiltinManager("occli.v2.volume_quotas:VolumeQuotaManager")
-    usage = BuiltinManager("occli.v2.usage:UsageManager")
-    usage_audit_logs = BuiltinManager("occli.v2.usage:InstanceUsageAuditLogManager")
-    availability_zones = BuiltinManager("occli.v2.availability_zones:AvailabilityZoneManager")
-    extensions = BuiltinManager("occli.v2.extensions:ExtensionManager")
-    network_extensions = BuiltinManager("occli.v2.extensions:NetworkExtensionManager")
-    aggregates = BuiltinManager("occli.v2.aggregates:AggregateManager")
-    server_migrations = BuiltinManager("occli.v2.server_migrations:ServerMigrationManager")
-    migrations = BuiltinManager("occli.v2.migrations:MigrationManager")
-    server_groups = BuiltinManager("occli.v2.server_groups:ServerGroupManager")
-    instance_action = BuiltinManager("occli.v2.instance_actions:InstanceActionManager")
-    software_configs = BuiltinManager("occli.v2.software_configs:SoftwareConfigManager")
-    software_deployments = BuiltinManager(
+    #: The resolved cloud settings; None when the Client was given a session.
+    cloud_config: "config.CloudConfig | None"
+
+    servers: "BuiltinManager[ServerManager]" = BuiltinManager("occli.v2.servers:ServerManager")
+    flavors: "BuiltinManager[FlavorManager]" = BuiltinManager("occli.v2.flavors:FlavorManager")
+    images: "BuiltinManager[ImageManager]" = BuiltinManager("occli.v2.images:ImageManager")
+    keypairs: "BuiltinManager[KeypairManager]" = BuiltinManager("occli.v2.keypairs:KeypairManager")
+    services: "BuiltinManager[ServiceManager]" = BuiltinManager("occli.v2.services:ServiceManager")
+    hypervisors: "BuiltinManager[HypervisorManager]" = BuiltinManager(
+        "occli.v2.hypervisors:HypervisorManager"
+    )
+    limits: "BuiltinManager[LimitsManager]" = BuiltinManager("occli.v2.limits:LimitsManager")
+    quotas: "BuiltinManager[QuotaSetManager]" = BuiltinManager("occli.v2.quotas:QuotaSetManager")
+    quota_classes: "BuiltinManager[QuotaClassSetManager]" = BuiltinManager(
+        "occli.v2.quotas:QuotaClassSetManager"
+    )
+    network_quotas: "BuiltinManager[NetworkQuotaManager]" = BuiltinManager(
+        "occli.v2.network_quotas:NetworkQuotaManager"
+    )
+    volume_quotas: "BuiltinManager[VolumeQuotaManager]" = BuiltinManager(
+        "occli.v2.volume_quotas:VolumeQuotaManager"
+    )
+    usage: "BuiltinManager[UsageManager]" = BuiltinManager("occli.v2.usage:UsageManager")
+    usage_audit_logs: "BuiltinManager[InstanceUsageAuditLogManager]" = BuiltinManager(
+        "occli.v2.usage:InstanceUsageAuditLogManager"
+    )
+    availability_zones: "BuiltinManager[AvailabilityZoneManager]" = BuiltinManager(
+        "occli.v2.availability_zones:AvailabilityZoneManager"
+    )
+    extensions: "BuiltinManager[ExtensionManager]" = BuiltinManager(
+        "occli.v2.extensions:ExtensionManager"
+    )
+    network_extensions: "BuiltinManager[NetworkExtensionManager]" = BuiltinManager(
+        "occli.v2.extensions:NetworkExtensionManager"
+    )
+    aggregates: "BuiltinManager[AggregateManager]" = BuiltinManager(
+        "occli.v2.aggregates:AggregateManager"
+    )
+    server_migrations: "BuiltinManager[ServerMigrationManager]" = BuiltinManager(
+        "occli.v2.server_migrations:ServerMigrationManager"
+    )
+    migrations: "BuiltinManager[MigrationManager]" = BuiltinManager(
+        "occli.v2.migrations:MigrationManager"
+    )
+    server_groups: "BuiltinManager[ServerGroupManager]" = BuiltinManager(
+        "occli.v2.server_groups:ServerGroupManager"
+    )
+    instance_action: "BuiltinManager[InstanceActionManager]" = BuiltinManager(
+        "occli.v2.instance_actions:InstanceActionManager"
+    )
+    software_configs: "BuiltinManager[SoftwareConfigManager]" = BuiltinManager(
+        "occli.v2.software_configs:SoftwareConfigManager"
+    )
+    software_deployments: "BuiltinManager[SoftwareDeploymentManager]" = BuiltinManager(
         "occli.v2.software_deployments:SoftwareDeploymentManager"
     )
-    object_store = BuiltinManager("occli.v2.object_store:ObjectStoreManager")
-    domains = BuiltinManager("occli.v2.identity:DomainManager")
-    projects = BuiltinManager("occli.v2.identity:ProjectManager")
-    users = BuiltinManager("occli.v2.identity:UserManager")
-    roles = BuiltinManager("occli.v2.identity:RoleManager")
-    role_assignments = BuiltinManager("occli.v2.identity:RoleAssignmentManager")
-    networks = BuiltinManager("occli.v2.networks:NetworkManager")
-    subnets = BuiltinManager("occli.v2.networks:SubnetManager")
-    ports = BuiltinManager("occli.v2.ports:PortManager")
-    security_groups = BuiltinManager("occli.v2.security_groups:SecurityGroupManager")
-    security_group_rules = BuiltinManager("occli.v2.security_groups:SecurityGroupRuleManager")
-    floating_ips = BuiltinManager("occli.v2.floating_ips:FloatingIPManager")
-    volumes = BuiltinManager("occli.v2.volumes:VolumeManager")
-    volume_snapshots = BuiltinManager("occli.v2.volumes:VolumeSnapshotManager")
-    volume_attachments = BuiltinManager("occli.v2.volume_attachments:VolumeAttachmentManager")
-    interface_attachments = BuiltinManager(
+    object_store: "BuiltinManager[ObjectStoreManager]" = BuiltinManager(
+        "occli.v2.object_store:ObjectStoreManager"
+    )
+    domains: "BuiltinManager[DomainManager]" = BuiltinManager("occli.v2.identity:DomainManager")
+    projects: "BuiltinManager[ProjectManager]" = BuiltinManager("occli.v2.identity:ProjectManager")
+    users: "BuiltinManager[UserManager]" = BuiltinManager("occli.v2.identity:UserManager")
+    roles: "BuiltinManager[RoleManager]" = BuiltinManager("occli.v2.identity:RoleManager")
+    role_assignments: "BuiltinManager[RoleAssignmentManager]" = BuiltinManager(
+        "occli.v2.identity:RoleAssignmentManager"
+    )
+    networks: "BuiltinManager[NetworkManager]" = BuiltinManager("occli.v2.networks:NetworkManager")
+    subnets: "BuiltinManager[SubnetManager]" = BuiltinManager("occli.v2.networks:SubnetManager")
+    ports: "BuiltinManager[PortManager]" = BuiltinManager("occli.v2.ports:PortManager")
+    security_groups: "BuiltinManager[SecurityGroupManager]" = BuiltinManager(
+        "occli.v2.security_groups:SecurityGroupManager"
+    )
+    security_group_rules: "BuiltinManager[SecurityGroupRuleManager]" = BuiltinManager(
+        "occli.v2.security_groups:SecurityGroupRuleManager"
+    )
+    floating_ips: "BuiltinManager[FloatingIPManager]" = BuiltinManager(
+        "occli.v2.floating_ips:FloatingIPManager"
+    )
+    volumes: "BuiltinManager[VolumeManager]" = BuiltinManager("occli.v2.volumes:VolumeManager")
+    volume_snapshots: "BuiltinManager[VolumeSnapshotManager]" = BuiltinManager(
+        "occli.v2.volumes:VolumeSnapshotManager"
+    )
+    volume_attachments: "BuiltinManager[VolumeAttachmentManager]" = BuiltinManager(
+        "occli.v2.volume_attachments:VolumeAttachmentManager"
+    )
+    interface_attachments: "BuiltinManager[InterfaceAttachmentManager]" = BuiltinManager(
         "occli.v2.interface_attachments:InterfaceAttachmentManager"
     )
 
     @classmethod
-    def builtin_managers(cls):
+    def builtin_managers(cls) -> dict[str, str]:
         """``{attribute: "module:Class"}`` of the built-in managers."""
         return {
             name: attr.path for name, attr in vars(cls).items() if isinstance(attr, BuiltinManager)
@@ -109,29 +216,29 @@ class Client:
 
     def __init__(
         self,
-        session=None,
-        cloud=None,
-        region_name=None,
-        interface=None,
-        compute_api_version=None,
-        api_timeout=None,
-        use_cache=False,
-        collect_timing=False,
-        retries=2,
-        max_response_size=None,
-        command_timeout=None,
-        **auth,
-    ):
+        session: "ks_session.Session | None" = None,
+        cloud: str | None = None,
+        region_name: str | None = None,
+        interface: str | None = None,
+        compute_api_version: str | api_versions.APIVersion | None = None,
+        api_timeout: float | None = None,
+        use_cache: bool = False,
+        collect_timing: bool = False,
+        retries: int = 2,
+        max_response_size: int | str | None = None,
+        command_timeout: float | None = None,
+        **auth: object,
+    ) -> None:
         self.retries = retries
         self.max_response_size = max_response_size
         self.command_timeout = command_timeout
-        self._adapters = {}
-        self._roots = {}
-        self._versions = {}
-        self._managers = {}
-        self._cache_key = None
-        self._cache_extra = {}
-        self._cache_saved = None
+        self._adapters: dict[str, ks_adapter.Adapter] = {}
+        self._roots: dict[tuple[str, str], str] = {}
+        self._versions: dict[str, api_versions.APIVersion] = {}
+        self._managers: dict[str, Any] = {}
+        self._cache_key: str | None = None
+        self._cache_extra: dict[str, Any] = {}
+        self._cache_saved: tuple[object, dict[str, Any]] | None = None
         self.cloud_config = None
         if session is None:
             from occli import config
@@ -157,7 +264,9 @@ class Client:
             # fail early on a malformed version string
             api_versions.APIVersion(self.requested_compute_version)
 
-    def _make_session(self, cc, use_cache, collect_timing):
+    def _make_session(
+        self, cc: "config.CloudConfig", use_cache: bool, collect_timing: bool
+    ) -> "transport.Session":
         from occli import __version__
         from occli import transport
 
@@ -166,7 +275,8 @@ class Client:
             transport.command_timeout(self.command_timeout),
         )
 
-        plugin = extra = None
+        plugin: ks_plugin.BaseAuthPlugin | None = None
+        extra: dict[str, Any] | None = None
         if use_cache:
             from occli import cached_auth
             from occli import token_cache
@@ -181,7 +291,7 @@ class Client:
             else:
                 plugin = cc.auth_plugin()
                 extra = token_cache.restore(plugin, self._cache_key)
-            if extra is not None:
+            if plugin is not None and extra is not None:
                 self._cache_extra = extra
                 self._cache_saved = (plugin.get_auth_state(), dict(extra))
         if plugin is None:
@@ -197,7 +307,7 @@ class Client:
             app_version=__version__,
         )
 
-    def save_cache(self):
+    def save_cache(self) -> None:
         """Store the token (and negotiated versions) for the next invocation."""
         if not self._cache_key:
             return
@@ -210,7 +320,7 @@ class Client:
             return  # the same token and endpoint data: nothing to write
         token_cache.save(auth, self._cache_key, extra=self._cache_extra)
 
-    def service_root(self, service_type, version):
+    def service_root(self, service_type: str, version: str) -> str:
         """The catalog endpoint of ``service_type`` ending in ``/<version>``
         (appended when the catalog's URL names no version, as Keystone's
         and Neutron's often do; Cinder's may end in ``/v3/<project>``),
@@ -230,7 +340,7 @@ class Client:
             self._roots[key] = endpoint
         return self._roots[key]
 
-    def adapter(self, service_type):
+    def adapter(self, service_type: str) -> "ks_adapter.Adapter":
         """The keystoneauth1 Adapter for ``service_type``, configured once.
 
         It finds the endpoint in the catalog, retries connection failures
@@ -256,7 +366,7 @@ class Client:
             self._adapters[service_type] = adapter
         return adapter
 
-    def _endpoint_filter(self, service_type):
+    def _endpoint_filter(self, service_type: str) -> dict[str, Any]:
         """Where the Adapter finds ``service_type``: the catalog, unless the
         cloud's settings override its endpoint (clouds.yaml's
         ``<service>_endpoint_override``, or ``OS_<SERVICE>_ENDPOINT_OVERRIDE``
@@ -273,7 +383,7 @@ class Client:
                 found["endpoint_override"] = override
         return found
 
-    def api_version(self, service_type):
+    def api_version(self, service_type: str) -> api_versions.APIVersion | None:
         """The microversion used for ``service_type`` (None if unversioned).
 
         For compute: the user's pinned version, else the highest one both
@@ -288,14 +398,14 @@ class Client:
             self._versions["compute"] = self._negotiate_compute()
         return self._versions["compute"]
 
-    def pinned_compute_version(self):
+    def pinned_compute_version(self) -> api_versions.APIVersion | None:
         """The compute version the user pinned, or None (negotiated/latest)."""
         requested = self.requested_compute_version
         if requested and not api_versions.APIVersion(requested).is_latest:
             return api_versions.APIVersion(requested)
         return None
 
-    def _negotiate_compute(self):
+    def _negotiate_compute(self) -> api_versions.APIVersion:
         requested = self.requested_compute_version
         if self.pinned_compute_version():
             # a pinned version needs no discovery: the server answers 406
@@ -314,7 +424,7 @@ class Client:
             self._cache_extra[key] = list(server_range)
         return api_versions.negotiate(requested, *server_range)
 
-    def _discover_compute(self):
+    def _discover_compute(self) -> tuple[str | None, str | None]:
         """``(min, max)`` microversions from the compute version document.
 
         Tried ``retries`` more times (with backoff) when no document could be
@@ -324,24 +434,26 @@ class Client:
         import time
 
         endpoint = self._endpoint_filter("compute")
+        catalog_url = None
         for attempt in range(self.retries + 1):
             data = self.session.get_endpoint_data(**endpoint)
             if data is None:
                 raise exceptions.ClientException(
                     "No compute endpoint found in the service catalog."
                 )
+            catalog_url = data.catalog_url
             if data.service_url is not None:  # a version document was read
                 return _text(data.min_microversion), _text(data.max_microversion)
             if attempt < self.retries:
                 time.sleep(0.5 * 2**attempt)
         raise exceptions.ClientException(
-            "Could not read the compute API versions at %s (see --debug)." % data.catalog_url
+            "Could not read the compute API versions at %s (see --debug)." % catalog_url
         )
 
-    def _endpoint(self, service_type):
+    def _endpoint(self, service_type: str) -> str:
         return self.session.get_endpoint(**self._endpoint_filter(service_type)) or ""
 
-    def manager(self, name):
+    def manager(self, name: str) -> Any:
         """The manager ``name``: built-in, or of a plugin."""
         if isinstance(getattr(type(self), name, None), BuiltinManager):
             return getattr(self, name)
@@ -355,19 +467,19 @@ class Client:
             manager = self._managers[name] = cls(self)
         return manager
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         # only for names that are no attribute: a plugin's manager
         if name.startswith("_"):
             raise AttributeError(name)
         return self.manager(name)
 
-    def __dir__(self):
+    def __dir__(self) -> list[str]:
         from occli import plugins
 
         return sorted(set(super().__dir__()) | set(plugins.manager_names()))
 
 
-def _version_range(value):
+def _version_range(value: Any) -> tuple[str, str] | None:
     """``(min, max)`` from a cached ``[min, max]``, or None if unusable."""
     try:
         low, high = (api_versions.APIVersion(v) for v in value)
@@ -378,7 +490,7 @@ def _version_range(value):
     return str(low), str(high)
 
 
-def _text(version):
+def _text(version: tuple[int | float, ...] | str | None) -> str | None:
     if not version:
         return None
     if isinstance(version, tuple):

@@ -42,9 +42,18 @@ import hashlib
 import json
 import logging
 import os
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+from typing import Any
 
 from occli import auth_options
 from occli import exceptions
+
+if TYPE_CHECKING:
+    from keystoneauth1 import loading
+    from keystoneauth1 import plugin
 
 LOG = logging.getLogger(__name__)
 
@@ -65,7 +74,7 @@ class ConfigError(exceptions.CommandError):
 
 #: Directories searched for clouds.* / secure.*; ``None`` means
 #: :func:`default_search_dirs` (tests replace this list).
-SEARCH_DIRS = None
+SEARCH_DIRS: list[str] | None = None
 
 _SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -134,7 +143,7 @@ _HINTS = {
 # Where the files are
 
 
-def default_search_dirs():
+def default_search_dirs() -> list[str]:
     """Directories searched for clouds/secure files, as openstacksdk does."""
     import platformdirs
 
@@ -155,7 +164,7 @@ def default_search_dirs():
     return result
 
 
-def _search(basename, override_var, environ):
+def _search(basename: str, override_var: str, environ: Mapping[str, str]) -> list[str]:
     dirs = SEARCH_DIRS if SEARCH_DIRS is not None else default_search_dirs()
     files = [os.path.join(d, basename + s) for d in dirs for s in _SUFFIXES]
     explicit = environ.get(override_var) if override_var else None
@@ -164,17 +173,17 @@ def _search(basename, override_var, environ):
     return files
 
 
-def config_files(environ=None):
+def config_files(environ: Mapping[str, str] | None = None) -> list[str]:
     """Candidate clouds files, first found wins (``OS_CLIENT_CONFIG_FILE`` first)."""
     return _search("clouds", "OS_CLIENT_CONFIG_FILE", _env(environ))
 
 
-def secure_files(environ=None):
+def secure_files(environ: Mapping[str, str] | None = None) -> list[str]:
     """Candidate secure files, first found wins (``OS_CLIENT_SECURE_FILE`` first)."""
     return _search("secure", "OS_CLIENT_SECURE_FILE", _env(environ))
 
 
-def localcloud_file(environ=None):
+def localcloud_file(environ: Mapping[str, str] | None = None) -> str:
     """clouds.yaml written by occli's local cloud (consulted last)."""
     environ = _env(environ)
     base = environ.get("OCCLI_LOCALCLOUD_DIR")
@@ -185,7 +194,7 @@ def localcloud_file(environ=None):
     return os.path.join(os.path.expanduser(base), "clouds.yaml")
 
 
-def _env(environ):
+def _env(environ: Mapping[str, str] | None) -> Mapping[str, str]:
     return os.environ if environ is None else environ
 
 
@@ -193,7 +202,7 @@ def _env(environ):
 # Reading
 
 
-def _read(path):
+def _read(path: str) -> dict[str, Any]:
     """Parse one YAML/JSON file into a dict (yaml imported only here)."""
     with open(path, encoding="utf-8") as f:
         if path.endswith(".json"):
@@ -218,7 +227,7 @@ def _read(path):
     return data
 
 
-def _first(paths, problems):
+def _first(paths: Iterable[str], problems: list[str]) -> tuple[str | None, dict[str, Any] | None]:
     """(path, data) of the first readable file of ``paths``, or (None, None).
 
     Like openstacksdk, unreadable or unparsable files are skipped; the reason
@@ -237,7 +246,7 @@ def _first(paths, problems):
     return None, None
 
 
-def _merge(old, new):
+def _merge(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
     """Deep merge of ``new`` into a copy of ``old`` (openstacksdk merge_clouds)."""
     result = dict(old)
     for k, v in new.items():
@@ -248,7 +257,7 @@ def _merge(old, new):
     return result
 
 
-def _normalize(value, key=None):
+def _normalize(value: Any, key: str | None = None) -> Any:
     """'-' -> '_' in keys, numbers to strings (openstacksdk normalize_keys)."""
     if isinstance(value, dict):
         return {k.replace("-", "_"): _normalize(v, k) for k, v in value.items()}
@@ -262,8 +271,8 @@ def _normalize(value, key=None):
 class _Files:
     """The primary clouds+secure files, read at most once."""
 
-    def __init__(self, environ):
-        self.problems = []
+    def __init__(self, environ: Mapping[str, str]) -> None:
+        self.problems: list[str] = []
         self.searched = config_files(environ)
         self.path, data = _first(self.searched, self.problems)
         self.clouds = dict(data["clouds"]) if data else {}
@@ -272,14 +281,14 @@ class _Files:
         if self.secure_clouds:
             self.clouds = _merge(self.clouds, self.secure_clouds)
 
-    def sources(self, name):
+    def sources(self, name: str) -> list[str]:
         files = [self.path] if self.path else []
         if self.secure_path and name in self.secure_clouds:
             files.append(self.secure_path)
         return files
 
 
-def _env_cloud(environ):
+def _env_cloud(environ: Mapping[str, str]) -> dict[str, str] | None:
     """openstacksdk's ``envvars`` cloud: every ``OS_*`` as a setting, or None.
 
     As openstacksdk, ``OS_TEST*``, ``OS_STD*`` and ``OS_LOG*`` are left
@@ -305,7 +314,7 @@ def _env_cloud(environ):
 # Massaging one layer into {"auth": {...}, other settings}
 
 
-def _fix_layer(cloud, prefer_top_level):
+def _fix_layer(cloud: dict[str, Any], prefer_top_level: bool) -> dict[str, Any]:
     """Apply openstacksdk's magic fixes to one layer.
 
     Moves auth options found at top level into ``auth``, maps legacy names
@@ -320,6 +329,7 @@ def _fix_layer(cloud, prefer_top_level):
         raise ConfigError(f"'auth' must be a mapping, not {type(auth).__name__}")
     auth = dict(auth)
     out = {}
+    key: str | None  # None: a key dropped
     for key, value in cloud.items():
         if key.endswith("endpoint_type"):
             key = key[: -len("endpoint_type")] + "interface"
@@ -347,7 +357,7 @@ def _fix_layer(cloud, prefer_top_level):
     return out
 
 
-def _handle_domain(config):
+def _handle_domain(config: dict[str, Any]) -> None:
     """``domain_*`` means user+project domain when project-scoped (openstacksdk)."""
     auth = config["auth"]
     scoped = "project_id" in auth or "project_name" in auth
@@ -363,7 +373,7 @@ def _handle_domain(config):
             del auth[generic]
 
 
-def _credential_auth_type(auth):
+def _credential_auth_type(auth: Mapping[str, Any]) -> str | None:
     if auth.get("application_credential_id") or auth.get("application_credential_name"):
         return "v3applicationcredential"
     if auth.get("token") and not (auth.get("username") or auth.get("user_id")):
@@ -373,7 +383,7 @@ def _credential_auth_type(auth):
     return None
 
 
-def _bool(value, key):
+def _bool(value: object, key: str) -> bool | None:
     if isinstance(value, bool) or value is None:
         return value
     text = str(value).strip().lower()
@@ -388,7 +398,11 @@ def _bool(value, key):
 # Public API
 
 
-def resolve(cloud=None, overrides=None, environ=None):
+def resolve(
+    cloud: str | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> "CloudConfig":
     """Resolve the configuration of one cloud; see the module docstring.
 
     :param cloud: cloud name (``--os-cloud``); falls back to
@@ -415,8 +429,8 @@ def resolve(cloud=None, overrides=None, environ=None):
 
     env_key = environ.get("OS_CLOUD_NAME") or "envvars"
     env_cloud = _env_cloud(environ)
-    sources = []
-    ignored_env = []
+    sources: list[str] = []
+    ignored_env: list[str] = []
     if cloud and not (cloud == env_key and env_cloud is not None):
         base, sources = _named_cloud(cloud, environ)
         name = cloud
@@ -477,7 +491,7 @@ def resolve(cloud=None, overrides=None, environ=None):
     return cfg
 
 
-def cloud_names(environ=None):
+def cloud_names(environ: Mapping[str, str] | None = None) -> list[str]:
     """The names ``--os-cloud`` takes: the clouds of the first clouds file
     (and secure file) found, and of the local cloud's file; no request."""
     environ = _env(environ)
@@ -491,7 +505,7 @@ def cloud_names(environ=None):
     return sorted(str(name) for name in names)
 
 
-def _named_cloud(name, environ):
+def _named_cloud(name: str, environ: Mapping[str, str]) -> tuple[object, list[str]]:
     """(settings, source files) for a named cloud, localcloud file last."""
     files = _Files(environ)
     if name in files.clouds:
@@ -532,7 +546,9 @@ def _named_cloud(name, environ):
     raise ConfigError(msg)
 
 
-def _pick_region(name, cloud, requested):
+def _pick_region(
+    name: str, cloud: Mapping[str, Any], requested: str | None
+) -> tuple[str, dict[str, Any]]:
     """(region name, region-specific values) as openstacksdk's _get_region.
 
     Unlike openstacksdk, a requested region is checked only against an
@@ -578,14 +594,16 @@ class CloudConfig:
     ``compute_endpoint_override``), also reachable through :meth:`get`.
     """
 
-    def __init__(self, name, config, source_files=()):
+    def __init__(
+        self, name: str, config: dict[str, Any], source_files: Iterable[str] = ()
+    ) -> None:
         self.name = name
         self.config = config
         self.source_files = list(source_files)
         #: OS_* variables set but ignored because a cloud was named.
-        self.ignored_env = []
-        self.auth = config["auth"]
-        self.auth_type = config["auth_type"]
+        self.ignored_env: list[str] = []
+        self.auth: dict[str, Any] = config["auth"]
+        self.auth_type: str = config["auth_type"]
         self.region_name = config.get("region_name") or None
         self.interface = config.get("interface") or "public"
         self.compute_api_version = _str_or_none(config.get("compute_api_version"))
@@ -597,7 +615,7 @@ class CloudConfig:
             raise ConfigError(f"api_timeout: expected a number, got {timeout!r}") from None
         self.verify, self.cert = self._tls()
 
-    def _tls(self):
+    def _tls(self) -> tuple[bool | str, str | tuple[str, str] | None]:
         """(verify, cert) for requests, as openstacksdk get_requests_verify_args."""
         c = self.config
         verify = c.get("verify", True)
@@ -615,17 +633,17 @@ class CloudConfig:
                 cert = (cert, os.path.expanduser(c["key"]))
         return verify, cert or None
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         """Any resolved setting by its openstacksdk name."""
         return self.config.get(key, default)
 
-    def masked_auth(self):
+    def masked_auth(self) -> dict[str, Any]:
         """The auth options with passwords, secrets and tokens as ``***``."""
         return {
             k: ("***" if _is_secret(k) or k in _TOKEN_KEYS else v) for k, v in self.auth.items()
         }
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         auth = self.masked_auth()
         return (
             f"CloudConfig(name={self.name!r}, auth_type={self.auth_type!r}, "
@@ -633,7 +651,7 @@ class CloudConfig:
             f"interface={self.interface!r})"
         )
 
-    def auth_plugin(self):
+    def auth_plugin(self) -> "plugin.BaseAuthPlugin":
         """Build the keystoneauth1 auth plugin for ``auth_type``.
 
         Options unknown to the plugin are dropped; a plugin option missing
@@ -658,7 +676,7 @@ class CloudConfig:
         except (ksa_exc.OptionError, TypeError, ValueError) as exc:
             raise ConfigError(f"Invalid {self.auth_type!r} auth options: {exc}") from None
 
-    def _loader(self):
+    def _loader(self) -> "loading.BaseLoader[Any]":
         from keystoneauth1 import exceptions as ksa_exc
         from keystoneauth1 import loading
 
@@ -670,7 +688,7 @@ class CloudConfig:
                 + ", ".join(sorted(loading.get_available_plugin_names()))
             ) from None
 
-    def auth_kwargs(self, loader=None):
+    def auth_kwargs(self, loader: "loading.BaseLoader[Any] | None" = None) -> dict[str, Any]:
         """The keyword arguments the ``auth_type`` plugin is built with.
 
         Each option of the plugin's loader, by its name, deprecated names
@@ -694,7 +712,7 @@ class CloudConfig:
             kwargs[opt.dest] = value
         return kwargs
 
-    def _option_value(self, opt):
+    def _option_value(self, opt: "loading.Opt") -> object:
         names = [opt.dest] + [o.name.replace("-", "_") for o in opt.deprecated]
         names.append(opt.name.replace("-", "_"))
         for source in (self.auth, self.config):
@@ -704,7 +722,7 @@ class CloudConfig:
                     return value
         return None
 
-    def _semantic_missing(self, kwargs):
+    def _semantic_missing(self, kwargs: Mapping[str, Any]) -> list[str]:
         """Options keystoneauth does not mark required but the method needs."""
         missing = []
         if self.auth_type in ("password", "v3password", "v2password", "v3totp"):
@@ -724,7 +742,7 @@ class CloudConfig:
                 missing.append("username")
         return [m for m in missing if m not in kwargs]
 
-    def _missing_message(self, missing):
+    def _missing_message(self, missing: Sequence[str]) -> str:
         where = f"cloud {self.name!r}" if self.name else "the configuration"
         if self.source_files:
             where += f" ({', '.join(self.source_files)})"
@@ -744,7 +762,7 @@ class CloudConfig:
             )
         return msg
 
-    def identity_key(self):
+    def identity_key(self) -> str:
         """SHA-256 hex naming this identity's token cache entry.
 
         Covers auth_type, every non-secret auth option (auth_url, user,
@@ -756,7 +774,7 @@ class CloudConfig:
         data = json.dumps(self._identity(), sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(data.encode()).hexdigest()
 
-    def _identity(self):
+    def _identity(self) -> dict[str, Any]:
         """The document :meth:`identity_key` hashes: no secret in clear."""
         ident = {}
         for key, value in self.auth.items():
@@ -778,9 +796,9 @@ class CloudConfig:
         }
 
 
-def _is_secret(key):
+def _is_secret(key: str) -> bool:
     return key in auth_options.SECRET or key.endswith(_SECRET_SUFFIXES)
 
 
-def _str_or_none(value):
+def _str_or_none(value: object) -> str | None:
     return None if value in (None, "") else str(value)

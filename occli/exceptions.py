@@ -8,6 +8,15 @@ non-JSON bodies (HTML gateway pages, Swift's plain text).
 """
 
 import re
+from collections.abc import Iterable
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+from typing import Any
+
+if TYPE_CHECKING:
+    import requests
+
+    from occli import config
 
 
 class ClientException(Exception):
@@ -19,8 +28,14 @@ class ClientException(Exception):
     exit_code = 1
 
     def __init__(
-        self, message=None, code=None, request_id=None, url=None, method=None, details=None
-    ):
+        self,
+        message: str | None = None,
+        code: int | None = None,
+        request_id: str | None = None,
+        url: str | None = None,
+        method: str | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         self.message = message or self.message
         self.code = code if code is not None else self.http_status
         self.request_id = request_id
@@ -29,7 +44,7 @@ class ClientException(Exception):
         self.details = details
         super().__init__(self.message)
 
-    def __str__(self):
+    def __str__(self) -> str:
         text = self.message
         if self.code:
             text += " (HTTP %s)" % self.code
@@ -46,24 +61,26 @@ class CommandError(ClientException):
     until :meth:`rename` gives them the caller's names (the CLI's options).
     """
 
-    def __init__(self, message=None, *args, params=(), **kwargs):
+    def __init__(
+        self, message: str | None = None, *args: Any, params: Iterable[str] = (), **kwargs: Any
+    ) -> None:
         self.template = message or self.message
         self.params = tuple(params)
         super().__init__(self._render({}), *args, **kwargs)
 
-    def _render(self, names):
+    def _render(self, names: Mapping[str, str]) -> str:
         text = self.template
         for param in self.params:
             text = text.replace("{%s}" % param, names.get(param, param))
         return text
 
-    def rename(self, names):
+    def rename(self, names: Mapping[str, str]) -> "CommandError":
         """Name the parameters as ``names`` maps them; returns the error."""
         self.message = self._render(names)
         self.args = (self.message,)
         return self
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.message
 
 
@@ -117,7 +134,7 @@ class UnexpectedResponse(ClientException):
 MAX_MESSAGE = 512
 
 
-def shortened(text, limit=MAX_MESSAGE):
+def shortened(text: str, limit: int = MAX_MESSAGE) -> str:
     """``text`` cut to ``limit`` characters ("…" ending a cut one): a
     server's message must not flood the terminal."""
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
@@ -138,7 +155,9 @@ _CONNECT_URL = re.compile(
 _DROPPED = re.compile(r"Connection (?:aborted|broken)|RemoteDisconnected|reset by peer")
 
 
-def from_connect_failure(exc, cloud_config=None):
+def from_connect_failure(
+    exc: BaseException, cloud_config: "config.CloudConfig | None" = None
+) -> ConnectionFailed | None:
     """A :class:`ConnectionFailed` naming the URL that could not be
     reached, or None when ``exc`` (a keystoneauth1 error) is not a failure
     to connect. ``cloud_config``: the resolved cloud, whose source files
@@ -183,7 +202,7 @@ def from_connect_failure(exc, cloud_config=None):
     return ConnectionFailed(message, url=url)
 
 
-def _is_localcloud(cloud_config):
+def _is_localcloud(cloud_config: "config.CloudConfig") -> bool:
     from occli import config
 
     try:
@@ -235,7 +254,7 @@ class Conflict(HTTPException):
 class RetryAfterException(HTTPException):
     """An error that tells when to try again (``Retry-After``)."""
 
-    def __init__(self, *args, retry_after=0, **kwargs):
+    def __init__(self, *args: Any, retry_after: int = 0, **kwargs: Any) -> None:
         self.retry_after = retry_after
         super().__init__(*args, **kwargs)
 
@@ -265,7 +284,7 @@ class ServiceUnavailable(HTTPException):
     message = "Service unavailable"
 
 
-_BY_STATUS = {
+_BY_STATUS: dict[int | None, type[HTTPException]] = {
     cls.http_status: cls
     for cls in (
         BadRequest,
@@ -286,7 +305,7 @@ _BY_STATUS = {
 _TAGS = re.compile(r"<[^>]+>")
 
 
-def _message_from_body(body):
+def _message_from_body(body: object) -> tuple[object, dict[str, Any] | None]:
     """The human message of a nova, keystone or heat error body."""
     if not isinstance(body, dict) or not body:
         return None, None
@@ -303,7 +322,7 @@ def _message_from_body(body):
     return body.get("message") or body.get("title"), body
 
 
-def _text_message(text):
+def _text_message(text: str | None) -> str | None:
     import html  # only an HTML error page needs it
 
     # an HTML page's text starts within its first 64 KiB; never scan more
@@ -312,12 +331,15 @@ def _text_message(text):
     return text or None
 
 
-def from_response(response, method=None, url=None):
+def from_response(
+    response: "requests.Response", method: str | None = None, url: str | None = None
+) -> HTTPException:
     """Build the right ClientException for an error ``requests`` response."""
     status = response.status_code
     headers = response.headers
     request_id = headers.get("x-openstack-request-id") or headers.get("x-compute-request-id")
     details = None
+    message: object  # any JSON value, until checked below
     try:
         body = response.json()
     except ValueError:
@@ -329,7 +351,7 @@ def from_response(response, method=None, url=None):
         cls = InternalServerError if status >= 500 else HTTPException
     if not isinstance(message, str):
         message = None
-    kwargs = dict(
+    kwargs: dict[str, Any] = dict(
         message=shortened(message or response.reason or cls.message),
         code=status,
         request_id=request_id,
@@ -355,8 +377,8 @@ _POLICY_REFUSAL = re.compile(
 POLICY_HINT = " (this operation needs the admin role, or another role the cloud's policy allows)"
 
 
-def _retry_after(headers, details):
-    value = headers.get("retry-after")
+def _retry_after(headers: Mapping[str, str], details: dict[str, Any] | None) -> int:
+    value: Any = headers.get("retry-after")  # text or a number, as the server sent it
     if value is None and isinstance(details, dict):
         value = details.get("retryAfter")
     try:
