@@ -4,8 +4,9 @@ Mounted at ``/orchestration``; the API lives under ``/v1/{project_id}/``.
 Behaviour follows heat's API controllers, engine and DB layer (CONTRACT.md
 §4), quirks included. Layout, the same for every local-cloud service:
 
-* :mod:`.api` — the ``Service``: routes, request checks, views, heat's
-  error body (``error.type`` from a domain error's ``type``);
+* :mod:`.api` — ``OrchestrationService`` (heat's error body:
+  ``error.type`` from a domain error's ``type``) and one module per
+  resource: routes, request checks, views;
 * rules, over a sqlite3 connection and plain values, raising
   :mod:`occli.localcloud.errors`: :mod:`.configs`, :mod:`.deployments`,
   :mod:`.signals` (TEMP_URL_SIGNAL polling), :mod:`.templates`

@@ -1,26 +1,23 @@
-"""Heat v1's HTTP edge for software configs and deployments.
+"""``OrchestrationService``: heat's framing around the resource modules.
 
-Routes under ``/orchestration/v1/{project_id}/``, request bodies unwrapped
-and checked, responses wrapped (``format_*``), heat's FaultWrapper error
-body and the version document. Handlers read the request, call the rules
-(:mod:`.configs`, :mod:`.deployments`, :mod:`.signals`, :mod:`.templates`)
-and render what they return; the rules' domain errors become heat errors
-whose ``error.type`` is the error's ``type``.
+The project check (``before``), heat's FaultWrapper error body
+(``error_body``: ``error.type`` from a domain error's ``type``), its 403s
+(``policy_denied``), ``POST /validate`` as a slow route, the per-project
+limits the resource modules read and the tables (``migrations``).
 """
-
-import json
 
 from occli.localcloud import common
 from occli.localcloud.app import HTTPError
-from occli.localcloud.app import Response
 from occli.localcloud.app import Service
-from occli.localcloud.orchestration import configs
-from occli.localcloud.orchestration import deployments
-from occli.localcloud.orchestration import fields
 from occli.localcloud.orchestration import migrations
-from occli.localcloud.orchestration import signals
-from occli.localcloud.orchestration import templates
-from occli.localcloud.orchestration.fields import IN_PROGRESS
+from occli.localcloud.orchestration.api import software_configs
+from occli.localcloud.orchestration.api import software_deployments
+from occli.localcloud.orchestration.api import validate
+from occli.localcloud.orchestration.api import versions
+from occli.localcloud.orchestration.api.common import error
+
+# The API modules, each with register(service), in route order.
+RESOURCES = (versions, software_configs, software_deployments, validate)
 
 # The 500s this API gives on purpose because heat gives them (its
 # FaultWrapper does not map the exception: ``fields.Unmapped``); every
@@ -67,35 +64,6 @@ _DEFAULT_TYPES = {
 }
 
 
-def _error(status, message, type_):
-    return HTTPError(status, message, extra={"type": type_})
-
-
-def _isotime(ts):
-    return common.iso_z(common.from_timestamp(ts))
-
-
-def _json_object(req):
-    """The request body: a JSON object (``req.json`` already refuses one
-    nested deeper than ``app.MAX_JSON_DEPTH``)."""
-    body = req.json()
-    if not isinstance(body, dict):
-        raise _error(400, "The request body must be a JSON object.", "HTTPBadRequest")
-    return body
-
-
-def _non_negative_int(value, name):
-    if value is None:
-        return None
-    try:
-        result = int(value)
-    except ValueError:
-        raise _error(400, "Only integer is acceptable by '%s'." % name, "ValueError") from None
-    if result < 0:
-        raise _error(400, "Only non-negative integer is acceptable by '%s'." % name, "ValueError")
-    return result
-
-
 # heat's controller action of each write method (named in its 403)
 _ACTIONS = {"POST": "create", "PUT": "update", "DELETE": "delete"}
 
@@ -111,22 +79,11 @@ class OrchestrationService(Service):
 
     def __init__(self, cloud):
         super().__init__(cloud)
-        base = "/v1/{project_id}"
-        sc, sd = base + "/software_configs", base + "/software_deployments"
-        self.route("GET", "/", self.versions, auth=False)
-        self.route("GET", sc, self.list_configs)
-        self.route("POST", sc, self.create_config)
-        self.route("GET", sc + "/{config_id}", self.show_config)
-        self.route("DELETE", sc + "/{config_id}", self.delete_config)
-        self.route("GET", sd, self.list_deployments)
-        self.route("POST", sd, self.create_deployment)
-        self.route("GET", sd + "/metadata/{server_id}", self.deployment_metadata)
-        self.route("GET", sd + "/{deployment_id}", self.show_deployment)
-        self.route("PUT", sd + "/{deployment_id}", self.update_deployment)
-        self.route("DELETE", sd + "/{deployment_id}", self.delete_deployment)
-        # stores nothing: no write lock (a 512 KB template parses for ~1 s)
-        self.route("POST", base + "/validate", self.validate_template, mode=None)
-        self._validate_route = self.routes[-1]
+        for module in RESOURCES:
+            module.register(self)
+        self._validate_route = next(
+            r for r in self.routes if r.handler is validate.validate_template
+        )
 
     def migrations(self):
         return list(migrations.COMPONENTS)
@@ -142,7 +99,7 @@ class OrchestrationService(Service):
             and not ctx.is_admin
             and ctx.project_id != project_id
         ):
-            raise _error(403, "Access was denied to this resource.", "HTTPForbidden")
+            raise error(403, "Access was denied to this resource.", "HTTPForbidden")
 
     def slow_request(self, method, path):
         """``POST /validate`` is a slow route (``Service.slow_request``)."""
@@ -170,139 +127,3 @@ class OrchestrationService(Service):
                 "message": message,
             },
         }
-
-    def versions(self, req):
-        href = req.base_url + self.prefix + "/v1/"
-        return Response(
-            300,
-            {
-                "versions": [
-                    {"id": "v1.0", "status": "CURRENT", "links": [{"rel": "self", "href": href}]}
-                ]
-            },
-        )
-
-    # -- views -------------------------------------------------------------
-
-    @staticmethod
-    def format_config(row, detail=True, include_project=False):
-        """``format_software_config`` of a config row."""
-        result = {
-            "id": row["id"],
-            "name": row["name"],
-            "group": row["grp"],
-            "creation_time": _isotime(row["created_at"]),
-        }
-        if detail:
-            body = json.loads(row["body"])
-            result.update(
-                config=body["config"],
-                inputs=body["inputs"],
-                outputs=body["outputs"],
-                options=body["options"],
-            )
-        if include_project:
-            result["project"] = row["project_id"]
-        return result
-
-    @staticmethod
-    def format_deployment(row):
-        """``format_software_deployment`` of a deployment row."""
-        result = {
-            "id": row["id"],
-            "server_id": row["server_id"],
-            "input_values": fields.loads(row["input_values"]),
-            "output_values": fields.loads(row["output_values"]),
-            "action": row["action"],
-            "status": row["status"],
-            "status_reason": row["status_reason"],
-            "config_id": row["config_id"],
-            "creation_time": _isotime(row["created_at"]),
-        }
-        if row["updated_at"] is not None:
-            result["updated_time"] = _isotime(row["updated_at"])
-        return result
-
-    # -- software configs --------------------------------------------------
-
-    def create_config(self, req):
-        body = _json_object(req)
-        row = configs.create(
-            req.db,
-            req.context,
-            body.get("name"),
-            body.get("group"),
-            body.get("config"),
-            body.get("inputs"),
-            body.get("outputs"),
-            body.get("options"),
-            limit=self.max_software_configs_per_tenant,
-        )
-        return {"software_config": self.format_config(row)}
-
-    def list_configs(self, req):
-        limit = _non_negative_int(req.arg("limit"), "limit")
-        rows = configs.page(req.db, req.context, limit, req.arg("marker"))
-        return {
-            "software_configs": [
-                self.format_config(r, detail=False, include_project=req.context.is_admin)
-                for r in rows
-            ]
-        }
-
-    def show_config(self, req):
-        return {
-            "software_config": self.format_config(
-                configs.get(req.db, req.context, req.params["config_id"])
-            )
-        }
-
-    def delete_config(self, req):
-        configs.delete(req.db, req.context, req.params["config_id"])
-        return Response(204)
-
-    def validate_template(self, req):
-        """``POST /validate``: heat's template validation (200 or 400).
-
-        A ``mode=None`` route: auth and policy in a short read, the parsing
-        outside any transaction (``req.db`` is None), so a flood of large
-        templates never holds the write lock other projects' writes wait for;
-        and in the engine process (``templates.validate_apart``), so it never
-        holds this process's GIL either; a slow route (own threads).
-        """
-        template = _json_object(req).get("template")
-        if template is None:
-            raise _error(400, "No template specified", "HTTPBadRequest")
-        return Response(200, raw=templates.validate_apart(template))
-
-    # -- software deployments ----------------------------------------------
-
-    def create_deployment(self, req):
-        row = deployments.create(
-            req.db, req.context, _json_object(req), limit=self.max_software_deployments_per_tenant
-        )
-        return {"software_deployment": self.format_deployment(row)}
-
-    def list_deployments(self, req):
-        rows = deployments.select(req.db, req.context, req.arg("server_id"))
-        return {"software_deployments": [self.format_deployment(r) for r in rows]}
-
-    def show_deployment(self, req):
-        row = deployments.get(req.db, req.context, req.params["deployment_id"])
-        if row["status"] == IN_PROGRESS:
-            row = signals.poll(req.db, self.cloud.store, row, self.cloud.objectstore)
-        return {"software_deployment": self.format_deployment(row)}
-
-    def update_deployment(self, req):
-        deployment_id = req.params["deployment_id"]
-        deployments.get(req.db, req.context, deployment_id)  # 404 first
-        row = deployments.update(req.db, req.context, deployment_id, _json_object(req))
-        return {"software_deployment": self.format_deployment(row)}
-
-    def delete_deployment(self, req):
-        deployments.delete(req.db, req.context, req.params["deployment_id"])
-        return Response(204)
-
-    def deployment_metadata(self, req):
-        rows = deployments.server_configs(req.db, req.context, req.params["server_id"])
-        return {"metadata": [self.format_config(r) for r in rows]}
