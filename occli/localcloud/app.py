@@ -289,7 +289,8 @@ class Service:
     """Base of one OpenStack service mounted at ``prefix``.
 
     Every service is written the same way: a subclass whose constructor
-    adds its routes (:meth:`route`); the cloud applies its
+    adds its routes (:meth:`route`, :meth:`api` for a versioned API with
+    its ``/{project_id}`` alias, :meth:`add_resources`); the cloud applies its
     :meth:`migrations` and then calls its ``seed(db)``, if it has one, in a
     write transaction. Handlers parse the request and render answers; the
     rules they call work over the connection and plain values and raise
@@ -314,10 +315,14 @@ class Service:
     # services' default policies require it (nova's PROJECT_MEMBER_OR_ADMIN,
     # heat's PROJECT_MEMBER, glance's member): a reader only reads
     write_role: str | None = None
+    # the versioned API's path (nova's "/v2.1", cinder's "/v3"), whose
+    # routes (:meth:`api`) also answer after a "/{project_id}" segment
+    api_prefix = ""
 
     def __init__(self, cloud):
         self.cloud = cloud
         self.routes = []
+        self._project_routes = []
 
     def route(self, method, pattern, handler, auth=True, mode="auto", role="auto"):
         self.routes.append(self.make_route(method, pattern, handler, auth, mode, role))
@@ -327,6 +332,47 @@ class Service:
         if role == "auto":
             role = None if method in ("GET", "HEAD") else self.write_role
         return Route(method, pattern, handler, auth, mode, role)
+
+    def add_resources(self, resources):
+        """Add the routes of ``resources`` (modules with
+        ``register(service)``), in order, then the ``/{project_id}`` forms
+        :meth:`api` made of them: first match wins, so every path without
+        the segment is tried first."""
+        for module in resources:
+            module.register(self)
+        self.routes.extend(self._project_routes)
+        self._project_routes = []
+
+    def api(
+        self,
+        method,
+        pattern,
+        handler,
+        min_version=None,
+        max_version=None,
+        role="auto",
+        mode="auto",
+    ):
+        """Route ``<api_prefix><pattern>`` and (see :meth:`add_resources`)
+        ``<api_prefix>/{project_id}<pattern>``, as nova's and cinder's
+        routers map both; outside [``min_version``, ``max_version``] of
+        ``req.microversion`` the route answers :func:`version_gate`'s 404.
+        ``role``: see :meth:`make_route`; ``mode``: see :class:`Route`."""
+        handler = self.api_handler(
+            method, pattern, version_gate(handler, min_version, max_version)
+        )
+        self.route(method, self.api_prefix + pattern, handler, role=role, mode=mode)
+        self._project_routes.append(
+            self.make_route(
+                method, self.api_prefix + "/{project_id}" + pattern, handler, role=role, mode=mode
+            )
+        )
+
+    def api_handler(self, method, pattern, handler):
+        """The handler :meth:`api` routes for ``handler`` (version-gated
+        already): itself; a service may wrap it (compute records nova's
+        instance actions)."""
+        return handler
 
     def migrations(self):
         """This service's schema, applied by the cloud (see Store.migrate):
@@ -502,6 +548,26 @@ class Application:
             body.headers = {**exc.headers, **body.headers}
             return body
         return Response(exc.status, body, headers=exc.headers)
+
+
+def version_gate(handler, min_version=None, max_version=None):
+    """``handler``, or with a range a wrapper answering the bare 404 of
+    nova's and cinder's routers to requests whose ``req.microversion`` is
+    outside [``min_version``, ``max_version``] (None: unbounded)."""
+    if min_version is None and max_version is None:
+        return handler
+
+    def gated(req):
+        version = req.microversion
+        if (min_version is not None and version < min_version) or (
+            max_version is not None and version > max_version
+        ):
+            raise HTTPError(404, "The resource could not be found.")
+        return handler(req)
+
+    gated.__name__ = handler.__name__
+    gated.__doc__ = handler.__doc__
+    return gated
 
 
 def as_response(result):

@@ -6,9 +6,9 @@ import types
 import pytest
 
 from occli.localcloud import microversions
+from occli.localcloud.app import version_gate
 from occli.localcloud.compute.api.microversions import MAX_VERSION
 from occli.localcloud.compute.api.servers import VOLUMES_BOOT_MAX_VERSION
-from occli.localcloud.compute.api.service import version_gate
 from tests.unit.localcloud.compute_harness import CIRROS
 from tests.unit.localcloud.compute_harness import fault
 

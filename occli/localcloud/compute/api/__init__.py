@@ -13,6 +13,5 @@ them. Handlers turn requests into plain values, call the rules in
 
 from occli.localcloud.compute.api.service import FAULT_NAMES
 from occli.localcloud.compute.api.service import ComputeService
-from occli.localcloud.compute.api.service import version_gate
 
-__all__ = ["FAULT_NAMES", "ComputeService", "version_gate"]
+__all__ = ["FAULT_NAMES", "ComputeService"]

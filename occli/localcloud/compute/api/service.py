@@ -2,8 +2,8 @@
 
 Microversion negotiation (``before``), the version headers and
 ``X-Compute-Request-Id`` (``after``), nova's fault bodies (``error_body``),
-both URL forms of every route (``api``: with and without
-``/{project_id}``), the tables (``migrations``) and the seeded flavors and
+both URL forms of every route (``Service.api``: with and without
+``/{project_id}``, with the version gate), the tables (``migrations``) and the seeded flavors and
 hosts (``seed``).
 """
 
@@ -102,22 +102,6 @@ def _content_type(resp):
         resp.content_type = "application/json; charset=UTF-8"
 
 
-def version_gate(handler, min_version=None, max_version=None):
-    """Wrap ``handler`` so requests outside [min, max] get nova's bare 404."""
-    if min_version is None and max_version is None:
-        return handler
-    low = min_version or microversions.MIN_VERSION
-
-    def gated(req):
-        if not req.microversion.within(low, max_version):
-            raise HTTPError(404, "The resource could not be found.")
-        return handler(req)
-
-    gated.__name__ = handler.__name__
-    gated.__doc__ = handler.__doc__
-    return gated
-
-
 # nova's policy rules of the member-only routes and server actions
 _ACTION_RULES = {
     "os-start": "servers:start",
@@ -212,44 +196,17 @@ class ComputeService(Service):
     # services a cloud with compute mounts too (nova's ports are neutron's)
     requires = ("network",)
     write_role = "member"
+    # service.api(...) routes /v2.1<pattern> and /v2.1/{project_id}<pattern>
+    api_prefix = common.API_PREFIX
 
     def __init__(self, cloud):
         super().__init__(cloud)
-        self._project_routes = []
-        for module in RESOURCES:
-            module.register(self)
-        self.routes.extend(self._project_routes)
+        self.add_resources(RESOURCES)
 
-    def api(
-        self,
-        method,
-        pattern,
-        handler,
-        min_version=None,
-        max_version=None,
-        role="auto",
-        mode="auto",
-    ):
-        """Route ``/v2.1<pattern>`` and ``/v2.1/{project_id}<pattern>``.
-
-        ``role``: see :meth:`Service.make_route` (key pairs belong to
-        users, so their routes need no project role); ``mode``: see
-        :class:`~occli.localcloud.app.Route` (a create opens its own
-        transactions).
-        """
-        handler = version_gate(handler, min_version, max_version)
-        # nova's instance actions, recorded for every route acting on a server
-        handler = instance_actions.recording(method, pattern, handler)
-        self.route(method, common.API_PREFIX + pattern, handler, role=role, mode=mode)
-        self._project_routes.append(
-            self.make_route(
-                method,
-                common.API_PREFIX + "/{project_id}" + pattern,
-                handler,
-                role=role,
-                mode=mode,
-            )
-        )
+    def api_handler(self, method, pattern, handler):
+        """Nova's instance actions, recorded for every route acting on a
+        server."""
+        return instance_actions.recording(method, pattern, handler)
 
     def not_found(self, req):
         """No route. Under an API nova's router answers webob's plain 404
