@@ -18,11 +18,8 @@ Resource ``options`` (``immutable``, the user options) are not supported:
 ``{}`` is accepted, any option is a 400 naming it.
 """
 
-import functools
+from occli.localcloud import validation
 
-from occli.localcloud import errors
-
-_TRUE = ("1", "t", "true", "on", "y", "yes")
 # keystone's parameter_types.boolean: what its schemas let through
 _BOOLEAN = {
     "type": ["boolean", "string", "null"],
@@ -194,29 +191,14 @@ ROLE_QUERY = {
 }
 
 
-@functools.cache
-def _validator(key):
-    import jsonschema
-
-    return jsonschema.Draft202012Validator(globals()[key])
-
-
-def _first_error(key, data):
-    return next(iter(_validator(key).iter_errors(data)), None)
+def _check(key, data, text=validation.field_text):
+    return validation.check(globals()[key], data, draft=validation.DRAFT2020_12, text=text)
 
 
 def check_body(key, body):
     """``body`` checked against the schema named ``key`` (e.g.
     ``"PROJECT_CREATE"``); BadRequest with keystone's text otherwise."""
-    error = _first_error(key, body)
-    if error is None:
-        return body
-    if error.path:
-        raise errors.BadRequest(
-            "Invalid input for field/attribute %s. Value: %s. %s"
-            % (error.path[-1], error.instance, error.message)
-        )
-    raise errors.BadRequest(error.message)
+    return _check(key, body)
 
 
 def check_query(key, query):
@@ -229,29 +211,13 @@ def check_password_change(body):
     """The ``user`` of a password change body (keystone's older
     validator: jsonschema's whole text)."""
     data = body.get("user", {}) if isinstance(body, dict) else body
-    error = _first_error("PASSWORD_CHANGE", data)
-    if error is None:
-        return data
-    if error.path:
-        raise errors.BadRequest(
-            "Invalid input for field '%s': %s" % ("/".join(str(p) for p in error.path), error)
-        )
-    raise errors.BadRequest(str(error))
+    return _check("PASSWORD_CHANGE", data, text=validation.path_text)
 
 
 def boolean(value, default=True):
     """A boolean the schemas let through (``True``, ``"no"``, ``""``, …),
     read like oslo's ``bool_from_string`` (unknown text: ``default``)."""
-    if isinstance(value, bool):
-        return value
-    if value is None or value == "":
-        return default
-    text = str(value).strip().lower()
-    if text in _TRUE:
-        return True
-    if text in ("0", "f", "false", "off", "n", "no"):
-        return False
-    return default
+    return validation.bool_from_string(value, default=default)
 
 
 def optional_boolean(value):

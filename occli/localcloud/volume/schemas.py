@@ -3,34 +3,11 @@ Cinder's ``Invalid input for field/attribute …`` 400s."""
 
 import copy
 import re
-import uuid
 from typing import Any
 
-import jsonschema
-
+from occli.localcloud import validation
 from occli.localcloud.app import HTTPError
 from occli.localcloud.volume.quotas import DB_MAX_INT
-
-_checker = jsonschema.FormatChecker()
-
-
-@_checker.checks("uuid")
-def _is_uuid(value):
-    if not isinstance(value, str):
-        return True
-    try:
-        uuid.UUID(value)
-    except ValueError:
-        return False
-    return True
-
-
-@_checker.checks("name_or_description")
-def _is_short_text(value):
-    """cinder's ``_validate_string_length`` (remove_whitespaces): at most
-    255 characters once stripped."""
-    return not isinstance(value, str) or len(value.strip()) <= 255
-
 
 _TEXT = {"type": ["string", "null"], "format": "name_or_description"}
 # a name and a description, under their current and their v1 keys
@@ -181,20 +158,9 @@ _SIZE_PATTERN = re.compile(r"^[0-9]+$")
 
 
 def validate(schema, body):
-    """Validate ``body`` like cinder's ``@validation.schema``: 400 on error."""
-    validator = jsonschema.Draft4Validator(schema, format_checker=_checker)
-    error = jsonschema.exceptions.best_match(validator.iter_errors(body))
-    if error is None:
-        return body
-    if error.path:
-        detail = "Invalid input for field/attribute %s. Value: %s. %s" % (
-            error.path[-1],
-            error.instance,
-            error.message,
-        )
-    else:
-        detail = error.message
-    raise HTTPError(400, detail)
+    """Validate ``body`` like cinder's ``@validation.schema``: jsonschema's
+    best_match error, a 400 with cinder's text."""
+    return validation.check(schema, body, order=validation.BEST)
 
 
 def size(value, field="size"):

@@ -1,94 +1,15 @@
 """JSON schemas of compute request bodies, after nova's ``schemas/*.py``.
 
-Schemas that change with the microversion are built by functions taking the
-request's :class:`~.microversions.APIVersion`.
+Schemas that change with the microversion are built, once per version, by
+functions taking the request's :class:`~.microversions.APIVersion` (their
+callers only read them).
 :func:`validate` raises nova's 400 message for the first schema error.
 """
 
-import base64
-import binascii
 import copy
-import ipaddress
-import re
-import uuid
+import functools
 
-import jsonschema
-
-from occli.localcloud.app import HTTPError
-
-_checker = jsonschema.FormatChecker()
-_NAME_BAD_EDGES = re.compile(r"^\s|\s$")
-_HOSTNAME = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$")
-_FQDN = re.compile(
-    r"^(?=.{1,255}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
-    r"(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$"
-)
-
-
-@_checker.checks("uuid")
-def _is_uuid(value):
-    if not isinstance(value, str):
-        return True
-    try:
-        uuid.UUID(value)
-    except ValueError:
-        return False
-    return True
-
-
-@_checker.checks("name")
-def _is_name(value):
-    if not isinstance(value, str):
-        return True
-    return value.isprintable() and not _NAME_BAD_EDGES.search(value)
-
-
-@_checker.checks("az_name")
-def _is_az_name(value):
-    return _is_name(value) and ":" not in value if isinstance(value, str) else True
-
-
-@_checker.checks("base64")
-def _is_base64(value):
-    if not isinstance(value, str):
-        return True
-    try:
-        base64.b64decode(value, validate=True)
-    except (binascii.Error, ValueError):
-        return False
-    return True
-
-
-@_checker.checks("ipv4")
-def _is_ipv4(value):
-    if not isinstance(value, str):
-        return True
-    try:
-        ipaddress.IPv4Address(value)
-    except ValueError:
-        return False
-    return True
-
-
-@_checker.checks("ipv6")
-def _is_ipv6(value):
-    if not isinstance(value, str):
-        return True
-    try:
-        ipaddress.IPv6Address(value)
-    except ValueError:
-        return False
-    return True
-
-
-@_checker.checks("hostname")
-def _is_hostname(value):
-    return not isinstance(value, str) or bool(_HOSTNAME.match(value))
-
-
-@_checker.checks("fqdn")
-def _is_fqdn(value):
-    return not isinstance(value, str) or bool(_FQDN.match(value))
+from occli.localcloud import validation
 
 
 def one_member(key, schema):
@@ -235,6 +156,7 @@ _bdm_legacy = {
 }
 
 
+@functools.cache
 def server_create(version):
     """``POST /servers`` at ``version``."""
     network = {
@@ -327,6 +249,7 @@ def server_create(version):
     }
 
 
+@functools.cache
 def server_update(version):
     """``PUT /servers/{id}`` at ``version``."""
     server = {
@@ -344,6 +267,7 @@ def server_update(version):
     )
 
 
+@functools.cache
 def rebuild(version):
     """The ``rebuild`` action at ``version``."""
     body = {
@@ -468,6 +392,7 @@ metadata_item = one_member(
 )
 
 
+@functools.cache
 def keypair_create(version):
     """``POST /os-keypairs`` at ``version`` (nova's schemas/keypairs.py:
     property order and the name's ``allOf`` as there, so the first error
@@ -505,6 +430,7 @@ _service_binary = {"type": "string", "minLength": 1, "maxLength": 255}
 _disabled_reason = {"type": "string", "minLength": 1, "maxLength": 255}
 
 
+@functools.cache
 def service_update(version):
     """nova ``service_update`` (2.1-2.10), ``_v211`` (up to 2.52), 2.53."""
     if version >= "2.53":
@@ -588,19 +514,7 @@ aggregate_images = one_member(
 
 
 def validate(schema, body):
-    """Validate ``body`` like nova's ``@validation.schema``: 400 on error."""
-    validator = jsonschema.Draft4Validator(schema, format_checker=_checker)
-    # nova's validator.validate(): the first error iter_errors yields (in
-    # the schema's keyword and property order), not jsonschema's best_match
-    error = next(iter(validator.iter_errors(body)), None)
-    if error is None:
-        return body
-    if error.path:
-        detail = "Invalid input for field/attribute %s. Value: %s. %s" % (
-            error.path[-1],
-            error.instance,
-            error.message,
-        )
-    else:
-        detail = error.message
-    raise HTTPError(400, detail)
+    """Validate ``body`` like nova's ``@validation.schema``: the first error
+    ``iter_errors`` yields (nova's ``validate()``, not jsonschema's
+    best_match), a 400 with nova's text."""
+    return validation.check(schema, body)

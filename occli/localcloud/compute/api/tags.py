@@ -9,7 +9,6 @@ for one the server has.
 """
 
 from occli.localcloud import errors
-from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.compute import servers
 from occli.localcloud.compute import tags
@@ -72,7 +71,7 @@ def add_tag(req):
     tags.check_writable(server, "update tag")
     try:
         schemas.validate(schemas.tag, tag)
-    except HTTPError as exc:  # the schema's message: the tag has no path
+    except errors.BadRequest as exc:  # the schema's message: the tag has no path
         raise common.bad_request(
             "Tag '%s' is invalid. It must be a non empty string without characters '/' "
             "and ','. Validation error message: %s" % (tag, exc.message)
