@@ -18,6 +18,7 @@ import string
 
 from occli.localcloud import common
 from occli.localcloud import errors
+from occli.localcloud import validation
 from occli.localcloud.compute import block_devices
 from occli.localcloud.compute import caller as callers
 from occli.localcloud.compute import flavors
@@ -110,8 +111,7 @@ def image_disk_config(db, caller, images, image_ref):
     ``OS-DCF:diskConfig`` the image's ``auto_disk_config`` property, read
     as oslo's (lenient) bool, decides: absent means MANUAL."""
     image = find_image(db, caller, images, image_ref) if image_ref else None
-    value = str((image or {}).get("auto_disk_config", "")).strip().lower()
-    return value in ("1", "t", "true", "on", "y", "yes")
+    return validation.bool_from_string((image or {}).get("auto_disk_config", ""))
 
 
 def check_image_fits(image, flavor):

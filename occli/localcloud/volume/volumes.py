@@ -13,6 +13,7 @@ import json
 from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud import progress
+from occli.localcloud import validation
 from occli.localcloud.image import images as image_rules
 from occli.localcloud.volume import quotas
 from occli.localcloud.volume import types
@@ -272,12 +273,13 @@ def _metadata_filter(value):
 
 
 def _bool(value):
-    lowered = str(value).strip().lower()
-    if lowered in ("1", "t", "true", "on", "y", "yes"):
-        return True
-    if lowered in ("0", "f", "false", "off", "n", "no"):
-        return False
-    raise errors.BadRequest("Invalid input received: Invalid boolean value %s" % value)
+    """cinder's ``strutils.bool_from_string(strict=True)``, with its text."""
+    try:
+        return validation.bool_from_string(value, strict=True)
+    except ValueError:
+        raise errors.BadRequest(
+            "Invalid input received: Invalid boolean value %s" % value
+        ) from None
 
 
 def _matches(volume, filters):

@@ -5,6 +5,7 @@ import hashlib
 import re
 from urllib.parse import urlencode
 
+from occli.localcloud import validation
 from occli.localcloud.app import HTTPError
 from occli.localcloud.compute import states
 from occli.localcloud.compute.caller import Caller
@@ -157,13 +158,7 @@ def reject_extra_params(req, allowed):
 
 def bool_param(value, name):
     """oslo ``bool_from_string(strict=True)`` for a query parameter."""
-    lowered = (value or "").strip().lower()
-    if lowered in ("1", "t", "true", "on", "y", "yes"):
-        return True
-    if lowered in ("0", "f", "false", "off", "n", "no"):
-        return False
-    # oslo's ValueError text, as nova passes it on
-    raise bad_request(
-        "Unrecognized value '%s', acceptable values are: '0', '1', 'f', 'false', 'n',"
-        " 'no', 'off', 'on', 't', 'true', 'y', 'yes'" % value
-    )
+    try:
+        return validation.bool_from_string(value, strict=True)
+    except ValueError as exc:  # oslo's text, as nova passes it on
+        raise bad_request(str(exc)) from None

@@ -20,6 +20,7 @@ flavor is looked up; texts are nova 34's (checked against the real one,
 
 import json
 
+from occli.localcloud import validation
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.compute import extra_specs
@@ -119,12 +120,10 @@ def _public(req):
         return True
     if is_public.lower() == "none":
         return None
-    lowered = is_public.strip().lower()
-    if lowered in ("1", "t", "true", "on", "y", "yes"):
-        return True
-    if lowered in ("0", "f", "false", "off", "n", "no"):
-        return False
-    raise common.bad_request("Invalid is_public filter [%s]" % is_public)
+    try:
+        return validation.bool_from_string(is_public, strict=True)
+    except ValueError:
+        raise common.bad_request("Invalid is_public filter [%s]" % is_public) from None
 
 
 def _minimum(req, param):
@@ -257,9 +256,7 @@ def _check_name(flavor):
 
 
 def _is_public(value):
-    if isinstance(value, bool):
-        return value
-    return value.strip().lower() in ("1", "t", "true", "on", "y", "yes")
+    return validation.bool_from_string(value)
 
 
 def create_flavor(req):

@@ -10,8 +10,11 @@ body sets ``status`` and/or ``forced_down``.
 import json
 
 from occli.localcloud import common as clock
+from occli.localcloud import validation
 from occli.localcloud.app import Response
+from occli.localcloud.compute import aggregates
 from occli.localcloud.compute import hosts
+from occli.localcloud.compute import scheduler
 from occli.localcloud.compute import values
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import schemas
@@ -68,7 +71,7 @@ def _service_view(req, row):
         "id": row["uuid"] if req.microversion >= "2.53" else row["id"],
         "binary": row["binary"],
         "host": row["host"],
-        "zone": hosts.service_zone(req.db, row),
+        "zone": aggregates.service_zone(req.db, row),
         "status": "disabled" if row["disabled"] else "enabled",
         "state": "down" if row["forced_down"] else "up",
         "updated_at": _heartbeat(),
@@ -91,7 +94,7 @@ def delete_service(req):
     common.require_admin(req, "os_compute_api:os-services:delete")
     ident = req.params["service_id"]
     if req.microversion >= UUID_FOR_ID_MIN_VERSION:
-        if not values.is_uuid(ident):
+        if not validation.is_uuid(ident):
             raise common.bad_request("Invalid uuid %s" % ident)
         row = _service_or_404(req, "uuid", ident)
     else:
@@ -115,9 +118,7 @@ def _service_or_404(req, column, ident):
 
 def _to_bool(value):
     """oslo ``bool_from_string`` of a value the schema's enum let through."""
-    if isinstance(value, bool):
-        return value
-    return value.strip().lower() in ("1", "t", "true", "on", "y", "yes")
+    return validation.bool_from_string(value)
 
 
 def update_service(req):
@@ -156,7 +157,7 @@ def _update_by_action(req, action, body):
 
 
 def _update_by_uuid(req, ident, body):
-    if not values.is_uuid(ident):
+    if not validation.is_uuid(ident):
         raise common.bad_request("Invalid uuid %s" % ident)
     common.require_admin(req, UPDATE_POLICY)
     row = hosts.service_by_uuid(req.db, ident)
@@ -209,7 +210,7 @@ def _hypervisor_view(req, row, detail, with_servers=False):
         if req.microversion >= "2.88":
             body["uptime"] = hosts.uptime(req.db, row)
         else:
-            body.update(hosts.node_usage(req.db, row))
+            body.update(scheduler.node_usage(req.db, row))
             body["cpu_info"] = CPU_INFO if req.microversion >= "2.28" else json.dumps(CPU_INFO)
     if with_servers:
         hosted = hosts.servers_of_host(req.db, row["host"])
@@ -286,7 +287,7 @@ def _node(req):
     uuid from 2.53 (400), an integer before (404)."""
     ident = req.params["hypervisor_id"]
     if req.microversion >= "2.53":
-        if not values.is_uuid(ident):
+        if not validation.is_uuid(ident):
             raise common.bad_request("Invalid uuid %s" % ident)
         return hosts.node(req.db, "uuid", ident)
     return hosts.node(req.db, "id", ident)
@@ -317,7 +318,7 @@ def hypervisor_uptime(req):
 def hypervisor_statistics(req):
     """``GET /os-hypervisors/statistics`` (until 2.87)."""
     common.require_admin(req, "os_compute_api:os-hypervisors:statistics")
-    return {"hypervisor_statistics": hosts.statistics(req.db)}
+    return {"hypervisor_statistics": scheduler.statistics(req.db)}
 
 
 def search_hypervisors(req):
@@ -342,7 +343,7 @@ def list_zones(req):
     return {
         "availabilityZoneInfo": [
             {"zoneName": name, "zoneState": {"available": available}, "hosts": None}
-            for name, available, _ in hosts.zones(req.db, include_internal=False)
+            for name, available, _ in aggregates.zones(req.db, include_internal=False)
         ]
     }
 
@@ -351,7 +352,7 @@ def list_zones_detail(req):
     common.require_admin(req, "os_compute_api:os-availability-zone:detail")
     now = _heartbeat()
     info = []
-    for name, available, members in hosts.zones(req.db, include_internal=True):
+    for name, available, members in aggregates.zones(req.db, include_internal=True):
         if members is not None:
             members = {
                 host: {

@@ -9,6 +9,7 @@ import json
 import re
 
 from occli.localcloud import common as clock
+from occli.localcloud import validation
 from occli.localcloud.app import Response
 from occli.localcloud.compute import migration_records as records
 from occli.localcloud.compute import moves
@@ -75,9 +76,7 @@ _force_complete = schemas.one_member("force_complete", {"type": "null"})
 
 def _bool(value):
     """oslo's ``bool_from_string`` of a value the schema let through."""
-    if isinstance(value, bool):
-        return value
-    return str(value).lower() in ("1", "t", "true", "on", "y", "yes")
+    return validation.bool_from_string(value)
 
 
 def timing(req):

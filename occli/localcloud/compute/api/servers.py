@@ -12,6 +12,7 @@ transactions of their own.
 
 import datetime
 
+from occli.localcloud import validation
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.compute import block_devices
@@ -143,15 +144,10 @@ def _parse_time(value, name):
 
 def _strict_bool(value):
     """oslo's ``bool_from_string(strict=True)``, as nova reads ``locked``."""
-    lowered = value.strip().lower()
-    if lowered in ("1", "t", "true", "on", "y", "yes"):
-        return True
-    if lowered in ("0", "f", "false", "off", "n", "no"):
-        return False
-    raise common.bad_request(
-        "Unrecognized value '%s', acceptable values are: '0', '1', 'f', 'false', 'n', 'no', "
-        "'off', 'on', 't', 'true', 'y', 'yes'" % value
-    )
+    try:
+        return validation.bool_from_string(value, strict=True)
+    except ValueError as exc:
+        raise common.bad_request(str(exc)) from None
 
 
 def _last_segment(ref):
@@ -219,7 +215,7 @@ def _search(req):
         deleted = arg("deleted")
         if deleted is not None:
             # nova: anything but a true value lists the non-deleted ones
-            search["deleted"] = deleted.strip().lower() in ("1", "t", "true", "on", "y", "yes")
+            search["deleted"] = validation.bool_from_string(deleted)
     if search.get("vm_state") == "deleted":
         if not admin:
             raise HTTPError(403, "Only administrators may list deleted instances")
