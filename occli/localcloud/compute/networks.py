@@ -23,9 +23,9 @@ import json
 
 from occli.localcloud import common
 from occli.localcloud import errors
+from occli.localcloud import validation
 from occli.localcloud.compute import scheduler
 from occli.localcloud.compute import states
-from occli.localcloud.compute import values
 from occli.localcloud.network import floating_ips as neutron_fips
 from occli.localcloud.network import networks as neutron_networks
 from occli.localcloud.network import ports as neutron_ports
@@ -92,7 +92,7 @@ def requested_ports(db, caller, requested, count):
         net = item.get("uuid")
         if net is None:
             raise errors.BadRequest("Bad network format: missing 'uuid'")
-        if not values.is_uuid(net):
+        if not validation.is_uuid(net):
             raise errors.BadRequest(
                 "Bad networks format: network uuid is not in proper format (%s)" % net
             )
