@@ -9,8 +9,9 @@ PUT/GET/HEAD/DELETE; an object's bytes are a file of its own (at most
 gets Swift's answers, never a 500. Layout, the same for every local-cloud
 service:
 
-* :mod:`.api` — the ``Service``: routes, token and temp-URL authorisation
-  (it needs the request), headers, listings, Swift's error bodies;
+* :mod:`.api` — ``ObjectStoreService`` (Swift's error bodies) and one
+  module per resource: routes, token and temp-URL authorisation (it needs
+  the request), headers, listings;
 * rules, over a sqlite3 connection and plain values, raising
   :mod:`occli.localcloud.errors`: :mod:`.accounts`, :mod:`.containers`,
   :mod:`.objects`, :mod:`.tempurl` (signature math, ``Content-Disposition``);

@@ -1,0 +1,177 @@
+"""Helpers of Swift's API modules: the account, container and object path
+patterns, Swift's errors, the caller's authorisation (done by the handlers:
+the routes are ``auth=False``), header formats and listings."""
+
+import contextlib
+import email.utils
+import math
+
+from occli.localcloud import common
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
+from occli.localcloud.app import Unauthenticated
+from occli.localcloud.objectstore import containers
+from occli.localcloud.objectstore import tempurl
+
+# the paths of an account, a container and an object (regular expressions)
+ACCOUNT = r"/v1/(?P<account>AUTH_[^/]+)"
+CONTAINER = ACCOUNT + r"/(?P<container>[^/]+)"
+OBJECT = CONTAINER + r"/(?P<object>.+)"
+
+TEMP_URL_INVALID = "401 Unauthorized: Temp URL invalid\n"
+INVALID_UTF8 = "Invalid UTF8 or contains NULL"
+TOO_LARGE = "Your request is too large."
+# keystoneauth's operator_roles (as devstack sets them: member, admin): the
+# roles that may change an account; a reader only reads
+OPERATOR_ROLE = "member"
+# the proxy's default swift_owner_headers (swift/proxy/server.py): account
+# and container answers carry them only for the account's owner
+# (keystoneauth's swift_owner: an operator role or the reseller admin), so a
+# reader never sees a temp-URL key it could sign writes with
+SWIFT_OWNER_HEADERS = frozenset(
+    (
+        "x-container-read",
+        "x-container-write",
+        "x-container-sync-key",
+        "x-container-sync-to",
+        "x-account-meta-temp-url-key",
+        "x-account-meta-temp-url-key-2",
+        "x-container-meta-temp-url-key",
+        "x-container-meta-temp-url-key-2",
+        "x-account-access-control",
+    )
+)
+
+
+class SwiftError(HTTPError):
+    """An error whose plain-text body is given verbatim."""
+
+    def __init__(self, status, text, headers=None):
+        super().__init__(status, text, headers=headers, extra={"text": text})
+
+
+def x_timestamp(ts):
+    return "%016.05f" % ts
+
+
+def last_modified(ts):
+    return email.utils.formatdate(math.ceil(ts), usegmt=True)
+
+
+def iso_listing(ts):
+    return common.iso_naive_micro(common.from_timestamp(ts))
+
+
+def meta_headers(environ, kind):
+    """``(set, remove)`` dicts of ``X-<kind>-Meta-*`` request headers."""
+    set_, remove = {}, set()
+    prefix = "HTTP_X_%s_META_" % kind.upper()
+    remove_prefix = "HTTP_X_REMOVE_%s_META_" % kind.upper()
+    for key, value in environ.items():
+        if key.startswith(prefix):
+            set_[key[len(prefix) :].lower().replace("_", "-")] = value
+        elif key.startswith(remove_prefix):
+            remove.add(key[len(remove_prefix) :].lower().replace("_", "-"))
+    return set_, remove
+
+
+def meta_out(kind, meta):
+    return {"X-%s-Meta-%s" % (kind, k.title()): v for k, v in meta.items()}
+
+
+def for_caller(headers, via):
+    """``headers`` without SWIFT_OWNER_HEADERS unless ``via`` (what
+    :func:`authorize` returned) is the account's owner, as the proxy's
+    account and container controllers strip them."""
+    if via in ("owner", "reseller"):
+        return headers
+    return {k: v for k, v in headers.items() if k.lower() not in SWIFT_OWNER_HEADERS}
+
+
+def wsgi_text(value):
+    """A WSGI (latin-1 decoded) path string as the UTF-8 text it encodes.
+
+    Like Swift's proxy, a path that is not UTF-8 or holds a NUL is a 412.
+    """
+    try:
+        text = value.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        raise SwiftError(412, INVALID_UTF8) from None
+    if "\x00" in text:
+        raise SwiftError(412, INVALID_UTF8)
+    return text
+
+
+@contextlib.contextmanager
+def reading(req):
+    """``req.db`` a read transaction, for a route without one."""
+    with req.cloud.store.read() as db:
+        req.db = db
+        try:
+            yield db
+        finally:
+            req.db = None
+
+
+def authorize(req, temp_url_ok=False):
+    """Check the caller may use the account in ``req.params``.
+
+    Returns how (keystoneauth's outcomes): ``"temp_url"``; ``"reseller"``
+    (the admin role: keystoneauth's reseller admin, here on the token's
+    own account only); ``"owner"`` (an operator role: ``swift_owner``);
+    ``"reader"`` (any other role of the project: GET and HEAD only).
+    """
+    account = req.params["account"]
+    if "temp_url_sig" in req.query or "temp_url_expires" in req.query:
+        if not temp_url_ok or not _valid_temp_url(req, account):
+            raise SwiftError(401, TEMP_URL_INVALID)
+        return "temp_url"
+    if not req.header("X-Auth-Token"):
+        raise HTTPError(401)
+    try:
+        ctx = req.context = req.cloud.authenticate(req)
+    except Unauthenticated as exc:
+        raise HTTPError(401, headers=exc.headers) from None
+    if not ctx.project_id or "AUTH_" + ctx.project_id != account:
+        raise HTTPError(403)
+    if ctx.is_admin:
+        return "reseller"
+    if OPERATOR_ROLE in ctx.roles:
+        return "owner"
+    if req.method not in ("GET", "HEAD"):
+        raise HTTPError(403)  # keystoneauth: not an operator role
+    return "reader"
+
+
+def _valid_temp_url(req, account):
+    path = wsgi_text(req.path)  # Swift signs the decoded path
+    prefix = req.cloud.objectstore.prefix
+    return tempurl.grants(req.db, account, req.method, path, prefix, req.query)
+
+
+def listing(req, items):
+    """The page of ``items`` (dicts with a ``name``) the listing query asks
+    for, at most the service's ``listing_limit``."""
+    most = req.cloud.objectstore.listing_limit
+    try:
+        limit = min(int(req.arg("limit", most)), most)
+    except ValueError:
+        raise SwiftError(412, "Value of limit must be a positive integer") from None
+    return containers.page(
+        items, req.arg("prefix"), req.arg("marker"), req.arg("end_marker"), limit
+    )
+
+
+def listing_response(req, listing, headers):
+    """A listing as JSON or plain text (one name a line), HEAD's 204."""
+    if req.method == "HEAD":
+        return Response(204, headers=headers)
+    fmt = req.arg("format") or ""
+    if "json" in fmt or "json" in (req.header("Accept") or ""):
+        return Response(
+            200, listing, headers=headers, content_type="application/json; charset=utf-8"
+        )
+    if not listing:
+        return Response(204, headers=headers)
+    text = "".join(i["name"] + "\n" for i in listing)
+    return Response(200, headers=headers, raw=text, content_type="text/plain; charset=utf-8")

@@ -1,0 +1,141 @@
+"""``/v1/AUTH_<project>/<container>/<object>``: HEAD/GET (streamed from the
+object's file; a temp URL may sign it), PUT (streamed to a file, then the
+metadata row; Etag and quota checks) and DELETE. PUT and DELETE are
+``mode=None`` routes: the body streams with no transaction open, and each
+opens its own short ones. The rules are in
+:mod:`occli.localcloud.objectstore.objects`."""
+
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
+from occli.localcloud.objectstore import accounts
+from occli.localcloud.objectstore import containers
+from occli.localcloud.objectstore import objects
+from occli.localcloud.objectstore import tempurl
+from occli.localcloud.objectstore.api import common
+
+
+def register(service):
+    # an object PUT streams its body with no transaction open, and writes
+    # only its metadata row; a DELETE removes the file after the row: both
+    # open their own transactions (mode None)
+    service.swift_route("GET", common.OBJECT, get_object)
+    service.swift_route("PUT", common.OBJECT, put_object, mode=None)
+    service.swift_route("DELETE", common.OBJECT, delete_object, mode=None)
+
+
+def get_object(req):
+    via = common.authorize(req, temp_url_ok=True)
+    obj = objects.get(req.db, req.params["account"], req.params["container"], req.params["object"])
+    headers = {
+        "Etag": obj["etag"],
+        "Last-Modified": common.last_modified(obj["timestamp"]),
+        "X-Timestamp": common.x_timestamp(obj["timestamp"]),
+        "Accept-Ranges": "bytes",
+    }
+    headers.update(common.meta_out("Object", objects.metadata(obj)))
+    if via == "temp_url":
+        headers["Content-Disposition"] = tempurl.content_disposition(
+            req.query, req.params["object"]
+        )
+    # opened in this read transaction: a replace or delete committed
+    # meanwhile unlinks the path, not the open file
+    body = () if req.method == "HEAD" else req.cloud.objectstore.files.reader(obj["file"])
+    return Response(
+        200,
+        headers=headers,
+        stream=body,
+        length=obj["size"],
+        content_type=obj["content_type"],
+    )
+
+
+def put_object(req):
+    account, container, name = (req.params[k] for k in ("account", "container", "object"))
+    files = req.cloud.objectstore.files
+    with common.reading(req) as db:
+        # the reseller admin is bound by no quota (account_quotas)
+        bound = common.authorize(req, temp_url_ok=True) != "reseller"
+        objects.check_name(name)
+        length = _body_length(req)
+        containers.get(db, account, container)
+        if bound:
+            _check_quota(req, db, account, length or 0)
+    stored = files.store(_body(req, length))
+    try:
+        objects.check_etag(req.header("Etag"), stored.md5)
+        meta, _ = common.meta_headers(req.environ, "object")
+        with req.cloud.store.transaction() as db:
+            if bound:  # the bytes received, against what is stored now
+                _check_quota(req, db, account, stored.size)
+            now, replaced = objects.put(
+                db,
+                account,
+                container,
+                name,
+                stored,
+                content_type=req.header("Content-Type"),
+                meta=meta,
+            )
+    except BaseException:
+        files.remove(stored.name)
+        raise
+    files.remove(replaced)
+    return Response(
+        201,
+        raw=b"",
+        content_type="text/html; charset=UTF-8",
+        headers={
+            "Etag": stored.md5,
+            "Last-Modified": common.last_modified(now),
+            "X-Timestamp": common.x_timestamp(now),
+        },
+    )
+
+
+def delete_object(req):
+    account, container, name = (req.params[k] for k in ("account", "container", "object"))
+    with common.reading(req):
+        common.authorize(req, temp_url_ok=True)
+    with req.cloud.store.transaction() as db:
+        removed = objects.delete(db, account, container, name)
+    req.cloud.objectstore.files.remove(removed)
+    return Response(204)
+
+
+def _check_quota(req, db, account, adding):
+    config = req.cloud.config
+    accounts.check_quota(db, account, adding, config.object_quota_bytes, config.object_quota_count)
+
+
+def _body_length(req):
+    """The declared body length, or None for a chunked body (411 without
+    either, 400 if invalid, 413 over the service's ``max_object_size``)."""
+    length = req.environ.get("CONTENT_LENGTH")
+    if not length:
+        if "chunked" not in (req.header("Transfer-Encoding") or "").lower():
+            raise HTTPError(411)
+        return None
+    try:
+        length = int(length)
+    except ValueError:
+        raise common.SwiftError(400, "Invalid Content-Length") from None
+    if length < 0:
+        raise common.SwiftError(400, "Invalid Content-Length")
+    if length > req.cloud.objectstore.max_object_size:
+        raise common.SwiftError(413, common.TOO_LARGE)
+    return length
+
+
+def _body(req, length):
+    """The body's chunks: ``length`` bytes (499 if it ends sooner, as
+    Swift's proxy answers a client gone) or, chunked (``length`` None),
+    until it ends (413 once past the service's ``max_object_size``)."""
+    most = req.cloud.objectstore.max_object_size
+    received = 0
+    for chunk in req.body_chunks(length):
+        received += len(chunk)
+        if received > most:
+            raise common.SwiftError(413, common.TOO_LARGE)
+        yield chunk
+    if length is not None and received < length:
+        raise HTTPError(499)
