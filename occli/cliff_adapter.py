@@ -10,6 +10,7 @@ Built-in and plugin commands go through this one adapter.
 """
 
 import argparse
+from typing import Any
 
 # cliff's value, shell and csv formatters print ``str(machine_readable())``:
 # a Python repr for dict and list cells. occli gives them JSON instead.
@@ -105,6 +106,8 @@ def make_command(name, func, dist=None):
     of a third-party plugin, named in the command's help.
     """
     kind = getattr(func, "output", None)
+    # cliff's Lister, ShowOne or Command: the methods below call the one chosen
+    base: type[Any]
     if kind == "list":
         from cliff.lister import Lister as base
     elif kind == "show":
@@ -258,31 +261,32 @@ def _connect_failure(app, exc):
     return exceptions.from_connect_failure(exc, getattr(client, "cloud_config", None))
 
 
-_FORMATTERS: dict[str, object] = {}
+_FORMATTERS: dict[type, type] = {}
+
+
+class _ParagraphFill(argparse.HelpFormatter):
+    """Fills each paragraph of a description on its own, and keeps the
+    lines of an example paragraph ("Example: occli …") as they are:
+    argparse's own makes one paragraph of the whole text. A mixin: the
+    formatter it is put in front of fills the other paragraphs."""
+
+    def _fill_text(self, text, width, indent):
+        import re
+
+        paragraphs = re.split(r"\n\s*\n", text.strip())
+        filled = []
+        for paragraph in paragraphs:
+            if paragraph.lstrip().startswith(("Example", "occli ")):
+                filled.append("\n".join(indent + line.rstrip() for line in paragraph.splitlines()))
+            else:
+                filled.append(super()._fill_text(paragraph, width, indent))
+        return "\n\n".join(filled)
 
 
 def _help_formatter(cls):
-    """``cls`` filling each paragraph of a description on its own, and
-    keeping the lines of an example paragraph ("Example: occli …") as
-    they are: argparse's own makes one paragraph of the whole text."""
+    """``cls`` with :class:`_ParagraphFill` in front of it."""
     if cls not in _FORMATTERS:
-
-        class HelpFormatter(cls):
-            def _fill_text(self, text, width, indent):
-                import re
-
-                paragraphs = re.split(r"\n\s*\n", text.strip())
-                filled = []
-                for paragraph in paragraphs:
-                    if paragraph.lstrip().startswith(("Example", "occli ")):
-                        filled.append(
-                            "\n".join(indent + line.rstrip() for line in paragraph.splitlines())
-                        )
-                    else:
-                        filled.append(super()._fill_text(paragraph, width, indent))
-                return "\n\n".join(filled)
-
-        _FORMATTERS[cls] = HelpFormatter
+        _FORMATTERS[cls] = type("HelpFormatter", (_ParagraphFill, cls), {})
     return _FORMATTERS[cls]
 
 

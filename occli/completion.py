@@ -164,6 +164,7 @@ class CompleteCommand(complete.CompleteCommand):
                 self.app.stdout.write(name + "\n")
             return 0
         name = parsed_args.name or self.app.NAME
+        shell: complete.CompleteShellBase
         if parsed_args.shell == "bash":
             shell = CompleteBash(name, self.app.stdout, self.app.parser)
         else:

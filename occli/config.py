@@ -164,7 +164,7 @@ def default_search_dirs() -> list[str]:
     return result
 
 
-def _search(basename: str, override_var: str, environ: Mapping[str, str]) -> list[str]:
+def _search(basename: str, override_var: str | None, environ: Mapping[str, str]) -> list[str]:
     dirs = SEARCH_DIRS if SEARCH_DIRS is not None else default_search_dirs()
     files = [os.path.join(d, basename + s) for d in dirs for s in _SUFFIXES]
     explicit = environ.get(override_var) if override_var else None

@@ -422,7 +422,7 @@ def _dist_id(dist):
     if dist is None:
         return "", ""
     text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
-    headers = {}
+    headers: dict[str, str] = {}
     for line in text.splitlines():
         if not line.strip():
             break
@@ -614,6 +614,8 @@ def _import_file(path, module_name):
             % (module_name, getattr(module, "__file__", "?"))
         )
     spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError("%s cannot be imported as a module" % path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     try:
@@ -711,7 +713,10 @@ def _summary(func, name):
 
 def _failing_command(name, plugin, reason):
     """A stand-in ``do_*`` function explaining why ``name`` cannot run."""
+    from occli import utils
 
+    @utils.no_client
+    @utils.arg("args", nargs="...", help="(ignored)")
     def do_unavailable(client, args):
         from occli import exceptions
 
@@ -720,8 +725,6 @@ def _failing_command(name, plugin, reason):
         )
 
     do_unavailable.__doc__ = "Unavailable: %s" % reason
-    do_unavailable.needs_client = False
-    do_unavailable.arguments = [(("args",), {"nargs": "...", "help": "(ignored)"})]
     return do_unavailable
 
 

@@ -70,9 +70,9 @@ def expand(cloud_name, cloud, environ=None):
 
 
 def _public_cloud(name, environ):
-    problems = []
+    problems: list[str] = []
     path, data = config._first(public_cloud_files(environ), problems)
-    if path is None:
+    if data is None:
         return None, None
     public = data.get("public-clouds") or {}
     if not isinstance(public, dict) or name not in public:

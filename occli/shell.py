@@ -12,6 +12,7 @@ import logging
 import os
 import re
 import sys
+from typing import cast
 
 from cliff import app
 from cliff import commandmanager
@@ -260,10 +261,11 @@ class OcCLI(app.App):
 
     NAME = "occli"
     CONSOLE_MESSAGE_FORMAT = "%(message)s"
+    parser: GlobalOptionParser  # what build_option_parser makes
 
     def __init__(self):
         super().__init__(
-            description=OcCLI.__doc__.splitlines()[0],
+            description=(OcCLI.__doc__ or "").partition("\n")[0],
             version=__version__,
             command_manager=commandmanager.CommandManager(None),
             deferred_help=False,
@@ -391,12 +393,14 @@ class OcCLI(app.App):
                 )
         registry = plugins.registry(plugin_dirs)
         for name in registry.command_names():
-            self.command_manager.commands[name] = cliff_adapter.LazyCommand(
+            command = cliff_adapter.LazyCommand(
                 name,
                 functools.partial(registry.command, name),
                 summary=registry.summary(name),
                 dist=registry.dist_of(name),
             )
+            # what cliff uses of an entry point: name, value, load()
+            self.command_manager.commands[name] = cast("commandmanager.EntryPointWrapper", command)
 
     def build_option_parser(self, description, version, argparse_kwargs=None):
         parser = GlobalOptionParser(
@@ -495,7 +499,7 @@ class OcCLI(app.App):
             self._print_timing()
 
     def _print_timing(self):
-        timings = self._client.session.get_timings()
+        timings = self.client.session.get_timings()
         total = 0.0
         self.stderr.write("Timing:\n")
         for t in timings:

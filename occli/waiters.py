@@ -214,7 +214,7 @@ def wait_for_servers(fetch, expected, what, timeout=600, interval=2, stream=None
         return len(found) >= expected and all(_server_settled(s) for s in found)
 
     def describe(found):
-        counts = {}
+        counts: dict[str, int] = {}
         for s in found:
             text = server_progress(s)
             counts[text] = counts.get(text, 0) + 1

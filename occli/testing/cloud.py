@@ -298,7 +298,7 @@ class CloudFixture:
         configured can be reached by mistake): ``Client()``,
         ``Client(cloud="local")``, ``openstack.connect()``, ``occli`` and
         ``openstack`` subprocesses all find this cloud. Restored after."""
-        saved = {k: v for k, v in os.environ.items() if k.startswith("OS_")}
+        saved: dict[str, str | None] = {k: v for k, v in os.environ.items() if k.startswith("OS_")}
         new = self.environ(cloud)
         for key in ("OCCLI_CACHE_DIR", "OCCLI_LOCALCLOUD_DIR"):
             saved[key] = os.environ.get(key)
@@ -527,7 +527,11 @@ class local_cloud(contextlib.ContextDecorator):
             params[-1].POSITIONAL_ONLY,
             params[-1].POSITIONAL_OR_KEYWORD,
         ):
-            wrapper.__signature__ = signature.replace(parameters=params[:-1])
+            # typeshed's functools._Wrapped declares no __signature__, which
+            # inspect.signature (and so pytest) reads on any function
+            wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
+                parameters=params[:-1]
+            )
         return wrapper
 
     def _copy(self):
