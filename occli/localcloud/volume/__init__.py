@@ -1,8 +1,8 @@
 """Cinder (block storage API v3) for the local cloud, mounted at ``/volume``.
 
-* :mod:`.api` — ``VolumeService``: routes, microversions, Cinder's fault
-  bodies and version documents; :mod:`.views` and :mod:`.schemas` its
-  answers and request checks;
+* :mod:`.api` — ``VolumeService`` and one module per resource: routes,
+  microversions, Cinder's fault bodies, version documents and views;
+  :mod:`.schemas` its request checks;
 * rules over a sqlite3 connection raising :mod:`occli.localcloud.errors`
   with Cinder's messages: :mod:`.volumes`, :mod:`.snapshots`,
   :mod:`.types` (the seeded ``__DEFAULT__``), :mod:`.attachments`,

@@ -7,7 +7,7 @@ import pathlib
 
 import pytest
 
-from occli.localcloud.volume.api import service as volume_api
+from occli.localcloud.volume.api import microversions
 from tests.shape import assert_same_shape
 from tests.unit.localcloud.volume_harness import cinder_cloud
 from tests.unit.localcloud.volume_harness import message
@@ -25,7 +25,7 @@ def test_version_documents_need_no_token(cinder):
     assert root.status == 300
     assert_same_shape(root.json(), load("versions/versions-response.json"))
     document = root.json()["versions"][0]
-    assert (document["min_version"], document["version"]) == ("3.0", volume_api.MAX_VERSION)
+    assert (document["min_version"], document["version"]) == ("3.0", microversions.MAX_VERSION)
     assert document["links"][1]["href"] == "http://cloud.test:8775/volume/v3/"
     v3 = cinder.client.get("/volume/v3")
     assert v3.status == 200 and v3.json() == root.json()
@@ -34,7 +34,7 @@ def test_version_documents_need_no_token(cinder):
 def test_microversion_header(cinder):
     assert cinder.get("/volumes", version=None).header("OpenStack-API-Version") == "volume 3.0"
     latest = cinder.get("/volumes", version="latest")
-    assert latest.header("OpenStack-API-Version") == "volume " + volume_api.MAX_VERSION
+    assert latest.header("OpenStack-API-Version") == "volume " + microversions.MAX_VERSION
     assert latest.header("Vary") == "OpenStack-API-Version"
     too_new = cinder.get("/volumes", version="3.71")
     assert too_new.status == 406

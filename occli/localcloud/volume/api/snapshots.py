@@ -1,0 +1,113 @@
+"""``/snapshots``: list (summary and detail), create (an in-use volume's
+needs ``force`` before 3.66), show, update, delete and the admin's
+``os-force_delete`` action."""
+
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
+from occli.localcloud.volume import schemas
+from occli.localcloud.volume import snapshots
+from occli.localcloud.volume import volumes
+from occli.localcloud.volume.api import common
+from occli.localcloud.volume.api import microversions
+from occli.localcloud.volume.api import views
+
+
+def register(service):
+    service.api("GET", "/snapshots", list_snapshots)
+    service.api("GET", "/snapshots/detail", list_snapshots_detail)
+    service.api("POST", "/snapshots", create_snapshot)
+    service.api("GET", "/snapshots/{snapshot_id}", show_snapshot)
+    service.api("PUT", "/snapshots/{snapshot_id}", update_snapshot)
+    service.api("DELETE", "/snapshots/{snapshot_id}", delete_snapshot)
+    service.api("POST", "/snapshots/{snapshot_id}/action", snapshot_action)
+
+
+def _snapshot(req):
+    return snapshots.get(
+        req.db, req.context, req.params["snapshot_id"], common.snapshots_lazy(req)
+    )
+
+
+def _list(req, render, collection):
+    params = common.query_params(req)
+    # of its conversions only the metadata one applies to snapshot filters
+    filters = volumes.parse_filters(common.filters(req, params, snapshots.FILTERS))
+    order = snapshots.sort_order(*common.sort(params))
+    limit = common.limit(params)
+    found = snapshots.listing(
+        req.db,
+        common.snapshots_lazy(req),
+        common.scope(req, params),
+        filters,
+        order,
+        params.get("marker"),
+        limit,
+    )
+    body = {"snapshots": [render(s) for s in found]}
+    link = views.next_link(req, collection, found, limit)
+    if link:
+        body["snapshots_links"] = link
+    return Response(200, body)
+
+
+def list_snapshots(req):
+    return _list(req, lambda s: views.snapshot_summary(req, s), "snapshots")
+
+
+def list_snapshots_detail(req):
+    return _list(req, lambda s: views.snapshot(req, s), "snapshots/detail")
+
+
+def create_snapshot(req):
+    body = schemas.validate(schemas.SNAPSHOT_CREATE, req.json())["snapshot"]
+    volume = volumes.get(req.db, req.context, body["volume_id"], common.volumes_lazy(req))
+    force = body.get("force")
+    force = force is not None and schemas.truthy(force)
+    if (
+        body.get("force") is not None
+        and not force
+        and req.microversion >= microversions.SNAPSHOT_IN_USE
+    ):
+        raise HTTPError(400, snapshots.SNAPSHOT_IN_USE_FLAG)
+    name = body.get("name", body.get("display_name"))
+    description = body.get("description", body.get("display_description"))
+    snap = snapshots.create(
+        req.db,
+        req.context,
+        volume,
+        name.strip() if isinstance(name, str) else name,
+        description.strip() if isinstance(description, str) else description,
+        body.get("metadata"),
+        force or req.microversion >= microversions.SNAPSHOT_IN_USE,
+    )
+    return Response(202, {"snapshot": views.snapshot(req, snap)})
+
+
+def show_snapshot(req):
+    return Response(200, {"snapshot": views.snapshot(req, _snapshot(req))})
+
+
+def update_snapshot(req):
+    body = schemas.validate(schemas.SNAPSHOT_UPDATE, req.json())["snapshot"]
+    snap = _snapshot(req)
+    snapshots.update(req.db, snap, common.name_changes(body))
+    return Response(200, {"snapshot": views.snapshot(req, snap)})
+
+
+def delete_snapshot(req):
+    snapshots.delete(req.db, _snapshot(req))
+    return Response(202)
+
+
+def snapshot_action(req):
+    """``os-force_delete`` (Cinder's SnapshotAdminController): the
+    snapshot whatever its status; admin only, after the lookup."""
+    body = req.json()
+    action = next(iter(body), None) if isinstance(body, dict) and len(body) == 1 else None
+    if action != "os-force_delete":
+        raise HTTPError(400, "There is no such action: %s" % (action or "None"))
+    snap = _snapshot(req)
+    if not req.context.is_admin:
+        raise common.policy_denied("volume_extension:snapshot_admin_actions:force_delete")
+    snapshots.delete(req.db, snap, force=True)
+    return Response(202)

@@ -1,0 +1,167 @@
+"""``/volumes``: list (summary and detail: filters, sorting, paging,
+``with_count`` 3.45), create (blank, from an image, a snapshot or a
+volume), show, update, delete (``force``, ``cascade``) and the
+``os-extend`` action."""
+
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
+from occli.localcloud.volume import schemas
+from occli.localcloud.volume import snapshots
+from occli.localcloud.volume import types
+from occli.localcloud.volume import volumes
+from occli.localcloud.volume.api import common
+from occli.localcloud.volume.api import microversions
+from occli.localcloud.volume.api import views
+
+
+def register(service):
+    service.api("GET", "/volumes", list_volumes)
+    service.api("GET", "/volumes/detail", list_volumes_detail)
+    service.api("POST", "/volumes", create_volume)
+    service.api("GET", "/volumes/{volume_id}", show_volume)
+    service.api("PUT", "/volumes/{volume_id}", update_volume)
+    service.api("DELETE", "/volumes/{volume_id}", delete_volume)
+    service.api("POST", "/volumes/{volume_id}/action", volume_action)
+
+
+def _view(req, volume):
+    return views.volume_detail(
+        req, volume, types.names(req.db), volumes.attachments(req.db, volume["id"])
+    )
+
+
+def _list(req):
+    params = common.query_params(req)
+    filters = volumes.parse_filters(common.filters(req, params, volumes.FILTERS))
+    if "display_name" in params and "name" not in filters:
+        filters["name"] = params["display_name"]
+    order = volumes.sort_order(*common.sort(params))
+    limit = common.limit(params)
+    found = volumes.listing(
+        req.db,
+        req.context,
+        common.volumes_lazy(req),
+        common.scope(req, params),
+        filters,
+        order,
+        params.get("marker"),
+        None,
+    )
+    total = len(found)
+    offset = params.get("offset")
+    if offset is not None:
+        try:
+            start = int(offset)
+        except ValueError:
+            raise HTTPError(400, "offset param must be an integer") from None
+        if start < 0:
+            raise HTTPError(400, "offset param must be positive")
+        found = found[start:]
+    page = found if limit is None else found[:limit]
+    return page, total, limit, params
+
+
+def _list_body(req, render, collection):
+    """A volume list answer; ``render(page)``: the page's views."""
+    page, total, limit, params = _list(req)
+    body = {"volumes": render(page)}
+    link = views.next_link(req, collection, page, limit)
+    if link:
+        body["volumes_links"] = link
+    if req.microversion >= microversions.SUPPORT_COUNT_INFO and schemas.truthy(
+        params.get("with_count")
+    ):
+        body["count"] = total
+    return Response(200, body)
+
+
+def list_volumes(req):
+    return _list_body(req, lambda page: [views.volume_summary(req, v) for v in page], "volumes")
+
+
+def list_volumes_detail(req):
+    def render(page):
+        names = types.names(req.db)
+        attached = volumes.attachments_of(req.db, [v["id"] for v in page])
+        return [views.volume_detail(req, v, names, attached.get(v["id"], [])) for v in page]
+
+    return _list_body(req, render, "volumes/detail")
+
+
+def create_volume(req):
+    schema = schemas.VOLUME_CREATE_353 if req.microversion >= "3.53" else schemas.VOLUME_CREATE
+    body = schemas.validate(schema, req.json())["volume"]
+    if body.get("multiattach") is not None and schemas.truthy(body["multiattach"]):
+        raise HTTPError(
+            400,
+            "multiattach parameter has been removed. The default behavior is to use"
+            " multiattach enabled volume types. Contact your administrator to create a"
+            " multiattach enabled volume type and use it to create multiattach volumes.",
+        )
+    spec = {
+        "name": body.get("name", body.get("display_name")),
+        "description": body.get("description", body.get("display_description")),
+        "volume_type": body.get("volume_type"),
+        "metadata": body.get("metadata"),
+        "snapshot_id": body.get("snapshot_id"),
+        "source_volid": body.get("source_volid"),
+        "imageRef": body.get("imageRef", body.get("image_id")),
+        "availability_zone": body.get("availability_zone"),
+        "size": schemas.size(body.get("size")),
+    }
+    for key in ("name", "description"):
+        if isinstance(spec[key], str):
+            spec[key] = spec[key].strip()
+    volume = volumes.create(req.db, req.context, req.cloud.store, req.cloud.config, spec)
+    view = views.volume_detail(req, volume, types.names(req.db), [], extended=False)
+    return Response(202, {"volume": view})
+
+
+def show_volume(req):
+    return Response(200, {"volume": _view(req, common.volume(req))})
+
+
+def update_volume(req):
+    schema = schemas.VOLUME_UPDATE_353 if req.microversion >= "3.53" else schemas.VOLUME_UPDATE
+    body = schemas.validate(schema, req.json())["volume"]
+    volume = common.volume(req)
+    changes = common.name_changes(body)
+    if "metadata" in body:
+        changes["metadata"] = body["metadata"]
+    volumes.update(req.db, volume, changes)
+    return Response(200, {"volume": _view(req, volume)})
+
+
+def delete_volume(req):
+    params = common.query_params(req)
+    force = schemas.truthy(params.get("force", "false"))
+    cascade = schemas.truthy(params.get("cascade", "false"))
+    if force and not req.context.is_admin:
+        raise common.policy_denied("volume:force_delete")
+    volume = common.volume(req)
+    if cascade:
+        for snap in snapshots.listing(
+            req.db, common.snapshots_lazy(req), None, {"volume_id": volume["id"]},
+            snapshots.sort_order([], []), None, None,
+        ):  # fmt: skip
+            if not force and snap["status"] not in ("available", "error", "deleting"):
+                raise HTTPError(400, "Invalid volume: Failed to update snapshot.")
+            snapshots.delete(req.db, snap, force=True)
+    volumes.delete(req.db, volume, force=force)
+    return Response(202)
+
+
+def volume_action(req):
+    body = req.json()
+    action = next(iter(body), None) if isinstance(body, dict) and len(body) == 1 else None
+    if action != "os-extend":
+        raise HTTPError(400, "There is no such action: %s" % (action or "None"))
+    new_size = schemas.validate(schemas.EXTEND, body)["os-extend"]["new_size"]
+    volume = common.volume(req)
+    volumes.extend(
+        req.db,
+        volume,
+        schemas.size(new_size, "new_size"),
+        req.microversion >= microversions.EXTEND_ATTACHED,
+    )
+    return Response(202)
