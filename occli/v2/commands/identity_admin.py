@@ -479,14 +479,14 @@ def do_role_assignment_list(client, args):
         access = client.session.auth.get_access(client.session)
     user = (
         access.user_id
-        if args.auth_user
+        if access is not None and args.auth_user
         else _user(client, args.user, args.user_domain)
         if args.user
         else None
     )
     project = (
         access.project_id
-        if args.auth_project
+        if access is not None and args.auth_project
         else _project(client, args.project, args.project_domain)
         if args.project
         else None

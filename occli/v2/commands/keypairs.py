@@ -138,7 +138,7 @@ def do_keypair_create(client, args):
             ) from None
     client.keypairs.check_create(public_key=public_key, key_type=args.key_type, user_id=args.user)
     user_id = _user_id(client, args)
-    key_path = os.path.expanduser(args.private_key) if args.private_key else None
+    key_path = os.path.expanduser(args.private_key) if args.private_key else ""
     key_file = _reserve(key_path) if key_path else None
     try:
         keypair = client.keypairs.create(

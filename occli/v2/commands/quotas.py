@@ -187,7 +187,7 @@ def _split_limits(client, args):
 def _service_rows(info, usage, used_key="in_use"):
     """One row per limit of ``info`` (a service's quotas), named as OSC
     shows it; with ``usage``, its limit, ``used_key`` and reserved."""
-    rows = []
+    rows: list[tuple[object, ...]] = []
     for name in sorted(k for k in info if k != "id"):
         value = info[name]
         shown = SHOWN_AS.get(name, name)
@@ -263,7 +263,7 @@ def do_quota_show(client, args):
     picked = args.compute or args.network or args.volume
     if args.quota_class and (args.network or args.volume):
         raise exceptions.ValidationError("--class shows compute limits only.")
-    headers = ("Resource", "Limit")
+    headers: tuple[str, ...] = ("Resource", "Limit")
     if args.usage:
         headers += ("In Use", "Reserved")
     if args.quota_class:

@@ -65,7 +65,7 @@ def _parse_block_device(text):
         api_key, convert = _BD_KEYS[key]
         if convert == "bool":
             value = strutils.parse_bool(value, "--block-device " + key)
-        elif convert is not None:
+        elif callable(convert):
             try:
                 value = convert(value)
             except ValueError:
@@ -340,7 +340,7 @@ def do_server_create(client, args):
         raise exceptions.ValidationError(
             "--no-security-group cannot be combined with --security-group."
         )
-    hints = {}
+    hints: dict[str, str | list[str]] = {}
     for key, value in args.hints:
         if key in hints:
             old = hints[key]

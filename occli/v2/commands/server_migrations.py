@@ -100,7 +100,9 @@ def do_server_migrate(client, args):
                 "--%s and --%s cannot be combined."
                 % (one.replace("_", "-"), other.replace("_", "-"))
             )
-    block = True if args.block_migration else False if args.shared_migration else None
+    block: bool | str | None = (
+        True if args.block_migration else False if args.shared_migration else None
+    )
     overcommit = True if args.disk_overcommit else False if args.no_disk_overcommit else None
     if not args.live_migration and (block is not None or overcommit is not None):
         raise exceptions.ValidationError(

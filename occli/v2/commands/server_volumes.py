@@ -71,8 +71,11 @@ def do_server_add_volume(client, args):
         delete_on_termination=args.delete_on_termination,
     )
     info = attachment.to_dict()
-    keys = ("id", "serverId", "volumeId", "device", "tag", "delete_on_termination")
-    keys = [k for k in keys if k in info]
+    keys = [
+        k
+        for k in ("id", "serverId", "volumeId", "device", "tag", "delete_on_termination")
+        if k in info
+    ]
     names = {"id": "ID", "serverId": "Server ID", "volumeId": "Volume ID", "device": "Device"}
     names.update(tag="Tag", delete_on_termination="Delete On Termination")
     return columns.show(info, columns=keys, rename=names)

@@ -39,8 +39,8 @@ def do_software_deployment_list(client, args):
     Example: occli software deployment list --server vm1
     """
     server_id = _server_id(client, args.server) if args.server else None
-    cols = ("id", "config_id", "server_id", "action", "status")
-    headers = ("ID", "Config ID", "Server ID", "Action", "Status")
+    cols: tuple[str, ...] = ("id", "config_id", "server_id", "action", "status")
+    headers: tuple[str, ...] = ("ID", "Config ID", "Server ID", "Action", "Status")
     if args.long:
         cols += ("creation_time", "status_reason")
         headers += ("Creation Time", "Status Reason")

@@ -3,6 +3,8 @@
 ``server add volume`` attaches one (:mod:`occli.v2.commands.server_volumes`)."""
 
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from cliff import columns as cliff_columns
 
@@ -103,7 +105,7 @@ def do_volume_list(client, args):
     if args.all_projects:
         cols.insert(1, "os-vol-tenant-attr:tenant_id")
         headers.insert(1, "Project")
-    formatters = dict(_FORMATTERS)
+    formatters: dict[str, Callable[[Any], cliff_columns.FormattableColumn]] = dict(_FORMATTERS)
     if utils.column_used(args, "Attached to") and not args.no_name_lookup:
         names = _ServerNames(client, args.all_projects)
         volumes = names.reading(volumes)
