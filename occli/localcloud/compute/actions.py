@@ -4,8 +4,9 @@ dumps and the console log, as nova's compute API rules (snapshots:
 
 State checks follow nova's ``check_instance_state`` (allowed vm_states,
 task_state None unless stated, launched at least once) and
-``check_instance_lock``; operations start a pending plan (see
-:mod:`.states`) that completes lazily after ``config.build_time``.
+``check_instance_lock``, both in :mod:`.server_rows`; operations start a
+pending plan (see :mod:`.states`) that completes lazily after
+``config.build_time``.
 """
 
 import json
@@ -16,7 +17,7 @@ from occli.localcloud.compute import caller as callers
 from occli.localcloud.compute import flavors
 from occli.localcloud.compute import keypairs
 from occli.localcloud.compute import quotas
-from occli.localcloud.compute import servers
+from occli.localcloud.compute import server_rows
 from occli.localcloud.compute import states
 from occli.localcloud.compute import values
 
@@ -53,27 +54,6 @@ POWER_ACTIONS = {
 UNSET = object()
 
 
-def check_state(server, action, vm_states, task_states=(None,), must_have_launched=True):
-    """409 ``Cannot '<action>' instance <id> while it is in <attr> <value>``."""
-    for attr, allowed in (("vm_state", vm_states), ("task_state", task_states)):
-        if allowed is not None and server[attr] not in allowed:
-            raise _invalid_state(action, server, attr, server[attr])
-    if must_have_launched and not server["launched_at"]:
-        raise _invalid_state(action, server, "launched_at", None)
-
-
-def _invalid_state(action, server, attr, value):
-    # nova common.raise_http_conflict_for_instance_invalid_state: without a
-    # state value (never launched: launched_at None) the generic text is used
-    if value is None:
-        return errors.Conflict(
-            "Instance %s is in an invalid state for '%s'" % (server["id"], action)
-        )
-    return errors.Conflict(
-        "Cannot '%s' instance %s while it is in %s %s" % (action, server["id"], attr, value)
-    )
-
-
 def check_host(server):
     """Nova's ``check_instance_host``: 409 for a server without a host (a
     build the scheduler could not place)."""
@@ -96,25 +76,25 @@ def _start(db, server, tasks, end, progress=False, failure=None):
 
 
 def _save(db, server):
-    servers.touch(server)
-    servers.save(db, server)
+    server_rows.touch(server)
+    server_rows.save(db, server)
 
 
 def power(db, caller, server, action):
     """One of :data:`POWER_ACTIONS` (start, stop, pause, …)."""
     name, allowed, tasks, vm_state, power_state, needs_host = POWER_ACTIONS[action]
-    servers.check_lock(caller, server)
+    server_rows.check_lock(caller, server)
     if needs_host:
         check_host(server)
-    check_state(server, name, allowed)
+    server_rows.check_state(server, name, allowed)
     _start(db, server, tasks, {"vm_state": vm_state, "power_state": power_state})
 
 
 def reboot(db, caller, server, hard):
-    servers.check_lock(caller, server)
-    check_state(server, "reboot", HARD_REBOOT_STATES, ALLOW_REBOOT_TASKS)
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "reboot", HARD_REBOOT_STATES, ALLOW_REBOOT_TASKS)
     if not hard:
-        check_state(server, "reboot", ("active",))
+        server_rows.check_state(server, "reboot", ("active",))
         tasks = ["rebooting", "reboot_pending", "reboot_started"]
     else:
         tasks = ["rebooting_hard", "reboot_pending_hard", "reboot_started_hard"]
@@ -144,8 +124,8 @@ def rebuild(
     setting ``columns`` (name, description, access IPs, user data,
     hostname, disk config, trusted certs), ``metadata`` if given and the
     keypair if ``key_name`` is given (None removes it)."""
-    servers.check_lock(caller, server)
-    check_state(server, "rebuild", ("active", "stopped", "error"))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "rebuild", ("active", "stopped", "error"))
     # nova's _action_rebuild answers its ImageNotFound so
     image = build.resolve_image(db, caller, images, image_ref, "Cannot find image for rebuild")
     # nova checks instance.flavor: the flavor may be deleted since
@@ -183,8 +163,8 @@ def _set_key(db, caller, server, key_name):
 
 
 def resize(db, caller, server, flavor_ref, auto_disk_config=None, config=None):
-    servers.check_lock(caller, server)
-    check_state(server, "resize", ("active", "stopped"))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "resize", ("active", "stopped"))
     new = flavors.resolve(db, flavor_ref, caller)
     current = json.loads(server["flavor"])
     if new["id"] == current["id"]:
@@ -210,8 +190,8 @@ def resize(db, caller, server, flavor_ref, auto_disk_config=None, config=None):
 
 
 def confirm_resize(db, caller, server):
-    servers.check_lock(caller, server)
-    check_state(server, "confirmResize", ("resized",))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "confirmResize", ("resized",))
     if not server["old_flavor"]:
         raise errors.BadRequest("Instance has not been resized.")
     server["vm_state"], server["power_state"] = _powered(server)
@@ -220,8 +200,8 @@ def confirm_resize(db, caller, server):
 
 
 def revert_resize(db, caller, server, config=None):
-    servers.check_lock(caller, server)
-    check_state(server, "revertResize", ("resized",))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "revertResize", ("resized",))
     if not server["old_flavor"]:
         raise errors.BadRequest("Instance has not been resized.")
     # reverting a downsize grows the server back (nova checks it too)
@@ -247,8 +227,10 @@ def revert_resize(db, caller, server, config=None):
 
 
 def trigger_crash_dump(caller, server):
-    servers.check_lock(caller, server)
-    check_state(server, "trigger_crash_dump", ("active", "paused", "rescued", "resized", "error"))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(
+        server, "trigger_crash_dump", ("active", "paused", "rescued", "resized", "error")
+    )
 
 
 def console_output(server, length=None):

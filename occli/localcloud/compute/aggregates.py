@@ -4,7 +4,7 @@
 A compute host's availability zone is the ``availability_zone`` metadata of
 the aggregates it belongs to, else the default zone ``nova``
 (:func:`host_zone`); :func:`hosts_in_zone` answers the reverse question for
-scheduling. Rules:
+scheduling and :func:`zones` lists the zones (os-availability-zone). Rules:
 
 * a host is in at most one zone: an aggregate's zone may not differ from the
   zone another aggregate already gives one of its hosts;
@@ -17,7 +17,7 @@ scheduling. Rules:
 from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.compute import hosts
-from occli.localcloud.compute import servers
+from occli.localcloud.compute import server_rows
 
 DEFAULT_ZONE = "nova"
 
@@ -80,8 +80,35 @@ def hosts_in_zone(db, zone):
     return [h for h in hosts.compute_hosts(db) if zones.get(h, DEFAULT_ZONE) == zone]
 
 
+def service_zone(db, row):
+    """The availability zone of a service row."""
+    if row["binary"] == hosts.COMPUTE_BINARY:
+        return host_zone(db, row["host"])
+    return hosts.INTERNAL_ZONE
+
+
+def zones(db, include_internal):
+    """``[(zone, available, {host: [enabled service rows]} or None)]``:
+    nova's ``get_availability_zones`` — a zone is available when it has an
+    enabled service, else listed as not available — available zones first
+    (each group by name; nova's order comes from sets). As in nova's
+    verbose listing, disabled services are left out of ``hosts``."""
+    enabled, disabled = {}, set()
+    for row in db.execute("SELECT * FROM compute_services ORDER BY id"):
+        zone = service_zone(db, row)
+        if zone == hosts.INTERNAL_ZONE and not include_internal:
+            continue
+        if row["disabled"]:
+            disabled.add(zone)
+        else:
+            enabled.setdefault(zone, {}).setdefault(row["host"], []).append(row)
+    return [(name, True, enabled[name]) for name in sorted(enabled)] + [
+        (name, False, None) for name in sorted(disabled - set(enabled))
+    ]
+
+
 def _has_servers(db, host):
-    return servers.servers_on_host(db, host) > 0
+    return server_rows.servers_on_host(db, host) > 0
 
 
 # -- rows -----------------------------------------------------------------
@@ -311,7 +338,7 @@ def _refuse_zone_move(db, host, template, agg_id, verb, exclude, zone):
     aggregates' metadata name it (None without one, not the default zone).
     Joining: from that zone to ``zone``; leaving aggregate ``exclude``
     (zone ``zone``): from ``zone`` to what the others give."""
-    count = servers.servers_on_host(db, host)
+    count = server_rows.servers_on_host(db, host)
     if not count:
         return
     others = sorted(_zones_by_host(db, [host], exclude=exclude).get(host, ()))
@@ -319,3 +346,16 @@ def _refuse_zone_move(db, host, template, agg_id, verb, exclude, zone):
     before, after = (other, zone) if exclude is None else (zone, other)
     if before != after:
         raise errors.Conflict(template % (agg_id, _MOVE % (verb, before, after, count)))
+
+
+def _leave_all(db, host):
+    """A deleted compute host leaves every aggregate it is in (nova's
+    ``ServiceController.delete`` removes it from each one), registered
+    with :func:`.hosts.on_delete` since hosts sit below aggregates."""
+    for member in db.execute(
+        "SELECT aggregate_id FROM compute_aggregate_hosts WHERE host = ?", (host,)
+    ).fetchall():
+        remove_host(db, member["aggregate_id"], host)
+
+
+hosts.on_delete(_leave_all)

@@ -1,4 +1,7 @@
-"""Compute hosts: services, hypervisor nodes and availability zones.
+"""Compute hosts: services and hypervisor nodes, the layer below
+:mod:`.aggregates` (which gives hosts their availability zones and lists
+the zones) and :mod:`.scheduler` (which measures what the nodes hold, as
+os-hypervisors reports it).
 
 The cloud has one ``controller`` host (nova-scheduler, nova-conductor, zone
 ``internal``) and ``config.compute_hosts`` compute hosts ``host1``…``hostN``
@@ -9,13 +12,12 @@ nova-compute services can be updated; the scheduler reads ``disabled`` and
 
 import datetime
 import sqlite3
+from collections.abc import Callable
+from typing import Any
 
 from occli.localcloud import common
 from occli.localcloud import errors
-from occli.localcloud.compute import aggregates
-from occli.localcloud.compute import migration_records
-from occli.localcloud.compute import scheduler
-from occli.localcloud.compute import servers
+from occli.localcloud.compute import server_rows
 
 CONTROLLER = "controller"
 INTERNAL_ZONE = "internal"
@@ -28,6 +30,9 @@ COMPUTE_BINARY = "nova-compute"
 NODE_VCPUS = 64
 NODE_MEMORY_MB = 262144
 NODE_LOCAL_GB = 2048
+
+Leave = Callable[[Any, str], None]
+_LEAVES: list[Leave] = []
 
 
 def seed(db, compute_host_count):
@@ -88,13 +93,6 @@ def host_status(db, host):
     return "MAINTENANCE" if svc["disabled"] else "UP"
 
 
-def service_zone(db, row):
-    """The availability zone of a service row."""
-    if row["binary"] == COMPUTE_BINARY:
-        return aggregates.host_zone(db, row["host"])
-    return INTERNAL_ZONE
-
-
 def services(db, binary=None, host=None):
     """Service rows (optionally of one binary and/or host), by id."""
     sql, args = "SELECT * FROM compute_services WHERE 1 = 1", []
@@ -121,22 +119,30 @@ def find_service(db: sqlite3.Connection, column: str, ident: int | str) -> sqlit
     return db.execute("SELECT * FROM compute_services WHERE %s = ?" % column, (ident,)).fetchone()
 
 
+def on_delete(leave: Leave) -> None:
+    """Register ``leave(db, host)``: what a compute host whose nova-compute
+    service is deleted leaves (its aggregates), run before its node goes.
+    The rules that own those sit above this module, so they register
+    themselves (:mod:`.aggregates` does) instead of being imported here."""
+    if leave not in _LEAVES:
+        _LEAVES.append(leave)
+
+
 def delete_service(db, row):
     """Nova's ``ServiceController.delete``: a nova-compute service hosting
-    servers is refused (409); otherwise its host leaves its aggregates and
-    its hypervisor node goes with it (as ``service_destroy`` does). A host
-    deleted this way comes back when the cloud restarts, as a nova-compute
-    that still runs registers again when it starts."""
+    servers is refused (409); otherwise its host leaves its aggregates (see
+    :func:`on_delete`) and its hypervisor node goes with it (as
+    ``service_destroy`` does). A host deleted this way comes back when the
+    cloud restarts, as a nova-compute that still runs registers again when
+    it starts."""
     if row["binary"] == COMPUTE_BINARY:
-        if servers.servers_on_host(db, row["host"]):
+        if server_rows.servers_on_host(db, row["host"]):
             raise errors.Conflict(
                 "Unable to delete compute service that is hosting "
                 "instances. Migrate or delete the instances first."
             )
-        for member in db.execute(
-            "SELECT aggregate_id FROM compute_aggregate_hosts WHERE host = ?", (row["host"],)
-        ).fetchall():
-            aggregates.remove_host(db, member["aggregate_id"], row["host"])
+        for leave in _LEAVES:
+            leave(db, row["host"])
         db.execute("DELETE FROM compute_nodes WHERE host = ?", (row["host"],))
     db.execute("DELETE FROM compute_services WHERE id = ?", (row["id"],))
 
@@ -219,93 +225,11 @@ def uptime(db, row):
     return " %s up %s,  0 users,  load average: 0.00, 0.00, 0.00" % (now.strftime("%H:%M:%S"), up)
 
 
-def statistics(db):
-    """Nova's ``compute_node_statistics``: the sums over the nodes whose
-    nova-compute service is enabled."""
-    keys = (
-        "count",
-        "vcpus",
-        "memory_mb",
-        "local_gb",
-        "vcpus_used",
-        "memory_mb_used",
-        "local_gb_used",
-        "free_ram_mb",
-        "free_disk_gb",
-        "current_workload",
-        "running_vms",
-        "disk_available_least",
-    )
-    totals = dict.fromkeys(keys, 0)
-    for row in nodes(db):
-        if row["disabled"]:
-            continue
-        totals["count"] += 1
-        for key, value in node_usage(db, row).items():
-            totals[key] += value
-    return totals
-
-
 def servers_of_host(db, host):
     """``[{"name": <instance name>, "uuid": …}]`` of the servers on ``host``."""
     return [
-        {"name": servers.instance_name(r["seq"]), "uuid": r["id"]}
+        {"name": server_rows.instance_name(r["seq"]), "uuid": r["id"]}
         for r in db.execute(
             "SELECT seq, id FROM servers WHERE host = ? AND deleted = 0 ORDER BY seq", (host,)
         )
-    ]
-
-
-def node_usage(db, row):
-    """What os-hypervisors reports of a node's use (before 2.88)."""
-    usage = {"count": 0, "vcpus": 0, "ram": 0, "disk": 0, "busy": 0}
-    for server in db.execute(
-        "SELECT task_state FROM servers WHERE host = ? AND deleted = 0", (row["host"],)
-    ):
-        usage["count"] += 1
-        usage["busy"] += server["task_state"] is not None
-    # what the host holds, a server moving from or to it included
-    for host, flavor, volume_backed, _ in migration_records.usage(db):
-        if host == row["host"]:
-            wanted = scheduler.resources(flavor, volume_backed)
-            usage["vcpus"] += wanted["VCPU"]
-            usage["ram"] += wanted["MEMORY_MB"]
-            usage["disk"] += wanted["DISK_GB"]
-    free_disk = row["local_gb"] - usage["disk"]
-    reserved = scheduler.RESERVED_HOST_MEMORY_MB
-    return {
-        "vcpus": row["vcpus"],
-        "memory_mb": row["memory_mb"],
-        "local_gb": row["local_gb"],
-        "vcpus_used": usage["vcpus"],
-        "memory_mb_used": usage["ram"] + reserved,
-        "local_gb_used": usage["disk"],
-        "free_ram_mb": row["memory_mb"] - usage["ram"] - reserved,
-        "free_disk_gb": free_disk,
-        "current_workload": usage["busy"],
-        "running_vms": usage["count"],
-        "disk_available_least": free_disk,
-    }
-
-
-# -- availability zones -------------------------------------------------------
-
-
-def zones(db, include_internal):
-    """``[(zone, available, {host: [enabled service rows]} or None)]``:
-    nova's ``get_availability_zones`` — a zone is available when it has an
-    enabled service, else listed as not available — available zones first
-    (each group by name; nova's order comes from sets). As in nova's
-    verbose listing, disabled services are left out of ``hosts``."""
-    enabled, disabled = {}, set()
-    for row in db.execute("SELECT * FROM compute_services ORDER BY id"):
-        zone = service_zone(db, row)
-        if zone == INTERNAL_ZONE and not include_internal:
-            continue
-        if row["disabled"]:
-            disabled.add(zone)
-        else:
-            enabled.setdefault(zone, {}).setdefault(row["host"], []).append(row)
-    return [(name, True, enabled[name]) for name in sorted(enabled)] + [
-        (name, False, None) for name in sorted(disabled - set(enabled))
     ]

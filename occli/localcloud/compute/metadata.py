@@ -8,9 +8,8 @@ quota.
 import json
 
 from occli.localcloud import errors
-from occli.localcloud.compute import actions
 from occli.localcloud.compute import quotas
-from occli.localcloud.compute import servers
+from occli.localcloud.compute import server_rows
 
 WRITABLE_STATES = ("active", "paused", "suspended", "stopped")
 
@@ -29,8 +28,8 @@ def item(server, key):
 
 
 def check_writable(caller, server, action):
-    servers.check_lock(caller, server)
-    actions.check_state(server, action, WRITABLE_STATES, must_have_launched=False)
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, action, WRITABLE_STATES, must_have_launched=False)
 
 
 def _store(db, caller, server, metadata, check=True):
@@ -39,8 +38,8 @@ def _store(db, caller, server, metadata, check=True):
     if check:
         quotas.check_metadata(metadata, db, caller.project_id)
     server["metadata"] = json.dumps(metadata)
-    servers.touch(server)
-    servers.save(db, server)
+    server_rows.touch(server)
+    server_rows.save(db, server)
     return metadata
 
 

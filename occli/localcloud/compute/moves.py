@@ -21,7 +21,7 @@ from occli.localcloud.compute import hosts
 from occli.localcloud.compute import migration_records as records
 from occli.localcloud.compute import scheduler
 from occli.localcloud.compute import server_groups
-from occli.localcloud.compute import servers
+from occli.localcloud.compute import server_rows
 from occli.localcloud.compute import states
 
 _MIGRATE_POLICY = "os_compute_api:os-migrate-server:migrate"
@@ -63,8 +63,8 @@ def _start(db, server, tasks, end, duration, progress=False, fault=None, failure
     states.start(
         server, tasks, end, progress=progress, fault=fault, failure=failure, duration=duration
     )
-    servers.touch(server)
-    servers.save(db, server)
+    server_rows.touch(server)
+    server_rows.save(db, server)
 
 
 def _check_source_up(db, server):
@@ -122,8 +122,8 @@ def migrate(db, caller, server, timing, host=None):
     (2.56) or where the scheduler says; the server ends in VERIFY_RESIZE on
     its new host. Returns the migration record."""
     caller.require_admin(_MIGRATE_POLICY + (":host" if host else ""))
-    servers.check_lock(caller, server)
-    actions.check_state(server, "migrate", ("active", "stopped"))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "migrate", ("active", "stopped"))
     _check_source_up(db, server)
     if host is not None:
         if host == server["host"]:
@@ -187,7 +187,7 @@ def _set_duration(db, server, duration, **end):
     plan["duration"] = duration
     plan["end"].update(end)
     server["pending"] = json.dumps(plan)
-    servers.save(db, server)
+    server_rows.save(db, server)
 
 
 def record_resize(db, caller, server, timing, same_host=False):
@@ -287,8 +287,8 @@ def live_migrate(db, caller, server, timing, host=None, force=False, async_=True
     conductor's checks answer 400; afterwards the request is accepted and
     the record ends in ``error``. Returns the record."""
     caller.require_admin(_LIVE_POLICY + (":host" if host else ""))
-    servers.check_lock(caller, server)
-    actions.check_state(server, "os-migrateLive", ("active", "paused"))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "os-migrateLive", ("active", "paused"))
     if host is not None:
         _check_known_host(db, host)
     flavor = server["flavor"]
@@ -351,24 +351,24 @@ def abort(db, caller, server, migration_id, allow_queued):
     """Nova's ``live_migrate_abort``: a running live migration (queued or
     preparing too from 2.65) is cancelled; the server stays where it is."""
     caller.require_admin(SERVER_MIGRATIONS_POLICY % "delete")
-    servers.check_lock(caller, server)
-    actions.check_state(server, "abort live migration", None, ("migrating",))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "abort live migration", None, ("migrating",))
     record = _instance_migration(db, server, migration_id)
     allowed = ("running", "queued", "preparing") if allow_queued else ("running",)
     if record["status"] not in allowed:
         raise _invalid_migration_state(record, server, "abort live migration")
     records.set_status(db, record, "cancelled")
     server.update(pending=None, task_state=None, task_started_at=None)
-    servers.touch(server)
-    servers.save(db, server)
+    server_rows.touch(server)
+    server_rows.save(db, server)
 
 
 def force_complete(db, caller, server, migration_id):
     """Nova's ``live_migrate_force_complete``: a running live migration
     ends now."""
     caller.require_admin(SERVER_MIGRATIONS_POLICY % "force_complete")
-    servers.check_lock(caller, server)
-    actions.check_state(server, "force_complete", ("active",), ("migrating",))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "force_complete", ("active",), ("migrating",))
     record = _instance_migration(db, server, migration_id, errors.BadRequest)
     if record["status"] != "running":
         raise _invalid_migration_state(record, server, "force complete")
@@ -378,7 +378,7 @@ def force_complete(db, caller, server, migration_id):
     plan["duration"] = max(0.0, clock.utcnow().timestamp() - server["task_started_at"])
     server["pending"] = json.dumps(plan)
     states.advance(server, plan["duration"])
-    servers.save(db, server)
+    server_rows.save(db, server)
 
 
 # -- evacuation ----------------------------------------------------------------
@@ -401,7 +401,7 @@ def evacuate(db, caller, server, timing, host=None, force=False, stopped=False):
     record."""
     caller.require_admin(EVACUATE_POLICY)
     check_evacuate_host(db, server, host)
-    actions.check_state(server, "evacuate", ("active", "stopped", "error"))
+    server_rows.check_state(server, "evacuate", ("active", "stopped", "error"))
     actions.check_host(server)
     service = hosts.compute_service(db, server["host"])
     if service is not None and not service["forced_down"]:

@@ -25,6 +25,7 @@ from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud import validation
 from occli.localcloud.compute import scheduler
+from occli.localcloud.compute import server_rows
 from occli.localcloud.compute import states
 from occli.localcloud.network import floating_ips as neutron_fips
 from occli.localcloud.network import networks as neutron_networks
@@ -583,11 +584,8 @@ def tag_of(server, port_id):
 
 
 def _check_interface_state(caller, server, action):
-    from occli.localcloud.compute import actions
-    from occli.localcloud.compute import servers
-
-    servers.check_lock(caller, server)
-    actions.check_state(server, action, ("active", "paused", "stopped"))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, action, ("active", "paused", "stopped"))
 
 
 def attach(db, caller, server, network_id=None, port_id=None, fixed_ip=None, tag=None):
@@ -685,9 +683,7 @@ def add_fixed_ip(db, caller, server, network_id):
     context: on a network the user does not own Neutron refuses it
     (``update_port:fixed_ips``), which the compute manager logs, the
     server left as it was (the API had answered 202)."""
-    from occli.localcloud.compute import servers
-
-    servers.check_lock(caller, server)
+    server_rows.check_lock(caller, server)
     for port in ports_of(db, server):
         if port["network_id"] != network_id:
             continue
@@ -711,9 +707,7 @@ def remove_fixed_ip(db, caller, server, address):
     """Nova's multinic ``removeFixedIp``: the port holding ``address``
     updated without it, with the user's context (a refusal is logged by
     the compute manager, as for :func:`add_fixed_ip`)."""
-    from occli.localcloud.compute import servers
-
-    servers.check_lock(caller, server)
+    server_rows.check_lock(caller, server)
     for port in ports_of(db, server):
         current = neutron_ports.fixed_ips(db, port["id"])
         if any(ip["ip_address"] == address for ip in current):

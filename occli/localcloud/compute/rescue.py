@@ -5,7 +5,7 @@ before ``check_instance_state``)."""
 from occli.localcloud import errors
 from occli.localcloud.compute import actions
 from occli.localcloud.compute import build
-from occli.localcloud.compute import servers
+from occli.localcloud.compute import server_rows
 from occli.localcloud.compute import states
 
 RESCUE_STATES = ("active", "stopped", "error")
@@ -17,8 +17,8 @@ def rescue(db, caller, server, images, image_ref=None, allow_bfv=False):
     """Boot ``server`` from a rescue image (``image_ref``, else its own);
     a volume-backed server only from 2.87 with an image carrying
     :data:`BFV_RESCUE_PROPERTIES`."""
-    servers.check_lock(caller, server)
-    actions.check_state(server, "rescue", RESCUE_STATES)
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "rescue", RESCUE_STATES)
     image = None
     if image_ref:
         image = build.find_image(db, caller, images, image_ref)
@@ -38,8 +38,8 @@ def rescue(db, caller, server, images, image_ref=None, allow_bfv=False):
 
 
 def unrescue(db, caller, server):
-    servers.check_lock(caller, server)
-    actions.check_state(server, "unrescue", ("rescued",))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "unrescue", ("rescued",))
     end = {"vm_state": "active", "power_state": states.RUNNING}
     actions._start(db, server, ["unrescuing"], end)
 
@@ -54,8 +54,8 @@ def reset_state(db, caller, server, state):
 
 def change_password(db, caller, server):
     """changePassword: the guest's password is never stored here."""
-    servers.check_lock(caller, server)
-    actions.check_state(server, "changePassword", ("active",))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "changePassword", ("active",))
     actions._start(db, server, ["updating_password"], {})
 
 

@@ -24,6 +24,9 @@ of the ``group`` hint (affinity: the members' host; anti-affinity: fewer
 than ``max_server_per_host`` members). The weighers: the soft group
 policies first (most or fewest members), then the historic spread:
 fewest instances, then host order.
+
+What a node holds is also what os-hypervisors reports of it
+(:func:`node_usage`, :func:`statistics`).
 """
 
 import json
@@ -136,6 +139,65 @@ def host_states(db):
         if state is not None:
             state.consume(resources(flavor, volume_backed), server_id)
     return list(states_by_host.values())
+
+
+def statistics(db):
+    """Nova's ``compute_node_statistics``: the sums over the nodes whose
+    nova-compute service is enabled."""
+    keys = (
+        "count",
+        "vcpus",
+        "memory_mb",
+        "local_gb",
+        "vcpus_used",
+        "memory_mb_used",
+        "local_gb_used",
+        "free_ram_mb",
+        "free_disk_gb",
+        "current_workload",
+        "running_vms",
+        "disk_available_least",
+    )
+    totals = dict.fromkeys(keys, 0)
+    for row in hosts.nodes(db):
+        if row["disabled"]:
+            continue
+        totals["count"] += 1
+        for key, value in node_usage(db, row).items():
+            totals[key] += value
+    return totals
+
+
+def node_usage(db, row):
+    """What os-hypervisors reports of a node's use (before 2.88)."""
+    usage = {"count": 0, "vcpus": 0, "ram": 0, "disk": 0, "busy": 0}
+    for server in db.execute(
+        "SELECT task_state FROM servers WHERE host = ? AND deleted = 0", (row["host"],)
+    ):
+        usage["count"] += 1
+        usage["busy"] += server["task_state"] is not None
+    # what the host holds, a server moving from or to it included
+    for host, flavor, volume_backed, _ in migration_records.usage(db):
+        if host == row["host"]:
+            wanted = resources(flavor, volume_backed)
+            usage["vcpus"] += wanted["VCPU"]
+            usage["ram"] += wanted["MEMORY_MB"]
+            usage["disk"] += wanted["DISK_GB"]
+    free_disk = row["local_gb"] - usage["disk"]
+    reserved = RESERVED_HOST_MEMORY_MB
+    return {
+        "vcpus": row["vcpus"],
+        "memory_mb": row["memory_mb"],
+        "local_gb": row["local_gb"],
+        "vcpus_used": usage["vcpus"],
+        "memory_mb_used": usage["ram"] + reserved,
+        "local_gb_used": usage["disk"],
+        "free_ram_mb": row["memory_mb"] - usage["ram"] - reserved,
+        "free_disk_gb": free_disk,
+        "current_workload": usage["busy"],
+        "running_vms": usage["count"],
+        "disk_available_least": free_disk,
+    }
 
 
 def available_zones(db):

@@ -1,10 +1,11 @@
 """Servers: the ``servers`` table and nova's compute API rules over it
-(create, update, delete, lock checks, listing).
+(create, update, delete, listing), the lifecycle layer above
+:mod:`.server_rows`.
 
 Every read of a server goes through :func:`get` or :func:`select`, which
 advance its lazy state (:class:`~.states.Progress`); writes go through
-:func:`save`. Other modules read the table, and write it only through here
-or :mod:`.actions`.
+:func:`.server_rows.save`. Other modules read the table, and write it only
+through here, :mod:`.server_rows` or :mod:`.actions`.
 """
 
 import json
@@ -21,11 +22,11 @@ from occli.localcloud.compute import quotas
 from occli.localcloud.compute import scheduler
 from occli.localcloud.compute import server_filters
 from occli.localcloud.compute import server_groups
+from occli.localcloud.compute import server_rows
 from occli.localcloud.compute import states
 from occli.localcloud.compute import values
 from occli.localcloud.compute import volume_attach
 
-_COLUMNS = None
 #: instances one write transaction of a create makes (see :func:`create`):
 #: ~0.2 ms each with their ports, so a chunk holds the write lock ~5 ms
 CREATE_CHUNK = 25
@@ -41,44 +42,11 @@ states.on_release(volume_attach.release)
 # -- the table ------------------------------------------------------------------
 
 
-def instance_name(seq):
-    return "instance-%08x" % seq
-
-
-def servers_on_host(db, host):
-    """How many (not deleted) servers run on compute host ``host``."""
-    return db.execute(
-        "SELECT COUNT(*) FROM servers WHERE host = ? AND deleted = 0", (host,)
-    ).fetchone()[0]
-
-
 def zone_of(db, server):
     """The availability zone a server is in (its host's, else the stored)."""
     if server["host"]:
         return aggregates.host_zone(db, server["host"])
     return server["availability_zone"]
-
-
-def _columns(db):
-    global _COLUMNS
-    if _COLUMNS is None:
-        _COLUMNS = [
-            r["name"] for r in db.execute("PRAGMA table_info(servers)") if r["name"] != "seq"
-        ]
-    return _COLUMNS
-
-
-def save(db, server):
-    """Write every column of ``server`` (a dict from :func:`get`) back."""
-    columns = _columns(db)
-    db.execute(
-        "UPDATE servers SET %s WHERE seq = ?" % ", ".join("%s = ?" % c for c in columns),
-        [server[c] for c in columns] + [server["seq"]],
-    )
-
-
-def touch(server):
-    server["updated_at"] = common.iso_naive_micro(common.utcnow())
 
 
 def get(db, caller, server_id, progress):
@@ -92,12 +60,6 @@ def get(db, caller, server_id, progress):
         # a soft-deleted server reclaimed as it was read (see soft_delete)
         raise errors.NotFound("Instance %s could not be found." % server_id)
     return server
-
-
-def check_lock(caller, server):
-    """Nova's ``check_instance_lock``: 409 for non-admins on a locked server."""
-    if server["locked_by"] is not None and not caller.is_admin:
-        raise errors.Conflict("Instance %s is locked" % server["id"])
 
 
 # -- create, update, delete ---------------------------------------------------------
@@ -288,15 +250,15 @@ def update(db, server, changes):
     server.update(changes)
     if "access_ipv6" in changes:
         server["access_ipv6"] = values.ipv6(changes["access_ipv6"])
-    touch(server)
-    save(db, server)
+    server_rows.touch(server)
+    server_rows.save(db, server)
     return server
 
 
 def delete(db, caller, server):
     """Delete ``server`` (not locked, unless the caller is an admin); the
     row stays with ``vm_state`` ``deleted``."""
-    check_lock(caller, server)
+    server_rows.check_lock(caller, server)
     networks.release(db, server)
     volume_attach.release(db, server)
     now = common.iso_naive_micro(common.utcnow())
@@ -313,7 +275,7 @@ def delete(db, caller, server):
             "updated_at": now,
         }
     )
-    save(db, server)
+    server_rows.save(db, server)
 
 
 # -- listing --------------------------------------------------------------------

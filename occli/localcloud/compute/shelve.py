@@ -23,7 +23,7 @@ from occli.localcloud.compute import aggregates
 from occli.localcloud.compute import hosts
 from occli.localcloud.compute import quotas
 from occli.localcloud.compute import scheduler
-from occli.localcloud.compute import servers
+from occli.localcloud.compute import server_rows
 from occli.localcloud.compute import snapshots
 from occli.localcloud.compute import states
 
@@ -40,8 +40,8 @@ def shelve(
     """Shelve ``server``; offloaded too when ``offload_time`` is 0. An
     image-backed server is snapshot to ``images`` (the image service, if
     any; ``owner_names``: its owner's project and user names)."""
-    servers.check_lock(caller, server)
-    actions.check_state(server, "shelve", SHELVE_STATES)
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "shelve", SHELVE_STATES)
     if server["image_ref"] and images is not None:
         image_id = snapshots._create(
             db,
@@ -70,8 +70,8 @@ def shelve(
 def shelve_offload(db, caller, server):
     """Remove a shelved ``server`` from its host (admin by nova's policy)."""
     caller.require_admin("os_compute_api:os-shelve:shelve_offload")
-    servers.check_lock(caller, server)
-    actions.check_state(server, "shelveOffload", ("shelved",))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "shelveOffload", ("shelved",))
     actions._start(db, server, ["shelving_offloading"], dict(_OFFLOADED))
 
 
@@ -90,8 +90,8 @@ def forget_image(db, images, server):
 def unshelve(db, caller, server, zone=UNSET, host=None, images=None, config=None):
     """Nova's ``compute_api.unshelve``: ``zone`` (2.77; None unpins the
     server) and ``host`` (2.91, admin) only for an offloaded server."""
-    servers.check_lock(caller, server)
-    actions.check_state(server, "unshelve", ("shelved", "shelved_offloaded"))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "unshelve", ("shelved", "shelved_offloaded"))
     offloaded = server["vm_state"] == "shelved_offloaded"
     if offloaded:
         check_quota(db, server, config)

@@ -16,9 +16,8 @@ import json
 
 from occli.localcloud import common
 from occli.localcloud import errors
-from occli.localcloud.compute import actions
 from occli.localcloud.compute import build
-from occli.localcloud.compute import servers
+from occli.localcloud.compute import server_rows
 from occli.localcloud.compute import states
 from occli.localcloud.compute import volume_attach
 
@@ -199,7 +198,7 @@ def snapshot(db, caller, server, images, name, metadata, owner_names, build_time
     """``createImage``: the new image's id. ``owner_names``: the project and
     user names of the server's owner; ``images``: the image service (None:
     an id is made up and nothing registered)."""
-    actions.check_state(server, "createImage", SNAPSHOT_VM_STATES)
+    server_rows.check_state(server, "createImage", SNAPSHOT_VM_STATES)
     if images is None:
         image_id = common.new_uuid()
     elif not server["image_ref"]:
@@ -218,7 +217,7 @@ def backup(
     """``createBackup``: the new image's id; the server's backups of
     ``backup_type`` beyond the newest ``rotation`` are deleted (0: all of
     them, this one included, as nova's rotation does after the upload)."""
-    actions.check_state(server, "createBackup", SNAPSHOT_VM_STATES)
+    server_rows.check_state(server, "createBackup", SNAPSHOT_VM_STATES)
     if not server["image_ref"]:
         raise errors.BadRequest("Backup is not supported for volume-backed instances.")
     extra = dict(metadata, backup_type=backup_type)
@@ -243,5 +242,5 @@ def backup(
 
 def _start(db, server, tasks):
     states.start(server, tasks, {})
-    servers.touch(server)
-    servers.save(db, server)
+    server_rows.touch(server)
+    server_rows.save(db, server)

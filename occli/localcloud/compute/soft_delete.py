@@ -10,7 +10,7 @@ default) a delete is immediate and nothing is ever soft-deleted.
 """
 
 from occli.localcloud import common
-from occli.localcloud.compute import actions
+from occli.localcloud.compute import server_rows
 from occli.localcloud.compute import servers
 from occli.localcloud.compute import states
 
@@ -28,7 +28,7 @@ def delete(db, caller, server, interval):
 
 def soft_delete(db, caller, server, interval):
     """Nova's ``soft_delete``: SOFT_DELETED now, reclaimed after ``interval``."""
-    servers.check_lock(caller, server)
+    server_rows.check_lock(caller, server)
     now = common.utcnow()
     reclaimed = common.iso_naive_micro(common.from_timestamp(now.timestamp() + interval))
     server.update(
@@ -50,14 +50,14 @@ def soft_delete(db, caller, server, interval):
         },
         duration=interval,
     )
-    servers.touch(server)
-    servers.save(db, server)
+    server_rows.touch(server)
+    server_rows.save(db, server)
 
 
 def restore(db, caller, server):
     """Nova's ``restore``: a SOFT_DELETED server powers on again."""
-    servers.check_lock(caller, server)
-    actions.check_state(server, "restore", (SOFT_DELETED,))
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "restore", (SOFT_DELETED,))
     server["deleted_at"] = None
     server["terminated_at"] = None
     end = {"vm_state": "active", "power_state": states.RUNNING}
@@ -65,12 +65,12 @@ def restore(db, caller, server):
         states.start(server, ["restoring"], end)
     else:
         server.update(end, pending=None, task_started_at=None, task_state=None)
-    servers.touch(server)
-    servers.save(db, server)
+    server_rows.touch(server)
+    server_rows.save(db, server)
 
 
 def force_delete(db, caller, server):
     """Nova's ``force_delete``: any vm_state, no task under way."""
-    servers.check_lock(caller, server)
-    actions.check_state(server, "forceDelete", None, must_have_launched=False)
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "forceDelete", None, must_have_launched=False)
     servers.delete(db, caller, server)

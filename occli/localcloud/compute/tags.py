@@ -11,8 +11,7 @@ tags live in a table of their own.
 import json
 
 from occli.localcloud import errors
-from occli.localcloud.compute import actions
-from occli.localcloud.compute import servers
+from occli.localcloud.compute import server_rows
 
 MAX_TAGS = 50
 # nova's ServerTagsController._check_instance_in_valid_state
@@ -26,12 +25,12 @@ def of(server):
 
 def check_writable(server, action):
     """409 ``Cannot '<action>' instance …`` outside the writable states."""
-    actions.check_state(server, action, _WRITABLE_STATES, None, must_have_launched=False)
+    server_rows.check_state(server, action, _WRITABLE_STATES, None, must_have_launched=False)
 
 
 def _store(db, server, tags):
     server["tags"] = json.dumps(tags)
-    servers.save(db, server)
+    server_rows.save(db, server)
 
 
 def has(server, tag):

@@ -22,6 +22,7 @@ from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud import progress
 from occli.localcloud.compute import block_devices
+from occli.localcloud.compute import server_rows
 from occli.localcloud.compute import states
 from occli.localcloud.compute import values
 
@@ -115,9 +116,7 @@ def attach(db, caller, config, server, volume_id, device=None, tag=None, delete=
     (404 unless the caller sees it), not attached already (400), Cinder's
     reserve (400: must be available); the device is the next free
     ``/dev/vdX`` unless a free one is asked for (409 if in use)."""
-    from occli.localcloud.compute import actions  # actions imports servers, which imports us
-
-    actions.check_state(server, "attach_volume", ATTACH_STATES)
+    server_rows.check_state(server, "attach_volume", ATTACH_STATES)
     attached = items(server)
     volumes = cinder(db)
     host = server["host"]
@@ -155,12 +154,8 @@ def detach(db, caller, config, server, volume_id):
         raise not_attached(server["id"], volume_id)
     if item.get("root"):
         raise errors.BadRequest("Cannot detach a root device volume")
-    # servers imports this module, and actions imports servers
-    from occli.localcloud.compute import actions
-    from occli.localcloud.compute import servers
-
-    servers.check_lock(caller, server)
-    actions.check_state(server, "detach_volume", ATTACH_STATES)
+    server_rows.check_lock(caller, server)
+    server_rows.check_state(server, "detach_volume", ATTACH_STATES)
     if volumes is not None:
         volumes.detach(db, volume_id, server["id"])
     _save(db, server, [i for i in items(server) if i["id"] != volume_id])

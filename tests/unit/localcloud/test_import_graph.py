@@ -19,23 +19,6 @@ PACKAGE = "occli.localcloud"
 # circle found that is not inside one of these fails the test, and so does
 # an entry that no longer matches a circle exactly (shrink or drop it).
 ALLOWED = (
-    # compute's rules: servers' row helpers (check_lock, save, touch) and
-    # actions.check_state used below them, hosts/aggregates/scheduler
-    # reading each other's constants
-    frozenset(
-        "compute." + name
-        for name in (
-            "actions",
-            "aggregates",
-            "build",
-            "hosts",
-            "instance_actions",
-            "networks",
-            "scheduler",
-            "servers",
-            "volume_attach",
-        )
-    ),
     # a volume made from a snapshot looks the snapshot up; snapshots use the
     # volumes' table helpers
     frozenset({"volume.snapshots", "volume.volumes"}),

@@ -12,7 +12,9 @@ import json
 from occli.localcloud import common as clock
 from occli.localcloud import validation
 from occli.localcloud.app import Response
+from occli.localcloud.compute import aggregates
 from occli.localcloud.compute import hosts
+from occli.localcloud.compute import scheduler
 from occli.localcloud.compute import values
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import schemas
@@ -69,7 +71,7 @@ def _service_view(req, row):
         "id": row["uuid"] if req.microversion >= "2.53" else row["id"],
         "binary": row["binary"],
         "host": row["host"],
-        "zone": hosts.service_zone(req.db, row),
+        "zone": aggregates.service_zone(req.db, row),
         "status": "disabled" if row["disabled"] else "enabled",
         "state": "down" if row["forced_down"] else "up",
         "updated_at": _heartbeat(),
@@ -208,7 +210,7 @@ def _hypervisor_view(req, row, detail, with_servers=False):
         if req.microversion >= "2.88":
             body["uptime"] = hosts.uptime(req.db, row)
         else:
-            body.update(hosts.node_usage(req.db, row))
+            body.update(scheduler.node_usage(req.db, row))
             body["cpu_info"] = CPU_INFO if req.microversion >= "2.28" else json.dumps(CPU_INFO)
     if with_servers:
         hosted = hosts.servers_of_host(req.db, row["host"])
@@ -316,7 +318,7 @@ def hypervisor_uptime(req):
 def hypervisor_statistics(req):
     """``GET /os-hypervisors/statistics`` (until 2.87)."""
     common.require_admin(req, "os_compute_api:os-hypervisors:statistics")
-    return {"hypervisor_statistics": hosts.statistics(req.db)}
+    return {"hypervisor_statistics": scheduler.statistics(req.db)}
 
 
 def search_hypervisors(req):
@@ -341,7 +343,7 @@ def list_zones(req):
     return {
         "availabilityZoneInfo": [
             {"zoneName": name, "zoneState": {"available": available}, "hosts": None}
-            for name, available, _ in hosts.zones(req.db, include_internal=False)
+            for name, available, _ in aggregates.zones(req.db, include_internal=False)
         ]
     }
 
@@ -350,7 +352,7 @@ def list_zones_detail(req):
     common.require_admin(req, "os_compute_api:os-availability-zone:detail")
     now = _heartbeat()
     info = []
-    for name, available, members in hosts.zones(req.db, include_internal=True):
+    for name, available, members in aggregates.zones(req.db, include_internal=True):
         if members is not None:
             members = {
                 host: {

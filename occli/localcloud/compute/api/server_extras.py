@@ -9,7 +9,7 @@ import json
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.compute import extensions
-from occli.localcloud.compute import servers
+from occli.localcloud.compute import server_rows
 from occli.localcloud.compute import soft_delete
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api.server_views import addresses
@@ -70,7 +70,7 @@ def inject_network_info(req, server, value):
     """Admin only; nova ignores the body. The guest's network is the
     ports'; there is nothing to inject into here."""
     common.require_admin(req, "os_compute_api:os-admin-actions:inject_network_info")
-    servers.check_lock(common.caller(req), server)
+    server_rows.check_lock(common.caller(req), server)
     return Response(202)
 
 

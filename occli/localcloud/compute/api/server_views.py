@@ -14,6 +14,7 @@ import re
 from occli.localcloud import common as clock
 from occli.localcloud.compute import hosts
 from occli.localcloud.compute import server_groups
+from occli.localcloud.compute import server_rows
 from occli.localcloud.compute import servers
 from occli.localcloud.compute import states
 from occli.localcloud.compute.api import common
@@ -250,7 +251,7 @@ class Views:
             body.update(
                 {
                     "OS-EXT-SRV-ATTR:host": server["host"],
-                    "OS-EXT-SRV-ATTR:instance_name": servers.instance_name(server["seq"]),
+                    "OS-EXT-SRV-ATTR:instance_name": server_rows.instance_name(server["seq"]),
                     "OS-EXT-SRV-ATTR:hypervisor_hostname": server["node"],
                 }
             )
