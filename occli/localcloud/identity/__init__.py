@@ -3,9 +3,10 @@ application credentials, and the admin API (domains, projects, users,
 roles, grants, role assignments). Mounted at the root of the URL space
 (CONTRACT.md §1–§2; doc/localcloud-internals.md). Layout:
 
-* :mod:`.api` — the ``Service``: routes, views, keystone's error body (a
-  rule's ``Unauthorized`` on the login path gets ``WWW-Authenticate``);
-  :mod:`.admin_api` — the admin API's routes and views;
+* :mod:`.api` — ``IdentityService`` (keystone's error body, the token
+  check) and one module per resource, the admin API's included: routes,
+  views (a rule's ``Unauthorized`` on the login path gets
+  ``WWW-Authenticate``);
 * :mod:`.schemas` — request checks (auth body, scope, credential create);
   :mod:`.admin_schemas` — keystone's JSON schemas of the admin API;
   :mod:`.policy` — keystone's default policies;

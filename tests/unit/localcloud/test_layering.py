@@ -1,7 +1,7 @@
 """SQL lives only in the local cloud's rules modules.
 
-The HTTP layer (every service's ``api.py``, compute's ``api/`` package,
-identity's ``admin_api.py``, ``app.py``) and the public test plugin
+The HTTP layer (every service's ``api.py`` or ``api/`` package,
+``app.py``) and the public test plugin
 (``occli/testing``) reach the database only through rule functions: no
 call of a method named ``execute``/``executemany``/``executescript`` and
 no SQL statement in a string.
