@@ -2,7 +2,8 @@
 type ``network``): networks, subnets, ports, security groups and rules,
 floating IPs, quotas and the extensions list.
 
-* :mod:`.api` — the ``Service``: routes, list queries, neutron's errors;
+* :mod:`.api` — ``NetworkService`` and one module per resource: routes,
+  neutron's errors;
 * :mod:`.query` — filters, ``fields=``, sorting, pagination links;
 * :mod:`.attributes` — request-body checks with neutron's texts;
 * rules over a sqlite3 connection raising :mod:`occli.localcloud.errors`:

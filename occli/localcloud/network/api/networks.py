@@ -1,0 +1,40 @@
+"""``/v2.0/networks``: list, create, show, update, delete."""
+
+from occli.localcloud.app import Response
+from occli.localcloud.network import networks
+from occli.localcloud.network.api import common
+
+NETWORKS = common.Collection(
+    "network", "networks", networks.ATTRIBUTES, networks.SORT_KEYS, networks.not_found
+)
+
+
+def register(service):
+    service.route("GET", "/v2.0/networks", list_networks)
+    service.route("POST", "/v2.0/networks", create_network)
+    service.route("GET", "/v2.0/networks/{network_id}", show_network)
+    service.route("PUT", "/v2.0/networks/{network_id}", update_network)
+    service.route("DELETE", "/v2.0/networks/{network_id}", delete_network)
+
+
+def list_networks(req):
+    return common.list_body(req, NETWORKS, networks.listing)
+
+
+def create_network(req):
+    return Response(201, {"network": networks.create(req.db, req.context, req.json())})
+
+
+def show_network(req):
+    found = networks.show(req.db, req.context, req.params["network_id"])
+    return common.show_body(req, NETWORKS, found)
+
+
+def update_network(req):
+    updated = networks.update(req.db, req.context, req.params["network_id"], req.json())
+    return Response(200, {"network": updated})
+
+
+def delete_network(req):
+    networks.delete(req.db, req.context, req.params["network_id"])
+    return Response(204)
