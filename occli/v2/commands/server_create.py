@@ -6,14 +6,14 @@ Option syntax is refused by argparse (exit 2); the manager's checks
 2 too) run before the image and flavor are looked up.
 """
 
-from cliff import columns as cliff_columns
-
 from occli import columns
 from occli import exceptions
 from occli import strutils
 from occli import utils
 from occli import waiters
 from occli.v2 import servers as servers_api
+from occli.v2.commands import files
+from occli.v2.commands import server_cells
 from occli.v2.commands import servers
 
 # -- argparse types: malformed syntax is a usage error (exit 2) ------------
@@ -377,16 +377,17 @@ def do_server_create(client, args):
             "Give --image, --volume or --snapshot, or a boot disk with "
             "--block-device …,boot-index=0 or --block-device-mapping."
         )
-    files = {
-        dest: _read_file(src, "--file", servers_api.MAX_FILE_BYTES) for dest, src in args.files
+    injected = {
+        dest: files.read_bytes(src, "--file", servers_api.MAX_FILE_BYTES)
+        for dest, src in args.files
     }
     several = max(args.min or 1, args.max or 1) > 1
     by_reservation = several or args.return_reservation_id
     options = dict(
         key_name=args.key_name,
         availability_zone=args.availability_zone,
-        user_data=(_read_file(args.user_data, "--user-data") if args.user_data else None),
-        files=files or None,
+        user_data=(files.read_bytes(args.user_data, "--user-data") if args.user_data else None),
+        files=injected or None,
         metadata=dict(args.properties) or None,
         security_groups=[] if args.no_security_group else args.security_groups,
         nics=nics,
@@ -463,18 +464,6 @@ def do_server_create(client, args):
     return servers.show_server(client, server, extra, images=[found_image])
 
 
-class ServersColumn(cliff_columns.FormattableColumn):
-    """Servers as ``name (id) STATUS`` lines; id/name/status in JSON."""
-
-    def human_readable(self):
-        return "\n".join(
-            "%s (%s) %s" % (s["name"], s["id"], s["status"]) for s in self._value or ()
-        )
-
-    def machine_readable(self):
-        return list(self._value or ())
-
-
 def _launch_order(server):
     """Nova names the servers of one request <name>-1, <name>-2, …"""
     name = getattr(server, "name", None) or ""
@@ -524,7 +513,9 @@ def _show_reservation(client, reservation_id, args, with_servers):
         for s in found
     ]
     return columns.show(
-        info, columns=["reservation_id", "servers"], formatters={"servers": ServersColumn}
+        info,
+        columns=["reservation_id", "servers"],
+        formatters={"servers": server_cells.ServersColumn},
     )
 
 
@@ -565,17 +556,3 @@ def _resolve_groups(client, groups):
     names = [g for g in groups if not servers_api.is_uuid(g)]
     found = client.security_groups.find_many(names) if names else {}
     return [found[g].id if g in found else g for g in groups]
-
-
-def _read_file(path, option, limit=None):
-    """The bytes of ``path`` (CommandError if unreadable or over ``limit``)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1 if limit is not None else -1)
-    except OSError as exc:
-        raise exceptions.ValidationError(
-            "%s: cannot read %s: %s" % (option, path, exc.strerror or exc)
-        ) from None
-    if limit is not None and len(data) > limit:
-        raise exceptions.ValidationError("%s: %s is larger than %d bytes." % (option, path, limit))
-    return data

@@ -7,7 +7,7 @@ from occli import exceptions
 from occli import utils
 from occli import waiters
 from occli.v2 import server_lifecycle
-from occli.v2.commands import servers as server_commands
+from occli.v2.commands import bulk
 
 _SERVERS_ARG = dict(nargs="+", metavar="<server>", help="Server(s) (name or ID).")
 SHELVED = frozenset(("SHELVED", "SHELVED_OFFLOADED"))
@@ -45,7 +45,7 @@ def do_server_shelve(client, args):
             client.servers.shelve_offload(server)
 
     until = {"SHELVED_OFFLOADED"} if args.offload else SHELVED
-    return server_commands._each(client, args.servers, "shelve", shelve, args, until=until)
+    return bulk.each(client, args.servers, "shelve", shelve, args, until=until)
 
 
 def _quiet(args):
@@ -88,7 +88,7 @@ def do_server_unshelve(client, args):
         )
     zone = server_lifecycle.NO_ZONE if args.no_availability_zone else args.availability_zone
     client.servers.check_unshelve(zone, args.host)
-    return server_commands._each(
+    return bulk.each(
         client,
         args.servers,
         "unshelve",
@@ -150,6 +150,4 @@ def do_server_dump_create(client, args):
     Example: occli server dump create vm1
     """
     client.servers.check_trigger_crash_dump()
-    return server_commands._each(
-        client, args.servers, "dump", client.servers.trigger_crash_dump, args
-    )
+    return bulk.each(client, args.servers, "dump", client.servers.trigger_crash_dump, args)

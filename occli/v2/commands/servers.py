@@ -8,19 +8,18 @@ sees ids.
 """
 
 import getpass
-import io
 import logging
 import re
 import sys
-
-from cliff import columns as cliff_columns
 
 from occli import columns
 from occli import exceptions
 from occli import utils
 from occli import waiters
 from occli.v2 import servers as servers_api
-from occli.v2.commands import server_events
+from occli.v2.commands import bulk
+from occli.v2.commands import files
+from occli.v2.commands import server_cells
 
 LOG = logging.getLogger(__name__)
 
@@ -32,7 +31,6 @@ POWER_STATES = {
     6: "Crashed",
     7: "Suspended",
 }
-BOOTED_FROM_VOLUME = "N/A (booted from volume)"
 _KEYSTONE_ID = re.compile(r"^[0-9a-f]{32}$")
 # ``server set --password`` without a value: ask on the terminal
 _PROMPT = object()
@@ -66,75 +64,14 @@ def _parse_sort(text):
 # -- output ---------------------------------------------------------------
 
 
-class FlavorColumn(cliff_columns.FormattableColumn):
-    """``m1.tiny (vcpus=1, ram=512, disk=1, …)`` or the flavor id (< 2.47)."""
-
-    def human_readable(self):
-        flavor = self._value
-        if not isinstance(flavor, dict):
-            return "" if flavor is None else str(flavor)
-        if "original_name" not in flavor:
-            return str(flavor.get("id", ""))
-        sizes = ", ".join(
-            "%s=%s" % (k, flavor[k])
-            for k in ("vcpus", "ram", "disk", "ephemeral", "swap")
-            if k in flavor
-        )
-        text = "%s (%s)" % (flavor["original_name"], sizes)
-        if flavor.get("extra_specs"):
-            text += "\n" + columns.DictColumn(flavor["extra_specs"]).human_readable()
-        return text
-
-    def machine_readable(self):
-        return _without_links(self._value)
-
-
-class ImageColumn(cliff_columns.FormattableColumn):
-    """``cirros (70a5…)``, the id, or "booted from volume" (``""``)."""
-
-    def human_readable(self):
-        image = self._value
-        if image == "":
-            return BOOTED_FROM_VOLUME
-        if image is None:
-            return ""
-        if not isinstance(image, dict):
-            return str(image)
-        if image.get("name"):
-            return "%s (%s)" % (image["name"], image.get("id"))
-        return str(image.get("id", ""))
-
-    def machine_readable(self):
-        return _without_links(self._value) or None
-
-
-class NamesColumn(cliff_columns.FormattableColumn):
-    """``[{"name": "default"}]`` → ``default``."""
-
-    def human_readable(self):
-        return ", ".join(
-            str(i.get("name") or i.get("id", i)) if isinstance(i, dict) else str(i)
-            for i in self._value or ()
-        )
-
-    def machine_readable(self):
-        return list(self._value or ())
-
-
 SHOW_FORMATTERS = {
     "addresses": columns.AddressesColumn,
-    "flavor": FlavorColumn,
-    "image": ImageColumn,
+    "flavor": server_cells.FlavorColumn,
+    "image": server_cells.ImageColumn,
     "metadata": columns.DictColumn,
-    "security_groups": NamesColumn,
+    "security_groups": server_cells.NamesColumn,
     "tags": columns.ListColumn,
 }
-
-
-def _without_links(value):
-    if isinstance(value, dict):
-        return {k: v for k, v in value.items() if k != "links"}
-    return value
 
 
 def _identity_id(client, managers, ref):
@@ -179,50 +116,6 @@ def show_server(client, server, extra=None, images=()):
 # -- acting on several servers -------------------------------------------
 
 
-def _each(client, refs, verb, action, args, until=None, pending=(), find=None):
-    """Run ``action(server)`` on every server named in ``refs``.
-
-    Up to ``--concurrency`` servers at a time (:func:`occli.utils.for_each`).
-    With ``--wait`` (and ``until``), wait for each after all were asked.
-    Each failure is one line on stderr, in the order of ``refs``; returns
-    exit code 1 if any server failed.
-    """
-    concurrency = getattr(args, "concurrency", 1)
-    found = {}
-
-    def act(indexed):
-        index, ref = indexed
-        server = (find or client.servers.find_resource)(ref)
-        action(server)
-        found[index] = server
-
-    def wait(pair):
-        with waiters.accepted("the request was accepted but waiting failed"):
-            try:
-                waiters.wait_for_server(client.servers, pair[1], until, pending, **wait_args)
-            except exceptions.ResourceInErrorState as exc:
-                # e.g. a resize or unshelve nova's conductor found no host for
-                why = server_events.failure(client, pair[1])
-                if why is None:
-                    raise
-                raise exceptions.ResourceInErrorState("%s %s" % (exc, why)) from exc
-
-    what = verb + " server"
-    code = utils.for_each(
-        list(enumerate(refs)), act, what, label=lambda indexed: indexed[1], concurrency=concurrency
-    )
-    if until is not None and getattr(args, "wait", False):
-        wait_args = utils.wait_args(args)
-        if concurrency > 1 and len(refs) > 1:
-            # no progress line from several threads at once on one terminal
-            wait_args["stream"] = io.StringIO()
-        acted = [(ref, found[i]) for i, ref in enumerate(refs) if i in found]
-        code |= utils.for_each(
-            acted, wait, what, label=lambda pair: pair[0], concurrency=concurrency
-        )
-    return code
-
-
 _SERVERS_ARG = dict(nargs="+", metavar="<server>", help="Server(s) (name or ID).")
 
 
@@ -232,7 +125,7 @@ def _action_command(verb, doc, until=None, what=None):
     @utils.arg("servers", **_SERVERS_ARG)
     @utils.concurrency_option
     def command(client, args):
-        return _each(client, args.servers, verb, getattr(client.servers, verb), args, until)
+        return bulk.each(client, args.servers, verb, getattr(client.servers, verb), args, until)
 
     if until is not None:
         command = utils.wait_options(what)(command)
@@ -578,7 +471,7 @@ def _flavor_names(client, servers, known=()):
 
 def _image_label(image, names):
     if image == "":
-        return BOOTED_FROM_VOLUME
+        return server_cells.BOOTED_FROM_VOLUME
     if not image:
         return None  # e.g. a down-cell record (2.69)
     image_id = image.get("id") if isinstance(image, dict) else image
@@ -650,7 +543,7 @@ def do_server_delete(client, args):
     def find(ref):
         return client.servers.find_resource(ref, all_projects=args.all_projects)
 
-    return _each(client, args.servers, "delete", action, args, until=waiters.GONE, find=find)
+    return bulk.each(client, args.servers, "delete", action, args, until=waiters.GONE, find=find)
 
 
 @utils.arg("servers", **_SERVERS_ARG)
@@ -665,7 +558,7 @@ def do_server_restore(client, args):
 
     Example: occli server restore vm1
     """
-    return _each(
+    return bulk.each(
         client,
         args.servers,
         "restore",
@@ -835,7 +728,7 @@ def do_server_reboot(client, args):
 
     Example: occli server reboot --hard --wait vm1
     """
-    return _each(
+    return bulk.each(
         client,
         args.servers,
         "reboot",
@@ -872,7 +765,7 @@ def do_server_lock(client, args):
 
     Example: occli server lock vm1
     """
-    return _each(
+    return bulk.each(
         client, args.servers, "lock", lambda s: client.servers.lock(s, reason=args.reason), args
     )
 
@@ -1002,9 +895,7 @@ def _rebuild_options(args):
     if args.no_user_data:
         user_data = servers_api.CLEAR
     elif args.user_data:
-        from occli.v2.commands.server_create import _read_file
-
-        user_data = _read_file(args.user_data, "--user-data", servers_api.MAX_USER_DATA)
+        user_data = files.read_bytes(args.user_data, "--user-data", servers_api.MAX_USER_DATA)
     certs = args.trusted_certs
     if args.no_trusted_image_certs:
         certs = servers_api.CLEAR
@@ -1028,7 +919,7 @@ def do_server_resize(client, args):
     Example: occli server resize --flavor m1.small --wait vm1
     """
     flavor = client.flavors.find_resource(args.flavor)
-    return _each(
+    return bulk.each(
         client,
         [args.server],
         "resize",
@@ -1047,7 +938,7 @@ def do_server_resize_confirm(client, args):
     Example: occli server resize confirm vm1
     """
     # nova leaves the status VERIFY_RESIZE (task_state null) until done
-    return _each(
+    return bulk.each(
         client,
         args.servers,
         "confirm the resize of",
@@ -1066,7 +957,7 @@ def do_server_resize_revert(client, args):
 
     Example: occli server resize revert vm1
     """
-    return _each(
+    return bulk.each(
         client,
         args.servers,
         "revert the resize of",
