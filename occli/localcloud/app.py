@@ -310,7 +310,6 @@ class Service:
     # service on its own port would): see ObjectStoreService
     root_paths: tuple[str, ...] = ()
     requires_project = True
-    max_body = MAX_BODY
     # the role a route that changes something needs by default, as the
     # services' default policies require it (nova's PROJECT_MEMBER_OR_ADMIN,
     # heat's PROJECT_MEMBER, glance's member): a reader only reads
@@ -318,6 +317,11 @@ class Service:
     # the versioned API's path (nova's "/v2.1", cinder's "/v3"), whose
     # routes (:meth:`api`) also answer after a "/{project_id}" segment
     api_prefix = ""
+
+    @property
+    def max_body(self):
+        """:data:`MAX_BODY`, unless a service allows larger bodies (Swift)."""
+        return MAX_BODY
 
     def __init__(self, cloud):
         self.cloud = cloud

@@ -178,6 +178,10 @@ class LocalCloud:
     seed, the fault rules left as they are.
     """
 
+    #: the identity service, which authenticates requests: an attribute
+    #: set in __init__, as every service's is
+    identity: Any
+
     def __init__(self, config, services=None, template=None, attach=False):
         from occli.localcloud import faults
 

@@ -14,6 +14,8 @@ scheduling and :func:`zones` lists the zones (os-availability-zone). Rules:
   ``availability_zone`` key can be neither None nor empty.
 """
 
+import sqlite3
+
 from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.compute import hosts
@@ -52,7 +54,7 @@ def _zones_by_host(db, host_names=None, exclude=None):
     if host_names is not None:
         sql += " AND h.host IN (%s)" % ",".join("?" * len(host_names))
         args += list(host_names)
-    zones = {}
+    zones: dict[str, set[str]] = {}
     for row in db.execute(sql, args):
         zones.setdefault(row["host"], set()).add(row["value"])
     return zones
@@ -93,7 +95,8 @@ def zones(db, include_internal):
     enabled service, else listed as not available — available zones first
     (each group by name; nova's order comes from sets). As in nova's
     verbose listing, disabled services are left out of ``hosts``."""
-    enabled, disabled = {}, set()
+    enabled: dict[str, dict[str, list[sqlite3.Row]]] = {}
+    disabled = set()
     for row in db.execute("SELECT * FROM compute_services ORDER BY id"):
         zone = service_zone(db, row)
         if zone == hosts.INTERNAL_ZONE and not include_internal:

@@ -11,6 +11,7 @@ patterns nest quantifiers.
 
 import json
 import os
+from typing import Any
 
 from occli.localcloud import errors
 
@@ -24,7 +25,7 @@ def _registry():
         with open(_REGISTRY, encoding="utf-8") as f:
             data = json.load(f)
         exact, patterns = {}, []
-        entries = [(key, "str", {}) for key in data["any_string"]]
+        entries: list[tuple[Any, ...]] = [(key, "str", {}) for key in data["any_string"]]
         entries += [tuple(entry) for entry in data["checked"]]
         for key, kind, constraint in entries:
             if "(?P<" in key:

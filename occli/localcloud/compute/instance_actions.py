@@ -223,7 +223,7 @@ def _action(row, events):
 
 
 def _events_of(db, action_ids, now):
-    found = {}
+    found: dict[str, list[dict[str, object]]] = {}
     if not action_ids:
         return found
     for row in db.execute(

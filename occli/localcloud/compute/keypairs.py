@@ -64,8 +64,15 @@ def x509_fingerprint(certificate):
         from cryptography import x509
         from cryptography.hazmat.primitives import hashes
     except ImportError:
-        x509 = None
-    if x509 is not None:
+        match = _PEM_CERT.search(certificate)
+        if match is None:
+            raise _invalid("failed to generate X509 fingerprint") from None
+        try:
+            der = base64.b64decode("".join(match.group(1).split()), validate=True)
+        except (binascii.Error, ValueError):
+            raise _invalid("failed to generate X509 fingerprint") from None
+        digest = hashlib.sha1(der).hexdigest()
+    else:
         try:
             cert = x509.load_pem_x509_certificate(certificate.encode("utf-8"))
             digest = cert.fingerprint(hashes.SHA1()).hex()
@@ -73,13 +80,6 @@ def x509_fingerprint(certificate):
             raise _invalid(
                 "failed to generate X509 fingerprint. Error message: %s" % exc
             ) from None
-    else:
-        match = _PEM_CERT.search(certificate)
-        try:
-            der = base64.b64decode("".join(match.group(1).split()), validate=True)
-        except (AttributeError, binascii.Error, ValueError):
-            raise _invalid("failed to generate X509 fingerprint") from None
-        digest = hashlib.sha1(der).hexdigest()
     return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
 
 

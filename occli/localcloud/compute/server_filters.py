@@ -153,7 +153,7 @@ def predicates(search, zone_of):
         preds.append(lambda s: states.status(s["vm_state"], s["task_state"]) in statuses)
     for option, column in _EQUAL:
         if option in search:
-            preds.append(lambda s, c=column, v=search[option]: s[c] == v)
+            preds.append(_equal_predicate(column, search[option]))
     for option, column in _PATTERNS:
         if option in search:
             preds.append(_pattern_predicate(column, search[option]))
@@ -188,6 +188,10 @@ def predicates(search, zone_of):
         include_deleted = include_deleted or wanted
         preds.append(lambda s: bool(s["deleted"]) == wanted)
     return preds, include_deleted
+
+
+def _equal_predicate(column, value):
+    return lambda server: server[column] == value
 
 
 def _pattern_predicate(column, pattern):
@@ -263,7 +267,8 @@ def after(order, marker):
     """``(sql, args)``: the rows :func:`sort` puts after the ``marker``
     row (a mapping of its columns) in ``order``; keyset paging."""
     clauses, args = [], []
-    equal, equal_args = [], []
+    equal: list[str] = []
+    equal_args: list[object] = []
     for column, direction in _full_order(order):
         value = marker[column]
         if direction == "asc":

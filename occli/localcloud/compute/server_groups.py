@@ -63,7 +63,7 @@ def select(db, caller, all_projects=False):
 def members(db, group_ids):
     """``{group id: [server uuid]}``: the non-deleted members, in the order
     they joined."""
-    found = collections.defaultdict(list)
+    found: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
     if not group_ids:
         return found
     marks = ", ".join("?" * len(group_ids))

@@ -131,7 +131,7 @@ def _volume_mappings(db, caller, server, name):
     in-use volume forced) and mapped by its snapshot; a volume Cinder does
     not know (no volume service) is mapped by its id."""
     cinder = volume_attach.cinder(db)
-    mappings = []
+    mappings: list[dict[str, object]] = []
     for item in volume_attach.items(server):
         mapping = {
             "boot_index": 0 if item.get("root", not mappings) else None,

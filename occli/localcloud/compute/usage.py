@@ -13,6 +13,7 @@ build that finished since the last read counts from when it finished.
 import collections
 import datetime
 import json
+from typing import Any
 
 from occli.localcloud import common
 from occli.localcloud import errors
@@ -127,7 +128,7 @@ def page(db, servers, limit, marker, project_id=None):
 def tenant_usages(servers, start, stop, detailed=True):
     """Nova's ``_tenant_usages_for_period`` over ``servers``:
     ``(summaries, server_usages)``, one summary per project in order."""
-    summaries = collections.OrderedDict()
+    summaries: collections.OrderedDict[str, dict[str, Any]] = collections.OrderedDict()
     all_usages = []
     current = now()
     for server in servers:

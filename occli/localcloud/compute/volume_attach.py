@@ -240,7 +240,7 @@ def boot_volumes(db, caller, config, server, mappings):
     volume in Cinder (named as nova names them) and attach it. Returns
     the ``volumes`` items, or raises ``errors.Error`` (the build fails)."""
     volumes = cinder(db)
-    attached = []
+    attached: list[dict[str, object]] = []
     for bdm in (m for m in mappings if m.get("destination_type") == "volume"):
         root = bdm.get("boot_index") == 0
         device = bdm.get("device_name")

@@ -201,7 +201,7 @@ def parse(body, member, spec, create):
     )
     if unknown or extra:
         raise bad_request("Unrecognized attribute(s) '%s'" % ", ".join(unknown + extra))
-    values = {}
+    values: dict[str, object] = {}
     for key in ("project_id", "tenant_id"):
         if key in data:
             if not create:

@@ -269,7 +269,7 @@ def delete(db, context, fip_id):
 
 def by_port(db, port_ids):
     """``{port_id: [floating addresses]}`` of the ports ``port_ids``."""
-    found = {}
+    found: dict[str, list[str]] = {}
     if not port_ids:
         return found
     for r in db.execute(

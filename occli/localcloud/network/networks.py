@@ -114,7 +114,7 @@ def view(db, network, subnet_ids=None):
 
 def listing(db, context):
     """The views of every network ``context`` sees, in creation order."""
-    subnets = {}
+    subnets: dict[str, list[str]] = {}
     for r in db.execute("SELECT id, network_id FROM network_subnets ORDER BY seq"):
         subnets.setdefault(r["network_id"], []).append(r["id"])
     return [

@@ -144,7 +144,8 @@ def view(db, port, admin=False, ips=None, groups=None):
 
 def listing(db, context):
     owners = {r["id"]: r for r in db.execute("SELECT id, project_id FROM network_networks")}
-    ips, groups = {}, {}
+    ips: dict[str, list[dict[str, str]]] = {}
+    groups: dict[str, list[str]] = {}
     for r in db.execute(
         "SELECT port_id, subnet_id, ip_address FROM network_port_ips ORDER BY rowid"
     ):

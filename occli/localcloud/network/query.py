@@ -82,12 +82,13 @@ def _limit(query):
 
 def _sorted(items, order):
     for key, ascending in reversed(order):
-        items = sorted(
-            items,
-            key=lambda item, key=key: (item.get(key) is not None, _sort_value(item.get(key))),
-            reverse=not ascending,
-        )
+        items = sorted(items, key=_sort_key(key), reverse=not ascending)
     return items
+
+
+def _sort_key(key):
+    """Sorts by ``key``'s value, items without one first."""
+    return lambda item: (item.get(key) is not None, _sort_value(item.get(key)))
 
 
 def _sort_value(value):

@@ -228,7 +228,7 @@ def listing(db, context):
     made first if it has none (neutron does so on a list)."""
     ensure_default(db, context.project_id)
     defaults = _defaults(db)
-    rules = {}
+    rules: dict[str, list[sqlite3.Row]] = {}
     for r in db.execute("SELECT * FROM network_security_group_rules ORDER BY seq"):
         rules.setdefault(r["security_group_id"], []).append(r)
     return [

@@ -131,7 +131,7 @@ def default_pool(cidr, gateway):
     last = net.broadcast_address - (1 if net.version == 4 else 0)
     if gateway is not None and str(first) == gateway:
         first += 1
-    if first > last:
+    if int(first) > int(last):
         return []
     return [{"start": str(first), "end": str(last)}]
 
@@ -187,7 +187,8 @@ def _pools(values, cidr, gateway):
                 "Invalid input for allocation_pools. Reason: Invalid data format for IP "
                 "pool: '%s'." % (pool,)
             ) from None
-        if start not in net or end not in net or start > end:
+        # addresses of one family (net's) compare as their integers
+        if start not in net or end not in net or int(start) > int(end):
             raise errors.BadRequest(
                 "The allocation pool %s-%s is not valid." % (start, end),
                 type="InvalidAllocationPool",
@@ -197,7 +198,7 @@ def _pools(values, cidr, gateway):
         (ipaddress.ip_address(p["start"]), ipaddress.ip_address(p["end"])) for p in checked
     )
     for (start, end), (next_start, next_end) in itertools.pairwise(ranges):
-        if next_start <= end:
+        if int(next_start) <= int(end):
             raise errors.Conflict(
                 "Found overlapping allocation pools: %s-%s %s-%s for subnet %s."
                 % (start, end, next_start, next_end, cidr),
@@ -206,7 +207,7 @@ def _pools(values, cidr, gateway):
     if gateway is not None:
         address = ipaddress.ip_address(gateway)
         for start, end in ranges:
-            if start <= address <= end:
+            if int(start) <= int(address) <= int(end):
                 raise errors.Conflict(
                     "Gateway ip %s conflicts with allocation pool %s-%s." % (gateway, start, end),
                     type="GatewayConflictWithAllocationPools",

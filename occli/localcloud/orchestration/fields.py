@@ -6,6 +6,7 @@ fail in its database layer. Errors carry heat's error ``type``.
 """
 
 import json
+from collections.abc import Iterable
 
 from occli.localcloud import common
 from occli.localcloud import errors
@@ -81,6 +82,7 @@ def too_deep(value, limit=MAX_NESTING):
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[object]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, (list, tuple)):

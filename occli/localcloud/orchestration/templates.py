@@ -232,7 +232,8 @@ def _check_yaml_events(text):
     collection as 1, and an alias as the whole expanded size of its anchor,
     which is what building and serialising the document costs.
     """
-    sizes, open_anchors, starts, total = {}, set(), [], 0
+    sizes: dict[str | None, int] = {}
+    open_anchors, starts, total = set(), [], 0
     for event in yaml.parse(text, Loader=_TemplateLoader):
         if isinstance(event, yaml.AliasEvent):
             if event.anchor in open_anchors:

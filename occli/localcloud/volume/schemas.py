@@ -24,7 +24,7 @@ _SIZE = {
     "maximum": DB_MAX_INT,
 }
 _OPTIONAL_UUID = {"oneOf": [{"type": "null"}, {"type": "string", "format": "uuid"}]}
-BOOLEAN = {
+BOOLEAN: dict[str, Any] = {
     "type": ["boolean", "string"],
     "enum": [
         True, "True", "TRUE", "true", "1", "ON", "On", "on", "YES", "Yes", "yes", "y", "t",

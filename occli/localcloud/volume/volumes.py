@@ -83,7 +83,7 @@ def attachments(db, volume_id):
 
 def attachments_of(db, volume_ids):
     """``{volume id: [attachment rows]}`` of ``volume_ids``, in one query."""
-    found = {}
+    found: dict[str, list[dict[str, object]]] = {}
     for r in db.execute(
         "SELECT * FROM volume_attachments WHERE volume_id IN (SELECT value FROM json_each(?))"
         " ORDER BY attached_at, id",

@@ -139,7 +139,7 @@ def _update_by_action(req, action, body):
         if "forced_down" not in body:
             raise common.bad_request("Missing forced_down field")
         forced_down = _to_bool(body["forced_down"])
-        changes = {"forced_down": int(forced_down)}
+        changes: dict[str, object] = {"forced_down": int(forced_down)}
         reply = {"host": host, "binary": binary, "forced_down": forced_down}
     else:
         reason = None
@@ -162,7 +162,7 @@ def _update_by_uuid(req, ident, body):
     common.require_admin(req, UPDATE_POLICY)
     row = hosts.service_by_uuid(req.db, ident)
     hosts.check_updatable(row["binary"])
-    changes = {}
+    changes: dict[str, object] = {}
     status = body.get("status")
     if status == "enabled":
         if body.get("disabled_reason"):

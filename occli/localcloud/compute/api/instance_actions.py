@@ -115,7 +115,7 @@ def _record(req, fixed, host_before):
     body = req.json(required=False) if fixed is None or fixed == "swap_volume" else None
     name = fixed
     if fixed is None:
-        key = next(iter(body), None) if isinstance(body, dict) and len(body) == 1 else None
+        key = next(iter(body)) if isinstance(body, dict) and len(body) == 1 else ""
         name = SERVER_ACTIONS.get(key)
     elif fixed == "swap_volume":
         # a PUT changing only delete_on_termination (2.85) swaps nothing

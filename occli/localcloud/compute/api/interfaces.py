@@ -2,6 +2,8 @@
 show, attach, detach) over the server's Neutron ports; the rules are in
 :mod:`occli.localcloud.compute.networks`."""
 
+from typing import Any
+
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.compute import networks
@@ -10,7 +12,7 @@ from occli.localcloud.compute.api import schemas
 from occli.localcloud.compute.api.servers import load
 from occli.localcloud.network import ports as neutron_ports
 
-_ATTACHMENT = {
+_ATTACHMENT: dict[str, Any] = {
     "type": "object",
     "properties": {
         "net_id": schemas.uuid_string,

@@ -52,7 +52,7 @@ def show_limits(req):
     if "tenant_id" in req.query:
         project_id = req.arg("tenant_id")
         common.require_admin(req, "os_compute_api:limits:other_project")
-    filtered = ()
+    filtered: tuple[str, ...] = ()
     if version >= "2.57":
         filtered = FILTERED_V257
     elif version >= "2.36":

@@ -55,7 +55,7 @@ def register(service):
 def hidden(req, classes=False):
     """The resources the request's microversion leaves out."""
     version = req.microversion
-    gone = ()
+    gone: tuple[str, ...] = ()
     if version >= "2.57":
         gone = quotas.NETWORK_RESOURCES + quotas.INJECTED_FILE_RESOURCES
     elif version >= ("2.50" if classes else "2.36"):
@@ -94,6 +94,7 @@ def check_values(data):
     for resource, value in data.items():
         if resource == "force":
             continue
+        number: float  # an int, or a float past Python's digit limit
         try:
             number = int(value)
         except ValueError:

@@ -8,6 +8,7 @@ callers only read them).
 
 import copy
 import functools
+from typing import Any
 
 from occli.localcloud import validation
 
@@ -31,7 +32,7 @@ description = {
     "maxLength": 255,
     "pattern": r"^[^\x00-\x1f\x7f]*$",
 }
-boolean = {
+boolean: dict[str, Any] = {
     "type": ["boolean", "string"],
     "enum": [
         True,
@@ -104,7 +105,7 @@ _hints = {
     "additionalProperties": True,
 }
 
-_bdm_v2 = {
+_bdm_v2: dict[str, Any] = {
     "type": "object",
     "properties": {
         "source_type": {"type": "string", "enum": ["volume", "image", "snapshot", "blank"]},
@@ -159,7 +160,7 @@ _bdm_legacy = {
 @functools.cache
 def server_create(version):
     """``POST /servers`` at ``version``."""
-    network = {
+    network: dict[str, Any] = {
         "type": "object",
         "properties": {
             "fixed_ip": {"type": "string", "oneOf": [{"format": "ipv4"}, {"format": "ipv6"}]},
@@ -399,7 +400,7 @@ def keypair_create(version):
     found is nova's)."""
     pattern = r"^[_\-\@\. a-zA-Z0-9]+$" if version >= "2.92" else r"^[_\- a-zA-Z0-9]+$"
     special = {"type": "string", "pattern": pattern, "minLength": 1, "maxLength": 255}
-    props = {"name": {"allOf": [name, special]}}
+    props: dict[str, Any] = {"name": {"allOf": [name, special]}}
     if version >= "2.2":
         props["type"] = {"type": "string", "enum": ["ssh", "x509"]}
     props["public_key"] = {"type": "string"}

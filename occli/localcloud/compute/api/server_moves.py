@@ -7,6 +7,7 @@ schemas, gates and views. The rules are in
 import datetime
 import json
 import re
+from typing import Any
 
 from occli.localcloud import common as clock
 from occli.localcloud import validation
@@ -58,7 +59,7 @@ def _live_schema(version):
 
 def _evacuate_schema(version):
     """Nova's ``evacuate`` schemas (2.0, 2.14, 2.29, 2.68)."""
-    body = {
+    body: dict[str, Any] = {
         "type": "object",
         "properties": {"host": _fqdn, "adminPass": schemas.admin_password},
         "additionalProperties": False,

@@ -51,7 +51,7 @@ def _iso(text):
 def addresses(ports, extended=True):
     """Nova's ``addresses`` member from the network info cache (each
     fixed address, then its floating ones)."""
-    result = {}
+    result: dict[str, list[dict[str, object]]] = {}
     for port in ports:
         found = result.setdefault(port["network"], [])
         for addr, kind in [(port["addr"], "fixed")] + [

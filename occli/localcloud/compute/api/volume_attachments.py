@@ -2,6 +2,8 @@
 (2.85) or swap, detach — nova's ``VolumeAttachmentController``; the rules
 are in :mod:`..volume_attach`."""
 
+from typing import Any
+
 from occli.localcloud.app import Response
 from occli.localcloud.compute import values
 from occli.localcloud.compute import volume_attach
@@ -22,7 +24,7 @@ def _create_schema(version):
 
 
 def _update_schema(version):
-    props = {"volumeId": schemas.uuid_string}
+    props: dict[str, Any] = {"volumeId": schemas.uuid_string}
     if version >= "2.85":
         props.update(
             device=_DEVICE,
