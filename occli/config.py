@@ -615,6 +615,17 @@ class CloudConfig:
             raise ConfigError(f"api_timeout: expected a number, got {timeout!r}") from None
         self.verify, self.cert = self._tls()
 
+    @property
+    def is_localcloud(self) -> bool:
+        """Whether this cloud was read from the clouds.yaml occli's local
+        cloud writes (:func:`localcloud_file`): errors then advise checking
+        it with ``occli-localcloud status``."""
+        try:
+            local = localcloud_file()
+        except Exception:  # noqa: BLE001 - no advice rather than an error
+            return False
+        return local in self.source_files
+
     def _tls(self) -> tuple[bool | str, str | tuple[str, str] | None]:
         """(verify, cert) for requests, as openstacksdk get_requests_verify_args."""
         c = self.config

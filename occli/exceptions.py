@@ -12,11 +12,10 @@ from collections.abc import Iterable
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 from typing import Any
+from typing import Protocol
 
 if TYPE_CHECKING:
     import requests
-
-    from occli import config
 
 
 class ClientException(Exception):
@@ -155,14 +154,26 @@ _CONNECT_URL = re.compile(
 _DROPPED = re.compile(r"Connection (?:aborted|broken)|RemoteDisconnected|reset by peer")
 
 
+class CloudFacts(Protocol):
+    """What a connection failure's message reads of the cloud it was for:
+    a :class:`occli.config.CloudConfig` (which this module, below the
+    configuration, does not import)."""
+
+    name: str
+    auth: dict[str, Any]
+
+    @property
+    def is_localcloud(self) -> bool: ...
+
+
 def from_connect_failure(
-    exc: BaseException, cloud_config: "config.CloudConfig | None" = None
+    exc: BaseException, cloud_config: CloudFacts | None = None
 ) -> ConnectionFailed | None:
     """A :class:`ConnectionFailed` naming the URL that could not be
     reached, or None when ``exc`` (a keystoneauth1 error) is not a failure
-    to connect. ``cloud_config``: the resolved cloud, whose source files
-    tell whether it is occli's local cloud (then the advice is to check
-    it with ``occli-localcloud status``)."""
+    to connect. ``cloud_config``: the resolved cloud; when it is occli's
+    local cloud the advice is to check it with ``occli-localcloud
+    status``."""
     names = {cls.__name__ for cls in type(exc).__mro__}
     text = str(exc)
     dropped = _DROPPED.search(text)
@@ -193,23 +204,13 @@ def from_connect_failure(
         url or "the cloud",
         reason,
     )
-    if cloud_config is not None and _is_localcloud(cloud_config):
+    if cloud_config is not None and cloud_config.is_localcloud:
         message += (
             " It is occli's local cloud: is it running? Check with 'occli-localcloud status'."
         )
     else:
         message += " Check the URL, your network and that the cloud is up."
     return ConnectionFailed(message, url=url)
-
-
-def _is_localcloud(cloud_config: "config.CloudConfig") -> bool:
-    from occli import config
-
-    try:
-        local = config.localcloud_file()
-    except Exception:  # noqa: BLE001 - no advice rather than an error
-        return False
-    return local in (getattr(cloud_config, "source_files", None) or ())
 
 
 class HTTPException(ClientException):
