@@ -8,6 +8,7 @@ fails :func:`template_problems`.
 """
 
 import importlib
+import inspect
 import json
 import pathlib
 import subprocess
@@ -40,15 +41,20 @@ THROWAWAY = {
         def __getattr__(name):
             if name != "SERVICE":
                 raise AttributeError(name)
-            from {name}.api import NotesService
+            from {name}.api.service import NotesService
 
             return NotesService
         ''',
-    "api.py": """
-        from occli.localcloud.app import Response
+    "api/__init__.py": """
+        \"\"\"The throw-away service's HTTP layer.\"\"\"
+        """,
+    "api/service.py": """
         from occli.localcloud.app import Service
         from {name} import migrations
-        from {name} import notes
+        from {name} import notes as rules
+        from {name}.api import notes
+
+        RESOURCES = (notes,)
 
 
         class NotesService(Service):
@@ -57,16 +63,25 @@ THROWAWAY = {
 
             def __init__(self, cloud):
                 super().__init__(cloud)
-                self.route("GET", "/v1/{{project_id}}/notes", self.list_notes)
+                self.add_resources(RESOURCES)
 
             def migrations(self):
                 return list(migrations.COMPONENTS)
 
             def seed(self, db):
-                notes.seed(db)
+                rules.seed(db)
+        """,
+    "api/notes.py": """
+        from occli.localcloud.app import Response
+        from {name} import notes
 
-            def list_notes(self, req):
-                return Response(200, {{"notes": notes.texts(req.db)}})
+
+        def register(service):
+            service.route("GET", "/v1/{{project_id}}/notes", list_notes)
+
+
+        def list_notes(req):
+            return Response(200, {{"notes": notes.texts(req.db)}})
         """,
     "migrations.py": """
         NOTES = ["CREATE TABLE {name}_notes (text TEXT NOT NULL)"]
@@ -86,11 +101,29 @@ THROWAWAY = {
 # a step of "Writing a service" each variant skips: (file, text, replacement)
 SKIPS = {
     "no-catalog": ("__init__.py", "CATALOG = (", "ENTRIES = ("),
-    "eager-service": ("__init__.py", "__all__ = [", "from {name}.api import *\n__all__ = ["),
+    "eager-service": (
+        "__init__.py",
+        "__all__ = [",
+        "from {name}.api.service import *\n__all__ = [",
+    ),
     "extra-export": ("__init__.py", "__all__ =", "from {name}.notes import texts\n__all__ ="),
-    "bare-steps": ("api.py", "list(migrations.COMPONENTS)", "list(migrations.NOTES)"),
+    "bare-steps": ("api/service.py", "list(migrations.COMPONENTS)", "list(migrations.NOTES)"),
     "other-component": ("migrations.py", '(("{name}", NOTES),)', '(("notes", NOTES),)'),
-    "other-name": ("api.py", 'name = "{name}"', 'name = "notes"'),
+    "other-name": ("api/service.py", 'name = "{name}"', 'name = "notes"'),
+    "method-handler": (
+        "api/service.py",
+        "        self.add_resources(RESOURCES)\n",
+        "        self.add_resources(RESOURCES)\n"
+        "        self.route('GET', '/v1/{{project_id}}/more', self.more)\n\n"
+        "    def more(self, req):\n"
+        "        return {{}}\n",
+    ),
+    "lambda-route": (
+        "api/service.py",
+        "        self.add_resources(RESOURCES)\n",
+        "        self.add_resources(RESOURCES)\n"
+        "        self.route('GET', '/v1/{{project_id}}/more', lambda req: {{}})\n",
+    ),
     "unregistered": None,
 }
 
@@ -106,6 +139,7 @@ def write_service(root, name, skip=None):
             old, new = SKIPS[skip][1:]
             assert old in text
             text = text.replace(old, new)
+        (package / filename).parent.mkdir(exist_ok=True)
         (package / filename).write_text(text.format(name=name))
 
 
@@ -153,6 +187,7 @@ def template_problems(package_name, svc):
         (p + "/").startswith(cls.prefix + "/") for _, _, p in entries
     ):
         problems.append("a CATALOG path is outside %r" % cls.prefix)
+    problems.extend(route_style_problems(package_name, svc))
     try:
         components = migration_components(svc)
     except TypeError as exc:
@@ -164,6 +199,34 @@ def template_problems(package_name, svc):
         elif svc.cloud.store.version(component) != len(steps):
             problems.append("component %r is not migrated" % component)
     return problems
+
+
+def route_style_problems(package_name, svc):
+    """What ``svc`` misses of the one route style: its class in
+    ``<package>.api.service``, whose ``RESOURCES`` are modules with
+    ``register(service)``, and every route's handler a plain function of
+    one of them (or the application's version gate)."""
+    module = importlib.import_module(type(svc).__module__)
+    if module.__name__ != package_name + ".api.service":
+        return ["the Service is in %s, not %s.api.service" % (module.__name__, package_name)]
+    resources = getattr(module, "RESOURCES", None)
+    if not (
+        isinstance(resources, tuple)
+        and resources
+        and all(
+            isinstance(m, types.ModuleType) and callable(getattr(m, "register", None))
+            for m in resources
+        )
+    ):
+        return ["RESOURCES is not a tuple of modules with register(service)"]
+    homes = {m.__name__ for m in resources} | {"occli.localcloud.app"}
+    return [
+        "%s %s is not a function of a resource module" % (r.method, r.pattern)
+        for r in svc.routes
+        if inspect.ismethod(r.handler)
+        or r.handler.__name__ == "<lambda>"
+        or inspect.unwrap(r.handler).__module__ not in homes
+    ]
 
 
 @pytest.fixture(scope="module")

@@ -64,8 +64,7 @@ class IdentityService(Service):
 
     def __init__(self, cloud):
         super().__init__(cloud)
-        for module in RESOURCES:
-            module.register(self)
+        self.add_resources(RESOURCES)
         self._hashing = [r for r in self.routes if (r.method, r.pattern) in HASHING_ROUTES]
 
     def slow_request(self, method: str, path: str) -> bool:

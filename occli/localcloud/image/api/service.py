@@ -25,8 +25,7 @@ class ImageService(Service):
 
     def __init__(self, cloud):
         super().__init__(cloud)
-        for module in RESOURCES:
-            module.register(self)
+        self.add_resources(RESOURCES)
 
     # for compute: ``cloud.image.get_image(db, id)`` …
     get_image = staticmethod(image_rules.get_image)

@@ -68,8 +68,7 @@ class ObjectStoreService(Service):
     def __init__(self, cloud):
         super().__init__(cloud)
         self.files = files.Files(cloud.config.data_dir)
-        for module in RESOURCES:
-            module.register(self)
+        self.add_resources(RESOURCES)
 
     def swift_route(self, method, regex, handler, mode="auto"):
         """Route the path ``regex`` matches (an account, container or

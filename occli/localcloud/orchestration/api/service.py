@@ -79,8 +79,7 @@ class OrchestrationService(Service):
 
     def __init__(self, cloud):
         super().__init__(cloud)
-        for module in RESOURCES:
-            module.register(self)
+        self.add_resources(RESOURCES)
         self._validate_route = next(
             r for r in self.routes if r.handler is validate.validate_template
         )
