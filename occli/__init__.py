@@ -2,10 +2,10 @@
 
 from typing import TYPE_CHECKING
 
+from occli.version import __version__
+
 if TYPE_CHECKING:
     from occli.client import Client
-
-__version__ = "0.1.0"
 
 __all__ = ["Client", "__version__"]
 

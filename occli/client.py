@@ -267,8 +267,8 @@ class Client:
     def _make_session(
         self, cc: "config.CloudConfig", use_cache: bool, collect_timing: bool
     ) -> "transport.Session":
-        from occli import __version__
         from occli import transport
+        from occli.version import __version__
 
         bounded = transport.BoundedTransport(
             transport.max_response_size(self.max_response_size),
