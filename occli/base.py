@@ -8,6 +8,8 @@ returning :class:`Resource` objects (or a :class:`Result`) and raising
 nothing of the shell.
 """
 
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import parse_qs
 from urllib.parse import urlparse
 
@@ -120,6 +122,8 @@ class DictWithMeta(dict):
 class StrWithMeta(str):
     """A str carrying ``request_ids``, as novaclient's."""
 
+    request_ids: list[str]
+
     def __new__(cls, value, request_ids=()):
         text = super().__new__(cls, value)
         text.request_ids = list(request_ids)
@@ -150,6 +154,9 @@ class Manager:
 
     resource_class = Resource
     service_type: str | None = None
+    # a subclass's reads, which find(), find_all() and find_resource() use
+    list: Callable[..., Any]
+    get: Callable[..., Any]
 
     def __init__(self, client):
         self.client = client
@@ -262,7 +269,7 @@ class Manager:
     def _list_all(self, url, response_key, params=None, limit=None, links_key=None, item_key=None):
         """Every resource :meth:`_list` yields, read at once: a
         :class:`ListWithMeta` with the request id of each page."""
-        request_ids = []
+        request_ids: list[str] = []
         items = [
             item
             for page in self._pages(

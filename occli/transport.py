@@ -26,6 +26,7 @@ import re
 import socket
 import threading
 import time
+from typing import Any
 from urllib.parse import urljoin
 
 import requests
@@ -180,7 +181,7 @@ class BoundedTransport(requests.Session):
         if length.isdigit() and int(length) > limit:
             raise self._too_large(response, limit, "")
         raw = response.raw
-        pieces = []
+        pieces: list[bytes] = []
         size = 0
         while True:
             piece = _read_piece(raw)
@@ -221,11 +222,23 @@ class Session(ks_session.Session):
     a redirect unfollowed, as keystoneauth1 does.
     """
 
-    def request(self, url, method, redirect=None, **kwargs):
+    def request(
+        self,
+        url: str,
+        method: str,
+        json: object | None = None,
+        original_ip: str | None = None,
+        user_agent: str | None = None,
+        redirect: int | bool | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> requests.Response:
+        # keystoneauth1's parameters up to redirect, in its order
+        given = (json, original_ip, user_agent)
         limit = self.redirect if redirect is None else redirect
         limit = MAX_REDIRECTS if limit is True else int(limit)
-        response = super().request(url, method, redirect=False, **kwargs)
-        history = []
+        response = super().request(url, method, *given, False, *args, **kwargs)
+        history: list[requests.Response] = []
         while limit and response.status_code in _REDIRECTS and "Location" in response.headers:
             location = urljoin(response.url, response.headers["Location"])
             if len(history) >= limit:
@@ -241,7 +254,7 @@ class Session(ks_session.Session):
                 )
             history.append(response)
             kwargs.pop("params", None)  # the Location carries its own query
-            response = super().request(location, method, redirect=False, **kwargs)
+            response = super().request(location, method, *given, False, *args, **kwargs)
         if history:
             response.history = history
         return response
@@ -333,10 +346,10 @@ class _Response(http.client.HTTPResponse):
             raise TimeoutError("timed out")
 
 
-class _Watched:
+class _Watched(connection.HTTPConnection):
     """A urllib3 connection that this thread's :class:`_Watchdog` watches
     from the time a request goes out on it (a new connection or one kept
-    alive)."""
+    alive): put in front of urllib3's HTTP or HTTPS connection."""
 
     response_class: type[http.client.HTTPResponse] = _Response
 

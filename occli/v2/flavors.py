@@ -7,6 +7,8 @@ by default; a project without access to a private flavor neither sees nor
 boots it (404, and 400 for a server's ``flavorRef``).
 """
 
+from typing import Any
+
 from occli import api_versions
 from occli import base
 from occli import exceptions
@@ -102,7 +104,9 @@ class FlavorManager(compute.ComputeManager):
 
     list_iter = iter
 
-    def _list_request(self, detailed, is_public, marker, min_disk, min_ram, sort_key, sort_dir):
+    def _list_request(
+        self, detailed, is_public, marker, min_disk, min_ram, sort_key, sort_dir
+    ) -> tuple[str, str, dict[str, Any]]:
         self.check_list(sort_key=sort_key, sort_dir=sort_dir)
         url = "/flavors/detail" if detailed else "/flavors"
         params = {

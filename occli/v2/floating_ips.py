@@ -48,11 +48,12 @@ class FloatingIPManager(neutron.NeutronManager):
         """Detach ``floating_ip`` from its port (``port_id`` null)."""
         return self._update_body(floating_ip, {"port_id": None})
 
-    def find_resource(self, address_or_id, **filters):
-        """A floating IP by its address (``?floating_ip_address=``) or id."""
-        if isinstance(address_or_id, base.Resource):
-            return address_or_id
-        value = str(address_or_id)
+    def find_resource(self, name_or_id, **filters):
+        """A floating IP by its address (``?floating_ip_address=``) or id
+        (``name_or_id``, the parameter's name in every manager)."""
+        if isinstance(name_or_id, base.Resource):
+            return name_or_id
+        value = str(name_or_id)
         missing = exceptions.NotFound(
             "No floating IP with an address or ID of '%s' exists." % value, code=404
         )

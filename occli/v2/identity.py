@@ -126,7 +126,7 @@ class DomainManager(IdentityManager):
         return self._patch(domain, _given(name=name, description=description, enabled=enabled))
 
 
-class _DomainLookup:
+class _DomainLookup(base.Manager):
     """Name lookups of users and projects: names are unique within a
     domain (a mixin of their managers)."""
 

@@ -52,7 +52,7 @@ class InterfaceAttachmentManager(compute.ComputeManager):
                 "A {fixed_ip} is chosen on a {network}, not on a port.",
                 params=("fixed_ip", "network"),
             )
-        body = {}
+        body: dict[str, object] = {}
         if port is not None:
             body["port_id"] = str(base.getid(port))
         else:

@@ -131,7 +131,7 @@ def _ids(resources):
 
 
 def _unique(resources):
-    seen = {}
+    seen: dict[object, base.Resource] = {}
     for resource in resources:
         seen.setdefault(getattr(resource, "id", None), resource)
     return list(seen.values())

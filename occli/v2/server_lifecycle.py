@@ -8,8 +8,12 @@ Versions: an unshelve zone needs 2.77, a host (and unpinning the zone)
 shelve offload, the state reset and diagnostics for admins.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from occli import base
 from occli import exceptions
+from occli.v2 import compute
 
 UNSHELVE_ZONE_VERSION = "2.77"
 UNSHELVE_HOST_VERSION = "2.91"
@@ -28,9 +32,11 @@ class _NoZone:
 NO_ZONE = _NoZone()
 
 
-class LifecycleMixin:
+class LifecycleMixin(compute.ComputeManager):
     """The methods; ``self`` is a ServerManager (its ``_server_action``
     posts them)."""
+
+    _server_action: Callable[..., Any]
 
     def shelve(self, server):
         """Shelve (offloaded at once unless the cloud keeps shelved
@@ -53,7 +59,7 @@ class LifecycleMixin:
         """The unshelve body (None when nothing is asked); UnsupportedVersion
         for a zone before 2.77, a host or NO_ZONE before 2.91."""
         version = self.api_version
-        info = {}
+        info: dict[str, object] = {}
         if availability_zone is NO_ZONE:
             self._require(
                 version,

@@ -8,6 +8,7 @@ e.g. with ``client.images.find_resource``). Server creation always POSTs
 
 import base64
 import re
+from typing import Any
 from urllib.parse import quote
 from urllib.parse import urlparse
 
@@ -311,7 +312,9 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             if (search_opts or {}).get(key) is not None:
                 self._require(self.api_version, start, what="the %s filter" % key)
 
-    def _list_request(self, detailed, search_opts, marker, sort_keys, sort_dirs):
+    def _list_request(
+        self, detailed, search_opts, marker, sort_keys, sort_dirs
+    ) -> tuple[str, str, dict[str, Any]]:
         """``(url, response key, params)`` of a server list."""
         params = {}
         for key, value in (search_opts or {}).items():
@@ -352,7 +355,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         """Servers matching ``filters`` exactly; ``name`` is also sent to
         Nova (as an anchored regex) so only candidates are listed;
         ``all_projects``: every project's (admins)."""
-        search = {"all_tenants": True} if all_projects else {}
+        search: dict[str, object] = {"all_tenants": True} if all_projects else {}
         if "name" in filters:
             search["name"] = "^%s$" % re.escape(str(filters["name"]))
         return [
@@ -827,7 +830,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             hostname=hostname,
             trusted_image_certificates=trusted_image_certificates,
         )
-        info = {"imageRef": str(base.getid(image))}
+        info: dict[str, object] = {"imageRef": str(base.getid(image))}
         optional = {
             "name": name,
             "adminPass": admin_pass,

@@ -8,6 +8,7 @@ merges what they say of each project, so a usage is always whole.
 """
 
 import datetime
+from typing import Any
 from urllib.parse import quote
 
 from occli import base
@@ -129,7 +130,8 @@ class UsageManager(compute.ComputeManager):
             "end": _utc_text(end, "end"),
             "detailed": 1 if detailed else None,
         }
-        usages, last = {}, None
+        usages: dict[str, dict[str, Any]] = {}
+        last = None
         pages = self._usage_pages("/os-simple-tenant-usage", "tenant_usages", params)
         for response, page in pages:
             _merge(usages, page)
@@ -143,7 +145,8 @@ class UsageManager(compute.ComputeManager):
         self.check_period(start, end)
         project_id = project_id or self.client.session.get_project_id()
         params = {"start": _utc_text(start, "start"), "end": _utc_text(end, "end")}
-        usages, last = {}, None
+        usages: dict[str, dict[str, Any]] = {}
+        last = None
         url = "/os-simple-tenant-usage/" + quote(str(project_id), safe="")
         for response, page in self._usage_pages(url, "tenant_usage", params):
             _merge(usages, page)
