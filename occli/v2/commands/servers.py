@@ -891,7 +891,7 @@ def _rebuild_options(args):
         raise exceptions.ValidationError(
             "--trusted-image-cert and --no-trusted-image-certs exclude each other."
         )
-    user_data = None
+    user_data: object = None  # bytes, or CLEAR: remove it
     if args.no_user_data:
         user_data = servers_api.CLEAR
     elif args.user_data:
