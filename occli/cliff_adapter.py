@@ -228,10 +228,10 @@ def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def _parse_args(parser, args, namespace):
     """argparse's ``parse_args``, the words it does not recognise shown as
-    :func:`occli.shell.redact_args` shows them (``--pasword ***``)."""
+    :func:`occli.redaction.redact_args` shows them (``--pasword ***``)."""
     namespace, extra = parser.parse_known_args(args, namespace)
     if extra:
-        from occli.shell import redact_args
+        from occli.redaction import redact_args
 
         parser.error("unrecognized arguments: %s" % " ".join(redact_args(extra)))
     return namespace
@@ -240,10 +240,10 @@ def _parse_args(parser, args, namespace):
 def _usage_error(parser, message):
     """argparse's error, in one line: no usage summary of the command's
     every option ahead of it (exit 2); no secret in it, no terminal
-    control (:func:`occli.shell.redact_usage`)."""
+    control (:func:`occli.redaction.redact_usage`)."""
     import sys
 
-    from occli.shell import redact_usage
+    from occli.redaction import redact_usage
 
     message = redact_usage(message)
     sys.stderr.write("%s: %s (see %s --help)\n" % (parser.prog, message, parser.prog))

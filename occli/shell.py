@@ -10,7 +10,6 @@ stderr), 2 usage error (argparse's, or an
 import argparse
 import logging
 import os
-import re
 import sys
 from typing import cast
 
@@ -19,108 +18,9 @@ from cliff import commandmanager
 from cliff import help
 
 from occli import __version__
+from occli import redaction
 
 LOG = logging.getLogger("occli")
-
-# Values that must never reach a log line or the --timing report, whatever
-# printed them. user_data is the base64 of the user's cloud-init (often
-# holding passwords); nova also shows it as OS-EXT-SRV-ATTR:user_data.
-_SECRET_PATTERNS = (
-    (
-        r'("(?:[\w-]+:)?(?:adminPass|password|secret|private_key|'
-        r'application_credential_secret|token_id|temp_url_key|user_data)"'
-        r'\s*:\s*)"(?:[^"\\]|\\.)*"',
-        re.IGNORECASE,
-        r'\1"***"',
-    ),
-    (
-        r"((?:X-Auth-Token|X-Subject-Token|X-Service-Token|Authorization|"
-        r"X-Account-Meta-Temp-URL-Key(?:-2)?):\s*)(?!\{SHA256\})[^\s'\"]+",
-        re.IGNORECASE,
-        r"\1***",
-    ),
-    (r"(temp_url_sig(?:=|%3[dD]))[^&\s'\"]+", 0, r"\1***"),
-)
-_secret_res: list = []
-
-
-def _secret_option_patterns():
-    """Patterns masking every secret option of the auth plugins: as a JSON
-    key, a form field (``client_secret=…``) and a ``--os-…`` flag."""
-    from occli import auth_options
-
-    names = sorted(auth_options.SECRET, key=len, reverse=True)
-    alternatives = "|".join(names)
-    flags = "|".join(n.replace("_", "-") for n in names)
-    return (
-        (r'("(?:%s)"\s*:\s*)"(?:[^"\\]|\\.)*"' % alternatives, 0, r'\1"***"'),
-        (r"((?:^|(?<=[?&\s'\"]))(?:%s)=)[^&\s'\"]+" % alternatives, 0, r"\1***"),
-        (r"(--os-(?:%s)[ =])(?![/()|])\S+" % flags, 0, r"\1***"),
-    )
-
-
-def redact(text):
-    """Mask passwords, tokens, user data and temp URL signatures in text."""
-    if not _secret_res:
-        # compiled on first use: most runs log nothing
-        patterns = _SECRET_PATTERNS + _secret_option_patterns()
-        _secret_res[:] = [(re.compile(p, f), r) for p, f, r in patterns]
-    for pattern, replacement in _secret_res:
-        text = pattern.sub(replacement, text)
-    return text
-
-
-# Option names whose values are secrets, as _SECRET_PATTERNS names them in
-# JSON (adminPass → --admin-pass, --root-password, --os-password, --os-token,
-# --os-application-credential-secret, --user-data, --os-passcode, --os-code…)
-_SECRET_OPTION = re.compile(r"pass|secret|token|private|user.?data|temp.?url|-code$", re.I)
-_ARGUMENT = re.compile(r"^argument (\S+): ")
-_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-
-
-def redact_args(words: list[str]) -> list[str]:
-    """Command-line words fit to echo in an error: the ``=value`` of an
-    option and the word after an option (perhaps its value) are ``***``.
-
-    The words are those nothing recognised (argparse's "unrecognized
-    arguments", a mistyped command), so nothing says which option takes a
-    value or is secret: ``--pasword P`` (for ``--password``) must not show
-    P. The safe rule masks the word after any option.
-    """
-    shown = []
-    after_option = False
-    for word in words:
-        if word.startswith("-") and word not in ("-", "--"):
-            name, equals, _ = word.partition("=")
-            attached = not equals and not word.startswith("--") and len(word) > 2  # -pVALUE
-            if equals:
-                name += "=***"
-            elif attached:
-                name = word[:2] + "***"
-            shown.append(name)
-            after_option = not (equals or attached)
-        elif after_option:
-            shown.append("***")
-            after_option = False
-        else:
-            shown.append(word)
-    return shown
-
-
-def redact_usage(message: str) -> str:
-    """argparse's error ``message`` with no secret in it (see
-    :func:`redact_args`): the value of a secret option (``argument
-    --admin-pass: invalid … value: 'P'``), of an ambiguous abbreviation
-    (``--pas=P could match``) and an ignored explicit argument are
-    ``***``; terminal controls escaped (:func:`occli.columns.printable`)."""
-    argument = _ARGUMENT.match(message)
-    if argument and _SECRET_OPTION.search(argument.group(1)):
-        message = _QUOTED.sub("'***'", message)
-    message = re.sub(r"^(ambiguous option: [^=\s]*=).*?( could match )", r"\1***\2", message)
-    message = re.sub(r"(ignored explicit argument ).*$", r"\1'***'", message)
-    from occli.columns import printable
-
-    return printable(redact(message))
 
 
 class GlobalOptionParser(argparse.ArgumentParser):
@@ -137,7 +37,7 @@ class GlobalOptionParser(argparse.ArgumentParser):
         return namespace, extra + args[split:]
 
     def error(self, message):
-        super().error(redact_usage(message))
+        super().error(redaction.redact_usage(message))
 
     def command_index(self, args):
         """Index of the first word that is not a global option or its value."""
@@ -161,7 +61,7 @@ class RedactingFormatter(logging.Formatter):
     def format(self, record):
         from occli.columns import printable
 
-        return printable(redact(super().format(record)))
+        return printable(redaction.redact(super().format(record)))
 
 
 class PrivateFileHandler(logging.FileHandler):
@@ -326,7 +226,7 @@ class OcCLI(app.App):
         cliff's own echoes the whole command line on stdout, ``--password
         P`` included, and suggests every command as close as the closest
         (85 for ``server lsit``). Only command words are named here; an
-        unrecognised global option is shown as :func:`redact_args` shows it.
+        unrecognised global option is shown as :func:`.redaction.redact_args` shows it.
         """
         import difflib
 
@@ -339,7 +239,7 @@ class OcCLI(app.App):
                 i += 1 if "=" in argv[i] else 2
             self.stderr.write(
                 "occli: unrecognized arguments: %s (see occli --help)\n"
-                % printable(" ".join(redact_args(argv[:i])))
+                % printable(" ".join(redaction.redact_args(argv[:i])))
             )
             return 2
         names = [name.split() for name, _ in self.command_manager]
@@ -505,7 +405,9 @@ class OcCLI(app.App):
         for t in timings:
             seconds = t.elapsed.total_seconds()
             total += seconds
-            self.stderr.write(redact("  %-6s %-60s %.3fs\n" % (t.method, t.url, seconds)))
+            self.stderr.write(
+                redaction.redact("  %-6s %-60s %.3fs\n" % (t.method, t.url, seconds))
+            )
         self.stderr.write("  total  %d request(s) %.3fs\n" % (len(timings), total))
 
 

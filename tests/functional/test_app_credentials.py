@@ -114,7 +114,7 @@ def test_cli_debug_output_never_shows_the_secret(clean_env, app_cred):
                 assert SECRET not in f.read()
     # keystoneauth does not log the auth body; should anything log the
     # secret as a JSON member or an argument, the shell's filter masks it
-    from occli.shell import redact
+    from occli.redaction import redact
 
     for line in (
         '{"application_credential": {"id": "x", "secret": "%s"}}',

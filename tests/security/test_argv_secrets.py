@@ -65,7 +65,7 @@ def test_usage_errors_mask_secrets(occli, argv, shown):
 
 
 def test_redact_args_masks_the_word_after_any_option():
-    from occli.shell import redact_args
+    from occli.redaction import redact_args
 
     assert redact_args(["vm1", "--pasword", "P", "--x=Q", "-yR", "-z", "S", "--", "T"]) == [
         "vm1",
@@ -81,7 +81,7 @@ def test_redact_args_masks_the_word_after_any_option():
 
 
 def test_redact_usage_masks_values_of_secret_options_only():
-    from occli.shell import redact_usage
+    from occli.redaction import redact_usage
 
     assert (
         redact_usage("argument --admin-pass: invalid value: 'P'")

@@ -11,6 +11,7 @@ import pytest
 
 from occli import auth_options
 from occli import config
+from occli import redaction
 from occli import shell
 from tests.unit import auth_options_gen
 from tests.unit import fakes
@@ -150,7 +151,7 @@ def test_secret_options_are_masked_and_out_of_the_cache_key(plugin, name, no_fil
         'REQ: {"%s": "%s", "other": 1}' % (name, SECRET_VALUE),
         "body: grant_type=x&%s=%s&scope=openid" % (name, SECRET_VALUE),
     ):
-        assert SECRET_VALUE not in shell.redact(line), line
+        assert SECRET_VALUE not in redaction.redact(line), line
 
 
 def test_non_secret_options_are_in_the_cache_key(no_files):

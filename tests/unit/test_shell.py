@@ -82,7 +82,7 @@ def test_debug_shows_traceback_and_redacts_secrets(cli, mock_cloud):
 
 
 def test_redact_masks_bodies_headers_and_args():
-    from occli.shell import redact
+    from occli.redaction import redact
 
     line = (
         '-H "X-Auth-Token: abc123" -d \'{"server": {"adminPass": "Sekrit",'
@@ -199,7 +199,7 @@ def test_global_options_stop_at_the_command_name(cli, mock_cloud):
 
 
 def test_debug_masks_temp_url_signatures():
-    from occli.shell import redact
+    from occli.redaction import redact
 
     url = "PUT http://h/object-store/v1/AUTH_p/c/o?temp_url_sig=abcdef0123&temp_url_expires=99"
     assert redact(url) == (
@@ -208,7 +208,7 @@ def test_debug_masks_temp_url_signatures():
 
 
 def test_redact_masks_secrets_containing_quotes_and_backslashes():
-    from occli.shell import redact
+    from occli.redaction import redact
 
     line = (
         r'-d \'{"server": {"adminPass": "ab\"TAIL1\\", "name": "x\"y"},'
@@ -326,7 +326,7 @@ def test_app_help_describes_the_tool_not_the_module(cli, mock_cloud):
 
 
 def test_redact_keeps_option_hints_readable():
-    from occli.shell import redact
+    from occli.redaction import redact
 
     hint = "password (--os-password / OS_PASSWORD)"
     assert redact(hint) == hint
@@ -359,7 +359,7 @@ def test_open_tokens_directory_warns_once_and_works_without_cache(cli, mock_clou
 
 
 def test_redact_masks_user_data_and_action_passwords():
-    from occli.shell import redact
+    from occli.redaction import redact
 
     for body, kept in (
         ('{"server": {"name": "vm", "user_data": "I2Nsb3VkLWNvbmZpZw=="}}', '"name": "vm"'),
@@ -378,7 +378,7 @@ def test_redact_masks_user_data_and_action_passwords():
 
 
 def test_redact_masks_every_token_header():
-    from occli.shell import redact
+    from occli.redaction import redact
 
     for header in ("X-Auth-Token", "X-Subject-Token", "X-Service-Token", "Authorization"):
         assert redact("%s: gAAAAsecret" % header) == "%s: ***" % header
