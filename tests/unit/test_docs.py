@@ -146,6 +146,7 @@ def test_every_manager_and_resource_in_the_sdk_reference(docs):
             for name, cls in vars(module).items()
             if inspect.isclass(cls)
             and cls.__module__ == info.name
+            and not name.startswith("_")
             and issubclass(cls, (base.Manager, base.Resource))
         )
     exceptions = importlib.import_module("occli.exceptions")
