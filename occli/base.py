@@ -8,12 +8,26 @@ returning :class:`Resource` objects (or a :class:`Result`) and raising
 nothing of the shell.
 """
 
+import builtins
 from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 from typing import Any
+from typing import Literal
+from typing import overload
 from urllib.parse import parse_qs
 from urllib.parse import urlparse
 
 from occli import exceptions
+
+if TYPE_CHECKING:
+    import requests
+    from keystoneauth1 import adapter as ks_adapter
+
+    from occli import api_versions
+    from occli import client as occli_client
 
 _IDEMPOTENT = frozenset(("GET", "HEAD", "PUT", "DELETE"))
 #: keystoneauth1's redirect statuses: one that is the answer was not followed.
@@ -21,12 +35,17 @@ _REDIRECTS = frozenset((301, 302, 303, 305, 307, 308))
 #: Statuses worth trying again: the gateway or the service is busy.
 RETRIABLE_STATUSES = [502, 503, 504]
 #: What an answer's member must be, as an error names it.
-_KINDS = {dict: "an object", list: "a list", str: "a string", (int, float): "a number"}
+_KINDS: dict[type | tuple[type, ...], str] = {
+    dict: "an object",
+    list: "a list",
+    str: "a string",
+    (int, float): "a number",
+}
 #: :meth:`Manager._value`'s default: the member must be there.
 _REQUIRED = object()
 
 
-def getid(obj):
+def getid(obj: object) -> Any:
     """The id of a resource object, or ``obj`` itself if it is an id."""
     return getattr(obj, "id", obj)
 
@@ -37,12 +56,17 @@ class Resource:
     Attribute access never triggers a request; call :meth:`get` to refresh.
     """
 
-    def __init__(self, manager, info, request_ids=None):
+    def __init__(
+        self,
+        manager: "Manager",
+        info: Mapping[str, Any] | None,
+        request_ids: Iterable[str] | None = None,
+    ) -> None:
         self.manager = manager
         self._info = dict(info or {})
         self.request_ids = list(request_ids or [])
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name in ("manager", "_info", "request_ids"):
             raise AttributeError(name)
         try:
@@ -50,33 +74,33 @@ class Resource:
         except KeyError:
             raise AttributeError("%s has no attribute %r" % (type(self).__name__, name)) from None
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: str) -> Any:
         return self._info[key]
 
-    def __contains__(self, key):
+    def __contains__(self, key: object) -> bool:
         return key in self._info
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Resource):
             return NotImplemented
         if "id" in self._info and "id" in other._info:
             return type(self) is type(other) and self.id == other.id
         return self._info == other._info
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((type(self).__name__, self._info.get("id")))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         shown = ", ".join(
             "%s=%r" % (k, self._info[k]) for k in ("id", "name", "status") if k in self._info
         )
         return "<%s %s>" % (type(self).__name__, shown)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """A copy of the resource body."""
         return dict(self._info)
 
-    def get(self):
+    def get(self) -> "Resource":
         """Fetch the resource again and update this object in place."""
         fresh = self.manager.get(self.id)
         self._info = fresh._info
@@ -88,33 +112,39 @@ class Result:
     """What a request answered when it returns no resource: ``request_ids``
     and ``body`` (the JSON body, ``{}`` when there is none)."""
 
-    def __init__(self, body=None, request_ids=()):
+    def __init__(
+        self, body: dict[str, Any] | None = None, request_ids: Iterable[str] = ()
+    ) -> None:
         self.body = {} if body is None else body
         self.request_ids = list(request_ids)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<Result request_ids=%r>" % (self.request_ids,)
 
 
-class ListWithMeta(list):
+class ListWithMeta(list[Any]):
     """A list of resources carrying the ``request_ids`` of the requests
     that read it (one per page), as novaclient's ``ListWithMeta``."""
 
-    def __init__(self, values=(), request_ids=()):
+    def __init__(self, values: Iterable[Any] = (), request_ids: Iterable[str] = ()) -> None:
         super().__init__(values)
         self.request_ids = list(request_ids)
 
-    def append_request_ids(self, request_ids):
+    def append_request_ids(self, request_ids: str | Iterable[str] | None) -> None:
         """Add request ids (a str or a list of them)."""
         if isinstance(request_ids, str):
             request_ids = [request_ids]
         self.request_ids.extend(request_ids or ())
 
 
-class DictWithMeta(dict):
+class DictWithMeta(dict[str, Any]):
     """A dict carrying ``request_ids``, as novaclient's."""
 
-    def __init__(self, values=(), request_ids=()):
+    def __init__(
+        self,
+        values: Mapping[str, Any] | Iterable[tuple[str, Any]] = (),
+        request_ids: Iterable[str] = (),
+    ) -> None:
         super().__init__(values)
         self.request_ids = list(request_ids)
 
@@ -124,13 +154,13 @@ class StrWithMeta(str):
 
     request_ids: list[str]
 
-    def __new__(cls, value, request_ids=()):
+    def __new__(cls, value: str, request_ids: Iterable[str] = ()) -> "StrWithMeta":
         text = super().__new__(cls, value)
         text.request_ids = list(request_ids)
         return text
 
 
-def renamed(options, aliases, where):
+def renamed(options: dict[str, Any], aliases: Mapping[str, str], where: str) -> dict[str, Any]:
     """Move novaclient's argument names in ``options`` (a dict of keyword
     arguments, changed in place) to occli's: ``aliases`` maps a
     novaclient name to occli's. TypeError if both names are given."""
@@ -153,25 +183,33 @@ class Manager:
     """
 
     resource_class = Resource
-    service_type: str | None = None
+    service_type: str
     # a subclass's reads, which find(), find_all() and find_resource() use
     list: Callable[..., Any]
     get: Callable[..., Any]
 
-    def __init__(self, client):
+    def __init__(self, client: "occli_client.Client") -> None:
         self.client = client
 
     @property
-    def api(self):
+    def api(self) -> "ks_adapter.Adapter":
         """The keystoneauth1 Adapter of this manager's service."""
         return self.client.adapter(self.service_type)
 
     @property
-    def api_version(self):
+    def api_version(self) -> "api_versions.APIVersion | None":
         """The microversion of this manager's service (None if unversioned)."""
         return self.client.api_version(self.service_type)
 
-    def _request(self, method, url, body=None, params=None, headers=None, **kwargs):
+    def _request(
+        self,
+        method: str,
+        url: str,
+        body: object = None,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        **kwargs: Any,
+    ) -> "requests.Response":
         """Send one request through the adapter; raise on an HTTP error.
 
         The adapter retries connection failures and 502/503/504; a request
@@ -203,7 +241,7 @@ class Manager:
             )
         return response
 
-    def _body(self, response):
+    def _body(self, response: "requests.Response") -> dict[str, Any]:
         """The JSON object of ``response`` (``{}`` when it has no body)."""
         if not response.content:
             return {}
@@ -219,12 +257,21 @@ class Manager:
             raise _unexpected(response, "its body is not a JSON object")
         return body
 
-    def _member(self, response, body, key):
+    def _member(
+        self, response: "requests.Response", body: Mapping[str, Any], key: str
+    ) -> dict[str, Any]:
         """``body[key]``, the object of the resource ``response`` answered:
         UnexpectedResponse when it is missing or not an object."""
         return self._value(response, body, key, dict)
 
-    def _value(self, response, body, key, kind, default=_REQUIRED):
+    def _value(
+        self,
+        response: "requests.Response",
+        body: Mapping[str, Any],
+        key: str,
+        kind: type | tuple[type, ...],
+        default: Any = _REQUIRED,
+    ) -> Any:
         """``body[key]``, a member ``response`` answered that must be a
         ``kind`` (dict, list, str or ``(int, float)``); ``default`` when it
         is missing or null and a default is given: UnexpectedResponse
@@ -238,7 +285,14 @@ class Manager:
             )
         return value
 
-    def _items(self, response, body, key, item_key=None, kind=dict):
+    def _items(
+        self,
+        response: "requests.Response",
+        body: Mapping[str, Any],
+        key: str,
+        item_key: str | None = None,
+        kind: type = dict,
+    ) -> builtins.list[Any]:
         """The entries listed as ``body[key]`` (none when it is missing or
         null), each unwrapped from ``item_key`` when given:
         UnexpectedResponse when they are not a list of ``kind`` (objects,
@@ -252,7 +306,9 @@ class Manager:
             raise _unexpected(response, "an entry of %r is not %s" % (key, _KINDS[kind]))
         return items
 
-    def _next_page(self, response, body, links_key):
+    def _next_page(
+        self, response: "requests.Response", body: Mapping[str, Any], links_key: str
+    ) -> str | None:
         """The marker of the next page ``body[links_key]`` names (None on
         the last page): UnexpectedResponse when they are not links."""
         try:
@@ -260,16 +316,28 @@ class Manager:
         except (AttributeError, TypeError):
             raise _unexpected(response, "%r is not a list of links" % links_key) from None
 
-    def _resource(self, info, response=None):
+    def _resource(
+        self, info: Mapping[str, Any] | None, response: "requests.Response | None" = None
+    ) -> Resource:
         return self.resource_class(self, info, _request_ids(response))
 
-    def _result(self, response, body=None):
+    def _result(
+        self, response: "requests.Response | None", body: dict[str, Any] | None = None
+    ) -> Result:
         return Result(body, _request_ids(response))
 
-    def _list_all(self, url, response_key, params=None, limit=None, links_key=None, item_key=None):
+    def _list_all(
+        self,
+        url: str,
+        response_key: str,
+        params: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+        links_key: str | None = None,
+        item_key: str | None = None,
+    ) -> ListWithMeta:
         """Every resource :meth:`_list` yields, read at once: a
         :class:`ListWithMeta` with the request id of each page."""
-        request_ids: list[str] = []
+        request_ids: builtins.list[str] = []
         items = [
             item
             for page in self._pages(
@@ -285,7 +353,15 @@ class Manager:
         ]
         return ListWithMeta(items, request_ids)
 
-    def _list(self, url, response_key, params=None, limit=None, links_key=None, item_key=None):
+    def _list(
+        self,
+        url: str,
+        response_key: str,
+        params: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+        links_key: str | None = None,
+        item_key: str | None = None,
+    ) -> Iterator[Resource]:
         """Yield resources, following ``<key>_links`` rel=next pages.
 
         ``limit`` caps the total number of items (None or -1: all pages).
@@ -300,14 +376,14 @@ class Manager:
 
     def _pages(
         self,
-        url,
-        response_key,
-        params=None,
-        limit=None,
-        links_key=None,
-        item_key=None,
-        request_ids=None,
-    ):
+        url: str,
+        response_key: str,
+        params: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+        links_key: str | None = None,
+        item_key: str | None = None,
+        request_ids: builtins.list[str] | None = None,
+    ) -> Iterator[builtins.list[Resource]]:
         """Yield the resources page by page, a list per page, as
         :meth:`_list` yields them one by one: the next page is asked for
         when the caller wants it. The request id of each page is appended
@@ -317,7 +393,7 @@ class Manager:
         remaining = None if limit is None or limit < 0 else limit
         if remaining is not None:
             params.setdefault("limit", remaining)
-        seen = set()
+        seen: set[str] = set()
         while True:
             response = self._request("GET", url, params=params)
             if request_ids is not None:
@@ -343,29 +419,87 @@ class Manager:
             if remaining is not None:
                 params["limit"] = remaining
 
-    def _get(self, url, response_key, params=None):
+    def _get(
+        self, url: str, response_key: str, params: Mapping[str, Any] | None = None
+    ) -> Resource:
         response = self._request("GET", url, params=params)
         return self._resource(self._member(response, self._body(response), response_key), response)
 
-    def _create(self, url, body, response_key, return_raw=False, **kwargs):
+    @overload
+    def _create(
+        self,
+        url: str,
+        body: object,
+        response_key: str,
+        return_raw: Literal[False] = False,
+        **kwargs: Any,
+    ) -> Resource: ...
+
+    @overload
+    def _create(
+        self, url: str, body: object, response_key: str, return_raw: Literal[True], **kwargs: Any
+    ) -> dict[str, Any]: ...
+
+    def _create(
+        self, url: str, body: object, response_key: str, return_raw: bool = False, **kwargs: Any
+    ) -> Resource | dict[str, Any]:
         response = self._request("POST", url, body=body, **kwargs)
         data = self._body(response)
         if return_raw:
             return data
         return self._resource(self._member(response, data, response_key), response)
 
-    def _update(self, url, body, response_key=None, method="PUT", **kwargs):
+    @overload
+    def _update(
+        self, url: str, body: object, response_key: str, method: str = "PUT", **kwargs: Any
+    ) -> Resource: ...
+
+    @overload
+    def _update(
+        self, url: str, body: object, response_key: None = None, method: str = "PUT", **kwargs: Any
+    ) -> dict[str, Any]: ...
+
+    def _update(
+        self,
+        url: str,
+        body: object,
+        response_key: str | None = None,
+        method: str = "PUT",
+        **kwargs: Any,
+    ) -> Resource | dict[str, Any]:
         response = self._request(method, url, body=body, **kwargs)
         data = self._body(response)
         if response_key:
             return self._resource(self._member(response, data, response_key), response)
         return data
 
-    def _delete(self, url, **kwargs):
+    def _delete(self, url: str, **kwargs: Any) -> Result:
         """DELETE ``url``; a :class:`Result`."""
         return self._result(self._request("DELETE", url, **kwargs))
 
-    def _action(self, url, action, info=None, response_key=None, **kwargs):
+    @overload
+    def _action(
+        self, url: str, action: str, info: object = None, response_key: None = None, **kwargs: Any
+    ) -> Result: ...
+
+    @overload
+    def _action(
+        self, url: str, action: str, info: object, response_key: str, **kwargs: Any
+    ) -> Resource | Result: ...
+
+    @overload
+    def _action(
+        self, url: str, action: str, info: object = None, *, response_key: str, **kwargs: Any
+    ) -> Resource | Result: ...
+
+    def _action(
+        self,
+        url: str,
+        action: str,
+        info: object = None,
+        response_key: str | None = None,
+        **kwargs: Any,
+    ) -> Resource | Result:
         """POST ``{action: info}`` to an ``…/action`` URL; the resource
         under ``response_key`` if the answer has one, else a :class:`Result`."""
         response = self._request("POST", url, body={action: info}, **kwargs)
@@ -374,7 +508,7 @@ class Manager:
             return self._resource(self._member(response, data, response_key), response)
         return self._result(response, data)
 
-    def find(self, **filters):
+    def find(self, **filters: Any) -> Resource:
         """The single resource matching all ``filters``; NotFound or NoUniqueMatch."""
         matches = self.find_all(**filters)
         if not matches:
@@ -385,13 +519,13 @@ class Manager:
             raise self._ambiguous(_describe(filters), matches)
         return matches[0]
 
-    def find_all(self, **filters):
+    def find_all(self, **filters: Any) -> builtins.list[Resource]:
         """All resources whose attributes equal ``filters`` (client-side)."""
         return [
             r for r in self.list() if all(getattr(r, k, None) == v for k, v in filters.items())
         ]
 
-    def find_resource(self, name_or_id):
+    def find_resource(self, name_or_id: Any) -> Resource:
         """Resolve a name or id: the id first, then an exact name."""
         if isinstance(name_or_id, Resource):
             return name_or_id
@@ -402,7 +536,7 @@ class Manager:
             pass
         return self._one_named(self._find_by_name(name_or_id), name_or_id)
 
-    def _one_named(self, matches, name_or_id):
+    def _one_named(self, matches: builtins.list[Resource], name_or_id: str) -> Resource:
         """The one resource of ``matches`` (those found by the name or id
         ``name_or_id``): NotFound when there is none, NoUniqueMatch when
         there are several."""
@@ -414,20 +548,20 @@ class Manager:
             raise self._ambiguous("name '%s'" % name_or_id, matches)
         return matches[0]
 
-    def _find_by_name(self, name):
+    def _find_by_name(self, name: str) -> builtins.list[Resource]:
         return [r for r in self.list() if getattr(r, "name", None) == name]
 
-    def _noun(self):
+    def _noun(self) -> str:
         return self.resource_class.__name__.lower()
 
-    def _ambiguous(self, what, matches):
+    def _ambiguous(self, what: str, matches: Iterable[Resource]) -> exceptions.NoUniqueMatch:
         ids = ", ".join(str(getattr(m, "id", "?")) for m in matches)
         return exceptions.NoUniqueMatch(
             "More than one %s matches %s (%s); use the ID." % (self._noun(), what, ids)
         )
 
 
-def _unexpected(response, what):
+def _unexpected(response: "requests.Response", what: str) -> exceptions.UnexpectedResponse:
     """The error of a successful answer that is not what the API documents."""
     return exceptions.UnexpectedResponse(
         "The answer from %s is not what the API documents: %s." % (response.url, what),
@@ -436,19 +570,19 @@ def _unexpected(response, what):
     )
 
 
-def _request_id(response):
+def _request_id(response: "requests.Response | None") -> str | None:
     if response is None:
         return None
     headers = response.headers
     return headers.get("x-openstack-request-id") or headers.get("x-compute-request-id")
 
 
-def _request_ids(response):
+def _request_ids(response: "requests.Response | None") -> list[str]:
     request_id = _request_id(response)
     return [request_id] if request_id else []
 
 
-def _next_marker(links):
+def _next_marker(links: str | Iterable[Mapping[str, Any]] | None) -> str | None:
     """The marker of the next page from ``*_links`` or a ``next`` href."""
     if isinstance(links, str):
         hrefs = [links]
@@ -461,5 +595,5 @@ def _next_marker(links):
     return None
 
 
-def _describe(filters):
+def _describe(filters: Mapping[str, Any]) -> str:
     return ", ".join("%s=%s" % kv for kv in sorted(filters.items()))
