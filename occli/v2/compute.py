@@ -1,5 +1,8 @@
 """Base of the Nova managers: the compute service and its microversion gates."""
 
+from collections.abc import Iterable
+from typing import cast
+
 from occli import api_versions
 from occli import base
 
@@ -14,7 +17,20 @@ class ComputeManager(base.Manager):
 
     service_type = "compute"
 
-    def _require(self, version, start, end=None, what="this feature", params=()):
+    @property
+    def api_version(self) -> api_versions.APIVersion:
+        """The compute microversion in use: pinned or negotiated, never None
+        (:meth:`occli.client.Client.api_version` has one for compute)."""
+        return cast(api_versions.APIVersion, super().api_version)
+
+    def _require(
+        self,
+        version: str | api_versions.APIVersion,
+        start: str | api_versions.APIVersion,
+        end: str | api_versions.APIVersion | None = None,
+        what: str = "this feature",
+        params: Iterable[str] = (),
+    ) -> None:
         """UnsupportedVersion unless ``start <= version <= end`` (see
         :func:`occli.api_versions.require`)."""
         api_versions.require(
@@ -26,7 +42,9 @@ class ComputeManager(base.Manager):
             params=params,
         )
 
-    def _capped_at(self, last, what, params=()):
+    def _capped_at(
+        self, last: str, what: str, params: Iterable[str] = ()
+    ) -> api_versions.APIVersion | None:
         """The microversion of a request using what nova removed after
         ``last``: None (the negotiated one) up to ``last``, else ``last``;
         UnsupportedVersion when the user pinned the later version."""
