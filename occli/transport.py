@@ -26,6 +26,7 @@ import re
 import socket
 import threading
 import time
+from typing import TYPE_CHECKING
 from typing import Any
 from urllib.parse import urljoin
 
@@ -36,6 +37,12 @@ from urllib3 import connectionpool
 from urllib3 import poolmanager
 
 from occli import exceptions
+
+if TYPE_CHECKING:
+    from urllib3 import response as u3_response
+
+#: A requests ``timeout``: seconds, or ``(connect, read)`` (None: no bound).
+_Timeout = float | tuple[float | None, float | None]
 
 #: The largest body read by default: ten times the largest answers of real
 #: clouds (a page of 1000 servers in detail is ~5 MB; Heat templates stop
@@ -116,7 +123,7 @@ class BoundedTransport(requests.Session):
     keystoneauth1's (TCP keep-alive), as in the Session it makes itself.
     """
 
-    def __init__(self, max_response_size: int, command_timeout: float | None = None):
+    def __init__(self, max_response_size: int, command_timeout: float | None = None) -> None:
         super().__init__()
         adapter = _Adapter()
         for scheme in list(self.adapters):
@@ -125,7 +132,7 @@ class BoundedTransport(requests.Session):
         self.command_timeout = command_timeout
         self.deadline = None if command_timeout is None else time.monotonic() + command_timeout
 
-    def send(self, request, **kwargs):
+    def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
         if kwargs.get("stream"):
             return super().send(request, **kwargs)
         timeout = kwargs.get("timeout")
@@ -160,7 +167,7 @@ class BoundedTransport(requests.Session):
         _cap_retry_after(response, self.deadline)
         return response
 
-    def check_deadline(self, url: str) -> float:
+    def check_deadline(self, url: str | None) -> float:
         """The seconds left before the command's deadline; CommandTimeout
         (naming ``url``, the request it stops) once it has passed."""
         left = math.inf if self.deadline is None else self.deadline - time.monotonic()
@@ -171,7 +178,7 @@ class BoundedTransport(requests.Session):
             )
         return left
 
-    def _read(self, response):
+    def _read(self, response: requests.Response) -> bytes:
         """The body of ``response``, read a piece at a time: refused past
         the size limit."""
         limit = self.max_response_size
@@ -194,7 +201,9 @@ class BoundedTransport(requests.Session):
                 raise self._too_large(response, limit, "")
             pieces.append(piece)
 
-    def _too_large(self, response, limit, how):
+    def _too_large(
+        self, response: requests.Response, limit: int, how: str
+    ) -> exceptions.ResponseTooLarge:
         token = limit < self.max_response_size
         return exceptions.ResponseTooLarge(
             "The answer from %s is larger than %s%s, the most occli reads%s."
@@ -274,11 +283,11 @@ class _Watchdog:
     leaving ends its timer thread.
     """
 
-    def __init__(self, ends: float | None):
+    def __init__(self, ends: float | None) -> None:
         self.fired = False
         self.connection: connection.HTTPConnection | None = None
         self._lock = threading.Lock()
-        self._timer = None
+        self._timer: threading.Timer | None = None
         if ends is not None:
             self._timer = threading.Timer(max(ends - time.monotonic(), 0), self._fire)
             self._timer.daemon = True
@@ -289,7 +298,7 @@ class _Watchdog:
             self._timer.start()
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         if self._timer is not None:
             _watched.watchdog = None
             self._timer.cancel()
@@ -310,7 +319,7 @@ class _Watchdog:
                 _shut(self.connection)
 
 
-def _shut(conn):
+def _shut(conn: connection.HTTPConnection) -> None:
     sock = conn.sock
     if sock is not None:
         try:
@@ -319,13 +328,13 @@ def _shut(conn):
             pass  # already closed
 
 
-def _watch(conn):
+def _watch(conn: connection.HTTPConnection) -> None:
     watchdog = getattr(_watched, "watchdog", None)
     if watchdog is not None:
         watchdog.watch(conn)
 
 
-def _fired():
+def _fired() -> bool:
     watchdog = getattr(_watched, "watchdog", None)
     return watchdog is not None and watchdog.fired
 
@@ -335,7 +344,7 @@ class _Response(http.client.HTTPResponse):
     the watchdog time out: http.client would take the end of what came for
     the end of the headers (and urllib3 log their defects, a traceback)."""
 
-    def begin(self):
+    def begin(self) -> None:
         try:
             super().begin()
         except Exception:
@@ -353,11 +362,11 @@ class _Watched(connection.HTTPConnection):
 
     response_class: type[http.client.HTTPResponse] = _Response
 
-    def request(self, *args, **kwargs):
+    def request(self, *args: Any, **kwargs: Any) -> None:
         _watch(self)
         return super().request(*args, **kwargs)
 
-    def connect(self):
+    def connect(self) -> None:
         super().connect()
         _watch(self)
 
@@ -385,18 +394,18 @@ class _Adapter(ks_session.TCPKeepAliveAdapter):
     """keystoneauth1's adapter (TCP keep-alive) whose connections are
     :class:`_Watched` (through a proxy too)."""
 
-    def init_poolmanager(self, *args, **kwargs):
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
         super().init_poolmanager(*args, **kwargs)
         self.poolmanager.pool_classes_by_scheme = _POOLS
 
-    def proxy_manager_for(self, proxy, **proxy_kwargs):
+    def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> poolmanager.PoolManager:
         manager = super().proxy_manager_for(proxy, **proxy_kwargs)
         if manager.pool_classes_by_scheme is poolmanager.pool_classes_by_scheme:
             manager.pool_classes_by_scheme = _POOLS  # not SOCKS's own
         return manager
 
 
-def _total(timeout):
+def _total(timeout: _Timeout) -> float:
     """The seconds a requests ``timeout`` (a number or ``(connect, read)``)
     allows a whole request: its connect and read parts together."""
     if isinstance(timeout, tuple):
@@ -404,13 +413,13 @@ def _total(timeout):
     return float(timeout)
 
 
-def _shortened(timeout, left):
+def _shortened(timeout: _Timeout, left: float) -> float | tuple[float, ...]:
     if isinstance(timeout, tuple):
         return tuple(left if t is None else min(t, left) for t in timeout)
     return min(float(timeout), left)
 
 
-def _read_piece(raw):
+def _read_piece(raw: "u3_response.HTTPResponse") -> bytes:
     """The next piece of a body, decompressed: whatever one read of the
     socket brings (a trickled one ends at the watchdog). urllib3's
     errors become requests' (as ``Response.iter_content`` makes them)."""
@@ -428,7 +437,7 @@ def _read_piece(raw):
         raise requests.exceptions.SSLError(exc) from None
 
 
-def _cap_retry_after(response, deadline):
+def _cap_retry_after(response: requests.Response, deadline: float | None) -> None:
     """``Retry-After`` of a 5xx (what keystoneauth1 sleeps before a retry)
     at most :data:`MAX_RETRY_AFTER` seconds, and never past ``deadline``;
     never negative."""
