@@ -28,7 +28,8 @@ Precedence (lowest to highest), matching openstacksdk's
    file's ``auth:`` section beat ``username=`` style arguments).
 
 A cloud naming a vendor ``profile:`` (or the older ``cloud:``) is merged
-over that vendor's defaults first: see :mod:`occli.profiles`.
+over that vendor's defaults first: see :mod:`occli.profiles`. Where the
+files are and how one is read and merged is :mod:`occli.clouds_yaml`'s.
 
 ``auth_type`` is taken from the winning source; when none is given it is
 inferred from the highest-precedence layer that carries credentials:
@@ -49,7 +50,12 @@ from typing import TYPE_CHECKING
 from typing import Any
 
 from occli import auth_options
-from occli import exceptions
+from occli import clouds_yaml
+
+# Re-exported on purpose: SDK users catch ``occli.config.ConfigError``
+# (resolve() and CloudConfig raise it); it lives in clouds_yaml, below
+# both this module and occli.profiles.
+from occli.clouds_yaml import ConfigError
 
 if TYPE_CHECKING:
     from keystoneauth1 import loading
@@ -67,16 +73,6 @@ __all__ = [
     "secure_files",
 ]
 
-
-class ConfigError(exceptions.CommandError):
-    """The cloud configuration is missing, unreadable or incomplete."""
-
-
-#: Directories searched for clouds.* / secure.*; ``None`` means
-#: :func:`default_search_dirs` (tests replace this list).
-SEARCH_DIRS: list[str] | None = None
-
-_SUFFIXES = (".yaml", ".yml", ".json")
 
 #: Environment variables that only select things (openstacksdk's list).
 _ENV_SELECTORS = frozenset(
@@ -143,49 +139,19 @@ _HINTS = {
 # Where the files are
 
 
-def default_search_dirs() -> list[str]:
-    """Directories searched for clouds/secure files, as openstacksdk does."""
-    import platformdirs
-
-    dirs = platformdirs.PlatformDirs("openstack", "OpenStack", multipath=True)
-    candidates = [
-        os.getcwd(),
-        dirs.user_config_dir,
-        os.path.join(os.path.expanduser("~"), ".config", "openstack"),
-    ]
-    # multipath=True joins several XDG dirs with os.pathsep.
-    candidates.extend(dirs.site_config_dir.split(os.pathsep))
-    candidates.append("/etc/openstack")
-    seen, result = set(), []
-    for d in candidates:
-        if d and d not in seen:
-            seen.add(d)
-            result.append(d)
-    return result
-
-
-def _search(basename: str, override_var: str | None, environ: Mapping[str, str]) -> list[str]:
-    dirs = SEARCH_DIRS if SEARCH_DIRS is not None else default_search_dirs()
-    files = [os.path.join(d, basename + s) for d in dirs for s in _SUFFIXES]
-    explicit = environ.get(override_var) if override_var else None
-    if explicit:
-        files.insert(0, os.path.expanduser(explicit))
-    return files
-
-
 def config_files(environ: Mapping[str, str] | None = None) -> list[str]:
     """Candidate clouds files, first found wins (``OS_CLIENT_CONFIG_FILE`` first)."""
-    return _search("clouds", "OS_CLIENT_CONFIG_FILE", _env(environ))
+    return clouds_yaml.search("clouds", "OS_CLIENT_CONFIG_FILE", clouds_yaml.environment(environ))
 
 
 def secure_files(environ: Mapping[str, str] | None = None) -> list[str]:
     """Candidate secure files, first found wins (``OS_CLIENT_SECURE_FILE`` first)."""
-    return _search("secure", "OS_CLIENT_SECURE_FILE", _env(environ))
+    return clouds_yaml.search("secure", "OS_CLIENT_SECURE_FILE", clouds_yaml.environment(environ))
 
 
 def localcloud_file(environ: Mapping[str, str] | None = None) -> str:
     """clouds.yaml written by occli's local cloud (consulted last)."""
-    environ = _env(environ)
+    environ = clouds_yaml.environment(environ)
     base = environ.get("OCCLI_LOCALCLOUD_DIR")
     if not base:
         import platformdirs
@@ -194,78 +160,8 @@ def localcloud_file(environ: Mapping[str, str] | None = None) -> str:
     return os.path.join(os.path.expanduser(base), "clouds.yaml")
 
 
-def _env(environ: Mapping[str, str] | None) -> Mapping[str, str]:
-    return os.environ if environ is None else environ
-
-
 # --------------------------------------------------------------------------
 # Reading
-
-
-def _read(path: str) -> dict[str, Any]:
-    """Parse one YAML/JSON file into a dict (yaml imported only here)."""
-    with open(path, encoding="utf-8") as f:
-        if path.endswith(".json"):
-            data = json.load(f)
-        else:
-            import yaml
-
-            loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-            try:
-                data = yaml.load(f, Loader=loader)  # noqa: S506 - safe loader
-            except yaml.YAMLError as exc:
-                raise ValueError(str(exc)) from None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise ConfigError(f"Configuration file {path} is not a mapping")
-    clouds = data.get("clouds")
-    if clouds is None:
-        data["clouds"] = {}
-    elif not isinstance(clouds, dict):
-        raise ConfigError(f"'clouds' in {path} is not a mapping")
-    return data
-
-
-def _first(paths: Iterable[str], problems: list[str]) -> tuple[str | None, dict[str, Any] | None]:
-    """(path, data) of the first readable file of ``paths``, or (None, None).
-
-    Like openstacksdk, unreadable or unparsable files are skipped; the reason
-    is kept in ``problems`` for the error message.
-    """
-    for path in paths:
-        if not os.path.isfile(path):
-            continue
-        try:
-            return path, _read(path)
-        except ConfigError:
-            raise
-        except (OSError, ValueError) as exc:  # includes JSON and YAML errors
-            problems.append(f"{path}: {exc}")
-            LOG.warning("Skipping config file %s: %s", path, exc)
-    return None, None
-
-
-def _merge(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
-    """Deep merge of ``new`` into a copy of ``old`` (openstacksdk merge_clouds)."""
-    result = dict(old)
-    for k, v in new.items():
-        if isinstance(v, dict):
-            result[k] = _merge(result[k], v) if isinstance(result.get(k), dict) else _merge({}, v)
-        else:
-            result[k] = v
-    return result
-
-
-def _normalize(value: Any, key: str | None = None) -> Any:
-    """'-' -> '_' in keys, numbers to strings (openstacksdk normalize_keys)."""
-    if isinstance(value, dict):
-        return {k.replace("-", "_"): _normalize(v, k) for k, v in value.items()}
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, (int, float)) and key not in ("api_timeout", "verbose_level"):
-        return str(value)
-    return value
 
 
 class _Files:
@@ -274,12 +170,12 @@ class _Files:
     def __init__(self, environ: Mapping[str, str]) -> None:
         self.problems: list[str] = []
         self.searched = config_files(environ)
-        self.path, data = _first(self.searched, self.problems)
+        self.path, data = clouds_yaml.first(self.searched, self.problems)
         self.clouds = dict(data["clouds"]) if data else {}
-        self.secure_path, secure = _first(secure_files(environ), self.problems)
+        self.secure_path, secure = clouds_yaml.first(secure_files(environ), self.problems)
         self.secure_clouds = secure["clouds"] if secure else {}
         if self.secure_clouds:
-            self.clouds = _merge(self.clouds, self.secure_clouds)
+            self.clouds = clouds_yaml.merge(self.clouds, self.secure_clouds)
 
     def sources(self, name: str) -> list[str]:
         files = [self.path] if self.path else []
@@ -323,7 +219,7 @@ def _fix_layer(cloud: dict[str, Any], prefer_top_level: bool) -> dict[str, Any]:
     value wins (as in openstacksdk); for other auth options the ``auth``
     section wins unless ``prefer_top_level`` (used for command-line options).
     """
-    cloud = _normalize(cloud)
+    cloud = clouds_yaml.normalize(cloud)
     auth = cloud.pop("auth", None) or {}
     if not isinstance(auth, dict):
         raise ConfigError(f"'auth' must be a mapping, not {type(auth).__name__}")
@@ -415,7 +311,7 @@ def resolve(
     :raises ConfigError: the named cloud is not in any file, a file is
         malformed, or a region is not one of the cloud's regions.
     """
-    environ = _env(environ)
+    environ = clouds_yaml.environment(environ)
     given = {}
     for key, value in (overrides or {}).items():
         if value is None or value == "":
@@ -448,7 +344,7 @@ def resolve(
     if not isinstance(base, dict):
         raise ConfigError(f"Cloud {name!r} in {', '.join(sources)} is not a mapping")
 
-    base = _normalize(base)
+    base = clouds_yaml.normalize(base)
     if (base.get("profile") or base.get("cloud")) not in (None, "", env_key):
         from occli import profiles  # only for a cloud naming a profile
 
@@ -458,7 +354,7 @@ def resolve(
     base.pop("regions", None)
     base["region_name"] = region_name
     if region_values:
-        base = _merge(base, _normalize(region_values))
+        base = clouds_yaml.merge(base, clouds_yaml.normalize(region_values))
 
     config = _fix_layer(base, prefer_top_level=False)
     explicit_type = config.get("auth_type")
@@ -494,12 +390,12 @@ def resolve(
 def cloud_names(environ: Mapping[str, str] | None = None) -> list[str]:
     """The names ``--os-cloud`` takes: the clouds of the first clouds file
     (and secure file) found, and of the local cloud's file; no request."""
-    environ = _env(environ)
+    environ = clouds_yaml.environment(environ)
     names = set(_Files(environ).clouds)
     local = localcloud_file(environ)
     if os.path.isfile(local):
         try:
-            names.update(_read(local)["clouds"])
+            names.update(clouds_yaml.read(local)["clouds"])
         except (OSError, ValueError, ConfigError) as exc:
             LOG.debug("local cloud file %s skipped: %s", local, exc)
     return sorted(str(name) for name in names)
@@ -519,7 +415,7 @@ def _named_cloud(name: str, environ: Mapping[str, str]) -> tuple[object, list[st
     local_names = []
     if os.path.isfile(local) and not same:
         try:
-            data = _read(local)
+            data = clouds_yaml.read(local)
         except (OSError, ValueError) as exc:
             problems.append(f"{local}: {exc}")
         else:

@@ -24,29 +24,34 @@ import glob
 import json
 import logging
 import os
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import Any
 
-from occli import config
+from occli import clouds_yaml
 
 LOG = logging.getLogger(__name__)
 
 #: openstacksdk's vendor directory; ``None``: found through
 #: ``importlib.util.find_spec("openstack")``; ``""``: none (tests set it).
-OPENSTACKSDK_VENDORS = None
+OPENSTACKSDK_VENDORS: str | None = None
 
 
-class ProfileError(config.ConfigError):
+class ProfileError(clouds_yaml.ConfigError):
     """A cloud names a vendor profile that cannot be used: a usage error."""
 
     exit_code = 2
 
 
-def public_cloud_files(environ=None):
+def public_cloud_files(environ: Mapping[str, str] | None = None) -> list[str]:
     """Candidate clouds-public files, first found wins (openstacksdk's
     ``VENDOR_FILES``: the directories of clouds.yaml)."""
-    return config._search("clouds-public", None, config._env(environ))
+    return clouds_yaml.search("clouds-public", None, clouds_yaml.environment(environ))
 
 
-def expand(cloud_name, cloud, environ=None):
+def expand(
+    cloud_name: str, cloud: Mapping[str, Any], environ: Mapping[str, str] | None = None
+) -> tuple[dict[str, Any], str]:
     """``(settings, source)``: ``cloud`` (normalised keys) over the defaults
     of the profile it names, and the file those came from.
 
@@ -59,31 +64,36 @@ def expand(cloud_name, cloud, environ=None):
     if legacy and not cloud.get("profile"):
         LOG.debug("cloud %r uses the deprecated key 'cloud' for its profile", cloud_name)
     name = str(name)
-    defaults, source = _public_cloud(name, environ)
-    if defaults is None:
-        defaults, source = _vendor(name, cloud_name)
-    defaults = config._normalize(defaults)
+    found = _public_cloud(name, environ)
+    defaults, source = found if found is not None else _vendor(name, cloud_name)
+    defaults = clouds_yaml.normalize(defaults)
     if "regions" in own or "region_name" in own:
         defaults.pop("regions", None)
         defaults.pop("region_name", None)
-    return config._merge(defaults, own), source
+    return clouds_yaml.merge(defaults, own), source
 
 
-def _public_cloud(name, environ):
+def _public_cloud(
+    name: str, environ: Mapping[str, str] | None
+) -> tuple[dict[str, Any], str] | None:
+    """(entry, source) of ``name`` under ``public-clouds:`` of the first
+    clouds-public file, or None."""
     problems: list[str] = []
-    path, data = config._first(public_cloud_files(environ), problems)
-    if data is None:
-        return None, None
+    path, data = clouds_yaml.first(public_cloud_files(environ), problems)
+    if path is None or data is None:
+        return None
     public = data.get("public-clouds") or {}
     if not isinstance(public, dict) or name not in public:
-        return None, None
+        return None
     entry = public[name]
     if not isinstance(entry, dict):
         raise ProfileError(f"public-clouds entry {name!r} in {path} is not a mapping")
     return dict(entry), path
 
 
-def _vendor(name, cloud_name, nested_from=None):
+def _vendor(
+    name: str, cloud_name: str, nested_from: str | None = None
+) -> tuple[dict[str, Any], str]:
     """(profile, source) of a vendor profile, following a nested ``profile``."""
     if "://" in name:
         raise ProfileError(
@@ -116,7 +126,7 @@ def _vendor(name, cloud_name, nested_from=None):
     return profile, source
 
 
-def _find_vendor(name):
+def _find_vendor(name: str) -> tuple[dict[str, Any], str] | None:
     directory = _openstacksdk_vendors()
     if directory:
         for suffix in (".json", ".yaml"):
@@ -134,7 +144,7 @@ def _find_vendor(name):
     return None
 
 
-def _known_vendors():
+def _known_vendors() -> set[str]:
     from occli import vendors
 
     names = set(vendors.VENDORS)
@@ -144,7 +154,7 @@ def _known_vendors():
     return names
 
 
-def _openstacksdk_vendors():
+def _openstacksdk_vendors() -> str | None:
     """openstacksdk's ``openstack/config/vendors`` directory, or None;
     openstacksdk is not imported (``find_spec`` of a top-level package
     only locates it)."""
@@ -163,7 +173,7 @@ def _openstacksdk_vendors():
     return None
 
 
-def _vendor_files(directory):
+def _vendor_files(directory: str) -> Iterator[tuple[str, dict[str, Any]]]:
     for path in sorted(glob.glob(os.path.join(directory, "*.json"))) + sorted(
         glob.glob(os.path.join(directory, "*.yaml"))
     ):
@@ -172,7 +182,7 @@ def _vendor_files(directory):
             yield path, data
 
 
-def _vendor_file(path):
+def _vendor_file(path: str) -> dict[str, Any] | None:
     """A vendor file's ``{"name", "profile"}``, or None if absent or unusable."""
     if not os.path.isfile(path):
         return None

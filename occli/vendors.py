@@ -8,8 +8,10 @@ openstacksdk itself is not installed (its own directory is read then, see
 are left out: occli does not fetch remote profiles.
 """
 
+from typing import Any
+
 #: ``{name: profile}``: each a clouds.yaml cloud entry's defaults.
-VENDORS = {
+VENDORS: dict[str, dict[str, Any]] = {
     # openstack/config/vendors/binero.json
     "binero": {
         "auth": {"auth_url": "https://auth.binero.cloud:5000/v3"},

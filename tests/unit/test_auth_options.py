@@ -10,6 +10,7 @@ import os
 import pytest
 
 from occli import auth_options
+from occli import clouds_yaml
 from occli import config
 from occli import redaction
 from occli import shell
@@ -47,7 +48,7 @@ def no_files(tmp_path, monkeypatch):
     for key in list(os.environ):
         if key.startswith(("OS_", "OCCLI_")):
             monkeypatch.delenv(key)
-    monkeypatch.setattr(config, "SEARCH_DIRS", [str(tmp_path)])
+    monkeypatch.setattr(clouds_yaml, "SEARCH_DIRS", [str(tmp_path)])
     return {"OCCLI_LOCALCLOUD_DIR": str(tmp_path / "lc")}
 
 

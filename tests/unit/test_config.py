@@ -8,6 +8,7 @@ import sys
 import pytest
 import yaml
 
+from occli import clouds_yaml
 from occli import config
 from occli.config import ConfigError
 from occli.config import resolve
@@ -26,7 +27,9 @@ def dirs(tmp_path, monkeypatch):
     for name in ("cwd", "user", "etc", "local"):
         paths[name] = tmp_path / name
         paths[name].mkdir()
-    monkeypatch.setattr(config, "SEARCH_DIRS", [str(paths[n]) for n in ("cwd", "user", "etc")])
+    monkeypatch.setattr(
+        clouds_yaml, "SEARCH_DIRS", [str(paths[n]) for n in ("cwd", "user", "etc")]
+    )
     monkeypatch.setenv("OCCLI_LOCALCLOUD_DIR", str(paths["local"]))
     return paths
 
@@ -140,7 +143,7 @@ def test_default_search_dirs(tmp_path, monkeypatch):
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
     monkeypatch.delenv("XDG_CONFIG_DIRS", raising=False)
     monkeypatch.chdir(tmp_path)
-    found = config.default_search_dirs()
+    found = clouds_yaml.default_search_dirs()
     assert found[0] == str(tmp_path)
     assert os.path.join(str(tmp_path / "home"), ".config", "openstack") in found
     assert found[-1] == "/etc/openstack"

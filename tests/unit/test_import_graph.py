@@ -14,31 +14,17 @@ from tests import import_graph
 ROOT = pathlib.Path(occli.__file__).parent
 PACKAGE = "occli"
 
-# Circles not broken yet, each listed whole: this list may only shrink. A
-# circle found that is not inside one of these fails the test, and so does
-# an entry that no longer matches a circle exactly (shrink or drop it).
-ALLOWED = (
-    # config expands a vendor profile; profiles use config's private helpers
-    frozenset({"occli.config", "occli.profiles"}),
-)
-
 
 def _graph():
     return import_graph.graph(ROOT, PACKAGE, leave_out=("occli.localcloud",))
 
 
-def test_no_import_circle_outside_the_allow_list():
+def test_no_import_circle():
     graph = _graph()
-    new = [c for c in import_graph.circles(graph) if not any(c <= a for a in ALLOWED)]
-    assert not new, "import circles in occli:\n" + "\n\n".join(
-        import_graph.describe(c, graph) for c in new
+    found = import_graph.circles(graph)
+    assert not found, "import circles in occli:\n" + "\n\n".join(
+        import_graph.describe(c, graph) for c in found
     )
-
-
-def test_the_allow_list_only_shrinks():
-    circles = set(import_graph.circles(_graph()))
-    stale = [sorted(allowed) for allowed in ALLOWED if allowed not in circles]
-    assert not stale, "allow-list entries no longer circles as listed (shrink them): %s" % stale
 
 
 def test_the_graph_sees_deferred_imports():

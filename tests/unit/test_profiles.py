@@ -9,6 +9,7 @@ import sys
 import pytest
 import yaml
 
+from occli import clouds_yaml
 from occli import config
 from occli import profiles
 from occli import vendors
@@ -26,7 +27,9 @@ def dirs(tmp_path, monkeypatch):
     paths = {name: tmp_path / name for name in ("cwd", "user", "etc", "local")}
     for path in paths.values():
         path.mkdir()
-    monkeypatch.setattr(config, "SEARCH_DIRS", [str(paths[n]) for n in ("cwd", "user", "etc")])
+    monkeypatch.setattr(
+        clouds_yaml, "SEARCH_DIRS", [str(paths[n]) for n in ("cwd", "user", "etc")]
+    )
     monkeypatch.setattr(profiles, "OPENSTACKSDK_VENDORS", "")
     monkeypatch.setenv("OCCLI_LOCALCLOUD_DIR", str(paths["local"]))
     return paths

@@ -10,6 +10,7 @@ import pytest
 from keystoneauth1 import session
 from keystoneauth1.identity import v3
 
+from occli import clouds_yaml
 from occli import config
 from occli import token_cache
 
@@ -241,7 +242,7 @@ def test_default_location(monkeypatch, tmp_path):
 
 def test_with_resolved_config(cache, keystone, monkeypatch, tmp_path):
     """config.resolve() -> auth_plugin() + identity_key() -> cache, end to end."""
-    monkeypatch.setattr(config, "SEARCH_DIRS", [str(tmp_path)])
+    monkeypatch.setattr(clouds_yaml, "SEARCH_DIRS", [str(tmp_path)])
     environ = {
         "OS_AUTH_URL": AUTH_URL,
         "OS_USERNAME": "admin",

@@ -22,7 +22,14 @@ import occli
 from occli import client as client_module
 
 ROOT = pathlib.Path(__file__).parents[2]
-TYPED = ["occli.client", "occli.exceptions", "occli.api_versions", "occli.config"]
+TYPED = [
+    "occli.client",
+    "occli.exceptions",
+    "occli.api_versions",
+    "occli.config",
+    "occli.clouds_yaml",
+    "occli.profiles",
+]
 
 
 def type_checking_names(module):

@@ -1,0 +1,146 @@
+"""clouds.yaml and its kin (secure, clouds-public): where, read, merged.
+
+What :mod:`occli.config` (a cloud's settings) and :mod:`occli.profiles`
+(a vendor's defaults) both need of the files: where openstacksdk looks for
+them, reading one (YAML or JSON), the first readable one of a list, and
+openstacksdk's deep merge and key normalisation of their entries.
+
+Nothing here imports yaml or platformdirs at module level.
+"""
+
+import json
+import logging
+import os
+from collections.abc import Iterable
+from collections.abc import Mapping
+from typing import Any
+
+from occli import exceptions
+
+LOG = logging.getLogger(__name__)
+
+__all__ = [
+    "SEARCH_DIRS",
+    "ConfigError",
+    "default_search_dirs",
+    "environment",
+    "first",
+    "merge",
+    "normalize",
+    "read",
+    "search",
+]
+
+
+class ConfigError(exceptions.CommandError):
+    """The cloud configuration is missing, unreadable or incomplete."""
+
+
+#: Directories searched for clouds.* / secure.* / clouds-public.*;
+#: ``None`` means :func:`default_search_dirs` (tests replace this list).
+SEARCH_DIRS: list[str] | None = None
+
+_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def default_search_dirs() -> list[str]:
+    """Directories searched for clouds/secure files, as openstacksdk does."""
+    import platformdirs
+
+    dirs = platformdirs.PlatformDirs("openstack", "OpenStack", multipath=True)
+    candidates = [
+        os.getcwd(),
+        dirs.user_config_dir,
+        os.path.join(os.path.expanduser("~"), ".config", "openstack"),
+    ]
+    # multipath=True joins several XDG dirs with os.pathsep.
+    candidates.extend(dirs.site_config_dir.split(os.pathsep))
+    candidates.append("/etc/openstack")
+    seen, result = set(), []
+    for d in candidates:
+        if d and d not in seen:
+            seen.add(d)
+            result.append(d)
+    return result
+
+
+def search(basename: str, override_var: str | None, environ: Mapping[str, str]) -> list[str]:
+    """Candidate paths of ``basename`` (each suffix in each search
+    directory), the file named by ``environ[override_var]`` first."""
+    dirs = SEARCH_DIRS if SEARCH_DIRS is not None else default_search_dirs()
+    files = [os.path.join(d, basename + s) for d in dirs for s in _SUFFIXES]
+    explicit = environ.get(override_var) if override_var else None
+    if explicit:
+        files.insert(0, os.path.expanduser(explicit))
+    return files
+
+
+def environment(environ: Mapping[str, str] | None) -> Mapping[str, str]:
+    """``environ``, or ``os.environ`` when none is given."""
+    return os.environ if environ is None else environ
+
+
+def read(path: str) -> dict[str, Any]:
+    """Parse one YAML/JSON file into a dict (yaml imported only here)."""
+    with open(path, encoding="utf-8") as f:
+        if path.endswith(".json"):
+            data = json.load(f)
+        else:
+            import yaml
+
+            loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+            try:
+                data = yaml.load(f, Loader=loader)  # noqa: S506 - safe loader
+            except yaml.YAMLError as exc:
+                raise ValueError(str(exc)) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"Configuration file {path} is not a mapping")
+    clouds = data.get("clouds")
+    if clouds is None:
+        data["clouds"] = {}
+    elif not isinstance(clouds, dict):
+        raise ConfigError(f"'clouds' in {path} is not a mapping")
+    return data
+
+
+def first(paths: Iterable[str], problems: list[str]) -> tuple[str | None, dict[str, Any] | None]:
+    """(path, data) of the first readable file of ``paths``, or (None, None).
+
+    Like openstacksdk, unreadable or unparsable files are skipped; the reason
+    is kept in ``problems`` for the error message.
+    """
+    for path in paths:
+        if not os.path.isfile(path):
+            continue
+        try:
+            return path, read(path)
+        except ConfigError:
+            raise
+        except (OSError, ValueError) as exc:  # includes JSON and YAML errors
+            problems.append(f"{path}: {exc}")
+            LOG.warning("Skipping config file %s: %s", path, exc)
+    return None, None
+
+
+def merge(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """Deep merge of ``new`` into a copy of ``old`` (openstacksdk merge_clouds)."""
+    result = dict(old)
+    for k, v in new.items():
+        if isinstance(v, dict):
+            result[k] = merge(result[k], v) if isinstance(result.get(k), dict) else merge({}, v)
+        else:
+            result[k] = v
+    return result
+
+
+def normalize(value: Any, key: str | None = None) -> Any:
+    """'-' -> '_' in keys, numbers to strings (openstacksdk normalize_keys)."""
+    if isinstance(value, dict):
+        return {k.replace("-", "_"): normalize(v, k) for k, v in value.items()}
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float)) and key not in ("api_timeout", "verbose_level"):
+        return str(value)
+    return value
