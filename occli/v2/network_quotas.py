@@ -8,6 +8,8 @@ and every change, needs an admin (Neutron's ``get_quota`` and
 ``update_quota`` policies).
 """
 
+from collections.abc import Collection
+from collections.abc import Mapping
 from urllib.parse import quote
 
 from occli import base
@@ -35,7 +37,9 @@ class NetworkQuota(base.Resource):
     ``{"limit", "used", "reserved"}``."""
 
 
-def check_limits(limits, known, max_limit=MAX_LIMIT):
+def check_limits(
+    limits: Mapping[str, object], known: Collection[str], max_limit: int = MAX_LIMIT
+) -> None:
     """``ValidationError`` unless every name is ``known`` and every value an
     integer from -1 to ``max_limit``."""
     if not limits:
@@ -58,26 +62,28 @@ class NetworkQuotaManager(neutron.NeutronManager):
     resource_class = NetworkQuota
     noun = "network quota"
 
-    def _quota_url(self, project_id, *parts):
+    def _quota_url(self, project_id: str | None, *parts: str) -> str:
         project = project_id or self.client.session.get_project_id()
         return self._url("quotas", quote(str(project), safe=""), *parts)
 
-    def get(self, project_id=None, detail=False):  # type: ignore[override]
+    def get(  # type: ignore[override]
+        self, project_id: str | None = None, detail: bool = False
+    ) -> base.Resource:
         """The project's limits; with ``detail``, each with its usage
         (``{"limit", "used", "reserved"}``)."""
         if detail:
             return self._get(self._quota_url(project_id, "details"), "quota")
         return self._get(self._quota_url(project_id), "quota")
 
-    def defaults(self, project_id=None):
+    def defaults(self, project_id: str | None = None) -> base.Resource:
         """The limits a project gets unless some are set for it."""
         return self._get(self._quota_url(project_id, "default"), "quota")
 
-    def check_update(self, **limits):
+    def check_update(self, **limits: int) -> None:
         """The checks of :meth:`update`, before any request."""
         check_limits(limits, RESOURCES)
 
-    def update(self, project_id, force=False, **limits):
+    def update(self, project_id: str, force: bool = False, **limits: int) -> base.Resource:
         """Set some of ``project_id``'s limits (admin); Neutron refuses a
         limit below the usage unless ``force``. The answer holds them all."""
         self.check_update(**limits)
@@ -86,7 +92,7 @@ class NetworkQuotaManager(neutron.NeutronManager):
             body["force"] = True
         return self._update(self._quota_url(project_id), {"quota": body}, "quota")
 
-    def delete(self, project_id):  # type: ignore[override]
+    def delete(self, project_id: str) -> base.Result:  # type: ignore[override]
         """Revert ``project_id`` to Neutron's defaults (admin); a Result."""
         if not project_id:
             raise exceptions.ValidationError("Name the project whose quotas to revert.")

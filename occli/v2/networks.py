@@ -4,6 +4,9 @@ See :mod:`occli.v2.neutron` for the URLs, filters, pages and name lookups
 they share.
 """
 
+from collections.abc import Iterable
+from collections.abc import Iterator
+
 from occli import base
 from occli.v2 import neutron
 
@@ -22,7 +25,14 @@ class NetworkManager(neutron.NeutronManager):
     collection = "networks"
     member = "network"
 
-    def list(self, limit=None, marker=None, fields=None, external=None, **filters):
+    def list(
+        self,
+        limit: int | None = None,
+        marker: str | None = None,
+        fields: Iterable[str] | None = None,
+        external: bool | None = None,
+        **filters: object,
+    ) -> Iterator[base.Resource]:
         """Yield networks (see :meth:`NeutronManager.list`); ``external``
         True or False keeps only external (``router:external``) or
         internal networks."""
@@ -30,7 +40,7 @@ class NetworkManager(neutron.NeutronManager):
             filters["router:external"] = bool(external)
         return super().list(limit=limit, marker=marker, fields=fields, **filters)
 
-    def create(self, name, **attributes):
+    def create(self, name: str, **attributes: object) -> base.Resource:
         """Create a network (``admin_state_up``, ``shared``, …)."""
         return self._create_body(dict(attributes, name=name))
 
@@ -40,7 +50,14 @@ class SubnetManager(neutron.NeutronManager):
     collection = "subnets"
     member = "subnet"
 
-    def list(self, limit=None, marker=None, fields=None, network=None, **filters):
+    def list(
+        self,
+        limit: int | None = None,
+        marker: str | None = None,
+        fields: Iterable[str] | None = None,
+        network: base.Resource | str | None = None,
+        **filters: object,
+    ) -> Iterator[base.Resource]:
         """Yield subnets; ``network`` (a Network or id) keeps that
         network's."""
         if network is not None:

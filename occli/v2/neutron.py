@@ -11,12 +11,17 @@ Names resolve with one request: an id-shaped value is read by id (a 404
 falls back to the name), anything else is listed with ``?name=``.
 """
 
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import Any
+
 from occli import base
 from occli import exceptions
 from occli import strutils
 
 
-def query_value(value):
+def query_value(value: object) -> object:
     """A filter value as Neutron reads it: booleans as ``True``/``False``,
     lists repeated, None left out by the caller."""
     if isinstance(value, bool):
@@ -37,27 +42,32 @@ class NeutronManager(base.Manager):
     path: str = ""
     noun: str = ""
 
-    def available(self):
+    def available(self) -> bool:
         """Whether the catalog has a network service (quota and extension
         commands skip Neutron when it has none)."""
         return bool(self.client.service_root(self.service_type, "v2.0"))
 
-    def _url(self, *parts):
+    def _url(self, *parts: object) -> str:
         endpoint = self.client.service_root(self.service_type, "v2.0")
         if not endpoint:
             raise exceptions.ClientException("No network endpoint found in the service catalog.")
         return "/".join((endpoint,) + tuple(str(p) for p in parts))
 
-    def _collection_url(self):
+    def _collection_url(self) -> str:
         return self._url(self.path or self.collection)
 
-    def _member_url(self, resource):
+    def _member_url(self, resource: base.Resource | str) -> str:
         return self._url(self.path or self.collection, base.getid(resource))
 
-    def _noun(self):
+    def _noun(self) -> str:
         return self.noun or self.member.replace("_", " ")
 
-    def _params(self, filters, fields=None, marker=None):
+    def _params(
+        self,
+        filters: Mapping[str, object],
+        fields: Iterable[str] | None = None,
+        marker: str | None = None,
+    ) -> dict[str, Any]:
         params = {k: query_value(v) for k, v in filters.items() if v is not None}
         if fields:
             params["fields"] = list(fields)
@@ -65,7 +75,13 @@ class NeutronManager(base.Manager):
             params["marker"] = marker
         return params
 
-    def list(self, limit=None, marker=None, fields=None, **filters):
+    def list(
+        self,
+        limit: int | None = None,
+        marker: str | None = None,
+        fields: Iterable[str] | None = None,
+        **filters: Any,
+    ) -> Iterator[base.Resource]:
         """Yield the resources matching ``filters`` (Neutron query filters:
         ``name``, ``project_id``, …), page by page; ``limit`` caps the
         total, ``fields`` picks the attributes."""
@@ -76,20 +92,22 @@ class NeutronManager(base.Manager):
             limit=limit,
         )
 
-    def get(self, resource, fields=None):
+    def get(
+        self, resource: base.Resource | str, fields: Iterable[str] | None = None
+    ) -> base.Resource:
         return self._get(self._member_url(resource), self.member, params=self._params({}, fields))
 
-    def _create_body(self, body):
+    def _create_body(self, body: dict[str, Any]) -> base.Resource:
         return self._create(self._collection_url(), {self.member: body}, self.member)
 
-    def _update_body(self, resource, body):
+    def _update_body(self, resource: base.Resource | str, body: dict[str, Any]) -> base.Resource:
         return self._update(self._member_url(resource), {self.member: body}, self.member)
 
-    def delete(self, resource):
+    def delete(self, resource: base.Resource | str) -> base.Result:
         """Delete; a :class:`~occli.base.Result`."""
         return self._delete(self._member_url(resource))
 
-    def find_resource(self, name_or_id, **filters):
+    def find_resource(self, name_or_id: base.Resource | str, **filters: Any) -> base.Resource:
         """A resource by id or exact name, in one request: an id-shaped
         value is read by id (by name if Neutron has no such id), anything
         else is listed with ``?name=`` (and ``filters``). NotFound, or
@@ -104,7 +122,7 @@ class NeutronManager(base.Manager):
                 pass
         return self._one_named(list(self.list(name=value, **filters)), value)
 
-    def find_many(self, names_or_ids):
+    def find_many(self, names_or_ids: Iterable[str]) -> dict[str, base.Resource]:
         """``{given value: resource}`` for several names or ids in one list
         request (``?id=…&name=…``); NotFound naming the first value that
         matches nothing, NoUniqueMatch for a name several share."""
@@ -113,12 +131,12 @@ class NeutronManager(base.Manager):
             return {}
         ids = [v for v in wanted if strutils.is_uuid(v)]
         names = [v for v in wanted if not strutils.is_uuid(v)]
-        found = []
+        found: list[base.Resource] = []
         if ids:
             found += list(self.list(id=ids))
         if names or len(found) < len(ids):
             found += list(self.list(name=names + [i for i in ids if i not in _ids(found)]))
-        result = {}
+        result: dict[str, base.Resource] = {}
         for value in wanted:
             by_id = [r for r in found if getattr(r, "id", None) == value]
             matches = by_id or _unique(r for r in found if getattr(r, "name", None) == value)
@@ -126,11 +144,11 @@ class NeutronManager(base.Manager):
         return result
 
 
-def _ids(resources):
+def _ids(resources: Iterable[base.Resource]) -> set[object]:
     return {getattr(r, "id", None) for r in resources}
 
 
-def _unique(resources):
+def _unique(resources: Iterable[base.Resource]) -> list[base.Resource]:
     seen: dict[object, base.Resource] = {}
     for resource in resources:
         seen.setdefault(getattr(resource, "id", None), resource)

@@ -1,6 +1,10 @@
 """Neutron ports (``client.ports``): a server's interfaces are ports whose
 ``device_id`` is the server's id."""
 
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+
 from occli import base
 from occli import exceptions
 from occli.v2 import neutron
@@ -15,7 +19,15 @@ class PortManager(neutron.NeutronManager):
     collection = "ports"
     member = "port"
 
-    def list(self, limit=None, marker=None, fields=None, server=None, network=None, **filters):
+    def list(
+        self,
+        limit: int | None = None,
+        marker: str | None = None,
+        fields: Iterable[str] | None = None,
+        server: base.Resource | str | None = None,
+        network: base.Resource | str | None = None,
+        **filters: object,
+    ) -> Iterator[base.Resource]:
         """Yield ports; ``server`` (a Server or id) keeps its interfaces
         (``device_id``), ``network`` those on a network; ``fixed_ip``
         (``"ip_address=10.0.0.3"``) is Neutron's ``fixed_ips`` filter."""
@@ -28,7 +40,14 @@ class PortManager(neutron.NeutronManager):
             filters["fixed_ips"] = fixed_ip
         return super().list(limit=limit, marker=marker, fields=fields, **filters)
 
-    def create(self, network, name=None, fixed_ips=None, security_groups=None, **attributes):
+    def create(
+        self,
+        network: base.Resource | str,
+        name: str | None = None,
+        fixed_ips: Iterable[Mapping[str, str]] | None = None,
+        security_groups: Iterable[base.Resource | str] | None = None,
+        **attributes: object,
+    ) -> base.Resource:
         """Create a port on ``network``; ``fixed_ips`` as Neutron takes
         them (``[{"ip_address": …}]`` or ``[{"subnet_id": …}]``),
         ``security_groups`` ids."""
@@ -41,7 +60,7 @@ class PortManager(neutron.NeutronManager):
             body["security_groups"] = [base.getid(g) for g in security_groups]
         return self._create_body(body)
 
-    def update(self, port, **attributes):
+    def update(self, port: base.Resource | str, **attributes: object) -> base.Resource:
         """Change a port (``name``, ``fixed_ips``, ``security_groups``, …)."""
         if not attributes:
             raise exceptions.ValidationError("Nothing to change in port %s." % base.getid(port))

@@ -7,6 +7,11 @@ direction and ether type, a port range only with a protocol that has
 ports, the range's order, and one remote (an IP prefix or a group).
 """
 
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import SupportsInt
+
 from occli import base
 from occli import exceptions
 from occli.v2 import neutron
@@ -31,13 +36,17 @@ class SecurityGroupManager(neutron.NeutronManager):
     member = "security_group"
     path = "security-groups"
 
-    def create(self, name, description=None, **attributes):
+    def create(
+        self, name: str, description: str | None = None, **attributes: object
+    ) -> base.Resource:
         body = dict(attributes, name=name)
         if description is not None:
             body["description"] = description
         return self._create_body(body)
 
-    def update(self, group, name=None, description=None):
+    def update(
+        self, group: base.Resource | str, name: str | None = None, description: str | None = None
+    ) -> base.Resource:
         body = {k: v for k, v in (("name", name), ("description", description)) if v is not None}
         if not body:
             raise exceptions.ValidationError(
@@ -52,7 +61,14 @@ class SecurityGroupRuleManager(neutron.NeutronManager):
     member = "security_group_rule"
     path = "security-group-rules"
 
-    def list(self, limit=None, marker=None, fields=None, security_group=None, **filters):
+    def list(
+        self,
+        limit: int | None = None,
+        marker: str | None = None,
+        fields: Iterable[str] | None = None,
+        security_group: base.Resource | str | None = None,
+        **filters: object,
+    ) -> Iterator[base.Resource]:
         """Yield rules; ``security_group`` (a group or id) keeps its own."""
         if security_group is not None:
             filters["security_group_id"] = base.getid(security_group)
@@ -60,16 +76,16 @@ class SecurityGroupRuleManager(neutron.NeutronManager):
 
     def create(
         self,
-        security_group,
-        direction="ingress",
-        ethertype="IPv4",
-        protocol=None,
-        port_range_min=None,
-        port_range_max=None,
-        remote_ip_prefix=None,
-        remote_group=None,
-        description=None,
-    ):
+        security_group: base.Resource | str,
+        direction: str = "ingress",
+        ethertype: str = "IPv4",
+        protocol: str | int | None = None,
+        port_range_min: int | str | None = None,
+        port_range_max: int | str | None = None,
+        remote_ip_prefix: str | None = None,
+        remote_group: base.Resource | str | None = None,
+        description: str | None = None,
+    ) -> base.Resource:
         """Add a rule to ``security_group`` (a group or id); see
         :meth:`check_create` for what is refused before sending."""
         body = self.check_create(
@@ -81,15 +97,15 @@ class SecurityGroupRuleManager(neutron.NeutronManager):
 
     def check_create(
         self,
-        direction="ingress",
-        ethertype="IPv4",
-        protocol=None,
-        port_range_min=None,
-        port_range_max=None,
-        remote_ip_prefix=None,
-        remote_group=None,
-        description=None,
-    ):
+        direction: str = "ingress",
+        ethertype: str = "IPv4",
+        protocol: str | int | None = None,
+        port_range_min: int | str | None = None,
+        port_range_max: int | str | None = None,
+        remote_ip_prefix: str | None = None,
+        remote_group: base.Resource | str | None = None,
+        description: str | None = None,
+    ) -> dict[str, Any]:
         """The rule's body without its group: ValidationError for a
         direction, ether type, port range or remote Neutron would refuse."""
         if direction not in DIRECTIONS:
@@ -106,7 +122,7 @@ class SecurityGroupRuleManager(neutron.NeutronManager):
                 "Give {remote_ip_prefix} or {remote_group}, not both.",
                 params=("remote_ip_prefix", "remote_group"),
             )
-        body = {"direction": direction, "ethertype": ethertype}
+        body: dict[str, Any] = {"direction": direction, "ethertype": ethertype}
         if protocol is not None:
             protocol = str(protocol).lower()
             if protocol != "any":
@@ -135,9 +151,9 @@ class SecurityGroupRuleManager(neutron.NeutronManager):
         return body
 
 
-def _port(value):
+def _port(value: SupportsInt | str | None) -> int:
     try:
-        port = int(value)
+        port = int(value) if value is not None else -1
     except (TypeError, ValueError):
         port = -1
     if not 0 <= port <= 65535:
