@@ -55,7 +55,7 @@ class QuotaClassSet(base.Resource):
     """A quota class's limits (``id`` is the class name)."""
 
 
-def _previous(version):
+def _previous(version: str) -> str:
     major, minor = version.split(".")
     return "%s.%d" % (major, int(minor) - 1)
 
@@ -66,7 +66,7 @@ class LimitSetManager(compute.ComputeManager):
     #: ``{limit: the microversion that removed it}``
     removed: dict[str, str] = {}
 
-    def check_update(self, **limits):
+    def check_update(self, **limits: int) -> None:
         """The checks of :meth:`update`, before any request: known limit
         names, values from -1 to 2147483647 (``ValidationError``), and
         none the microversion in use removed (``UnsupportedVersion``)."""
@@ -94,24 +94,24 @@ class QuotaSetManager(LimitSetManager):
     resource_class = QuotaSet
     removed = REMOVED_FROM_SETS
 
-    def _project(self, project_id):
+    def _project(self, project_id: str | None) -> str | None:
         return project_id or self.client.session.get_project_id()
 
-    def _url(self, project_id, *parts):
+    def _url(self, project_id: str | None, *parts: str) -> str:
         return "/".join(("/os-quota-sets", quote(str(self._project(project_id)), safe="")) + parts)
 
-    def get(self, project_id=None, detail=False):
+    def get(self, project_id: str | None = None, detail: bool = False) -> base.Resource:
         """The project's limits; with ``detail``, each with its usage
         (``{"limit", "in_use", "reserved"}``)."""
         if detail:
             return self._get(self._url(project_id, "detail"), "quota_set")
         return self._get(self._url(project_id), "quota_set")
 
-    def defaults(self, project_id=None):
+    def defaults(self, project_id: str | None = None) -> base.Resource:
         """The limits a project gets unless some are set for it."""
         return self._get(self._url(project_id, "defaults"), "quota_set")
 
-    def update(self, project_id, force=False, **limits):
+    def update(self, project_id: str, force: bool = False, **limits: int) -> base.Resource:
         """Set some of ``project_id``'s limits (admin); the answer holds
         them all. Nova refuses a limit below what the project uses unless
         ``force``. See :meth:`check_update`."""
@@ -121,7 +121,7 @@ class QuotaSetManager(LimitSetManager):
             body["force"] = True
         return self._update(self._url(project_id), {"quota_set": body}, "quota_set")
 
-    def delete(self, project_id):
+    def delete(self, project_id: str) -> base.Result:
         """Revert ``project_id`` to the default limits (admin); a Result."""
         if not project_id:
             raise exceptions.ValidationError("Name the project whose quotas to revert.")
@@ -135,13 +135,13 @@ class QuotaClassSetManager(LimitSetManager):
     resource_class = QuotaClassSet
     removed = REMOVED_FROM_CLASSES
 
-    def _url(self, class_name):
+    def _url(self, class_name: str) -> str:
         return "/os-quota-class-sets/%s" % quote(str(class_name), safe="")
 
-    def get(self, class_name="default"):
+    def get(self, class_name: str = "default") -> base.Resource:
         return self._get(self._url(class_name), "quota_class_set")
 
-    def update(self, class_name, **limits):
+    def update(self, class_name: str, **limits: int) -> base.Resource:
         """Set some of the class's limits; see :meth:`check_update`."""
         self.check_update(**limits)
         return self._update(

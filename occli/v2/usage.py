@@ -8,12 +8,18 @@ merges what they say of each project, so a usage is always whole.
 """
 
 import datetime
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 from typing import Any
 from urllib.parse import quote
 
 from occli import base
 from occli import exceptions
 from occli.v2 import compute
+
+if TYPE_CHECKING:
+    import requests
 
 PAGING_VERSION = "2.40"
 _TOTALS = ("total_hours", "total_local_gb_usage", "total_memory_mb_usage", "total_vcpus_usage")
@@ -24,7 +30,7 @@ class Usage(base.Resource):
     ``total_*`` sums and (when asked for) ``server_usages``."""
 
     @property
-    def id(self):
+    def id(self) -> str | None:
         return self._info.get("tenant_id")
 
 
@@ -34,7 +40,7 @@ class InstanceUsageAuditLog(base.Resource):
     host and ``overall_status``."""
 
 
-def _utc_text(value, name):
+def _utc_text(value: object, name: str) -> str | None:
     """A period bound as nova parses it (``2024-01-31T12:00:00.000000``,
     naive UTC)."""
     if value is None or isinstance(value, str):
@@ -50,7 +56,7 @@ def _utc_text(value, name):
     )
 
 
-def _comparable(value):
+def _comparable(value: object) -> datetime.datetime | None:
     if isinstance(value, datetime.datetime):
         if value.tzinfo is not None:
             value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
@@ -60,7 +66,7 @@ def _comparable(value):
     return None
 
 
-def _merge(usages, page):
+def _merge(usages: dict[str | None, dict[str, Any]], page: list[dict[str, Any]]) -> None:
     """Add a page's project usages to ``usages`` (``{tenant_id: dict}``,
     in order): totals summed, server usages appended."""
     for item in page:
@@ -79,7 +85,9 @@ class UsageManager(compute.ComputeManager):
 
     resource_class = Usage
 
-    def check_period(self, start=None, end=None):
+    def check_period(
+        self, start: datetime.date | str | None = None, end: datetime.date | str | None = None
+    ) -> None:
         """``ValidationError`` unless ``start`` is before ``end`` (when both
         are datetimes or dates) and each is a datetime, date or text."""
         _utc_text(start, "start")
@@ -90,7 +98,9 @@ class UsageManager(compute.ComputeManager):
                 "{start} must be before {end}.", params=("start", "end")
             )
 
-    def _usage_pages(self, url, key, params):
+    def _usage_pages(
+        self, url: str, key: str, params: Mapping[str, object]
+    ) -> Iterator[tuple["requests.Response", list[dict[str, Any]]]]:
         """Every page's project usages (``key`` lists them, or is the one):
         the first page, then the ``next`` links' markers (2.40+)."""
         params = {k: v for k, v in params.items() if v is not None}
@@ -112,7 +122,7 @@ class UsageManager(compute.ComputeManager):
             seen.add(marker)
             params = dict(params, marker=marker)
 
-    def _check_usage(self, response, usage):
+    def _check_usage(self, response: "requests.Response", usage: dict[str, Any]) -> None:
         """UnexpectedResponse unless the project, totals and server usages
         of ``usage`` (a project's) are of the shapes nova documents."""
         self._value(response, usage, "tenant_id", str, None)
@@ -120,7 +130,12 @@ class UsageManager(compute.ComputeManager):
             self._value(response, usage, total, (int, float), 0)
         self._items(response, usage, "server_usages")
 
-    def list(self, start=None, end=None, detailed=False):
+    def list(
+        self,
+        start: datetime.date | str | None = None,
+        end: datetime.date | str | None = None,
+        detailed: bool = False,
+    ) -> list[base.Resource]:
         """Every project's usage between ``start`` and ``end`` (datetimes
         are sent as UTC; None: now, which nova takes as an empty period);
         ``detailed`` adds each project's ``server_usages`` (admin)."""
@@ -130,7 +145,7 @@ class UsageManager(compute.ComputeManager):
             "end": _utc_text(end, "end"),
             "detailed": 1 if detailed else None,
         }
-        usages: dict[str, dict[str, Any]] = {}
+        usages: dict[str | None, dict[str, Any]] = {}
         last = None
         pages = self._usage_pages("/os-simple-tenant-usage", "tenant_usages", params)
         for response, page in pages:
@@ -138,14 +153,19 @@ class UsageManager(compute.ComputeManager):
             last = response
         return [self._resource(u, last) for u in usages.values()]
 
-    def get(self, project_id=None, start=None, end=None):
+    def get(
+        self,
+        project_id: str | None = None,
+        start: datetime.date | str | None = None,
+        end: datetime.date | str | None = None,
+    ) -> base.Resource:
         """One project's usage (the token's project by default): a Usage
         with ``server_usages``; empty (no ``tenant_id``) when none of its
         servers ran in the period."""
         self.check_period(start, end)
         project_id = project_id or self.client.session.get_project_id()
         params = {"start": _utc_text(start, "start"), "end": _utc_text(end, "end")}
-        usages: dict[str, dict[str, Any]] = {}
+        usages: dict[str | None, dict[str, Any]] = {}
         last = None
         url = "/os-simple-tenant-usage/" + quote(str(project_id), safe="")
         for response, page in self._usage_pages(url, "tenant_usage", params):
@@ -160,7 +180,7 @@ class InstanceUsageAuditLogManager(compute.ComputeManager):
 
     resource_class = InstanceUsageAuditLog
 
-    def get(self, before=None):
+    def get(self, before: datetime.datetime | str | None = None) -> base.Resource:
         """The audit of the last period completed before ``before`` (a
         datetime, sent as UTC, or ``YYYY-MM-DD HH:MM:SS[.ffffff]``; None:
         now)."""

@@ -8,6 +8,8 @@ the attachment. A ``tag`` needs compute API 2.49, ``delete_on_termination``
 sent.
 """
 
+from typing import Any
+
 from occli import base
 from occli import exceptions
 from occli.v2 import compute
@@ -21,20 +23,29 @@ class VolumeAttachment(base.Resource):
 class VolumeAttachmentManager(compute.ComputeManager):
     resource_class = VolumeAttachment
 
-    def _url(self, server, volume=None):
+    def _url(self, server: base.Resource | str, volume: base.Resource | str | None = None) -> str:
         url = "/servers/%s/os-volume_attachments" % base.getid(server)
         return url if volume is None else "%s/%s" % (url, base.getid(volume))
 
-    def list(self, server, limit=None, offset=None):
+    def list(
+        self, server: base.Resource | str, limit: int | None = None, offset: int | None = None
+    ) -> base.ListWithMeta:
         """The server's attachments (a list)."""
         params = {"limit": limit, "offset": offset}
         return self._list_all(self._url(server), "volumeAttachments", params=params)
 
-    def get(self, server, volume):
+    def get(self, server: base.Resource | str, volume: base.Resource | str) -> base.Resource:
         """The attachment of ``volume`` (a volume or its id) to ``server``."""
         return self._get(self._url(server, volume), "volumeAttachment")
 
-    def create(self, server, volume, device=None, tag=None, delete_on_termination=None):
+    def create(
+        self,
+        server: base.Resource | str,
+        volume: base.Resource | str,
+        device: str | None = None,
+        tag: str | None = None,
+        delete_on_termination: bool | None = None,
+    ) -> base.Resource:
         """Attach ``volume`` to ``server``; ``device`` a hint
         (``/dev/vdb``), ``tag`` (2.49), ``delete_on_termination`` (2.79:
         delete the volume with the server). Returns the attachment."""
@@ -42,10 +53,15 @@ class VolumeAttachmentManager(compute.ComputeManager):
         body["volumeId"] = str(base.getid(volume))
         return self._create(self._url(server), {"volumeAttachment": body}, "volumeAttachment")
 
-    def check_create(self, device=None, tag=None, delete_on_termination=None):
+    def check_create(
+        self,
+        device: str | None = None,
+        tag: str | None = None,
+        delete_on_termination: bool | None = None,
+    ) -> dict[str, Any]:
         """:meth:`create`'s body without the volume; UnsupportedVersion for
         what the microversion lacks."""
-        body = {}
+        body: dict[str, Any] = {}
         if device is not None:
             body["device"] = device
         if tag is not None:
@@ -58,7 +74,13 @@ class VolumeAttachmentManager(compute.ComputeManager):
             body["delete_on_termination"] = bool(delete_on_termination)
         return body
 
-    def update(self, server, volume, delete_on_termination=None, new_volume=None):
+    def update(
+        self,
+        server: base.Resource | str,
+        volume: base.Resource | str,
+        delete_on_termination: bool | None = None,
+        new_volume: base.Resource | str | None = None,
+    ) -> base.Result:
         """Change an attachment: ``delete_on_termination`` (2.85), or swap
         the volume for ``new_volume`` (admin). A Result."""
         body = self.check_update(delete_on_termination, new_volume)
@@ -66,7 +88,11 @@ class VolumeAttachmentManager(compute.ComputeManager):
         response = self._request("PUT", self._url(server, volume), body={"volumeAttachment": body})
         return self._result(response, self._body(response))
 
-    def check_update(self, delete_on_termination=None, new_volume=None):
+    def check_update(
+        self,
+        delete_on_termination: bool | None = None,
+        new_volume: base.Resource | str | None = None,
+    ) -> dict[str, Any]:
         """ValidationError when :meth:`update` has nothing to change;
         UnsupportedVersion for ``delete_on_termination`` before 2.85."""
         if delete_on_termination is None and new_volume is None:
@@ -74,7 +100,7 @@ class VolumeAttachmentManager(compute.ComputeManager):
                 "Nothing to change: give {delete_on_termination} or {new_volume}.",
                 params=("delete_on_termination", "new_volume"),
             )
-        body = {}
+        body: dict[str, Any] = {}
         if delete_on_termination is not None:
             self._require(
                 self.api_version, "2.85", what="changing delete_on_termination of an attachment"
@@ -82,7 +108,7 @@ class VolumeAttachmentManager(compute.ComputeManager):
             body["delete_on_termination"] = bool(delete_on_termination)
         return body
 
-    def delete(self, server, volume):
+    def delete(self, server: base.Resource | str, volume: base.Resource | str) -> base.Result:
         """Detach ``volume`` from ``server``; a Result."""
         return self._delete(self._url(server, volume))
 
@@ -90,12 +116,23 @@ class VolumeAttachmentManager(compute.ComputeManager):
     # os-volume_attachments), where occli's ``client.volumes`` is Cinder.
 
     def create_server_volume(
-        self, server_id, volume_id, device=None, tag=None, delete_on_termination=False
-    ):
+        self,
+        server_id: base.Resource | str,
+        volume_id: base.Resource | str,
+        device: str | None = None,
+        tag: str | None = None,
+        delete_on_termination: bool = False,
+    ) -> base.Resource:
         """novaclient's :meth:`create`."""
         return self.create(server_id, volume_id, device, tag, delete_on_termination or None)
 
-    def update_server_volume(self, server_id, src_volid, dest_volid, delete_on_termination=None):
+    def update_server_volume(
+        self,
+        server_id: base.Resource | str,
+        src_volid: base.Resource | str,
+        dest_volid: base.Resource | str,
+        delete_on_termination: bool | None = None,
+    ) -> base.Result:
         """novaclient's :meth:`update`: attach ``dest_volid`` in place of
         ``src_volid`` (the same id with ``delete_on_termination`` changes
         only that)."""
@@ -104,20 +141,32 @@ class VolumeAttachmentManager(compute.ComputeManager):
             new_volume = dest_volid
         return self.update(server_id, src_volid, delete_on_termination, new_volume)
 
-    def get_server_volume(self, server_id, volume_id=None, attachment_id=None):
+    def get_server_volume(
+        self,
+        server_id: base.Resource | str,
+        volume_id: base.Resource | str | None = None,
+        attachment_id: base.Resource | str | None = None,
+    ) -> base.Resource:
         """novaclient's :meth:`get` (``attachment_id`` its old name)."""
         return self.get(server_id, _volume_of(volume_id, attachment_id))
 
-    def get_server_volumes(self, server_id):
+    def get_server_volumes(self, server_id: base.Resource | str) -> base.ListWithMeta:
         """novaclient's :meth:`list`."""
         return self.list(server_id)
 
-    def delete_server_volume(self, server_id, volume_id=None, attachment_id=None):
+    def delete_server_volume(
+        self,
+        server_id: base.Resource | str,
+        volume_id: base.Resource | str | None = None,
+        attachment_id: base.Resource | str | None = None,
+    ) -> base.Result:
         """novaclient's :meth:`delete` (``attachment_id`` its old name)."""
         return self.delete(server_id, _volume_of(volume_id, attachment_id))
 
 
-def _volume_of(volume_id, attachment_id):
+def _volume_of(
+    volume_id: base.Resource | str | None, attachment_id: base.Resource | str | None
+) -> base.Resource | str:
     if volume_id is not None and attachment_id is not None:
         raise TypeError("You cannot specify both volume_id and attachment_id arguments.")
     volume = attachment_id if volume_id is None else volume_id
