@@ -10,6 +10,11 @@ aliases), usually ``…/v3/<project_id>``; one naming no version gets
 ``?name=`` filter (one request), ids (UUIDs) by id.
 """
 
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import Any
+
 from occli import base
 from occli import exceptions
 from occli import strutils
@@ -26,7 +31,7 @@ class VolumeSnapshot(base.Resource):
     """A snapshot of a volume."""
 
 
-def _check_size(size, param="size"):
+def _check_size(size: int | str, param: str = "size") -> int:
     try:
         value = int(size)
     except (TypeError, ValueError):
@@ -47,7 +52,7 @@ class CinderManager(base.Manager):
     member = ""
     noun = ""
 
-    def _url(self, *parts):
+    def _url(self, *parts: object) -> str:
         endpoint = self.client.service_root(self.service_type, "v3")
         if not endpoint:
             raise exceptions.ClientException(
@@ -55,10 +60,17 @@ class CinderManager(base.Manager):
             )
         return "/".join((endpoint,) + tuple(str(p) for p in parts))
 
-    def _noun(self):
+    def _noun(self) -> str:
         return self.noun
 
-    def list(self, detailed=True, all_projects=False, limit=None, marker=None, **filters):
+    def list(
+        self,
+        detailed: bool = True,
+        all_projects: bool = False,
+        limit: int | None = None,
+        marker: str | None = None,
+        **filters: Any,
+    ) -> Iterator[base.Resource]:
         """Yield the resources (``…/detail`` unless not ``detailed``),
         page by page; ``filters`` are Cinder's (``name``, ``status``, …),
         ``all_projects`` an admin's ``all_tenants``."""
@@ -69,10 +81,12 @@ class CinderManager(base.Manager):
         url = self._url(self.collection, "detail") if detailed else self._url(self.collection)
         return self._list(url, self.collection, params=params, limit=limit)
 
-    def get(self, resource):
+    def get(self, resource: base.Resource | str) -> base.Resource:
         return self._get(self._url(self.collection, base.getid(resource)), self.member)
 
-    def find_resource(self, name_or_id, all_projects=False):
+    def find_resource(
+        self, name_or_id: base.Resource | str, all_projects: bool = False
+    ) -> base.Resource:
         """By id (a UUID), else by exact name with one ``?name=`` list."""
         if isinstance(name_or_id, base.Resource):
             return name_or_id
@@ -89,7 +103,7 @@ class CinderManager(base.Manager):
         ]
         return self._one_named(matches, value)
 
-    def _force_delete(self, resource):
+    def _force_delete(self, resource: base.Resource | str) -> base.Result:
         return self._action(
             self._url(self.collection, base.getid(resource), "action"), "os-force_delete", {}
         )
@@ -103,16 +117,16 @@ class VolumeManager(CinderManager):
 
     def create(
         self,
-        size=None,
-        name=None,
-        description=None,
-        image=None,
-        snapshot=None,
-        source_volume=None,
-        volume_type=None,
-        availability_zone=None,
-        metadata=None,
-    ):
+        size: int | str | None = None,
+        name: str | None = None,
+        description: str | None = None,
+        image: base.Resource | str | None = None,
+        snapshot: base.Resource | str | None = None,
+        source_volume: base.Resource | str | None = None,
+        volume_type: str | None = None,
+        availability_zone: str | None = None,
+        metadata: Mapping[str, str] | None = None,
+    ) -> base.Resource:
         """Create a volume: blank (``size`` GiB), from ``image``, from
         ``snapshot`` or a copy of ``source_volume`` (at most one source;
         the size defaults to the snapshot's or volume's). Returns it
@@ -128,7 +142,13 @@ class VolumeManager(CinderManager):
         body.update((k, v) for k, v in optional.items() if v is not None)
         return self._create(self._url("volumes"), {"volume": body}, "volume")
 
-    def check_create(self, size=None, image=None, snapshot=None, source_volume=None):
+    def check_create(
+        self,
+        size: int | str | None = None,
+        image: base.Resource | str | None = None,
+        snapshot: base.Resource | str | None = None,
+        source_volume: base.Resource | str | None = None,
+    ) -> dict[str, Any]:
         """The source part of :meth:`create`'s body: ValidationError for
         several sources, or no size without a snapshot or volume to copy."""
         sources = {
@@ -142,7 +162,7 @@ class VolumeManager(CinderManager):
                 "Give one source of {image}, {snapshot} and {source_volume}, not several.",
                 params=("image", "snapshot", "source_volume"),
             )
-        body = {k: str(base.getid(v)) for k, v in sources.items() if v is not None}
+        body: dict[str, Any] = {k: str(base.getid(v)) for k, v in sources.items() if v is not None}
         if size is not None:
             body["size"] = _check_size(size)
         elif not (snapshot or source_volume):
@@ -152,7 +172,13 @@ class VolumeManager(CinderManager):
             )
         return body
 
-    def update(self, volume, name=None, description=None, metadata=None):
+    def update(
+        self,
+        volume: base.Resource | str,
+        name: str | None = None,
+        description: str | None = None,
+        metadata: Mapping[str, str] | None = None,
+    ) -> base.Resource:
         """Rename or describe a volume; ``metadata`` replaces its whole
         metadata (:meth:`set_metadata` merges)."""
         body = {
@@ -167,7 +193,9 @@ class VolumeManager(CinderManager):
             )
         return self._update(self._url("volumes", base.getid(volume)), {"volume": body}, "volume")
 
-    def set_metadata(self, volume, metadata):
+    def set_metadata(
+        self, volume: base.Resource | str, metadata: Mapping[str, str]
+    ) -> base.DictWithMeta:
         """Merge ``metadata`` into the volume's; the whole dict."""
         response = self._request(
             "POST",
@@ -179,16 +207,18 @@ class VolumeManager(CinderManager):
             base._request_ids(response),
         )
 
-    def delete_metadata(self, volume, keys):
+    def delete_metadata(self, volume: base.Resource | str, keys: Iterable[str]) -> None:
         """Remove metadata ``keys`` (a request per key)."""
         for key in keys:
             self._delete(self._url("volumes", base.getid(volume), "metadata", key))
 
-    def delete(self, volume, cascade=False, force=False):
+    def delete(
+        self, volume: base.Resource | str, cascade: bool = False, force: bool = False
+    ) -> base.Result:
         """Delete a volume, with its snapshots if ``cascade``; ``force``
         (an admin's) whatever its status, at volume API 3.23. Cinder still
         refuses an attached volume."""
-        params = {}
+        params: dict[str, str] = {}
         if cascade:
             params["cascade"] = "true"
         if force:
@@ -202,29 +232,46 @@ class VolumeManager(CinderManager):
     # novaclient's ``client.volumes`` is Nova's os-volume_attachments: its
     # method names reach ``client.volume_attachments``, where they live.
 
-    def create_server_volume(self, server_id, volume_id, *args, **kwargs):
+    def create_server_volume(
+        self,
+        server_id: base.Resource | str,
+        volume_id: base.Resource | str,
+        *args: Any,
+        **kwargs: Any,
+    ) -> base.Resource:
         """Attach a volume to a server (novaclient's name): see
         ``client.volume_attachments.create``."""
         attachments = self.client.volume_attachments
         return attachments.create_server_volume(server_id, volume_id, *args, **kwargs)
 
-    def update_server_volume(self, server_id, src_volid, dest_volid, *args, **kwargs):
+    def update_server_volume(
+        self,
+        server_id: base.Resource | str,
+        src_volid: base.Resource | str,
+        dest_volid: base.Resource | str,
+        *args: Any,
+        **kwargs: Any,
+    ) -> base.Result:
         """Swap or change an attachment (novaclient's name): see
         ``client.volume_attachments.update``."""
         attachments = self.client.volume_attachments
         return attachments.update_server_volume(server_id, src_volid, dest_volid, *args, **kwargs)
 
-    def get_server_volume(self, server_id, *args, **kwargs):
+    def get_server_volume(
+        self, server_id: base.Resource | str, *args: Any, **kwargs: Any
+    ) -> base.Resource:
         """One attachment of a server (novaclient's name): see
         ``client.volume_attachments.get``."""
         return self.client.volume_attachments.get_server_volume(server_id, *args, **kwargs)
 
-    def get_server_volumes(self, server_id):
+    def get_server_volumes(self, server_id: base.Resource | str) -> base.ListWithMeta:
         """A server's attachments (novaclient's name): see
         ``client.volume_attachments.list``."""
         return self.client.volume_attachments.get_server_volumes(server_id)
 
-    def delete_server_volume(self, server_id, *args, **kwargs):
+    def delete_server_volume(
+        self, server_id: base.Resource | str, *args: Any, **kwargs: Any
+    ) -> base.Result:
         """Detach a volume from a server (novaclient's name): see
         ``client.volume_attachments.delete``."""
         return self.client.volume_attachments.delete_server_volume(server_id, *args, **kwargs)
@@ -237,22 +284,37 @@ class VolumeSnapshotManager(CinderManager):
     noun = "volume snapshot"
 
     def list(
-        self, detailed=True, all_projects=False, limit=None, marker=None, volume=None, **filters
-    ):
+        self,
+        detailed: bool = True,
+        all_projects: bool = False,
+        limit: int | None = None,
+        marker: str | None = None,
+        volume: base.Resource | str | None = None,
+        **filters: Any,
+    ) -> Iterator[base.Resource]:
         """Yield snapshots (``volume``: only those of this volume)."""
         if volume is not None:
             filters["volume_id"] = base.getid(volume)
         return super().list(detailed, all_projects, limit, marker, **filters)
 
-    def create(self, volume, name=None, description=None, force=False, metadata=None):
+    def create(
+        self,
+        volume: base.Resource | str,
+        name: str | None = None,
+        description: str | None = None,
+        force: bool = False,
+        metadata: Mapping[str, str] | None = None,
+    ) -> base.Resource:
         """Snapshot ``volume``; ``force`` allows an attached (``in-use``)
         volume."""
-        body = {"volume_id": str(base.getid(volume)), "force": bool(force)}
+        body: dict[str, Any] = {"volume_id": str(base.getid(volume)), "force": bool(force)}
         optional = {"name": name, "description": description, "metadata": metadata or None}
         body.update((k, v) for k, v in optional.items() if v is not None)
         return self._create(self._url("snapshots"), {"snapshot": body}, "snapshot")
 
-    def delete(self, snapshot, force=False):
+    def delete(
+        self, snapshot: base.Resource | str, force: bool = False
+    ) -> base.Resource | base.Result:
         """Delete a snapshot (``force``: the admin's ``os-force_delete``)."""
         if force:
             return self._force_delete(snapshot)
