@@ -15,10 +15,14 @@ client-side:
   and the signal object.
 """
 
+import builtins
 import copy
 import logging
 import re
 import uuid
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import quote
 
 from occli import base
@@ -52,8 +56,14 @@ class SoftwareDeployment(base.Resource):
 
 
 def build_derived_config(
-    source, name, input_values, server_id, action, signal_transport, signal_id=None
-):
+    source: base.Resource | Mapping[str, Any] | None,
+    name: str,
+    input_values: Mapping[str, Any] | None,
+    server_id: str,
+    action: str,
+    signal_transport: str,
+    signal_id: str | None = None,
+) -> dict[str, Any]:
     """The body of the derived config heatclient creates for a deployment.
 
     ``source`` is the source config (a dict or resource, or None). Declared
@@ -68,7 +78,7 @@ def build_derived_config(
             "Unsupported signal transport %s (use %s)."
             % (signal_transport, " or ".join(SIGNAL_TRANSPORTS))
         )
-    if hasattr(source, "to_dict"):
+    if isinstance(source, base.Resource):
         source = source.to_dict()
     source = source or {}
     values = dict(input_values or {})
@@ -127,13 +137,13 @@ def build_derived_config(
     }
 
 
-def input_map(config):
+def input_map(config: base.Resource | dict[str, Any]) -> dict[str, Any]:
     """``{input name: value}`` of a (derived) config."""
     inputs = config.get("inputs") if isinstance(config, dict) else getattr(config, "inputs", None)
     return {i.get("name"): i.get("value") for i in inputs or ()}
 
 
-def is_derived_for(config, server_id):
+def is_derived_for(config: base.Resource | dict[str, Any], server_id: str) -> bool:
     """Whether ``config`` is a derived config deployed to ``server_id``."""
     values = input_map(config)
     return "deploy_signal_transport" in values and values.get("deploy_server_id") == server_id
@@ -147,7 +157,7 @@ class SoftwareDeploymentManager(base.Manager):
 
     # -- plain API ---------------------------------------------------------
 
-    def list(self, server_id=None):
+    def list(self, server_id: base.Resource | str | None = None) -> Iterator[base.Resource]:
         """Yield deployments (of one server if ``server_id``), oldest first."""
         return self._list(
             "/software_deployments",
@@ -155,20 +165,20 @@ class SoftwareDeploymentManager(base.Manager):
             params={"server_id": base.getid(server_id) if server_id is not None else None},
         )
 
-    def get(self, deployment):
+    def get(self, deployment: base.Resource | str) -> base.Resource:
         """A deployment. Heat applies a pending temp-URL signal on this GET."""
         return self._get("/software_deployments/%s" % _quote(deployment), "software_deployment")
 
     def create(
         self,
-        config_id,
-        server_id,
-        input_values=None,
-        action="CREATE",
-        status="COMPLETE",
-        status_reason="",
-        stack_user_project_id=None,
-    ):
+        config_id: base.Resource | str,
+        server_id: base.Resource | str,
+        input_values: Mapping[str, Any] | None = None,
+        action: str = "CREATE",
+        status: str = "COMPLETE",
+        status_reason: str = "",
+        stack_user_project_id: str | None = None,
+    ) -> base.Resource:
         """Create a deployment record (no derived config; see :meth:`deploy`)."""
         body = {
             "config_id": base.getid(config_id),
@@ -182,7 +192,7 @@ class SoftwareDeploymentManager(base.Manager):
             body["stack_user_project_id"] = stack_user_project_id
         return self._create("/software_deployments", body, "software_deployment")
 
-    def update(self, deployment, **fields):
+    def update(self, deployment: base.Resource | str, **fields: Any) -> base.Resource:
         """PUT ``fields`` (``config_id``, ``input_values``, ``output_values``,
         ``action``, ``status``, ``status_reason``); Heat ignores null values."""
         if "config_id" in fields:
@@ -191,12 +201,14 @@ class SoftwareDeploymentManager(base.Manager):
             "/software_deployments/%s" % _quote(deployment), fields, "software_deployment"
         )
 
-    def metadata(self, server_id):
+    def metadata(self, server_id: base.Resource | str) -> builtins.list[dict[str, Any]]:
         """The list of derived configs the server's agent reads (Heat's order)."""
         response = self._request("GET", "/software_deployments/metadata/%s" % _quote(server_id))
         return self._items(response, self._body(response), "metadata")
 
-    def delete(self, deployment, keep_config=False, keep_signal=False):
+    def delete(
+        self, deployment: base.Resource | str, keep_config: bool = False, keep_signal: bool = False
+    ) -> base.Result:
         """Delete a deployment, then its derived config and signal object.
 
         The config is deleted only if it is a derived config of this
@@ -229,7 +241,7 @@ class SoftwareDeploymentManager(base.Manager):
                 )
         return result
 
-    def _delete_signal(self, inputs):
+    def _delete_signal(self, inputs: Mapping[str, Any]) -> None:
         if inputs.get("deploy_signal_transport") != TEMP_URL_SIGNAL:
             return
         store = self.client.object_store
@@ -258,15 +270,15 @@ class SoftwareDeploymentManager(base.Manager):
 
     def deploy(
         self,
-        server,
-        config,
-        name=None,
-        input_values=None,
-        action="CREATE",
-        signal_transport=TEMP_URL_SIGNAL,
-        timeout=None,
-        container=None,
-    ):
+        server: base.Resource | str,
+        config: base.Resource | str | None,
+        name: str | None = None,
+        input_values: Mapping[str, Any] | None = None,
+        action: str = "CREATE",
+        signal_transport: str = TEMP_URL_SIGNAL,
+        timeout: float | None = None,
+        container: str | None = None,
+    ) -> base.Resource:
         """Deploy ``config`` to ``server`` as heatclient does; the deployment.
 
         ``server`` and ``config`` are resources, ids or names (a config may
@@ -318,7 +330,9 @@ class SoftwareDeploymentManager(base.Manager):
             self._undo_deploy(derived, signal_object)
             raise
 
-    def _create_signal_object(self, name, container, timeout_minutes):
+    def _create_signal_object(
+        self, name: str, container: str | None, timeout_minutes: float
+    ) -> tuple[str, str, str]:
         """``(container, object, PUT temp URL)`` of a new empty object."""
         store = self.client.object_store
         # Swift container names: no "/", at most 256 characters. Heat reads
@@ -335,7 +349,9 @@ class SoftwareDeploymentManager(base.Manager):
         url = store.temp_url("%s/%s" % (container, obj), "PUT", int(timeout_minutes * 60), key=key)
         return container, obj, url
 
-    def _undo_deploy(self, derived, signal_object):
+    def _undo_deploy(
+        self, derived: base.Resource | None, signal_object: tuple[str, str, str] | None
+    ) -> None:
         try:
             if derived is not None:
                 self.client.software_configs.delete(derived.id)
@@ -344,7 +360,14 @@ class SoftwareDeploymentManager(base.Manager):
         except exceptions.ClientException as exc:
             LOG.warning("Clean-up after a failed deploy was incomplete: %s", exc)
 
-    def signal(self, deployment, status_code=0, stdout="", stderr="", outputs=None):
+    def signal(
+        self,
+        deployment: base.Resource | str,
+        status_code: int = 0,
+        stdout: str = "",
+        stderr: str = "",
+        outputs: Mapping[str, Any] | None = None,
+    ) -> base.Resource:
         """Signal an IN_PROGRESS deployment as its in-server agent would.
 
         PUTs ``{"deploy_status_code", "deploy_stdout", "deploy_stderr",
@@ -388,9 +411,9 @@ class SoftwareDeploymentManager(base.Manager):
             raise exceptions.from_response(response, "PUT", url.split("?")[0])
         return self.get(sd.id)
 
-    def _noun(self):
+    def _noun(self) -> str:
         return "software deployment"
 
 
-def _quote(resource):
+def _quote(resource: base.Resource | str) -> str:
     return quote(str(base.getid(resource)), safe="")
