@@ -11,9 +11,19 @@ import contextlib
 import logging
 import sys
 import time
+from collections.abc import Callable
+from collections.abc import Collection
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+from typing import TextIO
+from typing import TypeVar
+from typing import cast
 
 from occli import base
 from occli import exceptions
+
+if TYPE_CHECKING:
+    from occli.v2 import software_deployments
 
 LOG = logging.getLogger(__name__)
 
@@ -38,20 +48,22 @@ SERVER_TRANSITIONAL = frozenset(
 #: ``until`` of a wait for a server to disappear, and its last statuses.
 GONE = frozenset(("DELETED", "SOFT_DELETED"))
 
+_T = TypeVar("_T")
+
 
 def wait_for(
-    fetch,
-    done,
-    failed=None,
-    timeout=600,
-    interval=2,
-    describe=None,
-    label="resource",
-    stream=None,
-    sleep=time.sleep,
-    clock=time.monotonic,
-    transient_tries=TRANSIENT_TRIES,
-):
+    fetch: Callable[[], _T],
+    done: Callable[[_T | None], bool],
+    failed: Callable[[_T], str | None] | None = None,
+    timeout: float = 600,
+    interval: float = 2,
+    describe: Callable[[_T], str] | None = None,
+    label: str = "resource",
+    stream: TextIO | None = None,
+    sleep: Callable[[float], object] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+    transient_tries: int = TRANSIENT_TRIES,
+) -> _T | None:
     """Call ``fetch()`` until ``done(obj)``; return the last object.
 
     ``failed(obj)`` returning a message stops with ResourceInErrorState;
@@ -63,10 +75,11 @@ def wait_for(
     stream = stream if stream is not None else sys.stderr
     show = getattr(stream, "isatty", lambda: False)()
     deadline = clock() + timeout
-    last = None
+    last: str | None = None
     failures = 0
     try:
         while True:
+            obj: _T | None
             try:
                 obj = fetch()
             except exceptions.NotFound:
@@ -108,7 +121,7 @@ def wait_for(
             stream.flush()
 
 
-def is_transient(exc):
+def is_transient(exc: BaseException) -> bool:
     """A connection failure or a 502/503/504: worth asking again."""
     if isinstance(exc, exceptions.ClientException):
         return isinstance(exc, exceptions.HTTPException) and exc.code in base.RETRIABLE_STATUSES
@@ -118,7 +131,7 @@ def is_transient(exc):
 
 
 @contextlib.contextmanager
-def accepted(failure):
+def accepted(failure: str) -> Iterator[None]:
     """After a request was accepted: a failure says so (``failure: error``).
 
     Whatever fails then (a poll after its retries, a timeout, a dropped
@@ -134,13 +147,13 @@ def accepted(failure):
         raise exceptions.WaitFailed("%s: %s" % (failure, exc)) from exc
 
 
-def server_label(server):
+def server_label(server: base.Resource) -> str:
     """``name (id)``, or the id of a server without a name."""
     name = getattr(server, "name", None)
     return "%s (%s)" % (name, server.id) if name else str(server.id)
 
 
-def server_progress(server):
+def server_progress(server: base.Resource) -> str:
     """``BUILD 40% (spawning)``: status, progress and task state."""
     text = server.status
     progress = getattr(server, "progress", None)
@@ -151,7 +164,7 @@ def server_progress(server):
     return text
 
 
-def _server_settled(server, pending=()):
+def _server_settled(server: base.Resource, pending: Collection[str] = ()) -> bool:
     return (
         server.task_state is None
         and server.status not in SERVER_TRANSITIONAL
@@ -159,14 +172,21 @@ def _server_settled(server, pending=()):
     )
 
 
-def _server_fault(server):
+def _server_fault(server: base.Resource) -> str:
     fault = (getattr(server, "fault", None) or {}).get("message")
     return fault or "no fault reported"
 
 
 def wait_for_server(
-    manager, server, until, pending=(), name=None, timeout=600, interval=2, stream=None
-):
+    manager: base.Manager,
+    server: base.Resource,
+    until: Collection[str],
+    pending: Collection[str] = (),
+    name: str | None = None,
+    timeout: float = 600,
+    interval: float = 2,
+    stream: TextIO | None = None,
+) -> base.Resource | None:
     """Poll ``manager.get`` until the server settles in a status of ``until``.
 
     ``until=GONE`` waits for the server to disappear. A server is settled
@@ -178,12 +198,12 @@ def wait_for_server(
     server_id = server.id
     name = name or server_label(server)
 
-    def done(s):
+    def done(s: base.Resource | None) -> bool:
         if until is GONE:
             return s is None or s.status in GONE
         return s is not None and s.status in until and _server_settled(s, pending)
 
-    def failed(s):
+    def failed(s: base.Resource) -> str | None:
         if not _server_settled(s, pending):
             return None
         if s.status == "ERROR":
@@ -204,30 +224,43 @@ def wait_for_server(
     )
 
 
-def wait_for_servers(fetch, expected, what, timeout=600, interval=2, stream=None):
+def wait_for_servers(
+    fetch: Callable[[], list[base.Resource]],
+    expected: int,
+    what: str,
+    timeout: float = 600,
+    interval: float = 2,
+    stream: TextIO | None = None,
+) -> list[base.Resource]:
     """Poll ``fetch()`` (one list of servers per poll) until ``expected``
     servers have settled; any not ACTIVE then is a ResourceInErrorState
     naming each. ``what`` names them (``servers of reservation r-1``).
     Returns the servers."""
 
-    def done(found):
-        return len(found) >= expected and all(_server_settled(s) for s in found)
+    def done(found: list[base.Resource] | None) -> bool:
+        return found is not None and (
+            len(found) >= expected and all(_server_settled(s) for s in found)
+        )
 
-    def describe(found):
+    def describe(found: list[base.Resource]) -> str:
         counts: dict[str, int] = {}
         for s in found:
             text = server_progress(s)
             counts[text] = counts.get(text, 0) + 1
         return ", ".join("%d %s" % (n, text) for text, n in sorted(counts.items()))
 
-    servers = wait_for(
-        fetch,
-        done,
-        timeout=timeout,
-        interval=interval,
-        describe=describe,
-        label="%d %s" % (expected, what),
-        stream=stream,
+    # done() is never true of None (a list NotFound): wait_for returns a list
+    servers = cast(
+        "list[base.Resource]",
+        wait_for(
+            fetch,
+            done,
+            timeout=timeout,
+            interval=interval,
+            describe=describe,
+            label="%d %s" % (expected, what),
+            stream=stream,
+        ),
     )
     failed = [s for s in servers if s.status != "ACTIVE"]
     if failed:
@@ -242,28 +275,38 @@ def wait_for_servers(fetch, expected, what, timeout=600, interval=2, stream=None
     return servers
 
 
-def wait_for_deployment(manager, deployment, timeout=3600, interval=2, stream=None):
+def wait_for_deployment(
+    manager: "software_deployments.SoftwareDeploymentManager",
+    deployment: base.Resource,
+    timeout: float = 3600,
+    interval: float = 2,
+    stream: TextIO | None = None,
+) -> base.Resource:
     """Poll a Heat software deployment until COMPLETE; ResourceInErrorState
     on FAILED, NotFound if it disappears."""
     from occli.v2 import software_deployments as sd
 
-    def done(obj):
+    def done(obj: base.Resource | None) -> bool:
         if obj is None:
             raise exceptions.NotFound("Deployment %s disappeared while waiting." % deployment.id)
         return obj.status == sd.COMPLETE
 
-    def failed(obj):
+    def failed(obj: base.Resource) -> str | None:
         if obj.status == sd.FAILED:
             return "Deployment %s FAILED: %s" % (obj.id, obj.status_reason)
         return None
 
-    return wait_for(
-        lambda: manager.get(deployment.id),
-        done,
-        failed=failed,
-        timeout=timeout,
-        interval=interval,
-        describe=lambda obj: obj.status,
-        label="deployment %s" % deployment.id,
-        stream=stream,
+    # done() raises NotFound rather than be true of None: a deployment comes back
+    return cast(
+        base.Resource,
+        wait_for(
+            lambda: manager.get(deployment.id),
+            done,
+            failed=failed,
+            timeout=timeout,
+            interval=interval,
+            describe=lambda obj: obj.status,
+            label="deployment %s" % deployment.id,
+            stream=stream,
+        ),
     )

@@ -50,7 +50,7 @@ def each(
     def wait(pair):
         with waiters.accepted("the request was accepted but waiting failed"):
             try:
-                waiters.wait_for_server(client.servers, pair[1], until, pending, **wait_args)
+                waiters.wait_for_server(client.servers, pair[1], until or (), pending, **wait_args)
             except exceptions.ResourceInErrorState as exc:
                 # e.g. a resize or unshelve nova's conductor found no host for
                 why = server_events.failure(client, pair[1])

@@ -41,7 +41,7 @@ def do_server_shelve(client, args):
         if not args.offload:
             return
         settled = waiters.wait_for_server(client.servers, server, SHELVED, **_quiet(args))
-        if settled.status == "SHELVED":
+        if settled is not None and settled.status == "SHELVED":
             client.servers.shelve_offload(server)
 
     until = {"SHELVED_OFFLOADED"} if args.offload else SHELVED
