@@ -8,6 +8,10 @@ a group when created with the scheduler hint ``group`` (``server create
 --server-group``); the scheduler then places them by the policy.
 """
 
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
+
 from occli import base
 from occli import exceptions
 from occli.v2 import compute
@@ -23,7 +27,7 @@ class ServerGroup(base.Resource):
     """A server group; ``policy`` is read from ``policies`` before 2.64."""
 
     @property
-    def policy(self):
+    def policy(self) -> str | None:
         if "policy" in self._info:
             return self._info["policy"]
         return (self._info.get("policies") or [None])[0]
@@ -32,14 +36,18 @@ class ServerGroup(base.Resource):
 class ServerGroupManager(compute.ComputeManager):
     resource_class = ServerGroup
 
-    def list(self, all_projects=False, limit=None, offset=None):
+    def list(
+        self, all_projects: bool = False, limit: int | None = None, offset: int | None = None
+    ) -> base.ListWithMeta:
         """The project's groups (every project's with ``all_projects``, for
         admins; others get their own), novaclient's signature: a list with
         ``request_ids``. ``limit``/``offset`` page on the server side."""
         params = self._params(all_projects, limit, offset)
         return self._list_all("/os-server-groups", "server_groups", params, limit=limit)
 
-    def iter(self, all_projects=False, limit=None, offset=None):
+    def iter(
+        self, all_projects: bool = False, limit: int | None = None, offset: int | None = None
+    ) -> Iterator[base.Resource]:
         """Like :meth:`list`, lazily."""
         params = self._params(all_projects, limit, offset)
         return self._list("/os-server-groups", "server_groups", params, limit=limit)
@@ -47,7 +55,7 @@ class ServerGroupManager(compute.ComputeManager):
     list_iter = iter
 
     @staticmethod
-    def _params(all_projects, limit, offset):
+    def _params(all_projects: bool, limit: int | None, offset: int | None) -> dict[str, object]:
         for value, param in ((limit, "limit"), (offset, "offset")):
             if value is not None and int(value) < 0:
                 raise exceptions.ValidationError(
@@ -58,25 +66,30 @@ class ServerGroupManager(compute.ComputeManager):
             "offset": offset,
         }
 
-    def _noun(self):
+    def _noun(self) -> str:
         return "server group"
 
-    def get(self, group):
+    def get(self, group: base.Resource | str) -> base.Resource:
         return self._get("/os-server-groups/%s" % base.getid(group), "server_group")
 
-    def find_resource(self, name_or_id):
+    def find_resource(self, name_or_id: base.Resource | str) -> base.Resource:
         """A group by uuid, else by exact name among the project's groups."""
         if isinstance(name_or_id, base.Resource) or servers.is_uuid(name_or_id):
             return super().find_resource(name_or_id)
         return self._one_named(self._find_by_name(str(name_or_id)), name_or_id)
 
-    def check_create(self, policy=None, rules=None, policies=None):
+    def check_create(
+        self,
+        policy: str | Sequence[str] | None = None,
+        rules: Mapping[str, int | str] | None = None,
+        policies: Sequence[str] | None = None,
+    ) -> str:
         """Check :meth:`create`'s arguments, sending nothing: a known
         policy (ValidationError), soft policies from 2.15 and rules from
         2.64 (UnsupportedVersion), rules for anti-affinity only, each a
         positive integer."""
         policy = self._one_policy(policy, policies)
-        if policy not in POLICIES:
+        if not isinstance(policy, str) or policy not in POLICIES:
             raise exceptions.ValidationError(
                 "Unknown {policy} %r: choose one of %s." % (policy, ", ".join(POLICIES)),
                 params=("policy",),
@@ -103,7 +116,9 @@ class ServerGroupManager(compute.ComputeManager):
         return policy
 
     @staticmethod
-    def _one_policy(policy, policies):
+    def _one_policy(
+        policy: str | Sequence[str] | None, policies: Sequence[str] | None
+    ) -> str | Sequence[str] | None:
         if isinstance(policy, (list, tuple)) and policies is None:
             policy, policies = None, policy  # novaclient's create(name, policies) before 2.64
         if policies is not None:
@@ -115,14 +130,20 @@ class ServerGroupManager(compute.ComputeManager):
             policy = policies[0]
         return policy
 
-    def create(self, name, policy=None, rules=None, policies=None):
+    def create(
+        self,
+        name: str,
+        policy: str | Sequence[str] | None = None,
+        rules: Mapping[str, int | str] | None = None,
+        policies: Sequence[str] | None = None,
+    ) -> base.Resource:
         """Create a group (novaclient's ``create(name, policy, rules=None)``;
         ``policies=[policy]`` or a one-policy list in ``policy``'s place, as
         novaclient took before 2.64, is accepted too). The body
         follows the microversion: ``policy`` and ``rules`` from 2.64, a
         ``policies`` list before."""
         policy = self.check_create(policy, rules, policies)
-        body = {"name": name}
+        body: dict[str, object] = {"name": name}
         if self.api_version.matches(RULES_VERSION):
             body["policy"] = policy
             if rules:
@@ -131,6 +152,6 @@ class ServerGroupManager(compute.ComputeManager):
             body["policies"] = [policy]
         return self._create("/os-server-groups", {"server_group": body}, "server_group")
 
-    def delete(self, group):
+    def delete(self, group: base.Resource | str) -> base.Result:
         """Delete a group (its servers stay); a Result."""
         return self._delete("/os-server-groups/%s" % base.getid(group))

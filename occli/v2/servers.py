@@ -7,11 +7,19 @@ e.g. with ``client.images.find_resource``). Server creation always POSTs
 """
 
 import base64
+import builtins
 import re
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import IO
 from typing import Any
+from typing import TypeAlias
 from urllib.parse import quote
 from urllib.parse import urlparse
 
+from occli import api_versions
 from occli import base
 from occli import exceptions
 from occli import strutils
@@ -46,11 +54,18 @@ _NIC_KEYS = {
     "tag": "tag",
 }
 
+#: What user data and personality files may be given as: text, bytes or
+#: a file object, read here.
+Contents: TypeAlias = str | bytes | IO[str] | IO[bytes]
+#: A server's ``networks`` as the request sends them: ``"auto"``,
+#: ``"none"`` or one entry per NIC.
+Networks: TypeAlias = str | list[dict[str, str]]
+
 
 class _Clear:
     """The type of :data:`CLEAR`."""
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "CLEAR"
 
 
@@ -63,12 +78,12 @@ class Server(base.Resource):
     """A Nova server; action methods delegate to the manager."""
 
     @property
-    def task_state(self):
+    def task_state(self) -> str | None:
         return self._info.get("OS-EXT-STS:task_state")
 
 
-def _delegate(name):
-    def method(self, *args, **kwargs):
+def _delegate(name: str) -> Callable[..., Any]:
+    def method(self: Server, *args: Any, **kwargs: Any) -> Any:
         return getattr(self.manager, name)(self, *args, **kwargs)
 
     method.__name__ = name
@@ -126,7 +141,7 @@ del _name
 is_uuid = strutils.is_uuid
 
 
-def _check_files(files):
+def _check_files(files: Mapping[str, bytes]) -> None:
     """Nova's personality file limits (``files`` values are bytes)."""
     if len(files) > MAX_FILES:
         raise exceptions.ValidationError(
@@ -149,7 +164,7 @@ def _check_files(files):
             )
 
 
-def _check_metadata(metadata):
+def _check_metadata(metadata: Mapping[str, str] | None) -> None:
     """Keys and values of server metadata are at most 255 characters."""
     for key, value in (metadata or {}).items():
         for text, what in ((key, "key"), (value, "value")):
@@ -161,7 +176,7 @@ def _check_metadata(metadata):
                 )
 
 
-def _check_counts(min_count, max_count):
+def _check_counts(min_count: int | None, max_count: int | None) -> None:
     for value, param in ((min_count, "min_count"), (max_count, "max_count")):
         if value is not None and int(value) < 1:
             raise exceptions.ValidationError("{%s} must be 1 or more." % param, params=(param,))
@@ -172,11 +187,13 @@ def _check_counts(min_count, max_count):
         )
 
 
-def boot_volume_bdm(image, size, delete_on_termination=None):
+def boot_volume_bdm(
+    image: base.Resource | str, size: int, delete_on_termination: bool | None = None
+) -> dict[str, object]:
     """The BDMv2 boot disk of ``--boot-from-volume``: a ``size`` GiB volume
     made from ``image`` (boot index 0), as OSC builds it; send it with no
     ``imageRef`` (``image=None`` to :meth:`ServerManager.create`)."""
-    bdm = {
+    bdm: dict[str, object] = {
         "uuid": str(base.getid(image)),
         "source_type": "image",
         "destination_type": "volume",
@@ -188,11 +205,11 @@ def boot_volume_bdm(image, size, delete_on_termination=None):
     return bdm
 
 
-def boot_source_bdm(source, source_type):
+def boot_source_bdm(source: base.Resource | str, source_type: str) -> dict[str, object]:
     """The BDMv2 boot disk of ``--volume`` (``source_type`` ``"volume"``:
     that volume) or ``--snapshot`` (``"snapshot"``: a new volume made from
     it, kept when the server is deleted), as OSC builds them."""
-    bdm = {
+    bdm: dict[str, object] = {
         "uuid": str(base.getid(source)),
         "source_type": source_type,
         "destination_type": "volume",
@@ -203,7 +220,7 @@ def boot_source_bdm(source, source_type):
     return bdm
 
 
-def swap_bdm(size_mib):
+def swap_bdm(size_mib: int) -> dict[str, object]:
     """A swap disk of ``size_mib`` MiB (BDMv2 blank/local, as novaclient)."""
     return {
         "source_type": "blank",
@@ -215,9 +232,9 @@ def swap_bdm(size_mib):
     }
 
 
-def ephemeral_bdm(size_gib, guest_format=None):
+def ephemeral_bdm(size_gib: int, guest_format: str | None = None) -> dict[str, object]:
     """An ephemeral disk of ``size_gib`` GiB (BDMv2 blank/local)."""
-    bdm = {
+    bdm: dict[str, object] = {
         "source_type": "blank",
         "destination_type": "local",
         "boot_index": -1,
@@ -229,7 +246,7 @@ def ephemeral_bdm(size_gib, guest_format=None):
     return bdm
 
 
-def _to_bytes(data):
+def _to_bytes(data: Contents) -> bytes:
     if hasattr(data, "read"):
         data = data.read()
     if isinstance(data, str):
@@ -237,7 +254,7 @@ def _to_bytes(data):
     return bytes(data)
 
 
-def _b64(data):
+def _b64(data: Contents) -> str:
     return base64.b64encode(_to_bytes(data)).decode("ascii")
 
 
@@ -248,13 +265,13 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
 
     def list(
         self,
-        detailed=True,
-        search_opts=None,
-        marker=None,
-        limit=None,
-        sort_keys=None,
-        sort_dirs=None,
-    ):
+        detailed: bool = True,
+        search_opts: Mapping[str, Any] | None = None,
+        marker: str | None = None,
+        limit: int | None = None,
+        sort_keys: Iterable[str] | None = None,
+        sort_dirs: Iterable[str] | None = None,
+    ) -> base.ListWithMeta:
         """Every server, following pages (all unless ``limit``; -1 = all):
         a list (:class:`occli.base.ListWithMeta`, with the ``request_ids``
         of its pages), as novaclient's. :meth:`iter` yields them lazily,
@@ -273,13 +290,13 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
 
     def iter(
         self,
-        detailed=True,
-        search_opts=None,
-        marker=None,
-        limit=None,
-        sort_keys=None,
-        sort_dirs=None,
-    ):
+        detailed: bool = True,
+        search_opts: Mapping[str, Any] | None = None,
+        marker: str | None = None,
+        limit: int | None = None,
+        sort_keys: Iterable[str] | None = None,
+        sort_dirs: Iterable[str] | None = None,
+    ) -> Iterator[base.Resource]:
         """Like :meth:`list`, lazily: yield servers, asking for each page
         when the previous one was used."""
         return self._list(
@@ -290,13 +307,13 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
 
     def pages(
         self,
-        detailed=True,
-        search_opts=None,
-        marker=None,
-        limit=None,
-        sort_keys=None,
-        sort_dirs=None,
-    ):
+        detailed: bool = True,
+        search_opts: Mapping[str, Any] | None = None,
+        marker: str | None = None,
+        limit: int | None = None,
+        sort_keys: Iterable[str] | None = None,
+        sort_dirs: Iterable[str] | None = None,
+    ) -> Iterator[builtins.list[base.Resource]]:
         """Like :meth:`list`, a list of servers per page: each page is
         asked for when the previous one was used (what ``occli server
         list`` streams)."""
@@ -304,7 +321,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             *self._list_request(detailed, search_opts, marker, sort_keys, sort_dirs), limit=limit
         )
 
-    def check_list(self, search_opts=None):
+    def check_list(self, search_opts: Mapping[str, Any] | None = None) -> None:
         """UnsupportedVersion for a filter of ``search_opts`` the
         microversion lacks (Nova would silently ignore it):
         :data:`LIST_FILTER_VERSIONS`."""
@@ -313,10 +330,15 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
                 self._require(self.api_version, start, what="the %s filter" % key)
 
     def _list_request(
-        self, detailed, search_opts, marker, sort_keys, sort_dirs
+        self,
+        detailed: bool,
+        search_opts: Mapping[str, Any] | None,
+        marker: str | None,
+        sort_keys: Iterable[str] | None,
+        sort_dirs: Iterable[str] | None,
     ) -> tuple[str, str, dict[str, Any]]:
         """``(url, response key, params)`` of a server list."""
-        params = {}
+        params: dict[str, Any] = {}
         for key, value in (search_opts or {}).items():
             if isinstance(value, bool):
                 value = "true" if value else "false"
@@ -329,10 +351,12 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         url = "/servers/detail" if detailed else "/servers"
         return url, "servers", params
 
-    def get(self, server):
+    def get(self, server: base.Resource | str) -> base.Resource:
         return self._get("/servers/%s" % base.getid(server), "server")
 
-    def find_resource(self, name_or_id, all_projects=False):
+    def find_resource(
+        self, name_or_id: base.Resource | str, all_projects: bool = False
+    ) -> base.Resource:
         """A server by id, else by exact name.
 
         Server ids are UUIDs, so anything else goes straight to the name
@@ -348,10 +372,10 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             matches = self._find_by_name(str(name_or_id))
         return self._one_named(matches, name_or_id)
 
-    def _find_by_name(self, name):
+    def _find_by_name(self, name: str) -> builtins.list[base.Resource]:
         return self.find_all(name=name)
 
-    def find_all(self, all_projects=False, **filters):
+    def find_all(self, all_projects: bool = False, **filters: Any) -> builtins.list[base.Resource]:
         """Servers matching ``filters`` exactly; ``name`` is also sent to
         Nova (as an anchored regex) so only candidates are listed;
         ``all_projects``: every project's (admins)."""
@@ -366,7 +390,14 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
 
     # -- create ---------------------------------------------------------
 
-    def create(self, name, image, flavor, *args, **options):
+    def create(
+        self,
+        name: str,
+        image: base.Resource | str | None,
+        flavor: base.Resource | str,
+        *args: Any,
+        **options: Any,
+    ) -> base.Resource | base.StrWithMeta:
         """Boot a server (POST /servers); returns the created Server.
 
         novaclient's ``ServerManager.create`` calls work unchanged: its
@@ -413,7 +444,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             return self._value(response, data, "reservation_id", str)
         return self._resource(self._member(response, data, "server"), response)
 
-    def check_create(self, **options):
+    def check_create(self, **options: Any) -> api_versions.APIVersion:
         """Check :meth:`create`'s ``options`` as it does, creating nothing;
         returns the microversion the request would use.
 
@@ -456,7 +487,9 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         "reservation_id": "return_reservation_id",
     }
 
-    def _create_options(self, args, options, where):
+    def _create_options(
+        self, args: tuple[Any, ...], options: Mapping[str, Any], where: str
+    ) -> dict[str, Any]:
         """``options`` with ``args`` (novaclient's positional order) and
         novaclient's names moved to occli's."""
         if len(args) > len(self.NOVACLIENT_CREATE_ORDER):
@@ -486,38 +519,37 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
 
     def _create_request(
         self,
-        name,
-        image,
-        flavor,
-        key_name=None,
-        availability_zone=None,
-        user_data=None,
-        files=None,
-        metadata=None,
-        security_groups=None,
-        nics=None,
-        block_device_mapping=None,
-        block_device_mapping_v2=None,
-        scheduler_hints=None,
-        config_drive=None,
-        disk_config=None,
-        admin_pass=None,
-        access_ip_v4=None,
-        access_ip_v6=None,
-        min_count=None,
-        max_count=None,
-        return_reservation_id=False,
-        description=None,
-        tags=None,
-        hostname=None,
-        trusted_image_certificates=None,
-        host=None,
-        hypervisor_hostname=None,
-    ):
+        name: str | None,
+        image: base.Resource | str | None,
+        flavor: base.Resource | str | None,
+        key_name: str | None = None,
+        availability_zone: str | None = None,
+        user_data: Contents | None = None,
+        files: Mapping[str, Contents] | None = None,
+        metadata: Mapping[str, str] | None = None,
+        security_groups: Iterable[str] | None = None,
+        nics: str | Iterable[Mapping[str, str]] | None = None,
+        block_device_mapping: Mapping[str, str] | None = None,
+        block_device_mapping_v2: Iterable[Mapping[str, object]] | None = None,
+        scheduler_hints: Mapping[str, object] | None = None,
+        config_drive: bool | None = None,
+        disk_config: str | None = None,
+        admin_pass: str | None = None,
+        access_ip_v4: str | None = None,
+        access_ip_v6: str | None = None,
+        min_count: int | None = None,
+        max_count: int | None = None,
+        return_reservation_id: bool = False,
+        description: str | None = None,
+        tags: Iterable[str] | None = None,
+        hostname: str | None = None,
+        trusted_image_certificates: Iterable[str] | None = None,
+        host: str | None = None,
+        hypervisor_hostname: str | None = None,
+    ) -> tuple[dict[str, object], api_versions.APIVersion]:
         """``(body, microversion)`` of a create request, options checked."""
-        if files:
-            files = {path: _to_bytes(data) for path, data in files.items()}
-            _check_files(files)
+        personality = {path: _to_bytes(data) for path, data in (files or {}).items()}
+        _check_files(personality)
         _check_metadata(metadata)
         _check_counts(min_count, max_count)
         if user_data is not None:
@@ -531,7 +563,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         networks = _networks(nics)
         legacy_bdms = _legacy_bdm(block_device_mapping) if block_device_mapping else None
         # the checks above need no request; those below need the version
-        version = self._create_version(bool(files))
+        version = self._create_version(bool(personality))
         features = {
             "description": description,
             "tags": tags,
@@ -546,7 +578,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
                 self._require(version, start, what=what)
         networks = self._require_networks(networks, version)
 
-        server = {"name": name, "flavorRef": str(base.getid(flavor))}
+        server: dict[str, object] = {"name": name, "flavorRef": str(base.getid(flavor))}
         if image is not None:
             server["imageRef"] = str(base.getid(image))
         optional = {
@@ -574,9 +606,9 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             server["return_reservation_id"] = True
         if user_data is not None:
             server["user_data"] = user_data
-        if files:
+        if personality:
             server["personality"] = [
-                {"path": path, "contents": _b64(data)} for path, data in files.items()
+                {"path": path, "contents": _b64(data)} for path, data in personality.items()
             ]
         if security_groups is not None:
             server["security_groups"] = [{"name": g} for g in security_groups]
@@ -600,12 +632,12 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
                 )
             server["block_device_mapping_v2"] = bdms
 
-        body = {"server": server}
+        body: dict[str, object] = {"server": server}
         if scheduler_hints:
             body["os:scheduler_hints"] = dict(scheduler_hints)
         return body, version
 
-    def _create_version(self, with_files):
+    def _create_version(self, with_files: bool) -> api_versions.APIVersion:
         """The microversion of a create request.
 
         Personality files were removed in 2.57: such a request is sent at
@@ -618,7 +650,9 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             )
         return capped or self.api_version
 
-    def _require_networks(self, networks, version):
+    def _require_networks(
+        self, networks: Networks | None, version: api_versions.APIVersion
+    ) -> Networks | None:
         """The request's ``networks`` (None: the member is left out)."""
         if networks is None:
             # 2.37+ requires networks; "auto" is what a user means by default
@@ -631,11 +665,17 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
 
     # -- changes --------------------------------------------------------
 
-    def delete(self, server):
+    def delete(self, server: base.Resource | str) -> base.Result:
         """Delete a server; a :class:`occli.base.Result`."""
         return self._delete("/servers/%s" % base.getid(server))
 
-    def update(self, server, name=None, description=None, hostname=None):
+    def update(
+        self,
+        server: base.Resource | str,
+        name: str | None = None,
+        description: str | _Clear | None = None,
+        hostname: str | None = None,
+    ) -> base.Resource:
         """Rename, describe or re-hostname a server (PUT /servers/{id}).
 
         None leaves a field unchanged. ``description=CLEAR``
@@ -647,23 +687,32 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         body = self._update_body(name, description, hostname)
         return self._update("/servers/%s" % base.getid(server), {"server": body}, "server")
 
-    def check_update(self, name=None, description=None, hostname=None):
+    def check_update(
+        self,
+        name: str | None = None,
+        description: str | _Clear | None = None,
+        hostname: str | None = None,
+    ) -> None:
         """Check :meth:`update`'s arguments as it does, changing nothing."""
         self._update_body(name, description, hostname)
 
-    def _update_body(self, name, description, hostname):
-        body = {}
+    def _update_body(
+        self, name: str | None, description: str | _Clear | None, hostname: str | None
+    ) -> dict[str, str | None]:
+        body: dict[str, str | None] = {}
         if name is not None:
             body["name"] = name
         if description is not None:
             self._require(self.api_version, "2.19", what="a server description")
-            body["description"] = None if description is CLEAR else description
+            body["description"] = None if isinstance(description, _Clear) else description
         if hostname is not None:
             self._require(self.api_version, "2.90", what="a server hostname")
             body["hostname"] = hostname
         return body
 
-    def set_meta(self, server, metadata):
+    def set_meta(
+        self, server: base.Resource | str, metadata: Mapping[str, str]
+    ) -> base.DictWithMeta:
         """Merge ``metadata`` into the server's; returns the full dict
         (a :class:`occli.base.DictWithMeta`, with ``request_ids``)."""
         self.check_metadata(metadata)
@@ -677,15 +726,15 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
 
     set_metadata = set_meta
 
-    def check_metadata(self, metadata):
+    def check_metadata(self, metadata: Mapping[str, str] | None) -> None:
         """ValidationError unless keys and values have 255 characters at
         most, as Nova requires."""
         _check_metadata(metadata)
 
-    def delete_meta(self, server, keys):
+    def delete_meta(self, server: base.Resource | str, keys: Iterable[str]) -> base.Result:
         """Delete metadata ``keys`` (one request per key); a Result with
         the request ids of all."""
-        request_ids = []
+        request_ids: list[str] = []
         for key in keys:
             request_ids += self._delete(
                 "/servers/%s/metadata/%s" % (base.getid(server), quote(key, safe=""))
@@ -697,7 +746,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
 
     # -- tags (2.26+) ----------------------------------------------------
 
-    def check_tags(self, tags=()):
+    def check_tags(self, tags: Iterable[str] = ()) -> None:
         """UnsupportedVersion before 2.26; ValidationError for a tag Nova
         refuses (empty, over 60 characters, with ``/`` or ``,``)."""
         self._require(self.api_version, TAGS_VERSION, what="server tags")
@@ -709,41 +758,45 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
                     params=("tags",),
                 )
 
-    def _tags_url(self, server, tag=None):
+    def _tags_url(self, server: base.Resource | str, tag: str | None = None) -> str:
         url = "/servers/%s/tags" % base.getid(server)
         return url if tag is None else url + "/" + quote(tag, safe="")
 
-    def tag_list(self, server):
+    def tag_list(self, server: base.Resource | str) -> builtins.list[str]:
         """The server's tags (a list of str)."""
         self.check_tags()
         response = self._request("GET", self._tags_url(server))
         return self._items(response, self._body(response), "tags", kind=str)
 
-    def add_tag(self, server, tag):
+    def add_tag(self, server: base.Resource | str, tag: str) -> base.Result:
         """Add one tag (a Result; nothing changes if the server has it)."""
         self.check_tags([tag])
         return self._result(self._request("PUT", self._tags_url(server, tag)))
 
-    def set_tags(self, server, tags):
+    def set_tags(self, server: base.Resource | str, tags: Iterable[str]) -> builtins.list[str]:
         """Replace the server's tags by ``tags`` (at most 50); the new list."""
         tags = list(tags)
         self.check_tags(tags)
         response = self._request("PUT", self._tags_url(server), body={"tags": tags})
         return self._items(response, self._body(response), "tags", kind=str)
 
-    def delete_tag(self, server, tag):
+    def delete_tag(self, server: base.Resource | str, tag: str) -> base.Result:
         """Remove one tag (NotFound if the server does not have it)."""
         self.check_tags()
         return self._delete(self._tags_url(server, tag))
 
-    def delete_all_tags(self, server):
+    def delete_all_tags(self, server: base.Resource | str) -> base.Result:
         self.check_tags()
         return self._delete(self._tags_url(server))
 
-    def _server_action(self, server, action, info=None, **kwargs):
-        return self._action("/servers/%s/action" % base.getid(server), action, info, **kwargs)
+    def _server_action(
+        self, server: base.Resource | str, action: str, info: object = None
+    ) -> base.Result:
+        return self._action("/servers/%s/action" % base.getid(server), action, info)
 
-    def reboot(self, server, hard=False, reboot_type=None):
+    def reboot(
+        self, server: base.Resource | str, hard: bool | str = False, reboot_type: str | None = None
+    ) -> base.Result:
         """Reboot, soft unless ``hard``; a Result. novaclient's
         ``reboot_type`` (``"SOFT"`` or ``"HARD"``, also as the second
         positional argument) is accepted."""
@@ -758,50 +811,50 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             hard = str(reboot_type).upper() == "HARD"
         return self._server_action(server, "reboot", {"type": "HARD" if hard else "SOFT"})
 
-    def start(self, server):
+    def start(self, server: base.Resource | str) -> base.Result:
         return self._server_action(server, "os-start")
 
-    def stop(self, server):
+    def stop(self, server: base.Resource | str) -> base.Result:
         return self._server_action(server, "os-stop")
 
-    def pause(self, server):
+    def pause(self, server: base.Resource | str) -> base.Result:
         return self._server_action(server, "pause")
 
-    def unpause(self, server):
+    def unpause(self, server: base.Resource | str) -> base.Result:
         return self._server_action(server, "unpause")
 
-    def suspend(self, server):
+    def suspend(self, server: base.Resource | str) -> base.Result:
         return self._server_action(server, "suspend")
 
-    def resume(self, server):
+    def resume(self, server: base.Resource | str) -> base.Result:
         return self._server_action(server, "resume")
 
-    def lock(self, server, reason=None):
+    def lock(self, server: base.Resource | str, reason: str | None = None) -> base.Result:
         info = None
         if reason is not None:
             self._require(self.api_version, "2.73", what="a lock reason")
             info = {"locked_reason": reason}
         return self._server_action(server, "lock", info)
 
-    def unlock(self, server):
+    def unlock(self, server: base.Resource | str) -> base.Result:
         return self._server_action(server, "unlock")
 
     def rebuild(
         self,
-        server,
-        image,
-        name=None,
-        admin_pass=None,
-        description=None,
-        metadata=None,
-        preserve_ephemeral=None,
-        disk_config=None,
-        key_name=None,
-        user_data=None,
-        hostname=None,
-        trusted_image_certificates=None,
-        **novaclient_names,
-    ):
+        server: base.Resource | str,
+        image: base.Resource | str,
+        name: str | None = None,
+        admin_pass: str | None = None,
+        description: str | None = None,
+        metadata: Mapping[str, str] | None = None,
+        preserve_ephemeral: bool | None = None,
+        disk_config: str | None = None,
+        key_name: str | _Clear | None = None,
+        user_data: Contents | _Clear | None = None,
+        hostname: str | None = None,
+        trusted_image_certificates: Iterable[str] | _Clear | None = None,
+        **novaclient_names: Any,
+    ) -> base.Resource:
         """Rebuild from ``image``; returns the Server of the response body.
 
         None leaves a field out (Nova keeps the server's). ``key_name``
@@ -818,7 +871,11 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         unknown = set(novaclient_names) - set(aliases)
         if unknown:
             raise TypeError("rebuild() got an unexpected keyword argument %r" % sorted(unknown)[0])
-        ours = {"admin_pass": admin_pass, "metadata": metadata, "user_data": user_data}
+        ours: dict[str, Any] = {
+            "admin_pass": admin_pass,
+            "metadata": metadata,
+            "user_data": user_data,
+        }
         given = {k: v for k, v in ours.items() if v is not None}
         given = base.renamed(dict(given, **novaclient_names), aliases, "rebuild")
         admin_pass, metadata, user_data = (given.get(k) for k in ours)
@@ -840,24 +897,27 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             "OS-DCF:diskConfig": disk_config,
             "key_name": key_name,
             "hostname": hostname,
-            "user_data": _b64(user_data) if user_data not in (None, CLEAR) else user_data,
-            "trusted_image_certificates": list(trusted_image_certificates)
-            if trusted_image_certificates not in (None, CLEAR)
-            else trusted_image_certificates,
+            "user_data": user_data
+            if user_data is None or isinstance(user_data, _Clear)
+            else _b64(user_data),
+            "trusted_image_certificates": trusted_image_certificates
+            if trusted_image_certificates is None or isinstance(trusted_image_certificates, _Clear)
+            else list(trusted_image_certificates),
         }
         info.update((k, None if v is CLEAR else v) for k, v in optional.items() if v is not None)
-        result = self._server_action(server, "rebuild", info, response_key="server")
+        url = "/servers/%s/action" % base.getid(server)
+        result = self._action(url, "rebuild", info, response_key="server")
         return result if isinstance(result, Server) else self.get(server)
 
     def check_rebuild(
         self,
-        description=None,
-        metadata=None,
-        key_name=None,
-        user_data=None,
-        hostname=None,
-        trusted_image_certificates=None,
-    ):
+        description: str | None = None,
+        metadata: Mapping[str, str] | None = None,
+        key_name: str | _Clear | None = None,
+        user_data: Contents | _Clear | None = None,
+        hostname: str | None = None,
+        trusted_image_certificates: Iterable[str] | _Clear | None = None,
+    ) -> None:
         """Check :meth:`rebuild`'s options as it does, sending nothing."""
         version = self.api_version
         for value, start, what in (
@@ -869,8 +929,10 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         ):
             if value is not None:
                 self._require(version, start, what=what)
-        if trusted_image_certificates not in (None, CLEAR) and not list(
-            trusted_image_certificates
+        if (
+            trusted_image_certificates is not None
+            and not isinstance(trusted_image_certificates, _Clear)
+            and not list(trusted_image_certificates)
         ):
             raise exceptions.ValidationError(
                 "{trusted_image_certificates} must not be empty (use CLEAR to remove them).",
@@ -878,16 +940,23 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             )
         self.check_metadata(metadata)
 
-    def resize(self, server, flavor, disk_config=None):
+    def resize(
+        self,
+        server: base.Resource | str,
+        flavor: base.Resource | str,
+        disk_config: str | None = None,
+    ) -> base.Result:
         info = {"flavorRef": str(base.getid(flavor))}
         if disk_config is not None:
             info["OS-DCF:diskConfig"] = disk_config
         return self._server_action(server, "resize", info)
 
-    def confirm_resize(self, server):
+    def confirm_resize(self, server: base.Resource | str) -> base.Result:
         return self._server_action(server, "confirmResize")
 
-    def add_security_group(self, server, security_group):
+    def add_security_group(
+        self, server: base.Resource | str, security_group: base.Resource | str
+    ) -> base.Result:
         """Add a security group (a name or id, as Nova resolves it through
         Neutron, or a group resource: its id is sent) to every port of
         the server; a Result."""
@@ -895,26 +964,28 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             server, "addSecurityGroup", {"name": base.getid(security_group)}
         )
 
-    def remove_security_group(self, server, security_group):
+    def remove_security_group(
+        self, server: base.Resource | str, security_group: base.Resource | str
+    ) -> base.Result:
         """Remove a security group (a name, id or group) from the server; a
         Result."""
         return self._server_action(
             server, "removeSecurityGroup", {"name": base.getid(security_group)}
         )
 
-    def revert_resize(self, server):
+    def revert_resize(self, server: base.Resource | str) -> base.Result:
         return self._server_action(server, "revertResize")
 
     # -- moves (admin by default; see also client.server_migrations) -----
 
-    def check_migrate(self, host=None):
+    def check_migrate(self, host: str | None = None) -> None:
         """The checks of :meth:`migrate`, before any lookup."""
         if host is not None:
             self._require(
                 self.api_version, "2.56", what="a {host} for a cold migration", params=("host",)
             )
 
-    def migrate(self, server, host=None):
+    def migrate(self, server: base.Resource | str, host: str | None = None) -> base.Result:
         """Cold-migrate (admin by default): to ``host`` (2.56) or where the
         scheduler says; the server ends in VERIFY_RESIZE, then
         :meth:`confirm_resize` or :meth:`revert_resize`. A Result."""
@@ -922,8 +993,12 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         return self._server_action(server, "migrate", None if host is None else {"host": host})
 
     def check_live_migrate(
-        self, host=None, block_migration="auto", disk_over_commit=None, force=None
-    ):
+        self,
+        host: str | None = None,
+        block_migration: bool | str = "auto",
+        disk_over_commit: bool | None = None,
+        force: bool | None = None,
+    ) -> None:
         """The checks of :meth:`live_migrate`, before any lookup."""
         if block_migration not in ("auto", True, False):
             raise exceptions.ValidationError(
@@ -944,8 +1019,13 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             self._require(version, "2.30", "2.67", what="{force}", params=("force",))
 
     def live_migrate(
-        self, server, host=None, block_migration="auto", disk_over_commit=None, force=None
-    ):
+        self,
+        server: base.Resource | str,
+        host: str | None = None,
+        block_migration: bool | str = "auto",
+        disk_over_commit: bool | None = None,
+        force: bool | None = None,
+    ) -> base.Result:
         """Live-migrate (admin by default) to ``host`` or where the
         scheduler says. ``block_migration``: ``"auto"`` (2.25; False
         before), True or False; ``disk_over_commit`` before 2.25 only;
@@ -953,7 +1033,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         Follow it with :attr:`occli.client.Client.server_migrations`. A
         Result."""
         self.check_live_migrate(host, block_migration, disk_over_commit, force)
-        info = {"host": host}
+        info: dict[str, object] = {"host": host}
         if self.api_version >= "2.25":
             info["block_migration"] = block_migration
         else:
@@ -963,7 +1043,13 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             info["force"] = bool(force)
         return self._server_action(server, "os-migrateLive", info)
 
-    def check_evacuate(self, host=None, password=None, on_shared_storage=None, force=None):
+    def check_evacuate(
+        self,
+        host: str | None = None,
+        password: str | None = None,
+        on_shared_storage: bool | None = None,
+        force: bool | None = None,
+    ) -> None:
         """The checks of :meth:`evacuate`, before any lookup."""
         if force and host is None:
             raise exceptions.ValidationError(
@@ -983,7 +1069,14 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         if force is not None:
             self._require(version, "2.29", "2.67", what="{force}", params=("force",))
 
-    def evacuate(self, server, host=None, password=None, on_shared_storage=None, force=None):
+    def evacuate(
+        self,
+        server: base.Resource | str,
+        host: str | None = None,
+        password: str | None = None,
+        on_shared_storage: bool | None = None,
+        force: bool | None = None,
+    ) -> base.Result:
         """Rebuild (admin by default) a server of a failed host (its
         compute service down or forced down) on ``host`` or where the
         scheduler says; ``password`` sets the admin password of the rebuilt
@@ -991,7 +1084,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         ``force`` (2.29-2.67). A Result; before 2.14 its body carries the
         ``adminPass``."""
         self.check_evacuate(host, password, on_shared_storage, force)
-        info = {}
+        info: dict[str, object] = {}
         if host is not None:
             info["host"] = host
         if password is not None:
@@ -1002,7 +1095,9 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             info["force"] = bool(force)
         return self._server_action(server, "evacuate", info)
 
-    def get_console_output(self, server, length=None):
+    def get_console_output(
+        self, server: base.Resource | str, length: int | None = None
+    ) -> base.StrWithMeta:
         """The console log text (the last ``length`` lines if given), a
         :class:`occli.base.StrWithMeta` (``request_ids``)."""
         info = {"length": int(length)} if length is not None else {}
@@ -1016,7 +1111,13 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             base._request_ids(response),
         )
 
-    def create_image(self, server, name=None, metadata=None, image_name=None):
+    def create_image(
+        self,
+        server: base.Resource | str,
+        name: str | None = None,
+        metadata: Mapping[str, str] | None = None,
+        image_name: str | None = None,
+    ) -> base.StrWithMeta | None:
         """Snapshot the server; returns the new image id (a
         :class:`occli.base.StrWithMeta`, with ``request_ids``).
         ``image_name`` is novaclient's name of ``name``."""
@@ -1030,7 +1131,13 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             raise TypeError("create_image() needs the image's name")
         return self._image_action(server, "createImage", {"name": name}, metadata)
 
-    def _image_action(self, server, action, info, metadata):
+    def _image_action(
+        self,
+        server: base.Resource | str,
+        action: str,
+        info: dict[str, object],
+        metadata: Mapping[str, str] | None,
+    ) -> base.StrWithMeta | None:
         """POST an action making an image (``createImage``,
         ``createBackup``); its id (the body's ``image_id``, else the end of
         the ``Location``) as a StrWithMeta, or None when neither says."""
@@ -1049,7 +1156,14 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
 
     # -- backups, consoles, passwords, soft delete (issue 11) -------------
 
-    def backup(self, server, name, backup_type, rotation, metadata=None):
+    def backup(
+        self,
+        server: base.Resource | str,
+        name: str,
+        backup_type: str,
+        rotation: int,
+        metadata: Mapping[str, str] | None = None,
+    ) -> base.StrWithMeta | None:
         """Back the server up (``createBackup``): an image of type
         ``backup_type`` (``daily``, ``weekly``, any word); Nova then keeps
         the newest ``rotation`` backups of that type and deletes the
@@ -1057,10 +1171,14 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         :class:`occli.base.StrWithMeta`), or None when Nova does not say
         (before 2.45 with a rotation of 0)."""
         self.check_backup(name, backup_type, rotation)
-        info = {"name": name, "backup_type": backup_type, "rotation": int(rotation)}
+        info: dict[str, object] = {
+            "name": name,
+            "backup_type": backup_type,
+            "rotation": int(rotation),
+        }
         return self._image_action(server, "createBackup", info, metadata)
 
-    def check_backup(self, name, backup_type, rotation):
+    def check_backup(self, name: str, backup_type: str, rotation: int) -> None:
         """Check :meth:`backup`'s arguments as it does, sending nothing."""
         if not name:
             raise exceptions.ValidationError("{name} must not be empty.", params=("name",))
@@ -1088,7 +1206,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         "webmks": ("mks", "2.8", None),
     }
 
-    def get_console_url(self, server, console_type):
+    def get_console_url(self, server: base.Resource | str, console_type: str) -> base.DictWithMeta:
         """The URL of a remote console (``novnc``, ``xvpvnc``,
         ``spice-html5``, ``serial``, ``rdp-html5``, ``webmks``): a
         :class:`occli.base.DictWithMeta` with ``type``, ``url`` and, from
@@ -1113,7 +1231,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             self._value(response, self._body(response), key, dict, {}), base._request_ids(response)
         )
 
-    def check_console_type(self, console_type):
+    def check_console_type(self, console_type: str) -> tuple[str, str | None]:
         """``(protocol, legacy action)`` of ``console_type``;
         ValidationError for an unknown type, UnsupportedVersion when the
         microversion lacks it."""
@@ -1128,7 +1246,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             self._require(self.api_version, start, what="%s consoles" % console_type)
         return protocol, action
 
-    def get_password(self, server):
+    def get_password(self, server: base.Resource | str) -> base.StrWithMeta:
         """The server's password as the guest posted it to the metadata
         service, encrypted with its key pair (``""`` if none): a
         :class:`occli.base.StrWithMeta`."""
@@ -1138,12 +1256,12 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             base._request_ids(response),
         )
 
-    def clear_password(self, server):
+    def clear_password(self, server: base.Resource | str) -> base.Result:
         """Forget the encrypted password in the metadata service (the
         guest's password is unchanged); a Result."""
         return self._delete("/servers/%s/os-server-password" % base.getid(server))
 
-    def ips(self, server, network=None):
+    def ips(self, server: base.Resource | str, network: str | None = None) -> base.DictWithMeta:
         """The server's addresses ``{network: [{"addr", "version"}]}``
         (only ``network``'s with one): a :class:`occli.base.DictWithMeta`."""
         url = "/servers/%s/ips" % base.getid(server)
@@ -1155,22 +1273,22 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             addresses = self._value(response, addresses, "addresses", dict, addresses)
         return base.DictWithMeta(addresses, base._request_ids(response))
 
-    def force_delete(self, server):
+    def force_delete(self, server: base.Resource | str) -> base.Result:
         """Delete now (``forceDelete``), a soft-deleted server too; a Result."""
         return self._server_action(server, "forceDelete")
 
-    def restore(self, server):
+    def restore(self, server: base.Resource | str) -> base.Result:
         """Bring back a SOFT_DELETED server (clouds with a reclaim
         interval); a Result."""
         return self._server_action(server, "restore")
 
-    def inject_network_info(self, server):
+    def inject_network_info(self, server: base.Resource | str) -> base.Result:
         """Admin: have the hypervisor re-inject the network configuration;
         a Result."""
         return self._server_action(server, "injectNetworkInfo")
 
 
-def _networks(nics):
+def _networks(nics: str | Iterable[Mapping[str, str]] | None) -> Networks | None:
     """``nics`` → the request's ``networks`` (None: not given)."""
     if nics is None:
         return None
@@ -1183,7 +1301,7 @@ def _networks(nics):
         return nics
     networks = []
     for nic in nics:
-        entry = {}
+        entry: dict[str, str] = {}
         for key, value in nic.items():
             api_key = _NIC_KEYS.get(key, key)
             if api_key not in ("uuid", "port", "fixed_ip", "tag"):
@@ -1196,7 +1314,7 @@ def _networks(nics):
     return networks
 
 
-def _legacy_bdm(mapping):
+def _legacy_bdm(mapping: Mapping[str, str]) -> list[dict[str, object]]:
     """``{dev: "id:type:size:delete"}`` → legacy ``block_device_mapping``.
 
     As novaclient: a type starting with ``snap`` means a snapshot id,
@@ -1205,7 +1323,7 @@ def _legacy_bdm(mapping):
     result = []
     for device, spec in mapping.items():
         parts = str(spec).split(":")
-        entry = {"device_name": device}
+        entry: dict[str, object] = {"device_name": device}
         source_type = parts[1] if len(parts) > 1 else ""
         id_key = "snapshot_id" if source_type.startswith("snap") else "volume_id"
         entry[id_key] = parts[0]

@@ -427,7 +427,7 @@ def do_server_create(client, args):
     if args.snapshot:
         snapshot = client.volume_snapshots.find_resource(args.snapshot)
         bdms.insert(0, servers_api.boot_source_bdm(snapshot, "snapshot"))
-    if args.boot_from_volume is not None:
+    if args.boot_from_volume is not None and image is not None:  # --image checked above
         bdms.insert(
             0,
             servers_api.boot_volume_bdm(
