@@ -8,13 +8,15 @@ the owning service's shape; an API layer that needs a different status or
 extra headers catches the error and raises its own ``HTTPError``.
 """
 
+from typing import Any
+
 
 class Error(Exception):
     """A refused operation; ``code`` is the HTTP status it maps to."""
 
     code = 400
 
-    def __init__(self, message, **extra):
+    def __init__(self, message: str, **extra: Any) -> None:
         super().__init__(message)
         self.message = message
         self.extra = extra
