@@ -347,7 +347,7 @@ def _cache_groups(db, server):
 
 
 def _create_port(db, caller, server, request, group_ids, fixed_ips=None):
-    network = neutron_networks.row(db, request["network_id"])
+    network = neutron_networks.existing(db, request["network_id"])
     if fixed_ips is None and request.get("fixed_ip") is not None:
         fixed_ips = [{"ip_address": request["fixed_ip"]}]
     _authorize_create(caller, network, server, fixed_ips)
@@ -419,7 +419,7 @@ def _entries(db, server, preserve, tags):
     entries = []
     for port in rows:
         if port["network_id"] not in names:
-            names[port["network_id"]] = neutron_networks.row(db, port["network_id"])["name"]
+            names[port["network_id"]] = neutron_networks.existing(db, port["network_id"])["name"]
         for ip in neutron_ports.fixed_ips(db, port["id"]):
             entry = {
                 "network": names[port["network_id"]],
@@ -518,7 +518,7 @@ def adopt_legacy(db):
         "SELECT * FROM servers WHERE deleted = 0 AND ports LIKE '%\"addr\"%'"
         " AND ports NOT LIKE '%\"port_id\"%'"
     ).fetchall()
-    network = neutron_networks.row(db, PRIVATE_NETWORK_ID)
+    network = neutron_networks.existing(db, PRIVATE_NETWORK_ID)
     for row in rows:
         server = dict(row)
         for entry in json.loads(server["ports"]):
@@ -722,7 +722,7 @@ def remove_fixed_ip(db, caller, server, address):
 def _may_update(db, caller, port, change):
     """Whether Neutron's policy lets ``caller`` update ``port`` with
     ``change`` (nova's multinic calls catch and log a refusal)."""
-    network = neutron_networks.row(db, port["network_id"])
+    network = neutron_networks.existing(db, port["network_id"])
     try:
         neutron_ports.enforce(caller, "update_port", network, port["project_id"], change)
     except errors.Forbidden:

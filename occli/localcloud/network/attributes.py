@@ -26,7 +26,7 @@ def _invalid(attr, reason):
     return bad_request("Invalid input for %s. Reason: %s." % (attr, reason))
 
 
-def is_uuid(value):
+def is_uuid(value: object) -> bool:
     return isinstance(value, str) and bool(_UUID.match(value))
 
 

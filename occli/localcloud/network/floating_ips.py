@@ -4,9 +4,13 @@ address through the notional router :data:`.common.ROUTER_ID`."""
 
 import ipaddress
 import sqlite3
+from collections.abc import Collection
+from collections.abc import Mapping
+from typing import Any
 
 from occli.localcloud import common as clock
 from occli.localcloud import errors
+from occli.localcloud.common import Asker
 from occli.localcloud.network import attributes as attrs
 from occli.localcloud.network import common
 from occli.localcloud.network import networks
@@ -131,7 +135,7 @@ def _association(db, context, port_id, fixed_address, fip_id=None):
     port = ports.get(db, context, port_id)
     if not common.owns(context, port):
         raise ports.not_found(port_id)
-    network = networks.row(db, port["network_id"])
+    network = networks.existing(db, port["network_id"])
     v4 = [
         ip["ip_address"]
         for ip in ports.fixed_ips(db, port_id)
@@ -185,7 +189,13 @@ def create(db, context, body):
     return show(db, context, allocate(db, context, network, project, values))
 
 
-def allocate(db, context, network, project, values):
+def allocate(
+    db: sqlite3.Connection,
+    context: Asker,
+    network: sqlite3.Row,
+    project: str,
+    values: Mapping[str, Any],
+) -> str:
     """Make a floating IP on ``network`` for ``project`` (API create,
     nova's proxies); returns its id."""
     quotas.check(db, project, "floatingip")
@@ -202,7 +212,7 @@ def allocate(db, context, network, project, values):
         "",
         {"device_id": fip_id, "device_owner": "network:floatingip", "fixed_ips": fixed},
     )
-    (address,) = [ip["ip_address"] for ip in ports.fixed_ips(db, port_id)][:1] or [None]
+    address = next((ip["ip_address"] for ip in ports.fixed_ips(db, port_id)), None)
     if address is None:
         raise errors.Conflict(
             "No more IP addresses available on network %s." % network["id"],
@@ -248,7 +258,13 @@ def update(db, context, fip_id, body):
     return show(db, context, fip_id)
 
 
-def associate(db, context, fip, port_id, fixed_address=None):
+def associate(
+    db: sqlite3.Connection,
+    context: Asker,
+    fip: sqlite3.Row,
+    port_id: str | None,
+    fixed_address: str | None = None,
+) -> None:
     """Associate ``fip`` with ``port_id`` (None: disassociate)."""
     if port_id is None:
         port, fixed = None, None
@@ -261,13 +277,13 @@ def associate(db, context, fip, port_id, fixed_address=None):
     )
 
 
-def delete(db, context, fip_id):
+def delete(db: sqlite3.Connection, context: Asker, fip_id: str) -> None:
     fip = get(db, context, fip_id)
     db.execute("DELETE FROM network_floating_ips WHERE id = ?", (fip_id,))
     ports.remove(db, fip["floating_port_id"])
 
 
-def by_port(db, port_ids):
+def by_port(db: sqlite3.Connection, port_ids: Collection[str]) -> dict[str, list[str]]:
     """``{port_id: [floating addresses]}`` of the ports ``port_ids``."""
     found: dict[str, list[str]] = {}
     if not port_ids:

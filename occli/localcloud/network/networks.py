@@ -2,9 +2,11 @@
 with neutron's policy on ``shared`` and ``router:external``."""
 
 import sqlite3
+from typing import Any
 
 from occli.localcloud import common as clock
 from occli.localcloud import errors
+from occli.localcloud.common import Asker
 from occli.localcloud.network import attributes as attrs
 from occli.localcloud.network import common
 from occli.localcloud.network import quotas
@@ -65,12 +67,21 @@ def not_found(network_id):
     return errors.NotFound("Network %s could not be found." % network_id, type="NetworkNotFound")
 
 
-def visible(context, row):
+def visible(context: Asker, row: sqlite3.Row) -> bool:
     return common.owns(context, row) or bool(row["shared"]) or bool(row["external"])
 
 
-def row(db, network_id):
+def row(db: sqlite3.Connection, network_id: str) -> sqlite3.Row | None:
     return db.execute("SELECT * FROM network_networks WHERE id = ?", (network_id,)).fetchone()
+
+
+def existing(db: sqlite3.Connection, network_id: str) -> sqlite3.Row:
+    """The row of network ``network_id``, which must exist (a port's or a
+    subnet's network: the foreign key keeps it); LookupError if not."""
+    found = row(db, network_id)
+    if found is None:
+        raise LookupError("no network %s" % network_id)
+    return found
 
 
 def get(db, context, network_id):
@@ -81,7 +92,9 @@ def get(db, context, network_id):
     return found
 
 
-def view(db, network, subnet_ids=None):
+def view(
+    db: sqlite3.Connection, network: sqlite3.Row, subnet_ids: list[str] | None = None
+) -> dict[str, Any]:
     if subnet_ids is None:
         subnet_ids = [
             r["id"]
@@ -112,7 +125,7 @@ def view(db, network, subnet_ids=None):
     return body
 
 
-def listing(db, context):
+def listing(db: sqlite3.Connection, context: Asker) -> list[dict[str, Any]]:
     """The views of every network ``context`` sees, in creation order."""
     subnets: dict[str, list[str]] = {}
     for r in db.execute("SELECT id, network_id FROM network_subnets ORDER BY seq"):

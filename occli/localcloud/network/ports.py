@@ -3,9 +3,13 @@ security groups (the project's ``default`` one unless told), the device
 (``device_id``/``device_owner``) they are bound to."""
 
 import secrets
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
 
 from occli.localcloud import common as clock
 from occli.localcloud import errors
+from occli.localcloud.common import Asker
 from occli.localcloud.network import attributes as attrs
 from occli.localcloud.network import common
 from occli.localcloud.network import networks
@@ -73,14 +77,14 @@ def not_found(port_id):
     return errors.NotFound("Port %s could not be found." % port_id, type="PortNotFound")
 
 
-def visible(context, port, network=None):
+def visible(context: Asker, port: sqlite3.Row, network: sqlite3.Row | None = None) -> bool:
     """Neutron's get_port: the port's project, its network's owner, admins."""
     if common.owns(context, port):
         return True
     return network is not None and network["project_id"] == context.project_id
 
 
-def row(db, port_id):
+def row(db: sqlite3.Connection, port_id: str) -> sqlite3.Row | None:
     return db.execute("SELECT * FROM network_ports WHERE id = ?", (port_id,)).fetchone()
 
 
@@ -91,7 +95,7 @@ def get(db, context, port_id):
     return found
 
 
-def fixed_ips(db, port_id):
+def fixed_ips(db: sqlite3.Connection, port_id: str) -> list[dict[str, str]]:
     return [
         {"subnet_id": r["subnet_id"], "ip_address": r["ip_address"]}
         for r in db.execute(
@@ -101,7 +105,7 @@ def fixed_ips(db, port_id):
     ]
 
 
-def group_ids(db, port_id):
+def group_ids(db: sqlite3.Connection, port_id: str) -> list[str]:
     return [
         r[0]
         for r in db.execute(
@@ -167,7 +171,7 @@ def show(db, context, port_id):
     return view(db, get(db, context, port_id), context.is_admin)
 
 
-def by_device(db, device_id, project_id):
+def by_device(db: sqlite3.Connection, device_id: str, project_id: str) -> list[sqlite3.Row]:
     """The ports of ``project_id`` bound to ``device_id`` (a server), in
     creation order: nova's ``list_ports(tenant_id=, device_id=)``, so that
     another project's port naming the server is none of the server's."""
@@ -297,7 +301,13 @@ def _rules(context, network, project):
     }
 
 
-def enforce(context, action, network, project, given):
+def enforce(
+    context: Asker,
+    action: str,
+    network: sqlite3.Row,
+    project: str | None,
+    given: Mapping[str, Any],
+) -> None:
     """Neutron's policy check of a port create or update
     (``neutron.policy._build_match_rule``): ``action`` and a rule per
     enforced attribute ``given`` sets (``fixed_ips``: one per key of each
@@ -343,7 +353,13 @@ def create(db, context, body):
     return show(db, context, insert(db, context, network, project, values))
 
 
-def insert(db, context, network, project, values):
+def insert(
+    db: sqlite3.Connection,
+    context: Asker,
+    network: sqlite3.Row,
+    project: str | None,
+    values: Mapping[str, Any],
+) -> str:
     """Insert a port (API create, nova's boot); returns its id."""
     if project and not values.get("device_owner", "").startswith("network:"):
         quotas.check(db, project, "port")
@@ -404,13 +420,15 @@ def update(db, context, port_id, body):
     # get() lets through whoever may see the port (a 404 otherwise);
     # neutron's update_port policy then wants its project or an admin
     port = get(db, context, port_id)
-    network = networks.row(db, port["network_id"])
+    network = networks.existing(db, port["network_id"])
     enforce(context, "update_port", network, port["project_id"], values)
     apply_update(db, context, port, values)
     return show(db, context, port_id)
 
 
-def apply_update(db, context, port, values):
+def apply_update(
+    db: sqlite3.Connection, context: Asker | None, port: sqlite3.Row, values: Mapping[str, Any]
+) -> None:
     """Apply checked ``values`` to ``port`` (API update, nova's binds)."""
     port_id = port["id"]
     columns = {
@@ -460,7 +478,7 @@ def delete(db, context, port_id):
     remove(db, port_id)
 
 
-def remove(db, port_id):
+def remove(db: sqlite3.Connection, port_id: str) -> None:
     """Delete a port: its addresses are released, its floating IPs
     disassociated (neutron's ``disassociate_floatingips``)."""
     db.execute(

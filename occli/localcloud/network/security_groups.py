@@ -4,9 +4,12 @@ project lists groups or creates a port, as neutron does."""
 
 import ipaddress
 import sqlite3
+from collections.abc import Sequence
+from typing import Any
 
 from occli.localcloud import common as clock
 from occli.localcloud import errors
+from occli.localcloud.common import Asker
 from occli.localcloud.network import attributes as attrs
 from occli.localcloud.network import common
 from occli.localcloud.network import quotas
@@ -242,7 +245,7 @@ def show(db, context, group_id):
     return view(db, get(db, context, group_id))
 
 
-def find(db, project_id, name_or_id):
+def find(db: sqlite3.Connection, project_id: str, name_or_id: str) -> list[str]:
     """The ids of ``project_id``'s groups whose id or name is ``name_or_id``
     (nova's lookup of a server's requested groups)."""
     ensure_default(db, project_id)
@@ -256,7 +259,7 @@ def find(db, project_id, name_or_id):
     ]
 
 
-def names(db, group_ids):
+def names(db: sqlite3.Connection, group_ids: Sequence[str]) -> list[str]:
     rows = {
         r["id"]: r["name"]
         for r in db.execute(
@@ -268,7 +271,7 @@ def names(db, group_ids):
     return [rows[g] for g in group_ids if g in rows]
 
 
-def create(db, context, body):
+def create(db: sqlite3.Connection, context: Asker, body: dict[str, Any]) -> dict[str, Any]:
     values = attrs.parse(body, "security_group", GROUP_SPEC, create=True)
     project = common.check_project(context, values, "create_security_group")
     ensure_default(db, project)
@@ -283,7 +286,9 @@ def create(db, context, body):
     return show(db, context, group_id)
 
 
-def update(db, context, group_id, body):
+def update(
+    db: sqlite3.Connection, context: Asker, group_id: str, body: dict[str, Any]
+) -> dict[str, Any]:
     values = attrs.parse(body, "security_group", GROUP_SPEC, create=False)
     group = get(db, context, group_id)
     if "name" in values and _is_default(db, group_id) and values["name"] != "default":
@@ -301,7 +306,7 @@ def update(db, context, group_id, body):
     return show(db, context, group_id)
 
 
-def delete(db, context, group_id):
+def delete(db: sqlite3.Connection, context: Asker, group_id: str) -> None:
     group = get(db, context, group_id)
     if _is_default(db, group_id) and not context.is_admin:
         raise errors.Conflict(
@@ -426,7 +431,7 @@ _RULE_COLUMNS = (
 )
 
 
-def create_rule(db, context, body):
+def create_rule(db: sqlite3.Connection, context: Asker, body: dict[str, Any]) -> dict[str, Any]:
     values = attrs.parse(body, "security_group_rule", RULE_SPEC, create=True)
     project = common.check_project(context, values, "create_security_group_rule")
     group = get(db, context, values["security_group_id"])
@@ -455,7 +460,7 @@ def create_rule(db, context, body):
     return show_rule(db, context, rule_id)
 
 
-def delete_rule(db, context, rule_id):
+def delete_rule(db: sqlite3.Connection, context: Asker, rule_id: str) -> None:
     rule = get_rule(db, context, rule_id)
     db.execute("DELETE FROM network_security_group_rules WHERE id = ?", (rule_id,))
     common.bump(db, "network_security_groups", rule["security_group_id"])

@@ -23,6 +23,7 @@ PUBLIC_CIDR = "172.24.4.0/24"
 
 class _Admin:
     project_id = None
+    user_id = None
     is_admin = True
 
 
@@ -43,7 +44,7 @@ def seed(db, owner):
         ports.insert(
             db,
             _Admin(),
-            networks.row(db, PRIVATE_NETWORK_ID),
+            networks.existing(db, PRIVATE_NETWORK_ID),
             owner,
             {
                 "device_id": "dhcp-" + PRIVATE_NETWORK_ID,

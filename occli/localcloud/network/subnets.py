@@ -79,7 +79,7 @@ def get(db, context, subnet_id):
     found = db.execute("SELECT * FROM network_subnets WHERE id = ?", (subnet_id,)).fetchone()
     if found is None:
         raise not_found(subnet_id)
-    network = networks.row(db, found["network_id"])
+    network = networks.existing(db, found["network_id"])
     if not (common.owns(context, found) or networks.visible(context, network)):
         raise not_found(subnet_id)
     return found
@@ -120,7 +120,7 @@ def listing(db, context):
 
 def show(db, context, subnet_id):
     subnet = get(db, context, subnet_id)
-    return view(subnet, bool(networks.row(db, subnet["network_id"])["external"]))
+    return view(subnet, bool(networks.existing(db, subnet["network_id"])["external"]))
 
 
 def default_pool(cidr, gateway):
