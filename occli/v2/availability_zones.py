@@ -1,5 +1,7 @@
 """Nova availability zones (``/os-availability-zone``)."""
 
+from collections.abc import Iterator
+
 from occli import base
 from occli.v2 import compute
 
@@ -11,7 +13,7 @@ class AvailabilityZone(base.Resource):
 class AvailabilityZoneManager(compute.ComputeManager):
     resource_class = AvailabilityZone
 
-    def list(self, detailed=False):
+    def list(self, detailed: bool = False) -> Iterator[base.Resource]:
         """Yield the zones; ``detailed`` (admin) adds hosts and services."""
         url = "/os-availability-zone/detail" if detailed else "/os-availability-zone"
         return self._list(url, "availabilityZoneInfo")

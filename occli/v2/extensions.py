@@ -18,11 +18,11 @@ class Extension(base.Resource):
 class ExtensionManager(compute.ComputeManager):
     resource_class = Extension
 
-    def list(self):
+    def list(self) -> list[base.Resource]:
         """Every extension Nova lists (one request, no paging)."""
         return list(self._list("/extensions", "extensions"))
 
-    def get(self, alias):
+    def get(self, alias: base.Resource | str) -> base.Resource:
         """The extension ``alias`` (NotFound if Nova has none)."""
         return self._get("/extensions/%s" % quote(str(base.getid(alias)), safe=""), "extension")
 

@@ -7,6 +7,8 @@ events from 2.51. A deleted server's actions stay readable from 2.21.
 """
 
 import datetime
+from collections.abc import Iterator
+from typing import Any
 
 from occli import base
 from occli import exceptions
@@ -20,11 +22,11 @@ class InstanceAction(base.Resource):
     """One action; ``events`` is a list of dicts when the cloud shows them."""
 
     @property
-    def id(self):
+    def id(self) -> str | None:
         return self._info.get("request_id")
 
 
-def _timestamp(value, name):
+def _timestamp(value: datetime.datetime | str, name: str) -> str:
     """An ISO 8601 text from a datetime or a string (checked)."""
     if isinstance(value, datetime.datetime):
         return value.isoformat()
@@ -43,11 +45,18 @@ class InstanceActionManager(compute.ComputeManager):
 
     resource_class = InstanceAction
 
-    def _url(self, server, request_id=None):
+    def _url(self, server: base.Resource | str, request_id: str | None = None) -> str:
         url = "/servers/%s/os-instance-actions" % base.getid(server)
         return url if request_id is None else "%s/%s" % (url, request_id)
 
-    def list(self, server, marker=None, limit=None, changes_since=None, changes_before=None):
+    def list(
+        self,
+        server: base.Resource | str,
+        marker: str | None = None,
+        limit: int | None = None,
+        changes_since: datetime.datetime | str | None = None,
+        changes_before: datetime.datetime | str | None = None,
+    ) -> base.ListWithMeta:
         """The server's actions, newest first: a :class:`occli.base.ListWithMeta`
         (every page when the cloud pages)."""
         params = self.check_list(
@@ -57,7 +66,14 @@ class InstanceActionManager(compute.ComputeManager):
             self._url(server), "instanceActions", params=params, limit=limit, links_key="links"
         )
 
-    def iter(self, server, marker=None, limit=None, changes_since=None, changes_before=None):
+    def iter(
+        self,
+        server: base.Resource | str,
+        marker: str | None = None,
+        limit: int | None = None,
+        changes_since: datetime.datetime | str | None = None,
+        changes_before: datetime.datetime | str | None = None,
+    ) -> Iterator[base.Resource]:
         """Like :meth:`list`, lazily (the next page is read when needed)."""
         params = self.check_list(
             marker=marker, limit=limit, changes_since=changes_since, changes_before=changes_before
@@ -66,7 +82,13 @@ class InstanceActionManager(compute.ComputeManager):
             self._url(server), "instanceActions", params=params, limit=limit, links_key="links"
         )
 
-    def check_list(self, marker=None, limit=None, changes_since=None, changes_before=None):
+    def check_list(
+        self,
+        marker: str | None = None,
+        limit: int | None = None,
+        changes_since: datetime.datetime | str | None = None,
+        changes_before: datetime.datetime | str | None = None,
+    ) -> dict[str, Any]:
         """The query of a listing; UnsupportedVersion for paging or
         ``changes_since`` before 2.58, ``changes_before`` before 2.66;
         ValidationError for a negative ``limit`` or a time that is not ISO
@@ -90,7 +112,7 @@ class InstanceActionManager(compute.ComputeManager):
             raise exceptions.ValidationError(
                 "{limit} must be 0 or more, not %r." % (limit,), params=("limit",)
             )
-        params = {"marker": marker}
+        params: dict[str, Any] = {"marker": marker}
         if changes_since is not None:
             params["changes-since"] = _timestamp(changes_since, "changes_since")
         if changes_before is not None:
@@ -103,13 +125,13 @@ class InstanceActionManager(compute.ComputeManager):
             )
         return params
 
-    def get(self, server, request_id):
+    def get(self, server: base.Resource | str, request_id: base.Resource | str) -> base.Resource:
         """One action of the server with its ``events`` (as the cloud's
         policy and microversion show them)."""
         return self._get(self._url(server, base.getid(request_id)), "instanceAction")
 
 
-def _aware(text):
+def _aware(text: str) -> datetime.datetime:
     parsed = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=datetime.timezone.utc)

@@ -19,7 +19,7 @@ class Limits(base.Resource):
 class LimitsManager(compute.ComputeManager):
     resource_class = Limits
 
-    def check_get(self, reserved=False):
+    def check_get(self, reserved: bool = False) -> None:
         """UnsupportedVersion if ``reserved`` is asked for where nova
         refuses it (2.75 and later)."""
         if reserved:
@@ -31,7 +31,7 @@ class LimitsManager(compute.ComputeManager):
                 params=("reserved",),
             )
 
-    def get(self, project_id=None, reserved=False):
+    def get(self, project_id: str | None = None, reserved: bool = False) -> base.Resource:
         """The project's limits and usage; ``project_id`` (another
         project's, sent as ``tenant_id``) needs an admin."""
         self.check_get(reserved)

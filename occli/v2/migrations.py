@@ -3,12 +3,17 @@ default): resizes, cold and live migrations, evacuations, with nova's
 filters; paging and ``changes-since`` from 2.59, ``changes-before`` from
 2.66, ``user_id``/``project_id`` from 2.80. novaclient's names."""
 
+import builtins
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import Any
+
 from occli import base
 from occli.v2 import compute
 from occli.v2 import instance_actions
 
 # parameter: (query name, lowest microversion)
-_FILTERS = {
+_FILTERS: dict[str, tuple[str, str | None]] = {
     "host": ("host", None),
     "status": ("status", None),
     "instance_uuid": ("instance_uuid", None),
@@ -31,7 +36,7 @@ class Migration(base.Resource):
 class MigrationManager(compute.ComputeManager):
     resource_class = Migration
 
-    def check_list(self, **filters):
+    def check_list(self, **filters: Any) -> None:
         """The microversion gates of :meth:`list`'s filters (None: unset)."""
         unknown = set(filters) - set(_FILTERS)
         if unknown:
@@ -43,7 +48,7 @@ class MigrationManager(compute.ComputeManager):
             if value is not None and name in _TIMES:
                 instance_actions._timestamp(value, name)  # ValidationError: not ISO 8601
 
-    def _params(self, filters):
+    def _params(self, filters: Mapping[str, Any]) -> dict[str, Any]:
         self.check_list(**filters)
         params = {
             _FILTERS[k][0]: instance_actions._timestamp(v, k) if k in _TIMES else v
@@ -53,7 +58,15 @@ class MigrationManager(compute.ComputeManager):
         params.pop("limit", None)
         return params
 
-    def list(self, host=None, status=None, instance_uuid=None, *, limit=None, **filters):
+    def list(
+        self,
+        host: str | None = None,
+        status: str | None = None,
+        instance_uuid: str | None = None,
+        *,
+        limit: int | None = None,
+        **filters: Any,
+    ) -> base.ListWithMeta:
         """Every migration matching the filters (``host``, ``status``,
         ``instance_uuid`` positional as in novaclient; ``migration_type``,
         ``source_compute``, ``changes_since``, ``changes_before``,
@@ -63,7 +76,15 @@ class MigrationManager(compute.ComputeManager):
         filters.update(host=host, status=status, instance_uuid=instance_uuid)
         return self._list_all("/os-migrations", "migrations", self._params(filters), limit=limit)
 
-    def pages(self, host=None, status=None, instance_uuid=None, *, limit=None, **filters):
+    def pages(
+        self,
+        host: str | None = None,
+        status: str | None = None,
+        instance_uuid: str | None = None,
+        *,
+        limit: int | None = None,
+        **filters: Any,
+    ) -> Iterator[builtins.list[base.Resource]]:
         """Like :meth:`list`, a list of migrations per page, each asked
         for when the previous one was used."""
         self.check_list(limit=limit)
