@@ -45,7 +45,7 @@ def ensure_domain(db, domain_id, name, description=""):
     )
 
 
-def project_id(db, name, domain_id=DEFAULT_DOMAIN):
+def project_id(db: sqlite3.Connection, name: str, domain_id: str = DEFAULT_DOMAIN) -> str | None:
     """The id of project ``name`` in ``domain_id``, or None."""
     row = db.execute(
         "SELECT id FROM projects WHERE name = ? AND domain_id = ?", (name, domain_id)

@@ -10,10 +10,14 @@ image up for a caller with :func:`get_visible_image`.
 import hashlib
 import json
 import re
+import sqlite3
 import uuid
+from collections.abc import Mapping
+from typing import Any
 
 from occli.localcloud import common
 from occli.localcloud import errors
+from occli.localcloud.common import Asker
 
 MAX_LIMIT = 1000
 _NAMESPACE = uuid.UUID("1d7b7bd8-1c64-4a46-8d0b-6f8b1d6b0d2e")
@@ -96,33 +100,33 @@ def view(row):
     return image
 
 
-def get_image(db, image_id):
+def get_image(db: sqlite3.Connection, image_id: str) -> dict[str, Any] | None:
     """The image ``image_id`` in Glance's JSON shape (without links), or None."""
     row = db.execute("SELECT * FROM images WHERE id = ?", (str(image_id),)).fetchone()
     return view(row) if row else None
 
 
-def image_exists(db, image_id):
+def image_exists(db: sqlite3.Connection, image_id: str) -> bool:
     """Whether image ``image_id`` exists (in any status)."""
     return db.execute("SELECT 1 FROM images WHERE id = ?", (str(image_id),)).fetchone() is not None
 
 
 def create_image(
-    db,
-    name,
-    owner,
-    status="active",
-    visibility="private",
-    container_format="bare",
-    disk_format="qcow2",
-    size=None,
-    virtual_size=None,
-    min_disk=0,
-    min_ram=0,
-    properties=None,
-    image_id=None,
-    ready_at=None,
-):
+    db: sqlite3.Connection,
+    name: str | None,
+    owner: str | None,
+    status: str = "active",
+    visibility: str = "private",
+    container_format: str | None = "bare",
+    disk_format: str | None = "qcow2",
+    size: int | None = None,
+    virtual_size: int | None = None,
+    min_disk: int = 0,
+    min_ram: int = 0,
+    properties: dict[str, Any] | None = None,
+    image_id: str | None = None,
+    ready_at: float | None = None,
+) -> dict[str, Any]:
     """Insert an image (e.g. a server snapshot) and return it.
 
     ``ready_at`` (a POSIX time): the image is ``queued`` until then and
@@ -165,15 +169,15 @@ def create_image(
             ready_at,
         ),
     )
-    return get_image(db, image_id)
+    return view(db.execute("SELECT * FROM images WHERE id = ?", (image_id,)).fetchone())
 
 
-def delete_image(db, image_id):
+def delete_image(db: sqlite3.Connection, image_id: str) -> None:
     """Delete image ``image_id`` (absent: nothing happens)."""
     db.execute("DELETE FROM images WHERE id = ?", (str(image_id),))
 
 
-def find_by_properties(db, owner, **properties):
+def find_by_properties(db: sqlite3.Connection, owner: str | None, **properties: Any) -> list[str]:
     """Ids of ``owner``'s images whose properties include ``properties``,
     newest first (nova's backup rotation lists them so)."""
     clauses = ["owner IS ?"] + ["json_extract(properties, ?) IS ?"] * len(properties)
@@ -221,7 +225,9 @@ def visible(caller, image):
     )
 
 
-def get_visible_image(db, caller, image_id):
+def get_visible_image(
+    db: sqlite3.Connection, caller: Asker, image_id: str
+) -> dict[str, Any] | None:
     """The image ``image_id`` if ``caller`` may see it, else None.
 
     What Glance's ``GET /v2/images/{id}`` shows: other services (Nova,
@@ -247,7 +253,14 @@ def _visible_clause(caller):
     return "(visibility IN ('public', 'community') OR owner = ?)", [caller.project_id]
 
 
-def page(db, caller, filters, ids, size, marker):
+def page(
+    db: sqlite3.Connection,
+    caller: Asker,
+    filters: Mapping[str, Any],
+    ids: list[str] | None,
+    size: int,
+    marker: str | None,
+) -> list[dict[str, Any]]:
     """Up to ``size`` + 1 images ``caller`` sees, newest first, after
     ``marker`` (an image id; BadRequest if not a visible one).
 

@@ -7,8 +7,12 @@ domain, projects, users and roles (``seed``) and the lookups other services
 use.
 """
 
+import sqlite3
+from typing import TypedDict
+
 from occli.localcloud import common
 from occli.localcloud.app import Context
+from occli.localcloud.app import Request
 from occli.localcloud.app import Service
 from occli.localcloud.app import Unauthenticated
 from occli.localcloud.identity import migrations
@@ -53,6 +57,23 @@ HASHING_ROUTES = (
 )
 
 
+class ProjectRef(TypedDict):
+    """A project as other services see it (:meth:`IdentityService.project`)."""
+
+    id: str
+    name: str
+    domain_id: str
+    enabled: int
+
+
+class UserRef(TypedDict):
+    """A user as other services see it (:meth:`IdentityService.user`)."""
+
+    id: str
+    name: str
+    domain_id: str
+
+
 class IdentityService(Service):
     """Keystone v3 (``/``, ``/v3``, ``/v3/auth/*``, application
     credentials, domains, projects, users, roles, grants, role
@@ -95,7 +116,9 @@ class IdentityService(Service):
     # -- lookups other services may use --------------------------------------
 
     @staticmethod
-    def project_id(db, name, domain_id=DEFAULT_DOMAIN):
+    def project_id(
+        db: sqlite3.Connection, name: str, domain_id: str = DEFAULT_DOMAIN
+    ) -> str | None:
         """The id of project ``name`` in ``domain_id``, or None."""
         return projects.project_id(db, name, domain_id)
 
@@ -105,17 +128,19 @@ class IdentityService(Service):
         return users.user_id(db, name, domain_id)
 
     @staticmethod
-    def project(db, project_id):
+    def project(db: sqlite3.Connection, project_id: str) -> ProjectRef | None:
         """``{"id", "name", "domain_id", "enabled"}`` of a project, or None."""
         return projects.project(db, project_id)
 
     @staticmethod
-    def user(db, user_id):
+    def user(db: sqlite3.Connection, user_id: str) -> UserRef | None:
         """``{"id", "name", "domain_id"}`` of a user, or None."""
         row = users.find(db, user_id)
-        return None if row is None else {k: row[k] for k in ("id", "name", "domain_id")}
+        if row is None:
+            return None
+        return UserRef(id=row["id"], name=row["name"], domain_id=row["domain_id"])
 
-    def context_from_request(self, req):
+    def context_from_request(self, req: Request) -> Context:
         """Validate ``X-Auth-Token``: a :class:`Context`, or Unauthenticated."""
         raw = req.header("X-Auth-Token")
         token = tokens.load(req.db, raw) if raw else None

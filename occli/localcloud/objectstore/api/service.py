@@ -10,6 +10,8 @@ other services read (``read_object``, ``signed_object``) are here too.
 """
 
 import re
+import sqlite3
+from typing import Any
 
 from occli.localcloud import common
 from occli.localcloud.app import HTTPError
@@ -115,7 +117,9 @@ class ObjectStoreService(Service):
 
     # -- storage access for other services --------------------------------
 
-    def read_object(self, db, account, container, name):
+    def read_object(
+        self, db: sqlite3.Connection, account: str, container: str, name: str
+    ) -> dict[str, Any] | None:
         """The stored object as a dict (``body``, ``timestamp``, …) or None;
         ``body`` is the whole content (heat's signals are small)."""
         obj = object_rules.read(db, account, container, name)
@@ -123,7 +127,9 @@ class ObjectStoreService(Service):
             obj["body"] = self.files.read(obj["file"])
         return obj
 
-    def signed_object(self, db, url, method="HEAD"):
+    def signed_object(
+        self, db: sqlite3.Connection, url: str, method: str = "HEAD"
+    ) -> tuple[str, str, str] | None:
         """``(account, container, object)`` temp URL ``url`` validly grants
         ``method`` on, or None (see :func:`.tempurl.signed_object`)."""
         return tempurl.signed_object(db, url, self.prefix, method)
