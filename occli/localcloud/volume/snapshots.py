@@ -8,8 +8,8 @@ from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud import progress
 from occli.localcloud.volume import quotas
+from occli.localcloud.volume import rows
 from occli.localcloud.volume import types
-from occli.localcloud.volume import volumes
 
 FILTERS = ("name", "status", "volume_id", "metadata", "availability_zone", "consumes_quota")
 SORT_KEYS = ("id", "name", "status", "size", "created_at", "updated_at", "volume_id")
@@ -39,14 +39,14 @@ def create(db, caller, volume, name, description, metadata, allow_in_use):
     """Cinder's ``create_snapshot_in_db``: the volume's state, then quota."""
     status = volume["status"]
     if status == "maintenance":
-        raise volumes.invalid(
+        raise rows.invalid(
             "The snapshot cannot be created when the volume is in maintenance mode."
         )
     if status == "error":
-        raise volumes.invalid("The snapshot cannot be created when the volume is in error status.")
+        raise rows.invalid("The snapshot cannot be created when the volume is in error status.")
     valid = ("available", "in-use") if allow_in_use else ("available",)
     if status not in valid:
-        raise volumes.invalid(
+        raise rows.invalid(
             "Volume %s status must be %s, but current status is: %s."
             % (volume["id"], ", ".join(valid), status)
         )
@@ -67,20 +67,20 @@ def create(db, caller, volume, name, description, metadata, allow_in_use):
         "updated_at": None,
     }
     progress.start(row, {"status": "available", "progress": "100%"})
-    volumes.insert(db, "volume_snapshots", row)
+    rows.insert(db, "volume_snapshots", row)
     return row
 
 
 def listing(db, progress, project_id, filters, order, marker, limit):
     if project_id is None:
-        rows = db.execute("SELECT * FROM volume_snapshots").fetchall()
+        stored = db.execute("SELECT * FROM volume_snapshots").fetchall()
     else:
-        rows = db.execute(
+        stored = db.execute(
             "SELECT * FROM volume_snapshots WHERE project_id = ?", (project_id,)
         ).fetchall()
-    snapshots = progress.advance([dict(r) for r in rows])
-    found = volumes.sort([s for s in snapshots if _matches(s, filters)], order)
-    return volumes.page(found, snapshots, marker, limit)
+    snapshots = progress.advance([dict(r) for r in stored])
+    found = rows.sort([s for s in snapshots if _matches(s, filters)], order)
+    return rows.page(found, snapshots, marker, limit)
 
 
 def _matches(snapshot, filters):
@@ -92,18 +92,18 @@ def _matches(snapshot, filters):
         elif key in ("name", "status", "volume_id"):
             if snapshot[key] != value:
                 return False
-        elif key == "availability_zone" and value != volumes.ZONE:
+        elif key == "availability_zone" and value != rows.ZONE:
             return False
     return True
 
 
 def sort_order(sort_keys, sort_dirs):
-    return volumes.sort_order(sort_keys, sort_dirs, SORT_KEYS)
+    return rows.sort_order(sort_keys, sort_dirs, SORT_KEYS)
 
 
 def update(db, snapshot, changes):
     snapshot.update(changes)
-    volumes.save(db, snapshot, changes, "volume_snapshots")
+    rows.save(db, "volume_snapshots", snapshot, changes)
     return snapshot
 
 

@@ -16,10 +16,11 @@ from occli.localcloud import progress
 from occli.localcloud import validation
 from occli.localcloud.image import images as image_rules
 from occli.localcloud.volume import quotas
+from occli.localcloud.volume import rows
+from occli.localcloud.volume import snapshots
 from occli.localcloud.volume import types
 
 GIB = 1024**3
-ZONE = "nova"
 DELETABLE = ("available", "error", "error_restoring", "error_extending", "error_managing")
 DELETE_REFUSED = (
     "Invalid volume: Volume status must be %s and must not be migrating, attached, belong"
@@ -45,14 +46,6 @@ SORT_KEYS = ("id", "name", "status", "size", "created_at", "updated_at", "availa
 
 def not_found(volume_id):
     return errors.NotFound("Volume %s could not be found." % volume_id)
-
-
-def invalid(reason):
-    return errors.BadRequest("Invalid volume: " + reason)
-
-
-def _now():
-    return common.iso_naive_micro(common.utcnow())
 
 
 def lazy_volumes(store, config):
@@ -157,8 +150,6 @@ def create(db, caller, store, config, spec):
     ``name``, ``description``, ``volume_type``, ``metadata``,
     ``snapshot_id``, ``source_volid``, ``imageRef``, ``availability_zone``
     (each optional). Returns the new row, ``creating``."""
-    from occli.localcloud.volume import snapshots
-
     type_ref = spec.get("volume_type")
     vtype = types.by_name_or_id(db, caller, type_ref) if type_ref else types.default(db)
     snapshot = source = image = None
@@ -197,8 +188,8 @@ def create(db, caller, store, config, spec):
     snapshot_volume = snapshot and find(db, snapshot["volume_id"])
     zone = spec.get("availability_zone")
     if zone is None:
-        zone = (snapshot_volume or source or {}).get("availability_zone", ZONE)
-    if zone != ZONE:
+        zone = (snapshot_volume or source or {}).get("availability_zone", rows.ZONE)
+    if zone != rows.ZONE:
         raise errors.BadRequest("Availability zone '%s' is invalid." % zone)
     quotas.check_volume(db, caller.project_id, vtype["name"], size)
     bootable = bool(image)
@@ -224,7 +215,7 @@ def create(db, caller, store, config, spec):
         "image_id": image["id"] if image else None,
         "image_metadata": json.dumps(image_meta) if image_meta else None,
         "metadata": json.dumps(spec.get("metadata") or {}),
-        "created_at": _now(),
+        "created_at": rows.now(),
         "updated_at": None,
     }
     # a blank volume is made at once (an LVM volume takes a moment, so a
@@ -232,19 +223,8 @@ def create(db, caller, store, config, spec):
     # real Cinder); copying an image or a snapshot takes the build time
     blank = not (image or snapshot or source)
     progress.start(row, {"status": "available"}, duration=0 if blank else None)
-    insert(db, "volumes", row)
+    rows.insert(db, "volumes", row)
     return row
-
-
-def insert(db, table, row):
-    """Insert ``row`` (a dict of columns) into ``table``; sets its ``seq``."""
-    columns = list(row)
-    cursor = db.execute(
-        "INSERT INTO %s (%s) VALUES (%s)"
-        % (table, ", ".join(columns), ", ".join("?" * len(columns))),
-        [row[c] for c in columns],
-    )
-    row["seq"] = cursor.lastrowid
 
 
 def _as_int(value):
@@ -318,71 +298,28 @@ def parse_filters(params):
     return filters
 
 
-def sort_order(sort_keys, sort_dirs, allowed=SORT_KEYS):
-    """``[(key, desc)]`` (``created_at`` and ``id`` added, descending,
-    when absent); 400 for a key not in ``allowed`` or a bad direction."""
-    order = []
-    for key, direction in zip(sort_keys, sort_dirs, strict=True):
-        if key == "display_name":
-            key = "name"
-        if key not in allowed:
-            raise errors.BadRequest("Invalid input received: Invalid sort key")
-        if direction not in ("asc", "desc"):
-            raise errors.BadRequest(
-                "Invalid input received: Unknown sort direction, must be 'desc' or 'asc'"
-            )
-        order.append((key, direction == "desc"))
-    for key in ("created_at", "id"):
-        if key not in [k for k, _ in order]:
-            order.append((key, True))
-    return order
-
-
-def sort(volumes, order):
-    for key, desc in reversed(order):
-        volumes.sort(key=lambda v, k=key: (v[k] is not None, v[k] or 0), reverse=desc)
-    return volumes
+def sort_order(sort_keys, sort_dirs):
+    return rows.sort_order(sort_keys, sort_dirs, SORT_KEYS)
 
 
 def listing(db, caller, progress, project_id, filters, order, marker, limit):
     """The volumes of ``project_id`` (None: all) matching ``filters`` in
     ``order``, after the ``marker`` volume, at most ``limit``."""
     if project_id is None:
-        rows = db.execute("SELECT * FROM volumes").fetchall()
+        stored = db.execute("SELECT * FROM volumes").fetchall()
     else:
-        rows = db.execute("SELECT * FROM volumes WHERE project_id = ?", (project_id,)).fetchall()
-    volumes = progress.advance([dict(r) for r in rows])
-    found = sort([v for v in volumes if _matches(v, filters)], order)
-    return page(found, volumes, marker, limit)
-
-
-def page(found, every, marker, limit):
-    """The rows of ``found`` after the ``marker`` one, at most ``limit``;
-    none when the marker is filtered out, 404 when it is not in ``every``
-    (the rows the caller may see)."""
-    if marker is not None:
-        for index, item in enumerate(found):
-            if item["id"] == marker:
-                found = found[index + 1 :]
-                break
-        else:
-            if not any(i["id"] == marker for i in every):
-                raise errors.NotFound("Marker %s could not be found." % marker)
-            found = []
-    return found if limit is None else found[:limit]
+        stored = db.execute("SELECT * FROM volumes WHERE project_id = ?", (project_id,)).fetchall()
+    volumes = progress.advance([dict(r) for r in stored])
+    found = rows.sort([v for v in volumes if _matches(v, filters)], order)
+    return rows.page(found, volumes, marker, limit)
 
 
 # -- changes ----------------------------------------------------------------------
 
 
-def save(db, volume, columns, table="volumes"):
-    """Write ``columns`` of ``volume`` (a row of ``table``), ``updated_at`` now."""
-    volume["updated_at"] = _now()
-    columns = list(columns) + ["updated_at"]
-    db.execute(
-        "UPDATE %s SET %s WHERE id = ?" % (table, ", ".join("%s = ?" % c for c in columns)),
-        [volume[c] for c in columns] + [volume["id"]],
-    )
+def save(db, volume, columns):
+    """Write ``columns`` of ``volume``, ``updated_at`` now."""
+    rows.save(db, "volumes", volume, columns)
 
 
 def update(db, volume, changes):
@@ -417,7 +354,7 @@ def extend(db, volume, new_size, attached_ok):
         )
     expected = "in-use" if attached_ok and volume["status"] == "in-use" else "available"
     if volume["status"] != expected:
-        raise invalid(
+        raise rows.invalid(
             "Volume %s status must be '%s' to extend, currently %s."
             % (volume["id"], str({"status": expected}), volume["status"])
         )
@@ -457,7 +394,7 @@ def delete_metadata(db, volume, key):
 def reserve_check(volume):
     """Cinder's ``_attachment_reserve`` status check (non-multiattach)."""
     if volume["status"] not in ("available", "downloading"):
-        raise invalid(
+        raise rows.invalid(
             "Volume %s status must be available or downloading to reserve, but the current"
             " status is %s." % (volume["id"], volume["status"])
         )
@@ -469,7 +406,7 @@ def attach(db, volume, server_id, device, host):
     db.execute(
         "INSERT INTO volume_attachments (id, volume_id, instance_uuid, mountpoint,"
         " attached_host, attached_at) VALUES (?, ?, ?, ?, ?, ?)",
-        (attachment_id, volume["id"], server_id, device, host, _now()),
+        (attachment_id, volume["id"], server_id, device, host, rows.now()),
     )
     volume.update(status="in-use", attach_status="attached", pending=None, task_started_at=None)
     save(db, volume, ("status", "attach_status", "pending", "task_started_at"))
