@@ -3,6 +3,7 @@ network, associated with a port (a server's interface) by setting their
 ``port_id``."""
 
 import ipaddress
+from typing import Any
 
 from occli import base
 from occli import exceptions
@@ -21,9 +22,14 @@ class FloatingIPManager(neutron.NeutronManager):
     noun = "floating IP"
 
     def create(
-        self, floating_network, port=None, fixed_ip_address=None, floating_ip_address=None,
-        description=None, **attributes,
-    ):  # fmt: skip
+        self,
+        floating_network: base.Resource | str,
+        port: base.Resource | str | None = None,
+        fixed_ip_address: str | None = None,
+        floating_ip_address: str | None = None,
+        description: str | None = None,
+        **attributes: Any,
+    ) -> base.Resource:
         """Allocate a floating IP from ``floating_network`` (an external
         network or its id), associated with ``port`` if given."""
         body = dict(attributes, floating_network_id=base.getid(floating_network))
@@ -36,7 +42,12 @@ class FloatingIPManager(neutron.NeutronManager):
         body.update((k, v) for k, v in optional.items() if v is not None)
         return self._create_body(body)
 
-    def associate(self, floating_ip, port, fixed_ip_address=None):
+    def associate(
+        self,
+        floating_ip: base.Resource | str,
+        port: base.Resource | str,
+        fixed_ip_address: str | None = None,
+    ) -> base.Resource:
         """Point ``floating_ip`` at ``port`` (at one of its fixed IPs if
         given); the updated FloatingIP."""
         body = {"port_id": base.getid(port)}
@@ -44,11 +55,11 @@ class FloatingIPManager(neutron.NeutronManager):
             body["fixed_ip_address"] = fixed_ip_address
         return self._update_body(floating_ip, body)
 
-    def disassociate(self, floating_ip):
+    def disassociate(self, floating_ip: base.Resource | str) -> base.Resource:
         """Detach ``floating_ip`` from its port (``port_id`` null)."""
         return self._update_body(floating_ip, {"port_id": None})
 
-    def find_resource(self, name_or_id, **filters):
+    def find_resource(self, name_or_id: base.Resource | str, **filters: Any) -> base.Resource:
         """A floating IP by its address (``?floating_ip_address=``) or id
         (``name_or_id``, the parameter's name in every manager)."""
         if isinstance(name_or_id, base.Resource):
@@ -70,7 +81,7 @@ class FloatingIPManager(neutron.NeutronManager):
         return matches[0]
 
 
-def _is_ip(value):
+def _is_ip(value: str) -> bool:
     try:
         ipaddress.ip_address(value)
     except ValueError:

@@ -1,6 +1,11 @@
 """Glance v2 images (found through the catalog's ``image`` service)."""
 
+import builtins
 import itertools
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import Any
 
 from occli import base
 from occli import exceptions
@@ -17,7 +22,15 @@ class ImageManager(base.Manager):
     resource_class = Image
     service_type = "image"
 
-    def list(self, limit=None, marker=None, name=None, status=None, visibility=None, ids=None):
+    def list(
+        self,
+        limit: int | None = None,
+        marker: str | None = None,
+        name: str | None = None,
+        status: str | None = None,
+        visibility: str | None = None,
+        ids: Iterable[base.Resource | str] | None = None,
+    ) -> Iterator[base.Resource]:
         """Yield images, following Glance's ``next`` links.
 
         ``ids`` restricts the list to these image ids with Glance's
@@ -37,9 +50,11 @@ class ImageManager(base.Manager):
             images = itertools.islice(images, limit)
         return images
 
-    def _list_ids(self, ids, params):
-        wanted = [_in_value(i) for i in dict.fromkeys(str(base.getid(i)) for i in ids)]
-        wanted = [w for w in wanted if w is not None]
+    def _list_ids(
+        self, ids: Iterable[base.Resource | str], params: Mapping[str, Any]
+    ) -> Iterator[base.Resource]:
+        values = [_in_value(i) for i in dict.fromkeys(str(base.getid(i)) for i in ids)]
+        wanted = [v for v in values if v is not None]
         for start in range(0, len(wanted), ID_CHUNK):
             chunk = wanted[start : start + ID_CHUNK]
             chunk_params = dict(params, id="in:" + ",".join(chunk))
@@ -47,15 +62,15 @@ class ImageManager(base.Manager):
                 "/v2/images", "images", params=chunk_params, limit=len(chunk), links_key="next"
             )
 
-    def get(self, image):
+    def get(self, image: base.Resource | str) -> base.Resource:
         response = self._request("GET", "/v2/images/%s" % base.getid(image))
         return self._resource(self._body(response), response)
 
-    def _find_by_name(self, name):
+    def _find_by_name(self, name: str) -> builtins.list[base.Resource]:
         # Glance filters by exact name server-side: one request, not a full list
         return list(self.list(name=name))
 
-    def find_resource(self, name_or_id):
+    def find_resource(self, name_or_id: base.Resource | str) -> base.Resource:
         if isinstance(name_or_id, base.Resource):
             return name_or_id
         try:
@@ -66,7 +81,7 @@ class ImageManager(base.Manager):
             ) from None
 
 
-def _in_value(image_id):
+def _in_value(image_id: str) -> str | None:
     """One value of an ``in:`` list: quoted if it holds a comma.
 
     Glance refuses a stray double quote in a filter value (400), so an id

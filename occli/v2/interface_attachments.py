@@ -20,18 +20,25 @@ class InterfaceAttachment(base.Resource):
 class InterfaceAttachmentManager(compute.ComputeManager):
     resource_class = InterfaceAttachment
 
-    def _url(self, server, port=None):
+    def _url(self, server: base.Resource | str, port: base.Resource | str | None = None) -> str:
         url = "/servers/%s/os-interface" % base.getid(server)
         return url if port is None else "%s/%s" % (url, base.getid(port))
 
-    def list(self, server):
+    def list(self, server: base.Resource | str) -> base.ListWithMeta:
         """The server's interfaces (a list)."""
         return self._list_all(self._url(server), "interfaceAttachments")
 
-    def get(self, server, port):
+    def get(self, server: base.Resource | str, port: base.Resource | str) -> base.Resource:
         return self._get(self._url(server, port), "interfaceAttachment")
 
-    def create(self, server, port=None, network=None, fixed_ip=None, tag=None):
+    def create(
+        self,
+        server: base.Resource | str,
+        port: base.Resource | str | None = None,
+        network: base.Resource | str | None = None,
+        fixed_ip: str | None = None,
+        tag: str | None = None,
+    ) -> base.Resource:
         """Attach ``port``, or a new port on ``network`` (with ``fixed_ip``
         if given); ``tag`` needs 2.49. Returns the interface."""
         body = self.check_create(port, network, fixed_ip, tag)
@@ -39,7 +46,13 @@ class InterfaceAttachmentManager(compute.ComputeManager):
             self._url(server), {"interfaceAttachment": body}, "interfaceAttachment"
         )
 
-    def check_create(self, port=None, network=None, fixed_ip=None, tag=None):
+    def check_create(
+        self,
+        port: base.Resource | str | None = None,
+        network: base.Resource | str | None = None,
+        fixed_ip: str | None = None,
+        tag: str | None = None,
+    ) -> dict[str, object]:
         """:meth:`create`'s body: ValidationError unless exactly one of
         ``port`` and ``network`` is given (a ``fixed_ip`` needs the
         network); UnsupportedVersion for a tag before 2.49."""
@@ -64,6 +77,6 @@ class InterfaceAttachmentManager(compute.ComputeManager):
             body["tag"] = tag
         return body
 
-    def delete(self, server, port):
+    def delete(self, server: base.Resource | str, port: base.Resource | str) -> base.Result:
         """Detach the interface of ``port``; a Result."""
         return self._delete(self._url(server, port))
