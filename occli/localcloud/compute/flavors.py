@@ -12,6 +12,7 @@ for rows inserted directly), which nova's flavor-access messages and the
 
 import json
 import sqlite3
+from collections.abc import Mapping
 
 from occli.localcloud import common
 from occli.localcloud import errors
@@ -197,18 +198,18 @@ def select(
 
 
 def create(
-    db,
-    name,
-    ram,
-    vcpus,
-    disk,
-    flavor_id=None,
-    ephemeral=0,
-    swap=0,
-    rxtx_factor=1.0,
-    is_public=True,
-    description=None,
-):
+    db: sqlite3.Connection,
+    name: str,
+    ram: int,
+    vcpus: int,
+    disk: int,
+    flavor_id: str | float | None = None,
+    ephemeral: int = 0,
+    swap: int = 0,
+    rxtx_factor: float = 1.0,
+    is_public: bool = True,
+    description: str | None = None,
+) -> sqlite3.Row:
     """Nova's ``flavors.create``: a new flavor row (``flavor_id`` None or
     empty: a new uuid). Conflict if the id or the name is taken (the name
     is reported first when both are, as nova's database does)."""
@@ -268,7 +269,7 @@ def extra_specs(row):
     return json.loads(row["extra_specs"])
 
 
-def set_extra_specs(db, row, specs):
+def set_extra_specs(db: sqlite3.Connection, row: sqlite3.Row, specs: Mapping[str, object]) -> None:
     """Merge ``specs`` in (values stored as strings, as nova does)."""
     merged = dict(extra_specs(row))
     merged.update({key: str(value) for key, value in specs.items()})

@@ -35,7 +35,7 @@ Leave = Callable[[Any, str], None]
 _LEAVES: list[Leave] = []
 
 
-def seed(db, compute_host_count):
+def seed(db: sqlite3.Connection, compute_host_count: int) -> None:
     now = common.iso_naive_micro(common.utcnow())
     rows = [(b, CONTROLLER) for b in CONTROL_BINARIES]
     rows += [(COMPUTE_BINARY, "host%d" % i) for i in range(1, compute_host_count + 1)]
@@ -66,7 +66,7 @@ def seed(db, compute_host_count):
 # -- services ---------------------------------------------------------------
 
 
-def compute_hosts(db):
+def compute_hosts(db: sqlite3.Connection) -> list[str]:
     """Names of all compute hosts, in creation order."""
     return [
         r["host"]

@@ -7,6 +7,8 @@ both URL forms of every route (``Service.api``: with and without
 hosts (``seed``).
 """
 
+import sqlite3
+
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Service
 from occli.localcloud.compute import flavors as flavor_rules
@@ -243,7 +245,7 @@ class ComputeService(Service):
         host_rules.seed(db, self.cloud.config.compute_hosts)
         network_rules.adopt_legacy(db)
 
-    def network_changed(self, db, server_ids):
+    def network_changed(self, db: sqlite3.Connection, server_ids: list[str]) -> None:
         """Neutron changed these servers' ports: refresh their cache."""
         network_rules.refresh(db, server_ids)
 
