@@ -1,5 +1,8 @@
 """Reading the local files that command options name (``--user-data``,
-``--file``): what cannot be read is a usage error naming the option."""
+``--file``, ``--config-file``, ``--stdout``…): what cannot be read is a
+usage error naming the option."""
+
+import sys
 
 from occli import exceptions
 
@@ -18,3 +21,18 @@ def read_bytes(path: str, option: str, limit: int | None = None) -> bytes:
     if limit is not None and len(data) > limit:
         raise exceptions.ValidationError("%s: %s is larger than %d bytes." % (option, path, limit))
     return data
+
+
+def read_text(path: str, option: str) -> str:
+    """The UTF-8 text of ``path`` (``-``: standard input), which command
+    option ``option`` names: a ValidationError (exit 2) if it cannot be
+    read or is not UTF-8."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise exceptions.ValidationError(
+            "%s: cannot read %s: %s" % (option, path, getattr(exc, "strerror", None) or exc)
+        ) from None

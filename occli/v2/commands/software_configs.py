@@ -1,10 +1,9 @@
 """Software config commands (Heat)."""
 
-import sys
-
 from occli import columns
 from occli import exceptions
 from occli import utils
+from occli.v2.commands import files
 
 SHOW_COLUMNS = ("id", "name", "group", "config", "inputs", "outputs", "options", "creation_time")
 DEFINITION_KEYS = ("inputs", "outputs", "options")
@@ -92,9 +91,9 @@ def do_software_config_create(client, args):
     definition = {}
     if args.definition_file:
         definition = load_definition(
-            read_file(args.definition_file, "--definition-file"), args.definition_file
+            files.read_text(args.definition_file, "--definition-file"), args.definition_file
         )
-    script = read_file(args.config_file, "--config-file") if args.config_file else ""
+    script = files.read_text(args.config_file, "--config-file") if args.config_file else ""
     config = client.software_configs.create(
         args.name,
         group=args.group,
@@ -121,19 +120,6 @@ def do_software_config_delete(client, args):
     return utils.for_each(
         args.config, delete, "delete software config", concurrency=args.concurrency
     )
-
-
-def read_file(path, option):
-    """The text of ``path`` (``-``: stdin), or a CommandError."""
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise exceptions.ValidationError(
-            "%s: cannot read %s: %s" % (option, path, getattr(exc, "strerror", None) or exc)
-        ) from None
 
 
 def load_definition(text, path):

@@ -3,6 +3,7 @@
 from occli import columns
 from occli import exceptions
 from occli import utils
+from occli.v2.commands import files
 
 SHOW_COLUMNS = (
     "id",
@@ -289,16 +290,14 @@ def do_software_deployment_signal(client, args):
 
     Example: occli software deployment signal --output result=42 ef422fa5-719a-419e
     """
-    from occli.v2.commands.software_configs import read_file
-
     if args.stdout == "-" and args.stderr == "-":
         raise exceptions.ValidationError("Only one of --stdout and --stderr can read stdin.")
     outputs = utils.parse_key_values(args.outputs, "--output")
     deployment = client.software_deployments.signal(
         args.deployment,
         status_code=args.status_code,
-        stdout=read_file(args.stdout, "--stdout") if args.stdout else "",
-        stderr=read_file(args.stderr, "--stderr") if args.stderr else "",
+        stdout=files.read_text(args.stdout, "--stdout") if args.stdout else "",
+        stderr=files.read_text(args.stderr, "--stderr") if args.stderr else "",
         outputs=outputs,
     )
     return _show(deployment)
