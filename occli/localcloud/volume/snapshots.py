@@ -3,10 +3,15 @@
 update, delete) with Cinder's messages."""
 
 import json
+import sqlite3
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
 
 from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud import progress
+from occli.localcloud.common import Asker
 from occli.localcloud.volume import quotas
 from occli.localcloud.volume import rows
 from occli.localcloud.volume import types
@@ -28,14 +33,24 @@ def not_found(snapshot_id):
     return errors.NotFound("Snapshot %s could not be found." % snapshot_id)
 
 
-def get(db, caller, snapshot_id, progress):
+def get(
+    db: sqlite3.Connection, caller: Asker, snapshot_id: str, progress: progress.Progress
+) -> dict[str, Any]:
     row = db.execute("SELECT * FROM volume_snapshots WHERE id = ?", (str(snapshot_id),)).fetchone()
     if row is None or (row["project_id"] != caller.project_id and not caller.is_admin):
         raise not_found(snapshot_id)
     return progress.advance([dict(row)])[0]
 
 
-def create(db, caller, volume, name, description, metadata, allow_in_use):
+def create(
+    db: sqlite3.Connection,
+    caller: Asker,
+    volume: Mapping[str, Any],
+    name: str | None,
+    description: str | None,
+    metadata: dict[str, str] | None,
+    allow_in_use: bool,
+) -> dict[str, Any]:
     """Cinder's ``create_snapshot_in_db``: the volume's state, then quota."""
     status = volume["status"]
     if status == "maintenance":
@@ -71,7 +86,15 @@ def create(db, caller, volume, name, description, metadata, allow_in_use):
     return row
 
 
-def listing(db, progress, project_id, filters, order, marker, limit):
+def listing(
+    db: sqlite3.Connection,
+    progress: progress.Progress,
+    project_id: str | None,
+    filters: Mapping[str, Any],
+    order: list[tuple[str, bool]],
+    marker: str | None,
+    limit: int | None,
+) -> list[dict[str, Any]]:
     if project_id is None:
         stored = db.execute("SELECT * FROM volume_snapshots").fetchall()
     else:
@@ -97,7 +120,7 @@ def _matches(snapshot, filters):
     return True
 
 
-def sort_order(sort_keys, sort_dirs):
+def sort_order(sort_keys: Sequence[str], sort_dirs: Sequence[str]) -> list[tuple[str, bool]]:
     return rows.sort_order(sort_keys, sort_dirs, SORT_KEYS)
 
 
@@ -107,7 +130,7 @@ def update(db, snapshot, changes):
     return snapshot
 
 
-def delete(db, snapshot, force=False):
+def delete(db: sqlite3.Connection, snapshot: Mapping[str, Any], force: bool = False) -> None:
     if not force and snapshot["status"] not in ("available", "error"):
         raise errors.BadRequest(
             "Invalid snapshot: Snapshot status must be available or error and must not be part"

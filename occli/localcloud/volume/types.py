@@ -3,6 +3,7 @@ install time), list, show and the lookup a volume create does."""
 
 import json
 import re
+import sqlite3
 
 from occli.localcloud import errors
 from occli.localcloud.volume.migrations import DEFAULT_TYPE_ID
@@ -63,6 +64,6 @@ def default(db):
     )
 
 
-def names(db):
+def names(db: sqlite3.Connection) -> dict[str, str]:
     """``{id: name}`` of every type (for volume views)."""
     return {r["id"]: r["name"] for r in db.execute("SELECT id, name FROM volume_types")}

@@ -9,11 +9,17 @@ lazy ``creating`` → ``available`` transition (:mod:`occli.localcloud.progress`
 
 import ast
 import json
+import sqlite3
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
 
 from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud import progress
 from occli.localcloud import validation
+from occli.localcloud.common import Asker
 from occli.localcloud.image import images as image_rules
 from occli.localcloud.volume import quotas
 from occli.localcloud.volume import rows
@@ -55,13 +61,15 @@ def lazy_volumes(store, config):
 # -- lookups --------------------------------------------------------------------
 
 
-def find(db, volume_id):
+def find(db: sqlite3.Connection, volume_id: str) -> dict[str, Any] | None:
     """The stored row ``volume_id`` as a dict (no ownership check), or None."""
     row = db.execute("SELECT * FROM volumes WHERE id = ?", (str(volume_id),)).fetchone()
     return dict(row) if row else None
 
 
-def get(db, caller, volume_id, progress):
+def get(
+    db: sqlite3.Connection, caller: Asker, volume_id: str, progress: progress.Progress
+) -> dict[str, Any]:
     """The volume ``caller`` may see, advanced to now; another project's
     volume is not found (admins see every one)."""
     volume = find(db, volume_id)
@@ -70,7 +78,7 @@ def get(db, caller, volume_id, progress):
     return progress.advance([volume])[0]
 
 
-def attachments(db, volume_id):
+def attachments(db: sqlite3.Connection, volume_id: str) -> list[dict[str, Any]]:
     return attachments_of(db, [volume_id]).get(volume_id, [])
 
 
@@ -145,7 +153,9 @@ def _source_status(resource, name, statuses, exc_prefix):
         )
 
 
-def create(db, caller, store, config, spec):
+def create(
+    db: sqlite3.Connection, caller: Asker, store: Any, config: Any, spec: Mapping[str, Any]
+) -> dict[str, Any]:
     """Cinder's volume create: ``spec`` holds the request's ``size``,
     ``name``, ``description``, ``volume_type``, ``metadata``,
     ``snapshot_id``, ``source_volid``, ``imageRef``, ``availability_zone``
@@ -298,11 +308,20 @@ def parse_filters(params):
     return filters
 
 
-def sort_order(sort_keys, sort_dirs):
+def sort_order(sort_keys: Sequence[str], sort_dirs: Sequence[str]) -> list[tuple[str, bool]]:
     return rows.sort_order(sort_keys, sort_dirs, SORT_KEYS)
 
 
-def listing(db, caller, progress, project_id, filters, order, marker, limit):
+def listing(
+    db: sqlite3.Connection,
+    caller: Asker,
+    progress: progress.Progress,
+    project_id: str | None,
+    filters: Mapping[str, Any],
+    order: list[tuple[str, bool]],
+    marker: str | None,
+    limit: int | None,
+) -> list[dict[str, Any]]:
     """The volumes of ``project_id`` (None: all) matching ``filters`` in
     ``order``, after the ``marker`` volume, at most ``limit``."""
     if project_id is None:
@@ -317,7 +336,7 @@ def listing(db, caller, progress, project_id, filters, order, marker, limit):
 # -- changes ----------------------------------------------------------------------
 
 
-def save(db, volume, columns):
+def save(db: sqlite3.Connection, volume: dict[str, Any], columns: Iterable[str]) -> None:
     """Write ``columns`` of ``volume``, ``updated_at`` now."""
     rows.save(db, "volumes", volume, columns)
 
@@ -331,7 +350,7 @@ def update(db, volume, changes):
     return volume
 
 
-def delete(db, volume, force=False):
+def delete(db: sqlite3.Connection, volume: Mapping[str, Any], force: bool = False) -> None:
     """Cinder's delete conditions (400 with its text), then the row goes."""
     if (
         (not force and volume["status"] not in DELETABLE)
@@ -369,7 +388,7 @@ def extend(db, volume, new_size, attached_ok):
 # -- metadata ---------------------------------------------------------------------
 
 
-def metadata(volume):
+def metadata(volume: Mapping[str, Any]) -> dict[str, str]:
     return json.loads(volume["metadata"])
 
 
@@ -391,7 +410,7 @@ def delete_metadata(db, volume, key):
 # -- attachments (Nova's side calls these) ---------------------------------------
 
 
-def reserve_check(volume):
+def reserve_check(volume: Mapping[str, Any]) -> None:
     """Cinder's ``_attachment_reserve`` status check (non-multiattach)."""
     if volume["status"] not in ("available", "downloading"):
         raise rows.invalid(
@@ -400,7 +419,9 @@ def reserve_check(volume):
         )
 
 
-def attach(db, volume, server_id, device, host):
+def attach(
+    db: sqlite3.Connection, volume: dict[str, Any], server_id: str, device: str, host: str | None
+) -> str:
     """Record an attachment of ``volume`` to ``server_id``: ``in-use``."""
     attachment_id = common.new_uuid()
     db.execute(
@@ -413,7 +434,7 @@ def attach(db, volume, server_id, device, host):
     return attachment_id
 
 
-def detach(db, volume_id, server_id):
+def detach(db: sqlite3.Connection, volume_id: str, server_id: str) -> dict[str, Any] | None:
     """Remove ``server_id``'s attachments of the volume; ``available`` when
     none is left."""
     db.execute(
