@@ -9,7 +9,7 @@ them and a plugin cannot take their names.
 """
 
 
-def manager_mapping():
+def manager_mapping() -> dict[str, str]:
     """``{client attribute: "module:Class"}``, imported only when used."""
     from occli.client import Client
 

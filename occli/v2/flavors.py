@@ -7,12 +7,19 @@ by default; a project without access to a private flavor neither sees nor
 boots it (404, and 400 for a server's ``flavorRef``).
 """
 
+import builtins
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 from typing import Any
 
 from occli import api_versions
 from occli import base
 from occli import exceptions
 from occli.v2 import compute
+
+if TYPE_CHECKING:
+    import requests
 
 DESCRIPTION_VERSION = "2.55"
 # nova 2.102 removed rxtx_factor (create body, views, sort key)
@@ -45,7 +52,7 @@ class FlavorAccess(base.Resource):
     ``tenant_id``)."""
 
     @property
-    def id(self):
+    def id(self) -> str | None:
         return self._info.get("tenant_id")
 
 
@@ -54,15 +61,15 @@ class FlavorManager(compute.ComputeManager):
 
     def list(
         self,
-        detailed=True,
-        is_public=None,
-        marker=None,
-        min_disk=None,
-        min_ram=None,
-        limit=None,
-        sort_key=None,
-        sort_dir=None,
-    ):
+        detailed: bool = True,
+        is_public: bool | str | None = None,
+        marker: str | None = None,
+        min_disk: int | None = None,
+        min_ram: int | None = None,
+        limit: int | None = None,
+        sort_key: str | None = None,
+        sort_dir: str | None = None,
+    ) -> base.ListWithMeta:
         """Every flavor (all pages unless ``limit``), in novaclient's
         positional order: a list carrying the ``request_ids`` of its pages
         (:class:`occli.base.ListWithMeta`), as novaclient returns;
@@ -85,15 +92,15 @@ class FlavorManager(compute.ComputeManager):
 
     def iter(
         self,
-        detailed=True,
-        is_public=None,
-        marker=None,
-        min_disk=None,
-        min_ram=None,
-        limit=None,
-        sort_key=None,
-        sort_dir=None,
-    ):
+        detailed: bool = True,
+        is_public: bool | str | None = None,
+        marker: str | None = None,
+        min_disk: int | None = None,
+        min_ram: int | None = None,
+        limit: int | None = None,
+        sort_key: str | None = None,
+        sort_dir: str | None = None,
+    ) -> Iterator[base.Resource]:
         """Like :meth:`list`, lazily: yield flavors page by page."""
         return self._list(
             *self._list_request(
@@ -105,11 +112,18 @@ class FlavorManager(compute.ComputeManager):
     list_iter = iter
 
     def _list_request(
-        self, detailed, is_public, marker, min_disk, min_ram, sort_key, sort_dir
+        self,
+        detailed: bool,
+        is_public: bool | str | None,
+        marker: str | None,
+        min_disk: int | None,
+        min_ram: int | None,
+        sort_key: str | None,
+        sort_dir: str | None,
     ) -> tuple[str, str, dict[str, Any]]:
         self.check_list(sort_key=sort_key, sort_dir=sort_dir)
         url = "/flavors/detail" if detailed else "/flavors"
-        params = {
+        params: dict[str, Any] = {
             "marker": marker,
             "minRam": min_ram,
             "minDisk": min_disk,
@@ -120,7 +134,7 @@ class FlavorManager(compute.ComputeManager):
             params["is_public"] = "None" if is_public == "all" else is_public
         return url, "flavors", params
 
-    def check_list(self, sort_key=None, sort_dir=None):
+    def check_list(self, sort_key: str | None = None, sort_dir: str | None = None) -> None:
         """ValidationError for a sort key or direction nova refuses."""
         if sort_key is not None and sort_key not in SORT_KEYS:
             raise exceptions.ValidationError(
@@ -132,10 +146,10 @@ class FlavorManager(compute.ComputeManager):
                 "{sort_dir} must be asc or desc, not %r." % sort_dir, params=("sort_dir",)
             )
 
-    def get(self, flavor):
+    def get(self, flavor: base.Resource | str) -> base.Resource:
         return self._get("/flavors/%s" % base.getid(flavor), "flavor")
 
-    def _find_by_name(self, name):
+    def _find_by_name(self, name: str) -> builtins.list[base.Resource]:
         # private flavors too (nova ignores is_public for non-admins)
         return [f for f in self.list(is_public="all") if getattr(f, "name", None) == name]
 
@@ -143,22 +157,22 @@ class FlavorManager(compute.ComputeManager):
 
     def create(
         self,
-        name,
-        ram,
-        vcpus,
-        disk,
-        flavor_id=None,
-        ephemeral=0,
-        swap=0,
-        rxtx_factor=None,
-        is_public=True,
-        description=None,
-    ):
+        name: str,
+        ram: int,
+        vcpus: int,
+        disk: int,
+        flavor_id: str | None = None,
+        ephemeral: int = 0,
+        swap: int = 0,
+        rxtx_factor: float | None = None,
+        is_public: bool = True,
+        description: str | None = None,
+    ) -> base.Resource:
         """Create a flavor (admin); ``flavor_id`` None: the cloud picks a
         uuid. ``description`` needs compute API 2.55, ``rxtx_factor`` at
         most 2.101 (see :meth:`check_create`)."""
         self.check_create(rxtx_factor=rxtx_factor, description=description)
-        body = {
+        body: dict[str, Any] = {
             "name": name,
             "ram": ram,
             "vcpus": vcpus,
@@ -174,7 +188,9 @@ class FlavorManager(compute.ComputeManager):
             body["description"] = description
         return self._create("/flavors", {"flavor": body}, "flavor")
 
-    def check_create(self, rxtx_factor=None, description=None):
+    def check_create(
+        self, rxtx_factor: float | None = None, description: str | None = None
+    ) -> None:
         """UnsupportedVersion for what the compute version lacks."""
         if description is not None:
             self.check_update()
@@ -187,14 +203,14 @@ class FlavorManager(compute.ComputeManager):
                 params=("rxtx_factor",),
             )
 
-    def update(self, flavor, description):
+    def update(self, flavor: base.Resource | str, description: str | None) -> base.Resource:
         """Set a flavor's description (None clears it): API 2.55."""
         self.check_update()
         return self._update(
             "/flavors/%s" % base.getid(flavor), {"flavor": {"description": description}}, "flavor"
         )
 
-    def check_update(self):
+    def check_update(self) -> None:
         self._require(
             self.api_version,
             DESCRIPTION_VERSION,
@@ -202,18 +218,20 @@ class FlavorManager(compute.ComputeManager):
             params=("description",),
         )
 
-    def delete(self, flavor):
+    def delete(self, flavor: base.Resource | str) -> base.Result:
         """Delete a flavor (servers keep their copy of it); a Result."""
         return self._delete("/flavors/%s" % base.getid(flavor))
 
     # -- extra specs -------------------------------------------------------
 
-    def get_extra_specs(self, flavor):
+    def get_extra_specs(self, flavor: base.Resource | str) -> dict[str, str]:
         """``{key: value}`` of a flavor's extra specs."""
         response = self._request("GET", "/flavors/%s/os-extra_specs" % base.getid(flavor))
         return self._value(response, self._body(response), "extra_specs", dict, {})
 
-    def set_extra_specs(self, flavor, specs):
+    def set_extra_specs(
+        self, flavor: base.Resource | str, specs: Mapping[str, str]
+    ) -> base.Result:
         """Add or change extra specs (``{key: value}``); a Result."""
         response = self._request(
             "POST",
@@ -222,27 +240,33 @@ class FlavorManager(compute.ComputeManager):
         )
         return self._result(response, self._body(response))
 
-    def unset_extra_spec(self, flavor, key):
+    def unset_extra_spec(self, flavor: base.Resource | str, key: str) -> base.Result:
         """Remove one extra spec; a Result (NotFound if it is not set)."""
         return self._delete("/flavors/%s/os-extra_specs/%s" % (base.getid(flavor), key))
 
     # -- flavor access -----------------------------------------------------
 
-    def access_list(self, flavor):
+    def access_list(self, flavor: base.Resource | str) -> builtins.list[FlavorAccess]:
         """The projects given access to a private flavor (admin):
         :class:`FlavorAccess` items; NotFound for a public flavor."""
         response = self._request("GET", "/flavors/%s/os-flavor-access" % base.getid(flavor))
         return self._access_list(response)
 
-    def add_tenant_access(self, flavor, project):
+    def add_tenant_access(
+        self, flavor: base.Resource | str, project: base.Resource | str
+    ) -> builtins.list[FlavorAccess]:
         """Let ``project`` (an id) use a private flavor; the new list."""
         return self._access(flavor, "addTenantAccess", project)
 
-    def remove_tenant_access(self, flavor, project):
+    def remove_tenant_access(
+        self, flavor: base.Resource | str, project: base.Resource | str
+    ) -> builtins.list[FlavorAccess]:
         """Take a private flavor from ``project``; the new list."""
         return self._access(flavor, "removeTenantAccess", project)
 
-    def _access(self, flavor, action, project):
+    def _access(
+        self, flavor: base.Resource | str, action: str, project: base.Resource | str
+    ) -> builtins.list[FlavorAccess]:
         response = self._request(
             "POST",
             "/flavors/%s/action" % base.getid(flavor),
@@ -250,7 +274,7 @@ class FlavorManager(compute.ComputeManager):
         )
         return self._access_list(response)
 
-    def _access_list(self, response):
+    def _access_list(self, response: "requests.Response") -> builtins.list[FlavorAccess]:
         return [
             FlavorAccess(self, item, base._request_ids(response))
             for item in self._items(response, self._body(response), "flavor_access")

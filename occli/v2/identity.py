@@ -14,6 +14,10 @@ as OSC's ``_find_identity_resource`` does: the request that uses it then
 tells what the caller may do.
 """
 
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+
 from occli import base
 from occli import exceptions
 
@@ -38,7 +42,7 @@ class RoleAssignment(base.Resource):
     pass
 
 
-def _enabled(value):
+def _enabled(value: bool | None) -> str | None:
     """A list filter: None (any), or keystone's ``true``/``false``."""
     if value is None:
         return None
@@ -50,34 +54,36 @@ class IdentityManager(base.Manager):
 
     service_type = "identity"
     #: the collection's URL segment and body keys (``projects``/``project``)
-    collection: str | None = None
-    member: str | None = None
+    collection: str = ""
+    member: str = ""
 
-    def _url(self, *parts):
+    def _url(self, *parts: object) -> str:
         endpoint = self.client.service_root(self.service_type, "v3")
         return "/".join((endpoint,) + tuple(str(p) for p in parts))
 
-    def _member_url(self, resource, *parts):
+    def _member_url(self, resource: base.Resource | str, *parts: object) -> str:
         return self._url(self.collection, base.getid(resource), *parts)
 
-    def get(self, resource):
+    def get(self, resource: base.Resource | str) -> base.Resource:
         return self._get(self._member_url(resource), self.member)
 
-    def delete(self, resource):
+    def delete(self, resource: base.Resource | str) -> base.Result:
         """Delete; a :class:`~occli.base.Result`."""
         return self._delete(self._member_url(resource))
 
-    def _create_body(self, body):
+    def _create_body(self, body: dict[str, Any]) -> base.Resource:
         return self._create(self._url(self.collection), {self.member: body}, self.member)
 
-    def _patch(self, resource, body):
+    def _patch(self, resource: base.Resource | str, body: dict[str, Any]) -> base.Resource:
         if not body:
             raise exceptions.ValidationError("Nothing to update: give at least one attribute.")
         return self._update(
             self._member_url(resource), {self.member: body}, self.member, method="PATCH"
         )
 
-    def find_resource(self, name_or_id, domain=None):
+    def find_resource(
+        self, name_or_id: base.Resource | str, domain: base.Resource | str | None = None
+    ) -> base.Resource:
         """A resource by id, else by exact name (in ``domain``: a domain
         resource, id or name, for users and projects)."""
         if isinstance(name_or_id, base.Resource):
@@ -95,12 +101,14 @@ class IdentityManager(base.Manager):
             return self._unresolved(text, domain)
         return self._one_named(matches, text)
 
-    def _find_by_name(self, name, domain=None):
+    def _find_by_name(
+        self, name: str, domain: base.Resource | str | None = None
+    ) -> list[base.Resource]:
         # filtered by the cloud, and again here (a cloud ignoring a filter
         # must not make every resource a match)
         return [r for r in self.list(name=name) if getattr(r, "name", None) == name]
 
-    def _unresolved(self, text, domain):
+    def _unresolved(self, text: str, domain: base.Resource | str | None) -> base.Resource:
         # OSC's _find_identity_resource: what the caller may not look up
         return self.resource_class(self, {"id": text, "name": text})
 
@@ -109,20 +117,34 @@ class DomainManager(IdentityManager):
     resource_class = Domain
     collection, member = "domains", "domain"
 
-    def list(self, name=None, enabled=None):
+    def list(
+        self, name: str | None = None, enabled: bool | None = None
+    ) -> Iterator[base.Resource]:
         return self._list(
             self._url("domains"), "domains", params={"name": name, "enabled": _enabled(enabled)}
         )
 
-    def create(self, name, description=None, enabled=True, tags=None):
-        body = {"name": name, "enabled": enabled}
+    def create(
+        self,
+        name: str,
+        description: str | None = None,
+        enabled: bool = True,
+        tags: Iterable[str] | None = None,
+    ) -> base.Resource:
+        body: dict[str, Any] = {"name": name, "enabled": enabled}
         if description is not None:
             body["description"] = description
         if tags is not None:
             body["tags"] = list(tags)
         return self._create_body(body)
 
-    def update(self, domain, name=None, description=None, enabled=None):
+    def update(
+        self,
+        domain: base.Resource | str,
+        name: str | None = None,
+        description: str | None = None,
+        enabled: bool | None = None,
+    ) -> base.Resource:
         return self._patch(domain, _given(name=name, description=description, enabled=enabled))
 
 
@@ -130,14 +152,16 @@ class _DomainLookup(base.Manager):
     """Name lookups of users and projects: names are unique within a
     domain (a mixin of their managers)."""
 
-    def _domain_id(self, domain):
+    def _domain_id(self, domain: base.Resource | str | None) -> str | None:
         if domain is None:
             return None
         if isinstance(domain, base.Resource):
             return domain.id
         return self.client.domains.find_resource(domain).id
 
-    def _find_by_name(self, name, domain=None):
+    def _find_by_name(
+        self, name: str, domain: base.Resource | str | None = None
+    ) -> list[base.Resource]:
         domain_id = self._domain_id(domain)
         return [
             r
@@ -151,7 +175,13 @@ class ProjectManager(_DomainLookup, IdentityManager):
     resource_class = Project
     collection, member = "projects", "project"
 
-    def list(self, domain=None, name=None, enabled=None, parent=None):
+    def list(
+        self,
+        domain: base.Resource | str | None = None,
+        name: str | None = None,
+        enabled: bool | None = None,
+        parent: base.Resource | str | None = None,
+    ) -> Iterator[base.Resource]:
         """Yield projects (``domain``, ``parent``: resources or ids)."""
         return self._list(
             self._url("projects"),
@@ -165,8 +195,15 @@ class ProjectManager(_DomainLookup, IdentityManager):
         )
 
     def create(
-        self, name, domain=None, description=None, enabled=True, parent=None, tags=None, **extra
-    ):
+        self,
+        name: str,
+        domain: base.Resource | str | None = None,
+        description: str | None = None,
+        enabled: bool = True,
+        parent: base.Resource | str | None = None,
+        tags: Iterable[str] | None = None,
+        **extra: Any,
+    ) -> base.Resource:
         """Create a project (``extra``: other attributes keystone keeps)."""
         body = dict(extra, name=name, enabled=enabled)
         for key, value in (
@@ -180,7 +217,14 @@ class ProjectManager(_DomainLookup, IdentityManager):
             body["tags"] = list(tags)
         return self._create_body(body)
 
-    def update(self, project, name=None, description=None, enabled=None, **extra):
+    def update(
+        self,
+        project: base.Resource | str,
+        name: str | None = None,
+        description: str | None = None,
+        enabled: bool | None = None,
+        **extra: Any,
+    ) -> base.Resource:
         return self._patch(
             project, dict(extra, **_given(name=name, description=description, enabled=enabled))
         )
@@ -190,7 +234,12 @@ class UserManager(_DomainLookup, IdentityManager):
     resource_class = User
     collection, member = "users", "user"
 
-    def list(self, domain=None, name=None, enabled=None):
+    def list(
+        self,
+        domain: base.Resource | str | None = None,
+        name: str | None = None,
+        enabled: bool | None = None,
+    ) -> Iterator[base.Resource]:
         return self._list(
             self._url("users"),
             "users",
@@ -199,15 +248,15 @@ class UserManager(_DomainLookup, IdentityManager):
 
     def create(
         self,
-        name,
-        domain=None,
-        password=None,
-        email=None,
-        description=None,
-        default_project=None,
-        enabled=True,
-        **extra,
-    ):
+        name: str,
+        domain: base.Resource | str | None = None,
+        password: str | None = None,
+        email: str | None = None,
+        description: str | None = None,
+        default_project: base.Resource | str | None = None,
+        enabled: bool = True,
+        **extra: Any,
+    ) -> base.Resource:
         """Create a user (``extra``: other attributes keystone keeps)."""
         body = dict(extra, name=name, enabled=enabled)
         for key, value in (
@@ -223,15 +272,15 @@ class UserManager(_DomainLookup, IdentityManager):
 
     def update(
         self,
-        user,
-        name=None,
-        password=None,
-        email=None,
-        description=None,
-        default_project=None,
-        enabled=None,
-        **extra,
-    ):
+        user: base.Resource | str,
+        name: str | None = None,
+        password: str | None = None,
+        email: str | None = None,
+        description: str | None = None,
+        default_project: base.Resource | str | None = None,
+        enabled: bool | None = None,
+        **extra: Any,
+    ) -> base.Resource:
         return self._patch(
             user,
             dict(
@@ -247,7 +296,9 @@ class UserManager(_DomainLookup, IdentityManager):
             ),
         )
 
-    def change_password(self, user, original_password, password):
+    def change_password(
+        self, user: base.Resource | str, original_password: str, password: str
+    ) -> base.Result:
         """Change a user's own password (keystone checks the original one;
         the user's tokens, the one in use included, are revoked)."""
         response = self._request(
@@ -257,7 +308,7 @@ class UserManager(_DomainLookup, IdentityManager):
         )
         return self._result(response)
 
-    def projects(self, user):
+    def projects(self, user: base.Resource | str) -> Iterator[base.Resource]:
         """The projects ``user`` has a role on."""
         return self._list(self._member_url(user, "projects"), "projects")
 
@@ -266,19 +317,26 @@ class RoleManager(IdentityManager):
     resource_class = Role
     collection, member = "roles", "role"
 
-    def list(self, name=None):
+    def list(self, name: str | None = None) -> Iterator[base.Resource]:
         return self._list(self._url("roles"), "roles", params={"name": name})
 
-    def create(self, name, description=None):
+    def create(self, name: str, description: str | None = None) -> base.Resource:
         body = {"name": name}
         if description is not None:
             body["description"] = description
         return self._create_body(body)
 
-    def update(self, role, name=None, description=None):
+    def update(
+        self, role: base.Resource | str, name: str | None = None, description: str | None = None
+    ) -> base.Resource:
         return self._patch(role, _given(name=name, description=description))
 
-    def check_grant(self, user=None, project=None, domain=None):
+    def check_grant(
+        self,
+        user: base.Resource | str | None = None,
+        project: base.Resource | str | None = None,
+        domain: base.Resource | str | None = None,
+    ) -> None:
         """ValidationError unless a user and exactly one of a project or a
         domain are given (before any lookup)."""
         if user is None:
@@ -288,23 +346,47 @@ class RoleManager(IdentityManager):
                 "Give either {project} or {domain}.", params=("project", "domain")
             )
 
-    def _grant_url(self, role, user, project, domain):
+    def _grant_url(
+        self,
+        role: base.Resource | str,
+        user: base.Resource | str,
+        project: base.Resource | str | None,
+        domain: base.Resource | str | None,
+    ) -> str:
         self.check_grant(user, project, domain)
         target = ("projects", project) if project is not None else ("domains", domain)
         return self._url(
             target[0], base.getid(target[1]), "users", base.getid(user), "roles", base.getid(role)
         )
 
-    def grant(self, role, user, project=None, domain=None):
+    def grant(
+        self,
+        role: base.Resource | str,
+        user: base.Resource | str,
+        project: base.Resource | str | None = None,
+        domain: base.Resource | str | None = None,
+    ) -> base.Result:
         """Give ``user`` the ``role`` on a project or a domain (204 also
         when it already has it); a Result."""
         return self._result(self._request("PUT", self._grant_url(role, user, project, domain)))
 
-    def revoke(self, role, user, project=None, domain=None):
+    def revoke(
+        self,
+        role: base.Resource | str,
+        user: base.Resource | str,
+        project: base.Resource | str | None = None,
+        domain: base.Resource | str | None = None,
+    ) -> base.Result:
         """Take the role away (NotFound if the user has it not directly)."""
         return self._delete(self._grant_url(role, user, project, domain))
 
-    def has_grant(self, role, user, project=None, domain=None):
+    def has_grant(
+        self,
+        role: base.Resource | str,
+        user: base.Resource | str,
+        project: base.Resource | str | None = None,
+        domain: base.Resource | str | None = None,
+    ) -> bool:
         """Whether ``user`` has the ``role`` directly on the target."""
         try:
             self._request("HEAD", self._grant_url(role, user, project, domain))
@@ -316,7 +398,11 @@ class RoleManager(IdentityManager):
 class RoleAssignmentManager(IdentityManager):
     resource_class = RoleAssignment
 
-    def check_list(self, project=None, domain=None):
+    def check_list(
+        self,
+        project: base.Resource | str | None = None,
+        domain: base.Resource | str | None = None,
+    ) -> None:
         """ValidationError for filters keystone refuses together (a project
         and a domain), before any lookup."""
         if project is not None and domain is not None:
@@ -326,19 +412,19 @@ class RoleAssignmentManager(IdentityManager):
 
     def list(
         self,
-        user=None,
-        project=None,
-        domain=None,
-        role=None,
-        effective=False,
-        include_names=False,
-        include_subtree=False,
-    ):
+        user: base.Resource | str | None = None,
+        project: base.Resource | str | None = None,
+        domain: base.Resource | str | None = None,
+        role: base.Resource | str | None = None,
+        effective: bool = False,
+        include_names: bool = False,
+        include_subtree: bool = False,
+    ) -> Iterator[base.Resource]:
         """Yield role assignments (``GET /v3/role_assignments``) filtered
         by user, project or domain, role (resources or ids); ``effective``
         adds the implied roles."""
         self.check_list(project=project, domain=domain)
-        params = {
+        params: dict[str, Any] = {
             "user.id": _id_or_none(user),
             "scope.project.id": _id_or_none(project),
             "scope.domain.id": _id_or_none(domain),
@@ -354,9 +440,9 @@ class RoleAssignmentManager(IdentityManager):
         return self._list(self._url("role_assignments"), "role_assignments", params=params)
 
 
-def _id_or_none(value):
+def _id_or_none(value: base.Resource | str | None) -> str | None:
     return None if value is None else base.getid(value)
 
 
-def _given(**values):
+def _given(**values: Any) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
