@@ -330,7 +330,7 @@ class AdminService(Service):
             raise HTTPError(403, "The local cloud admin API requires the admin role.")
 
     def list_faults(self, req):
-        return {"faults": self.cloud.faults.rules()}
+        return Response(200, {"faults": self.cloud.faults.rules()})
 
     def add_fault(self, req):
         try:

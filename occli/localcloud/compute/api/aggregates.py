@@ -67,7 +67,7 @@ def _reply(req, agg_id, updated_at=None):
     row = dict(aggregates.get(req.db, agg_id))
     if updated_at is not None:
         row["updated_at"] = updated_at
-    return {"aggregate": view(req, row)}
+    return Response(200, {"aggregate": view(req, row)})
 
 
 def _parse_id(req):
@@ -107,7 +107,7 @@ def _dig(body, *keys):
 
 def list_aggregates(req):
     common.require_admin(req, POLICY % "index")
-    return {"aggregates": [view(req, r) for r in aggregates.select(req.db)]}
+    return Response(200, {"aggregates": [view(req, r) for r in aggregates.select(req.db)]})
 
 
 def create_aggregate(req):
@@ -118,7 +118,7 @@ def create_aggregate(req):
     agg_id = aggregates.create(
         req.db, body["aggregate"]["name"], body["aggregate"].get("availability_zone")
     )
-    return {"aggregate": view(req, aggregates.get(req.db, agg_id), full=False)}
+    return Response(200, {"aggregate": view(req, aggregates.get(req.db, agg_id), full=False)})
 
 
 def show_aggregate(req):

@@ -5,6 +5,7 @@ from 2.8) and the legacy actions ``os-getVNCConsole``,
 :mod:`occli.localcloud.compute.consoles`."""
 
 from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
 from occli.localcloud.compute import consoles
 from occli.localcloud.compute.api import schemas
 from occli.localcloud.compute.api.servers import load
@@ -59,13 +60,16 @@ def create_console(req):
     protocol, console_type = body["protocol"], body["type"]
     if protocol == "rdp":
         raise HTTPError(400, RDP_REMOVED)
-    return {
-        "remote_console": {
-            "protocol": protocol,
-            "type": console_type,
-            "url": consoles.url(server, protocol, console_type),
-        }
-    }
+    return Response(
+        200,
+        {
+            "remote_console": {
+                "protocol": protocol,
+                "type": console_type,
+                "url": consoles.url(server, protocol, console_type),
+            }
+        },
+    )
 
 
 def _legacy(action, protocol, types):
@@ -77,9 +81,15 @@ def _legacy(action, protocol, types):
         if req.microversion > LEGACY_MAX_VERSION:
             raise HTTPError(404, "The resource could not be found.")
         console_type = schemas.validate(schema, {action: value})[action]["type"]
-        return {
-            "console": {"type": console_type, "url": consoles.url(server, protocol, console_type)}
-        }
+        return Response(
+            200,
+            {
+                "console": {
+                    "type": console_type,
+                    "url": consoles.url(server, protocol, console_type),
+                }
+            },
+        )
 
     handler.__name__ = action.replace("-", "_")
     return handler

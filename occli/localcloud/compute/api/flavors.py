@@ -158,7 +158,7 @@ def _list(req, detail):
     body = {"flavors": [view(req, r, detail) for r in rows]}
     if next_links:
         body["flavors_links"] = next_links
-    return body
+    return Response(200, body)
 
 
 def list_flavors(req):
@@ -170,7 +170,7 @@ def list_flavors_detail(req):
 
 
 def show_flavor(req):
-    return {"flavor": view(req, _flavor(req), detail=True)}
+    return Response(200, {"flavor": view(req, _flavor(req), detail=True)})
 
 
 # -- flavor-manage -------------------------------------------------------------
@@ -278,7 +278,7 @@ def create_flavor(req):
         is_public=_is_public(flavor.get("os-flavor-access:is_public", True)),
         description=flavor.get("description"),
     )
-    return {"flavor": view(req, row, detail=True)}
+    return Response(200, {"flavor": view(req, row, detail=True)})
 
 
 _UPDATE = schemas.one_member(
@@ -304,7 +304,7 @@ def update_flavor(req):
     body = schemas.validate(_UPDATE, req.json())
     common.require_admin(req, MANAGE_POLICY % "update")
     row = flavors.update_description(req.db, _flavor(req), body["flavor"]["description"])
-    return {"flavor": view(req, row, detail=True)}
+    return Response(200, {"flavor": view(req, row, detail=True)})
 
 
 def delete_flavor(req):
@@ -319,12 +319,15 @@ _TENANT = {"type": "string", "minLength": 1, "maxLength": 255}
 
 
 def _access_body(req, row):
-    return {
-        "flavor_access": [
-            {"flavor_id": row["id"], "tenant_id": project}
-            for project in flavors.projects(req.db, row)
-        ]
-    }
+    return Response(
+        200,
+        {
+            "flavor_access": [
+                {"flavor_id": row["id"], "tenant_id": project}
+                for project in flavors.projects(req.db, row)
+            ]
+        },
+    )
 
 
 def list_access(req):
@@ -396,7 +399,7 @@ def _check_spec_values(req, specs):
 
 
 def list_specs(req):
-    return {"extra_specs": flavors.extra_specs(_flavor(req))}
+    return Response(200, {"extra_specs": flavors.extra_specs(_flavor(req))})
 
 
 def create_specs(req):
@@ -404,12 +407,12 @@ def create_specs(req):
     common.require_admin(req, SPECS_POLICY % "create")
     _check_spec_values(req, body["extra_specs"])
     flavors.set_extra_specs(req.db, _flavor(req), body["extra_specs"])
-    return body
+    return Response(200, body)
 
 
 def show_spec(req):
     key = req.params["key"]
-    return {key: flavors.extra_spec(_flavor(req), key)}
+    return Response(200, {key: flavors.extra_spec(_flavor(req), key)})
 
 
 def update_spec(req):
@@ -419,7 +422,7 @@ def update_spec(req):
     if req.params["key"] not in body:
         raise common.bad_request("Request body and URI mismatch")
     flavors.set_extra_specs(req.db, _flavor(req), body)
-    return body
+    return Response(200, body)
 
 
 def delete_spec(req):

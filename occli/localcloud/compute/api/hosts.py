@@ -85,7 +85,7 @@ def _service_view(req, row):
 def list_services(req):
     common.require_admin(req, "os_compute_api:os-services:list")
     rows = hosts.services(req.db, req.arg("binary"), req.arg("host"))
-    return {"services": [_service_view(req, r) for r in rows]}
+    return Response(200, {"services": [_service_view(req, r) for r in rows]})
 
 
 def delete_service(req):
@@ -153,7 +153,7 @@ def _update_by_action(req, action, body):
         if reason:
             reply["disabled_reason"] = reason
     hosts.update_host_service(req.db, host, binary, changes)
-    return {"service": reply}
+    return Response(200, {"service": reply})
 
 
 def _update_by_uuid(req, ident, body):
@@ -180,7 +180,7 @@ def _update_by_uuid(req, ident, body):
             "No updates were requested. Fields 'status' or 'forced_down' should be specified."
         )
     row = hosts.update_service(req.db, row, changes)
-    return {"service": _service_view(req, row)}
+    return Response(200, {"service": _service_view(req, row)})
 
 
 # -- os-hypervisors -------------------------------------------------------------
@@ -271,7 +271,7 @@ def _hypervisors(req, detail):
     body = {"hypervisors": [_hypervisor_view(req, r, detail, with_servers) for r in rows]}
     if next_links:
         body["hypervisors_links"] = next_links
-    return body
+    return Response(200, body)
 
 
 def list_hypervisors(req):
@@ -298,7 +298,7 @@ def show_hypervisor(req):
     if req.microversion >= "2.53":
         common.reject_extra_params(req, ("with_servers",))
     common.require_admin(req, "os_compute_api:os-hypervisors:show")
-    return {"hypervisor": _hypervisor_view(req, _node(req), True, with_servers)}
+    return Response(200, {"hypervisor": _hypervisor_view(req, _node(req), True, with_servers)})
 
 
 def hypervisor_uptime(req):
@@ -312,20 +312,20 @@ def hypervisor_uptime(req):
         )
     body = _hypervisor_view(req, row, False)
     body["uptime"] = uptime
-    return {"hypervisor": body}
+    return Response(200, {"hypervisor": body})
 
 
 def hypervisor_statistics(req):
     """``GET /os-hypervisors/statistics`` (until 2.87)."""
     common.require_admin(req, "os_compute_api:os-hypervisors:statistics")
-    return {"hypervisor_statistics": scheduler.statistics(req.db)}
+    return Response(200, {"hypervisor_statistics": scheduler.statistics(req.db)})
 
 
 def search_hypervisors(req):
     """``GET /os-hypervisors/{pattern}/search`` (until 2.52)."""
     common.require_admin(req, "os_compute_api:os-hypervisors:search")
     rows = hosts.nodes(req.db, req.params["hypervisor_id"])
-    return {"hypervisors": [_hypervisor_view(req, r, False) for r in rows]}
+    return Response(200, {"hypervisors": [_hypervisor_view(req, r, False) for r in rows]})
 
 
 def hypervisor_servers(req):
@@ -333,19 +333,22 @@ def hypervisor_servers(req):
     matching nodes, each with its servers (when it has any)."""
     common.require_admin(req, "os_compute_api:os-hypervisors:servers")
     rows = hosts.nodes(req.db, req.params["hypervisor_id"])
-    return {"hypervisors": [_hypervisor_view(req, r, False, True) for r in rows]}
+    return Response(200, {"hypervisors": [_hypervisor_view(req, r, False, True) for r in rows]})
 
 
 # -- os-availability-zone ---------------------------------------------------------
 
 
 def list_zones(req):
-    return {
-        "availabilityZoneInfo": [
-            {"zoneName": name, "zoneState": {"available": available}, "hosts": None}
-            for name, available, _ in aggregates.zones(req.db, include_internal=False)
-        ]
-    }
+    return Response(
+        200,
+        {
+            "availabilityZoneInfo": [
+                {"zoneName": name, "zoneState": {"available": available}, "hosts": None}
+                for name, available, _ in aggregates.zones(req.db, include_internal=False)
+            ]
+        },
+    )
 
 
 def list_zones_detail(req):
@@ -366,4 +369,4 @@ def list_zones_detail(req):
                 for host, rows in members.items()
             }
         info.append({"zoneName": name, "zoneState": {"available": available}, "hosts": members})
-    return {"availabilityZoneInfo": info}
+    return Response(200, {"availabilityZoneInfo": info})

@@ -13,6 +13,7 @@ import json
 import re
 
 from occli.localcloud import common as cloud_common
+from occli.localcloud.app import Response
 from occli.localcloud.app import as_response
 from occli.localcloud.compute import instance_actions
 from occli.localcloud.compute import server_rows
@@ -250,7 +251,7 @@ def list_actions(req):
         )
         if links:
             body["links"] = links
-    return body
+    return Response(200, body)
 
 
 def show_action(req):
@@ -265,7 +266,7 @@ def show_action(req):
     admin = req.context.is_admin
     if admin or req.microversion >= "2.51":
         body["events"] = [_event_view(req, e, found, server, admin) for e in found["events"]]
-    return {"instanceAction": body}
+    return Response(200, {"instanceAction": body})
 
 
 def _event_view(req, event, found, server, admin):

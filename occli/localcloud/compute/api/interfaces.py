@@ -61,17 +61,20 @@ def _view(req, db, server, port):
 
 def list_interfaces(req):
     server = load(req)
-    return {
-        "interfaceAttachments": [
-            _view(req, req.db, server, port) for port in networks.ports_of(req.db, server)
-        ]
-    }
+    return Response(
+        200,
+        {
+            "interfaceAttachments": [
+                _view(req, req.db, server, port) for port in networks.ports_of(req.db, server)
+            ]
+        },
+    )
 
 
 def show_interface(req):
     server = load(req)
     port = networks.interface(req.db, common.caller(req), server, req.params["port_id"])
-    return {"interfaceAttachment": _view(req, req.db, server, port)}
+    return Response(200, {"interfaceAttachment": _view(req, req.db, server, port)})
 
 
 def attach(req):
@@ -87,7 +90,10 @@ def attach(req):
     new_port = networks.attach(
         req.db, common.caller(req), server, net_id, port_id, fixed_ip, attachment.get("tag")
     )
-    return {"interfaceAttachment": _view(req, req.db, server, neutron_ports.row(req.db, new_port))}
+    return Response(
+        200,
+        {"interfaceAttachment": _view(req, req.db, server, neutron_ports.row(req.db, new_port))},
+    )
 
 
 def detach(req):

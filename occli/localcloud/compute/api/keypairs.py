@@ -101,7 +101,7 @@ def list_keypairs(req):
     body = {"keypairs": [{"keypair": _view(req, r, ())} for r in rows]}
     if next_links:
         body["keypairs_links"] = next_links
-    return body
+    return Response(200, body)
 
 
 def _lookup(req, rule):
@@ -110,7 +110,7 @@ def _lookup(req, rule):
 
 def show_keypair(req):
     _check_query(req, ("user_id",))
-    return {"keypair": _view(req, _lookup(req, "show"), ("user_id", "record"))}
+    return Response(200, {"keypair": _view(req, _lookup(req, "show"), ("user_id", "record"))})
 
 
 def delete_keypair(req):

@@ -9,6 +9,7 @@ empty (nova has had no rate limits since Newton); from 2.75 a parameter
 other than ``tenant_id`` (the old ``reserved`` too) is a 400.
 """
 
+from occli.localcloud.app import Response
 from occli.localcloud.compute import quotas
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api.quotas import reject_unknown
@@ -69,4 +70,4 @@ def show_limits(req):
     for name, resource in USED_NAMES:
         if resource not in filtered:
             absolute[name] = detail[resource]["in_use"]
-    return {"limits": {"rate": [], "absolute": absolute}}
+    return Response(200, {"limits": {"rate": [], "absolute": absolute}})

@@ -18,21 +18,26 @@ def register(service):
 
 
 def list_metadata(req):
-    return {"metadata": metadata.items(load(req))}
+    return Response(200, {"metadata": metadata.items(load(req))})
 
 
 def merge_metadata(req):
     body = schemas.validate(schemas.metadata_set, req.json())
-    return {"metadata": metadata.merge(req.db, common.caller(req), load(req), body["metadata"])}
+    return Response(
+        200, {"metadata": metadata.merge(req.db, common.caller(req), load(req), body["metadata"])}
+    )
 
 
 def replace_metadata(req):
     body = schemas.validate(schemas.metadata_set, req.json())
-    return {"metadata": metadata.replace(req.db, common.caller(req), load(req), body["metadata"])}
+    return Response(
+        200,
+        {"metadata": metadata.replace(req.db, common.caller(req), load(req), body["metadata"])},
+    )
 
 
 def show_item(req):
-    return {"meta": metadata.item(load(req), req.params["key"])}
+    return Response(200, {"meta": metadata.item(load(req), req.params["key"])})
 
 
 def set_item(req):
@@ -40,9 +45,10 @@ def set_item(req):
     key = req.params["key"]
     if key not in body["meta"]:
         raise common.bad_request("Request body and URI mismatch")
-    return {
-        "meta": metadata.set_item(req.db, common.caller(req), load(req), key, body["meta"][key])
-    }
+    return Response(
+        200,
+        {"meta": metadata.set_item(req.db, common.caller(req), load(req), key, body["meta"][key])},
+    )
 
 
 def delete_item(req):

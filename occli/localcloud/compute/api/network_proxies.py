@@ -125,7 +125,7 @@ def list_pools(req):
     pools = [
         n["name"] for n in neutron_networks.listing(req.db, req.context) if n["router:external"]
     ]
-    return {"floating_ip_pools": [{"name": name} for name in pools]}
+    return Response(200, {"floating_ip_pools": [{"name": name} for name in pools]})
 
 
 def _fip_view(db, fip):
@@ -142,7 +142,7 @@ def _fip_view(db, fip):
 
 def list_floating_ips(req):
     rows = neutron_fips.of_project(req.db, req.context.project_id)
-    return {"floating_ips": [_fip_view(req.db, f) for f in rows]}
+    return Response(200, {"floating_ips": [_fip_view(req.db, f) for f in rows]})
 
 
 def _fip(req):
@@ -154,7 +154,7 @@ def _fip(req):
 
 
 def show_floating_ip(req):
-    return {"floating_ip": _fip_view(req.db, _fip(req))}
+    return Response(200, {"floating_ip": _fip_view(req.db, _fip(req))})
 
 
 def create_floating_ip(req):
@@ -169,7 +169,7 @@ def create_floating_ip(req):
         if exc.extra.get("type") == "OverQuota":
             raise HTTPError(403, "IP allocation over quota in pool %s." % pool) from None
         raise HTTPError(404, "No more floating IPs in pool %s." % pool) from None
-    return {"floating_ip": _fip_view(req.db, neutron_fips.row(req.db, fip_id))}
+    return Response(200, {"floating_ip": _fip_view(req.db, neutron_fips.row(req.db, fip_id))})
 
 
 def delete_floating_ip(req):
@@ -223,11 +223,13 @@ def _group(req, group_id):
 
 def list_groups(req):
     rows = neutron_groups.of_project(req.db, req.context.project_id)
-    return {"security_groups": [_group_view(req.db, g) for g in rows]}
+    return Response(200, {"security_groups": [_group_view(req.db, g) for g in rows]})
 
 
 def show_group(req):
-    return {"security_group": _group_view(req.db, _group(req, req.params["group_id"]))}
+    return Response(
+        200, {"security_group": _group_view(req.db, _group(req, req.params["group_id"]))}
+    )
 
 
 def _neutron_call(call):
@@ -247,7 +249,7 @@ def create_group(req):
             {"security_group": {"name": body["name"], "description": body["description"]}},
         )
     )
-    return {"security_group": _group_view(req.db, _group(req, created["id"]))}
+    return Response(200, {"security_group": _group_view(req.db, _group(req, created["id"]))})
 
 
 def update_group(req):
@@ -261,7 +263,7 @@ def update_group(req):
             {"security_group": {"name": body["name"], "description": body["description"]}},
         )
     )
-    return {"security_group": _group_view(req.db, _group(req, group["id"]))}
+    return Response(200, {"security_group": _group_view(req.db, _group(req, group["id"]))})
 
 
 def delete_group(req):
@@ -313,7 +315,7 @@ def create_rule(req):
     except errors.Error as exc:
         raise HTTPError(400, exc.message) from None
     rule = neutron_groups.rule_row(req.db, created["id"])
-    return {"security_group_rule": _rule_view(req.db, rule)}
+    return Response(200, {"security_group_rule": _rule_view(req.db, rule)})
 
 
 def delete_rule(req):
@@ -335,7 +337,9 @@ def server_groups(req):
     groups = [neutron_groups.row(req.db, g) for g in dict.fromkeys(ids)]
     views = [_group_view(req.db, g) for g in groups if g is not None]
     # nova sorts them by (tenant_id, name)
-    return {"security_groups": sorted(views, key=lambda g: (g["tenant_id"], g["name"]))}
+    return Response(
+        200, {"security_groups": sorted(views, key=lambda g: (g["tenant_id"], g["name"]))}
+    )
 
 
 # -- networks ----------------------------------------------------------------------------
@@ -356,7 +360,10 @@ def _network_view(network):
 
 
 def list_networks(req):
-    return {"networks": [_network_view(n) for n in neutron_networks.listing(req.db, req.context)]}
+    return Response(
+        200,
+        {"networks": [_network_view(n) for n in neutron_networks.listing(req.db, req.context)]},
+    )
 
 
 def show_network(req):
@@ -364,4 +371,4 @@ def show_network(req):
     found = neutron_networks.row(req.db, network_id)
     if found is None or not neutron_networks.visible(req.context, found):
         raise HTTPError(404, "Network not found")
-    return {"network": _network_view(neutron_networks.view(req.db, found))}
+    return Response(200, {"network": _network_view(neutron_networks.view(req.db, found))})

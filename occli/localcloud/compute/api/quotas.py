@@ -158,7 +158,7 @@ def show_quotas(req):
     _reader_or_admin(req, project_id, "show")
     _verify_project(req, project_id)
     values = quotas.limits(req.db, project_id, req.cloud.config)
-    return {"quota_set": _body(values, hidden(req), project_id)}
+    return Response(200, {"quota_set": _body(values, hidden(req), project_id)})
 
 
 def show_detail(req):
@@ -167,14 +167,14 @@ def show_detail(req):
     _reader_or_admin(req, project_id, "detail")
     _verify_project(req, project_id)
     values = quotas.detail(req.db, project_id, req.cloud.config, user_id)
-    return {"quota_set": _body(values, hidden(req), project_id)}
+    return Response(200, {"quota_set": _body(values, hidden(req), project_id)})
 
 
 def show_defaults(req):
     project_id = req.params["tenant_id"]
     _verify_project(req, project_id)
     values = quotas.defaults(req.db, req.cloud.config)
-    return {"quota_set": _body(values, hidden(req), project_id)}
+    return Response(200, {"quota_set": _body(values, hidden(req), project_id)})
 
 
 def update_quotas(req):
@@ -191,7 +191,7 @@ def update_quotas(req):
     force = common.bool_param(str(data.get("force", "False")), "force")
     quotas.update_project(req.db, project_id, values, force=force)
     values = quotas.limits(req.db, project_id, req.cloud.config)
-    return {"quota_set": _body(values, hidden(req))}
+    return Response(200, {"quota_set": _body(values, hidden(req))})
 
 
 def delete_quotas(req):
@@ -210,7 +210,7 @@ def show_class(req):
     common.require_admin(req, CLASS_POLICY % "show")
     name = req.params["quota_class"]
     values = quotas.class_limits(req.db, name, req.cloud.config)
-    return {"quota_class_set": _body(values, hidden(req, classes=True), name)}
+    return Response(200, {"quota_class_set": _body(values, hidden(req, classes=True), name)})
 
 
 def update_class(req):
@@ -222,4 +222,4 @@ def update_class(req):
     name = req.params["quota_class"]
     quotas.update_class(req.db, name, values)
     values = quotas.class_limits(req.db, name, req.cloud.config)
-    return {"quota_class_set": _body(values, hidden(req, classes=True))}
+    return Response(200, {"quota_class_set": _body(values, hidden(req, classes=True))})

@@ -157,7 +157,7 @@ def console_output(req, server, value):
             length = int(length)
         except ValueError:  # past Python's digit limit: nova's _tail_log reads it as 0
             length = 0
-    return {"output": actions.console_output(server, length)}
+    return Response(200, {"output": actions.console_output(server, length)})
 
 
 # action: (handler, lowest microversion)

@@ -32,7 +32,7 @@ def _addresses(server):
 
 
 def list_ips(req):
-    return {"addresses": _addresses(load(req))}
+    return Response(200, {"addresses": _addresses(load(req))})
 
 
 def show_ips(req):
@@ -40,25 +40,25 @@ def show_ips(req):
     found = _addresses(load(req))
     if network not in found:
         raise HTTPError(404, "Instance is not a member of specified network")
-    return {network: found[network]}
+    return Response(200, {network: found[network]})
 
 
 def list_extensions(req):
-    return {"extensions": extensions.all_extensions()}
+    return Response(200, {"extensions": extensions.all_extensions()})
 
 
 def show_extension(req):
     found = extensions.find(req.params["alias"])
     if found is None:
         raise common.not_found()
-    return {"extension": found}
+    return Response(200, {"extension": found})
 
 
 def show_password(req):
     """The encrypted password a guest posted to the metadata service:
     none ever does here, so it is empty (as nova's until one does)."""
     load(req)
-    return {"password": ""}
+    return Response(200, {"password": ""})
 
 
 def clear_password(req):

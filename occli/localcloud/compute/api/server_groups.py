@@ -125,7 +125,7 @@ def list_groups(req):
     # nova's common.limited: 0 or no limit is the maximum
     page = groups[offset : offset + min(limit or MAX_LIMIT, MAX_LIMIT)]
     members = server_groups.members(req.db, [g["id"] for g in page])
-    return {"server_groups": [view(req, g, members.get(g["id"], [])) for g in page]}
+    return Response(200, {"server_groups": [view(req, g, members.get(g["id"], [])) for g in page]})
 
 
 def create_group(req):
@@ -140,7 +140,9 @@ def create_group(req):
 
 
 def show_group(req):
-    return _one(req, server_groups.get(req.db, common.caller(req), req.params["group_id"]))
+    return Response(
+        200, _one(req, server_groups.get(req.db, common.caller(req), req.params["group_id"]))
+    )
 
 
 def delete_group(req):

@@ -118,7 +118,7 @@ def rescue(req, server, value):
         allow_bfv=req.microversion >= "2.87",
     )
     # nova's [api] enable_instance_password (default True)
-    return {"adminPass": password}
+    return Response(200, {"adminPass": password})
 
 
 def unrescue(req, server, value):
@@ -140,11 +140,13 @@ def change_password(req, server, value):
 
 def diagnostics(req):
     server = load(req)
-    return rescue_rules.diagnostics(common.caller(req), server, req.microversion >= "2.48")
+    return Response(
+        200, rescue_rules.diagnostics(common.caller(req), server, req.microversion >= "2.48")
+    )
 
 
 def topology(req):
-    return rescue_rules.topology(load(req))
+    return Response(200, rescue_rules.topology(load(req)))
 
 
 # action: (handler, lowest microversion), merged into server_actions.ACTIONS

@@ -224,7 +224,7 @@ def list_server_migrations(req):
         for r in records.of_instance(req.db, server["id"], records.LIVE)
         if r["status"] in records.LIVE_IN_PROGRESS
     ]
-    return {"migrations": [_server_migration_view(req, r, server) for r in found]}
+    return Response(200, {"migrations": [_server_migration_view(req, r, server) for r in found]})
 
 
 def show_server_migration(req):
@@ -242,7 +242,7 @@ def show_server_migration(req):
         raise common.not_found(
             "Live migration %s for server %s is not in progress." % (ident, uuid)
         )
-    return {"migration": _server_migration_view(req, record, server)}
+    return Response(200, {"migration": _server_migration_view(req, record, server)})
 
 
 def abort_migration(req):
@@ -369,7 +369,7 @@ def list_migrations(req):
     filters = _search(req)
     found = records.search(req.db, filters)
     if version < "2.59":
-        return {"migrations": [_migration_view(req, r) for r in found]}
+        return Response(200, {"migrations": [_migration_view(req, r) for r in found]})
     raw_limit = req.arg("limit")
     if raw_limit is not None and not _DIGITS.match(raw_limit):
         raise _query_error("limit", raw_limit, "'%s' does not match '^[0-9]*$'" % raw_limit)
@@ -384,4 +384,4 @@ def list_migrations(req):
     body = {"migrations": [_migration_view(req, r) for r in page]}
     if links:
         body["migrations_links"] = links
-    return body
+    return Response(200, body)

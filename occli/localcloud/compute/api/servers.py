@@ -269,7 +269,7 @@ def _list(req, detail):
     body = {"servers": items}
     if next_links:
         body["servers_links"] = next_links
-    return body
+    return Response(200, body)
 
 
 def list_servers(req):
@@ -281,7 +281,7 @@ def list_servers_detail(req):
 
 
 def show_server(req):
-    return {"server": view(req, load(req))}
+    return Response(200, {"server": view(req, load(req))})
 
 
 # -- create, update, delete ---------------------------------------------------------
@@ -370,7 +370,7 @@ def update_server(req):
     if "OS-DCF:diskConfig" in body:
         changes["auto_disk_config"] = int(body["OS-DCF:diskConfig"] == "AUTO")
     servers.update(req.db, server, changes)
-    return {"server": view(req, server, "update")}
+    return Response(200, {"server": view(req, server, "update")})
 
 
 def delete_server(req):

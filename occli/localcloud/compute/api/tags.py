@@ -52,7 +52,7 @@ def _server(req):
 
 
 def list_tags(req):
-    return {"tags": tags.of(_server(req))}
+    return Response(200, {"tags": tags.of(_server(req))})
 
 
 def show_tag(req):
@@ -62,7 +62,7 @@ def show_tag(req):
 
 def replace_tags(req):
     body = schemas.validate(_update_all, req.json())
-    return {"tags": tags.replace(req.db, _server(req), body["tags"])}
+    return Response(200, {"tags": tags.replace(req.db, _server(req), body["tags"])})
 
 
 def add_tag(req):

@@ -15,6 +15,7 @@ import re
 from urllib.parse import urlencode
 
 from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
 from occli.localcloud.compute import usage
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api.quotas import reject_unknown
@@ -109,7 +110,7 @@ def list_usage(req):
         links = _links(req, server_usages, COLLECTION)
         if links:
             body["tenant_usages_links"] = links
-    return body
+    return Response(200, body)
 
 
 def show_usage(req):
@@ -124,15 +125,15 @@ def show_usage(req):
         links = _links(req, server_usages, "%s/%s" % (COLLECTION, project_id))
         if links:
             body["tenant_usage_links"] = links
-    return body
+    return Response(200, body)
 
 
 def list_audit_log(req):
     common.require_admin(req, AUDIT_POLICY % "list")
-    return {"instance_usage_audit_logs": usage.audit_log(req.db)}
+    return Response(200, {"instance_usage_audit_logs": usage.audit_log(req.db)})
 
 
 def show_audit_log(req):
     common.require_admin(req, AUDIT_POLICY % "show")
     before = usage.parse_before(req.params["before_timestamp"])
-    return {"instance_usage_audit_log": usage.audit_log(req.db, before)}
+    return Response(200, {"instance_usage_audit_log": usage.audit_log(req.db, before)})

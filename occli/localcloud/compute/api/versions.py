@@ -1,6 +1,7 @@
 """Nova's version documents: ``/compute/`` (both versions), ``/compute/v2/``
 and ``/compute/v2.1/`` (no token needed)."""
 
+from occli.localcloud.app import Response
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import microversions
 
@@ -31,30 +32,34 @@ def _links(req, path):
 
 
 def versions(req):
-    return {
-        "versions": [dict(_V20, links=_links(req, "v2")), dict(_V21, links=_links(req, "v2.1"))]
-    }
+    return Response(
+        200,
+        {"versions": [dict(_V20, links=_links(req, "v2")), dict(_V21, links=_links(req, "v2.1"))]},
+    )
 
 
 def _document(req, doc, path, media_version):
     links = _links(req, path) + [
         {"rel": "describedby", "type": "text/html", "href": "http://docs.openstack.org/"}
     ]
-    return {
-        "version": dict(
-            doc,
-            links=links,
-            **{
-                "media-types": [
-                    {
-                        "base": "application/json",
-                        "type": "application/vnd.openstack.compute+json;version=%s"
-                        % media_version,
-                    }
-                ]
-            },
-        )
-    }
+    return Response(
+        200,
+        {
+            "version": dict(
+                doc,
+                links=links,
+                **{
+                    "media-types": [
+                        {
+                            "base": "application/json",
+                            "type": "application/vnd.openstack.compute+json;version=%s"
+                            % media_version,
+                        }
+                    ]
+                },
+            )
+        },
+    )
 
 
 def version_v2(req):

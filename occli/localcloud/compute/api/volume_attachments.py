@@ -103,7 +103,7 @@ def list_attachments(req):
     found = volume_attach.items(server)
     limit = common.MAX_LIMIT if limit is None else min(limit, common.MAX_LIMIT)
     page = found[offset : offset + limit]
-    return {"volumeAttachments": [_view(req, server, item) for item in page]}
+    return Response(200, {"volumeAttachments": [_view(req, server, item) for item in page]})
 
 
 def show_attachment(req):
@@ -111,7 +111,7 @@ def show_attachment(req):
     item = volume_attach.find(server, req.params["volume_id"])
     if item is None:
         raise volume_attach.not_attached(server["id"], req.params["volume_id"])
-    return {"volumeAttachment": _view(req, server, item)}
+    return Response(200, {"volumeAttachment": _view(req, server, item)})
 
 
 def attach(req):
@@ -137,7 +137,7 @@ def attach(req):
         view["tag"] = item.get("tag")
     if req.microversion >= "2.79":
         view["delete_on_termination"] = item["delete_on_termination"]
-    return {"volumeAttachment": view}
+    return Response(200, {"volumeAttachment": view})
 
 
 def update_attachment(req):

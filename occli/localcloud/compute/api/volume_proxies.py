@@ -165,13 +165,13 @@ def list_volumes(req):
         None,
         None,
     )
-    return {"volumes": _volume_views(req, _page(req, found))}
+    return Response(200, {"volumes": _volume_views(req, _page(req, found))})
 
 
 def show_volume(req):
     volumes, _ = _rules(req)
     volume = volumes.get(req.db, req.context, req.params["item_id"], _lazy(req))
-    return {"volume": _volume_views(req, [volume])[0]}
+    return Response(200, {"volume": _volume_views(req, [volume])[0]})
 
 
 def create_volume(req):
@@ -220,7 +220,7 @@ def list_snapshots(req):
         None,
         None,
     )
-    return {"snapshots": [_snapshot_view(s) for s in _page(req, found)]}
+    return Response(200, {"snapshots": [_snapshot_view(s) for s in _page(req, found)]})
 
 
 def show_snapshot(req):
@@ -228,7 +228,7 @@ def show_snapshot(req):
     snap = snapshots.get(
         req.db, req.context, req.params["item_id"], _lazy(req, "volume_snapshots")
     )
-    return {"snapshot": _snapshot_view(snap)}
+    return Response(200, {"snapshot": _snapshot_view(snap)})
 
 
 def create_snapshot(req):
@@ -248,7 +248,7 @@ def create_snapshot(req):
         None,
         values.truthy(body.get("force", False)),
     )
-    return {"snapshot": _snapshot_view(snap)}
+    return Response(200, {"snapshot": _snapshot_view(snap)})
 
 
 def delete_snapshot(req):
