@@ -2,11 +2,10 @@
 
 Each OpenStack service is a :class:`Service` mounted under a URL prefix
 (identity at ``/``, compute at ``/compute``, …). A service lists its routes;
-a route handler takes a :class:`Request` and returns a :class:`Response`
-(the one form for new handlers; older ones still return a bare JSON-able
-body for 200 or a ``(status, body)`` tuple, see :func:`as_response`) and
-raises :class:`HTTPError` for failures, which the service renders in its
-own project's error shape (nova faults, keystone errors, heat errors, …).
+a route handler takes a :class:`Request`, returns a :class:`Response` (the
+one form, checked by :func:`as_response`) and raises :class:`HTTPError` for
+failures, which the service renders in its own project's error shape (nova
+faults, keystone errors, heat errors, …).
 
 A route runs in a read transaction (GET, HEAD: never the write lock) or a
 write transaction (other methods) of the store, or in none (see
@@ -519,11 +518,11 @@ class Application:
                 req.db = None
             else:
                 svc.before(req)
-            return as_response(route.handler(req))
+            return as_response(route.handler(req), route.handler)
         with store.read() if route.mode == "read" else store.transaction() as db:
             req.db = db
             self._before(req, svc, route)
-            return as_response(route.handler(req))
+            return as_response(route.handler(req), route.handler)
 
     def _before(self, req, svc, route):
         if route.auth:
@@ -574,13 +573,13 @@ def version_gate(handler, min_version=None, max_version=None):
     return gated
 
 
-def as_response(result):
-    """A handler's result as a :class:`Response`: a :class:`Response`
-    (the one form, doc/localcloud-internals.md "Writing a service") as it
-    is; the older handlers' ``(status, body[, headers])`` tuple or bare
-    body (200) converted until those handlers are."""
-    if isinstance(result, Response):
-        return result
-    if isinstance(result, tuple):
-        return Response(*result)
-    return Response(200, result)
+def as_response(result: object, handler: object) -> Response:
+    """``handler``'s result, checked: a :class:`Response`, the one form a
+    handler returns (doc/localcloud-internals.md "Writing a service");
+    anything else is a bug, a TypeError the application logs as a 500."""
+    if not isinstance(result, Response):
+        raise TypeError(
+            "handler %s returned %s, not a Response"
+            % (getattr(handler, "__name__", repr(handler)), type(result).__name__)
+        )
+    return result

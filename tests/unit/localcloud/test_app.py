@@ -27,10 +27,11 @@ class NovaLikeService(Service):
         self.route("GET", "/things", self.list_things)
         self.route("POST", "/things", self.create_thing)
         self.route("GET", "/boom", self.boom)
-        self.route("GET", "/public", lambda req: {"ok": True}, auth=False)
+        self.route("GET", "/public", lambda req: Response(200, {"ok": True}), auth=False)
         self.route("GET", "/sneaky", self.sneaky_write)
         self.route("GET", "/counted", self.counted_read)
         self.route("DELETE", "/things", lambda req: Response(204))
+        self.route("POST", "/bare", self.bare_body)
 
     def migrations(self):
         return [("novalike", ["CREATE TABLE things (name TEXT NOT NULL)"])]
@@ -48,7 +49,7 @@ class NovaLikeService(Service):
 
     def list_things(self, req):
         rows = req.db.execute("SELECT name FROM things ORDER BY name")
-        return {"things": [r["name"] for r in rows], "who": req.context.user_name}
+        return Response(200, {"things": [r["name"] for r in rows], "who": req.context.user_name})
 
     def create_thing(self, req):
         body = req.json()
@@ -64,7 +65,7 @@ class NovaLikeService(Service):
 
     def sneaky_write(self, req):
         req.db.execute("INSERT INTO things (name) VALUES ('sneaky')")
-        return {}
+        return Response(200, {})
 
     def counted_read(self, req):
         """Persists a computed change the way GET handlers must: in a short
@@ -72,7 +73,12 @@ class NovaLikeService(Service):
         rows = req.db.execute("SELECT name FROM things").fetchall()
         with req.cloud.store.transaction() as db:
             db.execute("INSERT INTO things (name) VALUES ('counted')")
-        return {"things": [r["name"] for r in rows]}
+        return Response(200, {"things": [r["name"] for r in rows]})
+
+    def bare_body(self, req):
+        """A bug: a write, then a bare body instead of a Response."""
+        req.db.execute("INSERT INTO things (name) VALUES ('bare')")
+        return {"name": "bare"}
 
 
 @pytest.fixture
@@ -158,6 +164,14 @@ def test_unexpected_exception_is_500_in_service_shape(nova, caplog):
     assert result.json()["computeFault"]["code"] == 500
     assert "internal detail" not in result.body.decode()
     assert "unhandled error in GET /novalike/boom" in caplog.text
+
+
+def test_a_handler_not_returning_a_response_is_a_logged_500(nova, caplog):
+    result = nova.post("/novalike/bare", token=nova.token())
+    assert result.status == 500
+    assert result.json()["computeFault"]["code"] == 500
+    assert "TypeError: handler bare_body returned dict, not a Response" in caplog.text
+    assert _count(nova, "things") == 0
 
 
 def test_malformed_body_is_400_and_changes_nothing(client):

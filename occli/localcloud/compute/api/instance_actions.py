@@ -91,7 +91,7 @@ def recording(method, pattern, handler):
 
     def recorded(req):
         before = _host_before(req) if "{}" in key[1] else None
-        result = as_response(handler(req))
+        result = as_response(handler(req), handler)
         if 200 <= result.status < 300:
             _record(req, fixed, before)
         return result
