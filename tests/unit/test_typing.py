@@ -1,5 +1,6 @@
-"""The SDK ships its types: ``py.typed``, and annotations on the typed core
-(``occli.client``, ``exceptions``, ``api_versions``, ``config``) that
+"""The SDK ships its types: ``py.typed``, and annotations on the typed SDK
+(the core — ``occli.client``, ``exceptions``, ``api_versions``, ``config``,
+``base``, ``transport``… — and every manager module of ``occli.v2``) that
 resolve to real classes.
 
 Names a module imports only for type checkers (``if TYPE_CHECKING:``, so
@@ -13,12 +14,14 @@ import importlib
 import importlib.resources
 import inspect
 import pathlib
+import pkgutil
 import pydoc
 import typing
 
 import pytest
 
 import occli
+import occli.v2
 from occli import client as client_module
 
 ROOT = pathlib.Path(__file__).parents[2]
@@ -29,7 +32,13 @@ TYPED = [
     "occli.config",
     "occli.clouds_yaml",
     "occli.profiles",
-]
+    "occli.base",
+    "occli.transport",
+    "occli.waiters",
+    "occli.v2",
+] + sorted(
+    info.name for info in pkgutil.iter_modules(occli.v2.__path__, "occli.v2.") if not info.ispkg
+)
 
 
 def type_checking_names(module):
