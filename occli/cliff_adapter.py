@@ -115,11 +115,12 @@ def make_command(name, func, dist=None):
     else:
         from cliff.command import Command as base
 
-    def _load_hooks(self):
-        # cliff looks for hooks under "<namespace>.<command>" entry points
-        # with stevedore on every run; occli's command manager has no
-        # namespace, so there are none to find
-        self._hooks = []
+    def __init__(self, app, app_args):
+        # no cmd_name, so cliff (which passes one only to a constructor
+        # taking it) looks for no command hooks: a stevedore scan of
+        # "<namespace>.<command>" entry points on every run, and occli's
+        # command manager has no namespace, so there are none to find
+        base.__init__(self, app, app_args)
 
     def get_epilog(self):
         # cliff's own asks importlib.metadata.packages_distributions(), a
@@ -129,6 +130,7 @@ def make_command(name, func, dist=None):
         return ""
 
     def _load_formatter_plugins(self):
+        # cliff's hook for its tests, private: tests/unit/test_cliff_contract.py
         return Formatters(LIST_FORMATTERS if kind == "list" else SHOW_FORMATTERS)
 
     def get_parser(self, prog_name):
@@ -189,8 +191,9 @@ def make_command(name, func, dist=None):
             else:
                 data = tuple(cell(v) for v in data)
         wanted = getattr(parsed_args, "columns", None)
-        norm = self._normalize_column_name
-        if wanted and not ({norm(c) for c in wanted} & {norm(c) for c in column_names}):
+        if wanted and not (
+            {_column_key(c) for c in wanted} & {_column_key(c) for c in column_names}
+        ):
             from occli import exceptions
 
             raise exceptions.ValidationError(
@@ -205,7 +208,7 @@ def make_command(name, func, dist=None):
         "get_parser": get_parser,
         "take_action": take_action,
         "do_function": func,
-        "_load_hooks": _load_hooks,
+        "__init__": __init__,
         "get_epilog": get_epilog,
     }
     attrs["run"] = run
@@ -214,6 +217,13 @@ def make_command(name, func, dist=None):
             produce_output=produce_output, _load_formatter_plugins=_load_formatter_plugins
         )
     return type("Cmd_" + name.replace(" ", "_"), (base,), attrs)
+
+
+def _column_key(name):
+    """A column name as ``-c`` matches it: cliff's normalisation (its
+    private ``DisplayCommandBase._normalize_column_name``), ``Server Name``
+    for ``server_name``."""
+    return name.lower().strip().replace(" ", "_")
 
 
 def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:

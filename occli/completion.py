@@ -130,9 +130,11 @@ class CompleteCommand(complete.CompleteCommand):
     Example: source <(occli complete)
     """
 
-    def __init__(self, app, app_args, cmd_name=None):
-        # cliff looks its shells up with stevedore; occli knows its two
-        command.Command.__init__(self, app, app_args, cmd_name)
+    def __init__(self, app, app_args):
+        # cliff's own looks its shells up with stevedore (occli knows its
+        # two) and, given a cmd_name, command hooks (occli has none); its
+        # get_actions needs only the app (tests/unit/test_cliff_contract.py)
+        command.Command.__init__(self, app, app_args)
 
     def get_parser(self, prog_name):
         parser = command.Command.get_parser(self, prog_name)

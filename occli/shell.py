@@ -137,8 +137,9 @@ def _summary_of(command_class):
 class HelpCommand(help.HelpCommand):
     """print detailed help for another command"""
 
-    def _load_hooks(self):
-        self._hooks = []  # no stevedore scan: occli has no command hooks
+    def __init__(self, app, app_args):
+        # no cmd_name: no stevedore scan for command hooks (occli has none)
+        super().__init__(app, app_args)
 
     def get_epilog(self):
         return ""
@@ -299,7 +300,8 @@ class OcCLI(app.App):
                 summary=registry.summary(name),
                 dist=registry.dist_of(name),
             )
-            # what cliff uses of an entry point: name, value, load()
+            # what cliff uses of an entry point: name, value, load();
+            # add_command would import the module (tests/unit/test_cliff_contract.py)
             self.command_manager.commands[name] = cast("commandmanager.EntryPointWrapper", command)
 
     def build_option_parser(self, description, version, argparse_kwargs=None):
