@@ -10,8 +10,3 @@ URL forms); one module per resource registers its handlers —
 them. Handlers turn requests into plain values, call the rules in
 :mod:`occli.localcloud.compute` and render what they return.
 """
-
-from occli.localcloud.compute.api.service import FAULT_NAMES
-from occli.localcloud.compute.api.service import ComputeService
-
-__all__ = ["FAULT_NAMES", "ComputeService"]

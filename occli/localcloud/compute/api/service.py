@@ -9,6 +9,7 @@ hosts (``seed``).
 
 import sqlite3
 
+from occli.localcloud import fault_names
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Service
 from occli.localcloud.compute import flavors as flavor_rules
@@ -67,20 +68,6 @@ RESOURCES = (
     network_proxies,
 )
 
-FAULT_NAMES = {
-    400: "badRequest",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "itemNotFound",
-    405: "badMethod",
-    409: "conflictingRequest",
-    413: "overLimit",
-    415: "badMediaType",
-    429: "overLimit",
-    501: "notImplemented",
-    503: "serviceUnavailable",
-}
-
 
 # webob's HTTPNotFound as JSON: what nova's router answers for a path (or
 # method) it has no route for
@@ -97,7 +84,7 @@ def _content_type(resp):
         resp.status >= 400
         and isinstance(resp.body, dict)
         and len(resp.body) == 1
-        and next(iter(resp.body)) in (*FAULT_NAMES.values(), "computeFault")
+        and next(iter(resp.body)) in (*fault_names.NOVA_FAULT_NAMES.values(), fault_names.DEFAULT)
         and resp.status != 401
         and resp.content_type == "application/json"
     ):
@@ -287,4 +274,4 @@ class ComputeService(Service):
         body = {"code": status, "message": message}
         if status in (413, 429) and "retryAfter" in extra:
             body["retryAfter"] = extra["retryAfter"]
-        return {FAULT_NAMES.get(status, "computeFault"): body}
+        return {fault_names.fault_name(status, fault_names.NOVA_FAULT_NAMES): body}

@@ -12,6 +12,7 @@ per resource with ``register(service)`` (``RESOURCES``), the rules in
 
 import re
 
+from occli.localcloud import fault_names
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.app import Service
@@ -30,18 +31,6 @@ from occli.localcloud.volume.api import volumes
 # The API modules, each with register(service), in route order.
 RESOURCES = (versions, volumes, metadata, snapshots, types, attachments, quotas)
 
-FAULT_NAMES = {
-    400: "badRequest",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "itemNotFound",
-    405: "badMethod",
-    409: "conflictingRequest",
-    413: "overLimit",
-    415: "badMediaType",
-    501: "notImplemented",
-    503: "serviceUnavailable",
-}
 _PROJECT_ID = re.compile(r"^[0-9a-fA-F\-]+$")
 
 # cinder's policy rule of each write route: (method, pattern) -> rule
@@ -104,7 +93,7 @@ class VolumeService(Service):
         if status == 413 and "retryAfter" in extra:
             body["retryAfter"] = extra["retryAfter"]
             headers["Retry-After"] = extra["retryAfter"]
-        return Response(status, {FAULT_NAMES.get(status, "computeFault"): body}, headers=headers)
+        return Response(status, {fault_names.fault_name(status): body}, headers=headers)
 
     def policy_denied(self, req, route):
         pattern = route.pattern.replace("/{project_id}", "", 1)[len(self.api_prefix) :]
