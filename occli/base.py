@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 from typing import Any
 from typing import Literal
+from typing import Protocol
 from typing import overload
 from urllib.parse import parse_qs
 from urllib.parse import urlparse
@@ -25,9 +26,29 @@ from occli import exceptions
 if TYPE_CHECKING:
     import requests
     from keystoneauth1 import adapter as ks_adapter
+    from keystoneauth1 import session as ks_session
 
     from occli import api_versions
-    from occli import client as occli_client
+
+
+class ClientLike(Protocol):
+    """What a manager uses of its client (:class:`occli.client.Client` is
+    one): the session, the adapter and microversion of a service, its
+    versioned root, and the other managers (by attribute). Named here, not
+    imported, so that base sits below the client in the import graph."""
+
+    session: "ks_session.Session"
+
+    def adapter(self, service_type: str) -> "ks_adapter.Adapter": ...
+
+    def api_version(self, service_type: str) -> "api_versions.APIVersion | None": ...
+
+    def service_root(self, service_type: str, version: str) -> str: ...
+
+    def pinned_compute_version(self) -> "api_versions.APIVersion | None": ...
+
+    def __getattr__(self, name: str) -> Any: ...
+
 
 _IDEMPOTENT = frozenset(("GET", "HEAD", "PUT", "DELETE"))
 #: keystoneauth1's redirect statuses: one that is the answer was not followed.
@@ -188,7 +209,7 @@ class Manager:
     list: Callable[..., Any]
     get: Callable[..., Any]
 
-    def __init__(self, client: "occli_client.Client") -> None:
+    def __init__(self, client: ClientLike) -> None:
         self.client = client
 
     @property

@@ -294,7 +294,7 @@ class SoftwareDeploymentManager(base.Manager):
                 "Unsupported signal transport %s (use %s)."
                 % (signal_transport, " or ".join(SIGNAL_TRANSPORTS))
             )
-        server = self.client.servers.find_resource(server)
+        target: base.Resource = self.client.servers.find_resource(server)
         source = None
         if config is not None:
             source = self.client.software_configs.find_resource(config)
@@ -311,7 +311,7 @@ class SoftwareDeploymentManager(base.Manager):
         try:
             derived = self.client.software_configs.create(
                 **build_derived_config(
-                    source, name, input_values, server.id, action, signal_transport, signal_id
+                    source, name, input_values, target.id, action, signal_transport, signal_id
                 )
             )
             if signal_transport == NO_SIGNAL:
@@ -320,7 +320,7 @@ class SoftwareDeploymentManager(base.Manager):
                 status, reason = IN_PROGRESS, DEPLOY_DATA_AVAILABLE
             return self.create(
                 config_id=derived.id,
-                server_id=server.id,
+                server_id=target.id,
                 input_values=input_values,
                 action=action,
                 status=status,
