@@ -28,45 +28,45 @@ if TYPE_CHECKING:
 
     from occli import config
     from occli import transport
-    from occli.v2.aggregates import AggregateManager
-    from occli.v2.availability_zones import AvailabilityZoneManager
-    from occli.v2.extensions import ExtensionManager
-    from occli.v2.extensions import NetworkExtensionManager
-    from occli.v2.flavors import FlavorManager
-    from occli.v2.floating_ips import FloatingIPManager
-    from occli.v2.hypervisors import HypervisorManager
-    from occli.v2.identity import DomainManager
-    from occli.v2.identity import ProjectManager
-    from occli.v2.identity import RoleAssignmentManager
-    from occli.v2.identity import RoleManager
-    from occli.v2.identity import UserManager
-    from occli.v2.images import ImageManager
-    from occli.v2.instance_actions import InstanceActionManager
-    from occli.v2.interface_attachments import InterfaceAttachmentManager
-    from occli.v2.keypairs import KeypairManager
-    from occli.v2.limits import LimitsManager
-    from occli.v2.migrations import MigrationManager
-    from occli.v2.network_quotas import NetworkQuotaManager
-    from occli.v2.networks import NetworkManager
-    from occli.v2.networks import SubnetManager
-    from occli.v2.object_store import ObjectStoreManager
-    from occli.v2.ports import PortManager
-    from occli.v2.quotas import QuotaClassSetManager
-    from occli.v2.quotas import QuotaSetManager
-    from occli.v2.security_groups import SecurityGroupManager
-    from occli.v2.security_groups import SecurityGroupRuleManager
-    from occli.v2.server_groups import ServerGroupManager
-    from occli.v2.server_migrations import ServerMigrationManager
-    from occli.v2.servers import ServerManager
-    from occli.v2.services import ServiceManager
-    from occli.v2.software_configs import SoftwareConfigManager
-    from occli.v2.software_deployments import SoftwareDeploymentManager
-    from occli.v2.usage import InstanceUsageAuditLogManager
-    from occli.v2.usage import UsageManager
-    from occli.v2.volume_attachments import VolumeAttachmentManager
-    from occli.v2.volume_quotas import VolumeQuotaManager
-    from occli.v2.volumes import VolumeManager
-    from occli.v2.volumes import VolumeSnapshotManager
+    from occli.v2.block_storage.volume_quotas import VolumeQuotaManager
+    from occli.v2.block_storage.volumes import VolumeManager
+    from occli.v2.block_storage.volumes import VolumeSnapshotManager
+    from occli.v2.compute.aggregates import AggregateManager
+    from occli.v2.compute.availability_zones import AvailabilityZoneManager
+    from occli.v2.compute.extensions import ExtensionManager
+    from occli.v2.compute.flavors import FlavorManager
+    from occli.v2.compute.hypervisors import HypervisorManager
+    from occli.v2.compute.instance_actions import InstanceActionManager
+    from occli.v2.compute.interface_attachments import InterfaceAttachmentManager
+    from occli.v2.compute.keypairs import KeypairManager
+    from occli.v2.compute.limits import LimitsManager
+    from occli.v2.compute.migrations import MigrationManager
+    from occli.v2.compute.quotas import QuotaClassSetManager
+    from occli.v2.compute.quotas import QuotaSetManager
+    from occli.v2.compute.server_groups import ServerGroupManager
+    from occli.v2.compute.server_migrations import ServerMigrationManager
+    from occli.v2.compute.servers import ServerManager
+    from occli.v2.compute.services import ServiceManager
+    from occli.v2.compute.usage import InstanceUsageAuditLogManager
+    from occli.v2.compute.usage import UsageManager
+    from occli.v2.compute.volume_attachments import VolumeAttachmentManager
+    from occli.v2.identity.identity import DomainManager
+    from occli.v2.identity.identity import ProjectManager
+    from occli.v2.identity.identity import RoleAssignmentManager
+    from occli.v2.identity.identity import RoleManager
+    from occli.v2.identity.identity import UserManager
+    from occli.v2.image.images import ImageManager
+    from occli.v2.network.extensions import NetworkExtensionManager
+    from occli.v2.network.floating_ips import FloatingIPManager
+    from occli.v2.network.network_quotas import NetworkQuotaManager
+    from occli.v2.network.networks import NetworkManager
+    from occli.v2.network.networks import SubnetManager
+    from occli.v2.network.ports import PortManager
+    from occli.v2.network.security_groups import SecurityGroupManager
+    from occli.v2.network.security_groups import SecurityGroupRuleManager
+    from occli.v2.object_store.object_store import ObjectStoreManager
+    from occli.v2.orchestration.software_configs import SoftwareConfigManager
+    from occli.v2.orchestration.software_deployments import SoftwareDeploymentManager
 
 LOG = logging.getLogger(__name__)
 
@@ -121,90 +121,112 @@ class Client:
     #: The resolved cloud settings; None when the Client was given a session.
     cloud_config: "config.CloudConfig | None"
 
-    servers: "BuiltinManager[ServerManager]" = BuiltinManager("occli.v2.servers:ServerManager")
-    flavors: "BuiltinManager[FlavorManager]" = BuiltinManager("occli.v2.flavors:FlavorManager")
-    images: "BuiltinManager[ImageManager]" = BuiltinManager("occli.v2.images:ImageManager")
-    keypairs: "BuiltinManager[KeypairManager]" = BuiltinManager("occli.v2.keypairs:KeypairManager")
-    services: "BuiltinManager[ServiceManager]" = BuiltinManager("occli.v2.services:ServiceManager")
-    hypervisors: "BuiltinManager[HypervisorManager]" = BuiltinManager(
-        "occli.v2.hypervisors:HypervisorManager"
+    servers: "BuiltinManager[ServerManager]" = BuiltinManager(
+        "occli.v2.compute.servers:ServerManager"
     )
-    limits: "BuiltinManager[LimitsManager]" = BuiltinManager("occli.v2.limits:LimitsManager")
-    quotas: "BuiltinManager[QuotaSetManager]" = BuiltinManager("occli.v2.quotas:QuotaSetManager")
+    flavors: "BuiltinManager[FlavorManager]" = BuiltinManager(
+        "occli.v2.compute.flavors:FlavorManager"
+    )
+    images: "BuiltinManager[ImageManager]" = BuiltinManager("occli.v2.image.images:ImageManager")
+    keypairs: "BuiltinManager[KeypairManager]" = BuiltinManager(
+        "occli.v2.compute.keypairs:KeypairManager"
+    )
+    services: "BuiltinManager[ServiceManager]" = BuiltinManager(
+        "occli.v2.compute.services:ServiceManager"
+    )
+    hypervisors: "BuiltinManager[HypervisorManager]" = BuiltinManager(
+        "occli.v2.compute.hypervisors:HypervisorManager"
+    )
+    limits: "BuiltinManager[LimitsManager]" = BuiltinManager(
+        "occli.v2.compute.limits:LimitsManager"
+    )
+    quotas: "BuiltinManager[QuotaSetManager]" = BuiltinManager(
+        "occli.v2.compute.quotas:QuotaSetManager"
+    )
     quota_classes: "BuiltinManager[QuotaClassSetManager]" = BuiltinManager(
-        "occli.v2.quotas:QuotaClassSetManager"
+        "occli.v2.compute.quotas:QuotaClassSetManager"
     )
     network_quotas: "BuiltinManager[NetworkQuotaManager]" = BuiltinManager(
-        "occli.v2.network_quotas:NetworkQuotaManager"
+        "occli.v2.network.network_quotas:NetworkQuotaManager"
     )
     volume_quotas: "BuiltinManager[VolumeQuotaManager]" = BuiltinManager(
-        "occli.v2.volume_quotas:VolumeQuotaManager"
+        "occli.v2.block_storage.volume_quotas:VolumeQuotaManager"
     )
-    usage: "BuiltinManager[UsageManager]" = BuiltinManager("occli.v2.usage:UsageManager")
+    usage: "BuiltinManager[UsageManager]" = BuiltinManager("occli.v2.compute.usage:UsageManager")
     usage_audit_logs: "BuiltinManager[InstanceUsageAuditLogManager]" = BuiltinManager(
-        "occli.v2.usage:InstanceUsageAuditLogManager"
+        "occli.v2.compute.usage:InstanceUsageAuditLogManager"
     )
     availability_zones: "BuiltinManager[AvailabilityZoneManager]" = BuiltinManager(
-        "occli.v2.availability_zones:AvailabilityZoneManager"
+        "occli.v2.compute.availability_zones:AvailabilityZoneManager"
     )
     extensions: "BuiltinManager[ExtensionManager]" = BuiltinManager(
-        "occli.v2.extensions:ExtensionManager"
+        "occli.v2.compute.extensions:ExtensionManager"
     )
     network_extensions: "BuiltinManager[NetworkExtensionManager]" = BuiltinManager(
-        "occli.v2.extensions:NetworkExtensionManager"
+        "occli.v2.network.extensions:NetworkExtensionManager"
     )
     aggregates: "BuiltinManager[AggregateManager]" = BuiltinManager(
-        "occli.v2.aggregates:AggregateManager"
+        "occli.v2.compute.aggregates:AggregateManager"
     )
     server_migrations: "BuiltinManager[ServerMigrationManager]" = BuiltinManager(
-        "occli.v2.server_migrations:ServerMigrationManager"
+        "occli.v2.compute.server_migrations:ServerMigrationManager"
     )
     migrations: "BuiltinManager[MigrationManager]" = BuiltinManager(
-        "occli.v2.migrations:MigrationManager"
+        "occli.v2.compute.migrations:MigrationManager"
     )
     server_groups: "BuiltinManager[ServerGroupManager]" = BuiltinManager(
-        "occli.v2.server_groups:ServerGroupManager"
+        "occli.v2.compute.server_groups:ServerGroupManager"
     )
     instance_action: "BuiltinManager[InstanceActionManager]" = BuiltinManager(
-        "occli.v2.instance_actions:InstanceActionManager"
+        "occli.v2.compute.instance_actions:InstanceActionManager"
     )
     software_configs: "BuiltinManager[SoftwareConfigManager]" = BuiltinManager(
-        "occli.v2.software_configs:SoftwareConfigManager"
+        "occli.v2.orchestration.software_configs:SoftwareConfigManager"
     )
     software_deployments: "BuiltinManager[SoftwareDeploymentManager]" = BuiltinManager(
-        "occli.v2.software_deployments:SoftwareDeploymentManager"
+        "occli.v2.orchestration.software_deployments:SoftwareDeploymentManager"
     )
     object_store: "BuiltinManager[ObjectStoreManager]" = BuiltinManager(
-        "occli.v2.object_store:ObjectStoreManager"
+        "occli.v2.object_store.object_store:ObjectStoreManager"
     )
-    domains: "BuiltinManager[DomainManager]" = BuiltinManager("occli.v2.identity:DomainManager")
-    projects: "BuiltinManager[ProjectManager]" = BuiltinManager("occli.v2.identity:ProjectManager")
-    users: "BuiltinManager[UserManager]" = BuiltinManager("occli.v2.identity:UserManager")
-    roles: "BuiltinManager[RoleManager]" = BuiltinManager("occli.v2.identity:RoleManager")
+    domains: "BuiltinManager[DomainManager]" = BuiltinManager(
+        "occli.v2.identity.identity:DomainManager"
+    )
+    projects: "BuiltinManager[ProjectManager]" = BuiltinManager(
+        "occli.v2.identity.identity:ProjectManager"
+    )
+    users: "BuiltinManager[UserManager]" = BuiltinManager("occli.v2.identity.identity:UserManager")
+    roles: "BuiltinManager[RoleManager]" = BuiltinManager("occli.v2.identity.identity:RoleManager")
     role_assignments: "BuiltinManager[RoleAssignmentManager]" = BuiltinManager(
-        "occli.v2.identity:RoleAssignmentManager"
+        "occli.v2.identity.identity:RoleAssignmentManager"
     )
-    networks: "BuiltinManager[NetworkManager]" = BuiltinManager("occli.v2.networks:NetworkManager")
-    subnets: "BuiltinManager[SubnetManager]" = BuiltinManager("occli.v2.networks:SubnetManager")
-    ports: "BuiltinManager[PortManager]" = BuiltinManager("occli.v2.ports:PortManager")
+    networks: "BuiltinManager[NetworkManager]" = BuiltinManager(
+        "occli.v2.network.networks:NetworkManager"
+    )
+    subnets: "BuiltinManager[SubnetManager]" = BuiltinManager(
+        "occli.v2.network.networks:SubnetManager"
+    )
+    ports: "BuiltinManager[PortManager]" = BuiltinManager("occli.v2.network.ports:PortManager")
     security_groups: "BuiltinManager[SecurityGroupManager]" = BuiltinManager(
-        "occli.v2.security_groups:SecurityGroupManager"
+        "occli.v2.network.security_groups:SecurityGroupManager"
     )
     security_group_rules: "BuiltinManager[SecurityGroupRuleManager]" = BuiltinManager(
-        "occli.v2.security_groups:SecurityGroupRuleManager"
+        "occli.v2.network.security_groups:SecurityGroupRuleManager"
     )
     floating_ips: "BuiltinManager[FloatingIPManager]" = BuiltinManager(
-        "occli.v2.floating_ips:FloatingIPManager"
+        "occli.v2.network.floating_ips:FloatingIPManager"
     )
-    volumes: "BuiltinManager[VolumeManager]" = BuiltinManager("occli.v2.volumes:VolumeManager")
+    volumes: "BuiltinManager[VolumeManager]" = BuiltinManager(
+        "occli.v2.block_storage.volumes:VolumeManager"
+    )
     volume_snapshots: "BuiltinManager[VolumeSnapshotManager]" = BuiltinManager(
-        "occli.v2.volumes:VolumeSnapshotManager"
+        "occli.v2.block_storage.volumes:VolumeSnapshotManager"
     )
     volume_attachments: "BuiltinManager[VolumeAttachmentManager]" = BuiltinManager(
-        "occli.v2.volume_attachments:VolumeAttachmentManager"
+        "occli.v2.compute.volume_attachments:VolumeAttachmentManager"
     )
     interface_attachments: "BuiltinManager[InterfaceAttachmentManager]" = BuiltinManager(
-        "occli.v2.interface_attachments:InterfaceAttachmentManager"
+        "occli.v2.compute.interface_attachments:InterfaceAttachmentManager"
     )
 
     @classmethod

@@ -23,7 +23,7 @@ from occli import base
 from occli import exceptions
 
 if TYPE_CHECKING:
-    from occli.v2 import software_deployments
+    from occli.v2.orchestration import software_deployments
 
 LOG = logging.getLogger(__name__)
 
@@ -284,7 +284,7 @@ def wait_for_deployment(
 ) -> base.Resource:
     """Poll a Heat software deployment until COMPLETE; ResourceInErrorState
     on FAILED, NotFound if it disappears."""
-    from occli.v2 import software_deployments as sd
+    from occli.v2.orchestration import software_deployments as sd
 
     def done(obj: base.Resource | None) -> bool:
         if obj is None:

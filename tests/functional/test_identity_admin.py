@@ -2,7 +2,7 @@
 real CLI, and with openstacksdk, against a local cloud of its own; the two
 seeded member projects (``local``: demo, ``local-alt``: alt) kept apart.
 
-Until ``occli.v2.commands.identity_admin`` is listed under
+Until ``occli.v2.identity.commands.identity_admin`` is listed under
 ``occli.commands`` in setup.cfg, the ``occli`` fixture adds its commands to
 the App itself; afterwards they come from the entry point.
 """
@@ -34,7 +34,7 @@ def occli(cloud, monkeypatch, tmp_path):
     from occli import cliff_adapter
     from occli import plugins
     from occli import shell
-    from occli.v2.commands import identity_admin
+    from occli.v2.identity.commands import identity_admin
 
     class App(shell.OcCLI):
         def _register_commands(self, plugin_dirs=()):

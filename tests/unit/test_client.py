@@ -56,7 +56,7 @@ def test_builtin_managers_are_attributes_created_once(client):
 def test_the_registry_sees_the_same_builtin_managers():
     builtins = client_module.Client.builtin_managers()
     assert manager_mapping() == builtins
-    assert builtins["servers"] == "occli.v2.servers:ServerManager"
+    assert builtins["servers"] == "occli.v2.compute.servers:ServerManager"
     import importlib
 
     from occli import base

@@ -6,10 +6,10 @@ import pytest
 
 from occli import exceptions
 from occli.v2.commands import files
-from occli.v2.commands import server_create
-from occli.v2.commands import servers
-from occli.v2.commands import software_configs
-from occli.v2.commands import software_deployments
+from occli.v2.compute.commands import server_create
+from occli.v2.compute.commands import servers
+from occli.v2.orchestration.commands import software_configs
+from occli.v2.orchestration.commands import software_deployments
 
 
 def test_read_bytes_returns_the_bytes(tmp_path):

@@ -41,7 +41,7 @@ def app(cli, monkeypatch):
     from occli import cliff_adapter
     from occli import plugins
     from occli import shell
-    from occli.v2.commands import identity_admin
+    from occli.v2.identity.commands import identity_admin
 
     class App(shell.OcCLI):
         def _register_commands(self, plugin_dirs=()):

@@ -190,7 +190,7 @@ def test_image_list_by_ids_is_one_filtered_request(client, images):
 
 
 def test_image_list_by_ids_chunks_long_lists(client, images):
-    from occli.v2 import images as images_api
+    from occli.v2.image import images as images_api
 
     ids = ["id-%03d" % i for i in range(images_api.ID_CHUNK + 5)]
     list(client.images.list(ids=ids))

@@ -32,7 +32,7 @@ def test_the_graph_sees_deferred_imports():
     # the shell imports the adapter inside a method only
     assert "occli.cliff_adapter" in graph["occli.shell"]
     # from occli.v2.commands import bulk: the module, not the package
-    assert "occli.v2.commands.bulk" in graph["occli.v2.commands.server_lifecycle"]
+    assert "occli.v2.commands.bulk" in graph["occli.v2.compute.commands.server_lifecycle"]
     # the local cloud is neither a node nor a target (occli.testing uses it)
     assert not any(
         m.startswith("occli.localcloud") for m in graph.keys() | set().union(*graph.values())

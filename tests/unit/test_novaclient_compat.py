@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 import pytest
 
 from occli import base
-from occli.v2 import servers as servers_api
+from occli.v2.compute import servers as servers_api
 
 from .fakes import COMPUTE
 

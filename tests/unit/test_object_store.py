@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 import pytest
 
 from occli import exceptions
-from occli.v2 import object_store
+from occli.v2.object_store import object_store
 
 from .fakes import PROJECT_ID
 from .fakes import SWIFT

@@ -247,7 +247,7 @@ def test_plugin_list_shows_the_example(site, cli):
     assert commands["Status"] == "loaded"
     managers = by_module["occli_plugin_hello.managers:manager_mapping"]
     assert (managers["Managers"], managers["Status"]) == (["hello"], "loaded")
-    assert by_module["occli.v2.commands.flavors"]["Source"] == ("entry point: occli 0.1.0")
+    assert by_module["occli.v2.compute.commands.flavors"]["Source"] == ("entry point: occli 0.1.0")
 
 
 # availability and conflicts
@@ -295,7 +295,7 @@ def test_duplicate_command_is_a_conflict_and_builtin_wins(site, cli):
     assert row["Status"] == ("conflict: 'flavor list' already provided by flavors (occli)")
     assert row["Commands"] == ["dup ok"]
     registry = plugins.registry()
-    assert registry.command("flavor list").__module__ == ("occli.v2.commands.flavors")
+    assert registry.command("flavor list").__module__ == ("occli.v2.compute.commands.flavors")
     assert cli("dup", "ok")[:2] == (0, "dup ok\n")
 
 

@@ -4,7 +4,7 @@ rebuild options against the upstream Nova samples (requests-mock)."""
 import pytest
 
 from occli import exceptions
-from occli.v2 import servers as servers_api
+from occli.v2.compute import servers as servers_api
 
 from .fakes import COMPUTE
 from .fakes import load_fixture

@@ -10,7 +10,7 @@ from keystoneauth1 import session
 
 from occli import exceptions
 from occli.client import Client
-from occli.v2 import server_lifecycle
+from occli.v2.compute import server_lifecycle
 
 from . import fakes
 from .fakes import COMPUTE
@@ -160,7 +160,7 @@ def test_topology(mock_cloud):
 
 
 def test_server_resources_delegate(actions):
-    from occli.v2.servers import Server
+    from occli.v2.compute.servers import Server
 
     server = Server(at("2.1").servers, {"id": SERVER})
     server.shelve()

@@ -15,7 +15,7 @@ from keystoneauth1.identity import v3
 from occli import base
 from occli import exceptions
 from occli.client import Client
-from occli.v2 import servers as servers_api
+from occli.v2.compute import servers as servers_api
 
 from .fakes import AUTH_URL
 from .fakes import COMPUTE

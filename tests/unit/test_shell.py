@@ -220,7 +220,7 @@ def test_redact_masks_secrets_containing_quotes_and_backslashes():
 
 
 def test_ctrl_c_exits_130_without_traceback(cli, mock_cloud, monkeypatch):
-    from occli.v2 import flavors
+    from occli.v2.compute import flavors
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

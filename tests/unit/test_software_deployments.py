@@ -8,8 +8,8 @@ from urllib.parse import urlparse
 import pytest
 
 from occli import exceptions
-from occli.v2 import object_store
-from occli.v2 import software_deployments as sd_module
+from occli.v2.object_store import object_store
+from occli.v2.orchestration import software_deployments as sd_module
 
 from .fakes import COMPUTE
 from .fakes import HEAT

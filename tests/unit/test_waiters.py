@@ -92,7 +92,7 @@ class FakeServers:
     """A manager whose get() answers the given servers in turn."""
 
     def __init__(self, *bodies):
-        from occli.v2 import servers
+        from occli.v2.compute import servers
 
         self.answers = [servers.Server(self, b) for b in bodies]
 

@@ -17,7 +17,7 @@ from typing import Any
 from occli import exceptions
 from occli import utils
 from occli import waiters
-from occli.v2.commands import server_events
+from occli.v2.compute.commands import server_events
 
 
 def each(

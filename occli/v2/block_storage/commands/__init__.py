@@ -1,0 +1,1 @@
+"""The block-storage commands: ``volume …`` and ``volume snapshot …``."""

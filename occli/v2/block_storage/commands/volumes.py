@@ -1,0 +1,315 @@
+"""Volume and volume snapshot commands (Cinder): ``occli volume …`` and
+``occli volume snapshot …``, with OpenStackClient's names and options.
+``server add volume`` attaches one (:mod:`occli.v2.compute.commands.server_volumes`)."""
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from cliff import columns as cliff_columns
+
+from occli import columns
+from occli import exceptions
+from occli import utils
+from occli import waiters
+
+LOG = logging.getLogger(__name__)
+_VOLUME_ARG = dict(metavar="<volume>", help="Volume (name or ID).")
+
+
+class AttachmentsColumn(cliff_columns.FormattableColumn):
+    """A volume's attachments: ``Attached to <server> on <device>`` lines
+    (the server's name when ``names`` has it); the list in JSON."""
+
+    def __init__(self, value, names=None):
+        super().__init__(value)
+        self.names = names or {}
+
+    def human_readable(self):
+        return "\n".join(
+            "Attached to %s on %s"
+            % (self.names.get(a.get("server_id")) or a.get("server_id"), a.get("device"))
+            for a in self._value or ()
+        )
+
+    def machine_readable(self):
+        return list(self._value or ())
+
+
+_FORMATTERS = {"attachments": AttachmentsColumn, "metadata": columns.DictColumn}
+
+
+def _show(resource):
+    info = resource.to_dict()
+    info.pop("links", None)
+    return columns.show(info, formatters=_FORMATTERS)
+
+
+def _wait(fetch, label, args, until="available"):
+    """Poll until the status is ``until``; an ``error…`` status fails."""
+
+    def failed(obj):
+        status = str(getattr(obj, "status", ""))
+        if status.startswith("error"):
+            return "%s went to status %s." % (label, status)
+        return None
+
+    with waiters.accepted("%s was accepted but waiting failed" % label):
+        return waiters.wait_for(
+            fetch,
+            lambda obj: obj is not None and obj.status == until,
+            failed=failed,
+            describe=lambda obj: obj.status,
+            label=label,
+            **utils.wait_args(args),
+        )
+
+
+# -- volumes ------------------------------------------------------------------
+
+
+@utils.arg("--long", action="store_true", help="Also list type, bootable and properties.")
+@utils.arg("--all-projects", action="store_true", help="Volumes of all projects (admin).")
+@utils.arg("--name", metavar="<name>", help="Only volumes of this name.")
+@utils.arg("--status", metavar="<status>", help="Only volumes in this status (available, …).")
+@utils.arg(
+    "--limit", type=utils.list_limit, metavar="<n>", help="At most this many volumes (-1: all)."
+)
+@utils.arg("--marker", metavar="<volume-id>", help="Start after this volume.")
+@utils.arg(
+    "-n",
+    "--no-name-lookup",
+    action="store_true",
+    help="Show the IDs of the servers volumes are attached to, not their names.",
+)
+@utils.output("list")
+def do_volume_list(client, args):
+    """List volumes.
+
+    Example: occli volume list --long
+    """
+    volumes = client.volumes.list(
+        all_projects=args.all_projects,
+        name=args.name,
+        status=args.status,
+        limit=args.limit,
+        marker=args.marker,
+    )
+    cols = ["id", "name", "status", "size", "attachments"]
+    headers = ["ID", "Name", "Status", "Size", "Attached to"]
+    if args.long:
+        cols[4:4] = ["volume_type", "bootable"]
+        headers[4:4] = ["Type", "Bootable"]
+        cols.append("metadata")
+        headers.append("Properties")
+    if args.all_projects:
+        cols.insert(1, "os-vol-tenant-attr:tenant_id")
+        headers.insert(1, "Project")
+    formatters: dict[str, Callable[[Any], cliff_columns.FormattableColumn]] = dict(_FORMATTERS)
+    if utils.column_used(args, "Attached to") and not args.no_name_lookup:
+        names = _ServerNames(client, args.all_projects)
+        volumes = names.reading(volumes)
+        formatters["attachments"] = lambda value: AttachmentsColumn(value, names.known)
+    return columns.table(volumes, cols, headers, formatters=formatters)
+
+
+class _ServerNames:
+    """``{server id: name}`` of the attached servers, from one server list
+    read when the first attached volume is listed (as OSC shows names);
+    a failing lookup leaves the ids shown."""
+
+    def __init__(self, client, all_projects):
+        self.client = client
+        self.all_projects = all_projects
+        self.known = {}
+        self.read = False
+
+    def reading(self, volumes):
+        for volume in volumes:
+            if not self.read and volume.to_dict().get("attachments"):
+                self.read = True
+                self._read()
+            yield volume
+
+    def _read(self):
+        search = {"all_tenants": True} if self.all_projects else None
+        try:
+            for server in self.client.servers.iter(detailed=False, search_opts=search):
+                self.known[server.id] = getattr(server, "name", None)
+        except Exception as exc:  # noqa: BLE001 - names are decoration
+            LOG.debug("server name lookup failed: %s", exc)
+
+
+@utils.arg("volume", **_VOLUME_ARG)
+@utils.output("show")
+def do_volume_show(client, args):
+    """Show a volume.
+
+    Example: occli volume show data
+    """
+    return _show(client.volumes.find_resource(args.volume))
+
+
+@utils.arg("name", metavar="<name>", help="Name of the new volume.")
+@utils.arg(
+    "--size",
+    type=utils.positive_int,
+    metavar="<GiB>",
+    help="Size in GiB (default with --snapshot or --source: theirs).",
+)
+@utils.arg("--image", metavar="<image>", help="Make it from this image (name or ID).")
+@utils.arg("--snapshot", metavar="<snapshot>", help="Make it from this snapshot (name or ID).")
+@utils.arg("--source", metavar="<volume>", help="Make it a copy of this volume (name or ID).")
+@utils.arg("--description", metavar="<text>", help="Description.")
+@utils.arg("--type", metavar="<volume-type>", help="Volume type.")
+@utils.arg("--availability-zone", metavar="<zone>", help="Availability zone.")
+@utils.property_option("Property (metadata; repeatable).")
+@utils.wait_options("the volume is available")
+@utils.option_names(
+    size="--size", image="--image", snapshot="--snapshot", source_volume="--source"
+)
+@utils.output("show")
+def do_volume_create(client, args):
+    """Create a volume: blank, or from an image, a snapshot or a volume.
+
+    Example: occli volume create --size 1 --wait data
+    """
+    client.volumes.check_create(args.size, args.image, args.snapshot, args.source)
+    image = client.images.find_resource(args.image) if args.image else None
+    snapshot = client.volume_snapshots.find_resource(args.snapshot) if args.snapshot else None
+    source = client.volumes.find_resource(args.source) if args.source else None
+    volume = client.volumes.create(
+        size=args.size,
+        name=args.name,
+        description=args.description,
+        image=image,
+        snapshot=snapshot,
+        source_volume=source,
+        volume_type=args.type,
+        availability_zone=args.availability_zone,
+        metadata=dict(args.properties) or None,
+    )
+    if args.wait:
+        label = "volume %s (%s)" % (args.name, volume.id)
+        volume = _wait(lambda: client.volumes.get(volume.id), label, args)
+    return _show(volume)
+
+
+@utils.arg("volumes", nargs="+", metavar="<volume>", help="Volume(s) (name or ID).")
+@utils.arg(
+    "--force",
+    action="store_true",
+    help="Delete whatever the status, except attached (admin; volume API 3.23).",
+)
+@utils.arg("--purge", action="store_true", help="Delete the volumes' snapshots too.")
+def do_volume_delete(client, args):
+    """Delete volumes.
+
+    Cinder refuses to delete an attached volume or one with snapshots
+    (without --purge): exit 1.
+
+    Example: occli volume delete data
+    """
+
+    def delete(ref):
+        volume = client.volumes.find_resource(ref)
+        client.volumes.delete(volume, cascade=args.purge, force=args.force)
+
+    return utils.for_each(args.volumes, delete, "delete volume")
+
+
+@utils.arg("volume", **_VOLUME_ARG)
+@utils.arg("--name", metavar="<name>", help="New name.")
+@utils.arg("--description", metavar="<text>", help="New description.")
+@utils.property_option("Property (metadata; repeatable).")
+def do_volume_set(client, args):
+    """Change a volume's name, description or properties (others are kept).
+
+    Example: occli volume set --property backup=daily data
+    """
+    if args.name is None and args.description is None and not args.properties:
+        raise exceptions.ValidationError(
+            "Nothing to set: give --name, --description or --property."
+        )
+    volume = client.volumes.find_resource(args.volume)
+    if args.name is not None or args.description is not None:
+        client.volumes.update(volume, name=args.name, description=args.description)
+    if args.properties:
+        client.volumes.set_metadata(volume, dict(args.properties))
+
+
+# -- snapshots ----------------------------------------------------------------
+
+
+@utils.arg("--long", action="store_true", help="Also list creation time, volume and properties.")
+@utils.arg("--all-projects", action="store_true", help="Snapshots of all projects (admin).")
+@utils.arg("--volume", metavar="<volume>", help="Only this volume's snapshots (name or ID).")
+@utils.output("list")
+def do_volume_snapshot_list(client, args):
+    """List volume snapshots.
+
+    Example: occli volume snapshot list --volume data
+    """
+    volume = client.volumes.find_resource(args.volume) if args.volume else None
+    snapshots = client.volume_snapshots.list(all_projects=args.all_projects, volume=volume)
+    cols = ["id", "name", "description", "status", "size"]
+    headers = ["ID", "Name", "Description", "Status", "Size"]
+    if args.long:
+        cols += ["created_at", "volume_id", "metadata"]
+        headers += ["Created At", "Volume", "Properties"]
+    return columns.table(snapshots, cols, headers, formatters=_FORMATTERS)
+
+
+@utils.arg("snapshot", metavar="<snapshot>", help="Snapshot (name or ID).")
+@utils.output("show")
+def do_volume_snapshot_show(client, args):
+    """Show a volume snapshot.
+
+    Example: occli volume snapshot show data-snap
+    """
+    return _show(client.volume_snapshots.find_resource(args.snapshot))
+
+
+@utils.arg("name", metavar="<name>", help="Name of the new snapshot.")
+@utils.arg("--volume", metavar="<volume>", required=True, help="Volume to snapshot (name or ID).")
+@utils.arg(
+    "--force", action="store_true", help="Snapshot the volume even while attached (in-use)."
+)
+@utils.arg("--description", metavar="<text>", help="Description.")
+@utils.property_option("Property (metadata; repeatable).")
+@utils.wait_options("the snapshot is available")
+@utils.output("show")
+def do_volume_snapshot_create(client, args):
+    """Snapshot a volume.
+
+    Example: occli volume snapshot create --volume data data-snap
+    """
+    volume = client.volumes.find_resource(args.volume)
+    snapshot = client.volume_snapshots.create(
+        volume,
+        name=args.name,
+        description=args.description,
+        force=args.force,
+        metadata=dict(args.properties) or None,
+    )
+    if args.wait:
+        label = "snapshot %s (%s)" % (args.name, snapshot.id)
+        snapshot = _wait(lambda: client.volume_snapshots.get(snapshot.id), label, args)
+    return _show(snapshot)
+
+
+@utils.arg("snapshots", nargs="+", metavar="<snapshot>", help="Snapshot(s) (name or ID).")
+@utils.arg(
+    "--force", action="store_true", help="Delete whatever the status (admin; os-force_delete)."
+)
+def do_volume_snapshot_delete(client, args):
+    """Delete volume snapshots.
+
+    Example: occli volume snapshot delete data-snap
+    """
+
+    def delete(ref):
+        snapshot = client.volume_snapshots.find_resource(ref)
+        client.volume_snapshots.delete(snapshot, force=args.force)
+
+    return utils.for_each(args.snapshots, delete, "delete snapshot")

@@ -1,0 +1,256 @@
+"""Cinder v3 volumes and snapshots (``client.volumes``,
+``client.volume_snapshots``).
+
+Requests go to the catalog's ``block-storage`` endpoint (keystoneauth1
+also finds it listed as ``volumev3``: the service-types authority's
+aliases), usually ``…/v3/<project_id>``; one naming no version gets
+``/v3``. Every request carries ``OpenStack-API-Version: volume``
+:data:`occli.client.VOLUME_API_VERSION`. Lists follow Cinder's
+``volumes_links`` / ``snapshots_links`` pages; names resolve with Cinder's
+``?name=`` filter (one request), ids (UUIDs) by id.
+"""
+
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import Any
+
+from occli import base
+from occli import exceptions
+from occli.v2.block_storage import base as cinder
+
+#: ``DELETE /volumes/{id}?force=true`` (cinder's ``VOLUME_DELETE_FORCE``)
+FORCE_DELETE_VERSION = "3.23"
+
+
+class Volume(base.Resource):
+    """A Cinder volume (``status``, ``size`` in GiB, ``attachments``)."""
+
+
+class VolumeSnapshot(base.Resource):
+    """A snapshot of a volume."""
+
+
+def _check_size(size: int | str, param: str = "size") -> int:
+    try:
+        value = int(size)
+    except (TypeError, ValueError):
+        value = 0
+    if value < 1 or str(size).strip() != str(value):
+        raise exceptions.ValidationError(
+            "{%s} must be a whole number of GiB, 1 or more, not %r." % (param, size),
+            params=(param,),
+        )
+    return value
+
+
+class VolumeManager(cinder.CinderManager):
+    resource_class = Volume
+    collection = "volumes"
+    member = "volume"
+    noun = "volume"
+
+    def create(
+        self,
+        size: int | str | None = None,
+        name: str | None = None,
+        description: str | None = None,
+        image: base.Resource | str | None = None,
+        snapshot: base.Resource | str | None = None,
+        source_volume: base.Resource | str | None = None,
+        volume_type: str | None = None,
+        availability_zone: str | None = None,
+        metadata: Mapping[str, str] | None = None,
+    ) -> base.Resource:
+        """Create a volume: blank (``size`` GiB), from ``image``, from
+        ``snapshot`` or a copy of ``source_volume`` (at most one source;
+        the size defaults to the snapshot's or volume's). Returns it
+        ``creating``."""
+        body = self.check_create(size, image, snapshot, source_volume)
+        optional = {
+            "name": name,
+            "description": description,
+            "volume_type": volume_type,
+            "availability_zone": availability_zone,
+            "metadata": dict(metadata) if metadata else None,
+        }
+        body.update((k, v) for k, v in optional.items() if v is not None)
+        return self._create(self._url("volumes"), {"volume": body}, "volume")
+
+    def check_create(
+        self,
+        size: int | str | None = None,
+        image: base.Resource | str | None = None,
+        snapshot: base.Resource | str | None = None,
+        source_volume: base.Resource | str | None = None,
+    ) -> dict[str, Any]:
+        """The source part of :meth:`create`'s body: ValidationError for
+        several sources, or no size without a snapshot or volume to copy."""
+        sources = {
+            "imageRef": image,
+            "snapshot_id": snapshot,
+            "source_volid": source_volume,
+        }
+        given = [k for k, v in sources.items() if v is not None]
+        if len(given) > 1:
+            raise exceptions.ValidationError(
+                "Give one source of {image}, {snapshot} and {source_volume}, not several.",
+                params=("image", "snapshot", "source_volume"),
+            )
+        body: dict[str, Any] = {k: str(base.getid(v)) for k, v in sources.items() if v is not None}
+        if size is not None:
+            body["size"] = _check_size(size)
+        elif not (snapshot or source_volume):
+            raise exceptions.ValidationError(
+                "A volume needs a {size} unless it copies a snapshot or a volume.",
+                params=("size",),
+            )
+        return body
+
+    def update(
+        self,
+        volume: base.Resource | str,
+        name: str | None = None,
+        description: str | None = None,
+        metadata: Mapping[str, str] | None = None,
+    ) -> base.Resource:
+        """Rename or describe a volume; ``metadata`` replaces its whole
+        metadata (:meth:`set_metadata` merges)."""
+        body = {
+            k: v
+            for k, v in (("name", name), ("description", description), ("metadata", metadata))
+            if v is not None
+        }
+        if not body:
+            raise exceptions.ValidationError(
+                "Give {name}, {description} or {metadata}.",
+                params=("name", "description", "metadata"),
+            )
+        return self._update(self._url("volumes", base.getid(volume)), {"volume": body}, "volume")
+
+    def set_metadata(
+        self, volume: base.Resource | str, metadata: Mapping[str, str]
+    ) -> base.DictWithMeta:
+        """Merge ``metadata`` into the volume's; the whole dict."""
+        response = self._request(
+            "POST",
+            self._url("volumes", base.getid(volume), "metadata"),
+            body={"metadata": dict(metadata)},
+        )
+        return base.DictWithMeta(
+            self._value(response, self._body(response), "metadata", dict, {}),
+            base._request_ids(response),
+        )
+
+    def delete_metadata(self, volume: base.Resource | str, keys: Iterable[str]) -> None:
+        """Remove metadata ``keys`` (a request per key)."""
+        for key in keys:
+            self._delete(self._url("volumes", base.getid(volume), "metadata", key))
+
+    def delete(
+        self, volume: base.Resource | str, cascade: bool = False, force: bool = False
+    ) -> base.Result:
+        """Delete a volume, with its snapshots if ``cascade``; ``force``
+        (an admin's) whatever its status, at volume API 3.23. Cinder still
+        refuses an attached volume."""
+        params: dict[str, str] = {}
+        if cascade:
+            params["cascade"] = "true"
+        if force:
+            params["force"] = "true"
+        return self._delete(
+            self._url("volumes", base.getid(volume)),
+            params=params or None,
+            microversion=FORCE_DELETE_VERSION if force else None,
+        )
+
+    # novaclient's ``client.volumes`` is Nova's os-volume_attachments: its
+    # method names reach ``client.volume_attachments``, where they live.
+
+    def create_server_volume(
+        self,
+        server_id: base.Resource | str,
+        volume_id: base.Resource | str,
+        *args: Any,
+        **kwargs: Any,
+    ) -> base.Resource:
+        """Attach a volume to a server (novaclient's name): see
+        ``client.volume_attachments.create``."""
+        attachments = self.client.volume_attachments
+        return attachments.create_server_volume(server_id, volume_id, *args, **kwargs)
+
+    def update_server_volume(
+        self,
+        server_id: base.Resource | str,
+        src_volid: base.Resource | str,
+        dest_volid: base.Resource | str,
+        *args: Any,
+        **kwargs: Any,
+    ) -> base.Result:
+        """Swap or change an attachment (novaclient's name): see
+        ``client.volume_attachments.update``."""
+        attachments = self.client.volume_attachments
+        return attachments.update_server_volume(server_id, src_volid, dest_volid, *args, **kwargs)
+
+    def get_server_volume(
+        self, server_id: base.Resource | str, *args: Any, **kwargs: Any
+    ) -> base.Resource:
+        """One attachment of a server (novaclient's name): see
+        ``client.volume_attachments.get``."""
+        return self.client.volume_attachments.get_server_volume(server_id, *args, **kwargs)
+
+    def get_server_volumes(self, server_id: base.Resource | str) -> base.ListWithMeta:
+        """A server's attachments (novaclient's name): see
+        ``client.volume_attachments.list``."""
+        return self.client.volume_attachments.get_server_volumes(server_id)
+
+    def delete_server_volume(
+        self, server_id: base.Resource | str, *args: Any, **kwargs: Any
+    ) -> base.Result:
+        """Detach a volume from a server (novaclient's name): see
+        ``client.volume_attachments.delete``."""
+        return self.client.volume_attachments.delete_server_volume(server_id, *args, **kwargs)
+
+
+class VolumeSnapshotManager(cinder.CinderManager):
+    resource_class = VolumeSnapshot
+    collection = "snapshots"
+    member = "snapshot"
+    noun = "volume snapshot"
+
+    def list(
+        self,
+        detailed: bool = True,
+        all_projects: bool = False,
+        limit: int | None = None,
+        marker: str | None = None,
+        volume: base.Resource | str | None = None,
+        **filters: Any,
+    ) -> Iterator[base.Resource]:
+        """Yield snapshots (``volume``: only those of this volume)."""
+        if volume is not None:
+            filters["volume_id"] = base.getid(volume)
+        return super().list(detailed, all_projects, limit, marker, **filters)
+
+    def create(
+        self,
+        volume: base.Resource | str,
+        name: str | None = None,
+        description: str | None = None,
+        force: bool = False,
+        metadata: Mapping[str, str] | None = None,
+    ) -> base.Resource:
+        """Snapshot ``volume``; ``force`` allows an attached (``in-use``)
+        volume."""
+        body: dict[str, Any] = {"volume_id": str(base.getid(volume)), "force": bool(force)}
+        optional = {"name": name, "description": description, "metadata": metadata or None}
+        body.update((k, v) for k, v in optional.items() if v is not None)
+        return self._create(self._url("snapshots"), {"snapshot": body}, "snapshot")
+
+    def delete(
+        self, snapshot: base.Resource | str, force: bool = False
+    ) -> base.Resource | base.Result:
+        """Delete a snapshot (``force``: the admin's ``os-force_delete``)."""
+        if force:
+            return self._force_delete(snapshot)
+        return self._delete(self._url("snapshots", base.getid(snapshot)))

@@ -1,0 +1,2 @@
+"""The identity commands: the token and configuration in use, and the
+administration of projects, users, roles and domains."""

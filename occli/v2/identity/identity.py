@@ -1,0 +1,385 @@
+"""Keystone v3's admin API: domains, projects, users, roles, role
+assignments (``client.domains``, ``client.projects``, ``client.users``,
+``client.roles``, ``client.role_assignments``).
+
+Requests go to the catalog's ``identity`` endpoint; one that names no
+version (``http://host/identity``, as many catalogs list it) gets ``/v3``
+appended, so no version discovery is needed.
+
+Names resolve as OpenStackClient resolves them (``find_resource``): the
+id first, then the exact name (the list filtered by name, in ``domain``
+if given). A lookup the cloud refuses with 403 (a member naming another
+project) yields a resource holding only the given value as id and name,
+as OSC's ``_find_identity_resource`` does: the request that uses it then
+tells what the caller may do.
+"""
+
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+
+from occli import base
+from occli import exceptions
+from occli.v2.identity import base as identity
+
+
+class Domain(base.Resource):
+    pass
+
+
+class Project(base.Resource):
+    pass
+
+
+class User(base.Resource):
+    pass
+
+
+class Role(base.Resource):
+    pass
+
+
+class RoleAssignment(base.Resource):
+    pass
+
+
+def _enabled(value: bool | None) -> str | None:
+    """A list filter: None (any), or keystone's ``true``/``false``."""
+    if value is None:
+        return None
+    return "true" if value else "false"
+
+
+class DomainManager(identity.IdentityManager):
+    resource_class = Domain
+    collection, member = "domains", "domain"
+
+    def list(
+        self, name: str | None = None, enabled: bool | None = None
+    ) -> Iterator[base.Resource]:
+        return self._list(
+            self._url("domains"), "domains", params={"name": name, "enabled": _enabled(enabled)}
+        )
+
+    def create(
+        self,
+        name: str,
+        description: str | None = None,
+        enabled: bool = True,
+        tags: Iterable[str] | None = None,
+    ) -> base.Resource:
+        body: dict[str, Any] = {"name": name, "enabled": enabled}
+        if description is not None:
+            body["description"] = description
+        if tags is not None:
+            body["tags"] = list(tags)
+        return self._create_body(body)
+
+    def update(
+        self,
+        domain: base.Resource | str,
+        name: str | None = None,
+        description: str | None = None,
+        enabled: bool | None = None,
+    ) -> base.Resource:
+        return self._patch(domain, _given(name=name, description=description, enabled=enabled))
+
+
+class _DomainLookup(base.Manager):
+    """Name lookups of users and projects: names are unique within a
+    domain (a mixin of their managers)."""
+
+    def _domain_id(self, domain: base.Resource | str | None) -> str | None:
+        if domain is None:
+            return None
+        if isinstance(domain, base.Resource):
+            return domain.id
+        return self.client.domains.find_resource(domain).id
+
+    def _find_by_name(
+        self, name: str, domain: base.Resource | str | None = None
+    ) -> list[base.Resource]:
+        domain_id = self._domain_id(domain)
+        return [
+            r
+            for r in self.list(name=name, domain=domain_id)
+            if getattr(r, "name", None) == name
+            and domain_id in (None, getattr(r, "domain_id", None))
+        ]
+
+
+class ProjectManager(_DomainLookup, identity.IdentityManager):
+    resource_class = Project
+    collection, member = "projects", "project"
+
+    def list(
+        self,
+        domain: base.Resource | str | None = None,
+        name: str | None = None,
+        enabled: bool | None = None,
+        parent: base.Resource | str | None = None,
+    ) -> Iterator[base.Resource]:
+        """Yield projects (``domain``, ``parent``: resources or ids)."""
+        return self._list(
+            self._url("projects"),
+            "projects",
+            params={
+                "domain_id": _id_or_none(domain),
+                "name": name,
+                "enabled": _enabled(enabled),
+                "parent_id": _id_or_none(parent),
+            },
+        )
+
+    def create(
+        self,
+        name: str,
+        domain: base.Resource | str | None = None,
+        description: str | None = None,
+        enabled: bool = True,
+        parent: base.Resource | str | None = None,
+        tags: Iterable[str] | None = None,
+        **extra: Any,
+    ) -> base.Resource:
+        """Create a project (``extra``: other attributes keystone keeps)."""
+        body = dict(extra, name=name, enabled=enabled)
+        for key, value in (
+            ("domain_id", _id_or_none(domain)),
+            ("parent_id", _id_or_none(parent)),
+            ("description", description),
+        ):
+            if value is not None:
+                body[key] = value
+        if tags is not None:
+            body["tags"] = list(tags)
+        return self._create_body(body)
+
+    def update(
+        self,
+        project: base.Resource | str,
+        name: str | None = None,
+        description: str | None = None,
+        enabled: bool | None = None,
+        **extra: Any,
+    ) -> base.Resource:
+        return self._patch(
+            project, dict(extra, **_given(name=name, description=description, enabled=enabled))
+        )
+
+
+class UserManager(_DomainLookup, identity.IdentityManager):
+    resource_class = User
+    collection, member = "users", "user"
+
+    def list(
+        self,
+        domain: base.Resource | str | None = None,
+        name: str | None = None,
+        enabled: bool | None = None,
+    ) -> Iterator[base.Resource]:
+        return self._list(
+            self._url("users"),
+            "users",
+            params={"domain_id": _id_or_none(domain), "name": name, "enabled": _enabled(enabled)},
+        )
+
+    def create(
+        self,
+        name: str,
+        domain: base.Resource | str | None = None,
+        password: str | None = None,
+        email: str | None = None,
+        description: str | None = None,
+        default_project: base.Resource | str | None = None,
+        enabled: bool = True,
+        **extra: Any,
+    ) -> base.Resource:
+        """Create a user (``extra``: other attributes keystone keeps)."""
+        body = dict(extra, name=name, enabled=enabled)
+        for key, value in (
+            ("domain_id", _id_or_none(domain)),
+            ("password", password),
+            ("email", email),
+            ("description", description),
+            ("default_project_id", _id_or_none(default_project)),
+        ):
+            if value is not None:
+                body[key] = value
+        return self._create_body(body)
+
+    def update(
+        self,
+        user: base.Resource | str,
+        name: str | None = None,
+        password: str | None = None,
+        email: str | None = None,
+        description: str | None = None,
+        default_project: base.Resource | str | None = None,
+        enabled: bool | None = None,
+        **extra: Any,
+    ) -> base.Resource:
+        return self._patch(
+            user,
+            dict(
+                extra,
+                **_given(
+                    name=name,
+                    password=password,
+                    email=email,
+                    description=description,
+                    default_project_id=_id_or_none(default_project),
+                    enabled=enabled,
+                ),
+            ),
+        )
+
+    def change_password(
+        self, user: base.Resource | str, original_password: str, password: str
+    ) -> base.Result:
+        """Change a user's own password (keystone checks the original one;
+        the user's tokens, the one in use included, are revoked)."""
+        response = self._request(
+            "POST",
+            self._member_url(user, "password"),
+            body={"user": {"original_password": original_password, "password": password}},
+        )
+        return self._result(response)
+
+    def projects(self, user: base.Resource | str) -> Iterator[base.Resource]:
+        """The projects ``user`` has a role on."""
+        return self._list(self._member_url(user, "projects"), "projects")
+
+
+class RoleManager(identity.IdentityManager):
+    resource_class = Role
+    collection, member = "roles", "role"
+
+    def list(self, name: str | None = None) -> Iterator[base.Resource]:
+        return self._list(self._url("roles"), "roles", params={"name": name})
+
+    def create(self, name: str, description: str | None = None) -> base.Resource:
+        body = {"name": name}
+        if description is not None:
+            body["description"] = description
+        return self._create_body(body)
+
+    def update(
+        self, role: base.Resource | str, name: str | None = None, description: str | None = None
+    ) -> base.Resource:
+        return self._patch(role, _given(name=name, description=description))
+
+    def check_grant(
+        self,
+        user: base.Resource | str | None = None,
+        project: base.Resource | str | None = None,
+        domain: base.Resource | str | None = None,
+    ) -> None:
+        """ValidationError unless a user and exactly one of a project or a
+        domain are given (before any lookup)."""
+        if user is None:
+            raise exceptions.ValidationError("{user} is required.", params=("user",))
+        if (project is None) == (domain is None):
+            raise exceptions.ValidationError(
+                "Give either {project} or {domain}.", params=("project", "domain")
+            )
+
+    def _grant_url(
+        self,
+        role: base.Resource | str,
+        user: base.Resource | str,
+        project: base.Resource | str | None,
+        domain: base.Resource | str | None,
+    ) -> str:
+        self.check_grant(user, project, domain)
+        target = ("projects", project) if project is not None else ("domains", domain)
+        return self._url(
+            target[0], base.getid(target[1]), "users", base.getid(user), "roles", base.getid(role)
+        )
+
+    def grant(
+        self,
+        role: base.Resource | str,
+        user: base.Resource | str,
+        project: base.Resource | str | None = None,
+        domain: base.Resource | str | None = None,
+    ) -> base.Result:
+        """Give ``user`` the ``role`` on a project or a domain (204 also
+        when it already has it); a Result."""
+        return self._result(self._request("PUT", self._grant_url(role, user, project, domain)))
+
+    def revoke(
+        self,
+        role: base.Resource | str,
+        user: base.Resource | str,
+        project: base.Resource | str | None = None,
+        domain: base.Resource | str | None = None,
+    ) -> base.Result:
+        """Take the role away (NotFound if the user has it not directly)."""
+        return self._delete(self._grant_url(role, user, project, domain))
+
+    def has_grant(
+        self,
+        role: base.Resource | str,
+        user: base.Resource | str,
+        project: base.Resource | str | None = None,
+        domain: base.Resource | str | None = None,
+    ) -> bool:
+        """Whether ``user`` has the ``role`` directly on the target."""
+        try:
+            self._request("HEAD", self._grant_url(role, user, project, domain))
+        except exceptions.NotFound:
+            return False
+        return True
+
+
+class RoleAssignmentManager(identity.IdentityManager):
+    resource_class = RoleAssignment
+
+    def check_list(
+        self,
+        project: base.Resource | str | None = None,
+        domain: base.Resource | str | None = None,
+    ) -> None:
+        """ValidationError for filters keystone refuses together (a project
+        and a domain), before any lookup."""
+        if project is not None and domain is not None:
+            raise exceptions.ValidationError(
+                "Give {project} or {domain}, not both.", params=("project", "domain")
+            )
+
+    def list(
+        self,
+        user: base.Resource | str | None = None,
+        project: base.Resource | str | None = None,
+        domain: base.Resource | str | None = None,
+        role: base.Resource | str | None = None,
+        effective: bool = False,
+        include_names: bool = False,
+        include_subtree: bool = False,
+    ) -> Iterator[base.Resource]:
+        """Yield role assignments (``GET /v3/role_assignments``) filtered
+        by user, project or domain, role (resources or ids); ``effective``
+        adds the implied roles."""
+        self.check_list(project=project, domain=domain)
+        params: dict[str, Any] = {
+            "user.id": _id_or_none(user),
+            "scope.project.id": _id_or_none(project),
+            "scope.domain.id": _id_or_none(domain),
+            "role.id": _id_or_none(role),
+        }
+        for flag, name in (
+            (effective, "effective"),
+            (include_names, "include_names"),
+            (include_subtree, "include_subtree"),
+        ):
+            if flag:
+                params[name] = "true"
+        return self._list(self._url("role_assignments"), "role_assignments", params=params)
+
+
+def _id_or_none(value: base.Resource | str | None) -> str | None:
+    return None if value is None else base.getid(value)
+
+
+def _given(**values: Any) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}

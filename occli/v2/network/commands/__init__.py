@@ -1,0 +1,2 @@
+"""The network commands: ``network …``, ``subnet …``, ``port …``,
+``security group …``, ``floating ip …``."""

@@ -1,0 +1,19 @@
+"""Neutron's extension list (``/v2.0/extensions``), which says what that
+Neutron supports (Nova's is :mod:`occli.v2.compute.extensions`)."""
+
+from occli import base
+from occli.v2.network import base as neutron
+
+
+class NetworkExtension(base.Resource):
+    """An extension: ``alias``, ``name``, ``description``, ``updated``,
+    ``links``."""
+
+
+class NetworkExtensionManager(neutron.NeutronManager):
+    """Neutron's extensions: ``alias``, ``name``, ``description``,
+    ``updated``, ``links``."""
+
+    resource_class = NetworkExtension
+    collection = "extensions"
+    member = "extension"

@@ -1,0 +1,158 @@
+"""Swift (object-store v1): just what the deployment signal path needs.
+
+Account temp-URL key, container and object put/get/delete, and temp URLs.
+Methods that change something return a :class:`occli.base.Result`.
+Requests go through the ``object-store`` adapter (the catalog endpoint is
+the account URL, ``…/v1/AUTH_<project>``).
+
+Temp URLs are signed over the *full* URL path of the object, as taken from
+the catalog endpoint (``/v1/AUTH_p/c/o`` on a plain Swift,
+``/object-store/v1/AUTH_p/c/o`` behind a path prefix), percent-decoded:
+Swift's tempurl middleware verifies the request's decoded ``PATH_INFO``
+(as swiftclient's ``generate_temp_url`` signs the plain path), so a name
+with a space or a non-ASCII character must be signed as it is, not escaped.
+"""
+
+import hashlib
+import hmac
+import time
+import uuid
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+from urllib.parse import unquote
+from urllib.parse import urlencode
+from urllib.parse import urlparse
+
+from occli import base
+from occli import exceptions
+from occli.v2.object_store import base as swift
+
+if TYPE_CHECKING:
+    from requests.structures import CaseInsensitiveDict
+
+TEMP_URL_KEY_HEADER = "X-Account-Meta-Temp-URL-Key"
+TEMP_URL_KEY_2_HEADER = "X-Account-Meta-Temp-URL-Key-2"
+
+
+def temp_url_signature(key: str, method: str, expires: float, path: str) -> str:
+    """Hex HMAC-SHA256 of ``"METHOD\\nEXPIRES\\nPATH"`` keyed by ``key``."""
+    body = "%s\n%d\n%s" % (method.upper(), int(expires), path)
+    return hmac.new(key.encode("utf-8"), body.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+class ObjectStoreManager(swift.SwiftManager):
+    """The project's Swift account."""
+
+    @property
+    def endpoint(self) -> str:
+        """The account URL from the catalog (no trailing slash)."""
+        endpoint = self.api.get_endpoint()
+        if not endpoint:
+            raise exceptions.ClientException(
+                "No object-store endpoint found in the service catalog."
+            )
+        return endpoint.rstrip("/")
+
+    def object_url(self, container: str, name: str) -> str:
+        """The URL of an object (names are percent-encoded)."""
+        return "%s/%s/%s" % (self.endpoint, quote(container, safe=""), quote(name))
+
+    # -- account -----------------------------------------------------------
+
+    def head_account(self) -> "CaseInsensitiveDict[str]":
+        """The account's headers (a case-insensitive dict)."""
+        return self._request("HEAD", self.endpoint).headers
+
+    def get_temp_url_key(self) -> str | None:
+        """The account's temp-URL key, or None when none is set."""
+        return self.head_account().get(TEMP_URL_KEY_HEADER) or None
+
+    def set_temp_url_key(self, key: str, secondary: bool = False) -> base.Result:
+        """Set the account's temp-URL key (``-Key-2`` if ``secondary``)."""
+        header = TEMP_URL_KEY_2_HEADER if secondary else TEMP_URL_KEY_HEADER
+        return self._result(self._request("POST", self.endpoint, headers={header: key}))
+
+    def ensure_temp_url_key(self) -> str:
+        """The account's temp-URL key, setting a random one if there is none."""
+        key = self.get_temp_url_key()
+        if key is None:
+            key = uuid.uuid4().hex
+            self.set_temp_url_key(key)
+        return key
+
+    # -- containers and objects ---------------------------------------------
+
+    def put_container(self, container: str) -> base.Result:
+        """Create a container (no error if it exists)."""
+        return self._result(
+            self._request("PUT", "/" + quote(container, safe=""), headers={"Content-Length": "0"})
+        )
+
+    def delete_container(self, container: str) -> base.Result:
+        """Delete an empty container (Conflict if it still has objects)."""
+        return self._result(self._request("DELETE", "/" + quote(container, safe="")))
+
+    def put_object(
+        self, container: str, name: str, data: bytes | str = b"", content_type: str | None = None
+    ) -> base.Result:
+        """Create or replace an object."""
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        headers = {"Content-Type": content_type or "application/octet-stream"}
+        return self._result(
+            self._request("PUT", self._object_path(container, name), data=data, headers=headers)
+        )
+
+    def head_object(self, container: str, name: str) -> "CaseInsensitiveDict[str]":
+        """An object's headers (``Last-Modified``, ``X-Timestamp``, …)."""
+        return self._request("HEAD", self._object_path(container, name)).headers
+
+    def get_object(self, container: str, name: str) -> bytes:
+        """An object's content as bytes."""
+        return self._request("GET", self._object_path(container, name)).content
+
+    def delete_object(self, container: str, name: str) -> base.Result:
+        return self._result(self._request("DELETE", self._object_path(container, name)))
+
+    def _object_path(self, container: str, name: str) -> str:
+        return "/%s/%s" % (quote(container, safe=""), quote(name))
+
+    # -- temp URLs ----------------------------------------------------------
+
+    def temp_url(
+        self,
+        path: str,
+        method: str = "GET",
+        expires: float = 3600,
+        key: str | None = None,
+        absolute: bool = False,
+    ) -> str:
+        """A temp URL for ``path`` (``"<container>/<object>"``).
+
+        ``expires`` is a lifetime in seconds, or a Unix time if ``absolute``.
+        ``key`` defaults to the account's key (set if missing). The
+        signature is HMAC-SHA256 over the object URL's full, decoded path.
+        """
+        container, _, name = path.lstrip("/").partition("/")
+        if not container or not name:
+            raise ValueError("temp_url path must be '<container>/<object>', got %r" % path)
+        if key is None:
+            key = self.ensure_temp_url_key()
+        expires = int(expires if absolute else time.time() + expires)
+        url = self.object_url(container, name)
+        signature = temp_url_signature(key, method, expires, unquote(urlparse(url).path))
+        return "%s?%s" % (url, urlencode({"temp_url_sig": signature, "temp_url_expires": expires}))
+
+    def locate(self, url: object) -> tuple[str, str] | None:
+        """``(container, object)`` of an object URL in this account, or None."""
+        if not isinstance(url, str):
+            return None
+        account = urlparse(self.endpoint)
+        target = urlparse(url)
+        prefix = account.path.rstrip("/") + "/"
+        if target.netloc != account.netloc or not target.path.startswith(prefix):
+            return None
+        container, _, name = target.path[len(prefix) :].partition("/")
+        if not container or not name:
+            return None
+        return unquote(container), unquote(name)

@@ -1,0 +1,2 @@
+"""The orchestration commands: ``software config …`` and
+``software deployment …``."""

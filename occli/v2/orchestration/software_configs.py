@@ -1,0 +1,91 @@
+"""Heat software configs (``/software_configs``)."""
+
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote
+
+from occli import base
+from occli.v2.orchestration import base as heat
+
+
+class SoftwareConfig(base.Resource):
+    pass
+
+
+class SoftwareConfigManager(heat.HeatManager):
+    """Software configs of the project. Configs are immutable: no update."""
+
+    resource_class = SoftwareConfig
+    page_size = 100
+
+    def list(self, limit: int | None = None, marker: str | None = None) -> Iterator[base.Resource]:
+        """Yield configs, newest first, fetching pages of :attr:`page_size`.
+
+        ``limit`` caps the total (None or -1: all); ``marker`` starts after
+        that config id. List items carry no ``config/inputs/outputs/options``.
+        """
+        remaining = None if limit is None or limit < 0 else limit
+        seen: set[str] = set()
+        while remaining is None or remaining > 0:
+            size = self.page_size if remaining is None else min(remaining, self.page_size)
+            response = self._request(
+                "GET",
+                "/software_configs",
+                params={k: v for k, v in (("limit", size), ("marker", marker)) if v is not None},
+            )
+            items = self._items(response, self._body(response), "software_configs")
+            for item in items:
+                if remaining is not None:
+                    if remaining <= 0:
+                        return
+                    remaining -= 1
+                yield self._resource(item, response)
+            if len(items) < size:
+                return
+            marker = items[-1].get("id")
+            if marker is None or marker in seen:
+                return
+            seen.add(marker)
+
+    def get(self, config: base.Resource | str) -> base.Resource:
+        """A config with its ``config``, ``inputs``, ``outputs``, ``options``."""
+        return self._get("/software_configs/%s" % _quote(config), "software_config")
+
+    def create(
+        self,
+        name: str,
+        group: str = "Heat::Ungrouped",
+        config: str = "",
+        inputs: Iterable[Mapping[str, Any]] = (),
+        outputs: Iterable[Mapping[str, Any]] = (),
+        options: Mapping[str, Any] | None = None,
+    ) -> base.Resource:
+        """Create a config; ``inputs``/``outputs`` are lists of dicts."""
+        body = {
+            "name": name,
+            "group": group,
+            "config": config,
+            "inputs": list(inputs or ()),
+            "outputs": list(outputs or ()),
+            "options": dict(options or {}),
+        }
+        return self._create("/software_configs", body, "software_config")
+
+    def delete(self, config: base.Resource | str) -> base.Result:
+        return self._delete("/software_configs/%s" % _quote(config))
+
+    def find_resource(self, name_or_id: base.Resource | str) -> base.Resource:
+        """A full config by id, else by unique name (the list has no body)."""
+        found = super().find_resource(name_or_id)
+        if "config" not in found and "id" in found:
+            found = self.get(found.id)
+        return found
+
+    def _noun(self) -> str:
+        return "software config"
+
+
+def _quote(resource: base.Resource | str) -> str:
+    return quote(str(base.getid(resource)), safe="")
