@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 class ClientLike(Protocol):
     """What a manager uses of its client (:class:`occli.client.Client` is
     one): the session, the adapter and microversion of a service, its
-    versioned root, and the other managers (by attribute). Named here, not
+    versioned root, and (by attribute) the other managers and what a
+    service's managers alone ask of it. Named here, not
     imported, so that base sits below the client in the import graph."""
 
     session: "ks_session.Session"
@@ -44,8 +45,6 @@ class ClientLike(Protocol):
     def api_version(self, service_type: str) -> "api_versions.APIVersion | None": ...
 
     def service_root(self, service_type: str, version: str) -> str: ...
-
-    def pinned_compute_version(self) -> "api_versions.APIVersion | None": ...
 
     def __getattr__(self, name: str) -> Any: ...
 
