@@ -65,6 +65,19 @@ _KINDS: dict[type | tuple[type, ...], str] = {
 _REQUIRED = object()
 
 
+class Clear:
+    """The type of :data:`CLEAR` (one instance)."""
+
+    def __repr__(self) -> str:
+        return "CLEAR"
+
+
+#: Pass as a field value to send it as JSON null, i.e. remove it, e.g.
+#: ``client.servers.update(server, description=CLEAR)`` or
+#: ``client.servers.unshelve(server, availability_zone=CLEAR)``.
+CLEAR = Clear()
+
+
 def getid(obj: object) -> Any:
     """The id of a resource object, or ``obj`` itself if it is an id."""
     return getattr(obj, "id", obj)

@@ -21,14 +21,9 @@ TOPOLOGY_VERSION = "2.78"
 RESET_STATES = ("active", "error")
 
 
-class _NoZone:
-    def __repr__(self) -> str:
-        return "NO_ZONE"
-
-
 #: ``unshelve(server, availability_zone=NO_ZONE)``: unpin the server from
-#: its availability zone (sent as null, 2.91).
-NO_ZONE = _NoZone()
+#: its availability zone (sent as null, 2.91); :data:`occli.base.CLEAR`.
+NO_ZONE = base.CLEAR
 
 
 class LifecycleMixin(compute.ComputeManager):
@@ -49,7 +44,7 @@ class LifecycleMixin(compute.ComputeManager):
     def unshelve(
         self,
         server: base.Resource | str,
-        availability_zone: str | _NoZone | None = None,
+        availability_zone: str | base.Clear | None = None,
         host: str | None = None,
     ) -> base.Result:
         """Unshelve; an offloaded server may be sent to
@@ -60,7 +55,7 @@ class LifecycleMixin(compute.ComputeManager):
         )
 
     def check_unshelve(
-        self, availability_zone: str | _NoZone | None = None, host: str | None = None
+        self, availability_zone: str | base.Clear | None = None, host: str | None = None
     ) -> dict[str, object] | None:
         """The unshelve body (None when nothing is asked); UnsupportedVersion
         for a zone before 2.77, a host or NO_ZONE before 2.91."""

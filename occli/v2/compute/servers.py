@@ -62,16 +62,8 @@ Contents: TypeAlias = str | bytes | IO[str] | IO[bytes]
 Networks: TypeAlias = str | list[dict[str, str]]
 
 
-class _Clear:
-    """The type of :data:`CLEAR`."""
-
-    def __repr__(self) -> str:
-        return "CLEAR"
-
-
-#: Pass as a field value to remove it (sent as JSON null), e.g.
-#: ``client.servers.update(server, description=CLEAR)``.
-CLEAR = _Clear()
+#: :data:`occli.base.CLEAR`, importable from here as before.
+CLEAR = base.CLEAR
 
 
 class Server(base.Resource):
@@ -673,7 +665,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         self,
         server: base.Resource | str,
         name: str | None = None,
-        description: str | _Clear | None = None,
+        description: str | base.Clear | None = None,
         hostname: str | None = None,
     ) -> base.Resource:
         """Rename, describe or re-hostname a server (PUT /servers/{id}).
@@ -690,21 +682,21 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
     def check_update(
         self,
         name: str | None = None,
-        description: str | _Clear | None = None,
+        description: str | base.Clear | None = None,
         hostname: str | None = None,
     ) -> None:
         """Check :meth:`update`'s arguments as it does, changing nothing."""
         self._update_body(name, description, hostname)
 
     def _update_body(
-        self, name: str | None, description: str | _Clear | None, hostname: str | None
+        self, name: str | None, description: str | base.Clear | None, hostname: str | None
     ) -> dict[str, str | None]:
         body: dict[str, str | None] = {}
         if name is not None:
             body["name"] = name
         if description is not None:
             self._require(self.api_version, "2.19", what="a server description")
-            body["description"] = None if isinstance(description, _Clear) else description
+            body["description"] = None if isinstance(description, base.Clear) else description
         if hostname is not None:
             self._require(self.api_version, "2.90", what="a server hostname")
             body["hostname"] = hostname
@@ -849,10 +841,10 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         metadata: Mapping[str, str] | None = None,
         preserve_ephemeral: bool | None = None,
         disk_config: str | None = None,
-        key_name: str | _Clear | None = None,
-        user_data: Contents | _Clear | None = None,
+        key_name: str | base.Clear | None = None,
+        user_data: Contents | base.Clear | None = None,
         hostname: str | None = None,
-        trusted_image_certificates: Iterable[str] | _Clear | None = None,
+        trusted_image_certificates: Iterable[str] | base.Clear | None = None,
         **novaclient_names: Any,
     ) -> base.Resource:
         """Rebuild from ``image``; returns the Server of the response body.
@@ -898,10 +890,11 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
             "key_name": key_name,
             "hostname": hostname,
             "user_data": user_data
-            if user_data is None or isinstance(user_data, _Clear)
+            if user_data is None or isinstance(user_data, base.Clear)
             else _b64(user_data),
             "trusted_image_certificates": trusted_image_certificates
-            if trusted_image_certificates is None or isinstance(trusted_image_certificates, _Clear)
+            if trusted_image_certificates is None
+            or isinstance(trusted_image_certificates, base.Clear)
             else list(trusted_image_certificates),
         }
         info.update((k, None if v is CLEAR else v) for k, v in optional.items() if v is not None)
@@ -913,10 +906,10 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
         self,
         description: str | None = None,
         metadata: Mapping[str, str] | None = None,
-        key_name: str | _Clear | None = None,
-        user_data: Contents | _Clear | None = None,
+        key_name: str | base.Clear | None = None,
+        user_data: Contents | base.Clear | None = None,
         hostname: str | None = None,
-        trusted_image_certificates: Iterable[str] | _Clear | None = None,
+        trusted_image_certificates: Iterable[str] | base.Clear | None = None,
     ) -> None:
         """Check :meth:`rebuild`'s options as it does, sending nothing."""
         version = self.api_version
@@ -931,7 +924,7 @@ class ServerManager(server_lifecycle.LifecycleMixin, compute.ComputeManager):
                 self._require(version, start, what=what)
         if (
             trusted_image_certificates is not None
-            and not isinstance(trusted_image_certificates, _Clear)
+            and not isinstance(trusted_image_certificates, base.Clear)
             and not list(trusted_image_certificates)
         ):
             raise exceptions.ValidationError(
