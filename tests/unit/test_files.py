@@ -7,7 +7,7 @@ import pytest
 from occli import exceptions
 from occli.v2.commands import files
 from occli.v2.compute.commands import server_create
-from occli.v2.compute.commands import servers
+from occli.v2.compute.commands import server_options
 from occli.v2.orchestration.commands import software_configs
 from occli.v2.orchestration.commands import software_deployments
 
@@ -60,5 +60,5 @@ def test_the_commands_read_through_this_module():
     for module in (software_configs, software_deployments):
         assert module.files is files
         assert not hasattr(module, "read_file")
-    for module in (server_create, servers):
+    for module in (server_create, server_options):
         assert module.files is files

@@ -7,112 +7,23 @@ before the server is looked up. Names are resolved here; the manager only
 sees ids.
 """
 
-import getpass
 import logging
-import re
-import sys
 
 from occli import columns
 from occli import exceptions
 from occli import utils
 from occli import waiters
 from occli.v2.commands import bulk
-from occli.v2.commands import files
 from occli.v2.compute import servers as servers_api
-from occli.v2.compute.commands import server_cells
+from occli.v2.compute.commands import server_options
+from occli.v2.compute.commands import server_views
 
 LOG = logging.getLogger(__name__)
 
-POWER_STATES = {
-    0: "NOSTATE",
-    1: "Running",
-    3: "Paused",
-    4: "Shutdown",
-    6: "Crashed",
-    7: "Suspended",
-}
-_KEYSTONE_ID = re.compile(r"^[0-9a-f]{32}$")
-# ``server set --password`` without a value: ask on the terminal
-_PROMPT = object()
-
-
-# -- argparse types: malformed syntax is a usage error (exit 2) ------------
-
-
-def _parse_power_state(text):
-    """A power state name (OSC's) or number → Nova's number."""
-    names = {"pending": 0, "nostate": 0, "running": 1, "paused": 3, "shutdown": 4}
-    names.update(crashed=6, suspended=7)
-    value = text.strip().lower()
-    if value in names:
-        return names[value]
-    if value.isdigit() and int(value) in POWER_STATES:
-        return int(value)
-    raise exceptions.ValidationError(
-        "--power-state expects one of %s, got %r." % (", ".join(names), text)
-    )
-
-
-def _parse_sort(text):
-    key, _, direction = text.partition(":")
-    direction = direction or "desc"
-    if not key or direction not in ("asc", "desc"):
-        raise exceptions.ValidationError("--sort expects KEY[:asc|desc], got %r." % text)
-    return key, direction
-
-
-# -- output ---------------------------------------------------------------
-
-
-SHOW_FORMATTERS = {
-    "addresses": columns.AddressesColumn,
-    "flavor": server_cells.FlavorColumn,
-    "image": server_cells.ImageColumn,
-    "metadata": columns.DictColumn,
-    "security_groups": server_cells.NamesColumn,
-    "tags": columns.ListColumn,
-}
-
-
-def _identity_id(client, managers, ref):
-    """The ID of a project or user named ``ref`` (a Keystone ID as it is):
-    Nova filters by ID. A lookup the caller may not make leaves ``ref``."""
-    if _KEYSTONE_ID.match(ref):
-        return ref
-    found = _best_effort(managers, lambda: getattr(client, managers).find_resource(ref))
-    return found.id if found is not None else ref
-
-
-def _best_effort(what, func):
-    """Names are decoration: a failing lookup shows ids, never fails."""
-    try:
-        return func()
-    except Exception as exc:  # noqa: BLE001 - any service/catalog problem
-        LOG.debug("%s lookup failed: %s", what, exc)
-        return None
-
-
-def show_server(client, server, extra=None, images=()):
-    """``(names, values)`` of a server for a ShowOne (``links`` hidden).
-
-    The image shows its name only when it is one of ``images`` (resources
-    the command looked up already): no request is made for it.
-    """
-    info = server.to_dict()
-    info.pop("links", None)
-    image = info.get("image")
-    if isinstance(image, dict) and image.get("id") and "name" not in image:
-        for found in images:
-            if found is not None and getattr(found, "id", None) == image["id"]:
-                info["image"] = dict(image, name=getattr(found, "name", None))
-    power = info.get("OS-EXT-STS:power_state")
-    if "OS-EXT-STS:power_state" in info:
-        # as server list --long: the state's name, not nova's number
-        info["OS-EXT-STS:power_state"] = POWER_STATES.get(power, power)
-    info.update(extra or {})
-    return columns.show(info, formatters=SHOW_FORMATTERS)
-
-
+#: :mod:`server_views`' names, importable from here as before.
+POWER_STATES = server_views.POWER_STATES
+SHOW_FORMATTERS = server_views.SHOW_FORMATTERS
+show_server = server_views.show_server
 # -- acting on several servers -------------------------------------------
 
 
@@ -195,7 +106,7 @@ def _action_command(verb, doc, until=None, what=None):
 @utils.arg(
     "--power-state",
     metavar="<state>",
-    type=utils.arg_type(_parse_power_state, "--power-state"),
+    type=utils.arg_type(server_options.parse_power_state, "--power-state"),
     help="Only servers in this power state: pending, running, paused, shutdown, "
     "crashed, suspended (admin; any user from 2.83).",
 )
@@ -268,7 +179,7 @@ def _action_command(verb, doc, until=None, what=None):
     "--sort",
     action="append",
     metavar="<key>[:asc|desc]",
-    type=utils.arg_type(_parse_sort, "sort"),
+    type=utils.arg_type(server_options.parse_sort, "sort"),
     help="Sort on the server side by a Nova sort key (display_name, "
     "created_at, status, …; repeatable; direction defaults to desc).",
 )
@@ -326,9 +237,9 @@ def do_server_list(client, args):
     # the manager's version checks before any lookup
     client.servers.check_list(search)
     if args.project:
-        search["project_id"] = _identity_id(client, "projects", args.project)
+        search["project_id"] = server_options.identity_id(client, "projects", args.project)
     if args.user:
-        search["user_id"] = _identity_id(client, "users", args.user)
+        search["user_id"] = server_options.identity_id(client, "users", args.user)
     if args.flavor:
         search["flavor"] = client.flavors.find_resource(args.flavor).id
     if args.image:
@@ -348,10 +259,14 @@ def do_server_list(client, args):
         headers += ["Task State", "Power State", "Availability Zone", "Host", "Properties"]
     lookup = not args.no_name_lookup
     image_names = (
-        _Names(client, _image_names) if lookup and utils.column_used(args, "Image") else None
+        server_views.Names(client, server_views.image_names)
+        if lookup and utils.column_used(args, "Image")
+        else None
     )
     flavor_names = (
-        _Names(client, _flavor_names) if lookup and utils.column_used(args, "Flavor") else None
+        server_views.Names(client, server_views.flavor_names)
+        if lookup and utils.column_used(args, "Flavor")
+        else None
     )
     out = utils.stdout(args)
 
@@ -361,7 +276,7 @@ def do_server_list(client, args):
             flavors = flavor_names.of(page) if flavor_names else {}
             page.reverse()
             while page:  # emptied as it is written: the next page is read
-                yield _list_row(page.pop(), images, flavors, args.long)
+                yield server_views.list_row(page.pop(), images, flavors, args.long)
             # what the formatter wrote of this page is out before the
             # next page is asked for
             out.flush()
@@ -372,118 +287,6 @@ def do_server_list(client, args):
         headers,
         formatters={"networks": columns.AddressesColumn, "metadata": columns.DictColumn},
     )
-
-
-def _list_row(server, image_names, flavor_names, long):
-    info = server.to_dict()
-    row = {
-        "id": server.id,
-        "name": info.get("name"),
-        "status": info.get("status"),
-        "networks": info.get("addresses") or {},
-        "image": _image_label(info.get("image"), image_names),
-        "flavor": _flavor_label(info.get("flavor"), flavor_names),
-    }
-    if long:
-        power = info.get("OS-EXT-STS:power_state")
-        row.update(
-            {
-                "task_state": info.get("OS-EXT-STS:task_state"),
-                "power_state": POWER_STATES.get(power, power),
-                "az": info.get("OS-EXT-AZ:availability_zone"),
-                "host": info.get("OS-EXT-SRV-ATTR:host"),
-                "metadata": info.get("metadata") or {},
-            }
-        )
-    return row
-
-
-class _Names:
-    """``{id: name}`` of the images (or flavors) of the servers listed so
-    far: each page asks (``lookup(client, servers, known)``) only for the
-    ids not seen on an earlier page."""
-
-    def __init__(self, client, lookup):
-        self.client = client
-        self.lookup = lookup
-        self.known = {}
-
-    def of(self, servers):
-        self.known.update(self.lookup(self.client, servers, self.known))
-        return self.known
-
-
-def _image_names(client, servers, known=()):
-    """``{id: name}`` of the servers' images not in ``known``: one Glance
-    request (per 100 ids).
-
-    Asks Glance only for the distinct image ids of ``servers`` (its
-    ``id=in:`` filter, chunked by the manager), never for every image
-    page. Ids Glance does not return map to None (not asked again); a
-    failing lookup leaves the ids shown.
-    """
-    ids = list(
-        dict.fromkeys(
-            s.image["id"]
-            for s in servers
-            if isinstance(getattr(s, "image", None), dict)
-            and s.image.get("id")
-            and "name" not in s.image
-            and s.image["id"] not in known
-        )
-    )
-    if not ids:
-        return {}
-    images = _best_effort(
-        "image", lambda: {i.id: getattr(i, "name", None) for i in client.images.list(ids=ids)}
-    )
-    if images is None:
-        return {}
-    return {**dict.fromkeys(ids), **images}
-
-
-def _flavor_names(client, servers, known=()):
-    """``{id: name}`` for microversions < 2.47 from one flavor list.
-
-    The list stops as soon as every needed flavor was seen, so further
-    pages (clouds with more flavors than a page) are only read when needed.
-    """
-    wanted = {
-        s.flavor.get("id")
-        for s in servers
-        if isinstance(getattr(s, "flavor", None), dict) and "original_name" not in s.flavor
-    }
-    wanted.discard(None)
-    wanted -= set(known)
-    if not wanted:
-        return {}
-
-    def lookup():
-        names = {}
-        for flavor in client.flavors.iter(detailed=False):
-            names[flavor.id] = flavor.name
-            if wanted <= names.keys():
-                break
-        return names
-
-    return _best_effort("flavor", lookup) or {}
-
-
-def _image_label(image, names):
-    if image == "":
-        return server_cells.BOOTED_FROM_VOLUME
-    if not image:
-        return None  # e.g. a down-cell record (2.69)
-    image_id = image.get("id") if isinstance(image, dict) else image
-    return names.get(image_id) or image_id
-
-
-def _flavor_label(flavor, names):
-    if not isinstance(flavor, dict):
-        return flavor
-    if "original_name" in flavor:
-        return flavor["original_name"]
-    return names.get(flavor.get("id")) or flavor.get("id")
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
@@ -592,7 +395,7 @@ def do_server_restore(client, args):
 @utils.arg(
     "--password",
     nargs="?",
-    const=_PROMPT,
+    const=server_options.PROMPT,
     metavar="<password>",
     help="Change the guest's administrator password; without a value it is"
     " asked for on the terminal, never echoed (give the server first).",
@@ -632,7 +435,7 @@ def do_server_set(client, args):
         )
     if args.no_password and args.password is not None:
         raise exceptions.ValidationError("Give --password or --no-password, not both.")
-    password = _new_password(args) if args.password is not None else None
+    password = server_options.new_password(args) if args.password is not None else None
     if password is not None:
         client.servers.check_change_password(password)
     # the manager's checks before the server lookup
@@ -653,21 +456,6 @@ def do_server_set(client, args):
         client.servers.change_password(server, password)
     if args.no_password:
         client.servers.clear_password(server)
-
-
-def _new_password(args):
-    """``--password``'s value, or one read twice without echo from the
-    terminal; a usage error without a terminal or when they differ."""
-    if args.password is not _PROMPT:
-        return args.password
-    if not sys.stdin.isatty():
-        raise exceptions.ValidationError(
-            "--password needs a value when there is no terminal to ask for it."
-        )
-    first = getpass.getpass("New password: ")
-    if first != getpass.getpass("Retype new password: "):
-        raise exceptions.ValidationError("Passwords do not match.")
-    return first
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
@@ -857,7 +645,7 @@ def do_server_rebuild(client, args):
 
     Example: occli server rebuild --image cirros --key-name mykey --wait vm1
     """
-    options = _rebuild_options(args)
+    options = server_options.rebuild_options(args)
     client.servers.check_rebuild(**{k: v for k, v in options.items() if k != "preserve_ephemeral"})
     server = client.servers.find_resource(args.server)
     current = server.to_dict().get("image") or {}
@@ -881,33 +669,6 @@ def do_server_rebuild(client, args):
                 client.servers, rebuilt, {"ACTIVE", "SHUTOFF"}, **utils.wait_args(args)
             )
     return show_server(client, rebuilt, extra, images=[image])
-
-
-def _rebuild_options(args):
-    """The rebuild keywords of the options given (usage errors: exit 2)."""
-    if args.user_data and args.no_user_data:
-        raise exceptions.ValidationError("--user-data and --no-user-data exclude each other.")
-    if args.trusted_certs and args.no_trusted_image_certs:
-        raise exceptions.ValidationError(
-            "--trusted-image-cert and --no-trusted-image-certs exclude each other."
-        )
-    user_data: object = None  # bytes, or CLEAR: remove it
-    if args.no_user_data:
-        user_data = servers_api.CLEAR
-    elif args.user_data:
-        user_data = files.read_bytes(args.user_data, "--user-data", servers_api.MAX_USER_DATA)
-    certs = args.trusted_certs
-    if args.no_trusted_image_certs:
-        certs = servers_api.CLEAR
-    return {
-        "description": args.description,
-        "metadata": dict(args.properties) if args.properties else None,
-        "key_name": args.key_name,
-        "user_data": user_data,
-        "hostname": args.hostname,
-        "trusted_image_certificates": certs,
-        "preserve_ephemeral": args.preserve_ephemeral,
-    }
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
