@@ -3,6 +3,7 @@ service): URLs, pages and name lookups shared by volumes, snapshots and
 quotas."""
 
 from collections.abc import Iterator
+from collections.abc import Mapping
 from typing import Any
 
 from occli import base
@@ -36,16 +37,44 @@ class CinderManager(base.Manager):
         limit: int | None = None,
         marker: str | None = None,
         **filters: Any,
+    ) -> base.ListWithMeta:
+        """Every resource (``…/detail`` unless not ``detailed``), following
+        pages: a :class:`~occli.base.ListWithMeta` with the ``request_ids``
+        of its pages. ``filters`` are Cinder's (``name``, ``status``, …),
+        ``all_projects`` an admin's ``all_tenants``; :meth:`iter` yields
+        them lazily."""
+        return self._list_all(
+            *self._list_request(detailed, all_projects, marker, filters), limit=limit
+        )
+
+    def iter(
+        self,
+        detailed: bool = True,
+        all_projects: bool = False,
+        limit: int | None = None,
+        marker: str | None = None,
+        **filters: Any,
     ) -> Iterator[base.Resource]:
-        """Yield the resources (``…/detail`` unless not ``detailed``),
-        page by page; ``filters`` are Cinder's (``name``, ``status``, …),
-        ``all_projects`` an admin's ``all_tenants``."""
+        """Like :meth:`list`, lazily: yield the resources, asking for each
+        page when the previous one was used."""
+        return self._list(
+            *self._list_request(detailed, all_projects, marker, filters), limit=limit
+        )
+
+    def _list_request(
+        self,
+        detailed: bool,
+        all_projects: bool,
+        marker: str | None,
+        filters: Mapping[str, Any],
+    ) -> tuple[str, str, dict[str, Any]]:
+        """``(url, response key, params)`` of a list of the collection."""
         params = {k: v for k, v in filters.items() if v is not None}
         if all_projects:
             params["all_tenants"] = 1
         params["marker"] = marker
         url = self._url(self.collection, "detail") if detailed else self._url(self.collection)
-        return self._list(url, self.collection, params=params, limit=limit)
+        return url, self.collection, params
 
     def get(self, resource: base.Resource | str) -> base.Resource:
         return self._get(self._url(self.collection, base.getid(resource)), self.member)

@@ -226,11 +226,35 @@ class VolumeSnapshotManager(cinder.CinderManager):
         marker: str | None = None,
         volume: base.Resource | str | None = None,
         **filters: Any,
+    ) -> base.ListWithMeta:
+        """Every snapshot (see :meth:`CinderManager.list`; ``volume``: only
+        those of this volume). :meth:`iter` yields them lazily."""
+        return super().list(
+            detailed, all_projects, limit, marker, **self._list_filters(volume, filters)
+        )
+
+    def iter(
+        self,
+        detailed: bool = True,
+        all_projects: bool = False,
+        limit: int | None = None,
+        marker: str | None = None,
+        volume: base.Resource | str | None = None,
+        **filters: Any,
     ) -> Iterator[base.Resource]:
-        """Yield snapshots (``volume``: only those of this volume)."""
+        """Like :meth:`list`, lazily: yield snapshots, asking for each page
+        when the previous one was used."""
+        return super().iter(
+            detailed, all_projects, limit, marker, **self._list_filters(volume, filters)
+        )
+
+    def _list_filters(
+        self, volume: base.Resource | str | None, filters: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The Cinder filters of a snapshot list."""
         if volume is not None:
             filters["volume_id"] = base.getid(volume)
-        return super().list(detailed, all_projects, limit, marker, **filters)
+        return filters
 
     def create(
         self,

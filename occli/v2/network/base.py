@@ -81,16 +81,30 @@ class NeutronManager(base.Manager):
         marker: str | None = None,
         fields: Iterable[str] | None = None,
         **filters: Any,
+    ) -> base.ListWithMeta:
+        """Every resource matching ``filters`` (Neutron query filters:
+        ``name``, ``project_id``, …), following pages: a
+        :class:`~occli.base.ListWithMeta` with the ``request_ids`` of its
+        pages. ``limit`` caps the total, ``fields`` picks the attributes;
+        :meth:`iter` yields them lazily."""
+        return self._list_all(*self._list_request(marker, fields, filters), limit=limit)
+
+    def iter(
+        self,
+        limit: int | None = None,
+        marker: str | None = None,
+        fields: Iterable[str] | None = None,
+        **filters: Any,
     ) -> Iterator[base.Resource]:
-        """Yield the resources matching ``filters`` (Neutron query filters:
-        ``name``, ``project_id``, …), page by page; ``limit`` caps the
-        total, ``fields`` picks the attributes."""
-        return self._list(
-            self._collection_url(),
-            self.collection,
-            params=self._params(filters, fields, marker),
-            limit=limit,
-        )
+        """Like :meth:`list`, lazily: yield the resources, asking for each
+        page when the previous one was used."""
+        return self._list(*self._list_request(marker, fields, filters), limit=limit)
+
+    def _list_request(
+        self, marker: str | None, fields: Iterable[str] | None, filters: Mapping[str, object]
+    ) -> tuple[str, str, dict[str, Any]]:
+        """``(url, response key, params)`` of a list of the collection."""
+        return self._collection_url(), self.collection, self._params(filters, fields, marker)
 
     def get(
         self, resource: base.Resource | str, fields: Iterable[str] | None = None
@@ -120,7 +134,7 @@ class NeutronManager(base.Manager):
                 return self.get(value)
             except exceptions.NotFound:
                 pass
-        return self._one_named(list(self.list(name=value, **filters)), value)
+        return self._one_named(self.list(name=value, **filters), value)
 
     def find_many(self, names_or_ids: Iterable[str]) -> dict[str, base.Resource]:
         """``{given value: resource}`` for several names or ids in one list
@@ -133,9 +147,9 @@ class NeutronManager(base.Manager):
         names = [v for v in wanted if not strutils.is_uuid(v)]
         found: list[base.Resource] = []
         if ids:
-            found += list(self.list(id=ids))
+            found += self.list(id=ids)
         if names or len(found) < len(ids):
-            found += list(self.list(name=names + [i for i in ids if i not in _ids(found)]))
+            found += self.list(name=names + [i for i in ids if i not in _ids(found)])
         result: dict[str, base.Resource] = {}
         for value in wanted:
             by_id = [r for r in found if getattr(r, "id", None) == value]

@@ -73,7 +73,7 @@ class FloatingIPManager(neutron.NeutronManager):
                 return self.get(value)
             except exceptions.NotFound:
                 raise missing from None
-        matches = list(self.list(floating_ip_address=value, **filters))
+        matches = self.list(floating_ip_address=value, **filters)
         if not matches:
             raise missing
         if len(matches) > 1:

@@ -32,13 +32,31 @@ class NetworkManager(neutron.NeutronManager):
         fields: Iterable[str] | None = None,
         external: bool | None = None,
         **filters: object,
-    ) -> Iterator[base.Resource]:
-        """Yield networks (see :meth:`NeutronManager.list`); ``external``
+    ) -> base.ListWithMeta:
+        """Every network (see :meth:`NeutronManager.list`); ``external``
         True or False keeps only external (``router:external``) or
-        internal networks."""
+        internal networks. :meth:`iter` yields them lazily."""
+        return super().list(limit, marker, fields, **self._list_filters(external, filters))
+
+    def iter(
+        self,
+        limit: int | None = None,
+        marker: str | None = None,
+        fields: Iterable[str] | None = None,
+        external: bool | None = None,
+        **filters: object,
+    ) -> Iterator[base.Resource]:
+        """Like :meth:`list`, lazily: yield networks, asking for each page
+        when the previous one was used."""
+        return super().iter(limit, marker, fields, **self._list_filters(external, filters))
+
+    def _list_filters(
+        self, external: bool | None, filters: dict[str, object]
+    ) -> dict[str, object]:
+        """The Neutron filters of a network list."""
         if external is not None:
             filters["router:external"] = bool(external)
-        return super().list(limit=limit, marker=marker, fields=fields, **filters)
+        return filters
 
     def create(self, name: str, **attributes: object) -> base.Resource:
         """Create a network (``admin_state_up``, ``shared``, …)."""
@@ -57,9 +75,28 @@ class SubnetManager(neutron.NeutronManager):
         fields: Iterable[str] | None = None,
         network: base.Resource | str | None = None,
         **filters: object,
+    ) -> base.ListWithMeta:
+        """Every subnet (see :meth:`NeutronManager.list`); ``network`` (a
+        Network or id) keeps that network's. :meth:`iter` yields them
+        lazily."""
+        return super().list(limit, marker, fields, **self._list_filters(network, filters))
+
+    def iter(
+        self,
+        limit: int | None = None,
+        marker: str | None = None,
+        fields: Iterable[str] | None = None,
+        network: base.Resource | str | None = None,
+        **filters: object,
     ) -> Iterator[base.Resource]:
-        """Yield subnets; ``network`` (a Network or id) keeps that
-        network's."""
+        """Like :meth:`list`, lazily: yield subnets, asking for each page
+        when the previous one was used."""
+        return super().iter(limit, marker, fields, **self._list_filters(network, filters))
+
+    def _list_filters(
+        self, network: base.Resource | str | None, filters: dict[str, object]
+    ) -> dict[str, object]:
+        """The Neutron filters of a subnet list."""
         if network is not None:
             filters["network_id"] = base.getid(network)
-        return super().list(limit=limit, marker=marker, fields=fields, **filters)
+        return filters

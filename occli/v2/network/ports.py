@@ -27,10 +27,33 @@ class PortManager(neutron.NeutronManager):
         server: base.Resource | str | None = None,
         network: base.Resource | str | None = None,
         **filters: object,
+    ) -> base.ListWithMeta:
+        """Every port (see :meth:`NeutronManager.list`); ``server`` (a
+        Server or id) keeps its interfaces (``device_id``), ``network``
+        those on a network; ``fixed_ip`` (``"ip_address=10.0.0.3"``) is
+        Neutron's ``fixed_ips`` filter. :meth:`iter` yields them lazily."""
+        return super().list(limit, marker, fields, **self._list_filters(server, network, filters))
+
+    def iter(
+        self,
+        limit: int | None = None,
+        marker: str | None = None,
+        fields: Iterable[str] | None = None,
+        server: base.Resource | str | None = None,
+        network: base.Resource | str | None = None,
+        **filters: object,
     ) -> Iterator[base.Resource]:
-        """Yield ports; ``server`` (a Server or id) keeps its interfaces
-        (``device_id``), ``network`` those on a network; ``fixed_ip``
-        (``"ip_address=10.0.0.3"``) is Neutron's ``fixed_ips`` filter."""
+        """Like :meth:`list`, lazily: yield ports, asking for each page
+        when the previous one was used."""
+        return super().iter(limit, marker, fields, **self._list_filters(server, network, filters))
+
+    def _list_filters(
+        self,
+        server: base.Resource | str | None,
+        network: base.Resource | str | None,
+        filters: dict[str, object],
+    ) -> dict[str, object]:
+        """The Neutron filters of a port list."""
         if server is not None:
             filters["device_id"] = base.getid(server)
         if network is not None:
@@ -38,7 +61,7 @@ class PortManager(neutron.NeutronManager):
         fixed_ip = filters.pop("fixed_ip", None)
         if fixed_ip is not None:
             filters["fixed_ips"] = fixed_ip
-        return super().list(limit=limit, marker=marker, fields=fields, **filters)
+        return filters
 
     def create(
         self,

@@ -68,11 +68,30 @@ class SecurityGroupRuleManager(neutron.NeutronManager):
         fields: Iterable[str] | None = None,
         security_group: base.Resource | str | None = None,
         **filters: object,
+    ) -> base.ListWithMeta:
+        """Every rule (see :meth:`NeutronManager.list`); ``security_group``
+        (a group or id) keeps its own. :meth:`iter` yields them lazily."""
+        return super().list(limit, marker, fields, **self._list_filters(security_group, filters))
+
+    def iter(
+        self,
+        limit: int | None = None,
+        marker: str | None = None,
+        fields: Iterable[str] | None = None,
+        security_group: base.Resource | str | None = None,
+        **filters: object,
     ) -> Iterator[base.Resource]:
-        """Yield rules; ``security_group`` (a group or id) keeps its own."""
+        """Like :meth:`list`, lazily: yield rules, asking for each page
+        when the previous one was used."""
+        return super().iter(limit, marker, fields, **self._list_filters(security_group, filters))
+
+    def _list_filters(
+        self, security_group: base.Resource | str | None, filters: dict[str, object]
+    ) -> dict[str, object]:
+        """The Neutron filters of a rule list."""
         if security_group is not None:
             filters["security_group_id"] = base.getid(security_group)
-        return super().list(limit=limit, marker=marker, fields=fields, **filters)
+        return filters
 
     def create(
         self,

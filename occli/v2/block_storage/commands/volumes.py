@@ -88,7 +88,7 @@ def do_volume_list(client, args):
 
     Example: occli volume list --long
     """
-    volumes = client.volumes.list(
+    volumes = client.volumes.iter(
         all_projects=args.all_projects,
         name=args.name,
         status=args.status,
@@ -251,7 +251,7 @@ def do_volume_snapshot_list(client, args):
     Example: occli volume snapshot list --volume data
     """
     volume = client.volumes.find_resource(args.volume) if args.volume else None
-    snapshots = client.volume_snapshots.list(all_projects=args.all_projects, volume=volume)
+    snapshots = client.volume_snapshots.iter(all_projects=args.all_projects, volume=volume)
     cols = ["id", "name", "description", "status", "size"]
     headers = ["ID", "Name", "Description", "Status", "Size"]
     if args.long:

@@ -20,7 +20,7 @@ def do_floating_ip_list(client, args):
     """
     network = client.networks.find_resource(args.network) if args.network else None
     port = client.ports.find_resource(args.port) if args.port else None
-    fips = client.floating_ips.list(
+    fips = client.floating_ips.iter(
         floating_network_id=network.id if network else None,
         port_id=port.id if port else None,
         status=args.status,

@@ -90,7 +90,7 @@ def do_network_list(client, args):
         cols += ["router:external", "availability_zones"]
         headers = ["ID", "Name", "Status", "Project", "State", "Shared", "Subnets"]
         headers += ["Router Type", "Availability Zones"]
-    networks = client.networks.list(external=args.external, name=args.name)
+    networks = client.networks.iter(external=args.external, name=args.name)
     return columns.table(
         networks,
         cols,
@@ -123,7 +123,7 @@ def do_subnet_list(client, args):
     if args.long:
         cols += ["project_id", "enable_dhcp", "gateway_ip", "allocation_pools", "ip_version"]
         headers += ["Project", "DHCP", "Gateway", "Allocation Pools", "IP Version"]
-    return columns.table(client.subnets.list(network=network), cols, headers)
+    return columns.table(client.subnets.iter(network=network), cols, headers)
 
 
 @utils.arg("subnet", metavar="<subnet>", help="Subnet (name or ID).")
@@ -165,7 +165,7 @@ def do_port_list(client, args):
     if args.long:
         cols += ["security_groups", "device_owner", "device_id"]
         headers += ["Security Groups", "Device Owner", "Device ID"]
-    ports = client.ports.list(
+    ports = client.ports.iter(
         server=server, network=network, device_owner=args.device_owner, fixed_ip=args.fixed_ip
     )
     return columns.table(ports, cols, headers, formatters={"fixed_ips": FixedIPsColumn})

@@ -62,7 +62,7 @@ def do_security_group_list(client, args):
 
     Example: occli security group list
     """
-    groups = client.security_groups.list(project_id=args.project)
+    groups = client.security_groups.iter(project_id=args.project)
     return columns.table(
         groups,
         ["id", "name", "description", "project_id", "tags"],
@@ -114,7 +114,7 @@ def do_security_group_rule_list(client, args):
     Example: occli security group rule list default
     """
     group = client.security_groups.find_resource(args.group) if args.group else None
-    rules = client.security_group_rules.list(security_group=group)
+    rules = client.security_group_rules.iter(security_group=group)
     cols = ["id", "protocol", "ethertype", "remote_ip_prefix", "port_range", "direction"]
     cols += ["remote_group_id"]
     headers = ["ID", "IP Protocol", "Ethertype", "IP Range", "Port Range", "Direction"]
