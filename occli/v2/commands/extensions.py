@@ -1,6 +1,8 @@
 """API extension commands: ``extension list`` (Nova's legacy list and
 Neutron's), ``extension show`` (one of Nova's)."""
 
+import itertools
+
 from occli import columns
 from occli import utils
 
@@ -25,16 +27,18 @@ def do_extension_list(client, args):
     everything = not (args.compute or args.network)
     found = []
     if args.compute or everything:
-        found += list(client.extensions.list())
+        found.append(client.extensions.iter())
     if args.network or (everything and client.network_extensions.available()):
-        found += list(client.network_extensions.list())
+        found.append(client.network_extensions.iter())
     cols = list(_COLUMNS)
     headers = list(_HEADERS)
     if args.long:
         cols += ["namespace", "updated", "links"]
         headers += ["Namespace", "Updated", "Links"]
     formatters = {"links": columns.ListColumn}
-    return columns.table(found, cols, headers=headers, formatters=formatters)
+    return columns.table(
+        itertools.chain.from_iterable(found), cols, headers=headers, formatters=formatters
+    )
 
 
 @utils.arg("extension", metavar="<alias>", help="The extension's alias (see extension list).")

@@ -2,6 +2,7 @@
 Nova still answers, for scripts that look an alias up before using it
 (Neutron's is :mod:`occli.v2.network.extensions`)."""
 
+from collections.abc import Iterator
 from urllib.parse import quote
 
 from occli import base
@@ -16,9 +17,22 @@ class Extension(base.Resource):
 class ExtensionManager(compute.ComputeManager):
     resource_class = Extension
 
-    def list(self) -> list[base.Resource]:
-        """Every extension Nova lists (one request, no paging)."""
-        return list(self._list("/extensions", "extensions"))
+    def list(self) -> base.ListWithMeta:
+        """Every extension Nova lists (one request, no paging): a list
+        with ``request_ids`` (:class:`occli.base.ListWithMeta`), as
+        novaclient's. :meth:`iter` yields them lazily."""
+        return self._list_all(*self._list_request())
+
+    def iter(self) -> Iterator[base.Resource]:
+        """Like :meth:`list`, lazily."""
+        return self._list(*self._list_request())
+
+    list_iter = iter
+
+    @staticmethod
+    def _list_request() -> tuple[str, str]:
+        """``(url, response key)`` of the extension list."""
+        return "/extensions", "extensions"
 
     def get(self, alias: base.Resource | str) -> base.Resource:
         """The extension ``alias`` (NotFound if Nova has none)."""

@@ -7,6 +7,8 @@ detach); a port given by the caller is only unbound. A ``tag`` needs
 compute API 2.49.
 """
 
+from collections.abc import Iterator
+
 from occli import base
 from occli import exceptions
 from occli.v2.compute import base as compute
@@ -25,8 +27,21 @@ class InterfaceAttachmentManager(compute.ComputeManager):
         return url if port is None else "%s/%s" % (url, base.getid(port))
 
     def list(self, server: base.Resource | str) -> base.ListWithMeta:
-        """The server's interfaces (a list)."""
-        return self._list_all(self._url(server), "interfaceAttachments")
+        """The server's interfaces: a list with ``request_ids``
+        (:class:`occli.base.ListWithMeta`), as novaclient's. :meth:`iter`
+        yields them lazily."""
+        return self._list_all(*self._list_request(server))
+
+    def iter(self, server: base.Resource | str) -> Iterator[base.Resource]:
+        """Like :meth:`list`, lazily: each page is asked for when the
+        previous one was used."""
+        return self._list(*self._list_request(server))
+
+    list_iter = iter
+
+    def _list_request(self, server: base.Resource | str) -> tuple[str, str]:
+        """``(url, response key)`` of an interface list."""
+        return self._url(server), "interfaceAttachments"
 
     def get(self, server: base.Resource | str, port: base.Resource | str) -> base.Resource:
         return self._get(self._url(server, port), "interfaceAttachment")

@@ -71,10 +71,29 @@ class MigrationManager(compute.ComputeManager):
         ``instance_uuid`` positional as in novaclient; ``migration_type``,
         ``source_compute``, ``changes_since``, ``changes_before``,
         ``marker``, ``user_id``, ``project_id``), following pages (2.59:
-        newest first), at most ``limit``: a list with ``request_ids``."""
-        self.check_list(limit=limit)
-        filters.update(host=host, status=status, instance_uuid=instance_uuid)
-        return self._list_all("/os-migrations", "migrations", self._params(filters), limit=limit)
+        newest first), at most ``limit``: a list with ``request_ids``
+        (:class:`occli.base.ListWithMeta`), as novaclient's. :meth:`iter`
+        yields them lazily, :meth:`pages` a page at a time."""
+        return self._list_all(
+            *self._list_request(host, status, instance_uuid, limit, filters), limit=limit
+        )
+
+    def iter(
+        self,
+        host: str | None = None,
+        status: str | None = None,
+        instance_uuid: str | None = None,
+        *,
+        limit: int | None = None,
+        **filters: Any,
+    ) -> Iterator[base.Resource]:
+        """Like :meth:`list`, lazily: each page is asked for when the
+        previous one was used."""
+        return self._list(
+            *self._list_request(host, status, instance_uuid, limit, filters), limit=limit
+        )
+
+    list_iter = iter
 
     def pages(
         self,
@@ -86,7 +105,22 @@ class MigrationManager(compute.ComputeManager):
         **filters: Any,
     ) -> Iterator[builtins.list[base.Resource]]:
         """Like :meth:`list`, a list of migrations per page, each asked
-        for when the previous one was used."""
+        for when the previous one was used (what ``occli server migration list``
+        streams)."""
+        return self._pages(
+            *self._list_request(host, status, instance_uuid, limit, filters), limit=limit
+        )
+
+    def _list_request(
+        self,
+        host: str | None,
+        status: str | None,
+        instance_uuid: str | None,
+        limit: int | None,
+        filters: Mapping[str, Any],
+    ) -> tuple[str, str, dict[str, Any]]:
+        """``(url, response key, params)`` of a migration list;
+        UnsupportedVersion for a filter the microversion lacks."""
         self.check_list(limit=limit)
-        filters.update(host=host, status=status, instance_uuid=instance_uuid)
-        return self._pages("/os-migrations", "migrations", self._params(filters), limit=limit)
+        filters = dict(filters, host=host, status=status, instance_uuid=instance_uuid)
+        return "/os-migrations", "migrations", self._params(filters)

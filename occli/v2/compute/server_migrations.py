@@ -2,6 +2,8 @@
 admin by default): list and show (2.23), force complete (2.22), abort
 (2.24; a queued or preparing one too from 2.65). novaclient's names."""
 
+from collections.abc import Iterator
+
 from occli import base
 from occli.v2.compute import base as compute
 
@@ -30,9 +32,22 @@ class ServerMigrationManager(compute.ComputeManager):
 
     def list(self, server: base.Resource | str) -> base.ListWithMeta:
         """The live migrations of ``server`` in progress (2.23): a list
-        with ``request_ids``."""
+        with ``request_ids`` (:class:`occli.base.ListWithMeta`), as
+        novaclient's. :meth:`iter` yields them lazily."""
+        return self._list_all(*self._list_request(server))
+
+    def iter(self, server: base.Resource | str) -> Iterator[base.Resource]:
+        """Like :meth:`list`, lazily: each page is asked for when the
+        previous one was used."""
+        return self._list(*self._list_request(server))
+
+    list_iter = iter
+
+    def _list_request(self, server: base.Resource | str) -> tuple[str, str]:
+        """``(url, response key)`` of a migration list; UnsupportedVersion
+        before 2.23 (raised before anything is sent)."""
         self.check_list()
-        return self._list_all(self._url(server), "migrations")
+        return self._url(server), "migrations"
 
     def get(
         self, server: base.Resource | str, migration: base.Resource | int | str

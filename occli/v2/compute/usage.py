@@ -135,10 +135,12 @@ class UsageManager(compute.ComputeManager):
         start: datetime.date | str | None = None,
         end: datetime.date | str | None = None,
         detailed: bool = False,
-    ) -> list[base.Resource]:
+    ) -> base.ListWithMeta:
         """Every project's usage between ``start`` and ``end`` (datetimes
         are sent as UTC; None: now, which nova takes as an empty period);
-        ``detailed`` adds each project's ``server_usages`` (admin)."""
+        ``detailed`` adds each project's ``server_usages`` (admin): a list
+        with the ``request_ids`` of every page
+        (:class:`occli.base.ListWithMeta`), as novaclient's."""
         self.check_period(start, end)
         params = {
             "start": _utc_text(start, "start"),
@@ -146,12 +148,25 @@ class UsageManager(compute.ComputeManager):
             "detailed": 1 if detailed else None,
         }
         usages: dict[str | None, dict[str, Any]] = {}
+        request_ids: list[str] = []
         last = None
         pages = self._usage_pages("/os-simple-tenant-usage", "tenant_usages", params)
         for response, page in pages:
             _merge(usages, page)
+            request_ids += base._request_ids(response)
             last = response
-        return [self._resource(u, last) for u in usages.values()]
+        return base.ListWithMeta([self._resource(u, last) for u in usages.values()], request_ids)
+
+    def iter(
+        self,
+        start: datetime.date | str | None = None,
+        end: datetime.date | str | None = None,
+        detailed: bool = False,
+    ) -> Iterator[base.Resource]:
+        """Like :meth:`list`, one project at a time. Every page is read
+        first: nova pages the servers, not the projects, so a project's
+        usage is only whole once the last page was summed."""
+        return iter(self.list(start, end, detailed))
 
     def get(
         self,

@@ -8,6 +8,7 @@ the attachment. A ``tag`` needs compute API 2.49, ``delete_on_termination``
 sent.
 """
 
+from collections.abc import Iterator
 from typing import Any
 
 from occli import base
@@ -30,9 +31,26 @@ class VolumeAttachmentManager(compute.ComputeManager):
     def list(
         self, server: base.Resource | str, limit: int | None = None, offset: int | None = None
     ) -> base.ListWithMeta:
-        """The server's attachments (a list)."""
-        params = {"limit": limit, "offset": offset}
-        return self._list_all(self._url(server), "volumeAttachments", params=params)
+        """The server's attachments: a list with ``request_ids``
+        (:class:`occli.base.ListWithMeta`), as novaclient's; ``limit`` and
+        ``offset`` page on the server side. :meth:`iter` yields them
+        lazily."""
+        return self._list_all(*self._list_request(server, limit, offset))
+
+    def iter(
+        self, server: base.Resource | str, limit: int | None = None, offset: int | None = None
+    ) -> Iterator[base.Resource]:
+        """Like :meth:`list`, lazily: each page is asked for when the
+        previous one was used."""
+        return self._list(*self._list_request(server, limit, offset))
+
+    list_iter = iter
+
+    def _list_request(
+        self, server: base.Resource | str, limit: int | None, offset: int | None
+    ) -> tuple[str, str, dict[str, Any]]:
+        """``(url, response key, params)`` of an attachment list."""
+        return self._url(server), "volumeAttachments", {"limit": limit, "offset": offset}
 
     def get(self, server: base.Resource | str, volume: base.Resource | str) -> base.Resource:
         """The attachment of ``volume`` (a volume or its id) to ``server``."""

@@ -45,7 +45,7 @@ def do_aggregate_list(client, args):
 
     Example: occli aggregate list --long
     """
-    aggregates = list(client.aggregates.list())
+    aggregates = client.aggregates.iter()
     cols = ["id", "name", "availability_zone"]
     headers = ["ID", "Name", "Availability Zone"]
     if args.long:
@@ -239,7 +239,7 @@ def do_availability_zone_list(client, args):
 
     Example: occli availability zone list
     """
-    zones = client.availability_zones.list(detailed=args.long)
+    zones = client.availability_zones.iter(detailed=args.long)
     headers = ["Zone Name", "Zone Status"]
     if args.long:
         headers += ["Host Name", "Service Name", "Service Status"]

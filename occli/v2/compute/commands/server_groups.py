@@ -83,7 +83,7 @@ def do_server_group_list(client, args):
 
     Example: occli server group list --long
     """
-    groups = client.server_groups.list(
+    groups = client.server_groups.iter(
         all_projects=args.all_projects, limit=args.limit, offset=args.offset
     )
     cols = ["id", "name", "policy"]
@@ -91,7 +91,7 @@ def do_server_group_list(client, args):
     if args.long:
         cols += ["rules", "members", "project_id", "user_id"]
         headers += ["Rules", "Members", "Project Id", "User Id"]
-    return columns.table([_info(g) for g in groups], cols, headers=headers, formatters=_FORMATTERS)
+    return columns.table((_info(g) for g in groups), cols, headers=headers, formatters=_FORMATTERS)
 
 
 @utils.arg("group", **_GROUP_ARG)

@@ -177,7 +177,7 @@ def _migration_id(client, server, ref):
     migrations in progress)."""
     if ref.isdigit():
         return int(ref)
-    for migration in client.server_migrations.list(server):
+    for migration in client.server_migrations.iter(server):
         if getattr(migration, "uuid", None) == ref:
             return migration.id
     raise exceptions.NotFound(

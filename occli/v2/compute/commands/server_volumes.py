@@ -101,7 +101,7 @@ def do_server_volume_list(client, args):
     Example: occli server volume list vm1
     """
     server = client.servers.find_resource(args.server)
-    found = client.volume_attachments.list(server)
+    found = client.volume_attachments.iter(server)
     version = api_versions.APIVersion(client.volume_attachments.api_version)
     keys, headers = _attachment_columns(version)
     return columns.table(found, keys, headers)

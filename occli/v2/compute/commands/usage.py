@@ -93,7 +93,7 @@ def do_usage_list(client, args):
     Example: occli usage list --start 2026-01-01 --end 2026-02-01
     """
     start, end = _period(client, args)
-    usages = client.usage.list(start, end, detailed=True)
+    usages = client.usage.iter(start, end, detailed=True)
     _header(args, "Usage from %s to %s:" % (_day(start), _day(end)))
     return HEADERS, [_row(u) for u in usages]
 
