@@ -103,7 +103,7 @@ def test_list_follows_pages_with_the_last_id_as_marker(client, mock_cloud):
         [{"json": _page(0, 2)}, {"json": _page(2, 2)}, {"json": _page(4, 1)}],
     )
     client.software_configs.page_size = 2
-    got = client.software_configs.list(marker="start")
+    got = client.software_configs.iter(marker="start")
     assert not requests_to(m, "GET", "/software_configs")  # lazy
     assert [c.id for c in got] == ["c0", "c1", "c2", "c3", "c4"]
     sent = [r.qs for r in requests_to(m, "GET", "/software_configs")]

@@ -4,10 +4,15 @@ Requests go to the catalog's ``identity`` endpoint; one that names no
 version gets ``/v3`` appended, so no version discovery is needed.
 """
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 from typing import Any
 
 from occli import base
 from occli import exceptions
+
+if TYPE_CHECKING:
+    import requests
 
 
 class IdentityManager(base.Manager):
@@ -27,6 +32,17 @@ class IdentityManager(base.Manager):
 
     def get(self, resource: base.Resource | str) -> base.Resource:
         return self._get(self._member_url(resource), self.member)
+
+    def _next_page(
+        self, response: "requests.Response", body: Mapping[str, Any], links_key: str
+    ) -> str | None:
+        """The marker of the next page: Keystone names it as the href
+        ``links.next`` of a collection (keystone's ``wrap_collection``,
+        null on the last page), not in ``<collection>_links``."""
+        links = body.get("links")
+        if isinstance(links, Mapping):
+            return super()._next_page(response, {"next": links.get("next")}, "next")
+        return super()._next_page(response, body, links_key)
 
     def delete(self, resource: base.Resource | str) -> base.Result:
         """Delete; a :class:`~occli.base.Result`."""

@@ -54,12 +54,24 @@ class DomainManager(identity.IdentityManager):
     resource_class = Domain
     collection, member = "domains", "domain"
 
-    def list(
+    def list(self, name: str | None = None, enabled: bool | None = None) -> base.ListWithMeta:
+        """Every domain, following pages: a :class:`~occli.base.ListWithMeta`
+        (with the ``request_ids`` of its pages); :meth:`iter` yields them
+        lazily."""
+        return self._list_all(*self._list_request(name, enabled))
+
+    def iter(
         self, name: str | None = None, enabled: bool | None = None
     ) -> Iterator[base.Resource]:
-        return self._list(
-            self._url("domains"), "domains", params={"name": name, "enabled": _enabled(enabled)}
-        )
+        """Like :meth:`list`, lazily: each page is asked for when the
+        previous one was used."""
+        return self._list(*self._list_request(name, enabled))
+
+    def _list_request(
+        self, name: str | None, enabled: bool | None
+    ) -> tuple[str, str, dict[str, Any]]:
+        """``(url, response key, params)`` of a domain list."""
+        return self._url("domains"), "domains", {"name": name, "enabled": _enabled(enabled)}
 
     def create(
         self,
@@ -118,18 +130,38 @@ class ProjectManager(_DomainLookup, identity.IdentityManager):
         name: str | None = None,
         enabled: bool | None = None,
         parent: base.Resource | str | None = None,
+    ) -> base.ListWithMeta:
+        """Every project (``domain``, ``parent``: resources or ids),
+        following pages: a :class:`~occli.base.ListWithMeta`; :meth:`iter`
+        yields them lazily."""
+        return self._list_all(*self._list_request(domain, name, enabled, parent))
+
+    def iter(
+        self,
+        domain: base.Resource | str | None = None,
+        name: str | None = None,
+        enabled: bool | None = None,
+        parent: base.Resource | str | None = None,
     ) -> Iterator[base.Resource]:
-        """Yield projects (``domain``, ``parent``: resources or ids)."""
-        return self._list(
-            self._url("projects"),
-            "projects",
-            params={
-                "domain_id": _id_or_none(domain),
-                "name": name,
-                "enabled": _enabled(enabled),
-                "parent_id": _id_or_none(parent),
-            },
-        )
+        """Like :meth:`list`, lazily: each page is asked for when the
+        previous one was used."""
+        return self._list(*self._list_request(domain, name, enabled, parent))
+
+    def _list_request(
+        self,
+        domain: base.Resource | str | None,
+        name: str | None,
+        enabled: bool | None,
+        parent: base.Resource | str | None,
+    ) -> tuple[str, str, dict[str, Any]]:
+        """``(url, response key, params)`` of a project list."""
+        params = {
+            "domain_id": _id_or_none(domain),
+            "name": name,
+            "enabled": _enabled(enabled),
+            "parent_id": _id_or_none(parent),
+        }
+        return self._url("projects"), "projects", params
 
     def create(
         self,
@@ -176,12 +208,27 @@ class UserManager(_DomainLookup, identity.IdentityManager):
         domain: base.Resource | str | None = None,
         name: str | None = None,
         enabled: bool | None = None,
+    ) -> base.ListWithMeta:
+        """Every user (``domain``: a resource or id), following pages: a
+        :class:`~occli.base.ListWithMeta`; :meth:`iter` yields them lazily."""
+        return self._list_all(*self._list_request(domain, name, enabled))
+
+    def iter(
+        self,
+        domain: base.Resource | str | None = None,
+        name: str | None = None,
+        enabled: bool | None = None,
     ) -> Iterator[base.Resource]:
-        return self._list(
-            self._url("users"),
-            "users",
-            params={"domain_id": _id_or_none(domain), "name": name, "enabled": _enabled(enabled)},
-        )
+        """Like :meth:`list`, lazily: each page is asked for when the
+        previous one was used."""
+        return self._list(*self._list_request(domain, name, enabled))
+
+    def _list_request(
+        self, domain: base.Resource | str | None, name: str | None, enabled: bool | None
+    ) -> tuple[str, str, dict[str, Any]]:
+        """``(url, response key, params)`` of a user list."""
+        params = {"domain_id": _id_or_none(domain), "name": name, "enabled": _enabled(enabled)}
+        return self._url("users"), "users", params
 
     def create(
         self,
@@ -254,8 +301,19 @@ class RoleManager(identity.IdentityManager):
     resource_class = Role
     collection, member = "roles", "role"
 
-    def list(self, name: str | None = None) -> Iterator[base.Resource]:
-        return self._list(self._url("roles"), "roles", params={"name": name})
+    def list(self, name: str | None = None) -> base.ListWithMeta:
+        """Every role, following pages: a :class:`~occli.base.ListWithMeta`;
+        :meth:`iter` yields them lazily."""
+        return self._list_all(*self._list_request(name))
+
+    def iter(self, name: str | None = None) -> Iterator[base.Resource]:
+        """Like :meth:`list`, lazily: each page is asked for when the
+        previous one was used."""
+        return self._list(*self._list_request(name))
+
+    def _list_request(self, name: str | None) -> tuple[str, str, dict[str, Any]]:
+        """``(url, response key, params)`` of a role list."""
+        return self._url("roles"), "roles", {"name": name}
 
     def create(self, name: str, description: str | None = None) -> base.Resource:
         body = {"name": name}
@@ -356,10 +414,47 @@ class RoleAssignmentManager(identity.IdentityManager):
         effective: bool = False,
         include_names: bool = False,
         include_subtree: bool = False,
+    ) -> base.ListWithMeta:
+        """Every role assignment (``GET /v3/role_assignments``) filtered
+        by user, project or domain, role (resources or ids), following
+        pages: a :class:`~occli.base.ListWithMeta`; ``effective`` adds the
+        implied roles. :meth:`iter` yields them lazily."""
+        return self._list_all(
+            *self._list_request(
+                user, project, domain, role, effective, include_names, include_subtree
+            )
+        )
+
+    def iter(
+        self,
+        user: base.Resource | str | None = None,
+        project: base.Resource | str | None = None,
+        domain: base.Resource | str | None = None,
+        role: base.Resource | str | None = None,
+        effective: bool = False,
+        include_names: bool = False,
+        include_subtree: bool = False,
     ) -> Iterator[base.Resource]:
-        """Yield role assignments (``GET /v3/role_assignments``) filtered
-        by user, project or domain, role (resources or ids); ``effective``
-        adds the implied roles."""
+        """Like :meth:`list`, lazily (the filters are checked at once):
+        each page is asked for when the previous one was used."""
+        return self._list(
+            *self._list_request(
+                user, project, domain, role, effective, include_names, include_subtree
+            )
+        )
+
+    def _list_request(
+        self,
+        user: base.Resource | str | None,
+        project: base.Resource | str | None,
+        domain: base.Resource | str | None,
+        role: base.Resource | str | None,
+        effective: bool,
+        include_names: bool,
+        include_subtree: bool,
+    ) -> tuple[str, str, dict[str, Any]]:
+        """``(url, response key, params)`` of a role assignment list
+        (ValidationError for filters keystone refuses together)."""
         self.check_list(project=project, domain=domain)
         params: dict[str, Any] = {
             "user.id": _id_or_none(user),
@@ -374,7 +469,7 @@ class RoleAssignmentManager(identity.IdentityManager):
         ):
             if flag:
                 params[name] = "true"
-        return self._list(self._url("role_assignments"), "role_assignments", params=params)
+        return self._url("role_assignments"), "role_assignments", params
 
 
 def _id_or_none(value: base.Resource | str | None) -> str | None:

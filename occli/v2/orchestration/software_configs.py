@@ -1,5 +1,6 @@
 """Heat software configs (``/software_configs``)."""
 
+import builtins
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -20,12 +21,32 @@ class SoftwareConfigManager(heat.HeatManager):
     resource_class = SoftwareConfig
     page_size = 100
 
-    def list(self, limit: int | None = None, marker: str | None = None) -> Iterator[base.Resource]:
-        """Yield configs, newest first, fetching pages of :attr:`page_size`.
+    def list(self, limit: int | None = None, marker: str | None = None) -> base.ListWithMeta:
+        """Every config, newest first, fetching pages of :attr:`page_size`:
+        a :class:`~occli.base.ListWithMeta` (with the ``request_ids`` of its
+        pages); :meth:`iter` yields them lazily.
 
         ``limit`` caps the total (None or -1: all); ``marker`` starts after
         that config id. List items carry no ``config/inputs/outputs/options``.
         """
+        request_ids: builtins.list[str] = []
+        configs = list(self._list_request(limit, marker, request_ids))
+        return base.ListWithMeta(configs, request_ids)
+
+    def iter(self, limit: int | None = None, marker: str | None = None) -> Iterator[base.Resource]:
+        """Like :meth:`list`, lazily: each page is asked for when the
+        previous one was used."""
+        return self._list_request(limit, marker)
+
+    def _list_request(
+        self,
+        limit: int | None,
+        marker: str | None,
+        request_ids: builtins.list[str] | None = None,
+    ) -> Iterator[base.Resource]:
+        """Yield the configs of a list, a page at a time, the request id of
+        each page appended to ``request_ids``: Heat names no next page, so
+        a full page's last id is the marker of the next one."""
         remaining = None if limit is None or limit < 0 else limit
         seen: set[str] = set()
         while remaining is None or remaining > 0:
@@ -35,6 +56,8 @@ class SoftwareConfigManager(heat.HeatManager):
                 "/software_configs",
                 params={k: v for k, v in (("limit", size), ("marker", marker)) if v is not None},
             )
+            if request_ids is not None:
+                request_ids.extend(self._result(response).request_ids)
             items = self._items(response, self._body(response), "software_configs")
             for item in items:
                 if remaining is not None:

@@ -157,13 +157,23 @@ class SoftwareDeploymentManager(heat.HeatManager):
 
     # -- plain API ---------------------------------------------------------
 
-    def list(self, server_id: base.Resource | str | None = None) -> Iterator[base.Resource]:
-        """Yield deployments (of one server if ``server_id``), oldest first."""
-        return self._list(
-            "/software_deployments",
-            "software_deployments",
-            params={"server_id": base.getid(server_id) if server_id is not None else None},
-        )
+    def list(self, server_id: base.Resource | str | None = None) -> base.ListWithMeta:
+        """Every deployment (of one server if ``server_id``), oldest first:
+        a :class:`~occli.base.ListWithMeta` (with the ``request_ids`` of its
+        requests); :meth:`iter` yields them lazily."""
+        return self._list_all(*self._list_request(server_id))
+
+    def iter(self, server_id: base.Resource | str | None = None) -> Iterator[base.Resource]:
+        """Like :meth:`list`, lazily: the deployments are asked for when
+        the first one is wanted."""
+        return self._list(*self._list_request(server_id))
+
+    def _list_request(
+        self, server_id: base.Resource | str | None
+    ) -> tuple[str, str, dict[str, Any]]:
+        """``(url, response key, params)`` of a deployment list."""
+        params = {"server_id": base.getid(server_id) if server_id is not None else None}
+        return "/software_deployments", "software_deployments", params
 
     def get(self, deployment: base.Resource | str) -> base.Resource:
         """A deployment. Heat applies a pending temp-URL signal on this GET."""

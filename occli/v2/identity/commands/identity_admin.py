@@ -97,7 +97,7 @@ def do_project_list(client, args):
             projects = [p for p in projects if p.domain_id == domain]
     else:
         parent = _project(client, args.parent, domain).id if args.parent else None
-        projects = client.projects.list(domain=domain, parent=parent)
+        projects = client.projects.iter(domain=domain, parent=parent)
     return columns.table(projects, cols, headers=headers)
 
 
@@ -198,10 +198,10 @@ def do_user_list(client, args):
         cols += ["default_project_id", "domain_id", "description", "email", "enabled"]
         headers += ["Project", "Domain", "Description", "Email", "Enabled"]
     domain = _domain_id(client, args.domain)
-    users = client.users.list(domain=domain)
+    users = client.users.iter(domain=domain)
     if args.project:
         project = _project(client, args.project, domain)
-        ids = {a.user["id"] for a in client.role_assignments.list(project=project) if "user" in a}
+        ids = {a.user["id"] for a in client.role_assignments.iter(project=project) if "user" in a}
         users = [u for u in users if u.id in ids]
     return columns.table(users, cols, headers=headers)
 
@@ -310,7 +310,7 @@ def do_role_list(client, args):
 
     Example: occli role list
     """
-    return columns.table(client.roles.list(), ("id", "name"), headers=("ID", "Name"))
+    return columns.table(client.roles.iter(), ("id", "name"), headers=("ID", "Name"))
 
 
 @utils.arg("role", metavar="<role>", help="Role (name or ID).")
@@ -493,7 +493,7 @@ def do_role_assignment_list(client, args):
     )
     domain = client.domains.find_resource(args.domain) if args.domain else None
     role = client.roles.find_resource(args.role) if args.role else None
-    assignments = client.role_assignments.list(
+    assignments = client.role_assignments.iter(
         user=user,
         project=project,
         domain=domain,
@@ -514,7 +514,7 @@ def do_domain_list(client, args):
     Example: occli domain list
     """
     return columns.table(
-        client.domains.list(),
+        client.domains.iter(),
         ("id", "name", "enabled", "description"),
         headers=("ID", "Name", "Enabled", "Description"),
     )

@@ -21,7 +21,7 @@ def do_image_list(client, args):
 
     Example: occli image list
     """
-    images = client.images.list(
+    images = client.images.iter(
         limit=args.limit, marker=args.marker, name=args.name, status=args.status
     )
     cols = ["id", "name", "status"]

@@ -27,7 +27,7 @@ def do_software_config_list(client, args):
 
     Example: occli software config list
     """
-    configs = client.software_configs.list(limit=args.limit, marker=args.marker)
+    configs = client.software_configs.iter(limit=args.limit, marker=args.marker)
     return columns.table(
         configs,
         ("id", "name", "group", "creation_time"),

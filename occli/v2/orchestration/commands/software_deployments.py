@@ -46,7 +46,7 @@ def do_software_deployment_list(client, args):
         cols += ("creation_time", "status_reason")
         headers += ("Creation Time", "Status Reason")
     return columns.table(
-        client.software_deployments.list(server_id=server_id), cols, headers=headers
+        client.software_deployments.iter(server_id=server_id), cols, headers=headers
     )
 
 
