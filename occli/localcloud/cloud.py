@@ -112,7 +112,9 @@ def service_classes(names: Iterable[str] | None = None) -> list[type]:
         raise ValueError(
             "unknown services: %s (known: %s)" % (", ".join(sorted(unknown)), ", ".join(known))
         )
-    return [registry.service_class(name) for name in known if name in wanted]
+    return registry.creation_order(
+        [registry.service_class(name) for name in known if name in wanted]
+    )
 
 
 def default_services() -> list[type]:

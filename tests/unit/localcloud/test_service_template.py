@@ -248,7 +248,34 @@ def test_every_service_package_is_registered():
         for p in LOCALCLOUD.glob("*/migrations.py")
         if (p.parent / "__init__.py").exists()
     }
-    assert packages and packages <= set(registry.PACKAGES)
+    assert packages and packages == set(registry.PACKAGES)
+
+
+def test_a_package_with_migrations_is_found_without_any_list(tmp_path):
+    """Adding a service touches only its own package: the registry finds
+    it (identity first, then by name), importing nothing."""
+    for name in ("zeta", "alpha", "identity"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("raise ImportError('imported')\n")
+        (tmp_path / name / "migrations.py").write_text("")
+    (tmp_path / "helpers").mkdir()
+    (tmp_path / "helpers" / "__init__.py").write_text("")
+    assert registry.discover(tmp_path) == tuple(
+        "occli.localcloud." + n for n in ("identity", "alpha", "zeta")
+    )
+
+
+def test_services_are_created_after_those_they_require():
+    class A:
+        name, requires = "a", ("c",)
+
+    class B:
+        name, requires = "b", ()
+
+    class C:
+        name, requires = "c", ("elsewhere",)
+
+    assert registry.creation_order([A, B, C]) == [B, C, A]
 
 
 def test_service_packages_import_without_their_api():
@@ -259,7 +286,11 @@ def test_service_packages_import_without_their_api():
 
 def test_the_catalog_and_the_services_come_from_the_registry(full_cloud):
     assert [type(svc) for svc in full_cloud.services[:-1]] == service_classes()
-    assert [svc.name for svc in full_cloud.services[:-1]] == list(registry.names())
+    assert sorted(svc.name for svc in full_cloud.services[:-1]) == sorted(registry.names())
+    created = [svc.name for svc in full_cloud.services[:-1]]
+    # identity first; a service after those it requires (compute: network)
+    assert created[0] == registry.FIRST
+    assert created.index("network") < created.index("compute")
     client = Client(full_cloud)
     token = client.authenticate("demo").json()["token"]
     assert [s["type"] for s in token["catalog"]] == [e[0] for e in registry.catalog_entries()]
