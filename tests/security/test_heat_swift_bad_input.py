@@ -10,6 +10,7 @@ import requests
 
 from occli.localcloud.orchestration.api.service import HEAT_PARITY_500S
 from occli.localcloud.orchestration.fields import MAX_NESTING
+from tests.unit.localcloud import wsgi_client
 from tests.unit.localcloud.heat_swift_harness import make_temp_url
 from tests.unit.localcloud.heat_swift_harness import start_env
 from tests.unit.localcloud.heat_swift_harness import token
@@ -355,21 +356,13 @@ def test_swift_negative_content_length(env):
     """Swift answers 400; the WSGI server here would pass it on."""
     alt = env.alt
     requests.put(alt.swift + "/neg", headers=alt.headers)
-    captured = {}
-    environ = {
-        "REQUEST_METHOD": "PUT",
-        "QUERY_STRING": "",
-        "PATH_INFO": "/object-store/v1/AUTH_%s/neg/o" % alt.project,
-        "SERVER_NAME": "localhost",
-        "SERVER_PORT": "80",
-        "HTTP_HOST": "localhost",
-        "wsgi.url_scheme": "http",
-        "wsgi.input": io.BytesIO(b"x" * 10),
-        "CONTENT_LENGTH": "-1",
-        "HTTP_X_AUTH_TOKEN": alt.token,
-    }
-    body = b"".join(
-        env.cloud.wsgi(environ, lambda status, headers: captured.update(status=status))
+    answer = wsgi_client.call(
+        env.cloud,
+        "PUT",
+        "/object-store/v1/AUTH_%s/neg/o" % alt.project,
+        token=alt.token,
+        wsgi_input=io.BytesIO(b"x" * 10),
+        length=-1,
     )
-    assert captured["status"].startswith("400"), body
+    assert answer.status == 400, answer.body
     assert requests.get(alt.swift + "/neg/o", headers=alt.headers).status_code == 404

@@ -147,16 +147,7 @@ def test_a_refused_or_failed_put_leaves_nothing(swift, case, monkeypatch):
 
 def _short_put(cloud, token, path, stream, length):
     """A PUT whose input ends before its Content-Length (a client gone)."""
-    environ = {
-        "REQUEST_METHOD": "PUT",
-        "PATH_INFO": path,
-        "HTTP_X_AUTH_TOKEN": token,
-        "CONTENT_LENGTH": str(length),
-        "wsgi.input": stream,
-    }
-    statuses = []
-    b"".join(cloud.wsgi(environ, lambda status, headers: statuses.append(status)))
-    return int(statuses[0].split()[0])
+    return call(cloud, "PUT", path, token=token, wsgi_input=stream, length=length).status
 
 
 class LockProbe:
@@ -186,16 +177,8 @@ def test_a_put_streams_its_body_without_the_write_lock(swift):
     cloud, token, account = swift
     body = b"x" * (5 * files.CHUNK)
     probe = LockProbe(cloud.store.path, body)
-    environ = {
-        "REQUEST_METHOD": "PUT",
-        "PATH_INFO": account + "/c/big",
-        "HTTP_X_AUTH_TOKEN": token,
-        "CONTENT_LENGTH": str(len(body)),
-        "wsgi.input": probe,
-    }
-    statuses = []
-    b"".join(cloud.wsgi(environ, lambda status, headers: statuses.append(status)))
-    assert statuses[0].startswith("201")
+    put = call(cloud, "PUT", account + "/c/big", token=token, wsgi_input=probe, length=len(body))
+    assert put.status == 201
     assert probe.locked and not any(probe.locked)
 
 

@@ -64,21 +64,17 @@ def swift(tmp_path):
 def _put(cloud, token, path, data, chunked=False, query=""):
     """``(status, body, bytes read from the input)`` of an object PUT."""
     stream = CountingInput(data)
-    environ = {
-        "REQUEST_METHOD": "PUT",
-        "PATH_INFO": path,
-        "QUERY_STRING": query,
-        "wsgi.input": stream,
-    }
-    if token:
-        environ["HTTP_X_AUTH_TOKEN"] = token
-    if chunked:
-        environ["HTTP_TRANSFER_ENCODING"] = "chunked"
-    else:
-        environ["CONTENT_LENGTH"] = str(len(data))
-    statuses = []
-    body = b"".join(cloud.wsgi(environ, lambda status, headers: statuses.append(status)))
-    return int(statuses[0].split()[0]), body, stream.read_bytes
+    answer = call(
+        cloud,
+        "PUT",
+        path,
+        query=query,
+        token=token or None,
+        headers={"Transfer-Encoding": "chunked"} if chunked else None,
+        wsgi_input=stream,
+        length=None if chunked else len(data),
+    )
+    return answer.status, answer.body, stream.read_bytes
 
 
 def _stored(cloud):

@@ -13,6 +13,7 @@ from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.identity.api.service import IdentityService
 from occli.localcloud.image.api.service import ImageService
+from tests.unit.localcloud import wsgi_client
 from tests.unit.localcloud.wsgi_client import Client
 
 
@@ -286,39 +287,16 @@ def test_oversized_content_length_is_refused_before_reading(nova):
         ("DELETE", "/novalike/things", token),
         ("POST", "/v3/auth/tokens", None),
     ):
-        environ_body = {"wsgi.input": _Unreadable(), "CONTENT_LENGTH": str(app.MAX_BODY + 1)}
-        result = _call(nova, method, path, environ_body, token=auth)
+        result = wsgi_client.call(
+            nova.cloud,
+            method,
+            path,
+            token=auth,
+            wsgi_input=_Unreadable(),
+            length=app.MAX_BODY + 1,
+        )
         assert result.status == 413
         assert result.json()["error" if auth is None else "computeFault"]["code"] == 413
-
-
-def _call(client, method, path, extra, token=None):
-    import io
-
-    environ = {
-        "REQUEST_METHOD": method,
-        "PATH_INFO": path,
-        "QUERY_STRING": "",
-        "SERVER_NAME": "cloud.test",
-        "SERVER_PORT": "8775",
-        "HTTP_HOST": "cloud.test:8775",
-        "wsgi.url_scheme": "http",
-        "wsgi.input": io.BytesIO(b""),
-        "CONTENT_TYPE": "application/json",
-    }
-    environ.update(extra)
-    if token is not None:
-        environ["HTTP_X_AUTH_TOKEN"] = token
-    captured = {}
-
-    def start_response(status, headers):
-        captured["status"] = int(status.split()[0])
-        captured["headers"] = headers
-
-    body = b"".join(client.cloud.wsgi(environ, start_response))
-    from tests.unit.localcloud.wsgi_client import Result
-
-    return Result(captured["status"], captured["headers"], body)
 
 
 @pytest.mark.parametrize(

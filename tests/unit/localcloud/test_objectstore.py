@@ -11,6 +11,7 @@ import requests
 
 from occli.localcloud.objectstore.api.service import ObjectStoreService
 from occli.localcloud.objectstore.tempurl import temp_url_signature
+from tests.unit.localcloud import wsgi_client
 from tests.unit.localcloud.heat_swift_harness import make_temp_url
 
 
@@ -161,17 +162,16 @@ def test_default_object_size_limit_is_swifts_max_file_size(env):
     assert requests.put(demo.swift + "/c/o", data=body, headers=demo.headers).status_code == 201
     assert requests.get(demo.swift + "/c/o", headers=demo.headers).content == body
     path = "/object-store/v1/AUTH_%s/c/huge" % demo.project
-    environ = {
-        "REQUEST_METHOD": "PUT",
-        "PATH_INFO": path,
-        "HTTP_X_AUTH_TOKEN": demo.token,
-        "CONTENT_LENGTH": str(5 * 1024**3 + 3),
-        "wsgi.input": io.BytesIO(b""),
-    }
-    captured = []
-    answer = b"".join(env.cloud.wsgi(environ, lambda status, headers: captured.append(status)))
-    assert captured == ["413 Request Entity Too Large"]
-    assert answer == b"Your request is too large."
+    answer = wsgi_client.call(
+        env.cloud,
+        "PUT",
+        path,
+        token=demo.token,
+        wsgi_input=io.BytesIO(b""),
+        length=5 * 1024**3 + 3,
+    )
+    assert answer.status == 413
+    assert answer.body == b"Your request is too large."
 
 
 @pytest.mark.parametrize("digest", ["sha1", "sha256", "sha512"])

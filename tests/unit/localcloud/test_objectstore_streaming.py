@@ -12,6 +12,7 @@ from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.identity.api.service import IdentityService
 from occli.localcloud.objectstore import files
 from occli.localcloud.objectstore.api.service import ObjectStoreService
+from tests.unit.localcloud import wsgi_client
 from tests.unit.localcloud.wsgi_client import Client
 
 SIZE = 20 * files.CHUNK + 123  # several times the chunk bound, not a multiple
@@ -46,29 +47,16 @@ def swift(tmp_path):
 
 def _call(cloud, method, path, token, wsgi_input=None, length=None, headers=None):
     """``(status, headers, the response iterable's chunks)``."""
-    environ = {
-        "REQUEST_METHOD": method,
-        "PATH_INFO": path,
-        "QUERY_STRING": "",
-        "SERVER_NAME": "cloud.test",
-        "SERVER_PORT": "8775",
-        "HTTP_HOST": "cloud.test:8775",
-        "wsgi.url_scheme": "http",
-        "wsgi.input": wsgi_input or io.BytesIO(b""),
-        "HTTP_X_AUTH_TOKEN": token,
-    }
-    if length is not None:
-        environ["CONTENT_LENGTH"] = str(length)
-    for name, value in (headers or {}).items():
-        environ["HTTP_" + name.upper().replace("-", "_")] = value
-    captured = {}
-
-    def start_response(status, response_headers):
-        captured["status"] = int(status.split()[0])
-        captured["headers"] = {k.lower(): v for k, v in response_headers}
-
-    chunks = list(cloud.wsgi(environ, start_response))
-    return captured["status"], captured["headers"], chunks
+    answer = wsgi_client.call(
+        cloud,
+        method,
+        path,
+        headers=headers,
+        token=token,
+        wsgi_input=wsgi_input or io.BytesIO(b""),
+        length=length,
+    )
+    return answer.status, answer.headers, answer.chunks
 
 
 def _body(seed=b"streamed"):

@@ -15,10 +15,11 @@ BASE = "http://" + HOST
 
 
 class Result:
-    def __init__(self, status, headers, body):
+    def __init__(self, status, headers, chunks):
         self.status = status
         self.headers = {k.lower(): v for k, v in headers}
-        self.body = body
+        self.chunks = chunks  # the response iterable's pieces, as sent
+        self.body = b"".join(chunks)
 
     def json(self):
         return jsonlib.loads(self.body)
@@ -31,12 +32,24 @@ class Result:
         return self.body.decode("utf-8", "replace") + "\n" + "\n".join(self.headers.values())
 
 
-def call(cloud, method, path_info, query="", body=b"", headers=None, token=None):
+def call(
+    cloud,
+    method,
+    path_info,
+    query="",
+    body=b"",
+    headers=None,
+    token=None,
+    wsgi_input=None,
+    length=None,
+):
     """One request to ``cloud``'s WSGI application, in-process: a Result.
 
     ``path_info`` is sent as is (already decoded, as a server passes it).
+    ``body`` is sent as JSON with its length; or ``wsgi_input`` (a stream,
+    e.g. one that records its reads) is, with ``length`` as the declared
+    Content-Length (None: none, as a chunked upload has).
     """
-    body = body or b""
     environ = {
         "REQUEST_METHOD": method,
         "PATH_INFO": path_info,
@@ -46,10 +59,20 @@ def call(cloud, method, path_info, query="", body=b"", headers=None, token=None)
         "HTTP_HOST": HOST,
         "SERVER_PROTOCOL": "HTTP/1.1",
         "wsgi.url_scheme": "http",
-        "wsgi.input": io.BytesIO(body),
-        "CONTENT_LENGTH": str(len(body)),
-        "CONTENT_TYPE": "application/json",
     }
+    if wsgi_input is None:
+        body = body or b""
+        environ.update(
+            {
+                "wsgi.input": io.BytesIO(body),
+                "CONTENT_LENGTH": str(len(body)),
+                "CONTENT_TYPE": "application/json",
+            }
+        )
+    else:
+        environ["wsgi.input"] = wsgi_input
+        if length is not None:
+            environ["CONTENT_LENGTH"] = str(length)
     for name, value in (headers or {}).items():
         key = name.upper().replace("-", "_")
         if key not in ("CONTENT_TYPE", "CONTENT_LENGTH"):
@@ -63,8 +86,8 @@ def call(cloud, method, path_info, query="", body=b"", headers=None, token=None)
         captured["status"] = int(status.split()[0])
         captured["headers"] = response_headers
 
-    payload = b"".join(cloud.wsgi(environ, start_response))
-    return Result(captured["status"], captured["headers"], payload)
+    chunks = list(cloud.wsgi(environ, start_response))
+    return Result(captured["status"], captured["headers"], chunks)
 
 
 class Client:
