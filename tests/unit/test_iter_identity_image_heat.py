@@ -107,6 +107,32 @@ def test_iter_asks_for_a_page_when_the_previous_one_was_used(
     assert list(resources) == []
 
 
+USER_PROJECTS = IDENTITY + "/users/u1/projects"
+
+
+def test_a_users_projects_list_reads_every_page_with_their_request_ids(client, mock_cloud, paged):
+    ids = paged("users", USER_PROJECTS, "projects", keystone_links)
+    got = client.users.projects("u1")
+    assert isinstance(got, base.ListWithMeta)
+    assert [p.id for p in got] == ids
+    assert got.request_ids == ["req-1", "req-2"]
+    assert [r.qs.get("marker") for r in reads(mock_cloud, USER_PROJECTS)] == [None, ["b"]]
+
+
+def test_a_users_projects_iter_asks_for_a_page_when_the_previous_one_was_used(
+    client, mock_cloud, paged
+):
+    paged("users", USER_PROJECTS, "projects", keystone_links)
+    projects = client.users.iter_projects("u1")
+    assert isinstance(projects, Iterator)
+    assert reads(mock_cloud, USER_PROJECTS) == []
+    assert [next(projects).id, next(projects).id] == ["a", "b"]
+    assert len(reads(mock_cloud, USER_PROJECTS)) == 1
+    assert next(projects).id == "c"
+    assert [r.qs.get("marker") for r in reads(mock_cloud, USER_PROJECTS)] == [None, ["b"]]
+    assert list(projects) == []
+
+
 @pytest.mark.parametrize(("attr", "url", "key"), UNPAGED)
 def test_a_list_of_one_request_is_a_list_or_read_lazily(client, mock_cloud, attr, url, key):
     mock_cloud.mock.get(

@@ -292,9 +292,21 @@ class UserManager(_DomainLookup, identity.IdentityManager):
         )
         return self._result(response)
 
-    def projects(self, user: base.Resource | str) -> Iterator[base.Resource]:
-        """The projects ``user`` has a role on."""
-        return self._list(self._member_url(user, "projects"), "projects")
+    def projects(self, user: base.Resource | str) -> base.ListWithMeta:
+        """The projects ``user`` has a role on, following pages: a
+        :class:`~occli.base.ListWithMeta`; :meth:`iter_projects` yields
+        them lazily (``iter_`` names the lazy form of a listing that is
+        not the manager's own ``list``)."""
+        return self._list_all(*self._projects_request(user))
+
+    def iter_projects(self, user: base.Resource | str) -> Iterator[base.Resource]:
+        """Like :meth:`projects`, lazily: each page is asked for when the
+        previous one was used."""
+        return self._list(*self._projects_request(user))
+
+    def _projects_request(self, user: base.Resource | str) -> tuple[str, str]:
+        """``(url, response key)`` of a user's project list."""
+        return self._member_url(user, "projects"), "projects"
 
 
 class RoleManager(identity.IdentityManager):

@@ -92,7 +92,7 @@ def do_project_list(client, args):
         headers += ["Domain ID", "Description", "Enabled"]
     domain = _domain_id(client, args.domain)
     if args.user:
-        projects = client.users.projects(_user(client, args.user))
+        projects = client.users.iter_projects(_user(client, args.user))
         if domain is not None:
             projects = [p for p in projects if p.domain_id == domain]
     else:
