@@ -9,9 +9,7 @@ import ipaddress
 
 from occli.localcloud import errors
 from occli.localcloud import validation
-from occli.localcloud.network import networks as neutron_networks
-from occli.localcloud.network import ports as neutron_ports
-from occli.localcloud.network import security_groups as neutron_groups
+from occli.localcloud.network import interface as neutron
 
 
 def available(db, caller, network_ids=None):
@@ -21,7 +19,7 @@ def available(db, caller, network_ids=None):
     found = []
     for net in db.execute("SELECT * FROM network_networks ORDER BY seq"):
         if network_ids is not None:
-            if net["id"] in network_ids and neutron_networks.visible(caller, net):
+            if net["id"] in network_ids and neutron.networks_visible(caller, net):
                 found.append(net)
         elif not net["external"] and (net["project_id"] == caller.project_id or net["shared"]):
             found.append(net)
@@ -89,12 +87,12 @@ def requested_ports(db, caller, requested, count):
 
 
 def _requested_port(db, caller, port_id, count, tag):
-    port = neutron_ports.row(db, port_id)
-    if port is None or not neutron_ports.visible(caller, port):
+    port = neutron.ports_row(db, port_id)
+    if port is None or not neutron.ports_visible(caller, port):
         raise errors.BadRequest("Port id %s could not be found." % port_id)
     if port["device_id"]:
         raise errors.Conflict("Port %s is still in use." % port_id)
-    if not neutron_ports.fixed_ips(db, port_id):
+    if not neutron.fixed_ips(db, port_id):
         raise errors.BadRequest("Port %s requires a FixedIP in order to be used." % port_id)
     if count > 1:
         raise errors.BadRequest(
@@ -174,7 +172,7 @@ def security_groups(db, caller, requested):
     ids = []
     for item in requested:
         name = item.get("name") if isinstance(item, dict) else None
-        found = neutron_groups.find(db, caller.project_id, name) if name else []
+        found = neutron.find(db, caller.project_id, name) if name else []
         if not found:
             # neutronclient's text, as nova 34 answers it (see the fixture
             # compute/realcloud/nova-34-networks.json)

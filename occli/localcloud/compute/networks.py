@@ -26,13 +26,9 @@ from occli.localcloud.compute import network_requests
 from occli.localcloud.compute import scheduler
 from occli.localcloud.compute import server_rows
 from occli.localcloud.compute import states
-from occli.localcloud.network import floating_ips as neutron_fips
-from occli.localcloud.network import networks as neutron_networks
-from occli.localcloud.network import ports as neutron_ports
-from occli.localcloud.network import security_groups as neutron_groups
-from occli.localcloud.network import seed as neutron_seed
+from occli.localcloud.network import interface as neutron
 
-PRIVATE_NETWORK_ID = neutron_seed.PRIVATE_NETWORK_ID
+PRIVATE_NETWORK_ID = neutron.PRIVATE_NETWORK_ID
 # nova's ``[scheduler]max_attempts``: the hosts a build is tried on
 MAX_ATTEMPTS = 3
 #: :func:`network_requests.security_groups`, importable from here as before
@@ -63,7 +59,7 @@ def allocate(db, caller, server, requests, group_ids):
     for request in requests:
         port_id = request.get("port_id")
         if port_id is not None:
-            port = neutron_ports.row(db, port_id)
+            port = neutron.ports_row(db, port_id)
             network_requests.check_usable(port, server["project_id"], server["id"])
             _bind(db, server, port)
             preserve.add(port_id)
@@ -164,7 +160,7 @@ _EXHAUSTED_FRAMES = (
 
 def ports_of(db, server):
     """The Neutron ports of ``server``: its project's bound to it."""
-    return neutron_ports.by_device(db, server["id"], server["project_id"])
+    return neutron.by_device(db, server["id"], server["project_id"])
 
 
 def _cache_groups(db, server):
@@ -175,18 +171,18 @@ def _cache_groups(db, server):
         return
     ids = []
     for port in ports:
-        ids += neutron_ports.group_ids(db, port["id"])
-    names = neutron_groups.names(db, list(dict.fromkeys(ids))) if ids else []
+        ids += neutron.group_ids(db, port["id"])
+    names = neutron.names(db, list(dict.fromkeys(ids))) if ids else []
     server["security_groups"] = json.dumps([{"name": n} for n in dict.fromkeys(names)])
 
 
 def _create_port(db, caller, server, request, group_ids, fixed_ips=None):
-    network = neutron_networks.existing(db, request["network_id"])
+    network = neutron.existing(db, request["network_id"])
     if fixed_ips is None and request.get("fixed_ip") is not None:
         fixed_ips = [{"ip_address": request["fixed_ip"]}]
     _authorize_create(caller, network, server, fixed_ips)
     try:
-        return neutron_ports.insert(
+        return neutron.insert(
             db,
             caller,
             network,
@@ -216,7 +212,7 @@ def _authorize_create(caller, network, server, fixed_ips):
     given = {"device_id": server["id"]}
     if fixed_ips:
         given["fixed_ips"] = fixed_ips
-    neutron_ports.enforce(caller, "create_port", network, server["project_id"], given)
+    neutron.enforce(caller, "create_port", network, server["project_id"], given)
 
 
 def _client_text(exc):
@@ -233,7 +229,7 @@ def _port_quota(exc):
 
 
 def _bind(db, server, port):
-    neutron_ports.apply_update(
+    neutron.apply_update(
         db,
         None,
         port,
@@ -248,13 +244,13 @@ def _bind(db, server, port):
 def _entries(db, server, preserve, tags):
     """The cache of ``server`` from its Neutron ports."""
     rows = ports_of(db, server)
-    floating = neutron_fips.by_port(db, [p["id"] for p in rows])
+    floating = neutron.by_port(db, [p["id"] for p in rows])
     names = {}
     entries = []
     for port in rows:
         if port["network_id"] not in names:
-            names[port["network_id"]] = neutron_networks.existing(db, port["network_id"])["name"]
-        for ip in neutron_ports.fixed_ips(db, port["id"]):
+            names[port["network_id"]] = neutron.existing(db, port["network_id"])["name"]
+        for ip in neutron.fixed_ips(db, port["id"]):
             entry = {
                 "network": names[port["network_id"]],
                 "network_id": port["network_id"],
@@ -322,7 +318,7 @@ def _deallocate(db, server, preserve):
         if port["id"] in preserve:
             _unbind(db, port)
         else:
-            neutron_ports.remove(db, port["id"])
+            neutron.remove(db, port["id"])
 
 
 def reap(db):
@@ -339,7 +335,7 @@ def reap(db):
 
 
 def _unbind(db, port):
-    neutron_ports.apply_update(
+    neutron.apply_update(
         db, None, port, {"device_id": "", "device_owner": "", "binding:host_id": ""}
     )
 
@@ -352,14 +348,14 @@ def adopt_legacy(db):
         "SELECT * FROM servers WHERE deleted = 0 AND ports LIKE '%\"addr\"%'"
         " AND ports NOT LIKE '%\"port_id\"%'"
     ).fetchall()
-    network = neutron_networks.existing(db, PRIVATE_NETWORK_ID)
+    network = neutron.existing(db, PRIVATE_NETWORK_ID)
     for row in rows:
         server = dict(row)
         for entry in json.loads(server["ports"]):
             taken = db.execute(
                 "SELECT 1 FROM network_port_ips WHERE ip_address = ?", (entry["addr"],)
             ).fetchone()
-            neutron_ports.insert(
+            neutron.insert(
                 db,
                 _System(),
                 network,
@@ -403,8 +399,8 @@ def _recache(db, server, preserve=(), tags=None):
 
 def interface(db, caller, server, port_id):
     """The port ``port_id`` of ``server`` (os-interface show)."""
-    port = neutron_ports.row(db, port_id)
-    if port is None or not neutron_ports.visible(caller, port):
+    port = neutron.ports_row(db, port_id)
+    if port is None or not neutron.ports_visible(caller, port):
         raise errors.NotFound("Port id %s could not be found." % port_id)
     if port["device_id"] != server["id"] or port["project_id"] != server["project_id"]:
         raise errors.NotFound(
@@ -428,8 +424,8 @@ def attach(db, caller, server, network_id=None, port_id=None, fixed_ip=None, tag
     _check_interface_state(caller, server, "attach_interface")
     reap(db)
     if port_id is not None:
-        port = neutron_ports.row(db, port_id)
-        if port is None or not neutron_ports.visible(caller, port):
+        port = neutron.ports_row(db, port_id)
+        if port is None or not neutron.ports_visible(caller, port):
             raise errors.NotFound("Port id %s could not be found." % port_id)
         network_requests.check_usable(port, server["project_id"], server["id"])
         if port["device_id"]:
@@ -465,7 +461,7 @@ def attach(db, caller, server, network_id=None, port_id=None, fixed_ip=None, tag
         # nova-api answers as a 403
         raise errors.Forbidden(_client_text(exc)) from None
     try:
-        new_port = neutron_ports.insert(
+        new_port = neutron.insert(
             db,
             caller,
             found[0],
@@ -497,8 +493,8 @@ def detach(db, caller, server, port_id):
     user's unbound; a port of another server is left alone (nova's
     compute manager logs it)."""
     _check_interface_state(caller, server, "detach_interface")
-    port = neutron_ports.row(db, port_id)
-    if port is None or not neutron_ports.visible(caller, port):
+    port = neutron.ports_row(db, port_id)
+    if port is None or not neutron.ports_visible(caller, port):
         raise errors.NotFound("Port id %s could not be found." % port_id)
     if port["device_id"] != server["id"] or port["project_id"] != server["project_id"]:
         return
@@ -506,7 +502,7 @@ def detach(db, caller, server, port_id):
     if port_id in preserve:
         _unbind(db, port)
     else:
-        neutron_ports.remove(db, port_id)
+        neutron.remove(db, port_id)
     _recache(db, server)
 
 
@@ -524,11 +520,11 @@ def add_fixed_ip(db, caller, server, network_id):
         subnet = db.execute(
             "SELECT * FROM network_subnets WHERE network_id = ? ORDER BY seq", (network_id,)
         ).fetchone()
-        fixed = neutron_ports.fixed_ips(db, port["id"]) + [{"subnet_id": subnet["id"]}]
+        fixed = neutron.fixed_ips(db, port["id"]) + [{"subnet_id": subnet["id"]}]
         if not _may_update(db, caller, port, {"fixed_ips": fixed}):
             return
         try:
-            neutron_ports.apply_update(db, caller, port, {"fixed_ips": fixed})
+            neutron.apply_update(db, caller, port, {"fixed_ips": fixed})
         except errors.Conflict:
             raise errors.BadRequest(
                 "No fixed IP addresses available for network: %s" % network_id
@@ -543,11 +539,11 @@ def remove_fixed_ip(db, caller, server, address):
     the compute manager, as for :func:`add_fixed_ip`)."""
     server_rows.check_lock(caller, server)
     for port in ports_of(db, server):
-        current = neutron_ports.fixed_ips(db, port["id"])
+        current = neutron.fixed_ips(db, port["id"])
         if any(ip["ip_address"] == address for ip in current):
             change = {"fixed_ips": [ip for ip in current if ip["ip_address"] != address]}
             if _may_update(db, caller, port, change):
-                neutron_ports.apply_update(db, caller, port, change)
+                neutron.apply_update(db, caller, port, change)
                 _recache(db, server)
             return
     raise errors.BadRequest("Instance %s does not have fixed IP '%s'." % (server["id"], address))
@@ -556,9 +552,9 @@ def remove_fixed_ip(db, caller, server, address):
 def _may_update(db, caller, port, change):
     """Whether Neutron's policy lets ``caller`` update ``port`` with
     ``change`` (nova's multinic calls catch and log a refusal)."""
-    network = neutron_networks.existing(db, port["network_id"])
+    network = neutron.existing(db, port["network_id"])
     try:
-        neutron_ports.enforce(caller, "update_port", network, port["project_id"], change)
+        neutron.enforce(caller, "update_port", network, port["project_id"], change)
     except errors.Forbidden:
         return False
     return True
@@ -594,7 +590,7 @@ def add_floating_ip(db, caller, server, address, fixed_address=None):
     fip = _floating_ip(db, caller, address)
     previous = _device_of(db, fip["port_id"])
     try:
-        neutron_fips.associate(db, caller, fip, entry["port_id"], entry["addr"])
+        neutron.associate(db, caller, fip, entry["port_id"], entry["addr"])
     except errors.Error as exc:
         raise errors.BadRequest(
             "Unable to associate floating IP %s to fixed IP %s for instance %s. Error: %s"
@@ -606,7 +602,7 @@ def add_floating_ip(db, caller, server, address, fixed_address=None):
 
 
 def _device_of(db, port_id):
-    port = neutron_ports.row(db, port_id) if port_id else None
+    port = neutron.ports_row(db, port_id) if port_id else None
     return port["device_id"] if port is not None else None
 
 
@@ -617,12 +613,12 @@ def remove_floating_ip(db, caller, server, address):
         raise errors.Conflict(
             "Floating IP %s is not associated with instance %s." % (address, server["id"])
         )
-    neutron_fips.associate(db, caller, fip, None)
+    neutron.associate(db, caller, fip, None)
     _recache(db, server)
 
 
 def _group_for_action(db, caller, name):
-    found = neutron_groups.find(db, caller.project_id, name)
+    found = neutron.find(db, caller.project_id, name)
     if len(found) > 1 and name not in found:
         raise errors.Conflict(
             "Multiple security_group matches found for name '%s', use an ID to be more "
@@ -649,9 +645,9 @@ def add_security_group(db, caller, server, name):
                 "Network requires port_security_enabled and subnet associated in order to "
                 "apply security groups."
             )
-        groups = neutron_ports.group_ids(db, port["id"])
+        groups = neutron.group_ids(db, port["id"])
         if group_id not in groups:
-            neutron_ports.apply_update(db, caller, port, {"security_groups": groups + [group_id]})
+            neutron.apply_update(db, caller, port, {"security_groups": groups + [group_id]})
     _recache(db, server)
 
 
@@ -664,10 +660,10 @@ def remove_security_group(db, caller, server, name):
         )
     removed = False
     for port in ports:
-        groups = neutron_ports.group_ids(db, port["id"])
+        groups = neutron.group_ids(db, port["id"])
         if group_id in groups:
             groups.remove(group_id)
-            neutron_ports.apply_update(db, caller, port, {"security_groups": groups})
+            neutron.apply_update(db, caller, port, {"security_groups": groups})
             removed = True
     if not removed:
         raise errors.NotFound(

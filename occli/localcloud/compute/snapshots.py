@@ -152,9 +152,7 @@ def _volume_mappings(db, caller, server, name):
         }
         volume = cinder.find(db, item["id"]) if cinder is not None else None
         if volume is not None:
-            from occli.localcloud.volume import snapshots as volume_snapshots
-
-            snap = volume_snapshots.create(
+            snap = cinder.snapshots_create(
                 db, caller, volume, "snapshot for %s" % name, None, {}, allow_in_use=True
             )
             mapping.update(

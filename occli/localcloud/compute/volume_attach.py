@@ -39,15 +39,15 @@ ATTACH_STATES = (
 
 
 def cinder(db):
-    """The volume rules module when the volume service's tables exist."""
+    """Cinder's interface module when the volume service's tables exist."""
     found = db.execute(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'volumes'"
     ).fetchone()
     if found is None:
         return None
-    from occli.localcloud.volume import volumes
+    from occli.localcloud.volume import interface
 
-    return volumes
+    return interface
 
 
 class _Joined:
@@ -118,25 +118,25 @@ def attach(db, caller, config, server, volume_id, device=None, tag=None, delete=
     ``/dev/vdX`` unless a free one is asked for (409 if in use)."""
     server_rows.check_state(server, "attach_volume", ATTACH_STATES)
     attached = items(server)
-    volumes = cinder(db)
+    volume_rules = cinder(db)
     host = server["host"]
-    if volumes is not None:
-        volume = volumes.get(db, caller, volume_id, _lazy(db, config))
-        servers = sorted({a["instance_uuid"] for a in volumes.attachments(db, volume_id)})
+    if volume_rules is not None:
+        volume = volume_rules.volumes_get(db, caller, volume_id, _lazy(db, config))
+        servers = sorted({a["instance_uuid"] for a in volume_rules.attachments(db, volume_id)})
         if servers:
             raise errors.BadRequest(
                 "Invalid volume: volume %s is already attached to instances: %s"
                 % (volume_id, " ".join(servers))
             )
-        volumes.reserve_check(volume)
+        volume_rules.reserve_check(volume)
     elif any(i["id"] == volume_id for i in attached):
         raise errors.BadRequest("Invalid volume: volume %s already attached" % volume_id)
     if device and any(i.get("device") == device for i in attached):
         raise errors.Conflict("The supplied device path (%s) is in use." % device)
     device = device or _next_device(attached)
     attachment_id = None
-    if volumes is not None:
-        attachment_id = volumes.attach(db, volume, server["id"], device, host)
+    if volume_rules is not None:
+        attachment_id = volume_rules.attach(db, volume, server["id"], device, host)
     item = _item(volume_id, device, tag, delete, attachment_id=attachment_id)
     attached.append(item)
     _save(db, server, attached)
@@ -146,9 +146,9 @@ def attach(db, caller, config, server, volume_id, device=None, tag=None, delete=
 def detach(db, caller, config, server, volume_id):
     """Nova's volume attachment DELETE: the volume (404), the mapping
     (404), not the root (400), then lock and state (409)."""
-    volumes = cinder(db)
-    if volumes is not None:
-        volumes.get(db, caller, volume_id, _lazy(db, config))
+    volume_rules = cinder(db)
+    if volume_rules is not None:
+        volume_rules.volumes_get(db, caller, volume_id, _lazy(db, config))
     item = find(server, volume_id)
     if item is None:
         raise not_attached(server["id"], volume_id)
@@ -156,8 +156,8 @@ def detach(db, caller, config, server, volume_id):
         raise errors.BadRequest("Cannot detach a root device volume")
     server_rows.check_lock(caller, server)
     server_rows.check_state(server, "detach_volume", ATTACH_STATES)
-    if volumes is not None:
-        volumes.detach(db, volume_id, server["id"])
+    if volume_rules is not None:
+        volume_rules.detach(db, volume_id, server["id"])
     _save(db, server, [i for i in items(server) if i["id"] != volume_id])
 
 
@@ -185,9 +185,9 @@ def swap(db, caller, config, server, old_volume_id, new_volume_id):
     """Nova's swap (admin): since nova refuses it unless Cinder is migrating
     the old volume, and nothing migrates here, always 409 once the old
     volume is found (404 otherwise)."""
-    volumes = cinder(db)
-    if volumes is not None:
-        volumes.get(db, caller, old_volume_id, _lazy(db, config))
+    volume_rules = cinder(db)
+    if volume_rules is not None:
+        volume_rules.volumes_get(db, caller, old_volume_id, _lazy(db, config))
     raise errors.Conflict(
         "volume %s is not migrating; this API should only be called by Cinder" % old_volume_id
     )
@@ -201,30 +201,28 @@ def check_mappings(db, caller, config, mappings):
     each must exist for the caller (400 ``failed to get volume/snapshot``),
     a volume must be available (Cinder's reserve, 400) and a boot volume
     bootable."""
-    volumes = cinder(db)
-    if volumes is None or not mappings:
+    volume_rules = cinder(db)
+    if volume_rules is None or not mappings:
         return
-    from occli.localcloud.volume import snapshots
-
     for bdm in mappings:
         if bdm.get("image_id") is not None:
             continue
         if bdm.get("volume_id") is not None:
             volume_id = bdm["volume_id"]
             try:
-                volume = volumes.get(db, caller, volume_id, _lazy(db, config))
+                volume = volume_rules.volumes_get(db, caller, volume_id, _lazy(db, config))
             except errors.NotFound:
                 raise errors.BadRequest(
                     "Block Device Mapping is Invalid: failed to get volume %s." % volume_id
                 ) from None
-            volumes.reserve_check(volume)
+            volume_rules.reserve_check(volume)
             if bdm.get("boot_index") == 0 and not volume["bootable"]:
                 raise errors.BadRequest("Block Device %s is not bootable." % volume_id)
             bdm["volume_size"] = volume["size"]
         elif bdm.get("snapshot_id") is not None:
             snapshot_id = bdm["snapshot_id"]
             try:
-                snap = snapshots.get(
+                snap = volume_rules.snapshots_get(
                     db, caller, snapshot_id, _lazy(db, config, "volume_snapshots")
                 )
             except errors.NotFound:
@@ -239,7 +237,7 @@ def boot_volumes(db, caller, config, server, mappings):
     existing volume is attached, image/snapshot/blank sources create a
     volume in Cinder (named as nova names them) and attach it. Returns
     the ``volumes`` items, or raises ``errors.Error`` (the build fails)."""
-    volumes = cinder(db)
+    volume_rules = cinder(db)
     attached: list[dict[str, object]] = []
     for bdm in (m for m in mappings if m.get("destination_type") == "volume"):
         root = bdm.get("boot_index") == 0
@@ -248,12 +246,12 @@ def boot_volumes(db, caller, config, server, mappings):
         device = device or ("/dev/vda" if root else _next_device(attached))
         delete = bool(bdm.get("delete_on_termination"))
         source = bdm.get("source_type")
-        if volumes is None:
+        if volume_rules is None:
             volume_id = bdm.get("volume_id") if source == "volume" else common.new_uuid()
             attached.append(_item(volume_id, device, bdm.get("tag"), delete, root))
             continue
         if source == "volume":
-            volume = volumes.find(db, bdm["volume_id"])
+            volume = volume_rules.find(db, bdm["volume_id"])
         else:
             spec = {
                 "name": server["id"] + "-blank-vol" if source == "blank" else "",
@@ -261,10 +259,10 @@ def boot_volumes(db, caller, config, server, mappings):
                 "snapshot_id": bdm.get("snapshot_id") if source == "snapshot" else None,
                 "imageRef": bdm.get("image_id") if source == "image" else None,
             }
-            volume = volumes.create(db, caller, _Joined(db), config, spec)
+            volume = volume_rules.volumes_create(db, caller, _Joined(db), config, spec)
             volume.update(status="available", pending=None, task_started_at=None)
-            volumes.save(db, volume, ("status", "pending", "task_started_at"))
-        attachment_id = volumes.attach(db, volume, server["id"], device, server["host"])
+            volume_rules.save(db, volume, ("status", "pending", "task_started_at"))
+        attachment_id = volume_rules.attach(db, volume, server["id"], device, server["host"])
         attached.append(
             _item(volume["id"], device, bdm.get("tag"), delete, root, attachment_id=attachment_id)
         )
@@ -300,13 +298,13 @@ def release(db, server):
     """A deleted server's volumes: detached in Cinder, and deleted when
     their mapping says ``delete_on_termination`` (if Cinder allows it:
     nova only logs a refused delete)."""
-    volumes = cinder(db)
-    if volumes is None:
+    volume_rules = cinder(db)
+    if volume_rules is None:
         return
     for item in items(server):
-        volume = volumes.detach(db, item["id"], server["id"])
+        volume = volume_rules.detach(db, item["id"], server["id"])
         if volume is not None and item.get("delete_on_termination"):
             try:
-                volumes.delete(db, volume)
+                volume_rules.volumes_delete(db, volume)
             except errors.Error:
                 pass

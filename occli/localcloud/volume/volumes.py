@@ -20,7 +20,7 @@ from occli.localcloud import errors
 from occli.localcloud import progress
 from occli.localcloud import validation
 from occli.localcloud.common import Asker
-from occli.localcloud.image import images as image_rules
+from occli.localcloud.image import interface as glance
 from occli.localcloud.volume import quotas
 from occli.localcloud.volume import rows
 from occli.localcloud.volume import snapshots
@@ -107,10 +107,10 @@ def has_snapshots(db, volume_id):
 def _image_id(db, caller, ref):
     """Cinder's ``_image_uuid_from_ref``: the id at the end of the ref, else
     a unique name; 400 otherwise (also for an image the caller cannot see)."""
-    image = image_rules.get_visible_image(db, caller, ref.split("/").pop())
+    image = glance.get_visible_image(db, caller, ref.split("/").pop())
     if image is not None:
         return image
-    matches = image_rules.page(db, caller, {"name": ref}, None, 1, None)
+    matches = glance.page(db, caller, {"name": ref}, None, 1, None)
     if len(matches) > 1:
         raise errors.Conflict(
             "Multiple matches found for '%s', use an ID to be more specific." % ref

@@ -101,6 +101,8 @@ class Scan:
         found = self.modules.get(owner)
         if found is not None and (name in found.defs or name in found.classes):
             return found, name
+        if found is not None and found.binds.get(name, dotted) != dotted:
+            return self.target(found.binds[name])  # a re-export (``interface``)
         return None
 
     def mark(self, found, name):
@@ -199,12 +201,10 @@ class Scan:
                 kind, name = found
                 if kind == "service" and name != here:
                     used.add((name, node.attr))
-                elif (
-                    kind == "module"
-                    and self.package(name) not in (None, here)
-                    and node.attr in self.modules[name].defs
-                ):
-                    self.boundary.add((name, node.attr))
+                elif kind == "module" and self.package(name) not in (None, here):
+                    hit = self.target(name + "." + node.attr)
+                    if hit is not None and hit[1] in hit[0].defs:
+                        self.boundary.add((hit[0].name, hit[1]))
             elif isinstance(node, ast.Call):
                 self._pass(module, node, env)
 

@@ -10,7 +10,7 @@ from occli.localcloud.compute import networks
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import schemas
 from occli.localcloud.compute.api.servers import load
-from occli.localcloud.network import ports as neutron_ports
+from occli.localcloud.network import interface as neutron
 
 _ATTACHMENT: dict[str, Any] = {
     "type": "object",
@@ -52,7 +52,7 @@ def _view(req, db, server, port):
         "port_id": port["id"],
         "mac_addr": port["mac_address"],
         "port_state": port["status"],
-        "fixed_ips": neutron_ports.fixed_ips(db, port["id"]),
+        "fixed_ips": neutron.fixed_ips(db, port["id"]),
     }
     if req.microversion >= "2.70":
         body["tag"] = networks.tag_of(server, port["id"])
@@ -92,7 +92,7 @@ def attach(req):
     )
     return Response(
         200,
-        {"interfaceAttachment": _view(req, req.db, server, neutron_ports.row(req.db, new_port))},
+        {"interfaceAttachment": _view(req, req.db, server, neutron.ports_row(req.db, new_port))},
     )
 
 

@@ -16,11 +16,7 @@ from occli.localcloud.compute import networks
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import schemas
 from occli.localcloud.compute.api.servers import load
-from occli.localcloud.network import attributes as neutron_attributes
-from occli.localcloud.network import floating_ips as neutron_fips
-from occli.localcloud.network import networks as neutron_networks
-from occli.localcloud.network import ports as neutron_ports
-from occli.localcloud.network import security_groups as neutron_groups
+from occli.localcloud.network import interface as neutron
 
 MAX_VERSION = "2.35"
 # nova's [neutron] default_floating_pool here
@@ -122,15 +118,13 @@ def register(service):
 
 
 def list_pools(req):
-    pools = [
-        n["name"] for n in neutron_networks.listing(req.db, req.context) if n["router:external"]
-    ]
+    pools = [n["name"] for n in neutron.listing(req.db, req.context) if n["router:external"]]
     return Response(200, {"floating_ip_pools": [{"name": name} for name in pools]})
 
 
 def _fip_view(db, fip):
-    network = neutron_networks.row(db, fip["floating_network_id"])
-    port = neutron_ports.row(db, fip["port_id"]) if fip["port_id"] else None
+    network = neutron.networks_row(db, fip["floating_network_id"])
+    port = neutron.ports_row(db, fip["port_id"]) if fip["port_id"] else None
     return {
         "id": fip["id"],
         "ip": fip["floating_ip_address"],
@@ -141,13 +135,13 @@ def _fip_view(db, fip):
 
 
 def list_floating_ips(req):
-    rows = neutron_fips.of_project(req.db, req.context.project_id)
+    rows = neutron.floating_ips_of_project(req.db, req.context.project_id)
     return Response(200, {"floating_ips": [_fip_view(req.db, f) for f in rows]})
 
 
 def _fip(req):
     fip_id = req.params["floating_ip_id"]
-    found = neutron_fips.row(req.db, fip_id)
+    found = neutron.floating_ips_row(req.db, fip_id)
     if found is None or found["project_id"] != req.context.project_id:
         raise HTTPError(404, "Floating IP not found for ID %s" % fip_id)
     return found
@@ -160,22 +154,24 @@ def show_floating_ip(req):
 def create_floating_ip(req):
     body = schemas.validate(_POOL_BODY, req.json(required=False))
     pool = (body or {}).get("pool") or DEFAULT_POOL
-    network = neutron_networks.external(req.db, pool)
+    network = neutron.external(req.db, pool)
     if network is None:
         raise HTTPError(404, "Floating IP pool not found.")
     try:
-        fip_id = neutron_fips.allocate(req.db, req.context, network, req.context.project_id, {})
+        fip_id = neutron.allocate(req.db, req.context, network, req.context.project_id, {})
     except errors.Conflict as exc:
         if exc.extra.get("type") == "OverQuota":
             raise HTTPError(403, "IP allocation over quota in pool %s." % pool) from None
         raise HTTPError(404, "No more floating IPs in pool %s." % pool) from None
-    return Response(200, {"floating_ip": _fip_view(req.db, neutron_fips.row(req.db, fip_id))})
+    return Response(
+        200, {"floating_ip": _fip_view(req.db, neutron.floating_ips_row(req.db, fip_id))}
+    )
 
 
 def delete_floating_ip(req):
     fip = _fip(req)
-    port = neutron_ports.row(req.db, fip["port_id"]) if fip["port_id"] else None
-    neutron_fips.delete(req.db, req.context, fip["id"])
+    port = neutron.ports_row(req.db, fip["port_id"]) if fip["port_id"] else None
+    neutron.floating_ips_delete(req.db, req.context, fip["id"])
     if port is not None and port["device_owner"].startswith("compute:"):
         req.cloud.compute.network_changed(req.db, [port["device_id"]])
     return Response(202)
@@ -187,7 +183,7 @@ def delete_floating_ip(req):
 def _rule_view(db, rule):
     group = {}
     if rule["remote_group_id"]:
-        remote = neutron_groups.row(db, rule["remote_group_id"])
+        remote = neutron.security_groups_row(db, rule["remote_group_id"])
         if remote is not None:
             group = {"name": remote["name"], "tenant_id": remote["project_id"]}
     return {
@@ -202,7 +198,7 @@ def _rule_view(db, rule):
 
 
 def _group_view(db, group):
-    rules = neutron_groups.ingress_rules(db, group["id"])
+    rules = neutron.ingress_rules(db, group["id"])
     return {
         "id": group["id"],
         "name": group["name"],
@@ -213,16 +209,16 @@ def _group_view(db, group):
 
 
 def _group(req, group_id):
-    if not neutron_attributes.is_uuid(group_id):
+    if not neutron.is_uuid(group_id):
         raise HTTPError(400, "Security group id should be uuid")
-    found = neutron_groups.row(req.db, group_id)
+    found = neutron.security_groups_row(req.db, group_id)
     if found is None or found["project_id"] != req.context.project_id:
         raise HTTPError(404, "Security group %s does not exist" % group_id)
     return found
 
 
 def list_groups(req):
-    rows = neutron_groups.of_project(req.db, req.context.project_id)
+    rows = neutron.security_groups_of_project(req.db, req.context.project_id)
     return Response(200, {"security_groups": [_group_view(req.db, g) for g in rows]})
 
 
@@ -243,7 +239,7 @@ def _neutron_call(call):
 def create_group(req):
     body = schemas.validate(_GROUP_BODY, req.json())["security_group"]
     created = _neutron_call(
-        lambda: neutron_groups.create(
+        lambda: neutron.create(
             req.db,
             req.context,
             {"security_group": {"name": body["name"], "description": body["description"]}},
@@ -256,7 +252,7 @@ def update_group(req):
     body = schemas.validate(_GROUP_BODY, req.json())["security_group"]
     group = _group(req, req.params["group_id"])
     _neutron_call(
-        lambda: neutron_groups.update(
+        lambda: neutron.update(
             req.db,
             req.context,
             group["id"],
@@ -268,7 +264,7 @@ def update_group(req):
 
 def delete_group(req):
     group = _group(req, req.params["group_id"])
-    _neutron_call(lambda: neutron_groups.delete(req.db, req.context, group["id"]))
+    _neutron_call(lambda: neutron.security_groups_delete(req.db, req.context, group["id"]))
     return Response(202)
 
 
@@ -309,23 +305,23 @@ def create_rule(req):
         "remote_group_id": remote or None,
     }
     try:
-        created = neutron_groups.create_rule(req.db, req.context, {"security_group_rule": values})
+        created = neutron.create_rule(req.db, req.context, {"security_group_rule": values})
     except errors.Conflict:
         raise HTTPError(400, "This rule already exists in group %s" % parent["id"]) from None
     except errors.Error as exc:
         raise HTTPError(400, exc.message) from None
-    rule = neutron_groups.rule_row(req.db, created["id"])
+    rule = neutron.rule_row(req.db, created["id"])
     return Response(200, {"security_group_rule": _rule_view(req.db, rule)})
 
 
 def delete_rule(req):
     rule_id = req.params["rule_id"]
-    if not neutron_attributes.is_uuid(rule_id):
+    if not neutron.is_uuid(rule_id):
         raise HTTPError(400, "Security group id should be uuid")
-    found = neutron_groups.rule_row(req.db, rule_id)
+    found = neutron.rule_row(req.db, rule_id)
     if found is None or found["project_id"] != req.context.project_id:
         raise HTTPError(404, "Security group rule %s does not exist" % rule_id)
-    neutron_groups.delete_rule(req.db, req.context, rule_id)
+    neutron.delete_rule(req.db, req.context, rule_id)
     return Response(202)
 
 
@@ -333,8 +329,8 @@ def server_groups(req):
     server = load(req)
     ids = []
     for port in networks.ports_of(req.db, server):
-        ids += neutron_ports.group_ids(req.db, port["id"])
-    groups = [neutron_groups.row(req.db, g) for g in dict.fromkeys(ids)]
+        ids += neutron.group_ids(req.db, port["id"])
+    groups = [neutron.security_groups_row(req.db, g) for g in dict.fromkeys(ids)]
     views = [_group_view(req.db, g) for g in groups if g is not None]
     # nova sorts them by (tenant_id, name)
     return Response(
@@ -362,13 +358,13 @@ def _network_view(network):
 def list_networks(req):
     return Response(
         200,
-        {"networks": [_network_view(n) for n in neutron_networks.listing(req.db, req.context)]},
+        {"networks": [_network_view(n) for n in neutron.listing(req.db, req.context)]},
     )
 
 
 def show_network(req):
     network_id = req.params["network_id"]
-    found = neutron_networks.row(req.db, network_id)
-    if found is None or not neutron_networks.visible(req.context, found):
+    found = neutron.networks_row(req.db, network_id)
+    if found is None or not neutron.networks_visible(req.context, found):
         raise HTTPError(404, "Network not found")
-    return Response(200, {"network": _network_view(neutron_networks.view(req.db, found))})
+    return Response(200, {"network": _network_view(neutron.view(req.db, found))})

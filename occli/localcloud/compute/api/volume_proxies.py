@@ -69,12 +69,10 @@ def _require_member(req, rule):
 
 
 def _rules(req):
-    volumes = volume_attach.cinder(req.db)
-    if volumes is None:
+    cinder = volume_attach.cinder(req.db)
+    if cinder is None:
         raise common.not_found()
-    from occli.localcloud.volume import snapshots
-
-    return volumes, snapshots
+    return cinder
 
 
 def _lazy(req, table="volumes"):
@@ -83,15 +81,13 @@ def _lazy(req, table="volumes"):
 
 def _volume_views(req, found):
     """Nova's views of the volumes ``found`` (the type names read once)."""
-    from occli.localcloud.volume import types
-
-    volumes, _ = _rules(req)
-    type_names = types.names(req.db)
-    return [_volume_view(req.db, volumes, type_names, v) for v in found]
+    cinder = _rules(req)
+    type_names = cinder.names(req.db)
+    return [_volume_view(req.db, cinder, type_names, v) for v in found]
 
 
-def _volume_view(db, volumes, type_names, volume):
-    attachments = volumes.attachments(db, volume["id"])
+def _volume_view(db, cinder, type_names, volume):
+    attachments = cinder.attachments(db, volume["id"])
     if volume["attach_status"] == "attached" and attachments:
         first = attachments[0]
         attached = {
@@ -115,7 +111,7 @@ def _volume_view(db, volumes, type_names, volume):
         "displayDescription": volume["description"],
         "volumeType": type_names.get(volume["volume_type_id"]),
         "snapshotId": volume["snapshot_id"],
-        "metadata": volumes.metadata(volume),
+        "metadata": cinder.metadata(volume),
     }
 
 
@@ -154,14 +150,14 @@ def _quota_as_403(call, *args):
 
 
 def list_volumes(req):
-    volumes, _ = _rules(req)
-    found = volumes.listing(
+    cinder = _rules(req)
+    found = cinder.volumes_listing(
         req.db,
         req.context,
         _lazy(req),
         req.context.project_id,
         {},
-        volumes.sort_order([], []),
+        cinder.volumes_sort_order([], []),
         None,
         None,
     )
@@ -169,15 +165,15 @@ def list_volumes(req):
 
 
 def show_volume(req):
-    volumes, _ = _rules(req)
-    volume = volumes.get(req.db, req.context, req.params["item_id"], _lazy(req))
+    cinder = _rules(req)
+    volume = cinder.volumes_get(req.db, req.context, req.params["item_id"], _lazy(req))
     return Response(200, {"volume": _volume_views(req, [volume])[0]})
 
 
 def create_volume(req):
     _require_member(req, "os-volumes:create")
     body = schemas.validate(VOLUME_CREATE, req.json())["volume"]
-    volumes, _ = _rules(req)
+    cinder = _rules(req)
     size = body["size"]
     spec = {
         "size": int(size) if isinstance(size, str) else size,
@@ -189,7 +185,7 @@ def create_volume(req):
         "availability_zone": body.get("availability_zone"),
     }
     volume = _quota_as_403(
-        volumes.create, req.db, req.context, req.cloud.store, req.cloud.config, spec
+        cinder.volumes_create, req.db, req.context, req.cloud.store, req.cloud.config, spec
     )
     return Response(
         200,
@@ -200,9 +196,9 @@ def create_volume(req):
 
 def delete_volume(req):
     _require_member(req, "os-volumes:delete")
-    volumes, _ = _rules(req)
-    volume = volumes.get(req.db, req.context, req.params["item_id"], _lazy(req))
-    volumes.delete(req.db, volume)
+    cinder = _rules(req)
+    volume = cinder.volumes_get(req.db, req.context, req.params["item_id"], _lazy(req))
+    cinder.volumes_delete(req.db, volume)
     return Response(202)
 
 
@@ -210,13 +206,13 @@ def delete_volume(req):
 
 
 def list_snapshots(req):
-    _, snapshots = _rules(req)
-    found = snapshots.listing(
+    cinder = _rules(req)
+    found = cinder.snapshots_listing(
         req.db,
         _lazy(req, "volume_snapshots"),
         req.context.project_id,
         {},
-        snapshots.sort_order([], []),
+        cinder.snapshots_sort_order([], []),
         None,
         None,
     )
@@ -224,8 +220,8 @@ def list_snapshots(req):
 
 
 def show_snapshot(req):
-    _, snapshots = _rules(req)
-    snap = snapshots.get(
+    cinder = _rules(req)
+    snap = cinder.snapshots_get(
         req.db, req.context, req.params["item_id"], _lazy(req, "volume_snapshots")
     )
     return Response(200, {"snapshot": _snapshot_view(snap)})
@@ -236,10 +232,10 @@ def create_snapshot(req):
 
     _require_member(req, "os-volumes:snapshots:create")
     body = schemas.validate(SNAPSHOT_CREATE, req.json())["snapshot"]
-    volumes, snapshots = _rules(req)
-    volume = volumes.get(req.db, req.context, body["volume_id"], _lazy(req))
+    cinder = _rules(req)
+    volume = cinder.volumes_get(req.db, req.context, body["volume_id"], _lazy(req))
     snap = _quota_as_403(
-        snapshots.create,
+        cinder.snapshots_create,
         req.db,
         req.context,
         volume,
@@ -253,9 +249,9 @@ def create_snapshot(req):
 
 def delete_snapshot(req):
     _require_member(req, "os-volumes:snapshots:delete")
-    _, snapshots = _rules(req)
-    snap = snapshots.get(
+    cinder = _rules(req)
+    snap = cinder.snapshots_get(
         req.db, req.context, req.params["item_id"], _lazy(req, "volume_snapshots")
     )
-    snapshots.delete(req.db, snap)
+    cinder.snapshots_delete(req.db, snap)
     return Response(202)
