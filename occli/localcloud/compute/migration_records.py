@@ -14,7 +14,6 @@ While a move is in flight the scheduler counts the server on both hosts
 import json
 
 from occli.localcloud import common
-from occli.localcloud.compute import values
 
 MIGRATION, LIVE, EVACUATION, RESIZE = "migration", "live-migration", "evacuation", "resize"
 # statuses after which nothing is held on either host any more
@@ -85,7 +84,7 @@ def get(db, ident):
         if not (ident.isascii() and ident.isdigit()):
             return None
         ident = int(ident)
-    if not values.sql_int(ident):
+    if not common.fits_integer(ident):
         return None
     row = db.execute("SELECT * FROM compute_migrations WHERE id = ?", (ident,)).fetchone()
     return current(row) if row else None

@@ -9,8 +9,8 @@ checked before the schema, the schema before the policy, as nova does.
 import re
 
 from occli.localcloud.app import Response
+from occli.localcloud.common import fits_integer
 from occli.localcloud.compute import aggregates
-from occli.localcloud.compute import values
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import schemas
 
@@ -78,7 +78,7 @@ def _parse_id(req):
         agg_id = int(raw)
     except ValueError:
         raise common.bad_request("Invalid input received: id must be an integer") from None
-    if not values.sql_int(agg_id):
+    if not fits_integer(agg_id):
         raise aggregates.not_found(agg_id)
     return agg_id
 

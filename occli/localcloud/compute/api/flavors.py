@@ -23,9 +23,9 @@ import json
 from occli.localcloud import validation
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
+from occli.localcloud.common import fits_integer
 from occli.localcloud.compute import extra_specs
 from occli.localcloud.compute import flavors
-from occli.localcloud.compute import values
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import schemas
 
@@ -134,7 +134,7 @@ def _minimum(req, param):
         minimum = int(value)
     except ValueError:
         minimum = None
-    if minimum is None or not values.sql_int(minimum):
+    if minimum is None or not fits_integer(minimum):
         raise common.bad_request("Invalid %s filter [%s]" % (param, value))
     return minimum
 

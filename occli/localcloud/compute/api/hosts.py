@@ -12,10 +12,10 @@ import json
 from occli.localcloud import common as clock
 from occli.localcloud import validation
 from occli.localcloud.app import Response
+from occli.localcloud.common import fits_integer
 from occli.localcloud.compute import aggregates
 from occli.localcloud.compute import hosts
 from occli.localcloud.compute import scheduler
-from occli.localcloud.compute import values
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import schemas
 
@@ -109,7 +109,7 @@ def delete_service(req):
 
 def _service_or_404(req, column, ident):
     row = None
-    if column == "uuid" or values.sql_int(ident):
+    if column == "uuid" or fits_integer(ident):
         row = hosts.find_service(req.db, column, ident)
     if row is None:
         raise common.not_found("Service %s not found." % ident)
