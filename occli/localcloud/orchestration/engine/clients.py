@@ -26,15 +26,43 @@ TRUST_KEY = "occli.trust"
 MAX_ANSWER = 64 * 1024 * 1024
 
 
+# the exception names the OpenStack client libraries give a status
+# (novaclient's and neutronclient's ``exceptions``), which Heat's failure
+# texts start with ("BadRequest: resources.server: …")
+_CLIENT_TYPES = {
+    400: "BadRequest",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "NotFound",
+    405: "MethodNotAllowed",
+    409: "Conflict",
+    413: "OverLimit",
+    415: "HTTPUnsupported",
+    429: "RateLimit",
+    501: "HTTPNotImplemented",
+}
+
+
 class ClientError(Exception):
     """A service refused an engine call: ``status`` and the service's own
-    message (what Heat puts in ``Resource CREATE failed: …``)."""
+    message, as a client library words it (``<message> (HTTP 400)
+    (Request-ID: req-…)``: what Heat puts in ``Resource CREATE failed``)."""
 
-    def __init__(self, status: int, message: str, body: Any = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, status: int, message: str, body: Any = None, request_id: str | None = None
+    ) -> None:
+        text = "%s (HTTP %d)" % (message, status)
+        if request_id:
+            text += " (Request-ID: %s)" % request_id
+        super().__init__(text)
         self.status = status
-        self.message = message
+        self.reason = message
+        self.message = text
         self.body = body
+
+    @property
+    def client_type(self) -> str:
+        return _CLIENT_TYPES.get(self.status, "ClientException")
 
     @property
     def not_found(self) -> bool:
@@ -144,7 +172,12 @@ class Clients:
                 close()
         answer = Answer(started["status"], started["headers"], bytes(body))
         if answer.status >= 400:
-            raise ClientError(answer.status, _message(answer.body, answer.raw), answer.body)
+            raise ClientError(
+                answer.status,
+                _message(answer.body, answer.raw),
+                answer.body,
+                answer.headers.get("x-openstack-request-id"),
+            )
         return answer
 
     def get(self, service_type: str, path: str, **kwargs: Any) -> Answer:

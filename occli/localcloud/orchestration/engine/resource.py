@@ -237,14 +237,14 @@ class Resource:
         """``get_resource``: the physical id, else the resource's name."""
         return str(self.resource_id) if self.resource_id is not None else str(self.name)
 
-    def FnGetRefId(self) -> str:  # noqa: N802 - heat's name
+    def FnGetRefId(self) -> str:
         return self.get_reference_id()
 
     def get_attribute(self, key: str, *path: Any) -> Any:
         """``get_attr``: the attribute ``key`` with ``path`` selected from it."""
         return self.attributes.get(key, path)
 
-    def FnGetAtt(self, key: str, *path: Any) -> Any:  # noqa: N802 - heat's name
+    def FnGetAtt(self, key: str, *path: Any) -> Any:
         return self.get_attribute(key, *path)
 
     def _resolve(self, name: str) -> Any:
