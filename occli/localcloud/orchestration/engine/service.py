@@ -611,8 +611,9 @@ class EngineService:
         elif res.state == ("CHECK", "FAILED"):
             res.state_set("CHECK", COMPLETE, reason or "state changed by resource_mark_unhealthy")
 
-    def outputs(self, ctx: Context, stack_row: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """The stack's outputs resolved now (``GET`` stack, ``…/outputs``)."""
+    def outputs(self, db: Any, ctx: Context, stack_row: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The stack's outputs resolved now (``GET`` stack, ``…/outputs``);
+        ``db`` is the request's read connection (the stack is read afresh)."""
         return Stack.load(self, stack_row["id"]).outputs()
 
     def validate_template(
