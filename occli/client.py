@@ -65,8 +65,14 @@ if TYPE_CHECKING:
     from occli.v2.network.security_groups import SecurityGroupManager
     from occli.v2.network.security_groups import SecurityGroupRuleManager
     from occli.v2.object_store.object_store import ObjectStoreManager
+    from occli.v2.orchestration.resource_types import BuildInfoManager
+    from occli.v2.orchestration.resource_types import ResourceTypeManager
+    from occli.v2.orchestration.resource_types import TemplateVersionManager
     from occli.v2.orchestration.software_configs import SoftwareConfigManager
     from occli.v2.orchestration.software_deployments import SoftwareDeploymentManager
+    from occli.v2.orchestration.stack_events import StackEventManager
+    from occli.v2.orchestration.stack_resources import StackResourceManager
+    from occli.v2.orchestration.stacks import StackManager
 
 LOG = logging.getLogger(__name__)
 
@@ -185,6 +191,24 @@ class Client:
     )
     software_deployments: "BuiltinManager[SoftwareDeploymentManager]" = BuiltinManager(
         "occli.v2.orchestration.software_deployments:SoftwareDeploymentManager"
+    )
+    stacks: "BuiltinManager[StackManager]" = BuiltinManager(
+        "occli.v2.orchestration.stacks:StackManager"
+    )
+    stack_resources: "BuiltinManager[StackResourceManager]" = BuiltinManager(
+        "occli.v2.orchestration.stack_resources:StackResourceManager"
+    )
+    stack_events: "BuiltinManager[StackEventManager]" = BuiltinManager(
+        "occli.v2.orchestration.stack_events:StackEventManager"
+    )
+    resource_types: "BuiltinManager[ResourceTypeManager]" = BuiltinManager(
+        "occli.v2.orchestration.resource_types:ResourceTypeManager"
+    )
+    template_versions: "BuiltinManager[TemplateVersionManager]" = BuiltinManager(
+        "occli.v2.orchestration.resource_types:TemplateVersionManager"
+    )
+    heat_build_info: "BuiltinManager[BuildInfoManager]" = BuiltinManager(
+        "occli.v2.orchestration.resource_types:BuildInfoManager"
     )
     object_store: "BuiltinManager[ObjectStoreManager]" = BuiltinManager(
         "occli.v2.object_store.object_store:ObjectStoreManager"
