@@ -75,6 +75,14 @@ class Config:
     # disk is not a cluster's)
     object_quota_bytes: int = 1024**3
     object_quota_count: int = 100000
+    # Heat's engine: worker threads stepping stack actions (heat's
+    # num_engine_workers), seconds between two checks of a stack's running
+    # resources, and heat's enable_stack_abandon / enable_stack_adopt
+    # (off in heat; on here, as an operator enables them for tests)
+    heat_engine_workers: int = 4
+    heat_engine_tick: float = 0.05
+    heat_enable_stack_abandon: bool = True
+    heat_enable_stack_adopt: bool = True
 
 
 # the registered services' names, in creation order (occli.localcloud.registry)
@@ -315,7 +323,12 @@ class LocalCloud:
         LOG.exception("unhandled error in %s %s (%s)", req.method, req.path, req.request_id)
 
     def close(self):
-        """Release the database connections."""
+        """Stop what services run (Heat's engine threads), then release the
+        database connections."""
+        for svc in self.services:
+            close = getattr(svc, "close", None)
+            if close is not None:
+                close()
         self.store.close()
 
     # -- seeding and advancing (occli.testing): the services' rules, no request
