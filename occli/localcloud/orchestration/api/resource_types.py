@@ -1,0 +1,154 @@
+"""Heat's template-handling routes of its stack controller: the resource
+types of the registry (``/resource_types``, a type's schema and its
+generated template) and the template versions and their functions
+(``/template_versions``)."""
+
+from occli.localcloud import errors
+from occli.localcloud.app import Response
+from occli.localcloud.orchestration.api import common
+from occli.localcloud.orchestration.api import stack_common as sc
+from occli.localcloud.orchestration.engine import attributes
+from occli.localcloud.orchestration.engine import environment
+from occli.localcloud.orchestration.engine import properties
+
+TYPES = common.BASE + "/resource_types"
+TYPE = TYPES + "/{type_name}"
+VERSIONS = common.BASE + "/template_versions"
+POLICY_ACTIONS = {("GET", TYPE + "/template"): "generate_template"}
+# properties.Schema type -> parameter type (heat's Schema.from_property)
+_PARAM_TYPES = {
+    properties.Schema.INTEGER: "Number",
+    properties.Schema.NUMBER: "Number",
+    properties.Schema.STRING: "String",
+    properties.Schema.BOOLEAN: "Boolean",
+    properties.Schema.MAP: "Json",
+    properties.Schema.LIST: "CommaDelimitedList",
+    properties.Schema.ANY: "String",
+}
+
+
+def register(service):
+    service.route("GET", TYPES, list_resource_types)
+    service.route("GET", TYPE, resource_schema)
+    service.route("GET", TYPE + "/template", generate_template, role=service.write_role)
+    service.route("GET", VERSIONS, list_template_versions)
+    service.route("GET", VERSIONS + "/{template_version}/functions", list_template_functions)
+
+
+def _global_env(req):
+    return req.cloud.orchestration.engine.global_env
+
+
+def _flag(req, name):
+    value = req.arg(name)
+    return sc.extract_bool(name, value) if value is not None else False
+
+
+def list_resource_types(req):
+    """``GET /resource_types`` (``support_status``, ``name``, ``version``,
+    ``with_description``)."""
+    types = _global_env(req).get_types(
+        support_status=req.arg("support_status"),
+        type_name=req.arg("name"),
+        version=req.arg("version"),
+        with_description=_flag(req, "with_description"),
+    )
+    return Response(200, {"resource_types": types})
+
+
+def _resource_class(req):
+    name = req.params["type_name"]
+    cls = _global_env(req).get_class(name)
+    status, _ = environment.support_of(cls)
+    if status == environment.HIDDEN:
+        raise errors.BadRequest("%s is not supported." % name, type="NotSupported")
+    return name, cls
+
+
+def resource_schema(req):
+    """``GET /resource_types/{type}``: properties, attributes and support
+    status (``with_description``: the type's documentation)."""
+    name, cls = _resource_class(req)
+    status, version = environment.support_of(cls)
+    schema = {
+        "resource_type": name,
+        "properties": properties.Properties.schema_view(cls.properties_schema),
+        "attributes": attributes.schema_view(cls.attributes_schema),
+        "support_status": {
+            "status": status,
+            "version": version,
+            "message": None,
+            "previous_status": None,
+        },
+    }
+    if _flag(req, "with_description"):
+        schema["description"] = environment.getdoc(cls)
+    return Response(200, schema)
+
+
+def generate_template(req):
+    """``GET /resource_types/{type}/template`` (``template_type`` cfn, the
+    default, or hot): Heat's ``resource_to_template``, a provider template
+    whose parameters are the type's properties and whose outputs are its
+    attributes."""
+    template_type = req.arg("template_type") or "cfn"
+    if template_type.lower() not in ("cfn", "hot"):
+        raise sc.bad_request(
+            'Template type is not supported: Invalid template type "%s", valid types are: '
+            "cfn, hot." % template_type
+        )
+    hot = template_type.lower() == "hot"
+    name, cls = _resource_class(req)
+    res_name = cls.__name__
+    params, props, outputs = {}, {}, {}
+    for prop, schema in cls.properties_schema.items():
+        if not schema.implemented:
+            continue
+        param = {"type" if hot else "Type": _PARAM_TYPES.get(schema.type, "String")}
+        if schema.description:
+            param["description" if hot else "Description"] = schema.description
+        if schema.default is not None:
+            param["default" if hot else "Default"] = schema.default
+        params[prop] = param
+        props[prop] = {"get_param": prop} if hot else {"Ref": prop}
+    for attr, schema in {**cls.attributes_schema, **attributes.BASE_ATTRIBUTES}.items():
+        value = {"get_attr": [res_name, attr]} if hot else {"Fn::GetAtt": [res_name, attr]}
+        outputs[attr] = (
+            {"description": schema.description, "value": value}
+            if hot
+            else {"Description": schema.description, "Value": value}
+        )
+    description = "Initial template of %s" % res_name
+    if hot:
+        template = {
+            "heat_template_version": "2016-10-14",
+            "description": description,
+            "parameters": params,
+            "outputs": outputs,
+            "resources": {res_name: {"type": name, "properties": props}},
+        }
+    else:
+        template = {
+            "HeatTemplateFormatVersion": "2012-12-12",
+            "Description": description,
+            "Parameters": params,
+            "Resources": {res_name: {"Type": name, "Properties": props}},
+            "Outputs": outputs,
+        }
+    return Response(200, template)
+
+
+def list_template_versions(req):
+    from occli.localcloud.orchestration.engine import template
+
+    return Response(200, {"template_versions": template.Template.versions()})
+
+
+def list_template_functions(req):
+    """``GET /template_versions/{v}/functions`` (``with_condition_func``)."""
+    from occli.localcloud.orchestration.engine import template
+
+    functions = template.Template.functions(
+        req.params["template_version"], _flag(req, "with_condition_func")
+    )
+    return Response(200, {"template_functions": functions})

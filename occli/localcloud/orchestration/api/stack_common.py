@@ -1,0 +1,166 @@
+"""What the stack routes share (Heat's ``heat/api/openstack/v1/util.py``
+and ``heat/common/param_utils.py``): the stack a ``/stacks/{name}/{id}``
+URL names, links, query parameters with Heat's texts, the next-page
+link."""
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlencode
+
+from occli.localcloud import errors
+from occli.localcloud.orchestration.api import common
+from occli.localcloud.orchestration.engine import formats
+from occli.localcloud.orchestration.engine import stacks as stack_rows
+
+STACKS = common.BASE + "/stacks"
+# /stacks/{stack_name}/{stack_id}: one stack (heat's stack_path)
+STACK = STACKS + "/{stack_name}/{stack_id}"
+# the longest tag heat accepts (param_utils.extract_tags)
+MAX_TAG_LENGTH = 80
+
+
+def bad_request(message: str) -> Exception:
+    """Heat's ``webob.exc.HTTPBadRequest(message)``."""
+    return common.error(400, message, "HTTPBadRequest")
+
+
+def api_root(req: Any) -> str:
+    """The URL Heat's ``req.relative_url(…, True)`` is relative to."""
+    return req.base_url + req.cloud.orchestration.prefix + "/v1"
+
+
+def make_url(req: Any, ident: Mapping[str, str]) -> str:
+    """``util.make_url``: the absolute URL of an identifier."""
+    return api_root(req) + "/" + formats.url_path(ident)
+
+
+def make_link(req: Any, ident: Mapping[str, str], rel: str = "self") -> dict[str, str]:
+    """``util.make_link``: ``{"href", "rel"}``."""
+    return {"href": make_url(req, ident), "rel": rel}
+
+
+def not_found(name: str) -> errors.NotFound:
+    """Heat's ``EntityNotFound(entity='Stack', name=…)``."""
+    return errors.NotFound("The Stack (%s) could not be found." % name, type="EntityNotFound")
+
+
+def identified_stack(req: Any, db: Any) -> dict[str, Any]:
+    """The stack row of ``/stacks/{stack_name}/{stack_id}`` (deleted ones
+    included), as Heat's ``_get_stack``: another project's stack, an id
+    that is not the stack's, or a name that is not its own is
+    ``The Stack (<name in the URL>) could not be found.``"""
+    name, stack_id = req.params["stack_name"], req.params["stack_id"]
+    try:
+        row = stack_rows.get(db, req.context, stack_id)
+    except errors.NotFound:
+        raise not_found(name) from None
+    if row["name"] != name:
+        raise not_found(name)
+    return row
+
+
+def extract_bool(name: str, value: Any) -> bool:
+    """``param_utils.extract_bool`` (a 400 with Heat's text)."""
+    text = str(value).lower()
+    if text not in ("true", "false"):
+        raise bad_request(
+            'Unrecognized value "%s" for "%s", acceptable values are: true, false.' % (value, name)
+        )
+    return text == "true"
+
+
+def _int_like(value: Any) -> bool:
+    # oslo's strutils.is_int_like: str(int(v)) == str(v)
+    try:
+        return str(int(value)) == str(value)
+    except (TypeError, ValueError):
+        return False
+
+
+def extract_int(name: str, value: Any, allow_zero: bool = True) -> int | None:
+    """``param_utils.extract_int`` (no negatives; a 400 with Heat's text)."""
+    if value is None:
+        return None
+    if not _int_like(value):
+        raise bad_request("Only integer is acceptable by '%s'." % name)
+    result = int(value)
+    if result == 0 and not allow_zero:
+        raise bad_request("Only non-zero integer is acceptable by '%s'." % name)
+    if result < 0:
+        raise bad_request(
+            "Value '%s' is invalid for '%s' which only accepts non-negative integer."
+            % (value, name)
+        )
+    return result
+
+
+def extract_tags(subject: str) -> list[str]:
+    """``param_utils.extract_tags``: a comma-separated list."""
+    tags = subject.split(",")
+    for tag in tags:
+        if len(tag) > MAX_TAG_LENGTH:
+            raise bad_request('Invalid tag, "%s" is longer than 80 characters' % tag)
+    return tags
+
+
+def single(req: Any, name: str) -> str | None:
+    """``PARAM_TYPE_SINGLE``: the last value (webob's ``params.get``)."""
+    return req.arg(name)
+
+
+def mixed(req: Any, name: str) -> Any:
+    """``PARAM_TYPE_MIXED``: one value, or the list of several."""
+    values = req.query.get(name) or []
+    return values[0] if len(values) == 1 else list(values)
+
+
+def multi(req: Any, name: str) -> list[str] | None:
+    """``PARAM_TYPE_MULTI``: every value; None if absent."""
+    values = req.query.get(name)
+    return list(values) if values else None
+
+
+def allowed(req: Any, types: Mapping[str, str]) -> dict[str, Any]:
+    """``util.get_allowed_params``: the query parameters named in
+    ``types`` (``single``/``multi``/``mixed``) that have a value."""
+    get = {"single": single, "multi": multi, "mixed": mixed}
+    result = {}
+    for key, kind in types.items():
+        value = get[kind](req, key)
+        if value:
+            result[key] = value
+    return result
+
+
+def collection_links(req: Any, items: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """``views_common.get_collection_links``: a ``next`` link when a page
+    is full (``limit`` items), its marker the last item's id."""
+    try:
+        limit = int(req.arg("limit") or 0)
+    except ValueError:
+        limit = 0
+    if not (limit > 0 and limit == len(items)):
+        return []
+    pairs = [(k, v) for k, values in req.query.items() if k != "marker" for v in values]
+    pairs.append(("marker", items[-1]["id"]))
+    href = "%s%s?%s" % (req.base_url, req.path, urlencode(pairs))
+    return [{"rel": "next", "href": href}]
+
+
+def split_status(params: dict[str, list[Any]]) -> None:
+    """Heat's ``translate_filters`` of a ``status`` filter: a value such as
+    ``CREATE_FAILED`` is the status ``FAILED`` and the action ``CREATE``."""
+    if "status" not in params:
+        return
+    actions, statuses = set(), set()
+    for value in params["status"]:
+        for status in ("COMPLETE", "FAILED", "IN_PROGRESS"):
+            index = value.rfind(status)
+            if index != -1:
+                statuses.add(value[index:])
+                if index > 1:
+                    actions.add(value[: index - 1])
+                break
+    params["status"] = sorted(statuses)
+    if actions:
+        params["action"] = sorted(actions.union(params.get("action", [])))

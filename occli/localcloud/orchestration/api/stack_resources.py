@@ -1,0 +1,198 @@
+"""``/stacks/{name}/{id}/resources``: Heat's resource controller
+(``heat/api/openstack/v1/resources.py``): list (``nested_depth``,
+``with_detail``, filters), show (attributes resolved now, ``with_attr``),
+metadata, signal, mark unhealthy (PATCH)."""
+
+from typing import Any
+
+from occli.localcloud import errors
+from occli.localcloud.app import Response
+from occli.localcloud.orchestration.api import common
+from occli.localcloud.orchestration.api import stack_common as sc
+from occli.localcloud.orchestration.engine import formats
+from occli.localcloud.orchestration.engine import stacks as stack_rows
+from occli.localcloud.orchestration.engine.stack import Stack
+
+RESOURCES = sc.STACK + "/resources"
+RESOURCE = RESOURCES + "/{resource_name}"
+# the longest nesting a listing walks (heat's max_nested_stack_depth)
+MAX_NESTED_DEPTH = 5
+POLICY_ACTIONS = {("PATCH", RESOURCE): "mark_unhealthy"}
+_FILTERS = ("type", "status", "name", "action", "id", "physical_resource_id")
+
+
+def register(service):
+    service.route("GET", RESOURCES, list_resources)
+    service.route("GET", RESOURCE, show_resource)
+    service.route("GET", RESOURCE + "/metadata", resource_metadata)
+    # heat's resource:signal is PROJECT_READER_OR_STACK_USER
+    service.route("POST", RESOURCE + "/signal", signal_resource, mode=None, role=None)
+    service.route("PATCH", RESOURCE, mark_unhealthy, mode=None)
+
+
+def view_resource(req, res):
+    """``resources.format_resource``: the identity as ``links`` (self,
+    stack, nested), ``resource_status`` joined with the action,
+    ``logical_resource_id`` beside ``resource_name``, no metadata."""
+    result = {}
+    for key, value in res.items():
+        if key == "resource_identity":
+            links = [
+                sc.make_link(req, value),
+                sc.make_link(req, formats.parent_path(value), "stack"),
+            ]
+            nested = res.get("nested_stack_id")
+            if nested:
+                links.append(sc.make_link(req, nested, "nested"))
+            result["links"] = links
+        elif (
+            key in ("stack_name", "stack_identity", "resource_action", "nested_stack_id")
+            or key == "metadata"
+        ):
+            continue
+        elif key == "resource_status" and "resource_action" in res:
+            result[key] = "_".join((res["resource_action"] or "", value or ""))
+        elif key == "resource_name":
+            result["logical_resource_id"] = value
+            result[key] = value
+        else:
+            result[key] = value
+    return result
+
+
+class _Stacks:
+    """The stack rows a listing's resources belong to, read once each."""
+
+    def __init__(self, db, root):
+        self.db = db
+        self.rows = {root["id"]: root}
+
+    def get(self, stack_id):
+        if stack_id not in self.rows:
+            self.rows[stack_id] = stack_rows.by_id(self.db, stack_id)
+        return self.rows[stack_id]
+
+
+def _format(stacks, row, siblings, detail, attributes=None):
+    stack = stacks.get(row["stack_id"])
+    nested_id = row.get("nested_stack_id")
+    nested = stacks.get(nested_id) if nested_id else None
+    return formats.format_stack_resource(
+        row,
+        stack,
+        formats.required_by(row["name"], siblings),
+        detail=detail,
+        attributes=attributes,
+        nested=nested,
+        parent_resource=stack.get("parent_resource"),
+    )
+
+
+def _filters(req):
+    found = sc.allowed(req, dict.fromkeys(_FILTERS, "mixed"))
+    params = {k: v if isinstance(v, list) else [v] for k, v in found.items()}
+    sc.split_status(params)
+    return params
+
+
+def list_resources(req):
+    """``GET …/resources``: the stack's resources (and its nested stacks'
+    to ``nested_depth``); a ``type`` filter matches part of the type name
+    as Heat's does."""
+    known = set(_FILTERS) | {"nested_depth", "with_detail"}
+    invalid = [k for k in req.query if k not in known]
+    if invalid:
+        raise sc.bad_request("Invalid filter parameters %s" % str(invalid))
+    row = sc.identified_stack(req, req.db)
+    depth = sc.extract_int("nested_depth", req.arg("nested_depth")) or 0
+    detail = req.arg("with_detail")
+    detail = sc.extract_bool("with_detail", detail) if detail is not None else False
+    filters = _filters(req)
+    types = filters.pop("type", None)
+    rows = stack_rows.resources(
+        req.db, row["id"], min(depth, MAX_NESTED_DEPTH), filters=filters or None
+    )
+    if types is not None:
+        rows = [r for r in rows if any(t in r["type"] for t in types)]
+    everything = stack_rows.resources(req.db, row["id"], min(depth, MAX_NESTED_DEPTH))
+    by_stack: dict[str, list[Any]] = {}
+    for r in everything:
+        by_stack.setdefault(r["stack_id"], []).append(r)
+    stacks = _Stacks(req.db, row)
+    resources = [
+        view_resource(req, _format(stacks, r, by_stack.get(r["stack_id"], ()), detail))
+        for r in rows
+    ]
+    return Response(200, {"resources": resources})
+
+
+def _described(req, stack_row):
+    """Heat's ``describe_stack_resource``: the loaded resource and its row
+    (``ResourceNotFound``, ``ResourceNotAvailable`` with Heat's texts)."""
+    name = req.params["resource_name"]
+    stack = Stack.load(req.cloud.orchestration.engine, stack_row["id"])
+    if name not in stack.resources:
+        raise errors.NotFound(
+            "The Resource (%s) could not be found in Stack %s." % (name, stack_row["name"]),
+            type="ResourceNotFound",
+        )
+    try:
+        row = stack_rows.resource(req.db, stack_row["id"], name)
+    except errors.NotFound:
+        raise errors.NotFound(
+            "The Resource (%s) is not available." % name, type="ResourceNotAvailable"
+        ) from None
+    return stack.resources[name], row
+
+
+def show_resource(req):
+    """``GET …/resources/{name}``: with its attributes resolved now."""
+    stack_row = sc.identified_stack(req, req.db)
+    resource, row = _described(req, stack_row)
+    attributes = formats.format_resource_attributes(resource, sc.multi(req, "with_attr"))
+    siblings = stack_rows.resources(req.db, stack_row["id"])
+    stacks = _Stacks(req.db, stack_row)
+    return Response(
+        200, {"resource": view_resource(req, _format(stacks, row, siblings, True, attributes))}
+    )
+
+
+def resource_metadata(req):
+    stack_row = sc.identified_stack(req, req.db)
+    _, row = _described(req, stack_row)
+    return Response(200, {"metadata": row.get("metadata") or {}})
+
+
+def _identified(req):
+    with req.cloud.store.read() as db:
+        return sc.identified_stack(req, db)
+
+
+def signal_resource(req):
+    """``POST …/signal``: the resource's ``handle_signal`` with the body
+    (none is None); 200 and ``null``, as Heat answers."""
+    row = _identified(req)
+    details = req.json(required=False)
+    req.cloud.orchestration.engine.signal(
+        req.context, row["id"], req.params["resource_name"], details
+    )
+    return Response(200, raw="null")
+
+
+def mark_unhealthy(req):
+    """``PATCH …/resources/{name}``: ``{"mark_unhealthy": bool,
+    "resource_status_reason": text}``."""
+    body = common.json_object(req)
+    invalid = set(body) - {"mark_unhealthy", "resource_status_reason"}
+    if invalid:
+        raise sc.bad_request("Invalid keys in resource mark unhealthy %s" % invalid)
+    if "mark_unhealthy" not in body:
+        raise sc.bad_request("Missing mandatory (mark_unhealthy) key from mark unhealthy request")
+    mark = sc.extract_bool("mark_unhealthy", body["mark_unhealthy"])
+    reason = body.get("resource_status_reason", "")
+    reason = reason if isinstance(reason, str) else str(reason)
+    row = _identified(req)
+    req.cloud.orchestration.engine.mark_unhealthy(
+        req.context, row["id"], req.params["resource_name"], mark, reason
+    )
+    return Response(200, raw="null")
