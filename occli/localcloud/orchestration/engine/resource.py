@@ -209,7 +209,7 @@ class Resource:
             self._properties = self.make_properties(self.t.get("properties") or {})
         return self._properties
 
-    def make_properties(self, snippet: Mapping[str, Any]) -> properties.Properties:
+    def make_properties(self, snippet: Mapping[str, Any]) -> "properties.Properties":
         return properties.Properties(
             self.properties_schema, self.stack.resolve(dict(snippet)), resource_name=self.name
         )
