@@ -110,6 +110,7 @@ def walk(
 
     def default_begin(res: Resource) -> Any:
         res.state_set(action, IN_PROGRESS, "state changed")
+        res.reparse()  # heat's Resource.create: references made since validation
         data = getattr(res, "handle_%s" % verb)()
         return lambda: getattr(res, "check_%s_complete" % verb)(data)
 
