@@ -70,11 +70,11 @@ class Schema(constr.Schema):
         """The property of a template resource that feeds the nested
         template's parameter ``param`` (a :class:`parameters.Schema`)."""
         types = {
-            "String": cls.STRING,
-            "Number": cls.NUMBER,
-            "CommaDelimitedList": cls.LIST,
-            "Json": cls.MAP,
-            "Boolean": cls.BOOLEAN,
+            "string": cls.STRING,
+            "number": cls.NUMBER,
+            "comma_delimited_list": cls.LIST,
+            "json": cls.MAP,
+            "boolean": cls.BOOLEAN,
         }
         return cls(
             types.get(param.type, cls.MAP),
@@ -82,7 +82,7 @@ class Schema(constr.Schema):
             required=param.required,
             constraints=param.constraints,
             update_allowed=True,
-            allow_conversion=param.type in ("Json", "CommaDelimitedList"),
+            allow_conversion=param.type in ("json", "comma_delimited_list"),
         )
 
     def __getitem__(self, key: str) -> Any:
