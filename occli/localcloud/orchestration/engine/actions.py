@@ -268,12 +268,22 @@ def _begin_delete(res: Resource) -> Any:
     return lambda: res.check_delete_complete(data)
 
 
-def delete(engine: Any, stack: Stack) -> Task:
-    """Delete every resource in reverse order, then the stack (its row and
-    events stay for ``show_deleted``)."""
+def start_delete(engine: Any, stack: Stack) -> Task:
+    """Mark the stack DELETE_IN_PROGRESS now (a client polling right after
+    the 204 sees the delete), and the task that does it."""
     stack.state_set("DELETE", IN_PROGRESS, "Stack DELETE started")
     with engine.store.transaction() as db:
         stacks.update(db, stack.id, engine_id=engine.engine_id)
+    return delete(engine, stack, started=True)
+
+
+def delete(engine: Any, stack: Stack, started: bool = False) -> Task:
+    """Delete every resource in reverse order, then the stack (its row and
+    events stay for ``show_deleted``)."""
+    if not started:
+        stack.state_set("DELETE", IN_PROGRESS, "Stack DELETE started")
+        with engine.store.transaction() as db:
+            stacks.update(db, stack.id, engine_id=engine.engine_id)
     try:
         yield from walk(
             engine,

@@ -113,17 +113,7 @@ class EngineService:
                 cancel_requested=None,
                 updated_at=now,
             )
-            for res in stacks.stack_resources(db, row["id"]).values():
-                if res["status"] == IN_PROGRESS:
-                    stacks.upsert_resource(
-                        db,
-                        {
-                            "id": res["id"],
-                            "status": "FAILED",
-                            "status_reason": reason,
-                            "updated_at": now,
-                        },
-                    )
+            stacks.fail_in_progress(db, row["id"], reason)
             stacks.add_event(
                 db,
                 {
@@ -366,10 +356,7 @@ class EngineService:
             with self.store.transaction() as db:
                 stacks.update(db, stack_id, cancel_requested="delete")
             return
-        with self.store.transaction() as db:
-            stacks.update(db, stack_id, engine_id=self.engine_id)
-        stack = Stack.load(self, stack_id)
-        self.scheduler.submit(actions.delete(self, stack))
+        self.scheduler.submit(actions.start_delete(self, Stack.load(self, stack_id)))
 
     def delete_nested(self, stack_id: str) -> None:
         """Start deleting a nested stack (its owner's resource waits)."""
@@ -383,7 +370,7 @@ class EngineService:
             with self.store.transaction() as db:
                 stacks.update(db, stack_id, cancel_requested="delete")
             return
-        self.scheduler.submit(actions.delete(self, Stack.load(self, stack_id)))
+        self.scheduler.submit(actions.start_delete(self, Stack.load(self, stack_id)))
 
     def update_stack(
         self,

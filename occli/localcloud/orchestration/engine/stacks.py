@@ -454,6 +454,15 @@ def upsert_resource(db: sqlite3.Connection, values: Mapping[str, Any]) -> None:
     )
 
 
+def fail_in_progress(db: sqlite3.Connection, stack_id: str, reason: str) -> None:
+    """Every resource of the stack still IN_PROGRESS becomes FAILED."""
+    db.execute(
+        "UPDATE heat_resources SET status = 'FAILED', status_reason = ?, updated_at = ? "
+        "WHERE stack_id = ? AND status = 'IN_PROGRESS'",
+        (reason, common.utcnow().timestamp(), stack_id),
+    )
+
+
 def delete_resource(db: sqlite3.Connection, resource_id: str) -> None:
     db.execute("DELETE FROM heat_resource_data WHERE resource_id = ?", (resource_id,))
     db.execute("DELETE FROM heat_resources WHERE id = ?", (resource_id,))
