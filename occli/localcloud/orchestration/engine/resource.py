@@ -27,6 +27,7 @@ from typing import Protocol
 from occli.localcloud.orchestration.engine import attributes
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine.clients import Clients
+from occli.localcloud.orchestration.engine.properties import Properties
 
 # actions and statuses (heat/engine/resource.py)
 INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPSHOT, CHECK = (
@@ -209,7 +210,7 @@ class Resource:
             self._properties = self.make_properties(self.t.get("properties") or {})
         return self._properties
 
-    def make_properties(self, snippet: Mapping[str, Any]) -> "properties.Properties":
+    def make_properties(self, snippet: Mapping[str, Any]) -> Properties:
         return properties.Properties(
             self.properties_schema, self.stack.resolve(dict(snippet)), resource_name=self.name
         )
