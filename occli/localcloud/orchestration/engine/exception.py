@@ -1,0 +1,53 @@
+"""Heat's runtime resource errors (``heat/common/exception.py``).
+
+A resource plugin raises these when its physical resource failed; the
+engine reports ``"<class name>: resources.<name>: <text>"`` as Heat does
+(``Resource CREATE failed: ResourceInError: resources.server: Went to
+status ERROR due to "Message: ..., Code: 500"``), so each class keeps
+Heat's name and message format. Validation errors are not these: they are
+``errors.BadRequest(..., type="StackValidationFailed")`` (a 400).
+"""
+
+
+class Error(Exception):
+    """Heat's ``exception.Error``: a plain failure text."""
+
+
+class ResourceInError(Exception):
+    """The physical resource went to an error status."""
+
+    def __init__(self, resource_status: str, status_reason: str = "Unknown") -> None:
+        super().__init__('Went to status %s due to "%s"' % (resource_status, status_reason))
+        self.resource_status = resource_status
+
+
+class ResourceUnknownStatus(Exception):
+    """The physical resource reached a status Heat does not expect."""
+
+    def __init__(
+        self,
+        resource_status: str,
+        result: str = "Resource failed",
+        status_reason: str = "Unknown",
+    ) -> None:
+        super().__init__(
+            '%s - Unknown status %s due to "%s"' % (result, resource_status, status_reason)
+        )
+        self.resource_status = resource_status
+
+
+class PhysicalResourceExists(Exception):
+    """A delete left the physical resource in place."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__("The physical resource for (%s) exists." % name)
+
+
+class EndpointNotFound(Exception):
+    """A service the resource needs is not in the catalog (keystoneauth's
+    text, what Heat reports for a transport whose API is not deployed:
+    ``POLL_SERVER_CFN`` without heat-api-cfn, ``ZAQAR_MESSAGE`` without
+    Zaqar)."""
+
+    def __init__(self) -> None:
+        super().__init__("Could not find requested endpoint in Service Catalog.")

@@ -1,0 +1,1 @@
+"""Heat's Cinder resource types, backed by the local block storage."""

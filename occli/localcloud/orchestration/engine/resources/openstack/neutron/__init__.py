@@ -1,0 +1,1 @@
+"""Heat's Neutron resource types, backed by the local network service."""

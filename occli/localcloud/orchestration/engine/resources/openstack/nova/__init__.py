@@ -1,0 +1,1 @@
+"""Heat's Nova resource types, backed by the local compute service."""

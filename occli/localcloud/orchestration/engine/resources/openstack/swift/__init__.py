@@ -1,0 +1,1 @@
+"""Heat's Swift resource types, backed by the local object store."""
