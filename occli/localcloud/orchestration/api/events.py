@@ -74,7 +74,7 @@ def _formatted(req, stack_row, rows, root):
 
 
 def _events(req, resource_name=None):
-    row = sc.identified_stack(req, req.db)
+    row = sc.identified_stack(req, req.db, show_deleted=True)
     params = sc.allowed(
         req,
         {
@@ -122,7 +122,7 @@ def list_resource_events(req):
 
 def show_event(req):
     """``GET …/resources/{name}/events/{id}``: every key of the event."""
-    row = sc.identified_stack(req, req.db)
+    row = sc.identified_stack(req, req.db, show_deleted=True)
     event_id = req.params["event_id"]
     try:
         event = stack_rows.event(req.db, row["id"], req.params["resource_name"], event_id)

@@ -9,6 +9,7 @@ from occli.localcloud.orchestration.api import common
 from occli.localcloud.orchestration.api import stack_common as sc
 from occli.localcloud.orchestration.engine import attributes
 from occli.localcloud.orchestration.engine import environment
+from occli.localcloud.orchestration.engine import environment_registry
 from occli.localcloud.orchestration.engine import properties
 
 TYPES = common.BASE + "/resource_types"
@@ -58,9 +59,9 @@ def list_resource_types(req):
 
 def _resource_class(req):
     name = req.params["type_name"]
-    cls = _global_env(req).get_class(name)
+    cls = _global_env(req).find_class(name)
     status, _ = environment.support_of(cls)
-    if status == environment.HIDDEN:
+    if status == environment_registry.HIDDEN:
         raise errors.BadRequest("%s is not supported." % name, type="NotSupported")
     return name, cls
 

@@ -44,14 +44,15 @@ def not_found(name: str) -> errors.NotFound:
     return errors.NotFound("The Stack (%s) could not be found." % name, type="EntityNotFound")
 
 
-def identified_stack(req: Any, db: Any) -> dict[str, Any]:
+def identified_stack(req: Any, db: Any, show_deleted: bool = False) -> dict[str, Any]:
     """The stack row of ``/stacks/{stack_name}/{stack_id}`` (deleted ones
-    included), as Heat's ``_get_stack``: another project's stack, an id
+    only with ``show_deleted``, as Heat's show, resources and events ask),
+    as Heat's ``_get_stack``: another project's stack, an id
     that is not the stack's, or a name that is not its own is
     ``The Stack (<name in the URL>) could not be found.``"""
     name, stack_id = req.params["stack_name"], req.params["stack_id"]
     try:
-        row = stack_rows.get(db, req.context, stack_id)
+        row = stack_rows.get(db, req.context, stack_id, show_deleted=show_deleted)
     except errors.NotFound:
         raise not_found(name) from None
     if row["name"] != name:

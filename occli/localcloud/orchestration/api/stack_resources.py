@@ -18,6 +18,8 @@ RESOURCE = RESOURCES + "/{resource_name}"
 # the longest nesting a listing walks (heat's max_nested_stack_depth)
 MAX_NESTED_DEPTH = 5
 POLICY_ACTIONS = {("PATCH", RESOURCE): "mark_unhealthy"}
+# the engine's keys format_resource leaves out (metadata has its own route)
+_HIDDEN_KEYS = ("stack_name", "stack_identity", "resource_action", "nested_stack_id", "metadata")
 _FILTERS = ("type", "status", "name", "action", "id", "physical_resource_id")
 
 
@@ -34,7 +36,7 @@ def view_resource(req, res):
     """``resources.format_resource``: the identity as ``links`` (self,
     stack, nested), ``resource_status`` joined with the action,
     ``logical_resource_id`` beside ``resource_name``, no metadata."""
-    result = {}
+    result: dict[str, Any] = {}
     for key, value in res.items():
         if key == "resource_identity":
             links = [
@@ -45,10 +47,7 @@ def view_resource(req, res):
             if nested:
                 links.append(sc.make_link(req, nested, "nested"))
             result["links"] = links
-        elif (
-            key in ("stack_name", "stack_identity", "resource_action", "nested_stack_id")
-            or key == "metadata"
-        ):
+        elif key in _HIDDEN_KEYS:
             continue
         elif key == "resource_status" and "resource_action" in res:
             result[key] = "_".join((res["resource_action"] or "", value or ""))
@@ -103,7 +102,7 @@ def list_resources(req):
     invalid = [k for k in req.query if k not in known]
     if invalid:
         raise sc.bad_request("Invalid filter parameters %s" % str(invalid))
-    row = sc.identified_stack(req, req.db)
+    row = sc.identified_stack(req, req.db, show_deleted=True)
     depth = sc.extract_int("nested_depth", req.arg("nested_depth")) or 0
     detail = req.arg("with_detail")
     detail = sc.extract_bool("with_detail", detail) if detail is not None else False

@@ -182,8 +182,8 @@ def list_stacks(req):
     ctx = req.context
     if _bool_arg(req, "global_tenant"):
         raise common.error(403, "You are not authorized to use global_index.", "Forbidden")
-    limit = sc.single(req, "limit")
-    limit = sc.extract_int("limit", limit) if limit else None
+    limit_arg = sc.single(req, "limit")
+    limit = sc.extract_int("limit", limit_arg) if limit_arg else None
     show_deleted = _bool_arg(req, "show_deleted")
     show_nested = _bool_arg(req, "show_nested")
     _bool_arg(req, "show_hidden")
@@ -297,7 +297,7 @@ def preview_stack(req):
 def show_stack(req):
     """``GET /stacks/{name}/{id}`` (deleted stacks too), outputs resolved
     unless ``resolve_outputs=false``."""
-    row = sc.identified_stack(req, req.db)
+    row = sc.identified_stack(req, req.db, show_deleted=True)
     resolve = req.arg("resolve_outputs")
     resolve = sc.extract_bool("resolve_outputs", resolve) if resolve is not None else True
     return Response(200, {"stack": view_stack(req, _shown(req, row, resolve))})

@@ -148,7 +148,10 @@ def test_format_event_keys():
 
 
 def test_outputs():
-    outputs = {"a": {"description": None, "value": 1}, "b": {"description": "d", "error": "bad"}}
+    outputs: dict[str, dict[str, object]] = {
+        "a": {"description": None, "value": 1},
+        "b": {"description": "d", "error": "bad"},
+    }
     assert formats.format_stack_outputs(outputs) == [
         {"output_key": "a", "description": "No description given", "output_value": 1},
         {"output_key": "b", "description": "d", "output_value": None, "output_error": "bad"},
