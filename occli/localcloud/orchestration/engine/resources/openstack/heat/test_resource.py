@@ -200,5 +200,16 @@ class TestResource(resource.Resource):
         return None
 
 
+def check_test_constr(value: Any, clients: Any) -> None:
+    """Heat's ``test_constr`` custom constraint (``TestConstraintDelay``,
+    what ``constraint_prop_secs`` names): Heat sleeps ``value`` seconds,
+    then it passes; here it passes at once (validation never sleeps)."""
+    return None
+
+
 def resource_mapping() -> dict[str, type[resource.Resource]]:
     return {"OS::Heat::TestResource": TestResource}
+
+
+def constraint_mapping() -> dict[str, Any]:
+    return {"test_constr": check_test_constr}
