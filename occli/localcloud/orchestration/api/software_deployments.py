@@ -31,6 +31,8 @@ def create_deployment(req):
         common.json_object(req),
         limit=req.cloud.orchestration.max_software_deployments_per_tenant,
     )
+    # the simulated agent (if on, or opted into by the server) signals it
+    req.cloud.orchestration.engine.ensure_agent()
     return Response(200, {"software_deployment": format_deployment(row)})
 
 

@@ -111,6 +111,8 @@ def walk(
     def default_begin(res: Resource) -> Any:
         res.state_set(action, IN_PROGRESS, "state changed")
         res.reparse()  # heat's Resource.create: references made since validation
+        if action in ("CREATE", "UPDATE"):
+            res.validate()
         data = getattr(res, "handle_%s" % verb)()
         return lambda: getattr(res, "check_%s_complete" % verb)(data)
 

@@ -69,6 +69,9 @@ class StackView(Protocol):
     nested_depth: int
     clients: Clients
     config: Any
+    # custom constraints of properties: checker(name, value) raises
+    # ValueError with Heat's text (``custom_constraints.check``)
+    checker: Callable[[str, Any], None] | None
 
     def resource(self, name: str) -> "Resource": ...
 
@@ -212,7 +215,10 @@ class Resource:
 
     def make_properties(self, snippet: Mapping[str, Any]) -> Properties:
         return properties.Properties(
-            self.properties_schema, self.stack.resolve(dict(snippet)), resource_name=self.name
+            self.properties_schema,
+            self.stack.resolve(dict(snippet)),
+            resource_name=self.name,
+            checker=getattr(self.stack, "checker", None),
         )
 
     def reparse(self) -> None:
@@ -220,8 +226,38 @@ class Resource:
         self._properties = None
 
     def validate(self) -> None:
-        """Heat's property validation (``StackValidationFailed`` texts)."""
-        self.properties.validate()
+        """Heat's property validation (``StackValidationFailed`` texts).
+
+        A property that refers to a resource not made yet holds that
+        resource's name for now, so its custom constraints wait for the
+        action (Heat's ``Properties._find_deps_any_in_init``); its type and
+        every other property are checked.
+        """
+        snippet = dict(self.t.get("properties") or {})
+        waiting = {key for key, value in snippet.items() if self._refers_to_unmade(value)}
+        if not waiting:
+            self.properties.validate()
+            return
+        properties.Properties(
+            self.properties_schema, self.stack.resolve(snippet), resource_name=self.name
+        ).validate()
+        ready = {k: v for k, v in snippet.items() if k not in waiting}
+        properties.Properties(
+            {k: v for k, v in self.properties_schema.items() if k not in waiting},
+            self.stack.resolve(ready),
+            resource_name=self.name,
+            checker=getattr(self.stack, "checker", None),
+        ).validate()
+
+    def _refers_to_unmade(self, value: Any) -> bool:
+        refs = getattr(self.stack, "references", None)
+        if refs is None:
+            return False
+        for name in refs(value):
+            other = self.stack.resource(name)
+            if other.resource_id is None and other.action == INIT:
+                return True
+        return False
 
     def client(self) -> Clients:
         return self.stack.clients

@@ -64,6 +64,7 @@ class EngineService:
         self.scheduler = Scheduler(getattr(self.config, "heat_engine_workers", 4))
         self._global_env: Any = None
         self._env_lock = threading.Lock()
+        self._agent_started = False
 
     # -- what a Stack needs ---------------------------------------------------
 
@@ -89,12 +90,47 @@ class EngineService:
         from occli.localcloud.orchestration.engine import custom_constraints
 
         def check(name: str, value: Any) -> None:
-            custom_constraints.check(name, value, clients)
+            custom_constraints.check(name, value, clients, self.global_env)
 
         return check
 
     def stop(self) -> None:
         self.scheduler.stop()
+
+    # -- the simulated agent ------------------------------------------------
+
+    def ensure_agent(self) -> None:
+        """Start the simulated in-server agent's periodic task (once; a
+        software deployment or a stack was just made)."""
+        with self._env_lock:
+            if self._agent_started:
+                return
+            self._agent_started = True
+        self.scheduler.submit(self._agent_task())
+
+    def _agent_clients(self, project_id: str) -> Clients:
+        """The agent's credentials in a project (Heat gives an in-server
+        agent a stack-domain user of the deployment's project)."""
+        return Clients(
+            self.app,
+            Context(
+                user_id="occli-simulated-agent",
+                user_name="occli-simulated-agent",
+                project_id=project_id,
+                project_name=None,
+                roles=["member", "reader"],
+            ),
+        )
+
+    def _agent_task(self) -> Any:
+        from occli.localcloud.orchestration.engine import agent
+
+        while True:
+            try:
+                agent.tick(self.store, self._agent_clients, self.config)
+            except Exception:  # a failed tick never stops the agent
+                LOG.exception("the simulated agent's tick failed")
+            yield agent.PERIOD
 
     # -- restart ------------------------------------------------------------
 
@@ -189,7 +225,11 @@ class EngineService:
 
     def build(self, row: Mapping[str, Any]) -> Stack:
         """A Stack validated as Heat validates one before storing it."""
+        from occli.localcloud.orchestration.engine import template as template_module
+
+        template_module.Template(row["template"], files=row.get("files") or {}).validate()
         stack = Stack(self, row)
+        stack.parameters.validate()
         if stack.nested_depth == 0 and len(stack.definitions) > MAX_RESOURCES_PER_STACK:
             raise errors.BadRequest(
                 "Request limit exceeded: Maximum resources per stack exceeded.",
@@ -247,6 +287,7 @@ class EngineService:
             row["status_reason"],
         )
         self.scheduler.submit(actions.create(self, stack, adopt))
+        self.ensure_agent()
         return {"id": row["id"], "name": name}
 
     def create_nested(

@@ -76,6 +76,7 @@ class Stack:
         self.files: dict[str, str] = dict(row.get("files") or {})
         self.context = trust_context(row["trust"])
         self.clients = Clients(engine.app, self.context)
+        self.checker = engine.constraint_checker(self.clients)
         self.t = template.Template(row["template"], files=self.files)
         self.env = environment.Environment(
             row.get("environment") or {}, global_env=engine.global_env, files=self.files
@@ -89,7 +90,7 @@ class Stack:
                 "OS::stack_id": self.id,
                 "OS::project_id": self.project_id,
             },
-            engine.constraint_checker(self.clients),
+            self.checker,
         )
         self.definitions = self.t.resource_definitions(self)
         self.resources: dict[str, Resource] = {}
@@ -167,6 +168,10 @@ class Stack:
 
     def resolve(self, snippet: Any) -> Any:
         return functions.resolve(snippet, self, self.t.version)
+
+    def references(self, snippet: Any) -> set[str]:
+        """The resources of this stack ``snippet`` refers to."""
+        return {n for n in functions.references(snippet, self.t.version) if n in self.resources}
 
     # -- StackView (resources) --------------------------------------------
 
