@@ -83,6 +83,16 @@ class Config:
     heat_engine_tick: float = 0.05
     heat_enable_stack_abandon: bool = True
     heat_enable_stack_adopt: bool = True
+    # Heat's default_deployment_signal_transport and
+    # default_software_config_transport, set to transports this cloud serves
+    heat_default_deployment_signal_transport: str = "TEMP_URL_SIGNAL"
+    heat_default_software_config_transport: str = "POLL_TEMP_URL"
+    # the simulated in-server agent (orchestration.engine.agent) signals the
+    # deployments of every ACTIVE server (a server's metadata key
+    # "occli-simulated-agent": "true"/"false" overrides it per server);
+    # heat_agent_rules: a YAML/JSON file of per-deployment results
+    heat_simulated_agent: bool = False
+    heat_agent_rules: str | None = None
 
 
 # the registered services' names, in creation order (occli.localcloud.registry)
