@@ -24,7 +24,6 @@ import uuid
 import zoneinfo
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote
 
 from occli.localcloud.orchestration.engine.clients import ClientError
 from occli.localcloud.orchestration.engine.clients import Clients
@@ -59,8 +58,15 @@ def _get(clients: Clients, service: str, path: str, **query: Any) -> Any:
         raise
 
 
-def _segment(value: Any) -> str:
-    return quote(str(value), safe="")
+def _get_one(clients: Clients, service: str, collection: str, value: Any, key: str) -> bool:
+    """Whether ``GET <collection>/<value>`` shows one ``key`` (a value that
+    is not one path segment names nothing: ``detail`` is a list, not a
+    server)."""
+    segment = str(value)
+    if not segment or "/" in segment or segment in (".", "..") or "?" in segment:
+        return False
+    body = _get(clients, service, "%s/%s" % (collection, segment))
+    return isinstance(body, dict) and isinstance(body.get(key), dict)
 
 
 def _entity_not_found(entity: str, value: Any) -> LookupFailed:
@@ -74,7 +80,7 @@ def _entity_not_found(entity: str, value: Any) -> LookupFailed:
 def _nova_flavor(value: Any, clients: Clients) -> None:
     """``find_flavor_by_name_or_id``: novaclient's ``flavors.get`` then
     ``flavors.find(name=…)``, whose NotFound text Heat passes on."""
-    if _get(clients, "compute", "/flavors/" + _segment(value)) is not None:
+    if _get_one(clients, "compute", "/flavors", value, "flavor"):
         return
     body = _get(clients, "compute", "/flavors/detail", is_public="None") or {}
     if any(f.get("name") == str(value) for f in body.get("flavors") or ()):
@@ -85,12 +91,12 @@ def _nova_flavor(value: Any, clients: Clients) -> None:
 def _nova_keypair(value: Any, clients: Clients) -> None:
     if not value:
         return  # heat: an empty key is not checked (a KeyPair resource's)
-    if _get(clients, "compute", "/os-keypairs/" + _segment(value)) is None:
+    if not _get_one(clients, "compute", "/os-keypairs", value, "keypair"):
         raise _entity_not_found("Key", value)
 
 
 def _nova_server(value: Any, clients: Clients) -> None:
-    if _get(clients, "compute", "/servers/" + _segment(value)) is None:
+    if not _get_one(clients, "compute", "/servers", value, "server"):
         raise _entity_not_found("Server", value)
 
 
@@ -107,8 +113,10 @@ def _uuid_like(value: Any) -> bool:
 def _glance_image(value: Any, clients: Clients) -> None:
     """``find_image_by_name_or_id``: by id when it looks like one, else the
     one image of that name."""
-    if _uuid_like(value) and _get(clients, "image", "/v2/images/" + _segment(value)):
-        return
+    if _uuid_like(value):
+        body = _get(clients, "image", "/v2/images/" + str(value))
+        if isinstance(body, dict) and body.get("id"):
+            return
     body = _get(clients, "image", "/v2/images", name=str(value), limit=LIST_LIMIT) or {}
     found = len(body.get("images") or ())
     args = {"name": value}
@@ -157,12 +165,12 @@ def _neutron(resource: str) -> Callable[[Any, Clients], None]:
 
 
 def _cinder_volume(value: Any, clients: Clients) -> None:
-    if _get(clients, "volumev3", "/volumes/" + _segment(value)) is None:
+    if not _get_one(clients, "volumev3", "/volumes", value, "volume"):
         raise _entity_not_found("Volume", value)
 
 
 def _cinder_snapshot(value: Any, clients: Clients) -> None:
-    if _get(clients, "volumev3", "/snapshots/" + _segment(value)) is None:
+    if not _get_one(clients, "volumev3", "/snapshots", value, "snapshot"):
         raise _entity_not_found("VolumeSnapshot", value)
 
 
