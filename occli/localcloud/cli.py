@@ -80,6 +80,11 @@ def _port(value):
     return port
 
 
+def _directory(value):
+    # absolute: the background cloud runs in its data directory
+    return os.path.abspath(value)
+
+
 def _workers(value):
     workers = int(value)
     if not 1 <= workers <= 64:
@@ -181,6 +186,13 @@ _SETTINGS = (
         "nova's default RAM quota per project, -1 for unlimited (default: %(default)s)",
     ),
     ("max_servers_per_request", int, "N", "servers one create may make (default: %(default)s)"),
+    (
+        "heat_environment_dir",
+        _directory,
+        "DIR",
+        "heat's environment_dir: its *.yaml and *.json environments are the"
+        " global one every stack's environment is layered over",
+    ),
 )
 
 
@@ -222,6 +234,15 @@ def build_parser():
         metavar="NAME,...",
         help="run only these services (default: all of %s;"
         " identity is always needed)" % ",".join(SERVICE_NAMES),
+    )
+    runtime.add_argument(
+        "--heat-plugin-dir",
+        dest="heat_plugin_dirs",
+        action="append",
+        default=[],
+        type=_directory,
+        metavar="DIR",
+        help="heat's plugin_dirs: a directory whose modules add resource types (repeatable)",
     )
     runtime.add_argument(
         "--fault",
@@ -369,6 +390,7 @@ def _config(args):
         admin_password=args.admin_password,
         demo_password=args.demo_password,
         faults=list(args.fault),
+        heat_plugin_dirs=list(args.heat_plugin_dirs),
         **{field: getattr(args, field) for field, *_ in _SETTINGS},
     )
 
@@ -435,6 +457,8 @@ def _child_argv(args):
         argv += ["--services", ",".join(args.services)]
     for spec in args.fault:
         argv += ["--fault", spec]
+    for directory in args.heat_plugin_dirs:
+        argv += ["--heat-plugin-dir", directory]
     return argv
 
 

@@ -75,6 +75,12 @@ class Config:
     # disk is not a cluster's)
     object_quota_bytes: int = 1024**3
     object_quota_count: int = 100000
+    # heat's plugin_dirs: directories whose modules add resource types
+    # (each module's available_resource_mapping()/resource_mapping())
+    heat_plugin_dirs: list = dataclasses.field(default_factory=list)
+    # heat's environment_dir: its *.yaml/*.json files are the global
+    # environment every stack's environment is layered over
+    heat_environment_dir: str | None = None
     # Heat's engine: worker threads stepping stack actions (heat's
     # num_engine_workers), seconds between two checks of a stack's running
     # resources, and heat's enable_stack_abandon / enable_stack_adopt
