@@ -10,14 +10,32 @@ from occli.localcloud import common
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Service
 from occli.localcloud.orchestration import migrations
+from occli.localcloud.orchestration.api import actions
+from occli.localcloud.orchestration.api import build_info
+from occli.localcloud.orchestration.api import events
+from occli.localcloud.orchestration.api import resource_types
 from occli.localcloud.orchestration.api import software_configs
 from occli.localcloud.orchestration.api import software_deployments
+from occli.localcloud.orchestration.api import stack_resources
+from occli.localcloud.orchestration.api import stacks
 from occli.localcloud.orchestration.api import validate
 from occli.localcloud.orchestration.api import versions
 from occli.localcloud.orchestration.api.common import error
+from occli.localcloud.orchestration.engine.service import EngineService
 
 # The API modules, each with register(service), in route order.
-RESOURCES = (versions, software_configs, software_deployments, validate)
+RESOURCES = (
+    versions,
+    software_configs,
+    software_deployments,
+    validate,
+    resource_types,
+    stacks,
+    stack_resources,
+    events,
+    actions,
+    build_info,
+)
 
 # The 500s this API gives on purpose because heat gives them (its
 # FaultWrapper does not map the exception: ``fields.Unmapped``); every
@@ -66,6 +84,12 @@ _DEFAULT_TYPES = {
 
 # heat's controller action of each write method (named in its 403)
 _ACTIONS = {"POST": "create", "PUT": "update", "DELETE": "delete"}
+# the routes whose heat action is not their method's: {(method, pattern): action}
+_POLICY_ACTIONS = {
+    key: action
+    for module in RESOURCES
+    for key, action in getattr(module, "POLICY_ACTIONS", {}).items()
+}
 
 
 class OrchestrationService(Service):
@@ -79,6 +103,7 @@ class OrchestrationService(Service):
 
     def __init__(self, cloud):
         super().__init__(cloud)
+        self.engine = EngineService(cloud)
         self.add_resources(RESOURCES)
         self._validate_route = next(
             r for r in self.routes if r.handler is validate.validate_template
@@ -86,6 +111,14 @@ class OrchestrationService(Service):
 
     def migrations(self):
         return list(migrations.COMPONENTS)
+
+    def seed(self, db):
+        """A cloud starting: the stacks a stopped engine was running failed."""
+        self.engine.recover(db)
+
+    def close(self):
+        """Stop the engine's threads (the cloud is closing)."""
+        self.engine.stop()
 
     # -- framework hooks ---------------------------------------------------
 
@@ -107,7 +140,7 @@ class OrchestrationService(Service):
 
     def policy_denied(self, req, route):
         """Heat's 403 naming the controller action the caller may not use."""
-        action = (
+        action = _POLICY_ACTIONS.get((route.method, route.pattern)) or (
             "validate_template" if route.pattern.endswith("/validate") else _ACTIONS[route.method]
         )
         return HTTPError(
