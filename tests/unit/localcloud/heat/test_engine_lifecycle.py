@@ -297,3 +297,16 @@ def test_a_restarted_cloud_fails_what_was_in_progress(tmp_path, ctx):
         assert (last["resource_name"], last["status"]) == ("interrupted", "FAILED")
     finally:
         second.close()
+
+
+def test_a_stack_over_its_timeout_fails(cloud, ctx):
+    # timeout_mins is whole minutes through the API; the engine takes any
+    # number, so a test need not wait a minute
+    stack_id = create(cloud, ctx, "late", tmpl({"slow": step(ticks=100000)}), timeout_mins=0.002)
+    row = harness.wait(cloud, stack_id)
+    assert (row["action"], row["status"], row["status_reason"]) == (
+        "CREATE",
+        "FAILED",
+        "Create timed out",
+    )
+    assert harness.resources(cloud, stack_id)["slow"]["status_reason"] == "CREATE aborted"
