@@ -341,7 +341,9 @@ class Resource:
     def check_check_complete(self, handler_data: Any) -> bool:
         return True
 
-    def handle_signal(self, details: Any = None) -> None:
+    def handle_signal(self, details: Any = None) -> Any:
+        """Take a signal (``POST …/signal``); what it returns is the
+        signal's event reason, as Heat's are."""
         raise NotImplementedError
 
     def handle_adopt(self, resource_data: Mapping[str, Any]) -> None:

@@ -4,6 +4,7 @@ with Heat's texts, the TOKEN_SIGNAL attributes."""
 
 import json
 import time
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ def ctx(cloud):
 
 
 def tmpl(count=1, timeout=60, transport=None):
-    handle = {"type": "OS::Heat::WaitConditionHandle"}
+    handle: dict[str, Any] = {"type": "OS::Heat::WaitConditionHandle"}
     if transport:
         handle["properties"] = {"signal_transport": transport}
     return {

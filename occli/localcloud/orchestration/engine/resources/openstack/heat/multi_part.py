@@ -3,6 +3,7 @@ several configs as one multi-part MIME message, stored as a software
 config (what cloud-init reads as a server's user data)."""
 
 import email
+import email.message
 import os
 from email.mime import multipart
 from email.mime import text
@@ -100,10 +101,14 @@ class MultipartMime(software_config.SoftwareConfig):
                     content = config["config"]
             if item.get(self.TYPE) == MULTIPART:
                 parsed = email.message_from_string(content or "")
-                if parsed.is_multipart():
-                    for sub in parsed.get_payload():
+                for sub in parsed.get_payload() if parsed.is_multipart() else ():
+                    if isinstance(sub, email.message.Message):
                         subparts.append(
-                            _part(sub.get_payload(), sub.get_content_subtype(), sub.get_filename())
+                            _part(
+                                str(sub.get_payload()),
+                                sub.get_content_subtype(),
+                                sub.get_filename(),
+                            )
                         )
             else:
                 subparts.append(

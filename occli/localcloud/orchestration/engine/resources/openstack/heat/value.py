@@ -50,7 +50,7 @@ class Value(resource.Resource):
         (Heat's ``reparse``); an unknown type is left to the constraint."""
         data = self.stack.resolve(dict(snippet))
         schema = dict(self.properties_schema)
-        kind = _TYPES.get(data.get(self.TYPE)) if isinstance(data, dict) else None
+        kind = _TYPES.get(str(data.get(self.TYPE))) if isinstance(data, dict) else None
         if kind is not None:
             schema[self.VALUE] = properties.Schema(
                 kind, _VALUE_DESCRIPTION, required=True, update_allowed=True
