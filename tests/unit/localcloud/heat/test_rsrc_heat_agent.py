@@ -8,6 +8,8 @@ import pytest
 
 from occli.localcloud import common
 from occli.localcloud.orchestration.engine import agent
+from occli.localcloud.orchestration.engine import stacks
+from occli.localcloud.orchestration.engine.clients import ClientError
 from occli.localcloud.orchestration.engine.clients import Clients
 from tests.unit.localcloud.heat import harness
 
@@ -166,3 +168,84 @@ def test_a_broken_rule_file_counts_as_none(tmp_path, caplog):
         "deploy_stdout": "",
         "deploy_stderr": "",
     }
+
+
+def test_walkthrough_with_the_agent_on():
+    """A server booted with SOFTWARE_CONFIG, a config, a deployment and a
+    random string: the stack completes with nobody signalling, the
+    deployment's config reaches the server's metadata, an input update
+    re-runs it, and a delete leaves nothing behind."""
+    with harness.start(heat_simulated_agent=True) as fixture:
+        fixture.cloud.seed_flavor("walk-tiny")
+        ctx = harness.context(fixture)
+        api = Clients(fixture.cloud.wsgi, ctx)
+        image = api.get("image", "/v2/images").body["images"][0]["id"]
+
+        def body(greeting):
+            return {
+                "heat_template_version": "2018-08-31",
+                "resources": {
+                    "pw": {"type": "OS::Heat::RandomString"},
+                    "cfg": {
+                        "type": "OS::Heat::SoftwareConfig",
+                        "properties": {
+                            "group": "script",
+                            "config": "#!/bin/sh\necho $greeting",
+                            "inputs": [{"name": "greeting"}, {"name": "pw"}],
+                        },
+                    },
+                    "server": {
+                        "type": "OS::Nova::Server",
+                        "properties": {
+                            "image": image,
+                            "flavor": "walk-tiny",
+                            "networks": [],
+                            "user_data_format": "SOFTWARE_CONFIG",
+                        },
+                    },
+                    "deploy": {
+                        "type": "OS::Heat::SoftwareDeployment",
+                        "properties": {
+                            "config": {"get_resource": "cfg"},
+                            "server": {"get_resource": "server"},
+                            "input_values": {
+                                "greeting": greeting,
+                                "pw": {"get_attr": ["pw", "value"]},
+                            },
+                        },
+                    },
+                },
+                "outputs": {"code": {"value": {"get_attr": ["deploy", "deploy_status_code"]}}},
+            }
+
+        engine = harness.engine(fixture)
+        stack_id = engine.create_stack(
+            ctx, "walk", body("hello"), {}, {}, {}, {"disable_rollback": True}
+        )["id"]
+        row = harness.wait(fixture, stack_id, seconds=60)
+        assert (row["action"], row["status"]) == ("CREATE", "COMPLETE"), row["status_reason"]
+        assert outputs(fixture, ctx, stack_id) == {"code": 0}
+        rows = harness.resources(fixture, stack_id)
+        dep_id = rows["deploy"]["physical_resource_id"]
+        with fixture.cloud.store.read() as db:
+            pushed = stacks.metadata(db, rows["server"]["id"])["deployments"]
+        assert [c["group"] for c in pushed] == ["script"]
+        assert {i["name"]: i.get("value") for i in pushed[0]["inputs"]}["greeting"] == "hello"
+
+        engine.update_stack(ctx, stack_id, body("bye"), {}, {}, {}, {})
+        row = harness.wait(fixture, stack_id, seconds=60)
+        assert (row["action"], row["status"]) == ("UPDATE", "COMPLETE"), row["status_reason"]
+        found = api.get("orchestration", "/software_deployments/%s" % dep_id).body[
+            "software_deployment"
+        ]
+        assert (found["action"], found["status"]) == ("UPDATE", "COMPLETE")
+
+        server = rows["server"]["physical_resource_id"]
+        engine.delete_stack(ctx, stack_id)
+        row = harness.wait(fixture, stack_id, seconds=60)
+        assert (row["action"], row["status"]) == ("DELETE", "COMPLETE"), row["status_reason"]
+        listed = api.get("orchestration", "/software_deployments").body["software_deployments"]
+        assert listed == []
+        with pytest.raises(ClientError) as gone:
+            api.get("compute", "/servers/%s" % server)
+        assert gone.value.status == 404
