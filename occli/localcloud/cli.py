@@ -193,6 +193,20 @@ _SETTINGS = (
         "heat's environment_dir: its *.yaml and *.json environments are the"
         " global one every stack's environment is layered over",
     ),
+    (
+        "heat_simulated_agent",
+        bool,
+        None,
+        "act as every ACTIVE server's in-server agent (os-collect-config):"
+        " signal its software deployments, so stacks finish without a VM",
+    ),
+    (
+        "heat_agent_rules",
+        os.path.abspath,
+        "FILE",
+        "the simulated agent's results per deployment (YAML: pattern ->"
+        " deploy_status_code, deploy_stdout, deploy_stderr, outputs, delay)",
+    ),
 )
 
 
