@@ -5,6 +5,7 @@ stored through the orchestration API (what ``software config``/``software
 deployment`` commands see) and signalled along each transport."""
 
 import email
+import email.message
 import urllib.parse
 import urllib.request
 
@@ -184,7 +185,9 @@ def test_cloud_config_and_multipart_mime(cloud, ctx, api, server_id):
     assert yaml.safe_load(out["cc"]) == {"runcmd": ["echo hi"], "a": 1}
     message = email.message_from_string(out["mm"])
     assert message.is_multipart()
-    first, second = message.get_payload()
+    parts = [p for p in message.get_payload() if isinstance(p, email.message.Message)]
+    assert len(parts) == 2
+    first, second = parts
     # the referenced config's text, not its id
     assert first.get_payload() == out["cc"]
     assert second.get_filename() == "two.sh"
@@ -433,3 +436,64 @@ def test_structured_deployment_substitutes_its_inputs(cloud, ctx, api, server_id
     assert row["status"] == "FAILED"
     assert "UserParameterMissing" in row["status_reason"]
     assert "The Parameter (missing) was not provided." in row["status_reason"]
+
+
+@pytest.mark.parametrize(
+    "kind,member",
+    [
+        ("OS::Heat::SoftwareDeploymentGroup", "OS::Heat::SoftwareDeployment"),
+        ("OS::Heat::StructuredDeploymentGroup", "OS::Heat::StructuredDeployment"),
+    ],
+)
+def test_deployment_group_deploys_to_each_server(cloud, ctx, api, server_id, kind, member):
+    template = tmpl(
+        {
+            "cfg": config(),
+            "group": {
+                "type": kind,
+                "properties": {
+                    "config": {"get_resource": "cfg"},
+                    "servers": {"one": {"get_param": "server"}, "two": {"get_param": "server"}},
+                    "signal_transport": "HEAT_SIGNAL",
+                    "input_values": {"foo": "G"},
+                },
+            },
+        },
+        {
+            "stdouts": {"get_attr": ["group", "deploy_stdouts"]},
+            "results": {"get_attr": ["group", "result"]},
+            "one": {"get_attr": ["group", "deploy_status_codes", "one"]},
+            "refs": {"get_attr": ["group", "refs_map"]},
+        },
+    )
+    stack_id = start(cloud, ctx, "group-" + member.rsplit(":", 1)[1].lower(), template, server_id)
+    nested_id = wait_in_progress_resource(cloud, stack_id, "group")["physical_resource_id"]
+    for name in ("one", "two"):
+        found_member = wait_in_progress_resource(cloud, nested_id, name)
+        assert found_member["type"] == member
+        found = sd(api, found_member["physical_resource_id"])
+        assert found["server_id"] == server_id
+        assert inputs_of(sc(api, found["config_id"]))["foo"] == "G"
+        harness.engine(cloud).signal(
+            ctx,
+            nested_id,
+            name,
+            {"deploy_status_code": 0, "deploy_stdout": name.upper(), "result": name},
+        )
+    row = harness.wait(cloud, stack_id)
+    assert row["status"] == "COMPLETE", row["status_reason"]
+    members = harness.resources(cloud, nested_id)
+    assert outputs(cloud, ctx, stack_id) == {
+        "stdouts": {"one": "ONE", "two": "TWO"},
+        "results": {"one": "one", "two": "two"},
+        "one": 0,
+        "refs": {n: members[n]["physical_resource_id"] for n in ("one", "two")},
+    }
+    harness.engine(cloud).delete_stack(ctx, stack_id)
+    row = harness.wait(cloud, stack_id)
+    assert (row["action"], row["status"]) == ("DELETE", "COMPLETE"), row["status_reason"]
+    listed = api.get("orchestration", "/software_deployments", query={"server_id": server_id})
+    left = {d["id"] for d in listed.body["software_deployments"]}
+    assert not left & {
+        r["physical_resource_id"] for r in harness.resources(cloud, nested_id).values()
+    }

@@ -43,6 +43,7 @@ from occli.localcloud.orchestration.engine import exception
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
 from occli.localcloud.orchestration.engine.clients import ClientError
+from occli.localcloud.orchestration.engine.resources.openstack.heat import resource_group
 from occli.localcloud.orchestration.engine.resources.openstack.heat import software_config
 from occli.localcloud.orchestration.engine.resources.openstack.swift import temp_url
 
@@ -601,5 +602,120 @@ class SoftwareDeployment(resource.Resource):
             )
 
 
+GROUP_ATTRIBUTES = (STDOUTS, STDERRS, STATUS_CODES) = (
+    "deploy_stdouts",
+    "deploy_stderrs",
+    "deploy_status_codes",
+)
+_MEMBER_ATTRIBUTES = dict(zip(GROUP_ATTRIBUTES, ATTRIBUTES, strict=True))
+
+
+class SoftwareDeploymentGroup(resource_group.ResourceGroup):
+    """One deployment per server of ``servers`` (``{name: server id}``):
+    Heat's ResourceGroup whose members are named after the servers; an
+    attribute is the map of member names to that member's attribute."""
+
+    SERVERS = "servers"
+    member_type = "OS::Heat::SoftwareDeployment"
+
+    properties_schema = {
+        SERVERS: properties.Schema(
+            properties.Schema.MAP,
+            "A map of names and server IDs to apply configuration to. The name "
+            "is arbitrary and is used as the Heat resource name for the "
+            "corresponding deployment.",
+            update_allowed=True,
+            required=True,
+        ),
+        **{
+            key: SoftwareDeployment.properties_schema[key]
+            for key in (
+                SoftwareDeployment.CONFIG,
+                SoftwareDeployment.INPUT_VALUES,
+                SoftwareDeployment.DEPLOY_ACTIONS,
+                SoftwareDeployment.NAME,
+                SoftwareDeployment.SIGNAL_TRANSPORT,
+            )
+        },
+    }
+    attributes_schema = {
+        STDOUTS: attributes.Schema(
+            "A map of Nova names and captured stdouts from the configuration "
+            "execution to each server.",
+            type=attributes.Schema.MAP,
+        ),
+        STDERRS: attributes.Schema(
+            "A map of Nova names and captured stderrs from the configuration "
+            "execution to each server.",
+            type=attributes.Schema.MAP,
+        ),
+        STATUS_CODES: attributes.Schema(
+            "A map of Nova names and returned status code from the configuration execution.",
+            type=attributes.Schema.MAP,
+        ),
+    }
+
+    def update_allowed(self) -> set[str]:
+        """Every property: a change updates the members (Heat's
+        ``res_def_changed``)."""
+        return set(self.properties_schema)
+
+    def get_size(self) -> int:
+        return len(self.properties[self.SERVERS] or {})
+
+    def _resource_names(self, size: int | None = None) -> list[str]:
+        names = list(self.properties[self.SERVERS] or {})
+        return names if size is None else names[:size]
+
+    def _update_name_skiplist(self, props: Mapping[str, Any]) -> None:
+        return None
+
+    def _name_skiplist(self) -> set[str]:
+        return set()
+
+    def get_resource_def(self, include_all: bool = False) -> dict[str, Any]:
+        """The group's properties (those the template gave: a member's
+        defaults are its own)."""
+        return {
+            key: self.properties.get_user_value(key)
+            for key in self.properties_schema
+            if include_all or self.properties.get_user_value(key) is not None
+        }
+
+    def build_resource_definition(self, res_name: str, res_def: Mapping[str, Any]) -> dict:
+        props = {k: v for k, v in res_def.items() if k != self.SERVERS and v is not None}
+        props[SoftwareDeployment.SERVER] = (res_def.get(self.SERVERS) or {}).get(res_name)
+        return {"type": self.member_type, "properties": props}
+
+    def get_attribute(self, key: str, *path: Any) -> Any:
+        """``{member name: its attribute}``: ``deploy_stdouts`` and the
+        like are the members' ``deploy_stdout``…, any other key is passed
+        to the members (their config's outputs)."""
+        if (
+            key == attributes.SHOW_ATTR
+            or key.startswith("resource.")
+            or key
+            in (
+                self.REFS,
+                self.REFS_MAP,
+                self.REMOVED_RSRC_LIST,
+            )
+        ):
+            return super().get_attribute(key, *path)
+        member_key = _MEMBER_ATTRIBUTES.get(key, key)
+        values = super().get_attribute(self.ATTR_ATTRIBUTES, member_key)
+        return attributes.select_from_attribute(values, list(path))
+
+
+class SoftwareDeployments(SoftwareDeploymentGroup):
+    """Heat's hidden former name of the group."""
+
+    support_status = "HIDDEN"
+
+
 def resource_mapping() -> dict[str, type[resource.Resource]]:
-    return {"OS::Heat::SoftwareDeployment": SoftwareDeployment}
+    return {
+        "OS::Heat::SoftwareDeployment": SoftwareDeployment,
+        "OS::Heat::SoftwareDeploymentGroup": SoftwareDeploymentGroup,
+        "OS::Heat::SoftwareDeployments": SoftwareDeployments,
+    }

@@ -91,8 +91,31 @@ class StructuredDeployment(sd.SoftwareDeployment):
         )
 
 
+class StructuredDeploymentGroup(sd.SoftwareDeploymentGroup):
+    """A group of structured deployments, one per server."""
+
+    member_type = "OS::Heat::StructuredDeployment"
+    properties_schema = {
+        **sd.SoftwareDeploymentGroup.properties_schema,
+        StructuredDeployment.INPUT_KEY: StructuredDeployment.properties_schema[
+            StructuredDeployment.INPUT_KEY
+        ],
+        StructuredDeployment.INPUT_VALUES_VALIDATE: StructuredDeployment.properties_schema[
+            StructuredDeployment.INPUT_VALUES_VALIDATE
+        ],
+    }
+
+
+class StructuredDeployments(StructuredDeploymentGroup):
+    """Heat's hidden former name of the group."""
+
+    support_status = "HIDDEN"
+
+
 def resource_mapping() -> dict[str, type[resource.Resource]]:
     return {
         "OS::Heat::StructuredConfig": StructuredConfig,
         "OS::Heat::StructuredDeployment": StructuredDeployment,
+        "OS::Heat::StructuredDeploymentGroup": StructuredDeploymentGroup,
+        "OS::Heat::StructuredDeployments": StructuredDeployments,
     }
