@@ -54,8 +54,12 @@ trap 'status=$?; trap - EXIT; [ "$status" -eq 0 ] || tidy; exit "$status"' EXIT
 echo "== Servers =="
 step "${user[@]}" flavor list
 step "${user[@]}" image list
+# occli-simulated-agent=false: should the local cloud run its simulated
+# in-server agent (make demo does), it leaves this server's software
+# deployments to the signals sent by hand below
 step "${user[@]}" server create demo-vm --image cirros-0.6.2-x86_64-disk \
-    --flavor m1.tiny --nic auto --property role=demo --wait
+    --flavor m1.tiny --nic auto --property role=demo \
+    --property occli-simulated-agent=false --wait
 step "${user[@]}" server list
 step "${user[@]}" server list -f json
 step "${user[@]}" server stop demo-vm --wait
