@@ -50,7 +50,7 @@ def outputs(cloud, ctx, stack_id):
     with cloud.cloud.store.read() as db:
         row = harness.row(cloud, stack_id)
         found = harness.engine(cloud).outputs(db, ctx, row)
-    return {o["output_key"]: o.get("output_value", o.get("output_error")) for o in found}
+    return {o["output_key"]: o.get("output_error", o.get("output_value")) for o in found}
 
 
 def nested_id(cloud, stack_id, name="group"):
@@ -271,3 +271,25 @@ def test_refusals(cloud, ctx):
     with cloud.cloud.store.read() as db:
         names = {r["name"] for r in db.execute("SELECT name FROM heat_stacks")}
     assert not {"grp-bad", "grp-neg", "grp-prop"} & names
+
+
+def test_attribute_refusals_are_output_errors(cloud, ctx):
+    stack_id = create(
+        cloud,
+        ctx,
+        "grp-attrs",
+        tmpl(
+            {"group": group(count=1)},
+            {
+                "all": {"value": {"get_attr": ["group", "attributes"]}},
+                "missing": {"value": {"get_attr": ["group", "resource.9"]}},
+                "unknown": {"value": {"get_attr": ["group", "nope"]}},
+            },
+        ),
+    )
+    assert harness.wait(cloud, stack_id)["status"] == "COMPLETE"
+    out = outputs(cloud, ctx, stack_id)
+    assert out["all"] == "The Referenced Attribute (group attributes) is incorrect."
+    assert out["missing"] == "Member '9' not found in group resource 'group'."
+    # a member attribute that the members do not have: the member's refusal
+    assert out["unknown"] == "The Referenced Attribute (0 nope) is incorrect."
