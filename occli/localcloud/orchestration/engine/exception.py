@@ -51,3 +51,18 @@ class EndpointNotFound(Exception):
 
     def __init__(self) -> None:
         super().__init__("Could not find requested endpoint in Service Catalog.")
+
+
+class NotSupported(Exception):
+    """A change the resource cannot make (``"Shrinking volume is not
+    supported."``)."""
+
+    def __init__(self, feature: str) -> None:
+        super().__init__("%s is not supported." % feature)
+
+
+class ResourceActionNotSupported(Exception):
+    """An action the resource refuses in its present state."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__("%s is not supported for resource." % action)
