@@ -253,3 +253,40 @@ def test_a_parameter_default_from_the_environment_is_not_required(cloud, ctx):
     row = harness.wait(cloud, stack_id)
     assert row["status"] == "COMPLETE", row["status_reason"]
     assert outputs(cloud, ctx, stack_id)["value"] == "from-env"
+
+
+def test_a_template_standing_in_for_a_type_must_match_its_interface(cloud, ctx):
+    # Test::Step has the attribute "made" which step.yaml has no output for
+    env = {"resource_registry": {"Test::Step": "step.yaml"}}
+    body = tmpl({"res": {"type": "Test::Step", "properties": {"value": "v"}}})
+    with pytest.raises(errors.BadRequest) as err:
+        create(cloud, ctx, "tr-facade", body, environment=env)
+    assert err.value.message == "Attribute made for facade Test::Step missing in provider"
+    files = dict(FILES)
+    files["typed.yaml"] = json.dumps(
+        {
+            "heat_template_version": "2018-08-31",
+            "parameters": {"value": {"type": "number"}},
+            "outputs": {"value": {"value": 1}, "made": {"value": 2}},
+        }
+    )
+    env = {"resource_registry": {"Test::Step": "typed.yaml"}}
+    with pytest.raises(errors.BadRequest) as err:
+        numeric = tmpl({"res": {"type": "Test::Step", "properties": {"value": "1"}}})
+        create(cloud, ctx, "tr-facade-type", numeric, environment=env, files=files)
+    assert err.value.message == (
+        "Property value type mismatch between facade Test::Step (String) and provider (Number)"
+    )
+    files["fits.yaml"] = json.dumps(
+        {
+            "heat_template_version": "2018-08-31",
+            "parameters": {"value": {"type": "string"}},
+            "outputs": {"value": {"value": {"get_param": "value"}}, "made": {"value": 2}},
+        }
+    )
+    env = {"resource_registry": {"Test::Step": "fits.yaml"}}
+    stack_id = create(cloud, ctx, "tr-facade-ok", body, environment=env, files=files)
+    row = harness.wait(cloud, stack_id)
+    assert row["status"] == "COMPLETE", row["status_reason"]
+    res = harness.resources(cloud, stack_id)["res"]
+    assert harness.row(cloud, res["physical_resource_id"])["parameters"] == {"value": "v"}

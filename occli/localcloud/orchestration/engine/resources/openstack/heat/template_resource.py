@@ -28,6 +28,9 @@ from occli.localcloud.orchestration.engine import template
 from occli.localcloud.orchestration.engine.resources.openstack.heat import stack_resource
 
 STACK_ID_OUTPUT = "OS::stack_id"
+# a facade's property type a provider's parameter may give (Heat's
+# ``Schema.allowed_param_prop_type``: an Integer comes from a Number)
+_PARAM_PROP_TYPES = {properties.Schema.INTEGER: properties.Schema.NUMBER}
 
 
 def template_resource_class(url: str, files: Mapping[str, str]) -> type["TemplateResource"]:
@@ -106,6 +109,53 @@ class TemplateResource(stack_resource.StackResource):
         return properties.Properties(
             self._schema, self.stack.resolve(dict(snippet)), resource_name=self.name
         )
+
+    def validate(self) -> None:
+        """Properties and the nested stack; when the template stands in
+        for an existing type (a facade: ``OS::Nova::Server: server.yaml``),
+        the two interfaces must agree (Heat's ``_validate_against_facade``)."""
+        super().validate()
+        try:
+            facade = self.parent.env.get_resource_info(
+                self.type_name, self.name, ignore=self.resource_info
+            )
+        except errors.NotFound:
+            return
+        self._validate_against_facade(facade.get_class(files=self.parent.files))
+
+    def _validate_against_facade(self, facade_cls: type) -> None:
+        def failed(message: str) -> errors.BadRequest:
+            return errors.BadRequest(message, type="StackValidationFailed")
+
+        facade_props: dict[str, properties.Schema] = getattr(facade_cls, "properties_schema", {})
+        for name, schema in facade_props.items():
+            if schema.required and name not in self._schema:
+                raise failed(
+                    "Required property %s for facade %s missing in provider"
+                    % (name, self.type_name)
+                )
+            provider = self._schema.get(name)
+            allowed = _PARAM_PROP_TYPES.get(schema.type, schema.type)
+            if provider is not None and allowed != provider.type:
+                raise failed(
+                    "Property %s type mismatch between facade %s (%s) and provider (%s)"
+                    % (name, self.type_name, schema.type, provider.type)
+                )
+        for name, schema in self._schema.items():
+            if schema.required and name not in facade_props:
+                raise failed(
+                    "Provider requires property %s unknown in facade %s" % (name, self.type_name)
+                )
+        facade_attrs = {
+            **getattr(facade_cls, "attributes_schema", {}),
+            **attributes.BASE_ATTRIBUTES,
+        }
+        provider_attrs = {**self.attributes_schema, **attributes.BASE_ATTRIBUTES}
+        for name in facade_attrs:
+            if name not in provider_attrs:
+                raise failed(
+                    "Attribute %s for facade %s missing in provider" % (name, self.type_name)
+                )
 
     def child_template(self) -> dict[str, Any]:
         return copy.deepcopy(self.template_body)
