@@ -66,7 +66,9 @@ def failure_text(res: Resource, exc: BaseException) -> str:
     message = exc.message if isinstance(exc, (errors.Error, ClientError)) else str(exc)
     if isinstance(exc, StackFailure):
         return str(exc)
-    return "%s: resources.%s: %s" % (error_type(exc), res.name, message)
+    # HeatExceptionWithPath: a numeric name is an index ("resources[0]")
+    path = "resources[%s]" % res.name if res.name.isdigit() else "resources.%s" % res.name
+    return "%s: %s: %s" % (error_type(exc), path, message)
 
 
 def _tick(engine: Any) -> float:
@@ -188,8 +190,14 @@ def _finish(stack: Stack, action: str, exc: BaseException | None) -> str:
 
 
 def _release(engine: Any, stack: Stack) -> None:
+    """The action is over: no engine holds the stack. A delete asked for
+    while it was finishing (too late for the action to see) starts now."""
     with engine.store.transaction() as db:
+        row = stacks.by_id(db, stack.id)
+        pending = (row or {}).get("cancel_requested")
         stacks.update(db, stack.id, engine_id=None, cancel_requested=None)
+    if pending == "delete":
+        engine.scheduler.submit(start_delete(engine, Stack.load(engine, stack.id)))
 
 
 def create(engine: Any, stack: Stack, adopt: Mapping[str, Any] | None) -> Task:

@@ -180,7 +180,7 @@ class EngineService:
         env["parameters"] = merged
         return env
 
-    def _row(
+    def new_row(
         self,
         ctx: Context,
         name: str,
@@ -271,7 +271,7 @@ class EngineService:
         adopt = args.get("adopt_stack_data")
         if adopt is not None and not getattr(self.config, "heat_enable_stack_adopt", True):
             raise errors.BadRequest("Stack Adopt is not supported.", type="NotSupported")
-        row = self._row(ctx, name, template, params, files, environment, args)
+        row = self.new_row(ctx, name, template, params, files, environment, args)
         if adopt is not None:
             row["action"], row["status_reason"] = "ADOPT", "Stack ADOPT started"
         stack = self.build(row)
@@ -305,10 +305,11 @@ class EngineService:
 
         if parent.nested_depth + 1 > MAX_NESTED_STACK_DEPTH:
             raise errors.BadRequest(
-                "Recursion depth exceeds %d." % MAX_NESTED_STACK_DEPTH, type="RecursionError"
+                "Request limit exceeded: Recursion depth exceeds %d." % MAX_NESTED_STACK_DEPTH,
+                type="RequestLimitExceeded",
             )
         name = resource.physical_resource_name()
-        row = self._row(
+        row = self.new_row(
             parent.context,
             name,
             dict(template),
@@ -346,7 +347,7 @@ class EngineService:
         name = check_stack_name(name)
         with self.store.read() as db:
             self._check_new(db, ctx, name)
-        row = self._row(ctx, name, template, params, files, environment, args)
+        row = self.new_row(ctx, name, template, params, files, environment, args)
         row["action"], row["status"], row["status_reason"] = "INIT", COMPLETE, ""
         stack = self.build(row)
         deps = stack.dependencies()
@@ -653,6 +654,6 @@ class EngineService:
         environment: Mapping[str, Any] | None,
     ) -> Stack:
         """A throw-away stack built as ``POST /validate`` checks one."""
-        row = self._row(ctx, "validate", template, params, files, environment, {})
+        row = self.new_row(ctx, "validate", template, params, files, environment, {})
         row["action"], row["status"] = "INIT", COMPLETE
         return self.build(row)

@@ -59,7 +59,11 @@ def test_builtin_modules_are_loaded_with_their_classes():
     expected = _builtin_types()
     for type_name, cls in expected.items():
         assert env.find_class(type_name) is cls
-    assert set(expected) <= set(env.get_types())
+    # HIDDEN types (Heat's former names) are found but not listed
+    listed = {n for n, c in expected.items() if getattr(c, "support_status", "") != "HIDDEN"}
+    assert listed <= set(env.get_types())
+    assert "OS::Heat::SoftwareDeployments" in expected
+    assert "OS::Heat::SoftwareDeployments" not in env.get_types()
 
 
 def test_plugin_directory_types_are_registered():

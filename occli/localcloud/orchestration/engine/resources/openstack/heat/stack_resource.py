@@ -188,7 +188,7 @@ class StackResource(resource.Resource):
         try:
             self.child_nested_depth()
             self.check_resource_limit(template)
-            row = self.engine._row(
+            row = self.engine.new_row(
                 self.parent.context,
                 "%s-%s" % (self.parent.name, self.name),
                 dict(template),
