@@ -455,7 +455,7 @@ def _update(engine: Any, current: Stack, new_row: Mapping[str, Any], action: str
         if old.type_name != res.type_name:
             return _replace(engine, new, res, old, replaced, action)
         prop_diff, tmpl_diff = _diff(old, res)
-        if not prop_diff and not tmpl_diff:
+        if not res.needs_update(prop_diff, tmpl_diff):
             return None
         if not set(prop_diff) <= res.update_allowed():
             return _replace(engine, new, res, old, replaced, action)

@@ -320,6 +320,11 @@ class Resource:
             raise UpdateReplace(self.name)
         return None
 
+    def needs_update(self, prop_diff: Mapping[str, Any], tmpl_diff: Mapping[str, Any]) -> bool:
+        """Whether an update must reach this resource (no change: it is
+        kept without events); a nested stack's template may change alone."""
+        return bool(prop_diff or tmpl_diff)
+
     def check_update_complete(self, handler_data: Any) -> bool:
         return True
 

@@ -201,6 +201,22 @@ def test_an_update_of_a_property_updates_the_nested_stack(cloud, ctx):
     assert outputs(cloud, ctx, stack_id)["value"] == "two"
 
 
+def test_a_changed_template_file_alone_reaches_the_nested_stack(cloud, ctx):
+    body = tmpl({"res": {"type": "with_id.yaml"}})
+    stack_id = create(cloud, ctx, "tr-file", body)
+    assert harness.wait(cloud, stack_id)["status"] == "COMPLETE"
+    nested_id = harness.resources(cloud, stack_id)["res"]["physical_resource_id"]
+    files = dict(FILES)
+    files["with_id.yaml"] = WITH_ID_YAML.replace(
+        "outputs:", "  second:\n    type: Test::Step\noutputs:"
+    )
+    harness.engine(cloud).update_stack(ctx, stack_id, body, {}, files, {}, {})
+    row = harness.wait(cloud, stack_id)
+    assert (row["action"], row["status"]) == ("UPDATE", "COMPLETE"), row["status_reason"]
+    harness.wait(cloud, nested_id)
+    assert set(harness.resources(cloud, nested_id)) == {"step", "second"}
+
+
 def test_a_nested_failure_and_delete(cloud, ctx):
     files = dict(FILES)
     files["bad.yaml"] = json.dumps(

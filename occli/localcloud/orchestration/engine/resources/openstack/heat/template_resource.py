@@ -189,10 +189,20 @@ class TemplateResource(stack_resource.StackResource):
     def handle_create(self) -> None:
         self.create_with_template(self.child_template(), self.child_params())
 
+    def needs_update(self, prop_diff: Mapping[str, Any], tmpl_diff: Mapping[str, Any]) -> bool:
+        """Heat always passes an update down to a template resource: its
+        template file may have changed with its properties unchanged."""
+        nested = self.nested()
+        return (
+            super().needs_update(prop_diff, tmpl_diff)
+            or nested is None
+            or nested.row.get("template") != self.child_template()
+        )
+
     def handle_update(
         self, json_snippet: Mapping[str, Any], tmpl_diff: Mapping[str, Any], prop_diff: dict
     ) -> None:
-        """New property values: the nested stack updated with them."""
+        """New property values or a new template: the nested stack updated."""
         self.update_with_template(self.child_template(), self.child_params())
 
     def get_reference_id(self) -> str:
