@@ -22,7 +22,10 @@ floor it is compared with, their ratio, the target and pass/fail:
 * fairness: another project's write p99 while one tenant floods the local
   cloud (Heat ``/validate``, 200-server boots, 5 MB Swift PUTs) and its
   read p99 under a wrong-password flood, against its idle p99
-  (``benchmarks/fairness.py``).
+  (``benchmarks/fairness.py``);
+* the local Heat: a 100-resource stack (``ResourceGroup`` of
+  ``RandomString``) created and deleted, and 1,000 stacks listed, each
+  against its own target (``benchmarks/stacks.py``).
 
 Times are whole-process wall times; every figure and its comparison run in
 interleaved repetitions (one run of each in turn, the order rotating) and
@@ -447,6 +450,15 @@ def bench_fairness(rows):
     rows.extend(Row(**r) for r in fairness.rows(fairness.measure()))
 
 
+def bench_stacks(rows):
+    """The local Heat: a 100-resource stack created and deleted, 1,000
+    stacks listed (benchmarks/stacks.py), each against its own target."""
+    sys.path.insert(0, HERE)
+    import stacks
+
+    rows.extend(Row(**r) for r in stacks.rows(stacks.measure()))
+
+
 def compile_occli():
     """Write occli's bytecode, as an install does (a PYTHONDONTWRITEBYTECODE
     environment would otherwise compile the edited modules on every run)."""
@@ -483,7 +495,7 @@ def main():
     parser.add_argument(
         "--only",
         action="append",
-        choices=("startup", "memory", "bulk", "localcloud", "testing", "fairness"),
+        choices=("startup", "memory", "bulk", "localcloud", "testing", "fairness", "stacks"),
         help="run only these figures (repeatable)",
     )
     parser.add_argument("--occli", help="the occli command to time")
@@ -503,7 +515,9 @@ def main():
             nova = os.path.join(peers.ensure_venv(quiet=True), "nova")
         except peers.Skip as exc:
             progress("peers: skipped: %s" % exc)
-    only = set(args.only or ("startup", "memory", "bulk", "localcloud", "testing", "fairness"))
+    only = set(
+        args.only or ("startup", "memory", "bulk", "localcloud", "testing", "fairness", "stacks")
+    )
     rows = []
     if "startup" in only:
         bench_startup(args.runs, rows, nova)
@@ -517,6 +531,8 @@ def main():
         bench_testing(rows)
     if "fairness" in only:
         bench_fairness(rows)
+    if "stacks" in only:
+        bench_stacks(rows)
     print_table(rows)
 
 
