@@ -346,6 +346,11 @@ class Resource:
     def check_check_complete(self, handler_data: Any) -> bool:
         return True
 
+    def signal_token_matches(self, token: str) -> bool:
+        """Whether ``token`` may signal this resource in place of a Keystone
+        token (a wait condition handle's TOKEN_SIGNAL token); none by default."""
+        return False
+
     def handle_signal(self, details: Any = None) -> Any:
         """Take a signal (``POST …/signal``); what it returns is the
         signal's event reason, as Heat's are."""

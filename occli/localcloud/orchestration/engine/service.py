@@ -618,6 +618,38 @@ class EngineService:
             )
         return res.handle_signal(details)
 
+    def signal_with_token(
+        self,
+        project_id: str,
+        stack_name: str,
+        stack_id: str,
+        resource_name: str,
+        token: str,
+        details: Any,
+    ) -> Any:
+        """A signal whose ``X-Auth-Token`` is not a Keystone token: served
+        only when it is the resource's own signal token (a wait condition
+        handle's ``curl_cli``); anything else is None (the caller's 401)."""
+        with self.store.read() as db:
+            row = stacks.by_id(db, stack_id)
+        if (
+            row is None
+            or row.get("deleted_at") is not None
+            or row["project_id"] != project_id
+            or row["name"] != stack_name
+        ):
+            return None
+        stack = Stack.load(self, stack_id)
+        res = stack.resources.get(resource_name)
+        if res is None or not res.signal_token_matches(token):
+            return None
+        if res.action in res.no_signal_actions:
+            raise errors.BadRequest(
+                "Signal resource during %s is not supported." % res.action, type="NotSupported"
+            )
+        res.handle_signal(details)
+        return True
+
     def mark_unhealthy(
         self, ctx: Context, stack_id: str, resource_name: str, mark: bool, reason: str
     ) -> None:

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 import pytest
+import requests
 
 from occli.localcloud.orchestration.engine import stacks
 from occli.localcloud.orchestration.engine.resources.openstack.heat import wait_condition_handle
@@ -171,3 +172,38 @@ def test_handle_must_be_a_wait_condition_handle(cloud, ctx):
     row = harness.wait(cloud, start(cloud, ctx, "waitwrong", template))
     assert row["status"] == "FAILED"
     assert "other is not a valid wait condition handle." in row["status_reason"]
+
+
+def test_the_handles_own_token_signals_it_over_http_and_nothing_else(cloud, ctx):
+    first = start(cloud, ctx, "curl-one", tmpl())
+    second = start(cloud, ctx, "curl-two", tmpl())
+    handle_created(cloud, first)
+    handle_created(cloud, second)
+    one, two = outputs(cloud, ctx, first), outputs(cloud, ctx, second)
+    json_headers = {"Content-Type": "application/json", "Accept": "application/json"}
+
+    def post(url, token, body):
+        return requests.post(
+            url, headers=dict(json_headers, **{"X-Auth-Token": token}), json=body, timeout=10
+        )
+
+    # another handle's token, a wrong one, none: Keystone's 401, nothing signalled
+    assert post(one["endpoint"], two["token"], {"status": "SUCCESS"}).status_code == 401
+    assert post(one["endpoint"], one["token"] + "x", {"status": "SUCCESS"}).status_code == 401
+    assert requests.post(one["endpoint"], json={}, timeout=10).status_code == 401
+    # the token does not open the stack's other routes
+    stack_url = one["endpoint"].rsplit("/resources/", 1)[0]
+    assert (
+        requests.get(stack_url, headers={"X-Auth-Token": one["token"]}, timeout=10).status_code
+        == 401
+    )
+    assert harness.row(cloud, first)["status"] == "IN_PROGRESS"
+    # the handle's own token, as its curl_cli sends it
+    answer = post(one["endpoint"], one["token"], {"status": "SUCCESS", "data": "hi"})
+    assert (answer.status_code, answer.text) == (200, "null")
+    row = harness.wait(cloud, first)
+    assert (row["action"], row["status"]) == ("CREATE", "COMPLETE"), row["status_reason"]
+    assert json.loads(outputs(cloud, ctx, first)["data"]) == {"1": "hi"}
+    assert harness.row(cloud, second)["status"] == "IN_PROGRESS"
+    harness.engine(cloud).delete_stack(ctx, second)
+    harness.wait(cloud, second)

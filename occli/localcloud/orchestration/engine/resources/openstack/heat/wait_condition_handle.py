@@ -183,6 +183,11 @@ class HeatWaitConditionHandle(resource.Resource):
         metadata.setdefault(STATUS, STATUS_SUCCESS)
         return metadata
 
+    def signal_token_matches(self, token: str) -> bool:
+        """The handle's own TOKEN_SIGNAL token signals it without Keystone
+        (its ``curl_cli``), and nothing else."""
+        return self._transport() == TOKEN_SIGNAL and token_matches(self.data(), token)
+
     def handle_signal(self, details: Any = None) -> str:
         """Store the signal in the metadata (one write, merged with what is
         stored now); the event reason ``status:<s> reason:<r>``."""
