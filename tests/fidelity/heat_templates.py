@@ -8,6 +8,7 @@ to exactly these bodies.
 
 import copy
 import json
+from typing import Any
 
 VERSION = "2018-08-31"
 
@@ -71,7 +72,7 @@ def basic_replace():
     """BASIC with a RandomString property changed that forces a replacement
     (``length`` is not update_allowed) and a TestResource value changed in
     place (``value`` is update_allowed)."""
-    tmpl = copy.deepcopy(BASIC)
+    tmpl: Any = copy.deepcopy(BASIC)
     tmpl["resources"]["rand"]["properties"]["character_classes"] = [{"class": "digits", "min": 1}]
     tmpl["resources"]["slow"]["properties"]["value"] = "fixed"
     return tmpl

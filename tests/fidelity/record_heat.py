@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 import uuid
+from typing import Any
 
 from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
@@ -91,7 +92,8 @@ class Recorder:
         self.created = []  # (kind, caller, id-or-path), undone newest first
         self.ids = {"admin_project": self.sessions["admin"].get_project_id()}
         self._make_member()
-        self.case = None
+        self.case: dict[str, Any] = {}
+        self.case_name = ""
 
     # -- identity ----------------------------------------------------------
 

@@ -4,6 +4,7 @@ exchange; ``rec.raw`` and ``rec.wait`` do not)."""
 
 import copy
 import time
+from typing import Any
 
 from tests.fidelity import heat_templates as T
 
@@ -362,7 +363,7 @@ def listing(rec):
     none = {"heat_template_version": T.VERSION, "resources": {"n": {"type": "OS::Heat::None"}}}
     made = []
     for suffix, tags in (("a", "x,y"), ("b", "y"), ("c", None)):
-        body = {"template": none}
+        body: dict[str, Any] = {"template": none}
         if tags:
             body["tags"] = tags
         status, answer = rec.create("%s-l%s" % (rec.tag, suffix), body)

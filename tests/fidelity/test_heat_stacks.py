@@ -16,6 +16,7 @@ import re
 import socket
 import time
 import uuid
+from typing import Any
 
 import pytest
 
@@ -94,7 +95,7 @@ class Heats:
     def __init__(self, real, local):
         self.clouds = (real, local)
         self.tag = "fidh" + uuid.uuid4().hex[:6]
-        self.made = {"real": [], "local": []}
+        self.made: dict[str, list[dict[str, Any]]] = {"real": [], "local": []}
 
     def both(self, method, path, json=None, **kw):
         """The same request to each cloud; ``path`` may name ``{name}`` and
@@ -217,11 +218,11 @@ def differences(clouds, real, local, ignore=(), values=(), stack=None):
     for path in sorted(set(sigs[0]) | set(sigs[1])):
         if any(path == "$." + i or path.startswith("$." + i + ".") for i in ignore):
             continue
-        got = [sorted(s.get(path, ())) for s in sigs]
-        if got[0] != got[1]:
+        kinds_at = [sorted(s.get(path, ())) for s in sigs]
+        if kinds_at[0] != kinds_at[1]:
             problems.append(
                 "%s: real %s, local %s"
-                % (path, "|".join(got[0]) or "absent", "|".join(got[1]) or "absent")
+                % (path, "|".join(kinds_at[0]) or "absent", "|".join(kinds_at[1]) or "absent")
             )
     for path in values:
         got = [
