@@ -286,6 +286,8 @@ def test_hello_world_custom_constraints(conn, keypair_and_network):
             conn.orchestration.create_stack(
                 name=_name("refused"), parameters=parameters, template=_hello_world()
             )
-        body = refused.value.response.json()
+        response = refused.value.response
+        assert response is not None
+        body = response.json()
         assert body["error"]["type"] == "StackValidationFailed"
         assert body["error"]["message"] == message
