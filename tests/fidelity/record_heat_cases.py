@@ -629,6 +629,66 @@ def deployment(rec):
     rec.call("show_deleted_deployment", "GET", "/stacks/{dep}/{dep_id}")
 
 
+def signals(rec):
+    """HEAT_SIGNAL deployments to a fake-driver server, signalled through
+    the resource signal API: one with status 0, one with status 1."""
+    flavor = rec._admin(
+        "POST",
+        "http://127.0.0.1:8774/v2.1/flavors",
+        {"flavor": {"name": rec.tag + "-sig", "ram": 64, "vcpus": 1, "disk": 1}},
+    )
+    rec.created.append(("flavor", "admin", flavor["flavor"]["id"]))
+    tmpl = T.deployment(rec.tag + "-sig", "cirros")
+    tmpl["resources"]["deploy"]["properties"]["signal_transport"] = "HEAT_SIGNAL"
+    tmpl["resources"]["bad"] = copy.deepcopy(tmpl["resources"]["deploy"])
+    tmpl["outputs"]["stdout"] = {"value": {"get_attr": ["deploy", "deploy_stdout"]}}
+    tmpl["outputs"]["result"] = {"value": {"get_attr": ["deploy", "result"]}}
+    name = rec.tag + "-signal"
+    status, answer = rec.create(name, {"template": tmpl}, record="create")
+    assert status == 201, answer
+    rec.case["ids"].update(name=name, id=answer["stack"]["id"], flavor=rec.tag + "-sig")
+    path = "/stacks/%s/%s" % (name, answer["stack"]["id"])
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        res = rec.raw("GET", path + "/resources/deploy").json()["resource"]
+        if res["resource_status"] == "CREATE_IN_PROGRESS" and res["physical_resource_id"]:
+            break
+        time.sleep(0.5)
+    time.sleep(1)
+    rec.call("show_waiting", "GET", "/stacks/{name}/{id}", query="resolve_outputs=False")
+    rec.call("resource_waiting", "GET", "/stacks/{name}/{id}/resources/deploy")
+    rec.call("deploy_metadata", "GET", "/stacks/{name}/{id}/resources/deploy/metadata")
+    rec.call("server_metadata", "GET", "/stacks/{name}/{id}/resources/server/metadata")
+    rec.call(
+        "signal_ok",
+        "POST",
+        "/stacks/{name}/{id}/resources/deploy/signal",
+        {
+            "deploy_status_code": 0,
+            "deploy_stdout": "hello stack",
+            "deploy_stderr": "",
+            "result": "42",
+        },
+    )
+    rec.call(
+        "signal_bad",
+        "POST",
+        "/stacks/{name}/{id}/resources/bad/signal",
+        {"deploy_status_code": 1, "deploy_stdout": "", "deploy_stderr": "boom"},
+    )
+    rec.wait(path)
+    rec.call("show_after_signals", "GET", "/stacks/{name}/{id}")
+    rec.call("resources_after_signals", "GET", "/stacks/{name}/{id}/resources")
+    rec.call("resource_bad", "GET", "/stacks/{name}/{id}/resources/bad")
+    rec.call("events", "GET", "/stacks/{name}/{id}/events", query="sort_dir=asc")
+    rec.call(
+        "signal_after_complete",
+        "POST",
+        "/stacks/{name}/{id}/resources/deploy/signal",
+        {"deploy_status_code": 0},
+    )
+
+
 CASES = {
     "types": types,
     "refusals": refusals,
@@ -639,4 +699,5 @@ CASES = {
     "listing": listing,
     "preview": preview,
     "deployment": deployment,
+    "signals": signals,
 }
