@@ -183,10 +183,6 @@ def test_failed_create_exits_one(osc, tmp_path):
         osc("stack", "delete", "--wait", "--yes", "osc-failing")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the engine ignores environment_files (heatclient's -e): see test_osc_replay",
-)
 def test_environment_file_parameter_defaults(osc, tmp_path):
     (tmp_path / "app.yaml").write_text(TEMPLATE)
     (tmp_path / "greeting.txt").write_text("hello")

@@ -193,6 +193,13 @@ def prepare_args(data: InstantiationData, is_update: bool = False) -> dict[str, 
             "converge flag only supported in stack update (or update preview) request."
         )
     try:
-        return formats.extract_args(args)
+        args = formats.extract_args(args)
     except ValueError as exc:
         raise common.error(400, str(exc), "ValueError") from None
+    names = data.data.get("environment_files")
+    if names:
+        if not isinstance(names, list):
+            raise bad_request("Invalid environment_files: %s, not a list" % (names,))
+        # the engine merges them over the environment (merge_environments)
+        args["environment_files"] = list(names)
+    return args

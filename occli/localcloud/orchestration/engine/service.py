@@ -180,6 +180,23 @@ class EngineService:
         env["parameters"] = merged
         return env
 
+    def _with_files(
+        self,
+        env: dict[str, Any],
+        tmpl: Any,
+        files: Mapping[str, str] | None,
+        names: Any,
+    ) -> dict[str, Any]:
+        """``env`` with the request's ``environment_files`` merged over it
+        (Heat's ``merge_environments``, by the template's parameters)."""
+        if not names:
+            return env
+        from occli.localcloud.orchestration.engine import environment_files
+        from occli.localcloud.orchestration.engine import template as template_module
+
+        schemata = template_module.Template(tmpl, files=dict(files or {})).param_schemata()
+        return environment_files.merge_environments(names, files or {}, env, schemata)
+
     def new_row(
         self,
         ctx: Context,
@@ -195,7 +212,9 @@ class EngineService:
         from occli.localcloud.orchestration.engine import template as template_module
 
         tmpl = template_module.parse(template)
-        env = self._environment(params, environment)
+        env = self._with_files(
+            self._environment(params, environment), tmpl, files, args.get("environment_files")
+        )
         now = common.utcnow().timestamp()
         timeout = args.get("timeout_mins")
         return {
@@ -492,6 +511,7 @@ class EngineService:
                 raise errors.BadRequest("No template specified", type="HTTPBadRequest")
             new["template"] = template_module.parse(template)
             new["files"] = dict(files or {})
+        env = self._with_files(env, new["template"], new["files"], args.get("environment_files"))
         new["environment"] = env
         new["parameters"] = env["parameters"]
         if "timeout_mins" in args:

@@ -309,12 +309,6 @@ def _create(replay, body):
         time.sleep(0.02)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the engine ignores environment_files: Heat's merge_environments "
-    "(heat/common/environment_util.py) merges each file of the files map named "
-    "there into the stack's environment",
-)
 def test_environment_files_are_merged(cloud):
     """``-e env.yaml``: heatclient sends the environment files in ``files``
     and names them in ``environment_files``; Heat ignores the body's
