@@ -6,6 +6,7 @@ Edges come from ``depends_on`` and from every ``get_resource`` and
 backwards; a cycle is refused before anything is made.
 """
 
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
 
@@ -19,28 +20,48 @@ class Dependencies:
     (the template's validation reports them).
     """
 
-    def __init__(self, requires: Mapping[str, Iterable[str]]) -> None:
+    def __init__(
+        self, requires: Mapping[str, Iterable[str]], label: Callable[[str], str] = str
+    ) -> None:
         self.requires = {
             name: {r for r in needs if r in requires and r != name}
             for name, needs in requires.items()
         }
+        # how a cycle names a resource: Heat's str(resource) of a stack not
+        # stored yet, '<ClassName> "<name>"'
+        self.label = label
         self.order = self._toposort()
 
+    def _graph_order(self) -> list[str]:
+        """The names in the order Heat's graph holds them: each resource's
+        requirements before it (``Dependencies.__iadd__`` makes the
+        required node first)."""
+        seen: dict[str, None] = {}
+        for name, needs in self.requires.items():
+            for need in sorted(needs):
+                seen.setdefault(need)
+            seen.setdefault(name)
+        return list(seen)
+
+    def _cycle(self, remaining: Mapping[str, set[str]]) -> errors.BadRequest:
+        """Heat's ``CircularDependencyException`` (a 400) naming what is
+        left of the graph (``Graph.__str__``)."""
+        cycle = "{%s}" % ", ".join(
+            "%s: {%s}" % (self.label(name), ", ".join(self.label(n) for n in sorted(needs)))
+            for name, needs in ((n, remaining[n]) for n in self._graph_order() if n in remaining)
+        )
+        return errors.BadRequest(
+            "Circular Dependency Found: %s" % cycle, type="CircularDependencyException"
+        )
+
     def _toposort(self) -> list[str]:
-        """Kahn's order, template order among the ready; a cycle is Heat's
-        ``CircularDependencyException`` (a 400) naming what is left."""
+        """Kahn's order, template order among the ready; a cycle refused."""
         remaining = {name: set(needs) for name, needs in self.requires.items()}
         order: list[str] = []
         while remaining:
             ready = [name for name, needs in remaining.items() if not needs]
             if not ready:
-                cycle = "{%s}" % ", ".join(
-                    "%s: {%s}" % (name, ", ".join(sorted(needs)))
-                    for name, needs in remaining.items()
-                )
-                raise errors.BadRequest(
-                    "Circular Dependency Found: %s" % cycle, type="CircularDependencyException"
-                )
+                raise self._cycle(remaining)
             for name in ready:
                 order.append(name)
                 del remaining[name]

@@ -5,8 +5,11 @@ engine reports ``"<class name>: resources.<name>: <text>"`` as Heat does
 (``Resource CREATE failed: ResourceInError: resources.server: Went to
 status ERROR due to "Message: ..., Code: 500"``), so each class keeps
 Heat's name and message format. Validation errors are not these: they are
-``errors.BadRequest(..., type="StackValidationFailed")`` (a 400).
+``errors.BadRequest(..., type="StackValidationFailed")`` (a 400), made by
+:func:`validation_failed` when they have Heat's error and path parts.
 """
+
+from occli.localcloud import errors
 
 
 class Error(Exception):
@@ -66,3 +69,27 @@ class ResourceActionNotSupported(Exception):
 
     def __init__(self, action: str) -> None:
         super().__init__("%s is not supported for resource." % action)
+
+
+def validation_failed(error: str, path: str, message: str) -> errors.BadRequest:
+    """Heat's ``StackValidationFailed(error=, path=, message=)``: the text
+    ``<error>: <path>: <message>`` (either of the first two left out when
+    empty), the parts kept so that :func:`over_rpc` can re-make it."""
+    text = "%s%s%s" % ("%s: " % error if error else "", "%s: " % path if path else "", message)
+    return errors.BadRequest(text, type="StackValidationFailed", parts=(error, path, message))
+
+
+def over_rpc(exc: errors.Error) -> errors.Error:
+    """``exc`` as Heat's API receives it from the engine: oslo.messaging
+    re-makes a ``HeatExceptionWithPath`` from its formatted ``error`` and
+    ``path``, so each adds its separator twice (``Property error: :
+    resources.r.properties: : Unknown Property x``); ``POST /validate``
+    answers the engine's text instead (single separators)."""
+    parts = exc.extra.get("parts")
+    if exc.extra.get("type") != "StackValidationFailed" or not parts:
+        return exc
+    error, path, message = parts
+    return errors.BadRequest(
+        "%s%s%s" % ("%s: : " % error if error else "", "%s: : " % path if path else "", message),
+        type="StackValidationFailed",
+    )

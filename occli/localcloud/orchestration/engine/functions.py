@@ -25,13 +25,14 @@ from typing import Protocol
 
 from occli.localcloud.orchestration.engine.functions_hot import IMPLEMENTATIONS
 from occli.localcloud.orchestration.engine.functions_hot import Invalid
+from occli.localcloud.orchestration.engine.functions_hot import ResultError
 from occli.localcloud.orchestration.engine.functions_hot import failure
 from occli.localcloud.orchestration.engine.functions_hot import if_arguments
 from occli.localcloud.orchestration.engine.functions_hot import implementation
 from occli.localcloud.orchestration.engine.functions_hot import is_list
 from occli.localcloud.orchestration.engine.functions_hot import removed
 
-__all__ = ["Evaluator", "Resolver", "if_arguments", "resolve", "references"]
+__all__ = ["Evaluator", "Resolver", "ResultError", "if_arguments", "resolve", "references"]
 
 
 class Resolver(Protocol):
@@ -207,7 +208,38 @@ def _tables() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
     c["2021-04-16"] = dict(cond)
     for version in VERSIONS[:5]:
         c[version] = {}
+    for version in VERSIONS[1:]:
+        t[version] = {name: t[version][name] for name in _ORDER if name in t[version]}
     return t, c
+
+
+# the order of the names in Heat's tables from 2014-10-16 on (what GET
+# …/functions lists them in)
+_ORDER = (
+    "get_attr",
+    "get_file",
+    "get_param",
+    "get_resource",
+    "list_join",
+    "repeat",
+    "resource_facade",
+    "str_replace",
+    "Fn::Select",
+    "digest",
+    "str_split",
+    "map_merge",
+    "yaql",
+    "map_replace",
+    "if",
+    "filter",
+    "str_replace_strict",
+    "make_url",
+    "list_concat",
+    "str_replace_vstrict",
+    "list_concat_unique",
+    "contains",
+    *_CFN_REMOVED,
+)
 
 
 TABLES, CONDITION_TABLES = _tables()
@@ -265,6 +297,8 @@ class Evaluator:
                 raise removed(name)
             try:
                 return IMPLEMENTATIONS[implementation(variant)](self, name, variant, args, fn_path)
+            except ResultError:
+                raise
             except (ValueError, TypeError, KeyError, Invalid) as exc:
                 raise failure(fn_path, str(exc)) from None
         if isinstance(snippet, Mapping):
@@ -333,6 +367,93 @@ def references(snippet: Any, version: str) -> set[str]:
 
     walk(snippet)
     return found
+
+
+def reference_paths(snippet: Any, version: str, path: str) -> list[tuple[str, str]]:
+    """``(resource name, where)`` of each literal ``get_resource`` and
+    ``get_attr`` in ``snippet``, in Heat's order and with its paths
+    (``function.dependencies``: ``r.Properties.value``, a function's own
+    arguments under ``….<function>``), for ``InvalidTemplateReference``."""
+    table = TABLES[canonical(version)]
+    found: list[tuple[str, str]] = []
+
+    def walk(node: Any, where: str) -> None:
+        if isinstance(node, Mapping):
+            if len(node) == 1:
+                name, args = next(iter(node.items()))
+                kind = table.get(name)
+                if kind is not None and kind != REMOVED:
+                    walk(args, "%s.%s" % (where, name))
+                    target = args if kind == "GetResource" else None
+                    if kind.startswith("GetAtt") and is_list(args) and args:
+                        target = args[0]
+                    if isinstance(target, str):
+                        found.append((target, where))
+                    return
+            for key, value in node.items():
+                walk(value, "%s.%s" % (where, key))
+        elif is_list(node):
+            for index, value in enumerate(node):
+                walk(value, "%s[%d]" % (where, index))
+
+    walk(snippet, path)
+    return found
+
+
+def validate(
+    snippet: Any, version: str, path: str, attribute_declared: Callable[[str, str], bool]
+) -> None:
+    """Heat's ``function.validate`` of a definition before anything is made:
+    a literal ``get_attr`` naming an attribute its resource does not declare
+    is refused (``attribute_declared(resource, attribute)`` says; Heat's
+    ``GetAtt.validate``), as ``StackValidationFailed`` at the function's
+    path (``outputs.o.value.get_attr: The Referenced Attribute (r nope) is
+    incorrect.``); a function's own arguments are checked first, their
+    failure's text becoming the message (Heat's ``Function.validate``)."""
+    message = _invalid_function(snippet, TABLES[canonical(version)], attribute_declared)
+    if message is not None:
+        where, text = message
+        raise failure(_join(path, where), text)
+
+
+def _invalid_function(
+    node: Any, table: Mapping[str, str], declared: Callable[[str, str], bool]
+) -> tuple[str, str] | None:
+    """``(path inside node, text)`` of the first invalid function."""
+    if isinstance(node, Mapping):
+        if len(node) == 1:
+            name, args = next(iter(node.items()))
+            kind = table.get(name)
+            if kind is not None and kind != REMOVED:
+                inner = _invalid_function(args, table, declared)
+                if inner is not None:
+                    return name, "%s: %s" % inner if inner[0] else inner[1]
+                if kind.startswith("GetAtt") and is_list(args) and len(args) > 1:
+                    resource, attr = args[0], args[1]
+                    literal = isinstance(resource, str) and isinstance(attr, str)
+                    if literal and not declared(resource, attr):
+                        return name, "The Referenced Attribute (%s %s) is incorrect." % (
+                            resource,
+                            attr,
+                        )
+                return None
+        items: Any = node.items()
+    elif is_list(node):
+        items = (("[%d]" % i, v) for i, v in enumerate(node))
+    else:
+        return None
+    for key, value in items:
+        found = _invalid_function(value, table, declared)
+        if found is not None:
+            return _join(str(key), found[0]), found[1]
+    return None
+
+
+def _join(path: str, where: str) -> str:
+    """``path`` then ``where`` as Heat joins error paths (``a.b``, ``a[0]``)."""
+    if not where or not path:
+        return path or where
+    return path + where if where.startswith("[") else "%s.%s" % (path, where)
 
 
 def attribute_references(snippet: Any, version: str) -> set[tuple[str, str]]:

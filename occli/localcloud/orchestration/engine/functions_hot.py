@@ -20,6 +20,7 @@ from urllib import parse as urlparse
 
 from occli.localcloud import errors
 from occli.localcloud.orchestration.engine import attributes
+from occli.localcloud.orchestration.engine import exception
 
 
 class Evaluating(Protocol):
@@ -38,11 +39,16 @@ class Invalid(Exception):
     """A function's refusal (Heat's ValueError/TypeError/KeyError texts)."""
 
 
+class ResultError(ValueError):
+    """A value a function could not produce from what it was given (Heat's
+    ``GetFile.result`` ValueError for a file not in ``files``): not
+    prefixed with the function's path, so that a property reports it as
+    ``Property error: resources.<name>.properties.<key>: <text>`` and an
+    output as its bare ``output_error``."""
+
+
 def failure(path: str, message: str) -> errors.BadRequest:
-    return errors.BadRequest(
-        "%s: %s" % (path.lstrip("."), message) if path else message,
-        type="StackValidationFailed",
-    )
+    return exception.validation_failed("", path.lstrip("."), message)
 
 
 def removed(name: str) -> errors.BadRequest:

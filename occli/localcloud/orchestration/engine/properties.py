@@ -19,6 +19,7 @@ from typing import Any
 
 from occli.localcloud import errors
 from occli.localcloud.orchestration.engine import constraints as constr
+from occli.localcloud.orchestration.engine import exception
 
 
 class Schema(constr.Schema):
@@ -113,6 +114,14 @@ def format_path(path: Sequence[Any]) -> str:
         else:
             text = str(item)
     return text
+
+
+def property_error(resource_name: str, path: Sequence[Any], message: str) -> errors.BadRequest:
+    """Heat's ``Property error: resources.<name>.<path>: <message>``
+    (``path`` starts with the section: ``properties``, ``update_policy``)."""
+    return exception.validation_failed(
+        "Property error", format_path(["resources", resource_name, *path]), message
+    )
 
 
 class Property:
@@ -286,11 +295,7 @@ class Properties(collections.abc.Mapping):
         self._values = _Values(self.schema, self.data, checker)
 
     def _failure(self, exc: _Invalid) -> errors.BadRequest:
-        path = ["resources", self.resource_name, self.section, *exc.path]
-        return errors.BadRequest(
-            "Property error: %s: %s" % (format_path(path), exc.message),
-            type="StackValidationFailed",
-        )
+        return property_error(self.resource_name, [self.section, *exc.path], exc.message)
 
     def validate(self) -> None:
         """Heat's property validation: unknown keys, required ones, types

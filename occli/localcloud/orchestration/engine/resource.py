@@ -25,6 +25,7 @@ from typing import ClassVar
 from typing import Protocol
 
 from occli.localcloud.orchestration.engine import attributes
+from occli.localcloud.orchestration.engine import functions
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine.clients import Clients
 from occli.localcloud.orchestration.engine.properties import Properties
@@ -216,10 +217,22 @@ class Resource:
     def make_properties(self, snippet: Mapping[str, Any]) -> Properties:
         return properties.Properties(
             self.properties_schema,
-            self.stack.resolve(dict(snippet)),
+            self.resolve_properties(snippet),
             resource_name=self.name,
             checker=getattr(self.stack, "checker", None),
         )
+
+    def resolve_properties(self, snippet: Mapping[str, Any]) -> dict[str, Any]:
+        """``snippet``'s values with their functions resolved, one key at a
+        time as Heat's lazy ``Properties`` does: a value a function cannot
+        produce (a ``get_file`` not in ``files``) is that property's error."""
+        resolved = {}
+        for key, value in dict(snippet).items():
+            try:
+                resolved[key] = self.stack.resolve(value)
+            except functions.ResultError as exc:
+                raise properties.property_error(self.name, ["properties", key], str(exc)) from None
+        return resolved
 
     def reparse(self) -> None:
         """Forget resolved properties (the values they depend on changed)."""
@@ -239,12 +252,12 @@ class Resource:
             self.properties.validate()
             return
         properties.Properties(
-            self.properties_schema, self.stack.resolve(snippet), resource_name=self.name
+            self.properties_schema, self.resolve_properties(snippet), resource_name=self.name
         ).validate()
         ready = {k: v for k, v in snippet.items() if k not in waiting}
         properties.Properties(
             {k: v for k, v in self.properties_schema.items() if k not in waiting},
-            self.stack.resolve(ready),
+            self.resolve_properties(ready),
             resource_name=self.name,
             checker=getattr(self.stack, "checker", None),
         ).validate()

@@ -67,7 +67,9 @@ def parse(text_or_obj: Any) -> dict:
         tmpl = {}
     if not isinstance(tmpl, dict):
         raise _invalid("The template is not a JSON object or YAML mapping.", "HTTPBadRequest")
-    if not any(
+    # only text is checked for a version key (template_format.parse); an
+    # object without one is the engine's InvalidTemplateVersion
+    if isinstance(text_or_obj, str) and not any(
         k in tmpl
         for k in ("heat_template_version", "HeatTemplateFormatVersion", "AWSTemplateFormatVersion")
     ):
@@ -198,6 +200,15 @@ class ResourceDefinition:
         names |= functions.references(self.metadata, self.version)
         return names
 
+    def reference_paths(self) -> list[tuple[str, str]]:
+        """``(name, where)`` of each reference in Heat's order: those in
+        ``properties`` and ``metadata`` at their paths (``r.Properties.
+        value``), then ``depends_on`` (``r``) (``rsrc_defn.py``
+        ``required_resource_names``, ``dependencies``)."""
+        found = functions.reference_paths(self.properties, self.version, self.name + ".Properties")
+        found += functions.reference_paths(self.metadata, self.version, self.name + ".Metadata")
+        return found + [(name, self.name) for name in self.depends_on]
+
     def dependencies(self) -> set[str]:
         """The resources this one waits for: ``depends_on`` and the names
         its ``get_resource``/``get_attr`` refer to."""
@@ -306,9 +317,9 @@ class Template:
         function the version removed."""
         for key in self.t:
             if key not in self.sections:
-                raise _invalid(
-                    "The template section is invalid: %s" % key, "InvalidTemplateSection"
-                )
+                # heat's InvalidTemplateSection, re-raised by the engine's
+                # _validate_template as StackValidationFailed(message=...)
+                raise _invalid("The template section is invalid: %s" % key)
         resources = self.t.get("resources") or {}
         _section_items("resources", "type", resources, self.resource_keys)
         outputs = self.t.get("outputs") or {}
@@ -387,11 +398,10 @@ class Template:
         declared = self.all_resource_names()
         for definition in found.values():
             definition.known = enabled
-            for ref in sorted(definition.required_names()):
+            for ref, where in definition.reference_paths():
                 if ref not in declared:
                     raise _invalid(
-                        'The specified reference "%s" (in %s) is incorrect.'
-                        % (ref, definition.name),
+                        'The specified reference "%s" (in %s) is incorrect.' % (ref, where),
                         "InvalidTemplateReference",
                     )
         return found

@@ -32,7 +32,8 @@ def test_version_missing_unknown_and_aliases():
 def test_section_and_resource_checks():
     exc = refused({"heat_template_version": "2015-04-30", "conditions": {}})
     assert exc.message == "The template section is invalid: conditions"
-    assert exc.extra["type"] == "InvalidTemplateSection"
+    # the engine re-raises heat's InvalidTemplateSection as StackValidationFailed
+    assert exc.extra["type"] == "StackValidationFailed"
     v = {"heat_template_version": "2018-08-31"}
     assert refused({**v, "resources": {"r": {"properties": {}}}}).message == (
         "Each resource must contain a type key."

@@ -107,7 +107,7 @@ class TemplateResource(stack_resource.StackResource):
 
     def make_properties(self, snippet: Mapping[str, Any]) -> properties.Properties:
         return properties.Properties(
-            self._schema, self.stack.resolve(dict(snippet)), resource_name=self.name
+            self._schema, self.resolve_properties(snippet), resource_name=self.name
         )
 
     def validate(self) -> None:

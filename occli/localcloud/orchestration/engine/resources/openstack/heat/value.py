@@ -48,7 +48,7 @@ class Value(resource.Resource):
     def make_properties(self, snippet: Mapping[str, Any]) -> properties.Properties:
         """The properties, ``value`` coerced to the type ``type`` names
         (Heat's ``reparse``); an unknown type is left to the constraint."""
-        data = self.stack.resolve(dict(snippet))
+        data = self.resolve_properties(snippet)
         schema = dict(self.properties_schema)
         kind = _TYPES.get(str(data.get(self.TYPE))) if isinstance(data, dict) else None
         if kind is not None:
