@@ -16,16 +16,6 @@ TYPES = common.BASE + "/resource_types"
 TYPE = TYPES + "/{type_name}"
 VERSIONS = common.BASE + "/template_versions"
 POLICY_ACTIONS = {("GET", TYPE + "/template"): "generate_template"}
-# properties.Schema type -> parameter type (heat's Schema.from_property)
-_PARAM_TYPES = {
-    properties.Schema.INTEGER: "Number",
-    properties.Schema.NUMBER: "Number",
-    properties.Schema.STRING: "String",
-    properties.Schema.BOOLEAN: "Boolean",
-    properties.Schema.MAP: "Json",
-    properties.Schema.LIST: "CommaDelimitedList",
-    properties.Schema.ANY: "String",
-}
 
 
 def register(service):
@@ -68,22 +58,20 @@ def _resource_class(req):
 
 def resource_schema(req):
     """``GET /resource_types/{type}``: properties, attributes and support
-    status (``with_description``: the type's documentation)."""
+    status."""
     name, cls = _resource_class(req)
     status, version = environment.support_of(cls)
+    support_status = getattr(cls, "support_status", None)
     schema = {
         "resource_type": name,
         "properties": properties.Properties.schema_view(cls.properties_schema),
         "attributes": attributes.schema_view(cls.attributes_schema),
-        "support_status": {
-            "status": status,
-            "version": version,
-            "message": None,
-            "previous_status": None,
-        },
+        "support_status": support_status.to_dict()
+        if hasattr(support_status, "to_dict")
+        else {"status": status, "version": version, "message": None, "previous_status": None},
     }
-    if _flag(req, "with_description"):
-        schema["description"] = environment.getdoc(cls)
+    # heat's resource_schema takes with_description as a keyword the route
+    # never fills from the query: a type's schema has no description
     return Response(200, schema)
 
 
@@ -101,24 +89,10 @@ def generate_template(req):
     hot = template_type.lower() == "hot"
     name, cls = _resource_class(req)
     res_name = cls.__name__
-    params, props, outputs = {}, {}, {}
-    for prop, schema in cls.properties_schema.items():
-        if not schema.implemented:
-            continue
-        param = {"type" if hot else "Type": _PARAM_TYPES.get(schema.type, "String")}
-        if schema.description:
-            param["description" if hot else "Description"] = schema.description
-        if schema.default is not None:
-            param["default" if hot else "Default"] = schema.default
-        params[prop] = param
-        props[prop] = {"get_param": prop} if hot else {"Ref": prop}
-    for attr, schema in {**cls.attributes_schema, **attributes.BASE_ATTRIBUTES}.items():
-        value = {"get_attr": [res_name, attr]} if hot else {"Fn::GetAtt": [res_name, attr]}
-        outputs[attr] = (
-            {"description": schema.description, "value": value}
-            if hot
-            else {"Description": schema.description, "Value": value}
-        )
+    params, props = properties.Properties.schema_to_parameters_and_properties(
+        cls.properties_schema, hot
+    )
+    outputs = attributes.as_outputs(res_name, cls.attributes_schema, hot)
     description = "Initial template of %s" % res_name
     if hot:
         template = {

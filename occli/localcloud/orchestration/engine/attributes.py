@@ -20,6 +20,7 @@ from typing import Any
 
 from occli.localcloud import errors
 from occli.localcloud.orchestration.engine import constraints as constr
+from occli.localcloud.orchestration.engine import support
 
 SHOW_ATTR = "show"
 
@@ -46,9 +47,11 @@ class Schema(constr.Schema):
         description: str | None = None,
         type: str | None = None,
         cache_mode: str = CACHE_LOCAL,
+        support_status: support.SupportStatus | None = None,
     ) -> None:
         super().__init__(type, description)
         self.cache_mode = cache_mode
+        self.support_status = support_status or support.SupportStatus()
 
     def __getitem__(self, key: str) -> Any:
         if key == "description" and self.description is not None:
@@ -64,10 +67,41 @@ BASE_ATTRIBUTES = {
 }
 
 
+def shown(schema: Mapping[str, Schema]) -> dict[str, Schema]:
+    """The attributes a type shows (``show`` included; a ``HIDDEN`` one
+    left out)."""
+    return {
+        name: s
+        for name, s in {**schema, **BASE_ATTRIBUTES}.items()
+        if support.status_of(getattr(s, "support_status", None)) != support.HIDDEN
+    }
+
+
 def schema_view(schema: Mapping[str, Schema]) -> dict[str, dict[str, Any]]:
-    """The attributes as ``GET /resource_types/{type}`` shows them, ``show``
-    included."""
-    return {name: dict(s) for name, s in {**schema, **BASE_ATTRIBUTES}.items()}
+    """The attributes as ``GET /resource_types/{type}`` shows them."""
+    return {name: dict(s) for name, s in shown(schema).items()}
+
+
+def as_outputs(resource_name: str, schema: Mapping[str, Schema], hot: bool) -> dict[str, Any]:
+    """The outputs of the template ``GET /resource_types/{type}/template``
+    makes of a type (Heat's ``Attributes.as_outputs``): each attribute's
+    ``get_attr``, and ``OS::stack_id`` its reference."""
+    outputs: dict[str, Any] = {}
+    for name, s in shown(schema).items():
+        if hot:
+            outputs[name] = {
+                "value": {"get_attr": [resource_name, name]},
+                "description": s.description,
+            }
+        else:
+            outputs[name] = {
+                "Value": {"Fn::GetAtt": [resource_name, name]},
+                "Description": s.description,
+            }
+    outputs["OS::stack_id"] = (
+        {"value": {"get_resource": resource_name}} if hot else {"Value": {"Ref": resource_name}}
+    )
+    return outputs
 
 
 def select_from_attribute(attribute_value: Any, path: Sequence[Any]) -> Any:

@@ -20,6 +20,7 @@ from typing import Any
 from occli.localcloud import errors
 from occli.localcloud.orchestration.engine import constraints as constr
 from occli.localcloud.orchestration.engine import exception
+from occli.localcloud.orchestration.engine import support
 
 
 class Schema(constr.Schema):
@@ -49,11 +50,13 @@ class Schema(constr.Schema):
         update_allowed: bool = False,
         immutable: bool = False,
         allow_conversion: bool = False,
+        support_status: support.SupportStatus | None = None,
     ) -> None:
         super().__init__(
             data_type, description, default, schema, required, constraints, immutable=immutable
         )
         self.implemented = implemented
+        self.support_status = support_status or support.SupportStatus()
         self.update_allowed = update_allowed
         # a Json parameter behind a Map or List property (template resources)
         self.allow_conversion = allow_conversion
@@ -332,7 +335,107 @@ class Properties(collections.abc.Mapping):
         return len(self.schema)
 
     @staticmethod
-    def schema_view(schema: Mapping[str, Schema]) -> dict[str, dict[str, Any]]:
+    def shown(schema: Mapping[str, Schema]) -> dict[str, Schema]:
+        """The properties a type shows: implemented and not ``HIDDEN``."""
+        return {
+            name: s
+            for name, s in schema.items()
+            if s.implemented
+            and support.status_of(getattr(s, "support_status", None)) != support.HIDDEN
+        }
+
+    @classmethod
+    def schema_view(cls, schema: Mapping[str, Schema]) -> dict[str, dict[str, Any]]:
         """The properties as ``GET /resource_types/{type}`` shows them
-        (implemented ones only, Heat's ``resource_schema``)."""
-        return {name: dict(s) for name, s in schema.items() if s.implemented}
+        (Heat's ``resource_schema``)."""
+        return {name: dict(s) for name, s in cls.shown(schema).items()}
+
+    @classmethod
+    def schema_to_parameters_and_properties(
+        cls, schema: Mapping[str, Schema], hot: bool
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The parameters and properties of the template ``GET
+        /resource_types/{type}/template`` makes of a type (Heat's method of
+        this name): a parameter per property, each property its
+        ``get_param`` (CFN: ``Ref``, a list through ``Fn::Split``)."""
+        params, props = {}, {}
+        for name, s in cls.shown(schema).items():
+            params[name] = _hot_param(s) if hot else _cfn_param(s)
+            if hot:
+                props[name] = {"get_param": name}
+            elif s.type == Schema.LIST:
+                props[name] = {"Fn::Split": [",", {"Ref": name}]}
+            else:
+                props[name] = {"Ref": name}
+        return params, props
+
+
+_CFN_TYPES = {
+    Schema.INTEGER: "Number",
+    Schema.STRING: "String",
+    Schema.NUMBER: "Number",
+    Schema.BOOLEAN: "Boolean",
+    Schema.MAP: "Json",
+    Schema.LIST: "CommaDelimitedList",
+}
+_HOT_TYPES = {
+    Schema.INTEGER: "number",
+    Schema.STRING: "string",
+    Schema.NUMBER: "number",
+    Schema.BOOLEAN: "boolean",
+    Schema.MAP: "json",
+    Schema.LIST: "comma_delimited_list",
+}
+
+
+def _cfn_param(s: Schema) -> dict[str, Any]:
+    """Heat's ``_param_def_from_prop``: a CFN parameter for a property."""
+    param: dict[str, Any] = {"Type": _CFN_TYPES.get(s.type, "String")}
+    if s.description is not None:
+        param["Description"] = s.description
+    if s.default is not None:
+        param["Default"] = s.default
+    for c in s.constraints:
+        if isinstance(c, constr.Length):
+            param.update(_bounds(c, "MinLength", "MaxLength"))
+        elif isinstance(c, constr.Range):
+            param.update(_bounds(c, "MinValue", "MaxValue"))
+        elif isinstance(c, constr.AllowedValues):
+            param["AllowedValues"] = list(c.allowed)
+        elif isinstance(c, constr.AllowedPattern):
+            param["AllowedPattern"] = c.pattern
+    if s.type == Schema.BOOLEAN:
+        param["AllowedValues"] = ["True", "true", "False", "false"]
+    return param
+
+
+def _hot_param(s: Schema) -> dict[str, Any]:
+    """Heat's ``_hot_param_def_from_prop``: a HOT parameter for a property."""
+    param: dict[str, Any] = {"type": _HOT_TYPES.get(s.type, "string")}
+    if s.description is not None:
+        param["description"] = s.description
+    if s.default is not None:
+        param["default"] = s.default
+    found = []
+    for c in s.constraints:
+        if isinstance(c, constr.Length):
+            found.append({"length": _bounds(c, "min", "max")})
+        elif isinstance(c, constr.Range):
+            found.append({"range": _bounds(c, "min", "max")})
+        elif isinstance(c, constr.AllowedValues):
+            found.append({"allowed_values": list(c.allowed)})
+        elif isinstance(c, constr.AllowedPattern):
+            found.append({"allowed_pattern": c.pattern})
+        else:
+            found.append({})
+    if found:
+        param["constraints"] = found
+    return param
+
+
+def _bounds(c: Any, low: str, high: str) -> dict[str, Any]:
+    return {
+        k: v
+        for k, v in ((low, getattr(c, "min", None)), (high, getattr(c, "max", None)))
+        if v is not None
+    }

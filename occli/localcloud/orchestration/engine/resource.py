@@ -27,6 +27,7 @@ from typing import Protocol
 from occli.localcloud.orchestration.engine import attributes
 from occli.localcloud.orchestration.engine import functions
 from occli.localcloud.orchestration.engine import properties
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.clients import Clients
 from occli.localcloud.orchestration.engine.properties import Properties
 
@@ -135,8 +136,9 @@ class Resource:
     no_signal_actions: ClassVar[tuple[str, ...]] = (SUSPEND, DELETE)
     # the type name the registry mapped (set by the registry)
     resource_type: ClassVar[str] = ""
-    # heat's support status text of the type (resource_types' listing)
-    support_status: ClassVar[str] = "SUPPORTED"
+    # heat's support status of the type (a text, or a SupportStatus with
+    # the release it dates from, as GET /resource_types/{type} shows it)
+    support_status: ClassVar["str | support.SupportStatus"] = "SUPPORTED"
 
     def __init__(self, name: str, definition: Mapping[str, Any], stack: StackView) -> None:
         self.name = name

@@ -7,12 +7,15 @@ import yaml
 
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.resources.openstack.heat import software_config
 
 
 class CloudConfig(software_config.SoftwareConfig):
     """A ``#cloud-config`` document built from a map (boot-only: a change
     replaces it, and the servers that use it)."""
+
+    support_status = support.SupportStatus(version="2014.1")
 
     CLOUD_CONFIG = "cloud_config"
 

@@ -13,6 +13,7 @@ from occli.localcloud import validation
 from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.resources.openstack.heat import software_config
 
 TEXT, MULTIPART = "text", "multipart"
@@ -41,6 +42,8 @@ def _part(content: str, subtype: str | None, filename: str | None) -> text.MIMET
 class MultipartMime(software_config.SoftwareConfig):
     """Inline parts or other configs (by id); a config that is itself a
     multi-part message adds its parts."""
+
+    support_status = support.SupportStatus(version="2014.1")
 
     PARTS, CONFIG, FILENAME, TYPE, SUBTYPE, GROUP = (
         "parts",

@@ -8,12 +8,15 @@ from typing import Any
 
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 
 IS_PLACEHOLDER = "is_placeholder"
 
 
 class NoneResource(resource.Resource):
     """Stubs out any resource (mapped in a ``resource_registry``)."""
+
+    support_status = support.SupportStatus(version="5.0.0")
 
     def make_properties(self, snippet: Mapping[str, Any]) -> properties.Properties:
         """No properties whatever the template gives (nothing is checked)."""

@@ -14,6 +14,7 @@ from occli.localcloud.orchestration.engine import attributes
 from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 
 # password_gen's named classes and their members
 CHARACTER_CLASSES = (
@@ -63,6 +64,8 @@ def generate(length: int, classes: Iterable[tuple[str, int]]) -> str:
 class RandomString(resource.Resource):
     """A random string (passwords, secrets); a changed ``salt`` replaces it."""
 
+    support_status = support.SupportStatus(version="2014.1")
+
     PROPERTIES = (LENGTH, SEQUENCE, CHARACTER_CLASSES_PROP, CHARACTER_SEQUENCES, SALT) = (
         "length",
         "sequence",
@@ -84,6 +87,15 @@ class RandomString(resource.Resource):
             properties.Schema.STRING,
             "Sequence of characters to build the random string from.",
             constraints=[constraints.AllowedValues(CHARACTER_CLASSES)],
+            support_status=support.SupportStatus(
+                status=support.HIDDEN,
+                version="5.0.0",
+                previous_status=support.SupportStatus(
+                    status=support.DEPRECATED,
+                    message="Use property character_classes.",
+                    version="2014.2",
+                ),
+            ),
         ),
         CHARACTER_CLASSES_PROP: properties.Schema(
             properties.Schema.LIST,

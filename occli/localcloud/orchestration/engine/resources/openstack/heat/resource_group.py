@@ -27,6 +27,7 @@ from occli.localcloud import errors
 from occli.localcloud.orchestration.engine import attributes
 from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import properties
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.resources.openstack.heat import stack_resource
 
 # the version Heat writes a group's nested template in (scaling/template.py)
@@ -36,6 +37,8 @@ SKIPLIST_KEY = "name_blacklist"
 
 class ResourceGroup(stack_resource.StackResource):
     """Creates one or more identically configured nested resources."""
+
+    support_status = support.SupportStatus(version="2014.1")
 
     PROPERTIES = (COUNT, INDEX_VAR, RESOURCE_DEF, REMOVAL_POLICIES, REMOVAL_POLICIES_MODE) = (
         "count",

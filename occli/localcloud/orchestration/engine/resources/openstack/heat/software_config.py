@@ -9,6 +9,7 @@ from occli.localcloud.orchestration.engine import attributes
 from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.clients import ClientError
 
 # heat/engine/software_config_io.py: the types and schemata of a config's
@@ -70,6 +71,8 @@ def create_config(rsrc: resource.Resource, body: dict[str, Any]) -> str:
 class SoftwareConfig(resource.Resource):
     """A config script or manifest, with the schemata of its inputs and
     outputs, for deployments and servers' user data to reference."""
+
+    support_status = support.SupportStatus(version="2014.1")
 
     GROUP, CONFIG, OPTIONS, INPUTS, OUTPUTS = "group", "config", "options", "inputs", "outputs"
     CONFIG_ATTR = "config"

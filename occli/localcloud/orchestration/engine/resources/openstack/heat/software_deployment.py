@@ -42,6 +42,7 @@ from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import exception
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.clients import ClientError
 from occli.localcloud.orchestration.engine.resources.openstack.heat import resource_group
 from occli.localcloud.orchestration.engine.resources.openstack.heat import software_config
@@ -140,6 +141,8 @@ def _input(name: str, value: Any, description: str) -> dict[str, Any]:
 
 class SoftwareDeployment(resource.Resource):
     """Deploys a config to a server and waits for the server's signal."""
+
+    support_status = support.SupportStatus(version="2014.1")
 
     CONFIG, SERVER, INPUT_VALUES, DEPLOY_ACTIONS, NAME, SIGNAL_TRANSPORT = (
         "config",
@@ -614,6 +617,8 @@ class SoftwareDeploymentGroup(resource_group.ResourceGroup):
     """One deployment per server of ``servers`` (``{name: server id}``):
     Heat's ResourceGroup whose members are named after the servers; an
     attribute is the map of member names to that member's attribute."""
+
+    support_status = support.SupportStatus(version="5.0.0")
 
     SERVERS = "servers"
     member_type = "OS::Heat::SoftwareDeployment"

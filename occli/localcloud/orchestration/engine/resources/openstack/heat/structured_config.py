@@ -9,6 +9,7 @@ from typing import Any
 from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.resources.openstack.heat import software_config as sc
 from occli.localcloud.orchestration.engine.resources.openstack.heat import (
     software_deployment as sd,
@@ -43,6 +44,8 @@ def substitute(
 class StructuredConfig(sc.SoftwareConfig):
     """A software config whose ``config`` is a map (stored as JSON)."""
 
+    support_status = support.SupportStatus(version="2014.1")
+
     properties_schema = {
         **sc.SoftwareConfig.properties_schema,
         sc.SoftwareConfig.CONFIG: properties.Schema(
@@ -56,6 +59,8 @@ class StructuredConfig(sc.SoftwareConfig):
 class StructuredDeployment(sd.SoftwareDeployment):
     """A software deployment that fills its inputs into a structured
     config's map."""
+
+    support_status = support.SupportStatus(version="2014.1")
 
     INPUT_KEY, INPUT_VALUES_VALIDATE = "input_key", "input_values_validate"
 

@@ -16,10 +16,13 @@ from occli.localcloud.orchestration.engine import attributes
 from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 
 
 class TestResource(resource.Resource):
     """A resource that stores the string it was given (tests only)."""
+
+    support_status = support.SupportStatus(version="5.0.0")
 
     __test__ = False  # not a pytest test class
 

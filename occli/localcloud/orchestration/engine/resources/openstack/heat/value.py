@@ -8,6 +8,7 @@ from occli.localcloud.orchestration.engine import attributes
 from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 
 # HOT's parameter types (hot/parameters.py HOTParamSchema.TYPES) and the
 # property type each makes ``value``
@@ -24,6 +25,8 @@ _VALUE_DESCRIPTION = 'The expression to generate the "value" attribute.'
 class Value(resource.Resource):
     """Exposes its ``value`` property as the attribute ``value``; updated
     in place, never replaced."""
+
+    support_status = support.SupportStatus(version="7.0.0")
 
     VALUE, TYPE = "value", "type"
 

@@ -12,6 +12,7 @@ from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import exception
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.resources.openstack.heat import software_deployment
 from occli.localcloud.orchestration.engine.resources.openstack.heat import (
     wait_condition_handle as wch,
@@ -39,6 +40,8 @@ class WaitConditionTimeout(exception.Error):
 class HeatWaitCondition(resource.Resource):
     """CREATE_IN_PROGRESS until its handle has ``count`` SUCCESS signals;
     fails on a FAILURE signal or after ``timeout``."""
+
+    support_status = support.SupportStatus(version="2014.2")
 
     HANDLE, TIMEOUT, COUNT = "handle", "timeout", "count"
     DATA = "data"

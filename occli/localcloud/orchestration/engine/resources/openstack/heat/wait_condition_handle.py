@@ -27,6 +27,7 @@ from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import exception
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.clients import ClientError
 from occli.localcloud.orchestration.engine.resources.openstack.heat import (
     software_deployment as sd,
@@ -55,6 +56,8 @@ def token_matches(resource_data: Mapping[str, Any], token: str | None) -> bool:
 class HeatWaitConditionHandle(resource.Resource):
     """Takes signals (``status`` SUCCESS or FAILURE, ``reason``, ``data``,
     ``id``) into its metadata, one entry per ``id``."""
+
+    support_status = support.SupportStatus(version="2014.2")
 
     SIGNAL_TRANSPORT = "signal_transport"
     TOKEN, ENDPOINT, CURL_CLI, SIGNAL = "token", "endpoint", "curl_cli", "signal"

@@ -11,6 +11,7 @@ from occli.localcloud import errors
 from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.clients import ClientError
 from occli.localcloud.orchestration.engine.resources.openstack.neutron import neutron
 
@@ -88,6 +89,8 @@ def _rule_key(rule: Mapping[str, Any]) -> tuple[str | None, ...]:
 
 class SecurityGroup(neutron.NeutronResource):
     """A Neutron security group."""
+
+    support_status = support.SupportStatus(version="2014.1")
 
     entity = "security_group"
     properties_schema = {

@@ -8,6 +8,7 @@ from occli.localcloud import errors
 from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.resources.openstack.neutron import neutron
 from occli.localcloud.orchestration.engine.resources.openstack.neutron import security_group
 
@@ -17,6 +18,8 @@ _RULE = security_group.RULE_SCHEMA
 
 class SecurityGroupRule(neutron.NeutronResource):
     """A Neutron security group rule."""
+
+    support_status = support.SupportStatus(version="7.0.0")
 
     entity = "security_group_rule"
     properties_schema = {

@@ -13,6 +13,7 @@ from typing import Any
 from occli.localcloud.orchestration.engine import attributes
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.clients import ClientError
 from occli.localcloud.orchestration.engine.resources.openstack.nova import client_plugin as nova
 from occli.localcloud.orchestration.engine.resources.openstack.nova.keypair import keystone_id
@@ -23,6 +24,8 @@ A = attributes.Schema
 
 class NovaFlavor(resource.Resource):
     """A Nova flavor."""
+
+    support_status = support.SupportStatus(version="2014.2")
 
     default_client_name = "compute"
     properties_schema = {

@@ -16,6 +16,7 @@ from occli.localcloud.orchestration.engine import attributes
 from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.clients import ClientError
 from occli.localcloud.orchestration.engine.clients import Clients
 from occli.localcloud.orchestration.engine.resources.openstack.nova import client_plugin as nova
@@ -46,6 +47,8 @@ def keystone_id(clients: Clients, collection: str, entity: str, value: str) -> s
 
 class KeyPair(resource.Resource):
     """A Nova key pair."""
+
+    support_status = support.SupportStatus(version="2014.1")
 
     default_client_name = "compute"
     properties_schema = {

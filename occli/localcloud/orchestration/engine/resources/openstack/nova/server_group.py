@@ -8,6 +8,7 @@ from typing import Any
 from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import resource
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.clients import ClientError
 from occli.localcloud.orchestration.engine.resources.openstack.nova import client_plugin as nova
 
@@ -16,6 +17,8 @@ P = properties.Schema
 
 class ServerGroup(resource.Resource):
     """A Nova server group."""
+
+    support_status = support.SupportStatus(version="2014.2")
 
     default_client_name = "compute"
     properties_schema = {

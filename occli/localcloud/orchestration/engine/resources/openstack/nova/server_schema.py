@@ -4,6 +4,7 @@ types, defaults, constraints and update rules (``nova/server.py``)."""
 from occli.localcloud.orchestration.engine import attributes
 from occli.localcloud.orchestration.engine import constraints
 from occli.localcloud.orchestration.engine import properties
+from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.resources.openstack.neutron import port_schema
 from occli.localcloud.orchestration.engine.resources.openstack.nova import server_base
 
@@ -193,6 +194,7 @@ PROPERTIES_SCHEMA: dict[str, properties.Schema] = {
     "admin_user": P(
         P.STRING,
         "Name of the administrative user to use on the server.",
+        support_status=support.SupportStatus(status=support.HIDDEN, version="5.0.0"),
     ),
     "availability_zone": P(P.STRING, "Name of the availability zone for server placement."),
     "security_groups": P(
@@ -294,6 +296,7 @@ ATTRIBUTES_SCHEMA: dict[str, attributes.Schema] = {
         "Convenience attribute to fetch the first assigned network address, or an empty "
         "string if nothing has been assigned at this time.",
         type=A.STRING,
+        support_status=support.SupportStatus(status=support.HIDDEN, version="5.0.0"),
     ),
     "instance_name": A("AWS compatible instance name.", type=A.STRING),
     "accessIPv4": A(
