@@ -164,6 +164,15 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def updated_time(row: Mapping[str, Any]) -> str | None:
+    """A stack's ``updated_time``: null until an action other than create
+    (Heat sets ``Stack.updated_time`` when one starts; its create and
+    adopt leave it unset)."""
+    if row.get("action") in (None, "", "INIT", "CREATE", "ADOPT"):
+        return None
+    return isotime(row.get("updated_at"))
+
+
 def format_stack(
     row: Mapping[str, Any],
     outputs: list[dict[str, Any]] | None = None,
@@ -180,7 +189,7 @@ def format_stack(
         "stack_name": row["name"],
         "stack_identity": stack_identity(row),
         "creation_time": isotime(row.get("created_at")),
-        "updated_time": isotime(row.get("updated_at")),
+        "updated_time": updated_time(row),
         "deletion_time": isotime(row.get("deleted_at")),
         "notification_topics": [],
         "parameters": dict(parameters) if parameters is not None else display_parameters(row),
@@ -192,7 +201,8 @@ def format_stack(
         "stack_owner": row.get("username"),
         "parent": row.get("owner_id"),
         "stack_user_project_id": row.get("stack_user_project_id") or row["project_id"],
-        "tags": row.get("tags") or None,
+        # Stack.tags: [] when none (the list's db objects give null)
+        "tags": list(row.get("tags") or ()),
     }
     if not preview:
         info["stack_action"] = row.get("action") or ""
@@ -215,7 +225,7 @@ def format_stack_summary(row: Mapping[str, Any]) -> dict[str, Any]:
         "stack_status": row.get("status"),
         "stack_status_reason": row.get("status_reason"),
         "creation_time": isotime(row.get("created_at")),
-        "updated_time": isotime(row.get("updated_at")),
+        "updated_time": updated_time(row),
         "deletion_time": isotime(row.get("deleted_at")),
         "stack_owner": row.get("username"),
         "parent": row.get("owner_id"),
@@ -318,6 +328,41 @@ def format_stack_resource(
     if properties is not None:
         res["properties"] = dict(properties)
     return res
+
+
+def format_update_preview(
+    plan: Mapping[str, Iterable[Mapping[str, Any]]],
+    stack: Mapping[str, Any],
+    current: Mapping[str, Any],
+    new: Mapping[str, Any],
+    rows: Mapping[str, Mapping[str, Any]],
+    new_requires: Mapping[str, Iterable[str]],
+) -> dict[str, list[dict[str, Any]]]:
+    """``preview_update_stack``'s answer: each bucket's resources formatted
+    as Heat does, ``updated`` and ``deleted`` from the stored stack
+    (``current`` resources, their ``rows``), the others from the stack the
+    update would make (``new`` resources, never stored: INIT, no times;
+    ``new_requires`` each one's dependencies); ``stack`` the stack row."""
+    new_rows = [{"name": n, "requires": list(r)} for n, r in new_requires.items()]
+    result: dict[str, list[dict[str, Any]]] = {}
+    for bucket, entries in plan.items():
+        result[bucket] = []
+        for entry in entries:
+            name = entry["resource_name"]
+            if bucket in ("updated", "deleted"):
+                resource = current[name]
+                row = rows.get(name) or {"name": name, "type": resource.type_name}
+                requirers = required_by(name, rows.values())
+            else:
+                resource = new[name]
+                row = {"name": name, "type": resource.type_name, "action": "INIT"}
+                row["status"], requirers = "COMPLETE", required_by(name, new_rows)
+            result[bucket].append(
+                format_stack_resource(
+                    row, stack, requirers, attributes=format_resource_attributes(resource)
+                )
+            )
+    return result
 
 
 # -- events ------------------------------------------------------------------

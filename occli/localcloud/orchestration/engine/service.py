@@ -19,6 +19,7 @@ from typing import Any
 from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.app import Context
+from occli.localcloud.orchestration.engine import formats
 from occli.localcloud.orchestration.engine import stacks
 from occli.localcloud.orchestration.engine.clients import Clients
 from occli.localcloud.orchestration.engine.resource import COMPLETE
@@ -520,6 +521,10 @@ class EngineService:
             new["disable_rollback"] = int(bool(args["disable_rollback"]))
         if "tags" in args:
             new["tags"] = list(args.get("tags") or []) or None
+        elif not existing:
+            # _prepare_stack_updates keeps the current tags only for PATCH
+            # (get_kwargs_for_cloning has none): a PUT without tags clears them
+            new["tags"] = None
         return new
 
     def preview_update_stack(
@@ -543,7 +548,16 @@ class EngineService:
         new_stack = self.build(
             self.updated_row(row, template, params, files, environment, args, existing)
         )
-        return actions.plan_update(current, new_stack)
+        with self.store.read() as db:
+            rows = stacks.stack_resources(db, stack_id)
+        return formats.format_update_preview(
+            actions.plan_update(current, new_stack),
+            row,
+            current.resources,
+            new_stack.resources,
+            rows,
+            {n: d.dependencies() for n, d in new_stack.definitions.items()},
+        )
 
     def stack_action(self, ctx: Context, stack_id: str, action: str) -> None:
         """``POST …/actions``: suspend, resume, check, cancel_update,
@@ -553,9 +567,10 @@ class EngineService:
         row = self._owned(ctx, stack_id)
         if action in ("cancel_update", "cancel_without_rollback"):
             if row["action"] != "UPDATE" or row["status"] != IN_PROGRESS:
+                # exception.NotSupported(feature=…): "%(feature)s is not supported."
                 raise errors.BadRequest(
-                    "Cancelling update when stack is %s"
-                    % ("%s_%s" % (row["action"], row["status"]),),
+                    "Cancelling update when stack is %s_%s is not supported."
+                    % (row["action"], row["status"]),
                     type="NotSupported",
                 )
             with self.store.transaction() as db:
@@ -600,6 +615,10 @@ class EngineService:
         return data
 
     def export_stack(self, ctx: Context, stack_id: str) -> dict[str, Any]:
+        """Heat's ``export_stack`` (``abandon_stack(abandon=False)``):
+        refused as abandon is when abandon is disabled."""
+        if not getattr(self.config, "heat_enable_stack_abandon", True):
+            raise errors.BadRequest("Stack Abandon is not supported.", type="NotSupported")
         self._owned(ctx, stack_id)
         return self.export(Stack.load(self, stack_id))
 
@@ -624,8 +643,10 @@ class EngineService:
         self._owned(ctx, stack_id)
         stack = Stack.load(self, stack_id)
         if resource_name not in stack.resources:
+            # _find_resource_in_stack's ResourceNotFound
             raise errors.NotFound(
-                "The Resource (%s) could not be found." % resource_name, type="EntityNotFound"
+                "The Resource (%s) could not be found in Stack %s." % (resource_name, stack.name),
+                type="ResourceNotFound",
             )
         res = stack.resources[resource_name]
         if res.action in res.no_signal_actions:
@@ -679,18 +700,22 @@ class EngineService:
         self._owned(ctx, stack_id)
         stack = Stack.load(self, stack_id)
         if resource_name not in stack.resources:
+            # _find_resource_in_stack's ResourceNotFound
             raise errors.NotFound(
-                "The Resource (%s) could not be found." % resource_name, type="EntityNotFound"
+                "The Resource (%s) could not be found in Stack %s." % (resource_name, stack.name),
+                type="ResourceNotFound",
             )
         res = stack.resources[resource_name]
         if res.status == IN_PROGRESS:
             raise errors.Conflict(
                 "Resource %s is in progress." % resource_name, type="ActionInProgress"
             )
+        reason = reason or "state changed by resource_mark_unhealthy api"
         if mark:
-            res.state_set("CHECK", "FAILED", reason or "state changed by resource_mark_unhealthy")
+            if res.action != "DELETE":
+                res.state_set("CHECK", "FAILED", reason)
         elif res.state == ("CHECK", "FAILED"):
-            res.state_set("CHECK", COMPLETE, reason or "state changed by resource_mark_unhealthy")
+            res.state_set("CHECK", COMPLETE, reason)
 
     def outputs(self, db: Any, ctx: Context, stack_row: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The stack's outputs resolved now (``GET`` stack, ``…/outputs``);

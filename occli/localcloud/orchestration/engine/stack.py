@@ -261,10 +261,15 @@ class Stack:
         )
 
     def _event_properties(self, resource: Resource) -> dict[str, Any]:
+        """The properties an event shows: the template's, resolved now
+        (Heat's frozen definition: no defaults added); as written when
+        they cannot be resolved yet."""
+        snippet = resource.t.get("properties") or {}
         try:
-            return dict(resource.t.get("properties") or {})
-        except (TypeError, ValueError):
-            return {}
+            resolved = self.resolve(snippet)
+        except Exception:  # noqa: BLE001 - an event never fails its action
+            resolved = snippet
+        return dict(resolved) if isinstance(resolved, Mapping) else {}
 
     def _event(
         self,

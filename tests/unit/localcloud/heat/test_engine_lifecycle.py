@@ -241,7 +241,10 @@ def test_suspend_resume_and_check(cloud, ctx):
         harness.engine(cloud).stack_action(ctx, stack_id, action)
         row = harness.wait(cloud, stack_id)
         assert (row["action"], row["status"]) == (action.upper(), "COMPLETE")
-        assert row["status_reason"] == "Stack %s completed successfully" % action.upper()
+        reason = "Stack %s completed successfully" % action.upper()
+        if action == "check":  # the test type has no handle_check of its own
+            reason += ". 'CHECK' not fully supported (see resources)"
+        assert row["status_reason"] == reason
 
 
 def test_an_action_in_progress_refuses_another(cloud, ctx):
