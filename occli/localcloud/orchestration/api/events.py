@@ -97,7 +97,8 @@ def _events(req, resource_name=None):
         resource_name=resource_name,
         limit=limit,
         marker=params.get("marker"),
-        sort_dir=params.get("sort_dir") or "asc",
+        # Heat's _events_paginate_query: newest first unless sort_dir says
+        sort_dir=sc.sort_dir(req) or "desc",
         nested_depth=depth,
         filters=filters or None,
     )

@@ -20,6 +20,8 @@ from occli.localcloud.orchestration.api import stack_resources
 from occli.localcloud.orchestration.api import stacks
 from occli.localcloud.orchestration.api import validate
 from occli.localcloud.orchestration.api import versions
+from occli.localcloud.orchestration.api.common import MAX_JSON_BODY_SIZE
+from occli.localcloud.orchestration.api.common import check_json_body_size
 from occli.localcloud.orchestration.api.common import error
 from occli.localcloud.orchestration.engine.service import EngineService
 
@@ -122,7 +124,14 @@ class OrchestrationService(Service):
 
     # -- framework hooks ---------------------------------------------------
 
+    @property
+    def max_body(self):
+        """Past Heat's ``max_json_body_size`` a body is Heat's 400
+        (:meth:`before`, unread); only far past it the framework's 413."""
+        return 16 * MAX_JSON_BODY_SIZE
+
     def before(self, req):
+        check_json_body_size(req)
         project_id = req.params.get("project_id")
         ctx = req.context
         if (
@@ -148,14 +157,19 @@ class OrchestrationService(Service):
         )
 
     def error_body(self, status, message, extra):
+        """Heat's fault body; a ``None`` message is left out, as Heat's
+        FaultWrapper leaves out the text of an exception it deems unsafe
+        (``AttributeError`` …)."""
         title = common.reason(status)
+        error = {
+            "type": extra.get("type") or _DEFAULT_TYPES.get(status, "HTTPError"),
+            "traceback": None,
+        }
+        if message is not None:
+            error["message"] = message
         return {
             "code": status,
             "title": title,
             "explanation": _EXPLANATIONS.get(status, title),
-            "error": {
-                "type": extra.get("type") or _DEFAULT_TYPES.get(status, "HTTPError"),
-                "traceback": None,
-                "message": message,
-            },
+            "error": error,
         }

@@ -104,6 +104,25 @@ def extract_tags(subject: str) -> list[str]:
     return tags
 
 
+# oslo.db's paginate_query directions (the nulls variants sort as their
+# direction here: SQLite puts NULLs first ascending, as Heat's MySQL does)
+_SORT_DIRS = ("asc", "desc") + tuple(
+    "%s-%s" % (d, n) for d in ("asc", "desc") for n in ("nullsfirst", "nullslast")
+)
+
+
+def sort_dir(req: Any) -> str | None:
+    """The ``sort_dir`` query parameter: ``asc``, ``desc`` or None; any
+    other value is oslo.db's ValueError, whose text Heat's FaultWrapper
+    hides (400, ``error.type`` ValueError, no message)."""
+    value = single(req, "sort_dir")
+    if not value:
+        return None
+    if value not in _SORT_DIRS:
+        raise common.error(400, None, "ValueError")
+    return value.split("-")[0]
+
+
 def single(req: Any, name: str) -> str | None:
     """``PARAM_TYPE_SINGLE``: the last value (webob's ``params.get``)."""
     return req.arg(name)

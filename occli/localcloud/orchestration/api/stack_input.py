@@ -108,9 +108,9 @@ class InstantiationData:
                 return None
             raise bad_request("No template specified")
         if not isinstance(text, str):
-            raise bad_request(
-                "Template not in valid format: The template is not a JSON object or YAML mapping."
-            )
+            # heat's template_format.parse of a list: its TypeError, which
+            # the FaultWrapper answers with webob's bare explanation
+            raise bad_request(common.BAD_REQUEST)
         try:
             return parse_template(text)
         except ValueError as exc:
@@ -186,7 +186,11 @@ def prepare_args(data: InstantiationData, is_update: bool = False) -> dict[str, 
     args = data.args()
     if "timeout_mins" in args:
         args["timeout_mins"] = extract_int("timeout_mins", args["timeout_mins"])
-    if isinstance(args.get("tags"), str):
+    if args.get("tags") is not None:
+        if not isinstance(args["tags"], str):
+            # Heat's extract_tags calls tags.split(","): any other JSON value
+            # is its AttributeError, whose text the FaultWrapper hides
+            raise common.error(400, None, "AttributeError")
         args["tags"] = extract_tags(args["tags"])
     if not is_update and "converge" in args:
         raise bad_request(

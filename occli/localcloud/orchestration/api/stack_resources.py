@@ -123,8 +123,21 @@ def list_resources(req):
     for r in everything:
         by_stack.setdefault(r["stack_id"], []).append(r)
     stacks = _Stacks(req.db, row)
+    loaded: dict[str, Stack] = {}
+
+    def attributes(r):
+        # format_stack_resource(detail=True): each resource's attributes
+        if not detail:
+            return None
+        if r["stack_id"] not in loaded:
+            loaded[r["stack_id"]] = Stack.load(req.cloud.orchestration.engine, r["stack_id"])
+        resource = loaded[r["stack_id"]].resources.get(r["name"])
+        return formats.format_resource_attributes(resource) if resource is not None else None
+
     resources = [
-        view_resource(req, _format(stacks, r, by_stack.get(r["stack_id"], ()), detail))
+        view_resource(
+            req, _format(stacks, r, by_stack.get(r["stack_id"], ()), detail, attributes(r))
+        )
         for r in rows
     ]
     return Response(200, {"resources": resources})

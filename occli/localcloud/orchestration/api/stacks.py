@@ -20,6 +20,7 @@ from occli.localcloud.orchestration.api.stack_input import InstantiationData
 from occli.localcloud.orchestration.api.stack_input import prepare_args
 from occli.localcloud.orchestration.engine import formats
 from occli.localcloud.orchestration.engine import stacks as stack_rows
+from occli.localcloud.orchestration.engine.environment import Environment
 from occli.localcloud.orchestration.engine.stack import Stack
 
 STACKS, STACK = sc.STACKS, sc.STACK
@@ -181,7 +182,7 @@ def list_stacks(req):
     ``global_index``, denied to everybody by its default policy."""
     ctx = req.context
     if _bool_arg(req, "global_tenant"):
-        raise common.error(403, "You are not authorized to use global_index.", "Forbidden")
+        raise common.error(403, "You are not authorized to use stacks:global_index.", "Forbidden")
     limit_arg = sc.single(req, "limit")
     limit = sc.extract_int("limit", limit_arg) if limit_arg else None
     show_deleted = _bool_arg(req, "show_deleted")
@@ -205,7 +206,7 @@ def list_stacks(req):
             limit=limit,
             marker=sc.single(req, "marker"),
             sort_keys=sc.multi(req, "sort_keys"),
-            sort_dir=sc.single(req, "sort_dir"),
+            sort_dir=sc.sort_dir(req),
             **common_args,
         )
         if with_count:
@@ -252,7 +253,7 @@ def lookup(req):
         location += "/" + rest[1].strip("/")
     if req.query:
         location += "?" + urlencode([(k, v) for k, vs in req.query.items() for v in vs])
-    return Response(302, None, headers={"Location": location})
+    return Response(302, common.found_body(location), headers={"Location": location})
 
 
 # -- create, preview -----------------------------------------------------------
@@ -309,8 +310,10 @@ def stack_template(req):
 
 
 def stack_environment(req):
+    """``GET …/environment``: Heat's ``env_as_dict`` of the stored user
+    environment (``resource_registry`` always with its ``resources``)."""
     row = sc.identified_stack(req, req.db)
-    return Response(200, row.get("environment") or {})
+    return Response(200, Environment(row.get("environment") or {}).env_as_dict())
 
 
 def stack_files(req):
@@ -368,13 +371,13 @@ def _update(req, patch, preview):
 def update_stack(req):
     """``PUT``: 202, the update runs on the engine's threads."""
     _update(req, patch=False, preview=False)
-    return Response(202)
+    return Response(202, common.ACCEPTED_BODY)
 
 
 def update_patch(req):
     """``PATCH`` (``--existing``): what the body leaves out is kept."""
     _update(req, patch=True, preview=False)
-    return Response(202)
+    return Response(202, common.ACCEPTED_BODY)
 
 
 def preview_update(req):

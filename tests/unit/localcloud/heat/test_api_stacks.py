@@ -70,7 +70,7 @@ def stack(api):
 def _error(r, status, message, type_):
     assert r.status_code == status, r.text
     error = r.json()["error"]
-    assert error["message"] == message
+    assert error.get("message") == message
     assert error["type"] == type_
 
 
@@ -151,10 +151,11 @@ def test_events_include_the_stacks_own_transitions(api, stack):
     events = api.call("GET", "/stacks/%s/%s/events" % (name, stack_id)).json()["events"]
     sample = _sample("events-list-response.json")["events"][0]
     assert all(set(e) == set(sample) for e in events)
+    # newest first: Heat's default order (heatclient sends sort_dir=asc)
     own = [e for e in events if e["resource_name"] == name]
-    assert own[-1]["resource_status"] == "CREATE_COMPLETE"
-    assert own[-1]["physical_resource_id"] == stack_id
-    assert own[-1]["links"][2]["href"] == "%s/stacks/%s/%s" % (api.url, name, stack_id)
+    assert own[0]["resource_status"] == "CREATE_COMPLETE"
+    assert own[0]["physical_resource_id"] == stack_id
+    assert own[0]["links"][2]["href"] == "%s/stacks/%s/%s" % (api.url, name, stack_id)
     first = api.call("GET", "/stacks/%s/%s/events?limit=1" % (name, stack_id)).json()["events"]
     after = api.call(
         "GET", "/stacks/%s/%s/events?marker=%s" % (name, stack_id, first[0]["id"])
@@ -240,7 +241,7 @@ def test_global_tenant_is_denied_by_heats_policy(api):
     _error(
         api.call("GET", "/stacks?global_tenant=true"),
         403,
-        "You are not authorized to use global_index.",
+        "You are not authorized to use stacks:global_index.",
         "Forbidden",
     )
 
@@ -282,10 +283,12 @@ def test_global_tenant_is_denied_by_heats_policy(api):
             "HTTPBadRequest",
         ),
         (
+            # Heat splits tags, a string: a list is its AttributeError,
+            # whose text Heat's FaultWrapper leaves out
             {"stack_name": "x", "template": TEMPLATE, "tags": ["a,b"]},
             400,
-            'Invalid tag, "a,b" contains a comma',
-            "ValueError",
+            None,
+            "AttributeError",
         ),
         (
             {"stack_name": "x", "template": TEMPLATE, "converge": True},
