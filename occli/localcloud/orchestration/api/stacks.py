@@ -13,11 +13,13 @@ and runs the action on its threads.
 from typing import Any
 from urllib.parse import urlencode
 
+from occli.localcloud import errors
 from occli.localcloud.app import Response
 from occli.localcloud.orchestration.api import common
 from occli.localcloud.orchestration.api import stack_common as sc
 from occli.localcloud.orchestration.api.stack_input import InstantiationData
 from occli.localcloud.orchestration.api.stack_input import prepare_args
+from occli.localcloud.orchestration.engine import exception
 from occli.localcloud.orchestration.engine import formats
 from occli.localcloud.orchestration.engine import stacks as stack_rows
 from occli.localcloud.orchestration.engine.environment import Environment
@@ -138,6 +140,19 @@ def view_stack(req, stack, keys=None, include_project=False):
 
 def _engine(req):
     return req.cloud.orchestration.engine
+
+
+def _over_rpc(call, *args, **kwargs):
+    """An engine call as heat-api makes it over RPC: a refusal arrives as
+    :func:`.exception.over_rpc` re-makes it (a StackValidationFailed's
+    separators doubled; ``POST /validate`` answers the engine's own text)."""
+    try:
+        return call(*args, **kwargs)
+    except errors.Error as exc:
+        received = exception.over_rpc(exc)
+        if received is exc:
+            raise
+        raise received from None
 
 
 def _load(req, row):
@@ -263,7 +278,8 @@ def create_stack(req):
     """``POST /stacks``: 201, ``Location`` the new stack's URL."""
     data = InstantiationData(common.json_object(req))
     args = prepare_args(data)
-    result = _engine(req).create_stack(
+    result = _over_rpc(
+        _engine(req).create_stack,
         req.context,
         data.stack_name(),
         data.template(),
@@ -283,8 +299,15 @@ def preview_stack(req):
     data = InstantiationData(common.json_object(req))
     args = prepare_args(data)
     env = data.environment()
-    row, resources = _engine(req).preview_stack(
-        req.context, data.stack_name(), data.template(), env["parameters"], data.files(), env, args
+    row, resources = _over_rpc(
+        _engine(req).preview_stack,
+        req.context,
+        data.stack_name(),
+        data.template(),
+        env["parameters"],
+        data.files(),
+        env,
+        args,
     )
     row = dict(row, id="None")
     stack = formats.format_stack(row, preview=True)
@@ -356,7 +379,8 @@ def _update(req, patch, preview):
         args["show_nested"] = sc.extract_bool("show_nested", show_nested)
     env = data.environment()
     call = _engine(req).preview_update_stack if preview else _engine(req).update_stack
-    return call(
+    return _over_rpc(
+        call,
         req.context,
         row["id"],
         data.template(),

@@ -255,9 +255,12 @@ class EngineService:
                 "Request limit exceeded: Maximum resources per stack exceeded.",
                 type="RequestLimitExceeded",
             )
-        stack.dependencies()
-        for res in stack.resources.values():
-            res.validate()
+        # each resource's functions, then its properties, in dependency
+        # order (Heat's Stack.validate); then the outputs' functions
+        for name in stack.dependencies().order:
+            stack.validate_functions(name)
+            stack.resources[name].validate()
+        stack.validate_functions()
         return stack
 
     def _check_new(self, db: Any, ctx: Context, name: str) -> None:

@@ -120,7 +120,33 @@ class Stack:
     # -- the graph ---------------------------------------------------------
 
     def dependencies(self) -> Dependencies:
-        return Dependencies({name: d.dependencies() for name, d in self.definitions.items()})
+        return Dependencies(
+            {name: d.dependencies() for name, d in self.definitions.items()},
+            label=lambda name: '%s "%s"' % (type(self.resources[name]).__name__, name),
+        )
+
+    def _attribute_declared(self, name: str, attr: str) -> bool:
+        """Whether ``get_attr`` may name ``attr`` of ``name`` (a type with
+        its own ``get_attribute`` takes any name: Heat's ``GetAtt.validate``)."""
+        res = self.resources.get(name)
+        if res is None or type(res).get_attribute is not Resource.get_attribute:
+            return True
+        return attr == "show" or attr in res.attributes_schema
+
+    def validate_functions(self, name: str | None = None) -> None:
+        """Heat's ``function.validate`` of resource ``name``'s ``properties``
+        and ``metadata`` (None: of every output's value): a ``get_attr`` of
+        an attribute the resource does not declare is refused before
+        anything is made."""
+        version, declared = self.t.version, self._attribute_declared
+        if name is None:
+            for key, output in self.t.outputs(self).items():
+                functions.validate(output["value"], version, "outputs.%s.value" % key, declared)
+            return
+        definition = self.definitions[name]
+        base = "resources.%s." % name
+        functions.validate(definition.properties, version, base + "properties", declared)
+        functions.validate(definition.metadata, version, base + "metadata", declared)
 
     def __getitem__(self, name: str) -> Resource:
         return self.resources[name]
@@ -154,9 +180,8 @@ class Stack:
         try:
             return self.files[key]
         except KeyError:
-            raise errors.BadRequest(
-                'No content found in the "files" section for get_file path: %s' % key,
-                type="StackValidationFailed",
+            raise functions.ResultError(
+                'No content found in the "files" section for get_file path: %s' % key
             ) from None
 
     def resource_names(self) -> set[str]:
