@@ -99,17 +99,19 @@ def test_validate_still_checks_the_caller(heat):
 def test_validation_runs_in_the_engine_process(heat, monkeypatch):
     # libyaml holds the GIL for up to ~0.5 s on a large template: the
     # parsing runs in another process (as heat's, in heat-engine), so this
-    # process's own validate is never called
-    def in_this_process(template):
-        raise AssertionError("validated in the serving process")
+    # process's own loader is never called
+    def in_this_process(text):
+        raise AssertionError("parsed in the serving process")
 
-    monkeypatch.setattr(templates, "validate", in_this_process)
+    monkeypatch.setattr(templates, "parse_template", in_this_process)
     result = heat.post(heat.validate_url, json={"template": TEMPLATE}, token=heat.demo)
     assert result.status == 200, result.body
     refused = heat.post(heat.validate_url, json={"template": "[1, 2"}, token=heat.demo)
     assert refused.status == 400
     assert refused.json()["error"]["type"] == "HTTPBadRequest"
-    assert refused.json()["error"]["message"].startswith("Error parsing template")
+    assert refused.json()["error"]["message"].startswith(
+        "Template not in valid format: Error parsing template"
+    )
 
 
 def test_validate_is_a_slow_route(heat):

@@ -1,17 +1,16 @@
-"""Template validation (``POST /validate``), bounded like heat's.
+"""Template text loaded as Heat's loader loads it, bounded like Heat.
 
-Just enough for clients that validate a one-resource template before
-creating a software config (heatclient's ``software config create`` does).
-Text over heat's ``max_template_size``, YAML whose aliases expand past it,
-nesting over ``MAX_NESTING`` and answers over ``MAX_VALIDATE_RESPONSE`` are
-refused (heat's ``RequestLimitExceeded``); YAML is loaded like heat's loader
-(safe, timestamps as text).
+Text over heat's ``max_template_size``, YAML whose aliases expand past it
+and nesting over ``MAX_NESTING`` are refused (heat's
+``RequestLimitExceeded``); YAML is loaded like heat's loader (safe,
+timestamps as text). ``POST /validate`` answers over
+``MAX_VALIDATE_RESPONSE`` are refused too.
 
 Heat validates in heat-engine, a process apart from heat-api; so does this
-cloud (:func:`validate_apart`): libyaml holds the GIL for up to ~0.5 s at a
-stretch on a large template, which stalled every other request of the
-process (another project's write p99 went from 9 ms to 0.5–3.9 s under 4
-clients validating 512 KB templates).
+cloud's ``POST /validate`` (:func:`run_apart`): libyaml holds the GIL for
+up to ~0.5 s at a stretch on a large template, which stalled every other
+request of the process (another project's write p99 went from 9 ms to
+0.5–3.9 s under 4 clients validating 512 KB templates).
 """
 
 import concurrent.futures
@@ -19,10 +18,11 @@ import json
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import yaml
 
-from occli.localcloud import errors
 from occli.localcloud.orchestration.fields import MAX_NESTING
 from occli.localcloud.orchestration.fields import too_deep
 
@@ -32,30 +32,6 @@ MAX_TEMPLATE_SIZE = 524288
 # largest ``POST /validate`` answer (a template of many parameters grows).
 MAX_VALIDATE_RESPONSE = 2 * MAX_TEMPLATE_SIZE
 
-_HOT_SECTIONS = (
-    "heat_template_version",
-    "description",
-    "parameter_groups",
-    "parameters",
-    "resources",
-    "outputs",
-    "conditions",
-)
-_SOFTWARE_CONFIG_PROPERTIES = {
-    "group": str,
-    "config": str,
-    "options": dict,
-    "inputs": list,
-    "outputs": list,
-}
-_EMPTY_ENVIRONMENT = {
-    "parameters": {},
-    "resource_registry": {"resources": {}},
-    "parameter_defaults": {},
-    "encrypted_param_names": [],
-    "event_sinks": [],
-}
-
 
 class TemplateLimitExceeded(ValueError):
     """A template over a size or nesting bound (heat's
@@ -63,24 +39,6 @@ class TemplateLimitExceeded(ValueError):
 
     def __init__(self, message):
         super().__init__("Request limit exceeded: " + message)
-
-
-def validate(template):
-    """The JSON text of heat's validation answer for ``template`` (text, or
-    an already decoded object), or BadRequest with heat's error type."""
-    try:
-        template = (
-            parse_template(template)
-            if isinstance(template, str)
-            else check_template_size(template)
-        )
-        payload = json.dumps(validate_template(template))
-        check_validate_response(payload)
-    except TemplateLimitExceeded as exc:
-        raise errors.BadRequest(str(exc), type="RequestLimitExceeded") from None
-    except ValueError as exc:
-        raise errors.BadRequest(str(exc), type="HTTPBadRequest") from None
-    return payload
 
 
 _ENGINE: concurrent.futures.ProcessPoolExecutor | None = None
@@ -108,33 +66,22 @@ def _forget_engine() -> None:
 os.register_at_fork(after_in_child=_forget_engine)
 
 
-def validate_apart(template: object) -> str:
-    """:func:`validate` in the engine process: the same answer or
-    BadRequest; an engine that died is replaced (the validation is run
-    again)."""
+def run_apart(func: Callable[[Any], Any], arg: Any) -> Any:
+    """``func(arg)`` in the engine process (``func`` a module-level
+    function answering plain values); an engine that died is replaced (the
+    call is made again)."""
     global _ENGINE
     for attempt in (1, 2):
         engine = _engine()
         try:
-            outcome, value, type_ = engine.submit(_validate_outcome, template).result()
-            break
+            return engine.submit(func, arg).result()
         except concurrent.futures.process.BrokenProcessPool:
             with _ENGINE_LOCK:
                 if _ENGINE is engine:
                     _ENGINE = None
             if attempt == 2:
                 raise
-    if outcome == "refused":
-        raise errors.BadRequest(value, type=type_)
-    return value
-
-
-def _validate_outcome(template):
-    """:func:`validate`'s answer as plain values (run in the engine)."""
-    try:
-        return "valid", validate(template), None
-    except errors.BadRequest as exc:
-        return "refused", exc.message, exc.extra.get("type")
+    raise AssertionError("unreachable")
 
 
 def _size_exceeded(actual_len):
@@ -260,60 +207,3 @@ def _check_yaml_events(text):
                 "Template size with YAML aliases expanded exceeds maximum "
                 "allowed size (%s bytes)." % MAX_TEMPLATE_SIZE
             )
-
-
-def validate_template(template):
-    """heat's ``validate_template`` result for a HOT template (a mapping).
-
-    Raises ValueError with heat's message for what it would reject. Only
-    ``OS::Heat::SoftwareConfig`` properties are checked; other resource
-    types are taken as they are (this cloud has no stacks).
-    """
-    if not isinstance(template, dict) or "heat_template_version" not in template:
-        raise ValueError("The template version is invalid: Template format version not found.")
-    for key in template:
-        if key not in _HOT_SECTIONS:
-            raise ValueError("The template section is invalid: %s" % key)
-    resources = template.get("resources") or {}
-    if not isinstance(resources, dict):
-        raise ValueError('"resources" must be a map')
-    for name, res in resources.items():
-        if not isinstance(res, dict) or not isinstance(res.get("type"), str):
-            raise ValueError('Resource %s is missing "type"' % name)
-        props = res.get("properties") or {}
-        if not isinstance(props, dict):
-            raise ValueError("Resource %s properties type must be Map" % name)
-        if res["type"] != "OS::Heat::SoftwareConfig":
-            continue
-        for key, value in props.items():
-            kind = _SOFTWARE_CONFIG_PROPERTIES.get(key)
-            if kind is None:
-                raise ValueError(
-                    "Property error: resources.%s.properties: Unknown Property %s" % (name, key)
-                )
-            if value is not None and not isinstance(value, kind):
-                raise ValueError(
-                    "Property error: resources.%s.properties.%s:"
-                    " Value must be a %s"
-                    % (name, key, {str: "string", dict: "map", list: "list"}[kind])
-                )
-    params = {}
-    parameters = template.get("parameters") or {}
-    if not isinstance(parameters, dict):
-        raise ValueError('"parameters" must be a map')
-    for pname, schema in parameters.items():
-        schema = schema if isinstance(schema, dict) else {}
-        param = {
-            "Type": schema.get("type", "String"),
-            "Description": schema.get("description", ""),
-            "NoEcho": "true" if schema.get("hidden") else "false",
-            "Label": schema.get("label", pname),
-        }
-        if "default" in schema:
-            param["Default"] = schema["default"]
-        params[pname] = param
-    result = {"Description": template.get("description", "No description"), "Parameters": params}
-    if template.get("parameter_groups"):
-        result["ParameterGroups"] = template["parameter_groups"]
-    result["Environment"] = json.loads(json.dumps(_EMPTY_ENVIRONMENT))
-    return result

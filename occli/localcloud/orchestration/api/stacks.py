@@ -24,6 +24,7 @@ from occli.localcloud.orchestration.engine import formats
 from occli.localcloud.orchestration.engine import stacks as stack_rows
 from occli.localcloud.orchestration.engine.environment import Environment
 from occli.localcloud.orchestration.engine.stack import Stack
+from occli.localcloud.orchestration.engine.template import Template
 
 STACKS, STACK = sc.STACKS, sc.STACK
 NAMED = STACKS + "/{stack_name}"
@@ -333,10 +334,20 @@ def stack_template(req):
 
 
 def stack_environment(req):
-    """``GET …/environment``: Heat's ``env_as_dict`` of the stored user
-    environment (``resource_registry`` always with its ``resources``)."""
+    """``GET …/environment``: Heat's ``get_environment``, the stored user
+    environment (``env_as_dict``: ``resource_registry`` always with its
+    ``resources``) with the values of the template's hidden parameters
+    masked (the top template's: Heat also masks those of nested
+    templates in ``files``)."""
     row = sc.identified_stack(req, req.db)
-    return Response(200, Environment(row.get("environment") or {}).env_as_dict())
+    env = Environment(row.get("environment") or {}).env_as_dict()
+    schemata = Template(row["template"], files=row.get("files") or {}).param_schemata()
+    for section in ("parameters", "parameter_defaults"):
+        env[section] = {
+            k: formats.HIDDEN if k in schemata and schemata[k].hidden else v
+            for k, v in env[section].items()
+        }
+    return Response(200, env)
 
 
 def stack_files(req):
