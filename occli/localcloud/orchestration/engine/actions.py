@@ -263,15 +263,24 @@ def rollback_create(engine: Any, stack: Stack) -> Task:
         outcome: BaseException | None = None
     except (StackFailure, Timeout) as exc:
         outcome = exc
+    if outcome is None:
+        # each resource destroyed, its row too (Heat's Resource.destroy),
+        # before the stack says so: a rolled back stack lists no resources
+        with engine.store.transaction() as db:
+            stacks.purge(db, stack.id)
     _finish(stack, "ROLLBACK", outcome)
     _release(engine, stack)
 
 
 def _begin_delete(res: Resource) -> Any:
     """A resource's delete; ``deletion_policy: Retain`` keeps the physical
-    resource, one never made is simply forgotten."""
+    resource; one never made is forgotten with no event (Heat's
+    ``Resource.delete``: "No need to delete if the resource has never been
+    created")."""
     policy = str(res.t.get("deletion_policy") or "Delete")
-    if res.action == "INIT" or policy.lower() == "retain":
+    if res.action == "INIT":
+        return None
+    if policy.lower() == "retain":
         res.state_set("DELETE", IN_PROGRESS, "state changed")
         return lambda: True
     res.state_set("DELETE", IN_PROGRESS, "state changed")
@@ -536,18 +545,28 @@ def _replace(
     replaced: dict[str, Resource],
     action: str,
 ) -> Any:
+    """Heat's ``UpdateReplace``: the old resource's update ends COMPLETE
+    "The Resource <name> requires replacement.", then its replacement is
+    created with events of its own (CREATE_IN_PROGRESS, CREATE_COMPLETE);
+    the old one is deleted once the update is done (:func:`_delete_one`)."""
     replaced[res.name] = old
+    if res.state != (action, IN_PROGRESS):
+        res.state_set(action, IN_PROGRESS, "state changed")
+    res.state_set(action, COMPLETE, "The Resource %s requires replacement." % res.name)
     _detach(engine, new, res, old)
-    res.state_set(action, IN_PROGRESS, "state changed")
+    res.state_set("CREATE", IN_PROGRESS, "state changed")
     data = res.handle_create()
     return lambda: res.check_create_complete(data)
 
 
 def _delete_one(engine: Any, old: Resource) -> Task:
-    """Delete a replaced resource's physical resource, then its row."""
+    """Delete a replaced resource's physical resource (DELETE_IN_PROGRESS,
+    DELETE_COMPLETE events, as Heat 27 writes them), then its row."""
+    old.state_set("DELETE", IN_PROGRESS, "state changed")
     data = old.handle_delete()
     while not old.check_delete_complete(data):
         yield _tick(engine)
+    old.state_set("DELETE", COMPLETE, "state changed")
     if old.uuid is not None:
         with engine.store.transaction() as db:
             stacks.delete_resource(db, old.uuid)

@@ -233,7 +233,9 @@ def test_rollback_deletes_the_nested_stack(cloud, ctx):
     )
     row = harness.wait(cloud, stack_id)
     assert (row["action"], row["status"]) == ("ROLLBACK", "COMPLETE"), row["status_reason"]
-    nested = harness.row(cloud, nested_id(cloud, stack_id))
+    # the group's row is destroyed with the rollback; its events name the nested stack
+    made = [e for e in harness.events(cloud, stack_id) if e["resource_name"] == "group"]
+    nested = harness.row(cloud, made[-1]["physical_resource_id"])
     assert (nested["action"], nested["status"]) == ("DELETE", "COMPLETE")
     assert nested["deleted_at"] is not None
 
