@@ -11,6 +11,7 @@ from occli.localcloud.orchestration.engine import attributes
 from occli.localcloud.orchestration.engine import environment
 from occli.localcloud.orchestration.engine import environment_registry
 from occli.localcloud.orchestration.engine import properties
+from occli.localcloud.orchestration.engine import support
 
 TYPES = common.BASE + "/resource_types"
 TYPE = TYPES + "/{type_name}"
@@ -60,15 +61,14 @@ def resource_schema(req):
     """``GET /resource_types/{type}``: properties, attributes and support
     status."""
     name, cls = _resource_class(req)
-    status, version = environment.support_of(cls)
-    support_status = getattr(cls, "support_status", None)
+    status = getattr(cls, "support_status", None)
+    if not isinstance(status, support.SupportStatus):
+        status = support.SupportStatus(*environment.support_of(cls)[:1])
     schema = {
         "resource_type": name,
         "properties": properties.Properties.schema_view(cls.properties_schema),
         "attributes": attributes.schema_view(cls.attributes_schema),
-        "support_status": support_status.to_dict()
-        if hasattr(support_status, "to_dict")
-        else {"status": status, "version": version, "message": None, "previous_status": None},
+        "support_status": status.to_dict(),
     }
     # heat's resource_schema takes with_description as a keyword the route
     # never fills from the query: a type's schema has no description

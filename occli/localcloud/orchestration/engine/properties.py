@@ -358,7 +358,8 @@ class Properties(collections.abc.Mapping):
         /resource_types/{type}/template`` makes of a type (Heat's method of
         this name): a parameter per property, each property its
         ``get_param`` (CFN: ``Ref``, a list through ``Fn::Split``)."""
-        params, props = {}, {}
+        params: dict[str, Any] = {}
+        props: dict[str, Any] = {}
         for name, s in cls.shown(schema).items():
             params[name] = _hot_param(s) if hot else _cfn_param(s)
             if hot:
@@ -416,7 +417,7 @@ def _hot_param(s: Schema) -> dict[str, Any]:
         param["description"] = s.description
     if s.default is not None:
         param["default"] = s.default
-    found = []
+    found: list[dict[str, Any]] = []
     for c in s.constraints:
         if isinstance(c, constr.Length):
             found.append({"length": _bounds(c, "min", "max")})

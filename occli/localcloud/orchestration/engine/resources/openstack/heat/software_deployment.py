@@ -715,7 +715,7 @@ class SoftwareDeploymentGroup(resource_group.ResourceGroup):
 class SoftwareDeployments(SoftwareDeploymentGroup):
     """Heat's hidden former name of the group."""
 
-    support_status = "HIDDEN"
+    support_status = support.SupportStatus(status=support.HIDDEN, version="7.0.0")
 
 
 def resource_mapping() -> dict[str, type[resource.Resource]]:

@@ -114,7 +114,7 @@ class StructuredDeploymentGroup(sd.SoftwareDeploymentGroup):
 class StructuredDeployments(StructuredDeploymentGroup):
     """Heat's hidden former name of the group."""
 
-    support_status = "HIDDEN"
+    support_status = support.SupportStatus(status=support.HIDDEN, version="7.0.0")
 
 
 def resource_mapping() -> dict[str, type[resource.Resource]]:
