@@ -89,8 +89,10 @@ def _events(req, resource_name=None):
     filters = {k: v if isinstance(v, list) else [v] for k, v in found.items()}
     if resource_name is not None:
         filters.pop("resource_name", None)
-    limit = sc.extract_int("limit", params.get("limit"))
-    depth = sc.extract_int("nested_depth", params.get("nested_depth")) or 0
+    limit = sc.sql_limit(sc.extract_int("limit", params.get("limit")))
+    depth = min(
+        sc.extract_int("nested_depth", params.get("nested_depth")) or 0, sc.MAX_NESTED_DEPTH
+    )
     rows = stack_rows.events(
         req.db,
         row["id"],

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
+from occli.localcloud import common as common_rules
 from occli.localcloud import errors
 from occli.localcloud.orchestration.api import common
 from occli.localcloud.orchestration.engine import formats
@@ -15,6 +16,8 @@ from occli.localcloud.orchestration.engine import stacks as stack_rows
 STACKS = common.BASE + "/stacks"
 # /stacks/{stack_name}/{stack_id}: one stack (heat's stack_path)
 STACK = STACKS + "/{stack_name}/{stack_id}"
+# the deepest nesting a listing walks (heat's max_nested_stack_depth)
+MAX_NESTED_DEPTH = 5
 # the longest tag heat accepts (param_utils.extract_tags)
 MAX_TAG_LENGTH = 80
 
@@ -93,6 +96,14 @@ def extract_int(name: str, value: Any, allow_zero: bool = True) -> int | None:
             % (value, name)
         )
     return result
+
+
+def sql_limit(limit: int | None) -> int | None:
+    """A page size SQLite can bind: one past its INTEGER range is no limit
+    (every row, as a database with wider integers would answer)."""
+    if limit is None or not common_rules.fits_integer(limit):
+        return None
+    return limit
 
 
 def extract_tags(subject: str) -> list[str]:

@@ -17,8 +17,6 @@ from occli.localcloud.orchestration.engine.stack import Stack
 
 RESOURCES = sc.STACK + "/resources"
 RESOURCE = RESOURCES + "/{resource_name}"
-# the longest nesting a listing walks (heat's max_nested_stack_depth)
-MAX_NESTED_DEPTH = 5
 POLICY_ACTIONS = {("PATCH", RESOURCE): "mark_unhealthy"}
 # the engine's keys format_resource leaves out (metadata has its own route)
 _HIDDEN_KEYS = ("stack_name", "stack_identity", "resource_action", "nested_stack_id", "metadata")
@@ -114,11 +112,11 @@ def list_resources(req):
     filters = _filters(req)
     types = filters.pop("type", None)
     rows = stack_rows.resources(
-        req.db, row["id"], min(depth, MAX_NESTED_DEPTH), filters=filters or None
+        req.db, row["id"], min(depth, sc.MAX_NESTED_DEPTH), filters=filters or None
     )
     if types is not None:
         rows = [r for r in rows if any(t in r["type"] for t in types)]
-    everything = stack_rows.resources(req.db, row["id"], min(depth, MAX_NESTED_DEPTH))
+    everything = stack_rows.resources(req.db, row["id"], min(depth, sc.MAX_NESTED_DEPTH))
     by_stack: dict[str, list[Any]] = {}
     for r in everything:
         by_stack.setdefault(r["stack_id"], []).append(r)

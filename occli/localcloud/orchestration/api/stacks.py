@@ -200,7 +200,7 @@ def list_stacks(req):
     if _bool_arg(req, "global_tenant"):
         raise common.error(403, "You are not authorized to use stacks:global_index.", "Forbidden")
     limit_arg = sc.single(req, "limit")
-    limit = sc.extract_int("limit", limit_arg) if limit_arg else None
+    limit = sc.sql_limit(sc.extract_int("limit", limit_arg) if limit_arg else None)
     show_deleted = _bool_arg(req, "show_deleted")
     show_nested = _bool_arg(req, "show_nested")
     _bool_arg(req, "show_hidden")

@@ -61,7 +61,9 @@ def extract_args(params: Mapping[str, Any]) -> dict[str, Any]:
         except (TypeError, ValueError):
             value = None  # heat logs the failed conversion and ignores it
         if value is not None:
-            if value <= 0:
+            # past SQLite's INTEGER no column holds it (a database of 32-bit
+            # integers refuses it too): refused as a non-positive one is
+            if value <= 0 or not common.fits_integer(value):
                 raise ValueError("Invalid timeout value %s" % value)
             kwargs["timeout_mins"] = value
     for name in ("converge", "disable_rollback"):
