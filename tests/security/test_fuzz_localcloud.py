@@ -18,6 +18,7 @@ import os
 import re
 import sqlite3
 import tempfile
+import time
 import traceback
 from urllib.parse import quote
 
@@ -33,6 +34,7 @@ from occli.localcloud.network.seed import PRIVATE_NETWORK_ID
 from occli.localcloud.network.seed import PUBLIC_NETWORK_ID
 from occli.localcloud.orchestration.api.service import HEAT_PARITY_500S
 from tests.security import fuzz_bounds as bounds
+from tests.security.heat_idle import wait_engine_idle
 from tests.unit.localcloud.compute_harness import CIRROS
 from tests.unit.localcloud.wsgi_client import Client
 
@@ -364,6 +366,32 @@ def _seeds(ids):
             {"method": "GET", "path": "^/nothing$", "count": 1, "kind": "status", "status": 503}
         ],
         **_volume_seeds(ids),
+        **_stack_seeds(heat),
+    }
+
+
+FUZZ_TEMPLATE = {
+    "heat_template_version": "2018-08-31",
+    "parameters": {"n": {"type": "number", "default": 8}},
+    "resources": {"rand": {"type": "OS::Heat::RandomString", "properties": {"length": 8}}},
+    "outputs": {"v": {"value": {"get_attr": ["rand", "value"]}}},
+}
+
+
+def _stack_seeds(heat):
+    """Heat's stack routes (issue 25): create, preview, update, actions,
+    signal and mark unhealthy bodies."""
+    stack = heat + "/stacks/{stack_name}/{stack_id}"
+    create = {"stack_name": "f", "template": FUZZ_TEMPLATE, "parameters": {"n": 4}, "tags": "a"}
+    update = {"template": FUZZ_TEMPLATE, "parameters": {"n": 5}, "timeout_mins": 5}
+    return {
+        heat + "/stacks": [create, dict(create, disable_rollback=False, timeout_mins=1)],
+        heat + "/stacks/preview": [create],
+        stack: [update, {"parameters": {"n": 6}}],
+        stack + "/preview": [update],
+        stack + "/actions": [{"check": None}, {"suspend": None}],
+        stack + "/resources/{resource_name}": [{"mark_unhealthy": False}],
+        stack + "/resources/{resource_name}/signal": [{"data": "x"}],
     }
 
 
@@ -668,6 +696,26 @@ def _more_resources(call, ids, user):
     if user == "admin":
         hypervisors = call("GET", compute + "/os-hypervisors")["hypervisors"]
         ids["hypervisor_id"] = str(hypervisors[0]["id"])
+    _stack_ids(call, ids, user)
+
+
+def _stack_ids(call, ids, user):
+    """A complete stack of the caller's (a RandomString), its resource, an
+    event and an output: the stack routes' path parameters."""
+    heat = "/orchestration/v1/%s/stacks" % ids["project_id"]
+    body = {"stack_name": "fuzz-" + user, "template": FUZZ_TEMPLATE}
+    ids["stack_id"] = call("POST", heat, body)["stack"]["id"]
+    ids["stack_name"] = body["stack_name"]
+    path = "%s/%s/%s" % (heat, ids["stack_name"], ids["stack_id"])
+    deadline = time.monotonic() + 30
+    while call("GET", path)["stack"]["stack_status"].endswith("IN_PROGRESS"):
+        assert time.monotonic() < deadline, "fuzz stack still in progress"
+        time.sleep(0.02)
+    ids["resource_name"] = "rand"
+    ids["output_key"] = "v"
+    ids["event_id"] = call("GET", path + "/events")["events"][0]["id"]
+    ids["type_name"] = "OS::Heat::RandomString"
+    ids["template_version"] = "heat_template_version.2018-08-31"
 
 
 def _path(template, ids, draw):
@@ -799,13 +847,16 @@ class _Changes:
         return self.conn.execute("PRAGMA data_version").fetchone()[0]
 
     def dump(self):
-        """Every table, as of now."""
+        """Every table, as of now (once Heat's engine ran what earlier
+        requests started)."""
+        wait_engine_idle(self.cloud)
         version = self._version()
         if version != self.version:
             self.version, self.tables = version, _dump(self.cloud)
         return self.tables
 
     def changed(self):
+        wait_engine_idle(self.cloud)
         return self._version() != self.version
 
     def close(self):
@@ -813,6 +864,8 @@ class _Changes:
 
 
 def _dump(cloud):
+    """Every table (once Heat's engine ran what earlier requests started)."""
+    wait_engine_idle(cloud)
     with cloud.store.read() as db:
         tables = [
             r[0]
