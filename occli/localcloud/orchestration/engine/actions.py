@@ -190,6 +190,26 @@ def _finish(stack: Stack, action: str, exc: BaseException | None, suffix: str = 
     return status
 
 
+def guarded(engine: Any, stack_id: str, task: Task) -> Task:
+    """``task``, which can no longer leave its stack IN_PROGRESS: an
+    unexpected error fails the stack's action with the error's text (Heat's
+    engine thread does the same through its exception handler)."""
+    try:
+        yield from task
+    except Exception as exc:  # any bug ends the action, not the engine
+        LOG.exception("stack %s: its action failed", stack_id)
+        with engine.store.transaction() as db:
+            row = stacks.by_id(db, stack_id)
+            if row is None or row["status"] != IN_PROGRESS:
+                return
+            reason = "%s: %s" % (type(exc).__name__, exc)
+            stacks.fail_in_progress(db, stack_id, reason)
+        stack = Stack.load(engine, stack_id)
+        stack.state_set(row["action"], FAILED, reason)
+        with engine.store.transaction() as db:
+            stacks.update(db, stack_id, engine_id=None, cancel_requested=None)
+
+
 def _release(engine: Any, stack: Stack) -> None:
     """The action is over: no engine holds the stack. A delete asked for
     while it was finishing (too late for the action to see) starts now."""
@@ -198,7 +218,9 @@ def _release(engine: Any, stack: Stack) -> None:
         pending = (row or {}).get("cancel_requested")
         stacks.update(db, stack.id, engine_id=None, cancel_requested=None)
     if pending == "delete":
-        engine.scheduler.submit(start_delete(engine, Stack.load(engine, stack.id)))
+        engine.scheduler.submit(
+            guarded(engine, stack.id, start_delete(engine, Stack.load(engine, stack.id)))
+        )
 
 
 def create(engine: Any, stack: Stack, adopt: Mapping[str, Any] | None) -> Task:

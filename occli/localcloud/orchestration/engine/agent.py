@@ -113,11 +113,16 @@ def has_agent(clients: Clients, server_id: str, enabled: bool) -> bool:
     ACTIVE, and its metadata (else the cloud's setting) turns it on."""
     if not clients.has_service("compute"):
         return False
+    if not validation.is_uuid(server_id):
+        # not a server (a deployment's server_id is free text in Heat; a
+        # path segment like "detail" would name another Nova route)
+        return False
     try:
-        server = clients.get("compute", "/servers/%s" % quote(server_id, safe="")).body["server"]
+        body = clients.get("compute", "/servers/%s" % quote(server_id, safe="")).body
     except ClientError:
         return False
-    if server.get("status") != "ACTIVE":
+    server = body.get("server") if isinstance(body, dict) else None
+    if not isinstance(server, dict) or server.get("status") != "ACTIVE":
         return False
     flag = (server.get("metadata") or {}).get(METADATA_KEY)
     if flag is None:

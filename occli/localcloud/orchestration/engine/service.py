@@ -309,7 +309,7 @@ class EngineService:
             IN_PROGRESS,
             row["status_reason"],
         )
-        self.scheduler.submit(actions.create(self, stack, adopt))
+        self.scheduler.submit(actions.guarded(self, stack.id, actions.create(self, stack, adopt)))
         self.ensure_agent()
         return {"id": row["id"], "name": name}
 
@@ -352,7 +352,7 @@ class EngineService:
         stack._event(
             stack.name, stack.id, "OS::Heat::Stack", "CREATE", IN_PROGRESS, "Stack CREATE started"
         )
-        self.scheduler.submit(actions.create(self, stack, None))
+        self.scheduler.submit(actions.guarded(self, stack.id, actions.create(self, stack, None)))
         return str(row["id"])
 
     def preview_stack(
@@ -421,7 +421,9 @@ class EngineService:
             with self.store.transaction() as db:
                 stacks.update(db, stack_id, cancel_requested="delete")
             return
-        self.scheduler.submit(actions.start_delete(self, Stack.load(self, stack_id)))
+        self.scheduler.submit(
+            actions.guarded(self, stack_id, actions.start_delete(self, Stack.load(self, stack_id)))
+        )
 
     def delete_nested(self, stack_id: str) -> None:
         """Start deleting a nested stack (its owner's resource waits)."""
@@ -435,7 +437,9 @@ class EngineService:
             with self.store.transaction() as db:
                 stacks.update(db, stack_id, cancel_requested="delete")
             return
-        self.scheduler.submit(actions.start_delete(self, Stack.load(self, stack_id)))
+        self.scheduler.submit(
+            actions.guarded(self, stack_id, actions.start_delete(self, Stack.load(self, stack_id)))
+        )
 
     def update_stack(
         self,
@@ -480,7 +484,11 @@ class EngineService:
             IN_PROGRESS,
             "Stack UPDATE started",
         )
-        self.scheduler.submit(actions.update(self, Stack.load(self, stack_id), new_row))
+        self.scheduler.submit(
+            actions.guarded(
+                self, stack_id, actions.update(self, Stack.load(self, stack_id), new_row)
+            )
+        )
 
     def updated_row(
         self,
@@ -600,7 +608,7 @@ class EngineService:
         stack._event(
             stack.name, stack_id, "OS::Heat::Stack", verb, IN_PROGRESS, "Stack %s started" % verb
         )
-        self.scheduler.submit(actions.simple(self, stack, verb))
+        self.scheduler.submit(actions.guarded(self, stack_id, actions.simple(self, stack, verb)))
 
     def abandon_stack(self, ctx: Context, stack_id: str) -> dict[str, Any]:
         """Heat's ``abandon_stack``: the stack's data, and the stack deleted

@@ -317,3 +317,25 @@ def test_a_stack_over_its_timeout_fails(cloud, ctx):
         "Create timed out",
     )
     assert harness.resources(cloud, stack_id)["slow"]["status_reason"] == "CREATE aborted"
+
+
+def test_an_action_that_crashes_fails_its_stack_instead_of_hanging(cloud, ctx):
+    from occli.localcloud.orchestration.engine import actions
+
+    stack_id = create(cloud, ctx, "crashing", tmpl({"a": step()}))
+    harness.wait(cloud, stack_id)
+    with cloud.cloud.store.transaction() as db:
+        stacks.update(db, stack_id, action="UPDATE", status="IN_PROGRESS")
+
+    def broken():
+        yield 0.0
+        raise RuntimeError("a bug")
+
+    list(actions.guarded(harness.engine(cloud), stack_id, broken()))
+    row = harness.row(cloud, stack_id)
+    assert (row["action"], row["status"], row["status_reason"]) == (
+        "UPDATE",
+        "FAILED",
+        "RuntimeError: a bug",
+    )
+    assert harness.events(cloud, stack_id)[-1]["reason"] == "RuntimeError: a bug"

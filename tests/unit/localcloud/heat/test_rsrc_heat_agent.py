@@ -249,3 +249,25 @@ def test_walkthrough_with_the_agent_on():
         with pytest.raises(ClientError) as gone:
             api.get("compute", "/servers/%s" % server)
         assert gone.value.status == 404
+
+
+def test_a_deployment_whose_server_is_no_server_is_skipped(cloud, ctx, api):
+    # Heat keeps a deployment's server_id as free text: "detail" would be
+    # Nova's server list, a uuid of nothing its 404; neither breaks a tick
+    made = []
+    for server_id in ("detail", "00000000-0000-4000-8000-000000000000"):
+        config_id = api.post(
+            "orchestration", "/software_configs", {"name": "c", "config": "x"}
+        ).body["software_config"]["id"]
+        made.append(
+            api.post(
+                "orchestration",
+                "/software_deployments",
+                {"server_id": server_id, "config_id": config_id, "status": "IN_PROGRESS"},
+            ).body["software_deployment"]["id"]
+        )
+    assert tick(cloud, ctx, config(enabled=True)) == 0
+    for deployment_id in made:
+        shown = api.get("orchestration", "/software_deployments/%s" % deployment_id)
+        assert shown.body["software_deployment"]["status"] == "IN_PROGRESS"
+        api.delete("orchestration", "/software_deployments/%s" % deployment_id)
