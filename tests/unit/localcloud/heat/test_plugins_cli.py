@@ -1,7 +1,6 @@
 """occli-localcloud --heat-plugin-dir / --heat-environment-dir, and the
 cloud's engine loading what they name."""
 
-
 from occli.localcloud import cli
 from occli.localcloud.cloud import Config
 from tests.unit.localcloud.heat import harness
