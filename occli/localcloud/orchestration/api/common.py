@@ -23,10 +23,13 @@ def error(status, message, type_):
 
 
 def _decode_error(raw):
-    """The JSON decoder's message for ``raw`` (None: it decodes)."""
+    """The JSON decoder's message for ``raw`` (None: it decodes, or it is
+    only too deep, which the cloud's own "Malformed request body." says)."""
     try:
         json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+    except RecursionError:
+        return None
+    except (ValueError, UnicodeDecodeError) as exc:
         return str(exc)
     return None
 
