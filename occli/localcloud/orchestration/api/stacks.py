@@ -300,7 +300,7 @@ def preview_stack(req):
     data = InstantiationData(common.json_object(req))
     args = prepare_args(data)
     env = data.environment()
-    row, resources = _over_rpc(
+    stack = _over_rpc(
         _engine(req).preview_stack,
         req.context,
         data.stack_name(),
@@ -310,9 +310,6 @@ def preview_stack(req):
         env,
         args,
     )
-    row = dict(row, id="None")
-    stack = formats.format_stack(row, preview=True)
-    stack["resources"] = resources
     return Response(200, {"stack": view_stack(req, stack)})
 
 

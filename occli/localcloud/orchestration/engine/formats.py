@@ -185,7 +185,8 @@ def format_stack(
     resolved outputs (:func:`format_stack_outputs`), left out of a deleted
     stack and when None (``resolve_outputs=false``); ``parameters``: the
     displayed values (hidden ones masked), else :func:`display_parameters`;
-    ``preview``: no action nor status (``stack preview``)."""
+    ``preview``: no action nor status, no stack user project yet
+    (``stack preview``)."""
     description = template_description(row.get("template"))
     info: dict[str, Any] = {
         "stack_name": row["name"],
@@ -206,7 +207,9 @@ def format_stack(
         # Stack.tags: [] when none (the list's db objects give null)
         "tags": list(row.get("tags") or ()),
     }
-    if not preview:
+    if preview:
+        info["stack_user_project_id"] = None
+    else:
         info["stack_action"] = row.get("action") or ""
         info["stack_status"] = row.get("status") or ""
         info["stack_status_reason"] = row.get("status_reason")

@@ -20,6 +20,7 @@ from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.app import Context
 from occli.localcloud.orchestration.engine import formats
+from occli.localcloud.orchestration.engine import preview
 from occli.localcloud.orchestration.engine import stacks
 from occli.localcloud.orchestration.engine.clients import Clients
 from occli.localcloud.orchestration.engine.resource import COMPLETE
@@ -364,41 +365,14 @@ class EngineService:
         files: Mapping[str, str] | None,
         environment: Mapping[str, Any] | None,
         args: Mapping[str, Any],
-    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """Heat's ``preview_stack``: the stack as it would be, nothing made.
-        Answers (stack row, [resource preview]) for the API's formatter."""
+    ) -> dict[str, Any]:
+        """Heat's ``preview_stack``: the stack as it would be, nothing made
+        (``api.format_stack_preview``: :mod:`.preview`)."""
         name = check_stack_name(name)
         with self.store.read() as db:
             self._check_new(db, ctx, name)
         row = self.new_row(ctx, name, template, params, files, environment, args)
-        row["action"], row["status"], row["status_reason"] = "INIT", COMPLETE, ""
-        stack = self.build(row)
-        deps = stack.dependencies()
-        previews = []
-        for res_name in deps.order:
-            res = stack.resources[res_name]
-            previews.append(
-                {
-                    "resource_name": res_name,
-                    "resource_type": res.type_name,
-                    "resource_identity": {
-                        "stack_name": name,
-                        "stack_id": "None",
-                        "tenant": ctx.project_id,
-                        "path": "/resources/%s" % res_name,
-                    },
-                    "description": "",
-                    "properties": dict(res.properties),
-                    "required_by": deps.required_by(res_name),
-                    "metadata": {},
-                    "physical_resource_id": "",
-                    "resource_action": "INIT",
-                    "resource_status": COMPLETE,
-                    "resource_status_reason": "",
-                    "updated_time": None,
-                }
-            )
-        return row, previews
+        return preview.format_stack_preview(self.build(preview.preview_row(row)))
 
     def _owned(self, ctx: Context, stack_id: str) -> dict[str, Any]:
         with self.store.read() as db:
