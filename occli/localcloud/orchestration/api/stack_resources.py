@@ -63,29 +63,58 @@ def view_resource(req, res):
 
 
 class _Stacks:
-    """The stack rows a listing's resources belong to, read once each."""
+    """The stack rows a listing's resources belong to, and those stacks
+    loaded by the engine, each read once."""
 
-    def __init__(self, db, root):
-        self.db = db
+    def __init__(self, req, root, loaded=None):
+        self.req = req
         self.rows = {root["id"]: root}
+        self.loaded = {root["id"]: loaded} if loaded is not None else {}
 
     def get(self, stack_id):
         if stack_id not in self.rows:
-            self.rows[stack_id] = stack_rows.by_id(self.db, stack_id)
+            self.rows[stack_id] = stack_rows.by_id(self.req.db, stack_id)
         return self.rows[stack_id]
+
+    def load(self, stack_id):
+        """The loaded stack, None when it cannot be loaded (its template no
+        longer builds: the stored rows are all there is)."""
+        if stack_id not in self.loaded:
+            try:
+                self.loaded[stack_id] = Stack.load(self.req.cloud.orchestration.engine, stack_id)
+            except Exception:  # noqa: BLE001 - a listing shows what is stored
+                self.loaded[stack_id] = None
+        return self.loaded[stack_id]
+
+    def nested(self, row):
+        """The nested stack of a resource row: the stack its physical id
+        names when that stack is owned by the resource's stack (Heat's
+        ``has_nested``; an ``OS::Heat::Stack``'s stack has no owner)."""
+        nested_id = row.get("nested_stack_id") or row.get("physical_resource_id")
+        nested = self.get(nested_id) if nested_id else None
+        if nested is None or nested.get("owner_id") != row["stack_id"]:
+            return None
+        return nested
+
+    def required_by(self, row, siblings):
+        """Heat's ``Resource.required_by``: from the template's graph, so a
+        resource never made that requires this one is named too; a row the
+        template no longer has, from the stored ``requires``."""
+        stack = self.load(row["stack_id"])
+        if stack is None or row["name"] not in stack.resources:
+            return formats.required_by(row["name"], siblings)
+        return sorted(stack.dependencies().required_by(row["name"]))
 
 
 def _format(stacks, row, siblings, detail, attributes=None):
     stack = stacks.get(row["stack_id"])
-    nested_id = row.get("nested_stack_id")
-    nested = stacks.get(nested_id) if nested_id else None
     return formats.format_stack_resource(
         row,
         stack,
-        formats.required_by(row["name"], siblings),
+        stacks.required_by(row, siblings),
         detail=detail,
         attributes=attributes,
-        nested=nested,
+        nested=stacks.nested(row),
         parent_resource=stack.get("parent_resource"),
     )
 
@@ -120,16 +149,12 @@ def list_resources(req):
     by_stack: dict[str, list[Any]] = {}
     for r in everything:
         by_stack.setdefault(r["stack_id"], []).append(r)
-    stacks = _Stacks(req.db, row)
-    loaded: dict[str, Stack] = {}
+    stacks = _Stacks(req, row)
 
     def attributes(r):
         # format_stack_resource(detail=True): each resource's attributes
-        if not detail:
-            return None
-        if r["stack_id"] not in loaded:
-            loaded[r["stack_id"]] = Stack.load(req.cloud.orchestration.engine, r["stack_id"])
-        resource = loaded[r["stack_id"]].resources.get(r["name"])
+        loaded = stacks.load(r["stack_id"]) if detail else None
+        resource = loaded.resources.get(r["name"]) if loaded is not None else None
         return formats.format_resource_attributes(resource) if resource is not None else None
 
     resources = [
@@ -142,7 +167,7 @@ def list_resources(req):
 
 
 def _described(req, stack_row):
-    """Heat's ``describe_stack_resource``: the loaded resource and its row
+    """Heat's ``describe_stack_resource``: the loaded stack and the row
     (``ResourceNotFound``, ``ResourceNotAvailable`` with Heat's texts)."""
     name = req.params["resource_name"]
     stack = Stack.load(req.cloud.orchestration.engine, stack_row["id"])
@@ -157,16 +182,17 @@ def _described(req, stack_row):
         raise errors.NotFound(
             "The Resource (%s) is not available." % name, type="ResourceNotAvailable"
         ) from None
-    return stack.resources[name], row
+    return stack, row
 
 
 def show_resource(req):
     """``GET …/resources/{name}``: with its attributes resolved now."""
     stack_row = sc.identified_stack(req, req.db)
-    resource, row = _described(req, stack_row)
+    stack, row = _described(req, stack_row)
+    resource = stack.resources[row["name"]]
     attributes = formats.format_resource_attributes(resource, sc.multi(req, "with_attr"))
     siblings = stack_rows.resources(req.db, stack_row["id"])
-    stacks = _Stacks(req.db, stack_row)
+    stacks = _Stacks(req, stack_row, stack)
     return Response(
         200, {"resource": view_resource(req, _format(stacks, row, siblings, True, attributes))}
     )

@@ -119,11 +119,14 @@ VALUES.update(
     show_norollback=_STACK,
     show_rollback=_STACK,
     resources_rollback=("$",),
-    resource_bad_norollback=("resource.resource_status", "resource.resource_status_reason"),
+    # required_by from the template's graph: "after", never made, too
+    resource_bad_norollback=(
+        "resource.resource_status",
+        "resource.resource_status_reason",
+        "resource.required_by",
+    ),
 )
-# the resource's required_by is the API's (from the stored rows: "after",
-# never made, has none); heat derives it from the template's graph
-IGNORE = {"resource_bad_norollback": ("$.resource.required_by",)}
+IGNORE: dict[str, tuple[str, ...]] = {}
 EXCHANGES = (
     [("refusals", n) for n in CREATE_REFUSALS]
     + [("types", n) for n in TYPES]

@@ -301,6 +301,11 @@ class ResourceGroup(stack_resource.StackResource):
             return None
         return nested.resource_attr(name, key, list(path))
 
+    def _resolve_attribute(self, name: str) -> Any:
+        """What a resource show lists: only the removed members (Heat's
+        group resolves the others through ``get_attribute`` alone)."""
+        return self._current_skiplist() if name == self.REMOVED_RSRC_LIST else None
+
     def get_attribute(self, key: str, *path: Any) -> Any:
         """Heat's group attributes (see the module's docstring)."""
         if key == self.REMOVED_RSRC_LIST:

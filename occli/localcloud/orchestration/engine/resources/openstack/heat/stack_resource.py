@@ -169,6 +169,17 @@ class StackResource(resource.Resource):
             )
         return output.get("output_value")
 
+    def _resolve_attribute(self, name: str) -> Any:
+        """A nested stack's output as an attribute (what a resource show
+        lists; Heat's ``StackResource._resolve_attribute``)."""
+        try:
+            return self.get_output(name)
+        except errors.NotFound:
+            raise errors.BadRequest(
+                "The Referenced Attribute (%s %s) is incorrect." % (self.name, name),
+                type="InvalidTemplateAttribute",
+            ) from None
+
     # -- validation -------------------------------------------------------
 
     def validate(self) -> None:
