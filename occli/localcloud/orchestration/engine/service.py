@@ -608,18 +608,21 @@ class EngineService:
         return self.export(Stack.load(self, stack_id))
 
     def export(self, stack: Stack) -> dict[str, Any]:
-        """Heat's ``Stack.prepare_abandon``."""
+        """Heat's ``Stack.prepare_abandon``: the user's view of the
+        environment (``user_env_as_dict``), the template's files, the tags
+        as a list ([] when none)."""
         return {
             "name": stack.name,
             "id": stack.id,
             "action": stack.action,
-            "environment": stack.row.get("environment") or {},
+            "environment": stack.env.user_env_as_dict(),
+            "files": dict(stack.files),
             "status": stack.status,
             "template": stack.row["template"],
             "resources": {n: r.prepare_abandon() for n, r in stack.resources.items()},
             "project_id": stack.project_id,
-            "stack_user_project_id": stack.project_id,
-            "tags": stack.row.get("tags"),
+            "stack_user_project_id": stack.row.get("stack_user_project_id") or stack.project_id,
+            "tags": list(stack.row.get("tags") or ()),
         }
 
     def signal(self, ctx: Context, stack_id: str, resource_name: str, details: Any) -> Any:
@@ -642,7 +645,7 @@ class EngineService:
             raise errors.BadRequest(
                 "signal is not supported for resource.", type="ResourceActionNotSupported"
             )
-        return res.handle_signal(details)
+        return res.signal(details)
 
     def signal_with_token(
         self,
@@ -673,7 +676,7 @@ class EngineService:
             raise errors.BadRequest(
                 "Signal resource during %s is not supported." % res.action, type="NotSupported"
             )
-        res.handle_signal(details)
+        res.signal(details)
         return True
 
     def mark_unhealthy(
