@@ -5,6 +5,12 @@ against a fresh local cloud with the recorder's own case functions
 one in status, ``Location``, ``error.type`` and message (ids as
 placeholders), body key paths and JSON types, and the values ``VALUES``
 names; a preview's outputs and resources are compared by value too.
+
+Left out: ``show_group_inner``, the group's nested stack itself. Heat's
+group writes one output into that template for each attribute of the
+group its parent's template reads (``_nested_output_defns``:
+``resource.0.value``, ``refs``, ``value``) besides ``refs_map``; the local
+group writes ``refs_map`` only and reads the others from the members.
 """
 
 import json
@@ -22,9 +28,16 @@ VALUES: dict[str, tuple[str, ...]] = {
     "preview_group": ("stack.parameters", "stack.stack_user_project_id"),
     "preview_nesting": ("stack.parameters", "stack.stack_user_project_id"),
     "preview_unknown_type": ("$",),
-    "resource_group": (*_RESOURCE, "resource.links.2.rel"),
     "resource_thing": (*_RESOURCE, "resource.links.2.rel"),
-    "resource_child": _RESOURCE,
+    "resource_group": (*_RESOURCE, "resource.links.2.rel", "resource.attributes"),
+    # an OS::Heat::Stack: no nested link, its stack shown as "show"
+    "resource_child": (
+        *_RESOURCE,
+        "resource.links",
+        "resource.attributes.stack_status",
+        "resource.attributes.outputs",
+        "resource.attributes.parameters.greeting",
+    ),
     "show_group": ("stack.stack_status", "stack.parent"),
     "environment_nesting": ("$",),
     "files_nesting": ("$",),
@@ -38,6 +51,7 @@ EXCHANGES = [
     ("nested", "show_group"),
     ("nested", "resources_group"),
     ("nested", "resources_group_depth1"),
+    ("nested", "resource_group"),
     ("nested", "events_group_depth1"),
     ("nested", "list_show_nested"),
     ("nested", "list_not_nested"),
@@ -47,6 +61,7 @@ EXCHANGES = [
     ("nested", "show_nesting"),
     ("nested", "resources_nesting_depth2"),
     ("nested", "resource_thing"),
+    ("nested", "resource_child"),
     ("nested", "environment_nesting"),
     ("nested", "files_nesting"),
     ("nested", "events_nesting_depth1"),

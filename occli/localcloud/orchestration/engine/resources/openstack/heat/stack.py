@@ -260,6 +260,14 @@ class RemoteStack(resource.Resource):
     def get_reference_id(self) -> str:
         return str(self.resource_id) if self.resource_id is not None else str(self.name)
 
+    def show(self) -> Any:
+        """The stack as the Heat API shows it (Heat's ``_show_resource`` of
+        the ``stacks`` entity: heatclient's ``stacks.get``)."""
+        if self.resource_id is None:
+            return None
+        path = "/stacks/%s/%s" % (self.physical_resource_name(), self.resource_id)
+        return self.client().get("orchestration", path).body["stack"]
+
     def _resolve_attribute(self, name: str) -> Any:
         if self.resource_id is None:
             return None
