@@ -18,6 +18,8 @@ holds the write lock between steps; ``data()`` and ``metadata_get()`` read
 afresh, so a signal another thread served is seen on the next tick.
 """
 
+import base64
+import uuid
 from collections.abc import Callable
 from collections.abc import Mapping
 from typing import Any
@@ -45,6 +47,14 @@ INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPSHOT, CHECK 
     "CHECK",
 )
 IN_PROGRESS, FAILED, COMPLETE = "IN_PROGRESS", "FAILED", "COMPLETE"
+
+
+def short_id(source: str) -> str:
+    """The 12 lower-case characters Heat derives from a resource's uuid
+    (``heat/common/short_id.py`` get_id: the uuid's 60 random "time" bits,
+    base32-encoded)."""
+    bits = (uuid.UUID(source).time << 4) & (2**64 - 1)
+    return base64.b32encode(bits.to_bytes(8, "big"))[:12].decode("ascii").lower()
 
 
 class UpdateReplace(Exception):
@@ -280,7 +290,7 @@ class Resource:
     def physical_resource_name(self) -> str:
         """``<stack name>-<resource name>-<short id>`` as Heat names what it
         makes (``resource.py:1864``, 255 characters at most)."""
-        short = (self.uuid or "").replace("-", "")[:12] or "000000000000"
+        short = short_id(self.uuid) if self.uuid else "000000000000"
         return ("%s-%s-%s" % (self.stack.name, self.name, short))[-255:]
 
     # -- functions --------------------------------------------------------
@@ -370,6 +380,27 @@ class Resource:
         """Take a signal (``POST …/signal``); what it returns is the
         signal's event reason, as Heat's are."""
         raise NotImplementedError
+
+    def signal(self, details: Any = None) -> Any:
+        """Handle a signal sent through the API and record its SIGNAL event
+        in the current status (heat/engine/resource.py ``_handle_signal``):
+        "Signal: <reason>" with handle_signal's reason, else a summary of
+        ``details``. What handle_signal returned."""
+        result = self.handle_signal(details)
+        if result:
+            reason = "Signal: %s" % result
+        elif details is None:
+            reason = "No signal details provided"
+        elif isinstance(details, str):
+            reason = details
+        elif isinstance(details, dict) and all(
+            k in details for k in ("previous", "current", "reason")
+        ):
+            reason = "alarm state changed from %(previous)s to %(current)s (%(reason)s)" % details
+        else:
+            reason = "Unknown"
+        self.stack.add_event(self, "SIGNAL", self.status, reason)
+        return result
 
     def handle_adopt(self, resource_data: Mapping[str, Any]) -> None:
         """Take over an existing physical resource (``stack adopt``)."""

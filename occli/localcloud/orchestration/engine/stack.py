@@ -275,9 +275,11 @@ class Stack:
             stacks.set_metadata(db, rid, value)
 
     def add_event(self, resource: Resource, action: str, status: str, reason: str) -> None:
+        # heat/engine/resource.py _add_event: the physical id, else the name
+        # the resource gives what it makes
         self._event(
             resource.name,
-            resource.resource_id,
+            resource.resource_id or resource.physical_resource_name(),
             resource.type_name,
             action,
             status,
