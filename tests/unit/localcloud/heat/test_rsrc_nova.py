@@ -134,7 +134,7 @@ def test_software_config_poll_temp_url_serves_the_metadata(cloud, ctx):
     stack_id, row = run(cloud, ctx, "agent", template)
     assert (row["action"], row["status"]) == ("CREATE", "COMPLETE"), row["status_reason"]
     occ = outputs(cloud, ctx, row)["occ"]
-    assert occ["collectors"] == ["request", "local"]
+    assert occ["collectors"] == ["ec2", "request", "local"]
     url = occ["request"]["metadata_url"]
     assert url.startswith(cloud.url + "/v1/AUTH_%s/" % ctx.project_id)
     # what os-collect-config reads: the metadata, without any token

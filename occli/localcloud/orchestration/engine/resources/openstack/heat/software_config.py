@@ -117,6 +117,12 @@ class SoftwareConfig(resource.Resource):
         """What ``POST /software_configs`` gets (subclasses build theirs)."""
         body = {key: self.properties[key] for key in self.properties_schema}
         body["name"] = self.physical_resource_name()
+        # Heat reads each input and output through Properties twice (the
+        # resource's, then software_config_io's IOConfig): a description
+        # left out comes back as the STRING's empty value
+        for key in (self.INPUTS, self.OUTPUTS):
+            if body.get(key):
+                body[key] = [dict(io, description=io.get("description") or "") for io in body[key]]
         return body
 
     def handle_create(self) -> None:

@@ -42,6 +42,7 @@ class Server(server_base.BaseServer, server_network_mixin.ServerNetworkMixin):
     attributes_schema = ATTRIBUTES_SCHEMA
     default_client_name = "compute"
     signal_supported = False
+    default_collectors = ("ec2",)  # heat's Server.__init__
 
     # -- validation ---------------------------------------------------------
 

@@ -58,6 +58,10 @@ def reduce_physical_resource_name(name: str, limit: int) -> str:
 class BaseServer(resource.Resource):
     """The server parts that do not depend on Nova."""
 
+    # the collectors os-collect-config runs before the transport's
+    # (Heat's ``default_collectors``: none here, ``ec2`` for Nova servers)
+    default_collectors: tuple[str, ...] = ()
+
     def _server_name(self) -> str:
         return self.properties["name"] or reduce_physical_resource_name(
             self.physical_resource_name(), MAX_SERVER_NAME_LENGTH
@@ -95,7 +99,7 @@ class BaseServer(resource.Resource):
         POLL_TEMP_URL, the metadata into its Swift object)."""
         meta["deployments"] = meta.get("deployments", [])
         occ = meta["os-collect-config"] = meta.get("os-collect-config", {})
-        collectors: list[str] = []
+        collectors = list(self.default_collectors)
         occ["collectors"] = collectors
         for key in ("heat", "zaqar", "cfn", "request"):
             if isinstance(occ.get(key), dict):
