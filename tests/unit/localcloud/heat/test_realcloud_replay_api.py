@@ -242,3 +242,15 @@ def test_a_tag_list_is_refused_without_text(replayed):
     _, local, _ = replayed("lifecycle")
     error = local["create_tags_as_list"]["body"]["error"]
     assert error == {"type": "AttributeError", "traceback": None}
+
+
+@pytest.mark.parametrize("name", ["preview_update_patch", "preview_update_put"])
+def test_update_preview_buckets(replayed, name):
+    """Each resource in the bucket Heat's ``preview_update_stack`` puts it
+    in (the PUT replaces ``rand`` and updates ``slow`` in place)."""
+    recorded, local, _ = replayed("lifecycle")
+    buckets = [
+        {k: sorted(r["resource_name"] for r in v) for k, v in body["resource_changes"].items()}
+        for body in (recorded["exchanges"][name]["body"], local[name]["body"])
+    ]
+    assert buckets[1] == buckets[0]
