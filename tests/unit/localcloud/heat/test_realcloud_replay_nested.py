@@ -6,11 +6,10 @@ one in status, ``Location``, ``error.type`` and message (ids as
 placeholders), body key paths and JSON types, and the values ``VALUES``
 names; a preview's outputs and resources are compared by value too.
 
-Left out: ``show_group_inner``, the group's nested stack itself. Heat's
-group writes one output into that template for each attribute of the
-group its parent's template reads (``_nested_output_defns``:
-``resource.0.value``, ``refs``, ``value``) besides ``refs_map``; the local
-group writes ``refs_map`` only and reads the others from the members.
+``show_group_inner`` is the group's nested stack itself: one output for
+each attribute of the group its parent's template reads
+(``_nested_output_defns``: ``resource.0.value``, ``refs``, ``value``)
+besides ``refs_map``, compared by key (Heat's order is a set's).
 """
 
 import json
@@ -55,6 +54,7 @@ EXCHANGES = [
     ("nested", "events_group_depth1"),
     ("nested", "list_show_nested"),
     ("nested", "list_not_nested"),
+    ("nested", "show_group_inner"),
     ("nested", "resources_group_inner"),
     ("nested", "delete_inner_directly"),
     ("nested", "create_nesting"),
@@ -145,3 +145,17 @@ def test_preview_values(replayed, name):
     by_key = [{o["output_key"]: o for o in s["outputs"]} for s in (real, here)]
     assert by_key[1] == by_key[0]
     assert _previews(here["resources"]) == _previews(real["resources"])
+
+
+def test_group_inner_outputs(replayed):
+    """The group's nested stack has Heat's outputs, each the members'
+    values the parent's outputs show."""
+    recorded, local, _ = replayed("nested")
+    shown = [
+        e["show_group_inner"]["body"]["stack"]["outputs"] for e in (recorded["exchanges"], local)
+    ]
+    keys = [sorted((o["output_key"], o["description"]) for o in s) for s in shown]
+    assert keys[1] == keys[0]
+    here = {o["output_key"]: o["output_value"] for o in shown[1]}
+    assert here["refs"] == here["value"] == [here["refs_map"][n] for n in ("0", "1", "2")]
+    assert here["resource.0.value"] == here["refs_map"]["0"]

@@ -285,7 +285,6 @@ def test_attribute_refusals_are_output_errors(cloud, ctx):
             {
                 "all": {"value": {"get_attr": ["group", "attributes"]}},
                 "missing": {"value": {"get_attr": ["group", "resource.9"]}},
-                "unknown": {"value": {"get_attr": ["group", "nope"]}},
             },
         ),
     )
@@ -293,5 +292,18 @@ def test_attribute_refusals_are_output_errors(cloud, ctx):
     out = outputs(cloud, ctx, stack_id)
     assert out["all"] == "The Referenced Attribute (group attributes) is incorrect."
     assert out["missing"] == "Member '9' not found in group resource 'group'."
-    # a member attribute that the members do not have: the member's refusal
-    assert out["unknown"] == "The Referenced Attribute (0 nope) is incorrect."
+
+
+def test_member_attribute_members_lack_refused(cloud, ctx):
+    """A member attribute the members do not have: the nested template's
+    output for it fails the group's validation (Heat's
+    ``validate_nested_stack`` validates the outputs it writes)."""
+    unknown = {"value": {"get_attr": ["group", "nope"]}}
+    template = tmpl({"group": group(count=1)}, {"unknown": unknown})
+    with pytest.raises(errors.BadRequest) as refused:
+        create(cloud, ctx, "grp-unknown", template)
+    assert refused.value.extra["type"] == "StackValidationFailed"
+    assert refused.value.message == (
+        "resources.group<nested_stack>.outputs.nope.value[0].get_attr: "
+        "The Referenced Attribute (0 nope) is incorrect."
+    )

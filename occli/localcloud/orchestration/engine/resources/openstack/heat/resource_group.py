@@ -5,7 +5,9 @@ The nested template has one resource per member, named ``"0"``,
 ``"1"``, … (names removed by ``removal_policies`` are never reused: they
 are kept in the resource data ``name_blacklist``), each made of
 ``resource_def`` with ``index_var`` (``%index%``) in its property strings
-replaced by the member's name, and Heat's ``refs_map`` output. An update
+replaced by the member's name, and Heat's outputs: one for each attribute
+of the group the parent's template reads (``_nested_output_defns``:
+``resource.0.value``, ``refs``, ``value``, …) and ``refs_map``. An update
 that changes ``count`` or ``resource_def`` updates the nested stack: new
 members are created, members beyond the count (the highest names first)
 or named by a removal policy deleted, changed ones updated or replaced as
@@ -26,6 +28,7 @@ from typing import Any
 from occli.localcloud import errors
 from occli.localcloud.orchestration.engine import attributes
 from occli.localcloud.orchestration.engine import constraints
+from occli.localcloud.orchestration.engine import functions
 from occli.localcloud.orchestration.engine import properties
 from occli.localcloud.orchestration.engine import support
 from occli.localcloud.orchestration.engine.resources.openstack.heat import stack_resource
@@ -245,14 +248,90 @@ class ResourceGroup(stack_resource.StackResource):
             member["metadata"] = copy.deepcopy(res_def[self.RESOURCE_DEF_METADATA])
         return member
 
+    def referenced_attrs(self) -> list[Any]:
+        """The attributes of this group the parent's template reads, in the
+        order they appear (resources' properties and metadata, then
+        outputs): a name, or ``(name, *path)`` when a path follows; every
+        attribute but ``show`` for a ``get_attr`` naming no attribute
+        (Heat's ``Resource.referenced_attrs``, ``GetAtt.dep_attrs``)."""
+        parent = self.parent
+        version = functions.canonical(parent.t.version)
+        table = functions.TABLES[version]
+        found: list[Any] = []
+
+        def walk(node: Any) -> None:
+            if isinstance(node, Mapping):
+                if len(node) == 1:
+                    name, args = next(iter(node.items()))
+                    if table.get(name, "").startswith("GetAtt") and functions.is_list(args):
+                        add(args)
+                for value in node.values():
+                    walk(value)
+            elif functions.is_list(node):
+                for value in node:
+                    walk(value)
+
+        def add(args: list[Any]) -> None:
+            try:
+                resolved = parent.resolve(list(args)) if args else []
+            except (errors.Error, functions.Invalid, ValueError):
+                # Heat ignores an attribute it cannot work out
+                return
+            if not resolved or resolved[0] != self.name:
+                return
+            if len(resolved) == 1:
+                attrs: list[Any] = list(self.ATTRIBUTES)
+            elif len(resolved) == 2:
+                attrs = [resolved[1]]
+            else:
+                attrs = [tuple(resolved[1:])]
+            found.extend(a for a in attrs if a not in found)
+
+        for definition in parent.definitions.values():
+            walk(definition.properties)
+            walk(definition.metadata)
+        for output in parent.t.outputs(parent).values():
+            walk(output["value"])
+        return found
+
+    def _attribute_output_name(self, *attr_path: Any) -> str:
+        if attr_path[0] == self.REFS:
+            return self.REFS
+        return ", ".join(str(a) for a in attr_path)
+
+    def _nested_output_defns(self, names: list[str]) -> dict[str, dict[str, Any]]:
+        """The nested template's outputs: one for each attribute of the
+        group its parent reads (a member's attribute, each member's, the
+        members' references), then ``refs_map`` (Heat's
+        ``_nested_output_defns``), so a group's attributes are its nested
+        stack's outputs."""
+        found: dict[str, dict[str, Any]] = {}
+        for attr in self.referenced_attrs():
+            key, path = (attr, []) if isinstance(attr, str) else (attr[0], list(attr[1:]))
+            output_name = self._attribute_output_name(key, *path)
+            value: Any = None
+            if key.startswith("resource."):
+                parts = key.split(".", 2)
+                attr_path = parts[2:] + path
+                if attr_path and parts[1] in names:
+                    value = {"get_attr": [parts[1], *attr_path]}
+            elif key == self.ATTR_ATTRIBUTES and path:
+                value = {n: {"get_attr": [n, *path]} for n in names}
+            elif key not in self.ATTRIBUTES:
+                value = [{"get_attr": [n, key, *path]} for n in names]
+            if key == self.REFS:
+                value = [{"get_resource": n} for n in names]
+            if value is not None:
+                found[output_name] = {"value": value}
+        found[self.REFS_MAP] = {"value": {n: {"get_resource": n} for n in names}}
+        return found
+
     def _assemble_nested(self, names: list[str], include_all: bool = False) -> dict[str, Any]:
         res_def = self.get_resource_def(include_all)
         return {
             "heat_template_version": NESTED_TEMPLATE_VERSION,
             "resources": {n: self.build_resource_definition(n, res_def) for n in names},
-            "outputs": {
-                self.REFS_MAP: {"value": {n: {"get_resource": n} for n in names}},
-            },
+            "outputs": self._nested_output_defns(names),
         }
 
     def child_template(self) -> dict[str, Any]:
