@@ -10,8 +10,8 @@ data writes the agent's polling config into the resource metadata
 until Nova no longer has it. Updates in place as Heat makes them: name,
 metadata, tags, admin password, flavor (resize, then confirm), image
 (rebuild), user data (with ``user_data_update_policy: REBUILD``),
-software config transport. A change of ``networks`` replaces the server
-(Heat attaches and detaches interfaces instead).
+software config transport, networks (interfaces detached and attached:
+:mod:`.server_network_mixin`).
 """
 
 import base64
@@ -299,8 +299,6 @@ class Server(server_base.BaseServer, server_network_mixin.ServerNetworkMixin):
         ):
             if key in prop_diff and (after[policy] or before[policy]) in replace:
                 raise resource.UpdateReplace(self.name)
-        if "networks" in prop_diff:
-            raise resource.UpdateReplace(self.name)
         if "metadata" in tmpl_diff:
             self.update_metadata_from_template(json_snippet.get("metadata") or {})
         if server_base.SOFTWARE_CONFIG_TRANSPORT in prop_diff:
@@ -321,6 +319,8 @@ class Server(server_base.BaseServer, server_network_mixin.ServerNetworkMixin):
                 clients, "PUT", path, {"server": {"name": after["name"] or self._server_name()}}
             )
         steps: list[dict[str, Any]] = []
+        if "networks" in prop_diff:
+            steps += self._update_networks(after)
         if "flavor" in prop_diff:
             flavor = cp.find_flavor_id(clients, after["flavor"])
             steps += [{"action": "resize", "flavor": flavor}, {"action": "confirm"}]
@@ -337,6 +337,21 @@ class Server(server_base.BaseServer, server_network_mixin.ServerNetworkMixin):
             )
         return steps
 
+    def _update_networks(self, after: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """A detach step for each port to remove, an attach step for each
+        interface to add (Heat's ``_update_networks``). The engine hands
+        ``handle_update`` the new properties only, so the old entries are
+        the server's interfaces (:meth:`interface_networks`)."""
+        interfaces = self._interfaces()
+        remove, add = self.calculate_networks(
+            self.interface_networks(interfaces),
+            after["networks"],
+            interfaces,
+            after["security_groups"],
+        )
+        steps: list[dict[str, Any]] = [{"action": "detach", "port": p} for p in remove]
+        return steps + [{"action": "attach", **args} for args in add]
+
     def check_update_complete(self, handler_data: Any) -> bool:
         """Run the steps in order, one call per tick, each to its end."""
         for step in handler_data or []:
@@ -352,7 +367,9 @@ class Server(server_base.BaseServer, server_network_mixin.ServerNetworkMixin):
     def _start_step(self, step: dict[str, Any]) -> bool:
         clients = self.client()
         path = "/servers/%s/action" % self.resource_id
-        if step["action"] == "resize":
+        if step["action"] in ("detach", "attach"):
+            self._start_interface_step(step)
+        elif step["action"] == "resize":
             cp.nova(clients, "POST", path, {"resize": {"flavorRef": step["flavor"]}})
         elif step["action"] == "confirm":
             server = cp.fetch_server(clients, str(self.resource_id)) or {}
@@ -375,7 +392,49 @@ class Server(server_base.BaseServer, server_network_mixin.ServerNetworkMixin):
             cp.nova(clients, "POST", path, {"rebuild": body})
         return True
 
+    def _start_interface_step(self, step: dict[str, Any]) -> None:
+        """Nova's interface detach (a port already gone counts as
+        detached) or attach (a port Nova makes given the security groups
+        afterwards, as Heat's ``interface_attach``)."""
+        clients = self.client()
+        path = "/servers/%s/os-interface" % self.resource_id
+        if step["action"] == "detach":
+            clients.delete_ignoring_not_found("compute", "%s/%s" % (path, step["port"]))
+            return
+        attachment: dict[str, Any] = {}
+        if step["port_id"]:
+            attachment["port_id"] = step["port_id"]
+        if step["net_id"]:
+            attachment["net_id"] = step["net_id"]
+        if step["fip"]:
+            attachment["fixed_ips"] = [{"ip_address": step["fip"]}]
+        made = cp.nova(clients, "POST", path, {"interfaceAttachment": attachment})
+        port_id = made["interfaceAttachment"]["port_id"]
+        if not step["port_id"] and step.get("security_groups"):
+            clients.put(
+                "network",
+                "/v2.0/ports/%s" % port_id,
+                {"port": {"security_groups": step["security_groups"]}},
+            )
+
+    def _interface_step_done(self, step: dict[str, Any]) -> bool:
+        """A detached port no longer the server's; an attached one among
+        its interfaces (Heat's ``check_interface_detach``/``_attach``)."""
+        if step["action"] == "detach":
+            try:
+                port = self.client().get("network", "/v2.0/ports/%s" % step["port"]).body
+            except ClientError as exc:
+                if exc.not_found:
+                    return True
+                raise
+            return bool(port["port"].get("device_id") != self.resource_id)
+        if not step["port_id"]:
+            return True
+        return step["port_id"] in {i["port_id"] for i in self._interfaces()}
+
     def _step_done(self, step: dict[str, Any]) -> bool:
+        if step["action"] in ("detach", "attach"):
+            return self._interface_step_done(step)
         server = cp.fetch_server(self.client(), str(self.resource_id))
         if server is None:
             return False

@@ -7,16 +7,29 @@ resource makes itself (``<server>-port-<n>``, its id kept in the
 ``floating_ip`` entry is associated to that port. The ``addresses``
 attribute is Heat's: Neutron's ports of the server, their fixed and
 floating addresses, each with its port, subnets and network.
+
+A change of ``networks`` is made in place as Heat makes it
+(:meth:`ServerNetworkMixin.calculate_networks`): the old entries are
+matched to the server's interfaces, entries in both the old and the new
+list are left alone, the ports of the other old ones detached (an
+internal port deleted), the other new ones attached (an internal port
+made first). The old entries are the server's interfaces (the engine
+gives the new properties only), so an entry kept with a ``floating_ip``,
+``port_extra_properties`` or ``tag`` is detached and attached again, and
+Heat's in-place update of an internal port whose
+``port_extra_properties`` alone changed is not made.
 """
 
 import ipaddress
 import json
 from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
 from occli.localcloud import errors
 from occli.localcloud.orchestration.engine.clients import ClientError
 from occli.localcloud.orchestration.engine.resources.openstack.neutron import neutron
+from occli.localcloud.orchestration.engine.resources.openstack.nova import client_plugin as cp
 
 # the keys of one ``networks`` entry (heat's _NETWORK_KEYS)
 NETWORK_UUID, NETWORK_ID, NETWORK_FIXED_IP, NETWORK_PORT = ("uuid", "network", "fixed_ip", "port")
@@ -27,6 +40,25 @@ NETWORK_SUBNET, NETWORK_PORT_EXTRA, NETWORK_FLOATING_IP = (
 )
 ALLOCATE_NETWORK, NIC_TAG = "allocate_network", "tag"
 NETWORKS = "networks"
+NETWORK_KEYS = (
+    NETWORK_UUID,
+    NETWORK_ID,
+    NETWORK_FIXED_IP,
+    NETWORK_PORT,
+    NETWORK_SUBNET,
+    NETWORK_PORT_EXTRA,
+    NETWORK_FLOATING_IP,
+    ALLOCATE_NETWORK,
+    NIC_TAG,
+)
+# what an interface of the server says of a network entry
+IFACE_MANAGED_KEYS = (NETWORK_PORT, NETWORK_ID, NETWORK_FIXED_IP, NETWORK_SUBNET)
+NETWORK_AUTO = "auto"
+
+
+class UnableToAutoAllocateNetwork(Exception):
+    """Heat's ``exception.UnableToAutoAllocateNetwork`` (its name is the
+    failure's type)."""
 
 
 class ServerNetworkMixin:
@@ -127,11 +159,14 @@ class ServerNetworkMixin:
         self._data_update_ports(port["id"], "add")
         return str(port["id"])
 
-    def _delete_internal_ports(self) -> None:
+    def _delete_internal_port(self, port_id: str) -> None:
         clients = self.client()  # type: ignore[attr-defined]
+        clients.delete_ignoring_not_found("network", "/v2.0/ports/%s" % port_id)
+        self._data_update_ports(port_id, "delete")
+
+    def _delete_internal_ports(self) -> None:
         for port in self._data_get_ports():
-            clients.delete_ignoring_not_found("network", "/v2.0/ports/%s" % port["id"])
-            self._data_update_ports(port["id"], "delete")
+            self._delete_internal_port(port["id"])
         self.data_delete("internal_ports")  # type: ignore[attr-defined]
 
     def _build_nics(
@@ -188,19 +223,238 @@ class ServerNetworkMixin:
                 type="StackValidationFailed",
             )
 
-    def _floating_ips_disassociate(self) -> None:
+    # -- networks updated in place ------------------------------------------
+
+    def _translated(self, net: Mapping[str, Any]) -> dict[str, Any]:
+        """An entry with its network, subnet and port as ids, ``uuid`` as
+        ``network`` and every key present (Heat's translation rules and
+        ``_exclude_not_updated_networks`` padding)."""
         clients = self.client()  # type: ignore[attr-defined]
+        found: dict[str, Any] = {key: net.get(key) or None for key in NETWORK_KEYS}
+        if found[NETWORK_UUID] and not found[NETWORK_ID]:
+            found[NETWORK_ID] = found[NETWORK_UUID]
+        found[NETWORK_UUID] = None
+        for key, entity in ((NETWORK_ID, "network"), (NETWORK_SUBNET, "subnet")):
+            if found[key]:
+                found[key] = neutron.find_resourceid_by_name_or_id(clients, entity, found[key])
+        if found[NETWORK_PORT]:
+            found[NETWORK_PORT] = neutron.find_resourceid_by_name_or_id(
+                clients, "port", found[NETWORK_PORT]
+            )
+        return found
+
+    def _interfaces(self) -> list[dict[str, Any]]:
+        """The server's interfaces (Nova's os-interface list)."""
+        path = "/servers/%s/os-interface" % self.resource_id  # type: ignore[attr-defined]
+        return list(cp.nova(self.client(), "GET", path)["interfaceAttachments"])  # type: ignore[attr-defined]
+
+    @staticmethod
+    def interface_networks(interfaces: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A ``networks`` entry for each interface: its port, network, first
+        address and subnet (the keys an interface tells)."""
+        found = []
+        for iface in interfaces:
+            fixed = (iface.get("fixed_ips") or [{}])[0]
+            net = {key: None for key in NETWORK_KEYS}
+            net.update(
+                {
+                    NETWORK_PORT: iface["port_id"],
+                    NETWORK_ID: iface["net_id"],
+                    NETWORK_FIXED_IP: fixed.get("ip_address"),
+                    NETWORK_SUBNET: fixed.get("subnet_id"),
+                }
+            )
+            found.append(net)
+        return found
+
+    @staticmethod
+    def _net_is_subset(subset: Mapping[str, Any], superset: Mapping[str, Any]) -> bool:
+        return all(k in superset and superset[k] == v for k, v in subset.items())
+
+    def _find_best_match(
+        self, existing: list[dict[str, Any]], specified: Mapping[str, Any]
+    ) -> dict[str, Any] | None:
+        """The entry of ``existing`` ``specified`` describes: the same port,
+        else the same fixed address, else the one with most keys alike."""
+        for key in (NETWORK_PORT, NETWORK_FIXED_IP):
+            if specified.get(key) is not None:
+                return next(
+                    (
+                        e
+                        for e in existing
+                        if e[key] == specified[key] and self._net_is_subset(specified, e)
+                    ),
+                    None,
+                )
+        best, matches = None, 0
+        for candidate in existing:
+            if self._net_is_subset(specified, candidate):
+                num = sum(1 for k, v in specified.items() if candidate.get(k) == v)
+                if num > matches:
+                    best, matches = candidate, num
+        return best
+
+    def update_networks_matching_iface_port(
+        self, old_nets: list[dict[str, Any]], interfaces: list[dict[str, Any]]
+    ) -> None:
+        """Each old entry completed with the port, network, address and
+        subnet of the interface it describes."""
+        props = [
+            {k: v for k, v in net.items() if k in IFACE_MANAGED_KEYS}
+            for net in self.interface_networks(interfaces)
+        ]
+        for old_net in old_nets:
+            if old_net[NETWORK_PORT] is None:
+                old_net[NETWORK_ID] = self._get_network_id(old_net)
+            reduced = {
+                k: v for k, v in old_net.items() if k in IFACE_MANAGED_KEYS and v is not None
+            }
+            match = self._find_best_match(props, reduced)
+            if match is not None:
+                old_net.update(match)
+                props.remove(match)
+
+    def _exclude_not_updated_networks(
+        self,
+        old_nets: list[dict[str, Any]],
+        new_nets: list[dict[str, Any]],
+        interfaces: list[dict[str, Any]],
+    ) -> list[dict[str, Any]]:
+        """The entries in both lists, taken out of both."""
+        self.update_networks_matching_iface_port(old_nets, interfaces)
+        kept = []
+        for new_net in list(new_nets):
+            reduced = {
+                k: v for k, v in new_net.items() if k not in IFACE_MANAGED_KEYS or v is not None
+            }
+            match = self._find_best_match(old_nets, reduced)
+            if match is not None:
+                kept.append(match)
+                new_nets.remove(new_net)
+                old_nets.remove(match)
+        return kept
+
+    def _available_network(self, security_groups: list[str] | None) -> dict[str, Any]:
+        """``allocate_network: auto``: the project's only network."""
+        clients = self.client()  # type: ignore[attr-defined]
+        project = self.stack.project_id  # type: ignore[attr-defined]
+        nets = clients.get(
+            "network",
+            "/v2.0/networks",
+            query={"tenant_id": project, "shared": "False", "admin_state_up": "True"},
+        ).body["networks"]
+        nets += clients.get("network", "/v2.0/networks", query={"shared": "True"}).body["networks"]
+        if not nets:
+            # Heat's _auto_allocate_network: the local Neutron has no
+            # auto-allocated-topology API, so its refusal propagates
+            topology = "/v2.0/auto-allocated-topology/%s" % project
+            nets = [clients.get("network", topology).body["auto_allocated_topology"]]
+        if len(nets) > 1:
+            raise UnableToAutoAllocateNetwork(
+                "Unable to automatically allocate a network: Multiple possible networks found."
+            )
+        attach: dict[str, Any] = {"port_id": None, "net_id": nets[0]["id"], "fip": None}
+        if security_groups:
+            attach["security_groups"] = neutron.get_secgroup_uuids(clients, security_groups)
+        return attach
+
+    def _calculate_remove_ports(
+        self,
+        old_nets: list[dict[str, Any]],
+        new_nets: list[dict[str, Any]],
+        interfaces: list[dict[str, Any]],
+    ) -> tuple[list[str], list[dict[str, Any]]]:
+        """The ports to detach (an internal one deleted now, a floating IP
+        of a removed entry disassociated) and the entries left alone."""
+        if not old_nets or any(n.get(ALLOCATE_NETWORK) for n in old_nets):
+            return [i["port_id"] for i in interfaces], []
+        kept = self._exclude_not_updated_networks(old_nets, new_nets, interfaces)
+        internal = {p["id"] for p in self._data_get_ports()}
+        remove = []
+        for net in old_nets:
+            port_id = net.get(NETWORK_PORT)
+            if port_id:
+                remove.append(port_id)
+                if port_id in internal:
+                    self._delete_internal_port(port_id)
+            if net.get(NETWORK_FLOATING_IP):
+                self._floating_ip_disassociate(net[NETWORK_FLOATING_IP])
+        return remove, kept
+
+    def _calculate_add_nets(
+        self,
+        new_nets: list[dict[str, Any]],
+        kept: list[dict[str, Any]],
+        security_groups: list[str] | None,
+    ) -> list[dict[str, Any]]:
+        """The interfaces to attach: ``port_id`` (an internal port made
+        now) or ``net_id`` with its ``fip``; the first free network when
+        no entry is left."""
+        clients = self.client()  # type: ignore[attr-defined]
+        sg_ids = neutron.get_secgroup_uuids(clients, security_groups) if security_groups else None
+        if not new_nets and not kept:
+            return [{"port_id": None, "net_id": None, "fip": None, "security_groups": sg_ids}]
+        add = []
+        for idx, net in enumerate(new_nets):
+            attach: dict[str, Any] = {"port_id": None, "net_id": None, "fip": None}
+            if net.get(NETWORK_PORT):
+                attach["port_id"] = net[NETWORK_PORT]
+            elif net.get(NETWORK_SUBNET) or net.get(NETWORK_PORT_EXTRA):
+                attach["port_id"] = self._create_internal_port(net, idx, security_groups)
+            if not attach["port_id"]:
+                attach["net_id"] = self._get_network_id(net)
+                attach["security_groups"] = sg_ids
+            if attach["net_id"]:
+                attach["fip"] = net.get(NETWORK_FIXED_IP)
+            if net.get(NETWORK_FLOATING_IP) and attach["port_id"]:
+                fip: dict[str, Any] = {"port_id": attach["port_id"]}
+                if net.get(NETWORK_FIXED_IP):
+                    fip["fixed_ip_address"] = net[NETWORK_FIXED_IP]
+                clients.put(
+                    "network",
+                    "/v2.0/floatingips/%s" % net[NETWORK_FLOATING_IP],
+                    {"floatingip": fip},
+                )
+            add.append(attach)
+        return add
+
+    def calculate_networks(
+        self,
+        old_nets: Sequence[Mapping[str, Any]] | None,
+        new_nets: Sequence[Mapping[str, Any]] | None,
+        interfaces: list[dict[str, Any]],
+        security_groups: list[str] | None = None,
+    ) -> tuple[list[str], list[dict[str, Any]]]:
+        """Heat's ``calculate_networks``: (ports to detach, interfaces to
+        attach) turning the server's ``old_nets`` into ``new_nets``."""
+        new = [self._translated(n) for n in new_nets or []]
+        str_net = next((n[ALLOCATE_NETWORK] for n in new if n.get(ALLOCATE_NETWORK)), None)
+        if str_net:
+            remove = [i["port_id"] for i in interfaces]
+            add = [self._available_network(security_groups)] if str_net == NETWORK_AUTO else []
+            return remove, add
+        if not new and not old_nets:
+            return [], []
+        old = [self._translated(n) for n in old_nets or []]
+        remove, kept = self._calculate_remove_ports(old, new, interfaces)
+        return remove, self._calculate_add_nets(new, kept, security_groups)
+
+    def _floating_ip_disassociate(self, floating_ip: str) -> None:
+        clients = self.client()  # type: ignore[attr-defined]
+        try:
+            clients.put(
+                "network",
+                "/v2.0/floatingips/%s" % floating_ip,
+                {"floatingip": {"port_id": None}},
+            )
+        except ClientError as exc:
+            if not exc.not_found:
+                raise
+
+    def _floating_ips_disassociate(self) -> None:
         for net in self.properties.get(NETWORKS) or []:  # type: ignore[attr-defined]
             if net.get(NETWORK_FLOATING_IP):
-                try:
-                    clients.put(
-                        "network",
-                        "/v2.0/floatingips/%s" % net[NETWORK_FLOATING_IP],
-                        {"floatingip": {"port_id": None}},
-                    )
-                except ClientError as exc:
-                    if not exc.not_found:
-                        raise
+                self._floating_ip_disassociate(net[NETWORK_FLOATING_IP])
 
     # -- attributes ---------------------------------------------------------
 
