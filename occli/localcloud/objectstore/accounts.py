@@ -12,6 +12,7 @@ import json
 
 from occli.localcloud import common
 from occli.localcloud import errors
+from occli.localcloud.objectstore import metadata as metadata_
 
 QUOTAS = ("quota-bytes", "quota-count")
 # swift/common/middleware/account_quotas.py
@@ -36,9 +37,11 @@ def ensure(db, account):
 
 def update_metadata(db, account, set_, remove):
     """Drop the names in ``remove``, then set ``set_`` (an empty value
-    removes the name too, as in Swift)."""
+    removes the name too, as in Swift); BadRequest if the account would
+    then hold more than Swift's metadata limits."""
     ensure(db, account)
-    meta = _merged(metadata(db, account), set_, remove)
+    meta = metadata_.merged(metadata(db, account), set_, remove)
+    metadata_.check_stored(meta)
     db.execute(
         "UPDATE swift_accounts SET metadata = ? WHERE account = ?", (json.dumps(meta), account)
     )
@@ -55,23 +58,10 @@ def update_sysmeta(db, account, values):
     if not values:
         return
     ensure(db, account)
-    meta = _merged(sysmeta(db, account), values)
+    meta = metadata_.merged(sysmeta(db, account), values)
     db.execute(
         "UPDATE swift_accounts SET sysmeta = ? WHERE account = ?", (json.dumps(meta), account)
     )
-
-
-def _merged(meta, set_, remove=()):
-    """``meta`` without the names in ``remove``, then with ``set_`` (an
-    empty value removes its name)."""
-    for key in remove:
-        meta.pop(key, None)
-    for key, value in set_.items():
-        if value:
-            meta[key] = value
-        else:
-            meta.pop(key, None)
-    return meta
 
 
 def _quota(value, default):

@@ -9,6 +9,7 @@ import json
 from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.objectstore import accounts
+from occli.localcloud.objectstore import metadata as metadata_
 
 MAX_NAME_LENGTH = 256
 
@@ -27,18 +28,39 @@ def metadata(row):
     return json.loads(row["metadata"])
 
 
-def create(db, account, name):
-    """Create container ``name`` (and its account); False if it existed."""
+def acl(row):
+    """The container's ACLs: ``{"read"|"write": Swift's ACL string}``."""
+    return json.loads(row["acl"])
+
+
+def create(db, account, name, set_=None, remove=(), acls=None):
+    """Create container ``name`` (and its account), or update it as a PUT
+    on an existing one does (see :func:`update`); False if it existed."""
     if len(name) > MAX_NAME_LENGTH:
         text = "Container name length of %d longer than %d" % (len(name), MAX_NAME_LENGTH)
         raise errors.BadRequest(text, text=text)
     accounts.ensure(db, account)
-    return bool(
+    created = bool(
         db.execute(
             "INSERT OR IGNORE INTO swift_containers"
             " (account, name, metadata, created_at) VALUES (?, ?, '{}', ?)",
             (account, name, common.utcnow().timestamp()),
         ).rowcount
+    )
+    update(db, account, name, set_ or {}, remove, acls or {})
+    return created
+
+
+def update(db, account, name, set_, remove, acls):
+    """Merge metadata ``set_``/``remove`` and ``acls`` (``{"read"|"write":
+    value}``, an empty value removing it) into container ``name``
+    (NotFound; BadRequest past Swift's metadata limits)."""
+    row = get(db, account, name)
+    meta = metadata_.merged(metadata(row), set_, remove)
+    metadata_.check_stored(meta)
+    db.execute(
+        "UPDATE swift_containers SET metadata = ?, acl = ? WHERE account = ? AND name = ?",
+        (json.dumps(meta), json.dumps(metadata_.merged(acl(row), acls)), account, name),
     )
 
 

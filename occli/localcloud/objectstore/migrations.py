@@ -5,7 +5,8 @@ Step 2 moves object bytes out of the database (``swift_objects.body``
 BLOBs) into files (:mod:`.files`) and rebuilds the table without that
 column: it needs the cloud's files, so :func:`components` builds the
 ``(component, steps)`` pairs (every service's migrations shape) for them.
-Step 3 adds the accounts' system metadata (their quotas).
+Step 3 adds the accounts' system metadata (their quotas), step 4 the
+containers' ACLs (``X-Container-Read``/``-Write``).
 """
 
 from occli.localcloud.objectstore import files as files_
@@ -93,8 +94,12 @@ def move_bodies_to_files(files):
 # quota-count), which only the reseller admin sets
 _ACCOUNT_SYSMETA = "ALTER TABLE swift_accounts ADD COLUMN sysmeta TEXT NOT NULL DEFAULT '{}'"
 
+# Step 4: the containers' ACLs, {"read"|"write": Swift's ACL string}
+_CONTAINER_ACLS = "ALTER TABLE swift_containers ADD COLUMN acl TEXT NOT NULL DEFAULT '{}'"
+
 
 def components(files: files_.Files) -> tuple[tuple[str, list], ...]:
     """``(store component, steps)`` for a cloud whose object files are
     ``files``: every step, in order."""
-    return (("objectstore", [TABLES, move_bodies_to_files(files), _ACCOUNT_SYSMETA]),)
+    steps = [TABLES, move_bodies_to_files(files), _ACCOUNT_SYSMETA, _CONTAINER_ACLS]
+    return (("objectstore", steps),)

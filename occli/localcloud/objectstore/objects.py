@@ -92,6 +92,24 @@ def put(db, account, container, name, stored, content_type=None, meta=None):
     return now, old["file"] if old else None
 
 
+def post(db, account, container, name, meta, content_type=None):
+    """Replace the object's metadata with ``meta`` (Swift's object POST
+    keeps none of the old; empty values dropped) and, if given, its
+    ``content_type`` (NotFound if there is no such object)."""
+    obj = get(db, account, container, name)
+    db.execute(
+        "UPDATE swift_objects SET metadata = ?, content_type = ?"
+        " WHERE account = ? AND container = ? AND name = ?",
+        (
+            json.dumps({k: v for k, v in meta.items() if v}),
+            content_type or obj["content_type"],
+            account,
+            container,
+            name,
+        ),
+    )
+
+
 def delete(db, account, container, name):
     """Delete an object (NotFound if there is none); returns its file, to
     be removed once this commits."""

@@ -11,6 +11,7 @@ from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.app import Unauthenticated
 from occli.localcloud.objectstore import containers
+from occli.localcloud.objectstore import metadata
 from occli.localcloud.objectstore import tempurl
 
 # the paths of an account, a container and an object (regular expressions)
@@ -63,7 +64,8 @@ def iso_listing(ts):
 
 
 def meta_headers(environ, kind):
-    """``(set, remove)`` dicts of ``X-<kind>-Meta-*`` request headers."""
+    """``(set, remove)`` dicts of ``X-<kind>-Meta-*`` request headers
+    (BadRequest past Swift's limits on what a request sends)."""
     set_, remove = {}, set()
     prefix = "HTTP_X_%s_META_" % kind.upper()
     remove_prefix = "HTTP_X_REMOVE_%s_META_" % kind.upper()
@@ -72,6 +74,7 @@ def meta_headers(environ, kind):
             set_[key[len(prefix) :].lower().replace("_", "-")] = value
         elif key.startswith(remove_prefix):
             remove.add(key[len(remove_prefix) :].lower().replace("_", "-"))
+    metadata.check(kind.lower(), set_)
     return set_, remove
 
 

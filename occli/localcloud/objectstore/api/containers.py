@@ -1,6 +1,8 @@
-"""``/v1/AUTH_<project>/<container>``: PUT (201 created, 202 existing),
-HEAD/GET (counts, metadata, its objects' listing) and DELETE. The rules are
-in :mod:`occli.localcloud.objectstore.containers`."""
+"""``/v1/AUTH_<project>/<container>``: PUT (201 created, 202 existing;
+both take metadata and the ``X-Container-Read``/``-Write`` ACLs), POST
+(metadata and ACLs), HEAD/GET (counts, metadata, the ACLs for the owner,
+its objects' listing) and DELETE. The rules are in
+:mod:`occli.localcloud.objectstore.containers`."""
 
 from occli.localcloud.app import Response
 from occli.localcloud.objectstore import containers
@@ -10,13 +12,49 @@ from occli.localcloud.objectstore.api import common
 def register(service):
     service.swift_route("GET", common.CONTAINER, get_container)
     service.swift_route("PUT", common.CONTAINER, put_container)
+    service.swift_route("POST", common.CONTAINER, post_container)
     service.swift_route("DELETE", common.CONTAINER, delete_container)
+
+
+def _acl_headers(environ):
+    """``{"read"|"write": value}`` of the ACL headers a PUT or POST sends
+    (``""``: remove, as ``X-Remove-Container-<Read|Write>`` asks)."""
+    acls = {}
+    for kind in ("read", "write"):
+        value = environ.get("HTTP_X_CONTAINER_" + kind.upper())
+        if environ.get("HTTP_X_REMOVE_CONTAINER_" + kind.upper()):
+            value = ""
+        if value is not None:
+            acls[kind] = value
+    return acls
 
 
 def put_container(req):
     common.authorize(req)
-    created = containers.create(req.db, req.params["account"], req.params["container"])
+    set_, remove = common.meta_headers(req.environ, "container")
+    created = containers.create(
+        req.db,
+        req.params["account"],
+        req.params["container"],
+        set_,
+        remove,
+        _acl_headers(req.environ),
+    )
     return Response(201 if created else 202, raw=b"", content_type="text/html; charset=UTF-8")
+
+
+def post_container(req):
+    common.authorize(req)
+    set_, remove = common.meta_headers(req.environ, "container")
+    containers.update(
+        req.db,
+        req.params["account"],
+        req.params["container"],
+        set_,
+        remove,
+        _acl_headers(req.environ),
+    )
+    return Response(204)
 
 
 def get_container(req):
@@ -29,6 +67,8 @@ def get_container(req):
         "X-Timestamp": common.x_timestamp(row["created_at"]),
     }
     headers.update(common.meta_out("Container", containers.metadata(row)))
+    for kind, value in containers.acl(row).items():
+        headers["X-Container-%s" % kind.title()] = value
     headers = common.for_caller(headers, via)
     listing = common.listing(
         req,

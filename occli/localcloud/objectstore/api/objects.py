@@ -1,6 +1,7 @@
 """``/v1/AUTH_<project>/<container>/<object>``: HEAD/GET (streamed from the
 object's file; a temp URL may sign it), PUT (streamed to a file, then the
-metadata row; Etag and quota checks) and DELETE. PUT and DELETE are
+metadata row; Etag and quota checks), POST (its metadata replaced, as in
+Swift) and DELETE. PUT and DELETE are
 ``mode=None`` routes: the body streams with no transaction open, and each
 opens its own short ones. The rules are in
 :mod:`occli.localcloud.objectstore.objects`."""
@@ -13,6 +14,9 @@ from occli.localcloud.objectstore import objects
 from occli.localcloud.objectstore import tempurl
 from occli.localcloud.objectstore.api import common
 
+# swob's body of a 202 (an object POST's answer)
+ACCEPTED = "<html><h1>Accepted</h1><p>The request is accepted for processing.</p></html>"
+
 
 def register(service):
     # an object PUT streams its body with no transaction open, and writes
@@ -20,6 +24,7 @@ def register(service):
     # open their own transactions (mode None)
     service.swift_route("GET", common.OBJECT, get_object)
     service.swift_route("PUT", common.OBJECT, put_object, mode=None)
+    service.swift_route("POST", common.OBJECT, post_object)
     service.swift_route("DELETE", common.OBJECT, delete_object, mode=None)
 
 
@@ -56,6 +61,7 @@ def put_object(req):
         # the reseller admin is bound by no quota (account_quotas)
         bound = common.authorize(req, temp_url_ok=True) != "reseller"
         objects.check_name(name)
+        meta, _ = common.meta_headers(req.environ, "object")
         length = _body_length(req)
         containers.get(db, account, container)
         if bound:
@@ -63,7 +69,6 @@ def put_object(req):
     stored = files.store(_body(req, length))
     try:
         objects.check_etag(req.header("Etag"), stored.md5)
-        meta, _ = common.meta_headers(req.environ, "object")
         with req.cloud.store.transaction() as db:
             if bound:  # the bytes received, against what is stored now
                 _check_quota(req, db, account, stored.size)
@@ -90,6 +95,20 @@ def put_object(req):
             "X-Timestamp": common.x_timestamp(now),
         },
     )
+
+
+def post_object(req):
+    common.authorize(req)
+    meta, _ = common.meta_headers(req.environ, "object")
+    objects.post(
+        req.db,
+        req.params["account"],
+        req.params["container"],
+        req.params["object"],
+        meta,
+        req.header("Content-Type"),
+    )
+    return Response(202, raw=ACCEPTED, content_type="text/html; charset=UTF-8")
 
 
 def delete_object(req):

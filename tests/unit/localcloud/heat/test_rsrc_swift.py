@@ -152,3 +152,30 @@ def test_a_refused_container_name_fails_the_resource(cloud, ctx):
     )
     row = delete(cloud, ctx, stack_id)
     assert row["status"] == "COMPLETE", row["status_reason"]
+
+
+def test_heats_container_headers_reach_the_container(cloud, ctx):
+    template = tmpl(
+        {
+            "box": {
+                "type": "OS::Swift::Container",
+                "properties": {
+                    "name": "headed",
+                    "X-Container-Meta": {"Web-Index": "index.html"},
+                    "X-Container-Read": ".r:*",
+                    "X-Container-Write": "%s:*" % ctx.project_id,
+                },
+            }
+        },
+        {"head": {"value": {"get_attr": ["box", "HeadContainer"]}}},
+    )
+    stack_id, row = run(cloud, ctx, "headed", template)
+    assert row["status"] == "COMPLETE", row["status_reason"]
+    head = outputs(cloud, ctx, row)["head"]
+    assert head["x-container-meta-web-index"] == "index.html"
+    assert head["x-container-read"] == ".r:*"
+    assert head["x-container-write"] == "%s:*" % ctx.project_id
+    served = cloud.session("local").head(account_url(cloud, ctx) + "/headed").headers
+    assert served["X-Container-Meta-Web-Index"] == "index.html"
+    row = delete(cloud, ctx, stack_id)
+    assert row["status"] == "COMPLETE", row["status_reason"]

@@ -6,11 +6,8 @@ Created with ``PUT`` carrying Heat's headers (``X-Container-Meta-<key>``,
 posted; its reference is its name. A delete refuses a container that
 still holds objects unless ``PurgeOnDelete``, which deletes them one a
 tick first, as Heat does; a container already gone counts as deleted. The
-URL attributes are built from the object store's catalog URL.
-
-The local object store keeps no container metadata or ACLs yet (its PUT
-takes none of these headers): they are sent as Heat sends them and shown
-in ``HeadContainer`` once the store keeps them.
+URL attributes are built from the object store's catalog URL; the
+container's metadata and ACLs show in ``HeadContainer``.
 """
 
 from typing import Any
