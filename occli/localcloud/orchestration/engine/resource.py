@@ -340,7 +340,12 @@ class Resource:
     def handle_update(
         self, json_snippet: Mapping[str, Any], tmpl_diff: Mapping[str, Any], prop_diff: dict
     ) -> Any:
-        """Change the resource in place, or raise :class:`UpdateReplace`."""
+        """Change the resource in place, or raise :class:`UpdateReplace`.
+
+        Unlike Heat, ``self.properties`` here are already the new ones (the
+        engine updates the new definition's resource); what was before is
+        the physical resource and its data. ``prop_diff`` holds the new
+        values of the properties that changed."""
         if prop_diff:
             raise UpdateReplace(self.name)
         return None
