@@ -11,6 +11,7 @@ Names resolve with one request: an id-shaped value is read by id (a 404
 falls back to the name), anything else is listed with ``?name=``.
 """
 
+import builtins
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -120,6 +121,12 @@ class NeutronManager(base.Manager):
     def delete(self, resource: base.Resource | str) -> base.Result:
         """Delete; a :class:`~occli.base.Result`."""
         return self._delete(self._member_url(resource))
+
+    def set_tags(self, resource: base.Resource | str, tags: Iterable[str]) -> builtins.list[str]:
+        """Replace the resource's tags (Neutron's ``standard-attr-tag``
+        ``PUT …/tags``); the tags Neutron now holds."""
+        body = self._update(self._member_url(resource) + "/tags", {"tags": builtins.list(tags)})
+        return builtins.list(body.get("tags", ()))
 
     def find_resource(self, name_or_id: base.Resource | str, **filters: Any) -> base.Resource:
         """A resource by id or exact name, in one request: an id-shaped

@@ -6,8 +6,10 @@ they share.
 
 from collections.abc import Iterable
 from collections.abc import Iterator
+from collections.abc import Mapping
 
 from occli import base
+from occli import exceptions
 from occli.v2.network import base as neutron
 
 
@@ -62,6 +64,15 @@ class NetworkManager(neutron.NeutronManager):
         """Create a network (``admin_state_up``, ``shared``, …)."""
         return self._create_body(dict(attributes, name=name))
 
+    def update(self, network: base.Resource | str, **attributes: object) -> base.Resource:
+        """Change a network (``name``, ``admin_state_up``, ``shared``,
+        ``router:external``, ``mtu``, ``description``, …)."""
+        if not attributes:
+            raise exceptions.ValidationError(
+                "Nothing to change in network %s." % base.getid(network)
+            )
+        return self._update_body(network, attributes)
+
 
 class SubnetManager(neutron.NeutronManager):
     resource_class = Subnet
@@ -100,3 +111,60 @@ class SubnetManager(neutron.NeutronManager):
         if network is not None:
             filters["network_id"] = base.getid(network)
         return filters
+
+    def create(
+        self,
+        network: base.Resource | str,
+        cidr: str | None = None,
+        ip_version: int = 4,
+        name: str | None = None,
+        allocation_pools: Iterable[Mapping[str, str]] | None = None,
+        host_routes: Iterable[Mapping[str, str]] | None = None,
+        dns_nameservers: Iterable[str] | None = None,
+        **attributes: object,
+    ) -> base.Resource:
+        """Create a subnet on ``network`` (a Network or id): ``cidr``
+        unless a ``subnetpool_id`` gives the range; ``allocation_pools``
+        ``[{"start": …, "end": …}]``, ``host_routes``
+        ``[{"destination": …, "nexthop": …}]``; ``gateway_ip`` None for
+        none. See :meth:`check_create` for what is refused before
+        sending."""
+        self.check_create(cidr, ip_version, attributes.get("subnetpool_id"))
+        body = dict(attributes, network_id=base.getid(network), ip_version=ip_version)
+        for key, value in (("cidr", cidr), ("name", name)):
+            if value is not None:
+                body[key] = value
+        lists = (
+            ("allocation_pools", allocation_pools),
+            ("host_routes", host_routes),
+            ("dns_nameservers", dns_nameservers),
+        )
+        for key, items in lists:
+            if items is not None:
+                body[key] = [dict(i) if isinstance(i, Mapping) else i for i in items]
+        return self._create_body(body)
+
+    def check_create(
+        self, cidr: str | None = None, ip_version: int = 4, subnetpool_id: object = None
+    ) -> None:
+        """ValidationError for a subnet without a range (neither ``cidr``
+        nor ``subnetpool_id``) or of an IP version other than 4 or 6."""
+        if cidr is None and subnetpool_id is None:
+            raise exceptions.ValidationError(
+                "A subnet needs a range: give {cidr} or {subnetpool_id}.",
+                params=("cidr", "subnetpool_id"),
+            )
+        if ip_version not in (4, 6):
+            raise exceptions.ValidationError(
+                "{ip_version} must be 4 or 6, not %r." % (ip_version,), params=("ip_version",)
+            )
+
+    def update(self, subnet: base.Resource | str, **attributes: object) -> base.Resource:
+        """Change a subnet (``name``, ``gateway_ip``, ``enable_dhcp``,
+        ``allocation_pools``, ``dns_nameservers``, ``host_routes``, …):
+        Neutron replaces each list given whole."""
+        if not attributes:
+            raise exceptions.ValidationError(
+                "Nothing to change in subnet %s." % base.getid(subnet)
+            )
+        return self._update_body(subnet, attributes)

@@ -7,6 +7,7 @@ from cliff import columns as cliff_columns
 from occli import columns
 from occli import exceptions
 from occli import utils
+from occli.v2.network.commands import options
 
 _FIXED_IP_KEYS = {"ip-address": "ip_address", "subnet": "subnet_id"}
 
@@ -181,3 +182,330 @@ def do_port_show(client, args):
     return columns.show(
         client.ports.find_resource(args.port), formatters={"fixed_ips": FixedIPsColumn}
     )
+
+
+def _network_attributes(args):
+    """The Neutron attributes ``network create``/``set`` options give."""
+    attributes = {
+        "name": getattr(args, "name", None),
+        "description": args.description,
+        "admin_state_up": args.admin_state,
+        "shared": args.share,
+        "mtu": args.mtu,
+        "port_security_enabled": args.port_security,
+        "router:external": args.external,
+        "is_default": args.default,
+        "provider:network_type": args.provider_network_type,
+        "provider:physical_network": args.provider_physical_network,
+        "provider:segmentation_id": args.provider_segment,
+        "dns_domain": args.dns_domain,
+    }
+    return {k: v for k, v in attributes.items() if v is not None}
+
+
+def _network_options(func):
+    """The options ``network create`` and ``network set`` share (OSC's)."""
+    decorators = [
+        options.switch("admin_state", "--enable", "--disable", "Enable the network (default).",
+                       "Disable the network."),
+        options.switch("share", "--share", "--no-share", "Share the network between projects.",
+                       "Do not share the network."),
+        utils.arg("--description", metavar="<description>", help="Description."),
+        utils.arg("--mtu", metavar="<mtu>", type=int, help="Maximum transmission unit."),
+        options.switch("port_security", "--enable-port-security", "--disable-port-security",
+                       "Enable port security on the network's new ports.",
+                       "Disable port security on the network's new ports."),
+        options.switch("external", "--external", "--internal",
+                       "External network, holding floating IPs (admin).",
+                       "Internal network (the default)."),
+        options.switch("default", "--default", "--no-default",
+                       "The default external network (with --external).",
+                       "Not the default external network."),
+        utils.arg("--provider-network-type", metavar="<type>",
+                  help="Physical mechanism: flat, vlan, vxlan, geneve, … (admin)."),
+        utils.arg("--provider-physical-network", metavar="<name>",
+                  help="Physical network the network is built on (admin)."),
+        utils.arg("--provider-segment", metavar="<id>", type=int,
+                  help="VLAN ID or tunnel ID of the network (admin)."),
+        utils.arg("--dns-domain", metavar="<dns-domain>", help="DNS domain of the network."),
+        utils.arg("--tag", dest="tags", action="append", metavar="<tag>",
+                  help="Tag to add (repeat for several)."),
+    ]  # fmt: skip
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def _add_tags(manager, resource, tags, replace=False):
+    """Add ``tags`` to ``resource``'s (all of them with ``replace``), in
+    one ``PUT …/tags``."""
+    if tags is None and not replace:
+        return
+    current = [] if replace else list(getattr(resource, "tags", None) or ())
+    manager.set_tags(resource, list(dict.fromkeys(current + list(tags or ()))))
+
+
+@utils.arg("name", metavar="<name>", help="Name of the new network.")
+@_network_options
+@utils.arg("--project", metavar="<project-id>", help="Owner's project (admin).")
+@utils.arg(
+    "--availability-zone-hint",
+    dest="availability_zone_hints",
+    action="append",
+    metavar="<availability-zone>",
+    help="Availability zone to place the network in (repeat for several).",
+)
+@utils.output("show")
+def do_network_create(client, args):
+    """Create a network.
+
+    Example: occli network create --description "web tier" web-net
+    """
+    attributes = _network_attributes(args)
+    for key, value in (
+        ("project_id", args.project),
+        ("availability_zone_hints", args.availability_zone_hints),
+    ):
+        if value is not None:
+            attributes[key] = value
+    name = attributes.pop("name")
+    network = client.networks.create(name, **attributes)
+    if args.tags:
+        client.networks.set_tags(network, args.tags)
+        network = client.networks.get(network)
+    return columns.show(network)
+
+
+@utils.arg("network", metavar="<network>", help="Network to change (name or ID).")
+@utils.arg("--name", metavar="<name>", help="New name.")
+@_network_options
+@utils.arg("--no-tag", action="store_true", help="Remove every tag (before adding --tag ones).")
+def do_network_set(client, args):
+    """Change a network.
+
+    Example: occli network set --name web --mtu 1400 web-net
+    """
+    attributes = _network_attributes(args)
+    if not attributes and args.tags is None and not args.no_tag:
+        raise exceptions.ValidationError(
+            "Nothing to set: give --name, --description, --enable, --share, --mtu, --tag, …"
+        )
+    network = client.networks.find_resource(args.network)
+    if attributes:
+        client.networks.update(network, **attributes)
+    _add_tags(client.networks, network, args.tags, replace=args.no_tag)
+
+
+@utils.arg("network", metavar="<network>", help="Network to change (name or ID).")
+@utils.arg("--tag", dest="tags", action="append", metavar="<tag>", help="Tag to remove.")
+@utils.arg("--all-tag", action="store_true", help="Remove every tag.")
+def do_network_unset(client, args):
+    """Remove a network's tags.
+
+    Example: occli network unset --tag blue web-net
+    """
+    if not args.tags and not args.all_tag:
+        raise exceptions.ValidationError("Nothing to unset: give --tag or --all-tag.")
+    network = client.networks.find_resource(args.network)
+    tags = [] if args.all_tag else [t for t in network.tags or () if t not in args.tags]
+    client.networks.set_tags(network, tags)
+
+
+@utils.arg("networks", nargs="+", metavar="<network>", help="Network(s) to delete (name or ID).")
+def do_network_delete(client, args):
+    """Delete networks.
+
+    A network with ports other than its DHCP port cannot be deleted (409).
+
+    Example: occli network delete web-net
+    """
+
+    def delete(ref):
+        client.networks.delete(client.networks.find_resource(ref))
+
+    return utils.for_each(args.networks, delete, "delete network")
+
+
+_POOL = options.pairs("--allocation-pool", ("start", "end"))
+_ROUTE = options.pairs("--host-route", ("destination", "gateway"), keys={"gateway": "nexthop"})
+
+
+def _subnet_options(func):
+    """The options ``subnet create`` and ``subnet set`` share (OSC's)."""
+    decorators = [
+        utils.arg("--description", metavar="<description>", help="Description."),
+        options.switch("enable_dhcp", "--dhcp", "--no-dhcp", "Enable DHCP (the default).",
+                       "Disable DHCP."),
+        utils.arg("--allocation-pool", dest="allocation_pools", action="append", type=_POOL,
+                  metavar="start=<ip-address>,end=<ip-address>",
+                  help="Range of addresses for ports (repeat for several)."),
+        utils.arg("--dns-nameserver", dest="dns_nameservers", action="append",
+                  metavar="<dns-nameserver>", help="DNS server (repeat for several)."),
+        utils.arg("--host-route", dest="host_routes", action="append", type=_ROUTE,
+                  metavar="destination=<subnet>,gateway=<ip-address>",
+                  help="Route DHCP gives the subnet's ports (repeat for several)."),
+    ]  # fmt: skip
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def _subnet_attributes(args):
+    """The Neutron attributes ``subnet create``/``set`` options give;
+    ``--gateway none`` is ``gateway_ip`` None (no gateway)."""
+    attributes = {
+        key: getattr(args, key)
+        for key in (
+            "name", "description", "enable_dhcp", "allocation_pools", "dns_nameservers",
+            "host_routes",
+        )
+        if getattr(args, key, None) is not None
+    }  # fmt: skip
+    gateway = getattr(args, "gateway", None)
+    if gateway is not None and gateway.lower() != "auto":
+        attributes["gateway_ip"] = None if gateway.lower() == "none" else gateway
+    return attributes
+
+
+@utils.arg("name", metavar="<name>", help="Name of the new subnet.")
+@utils.arg("--network", required=True, metavar="<network>", help="Network (name or ID).")
+@utils.arg(
+    "--subnet-range",
+    metavar="<subnet-range>",
+    help="Range in CIDR notation (192.168.199.0/24); needed unless --subnet-pool gives one.",
+)
+@utils.arg("--subnet-pool", metavar="<subnet-pool-id>", help="Subnet pool to take the range from.")
+@utils.arg("--prefix-length", metavar="<prefix-length>", type=int, help="Prefix from the pool.")
+@utils.arg("--ip-version", type=int, default=4, choices=(4, 6), help="IP version (default 4).")
+@utils.arg(
+    "--gateway",
+    metavar="<gateway>",
+    default="auto",
+    help="Gateway: <ip-address>, auto (the range's first address, the default) or none.",
+)
+@utils.arg("--ipv6-ra-mode", choices=("dhcpv6-stateful", "dhcpv6-stateless", "slaac"))
+@utils.arg("--ipv6-address-mode", choices=("dhcpv6-stateful", "dhcpv6-stateless", "slaac"))
+@_subnet_options
+@utils.arg("--project", metavar="<project-id>", help="Owner's project (admin).")
+@utils.option_names(cidr="--subnet-range", subnetpool_id="--subnet-pool")
+@utils.output("show")
+def do_subnet_create(client, args):
+    """Create a subnet.
+
+    Example: occli subnet create --network web-net --subnet-range 10.1.0.0/24 web-subnet
+    """
+    attributes = _subnet_attributes(args)
+    extra = {
+        "subnetpool_id": args.subnet_pool,
+        "prefixlen": args.prefix_length,
+        "ipv6_ra_mode": args.ipv6_ra_mode,
+        "ipv6_address_mode": args.ipv6_address_mode,
+        "project_id": args.project,
+    }
+    attributes.update((k, v) for k, v in extra.items() if v is not None)
+    client.subnets.check_create(args.subnet_range, args.ip_version, args.subnet_pool)
+    network = client.networks.find_resource(args.network)
+    subnet = client.subnets.create(
+        network, cidr=args.subnet_range, ip_version=args.ip_version, **attributes
+    )
+    return columns.show(subnet)
+
+
+@utils.arg("subnet", metavar="<subnet>", help="Subnet to change (name or ID).")
+@utils.arg("--name", metavar="<name>", help="New name.")
+@utils.arg("--gateway", metavar="<gateway>", help="Gateway: <ip-address> or none.")
+@_subnet_options
+@utils.arg("--no-allocation-pool", action="store_true", help="Drop the current pools first.")
+@utils.arg("--no-dns-nameservers", action="store_true", help="Drop the current DNS servers first.")
+@utils.arg("--no-host-route", action="store_true", help="Drop the current host routes first.")
+def do_subnet_set(client, args):
+    """Change a subnet: the pools, DNS servers and routes given are added
+    to the current ones (replacing them with the --no-… options).
+
+    Example: occli subnet set --dns-nameserver 8.8.8.8 --no-dhcp web-subnet
+    """
+    if args.gateway is not None and args.gateway.lower() == "auto":
+        raise exceptions.ValidationError(
+            "Auto option is not available for Subnet Set. Valid options are <ip-address> or none"
+        )
+    attributes = _subnet_attributes(args)
+    clear = {
+        "allocation_pools": args.no_allocation_pool,
+        "dns_nameservers": args.no_dns_nameservers,
+        "host_routes": args.no_host_route,
+    }
+    if not attributes and not any(clear.values()):
+        raise exceptions.ValidationError(
+            "Nothing to set: give --name, --gateway, --dhcp, --allocation-pool, "
+            "--dns-nameserver, --host-route, …"
+        )
+    subnet = client.subnets.find_resource(args.subnet)
+    for key, replace in clear.items():
+        if key in attributes and not replace:
+            attributes[key] = attributes[key] + list(getattr(subnet, key, None) or ())
+        elif replace:
+            attributes.setdefault(key, [])
+    client.subnets.update(subnet, **attributes)
+
+
+@utils.arg("subnet", metavar="<subnet>", help="Subnet to change (name or ID).")
+@utils.arg(
+    "--allocation-pool",
+    dest="allocation_pools",
+    action="append",
+    type=_POOL,
+    metavar="start=<ip-address>,end=<ip-address>",
+    help="Pool to remove (repeat for several).",
+)
+@utils.arg("--gateway", action="store_true", help="Remove the gateway IP.")
+@utils.arg(
+    "--dns-nameserver",
+    dest="dns_nameservers",
+    action="append",
+    metavar="<dns-nameserver>",
+    help="DNS server to remove (repeat for several).",
+)
+@utils.arg(
+    "--host-route",
+    dest="host_routes",
+    action="append",
+    type=_ROUTE,
+    metavar="destination=<subnet>,gateway=<ip-address>",
+    help="Route to remove (repeat for several).",
+)
+def do_subnet_unset(client, args):
+    """Remove a subnet's gateway, pools, DNS servers or host routes.
+
+    Example: occli subnet unset --dns-nameserver 8.8.8.8 web-subnet
+    """
+    removed = {
+        "dns_nameservers": ("dns-nameserver", args.dns_nameservers),
+        "host_routes": ("host-route", args.host_routes),
+        "allocation_pools": ("allocation-pool", args.allocation_pools),
+    }
+    if not args.gateway and not any(items for _, items in removed.values()):
+        raise exceptions.ValidationError(
+            "Nothing to unset: give --gateway, --allocation-pool, --dns-nameserver "
+            "or --host-route."
+        )
+    subnet = client.subnets.find_resource(args.subnet)
+    attributes = {"gateway_ip": None} if args.gateway else {}
+    for key, (option, items) in removed.items():
+        if items:
+            attributes[key] = options.without(getattr(subnet, key, None), items, "Subnet", option)
+    client.subnets.update(subnet, **attributes)
+
+
+@utils.arg("subnets", nargs="+", metavar="<subnet>", help="Subnet(s) to delete (name or ID).")
+def do_subnet_delete(client, args):
+    """Delete subnets.
+
+    A subnet with ports in use, or on a router, cannot be deleted (409).
+
+    Example: occli subnet delete web-subnet
+    """
+
+    def delete(ref):
+        client.subnets.delete(client.subnets.find_resource(ref))
+
+    return utils.for_each(args.subnets, delete, "delete subnet")

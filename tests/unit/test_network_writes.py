@@ -1,0 +1,202 @@
+"""``network``, ``subnet``, ``port`` and ``router`` write commands
+in-process against requests-mock (Neutron api-ref samples): the bodies
+they send, names resolved with one request, usage errors (exit 2) naming
+the option before any request."""
+
+import copy
+
+import pytest
+
+from .fakes import NETWORK
+from .fakes import load_fixture
+
+V2 = NETWORK + "/v2.0"
+
+
+def sample(folder, name):
+    return copy.deepcopy(load_fixture("network", folder, name))
+
+
+def cloud_requests(mock):
+    return [r for r in mock.request_history if "/identity/" not in r.url]
+
+
+@pytest.fixture
+def network(mock_cloud):
+    """Network ``web`` found by name: ``GET /networks?name=web``."""
+    body = sample("networks", "network-show-response.json")["network"]
+    body.update(name="web", tags=["blue", "green"])
+    mock_cloud.mock.get(V2 + "/networks?name=web", json={"networks": [body]})
+    return body
+
+
+@pytest.fixture
+def subnet(mock_cloud):
+    """Subnet ``web-subnet`` found by name, with a pool, a DNS server and
+    a host route."""
+    body = sample("subnets", "subnet-create-response.json")["subnet"]
+    body.update(
+        name="web-subnet",
+        dns_nameservers=["8.8.8.8"],
+        host_routes=[{"destination": "10.9.0.0/16", "nexthop": "192.168.199.9"}],
+    )
+    mock_cloud.mock.get(V2 + "/subnets?name=web-subnet", json={"subnets": [body]})
+    return body
+
+
+def test_network_create_sends_osc_attributes(cli, mock_cloud):
+    m = mock_cloud.mock
+    m.post(
+        V2 + "/networks", status_code=201, json=sample("networks", "network-create-response.json")
+    )
+    code, out, err = cli(
+        "network", "create", "web", "--disable", "--share", "--mtu", "1400", "--external",
+        "--provider-network-type", "vlan", "--provider-segment", "42", "-f", "json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert m.last_request.json() == {
+        "network": {
+            "name": "web",
+            "admin_state_up": False,
+            "shared": True,
+            "mtu": 1400,
+            "router:external": True,
+            "provider:network_type": "vlan",
+            "provider:segmentation_id": 42,
+        }
+    }
+    assert '"name": "net1"' in out
+
+
+def test_network_create_with_tags_puts_them(cli, mock_cloud):
+    m = mock_cloud.mock
+    created = sample("networks", "network-create-response.json")
+    net_id = created["network"]["id"]
+    m.post(V2 + "/networks", status_code=201, json=created)
+    tags = m.put(V2 + "/networks/%s/tags" % net_id, json={"tags": ["a", "b"]})
+    m.get(V2 + "/networks/" + net_id, json=created)
+    code, out, err = cli("network", "create", "web", "--tag", "a", "--tag", "b")
+    assert code == 0, err
+    assert tags.last_request.json() == {"tags": ["a", "b"]}
+
+
+def test_network_set_and_unset(cli, mock_cloud, network):
+    m = mock_cloud.mock
+    url = V2 + "/networks/" + network["id"]
+    update = m.put(url, json={"network": network})
+    tags = m.put(url + "/tags", json={"tags": []})
+    code, out, err = cli("network", "set", "web", "--name", "web2", "--internal", "--no-share")
+    assert code == 0, err
+    assert update.last_request.json() == {
+        "network": {"name": "web2", "router:external": False, "shared": False}
+    }
+    assert not tags.called
+    code, out, err = cli("network", "set", "web", "--no-tag", "--tag", "red")
+    assert code == 0, err
+    assert tags.last_request.json() == {"tags": ["red"]}
+    code, out, err = cli("network", "unset", "web", "--tag", "blue")
+    assert code == 0, err
+    assert tags.last_request.json() == {"tags": ["green"]}
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["network", "set", "web"], "Nothing to set: give --name"),
+        (["network", "unset", "web"], "Nothing to unset: give --tag or --all-tag."),
+        (["network", "create", "web", "--share", "--no-share"], "not allowed with argument"),
+        (["subnet", "create", "s", "--network", "web"], "give --subnet-range or --subnet-pool"),
+        (["subnet", "set", "s", "--gateway", "auto"], "Auto option is not available"),
+        (["subnet", "set", "s"], "Nothing to set: give --name"),
+        (["subnet", "unset", "s"], "Nothing to unset: give --gateway"),
+        (["subnet", "create", "s", "--network", "n", "--allocation-pool", "start=10.0.0.2"],
+         "--allocation-pool needs end="),
+        (["subnet", "set", "s", "--host-route", "destination=10.0.0.0/8,via=1.2.3.4"],
+         "--host-route: unknown key 'via'"),
+    ],
+)  # fmt: skip
+def test_usage_errors_before_any_request(cli, mock_cloud, argv, message):
+    code, out, err = cli(*argv)
+    assert code == 2, (out, err)
+    assert message in err
+    assert not cloud_requests(mock_cloud.mock)
+
+
+def test_network_delete_each_reports_failures(cli, mock_cloud, network):
+    m = mock_cloud.mock
+    m.get(V2 + "/networks?name=gone", json={"networks": []})
+    deleted = m.delete(V2 + "/networks/" + network["id"], status_code=204)
+    code, out, err = cli("network", "delete", "gone", "web")
+    assert code == 1
+    assert "Failed to delete network gone" in err
+    assert deleted.called
+
+
+def test_subnet_create_pools_routes_gateway(cli, mock_cloud, network):
+    m = mock_cloud.mock
+    m.post(V2 + "/subnets", status_code=201, json=sample("subnets", "subnet-create-response.json"))
+    code, out, err = cli(
+        "subnet", "create", "web-subnet", "--network", "web", "--subnet-range", "10.1.0.0/24",
+        "--allocation-pool", "start=10.1.0.10,end=10.1.0.20", "--dns-nameserver", "8.8.8.8",
+        "--host-route", "destination=10.9.0.0/16,gateway=10.1.0.254", "--gateway", "none",
+        "--no-dhcp", "-f", "json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert m.last_request.json() == {
+        "subnet": {
+            "name": "web-subnet",
+            "network_id": network["id"],
+            "cidr": "10.1.0.0/24",
+            "ip_version": 4,
+            "enable_dhcp": False,
+            "gateway_ip": None,
+            "allocation_pools": [{"start": "10.1.0.10", "end": "10.1.0.20"}],
+            "dns_nameservers": ["8.8.8.8"],
+            "host_routes": [{"destination": "10.9.0.0/16", "nexthop": "10.1.0.254"}],
+        }
+    }
+    # the network by name: one request
+    assert len([r for r in cloud_requests(m) if "/networks" in r.path]) == 1
+
+
+def test_subnet_set_adds_unless_no_option(cli, mock_cloud, subnet):
+    m = mock_cloud.mock
+    update = m.put(V2 + "/subnets/" + subnet["id"], json={"subnet": subnet})
+    code, out, err = cli("subnet", "set", "web-subnet", "--dns-nameserver", "1.1.1.1")
+    assert code == 0, err
+    assert update.last_request.json() == {"subnet": {"dns_nameservers": ["1.1.1.1", "8.8.8.8"]}}
+    code, out, err = cli(
+        "subnet", "set", "web-subnet", "--no-dns-nameservers", "--no-host-route",
+        "--gateway", "192.168.199.5",
+    )  # fmt: skip
+    assert code == 0, err
+    assert update.last_request.json() == {
+        "subnet": {"gateway_ip": "192.168.199.5", "dns_nameservers": [], "host_routes": []}
+    }
+
+
+def test_subnet_unset_removes_held_items_only(cli, mock_cloud, subnet):
+    m = mock_cloud.mock
+    update = m.put(V2 + "/subnets/" + subnet["id"], json={"subnet": subnet})
+    code, out, err = cli(
+        "subnet", "unset", "web-subnet", "--gateway", "--dns-nameserver", "8.8.8.8",
+        "--host-route", "destination=10.9.0.0/16,gateway=192.168.199.9",
+    )  # fmt: skip
+    assert code == 0, err
+    assert update.last_request.json() == {
+        "subnet": {"gateway_ip": None, "dns_nameservers": [], "host_routes": []}
+    }
+    calls = update.call_count
+    code, out, err = cli("subnet", "unset", "web-subnet", "--dns-nameserver", "9.9.9.9")
+    assert code == 1
+    assert "Subnet does not contain dns-nameserver 9.9.9.9" in err
+    assert update.call_count == calls
+
+
+def test_subnet_manager_refuses_a_subnet_without_range(client):
+    from occli import exceptions
+
+    with pytest.raises(exceptions.ValidationError, match="needs a range: give cidr"):
+        client.subnets.create("net-id")
+    with pytest.raises(exceptions.ValidationError, match="ip_version must be 4 or 6"):
+        client.subnets.create("net-id", cidr="10.0.0.0/24", ip_version=5)
