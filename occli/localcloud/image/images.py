@@ -88,7 +88,7 @@ def view(row):
         "min_disk": row["min_disk"],
         "min_ram": row["min_ram"],
         "protected": bool(row["protected"]),
-        "os_hidden": False,
+        "os_hidden": bool(row["os_hidden"]),
         "tags": json.loads(row["tags"]),
         "created_at": row["created_at"],
         "updated_at": row["updated_at"],

@@ -29,6 +29,12 @@ IMAGE = [
     # snapshots and backups (issue 11): a queued image becomes active at
     # ready_at (a time stamp), lazily, as servers finish their operations
     "ALTER TABLE images ADD COLUMN ready_at REAL",
+    # image writes (issue 20): the name of the image's data file (under
+    # <data_dir>/images, see image.data) and Glance's os_hidden
+    """
+    ALTER TABLE images ADD COLUMN file TEXT;
+    ALTER TABLE images ADD COLUMN os_hidden INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 # (store component, steps), applied in this order by the cloud

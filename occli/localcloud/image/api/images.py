@@ -1,17 +1,28 @@
 """``/v2/images``: list (limit, marker, filters, glance's ``first`` and
-``next`` links) and show. The rules are in :mod:`occli.localcloud.image.images`."""
+``next`` links), show, create, delete, deactivate and reactivate. The
+rules are in :mod:`occli.localcloud.image.images` and
+:mod:`occli.localcloud.image.writes`."""
 
 from urllib.parse import urlencode
 
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.image import images
+from occli.localcloud.image import writes
 from occli.localcloud.image.images import MAX_LIMIT
 
 
 def register(service):
     service.route("GET", "/v2/images", list_images)
+    service.route("POST", "/v2/images", create_image)
+    # only ``DELETE /v2/images/`` (an empty id, 404) reaches it; routing
+    # answers before any policy
+    service.route("DELETE", "/v2/images", delete_no_image, role=None)
     service.route("GET", "/v2/images/{image_id}", show_image)
+    # deleting its data file after the commit: its own transaction
+    service.route("DELETE", "/v2/images/{image_id}", delete_image, mode=None)
+    for action in ("deactivate", "reactivate"):
+        service.route("POST", "/v2/images/{image_id}/actions/" + action, change_status)
 
 
 def list_images(req):
@@ -21,6 +32,7 @@ def list_images(req):
     value may be double-quoted to hold a comma); any other operator or
     a malformed quote is a 400, as in glance.
     """
+    _no_empty_id(req)
     filters = {
         key: req.arg(key)
         for key in ("name", "status", "visibility", "owner")
@@ -53,6 +65,41 @@ def list_images(req):
 
 def show_image(req):
     return Response(200, images.show(req.db, req.context, req.params["image_id"]))
+
+
+def create_image(req):
+    """``POST /v2/images``: 201, the queued image, its ``Location``."""
+    body = req.json(required=False)
+    if body is None:
+        raise HTTPError(400, "Body expected in request.")
+    image = writes.create(req.db, req.context, body)
+    return Response(201, image, headers={"Location": req.base_url + req.path + "/" + image["id"]})
+
+
+def delete_no_image(req):
+    _no_empty_id(req)
+    raise req.cloud.image.method_not_allowed(req)
+
+
+def delete_image(req):
+    """``DELETE /v2/images/{id}``: 204; the data file goes after the row."""
+    with req.cloud.store.transaction() as db:
+        file = writes.delete(db, req.context, req.params["image_id"])
+    req.cloud.image.files.remove(file)
+    return Response(204)
+
+
+def change_status(req):
+    """``…/actions/deactivate`` and ``…/actions/reactivate``: 204."""
+    deactivate = req.path.endswith("/deactivate")
+    writes.set_active(req.db, req.context, req.params["image_id"], deactivate)
+    return Response(204)
+
+
+def _no_empty_id(req):
+    """``/v2/images/`` (an empty image id) is Glance's 404, not the list."""
+    if req.path.endswith("/"):
+        raise req.cloud.image.not_found(req)
 
 
 def _query(req, drop=(), add=None):

@@ -6,8 +6,11 @@ services call through ``cloud.image``.
 """
 
 from occli.localcloud import common
+from occli.localcloud.app import MAX_BODY
+from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.app import Service
+from occli.localcloud.image import data
 from occli.localcloud.image import images as image_rules
 from occli.localcloud.image import migrations
 from occli.localcloud.image.api import images
@@ -18,14 +21,30 @@ RESOURCES = (versions, images)
 
 
 class ImageService(Service):
-    """Glance v2 images (list, show) and version discovery."""
+    """Glance v2 images (list, show, create, upload, download, update,
+    delete, deactivate) and version discovery."""
 
     name = "image"
     prefix = "/image"
+    # glance's default policies: a reader only reads
+    write_role = "member"
+    # glance's [DEFAULT] image_size_cap (1 TiB): a larger upload is its 413
+    image_size_cap = 1024**4
 
     def __init__(self, cloud):
         super().__init__(cloud)
+        self.files = data.ImageFiles(cloud.config.data_dir)
         self.add_resources(RESOURCES)
+
+    @property
+    def max_body(self):
+        """An upload's body may be as large as an image (:meth:`before`
+        keeps the other routes' bodies to :data:`MAX_BODY`)."""
+        return self.image_size_cap
+
+    def before(self, req):
+        if req.content_length > MAX_BODY and not req.path.endswith("/file"):
+            raise HTTPError(413, "Request is too large.")
 
     # for compute: ``cloud.image.get_image(db, id)`` …
     get_image = staticmethod(image_rules.get_image)

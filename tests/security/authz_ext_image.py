@@ -1,0 +1,40 @@
+"""Authorization of the local Glance's image writes (issue 20, glance 33's
+default policies): create for members, delete for the owner's members and
+admins (others' private images are not found), deactivate and reactivate
+for admins only (others' private images not found first).
+``DELETE /v2/images`` is Glance's 405 for every project token.
+
+Each allowed write gets a fresh active image of A (``image_id``)."""
+
+IMAGE = "/v2/images/{image_id}"
+
+
+def _new_image(world):
+    """A fresh private, active image of A (its upload is tested apart)."""
+    from occli.localcloud.image import images
+
+    with world.cloud.store.transaction() as db:
+        image = images.create_image(db, "authz-fresh", world.projects["A"], size=1)
+    return world.secret(image["id"])
+
+
+FACTORIES = {"image_id": _new_image}
+
+
+def rules():
+    from tests.security.test_authz_matrix import _unique
+    from tests.security.test_authz_matrix import rule
+
+    return {
+        ("image", "POST", "/v2/images"): rule(
+            "create", 201, body=lambda ids: {"name": _unique("authz-image")}
+        ),
+        ("image", "DELETE", "/v2/images"): rule("any", 405),
+        ("image", "DELETE", IMAGE): rule("write", 204, fresh=("image_id",)),
+        ("image", "POST", IMAGE + "/actions/deactivate"): rule(
+            "admin_of", 204, fresh=("image_id",)
+        ),
+        ("image", "POST", IMAGE + "/actions/reactivate"): rule(
+            "admin_of", 204, fresh=("image_id",)
+        ),
+    }
