@@ -1,6 +1,6 @@
 """Neutron v2.0 for the local cloud, mounted at ``/network`` (catalog
 type ``network``): networks, subnets, ports, security groups and rules,
-floating IPs, quotas and the extensions list.
+floating IPs, routers, quotas and the extensions list.
 
 * :mod:`.api` — ``NetworkService`` and one module per resource: routes,
   neutron's errors;
@@ -8,7 +8,7 @@ floating IPs, quotas and the extensions list.
 * :mod:`.attributes` — request-body checks with neutron's texts;
 * rules over a sqlite3 connection raising :mod:`occli.localcloud.errors`:
   :mod:`.networks`, :mod:`.subnets` (and IP allocation), :mod:`.ports`,
-  :mod:`.security_groups`, :mod:`.floating_ips`, :mod:`.quotas`,
+  :mod:`.security_groups`, :mod:`.floating_ips`, :mod:`.routers`, :mod:`.quotas`,
   :mod:`.seed`, and :mod:`.common` what they share (timestamps, ownership,
   neutron's policy error);
 * :mod:`.migrations` — the tables (store components ``network.*``).

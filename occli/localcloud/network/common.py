@@ -4,10 +4,6 @@ and neutron's policy error."""
 from occli.localcloud import common as clock
 from occli.localcloud import errors
 
-# The notional router joining tenant networks to ``public``: floating IPs
-# name it as their ``router_id`` (there is no routers API here).
-ROUTER_ID = "8d4c6e1e-2f3a-4b5c-9d6e-7f8091a2b3c4"
-
 
 def now():
     return clock.iso_z(clock.utcnow())

@@ -1,6 +1,7 @@
 """Floating IPs: addresses of an external network (``public``), held by
 a ``network:floatingip`` port, associated with a port's fixed IPv4
-address through the notional router :data:`.common.ROUTER_ID`."""
+address through the router joining its subnet to the external network
+(:func:`.routers.for_floating_ip`)."""
 
 import ipaddress
 import sqlite3
@@ -16,6 +17,7 @@ from occli.localcloud.network import common
 from occli.localcloud.network import networks
 from occli.localcloud.network import ports
 from occli.localcloud.network import quotas
+from occli.localcloud.network import routers
 
 ATTRIBUTES = (
     "created_at",
@@ -129,9 +131,10 @@ def show(db, context, fip_id):
     return view(db, get(db, context, fip_id))
 
 
-def _association(db, context, port_id, fixed_address, fip_id=None):
-    """``(port_id, fixed_ip_address)`` for an association, checked as
-    neutron's ``_check_and_get_fip_assoc`` does."""
+def _association(db, context, port_id, fixed_address, external_id, fip_id=None):
+    """``(port_id, fixed_ip_address, router_id)`` for an association to a
+    floating IP of ``external_id``, checked as neutron's
+    ``_check_and_get_fip_assoc`` does."""
     port = ports.get(db, context, port_id)
     if not common.owns(context, port):
         raise ports.not_found(port_id)
@@ -173,7 +176,7 @@ def _association(db, context, port_id, fixed_address, fip_id=None):
             ),
             type="FloatingIPPortAlreadyAssociated",
         )
-    return port_id, fixed_address
+    return port_id, fixed_address, routers.for_floating_ip(db, port, fixed_address, external_id)
 
 
 def create(db, context, body):
@@ -218,9 +221,11 @@ def allocate(
             "No more IP addresses available on network %s." % network["id"],
             type="IpAddressGenerationFailure",
         )
-    association = (None, None)
+    association = (None, None, None)
     if values.get("port_id") is not None:
-        association = _association(db, context, values["port_id"], values.get("fixed_ip_address"))
+        association = _association(
+            db, context, values["port_id"], values.get("fixed_ip_address"), network["id"]
+        )
     stamp = common.now()
     db.execute(
         "INSERT INTO network_floating_ips (id, project_id, floating_network_id,"
@@ -234,7 +239,7 @@ def allocate(
             address,
             association[0],
             association[1],
-            common.ROUTER_ID if association[0] else None,
+            association[2],
             "ACTIVE" if association[0] else "DOWN",
             values.get("description", ""),
             stamp,
@@ -267,13 +272,15 @@ def associate(
 ) -> None:
     """Associate ``fip`` with ``port_id`` (None: disassociate)."""
     if port_id is None:
-        port, fixed = None, None
+        port, fixed, router = None, None, None
     else:
-        port, fixed = _association(db, context, port_id, fixed_address, fip["id"])
+        port, fixed, router = _association(
+            db, context, port_id, fixed_address, fip["floating_network_id"], fip["id"]
+        )
     db.execute(
         "UPDATE network_floating_ips SET port_id = ?, fixed_ip_address = ?, router_id = ?,"
         " status = ? WHERE id = ?",
-        (port, fixed, common.ROUTER_ID if port else None, "ACTIVE" if port else "DOWN", fip["id"]),
+        (port, fixed, router, "ACTIVE" if port else "DOWN", fip["id"]),
     )
 
 

@@ -153,10 +153,35 @@ QUOTAS = [
     """
 ]
 
+# routers: the gateway and interfaces are ports whose device is the router
+ROUTERS = [
+    """
+    CREATE TABLE network_routers (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        name TEXT NOT NULL DEFAULT '',
+        description TEXT NOT NULL DEFAULT '',
+        admin_state_up INTEGER NOT NULL DEFAULT 1,
+        status TEXT NOT NULL DEFAULT 'ACTIVE',
+        gw_network_id TEXT REFERENCES network_networks (id),
+        enable_snat INTEGER NOT NULL DEFAULT 1,
+        distributed INTEGER NOT NULL DEFAULT 0,
+        ha INTEGER NOT NULL DEFAULT 0,
+        routes TEXT NOT NULL DEFAULT '[]',
+        revision_number INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX network_routers_gateway ON network_routers (gw_network_id);
+    """
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("network.core", CORE),
     ("network.security", SECURITY),
     ("network.floatingips", FLOATING_IPS),
     ("network.quotas", QUOTAS),
+    ("network.routers", ROUTERS),
 )

@@ -23,6 +23,7 @@ _TABLES = {
     "floatingip": "network_floating_ips",
     "network": "network_networks",
     "port": "network_ports",
+    "router": "network_routers",
     "security_group": "network_security_groups",
     "security_group_rule": "network_security_group_rules",
     "subnet": "network_subnets",

@@ -343,8 +343,10 @@ def _free_address(db, subnet):
     (neutron itself promises no order: it picks among the first free)."""
     gateway = subnet["gateway_ip"]
     pools = _parsed_pools(subnet)
+    # the gateway (a router interface's address) is outside the pools
     count = db.execute(
-        "SELECT COUNT(*) FROM network_port_ips WHERE subnet_id = ?", (subnet["id"],)
+        "SELECT COUNT(*) FROM network_port_ips WHERE subnet_id = ? AND ip_address IS NOT ?",
+        (subnet["id"], gateway),
     ).fetchone()[0]
     candidate = pools.nth(count)
     if candidate not in (None, gateway) and not _taken(db, subnet, candidate):

@@ -86,7 +86,7 @@ def test_errors_are_neutron_errors(neutron):
         "NetworkNotFound",
         "Network 00000000-0000-0000-0000-000000000000 could not be found.",
     )
-    unknown = neutron.get("/routers")
+    unknown = neutron.get("/bgpvpns")
     assert unknown.status == 404
     assert error(unknown) == ("HTTPNotFound", "The resource could not be found.")
     assert neutron.call("PATCH", "/networks").status == 405

@@ -4,6 +4,6 @@
 tables and the seed); one module per resource registers its handlers —
 :mod:`.versions`, :mod:`.extensions`, :mod:`.networks`, :mod:`.subnets`,
 :mod:`.ports`, :mod:`.security_groups` (groups and rules),
-:mod:`.floating_ips`, :mod:`.quotas`; :mod:`.common` (a collection's
+:mod:`.floating_ips`, :mod:`.routers`, :mod:`.quotas`; :mod:`.common` (a collection's
 names, list and show answers, the nova notifier) serves them.
 """

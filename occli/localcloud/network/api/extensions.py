@@ -40,6 +40,22 @@ EXTENSIONS = (
         "Floating IP Port Details Extension",
         "Add port_details attribute to Floating IP resource",
     ),
+    # neutron_lib/api/definitions/{l3,extraroute,l3_ext_gw_mode,dvr,l3_ext_ha_mode}.py
+    (
+        "router",
+        "Neutron L3 Router",
+        "Router abstraction for basic L3 forwarding between L2 Neutron networks and access "
+        "to external networks via a NAT gateway.",
+    ),
+    ("extraroute", "Neutron Extra Route", "Extra routes configuration for L3 router"),
+    (
+        "ext-gw-mode",
+        "Neutron L3 Configurable external gateway mode",
+        "Extension of the router abstraction for specifying whether SNAT should occur on "
+        "the external gateway",
+    ),
+    ("dvr", "Distributed Virtual Router", "Enables configuration of Distributed Virtual Routers."),
+    ("l3-ha", "HA Router extension", "Adds HA capability to routers."),
 )
 
 

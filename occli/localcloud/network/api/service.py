@@ -18,6 +18,7 @@ from occli.localcloud.network.api import floating_ips
 from occli.localcloud.network.api import networks
 from occli.localcloud.network.api import ports
 from occli.localcloud.network.api import quotas
+from occli.localcloud.network.api import routers
 from occli.localcloud.network.api import security_groups
 from occli.localcloud.network.api import subnets
 from occli.localcloud.network.api import versions
@@ -31,6 +32,7 @@ RESOURCES = (
     ports,
     security_groups,
     floating_ips,
+    routers,
     quotas,
 )
 
@@ -78,9 +80,12 @@ class NetworkService(Service):
         collection = route.pattern[len(common.API) + 1 :].split("/")[0].replace("-", "_")
         member = {"floatingips": "floatingip"}.get(collection, collection.rstrip("s"))
         action = {"POST": "create", "PUT": "update", "DELETE": "delete"}.get(route.method, "get")
+        rule = "%s_%s" % (action, member)
+        if route.pattern.endswith("_router_interface"):
+            rule = route.pattern.rsplit("/", 1)[1]  # add_router_interface, remove_…
         return HTTPError(
             403,
-            "rule:%s_%s is disallowed by policy" % (action, member),
+            "rule:%s is disallowed by policy" % rule,
             extra={"type": "PolicyNotAuthorized"},
         )
 

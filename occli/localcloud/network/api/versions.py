@@ -6,6 +6,7 @@ from occli.localcloud.network.api import common
 from occli.localcloud.network.api import floating_ips
 from occli.localcloud.network.api import networks
 from occli.localcloud.network.api import ports
+from occli.localcloud.network.api import routers
 from occli.localcloud.network.api import security_groups
 from occli.localcloud.network.api import subnets
 
@@ -17,6 +18,7 @@ COLLECTIONS = (
     security_groups.GROUPS,
     security_groups.RULES,
     floating_ips.FLOATING_IPS,
+    routers.ROUTERS,
 )
 
 

@@ -1,7 +1,7 @@
 """The Neutron router types exist only where the local Neutron serves
-routers (``available_resource_mapping``): absent today, with Heat's
-not-found text; mapped, listed and validated as Heat's once the routers
-API is there."""
+routers (``available_resource_mapping``): absent without them, with Heat's
+not-found text; mapped, listed and validated as Heat's now that the
+routers API is there."""
 
 import pytest
 
@@ -46,8 +46,18 @@ def test_routers_are_served_once_the_routers_rules_module_exists(monkeypatch):
     assert router.routers_served() is False
 
 
-@pytest.mark.skipif(router.routers_served(), reason="the local Neutron serves routers")
-def test_without_the_routers_api_a_router_is_an_unknown_type(tmp_path):
+def test_the_local_neutron_serves_routers_so_the_types_are_mapped(tmp_path):
+    assert router.routers_served() is True
+    fixture = harness.start(heat_plugin_dirs=[str(tmp_path)])
+    try:
+        types = set(harness.engine(fixture).global_env.get_types())
+        assert {"OS::Neutron::Router", "OS::Neutron::RouterInterface"} <= types
+    finally:
+        fixture.stop()
+
+
+def test_without_the_routers_api_a_router_is_an_unknown_type(tmp_path, monkeypatch):
+    monkeypatch.setattr(router, "routers_served", lambda: False)
     fixture = harness.start(heat_plugin_dirs=[str(tmp_path)])
     try:
         with pytest.raises(errors.Error) as refused:
