@@ -200,3 +200,141 @@ def test_subnet_manager_refuses_a_subnet_without_range(client):
         client.subnets.create("net-id")
     with pytest.raises(exceptions.ValidationError, match="ip_version must be 4 or 6"):
         client.subnets.create("net-id", cidr="10.0.0.0/24", ip_version=5)
+
+
+GROUP_ID = "85cc3048-abc3-43cc-89b3-377341426ac5"
+
+
+@pytest.fixture
+def port(mock_cloud):
+    """Port ``p1`` found by name, with a fixed IP, the default group and
+    an allowed address pair."""
+    body = sample("ports", "port-show-response.json")["port"]
+    body.update(
+        name="p1",
+        security_groups=[GROUP_ID],
+        allowed_address_pairs=[{"ip_address": "10.0.0.9", "mac_address": "fa:16:3e:00:00:09"}],
+    )
+    mock_cloud.mock.get(V2 + "/ports?name=p1", json={"ports": [body]})
+    return body
+
+
+@pytest.fixture
+def groups(mock_cloud):
+    """Groups ``default`` (GROUP_ID) and ``web`` found by name in one list."""
+    default = sample("security-groups", "security-groups-list-response.json")["security_groups"][0]
+    web = dict(default, id="11111111-2222-4333-8444-555555555555", name="web")
+    mock_cloud.mock.get(V2 + "/security-groups", json={"security_groups": [default, web]})
+    return {"default": default["id"], "web": web["id"]}
+
+
+def test_port_create_resolves_each_kind_once(cli, mock_cloud, network, subnet, groups):
+    m = mock_cloud.mock
+    m.post(V2 + "/ports", status_code=201, json=sample("ports", "port-create-response.json"))
+    code, out, err = cli(
+        "port", "create", "p2", "--network", "web",
+        "--fixed-ip", "subnet=web-subnet,ip-address=192.168.199.50",
+        "--fixed-ip", "subnet=web-subnet",
+        "--security-group", "default", "--security-group", "web", "--device-owner", "compute:nova",
+        "--allowed-address", "ip-address=10.0.0.7", "--disable", "-f", "json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert m.last_request.json() == {
+        "port": {
+            "name": "p2",
+            "network_id": network["id"],
+            "device_owner": "compute:nova",
+            "admin_state_up": False,
+            "allowed_address_pairs": [{"ip_address": "10.0.0.7"}],
+            "fixed_ips": [
+                {"subnet_id": subnet["id"], "ip_address": "192.168.199.50"},
+                {"subnet_id": subnet["id"]},
+            ],
+            "security_groups": [groups["default"], groups["web"]],
+        }
+    }
+    paths = [r.path for r in cloud_requests(m)]
+    assert [p for p in paths if p.endswith("/subnets")] == ["/network/v2.0/subnets"]
+    assert [p for p in paths if p.endswith("/security-groups")] == [
+        "/network/v2.0/security-groups"
+    ]
+
+
+def test_port_create_without_fixed_ips_or_groups(cli, mock_cloud, network):
+    m = mock_cloud.mock
+    m.post(V2 + "/ports", status_code=201, json=sample("ports", "port-create-response.json"))
+    code, out, err = cli(
+        "port", "create", "p2", "--network", "web", "--no-fixed-ip", "--no-security-group"
+    )
+    assert code == 0, err
+    body = m.last_request.json()["port"]
+    assert body["fixed_ips"] == [] and body["security_groups"] == []
+    code, out, err = cli(
+        "port", "create", "p2", "--network", "web", "--no-fixed-ip", "--fixed-ip", "subnet=s"
+    )
+    assert code == 2
+    assert "--fixed-ip and --no-fixed-ip cannot be given together." in err
+
+
+def test_port_set_adds_to_current_lists(cli, mock_cloud, port, groups):
+    m = mock_cloud.mock
+    update = m.put(V2 + "/ports/" + port["id"], json={"port": port})
+    code, out, err = cli(
+        "port", "set", "p1", "--security-group", "web", "--fixed-ip", "ip-address=10.0.0.5",
+        "--no-allowed-address", "--device-owner", "compute:nova",
+    )  # fmt: skip
+    assert code == 0, err
+    assert update.last_request.json() == {
+        "port": {
+            "device_owner": "compute:nova",
+            "fixed_ips": port["fixed_ips"] + [{"ip_address": "10.0.0.5"}],
+            "security_groups": [GROUP_ID, groups["web"]],
+            "allowed_address_pairs": [],
+        }
+    }
+
+
+def test_port_unset_removes_held_items(cli, mock_cloud, port, groups):
+    m = mock_cloud.mock
+    update = m.put(V2 + "/ports/" + port["id"], json={"port": port})
+    code, out, err = cli(
+        "port", "unset", "p1", "--fixed-ip", "ip-address=10.0.0.1", "--security-group", "default",
+        "--allowed-address", "ip-address=10.0.0.9", "--device",
+    )  # fmt: skip
+    assert code == 0, err
+    assert update.last_request.json() == {
+        "port": {
+            "device_id": "",
+            "fixed_ips": [],
+            "security_groups": [],
+            "allowed_address_pairs": [],
+        }
+    }
+    calls = update.call_count
+    code, out, err = cli("port", "unset", "p1", "--security-group", "web")
+    assert code == 1
+    assert "Port does not contain security group " + groups["web"] in err
+    code, out, err = cli("port", "unset", "p1", "--fixed-ip", "ip-address=10.0.0.99")
+    assert code == 1
+    assert "Port does not contain fixed-ip" in err
+    assert update.call_count == calls
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["port", "set", "p1"], "Nothing to set: give --name"),
+        (["port", "unset", "p1"], "Nothing to unset: give --fixed-ip"),
+        (["port", "create", "p", "--network", "n", "--fixed-ip", "address=1.2.3.4"],
+         "--fixed-ip: unknown key 'address'"),
+        (["port", "set", "p", "--allowed-address", "mac-address=fa:16:3e:00:00:01"],
+         "--allowed-address needs ip-address="),
+        (["port", "create", "p", "--network", "n", "--enable", "--disable"],
+         "not allowed with argument"),
+    ],
+)  # fmt: skip
+def test_port_usage_errors_before_any_request(cli, mock_cloud, argv, message):
+    code, out, err = cli(*argv)
+    assert code == 2, (out, err)
+    assert message in err
+    assert not cloud_requests(mock_cloud.mock)
