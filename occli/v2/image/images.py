@@ -1,4 +1,5 @@
-"""Glance v2 images (found through the catalog's ``image`` service)."""
+"""Glance v2 images (found through the catalog's ``image`` service); their
+writes and data are :mod:`occli.v2.image.image_data`'s."""
 
 import builtins
 import itertools
@@ -9,7 +10,7 @@ from typing import Any
 
 from occli import base
 from occli import exceptions
-from occli.v2.image import base as glance
+from occli.v2.image import image_data
 
 # ids per ``id=in:…`` request: 100 UUIDs keep the URL under ~4 KB
 ID_CHUNK = 100
@@ -19,7 +20,7 @@ class Image(base.Resource):
     pass
 
 
-class ImageManager(glance.GlanceManager):
+class ImageManager(image_data.WriteMixin):
     resource_class = Image
 
     def list(

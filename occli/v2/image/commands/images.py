@@ -1,7 +1,12 @@
-"""Image commands (Glance v2)."""
+"""Image commands (Glance v2), with OpenStackClient's names and options."""
+
+import logging
 
 from occli import columns
+from occli import exceptions
 from occli import utils
+
+LOG = logging.getLogger(__name__)
 
 
 @utils.arg("--name", metavar="<name>", help="Only images with this exact name.")
@@ -41,3 +46,382 @@ def do_image_show(client, args):
     """
     image = client.images.find_resource(args.image)
     return columns.show(image)
+
+
+# -- writes (OpenStackClient's openstackclient/image/v2/image.py) -------------
+
+#: OSC's choices and defaults of ``--disk-format`` and ``--container-format``.
+DISK_FORMATS = (
+    "ami",
+    "ari",
+    "aki",
+    "vhd",
+    "vmdk",
+    "raw",
+    "qcow2",
+    "vhdx",
+    "vdi",
+    "iso",
+    "ploop",
+)
+CONTAINER_FORMATS = ("ami", "ari", "aki", "bare", "docker", "ova", "ovf")
+_IMAGE_ARG = dict(metavar="<image>", help="Image (name or ID).")
+_VISIBILITY_FLAGS = ("--public", "--private", "--shared", "--community")
+
+
+class _OneOf(utils.Switch):
+    """One of several flags setting ``dest`` to ``const``: giving two of
+    them is a usage error (exit 2) naming both."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(namespace, "_given_" + self.dest, None)
+        if given is not None and given != option_string:
+            parser.error("argument %s: not allowed with argument %s" % (option_string, given))
+        setattr(namespace, "_given_" + self.dest, option_string)
+        setattr(namespace, self.dest, self.const)
+
+
+def _attribute_options(func, creating):
+    """The options ``image create`` and ``image set`` share, as OSC names them."""
+    helps = {
+        "--public": "Image is accessible and visible to all users.",
+        "--private": "Image is only accessible by the owner.",
+        "--shared": "Image is only accessible by the owner and image members.",
+        "--community": "Image is accessible by all users but listed only for its owner.",
+    }
+    for flag in reversed(_VISIBILITY_FLAGS):
+        func = utils.arg(
+            flag,
+            dest="visibility",
+            action=_OneOf,
+            const=flag[2:],
+            default=None,
+            help=helps[flag],
+        )(func)
+    func = utils.arg(
+        "--unprotected",
+        dest="protected",
+        action=_OneOf,
+        const=False,
+        help="Allow the image to be deleted (default).",
+    )(func)
+    func = utils.arg(
+        "--protected",
+        dest="protected",
+        action=_OneOf,
+        const=True,
+        default=None,
+        help="Prevent the image from being deleted.",
+    )(func)
+    func = utils.arg(
+        "--tag",
+        dest="tags",
+        action="append",
+        default=[],
+        metavar="<tag>",
+        help="Set a tag on the image (repeatable).",
+    )(func)
+    func = utils.property_option("Set a property on the image (repeatable).")(func)
+    for option, choices, default in (
+        ("--disk-format", DISK_FORMATS, "raw"),
+        ("--container-format", CONTAINER_FORMATS, "bare"),
+    ):
+        func = utils.arg(
+            option,
+            choices=choices,
+            default=default if creating else None,
+            metavar=option.replace("--", "<") + ">",
+            help="Image %s: one of %s%s."
+            % (
+                option[2:].replace("-", " "),
+                ", ".join(choices),
+                " (default %s)" % default if creating else "",
+            ),
+        )(func)
+    func = utils.arg(
+        "--min-ram",
+        type=utils.non_negative_int,
+        metavar="<ram-mb>",
+        help="Minimum RAM size needed to boot the image, in megabytes.",
+    )(func)
+    func = utils.arg(
+        "--min-disk",
+        type=utils.non_negative_int,
+        metavar="<disk-gb>",
+        help="Minimum disk size needed to boot the image, in gigabytes.",
+    )(func)
+    return utils.option_names(
+        min_disk="--min-disk",
+        min_ram="--min-ram",
+        visibility="--public/--private/--shared/--community",
+        properties="--property",
+        tags="--tag",
+        remove="--property",
+    )(func)
+
+
+def _attribute_options_create(func):
+    return _attribute_options(func, creating=True)
+
+
+def _attribute_options_set(func):
+    return _attribute_options(func, creating=False)
+
+
+def _progress(args, label, total):
+    """A ``progress(done)`` callback drawing ``label: N% (… of … MiB)`` on
+    stderr when it is a terminal; None in scripts."""
+    stream = utils.stderr(args)
+    if not getattr(stream, "isatty", lambda: False)():
+        return None
+
+    def show(done, size=None):
+        whole = total if total is not None else size
+        mib = "%.1f MiB" % (done / 1048576)
+        if whole:
+            text = "%s: %d%% (%s of %.1f MiB)" % (label, done * 100 // whole, mib, whole / 1048576)
+        else:
+            text = "%s: %s" % (label, mib)
+        stream.write("\r%s\033[K" % text)
+        stream.flush()
+
+    return show
+
+
+def _end_progress(args, progress):
+    if progress is not None:
+        utils.stderr(args).write("\n")
+
+
+def _stdin_data():
+    """Standard input when it is a pipe or a file (as ``… < disk.img``);
+    None for a terminal, a closed stdin or a device such as /dev/null, so
+    that a script with no data creates the image without any."""
+    import os
+    import stat
+    import sys
+
+    stream = sys.stdin
+    try:
+        if stream is None or stream.isatty():
+            return None
+        mode = os.fstat(stream.fileno()).st_mode
+    except (OSError, ValueError):
+        return None
+    if not (stat.S_ISFIFO(mode) or stat.S_ISREG(mode)):
+        return None
+    return getattr(stream, "buffer", stream)
+
+
+@utils.arg("name", metavar="<image-name>", help="New image name.")
+@utils.arg("--file", metavar="<file>", help="Upload the image's data from this file.")
+@_attribute_options_create
+@utils.output("show")
+def do_image_create(client, args):
+    """Create an image, uploading its data from --file or standard input.
+
+    The data is streamed a chunk at a time, with progress on a terminal.
+
+    Example: occli image create --file cirros.qcow2 --disk-format qcow2 cirros
+    """
+    import os
+
+    options = _attributes(args)
+    client.images.check_attributes(
+        options["visibility"],
+        options["min_disk"],
+        options["min_ram"],
+        options["properties"],
+        options["tags"],
+    )
+    if args.file:
+        try:
+            data = open(args.file, "rb")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise exceptions.ValidationError(
+                "--file: cannot read %s: %s" % (args.file, exc.strerror or exc)
+            ) from None
+        size = os.fstat(data.fileno()).st_size
+    else:
+        data, size = _stdin_data(), None
+    try:
+        image = client.images.create(args.name, **options)
+        if data is not None:
+            progress = _progress(args, "Uploading %s" % args.name, size)
+            client.images.upload(image, data, size=size, progress=progress)
+            _end_progress(args, progress)
+    finally:
+        if args.file:
+            data.close()
+    return columns.show(client.images.get(image.id))
+
+
+@utils.arg("images", nargs="+", metavar="<image>", help="Image(s) to delete (name or ID).")
+@utils.concurrency_option
+def do_image_delete(client, args):
+    """Delete images.
+
+    Glance refuses to delete a protected image (403): exit 1, after the
+    others were deleted.
+
+    Example: occli image delete cirros old-snapshot
+    """
+    failed = []
+
+    def delete(ref):
+        try:
+            client.images.delete(client.images.find_resource(ref))
+        except exceptions.ClientException:
+            failed.append(ref)
+            raise
+
+    utils.for_each(
+        args.images,
+        delete,
+        "delete image with name or ID",
+        label="'%s'".__mod__,
+        concurrency=args.concurrency,
+    )
+    if failed:
+        raise exceptions.CommandError(
+            "Failed to delete %d of %d images." % (len(failed), len(args.images))
+        )
+
+
+@utils.arg("image", **_IMAGE_ARG)
+@utils.arg(
+    "--file",
+    metavar="<filename>",
+    help="Save the image's data to this file (default: standard output).",
+)
+@utils.arg(
+    "--chunk-size",
+    type=utils.positive_int,
+    default=64 * 1024,
+    metavar="<bytes>",
+    help="Bytes read from the wire at a time (default 65536).",
+)
+def do_image_save(client, args):
+    """Save an image's data locally, checking its checksum.
+
+    Data that does not match the image's checksum is an error (exit 1) and
+    leaves no file behind; the file is written beside its name, then moved.
+
+    Example: occli image save --file cirros.img cirros
+    """
+    import os
+    import sys
+    import tempfile
+
+    image = client.images.find_resource(args.image)
+    progress = _progress(args, "Downloading %s" % image.id, image.to_dict().get("size"))
+    chunks = client.images.data(image, chunk_size=args.chunk_size, progress=progress)
+    if not args.file:
+        out = getattr(sys.stdout, "buffer", sys.stdout)
+        for chunk in chunks:
+            out.write(chunk)
+        out.flush()
+        _end_progress(args, progress)
+        return
+    target = os.path.abspath(args.file)
+    try:
+        fd, partial = tempfile.mkstemp(prefix=".occli-", dir=os.path.dirname(target))
+    except OSError as exc:
+        raise exceptions.ValidationError(
+            "--file: cannot write %s: %s" % (args.file, exc.strerror or exc)
+        ) from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            for chunk in chunks:
+                f.write(chunk)
+        os.replace(partial, target)
+    except BaseException:
+        os.unlink(partial)
+        raise
+    finally:
+        _end_progress(args, progress)
+
+
+@utils.arg("image", **_IMAGE_ARG)
+@utils.arg("--name", metavar="<name>", help="New image name.")
+@_attribute_options_set
+def do_image_set(client, args):
+    """Change an image's attributes, properties and tags (tags are added).
+
+    Example: occli image set --property os_distro=cirros --tag test cirros
+    """
+    options = _attributes(args)
+    tags = options.pop("tags")
+    client.images.check_update(name=args.name, tags=tags, **options)
+    image = client.images.find_resource(args.image)
+    if tags:
+        tags = list(dict.fromkeys(list(image.to_dict().get("tags") or ()) + tags))
+    client.images.update(image, name=args.name, tags=tags, **options)
+
+
+@utils.arg("image", **_IMAGE_ARG)
+@utils.arg(
+    "--tag",
+    dest="tags",
+    action="append",
+    default=[],
+    metavar="<tag>",
+    help="Unset a tag on the image (repeatable).",
+)
+@utils.arg(
+    "--property",
+    dest="properties",
+    action="append",
+    default=[],
+    metavar="<property-key>",
+    help="Unset a property on the image (repeatable).",
+)
+@utils.option_names(remove="--property")
+def do_image_unset(client, args):
+    """Remove tags and properties from an image.
+
+    A tag or property the image does not have is reported and the others
+    are removed: exit 1, with OSC's count of failures.
+
+    Example: occli image unset --property os_distro --tag test cirros
+    """
+    if not args.tags and not args.properties:
+        raise exceptions.ValidationError("Nothing to unset: give --tag or --property.")
+    if args.properties:
+        client.images.check_update(remove=args.properties)
+    image = client.images.find_resource(args.image)
+    missing_tags = 0
+    for tag in args.tags:
+        try:
+            client.images.remove_tag(image, tag)
+        except exceptions.NotFound:
+            LOG.error("tag unset failed, '%s' is a nonexistent tag ", tag)
+            missing_tags += 1
+    present = [k for k in args.properties if k in image]
+    for key in args.properties:
+        if key not in image:
+            LOG.error("property unset failed, '%s' is a nonexistent property ", key)
+    if present:
+        client.images.update(image, remove=present)
+    missing = len(args.properties) - len(present)
+    failures = []
+    if missing_tags:
+        failures.append("Failed to unset %d of %d tags." % (missing_tags, len(args.tags)))
+    if missing:
+        failures.append("Failed to unset %d of %d properties." % (missing, len(args.properties)))
+    if failures:
+        raise exceptions.CommandError(" ".join(failures))
+
+
+def _attributes(args):
+    """The attribute keywords of ``image create``/``image set``'s options."""
+    return {
+        "disk_format": args.disk_format,
+        "container_format": args.container_format,
+        "visibility": args.visibility,
+        "protected": args.protected,
+        "min_disk": args.min_disk,
+        "min_ram": args.min_ram,
+        "tags": list(args.tags) or None,
+        "properties": dict(args.properties) or None,
+    }

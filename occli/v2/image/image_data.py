@@ -1,0 +1,300 @@
+"""Glance v2 image writes: create, update (JSON patch), delete, tags, and
+the image data uploaded and downloaded a chunk at a time.
+
+:class:`WriteMixin` is :class:`occli.v2.image.images.ImageManager`'s group
+of write methods. Facts from glance/api/v2/images.py (the PATCH media type,
+``add``/``replace``/``remove``, the read-only attributes) and
+python-openstackclient's openstackclient/image/v2/image.py.
+"""
+
+import builtins
+import hashlib
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import Any
+from typing import BinaryIO
+from urllib.parse import quote
+
+from occli import base
+from occli import exceptions
+from occli.v2.image import base as glance
+
+#: Glance's JSON-patch media type (v2.1: ``add`` replaces a present member).
+PATCH_MEDIA_TYPE = "application/openstack-images-v2.1-json-patch"
+#: Bytes read or written at a time when image data is streamed.
+CHUNK_SIZE = 64 * 1024
+VISIBILITIES = ("public", "private", "shared", "community")
+#: Attributes Glance sets itself: a property of one of these names is
+#: refused (Glance answers 403 "Attribute '…' is read-only.").
+READ_ONLY = frozenset(
+    (
+        "id",
+        "status",
+        "checksum",
+        "size",
+        "virtual_size",
+        "created_at",
+        "updated_at",
+        "file",
+        "schema",
+        "self",
+        "direct_url",
+        "os_hash_algo",
+        "os_hash_value",
+    )
+)
+#: Attributes every image has: set with ``replace``, never removed.
+BASE_ATTRIBUTES = (
+    "name",
+    "visibility",
+    "protected",
+    "min_disk",
+    "min_ram",
+    "disk_format",
+    "container_format",
+)
+
+
+class WriteMixin(glance.GlanceManager):
+    """Create, change, delete, upload and download images; ``self`` is an
+    ImageManager."""
+
+    def check_attributes(
+        self,
+        visibility: str | None = None,
+        min_disk: int | None = None,
+        min_ram: int | None = None,
+        properties: Mapping[str, str] | None = None,
+        tags: Iterable[str] | None = None,
+    ) -> None:
+        """ValidationError for what Glance would refuse: an unknown
+        visibility, a negative or non-integer size, a property Glance
+        keeps read-only or that names an attribute, an empty tag."""
+        if visibility is not None and visibility not in VISIBILITIES:
+            raise exceptions.ValidationError(
+                "{visibility} must be one of %s, not %r." % (", ".join(VISIBILITIES), visibility),
+                params=("visibility",),
+            )
+        for name, value in (("min_disk", min_disk), ("min_ram", min_ram)):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 0
+            ):
+                raise exceptions.ValidationError(
+                    "{%s} must be an integer of 0 or more, not %r." % (name, value),
+                    params=(name,),
+                )
+        for key in properties or ():
+            if key in READ_ONLY:
+                raise exceptions.ValidationError(
+                    "{properties}: Attribute '%s' is read-only." % key, params=("properties",)
+                )
+            if key in BASE_ATTRIBUTES or key == "tags":
+                raise exceptions.ValidationError(
+                    "{properties}: '%s' is an image attribute, not a property." % key,
+                    params=("properties",),
+                )
+        if tags is not None and not all(isinstance(t, str) and t for t in tags):
+            raise exceptions.ValidationError("{tags} must be non-empty texts.", params=("tags",))
+
+    def create(
+        self,
+        name: str | None = None,
+        disk_format: str | None = None,
+        container_format: str | None = None,
+        visibility: str | None = None,
+        protected: bool | None = None,
+        min_disk: int | None = None,
+        min_ram: int | None = None,
+        tags: Iterable[str] | None = None,
+        properties: Mapping[str, str] | None = None,
+    ) -> base.Resource:
+        """Create an image record (``queued``, no data yet: :meth:`upload`
+        gives it its bytes); ``properties`` are its extra properties."""
+        tags = None if tags is None else list(tags)
+        self.check_attributes(visibility, min_disk, min_ram, properties, tags)
+        attributes = {
+            "name": name,
+            "disk_format": disk_format,
+            "container_format": container_format,
+            "visibility": visibility,
+            "protected": protected,
+            "min_disk": min_disk,
+            "min_ram": min_ram,
+            "tags": tags,
+        }
+        body = {k: v for k, v in attributes.items() if v is not None}
+        body.update(properties or {})
+        response = self._request("POST", "/v2/images", body=body)
+        return self._resource(self._body(response), response)
+
+    def check_update(
+        self,
+        name: str | None = None,
+        visibility: str | None = None,
+        protected: bool | None = None,
+        min_disk: int | None = None,
+        min_ram: int | None = None,
+        disk_format: str | None = None,
+        container_format: str | None = None,
+        tags: Iterable[str] | None = None,
+        properties: Mapping[str, str] | None = None,
+        remove: Iterable[str] = (),
+    ) -> builtins.list[dict[str, Any]]:
+        """The JSON patch of :meth:`update`: ValidationError when it would
+        change nothing or Glance would refuse a value."""
+        tags = None if tags is None else list(tags)
+        remove = list(remove)
+        self.check_attributes(visibility, min_disk, min_ram, properties, tags)
+        values = {
+            "name": name,
+            "visibility": visibility,
+            "protected": protected,
+            "min_disk": min_disk,
+            "min_ram": min_ram,
+            "disk_format": disk_format,
+            "container_format": container_format,
+            "tags": tags,
+        }
+        patch = [
+            {"op": "replace", "path": _pointer(k), "value": v}
+            for k, v in values.items()
+            if v is not None
+        ]
+        patch += [
+            {"op": "add", "path": _pointer(k), "value": v} for k, v in (properties or {}).items()
+        ]
+        for key in remove:
+            if key in READ_ONLY or key in BASE_ATTRIBUTES or key == "tags":
+                raise exceptions.ValidationError(
+                    "{remove}: Property %s may not be removed." % key, params=("remove",)
+                )
+            patch.append({"op": "remove", "path": _pointer(key)})
+        if not patch:
+            raise exceptions.ValidationError("Nothing to change.")
+        return patch
+
+    def update(self, image: base.Resource | str, **changes: Any) -> base.Resource:
+        """Change an image with one PATCH in Glance's JSON-patch media type:
+        the attributes given (as :meth:`check_update` takes them) replaced,
+        ``properties`` added or replaced, the properties named by
+        ``remove`` removed, ``tags`` the whole new list of tags."""
+        patch = self.check_update(**changes)
+        response = self._request(
+            "PATCH",
+            "/v2/images/%s" % base.getid(image),
+            body=patch,
+            headers={"Content-Type": PATCH_MEDIA_TYPE},
+        )
+        return self._resource(self._body(response), response)
+
+    def delete(self, image: base.Resource | str) -> base.Result:
+        """Delete an image (Glance refuses a protected one: 403)."""
+        return self._result(self._request("DELETE", "/v2/images/%s" % base.getid(image)))
+
+    def add_tag(self, image: base.Resource | str, tag: str) -> base.Result:
+        return self._result(self._request("PUT", _tag_url(image, tag)))
+
+    def remove_tag(self, image: base.Resource | str, tag: str) -> base.Result:
+        """Remove a tag (NotFound when the image does not have it)."""
+        return self._result(self._request("DELETE", _tag_url(image, tag)))
+
+    def upload(
+        self,
+        image: base.Resource | str,
+        data: BinaryIO,
+        size: int | None = None,
+        progress: Callable[[int], object] | None = None,
+    ) -> base.Result:
+        """Send ``data`` (a binary file) as the image's bytes, a chunk at a
+        time, never the whole of it in memory: with a ``Content-Length``
+        when ``size`` is known, else chunked. ``progress(sent)`` is called
+        after each chunk. Sent once (a stream cannot be sent again)."""
+        reader = _Reader(data, size, progress)
+        response = self._request(
+            "PUT",
+            "/v2/images/%s/file" % base.getid(image),
+            data=reader if size is not None else iter(reader),
+            headers={"Content-Type": "application/octet-stream"},
+            connect_retries=0,
+            status_code_retries=0,
+        )
+        return self._result(response)
+
+    def data(
+        self,
+        image: base.Resource | str,
+        chunk_size: int = CHUNK_SIZE,
+        progress: Callable[[int, int | None], object] | None = None,
+    ) -> Iterator[bytes]:
+        """The image's bytes, a chunk at a time, checked when the last one
+        is read: ClientException (exit 1) when their MD5 differs from the
+        ``Content-MD5`` Glance sends (or the image's ``checksum``), or their
+        ``os_hash_algo`` digest from the image's ``os_hash_value``.
+        ``progress(received, total)`` is called after each chunk."""
+        found = image if isinstance(image, base.Resource) else self.get(image)
+        info = found.to_dict()
+        response = self._request("GET", "/v2/images/%s/file" % found.id, stream=True)
+        try:
+            if response.status_code == 204:
+                raise exceptions.ClientException("Image %s has no data." % found.id)
+            expected = {"md5": response.headers.get("Content-MD5") or info.get("checksum")}
+            algorithm = info.get("os_hash_algo")
+            if algorithm and info.get("os_hash_value"):
+                expected[algorithm] = info["os_hash_value"]
+            digests = {name: hashlib.new(name, usedforsecurity=False) for name in expected}
+            total = response.headers.get("Content-Length")
+            received = 0
+            for chunk in response.iter_content(chunk_size):
+                for digest in digests.values():
+                    digest.update(chunk)
+                received += len(chunk)
+                yield chunk
+                if progress is not None:
+                    progress(received, int(total) if total and total.isdigit() else None)
+        finally:
+            response.close()
+        for name, digest in digests.items():
+            if expected[name] and digest.hexdigest() != expected[name]:
+                raise exceptions.ClientException(
+                    "The %s of the data downloaded for image %s is %s, not %s: the "
+                    "data is corrupt." % (name, found.id, digest.hexdigest(), expected[name])
+                )
+
+
+class _Reader:
+    """A binary file read a chunk at a time, reporting what was read:
+    requests streams it with a ``Content-Length`` (``len``) or, iterated,
+    chunked."""
+
+    def __init__(
+        self, data: BinaryIO, size: int | None, progress: Callable[[int], object] | None
+    ) -> None:
+        self.data = data
+        self.size = size
+        self.progress = progress
+        self.sent = 0
+
+    def __len__(self) -> int:
+        return self.size or 0
+
+    def read(self, amount: int = CHUNK_SIZE) -> bytes:
+        chunk = self.data.read(amount if amount and amount > 0 else CHUNK_SIZE)
+        self.sent += len(chunk)
+        if self.progress is not None and chunk:
+            self.progress(self.sent)
+        return chunk
+
+    def __iter__(self) -> Iterator[bytes]:
+        while chunk := self.read(CHUNK_SIZE):
+            yield chunk
+
+
+def _pointer(key: str) -> str:
+    """The JSON pointer of a top-level member (RFC 6901 escapes)."""
+    return "/" + key.replace("~", "~0").replace("/", "~1")
+
+
+def _tag_url(image: base.Resource | str, tag: str) -> str:
+    return "/v2/images/%s/tags/%s" % (base.getid(image), quote(tag, safe=""))
