@@ -55,18 +55,23 @@ def make_private_dir(path):
 
 
 class Reader:
-    """A WSGI body: an open object file in reads of at most ``CHUNK``
-    bytes, closed when read to its end or by ``close()`` (the server's)."""
+    """A WSGI body: an open object file (from where it stands, at most
+    ``left`` bytes if given) in reads of at most ``CHUNK`` bytes, closed
+    when read to its end or by ``close()`` (the server's)."""
 
-    def __init__(self, file):
+    def __init__(self, file, left=None):
         self.file = file
+        self.left = left
 
     def __iter__(self):
         try:
-            while True:
-                chunk = self.file.read(CHUNK)
+            while self.left is None or self.left > 0:
+                size = CHUNK if self.left is None else min(CHUNK, self.left)
+                chunk = self.file.read(size)
                 if not chunk:
                     return
+                if self.left is not None:
+                    self.left -= len(chunk)
                 yield chunk
         finally:
             self.close()
@@ -125,9 +130,12 @@ class Files:
             raise
         return f
 
-    def reader(self, name):
-        """A :class:`Reader` of file ``name``."""
-        return Reader(self.open(name))
+    def reader(self, name, start=0, length=None):
+        """A :class:`Reader` of file ``name``: ``length`` bytes (all if
+        None) from offset ``start`` (a Range request's part)."""
+        f = self.open(name)
+        f.seek(start)
+        return Reader(f, length)
 
     def read(self, name):
         """The whole content of file ``name`` (for small objects: heat's

@@ -178,3 +178,89 @@ def listing_response(req, listing, headers):
         return Response(204, headers=headers)
     text = "".join(i["name"] + "\n" for i in listing)
     return Response(200, headers=headers, raw=text, content_type="text/plain; charset=utf-8")
+
+
+def html_page(status, text):
+    """swob's default HTML body of ``status`` (its RESPONSE_REASONS)."""
+    return "<html><h1>%s</h1><p>%s</p></html>" % (common.reason(status), text)
+
+
+def etags(value):
+    """The entity tags of an ``If-Match``/``If-None-Match`` value (quotes
+    dropped; ``*`` kept), as swob's ``Match`` reads it; None if absent."""
+    if value is None:
+        return None
+    return {t.strip().strip('"') for t in value.split(",") if t.strip()}
+
+
+def precondition(req, etag, ts):
+    """304 or 412 if the request's ``If-None-Match``, ``If-Match``,
+    ``If-Modified-Since`` or ``If-Unmodified-Since`` rules out an object of
+    ``etag`` last modified at ``ts`` (swob's order), else None."""
+    none_match = etags(req.header("If-None-Match"))
+    if none_match and ("*" in none_match or etag in none_match):
+        return 304
+    match = etags(req.header("If-Match"))
+    if match and "*" not in match and etag not in match:
+        return 412
+    modified = math.ceil(ts)
+    since = _http_date(req.header("If-Modified-Since"))
+    if since is not None and modified <= since:
+        return 304
+    since = _http_date(req.header("If-Unmodified-Since"))
+    if since is not None and modified > since:
+        return 412
+    return None
+
+
+def _http_date(value):
+    """An HTTP date's Unix time, or None (absent or unreadable: ignored)."""
+    if not value:
+        return None
+    try:
+        return email.utils.parsedate_to_datetime(value).timestamp()
+    except (TypeError, ValueError):
+        return None
+
+
+def byte_range(value, size):
+    """``(start, end)`` (end exclusive) of a ``Range`` header on ``size``
+    bytes as swob reads it: None to ignore it (absent, malformed, more than
+    one range, or an empty object), ``()`` if nothing of it is satisfiable
+    (416)."""
+    spans = _range_spec(value)
+    if spans is None or len(spans) != 1:
+        return None
+    start, end = spans[0]
+    if start is None:  # the last ``end`` bytes
+        span = () if end == 0 else (max(size - end, 0), size)
+    elif start >= size:
+        span = ()
+    else:
+        span = (start, size if end is None else min(end + 1, size))
+    if size == 0 and span:
+        return None
+    return span
+
+
+def _range_spec(value):
+    """``[(start|None, end|None)]`` of a ``bytes=`` Range value, or None if
+    it is absent or malformed (swob's ``Range``)."""
+    value = (value or "").replace(" ", "")
+    if not value.lower().startswith("bytes="):
+        return None
+    spans = []
+    for part in value[6:].split(","):
+        start, sep, end = part.partition("-")
+        if not sep or not (start or end):
+            return None
+        try:  # swob: a value int() refuses (not digits, too long) is malformed
+            first, last = (int(start) if start else None), (int(end) if end else None)
+        except ValueError:
+            return None
+        if (first is not None and first < 0) or (end and not end.isdigit()):
+            return None
+        if first is not None and last is not None and last < first:
+            return None
+        spans.append((first, last))
+    return spans

@@ -1,11 +1,13 @@
 """``/v1/AUTH_<project>/<container>/<object>``: HEAD/GET (streamed from the
-object's file; a temp URL may sign it), PUT (streamed to a file, then the
+object's file, a ``Range`` of it, ``If-*`` conditions as swob answers them; a
+temp URL may sign it), PUT (streamed to a file, then the
 metadata row; Etag and quota checks), POST (its metadata replaced, as in
 Swift) and DELETE. PUT and DELETE are
 ``mode=None`` routes: the body streams with no transaction open, and each
 opens its own short ones. The rules are in
 :mod:`occli.localcloud.objectstore.objects`."""
 
+from occli.localcloud import errors
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.objectstore import accounts
@@ -30,7 +32,14 @@ def register(service):
 
 def get_object(req):
     via = common.authorize(req, temp_url_ok=True)
-    obj = objects.get(req.db, req.params["account"], req.params["container"], req.params["object"])
+    try:
+        obj = objects.get(
+            req.db, req.params["account"], req.params["container"], req.params["object"]
+        )
+    except errors.NotFound:
+        if "*" in (common.etags(req.header("If-Match")) or ()):
+            return _precondition_failed({})  # swob: If-Match * needs an object
+        raise
     headers = {
         "Etag": obj["etag"],
         "Last-Modified": common.last_modified(obj["timestamp"]),
@@ -42,16 +51,36 @@ def get_object(req):
         headers["Content-Disposition"] = tempurl.content_disposition(
             req.query, req.params["object"]
         )
+    status = common.precondition(req, obj["etag"], obj["timestamp"])
+    if status == 304:
+        return Response(304, headers=headers, raw=b"", content_type=obj["content_type"])
+    if status == 412:
+        return _precondition_failed(headers)
+    status, start, length = 200, 0, obj["size"]
+    span = None if req.method == "HEAD" else common.byte_range(req.header("Range"), length)
+    if span == ():
+        headers["Content-Range"] = "bytes */%d" % obj["size"]
+        page = common.html_page(416, "The Range requested is not available.")
+        return Response(416, headers=headers, raw=page, content_type="text/html; charset=UTF-8")
+    if span:
+        status, start, length = 206, span[0], span[1] - span[0]
+        headers["Content-Range"] = "bytes %d-%d/%d" % (span[0], span[1] - 1, obj["size"])
     # opened in this read transaction: a replace or delete committed
     # meanwhile unlinks the path, not the open file
-    body = () if req.method == "HEAD" else req.cloud.objectstore.files.reader(obj["file"])
+    files = req.cloud.objectstore.files
+    body = () if req.method == "HEAD" else files.reader(obj["file"], start, length)
     return Response(
-        200,
+        status,
         headers=headers,
         stream=body,
-        length=obj["size"],
+        length=length,
         content_type=obj["content_type"],
     )
+
+
+def _precondition_failed(headers):
+    page = common.html_page(412, "A precondition for this request was not met.")
+    return Response(412, headers=headers, raw=page, content_type="text/html; charset=UTF-8")
 
 
 def put_object(req):
@@ -64,6 +93,7 @@ def put_object(req):
         meta, _ = common.meta_headers(req.environ, "object")
         length = _body_length(req)
         containers.get(db, account, container)
+        _check_if_none_match(req, db, account, container, name)
         if bound:
             _check_quota(req, db, account, length or 0)
     stored = files.store(_body(req, length))
@@ -119,6 +149,18 @@ def delete_object(req):
         removed = objects.delete(db, account, container, name)
     req.cloud.objectstore.files.remove(removed)
     return Response(204)
+
+
+def _check_if_none_match(req, db, account, container, name):
+    """The proxy's ``If-None-Match`` on a PUT: only ``*`` (400), and a 412
+    if the object exists."""
+    sent = common.etags(req.header("If-None-Match"))
+    if sent is None:
+        return
+    if "*" not in sent:
+        raise common.SwiftError(400, "If-None-Match only supports *")
+    if objects.read(db, account, container, name) is not None:
+        raise HTTPError(412)
 
 
 def _check_quota(req, db, account, adding):

@@ -24,12 +24,13 @@ from occli.localcloud.objectstore import objects as object_rules
 from occli.localcloud.objectstore import tempurl
 from occli.localcloud.objectstore.api import accounts
 from occli.localcloud.objectstore.api import containers
+from occli.localcloud.objectstore.api import info
 from occli.localcloud.objectstore.api import objects
 from occli.localcloud.objectstore.api.common import TOO_LARGE
 from occli.localcloud.objectstore.api.common import wsgi_text
 
 # The API modules, each with register(service), in route order.
-RESOURCES = (accounts, containers, objects)
+RESOURCES = (info, accounts, containers, objects)
 
 _HTML_ERRORS = {
     401: "This server could not verify that you are authorized to access "
@@ -39,6 +40,7 @@ _HTML_ERRORS = {
     405: "The method is not allowed for this resource.",
     409: "There was a conflict when trying to complete your request.",
     411: "Length Required",
+    412: "A precondition for this request was not met.",
     422: "The Etag you supplied does not match the object's Etag.",
     499: "The client was disconnected during request.",
 }
@@ -53,8 +55,9 @@ class ObjectStoreService(Service):
     # heatclient's TEMP_URL_SIGNAL) build a temp URL as
     # ``<scheme>://<netloc of the object-store endpoint>/v1/AUTH_p/c/o``,
     # dropping the endpoint's path: fine for a real Swift on its own port,
-    # a 404 here without this alias.
-    root_paths = ("/v1/AUTH_",)
+    # a 404 here without this alias. Swift's capabilities are at the
+    # proxy's root (``/info``) too, where swiftclient and openstacksdk ask.
+    root_paths = ("/v1/AUTH_", "/info")
     listing_limit = 10000
 
     @property
