@@ -58,6 +58,8 @@ ADMIN_SEES_ALL = ("compute", "image", "orchestration", "volume", "network")
 # auth=False routes that authorize the request themselves (Swift: token or
 # temp URL); every other auth=False route must be "public" in RULES
 SELF_AUTHORIZING = ("objectstore",)
+# the public routes of a self-authorizing service (Swift's /info)
+PUBLIC_SELF_AUTHORIZING_ROUTES = (("objectstore", "GET", "/info"),)
 # single auth=False routes that authorize the request themselves: Heat's
 # resource signal (a Keystone token, else the resource's own signal token)
 SELF_AUTHORIZING_ROUTES = (
@@ -1125,8 +1127,8 @@ def test_every_route_is_classified():
     for route in routes:
         public = RULES[route.key].access in PUBLIC_ACCESS
         self_authorizing = (
-            route.service in SELF_AUTHORIZING or route.key in SELF_AUTHORIZING_ROUTES
-        )
+            route.service in SELF_AUTHORIZING and route.key not in PUBLIC_SELF_AUTHORIZING_ROUTES
+        ) or route.key in SELF_AUTHORIZING_ROUTES
         assert public == (not route.auth and not self_authorizing), route.label
 
 
