@@ -1,0 +1,71 @@
+"""``occli image create/delete`` against the local Glance: the record
+made with OSC's options, deletion, and the failure paths (usage errors
+exit 2 before any request, a partial delete exit 1 with OSC's count)."""
+
+import uuid
+
+import pytest
+
+from tests.functional.harness import as_json
+
+
+@pytest.fixture
+def occli(occli_env, run_occli):
+    return run_occli
+
+
+def test_create_without_data_is_queued_with_its_attributes(occli):
+    name = "img-" + uuid.uuid4().hex[:8]
+    shown = as_json(
+        occli(
+            "image",
+            "create",
+            "--disk-format",
+            "qcow2",
+            "--property",
+            "os_distro=cirros",
+            "--tag",
+            "test",
+            "--min-disk",
+            "1",
+            "--min-ram",
+            "64",
+            "--private",
+            name,
+            "-f",
+            "json",
+        )
+    )
+    try:
+        assert shown["name"] == name
+        assert shown["status"] == "queued"
+        assert shown["disk_format"] == "qcow2" and shown["container_format"] == "bare"
+        assert shown["visibility"] == "private"
+        assert (shown["min_disk"], shown["min_ram"]) == (1, 64)
+        assert shown["os_distro"] == "cirros"
+        assert shown["tags"] == ["test"]
+    finally:
+        code, out, err = occli("image", "delete", name)
+    assert code == 0, err
+    code, out, err = occli("image", "show", shown["id"])
+    assert code == 1 and "No image with a name or ID of" in err
+
+
+def test_delete_reports_each_failure_and_the_count(occli):
+    name = "img-" + uuid.uuid4().hex[:8]
+    image = as_json(occli("image", "create", name, "-f", "json"))
+    code, out, err = occli("image", "delete", "no-such-image-" + name, image["id"])
+    assert code == 1
+    assert "Failed to delete image with name or ID 'no-such-image-%s':" % name in err
+    assert "Failed to delete 1 of 2 images." in err
+    code, out, err = occli("image", "show", image["id"])
+    assert code == 1  # the other one was deleted
+
+
+def test_read_only_property_is_a_usage_error(occli):
+    name = "img-" + uuid.uuid4().hex[:8]
+    code, out, err = occli("image", "create", "--property", "checksum=x", name)
+    assert code == 2
+    assert "--property: Attribute 'checksum' is read-only." in err
+    listed = as_json(occli("image", "list", "--name", name, "-f", "json"))
+    assert listed == []
