@@ -35,7 +35,7 @@ def glance(mock_cloud):
     """A Glance that takes an image (POST), its data (PUT …/file, read as
     it would be sent) and answers it active."""
     m = mock_cloud.mock
-    received = {}
+    received: dict[str, object] = {}
 
     def upload(request, context):
         received["headers"] = dict(request.headers)
@@ -123,7 +123,7 @@ def test_create_with_dev_null_stdin_uploads_nothing(cli, glance, monkeypatch):
 def test_upload_reports_progress_per_chunk(client, glance):
     import io
 
-    seen = []
+    seen: list[int] = []
     client.images.upload(NEW_ID, io.BytesIO(DATA), size=len(DATA), progress=seen.append)
     assert glance.received["data"] == DATA
     assert seen[-1] == len(DATA) and len(seen) == 4
