@@ -4,9 +4,13 @@ admins (others' private images are not found), deactivate and reactivate
 for admins only (others' private images not found first).
 ``DELETE /v2/images`` is Glance's 405 for every project token.
 
-Each allowed write gets a fresh active image of A (``image_id``)."""
+Each allowed write gets a fresh active image of A (``image_id``); an
+upload's is then put back to ``queued`` (the pseudo-parameter
+``queued``), the one status an upload accepts. A's snapshot has no data:
+its download is Glance's 204."""
 
 IMAGE = "/v2/images/{image_id}"
+OCTETS = {"Content-Type": "application/octet-stream"}
 
 
 def _new_image(world):
@@ -15,10 +19,20 @@ def _new_image(world):
 
     with world.cloud.store.transaction() as db:
         image = images.create_image(db, "authz-fresh", world.projects["A"], size=1)
+    world.fresh_image = image["id"]
     return world.secret(image["id"])
 
 
-FACTORIES = {"image_id": _new_image}
+def _requeue(world):
+    """The fresh image made just before, back to ``queued`` without data."""
+    from occli.localcloud.image import writes
+
+    with world.cloud.store.transaction() as db:
+        writes.set_columns(db, world.fresh_image, status="queued", size=None, checksum=None)
+    return "queued"
+
+
+FACTORIES = {"image_id": _new_image, "queued": _requeue}
 
 
 def rules():
@@ -31,6 +45,14 @@ def rules():
         ),
         ("image", "DELETE", "/v2/images"): rule("any", 405),
         ("image", "DELETE", IMAGE): rule("write", 204, fresh=("image_id",)),
+        ("image", "PUT", IMAGE + "/file"): rule(
+            "write",
+            204,
+            fresh=("image_id", "queued"),
+            body=lambda ids: b"authz-bytes",
+            headers=lambda ids: OCTETS,
+        ),
+        ("image", "GET", IMAGE + "/file"): rule("read", 204),
         ("image", "POST", IMAGE + "/actions/deactivate"): rule(
             "admin_of", 204, fresh=("image_id",)
         ),

@@ -1,11 +1,17 @@
-"""Glance v2 (read-mostly) for the local cloud, mounted at ``/image``:
-version discovery, image list/show and two seeded public images.
+"""Glance v2 for the local cloud, mounted at ``/image``: version
+discovery, image list/show, create, delete, deactivate/reactivate, data
+upload and download (streamed to private files) and two seeded public
+images.
 
 * :mod:`.api` — ``ImageService`` (glance's plain-text error pages) and
   one module per resource: routes, query parameters, links;
 * :mod:`.images` — the rules over a sqlite3 connection (view, lookups,
   snapshots, listing pages, seed, the ``id`` filter), raising
   :mod:`occli.localcloud.errors`;
+* :mod:`.writes` — create, delete and the status actions, with Glance's
+  checks and texts;
+* :mod:`.data` — the image files under ``<data_dir>/images`` and an
+  upload's status changes;
 * :mod:`.migrations` — the ``images`` table (store component ``image``).
 
 Other services use :func:`.images.get_visible_image` (an image for a

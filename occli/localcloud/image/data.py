@@ -1,4 +1,5 @@
-"""Image data: one private file per image under ``<data_dir>/images``.
+"""Image data: one private file per image under ``<data_dir>/images``, and
+the upload's status changes (``queued → saving → active``).
 
 The files are the object store's kind (:class:`occli.localcloud.objectstore.files.Files`:
 0700 directory, 0600 files written under a temporary name and renamed,
@@ -10,11 +11,20 @@ is complete, ``active`` with its size and hashes. Read in glance 33's
 and ``glance/location.py`` (md5 ``checksum``, ``os_hash_algo`` sha512).
 """
 
+import hashlib
 import os
+import sqlite3
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
 
+from occli.localcloud import errors
+from occli.localcloud.image import images
+from occli.localcloud.image import writes
 from occli.localcloud.objectstore import files
 
 DIRECTORY = "images"
+HASH_ALGO = "sha512"
 
 
 class ImageFiles(files.Files):
@@ -23,3 +33,63 @@ class ImageFiles(files.Files):
     def __init__(self, data_dir: str) -> None:
         self.root = os.path.join(data_dir, DIRECTORY)
         files.make_private_dir(self.root)
+
+
+class Hashing:
+    """Chunks passed through, hashed on the way (Glance's multihash)."""
+
+    def __init__(self, chunks: Iterable[bytes]) -> None:
+        self.chunks = chunks
+        self.hash = hashlib.new(HASH_ALGO)
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self.chunks:
+            self.hash.update(chunk)
+            yield chunk
+
+
+def begin_upload(db: sqlite3.Connection, caller: Any, image_id: str) -> str:
+    """Mark ``image_id`` ``saving`` for ``caller``'s upload (NotFound,
+    Forbidden (``upload_image``), Conflict unless it is ``queued``); its
+    ``updated_at`` before (for :func:`restore`)."""
+    image = writes.changeable(db, caller, image_id, "upload_image")
+    if image["status"] != "queued":
+        raise errors.Conflict(
+            "Image status transition from %s to saving is not allowed" % image["status"]
+        )
+    writes.set_columns(db, image_id, status="saving")
+    return image["updated_at"]
+
+
+def finish_upload(
+    db: sqlite3.Connection, image_id: str, stored: files.Stored, hash_value: str
+) -> str | None:
+    """Make ``image_id`` ``active`` with file ``stored``; the name of the
+    file it replaced, or None. Deleted meanwhile: NotFound (the API
+    answers Glance's 410 with its text)."""
+    if not images.image_exists(db, image_id):
+        raise errors.NotFound(
+            "Image %s could not be found after upload. The image may have been"
+            " deleted during the upload." % image_id
+        )
+    replaced = writes.data_file(db, image_id)
+    writes.set_columns(
+        db,
+        image_id,
+        status="active",
+        file=stored.name,
+        size=stored.size,
+        checksum=stored.md5,
+        os_hash_algo=HASH_ALGO,
+        os_hash_value=hash_value,
+    )
+    return replaced
+
+
+def restore(db: sqlite3.Connection, image_id: str, updated_at: str) -> None:
+    """A failed upload's image back to ``queued`` (Glance's ``_restore``),
+    as it was before (``updated_at``: what :func:`begin_upload` returned)."""
+    db.execute(
+        "UPDATE images SET status = 'queued', updated_at = ? WHERE id = ? AND status = 'saving'",
+        (updated_at, image_id),
+    )

@@ -13,11 +13,12 @@ from occli.localcloud.app import Service
 from occli.localcloud.image import data
 from occli.localcloud.image import images as image_rules
 from occli.localcloud.image import migrations
+from occli.localcloud.image.api import image_data
 from occli.localcloud.image.api import images
 from occli.localcloud.image.api import versions
 
 # The API modules, each with register(service), in route order.
-RESOURCES = (versions, images)
+RESOURCES = (versions, images, image_data)
 
 
 class ImageService(Service):
@@ -40,7 +41,7 @@ class ImageService(Service):
     def max_body(self):
         """An upload's body may be as large as an image (:meth:`before`
         keeps the other routes' bodies to :data:`MAX_BODY`)."""
-        return self.image_size_cap
+        return max(self.image_size_cap, MAX_BODY)
 
     def before(self, req):
         if req.content_length > MAX_BODY and not req.path.endswith("/file"):
