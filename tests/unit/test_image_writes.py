@@ -302,3 +302,40 @@ def test_manager_checks(client):
     with pytest.raises(exceptions.ValidationError, match="tags must be non-empty"):
         client.images.check_update(tags=[""])
     assert client.images.check_update(remove=["a~b"]) == [{"op": "remove", "path": "/a~0b"}]
+
+
+def test_save_without_file_writes_standard_output(cli, glance):
+    data = b"image bytes\n" * 1000
+    _served(glance, data, md5=hashlib.md5(data).hexdigest(), os_hash_algo=None)
+    code, out, err = cli("image", "save", NEW_ID)
+    assert code == 0, err
+    assert out == data.decode()
+
+
+class _CutShort:
+    """A body that ends with a broken connection after its first read."""
+
+    closed = False
+
+    def __init__(self):
+        self.reads = 0
+
+    def read(self, *args, **kwargs):
+        import http.client
+
+        self.reads += 1
+        if self.reads > 1:
+            raise http.client.IncompleteRead(b"", 10)
+        return b"x" * 10
+
+    def close(self):
+        pass
+
+
+def test_save_of_a_download_cut_short_fails_and_leaves_no_file(cli, glance, out_dir):
+    glance.get(URL, json=dict(copy.deepcopy(SHOWN), id=NEW_ID))
+    glance.get(URL + "/file", body=_CutShort(), headers={"Content-Length": "100"})
+    code, out, err = cli("image", "save", "--file", str(out_dir / "x"), NEW_ID)
+    assert code == 1
+    assert "The download of image %s ended early" % NEW_ID in err
+    assert os.listdir(out_dir) == []

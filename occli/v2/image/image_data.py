@@ -13,6 +13,7 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 from typing import Any
 from typing import BinaryIO
 from urllib.parse import quote
@@ -20,6 +21,9 @@ from urllib.parse import quote
 from occli import base
 from occli import exceptions
 from occli.v2.image import base as glance
+
+if TYPE_CHECKING:
+    import requests
 
 #: Glance's JSON-patch media type (v2.1: ``add`` replaces a present member).
 PATCH_MEDIA_TYPE = "application/openstack-images-v2.1-json-patch"
@@ -246,7 +250,7 @@ class WriteMixin(glance.GlanceManager):
             digests = {name: hashlib.new(name, usedforsecurity=False) for name in expected}
             total = response.headers.get("Content-Length")
             received = 0
-            for chunk in response.iter_content(chunk_size):
+            for chunk in _chunks(response, chunk_size, found.id):
                 for digest in digests.values():
                     digest.update(chunk)
                 received += len(chunk)
@@ -289,6 +293,19 @@ class _Reader:
     def __iter__(self) -> Iterator[bytes]:
         while chunk := self.read(CHUNK_SIZE):
             yield chunk
+
+
+def _chunks(response: "requests.Response", chunk_size: int, image_id: str) -> Iterator[bytes]:
+    """The body of ``response`` a chunk at a time; a connection lost or
+    an answer cut short is a ClientException naming the image."""
+    import requests
+
+    try:
+        yield from response.iter_content(chunk_size)
+    except requests.exceptions.RequestException as exc:
+        raise exceptions.ClientException(
+            "The download of image %s ended early: %s" % (image_id, exc)
+        ) from None
 
 
 def _pointer(key: str) -> str:

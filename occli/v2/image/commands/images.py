@@ -310,14 +310,13 @@ def do_image_save(client, args):
     Example: occli image save --file cirros.img cirros
     """
     import os
-    import sys
     import tempfile
 
     image = client.images.find_resource(args.image)
     progress = _progress(args, "Downloading %s" % image.id, image.to_dict().get("size"))
     chunks = client.images.data(image, chunk_size=args.chunk_size, progress=progress)
     if not args.file:
-        out = getattr(sys.stdout, "buffer", sys.stdout)
+        out = utils.stdout(args).buffer
         for chunk in chunks:
             out.write(chunk)
         out.flush()
