@@ -69,3 +69,39 @@ def test_read_only_property_is_a_usage_error(occli):
     assert "--property: Attribute 'checksum' is read-only." in err
     listed = as_json(occli("image", "list", "--name", name, "-f", "json"))
     assert listed == []
+
+
+def test_upload_then_save_round_trips_the_bytes(occli, tmp_path):
+    import hashlib
+    import os
+
+    name = "img-" + uuid.uuid4().hex[:8]
+    data = os.urandom(300 * 1024 + 7)  # several chunks and a partial one
+    source = tmp_path / "disk.img"
+    source.write_bytes(data)
+    shown = as_json(occli("image", "create", "--file", source, name, "-f", "json"))
+    try:
+        assert shown["status"] == "active"
+        assert shown["size"] == len(data)
+        assert shown["checksum"] == hashlib.md5(data).hexdigest()
+        assert shown["os_hash_algo"] == "sha512"
+        assert shown["os_hash_value"] == hashlib.sha512(data).hexdigest()
+        target = tmp_path / "saved.img"
+        code, out, err = occli("image", "save", "--file", target, name)
+        assert code == 0, err
+        assert target.read_bytes() == data
+    finally:
+        code, out, err = occli("image", "delete", shown["id"])
+    assert code == 0, err
+
+
+def test_save_of_an_image_without_data_fails(occli, tmp_path):
+    name = "img-" + uuid.uuid4().hex[:8]
+    image = as_json(occli("image", "create", name, "-f", "json"))
+    try:
+        code, out, err = occli("image", "save", "--file", tmp_path / "x", name)
+        assert code == 1
+        assert "Image %s has no data." % image["id"] in err
+        assert not (tmp_path / "x").exists()
+    finally:
+        occli("image", "delete", image["id"])
