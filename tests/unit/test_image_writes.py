@@ -77,6 +77,7 @@ def test_create_uploads_the_file_in_chunks_with_its_length(cli, glance, tmp_path
         "json",
     )
     assert code == 0, err
+    assert err == ""  # no progress when stderr is not a terminal
     (post,) = requests_to(glance, "POST", "/v2/images")
     assert post.json() == {
         "name": "Ubuntu",
@@ -339,3 +340,35 @@ def test_save_of_a_download_cut_short_fails_and_leaves_no_file(cli, glance, out_
     assert code == 1
     assert "The download of image %s ended early" % NEW_ID in err
     assert os.listdir(out_dir) == []
+
+
+class _Terminal:
+    def __init__(self, tty):
+        self.tty = tty
+        self.text = ""
+
+    def isatty(self):
+        return self.tty
+
+    def write(self, text):
+        self.text += text
+
+    def flush(self):
+        pass
+
+
+def test_progress_is_drawn_on_a_terminal_only(client, glance):
+    import argparse
+    import io
+
+    from occli.v2.image.commands import images as image_commands
+
+    script = argparse.Namespace(_stderr=_Terminal(False))
+    assert image_commands._progress(script, "Uploading x", len(DATA)) is None
+    terminal = argparse.Namespace(_stderr=_Terminal(True))
+    progress = image_commands._progress(terminal, "Uploading x", len(DATA))
+    client.images.upload(NEW_ID, io.BytesIO(DATA), size=len(DATA), progress=progress)
+    drawn = terminal._stderr.text.split("\r")[1:]
+    assert len(drawn) == 4
+    assert drawn[0].startswith("Uploading x: 33% (0.1 MiB of 0.2 MiB)")
+    assert drawn[-1].startswith("Uploading x: 100% ")
