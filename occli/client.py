@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from occli.v2.network.networks import NetworkManager
     from occli.v2.network.networks import SubnetManager
     from occli.v2.network.ports import PortManager
+    from occli.v2.network.routers import RouterManager
     from occli.v2.network.security_groups import SecurityGroupManager
     from occli.v2.network.security_groups import SecurityGroupRuleManager
     from occli.v2.object_store.object_store import ObjectStoreManager
@@ -231,6 +232,9 @@ class Client:
         "occli.v2.network.networks:SubnetManager"
     )
     ports: "BuiltinManager[PortManager]" = BuiltinManager("occli.v2.network.ports:PortManager")
+    routers: "BuiltinManager[RouterManager]" = BuiltinManager(
+        "occli.v2.network.routers:RouterManager"
+    )
     security_groups: "BuiltinManager[SecurityGroupManager]" = BuiltinManager(
         "occli.v2.network.security_groups:SecurityGroupManager"
     )

@@ -4,6 +4,7 @@ they send, names resolved with one request, usage errors (exit 2) naming
 the option before any request."""
 
 import copy
+import json
 
 import pytest
 
@@ -338,3 +339,137 @@ def test_port_usage_errors_before_any_request(cli, mock_cloud, argv, message):
     assert code == 2, (out, err)
     assert message in err
     assert not cloud_requests(mock_cloud.mock)
+
+
+@pytest.fixture
+def router(mock_cloud):
+    """Router ``router1`` found by name, with one static route."""
+    body = sample("routers", "router-show-response.json")["router"]
+    body["routes"] = [{"destination": "179.24.1.0/24", "nexthop": "172.24.3.99"}]
+    mock_cloud.mock.get(V2 + "/routers?name=router1", json={"routers": [body]})
+    return body
+
+
+def test_router_create_with_gateway(cli, mock_cloud, network, subnet):
+    m = mock_cloud.mock
+    m.post(V2 + "/routers", status_code=201, json=sample("routers", "router-create-response.json"))
+    code, out, err = cli(
+        "router", "create", "r2", "--external-gateway", "web", "--disable-snat",
+        "--fixed-ip", "subnet=web-subnet,ip-address=192.168.199.40", "--ha", "-f", "json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert m.last_request.json() == {
+        "router": {
+            "name": "r2",
+            "ha": True,
+            "external_gateway_info": {
+                "network_id": network["id"],
+                "enable_snat": False,
+                "external_fixed_ips": [
+                    {"subnet_id": subnet["id"], "ip_address": "192.168.199.40"}
+                ],
+            },
+        }
+    }
+    assert '"status": "ACTIVE"' in out
+
+
+def test_router_set_routes_gateway_and_unset(cli, mock_cloud, router, network):
+    m = mock_cloud.mock
+    update = m.put(V2 + "/routers/" + router["id"], json={"router": router})
+    code, out, err = cli(
+        "router", "set", "router1", "--route", "destination=10.2.0.0/16,gateway=10.0.0.9",
+        "--external-gateway", "web", "--enable-snat",
+    )  # fmt: skip
+    assert code == 0, err
+    assert update.last_request.json() == {
+        "router": {
+            "routes": [
+                {"destination": "10.2.0.0/16", "nexthop": "10.0.0.9"},
+                {"destination": "179.24.1.0/24", "nexthop": "172.24.3.99"},
+            ],
+            "external_gateway_info": {"network_id": network["id"], "enable_snat": True},
+        }
+    }
+    code, out, err = cli(
+        "router", "unset", "router1", "--external-gateway",
+        "--route", "destination=179.24.1.0/24,gateway=172.24.3.99",
+    )  # fmt: skip
+    assert code == 0, err
+    assert update.last_request.json() == {"router": {"routes": [], "external_gateway_info": {}}}
+    calls = update.call_count
+    code, out, err = cli(
+        "router", "unset", "router1", "--route", "destination=1.0.0.0/8,gateway=2.2.2.2"
+    )
+    assert code == 1
+    assert (
+        "Router does not contain route {'destination': '1.0.0.0/8', 'nexthop': '2.2.2.2'}" in err
+    )
+    assert update.call_count == calls
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["router", "create", "r", "--disable-snat"],
+         "You must specify '--external-gateway' in order to specify SNAT or fixed-ip values"),
+        (["router", "set", "r", "--fixed-ip", "ip-address=172.24.4.9"],
+         "You must specify '--external-gateway' in order to update the SNAT or fixed-ip values"),
+        (["router", "set", "r"], "Nothing to set: give --name"),
+        (["router", "unset", "r"], "Nothing to unset: give --route or --external-gateway."),
+        (["router", "set", "r", "--route", "destination=10.0.0.0/8"], "--route needs gateway="),
+        (["router", "create", "r", "--ha", "--no-ha"], "not allowed with argument"),
+    ],
+)  # fmt: skip
+def test_router_usage_errors_before_any_request(cli, mock_cloud, argv, message):
+    code, out, err = cli(*argv)
+    assert code == 2, (out, err)
+    assert message in err
+    assert not cloud_requests(mock_cloud.mock)
+
+
+def test_router_list_columns_and_filters(cli, mock_cloud):
+    m = mock_cloud.mock
+    m.get(V2 + "/routers", json=sample("routers", "routers-list-response.json"))
+    code, out, err = cli("router", "list", "--disable", "--name", "router1", "-f", "json")
+    assert code == 0, err
+    assert m.last_request.qs == {"name": ["router1"], "admin_state_up": ["false"]}
+    rows = json.loads(out)
+    assert list(rows[0]) == ["ID", "Name", "Status", "State", "Project", "Distributed", "HA"]
+    code, out, err = cli("router", "list", "--long", "-c", "External gateway info")
+    assert code == 0, err
+    assert '"network_id": "ae34051f-aa6c-4c75-abf5-50dc9ac99ef3"' in out
+
+
+def test_router_add_and_remove_interfaces(cli, mock_cloud, router, subnet, port):
+    m = mock_cloud.mock
+    info = sample("routers", "router-add-interface-response.json")
+    add = m.put(V2 + "/routers/%s/add_router_interface" % router["id"], json=info)
+    remove = m.put(V2 + "/routers/%s/remove_router_interface" % router["id"], json=info)
+    code, out, err = cli("router", "add", "subnet", "router1", "web-subnet")
+    assert code == 0, err
+    assert add.last_request.json() == {"subnet_id": subnet["id"]}
+    code, out, err = cli("router", "add", "port", "router1", "p1")
+    assert code == 0, err
+    assert add.last_request.json() == {"port_id": port["id"]}
+    code, out, err = cli("router", "remove", "subnet", "router1", "web-subnet")
+    assert code == 0, err
+    assert remove.last_request.json() == {"subnet_id": subnet["id"]}
+    m.put(
+        V2 + "/routers/%s/remove_router_interface" % router["id"],
+        status_code=409,
+        json={"NeutronError": {"type": "RouterInterfaceInUseByFloatingIP", "message": "in use",
+                               "detail": ""}},
+    )  # fmt: skip
+    code, out, err = cli("router", "remove", "port", "router1", "p1")
+    assert code == 1
+    assert "in use" in err
+
+
+def test_router_manager_wants_a_subnet_or_a_port(client):
+    from occli import exceptions
+
+    with pytest.raises(exceptions.ValidationError, match="Give subnet or port, not both"):
+        client.routers.add_interface("r", subnet="s", port="p")
+    with pytest.raises(exceptions.ValidationError, match="Give subnet or port"):
+        client.routers.remove_interface("r")

@@ -125,10 +125,10 @@ def do_port_create(client, args):
     if args.allowed_addresses:
         attributes["allowed_address_pairs"] = args.allowed_addresses
     network = client.networks.find_resource(args.network)
-    fixed_ips = [] if args.no_fixed_ip else None
+    fixed_ips: list[dict[str, str]] | None = [] if args.no_fixed_ip else None
     if args.fixed_ips:
         fixed_ips = _fixed_ips(client, args.fixed_ips)
-    groups = [] if args.no_security_group else None
+    groups: list[str] | None = [] if args.no_security_group else None
     if args.security_groups:
         groups = _group_ids(client, args.security_groups)
     name = attributes.pop("name")
@@ -212,7 +212,7 @@ def do_port_unset(client, args):
     Example: occli port unset --security-group web p1
     """
     cleared = {"device_id": args.device, "device_owner": args.device_owner}
-    attributes = {k: "" for k, v in cleared.items() if v}
+    attributes: dict[str, object] = {k: "" for k, v in cleared.items() if v}
     if args.host:
         attributes["binding:host_id"] = None
     if not attributes and not (args.fixed_ips or args.security_groups or args.allowed_addresses):
