@@ -1,7 +1,8 @@
-"""Authorization of the local Swift's metadata writes and capabilities
-(issue 20): container and object POST need an operator role on the
-account, as its other writes do (keystoneauth); ``GET /info`` is public,
-as the proxy serves it."""
+"""Authorization of the local Swift's metadata writes, copies and
+capabilities (issue 20): container and object POST and object COPY need an
+operator role on the account, as its other writes do (keystoneauth; a copy
+needs a token, never a temp URL); ``GET /info`` is public, as the proxy
+serves it."""
 
 
 def rules():
@@ -16,6 +17,12 @@ def rules():
             204,
             fresh=("container",),
             headers=lambda ids: {"X-Container-Meta-Authz-Probe": "1"},
+        ),
+        ("objectstore", "COPY", OBJECT): rule(
+            "write",
+            201,
+            fresh=("container", "object"),
+            headers=lambda ids: {"Destination": "%s/authz-copy" % ids["container"]},
         ),
         ("objectstore", "POST", OBJECT): rule(
             "write",

@@ -1,21 +1,26 @@
 """``/v1/AUTH_<project>/<container>/<object>``: HEAD/GET (streamed from the
 object's file, a ``Range`` of it, ``If-*`` conditions as swob answers them; a
-temp URL may sign it), PUT (streamed to a file, then the
-metadata row; Etag and quota checks), POST (its metadata replaced, as in
-Swift) and DELETE. PUT and DELETE are
-``mode=None`` routes: the body streams with no transaction open, and each
-opens its own short ones. The rules are in
-:mod:`occli.localcloud.objectstore.objects`."""
+temp URL may sign it), PUT (streamed to a file, then the metadata row; Etag
+and quota checks), COPY and PUT with ``X-Copy-From`` (the copy
+middleware's, file to file within the account), POST (its metadata
+replaced, as in Swift) and DELETE. PUT, COPY and DELETE are ``mode=None``
+routes: the body streams with no transaction open, and each opens its own
+short ones. The rules are in :mod:`occli.localcloud.objectstore.objects`."""
+
+import urllib.parse
 
 from occli.localcloud import errors
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.objectstore import accounts
 from occli.localcloud.objectstore import containers
+from occli.localcloud.objectstore import metadata
 from occli.localcloud.objectstore import objects
 from occli.localcloud.objectstore import tempurl
 from occli.localcloud.objectstore.api import common
 
+# swift's config_true_value (X-Fresh-Metadata)
+TRUE_VALUES = ("true", "1", "yes", "on", "t", "y")
 # swob's body of a 202 (an object POST's answer)
 ACCEPTED = "<html><h1>Accepted</h1><p>The request is accepted for processing.</p></html>"
 
@@ -26,6 +31,7 @@ def register(service):
     # open their own transactions (mode None)
     service.swift_route("GET", common.OBJECT, get_object)
     service.swift_route("PUT", common.OBJECT, put_object, mode=None)
+    service.swift_route("COPY", common.OBJECT, copy_object, mode=None)
     service.swift_route("POST", common.OBJECT, post_object)
     service.swift_route("DELETE", common.OBJECT, delete_object, mode=None)
 
@@ -85,6 +91,9 @@ def _precondition_failed(headers):
 
 def put_object(req):
     account, container, name = (req.params[k] for k in ("account", "container", "object"))
+    if req.header("X-Copy-From") is not None:
+        source = _path_header(req, "X-Copy-From")
+        return _copy(req, source, (container, name))
     files = req.cloud.objectstore.files
     with common.reading(req) as db:
         # the reseller admin is bound by no quota (account_quotas)
@@ -125,6 +134,89 @@ def put_object(req):
             "X-Timestamp": common.x_timestamp(now),
         },
     )
+
+
+def copy_object(req):
+    """The copy middleware's COPY: a PUT of ``Destination`` (in this
+    account: another ``Destination-Account`` is not the caller's, 403)
+    from this object."""
+    if not req.header("Destination"):
+        raise common.SwiftError(412, "Destination header required")
+    account = req.params["account"]
+    if req.header("Destination-Account") not in (None, account):
+        raise HTTPError(403)
+    target = _path_header(req, "Destination")
+    return _copy(req, (req.params["container"], req.params["object"]), target)
+
+
+def _path_header(req, name):
+    """``(container, object)`` of an ``X-Copy-From`` or ``Destination``
+    header (URL-quoted, its leading ``/`` optional; 412 with the copy
+    middleware's text if it is not of that form)."""
+    raw = urllib.parse.unquote_to_bytes(req.header(name).encode("latin-1"))
+    container, _, obj = common.wsgi_text(raw.decode("latin-1")).lstrip("/").partition("/")
+    if not container or not obj:
+        raise common.SwiftError(
+            412, "%s header must be of the form <container name>/<object name>" % name
+        )
+    return container, obj
+
+
+def _copy(req, source, target):
+    """Copy object ``source`` to ``target`` (``(container, object)`` pairs
+    of the request's account), streamed file to file, as the copy
+    middleware's PUT: the source's metadata updated by the request's
+    (``X-Fresh-Metadata: true``: only the request's), its content type
+    unless the request names one, its Etag verified (422)."""
+    account = req.params["account"]
+    files = req.cloud.objectstore.files
+    if req.content_length:
+        raise common.SwiftError(400, "Copy requests require a zero byte body")
+    with common.reading(req) as db:
+        # a copy needs a token (the source is read with the caller's rights)
+        bound = common.authorize(req) != "reseller"
+        objects.check_name(target[1])
+        meta, _ = common.meta_headers(req.environ, "object")
+        src = objects.get(db, account, *source)
+        containers.get(db, account, target[0])
+        _check_if_none_match(req, db, account, *target)
+        if src["size"] > req.cloud.objectstore.max_object_size:
+            raise common.SwiftError(413, common.TOO_LARGE)
+        if bound:
+            _check_quota(req, db, account, src["size"])
+        # opened in this read transaction: the source as it is now
+        reader = files.reader(src["file"])
+    stored = files.store(reader)
+    if (req.header("X-Fresh-Metadata") or "").lower() not in TRUE_VALUES:
+        meta = metadata.merged(objects.metadata(src), meta)
+    try:
+        objects.check_etag(src["etag"], stored.md5)
+        with req.cloud.store.transaction() as db:
+            if bound:
+                _check_quota(req, db, account, stored.size)
+            now, replaced = objects.put(
+                db,
+                account,
+                target[0],
+                target[1],
+                stored,
+                content_type=req.header("Content-Type") or src["content_type"],
+                meta=meta,
+            )
+    except BaseException:
+        files.remove(stored.name)
+        raise
+    files.remove(replaced)
+    headers = {
+        "Etag": stored.md5,
+        "Last-Modified": common.last_modified(now),
+        "X-Timestamp": common.x_timestamp(now),
+        "X-Copied-From-Account": urllib.parse.quote(account),
+        "X-Copied-From": urllib.parse.quote("%s/%s" % source),
+        "X-Copied-From-Last-Modified": common.last_modified(src["timestamp"]),
+    }
+    headers.update(common.meta_out("Object", {k: v for k, v in meta.items() if v}))
+    return Response(201, raw=b"", content_type="text/html; charset=UTF-8", headers=headers)
 
 
 def post_object(req):
