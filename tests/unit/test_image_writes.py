@@ -372,3 +372,18 @@ def test_progress_is_drawn_on_a_terminal_only(client, glance):
     assert len(drawn) == 4
     assert drawn[0].startswith("Uploading x: 33% (0.1 MiB of 0.2 MiB)")
     assert drawn[-1].startswith("Uploading x: 100% ")
+
+
+def test_a_failed_upload_deletes_the_new_image(cli, glance, tmp_path):
+    path = tmp_path / "disk.img"
+    path.write_bytes(DATA)
+    glance.put(
+        URL + "/file",
+        status_code=413,
+        json={"title": "Request Entity Too Large", "message": "Image exceeds the storage quota"},
+    )
+    glance.delete(URL, status_code=204)
+    code, out, err = cli("image", "create", "--file", str(path), "Ubuntu")
+    assert code == 1
+    assert "(HTTP 413)" in err
+    assert len(requests_to(glance, "DELETE", URL)) == 1

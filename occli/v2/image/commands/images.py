@@ -220,7 +220,8 @@ def _stdin_data():
 def do_image_create(client, args):
     """Create an image, uploading its data from --file or standard input.
 
-    The data is streamed a chunk at a time, with progress on a terminal.
+    The data is streamed a chunk at a time, with progress on a terminal;
+    if the upload fails, the new image is deleted.
 
     Example: occli image create --file cirros.qcow2 --disk-format qcow2 cirros
     """
@@ -248,12 +249,27 @@ def do_image_create(client, args):
         image = client.images.create(args.name, **options)
         if data is not None:
             progress = _progress(args, "Uploading %s" % args.name, size)
-            client.images.upload(image, data, size=size, progress=progress)
-            _end_progress(args, progress)
+            try:
+                client.images.upload(image, data, size=size, progress=progress)
+            except BaseException:
+                _discard(client, image)
+                raise
+            finally:
+                _end_progress(args, progress)
     finally:
         if args.file:
             data.close()
     return columns.show(client.images.get(image.id))
+
+
+def _discard(client, image):
+    """Delete the image an upload failed to fill (as openstacksdk does),
+    so that no empty ``queued`` image is left behind; a failure to is
+    logged, the upload's error is the one reported."""
+    try:
+        client.images.delete(image)
+    except exceptions.ClientException as exc:
+        LOG.warning("Could not delete image %s after its upload failed: %s", image.id, exc)
 
 
 @utils.arg("images", nargs="+", metavar="<image>", help="Image(s) to delete (name or ID).")
