@@ -1,5 +1,5 @@
 """Authorization of the local Glance's image writes (issue 20, glance 33's
-default policies): create for members, delete for the owner's members and
+default policies): create for members, update and delete for the owner's members and
 admins (others' private images are not found), deactivate and reactivate
 for admins only (others' private images not found first).
 ``DELETE /v2/images`` is Glance's 405 for every project token.
@@ -11,6 +11,7 @@ its download is Glance's 204."""
 
 IMAGE = "/v2/images/{image_id}"
 OCTETS = {"Content-Type": "application/octet-stream"}
+PATCH = {"Content-Type": "application/openstack-images-v2.1-json-patch"}
 
 
 def _new_image(world):
@@ -45,6 +46,12 @@ def rules():
         ),
         ("image", "DELETE", "/v2/images"): rule("any", 405),
         ("image", "DELETE", IMAGE): rule("write", 204, fresh=("image_id",)),
+        ("image", "PATCH", IMAGE): rule(
+            "write",
+            fresh=("image_id",),
+            body=lambda ids: [{"op": "replace", "path": "/name", "value": "authz"}],
+            headers=lambda ids: PATCH,
+        ),
         ("image", "PUT", IMAGE + "/file"): rule(
             "write",
             204,

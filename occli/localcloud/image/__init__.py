@@ -1,5 +1,5 @@
 """Glance v2 for the local cloud, mounted at ``/image``: version
-discovery, image list/show, create, delete, deactivate/reactivate, data
+discovery, image list/show, create, update (JSON patch), delete, deactivate/reactivate, data
 upload and download (streamed to private files) and two seeded public
 images.
 
@@ -10,6 +10,7 @@ images.
   :mod:`occli.localcloud.errors`;
 * :mod:`.writes` — create, delete and the status actions, with Glance's
   checks and texts;
+* :mod:`.patch` — ``PATCH``'s JSON-patch changes, parsed and applied;
 * :mod:`.data` — the image files under ``<data_dir>/images`` and an
   upload's status changes;
 * :mod:`.migrations` — the ``images`` table (store component ``image``).

@@ -1,13 +1,14 @@
 """``/v2/images``: list (limit, marker, filters, glance's ``first`` and
-``next`` links), show, create, delete, deactivate and reactivate. The
-rules are in :mod:`occli.localcloud.image.images` and
-:mod:`occli.localcloud.image.writes`."""
+``next`` links), show, create, update (JSON patch), delete, deactivate
+and reactivate. The rules are in :mod:`occli.localcloud.image.images`,
+:mod:`~occli.localcloud.image.writes` and :mod:`~occli.localcloud.image.patch`."""
 
 from urllib.parse import urlencode
 
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.image import images
+from occli.localcloud.image import patch
 from occli.localcloud.image import writes
 from occli.localcloud.image.images import MAX_LIMIT
 
@@ -19,6 +20,7 @@ def register(service):
     # answers before any policy
     service.route("DELETE", "/v2/images", delete_no_image, role=None)
     service.route("GET", "/v2/images/{image_id}", show_image)
+    service.route("PATCH", "/v2/images/{image_id}", update_image)
     # deleting its data file after the commit: its own transaction
     service.route("DELETE", "/v2/images/{image_id}", delete_image, mode=None)
     for action in ("deactivate", "reactivate"):
@@ -74,6 +76,25 @@ def create_image(req):
         raise HTTPError(400, "Body expected in request.")
     image = writes.create(req.db, req.context, body)
     return Response(201, image, headers={"Location": req.base_url + req.path + "/" + image["id"]})
+
+
+def update_image(req):
+    """``PATCH /v2/images/{id}`` in one of Glance's JSON-patch media types
+    (else its 415 with ``Accept-Patch``): 200, the image after."""
+    media_type = (req.header("Content-Type") or "").split(";")[0].strip()
+    draft = patch.MEDIA_TYPES.get(media_type)
+    if draft is None:
+        allowed = ", ".join(sorted(patch.MEDIA_TYPES))
+        raise HTTPError(
+            415,
+            "Image PATCH expects Content-Type one of: %s" % allowed,
+            headers={"Accept-Patch": allowed},
+        )
+    body = req.json(required=False)
+    if body is None:
+        raise HTTPError(400, "Body expected in request.")
+    changes = patch.parse(body, draft)
+    return Response(200, patch.update(req.db, req.context, req.params["image_id"], changes))
 
 
 def delete_no_image(req):
