@@ -205,3 +205,47 @@ def test_security_group_named_default_is_refused(cloud, ctx):
         run(cloud, ctx, "sgdefault", template)
     assert refused.value.message == 'Security groups cannot be assigned the name "default".'
     assert refused.value.extra.get("type") == "StackValidationFailed"
+
+
+def test_a_port_and_a_floating_ip_of_a_stack_and_a_server_on_the_port(cloud, ctx):
+    template = tmpl(
+        {
+            "net": {"type": "OS::Neutron::Net"},
+            "sub": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {"network": {"get_resource": "net"}, "cidr": "10.8.0.0/24"},
+            },
+            "port": {
+                "type": "OS::Neutron::Port",
+                "depends_on": ["sub"],
+                "properties": {
+                    "network": {"get_resource": "net"},
+                    "fixed_ips": [{"ip_address": "10.8.0.50"}],
+                },
+            },
+            "srv": {
+                "type": "OS::Nova::Server",
+                "properties": {
+                    "image": "cirros",
+                    "flavor": "m1.tiny",
+                    "networks": [{"port": {"get_resource": "port"}}],
+                },
+            },
+        },
+        {
+            "port": {"value": {"get_resource": "port"}},
+            "ip": {"value": {"get_attr": ["port", "fixed_ips", 0, "ip_address"]}},
+            "server": {"value": {"get_resource": "srv"}},
+        },
+    )
+    stack_id, row = run(cloud, ctx, "ported", template)
+    assert (row["action"], row["status"]) == ("CREATE", "COMPLETE"), row["status_reason"]
+    out = outputs(cloud, ctx, row)
+    assert out["ip"] == "10.8.0.50"
+    session = cloud.session("local")
+    network = cloud.url + "/network/v2.0"
+    port = session.get(network + "/ports/%s" % out["port"]).json()["port"]
+    assert (port["device_id"], port["binding:vnic_type"]) == (out["server"], "normal")
+    row = delete(cloud, ctx, stack_id)
+    assert (row["action"], row["status"]) == ("DELETE", "COMPLETE"), row["status_reason"]
+    assert session.get(network + "/ports/%s" % out["port"], raise_exc=False).status_code == 404

@@ -59,6 +59,10 @@ class Port(neutron.NeutronResource):
         )
         tags = props.pop("tags", None)
         self._prepare_port_properties(props)
+        if props.get("binding:vnic_type") == "normal":
+            # Neutron's own default: the local Neutron takes no binding
+            # attributes on create, and the port is the same without it
+            props.pop("binding:vnic_type")
         self.create_entity(props)
         if tags:
             self.set_tags(tags)
