@@ -90,15 +90,27 @@ def delete(db, account, name):
     )
 
 
-def page(items, prefix=None, marker=None, end_marker=None, limit=None):
+def page(items, prefix=None, marker=None, end_marker=None, limit=None, delimiter=None):
     """A listing page of ``items`` (dicts with ``name``, sorted): names
     starting with ``prefix``, after ``marker``, before ``end_marker``, at
-    most ``limit`` (negative: none)."""
-    items = [
-        i
-        for i in items
-        if (not prefix or i["name"].startswith(prefix))
-        and (not marker or i["name"] > marker)
-        and (not end_marker or i["name"] < end_marker)
-    ]
-    return items if limit is None else items[: max(limit, 0)]
+    most ``limit`` entries (None: all). With a ``delimiter``, the names
+    holding it after ``prefix`` are rolled up into one ``{"subdir": …}``
+    entry per name part up to it (one entry towards the limit; none equal
+    to ``marker``), as Swift's container and account listings do."""
+    found = []
+    for item in items:
+        name = item["name"]
+        if (prefix and not name.startswith(prefix)) or (marker and name <= marker):
+            continue
+        if end_marker and name >= end_marker:
+            continue
+        cut = name.find(delimiter, len(prefix or "")) if delimiter else -1
+        if cut >= 0:
+            subdir = name[: cut + len(delimiter)]
+            if subdir == marker or (found and found[-1].get("subdir") == subdir):
+                continue
+            item = {"subdir": subdir}
+        if limit is not None and len(found) >= limit:
+            break
+        found.append(item)
+    return found

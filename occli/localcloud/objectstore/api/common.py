@@ -154,14 +154,25 @@ def _valid_temp_url(req, account):
 
 def listing(req, items):
     """The page of ``items`` (dicts with a ``name``) the listing query asks
-    for, at most the service's ``listing_limit``."""
+    for (``prefix``, ``delimiter``, ``marker``, ``end_marker``, ``limit``):
+    at most the service's ``listing_limit``, a larger ``limit`` a 412 and
+    one not of digits ignored (request_helpers' ``constrain_req_limit``)."""
     most = req.cloud.objectstore.listing_limit
-    try:
-        limit = min(int(req.arg("limit", most)), most)
-    except ValueError:
-        raise SwiftError(412, "Value of limit must be a positive integer") from None
+    given = req.arg("limit") or ""
+    limit = most
+    if given.isascii() and given.isdigit():
+        # a number too long to convert is past any limit
+        digits = given.lstrip("0") or "0"
+        limit = int(digits) if len(digits) <= len(str(most)) else most + 1
+    if limit > most:
+        raise SwiftError(412, "Maximum limit is %d" % most)
     return containers.page(
-        items, req.arg("prefix"), req.arg("marker"), req.arg("end_marker"), limit
+        items,
+        req.arg("prefix"),
+        req.arg("marker"),
+        req.arg("end_marker"),
+        limit,
+        req.arg("delimiter"),
     )
 
 
@@ -176,7 +187,7 @@ def listing_response(req, listing, headers):
         )
     if not listing:
         return Response(204, headers=headers)
-    text = "".join(i["name"] + "\n" for i in listing)
+    text = "".join(i.get("name", i.get("subdir")) + "\n" for i in listing)
     return Response(200, headers=headers, raw=text, content_type="text/plain; charset=utf-8")
 
 
