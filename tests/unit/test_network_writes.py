@@ -473,3 +473,19 @@ def test_router_manager_wants_a_subnet_or_a_port(client):
         client.routers.add_interface("r", subnet="s", port="p")
     with pytest.raises(exceptions.ValidationError, match="Give subnet or port"):
         client.routers.remove_interface("r")
+
+
+@pytest.mark.parametrize("verb, action", [("add", "add"), ("remove", "remove")])
+def test_router_add_and_remove_routes_atomically(cli, mock_cloud, router, verb, action):
+    m = mock_cloud.mock
+    answer = sample("routers", "router-%s-extraroutes-response.json" % action)
+    put = m.put(V2 + "/routers/%s/%s_extraroutes" % (router["id"], action), json=answer)
+    code, out, err = cli(
+        "router", verb, "route", "router1", "--route", "destination=10.0.3.0/24,gateway=10.0.0.13",
+        "--route", "destination=10.0.4.0/24,gateway=10.0.0.14", "-f", "json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert put.last_request.json() == load_fixture(
+        "network", "routers", "router-add-extraroutes-request.json"
+    )
+    assert json.loads(out)["routes"] == answer["router"]["routes"]

@@ -82,6 +82,28 @@ class RouterManager(neutron.NeutronManager):
         IPs use it): Neutron's interface info."""
         return self._interface(router, "remove_router_interface", subnet, port)
 
+    def add_routes(
+        self, router: base.Resource | str, routes: Iterable[Mapping[str, str]]
+    ) -> base.Resource:
+        """Add static routes (``[{"destination": …, "nexthop": …}]``) to
+        ``router`` atomically (Neutron's ``extraroute-atomic``
+        ``add_extraroutes``; one already there is kept): the router."""
+        return self._routes(router, "add_extraroutes", routes)
+
+    def remove_routes(
+        self, router: base.Resource | str, routes: Iterable[Mapping[str, str]]
+    ) -> base.Resource:
+        """Remove static routes from ``router`` atomically (Neutron's
+        ``remove_extraroutes``; one not there is ignored): the router."""
+        return self._routes(router, "remove_extraroutes", routes)
+
+    def _routes(
+        self, router: base.Resource | str, action: str, routes: Iterable[Mapping[str, str]]
+    ) -> base.Resource:
+        body = {"routes": [dict(r) for r in routes]}
+        url = self._member_url(router) + "/" + action
+        return self._update(url, {self.member: body}, self.member)
+
     def _interface(
         self,
         router: base.Resource | str,

@@ -306,3 +306,38 @@ def do_router_remove_port(client, args):
     """
     router = client.routers.find_resource(args.router)
     client.routers.remove_interface(router, port=client.ports.find_resource(args.port))
+
+
+_ROUTES_ARG = dict(
+    dest="routes",
+    action="append",
+    default=[],
+    type=_ROUTE,
+    metavar="destination=<subnet>,gateway=<ip-address>",
+)
+
+
+@utils.arg("router", **_ROUTER_ARG)
+@utils.arg("--route", help="Static route to add (repeat for several).", **_ROUTES_ARG)
+@utils.output("show")
+def do_router_add_route(client, args):
+    """Add static routes to a router, atomically (a route already there
+    is kept).
+
+    Example: occli router add route --route destination=10.8.0.0/16,gateway=10.0.0.9 router1
+    """
+    router = client.routers.find_resource(args.router)
+    return _show(client.routers.add_routes(router, args.routes))
+
+
+@utils.arg("router", **_ROUTER_ARG)
+@utils.arg("--route", help="Static route to remove (repeat for several).", **_ROUTES_ARG)
+@utils.output("show")
+def do_router_remove_route(client, args):
+    """Remove static routes from a router, atomically (a route not there
+    is ignored).
+
+    Example: occli router remove route --route destination=10.8.0.0/16,gateway=10.0.0.9 router1
+    """
+    router = client.routers.find_resource(args.router)
+    return _show(client.routers.remove_routes(router, args.routes))
