@@ -97,7 +97,7 @@ def page(items, prefix=None, marker=None, end_marker=None, limit=None, delimiter
     holding it after ``prefix`` are rolled up into one ``{"subdir": …}``
     entry per name part up to it (one entry towards the limit; none equal
     to ``marker``), as Swift's container and account listings do."""
-    found = []
+    found: list[dict] = []
     for item in items:
         name = item["name"]
         if (prefix and not name.startswith(prefix)) or (marker and name <= marker):
