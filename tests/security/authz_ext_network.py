@@ -2,7 +2,7 @@
 network routes (``/servers/{id}/os-interface``, the proxies gone at 2.36).
 
 Neutron's defaults: a project's readers read its networks, subnets, ports,
-security groups and floating IPs, its members write them; shared and
+security groups, floating IPs and routers, its members write them; shared and
 external networks are visible to all (A's own network here is neither);
 admins see and change everything; another project's resource is 404
 (``NetworkNotFound``…). Quotas: a project's readers read its own
@@ -62,6 +62,19 @@ def _new_floating_ip(world):
     return world.secret(_post(world, "/floatingips", body)["id"])
 
 
+def _new_router(world):
+    name = world.secret("authz-a-router-%d" % len(world.secrets))
+    return world.secret(_post(world, "/routers", {"router": {"name": name}})["id"])
+
+
+# the matrix's world, for bodies that need a fresh resource of A's
+_WORLD = []
+
+
+def _fresh_subnet_body(ids):
+    return {"subnet_id": _new_subnet(_WORLD[0])}
+
+
 def _attach(world, server_id):
     response = world.as_(
         "a_member",
@@ -91,6 +104,7 @@ FACTORIES = {
     "security_group_rule_id": _new_rule,
     "floatingip_id": _new_floating_ip,
     "port_id": _port_of_newest_server,
+    "router_id": _new_router,
 }
 
 
@@ -101,6 +115,17 @@ def setup(world, ids):
     ids["security_group_id"] = _new_group(world)
     ids["security_group_rule_id"] = _new_rule(world)
     ids["floatingip_id"] = _new_floating_ip(world)
+    # every allowed router write makes a fresh router: past Neutron's
+    # default quota of 10 for A
+    unlimited = world.as_(
+        "admin",
+        "PUT",
+        "/network" + _N + "/quotas/%s" % world.projects["A"],
+        json_body={"quota": {"router": -1, "subnet": -1, "network": -1}},
+    )
+    assert unlimited.status == 200, unlimited.body
+    ids["router_id"] = _new_router(world)
+    _WORLD[:] = [world]
     ids["quota_project_id"] = world.projects["A"]
     # a server of A's own for the ports (A's {server_id} stays portless)
     ids["iface_server_id"] = world.new_server()
@@ -130,6 +155,7 @@ def rules():
         ("security-groups", "security_group", named("security_group")),
         ("security-group-rules", "security_group_rule", None),
         ("floatingips", "floatingip", lambda ids: {"floatingip": {"description": "authz"}}),
+        ("routers", "router", named("router")),
     )
     for collection, member, update_body in resources:
         one = "/%s/{%s_id}" % (collection, member)
@@ -185,6 +211,30 @@ def rules():
             "create",
             201,
             body=lambda ids: {"floatingip": {"floating_network_id": ids["public_id"]}},
+        )
+    )
+    table.update(n("POST", "/routers", "create", 201, body=named("router")))
+    router = "/routers/{router_id}"
+    table.update(
+        n(
+            "PUT",
+            router + "/add_router_interface",
+            "write",
+            fresh=("router_id",),
+            body=_fresh_subnet_body,
+        )
+    )
+    # A's subnet is on no router: A's members get Neutron's 404
+    # (RouterInterfaceNotFoundForSubnet) once the policy let them through,
+    # A's readers the 403, other projects the router's 404
+    table.update(
+        n(
+            "PUT",
+            router + "/remove_router_interface",
+            "write",
+            404,
+            fresh=("router_id",),
+            body=lambda ids: {"subnet_id": ids["subnet_id"]},
         )
     )
     quota = "/quotas/{quota_project_id}"
