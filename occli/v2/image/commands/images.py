@@ -393,7 +393,7 @@ def do_image_set(client, args):
 )
 @utils.option_names(remove="--property")
 def do_image_unset(client, args):
-    """Remove tags and properties from an image.
+    """Remove tags and properties from an image, in one PATCH.
 
     A tag or property the image does not have is reported and the others
     are removed: exit 1, with OSC's count of failures.
@@ -405,25 +405,27 @@ def do_image_unset(client, args):
     if args.properties:
         client.images.check_update(remove=args.properties)
     image = client.images.find_resource(args.image)
-    missing_tags = 0
-    for tag in args.tags:
-        try:
-            client.images.remove_tag(image, tag)
-        except exceptions.NotFound:
-            LOG.error("tag unset failed, '%s' is a nonexistent tag ", tag)
-            missing_tags += 1
-    present = [k for k in args.properties if k in image]
-    for key in args.properties:
-        if key not in image:
-            LOG.error("property unset failed, '%s' is a nonexistent property ", key)
-    if present:
-        client.images.update(image, remove=present)
-    missing = len(args.properties) - len(present)
+    tags = list(image.to_dict().get("tags") or ())
+    missing_tags = [t for t in dict.fromkeys(args.tags) if t not in tags]
+    missing = [k for k in dict.fromkeys(args.properties) if k not in image]
+    for tag in missing_tags:
+        LOG.error("tag unset failed, '%s' is a nonexistent tag ", tag)
+    for key in missing:
+        LOG.error("property unset failed, '%s' is a nonexistent property ", key)
+    remove = [k for k in dict.fromkeys(args.properties) if k in image]
+    if remove or len(missing_tags) < len(set(args.tags)):
+        client.images.update(
+            image,
+            tags=[t for t in tags if t not in args.tags] if args.tags else None,
+            remove=remove,
+        )
     failures = []
     if missing_tags:
-        failures.append("Failed to unset %d of %d tags." % (missing_tags, len(args.tags)))
+        failures.append("Failed to unset %d of %d tags." % (len(missing_tags), len(args.tags)))
     if missing:
-        failures.append("Failed to unset %d of %d properties." % (missing, len(args.properties)))
+        failures.append(
+            "Failed to unset %d of %d properties." % (len(missing), len(args.properties))
+        )
     if failures:
         raise exceptions.CommandError(" ".join(failures))
 
