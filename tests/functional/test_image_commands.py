@@ -105,3 +105,61 @@ def test_save_of_an_image_without_data_fails(occli, tmp_path):
         assert not (tmp_path / "x").exists()
     finally:
         occli("image", "delete", image["id"])
+
+
+def test_set_and_unset_change_the_image_in_place(occli):
+    name = "img-" + uuid.uuid4().hex[:8]
+    image = as_json(occli("image", "create", "--tag", "a", name, "-f", "json"))
+    try:
+        code, out, err = occli(
+            "image",
+            "set",
+            "--name",
+            name + "-new",
+            "--tag",
+            "b",
+            "--property",
+            "os_distro=cirros",
+            "--property",
+            "hw_disk_bus=virtio",
+            "--min-ram",
+            "128",
+            "--shared",
+            image["id"],
+        )
+        assert code == 0, err
+        shown = as_json(occli("image", "show", image["id"], "-f", "json"))
+        assert shown["name"] == name + "-new"
+        assert sorted(shown["tags"]) == ["a", "b"]
+        assert (shown["os_distro"], shown["hw_disk_bus"]) == ("cirros", "virtio")
+        assert (shown["min_ram"], shown["visibility"]) == (128, "shared")
+        code, out, err = occli(
+            "image", "unset", "--tag", "a", "--property", "os_distro", "--property", "nope",
+            image["id"],
+        )  # fmt: skip
+        assert code == 1
+        assert "property unset failed, 'nope' is a nonexistent property" in err
+        assert "Failed to unset 1 of 2 properties." in err
+        shown = as_json(occli("image", "show", image["id"], "-f", "json"))
+        assert shown["tags"] == ["b"]
+        assert "os_distro" not in shown and shown["hw_disk_bus"] == "virtio"
+    finally:
+        occli("image", "delete", image["id"])
+
+
+def test_a_protected_image_is_not_deleted_until_unprotected(occli):
+    name = "img-" + uuid.uuid4().hex[:8]
+    image = as_json(occli("image", "create", "--protected", name, "-f", "json"))
+    try:
+        assert image["protected"] is True
+        code, out, err = occli("image", "delete", image["id"])
+        assert code == 1
+        assert "Failed to delete image with name or ID '%s':" % image["id"] in err
+        assert "(HTTP 403)" in err
+        assert "Failed to delete 1 of 1 images." in err
+        assert as_json(occli("image", "show", image["id"], "-f", "json"))["id"] == image["id"]
+    finally:
+        code, out, err = occli("image", "set", "--unprotected", image["id"])
+        assert code == 0, err
+        code, out, err = occli("image", "delete", image["id"])
+    assert code == 0, err
