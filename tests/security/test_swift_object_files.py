@@ -17,10 +17,10 @@ import uuid
 
 import pytest
 
+from occli.localcloud import files
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.identity.api.service import IdentityService
-from occli.localcloud.objectstore import files
 from occli.localcloud.objectstore import migrations
 from occli.localcloud.objectstore.api.service import ObjectStoreService
 from occli.localcloud.store import Store

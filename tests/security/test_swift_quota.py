@@ -13,10 +13,10 @@ import os
 
 import pytest
 
+from occli.localcloud import files
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.identity.api.service import IdentityService
-from occli.localcloud.objectstore import files
 from occli.localcloud.objectstore.api.service import ObjectStoreService
 from tests.security import authz_credentials as creds
 from tests.unit.localcloud.wsgi_client import call

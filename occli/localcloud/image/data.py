@@ -1,7 +1,7 @@
 """Image data: one private file per image under ``<data_dir>/images``, and
 the upload's status changes (``queued → saving → active``).
 
-The files are the object store's kind (:class:`occli.localcloud.objectstore.files.Files`:
+The files are the shared kind (:class:`occli.localcloud.files.Files`, as Swift's:
 0700 directory, 0600 files written under a temporary name and renamed,
 read only if regular and this user's, in reads of at most 64 KiB), in a
 directory of their own. The bytes never enter the database: an upload
@@ -12,16 +12,15 @@ and ``glance/location.py`` (md5 ``checksum``, ``os_hash_algo`` sha512).
 """
 
 import hashlib
-import os
 import sqlite3
 from collections.abc import Iterable
 from collections.abc import Iterator
 from typing import Any
 
 from occli.localcloud import errors
+from occli.localcloud import files
 from occli.localcloud.image import images
 from occli.localcloud.image import writes
-from occli.localcloud.objectstore import files
 
 DIRECTORY = "images"
 HASH_ALGO = "sha512"
@@ -31,8 +30,7 @@ class ImageFiles(files.Files):
     """The image files of one cloud (``<data_dir>/images``)."""
 
     def __init__(self, data_dir: str) -> None:
-        self.root = os.path.join(data_dir, DIRECTORY)
-        files.make_private_dir(self.root)
+        super().__init__(data_dir, DIRECTORY)
 
 
 class Hashing:

@@ -9,7 +9,7 @@ Step 3 adds the accounts' system metadata (their quotas), step 4 the
 containers' ACLs (``X-Container-Read``/``-Write``).
 """
 
-from occli.localcloud.objectstore import files as files_
+from occli.localcloud import files as files_
 
 # Step 1: the tables, object bytes in BLOBs
 TABLES = """

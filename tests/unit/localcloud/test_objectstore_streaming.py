@@ -7,10 +7,10 @@ import io
 
 import pytest
 
+from occli.localcloud import files
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.identity.api.service import IdentityService
-from occli.localcloud.objectstore import files
 from occli.localcloud.objectstore.api.service import ObjectStoreService
 from tests.unit.localcloud import wsgi_client
 from tests.unit.localcloud.wsgi_client import Client

@@ -14,11 +14,11 @@ import sqlite3
 from typing import Any
 
 from occli.localcloud import common
+from occli.localcloud import files
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.app import Route
 from occli.localcloud.app import Service
-from occli.localcloud.objectstore import files
 from occli.localcloud.objectstore import migrations
 from occli.localcloud.objectstore import objects as object_rules
 from occli.localcloud.objectstore import tempurl

@@ -1,4 +1,6 @@
-"""Object bytes: one private file per object under ``<data_dir>/objects``.
+"""Private files of bytes: one file per stored thing under a directory of
+the data dir (Swift's objects under ``<data_dir>/objects``, Glance's image
+data under ``<data_dir>/images``), shared by the services that keep bytes.
 
 The database holds an object's metadata and the name of its file; the bytes
 never enter it, so a large PUT holds the write lock only for its metadata
@@ -81,10 +83,11 @@ class Reader:
 
 
 class Files:
-    """The object files of one cloud (``<data_dir>/objects``)."""
+    """The files of one cloud under ``<data_dir>/<directory>`` (default
+    ``objects``, Swift's)."""
 
-    def __init__(self, data_dir):
-        self.root = os.path.join(data_dir, DIRECTORY)
+    def __init__(self, data_dir, directory=DIRECTORY):
+        self.root = os.path.join(data_dir, directory)
         make_private_dir(self.root)
 
     def path(self, name):
