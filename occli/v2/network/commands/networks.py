@@ -419,8 +419,10 @@ def do_subnet_create(client, args):
 @utils.arg("--no-dns-nameservers", action="store_true", help="Drop the current DNS servers first.")
 @utils.arg("--no-host-route", action="store_true", help="Drop the current host routes first.")
 def do_subnet_set(client, args):
-    """Change a subnet: the pools, DNS servers and routes given are added
-    to the current ones (replacing them with the --no-… options).
+    """Change a subnet.
+
+    The pools, DNS servers and routes given are added to the current ones
+    (replacing them with the --no-… options).
 
     Example: occli subnet set --dns-nameserver 8.8.8.8 --no-dhcp web-subnet
     """

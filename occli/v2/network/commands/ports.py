@@ -148,9 +148,10 @@ def do_port_create(client, args):
     help="Drop the current allowed addresses first.",
 )
 def do_port_set(client, args):
-    """Change a port: the fixed IPs, security groups and allowed
-    addresses given are added to the current ones (replacing them with
-    the --no-… options).
+    """Change a port.
+
+    The fixed IPs, security groups and allowed addresses given are added
+    to the current ones (replacing them with the --no-… options).
 
     Example: occli port set --security-group web --device-owner compute:nova p1
     """
@@ -206,8 +207,7 @@ def do_port_set(client, args):
 @utils.arg("--device-owner", action="store_true", help="Clear the device owner.")
 @utils.arg("--host", action="store_true", help="Clear the host binding (admin).")
 def do_port_unset(client, args):
-    """Remove a port's fixed IPs, security groups, allowed addresses,
-    device or host.
+    """Remove a port's fixed IPs, security groups, addresses, device or host.
 
     Example: occli port unset --security-group web p1
     """

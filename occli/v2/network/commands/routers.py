@@ -158,8 +158,10 @@ def do_router_create(client, args):
 @utils.arg("--no-route", action="store_true", help="Drop the current routes first.")
 @utils.option_names(external_gateway="--external-gateway")
 def do_router_set(client, args):
-    """Change a router: the routes given are added to the current ones
-    (replacing them with --no-route); --external-gateway sets its gateway.
+    """Change a router.
+
+    The routes given are added to the current ones (replacing them with
+    --no-route); --external-gateway sets its gateway.
 
     Example: occli router set --external-gateway public --disable-snat router1
     """
@@ -266,8 +268,9 @@ def do_router_show(client, args):
 @utils.arg("router", **_ROUTER_ARG)
 @utils.arg("subnet", metavar="<subnet>", help="Subnet to add (name or ID).")
 def do_router_add_subnet(client, args):
-    """Add a subnet to a router (Neutron gives the router the subnet's
-    gateway address).
+    """Add a subnet to a router.
+
+    Neutron gives the router the subnet's gateway address.
 
     Example: occli router add subnet router1 private-subnet
     """
@@ -321,8 +324,9 @@ _ROUTES_ARG = dict(
 @utils.arg("--route", help="Static route to add (repeat for several).", **_ROUTES_ARG)
 @utils.output("show")
 def do_router_add_route(client, args):
-    """Add static routes to a router, atomically (a route already there
-    is kept).
+    """Add static routes to a router, atomically.
+
+    A route already there is kept.
 
     Example: occli router add route --route destination=10.8.0.0/16,gateway=10.0.0.9 router1
     """
@@ -334,8 +338,9 @@ def do_router_add_route(client, args):
 @utils.arg("--route", help="Static route to remove (repeat for several).", **_ROUTES_ARG)
 @utils.output("show")
 def do_router_remove_route(client, args):
-    """Remove static routes from a router, atomically (a route not there
-    is ignored).
+    """Remove static routes from a router, atomically.
+
+    A route not there is ignored.
 
     Example: occli router remove route --route destination=10.8.0.0/16,gateway=10.0.0.9 router1
     """
