@@ -99,6 +99,11 @@ class Config:
     # heat_agent_rules: a YAML/JSON file of per-deployment results
     heat_simulated_agent: bool = False
     heat_agent_rules: str | None = None
+    # whether a server may opt into the agent through its metadata when
+    # heat_simulated_agent is off (the agent then reads each in-progress
+    # deployment's server from Nova every tick); False: with the switch
+    # off, no agent runs and nothing polls Nova in the background
+    heat_agent_opt_in: bool = True
 
 
 # the registered services' names, in creation order (occli.localcloud.registry)

@@ -992,6 +992,8 @@ def world(tmp_path_factory):
             quota_instances=-1,
             quota_cores=-1,
             quota_ram=-1,
+            # no simulated agent reading servers in the background
+            heat_agent_opt_in=False,
         )
     )
     creds.add_principals(cloud)

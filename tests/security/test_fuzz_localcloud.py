@@ -545,7 +545,12 @@ def cloud(tmp_path_factory):
     recorded in ``cloud.fuzz_crashes``."""
     cloud = LocalCloud(
         Config(
-            data_dir=str(tmp_path_factory.mktemp("fuzz")), build_time=0, max_servers_per_request=3
+            data_dir=str(tmp_path_factory.mktemp("fuzz")),
+            build_time=0,
+            max_servers_per_request=3,
+            # no simulated agent reading servers in the background: a
+            # refusal must be seen to change nothing
+            heat_agent_opt_in=False,
         )
     )
     client = Client(cloud)

@@ -104,6 +104,11 @@ class EngineService:
     def ensure_agent(self) -> None:
         """Start the simulated in-server agent's periodic task (once; a
         software deployment or a stack was just made)."""
+        if not (
+            getattr(self.config, "heat_simulated_agent", False)
+            or getattr(self.config, "heat_agent_opt_in", True)
+        ):
+            return
         with self._env_lock:
             if self._agent_started:
                 return

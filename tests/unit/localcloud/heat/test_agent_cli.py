@@ -35,3 +35,21 @@ def test_the_agent_is_off_by_default(tmp_path):
     assert Config(data_dir="x").heat_simulated_agent is False
     argv = cli._child_argv(args)
     assert "--heat-simulated-agent" not in argv and "--heat-agent-rules" not in argv
+
+
+def test_with_no_opt_in_and_the_switch_off_no_agent_polls(tmp_path):
+    from occli.localcloud.cloud import Config
+    from occli.localcloud.cloud import LocalCloud
+
+    for settings, runs in (
+        ({"heat_agent_opt_in": False}, False),
+        ({}, True),
+        ({"heat_agent_opt_in": False, "heat_simulated_agent": True}, True),
+    ):
+        cloud = LocalCloud(Config(data_dir=str(tmp_path / str(len(settings))), **settings))
+        try:
+            engine = cloud.orchestration.engine
+            engine.ensure_agent()
+            assert (engine.scheduler.busy() > 0) is runs, settings
+        finally:
+            cloud.close()
