@@ -30,8 +30,6 @@ from occli.localcloud.orchestration.engine.stack import Stack
 
 LOG = logging.getLogger(__name__)
 Task = Generator[float, None, None]
-# seconds between two checks of the running resources of a stack
-TICK = 0.05
 
 
 class Cancelled(Exception):
@@ -73,7 +71,7 @@ def failure_text(res: Resource, exc: BaseException) -> str:
 
 
 def _tick(engine: Any) -> float:
-    return float(getattr(engine.config, "heat_engine_tick", TICK))
+    return float(engine.config.heat_engine_tick)
 
 
 def _cancel_request(engine: Any, stack: Stack) -> str | None:
@@ -262,7 +260,7 @@ def _cancelled(engine: Any, stack: Stack, action: str, cancel: Cancelled) -> Tas
         stack.state_set(action, FAILED, "Stack %s cancelled" % action)
         with engine.store.transaction() as db:
             stacks.update(db, stack.id, cancel_requested=None)
-        yield from delete(engine, Stack.load(engine, stack.id))
+        yield from start_delete(engine, Stack.load(engine, stack.id))
         return
     with engine.store.transaction() as db:
         stacks.update(db, stack.id, cancel_requested=None)
@@ -316,16 +314,12 @@ def start_delete(engine: Any, stack: Stack) -> Task:
     stack.state_set("DELETE", IN_PROGRESS, "Stack DELETE started")
     with engine.store.transaction() as db:
         stacks.update(db, stack.id, engine_id=engine.engine_id)
-    return delete(engine, stack, started=True)
+    return delete(engine, stack)
 
 
-def delete(engine: Any, stack: Stack, started: bool = False) -> Task:
+def delete(engine: Any, stack: Stack) -> Task:
     """Delete every resource in reverse order, then the stack (its row and
-    events stay for ``show_deleted``)."""
-    if not started:
-        stack.state_set("DELETE", IN_PROGRESS, "Stack DELETE started")
-        with engine.store.transaction() as db:
-            stacks.update(db, stack.id, engine_id=engine.engine_id)
+    events stay for ``show_deleted``); :func:`start_delete` marks it first."""
     try:
         yield from walk(
             engine,

@@ -63,7 +63,7 @@ class EngineService:
         self.store = cloud.store
         self.config = cloud.config
         self.engine_id = common.new_uuid()
-        self.scheduler = Scheduler(getattr(self.config, "heat_engine_workers", 4))
+        self.scheduler = Scheduler(self.config.heat_engine_workers)
         self._global_env: Any = None
         self._env_lock = threading.Lock()
         self._agent_started = False
@@ -82,8 +82,8 @@ class EngineService:
                 from occli.localcloud.orchestration.engine import resources
 
                 self._global_env = resources.initialise(
-                    plugin_dirs=tuple(getattr(self.config, "heat_plugin_dirs", ()) or ()),
-                    environment_dir=getattr(self.config, "heat_environment_dir", None),
+                    plugin_dirs=tuple(self.config.heat_plugin_dirs),
+                    environment_dir=self.config.heat_environment_dir,
                 )
             return self._global_env
 
@@ -104,10 +104,7 @@ class EngineService:
     def ensure_agent(self) -> None:
         """Start the simulated in-server agent's periodic task (once; a
         software deployment or a stack was just made)."""
-        if not (
-            getattr(self.config, "heat_simulated_agent", False)
-            or getattr(self.config, "heat_agent_opt_in", True)
-        ):
+        if not (self.config.heat_simulated_agent or self.config.heat_agent_opt_in):
             return
         with self._env_lock:
             if self._agent_started:
@@ -298,7 +295,7 @@ class EngineService:
         with self.store.read() as db:
             self._check_new(db, ctx, name)
         adopt = args.get("adopt_stack_data")
-        if adopt is not None and not getattr(self.config, "heat_enable_stack_adopt", True):
+        if adopt is not None and not self.config.heat_enable_stack_adopt:
             raise errors.BadRequest("Stack Adopt is not supported.", type="NotSupported")
         row = self.new_row(ctx, name, template, params, files, environment, args)
         if adopt is not None:
@@ -391,34 +388,30 @@ class EngineService:
 
     def delete_stack(self, ctx: Context, stack_id: str) -> None:
         """Delete a stack; an action in progress is cancelled first."""
-        from occli.localcloud.orchestration.engine import actions
-
         row = self._owned(ctx, stack_id)
         if row["action"] == "DELETE" and row["status"] == IN_PROGRESS:
             return
-        if row["status"] == IN_PROGRESS and row.get("engine_id"):
-            with self.store.transaction() as db:
-                stacks.update(db, stack_id, cancel_requested="delete")
-            return
-        self.scheduler.submit(
-            actions.guarded(self, stack_id, actions.start_delete(self, Stack.load(self, stack_id)))
-        )
+        self._delete(row)
 
     def delete_nested(self, stack_id: str) -> None:
         """Start deleting a nested stack (its owner's resource waits)."""
-        from occli.localcloud.orchestration.engine import actions
-
         with self.store.read() as db:
             row = stacks.by_id(db, stack_id)
         if row is None or row.get("deleted_at") is not None:
             return
+        self._delete(row)
+
+    def _delete(self, row: Mapping[str, Any]) -> None:
+        """A running action is asked to cancel into the delete (whichever
+        process runs it reads the flag); else the delete starts here."""
+        from occli.localcloud.orchestration.engine import actions
+
         if row["status"] == IN_PROGRESS and row.get("engine_id"):
             with self.store.transaction() as db:
-                stacks.update(db, stack_id, cancel_requested="delete")
+                stacks.update(db, row["id"], cancel_requested="delete")
             return
-        self.scheduler.submit(
-            actions.guarded(self, stack_id, actions.start_delete(self, Stack.load(self, stack_id)))
-        )
+        stack = Stack.load(self, row["id"])
+        self.scheduler.submit(actions.guarded(self, stack.id, actions.start_delete(self, stack)))
 
     def update_stack(
         self,
@@ -594,7 +587,7 @@ class EngineService:
         leaving its physical resources in place."""
         from occli.localcloud.orchestration.engine import actions
 
-        if not getattr(self.config, "heat_enable_stack_abandon", True):
+        if not self.config.heat_enable_stack_abandon:
             raise errors.BadRequest("Stack Abandon is not supported.", type="NotSupported")
         row = self._owned(ctx, stack_id)
         if row["status"] == IN_PROGRESS:
@@ -607,7 +600,7 @@ class EngineService:
     def export_stack(self, ctx: Context, stack_id: str) -> dict[str, Any]:
         """Heat's ``export_stack`` (``abandon_stack(abandon=False)``):
         refused as abandon is when abandon is disabled."""
-        if not getattr(self.config, "heat_enable_stack_abandon", True):
+        if not self.config.heat_enable_stack_abandon:
             raise errors.BadRequest("Stack Abandon is not supported.", type="NotSupported")
         self._owned(ctx, stack_id)
         return self.export(Stack.load(self, stack_id))
