@@ -1,0 +1,1 @@
+"""Glance's interoperable import: ``image stage`` and ``image import``."""

@@ -1,0 +1,1 @@
+"""Glance metadata definitions: ``image metadef …``."""

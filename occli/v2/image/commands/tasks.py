@@ -1,0 +1,1 @@
+"""Glance tasks: ``image task list`` and ``image task show``."""

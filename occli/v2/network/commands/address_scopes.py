@@ -1,0 +1,1 @@
+"""Address scope commands (Neutron): ``address scope …``."""

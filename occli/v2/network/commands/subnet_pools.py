@@ -1,0 +1,1 @@
+"""Subnet pool commands (Neutron): ``subnet pool …``."""

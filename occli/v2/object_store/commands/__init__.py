@@ -1,0 +1,2 @@
+"""The object storage commands: ``container …``, ``object …``,
+``object store account …``."""

@@ -1,0 +1,1 @@
+"""Swift account commands: ``object store account …``."""

@@ -1,0 +1,1 @@
+"""Swift container commands: ``container …``."""

@@ -1,0 +1,1 @@
+"""Swift object commands: ``object …``."""
