@@ -15,10 +15,11 @@ from occli.localcloud.image import images as image_rules
 from occli.localcloud.image import migrations
 from occli.localcloud.image.api import image_data
 from occli.localcloud.image.api import images
+from occli.localcloud.image.api import schemas
 from occli.localcloud.image.api import versions
 
 # The API modules, each with register(service), in route order.
-RESOURCES = (versions, images, image_data)
+RESOURCES = (versions, images, image_data, schemas)
 
 
 class ImageService(Service):
