@@ -3,8 +3,9 @@ pages, the seeded images and the ``id`` filter's syntax.
 
 ``caller`` is whoever asks (``project_id``, ``is_admin``: an
 ``app.Context``): admins see every image, others public and community
-images and their project's own (:func:`visible`); other services look an
-image up for a caller with :func:`get_visible_image`.
+images, their project's own and the shared images they are members of
+(:func:`visible`); other services look an image up for a caller with
+:func:`get_visible_image`.
 """
 
 import hashlib
@@ -211,17 +212,23 @@ def seed(db, owner):
         )
 
 
-def visible(caller, image):
+def visible(db, caller, image):
     """Whether ``caller`` may see ``image`` (a view): Glance's
     ``glance.db.utils.is_image_visible``. Admins see every image, everyone
-    public and community ones, the owner its private and shared ones.
-    Glance also shows a shared image to its members: the local Glance has
-    no image members yet, so a shared image is its owner's (members belong
-    here and in :func:`_visible_clause`, the listings' condition)."""
-    return (
+    public and community ones, the owner its private and shared ones, a
+    member (in any member status) the shared image it is a member of."""
+    if (
         caller.is_admin
         or image["visibility"] in ("public", "community")
         or image["owner"] == caller.project_id
+    ):
+        return True
+    return image["visibility"] == "shared" and (
+        db.execute(
+            "SELECT 1 FROM image_members WHERE image_id = ? AND member = ?",
+            (image["id"], caller.project_id),
+        ).fetchone()
+        is not None
     )
 
 
@@ -235,7 +242,7 @@ def get_visible_image(
     see is one they cannot use (they answer as for an unknown image).
     """
     image = get_image(db, image_id)
-    return image if image is not None and visible(caller, image) else None
+    return image if image is not None and visible(db, caller, image) else None
 
 
 def show(db, caller, image_id):
@@ -246,11 +253,22 @@ def show(db, caller, image_id):
     return image
 
 
-def _visible_clause(caller):
-    """:func:`visible` as an SQL condition, for listings."""
+def _visible_clause(caller, member_status="all"):
+    """:func:`visible` as an SQL condition, for listings: the shared images
+    of which the caller is a member in ``member_status`` (or any: ``all``),
+    as Glance's ``_select_images_query``."""
     if caller.is_admin:
         return "1", []
-    return "(visibility IN ('public', 'community') OR owner = ?)", [caller.project_id]
+    members = "SELECT image_id FROM image_members WHERE member = ?"
+    args = [caller.project_id, caller.project_id]
+    if member_status != "all":
+        members += " AND status = ?"
+        args.append(member_status)
+    clause = (
+        "(visibility IN ('public', 'community') OR owner = ?"
+        " OR (visibility = 'shared' AND id IN (%s)))" % members
+    )
+    return clause, args
 
 
 def page(
@@ -260,14 +278,17 @@ def page(
     ids: list[str] | None,
     size: int,
     marker: str | None,
+    member_status: str = "accepted",
 ) -> list[dict[str, Any]]:
     """Up to ``size`` + 1 images ``caller`` sees, newest first, after
     ``marker`` (an image id; BadRequest if not a visible one).
 
     ``filters`` maps columns (name, status, visibility, owner) to values;
-    ``ids`` is None or the ids of the ``id`` filter.
+    ``ids`` is None or the ids of the ``id`` filter; shared images of
+    others are listed where the caller's membership is in
+    ``member_status`` (``pending``, ``accepted``, ``rejected`` or ``all``).
     """
-    where, visible_args = _visible_clause(caller)
+    where, visible_args = _visible_clause(caller, member_status)
     clauses, args = [where], list(visible_args)
     for key, value in filters.items():
         if key == "status":
@@ -284,8 +305,10 @@ def page(
         clauses.append("id IN (%s)" % ", ".join("?" * len(ids)) if ids else "0")
         args += ids
     if marker is not None:
+        # the marker is any image the caller sees (Glance's ``_image_get``)
+        seen, seen_args = _visible_clause(caller)
         row = db.execute(
-            "SELECT created_at, id FROM images WHERE id = ? AND " + where, [marker] + visible_args
+            "SELECT created_at, id FROM images WHERE id = ? AND " + seen, [marker] + seen_args
         ).fetchone()
         if row is None:
             raise errors.BadRequest("marker %s could not be found." % marker)

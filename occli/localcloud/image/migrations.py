@@ -37,5 +37,21 @@ IMAGE = [
     """,
 ]
 
+# image members (issue 20): the projects a shared image is shared with,
+# one row per (image, member) as Glance keeps one membership per pair
+IMAGE_MEMBERS = [
+    """
+    CREATE TABLE image_members (
+        image_id TEXT NOT NULL REFERENCES images (id) ON DELETE CASCADE,
+        member TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (image_id, member)
+    );
+    CREATE INDEX image_members_member ON image_members (member, status);
+    """,
+]
+
 # (store component, steps), applied in this order by the cloud
-COMPONENTS = (("image", IMAGE),)
+COMPONENTS = (("image", IMAGE), ("image_members", IMAGE_MEMBERS))

@@ -28,7 +28,9 @@ def register(service):
 
 
 def list_images(req):
-    """``GET /v2/images`` with limit/marker/name/status/visibility/id.
+    """``GET /v2/images`` with limit/marker/name/status/visibility/id and
+    ``member_status`` (the shared images of others listed: ``accepted``
+    unless ``pending``, ``rejected`` or ``all``).
 
     ``id`` is an exact id or ``in:<id>,<id>…`` (glance's operator; a
     value may be double-quoted to hold a comma); any other operator or
@@ -51,7 +53,10 @@ def list_images(req):
         if limit < 0:
             raise HTTPError(400, "limit param must be positive")
     size = min(MAX_LIMIT if limit is None else limit, MAX_LIMIT)
-    found = images.page(req.db, req.context, filters, ids, size, req.arg("marker"))
+    member_status = req.arg("member_status", "accepted")
+    if member_status not in ("pending", "accepted", "rejected", "all"):
+        raise HTTPError(400, "Invalid status: %s" % member_status)
+    found = images.page(req.db, req.context, filters, ids, size, req.arg("marker"), member_status)
     shown = found[:size]
     body = {
         "images": shown,

@@ -15,11 +15,12 @@ from occli.localcloud.image import images as image_rules
 from occli.localcloud.image import migrations
 from occli.localcloud.image.api import image_data
 from occli.localcloud.image.api import images
+from occli.localcloud.image.api import members
 from occli.localcloud.image.api import schemas
 from occli.localcloud.image.api import versions
 
 # The API modules, each with register(service), in route order.
-RESOURCES = (versions, images, image_data, schemas)
+RESOURCES = (versions, images, image_data, schemas, members)
 
 
 class ImageService(Service):
