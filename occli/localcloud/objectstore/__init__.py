@@ -4,7 +4,8 @@ Mounted at ``/object-store``; the account of project ``p`` is
 ``/object-store/v1/AUTH_p`` (also answered unprefixed, ``/v1/AUTH_p``, where
 heat's temp URLs point). ``GET /info``; account HEAD/GET/POST (metadata,
 including the temp-URL keys and account quotas), container
-PUT/POST/GET/HEAD/DELETE (metadata, ACLs) and object PUT/POST/COPY/GET/HEAD/
+PUT/POST/GET/HEAD/DELETE (metadata, ACLs enforced as keystoneauth does:
+another project's users, referrers, roles) and object PUT/POST/COPY/GET/HEAD/
 DELETE (ranges, conditions, server-side copies); listings with Swift's
 query; an object's bytes are a file of its own (at most
 ``ObjectStoreService.max_object_size`` bytes), its metadata a row. Bad input
@@ -16,7 +17,8 @@ service:
   the request), headers, listings;
 * rules, over a sqlite3 connection and plain values, raising
   :mod:`occli.localcloud.errors`: :mod:`.accounts`, :mod:`.containers`,
-  :mod:`.objects`, :mod:`.metadata` (Swift's limits), :mod:`.tempurl`
+  :mod:`.objects`, :mod:`.metadata` (Swift's limits), :mod:`.acls`
+  (container ACLs: cleaning, what they grant), :mod:`.tempurl`
   (signature math, ``Content-Disposition``);
 * :mod:`.files` — the objects' files under ``<data_dir>/objects``;
 * :mod:`.migrations` — the tables (store component ``objectstore``).

@@ -9,16 +9,22 @@ import json
 from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.objectstore import accounts
+from occli.localcloud.objectstore import acls as acls_
 from occli.localcloud.objectstore import metadata as metadata_
 
 MAX_NAME_LENGTH = 256
 
 
-def get(db, account, name):
-    """The container row, or NotFound."""
-    row = db.execute(
+def find(db, account, name):
+    """The container row, or None."""
+    return db.execute(
         "SELECT * FROM swift_containers WHERE account = ? AND name = ?", (account, name)
     ).fetchone()
+
+
+def get(db, account, name):
+    """The container row, or NotFound."""
+    row = find(db, account, name)
     if row is None:
         raise errors.NotFound("Container %s not found" % name)
     return row
@@ -33,12 +39,19 @@ def acl(row):
     return json.loads(row["acl"])
 
 
+def clean_acls(acls):
+    """``{"read"|"write": value}`` with each value as Swift stores it
+    (BadRequest with Swift's text if one is malformed: see :mod:`.acls`)."""
+    return {kind: acls_.clean(kind, value) for kind, value in acls.items()}
+
+
 def create(db, account, name, set_=None, remove=(), acls=None):
     """Create container ``name`` (and its account), or update it as a PUT
     on an existing one does (see :func:`update`); False if it existed."""
     if len(name) > MAX_NAME_LENGTH:
         text = "Container name length of %d longer than %d" % (len(name), MAX_NAME_LENGTH)
         raise errors.BadRequest(text, text=text)
+    acls = clean_acls(acls or {})
     accounts.ensure(db, account)
     created = bool(
         db.execute(
@@ -47,14 +60,16 @@ def create(db, account, name, set_=None, remove=(), acls=None):
             (account, name, common.utcnow().timestamp()),
         ).rowcount
     )
-    update(db, account, name, set_ or {}, remove, acls or {})
+    update(db, account, name, set_ or {}, remove, acls)
     return created
 
 
 def update(db, account, name, set_, remove, acls):
     """Merge metadata ``set_``/``remove`` and ``acls`` (``{"read"|"write":
-    value}``, an empty value removing it) into container ``name``
-    (NotFound; BadRequest past Swift's metadata limits)."""
+    value}``, an empty value removing it; cleaned as Swift stores them)
+    into container ``name`` (NotFound; BadRequest past Swift's metadata
+    limits or for a malformed ACL)."""
+    acls = clean_acls(acls)
     row = get(db, account, name)
     meta = metadata_.merged(metadata(row), set_, remove)
     metadata_.check_stored(meta)

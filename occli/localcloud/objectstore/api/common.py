@@ -10,6 +10,7 @@ from occli.localcloud import common
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.app import Unauthenticated
+from occli.localcloud.objectstore import acls
 from occli.localcloud.objectstore import containers
 from occli.localcloud.objectstore import metadata
 from occli.localcloud.objectstore import tempurl
@@ -25,6 +26,8 @@ TOO_LARGE = "Your request is too large."
 # keystoneauth's operator_roles (as devstack sets them: member, admin): the
 # roles that may change an account; a reader only reads
 OPERATOR_ROLE = "member"
+# keystoneauth's default_domain_id: ACL names (not ids) match only there
+DEFAULT_DOMAIN = "default"
 # the proxy's default swift_owner_headers (swift/proxy/server.py): account
 # and container answers carry them only for the account's owner
 # (keystoneauth's swift_owner: an operator role or the reseller admin), so a
@@ -116,12 +119,17 @@ def reading(req):
             req.db = None
 
 
-def authorize(req, temp_url_ok=False):
+def authorize(req, temp_url_ok=False, acl=None):
     """Check the caller may use the account in ``req.params``.
 
-    Returns how (keystoneauth's outcomes): ``"temp_url"``; ``"reseller"``
-    (the admin role: keystoneauth's reseller admin, here on the token's
-    own account only); ``"owner"`` (an operator role: ``swift_owner``);
+    ``acl`` is the container ACL that may grant the request to others (the
+    ``X-Container-Read`` of the container read, ``-Write`` of the one
+    written: see :func:`container_acl`; None: the account's project only).
+    Returns how (keystoneauth's outcomes, in its order): ``"temp_url"``;
+    ``"reseller"`` (the admin role: keystoneauth's reseller admin, here on
+    the token's own account only); ``"acl"`` (granted by ``acl``: another
+    project's user, a referrer, anonymous callers included, or a role the
+    ACL names); ``"owner"`` (an operator role: ``swift_owner``);
     ``"reader"`` (any other role of the project: GET and HEAD only).
     """
     account = req.params["account"]
@@ -129,21 +137,47 @@ def authorize(req, temp_url_ok=False):
         if not temp_url_ok or not _valid_temp_url(req, account):
             raise SwiftError(401, TEMP_URL_INVALID)
         return "temp_url"
+    on_object = "object" in req.params
+    referred = acls.by_referrer(acl, req.header("Referer"), on_object)
     if not req.header("X-Auth-Token"):
+        if referred:  # authorize_anonymous
+            return "acl"
         raise HTTPError(401)
     try:
         ctx = req.context = req.cloud.authenticate(req)
     except Unauthenticated as exc:
         raise HTTPError(401, headers=exc.headers) from None
-    if not ctx.project_id or "AUTH_" + ctx.project_id != account:
-        raise HTTPError(403)
-    if ctx.is_admin:
+    own = bool(ctx.project_id) and "AUTH_" + ctx.project_id == account
+    if own and ctx.is_admin:
         return "reseller"
+    if ctx.project_id and acls.cross_project(
+        acl,
+        (ctx.project_id, ctx.project_name),
+        (ctx.user_id, ctx.user_name),
+        names=ctx.domain_id == DEFAULT_DOMAIN,
+    ):
+        return "acl"
+    if referred:
+        return "acl"
+    if not own:
+        raise HTTPError(403)
     if OPERATOR_ROLE in ctx.roles:
         return "owner"
-    if req.method not in ("GET", "HEAD"):
-        raise HTTPError(403)  # keystoneauth: not an operator role
-    return "reader"
+    if req.method in ("GET", "HEAD"):
+        return "reader"
+    if referred is None and acls.by_role(acl, ctx.roles):
+        return "acl"
+    raise HTTPError(403)  # keystoneauth: not an operator role
+
+
+def container_acl(req, kind, container=None):
+    """The ``kind`` (``read`` or ``write``) ACL of ``container`` (default:
+    the request's) in the request's account, None if it has none or does
+    not exist (then only the account's project is let in, as Swift's
+    container info of a missing container grants nothing)."""
+    name = container if container is not None else req.params["container"]
+    row = containers.find(req.db, req.params["account"], name)
+    return containers.acl(row).get(kind) if row is not None else None
 
 
 def _valid_temp_url(req, account):

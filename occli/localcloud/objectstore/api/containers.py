@@ -58,7 +58,7 @@ def post_container(req):
 
 
 def get_container(req):
-    via = common.authorize(req)
+    via = common.authorize(req, acl=common.container_acl(req, "read"))
     row = containers.get(req.db, req.params["account"], req.params["container"])
     rows = containers.object_rows(req.db, row)
     headers = {

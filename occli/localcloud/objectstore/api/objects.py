@@ -37,7 +37,7 @@ def register(service):
 
 
 def get_object(req):
-    via = common.authorize(req, temp_url_ok=True)
+    via = common.authorize(req, temp_url_ok=True, acl=common.container_acl(req, "read"))
     try:
         obj = objects.get(
             req.db, req.params["account"], req.params["container"], req.params["object"]
@@ -97,7 +97,8 @@ def put_object(req):
     files = req.cloud.objectstore.files
     with common.reading(req) as db:
         # the reseller admin is bound by no quota (account_quotas)
-        bound = common.authorize(req, temp_url_ok=True) != "reseller"
+        via = common.authorize(req, temp_url_ok=True, acl=common.container_acl(req, "write"))
+        bound = via != "reseller"
         objects.check_name(name)
         meta, _ = common.meta_headers(req.environ, "object")
         length = _body_length(req)
@@ -173,8 +174,11 @@ def _copy(req, source, target):
     if req.content_length:
         raise common.SwiftError(400, "Copy requests require a zero byte body")
     with common.reading(req) as db:
-        # a copy needs a token (the source is read with the caller's rights)
-        bound = common.authorize(req) != "reseller"
+        # a copy needs a token: the source is read with the caller's rights
+        # (its container's read ACL), the target written with them
+        common.authorize(req, acl=common.container_acl(req, "read", source[0]))
+        via = common.authorize(req, acl=common.container_acl(req, "write", target[0]))
+        bound = via != "reseller"
         objects.check_name(target[1])
         meta, _ = common.meta_headers(req.environ, "object")
         src = objects.get(db, account, *source)
@@ -220,7 +224,7 @@ def _copy(req, source, target):
 
 
 def post_object(req):
-    common.authorize(req)
+    common.authorize(req, acl=common.container_acl(req, "write"))
     meta, _ = common.meta_headers(req.environ, "object")
     objects.post(
         req.db,
@@ -236,7 +240,7 @@ def post_object(req):
 def delete_object(req):
     account, container, name = (req.params[k] for k in ("account", "container", "object"))
     with common.reading(req):
-        common.authorize(req, temp_url_ok=True)
+        common.authorize(req, temp_url_ok=True, acl=common.container_acl(req, "write"))
     with req.cloud.store.transaction() as db:
         removed = objects.delete(db, account, container, name)
     req.cloud.objectstore.files.remove(removed)
