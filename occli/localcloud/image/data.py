@@ -84,6 +84,36 @@ def finish_upload(
     return replaced
 
 
+def check_quota(
+    db: sqlite3.Connection, caller: Any, quota: int, image_id: str, size: int | None
+) -> int | None:
+    """The bytes ``caller``'s project may still store besides image
+    ``image_id`` (None: ``quota`` is 0, unlimited), counting its uploaded
+    and staged data; TooLarge (Glance's ``StorageQuotaFull`` as ``upload``
+    words it) if ``size`` exceeds them, or if none are left (size unknown).
+    Glance's ``user_storage_quota`` (``glance/api/common.py``
+    ``check_quota``), which Glance checks before and after the upload."""
+    if quota <= 0:
+        return None
+    row = db.execute(
+        "SELECT COALESCE(SUM(size), 0) AS used FROM images"
+        " WHERE owner IS ? AND file IS NOT NULL AND id != ?",
+        (caller.project_id, image_id),
+    ).fetchone()
+    remaining = quota - row["used"]
+    if (remaining <= 0 and size is None) or (size is not None and size > remaining):
+        raise errors.TooLarge(quota_text(size, remaining))
+    return remaining
+
+
+def quota_text(size: int | None, remaining: int) -> str:
+    """Glance's 413 text for data of ``size`` bytes over the quota."""
+    return (
+        "Image exceeds the storage quota: The size of the data %s will exceed the limit."
+        " %s bytes remaining." % (size, remaining)
+    )
+
+
 def restore(db: sqlite3.Connection, image_id: str, updated_at: str) -> None:
     """A failed upload's image back to ``queued`` (Glance's ``_restore``),
     as it was before (``updated_at``: what :func:`begin_upload` returned)."""

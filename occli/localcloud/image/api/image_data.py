@@ -8,6 +8,7 @@ from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.image import data
 from occli.localcloud.image import images
+from occli.localcloud.image import imports
 from occli.localcloud.image import writes
 
 FILE = "/v2/images/{image_id}/file"
@@ -30,10 +31,12 @@ def upload(req):
         raise HTTPError(415, "Invalid content type %s" % content_type)
     image_id = req.params["image_id"]
     service, store = req.cloud.image, req.cloud.store
-    length = _length(req, service.image_size_cap)
+    quota = service.user_storage_quota
+    length = body_length(req, service.image_size_cap)
     with store.transaction() as db:
         updated_at = data.begin_upload(db, req.context, image_id)
-    hashing = data.Hashing(_body(req, length, service.image_size_cap))
+        left = data.check_quota(db, req.context, quota, image_id, length)
+    hashing = data.Hashing(body(req, length, service.image_size_cap, left))
     try:
         stored = service.files.store(hashing)
     except BaseException:
@@ -43,9 +46,16 @@ def upload(req):
     try:
         with store.transaction() as db:
             replaced = data.finish_upload(db, image_id, stored, hashing.hash.hexdigest())
+            # Glance checks again with the size known (two uploads at once)
+            data.check_quota(db, req.context, quota, image_id, stored.size)
     except errors.NotFound as e:
         service.files.remove(stored.name)
         raise HTTPError(410, e.message) from None
+    except errors.TooLarge:
+        service.files.remove(stored.name)
+        with store.transaction() as db:
+            data.restore(db, image_id, updated_at)
+        raise
     except BaseException:
         service.files.remove(stored.name)
         raise
@@ -64,7 +74,8 @@ def download(req):
             "The requested image has been deactivated. Image data download is forbidden.",
         )
     name = writes.data_file(req.db, image_id)
-    if name is None:
+    # a staged image's file is not its data yet (imports.STAGED)
+    if name is None or image["status"] in imports.STAGED:
         return Response(204)
     # opened in this read transaction: a delete committed meanwhile
     # unlinks the path, not the open file
@@ -78,7 +89,7 @@ def download(req):
     )
 
 
-def _length(req, cap):
+def body_length(req, cap):
     """The declared body length, or None (chunked); over ``cap`` Glance's
     413 before anything is read (far over it, the framework's:
     ``ImageService.max_body``)."""
@@ -94,14 +105,17 @@ def _length(req, cap):
     return length
 
 
-def _body(req, length, cap):
-    """The body's chunks; 413 once past ``cap``, 499 (the client gone)
-    if it ends before ``length``."""
+def body(req, length, cap, left=None):
+    """The body's chunks; 413 once past ``cap`` or past ``left`` (the
+    bytes the storage quota leaves, None: unlimited), 499 (the client
+    gone) if it ends before ``length``."""
     received = 0
     for chunk in req.body_chunks(length):
         received += len(chunk)
         if received > cap:
             raise HTTPError(413, TOO_LARGE)
+        if left is not None and received > left:
+            raise HTTPError(413, data.quota_text(received, left))
         yield chunk
     if length is not None and received < length:
         raise HTTPError(499)

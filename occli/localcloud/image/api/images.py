@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.image import images
+from occli.localcloud.image import imports
 from occli.localcloud.image import patch
 from occli.localcloud.image import writes
 from occli.localcloud.image.images import MAX_LIMIT
@@ -80,7 +81,9 @@ def create_image(req):
     if body is None:
         raise HTTPError(400, "Body expected in request.")
     image = writes.create(req.db, req.context, body)
-    return Response(201, image, headers={"Location": req.base_url + req.path + "/" + image["id"]})
+    headers = {"Location": req.base_url + req.path + "/" + image["id"]}
+    headers.update(imports.create_headers())
+    return Response(201, image, headers=headers)
 
 
 def update_image(req):
@@ -112,6 +115,8 @@ def delete_image(req):
     with req.cloud.store.transaction() as db:
         file = writes.delete(db, req.context, req.params["image_id"])
     req.cloud.image.files.remove(file)
+    # a staged image's file is among the staged ones (names never repeat)
+    req.cloud.image.staging.remove(file)
     return Response(204)
 
 

@@ -12,15 +12,17 @@ from occli.localcloud.app import Response
 from occli.localcloud.app import Service
 from occli.localcloud.image import data
 from occli.localcloud.image import images as image_rules
+from occli.localcloud.image import imports as import_rules
 from occli.localcloud.image import migrations
 from occli.localcloud.image.api import image_data
 from occli.localcloud.image.api import images
+from occli.localcloud.image.api import imports
 from occli.localcloud.image.api import members
 from occli.localcloud.image.api import schemas
 from occli.localcloud.image.api import versions
 
 # The API modules, each with register(service), in route order.
-RESOURCES = (versions, images, image_data, schemas, members)
+RESOURCES = (versions, images, image_data, schemas, members, imports)
 
 
 class ImageService(Service):
@@ -33,10 +35,14 @@ class ImageService(Service):
     write_role = "member"
     # glance's [DEFAULT] image_size_cap (1 TiB): a larger upload is its 413
     image_size_cap = 1024**4
+    # glance's [DEFAULT] user_storage_quota (bytes, 0: unlimited, its
+    # default): a project's uploaded and staged data, else its 413
+    user_storage_quota = 0
 
     def __init__(self, cloud):
         super().__init__(cloud)
         self.files = data.ImageFiles(cloud.config.data_dir)
+        self.staging = import_rules.StagingFiles(cloud.config.data_dir)
         self.add_resources(RESOURCES)
 
     @property
@@ -46,7 +52,7 @@ class ImageService(Service):
         return max(self.image_size_cap, MAX_BODY)
 
     def before(self, req):
-        if req.content_length > MAX_BODY and not req.path.endswith("/file"):
+        if req.content_length > MAX_BODY and not req.path.endswith(("/file", "/stage")):
             raise HTTPError(413, "Request is too large.")
 
     # for compute: ``cloud.image.get_image(db, id)`` …

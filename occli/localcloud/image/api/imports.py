@@ -1,0 +1,105 @@
+"""Glance's interoperable import: ``GET /v2/info/import`` and
+``/v2/info/stores``, ``PUT /v2/images/{id}/stage`` (streamed to a private
+staging file, never whole in memory) and ``POST /v2/images/{id}/import``
+(``glance-direct``: the staged file moved among the image files, hashed,
+the image ``active``). Glance 33's ``glance/api/v2/discovery.py``,
+``image_data.py`` (``stage``) and ``images.py`` (``import_image``); the
+rules are in :mod:`occli.localcloud.image.imports`."""
+
+import hashlib
+
+from occli.localcloud import errors
+from occli.localcloud import files
+from occli.localcloud.app import HTTPError
+from occli.localcloud.app import Response
+from occli.localcloud.image import data
+from occli.localcloud.image import imports
+from occli.localcloud.image.api import image_data
+
+
+def register(service):
+    service.route("GET", "/v2/info/import", info_import)
+    service.route("GET", "/v2/info/stores", info_stores)
+    # the body streams with no transaction open (as ``…/file``)
+    service.route("PUT", "/v2/images/{image_id}/stage", stage, mode=None)
+    # moving and hashing the staged file: short transactions of its own
+    service.route("POST", "/v2/images/{image_id}/import", import_image, mode=None)
+
+
+def info_import(req):
+    return Response(200, imports.info_import())
+
+
+def info_stores(req):
+    return Response(200, imports.info_stores())
+
+
+def stage(req):
+    """``PUT …/stage`` (``application/octet-stream``): 204 once the data is
+    staged (the image ``uploading``); a failed stage puts it back to
+    ``queued``."""
+    content_type = req.header("Content-Type")
+    if content_type != "application/octet-stream":
+        raise HTTPError(415, "Invalid content type %s" % content_type)
+    image_id = req.params["image_id"]
+    service, store = req.cloud.image, req.cloud.store
+    length = image_data.body_length(req, service.image_size_cap)
+    with store.transaction() as db:
+        updated_at = imports.begin_stage(db, req.context, image_id)
+        left = data.check_quota(db, req.context, service.user_storage_quota, image_id, length)
+    chunks = image_data.body(req, length, service.image_size_cap, left)
+    try:
+        stored = service.staging.store(chunks)
+    except BaseException:
+        with store.transaction() as db:
+            imports.unstage(db, image_id, updated_at)
+        raise
+    try:
+        with store.transaction() as db:
+            imports.finish_stage(db, image_id, stored)
+            data.check_quota(db, req.context, service.user_storage_quota, image_id, stored.size)
+    except BaseException:
+        service.staging.remove(stored.name)
+        with store.transaction() as db:
+            imports.unstage(db, image_id, updated_at)
+        raise
+    return Response(204)
+
+
+def import_image(req):
+    """``POST …/import``: 202 once the image is ``active``, its data
+    moved from staging and hashed as an upload's."""
+    body = req.json(required=False)
+    if body is None:
+        raise HTTPError(400, "Body expected in request.")
+    image_id = req.params["image_id"]
+    service, store = req.cloud.image, req.cloud.store
+    with store.transaction() as db:
+        name = imports.begin_import(db, req.context, image_id, body)
+    try:
+        service.staging.move(name, service.files)
+        stored, hash_value = _hashed(service.files, name)
+        with store.transaction() as db:
+            imports.finish_import(db, image_id, stored, hash_value)
+    except errors.NotFound:
+        # deleted meanwhile: its files go with it
+        service.files.remove(name)
+        raise
+    except BaseException:
+        service.files.remove(name)
+        service.staging.remove(name)
+        with store.transaction() as db:
+            imports.fail_import(db, image_id)
+        raise
+    return Response(202)
+
+
+def _hashed(image_files, name):
+    """The :class:`~occli.localcloud.files.Stored` of image file ``name``
+    and its ``os_hash_value``, read in bounded chunks."""
+    md5, multihash, size = hashlib.md5(usedforsecurity=False), hashlib.new(data.HASH_ALGO), 0
+    for chunk in image_files.reader(name):
+        md5.update(chunk)
+        multihash.update(chunk)
+        size += len(chunk)
+    return files.Stored(name, size, md5.hexdigest()), multihash.hexdigest()

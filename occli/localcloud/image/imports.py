@@ -1,0 +1,212 @@
+"""Glance's interoperable image import over SQLite: the discovery answers
+(``/v2/info/import``, ``/v2/info/stores``), staging (``queued →
+uploading``) and the ``glance-direct`` import (``uploading → importing →
+active``), with Glance's checks and texts.
+
+The local Glance is a multi-store Glance with one store, ``file`` (its
+``enabled_backends``, also the default backend), and ``glance-direct``
+as its only import method: ``web-download`` and ``glance-download``
+would fetch from elsewhere, which a local cloud never does, and
+``copy-image`` needs a second store, so none of them is enabled and
+Glance refuses each with its 400 ``Unknown import method name …``.
+A staged image's ``file`` names its file under ``<data_dir>/staging``
+(:class:`StagingFiles`) until the import moves it among the image files.
+
+Read in glance 33: ``glance/api/v2/discovery.py`` (``get_image_import``,
+``get_stores``), ``glance/api/v2/image_data.py`` (``stage``,
+``_unstage``), ``glance/api/v2/images.py`` (``import_image``,
+``_validate_import_body``), ``glance/common/utils.py``
+(``get_stores_from_request``) and
+``glance/async_/flows/api_image_import.py`` (the flow's status changes).
+"""
+
+import os
+import sqlite3
+from typing import Any
+
+from occli.localcloud import errors
+from occli.localcloud import files
+from occli.localcloud.image import data
+from occli.localcloud.image import images
+from occli.localcloud.image import writes
+
+# glance's [DEFAULT] enabled_import_methods here
+IMPORT_METHODS = ["glance-direct"]
+# glance's [DEFAULT] enabled_backends ({id: type}) and default_backend
+STORES = {"file": "file"}
+DEFAULT_STORE = "file"
+STAGING = "staging"
+# the statuses in which an image's ``file`` is a staged one
+STAGED = ("uploading", "importing")
+
+
+class StagingFiles(files.Files):
+    """The staged image data of one cloud (``<data_dir>/staging``, Glance's
+    ``os_glance_staging_store``)."""
+
+    def __init__(self, data_dir: str) -> None:
+        super().__init__(data_dir, STAGING)
+
+    def move(self, name: str, target: files.Files) -> None:
+        """Move file ``name`` to ``target`` (same name; one rename, as both
+        are directories of the data dir)."""
+        os.replace(self.path(name), target.path(name))
+
+
+def info_import() -> dict[str, Any]:
+    """``GET /v2/info/import``."""
+    return {
+        "import-methods": {
+            "description": "Import methods available.",
+            "type": "array",
+            "value": list(IMPORT_METHODS),
+        }
+    }
+
+
+def info_stores() -> dict[str, Any]:
+    """``GET /v2/info/stores``: each store, the default one marked."""
+    stores = []
+    for store in STORES:
+        entry = {"id": store}
+        if store == DEFAULT_STORE:
+            entry["default"] = "true"
+        stores.append(entry)
+    return {"stores": stores}
+
+
+def create_headers() -> dict[str, str]:
+    """The headers of Glance's ``POST /v2/images`` answer naming the import
+    methods and stores."""
+    return {
+        "OpenStack-image-import-methods": ",".join(IMPORT_METHODS),
+        "OpenStack-image-store-ids": ",".join(STORES),
+    }
+
+
+def begin_stage(db: sqlite3.Connection, caller: Any, image_id: str) -> str:
+    """Mark ``image_id`` ``uploading`` for ``caller``'s stage (NotFound,
+    Forbidden (``modify_image``), Conflict unless it is ``queued``); its
+    ``updated_at`` before (for :func:`unstage`)."""
+    image = writes.changeable(db, caller, image_id, "modify_image")
+    if image["status"] != "queued":
+        raise errors.Conflict(
+            "Image status transition from %s to uploading is not allowed" % image["status"]
+        )
+    writes.set_columns(db, image_id, status="uploading")
+    return image["updated_at"]
+
+
+def finish_stage(db: sqlite3.Connection, image_id: str, stored: files.Stored) -> None:
+    """Record staged file ``stored`` and its size on ``image_id`` (still
+    ``uploading``); NotFound if it was deleted meanwhile."""
+    if not images.image_exists(db, image_id):
+        raise errors.NotFound("No image found with ID %s" % image_id)
+    writes.set_columns(db, image_id, file=stored.name, size=stored.size)
+
+
+def unstage(db: sqlite3.Connection, image_id: str, updated_at: str) -> None:
+    """A failed stage's image back to ``queued`` (Glance's ``_unstage``), as
+    it was before (``updated_at``: what :func:`begin_stage` returned)."""
+    db.execute(
+        "UPDATE images SET status = 'queued', updated_at = ?"
+        " WHERE id = ? AND status = 'uploading' AND file IS NULL",
+        (updated_at, image_id),
+    )
+
+
+def check_body(body: Any) -> None:
+    """Glance's ``_validate_import_body``: BadRequest for a body without a
+    method and name, a method not enabled here, or non-boolean flags."""
+    if not isinstance(body, dict) or "method" not in body:
+        raise errors.BadRequest("Import request requires a 'method' field.")
+    method = body["method"]
+    if not isinstance(method, dict) or "name" not in method:
+        raise errors.BadRequest("Import request requires a 'name' field.")
+    if method["name"] not in IMPORT_METHODS:
+        raise errors.BadRequest("Unknown import method name '%s'." % method["name"])
+    if not isinstance(body.get("all_stores_must_succeed", True), bool):
+        raise errors.BadRequest("'all_stores_must_succeed' must be boolean value only")
+    if not isinstance(body.get("all_stores", False), bool):
+        raise errors.BadRequest("'all_stores' must be boolean value only")
+
+
+def requested_stores(body: dict[str, Any], header: str | None) -> list[str]:
+    """The stores an import targets: ``all_stores``, ``stores`` or the
+    ``X-Image-Meta-Store`` header (``header``), else the default store
+    (``get_stores_from_request``); Conflict for an unknown one."""
+    if body.get("all_stores", False):
+        if "stores" in body or header is not None:
+            raise errors.BadRequest(
+                "All_stores parameter can't be used with x-image-meta-store header"
+                " or stores parameter"
+            )
+        stores = list(STORES)
+    elif "stores" in body:
+        if header is not None:
+            raise errors.BadRequest(
+                "Stores parameter and x-image-meta-store header can't be both specified"
+            )
+        stores = body["stores"]
+        if not isinstance(stores, list):
+            raise errors.BadRequest("Invalid type value: %s" % (stores,))
+    else:
+        stores = [header if header is not None else DEFAULT_STORE]
+    for store in stores:
+        if store not in STORES:
+            # glance_store's get_store_from_store_identifier
+            raise errors.Conflict("Store for identifier %s not found" % store)
+    return stores
+
+
+def begin_import(db: sqlite3.Connection, caller: Any, image_id: str, body: Any) -> str:
+    """``POST /v2/images/{id}/import`` (``glance-direct``): check it as
+    Glance does, mark the image ``importing`` and return its staged file's
+    name (the caller moves it, then calls :func:`finish_import`)."""
+    check_body(body)
+    image = images.show(db, caller, image_id)
+    if image["status"] == "active":
+        raise errors.Conflict("Image with status active cannot be target for import")
+    if image["status"] != "uploading":
+        raise errors.Conflict("Image needs to be staged before 'glance-direct' method can be used")
+    if not image["container_format"]:
+        raise errors.Conflict("'container_format' needs to be set before import")
+    if not image["disk_format"]:
+        raise errors.Conflict("'disk_format' needs to be set before import")
+    writes.changeable(db, caller, image_id, "modify_image")
+    requested_stores(body, None)
+    staged = writes.data_file(db, image_id)
+    if staged is None:
+        # staged but its data not yet complete: Glance's flow finds none
+        raise errors.Conflict("Image needs to be staged before 'glance-direct' method can be used")
+    writes.set_columns(db, image_id, status="importing")
+    return staged
+
+
+def finish_import(
+    db: sqlite3.Connection, image_id: str, stored: files.Stored, hash_value: str
+) -> None:
+    """Make ``image_id`` ``active`` with its imported file ``stored`` and
+    its hashes; NotFound if it was deleted meanwhile."""
+    if not images.image_exists(db, image_id):
+        raise errors.NotFound("No image found with ID %s" % image_id)
+    writes.set_columns(
+        db,
+        image_id,
+        status="active",
+        file=stored.name,
+        size=stored.size,
+        checksum=stored.md5,
+        os_hash_algo=data.HASH_ALGO,
+        os_hash_value=hash_value,
+    )
+
+
+def fail_import(db: sqlite3.Connection, image_id: str) -> None:
+    """An import that could not finish: the image back to ``queued``
+    without data (the flow's ``revert``)."""
+    db.execute(
+        "UPDATE images SET status = 'queued', file = NULL, size = NULL"
+        " WHERE id = ? AND status = 'importing'",
+        (image_id,),
+    )
