@@ -283,7 +283,8 @@ def page(
     """Up to ``size`` + 1 images ``caller`` sees, newest first, after
     ``marker`` (an image id; BadRequest if not a visible one).
 
-    ``filters`` maps columns (name, status, visibility, owner) to values;
+    ``filters`` maps columns (name, status, visibility, owner, os_hidden)
+    to values;
     ``ids`` is None or the ids of the ``id`` filter; shared images of
     others are listed where the caller's membership is in
     ``member_status`` (``pending``, ``accepted``, ``rejected`` or ``all``).

@@ -176,7 +176,8 @@ def test_stage_over_the_size_cap_is_unstaged(client, tokens):
         ),
         (
             {"method": {"name": "glance-direct"}, "all_stores": True, "stores": ["file"]},
-            "All_stores parameter can't be used with x-image-meta-store header or stores parameter",
+            "All_stores parameter can't be used with x-image-meta-store header"
+            " or stores parameter",
         ),
     ],
 )
@@ -237,3 +238,25 @@ def test_deleting_a_staged_image_removes_its_staged_file(client, tokens):
     assert len(os.listdir(client.cloud.image.staging.root)) == 1
     assert client.delete(IMAGES + "/" + image_id, token=tokens["demo"]).status == 204
     assert os.listdir(client.cloud.image.staging.root) == []
+
+
+def test_hidden_images_are_listed_only_when_asked_for(client, tokens):
+    """Glance's ``os_hidden`` filter (``glance/api/v2/images.py`` ``index``)."""
+    result = client.post(
+        IMAGES, json={"name": "hidden-one", "os_hidden": True}, token=tokens["demo"]
+    )
+    hidden = result.json()["id"]
+    shown = new_image(client, tokens["demo"])
+    default = [i["id"] for i in client.get(IMAGES, token=tokens["demo"]).json()["images"]]
+    assert shown in default and hidden not in default
+    only = client.get(IMAGES + "?os_hidden=true", token=tokens["demo"]).json()["images"]
+    assert [i["id"] for i in only] == [hidden]
+    explicit = client.get(IMAGES + "?os_hidden=False", token=tokens["demo"]).json()
+    assert [i["id"] for i in explicit["images"]] == default
+    # still shown by id
+    assert show(client, hidden, tokens["demo"])["os_hidden"] is True
+    bad = client.get(IMAGES + "?os_hidden=maybe", token=tokens["demo"])
+    assert bad.status == 400
+    assert text(bad) == (
+        "Invalid value 'maybe' for 'os_hidden' filter. Valid values are 'true' or 'false'."
+    )

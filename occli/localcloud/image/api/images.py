@@ -35,7 +35,9 @@ def list_images(req):
 
     ``id`` is an exact id or ``in:<id>,<id>…`` (glance's operator; a
     value may be double-quoted to hold a comma); any other operator or
-    a malformed quote is a 400, as in glance.
+    a malformed quote is a 400, as in glance. ``os_hidden`` (``false``
+    unless given): the images whose ``os_hidden`` is that (Glance's
+    ``index``: hidden images only when asked for).
     """
     _no_empty_id(req)
     filters = {
@@ -43,6 +45,14 @@ def list_images(req):
         for key in ("name", "status", "visibility", "owner")
         if req.arg(key) is not None
     }
+    os_hidden = req.arg("os_hidden", "false").lower()
+    if os_hidden not in ("true", "false"):
+        raise HTTPError(
+            400,
+            "Invalid value '%s' for 'os_hidden' filter. Valid values are 'true' or 'false'."
+            % os_hidden,
+        )
+    filters["os_hidden"] = int(os_hidden == "true")
     id_filter = req.arg("id")
     ids = images.id_filter_values(id_filter) if id_filter is not None else None
     limit = req.arg("limit")
