@@ -416,7 +416,7 @@ def test_router_set_routes_gateway_and_unset(cli, mock_cloud, router, network):
         (["router", "set", "r", "--fixed-ip", "ip-address=172.24.4.9"],
          "You must specify '--external-gateway' in order to update the SNAT or fixed-ip values"),
         (["router", "set", "r"], "Nothing to set: give --name"),
-        (["router", "unset", "r"], "Nothing to unset: give --route or --external-gateway."),
+        (["router", "unset", "r"], "Nothing to unset: give --route, --external-gateway or --tag."),
         (["router", "set", "r", "--route", "destination=10.0.0.0/8"], "--route needs gateway="),
         (["router", "create", "r", "--ha", "--no-ha"], "not allowed with argument"),
     ],

@@ -5,7 +5,10 @@ list it unversioned; an endpoint already ending in ``/v2.0`` is kept), so
 no version discovery is needed. Lists follow Neutron's
 ``<collection>_links`` next pages; filters are query parameters (a list
 value repeats the parameter, which Neutron reads as "any of"), and
-``fields`` limits the attributes returned.
+``fields`` limits the attributes returned. The ``standard-attr-tag``
+filters are taken by the SDK's names (``tags``, ``any_tags``,
+``not_tags``, ``not_any_tags``) and sent as Neutron's comma-separated
+``tags``, ``tags-any``, ``not-tags`` and ``not-tags-any``.
 
 Names resolve with one request: an id-shaped value is read by id (a 404
 falls back to the name), anything else is listed with ``?name=``.
@@ -20,6 +23,14 @@ from typing import Any
 from occli import base
 from occli import exceptions
 from occli import strutils
+
+#: The SDK's names of Neutron's tag filters → the query parameters.
+TAG_FILTERS = {
+    "tags": "tags",
+    "any_tags": "tags-any",
+    "not_tags": "not-tags",
+    "not_any_tags": "not-tags-any",
+}
 
 
 def query_value(value: object) -> object:
@@ -69,7 +80,11 @@ class NeutronManager(base.Manager):
         fields: Iterable[str] | None = None,
         marker: str | None = None,
     ) -> dict[str, Any]:
-        params = {k: query_value(v) for k, v in filters.items() if v is not None}
+        params = {
+            TAG_FILTERS.get(k, k): _tag_filter(v) if k in TAG_FILTERS else query_value(v)
+            for k, v in filters.items()
+            if v is not None
+        }
         if fields:
             params["fields"] = list(fields)
         if marker is not None:
@@ -128,6 +143,29 @@ class NeutronManager(base.Manager):
         body = self._update(self._member_url(resource) + "/tags", {"tags": builtins.list(tags)})
         return builtins.list(body.get("tags", ()))
 
+    def update_tags(
+        self,
+        resource: base.Resource | str,
+        add: Iterable[str] = (),
+        remove: Iterable[str] = (),
+        clear: bool = False,
+    ) -> builtins.list[str]:
+        """Change the resource's tags as OSC's ``set`` and ``unset`` do:
+        its current tags (none with ``clear``) plus ``add`` less
+        ``remove``, in one ``PUT …/tags`` only when that changes them (an
+        id is read first). The tags it now has, also in a Resource given."""
+        if not isinstance(resource, base.Resource):
+            resource = self.get(resource)
+        current = builtins.list(getattr(resource, "tags", None) or ())
+        removed = set(remove)
+        kept = ([] if clear else current) + builtins.list(add)
+        tags = [t for t in dict.fromkeys(kept) if t not in removed]
+        if set(tags) == set(current):
+            return current
+        tags = self.set_tags(resource, tags)
+        resource._info["tags"] = tags
+        return tags
+
     def find_resource(self, name_or_id: base.Resource | str, **filters: Any) -> base.Resource:
         """A resource by id or exact name, in one request: an id-shaped
         value is read by id (by name if Neutron has no such id), anything
@@ -163,6 +201,13 @@ class NeutronManager(base.Manager):
             matches = by_id or _unique(r for r in found if getattr(r, "name", None) == value)
             result[value] = self._one_named(matches, value)
         return result
+
+
+def _tag_filter(value: object) -> object:
+    """A tag filter's value: several tags joined by commas, as Neutron reads them."""
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return ",".join(str(v) for v in value)
+    return value
 
 
 def _ids(resources: Iterable[base.Resource]) -> set[object]:

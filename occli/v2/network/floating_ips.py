@@ -55,6 +55,15 @@ class FloatingIPManager(neutron.NeutronManager):
             body["fixed_ip_address"] = fixed_ip_address
         return self._update_body(floating_ip, body)
 
+    def update(self, floating_ip: base.Resource | str, **attributes: object) -> base.Resource:
+        """Change a floating IP (``port_id`` — None detaches it —,
+        ``fixed_ip_address``, ``description``, …)."""
+        if not attributes:
+            raise exceptions.ValidationError(
+                "Nothing to change in floating IP %s." % base.getid(floating_ip)
+            )
+        return self._update_body(floating_ip, attributes)
+
     def disassociate(self, floating_ip: base.Resource | str) -> base.Resource:
         """Detach ``floating_ip`` from its port (``port_id`` null)."""
         return self._update_body(floating_ip, {"port_id": None})

@@ -45,12 +45,20 @@ class SecurityGroupManager(neutron.NeutronManager):
         return self._create_body(body)
 
     def update(
-        self, group: base.Resource | str, name: str | None = None, description: str | None = None
+        self,
+        group: base.Resource | str,
+        name: str | None = None,
+        description: str | None = None,
+        stateful: bool | None = None,
     ) -> base.Resource:
-        body = {k: v for k, v in (("name", name), ("description", description)) if v is not None}
+        """Change a group's ``name``, ``description`` or ``stateful``
+        (a stateless group's rules track no connections)."""
+        given = (("name", name), ("description", description), ("stateful", stateful))
+        body = {k: v for k, v in given if v is not None}
         if not body:
             raise exceptions.ValidationError(
-                "Give {name} or {description}.", params=("name", "description")
+                "Give {name}, {description} or {stateful}.",
+                params=("name", "description", "stateful"),
             )
         return self._update_body(group, body)
 

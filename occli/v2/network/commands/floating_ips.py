@@ -3,7 +3,9 @@ OpenStackClient's names and options. ``server add floating ip``
 associates one with a server (:mod:`occli.v2.compute.commands.server_network`)."""
 
 from occli import columns
+from occli import exceptions
 from occli import utils
+from occli.v2.network.commands import options
 
 _IP_ARG = dict(metavar="<floating-ip>", help="Floating IP (address or ID).")
 
@@ -11,7 +13,8 @@ _IP_ARG = dict(metavar="<floating-ip>", help="Floating IP (address or ID).")
 @utils.arg("--network", metavar="<network>", help="Only the IPs of this network (name or ID).")
 @utils.arg("--port", metavar="<port>", help="Only the IP associated with this port (name or ID).")
 @utils.arg("--status", choices=("ACTIVE", "DOWN"), help="Only the IPs in this status.")
-@utils.arg("--long", action="store_true", help="Also list status, router and description.")
+@utils.arg("--long", action="store_true", help="Also list status, router, description and tags.")
+@options.tag_filters("floating IPs")
 @utils.output("list")
 def do_floating_ip_list(client, args):
     """List floating IPs.
@@ -24,14 +27,15 @@ def do_floating_ip_list(client, args):
         floating_network_id=network.id if network else None,
         port_id=port.id if port else None,
         status=args.status,
+        **options.tag_filter_values(args),
     )
     cols = ["id", "floating_ip_address", "fixed_ip_address", "port_id"]
     cols += ["floating_network_id", "project_id"]
     headers = ["ID", "Floating IP Address", "Fixed IP Address", "Port", "Floating Network"]
     headers += ["Project"]
     if args.long:
-        cols += ["status", "router_id", "description"]
-        headers += ["Status", "Router", "Description"]
+        cols += ["status", "router_id", "description", "tags"]
+        headers += ["Status", "Router", "Description", "Tags"]
     return columns.table(fips, cols, headers)
 
 
@@ -50,6 +54,7 @@ def do_floating_ip_show(client, args):
 @utils.arg("--fixed-ip-address", metavar="<ip>", help="The port's fixed IP to associate it with.")
 @utils.arg("--floating-ip-address", metavar="<ip>", help="Ask for this address.")
 @utils.arg("--description", metavar="<text>", help="Description.")
+@options.tags("floating IP", "create")
 @utils.output("show")
 def do_floating_ip_create(client, args):
     """Allocate a floating IP from an external network.
@@ -65,7 +70,55 @@ def do_floating_ip_create(client, args):
         floating_ip_address=args.floating_ip_address,
         description=args.description,
     )
+    options.apply_tags(client.floating_ips, fip, args, "create")
     return columns.show(fip.to_dict())
+
+
+@utils.arg("floating_ip", **_IP_ARG)
+@utils.arg("--port", metavar="<port>", help="Associate the IP with this port (name or ID).")
+@utils.arg(
+    "--fixed-ip-address",
+    metavar="<ip-address>",
+    help="The port's fixed IP to associate it with (needed only if the port has several).",
+)
+@utils.arg("--description", metavar="<description>", help="New description.")
+@options.tags("floating IP", "set")
+def do_floating_ip_set(client, args):
+    """Change a floating IP or associate it with a port.
+
+    Neutron refuses a port whose subnet has no router to the floating
+    IP's network (404).
+
+    Example: occli floating ip set --port p1 172.24.4.228
+    """
+    given = {"fixed_ip_address": args.fixed_ip_address, "description": args.description}
+    attributes = {k: v for k, v in given.items() if v}
+    if not attributes and not args.port and not options.tags_given(args, "set"):
+        raise exceptions.ValidationError(
+            "Nothing to set: give --port, --fixed-ip-address, --description or --tag."
+        )
+    fip = client.floating_ips.find_resource(args.floating_ip)
+    if args.port:
+        attributes["port_id"] = client.ports.find_resource(args.port).id
+    if attributes:
+        client.floating_ips.update(fip, **attributes)
+    options.apply_tags(client.floating_ips, fip, args, "set")
+
+
+@utils.arg("floating_ip", **_IP_ARG)
+@utils.arg("--port", action="store_true", help="Detach the IP from its port.")
+@options.tags("floating IP", "unset")
+def do_floating_ip_unset(client, args):
+    """Detach a floating IP from its port or remove its tags.
+
+    Example: occli floating ip unset --port 172.24.4.228
+    """
+    if not args.port and not options.tags_given(args, "unset"):
+        raise exceptions.ValidationError("Nothing to unset: give --port, --tag or --all-tag.")
+    fip = client.floating_ips.find_resource(args.floating_ip)
+    if args.port:
+        client.floating_ips.update(fip, port_id=None)
+    options.apply_tags(client.floating_ips, fip, args, "unset")
 
 
 @utils.arg(

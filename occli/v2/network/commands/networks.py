@@ -78,6 +78,7 @@ class RouterTypeColumn(cliff_columns.FormattableColumn):
     help="Only internal networks.",
 )
 @utils.arg("--name", metavar="<name>", help="Only the networks of this exact name.")
+@options.tag_filters("networks")
 @utils.output("list")
 def do_network_list(client, args):
     """List networks.
@@ -88,10 +89,12 @@ def do_network_list(client, args):
     headers = ["ID", "Name", "Subnets"]
     if args.long:
         cols = ["id", "name", "status", "project_id", "admin_state_up", "shared", "subnets"]
-        cols += ["router:external", "availability_zones"]
+        cols += ["router:external", "availability_zones", "tags"]
         headers = ["ID", "Name", "Status", "Project", "State", "Shared", "Subnets"]
-        headers += ["Router Type", "Availability Zones"]
-    networks = client.networks.iter(external=args.external, name=args.name)
+        headers += ["Router Type", "Availability Zones", "Tags"]
+    networks = client.networks.iter(
+        external=args.external, name=args.name, **options.tag_filter_values(args)
+    )
     return columns.table(
         networks,
         cols,
@@ -112,6 +115,7 @@ def do_network_show(client, args):
 
 @utils.arg("--network", metavar="<network>", help="Only the subnets of this network (name or ID).")
 @utils.arg("--long", action="store_true", help="Also list project, DHCP, gateway and pools.")
+@options.tag_filters("subnets")
 @utils.output("list")
 def do_subnet_list(client, args):
     """List subnets.
@@ -123,8 +127,10 @@ def do_subnet_list(client, args):
     headers = ["ID", "Name", "Network", "Subnet"]
     if args.long:
         cols += ["project_id", "enable_dhcp", "gateway_ip", "allocation_pools", "ip_version"]
-        headers += ["Project", "DHCP", "Gateway", "Allocation Pools", "IP Version"]
-    return columns.table(client.subnets.iter(network=network), cols, headers)
+        cols += ["tags"]
+        headers += ["Project", "DHCP", "Gateway", "Allocation Pools", "IP Version", "Tags"]
+    subnets = client.subnets.iter(network=network, **options.tag_filter_values(args))
+    return columns.table(subnets, cols, headers)
 
 
 @utils.arg("subnet", metavar="<subnet>", help="Subnet (name or ID).")
@@ -150,7 +156,8 @@ def do_subnet_show(client, args):
     type=utils.arg_type(_parse_fixed_ip, "fixed-ip"),
     help="Only the ports holding this fixed IP address (or one on this subnet).",
 )
-@utils.arg("--long", action="store_true", help="Also list security groups and device owner.")
+@utils.arg("--long", action="store_true", help="Also list security groups, device owner and tags.")
+@options.tag_filters("ports")
 @utils.output("list")
 def do_port_list(client, args):
     """List ports.
@@ -164,10 +171,14 @@ def do_port_list(client, args):
     cols = ["id", "name", "mac_address", "fixed_ips", "status"]
     headers = ["ID", "Name", "MAC Address", "Fixed IP Addresses", "Status"]
     if args.long:
-        cols += ["security_groups", "device_owner", "device_id"]
-        headers += ["Security Groups", "Device Owner", "Device ID"]
+        cols += ["security_groups", "device_owner", "device_id", "tags"]
+        headers += ["Security Groups", "Device Owner", "Device ID", "Tags"]
     ports = client.ports.iter(
-        server=server, network=network, device_owner=args.device_owner, fixed_ip=args.fixed_ip
+        server=server,
+        network=network,
+        device_owner=args.device_owner,
+        fixed_ip=args.fixed_ip,
+        **options.tag_filter_values(args),
     )
     return columns.table(ports, cols, headers, formatters={"fixed_ips": FixedIPsColumn})
 
@@ -228,21 +239,10 @@ def _network_options(func):
         utils.arg("--provider-segment", metavar="<id>", type=int,
                   help="VLAN ID or tunnel ID of the network (admin)."),
         utils.arg("--dns-domain", metavar="<dns-domain>", help="DNS domain of the network."),
-        utils.arg("--tag", dest="tags", action="append", metavar="<tag>",
-                  help="Tag to add (repeat for several)."),
     ]  # fmt: skip
     for decorator in reversed(decorators):
         func = decorator(func)
     return func
-
-
-def _add_tags(manager, resource, tags, replace=False):
-    """Add ``tags`` to ``resource``'s (all of them with ``replace``), in
-    one ``PUT …/tags``."""
-    if tags is None and not replace:
-        return
-    current = [] if replace else list(getattr(resource, "tags", None) or ())
-    manager.set_tags(resource, list(dict.fromkeys(current + list(tags or ()))))
 
 
 @utils.arg("name", metavar="<name>", help="Name of the new network.")
@@ -255,6 +255,7 @@ def _add_tags(manager, resource, tags, replace=False):
     metavar="<availability-zone>",
     help="Availability zone to place the network in (repeat for several).",
 )
+@options.tags("network", "create")
 @utils.output("show")
 def do_network_create(client, args):
     """Create a network.
@@ -270,45 +271,41 @@ def do_network_create(client, args):
             attributes[key] = value
     name = attributes.pop("name")
     network = client.networks.create(name, **attributes)
-    if args.tags:
-        client.networks.set_tags(network, args.tags)
-        network = client.networks.get(network)
+    options.apply_tags(client.networks, network, args, "create")
     return columns.show(network)
 
 
 @utils.arg("network", metavar="<network>", help="Network to change (name or ID).")
 @utils.arg("--name", metavar="<name>", help="New name.")
 @_network_options
-@utils.arg("--no-tag", action="store_true", help="Remove every tag (before adding --tag ones).")
+@options.tags("network", "set")
 def do_network_set(client, args):
     """Change a network.
 
     Example: occli network set --name web --mtu 1400 web-net
     """
     attributes = _network_attributes(args)
-    if not attributes and args.tags is None and not args.no_tag:
+    if not attributes and not options.tags_given(args, "set"):
         raise exceptions.ValidationError(
             "Nothing to set: give --name, --description, --enable, --share, --mtu, --tag, …"
         )
     network = client.networks.find_resource(args.network)
     if attributes:
         client.networks.update(network, **attributes)
-    _add_tags(client.networks, network, args.tags, replace=args.no_tag)
+    options.apply_tags(client.networks, network, args, "set")
 
 
 @utils.arg("network", metavar="<network>", help="Network to change (name or ID).")
-@utils.arg("--tag", dest="tags", action="append", metavar="<tag>", help="Tag to remove.")
-@utils.arg("--all-tag", action="store_true", help="Remove every tag.")
+@options.tags("network", "unset")
 def do_network_unset(client, args):
     """Remove a network's tags.
 
     Example: occli network unset --tag blue web-net
     """
-    if not args.tags and not args.all_tag:
+    if not options.tags_given(args, "unset"):
         raise exceptions.ValidationError("Nothing to unset: give --tag or --all-tag.")
     network = client.networks.find_resource(args.network)
-    tags = [] if args.all_tag else [t for t in network.tags or () if t not in args.tags]
-    client.networks.set_tags(network, tags)
+    options.apply_tags(client.networks, network, args, "unset")
 
 
 @utils.arg("networks", nargs="+", metavar="<network>", help="Network(s) to delete (name or ID).")
@@ -386,6 +383,7 @@ def _subnet_attributes(args):
 @utils.arg("--ipv6-ra-mode", choices=("dhcpv6-stateful", "dhcpv6-stateless", "slaac"))
 @utils.arg("--ipv6-address-mode", choices=("dhcpv6-stateful", "dhcpv6-stateless", "slaac"))
 @_subnet_options
+@options.tags("subnet", "create")
 @utils.arg("--project", metavar="<project-id>", help="Owner's project (admin).")
 @utils.option_names(cidr="--subnet-range", subnetpool_id="--subnet-pool")
 @utils.output("show")
@@ -408,6 +406,7 @@ def do_subnet_create(client, args):
     subnet = client.subnets.create(
         network, cidr=args.subnet_range, ip_version=args.ip_version, **attributes
     )
+    options.apply_tags(client.subnets, subnet, args, "create")
     return columns.show(subnet)
 
 
@@ -418,6 +417,7 @@ def do_subnet_create(client, args):
 @utils.arg("--no-allocation-pool", action="store_true", help="Drop the current pools first.")
 @utils.arg("--no-dns-nameservers", action="store_true", help="Drop the current DNS servers first.")
 @utils.arg("--no-host-route", action="store_true", help="Drop the current host routes first.")
+@options.tags("subnet", "set")
 def do_subnet_set(client, args):
     """Change a subnet.
 
@@ -436,10 +436,10 @@ def do_subnet_set(client, args):
         "dns_nameservers": args.no_dns_nameservers,
         "host_routes": args.no_host_route,
     }
-    if not attributes and not any(clear.values()):
+    if not attributes and not any(clear.values()) and not options.tags_given(args, "set"):
         raise exceptions.ValidationError(
             "Nothing to set: give --name, --gateway, --dhcp, --allocation-pool, "
-            "--dns-nameserver, --host-route, …"
+            "--dns-nameserver, --host-route, --tag, …"
         )
     subnet = client.subnets.find_resource(args.subnet)
     for key, replace in clear.items():
@@ -447,7 +447,9 @@ def do_subnet_set(client, args):
             attributes[key] = attributes[key] + list(getattr(subnet, key, None) or ())
         elif replace:
             attributes.setdefault(key, [])
-    client.subnets.update(subnet, **attributes)
+    if attributes:
+        client.subnets.update(subnet, **attributes)
+    options.apply_tags(client.subnets, subnet, args, "set")
 
 
 @utils.arg("subnet", metavar="<subnet>", help="Subnet to change (name or ID).")
@@ -475,8 +477,9 @@ def do_subnet_set(client, args):
     metavar="destination=<subnet>,gateway=<ip-address>",
     help="Route to remove (repeat for several).",
 )
+@options.tags("subnet", "unset")
 def do_subnet_unset(client, args):
-    """Remove a subnet's gateway, pools, DNS servers or host routes.
+    """Remove a subnet's gateway, pools, DNS servers, host routes or tags.
 
     Example: occli subnet unset --dns-nameserver 8.8.8.8 web-subnet
     """
@@ -485,17 +488,20 @@ def do_subnet_unset(client, args):
         "host_routes": ("host-route", args.host_routes),
         "allocation_pools": ("allocation-pool", args.allocation_pools),
     }
-    if not args.gateway and not any(items for _, items in removed.values()):
+    given = args.gateway or any(items for _, items in removed.values())
+    if not given and not options.tags_given(args, "unset"):
         raise exceptions.ValidationError(
-            "Nothing to unset: give --gateway, --allocation-pool, --dns-nameserver "
-            "or --host-route."
+            "Nothing to unset: give --gateway, --allocation-pool, --dns-nameserver, "
+            "--host-route or --tag."
         )
     subnet = client.subnets.find_resource(args.subnet)
     attributes = {"gateway_ip": None} if args.gateway else {}
     for key, (option, items) in removed.items():
         if items:
             attributes[key] = options.without(getattr(subnet, key, None), items, "Subnet", option)
-    client.subnets.update(subnet, **attributes)
+    if attributes:
+        client.subnets.update(subnet, **attributes)
+    options.apply_tags(client.subnets, subnet, args, "unset")
 
 
 @utils.arg("subnets", nargs="+", metavar="<subnet>", help="Subnet(s) to delete (name or ID).")

@@ -92,19 +92,12 @@ def _show(port):
     return columns.show(port, formatters={"fixed_ips": FixedIPsColumn})
 
 
-def _not_both(given, option, cleared, clear_option):
-    """A usage error for an option given with the one clearing it."""
-    if given and cleared:
-        raise exceptions.ValidationError(
-            "%s and %s cannot be given together." % (option, clear_option)
-        )
-
-
 @utils.arg("name", metavar="<name>", help="Name of the new port.")
 @utils.arg("--network", required=True, metavar="<network>", help="Network (name or ID).")
 @_port_options
 @utils.arg("--no-fixed-ip", action="store_true", help="No fixed IP.")
 @utils.arg("--project", metavar="<project-id>", help="Owner's project (admin).")
+@options.tags("port", "create")
 @utils.output("show")
 def do_port_create(client, args):
     """Create a port.
@@ -115,8 +108,8 @@ def do_port_create(client, args):
 
     Example: occli port create --network private --fixed-ip ip-address=10.0.0.50 p1
     """
-    _not_both(args.fixed_ips, "--fixed-ip", args.no_fixed_ip, "--no-fixed-ip")
-    _not_both(
+    options.not_both(args.fixed_ips, "--fixed-ip", args.no_fixed_ip, "--no-fixed-ip")
+    options.not_both(
         args.security_groups, "--security-group", args.no_security_group, "--no-security-group"
     )
     attributes = _port_attributes(args)
@@ -135,6 +128,7 @@ def do_port_create(client, args):
     port = client.ports.create(
         network, name=name, fixed_ips=fixed_ips, security_groups=groups, **attributes
     )
+    options.apply_tags(client.ports, port, args, "create")
     return _show(port)
 
 
@@ -147,6 +141,7 @@ def do_port_create(client, args):
     action="store_true",
     help="Drop the current allowed addresses first.",
 )
+@options.tags("port", "set")
 def do_port_set(client, args):
     """Change a port.
 
@@ -161,10 +156,11 @@ def do_port_set(client, args):
         "security_groups": (args.security_groups, args.no_security_group),
         "allowed_address_pairs": (args.allowed_addresses, args.no_allowed_address),
     }
-    if not attributes and not any(added or clear for added, clear in lists.values()):
+    changed = attributes or any(added or clear for added, clear in lists.values())
+    if not changed and not options.tags_given(args, "set"):
         raise exceptions.ValidationError(
             "Nothing to set: give --name, --fixed-ip, --security-group, --allowed-address, "
-            "--device-owner, …"
+            "--device-owner, --tag, …"
         )
     port = client.ports.find_resource(args.port)
     for key, (added, clear) in lists.items():
@@ -176,7 +172,9 @@ def do_port_set(client, args):
         elif key == "security_groups" and added:
             added = _group_ids(client, added)
         attributes[key] = current + list(added or ())
-    client.ports.update(port, **attributes)
+    if attributes:
+        client.ports.update(port, **attributes)
+    options.apply_tags(client.ports, port, args, "set")
 
 
 @utils.arg("port", metavar="<port>", help="Port to change (name or ID).")
@@ -206,8 +204,9 @@ def do_port_set(client, args):
 @utils.arg("--device", action="store_true", help="Clear the device ID.")
 @utils.arg("--device-owner", action="store_true", help="Clear the device owner.")
 @utils.arg("--host", action="store_true", help="Clear the host binding (admin).")
+@options.tags("port", "unset")
 def do_port_unset(client, args):
-    """Remove a port's fixed IPs, security groups, addresses, device or host.
+    """Remove a port's fixed IPs, security groups, addresses, device, host or tags.
 
     Example: occli port unset --security-group web p1
     """
@@ -215,10 +214,11 @@ def do_port_unset(client, args):
     attributes: dict[str, object] = {k: "" for k, v in cleared.items() if v}
     if args.host:
         attributes["binding:host_id"] = None
-    if not attributes and not (args.fixed_ips or args.security_groups or args.allowed_addresses):
+    lists = args.fixed_ips or args.security_groups or args.allowed_addresses
+    if not attributes and not lists and not options.tags_given(args, "unset"):
         raise exceptions.ValidationError(
             "Nothing to unset: give --fixed-ip, --security-group, --allowed-address, "
-            "--device, --device-owner or --host."
+            "--device, --device-owner, --host or --tag."
         )
     port = client.ports.find_resource(args.port)
     if args.fixed_ips:
@@ -234,7 +234,9 @@ def do_port_unset(client, args):
             _pairs_as_given(port.allowed_address_pairs, args.allowed_addresses),
             args.allowed_addresses, "Port", "allowed-address-pair",
         )  # fmt: skip
-    client.ports.update(port, **attributes)
+    if attributes:
+        client.ports.update(port, **attributes)
+    options.apply_tags(client.ports, port, args, "unset")
 
 
 def _without_fixed_ips(current, removed):

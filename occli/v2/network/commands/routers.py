@@ -124,6 +124,7 @@ def _gateway(client, args):
     metavar="<availability-zone>",
     help="Availability zone to place the router in (repeat for several).",
 )
+@options.tags("router", "create")
 @utils.option_names(external_gateway="--external-gateway")
 @utils.output("show")
 def do_router_create(client, args):
@@ -141,7 +142,9 @@ def do_router_create(client, args):
     gateway = _gateway(client, args)
     if gateway is not None:
         attributes["external_gateway_info"] = gateway
-    return _show(client.routers.create(attributes.pop("name"), **attributes))
+    router = client.routers.create(attributes.pop("name"), **attributes)
+    options.apply_tags(client.routers, router, args, "create")
+    return _show(router)
 
 
 @utils.arg("router", **_ROUTER_ARG)
@@ -156,6 +159,7 @@ def do_router_create(client, args):
     help="Static route to add (repeat for several).",
 )
 @utils.arg("--no-route", action="store_true", help="Drop the current routes first.")
+@options.tags("router", "set")
 @utils.option_names(external_gateway="--external-gateway")
 def do_router_set(client, args):
     """Change a router.
@@ -166,9 +170,10 @@ def do_router_set(client, args):
     Example: occli router set --external-gateway public --disable-snat router1
     """
     attributes = _router_attributes(args, updating=True)
-    if not attributes and not (args.routes or args.no_route or args.external_gateway):
+    changed = attributes or args.routes or args.no_route or args.external_gateway
+    if not changed and not options.tags_given(args, "set"):
         raise exceptions.ValidationError(
-            "Nothing to set: give --name, --external-gateway, --route, --enable, --disable, …"
+            "Nothing to set: give --name, --external-gateway, --route, --enable, --tag, …"
         )
     router = client.routers.find_resource(args.router)
     if args.routes or args.no_route:
@@ -177,7 +182,9 @@ def do_router_set(client, args):
     gateway = _gateway(client, args)
     if gateway is not None:
         attributes["external_gateway_info"] = gateway
-    client.routers.update(router, **attributes)
+    if attributes:
+        client.routers.update(router, **attributes)
+    options.apply_tags(client.routers, router, args, "set")
 
 
 @utils.arg("router", **_ROUTER_ARG)
@@ -194,20 +201,25 @@ def do_router_set(client, args):
     action="store_true",
     help="Remove the router's gateway (its floating IPs must go first).",
 )
+@options.tags("router", "unset")
 def do_router_unset(client, args):
-    """Remove a router's routes or gateway.
+    """Remove a router's routes, gateway or tags.
 
     Example: occli router unset --external-gateway router1
     """
-    if not args.routes and not args.external_gateway:
-        raise exceptions.ValidationError("Nothing to unset: give --route or --external-gateway.")
+    if not args.routes and not args.external_gateway and not options.tags_given(args, "unset"):
+        raise exceptions.ValidationError(
+            "Nothing to unset: give --route, --external-gateway or --tag."
+        )
     router = client.routers.find_resource(args.router)
     attributes = {}
     if args.routes:
         attributes["routes"] = options.without(router.routes, args.routes, "Router", "route")
     if args.external_gateway:
         attributes["external_gateway_info"] = {}
-    client.routers.update(router, **attributes)
+    if attributes:
+        client.routers.update(router, **attributes)
+    options.apply_tags(client.routers, router, args, "unset")
 
 
 @utils.arg("routers", nargs="+", metavar="<router>", help="Router(s) to delete (name or ID).")
@@ -232,6 +244,7 @@ def do_router_delete(client, args):
 )
 @utils.arg("--project", metavar="<project-id>", help="Only the routers of this project.")
 @utils.arg("--long", action="store_true", help="Also list routes, gateway, zones and tags.")
+@options.tag_filters("routers")
 @utils.output("list")
 def do_router_list(client, args):
     """List routers.
@@ -240,7 +253,10 @@ def do_router_list(client, args):
     """
     found = list(
         client.routers.iter(
-            name=args.name, admin_state_up=args.admin_state, project_id=args.project
+            name=args.name,
+            admin_state_up=args.admin_state,
+            project_id=args.project,
+            **options.tag_filter_values(args),
         )
     )
     cols = ["id", "name", "status", "admin_state_up", "project_id"]

@@ -7,6 +7,7 @@ from cliff import columns as cliff_columns
 from occli import columns
 from occli import exceptions
 from occli import utils
+from occli.v2.network.commands import options
 
 _GROUP_ARG = dict(metavar="<group>", help="Security group (name or ID).")
 
@@ -53,6 +54,9 @@ def _port_range(text):
 
 
 @utils.arg("--project", metavar="<project-id>", help="Only the groups of this project (admin).")
+@options.switch("shared", "--share", "--no-share", "Only the groups shared between projects.",
+                "Only the groups not shared between projects.")  # fmt: skip
+@options.tag_filters("security groups")
 @utils.output("list")
 def do_security_group_list(client, args):
     """List security groups.
@@ -62,11 +66,13 @@ def do_security_group_list(client, args):
 
     Example: occli security group list
     """
-    groups = client.security_groups.iter(project_id=args.project)
+    groups = client.security_groups.iter(
+        project_id=args.project, shared=args.shared, **options.tag_filter_values(args)
+    )
     return columns.table(
         groups,
-        ["id", "name", "description", "project_id", "tags"],
-        ["ID", "Name", "Description", "Project", "Tags"],
+        ["id", "name", "description", "project_id", "tags", "shared"],
+        ["ID", "Name", "Description", "Project", "Tags", "Shared"],
     )
 
 
@@ -80,15 +86,69 @@ def do_security_group_show(client, args):
     return _show_group(client.security_groups.find_resource(args.group))
 
 
+def _stateful(func):
+    """OSC's ``--stateful``/``--stateless`` pair (``args.stateful``)."""
+    return options.switch(
+        "stateful", "--stateful", "--stateless",
+        "Track the connections the rules allow (the default).",
+        "Track no connections: replies need rules of their own.",
+    )(func)  # fmt: skip
+
+
 @utils.arg("name", metavar="<name>", help="Name of the new group.")
-@utils.arg("--description", metavar="<text>", help="Description.")
+@utils.arg("--description", metavar="<text>", help="Description (default: the name).")
+@utils.arg("--project", metavar="<project-id>", help="Owner's project (admin).")
+@_stateful
+@options.tags("security group", "create")
 @utils.output("show")
 def do_security_group_create(client, args):
     """Create a security group (Neutron adds rules allowing all egress).
 
     Example: occli security group create --description "web servers" web
     """
-    return _show_group(client.security_groups.create(args.name, description=args.description))
+    extra = {"stateful": args.stateful, "project_id": args.project}
+    group = client.security_groups.create(
+        args.name,
+        description=args.name if args.description is None else args.description,
+        **{k: v for k, v in extra.items() if v is not None},
+    )
+    options.apply_tags(client.security_groups, group, args, "create")
+    return _show_group(group)
+
+
+@utils.arg("group", **_GROUP_ARG)
+@utils.arg("--name", metavar="<new-name>", help="New name.")
+@utils.arg("--description", metavar="<text>", help="New description.")
+@_stateful
+@options.tags("security group", "set")
+def do_security_group_set(client, args):
+    """Change a security group.
+
+    Example: occli security group set --stateless --description "no tracking" web
+    """
+    given = {"name": args.name, "description": args.description, "stateful": args.stateful}
+    attributes = {k: v for k, v in given.items() if v is not None}
+    if not attributes and not options.tags_given(args, "set"):
+        raise exceptions.ValidationError(
+            "Nothing to set: give --name, --description, --stateful, --stateless or --tag."
+        )
+    group = client.security_groups.find_resource(args.group)
+    if attributes:
+        client.security_groups.update(group, **attributes)
+    options.apply_tags(client.security_groups, group, args, "set")
+
+
+@utils.arg("group", **_GROUP_ARG)
+@options.tags("security group", "unset")
+def do_security_group_unset(client, args):
+    """Remove a security group's tags.
+
+    Example: occli security group unset --tag blue web
+    """
+    if not options.tags_given(args, "unset"):
+        raise exceptions.ValidationError("Nothing to unset: give --tag or --all-tag.")
+    group = client.security_groups.find_resource(args.group)
+    options.apply_tags(client.security_groups, group, args, "unset")
 
 
 @utils.arg("groups", nargs="+", metavar="<group>", help="Security group(s) (name or ID).")
@@ -209,6 +269,23 @@ def do_security_group_rule_create(client, args):
     remote = client.security_groups.find_resource(args.remote_group) if args.remote_group else None
     created = client.security_group_rules.create(group, remote_group=remote, **rule)
     return columns.show(created.to_dict())
+
+
+@utils.arg("rule", metavar="<rule>", help="Rule ID.")
+@utils.output("show")
+def do_security_group_rule_show(client, args):
+    """Show a security group rule.
+
+    A rule without a remote IP prefix shows the prefix it matches, all
+    addresses of its ether type (0.0.0.0/0 or ::/0), as OSC shows it.
+
+    Example: occli security group rule show 2bc0accf-312e-429a-956e-e4407625eb62
+    """
+    rule = client.security_group_rules.get(args.rule).to_dict()
+    if not rule.get("remote_ip_prefix"):
+        every = {"IPv4": "0.0.0.0/0", "IPv6": "::/0"}
+        rule["remote_ip_prefix"] = every.get(rule.get("ethertype"), rule.get("remote_ip_prefix"))
+    return columns.show(rule)
 
 
 @utils.arg("rules", nargs="+", metavar="<rule>", help="Rule ID(s).")
