@@ -5,6 +5,7 @@ import logging
 from occli import columns
 from occli import exceptions
 from occli import utils
+from occli.v2.commands import progress as progress_line
 
 LOG = logging.getLogger(__name__)
 
@@ -168,29 +169,9 @@ def _attribute_options_set(func):
     return _attribute_options(func, creating=False)
 
 
-def _progress(args, label, total):
-    """A ``progress(done)`` callback drawing ``label: N% (… of … MiB)`` on
-    stderr when it is a terminal; None in scripts."""
-    stream = utils.stderr(args)
-    if not getattr(stream, "isatty", lambda: False)():
-        return None
-
-    def show(done, size=None):
-        whole = total if total is not None else size
-        mib = "%.1f MiB" % (done / 1048576)
-        if whole:
-            text = "%s: %d%% (%s of %.1f MiB)" % (label, done * 100 // whole, mib, whole / 1048576)
-        else:
-            text = "%s: %s" % (label, mib)
-        stream.write("\r%s\033[K" % text)
-        stream.flush()
-
-    return show
-
-
-def _end_progress(args, progress):
-    if progress is not None:
-        utils.stderr(args).write("\n")
+#: The progress line of uploads and downloads (shared with ``object …``).
+_progress = progress_line.start
+_end_progress = progress_line.end
 
 
 def _stdin_data():
