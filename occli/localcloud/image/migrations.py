@@ -53,5 +53,28 @@ IMAGE_MEMBERS = [
     """,
 ]
 
+# Glance's tasks (issue 20, glance/db/sqlalchemy/models.py ``Task`` and
+# ``TaskInfo`` in one row; times as image.tasks writes them)
+TASKS = [
+    """
+    CREATE TABLE tasks (
+        id TEXT PRIMARY KEY,
+        type TEXT NOT NULL,
+        status TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        expires_at TEXT,
+        image_id TEXT,
+        request_id TEXT,
+        user_id TEXT,
+        input TEXT NOT NULL DEFAULT 'null',
+        result TEXT NOT NULL DEFAULT 'null',
+        message TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX tasks_image_id ON tasks (image_id);
+    """,
+]
+
 # (store component, steps), applied in this order by the cloud
-COMPONENTS = (("image", IMAGE), ("image_members", IMAGE_MEMBERS))
+COMPONENTS = (("image", IMAGE), ("image_members", IMAGE_MEMBERS), ("image_tasks", TASKS))

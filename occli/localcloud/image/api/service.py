@@ -19,10 +19,11 @@ from occli.localcloud.image.api import images
 from occli.localcloud.image.api import imports
 from occli.localcloud.image.api import members
 from occli.localcloud.image.api import schemas
+from occli.localcloud.image.api import tasks
 from occli.localcloud.image.api import versions
 
 # The API modules, each with register(service), in route order.
-RESOURCES = (versions, images, image_data, schemas, members, imports)
+RESOURCES = (versions, images, image_data, schemas, members, imports, tasks)
 
 
 class ImageService(Service):
