@@ -60,6 +60,8 @@ SPEC = {
     "port_id": attrs.Attr(attrs.uuid_or_none, default=None),
     "fixed_ip_address": attrs.Attr(attrs.ip_or_none, default=None),
     "description": attrs.Attr(attrs.string(attrs.DESCRIPTION_MAX_LEN), default=""),
+    # set through /tags only (tagging.py: allow_post, allow_put False)
+    "tags": attrs.Attr(attrs.anything, post=False, put=False),
 }
 
 

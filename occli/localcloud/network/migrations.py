@@ -177,6 +177,37 @@ ROUTERS = [
     """
 ]
 
+# tags of the standard-attribute resources (resource: the collection's key),
+# dropped with their resource
+TAGS = [
+    """
+    CREATE TABLE network_tags (
+        resource TEXT NOT NULL,
+        resource_id TEXT NOT NULL,
+        tag TEXT NOT NULL,
+        PRIMARY KEY (resource, resource_id, tag)
+    );
+    CREATE TRIGGER network_tags_networks AFTER DELETE ON network_networks BEGIN
+        DELETE FROM network_tags WHERE resource = 'networks' AND resource_id = OLD.id;
+    END;
+    CREATE TRIGGER network_tags_subnets AFTER DELETE ON network_subnets BEGIN
+        DELETE FROM network_tags WHERE resource = 'subnets' AND resource_id = OLD.id;
+    END;
+    CREATE TRIGGER network_tags_ports AFTER DELETE ON network_ports BEGIN
+        DELETE FROM network_tags WHERE resource = 'ports' AND resource_id = OLD.id;
+    END;
+    CREATE TRIGGER network_tags_routers AFTER DELETE ON network_routers BEGIN
+        DELETE FROM network_tags WHERE resource = 'routers' AND resource_id = OLD.id;
+    END;
+    CREATE TRIGGER network_tags_security_groups AFTER DELETE ON network_security_groups BEGIN
+        DELETE FROM network_tags WHERE resource = 'security_groups' AND resource_id = OLD.id;
+    END;
+    CREATE TRIGGER network_tags_floatingips AFTER DELETE ON network_floating_ips BEGIN
+        DELETE FROM network_tags WHERE resource = 'floatingips' AND resource_id = OLD.id;
+    END;
+    """
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("network.core", CORE),
@@ -184,4 +215,5 @@ COMPONENTS = (
     ("network.floatingips", FLOATING_IPS),
     ("network.quotas", QUOTAS),
     ("network.routers", ROUTERS),
+    ("network.tags", TAGS),
 )

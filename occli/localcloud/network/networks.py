@@ -60,6 +60,8 @@ SPEC = {
     "mtu": attrs.Attr(attrs.integer(68, 9000), default=1500),
     "port_security_enabled": attrs.Attr(attrs.boolean, default=True),
     "availability_zone_hints": attrs.Attr(attrs.list_of(attrs.string()), put=False, default=list),
+    # set through /tags only (tagging.py: allow_post, allow_put False)
+    "tags": attrs.Attr(attrs.anything, post=False, put=False),
 }
 
 

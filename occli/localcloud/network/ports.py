@@ -16,6 +16,7 @@ from occli.localcloud.network import networks
 from occli.localcloud.network import quotas
 from occli.localcloud.network import security_groups
 from occli.localcloud.network import subnets
+from occli.localcloud.network import tags
 
 ATTRIBUTES = (
     "admin_state_up",
@@ -70,6 +71,8 @@ SPEC = {
     "security_groups": attrs.Attr(attrs.list_of(attrs.uuid), default=None),
     "port_security_enabled": attrs.Attr(attrs.boolean, default=True),
     "binding:host_id": attrs.Attr(attrs.string(), default=""),
+    # ports alone take tags on create (tagging.py's TAG_ATTRIBUTE_MAP_PORTS)
+    "tags": attrs.Attr(tags.attribute, put=False, default=list),
 }
 
 
@@ -350,7 +353,9 @@ def create(db, context, body):
     network = networks.get(db, context, values["network_id"])
     given = {key: values[key] for key in body["port"] if key in values}
     enforce(context, "create_port", network, project, given)
-    return show(db, context, insert(db, context, network, project, values))
+    port_id = insert(db, context, network, project, values)
+    tags.store(db, "ports", port_id, values["tags"])
+    return show(db, context, port_id)
 
 
 def insert(

@@ -1,10 +1,12 @@
 """Neutron's list query parameters (``neutron.api.api_common``): equality
-filters on any attribute (repeated values: any of them), ``fields=``,
+filters on any attribute (repeated values: any of them; the tag filters
+of :mod:`.tags`), ``fields=``,
 ``sort_key``/``sort_dir`` pairs and ``limit``/``marker``/``page_reverse``
 pagination with ``<collection>_links``."""
 
 from urllib.parse import urlencode
 
+from occli.localcloud.network import tags
 from occli.localcloud.network.attributes import bad_request
 
 CONTROL = ("fields", "limit", "marker", "page_reverse", "sort_key", "sort_dir")
@@ -17,6 +19,8 @@ def _as_text(value):
 
 
 def _matches(item, key, wanted):
+    if key in tags.FILTERS:
+        return tags.matches(item, key, wanted)
     value = item.get(key)
     if key == "fixed_ips":
         # ``fixed_ips=ip_address=10.0.0.3`` / ``fixed_ips=subnet_id=…``
@@ -40,7 +44,8 @@ def filters(query, attributes):
     for key, values in query.items():
         if key in CONTROL:
             continue
-        if key not in attributes:
+        # tags-any, not-tags, not-tags-any: filters of a resource with tags
+        if key not in attributes and not (key in tags.FILTERS and "tags" in attributes):
             invalid.append(key)
             continue
         result[key] = list(values)

@@ -111,6 +111,8 @@ SPEC = {
     "routes": attrs.Attr(_routes, post=False, default=None),
     "distributed": attrs.Attr(attrs.boolean, default=False),
     "ha": attrs.Attr(attrs.boolean, default=False),
+    # set through /tags only (tagging.py: allow_post, allow_put False)
+    "tags": attrs.Attr(attrs.anything, post=False, put=False),
 }
 # what neutron's policy leaves to admins (``rule:<action>_router:<attr>``)
 _ADMIN_ONLY = ("distributed", "ha")

@@ -72,6 +72,8 @@ GROUP_SPEC = {
     "name": attrs.Attr(attrs.string(), default=""),
     "description": attrs.Attr(attrs.string(attrs.DESCRIPTION_MAX_LEN), default=""),
     "stateful": attrs.Attr(attrs.boolean, default=True),
+    # set through /tags only (tagging.py: allow_post, allow_put False)
+    "tags": attrs.Attr(attrs.anything, post=False, put=False),
 }
 RULE_SPEC = {
     "security_group_id": attrs.Attr(attrs.uuid, put=False, default=attrs.REQUIRED),

@@ -67,6 +67,8 @@ SPEC = {
     "enable_dhcp": attrs.Attr(attrs.boolean, default=True),
     "dns_nameservers": attrs.Attr(attrs.list_of(attrs.ip_address), default=list),
     "allocation_pools": attrs.Attr(attrs.list_of(attrs.anything), put=False, default=None),
+    # set through /tags only (tagging.py: allow_post, allow_put False)
+    "tags": attrs.Attr(attrs.anything, post=False, put=False),
 }
 
 

@@ -2,8 +2,10 @@
 list and show answers, neutron's nova notifier."""
 
 from occli.localcloud.app import Response
+from occli.localcloud.network import attributes as attrs
 from occli.localcloud.network import ports
 from occli.localcloud.network import query
+from occli.localcloud.network import tags
 
 API = "/v2.0"
 
@@ -28,7 +30,8 @@ def list_body(req, kind, listing):
     filters, ``fields=``, sorting and pages (:mod:`..query`), the query
     checked before anything is listed."""
     found = query.Listing(req.query, kind.attributes, kind.sort_keys)
-    page = found.apply(listing(req.db, req.context), kind.not_found)
+    items = tags.attach(req.db, kind.key, listing(req.db, req.context))
+    page = found.apply(items, kind.not_found)
     body = {kind.key: [found.select(i) for i in page]}
     links = found.links(req.base_url + req.path, page)
     if links is not None:
@@ -38,10 +41,46 @@ def list_body(req, kind, listing):
 
 def show_body(req, kind, found):
     """One resource's answer; ``fields=`` selects attributes as on a list."""
+    found = tagged(req, kind, found)
     fields = [f for f in req.query.get("fields", []) if f]
     if fields:
         found = {k: v for k, v in found.items() if k in fields}
     return Response(200, {kind.member: found})
+
+
+def create_body(req, kind, create, after=None):
+    """A create's answer (201): ``create(db, context, body)`` of the
+    request's ``{member: {...}}``, or of each item of ``{collection:
+    [...]}`` (neutron's bulk create, ``neutron/api/v2/base.py``: all or
+    none, as the route's one transaction is; quotas count every item);
+    ``after(view)`` is called for each created resource."""
+    body = req.json()
+    bulk = isinstance(body, dict) and kind.key in body
+    if bulk:
+        items = body[kind.key]
+        if not items:
+            raise attrs.bad_request("Resources required")
+        if not isinstance(items, list):
+            raise attrs.bad_request("Body contains invalid data")
+        bodies = [
+            i if isinstance(i, dict) and kind.member in i else {kind.member: i} for i in items
+        ]
+    else:
+        bodies = [body]
+    created = [tagged(req, kind, create(req.db, req.context, b)) for b in bodies]
+    for view in created:
+        if after is not None:
+            after(view)
+    if bulk:
+        return Response(201, {kind.key: created})
+    return Response(201, {kind.member: created[0]})
+
+
+def tagged(req, kind, found):
+    """``found`` (a view of ``kind``) with its stored ``tags``."""
+    if "tags" in found:
+        found["tags"] = tags.of(req.db, kind.key, found["id"])
+    return found
 
 
 def port_devices(db, port_ids):

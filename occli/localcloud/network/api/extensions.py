@@ -56,6 +56,18 @@ EXTENSIONS = (
     ),
     ("dvr", "Distributed Virtual Router", "Enables configuration of Distributed Virtual Routers."),
     ("l3-ha", "HA Router extension", "Adds HA capability to routers."),
+    (
+        "standard-attr-tag",
+        "Tag support for resources with standard attribute: "
+        "network, subnet, port, router, security_group, floatingip",
+        "Enables to set tag on resources with standard attribute.",
+    ),
+    ("tag-creation", "Tag creation extension", "Allow to create multiple tags for a resource"),
+    (
+        "tag-ports-during-bulk-creation",
+        "Tag Ports During Bulk Creation",
+        "Allow to tag ports during bulk creation",
+    ),
 )
 
 

@@ -35,9 +35,12 @@ def list_floating_ips(req):
 
 
 def create_floating_ip(req):
-    created = floating_ips.create(req.db, req.context, req.json())
-    common.notify(req, _devices(req.db, created.get("id")))
-    return Response(201, {"floatingip": created})
+    return common.create_body(
+        req,
+        FLOATING_IPS,
+        floating_ips.create,
+        after=lambda created: common.notify(req, _devices(req.db, created["id"])),
+    )
 
 
 def show_floating_ip(req):
@@ -50,7 +53,7 @@ def update_floating_ip(req):
     before = _devices(req.db, fip_id)
     updated = floating_ips.update(req.db, req.context, fip_id, req.json())
     common.notify(req, before | _devices(req.db, updated.get("id")))
-    return Response(200, {"floatingip": updated})
+    return Response(200, {"floatingip": common.tagged(req, FLOATING_IPS, updated)})
 
 
 def delete_floating_ip(req):

@@ -22,7 +22,7 @@ def list_networks(req):
 
 
 def create_network(req):
-    return Response(201, {"network": networks.create(req.db, req.context, req.json())})
+    return common.create_body(req, NETWORKS, networks.create)
 
 
 def show_network(req):
@@ -32,7 +32,7 @@ def show_network(req):
 
 def update_network(req):
     updated = networks.update(req.db, req.context, req.params["network_id"], req.json())
-    return Response(200, {"network": updated})
+    return Response(200, {"network": common.tagged(req, NETWORKS, updated)})
 
 
 def delete_network(req):

@@ -21,9 +21,12 @@ def list_ports(req):
 
 
 def create_port(req):
-    created = ports.create(req.db, req.context, req.json())
-    common.notify(req, common.port_devices(req.db, [created.get("id")]))
-    return Response(201, {"port": created})
+    return common.create_body(
+        req,
+        PORTS,
+        ports.create,
+        after=lambda created: common.notify(req, common.port_devices(req.db, [created["id"]])),
+    )
 
 
 def show_port(req):
@@ -35,7 +38,7 @@ def update_port(req):
     before = common.port_devices(req.db, [port_id])
     updated = ports.update(req.db, req.context, port_id, req.json())
     common.notify(req, before | common.port_devices(req.db, [updated.get("id")]))
-    return Response(200, {"port": updated})
+    return Response(200, {"port": common.tagged(req, PORTS, updated)})
 
 
 def delete_port(req):

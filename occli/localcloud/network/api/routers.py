@@ -28,7 +28,7 @@ def list_routers(req):
 
 
 def create_router(req):
-    return Response(201, {"router": routers.create(req.db, req.context, req.json())})
+    return common.create_body(req, ROUTERS, routers.create)
 
 
 def show_router(req):
@@ -38,7 +38,7 @@ def show_router(req):
 
 def update_router(req):
     updated = routers.update(req.db, req.context, req.params["router_id"], req.json())
-    return Response(200, {"router": updated})
+    return Response(200, {"router": common.tagged(req, ROUTERS, updated)})
 
 
 def delete_router(req):

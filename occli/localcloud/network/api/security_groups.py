@@ -43,8 +43,7 @@ def list_groups(req):
 
 
 def create_group(req):
-    created = security_groups.create(req.db, req.context, req.json())
-    return Response(201, {"security_group": created})
+    return common.create_body(req, GROUPS, security_groups.create)
 
 
 def show_group(req):
@@ -55,7 +54,7 @@ def show_group(req):
 def update_group(req):
     group_id = req.params["security_group_id"]
     updated = security_groups.update(req.db, req.context, group_id, req.json())
-    return Response(200, {"security_group": updated})
+    return Response(200, {"security_group": common.tagged(req, GROUPS, updated)})
 
 
 def delete_group(req):
@@ -68,8 +67,7 @@ def list_rules(req):
 
 
 def create_rule(req):
-    created = security_groups.create_rule(req.db, req.context, req.json())
-    return Response(201, {"security_group_rule": created})
+    return common.create_body(req, RULES, security_groups.create_rule)
 
 
 def show_rule(req):

@@ -21,6 +21,7 @@ from occli.localcloud.network.api import quotas
 from occli.localcloud.network.api import routers
 from occli.localcloud.network.api import security_groups
 from occli.localcloud.network.api import subnets
+from occli.localcloud.network.api import tags
 from occli.localcloud.network.api import versions
 
 # The API modules, each with register(service), in route order.
@@ -34,6 +35,7 @@ RESOURCES = (
     floating_ips,
     routers,
     quotas,
+    tags,
 )
 
 # webob's exception class names, neutron's ``type`` for plain HTTP errors
@@ -81,6 +83,8 @@ class NetworkService(Service):
         member = {"floatingips": "floatingip"}.get(collection, collection.rstrip("s"))
         action = {"POST": "create", "PUT": "update", "DELETE": "delete"}.get(route.method, "get")
         rule = "%s_%s" % (action, member)
+        if "/tags" in route.pattern:
+            rule += ":tags"  # the tags API's own rules (neutron/extensions/tagging.py)
         if route.pattern.endswith("_router_interface"):
             rule = route.pattern.rsplit("/", 1)[1]  # add_router_interface, remove_…
         return HTTPError(

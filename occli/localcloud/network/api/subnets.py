@@ -22,7 +22,7 @@ def list_subnets(req):
 
 
 def create_subnet(req):
-    return Response(201, {"subnet": subnets.create(req.db, req.context, req.json())})
+    return common.create_body(req, SUBNETS, subnets.create)
 
 
 def show_subnet(req):
@@ -32,7 +32,7 @@ def show_subnet(req):
 
 def update_subnet(req):
     updated = subnets.update(req.db, req.context, req.params["subnet_id"], req.json())
-    return Response(200, {"subnet": updated})
+    return Response(200, {"subnet": common.tagged(req, SUBNETS, updated)})
 
 
 def delete_subnet(req):
