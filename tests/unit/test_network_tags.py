@@ -162,9 +162,31 @@ def test_subnet_and_port_create_tag_the_new_resource(cli, mock_cloud):
     )  # fmt: skip
     assert code == 0, err
     assert subnet_tags.last_request.json() == {"tags": ["s"]}
+    m.get(V2 + "/extensions/tag-ports-during-bulk-creation", status_code=404)
     code, out, err = cli("port", "create", "p1", "--network", "web", "--tag", "p")
     assert code == 0, err
     assert port_tags.last_request.json() == {"tags": ["p"]}
+
+
+def test_port_create_puts_tags_in_the_post_where_neutron_takes_them(cli, mock_cloud):
+    m = mock_cloud.mock
+    network = sample("networks", "network-show-response.json")["network"]
+    m.get(V2 + "/networks?name=web", json={"networks": [network]})
+    extension = sample("extensions", "extension-show-response.json")
+    extension["extension"].update(alias="tag-ports-during-bulk-creation")
+    m.get(V2 + "/extensions/tag-ports-during-bulk-creation", json=extension)
+    port = sample("ports", "port-create-response.json")
+    port["port"]["tags"] = ["p", "q"]
+    post = m.post(V2 + "/ports", status_code=201, json=port)
+    tags = m.put(V2 + "/ports/%s/tags" % port["port"]["id"], json={"tags": []})
+    code, out, err = cli("port", "create", "p1", "--network", "web", "--tag", "p", "--tag", "q")
+    assert code == 0, err
+    assert post.last_request.json()["port"]["tags"] == ["p", "q"]
+    assert not tags.called
+    code, out, err = cli("port", "create", "p2", "--network", "web")
+    assert code == 0, err
+    assert "tags" not in post.last_request.json()["port"]
+    assert m.request_history[-1].method == "POST"
 
 
 LISTS = {

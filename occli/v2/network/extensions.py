@@ -2,6 +2,7 @@
 Neutron supports (Nova's is :mod:`occli.v2.compute.extensions`)."""
 
 from occli import base
+from occli import exceptions
 from occli.v2.network import base as neutron
 
 
@@ -17,3 +18,12 @@ class NetworkExtensionManager(neutron.NeutronManager):
     resource_class = NetworkExtension
     collection = "extensions"
     member = "extension"
+
+    def supports(self, alias: str) -> bool:
+        """Whether Neutron serves the extension ``alias``: one ``GET
+        /extensions/{alias}``, a 404 saying it does not."""
+        try:
+            self.get(alias)
+        except exceptions.NotFound:
+            return False
+        return True

@@ -125,10 +125,17 @@ def do_port_create(client, args):
     if args.security_groups:
         groups = _group_ids(client, args.security_groups)
     name = attributes.pop("name")
+    # as OSC: the tags in the POST where Neutron takes them there, else after it
+    in_post = bool(args.tags) and client.network_extensions.supports(
+        "tag-ports-during-bulk-creation"
+    )
+    if in_post:
+        attributes["tags"] = list(dict.fromkeys(args.tags))
     port = client.ports.create(
         network, name=name, fixed_ips=fixed_ips, security_groups=groups, **attributes
     )
-    options.apply_tags(client.ports, port, args, "create")
+    if not in_post:
+        options.apply_tags(client.ports, port, args, "create")
     return _show(port)
 
 
