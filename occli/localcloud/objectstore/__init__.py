@@ -5,12 +5,12 @@ Mounted at ``/object-store``; the account of project ``p`` is
 heat's temp URLs point). ``GET /info``; account HEAD/GET/POST (metadata,
 including the temp-URL keys and account quotas), container
 PUT/POST/GET/HEAD/DELETE (metadata, ACLs enforced as keystoneauth does:
-another project's users, referrers, roles) and object PUT/POST/COPY/GET/HEAD/
-DELETE (ranges, conditions, server-side copies); listings with Swift's
-query; an object's bytes are a file of its own (at most
-``ObjectStoreService.max_object_size`` bytes), its metadata a row. Bad input
-gets Swift's answers, never a 500. Layout, the same for every local-cloud
-service:
+other projects' users, referrers, roles) and object PUT/POST/COPY/GET/
+HEAD/DELETE (ranges, conditions, server-side copies, ``X-Delete-At``/
+``-After`` expiry); listings with Swift's query; an object's bytes are a
+file of its own (at most ``ObjectStoreService.max_object_size`` bytes),
+its metadata a row. Bad input gets Swift's answers, never a 500. Layout,
+the same for every local-cloud service:
 
 * :mod:`.api` — ``ObjectStoreService`` (Swift's error bodies) and one
   module per resource: routes, token and temp-URL authorisation (it needs
@@ -18,8 +18,9 @@ service:
 * rules, over a sqlite3 connection and plain values, raising
   :mod:`occli.localcloud.errors`: :mod:`.accounts`, :mod:`.containers`,
   :mod:`.objects`, :mod:`.metadata` (Swift's limits), :mod:`.acls`
-  (container ACLs: cleaning, what they grant), :mod:`.tempurl`
-  (signature math, ``Content-Disposition``);
+  (container ACLs: cleaning, what they grant), :mod:`.expiry` (the
+  expiry headers, what is expired, the expirer's bounded sweep),
+  :mod:`.tempurl` (signature math, ``Content-Disposition``);
 * :mod:`.files` — the objects' files under ``<data_dir>/objects``;
 * :mod:`.migrations` — the tables (store component ``objectstore``).
 """

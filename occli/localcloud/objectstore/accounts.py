@@ -12,6 +12,7 @@ import json
 
 from occli.localcloud import common
 from occli.localcloud import errors
+from occli.localcloud.objectstore import expiry
 from occli.localcloud.objectstore import metadata as metadata_
 
 QUOTAS = ("quota-bytes", "quota-count")
@@ -77,7 +78,8 @@ def _quota(value, default):
 def check_quota(db, account, adding, default_bytes, default_count):
     """TooLarge (account_quotas' 413) if one more object of ``adding``
     bytes would take the account past its byte or object-count quota
-    (like Swift, a replaced object still counts until it is replaced)."""
+    (like Swift, a replaced object still counts until it is replaced; an
+    expired one no longer does)."""
     system, meta = sysmeta(db, account), metadata(db, account)
     max_bytes = _quota(system.get("quota-bytes", meta.get("quota-bytes")), default_bytes)
     max_count = _quota(system.get("quota-count"), default_count)
@@ -85,8 +87,8 @@ def check_quota(db, account, adding, default_bytes, default_count):
         return
     used = db.execute(
         "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM swift_objects"
-        " WHERE account = ?",
-        (account,),
+        " WHERE account = ? AND " + expiry.LIVE,
+        (account, expiry.now()),
     ).fetchone()
     if 0 <= max_bytes < used["bytes"] + adding or 0 <= max_count < used["n"] + 1:
         raise errors.TooLarge(QUOTA_EXCEEDED, text=QUOTA_EXCEEDED)
@@ -97,10 +99,11 @@ def summary(db, account):
     ``bytes_used`` and ``containers`` (rows with ``name``, ``count``,
     ``bytes``, ``last_modified``; by name)."""
     row = db.execute("SELECT * FROM swift_accounts WHERE account = ?", (account,)).fetchone()
+    now = expiry.now()
     stats = db.execute(
         "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes"
-        " FROM swift_objects WHERE account = ?",
-        (account,),
+        " FROM swift_objects WHERE account = ? AND " + expiry.LIVE,
+        (account, now),
     ).fetchone()
     containers = db.execute(
         "SELECT c.name, c.created_at, COUNT(o.name) AS count,"
@@ -108,9 +111,10 @@ def summary(db, account):
         " MAX(COALESCE(o.timestamp, c.created_at), c.created_at)"
         " AS last_modified"
         " FROM swift_containers c LEFT JOIN swift_objects o"
-        " ON o.account = c.account AND o.container = c.name"
-        " WHERE c.account = ? GROUP BY c.name ORDER BY c.name",
-        (account,),
+        " ON o.account = c.account AND o.container = c.name AND "
+        + expiry.LIVE
+        + " WHERE c.account = ? GROUP BY c.name ORDER BY c.name",
+        (now, account),
     ).fetchall()
     return {
         "metadata": json.loads(row["metadata"]) if row else {},

@@ -10,6 +10,7 @@ from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.objectstore import accounts
 from occli.localcloud.objectstore import acls as acls_
+from occli.localcloud.objectstore import expiry
 from occli.localcloud.objectstore import metadata as metadata_
 
 MAX_NAME_LENGTH = 256
@@ -81,28 +82,37 @@ def update(db, account, name, set_, remove, acls):
 
 def object_rows(db, row):
     """The objects of container ``row`` (name, size, etag, content_type,
-    timestamp), by name."""
+    timestamp), by name; not the expired ones."""
     return db.execute(
         "SELECT name, size, etag, content_type, timestamp"
-        " FROM swift_objects WHERE account = ? AND container = ?"
-        " ORDER BY name",
-        (row["account"], row["name"]),
+        " FROM swift_objects WHERE account = ? AND container = ? AND "
+        + expiry.LIVE
+        + " ORDER BY name",
+        (row["account"], row["name"], expiry.now()),
     ).fetchall()
 
 
 def delete(db, account, name):
-    """Delete an empty container (NotFound, or Conflict if it has objects)."""
+    """Delete a container with no objects but expired ones (NotFound, or
+    Conflict if it has others); returns the expired ones' files, to be
+    removed once this commits (their rows go with it: sweep the
+    container first, :func:`.expiry.sweep`, to keep this short)."""
     row = get(db, account, name)
+    now = expiry.now()
     busy = db.execute(
-        "SELECT 1 FROM swift_objects WHERE account = ? AND container = ? LIMIT 1",
-        (row["account"], row["name"]),
+        "SELECT 1 FROM swift_objects WHERE account = ? AND container = ? AND "
+        + expiry.LIVE
+        + " LIMIT 1",
+        (row["account"], row["name"], now),
     ).fetchone()
     if busy:
         raise errors.Conflict("Container %s is not empty" % name)
+    expired = expiry.sweep(db, now, row["account"], row["name"], limit=-1)
     db.execute(
         "DELETE FROM swift_containers WHERE account = ? AND name = ?",
         (row["account"], row["name"]),
     )
+    return expired
 
 
 def page(items, prefix=None, marker=None, end_marker=None, limit=None, delimiter=None):

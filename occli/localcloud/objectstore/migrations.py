@@ -6,7 +6,8 @@ BLOBs) into files (:mod:`.files`) and rebuilds the table without that
 column: it needs the cloud's files, so :func:`components` builds the
 ``(component, steps)`` pairs (every service's migrations shape) for them.
 Step 3 adds the accounts' system metadata (their quotas), step 4 the
-containers' ACLs (``X-Container-Read``/``-Write``).
+containers' ACLs (``X-Container-Read``/``-Write``), step 5 the objects'
+``X-Delete-At``.
 """
 
 from occli.localcloud import files as files_
@@ -98,8 +99,23 @@ _ACCOUNT_SYSMETA = "ALTER TABLE swift_accounts ADD COLUMN sysmeta TEXT NOT NULL 
 _CONTAINER_ACLS = "ALTER TABLE swift_containers ADD COLUMN acl TEXT NOT NULL DEFAULT '{}'"
 
 
+# Step 5: the objects' X-Delete-At (Unix seconds, NULL: never), indexed
+# for the expirer's sweep
+_OBJECT_DELETE_AT = """
+    ALTER TABLE swift_objects ADD COLUMN delete_at INTEGER;
+    CREATE INDEX swift_objects_delete_at ON swift_objects (delete_at)
+        WHERE delete_at IS NOT NULL
+"""
+
+
 def components(files: files_.Files) -> tuple[tuple[str, list], ...]:
     """``(store component, steps)`` for a cloud whose object files are
     ``files``: every step, in order."""
-    steps = [TABLES, move_bodies_to_files(files), _ACCOUNT_SYSMETA, _CONTAINER_ACLS]
+    steps = [
+        TABLES,
+        move_bodies_to_files(files),
+        _ACCOUNT_SYSMETA,
+        _CONTAINER_ACLS,
+        _OBJECT_DELETE_AT,
+    ]
     return (("objectstore", steps),)

@@ -12,6 +12,7 @@ import mimetypes
 from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.objectstore import containers
+from occli.localcloud.objectstore import expiry
 
 MAX_NAME_BYTES = 1024
 
@@ -30,14 +31,22 @@ def check_name(name):
         raise errors.BadRequest(text, text=text)
 
 
-def read(db, account, container, name):
-    """The object's row as a dict (``file``, ``size``, ``timestamp``, …)
-    or None."""
+def _row(db, account, container, name):
+    """The object's row as a dict, expired or not, or None."""
     row = db.execute(
         "SELECT * FROM swift_objects WHERE account = ? AND container = ? AND name = ?",
         (account, container, name),
     ).fetchone()
     return dict(row) if row is not None else None
+
+
+def read(db, account, container, name):
+    """The object's row as a dict (``file``, ``size``, ``timestamp``,
+    ``delete_at``, …) or None (also once it has expired)."""
+    obj = _row(db, account, container, name)
+    if obj is None or (obj["delete_at"] is not None and obj["delete_at"] <= expiry.now()):
+        return None
+    return obj
 
 
 def get(db, account, container, name):
@@ -60,23 +69,23 @@ def check_etag(sent, actual):
         raise EtagMismatch("Etag %s does not match the body" % sent)
 
 
-def put(db, account, container, name, stored, content_type=None, meta=None):
+def put(db, account, container, name, stored, content_type=None, meta=None, delete_at=None):
     """Record (or replace) an object whose bytes are in file ``stored``
     (a :class:`.files.Stored`); returns ``(timestamp, the replaced object's
     file or None)``, that file to be removed once this commits.
 
     ``content_type`` defaults to a guess from the name, then
     ``application/octet-stream``; ``meta`` items with empty values are
-    dropped.
+    dropped; ``delete_at`` is its ``X-Delete-At`` (None: never).
     """
     containers.get(db, account, container)
-    old = read(db, account, container, name)
+    old = _row(db, account, container, name)
     content_type = content_type or mimetypes.guess_type(name)[0] or "application/octet-stream"
     now = common.utcnow().timestamp()
     db.execute(
         "INSERT OR REPLACE INTO swift_objects (account, container, name,"
-        " file, size, etag, content_type, metadata, timestamp)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " file, size, etag, content_type, metadata, timestamp, delete_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             account,
             container,
@@ -87,21 +96,24 @@ def put(db, account, container, name, stored, content_type=None, meta=None):
             content_type,
             json.dumps({k: v for k, v in (meta or {}).items() if v}),
             now,
+            delete_at,
         ),
     )
     return now, old["file"] if old else None
 
 
-def post(db, account, container, name, meta, content_type=None):
+def post(db, account, container, name, meta, content_type=None, delete_at=None):
     """Replace the object's metadata with ``meta`` (Swift's object POST
-    keeps none of the old; empty values dropped) and, if given, its
-    ``content_type`` (NotFound if there is no such object)."""
+    keeps none of the old; empty values dropped) and its ``X-Delete-At``
+    with ``delete_at`` (None: never, as a POST without one asks) and, if
+    given, its ``content_type`` (NotFound if there is no such object)."""
     obj = get(db, account, container, name)
     db.execute(
-        "UPDATE swift_objects SET metadata = ?, content_type = ?"
+        "UPDATE swift_objects SET metadata = ?, delete_at = ?, content_type = ?"
         " WHERE account = ? AND container = ? AND name = ?",
         (
             json.dumps({k: v for k, v in meta.items() if v}),
+            delete_at,
             content_type or obj["content_type"],
             account,
             container,
@@ -111,11 +123,15 @@ def post(db, account, container, name, meta, content_type=None):
 
 
 def delete(db, account, container, name):
-    """Delete an object (NotFound if there is none); returns its file, to
-    be removed once this commits."""
-    obj = get(db, account, container, name)
+    """Delete an object, expired ones too (NotFound if there is no row);
+    returns ``(its file, to be removed once this commits, whether it had
+    not expired)``: Swift answers 404 for an expired one, and removes it."""
+    obj = _row(db, account, container, name)
+    if obj is None:
+        raise errors.NotFound("Object %s not found" % name)
+    live = read(db, account, container, name) is not None
     db.execute(
         "DELETE FROM swift_objects WHERE account = ? AND container = ? AND name = ?",
         (account, container, name),
     )
-    return obj["file"]
+    return obj["file"], live

@@ -6,6 +6,7 @@ its objects' listing) and DELETE. The rules are in
 
 from occli.localcloud.app import Response
 from occli.localcloud.objectstore import containers
+from occli.localcloud.objectstore import expiry
 from occli.localcloud.objectstore.api import common
 
 
@@ -13,7 +14,9 @@ def register(service):
     service.swift_route("GET", common.CONTAINER, get_container)
     service.swift_route("PUT", common.CONTAINER, put_container)
     service.swift_route("POST", common.CONTAINER, post_container)
-    service.swift_route("DELETE", common.CONTAINER, delete_container)
+    # a DELETE first sweeps the container's expired objects, a batch per
+    # transaction, and removes their files: it opens its own (mode None)
+    service.swift_route("DELETE", common.CONTAINER, delete_container, mode=None)
 
 
 def _acl_headers(environ):
@@ -87,6 +90,20 @@ def get_container(req):
 
 
 def delete_container(req):
-    common.authorize(req)
-    containers.delete(req.db, req.params["account"], req.params["container"])
+    account, name = req.params["account"], req.params["container"]
+    files = req.cloud.objectstore.files
+    with common.reading(req) as db:
+        common.authorize(req)
+        containers.get(db, account, name)
+    swept = expiry.SWEEP_BATCH
+    while swept == expiry.SWEEP_BATCH:
+        with req.cloud.store.transaction() as db:
+            expired = expiry.sweep(db, expiry.now(), account, name)
+        for file in expired:
+            files.remove(file)
+        swept = len(expired)
+    with req.cloud.store.transaction() as db:
+        expired = containers.delete(db, account, name)
+    for file in expired:
+        files.remove(file)
     return Response(204)

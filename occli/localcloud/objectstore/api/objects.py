@@ -14,6 +14,7 @@ from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.objectstore import accounts
 from occli.localcloud.objectstore import containers
+from occli.localcloud.objectstore import expiry
 from occli.localcloud.objectstore import metadata
 from occli.localcloud.objectstore import objects
 from occli.localcloud.objectstore import tempurl
@@ -53,6 +54,8 @@ def get_object(req):
         "Accept-Ranges": "bytes",
     }
     headers.update(common.meta_out("Object", objects.metadata(obj)))
+    if obj["delete_at"] is not None:
+        headers["X-Delete-At"] = str(obj["delete_at"])
     if via == "temp_url":
         headers["Content-Disposition"] = tempurl.content_disposition(
             req.query, req.params["object"]
@@ -101,6 +104,7 @@ def put_object(req):
         bound = via != "reseller"
         objects.check_name(name)
         meta, _ = common.meta_headers(req.environ, "object")
+        delete_at = _delete_at(req)
         length = _body_length(req)
         containers.get(db, account, container)
         _check_if_none_match(req, db, account, container, name)
@@ -120,11 +124,14 @@ def put_object(req):
                 stored,
                 content_type=req.header("Content-Type"),
                 meta=meta,
+                delete_at=delete_at,
             )
+            swept = expiry.sweep(db, expiry.now())
     except BaseException:
         files.remove(stored.name)
         raise
-    files.remove(replaced)
+    for file in [replaced, *swept]:
+        files.remove(file)
     return Response(
         201,
         raw=b"",
@@ -181,6 +188,7 @@ def _copy(req, source, target):
         bound = via != "reseller"
         objects.check_name(target[1])
         meta, _ = common.meta_headers(req.environ, "object")
+        delete_at = _delete_at(req)
         src = objects.get(db, account, *source)
         containers.get(db, account, target[0])
         _check_if_none_match(req, db, account, *target)
@@ -192,7 +200,9 @@ def _copy(req, source, target):
         reader = files.reader(src["file"])
     stored = files.store(reader)
     if (req.header("X-Fresh-Metadata") or "").lower() not in TRUE_VALUES:
+        # the source's metadata and X-Delete-At, unless the request's
         meta = metadata.merged(objects.metadata(src), meta)
+        delete_at = delete_at or src["delete_at"]
     try:
         objects.check_etag(src["etag"], stored.md5)
         with req.cloud.store.transaction() as db:
@@ -206,6 +216,7 @@ def _copy(req, source, target):
                 stored,
                 content_type=req.header("Content-Type") or src["content_type"],
                 meta=meta,
+                delete_at=delete_at,
             )
     except BaseException:
         files.remove(stored.name)
@@ -233,6 +244,7 @@ def post_object(req):
         req.params["object"],
         meta,
         req.header("Content-Type"),
+        _delete_at(req),
     )
     return Response(202, raw=ACCEPTED, content_type="text/html; charset=UTF-8")
 
@@ -242,9 +254,18 @@ def delete_object(req):
     with common.reading(req):
         common.authorize(req, temp_url_ok=True, acl=common.container_acl(req, "write"))
     with req.cloud.store.transaction() as db:
-        removed = objects.delete(db, account, container, name)
-    req.cloud.objectstore.files.remove(removed)
+        removed, live = objects.delete(db, account, container, name)
+        swept = expiry.sweep(db, expiry.now())
+    for file in [removed, *swept]:
+        req.cloud.objectstore.files.remove(file)
+    if not live:
+        raise HTTPError(404)  # the object server's answer for an expired one
     return Response(204)
+
+
+def _delete_at(req):
+    """The ``X-Delete-At`` the request sets (see :func:`.expiry.delete_at`)."""
+    return expiry.delete_at(req.header("X-Delete-At"), req.header("X-Delete-After"), expiry.now())
 
 
 def _check_if_none_match(req, db, account, container, name):
