@@ -71,7 +71,7 @@ def sweep(
     """Delete at most ``limit`` objects expired by ``when`` (of one
     ``container`` of ``account`` if given, else any), soonest first;
     returns their files, to be removed once this commits."""
-    where, args = "delete_at <= ?", [when]
+    where, args = "delete_at <= ?", [when]  # type: str, list[object]
     if container is not None:
         where += " AND account = ? AND container = ?"
         args += [account, container]
