@@ -208,6 +208,44 @@ TAGS = [
     """
 ]
 
+# address scopes and subnet pools (neutron's ``address-scope`` and
+# ``subnet_allocation``); a subnet records the pool it was allocated from
+SUBNET_POOLS = [
+    """
+    CREATE TABLE network_address_scopes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        name TEXT NOT NULL DEFAULT '',
+        shared INTEGER NOT NULL DEFAULT 0,
+        ip_version INTEGER NOT NULL
+    );
+    CREATE TABLE network_subnetpools (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        name TEXT NOT NULL DEFAULT '',
+        description TEXT NOT NULL DEFAULT '',
+        ip_version INTEGER NOT NULL,
+        prefixes TEXT NOT NULL DEFAULT '[]',
+        default_prefixlen INTEGER NOT NULL,
+        min_prefixlen INTEGER NOT NULL,
+        max_prefixlen INTEGER NOT NULL,
+        default_quota INTEGER,
+        address_scope_id TEXT REFERENCES network_address_scopes (id),
+        is_default INTEGER NOT NULL DEFAULT 0,
+        shared INTEGER NOT NULL DEFAULT 0,
+        revision_number INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX network_subnetpools_scope ON network_subnetpools (address_scope_id);
+    ALTER TABLE network_subnets ADD COLUMN subnetpool_id TEXT
+        REFERENCES network_subnetpools (id);
+    CREATE INDEX network_subnets_pool ON network_subnets (subnetpool_id);
+    """
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("network.core", CORE),
@@ -216,4 +254,5 @@ COMPONENTS = (
     ("network.quotas", QUOTAS),
     ("network.routers", ROUTERS),
     ("network.tags", TAGS),
+    ("network.subnetpools", SUBNET_POOLS),
 )

@@ -27,6 +27,7 @@ _TABLES = {
     "security_group": "network_security_groups",
     "security_group_rule": "network_security_group_rules",
     "subnet": "network_subnets",
+    "subnetpool": "network_subnetpools",
 }
 _MAX = 2**31 - 1
 

@@ -13,6 +13,7 @@ from occli.localcloud.network import attributes as attrs
 from occli.localcloud.network import common
 from occli.localcloud.network import networks
 from occli.localcloud.network import quotas
+from occli.localcloud.network import subnet_pools
 
 ATTRIBUTES = (
     "allocation_pools",
@@ -59,7 +60,11 @@ SORT_KEYS = (
 SPEC = {
     "network_id": attrs.Attr(attrs.uuid, put=False, default=attrs.REQUIRED),
     "ip_version": attrs.Attr(attrs.one_of(4, 6), put=False, default=attrs.REQUIRED),
-    "cidr": attrs.Attr(attrs.cidr, put=False, default=attrs.REQUIRED),
+    # absent: allocated from the subnet pool (neutron's subnet_allocation)
+    "cidr": attrs.Attr(attrs.cidr, put=False, default=None),
+    "subnetpool_id": attrs.Attr(attrs.uuid_or_none, put=False, default=None),
+    "prefixlen": attrs.Attr(subnet_pools.non_negative, put=False, default=None),
+    "use_default_subnetpool": attrs.Attr(attrs.boolean, put=False, default=False),
     "name": attrs.Attr(attrs.string(), default=""),
     "description": attrs.Attr(attrs.string(attrs.DESCRIPTION_MAX_LEN), default=""),
     # "first": the CIDR's first host, as neutron defaults it
@@ -105,7 +110,7 @@ def view(subnet, external):
             "ipv6_ra_mode": None,
             "segment_id": None,
             "service_types": [],
-            "subnetpool_id": None,
+            "subnetpool_id": subnet["subnetpool_id"],
             "router:external": external,
         },
     )
@@ -150,7 +155,8 @@ def insert(
     db.execute(
         "INSERT INTO network_subnets (id, network_id, project_id, name, description, cidr,"
         " ip_version, gateway_ip, enable_dhcp, allocation_pools, dns_nameservers,"
-        " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " subnetpool_id, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             subnet_id,
             network_id,
@@ -163,6 +169,7 @@ def insert(
             int(extra.get("enable_dhcp", True)),
             json.dumps(pools if pools is not None else default_pool(cidr, gateway)),
             json.dumps(extra.get("dns_nameservers", [])),
+            extra.get("subnetpool_id"),
             stamp,
             stamp,
         ),
@@ -223,15 +230,21 @@ def create(db, context, body):
     network = networks.get(db, context, values["network_id"])
     if network["project_id"] != project and not context.is_admin:
         raise common.policy_denied("rule:create_subnet")
+    pool = subnet_pools.requested(db, context, values)
     cidr = values["cidr"]
+    if cidr is not None:
+        net = ipaddress.ip_network(cidr)
+        if net.version != values["ip_version"]:
+            raise attrs.invalid_input(
+                "Cidr %s does not match ip_version %s" % (cidr, values["ip_version"])
+            )
+        # neutron's _validate_subnet_cidr (db/ipam_backend_mixin.py): no /0
+        if net.prefixlen == 0:
+            raise attrs.invalid_input("0 is not allowed as CIDR prefix length")
+    subnet_pools.check_affinity(db, network["id"], values["ip_version"], pool)
+    if pool is not None:
+        cidr = subnet_pools.subnet_cidr(db, pool, values)
     net = ipaddress.ip_network(cidr)
-    if net.version != values["ip_version"]:
-        raise attrs.invalid_input(
-            "Cidr %s does not match ip_version %s" % (cidr, values["ip_version"])
-        )
-    # neutron's _validate_subnet_cidr (db/ipam_backend_mixin.py): no /0
-    if net.prefixlen == 0:
-        raise attrs.invalid_input("0 is not allowed as CIDR prefix length")
     for other in db.execute(
         "SELECT cidr FROM network_subnets WHERE network_id = ?", (network["id"],)
     ):
@@ -259,6 +272,7 @@ def create(db, context, body):
         description=values["description"],
         enable_dhcp=values["enable_dhcp"],
         dns_nameservers=values["dns_nameservers"],
+        subnetpool_id=None if pool is None else pool["id"],
     )
     return show(db, context, subnet_id)
 

@@ -171,9 +171,14 @@ def test_bad_subnets(neutron, extra, status, kind):
 
 
 def test_required_subnet_attributes(neutron):
-    result = neutron.post("/subnets", {"subnet": {"network_id": PRIVATE, "ip_version": 4}})
+    net = _network(neutron)
+    result = neutron.post("/subnets", {"subnet": {"network_id": net["id"], "ip_version": 4}})
     assert result.status == 400
-    assert error(result)[1] == ("Failed to parse request. Required attribute 'cidr' not specified")
+    # no cidr: neutron (subnet_allocation) asks for a subnet pool instead
+    assert error(result) == (
+        "BadRequest",
+        "Bad subnets request: a subnetpool must be specified in the absence of a cidr.",
+    )
 
 
 def test_subnet_in_use(neutron):

@@ -12,6 +12,8 @@ from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Service
 from occli.localcloud.network import migrations
 from occli.localcloud.network import seed
+from occli.localcloud.network.api import address_scopes
+from occli.localcloud.network.api import availability_zones
 from occli.localcloud.network.api import common
 from occli.localcloud.network.api import extensions
 from occli.localcloud.network.api import floating_ips
@@ -20,6 +22,7 @@ from occli.localcloud.network.api import ports
 from occli.localcloud.network.api import quotas
 from occli.localcloud.network.api import routers
 from occli.localcloud.network.api import security_groups
+from occli.localcloud.network.api import subnet_pools
 from occli.localcloud.network.api import subnets
 from occli.localcloud.network.api import tags
 from occli.localcloud.network.api import versions
@@ -35,6 +38,9 @@ RESOURCES = (
     floating_ips,
     routers,
     quotas,
+    subnet_pools,
+    address_scopes,
+    availability_zones,
     tags,
 )
 

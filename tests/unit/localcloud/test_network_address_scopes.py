@@ -1,0 +1,167 @@
+"""The local Neutron's address scopes (``address-scope``): CRUD, policy on
+``shared``, and subnet pools joining them, with neutron's texts."""
+
+import pytest
+
+from tests.unit.localcloud.network_harness import Neutron
+from tests.unit.localcloud.network_harness import error
+from tests.unit.localcloud.network_harness import make_cloud
+
+
+@pytest.fixture
+def neutron(tmp_path):
+    cloud = make_cloud(tmp_path / "data")
+    yield Neutron(cloud)
+    cloud.close()
+
+
+def _scope(neutron, user="demo", **body):
+    body.setdefault("name", "scope")
+    body.setdefault("ip_version", 4)
+    return neutron.create("address-scopes", "address_scope", body, user=user)
+
+
+def _pool(neutron, user="demo", expect=201, **body):
+    body.setdefault("name", "pool")
+    body.setdefault("prefixes", ["10.10.0.0/16"])
+    return neutron.create("subnetpools", "subnetpool", body, user=user, expect=expect)
+
+
+def test_create_list_show_update_delete(neutron):
+    scope = _scope(neutron)
+    assert set(scope) == {"id", "name", "ip_version", "shared", "project_id", "tenant_id"}
+    assert scope["shared"] is False and scope["project_id"] == neutron.project_id("demo")
+    listed = neutron.get("/address-scopes?ip_version=4").json()["address_scopes"]
+    assert listed == [scope]
+    result = neutron.put(
+        "/address-scopes/%s" % scope["id"], {"address_scope": {"name": "renamed"}}
+    )
+    assert result.status == 200, result.body
+    assert result.json()["address_scope"]["name"] == "renamed"
+    shown = neutron.get("/address-scopes/%s?fields=name" % scope["id"]).json()
+    assert shown == {"address_scope": {"name": "renamed"}}
+    assert neutron.delete("/address-scopes/%s" % scope["id"]).status == 204
+    result = neutron.get("/address-scopes/%s" % scope["id"])
+    assert result.status == 404
+    assert error(result) == (
+        "AddressScopeNotFound",
+        "Address scope %s could not be found." % scope["id"],
+    )
+
+
+def test_ip_version_is_required_and_fixed(neutron):
+    result = neutron.post("/address-scopes", {"address_scope": {"name": "x"}})
+    assert result.status == 400
+    assert error(result)[1] == (
+        "Failed to parse request. Required attribute 'ip_version' not specified"
+    )
+    result = neutron.post("/address-scopes", {"address_scope": {"ip_version": 5}})
+    assert result.status == 400
+    assert error(result)[1] == "Invalid input for ip_version. Reason: '5' is not in (4, 6)."
+    scope = _scope(neutron)
+    result = neutron.put("/address-scopes/%s" % scope["id"], {"address_scope": {"ip_version": 6}})
+    assert result.status == 400
+    assert error(result)[1] == "Cannot update read-only attribute ip_version"
+
+
+def test_shared_is_the_admins_and_cannot_be_undone(neutron):
+    result = neutron.post("/address-scopes", {"address_scope": {"ip_version": 4, "shared": True}})
+    assert result.status == 403
+    assert error(result) == (
+        "PolicyNotAuthorized",
+        "(rule:create_address_scope and rule:create_address_scope:shared) is disallowed by policy",
+    )
+    own = _scope(neutron)
+    result = neutron.put("/address-scopes/%s" % own["id"], {"address_scope": {"shared": True}})
+    assert result.status == 403
+    assert error(result)[1] == (
+        "(rule:update_address_scope and rule:update_address_scope:shared) is disallowed by policy"
+    )
+    shared = _scope(neutron, user="admin", shared=True)
+    result = neutron.put(
+        "/address-scopes/%s" % shared["id"], {"address_scope": {"shared": False}}, user="admin"
+    )
+    assert result.status == 400
+    assert error(result) == (
+        "AddressScopeUpdateError",
+        "Unable to update address scope %s : Shared address scope can't be unshared."
+        % shared["id"],
+    )
+
+
+def test_members_see_their_own_and_shared_ones(neutron):
+    private = _scope(neutron, name="private")
+    shared = _scope(neutron, user="admin", name="shared", shared=True)
+    listed = neutron.get("/address-scopes", user="alt").json()["address_scopes"]
+    names = [s["name"] for s in listed]
+    assert names == ["shared"]
+    assert neutron.get("/address-scopes/%s" % private["id"], user="alt").status == 404
+    result = neutron.delete("/address-scopes/%s" % shared["id"], user="alt")
+    assert result.status == 403
+    assert error(result)[1] == "rule:delete_address_scope is disallowed by policy"
+    result = neutron.put(
+        "/address-scopes/%s" % private["id"], {"address_scope": {"name": "x"}}, user="alt"
+    )
+    assert result.status == 404
+
+
+def test_a_pool_joins_a_scope_of_its_family_without_overlap(neutron):
+    scope = _scope(neutron)
+    pool = _pool(neutron, address_scope_id=scope["id"])
+    assert pool["address_scope_id"] == scope["id"]
+    overlap = {"name": "overlap", "prefixes": ["10.10.5.0/24"], "address_scope_id": scope["id"]}
+    result = _pool(neutron, expect=409, **overlap)
+    assert error(result) == (
+        "AddressScopePrefixConflict",
+        "Failed to associate address scope: subnetpools within an address scope must have "
+        "unique prefixes.",
+    )
+    six = _pool(neutron, name="six", prefixes=["fd00::/48"])
+    result = neutron.put(
+        "/subnetpools/%s" % six["id"], {"subnetpool": {"address_scope_id": scope["id"]}}
+    )
+    assert result.status == 400
+    assert error(result) == (
+        "IllegalSubnetPoolIpVersionAssociationToAddressScope",
+        "Illegal subnetpool association: subnetpool %s cannot associate with address scope "
+        "%s because subnetpool ip_version is not 4." % (six["id"], scope["id"]),
+    )
+    # leaving the scope
+    result = neutron.put(
+        "/subnetpools/%s" % pool["id"], {"subnetpool": {"address_scope_id": None}}
+    )
+    assert result.status == 200, result.body
+    assert result.json()["subnetpool"]["address_scope_id"] is None
+
+
+def test_a_scope_in_use_is_not_deleted(neutron):
+    scope = _scope(neutron)
+    _pool(neutron, address_scope_id=scope["id"])
+    result = neutron.delete("/address-scopes/%s" % scope["id"])
+    assert result.status == 409
+    assert error(result) == (
+        "AddressScopeInUse",
+        "Unable to complete operation on address scope %s. There are one or more subnet "
+        "pools in use on the address scope." % scope["id"],
+    )
+
+
+def test_another_projects_scope(neutron):
+    private = _scope(neutron)
+    result = _pool(neutron, user="alt", expect=404, address_scope_id=private["id"])
+    assert error(result) == (
+        "AddressScopeNotFound",
+        "Address scope %s could not be found." % private["id"],
+    )
+    shared = _scope(neutron, user="admin", shared=True)
+    pool = _pool(neutron, user="alt", address_scope_id=shared["id"])
+    # a pool in a shared scope of another project's stays as it is
+    result = neutron.put(
+        "/subnetpools/%s" % pool["id"], {"subnetpool": {"name": "renamed"}}, user="alt"
+    )
+    assert result.status == 400
+    assert error(result) == (
+        "IllegalSubnetPoolUpdate",
+        "Illegal subnetpool update : subnetpool %s cannot be updated when associated with "
+        "shared address scope %s." % (pool["id"], shared["id"]),
+    )
