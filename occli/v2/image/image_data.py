@@ -1,5 +1,6 @@
-"""Glance v2 image writes: create, update (JSON patch), delete, tags, and
-the image data uploaded and downloaded a chunk at a time.
+"""Glance v2 image writes: create, update (JSON patch), delete, tags, the
+image data uploaded, staged and downloaded a chunk at a time, and the
+interoperable import.
 
 :class:`WriteMixin` is :class:`occli.v2.image.images.ImageManager`'s group
 of write methods. Facts from glance/api/v2/images.py (the PATCH media type,
@@ -215,16 +216,71 @@ class WriteMixin(glance.GlanceManager):
         time, never the whole of it in memory: with a ``Content-Length``
         when ``size`` is known, else chunked. ``progress(sent)`` is called
         after each chunk. Sent once (a stream cannot be sent again)."""
+        return self._send("/v2/images/%s/file" % base.getid(image), data, size, progress)
+
+    def stage(
+        self,
+        image: base.Resource | str,
+        data: BinaryIO,
+        size: int | None = None,
+        progress: Callable[[int], object] | None = None,
+    ) -> base.Result:
+        """Send ``data`` to the image's staging area (Glance's interoperable
+        import: the image turns ``uploading``; :meth:`import_image` with
+        ``glance-direct`` makes it ``active``), streamed as :meth:`upload`."""
+        return self._send("/v2/images/%s/stage" % base.getid(image), data, size, progress)
+
+    def _send(
+        self,
+        url: str,
+        data: BinaryIO,
+        size: int | None,
+        progress: Callable[[int], object] | None,
+    ) -> base.Result:
         reader = _Reader(data, size, progress)
         response = self._request(
             "PUT",
-            "/v2/images/%s/file" % base.getid(image),
+            url,
             data=reader if size is not None else iter(reader),
             headers={"Content-Type": "application/octet-stream"},
             connect_retries=0,
             status_code_retries=0,
         )
         return self._result(response)
+
+    def import_image(
+        self,
+        image: base.Resource | str,
+        method: str = "glance-direct",
+        stores: Iterable[str] | None = None,
+        all_stores: bool | None = None,
+        all_stores_must_succeed: bool | None = None,
+        extra: Mapping[str, str] | None = None,
+    ) -> base.Result:
+        """Start the import of an image's data (``POST …/import``, 202):
+        ``method`` is one of :meth:`import_methods`; ``extra`` the method's
+        own members (``uri`` of ``web-download``, ``glance_region``… of
+        ``glance-download``). Glance may finish it later: poll the image."""
+        body: dict[str, Any] = {"method": dict(extra or {}, name=method)}
+        if stores is not None:
+            body["stores"] = list(stores)
+        if all_stores is not None:
+            body["all_stores"] = all_stores
+        if all_stores_must_succeed is not None:
+            body["all_stores_must_succeed"] = all_stores_must_succeed
+        response = self._request("POST", "/v2/images/%s/import" % base.getid(image), body=body)
+        return self._result(response)
+
+    def import_methods(self) -> builtins.list[str]:
+        """The import methods the cloud offers (``GET /v2/info/import``;
+        NotFound where Glance has no interoperable import)."""
+        body = self._body(self._request("GET", "/v2/info/import"))
+        return list(body.get("import-methods", {}).get("value") or ())
+
+    def stores(self) -> builtins.list[dict[str, Any]]:
+        """The cloud's stores (``GET /v2/info/stores``; NotFound where
+        Glance has a single store)."""
+        return list(self._body(self._request("GET", "/v2/info/stores")).get("stores") or ())
 
     def data(
         self,

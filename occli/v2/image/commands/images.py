@@ -196,13 +196,21 @@ def _stdin_data():
 
 @utils.arg("name", metavar="<image-name>", help="New image name.")
 @utils.arg("--file", metavar="<file>", help="Upload the image's data from this file.")
+@utils.arg(
+    "--import",
+    dest="use_import",
+    action="store_true",
+    help="Use Glance's image import (stage, then glance-direct) instead of a direct upload.",
+)
 @_attribute_options_create
 @utils.output("show")
 def do_image_create(client, args):
     """Create an image, uploading its data from --file or standard input.
 
     The data is streamed a chunk at a time, with progress on a terminal;
-    if the upload fails, the new image is deleted.
+    if the upload fails, the new image is deleted. With --import the data
+    is staged and imported with glance-direct ('image stage', then
+    'image import').
 
     Example: occli image create --file cirros.qcow2 --disk-format qcow2 cirros
     """
@@ -231,7 +239,11 @@ def do_image_create(client, args):
         if data is not None:
             progress = _progress(args, "Uploading %s" % args.name, size)
             try:
-                client.images.upload(image, data, size=size, progress=progress)
+                if args.use_import:
+                    client.images.stage(image, data, size=size, progress=progress)
+                    client.images.import_image(image, method="glance-direct")
+                else:
+                    client.images.upload(image, data, size=size, progress=progress)
             except BaseException:
                 _discard(client, image)
                 raise
