@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from occli.v2.identity.identity import RoleManager
     from occli.v2.identity.identity import UserManager
     from occli.v2.image.images import ImageManager
+    from occli.v2.image.members import ImageMemberManager
     from occli.v2.network.extensions import NetworkExtensionManager
     from occli.v2.network.floating_ips import FloatingIPManager
     from occli.v2.network.network_quotas import NetworkQuotaManager
@@ -135,6 +136,9 @@ class Client:
         "occli.v2.compute.flavors:FlavorManager"
     )
     images: "BuiltinManager[ImageManager]" = BuiltinManager("occli.v2.image.images:ImageManager")
+    image_members: "BuiltinManager[ImageMemberManager]" = BuiltinManager(
+        "occli.v2.image.members:ImageMemberManager"
+    )
     keypairs: "BuiltinManager[KeypairManager]" = BuiltinManager(
         "occli.v2.compute.keypairs:KeypairManager"
     )

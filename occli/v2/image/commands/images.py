@@ -353,15 +353,67 @@ def do_image_save(client, args):
 @utils.arg("image", **_IMAGE_ARG)
 @utils.arg("--name", metavar="<name>", help="New image name.")
 @_attribute_options_set
+@utils.arg(
+    "--accept",
+    dest="membership",
+    action=_OneOf,
+    const="accepted",
+    default=None,
+    help="Accept the image membership for either the project indicated by '--project',"
+    " if provided, or the current user's project.",
+)
+@utils.arg(
+    "--reject",
+    dest="membership",
+    action=_OneOf,
+    const="rejected",
+    help="Reject the image membership for either the project indicated by '--project',"
+    " if provided, or the current user's project.",
+)
+@utils.arg(
+    "--pending",
+    dest="membership",
+    action=_OneOf,
+    const="pending",
+    help="Reset the image membership to 'pending'.",
+)
+@utils.arg(
+    "--project",
+    metavar="<project>",
+    help="The member project (name or ID) whose membership --accept, --reject or --pending sets.",
+)
+@utils.arg(
+    "--project-domain",
+    metavar="<project-domain>",
+    help="Domain the project belongs to (name or ID), for a --project given by name.",
+)
 def do_image_set(client, args):
     """Change an image's attributes, properties and tags (tags are added).
 
+    --accept, --reject and --pending set a project's membership of a
+    shared image (the member project's own call) before the other changes.
+
     Example: occli image set --property os_distro=cirros --tag test cirros
     """
+    from occli.v2.image.commands.members import project_id
+
+    if args.project and args.membership is None:
+        raise exceptions.ValidationError("--project needs --accept, --reject or --pending.")
     options = _attributes(args)
+    changes = args.name is not None or any(v is not None for v in options.values())
     tags = options.pop("tags")
-    client.images.check_update(name=args.name, tags=tags, **options)
+    if changes or args.membership is None:
+        client.images.check_update(name=args.name, tags=tags, **options)
     image = client.images.find_resource(args.image)
+    if args.membership is not None:
+        member = (
+            project_id(client, args.project, args.project_domain)
+            if args.project
+            else client.session.get_project_id()
+        )
+        client.image_members.update(image, member, args.membership)
+    if not changes:
+        return
     if tags:
         tags = list(dict.fromkeys(list(image.to_dict().get("tags") or ()) + tags))
     client.images.update(image, name=args.name, tags=tags, **options)
