@@ -164,6 +164,55 @@ def anything(attr, value):
     return value
 
 
+def _keys_text(keys):
+    # a Python set as neutron-lib prints it (sorted: one text every run)
+    return "{%s}" % ", ".join(repr(k) for k in sorted(keys))
+
+
+def _route_cidr(value):
+    """``validate_route_cidr``: None, else why ``value`` is no routable CIDR."""
+    try:
+        net = ipaddress.ip_network(value, strict=True)
+        if "/" not in value or value != value.strip():
+            raise ValueError(value)
+    except (TypeError, ValueError):
+        return "'%s' is not a valid CIDR" % (value,)
+    if net.is_loopback:
+        return "'%s' is not a routable CIDR" % (value,)
+    return None
+
+
+def host_routes(attr, value):
+    """neutron-lib's ``validate_hostroutes`` (``convert_none_to_empty_list``
+    first): a list of unique ``{"destination", "nexthop"}`` dicts."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _invalid(attr, "Invalid data format for hostroute: '%s'" % (value,))
+    seen = []
+    for route in value:
+        if not isinstance(route, dict):
+            raise _invalid(
+                attr,
+                "Invalid input. '%s' must be a dictionary with keys: "
+                "['destination', 'nexthop']" % (route,),
+            )
+        if set(route) != {"destination", "nexthop"}:
+            raise _invalid(
+                attr,
+                "Validation of dictionary's keys failed. Expected keys: %s Provided keys: %s"
+                % (_keys_text(["destination", "nexthop"]), _keys_text(route)),
+            )
+        problem = _route_cidr(route["destination"])
+        if problem:
+            raise _invalid(attr, problem)
+        ip_address(attr, route["nexthop"])
+        if route in seen:
+            raise _invalid(attr, "Duplicate hostroute '%s'" % (route,))
+        seen.append(route)
+    return value
+
+
 # -- the body ---------------------------------------------------------------------------
 
 

@@ -72,6 +72,7 @@ SPEC = {
     "enable_dhcp": attrs.Attr(attrs.boolean, default=True),
     "dns_nameservers": attrs.Attr(attrs.list_of(attrs.ip_address), default=list),
     "allocation_pools": attrs.Attr(attrs.list_of(attrs.anything), put=False, default=None),
+    "host_routes": attrs.Attr(attrs.host_routes, default=list),
     # set through /tags only (tagging.py: allow_post, allow_put False)
     "tags": attrs.Attr(attrs.anything, post=False, put=False),
 }
@@ -274,7 +275,39 @@ def create(db, context, body):
         dns_nameservers=values["dns_nameservers"],
         subnetpool_id=None if pool is None else pool["id"],
     )
+    _set_host_routes(db, subnet_id, values["host_routes"], values["ip_version"], "new subnet")
     return show(db, context, subnet_id)
+
+
+# neutron's max_subnet_host_routes (neutron/conf/common.py)
+MAX_HOST_ROUTES = 20
+
+
+def _set_host_routes(db, subnet_id, routes, version, name):
+    """Store ``routes`` (checked by :func:`.attributes.host_routes`) after
+    neutron's ``_validate_subnet``: at most 20, of the subnet's IP version;
+    ``name`` is how the limit's text names the subnet."""
+    if len(routes) > MAX_HOST_ROUTES:
+        raise errors.BadRequest(
+            "Unable to complete operation for %s. The number of host routes exceeds the "
+            "limit %d." % (name, MAX_HOST_ROUTES),
+            type="HostRoutesExhausted",
+        )
+    for route in routes:
+        for key in ("nexthop", "destination"):
+            if ipaddress.ip_network(route[key], strict=False).version != version:
+                raise attrs.invalid_input(
+                    "%s '%s' does not match the ip_version '%s'" % (key, route[key], version)
+                )
+    db.execute(
+        "UPDATE network_subnets SET host_routes = ? WHERE id = ?",
+        (
+            json.dumps(
+                [{"destination": r["destination"], "nexthop": r["nexthop"]} for r in routes]
+            ),
+            subnet_id,
+        ),
+    )
 
 
 def _writable(db, context, subnet_id, action):
@@ -288,7 +321,9 @@ def _writable(db, context, subnet_id, action):
 
 def update(db, context, subnet_id, body):
     values = attrs.parse(body, "subnet", SPEC, create=False)
-    _writable(db, context, subnet_id, "update")
+    subnet = _writable(db, context, subnet_id, "update")
+    if "host_routes" in values:
+        _set_host_routes(db, subnet_id, values["host_routes"], subnet["ip_version"], subnet_id)
     for key in ("name", "description", "enable_dhcp", "dns_nameservers", "gateway_ip"):
         if key in values:
             value = values[key]
