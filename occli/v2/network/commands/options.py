@@ -91,20 +91,20 @@ def tags(resource, verb):
         "set": ("--no-tag", "no_tag", "Remove the %s's tags first (with --tag: replace them)."),
         "unset": ("--all-tag", "all_tag", "Remove every tag of the %s."),
     }
-    option, dest, help = clear[verb]
+    option, dest, clear_help = clear[verb]
     added = "remove from" if verb == "unset" else "add to"
     tag_help = "Tag to %s the %s (repeat for several)." % (added, resource)
     if verb == "set":
         pair = [
             utils.arg("--tag", dest="tags", action="append", metavar="<tag>", help=tag_help),
-            utils.arg(option, action="store_true", help=help % resource),
+            utils.arg(option, action="store_true", help=clear_help % resource),
         ]
     else:
         pair = [
             utils.arg("--tag", dest="tags", action=_NotWith, other=option, other_dest=dest,
                       metavar="<tag>", help=tag_help),
             utils.arg(option, dest=dest, action=_NotWith, other="--tag", other_dest="tags",
-                      flag=True, help=help % resource),
+                      flag=True, help=clear_help % resource),
         ]  # fmt: skip
 
     def decorator(func):
