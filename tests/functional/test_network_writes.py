@@ -134,3 +134,30 @@ def test_tags_on_create_set_unset_and_list_filters(occli):
         ok(occli("port", "delete", port["id"]))
         ok(occli("subnet", "delete", subnet["id"]))
         ok(occli("network", "delete", net["id"]))
+
+
+def test_subnet_host_routes_set_and_unset(occli):
+    net = as_json(occli("network", "create", unique("hnet"), "-f", "json"))
+    subnet = as_json(
+        occli("subnet", "create", unique("hsub"), "--network", net["id"],
+              "--subnet-range", "10.79.0.0/24",
+              "--host-route", "destination=10.9.0.0/16,gateway=10.79.0.9", "-f", "json")
+    )  # fmt: skip
+    try:
+        first = {"destination": "10.9.0.0/16", "nexthop": "10.79.0.9"}
+        second = {"destination": "10.8.0.0/16", "nexthop": "10.79.0.8"}
+        assert subnet["host_routes"] == [first]
+        ok(occli("subnet", "set", subnet["id"],
+                 "--host-route", "destination=10.8.0.0/16,gateway=10.79.0.8"))  # fmt: skip
+        shown = as_json(occli("subnet", "show", subnet["id"], "-f", "json"))
+        assert sorted(shown["host_routes"], key=str) == sorted([first, second], key=str)
+        ok(occli("subnet", "unset", subnet["id"],
+                 "--host-route", "destination=10.9.0.0/16,gateway=10.79.0.9"))  # fmt: skip
+        assert as_json(occli("subnet", "show", subnet["id"], "-f", "json"))["host_routes"] == [
+            second
+        ]
+        ok(occli("subnet", "set", subnet["id"], "--no-host-route"))
+        assert as_json(occli("subnet", "show", subnet["id"], "-f", "json"))["host_routes"] == []
+    finally:
+        ok(occli("subnet", "delete", subnet["id"]))
+        ok(occli("network", "delete", net["id"]))
