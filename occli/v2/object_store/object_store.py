@@ -1,9 +1,11 @@
-"""Swift (object-store v1): just what the deployment signal path needs.
+"""Swift (object-store v1): ``client.object_store``, the account, its
+containers and objects (the ``container``, ``object`` and ``object store
+account`` commands, and the deployment signal path), and temp URLs.
 
-Account temp-URL key, container and object put/get/delete, and temp URLs.
-Methods that change something return a :class:`occli.base.Result`.
-Requests go through the ``object-store`` adapter (the catalog endpoint is
-the account URL, ``…/v1/AUTH_<project>``).
+Methods that change something return a :class:`occli.base.Result` (or,
+for the commands, the dict of what OSC shows). Requests go through the
+``object-store`` adapter (the catalog endpoint is the account URL,
+``…/v1/AUTH_<project>``).
 
 Temp URLs are signed over the *full* URL path of the object, as taken from
 the catalog endpoint (``/v1/AUTH_p/c/o`` on a plain Swift,
@@ -17,18 +19,15 @@ import hashlib
 import hmac
 import time
 import uuid
-from typing import TYPE_CHECKING
-from urllib.parse import quote
 from urllib.parse import unquote
 from urllib.parse import urlencode
 from urllib.parse import urlparse
 
 from occli import base
-from occli import exceptions
+from occli.v2.object_store import account
 from occli.v2.object_store import base as swift
-
-if TYPE_CHECKING:
-    from requests.structures import CaseInsensitiveDict
+from occli.v2.object_store import containers
+from occli.v2.object_store import objects
 
 TEMP_URL_KEY_HEADER = "X-Account-Meta-Temp-URL-Key"
 TEMP_URL_KEY_2_HEADER = "X-Account-Meta-Temp-URL-Key-2"
@@ -40,28 +39,15 @@ def temp_url_signature(key: str, method: str, expires: float, path: str) -> str:
     return hmac.new(key.encode("utf-8"), body.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
-class ObjectStoreManager(swift.SwiftManager):
-    """The project's Swift account."""
-
-    @property
-    def endpoint(self) -> str:
-        """The account URL from the catalog (no trailing slash)."""
-        endpoint = self.api.get_endpoint()
-        if not endpoint:
-            raise exceptions.ClientException(
-                "No object-store endpoint found in the service catalog."
-            )
-        return endpoint.rstrip("/")
+class ObjectStoreManager(account.AccountMixin, containers.ContainerMixin, objects.ObjectMixin):
+    """The project's Swift account: the methods of the account
+    (:mod:`occli.v2.object_store.account`), of its containers
+    (:mod:`occli.v2.object_store.containers`) and of their objects
+    (:mod:`occli.v2.object_store.objects`), and temp URLs."""
 
     def object_url(self, container: str, name: str) -> str:
         """The URL of an object (names are percent-encoded)."""
-        return "%s/%s/%s" % (self.endpoint, quote(container, safe=""), quote(name))
-
-    # -- account -----------------------------------------------------------
-
-    def head_account(self) -> "CaseInsensitiveDict[str]":
-        """The account's headers (a case-insensitive dict)."""
-        return self._request("HEAD", self.endpoint).headers
+        return self.endpoint + swift.object_path(container, name)
 
     def get_temp_url_key(self) -> str | None:
         """The account's temp-URL key, or None when none is set."""
@@ -70,7 +56,7 @@ class ObjectStoreManager(swift.SwiftManager):
     def set_temp_url_key(self, key: str, secondary: bool = False) -> base.Result:
         """Set the account's temp-URL key (``-Key-2`` if ``secondary``)."""
         header = TEMP_URL_KEY_2_HEADER if secondary else TEMP_URL_KEY_HEADER
-        return self._result(self._request("POST", self.endpoint, headers={header: key}))
+        return self._post(self.endpoint, {header: key})
 
     def ensure_temp_url_key(self) -> str:
         """The account's temp-URL key, setting a random one if there is none."""
@@ -79,43 +65,6 @@ class ObjectStoreManager(swift.SwiftManager):
             key = uuid.uuid4().hex
             self.set_temp_url_key(key)
         return key
-
-    # -- containers and objects ---------------------------------------------
-
-    def put_container(self, container: str) -> base.Result:
-        """Create a container (no error if it exists)."""
-        return self._result(
-            self._request("PUT", "/" + quote(container, safe=""), headers={"Content-Length": "0"})
-        )
-
-    def delete_container(self, container: str) -> base.Result:
-        """Delete an empty container (Conflict if it still has objects)."""
-        return self._result(self._request("DELETE", "/" + quote(container, safe="")))
-
-    def put_object(
-        self, container: str, name: str, data: bytes | str = b"", content_type: str | None = None
-    ) -> base.Result:
-        """Create or replace an object."""
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-        headers = {"Content-Type": content_type or "application/octet-stream"}
-        return self._result(
-            self._request("PUT", self._object_path(container, name), data=data, headers=headers)
-        )
-
-    def head_object(self, container: str, name: str) -> "CaseInsensitiveDict[str]":
-        """An object's headers (``Last-Modified``, ``X-Timestamp``, …)."""
-        return self._request("HEAD", self._object_path(container, name)).headers
-
-    def get_object(self, container: str, name: str) -> bytes:
-        """An object's content as bytes."""
-        return self._request("GET", self._object_path(container, name)).content
-
-    def delete_object(self, container: str, name: str) -> base.Result:
-        return self._result(self._request("DELETE", self._object_path(container, name)))
-
-    def _object_path(self, container: str, name: str) -> str:
-        return "/%s/%s" % (quote(container, safe=""), quote(name))
 
     # -- temp URLs ----------------------------------------------------------
 
