@@ -20,6 +20,7 @@ Read in glance 33: ``glance/api/v2/discovery.py`` (``get_image_import``,
 ``glance/async_/flows/api_image_import.py`` (the flow's status changes).
 """
 
+import json
 import os
 import sqlite3
 from typing import Any
@@ -28,6 +29,7 @@ from occli.localcloud import errors
 from occli.localcloud import files
 from occli.localcloud.image import data
 from occli.localcloud.image import images
+from occli.localcloud.image import tasks
 from occli.localcloud.image import writes
 
 # glance's [DEFAULT] enabled_import_methods here
@@ -38,6 +40,10 @@ DEFAULT_STORE = "file"
 STAGING = "staging"
 # the statuses in which an image's ``file`` is a staged one
 STAGED = ("uploading", "importing")
+# the flow's properties: its lock (the task's id) and its progress
+LOCK = "os_glance_import_task"
+IMPORTING = "os_glance_importing_to_stores"
+FAILED = "os_glance_failed_import"
 
 
 class StagingFiles(files.Files):
@@ -159,10 +165,12 @@ def requested_stores(body: dict[str, Any], header: str | None) -> list[str]:
     return stores
 
 
-def begin_import(db: sqlite3.Connection, caller: Any, image_id: str, body: Any) -> str:
+def begin_import(db: sqlite3.Connection, caller: Any, image_id: str, body: Any) -> tuple[str, str]:
     """``POST /v2/images/{id}/import`` (``glance-direct``): check it as
-    Glance does, mark the image ``importing`` and return its staged file's
-    name (the caller moves it, then calls :func:`finish_import`)."""
+    Glance does, mark the image ``importing`` under a new
+    ``api_image_import`` task (``processing``, its id the image's
+    :data:`LOCK`); the staged file's name and the task's id (the caller
+    moves the file, then calls :func:`finish_import`)."""
     check_body(body)
     image = images.show(db, caller, image_id)
     if image["status"] == "active":
@@ -174,22 +182,29 @@ def begin_import(db: sqlite3.Connection, caller: Any, image_id: str, body: Any) 
     if not image["disk_format"]:
         raise errors.Conflict("'disk_format' needs to be set before import")
     writes.changeable(db, caller, image_id, "modify_image")
-    requested_stores(body, None)
+    stores = requested_stores(body, None)
     staged = writes.data_file(db, image_id)
     if staged is None:
         # staged but its data not yet complete: Glance's flow finds none
         raise errors.Conflict("Image needs to be staged before 'glance-direct' method can be used")
+    task_input = {"image_id": image_id, "import_req": body, "backend": stores}
+    task = tasks.create_task(db, caller, "api_image_import", task_input, image_id=image_id)
+    tasks.update_task(db, task["id"], "processing")
+    _set_properties(db, image_id, {LOCK: task["id"], IMPORTING: ",".join(stores), FAILED: ""})
     writes.set_columns(db, image_id, status="importing")
-    return staged
+    return staged, task["id"]
 
 
 def finish_import(
-    db: sqlite3.Connection, image_id: str, stored: files.Stored, hash_value: str
+    db: sqlite3.Connection, image_id: str, task_id: str, stored: files.Stored, hash_value: str
 ) -> None:
     """Make ``image_id`` ``active`` with its imported file ``stored`` and
-    its hashes; NotFound if it was deleted meanwhile."""
+    its hashes, its task ``task_id`` a success and its lock dropped;
+    NotFound if it was deleted meanwhile."""
     if not images.image_exists(db, image_id):
         raise errors.NotFound("No image found with ID %s" % image_id)
+    tasks.update_task(db, task_id, "success", result={"image_id": image_id})
+    _set_properties(db, image_id, {LOCK: None, IMPORTING: ""})
     writes.set_columns(
         db,
         image_id,
@@ -202,11 +217,28 @@ def finish_import(
     )
 
 
-def fail_import(db: sqlite3.Connection, image_id: str) -> None:
+def fail_import(db: sqlite3.Connection, image_id: str, task_id: str, message: str) -> None:
     """An import that could not finish: the image back to ``queued``
-    without data (the flow's ``revert``)."""
-    db.execute(
-        "UPDATE images SET status = 'queued', file = NULL, size = NULL"
-        " WHERE id = ? AND status = 'importing'",
-        (image_id,),
-    )
+    without data, its stores failed, its task a failure with ``message``
+    (the flow's ``revert``; a deleted image: only its task)."""
+    tasks.update_task(db, task_id, "failure", message=message)
+    row = db.execute(
+        "SELECT properties FROM images WHERE id = ? AND status = 'importing'", (image_id,)
+    ).fetchone()
+    if row is None:
+        return
+    stores = json.loads(row["properties"]).get(IMPORTING, "")
+    _set_properties(db, image_id, {LOCK: None, IMPORTING: "", FAILED: stores})
+    writes.set_columns(db, image_id, status="queued", file=None, size=None)
+
+
+def _set_properties(db: sqlite3.Connection, image_id: str, changes: dict[str, Any]) -> None:
+    """Set image ``image_id``'s extra properties ``changes`` (None: remove)."""
+    row = db.execute("SELECT properties FROM images WHERE id = ?", (image_id,)).fetchone()
+    properties = json.loads(row["properties"])
+    for key, value in changes.items():
+        if value is None:
+            properties.pop(key, None)
+        else:
+            properties[key] = value
+    writes.set_columns(db, image_id, properties=json.dumps(properties))

@@ -260,3 +260,44 @@ def test_hidden_images_are_listed_only_when_asked_for(client, tokens):
     assert text(bad) == (
         "Invalid value 'maybe' for 'os_hidden' filter. Valid values are 'true' or 'false'."
     )
+
+
+def test_an_import_is_a_task_and_leaves_glances_properties(client, tokens):
+    image_id = new_image(client, tokens["demo"])
+    assert stage(client.cloud, image_id, tokens["demo"], b"abc").status == 204
+    assert do_import(client, image_id, tokens["demo"]).status == 202
+    image = show(client, image_id, tokens["demo"])
+    assert "os_glance_import_task" not in image
+    assert image["os_glance_importing_to_stores"] == ""
+    assert image["os_glance_failed_import"] == ""
+    found = client.get(IMAGES + "/%s/tasks" % image_id, token=tokens["demo"])
+    (task,) = found.json()["tasks"]
+    assert task["type"] == "api_image_import" and task["status"] == "success"
+    assert task["result"] == {"image_id": image_id}
+    assert task["input"]["import_req"] == {"method": {"name": "glance-direct"}}
+    assert task["input"]["backend"] == ["file"]
+
+
+def test_a_failed_import_puts_the_image_back_to_queued(client, tokens, monkeypatch):
+    image_id = new_image(client, tokens["demo"])
+    assert stage(client.cloud, image_id, tokens["demo"], b"abc").status == 204
+
+    def broken(name, target):
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(client.cloud.image.staging, "move", broken)
+    # accepted, as Glance's flow fails after its 202
+    assert do_import(client, image_id, tokens["demo"]).status == 202
+    image = show(client, image_id, tokens["demo"])
+    assert image["status"] == "queued" and image["size"] is None
+    assert image["os_glance_failed_import"] == "file"
+    assert image["os_glance_importing_to_stores"] == ""
+    assert "os_glance_import_task" not in image
+    assert os.listdir(client.cloud.image.staging.root) == []
+    (task,) = client.get(IMAGES + "/%s/tasks" % image_id, token=tokens["demo"]).json()["tasks"]
+    assert task["status"] == "failure" and task["message"] == "Error: OSError"
+    # staged again, it imports
+    monkeypatch.undo()
+    assert stage(client.cloud, image_id, tokens["demo"], b"abcd").status == 204
+    assert do_import(client, image_id, tokens["demo"]).status == 202
+    assert show(client, image_id, tokens["demo"])["size"] == 4

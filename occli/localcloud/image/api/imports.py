@@ -7,6 +7,7 @@ the image ``active``). Glance 33's ``glance/api/v2/discovery.py``,
 rules are in :mod:`occli.localcloud.image.imports`."""
 
 import hashlib
+import logging
 
 from occli.localcloud import errors
 from occli.localcloud import files
@@ -15,6 +16,8 @@ from occli.localcloud.app import Response
 from occli.localcloud.image import data
 from occli.localcloud.image import imports
 from occli.localcloud.image.api import image_data
+
+LOG = logging.getLogger(__name__)
 
 
 def register(service):
@@ -68,29 +71,34 @@ def stage(req):
 
 def import_image(req):
     """``POST …/import``: 202 once the image is ``active``, its data
-    moved from staging and hashed as an upload's."""
+    moved from staging and hashed as an upload's (or, that failing, back
+    to ``queued``)."""
     body = req.json(required=False)
     if body is None:
         raise HTTPError(400, "Body expected in request.")
     image_id = req.params["image_id"]
     service, store = req.cloud.image, req.cloud.store
     with store.transaction() as db:
-        name = imports.begin_import(db, req.context, image_id, body)
+        name, task_id = imports.begin_import(db, req.context, image_id, body)
     try:
         service.staging.move(name, service.files)
         stored, hash_value = _hashed(service.files, name)
         with store.transaction() as db:
-            imports.finish_import(db, image_id, stored, hash_value)
-    except errors.NotFound:
-        # deleted meanwhile: its files go with it
+            imports.finish_import(db, image_id, task_id, stored, hash_value)
+    except errors.NotFound as exc:
+        # deleted meanwhile: its files go with it, its task failed
         service.files.remove(name)
+        with store.transaction() as db:
+            imports.fail_import(db, image_id, task_id, exc.message)
         raise
-    except BaseException:
+    except OSError as exc:
+        # Glance's flow runs after its 202: a failure shows in the image
+        # (back to ``queued``) and its task, not in the answer
+        LOG.warning("import of image %s failed: %s", image_id, exc)
         service.files.remove(name)
         service.staging.remove(name)
         with store.transaction() as db:
-            imports.fail_import(db, image_id)
-        raise
+            imports.fail_import(db, image_id, task_id, "Error: %s" % type(exc).__name__)
     return Response(202)
 
 
