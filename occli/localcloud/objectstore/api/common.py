@@ -4,6 +4,7 @@ the routes are ``auth=False``), header formats and listings."""
 
 import contextlib
 import email.utils
+import itertools
 import math
 
 from occli.localcloud import common
@@ -45,6 +46,10 @@ SWIFT_OWNER_HEADERS = frozenset(
         "x-account-access-control",
     )
 )
+# swob's limits on the ranges of one request (RFC 7233's "egregious" ones)
+MAX_RANGES = 50
+MAX_RANGE_OVERLAPS = 2
+MAX_NONASCENDING_RANGES = 8
 
 
 class SwiftError(HTTPError):
@@ -268,24 +273,90 @@ def _http_date(value):
         return None
 
 
-def byte_range(value, size):
-    """``(start, end)`` (end exclusive) of a ``Range`` header on ``size``
-    bytes as swob reads it: None to ignore it (absent, malformed, more than
-    one range, or an empty object), ``()`` if nothing of it is satisfiable
-    (416)."""
-    spans = _range_spec(value)
-    if spans is None or len(spans) != 1:
+def byte_ranges(value, size):
+    """The ``[(start, end)]`` (end exclusive) a ``Range`` header asks of
+    ``size`` bytes, as swob's ``ranges_for_length`` reads it: None to
+    ignore the header (absent, malformed, or an empty object), ``[]`` if
+    nothing of it is satisfiable or it is egregious (416: more than
+    MAX_RANGES ranges, more than MAX_RANGE_OVERLAPS overlapping pairs, or
+    MAX_NONASCENDING_RANGES or more not in ascending order)."""
+    specs = _range_spec(value)
+    if specs is None:
         return None
-    start, end = spans[0]
-    if start is None:  # the last ``end`` bytes
-        span = () if end == 0 else (max(size - end, 0), size)
-    elif start >= size:
-        span = ()
-    else:
-        span = (start, size if end is None else min(end + 1, size))
-    if size == 0 and span:
+    spans = []
+    for start, end in specs:
+        if start is None:  # the last ``end`` bytes (``-0``: none)
+            if end:
+                spans.append((max(size - end, 0), size))
+        elif start < size:
+            spans.append((start, size if end is None else min(end + 1, size)))
+    if len(spans) > MAX_RANGES or _overlaps(spans) > MAX_RANGE_OVERLAPS:
+        return []
+    if len(spans) >= MAX_NONASCENDING_RANGES and spans != sorted(spans):
+        return []
+    if size == 0 and spans:
         return None
-    return span
+    return spans
+
+
+def _overlaps(spans):
+    """How many pairs of ``spans`` overlap (swob's count: past
+    MAX_RANGE_OVERLAPS it stops counting)."""
+    found = 0
+    for (start1, end1), (start2, end2) in itertools.combinations(spans, 2):
+        if (
+            start1 < start2 < end1
+            or start1 < end2 < end1
+            or start2 < start1 < end2
+            or start2 < end1 < end2
+        ):
+            found += 1
+            if found > MAX_RANGE_OVERLAPS:
+                break
+    return found
+
+
+class ByteRanges:
+    """A ``multipart/byteranges`` body: ``parts`` (``(span, chunks)``
+    pairs, ``chunks`` a part's bytes, e.g. a :class:`.files.Reader`) framed
+    as swob's ``document_iters_to_multipart_byteranges`` does; every part's
+    file is closed when it is read to its end or by ``close()`` (the
+    server's, also before it is read)."""
+
+    def __init__(self, parts, size, content_type, boundary):
+        self.parts = parts
+        self.size = size
+        self.content_type = content_type
+        self.boundary = boundary
+
+    def length(self):
+        """The body's length, as swob declares it before sending it."""
+        framing = sum(len(self._header(span)) + 2 for span, _ in self.parts)
+        data = sum(end - start for (start, end), _ in self.parts)
+        return framing + data + len(self.boundary) + 4
+
+    def __iter__(self):
+        try:
+            for span, chunks in self.parts:
+                yield self._header(span)
+                yield from chunks
+                yield b"\r\n"
+            yield b"--%s--" % self.boundary
+        finally:
+            self.close()
+
+    def close(self):
+        for _, chunks in self.parts:
+            chunks.close()
+
+    def _header(self, span):
+        return b"--%s\r\nContent-Type: %s\r\nContent-Range: bytes %d-%d/%d\r\n\r\n" % (
+            self.boundary,
+            self.content_type.encode(),
+            span[0],
+            span[1] - 1,
+            self.size,
+        )
 
 
 def _range_spec(value):

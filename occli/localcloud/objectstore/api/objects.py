@@ -1,12 +1,14 @@
 """``/v1/AUTH_<project>/<container>/<object>``: HEAD/GET (streamed from the
-object's file, a ``Range`` of it, ``If-*`` conditions as swob answers them; a
-temp URL may sign it), PUT (streamed to a file, then the metadata row; Etag
+object's file, the ``Range`` of it, several as ``multipart/byteranges``,
+``If-*`` conditions as swob answers them; ``X-Delete-At``; a temp URL may
+sign it), PUT (streamed to a file, then the metadata row; Etag
 and quota checks), COPY and PUT with ``X-Copy-From`` (the copy
 middleware's, file to file within the account), POST (its metadata
 replaced, as in Swift) and DELETE. PUT, COPY and DELETE are ``mode=None``
 routes: the body streams with no transaction open, and each opens its own
 short ones. The rules are in :mod:`occli.localcloud.objectstore.objects`."""
 
+import secrets
 import urllib.parse
 
 from occli.localcloud import errors
@@ -65,25 +67,44 @@ def get_object(req):
         return Response(304, headers=headers, raw=b"", content_type=obj["content_type"])
     if status == 412:
         return _precondition_failed(headers)
-    status, start, length = 200, 0, obj["size"]
-    span = None if req.method == "HEAD" else common.byte_range(req.header("Range"), length)
-    if span == ():
-        headers["Content-Range"] = "bytes */%d" % obj["size"]
+    size = obj["size"]
+    spans = None if req.method == "HEAD" else common.byte_ranges(req.header("Range"), size)
+    if spans == []:
+        headers["Content-Range"] = "bytes */%d" % size
         page = common.html_page(416, "The Range requested is not available.")
         return Response(416, headers=headers, raw=page, content_type="text/html; charset=UTF-8")
-    if span:
-        status, start, length = 206, span[0], span[1] - span[0]
-        headers["Content-Range"] = "bytes %d-%d/%d" % (span[0], span[1] - 1, obj["size"])
     # opened in this read transaction: a replace or delete committed
     # meanwhile unlinks the path, not the open file
     files = req.cloud.objectstore.files
-    body = () if req.method == "HEAD" else files.reader(obj["file"], start, length)
+    if spans and len(spans) > 1:
+        return _byteranges(req, obj, spans, headers)
+    status, (start, end) = (206, spans[0]) if spans else (200, (0, size))
+    if spans:
+        headers["Content-Range"] = "bytes %d-%d/%d" % (start, end - 1, size)
+    body = () if req.method == "HEAD" else files.reader(obj["file"], start, end - start)
     return Response(
         status,
         headers=headers,
         stream=body,
-        length=length,
+        length=end - start,
         content_type=obj["content_type"],
+    )
+
+
+def _byteranges(req, obj, spans, headers):
+    """swob's 206 of several ranges: a ``multipart/byteranges`` body, one
+    part per range (each with the object's type and its Content-Range),
+    streamed from the object's file (one handle per part, opened now)."""
+    boundary = b"%.32x" % secrets.randbits(128)
+    files, size, content_type = req.cloud.objectstore.files, obj["size"], obj["content_type"]
+    parts = [(span, files.reader(obj["file"], span[0], span[1] - span[0])) for span in spans]
+    body = common.ByteRanges(parts, size, content_type, boundary)
+    return Response(
+        206,
+        headers=headers,
+        stream=body,
+        length=body.length(),
+        content_type="multipart/byteranges;boundary=%s" % boundary.decode(),
     )
 
 
