@@ -13,6 +13,7 @@ images.
 * :mod:`.patch` — ``PATCH``'s JSON-patch changes, parsed and applied;
 * :mod:`.data` — the image files under ``<data_dir>/images`` and an
   upload's status changes;
+* :mod:`.members` — a shared image's members and their status;
 * :mod:`.migrations` — the ``images`` table (store component ``image``).
 
 Other services use :func:`.images.get_visible_image` (an image for a

@@ -12,7 +12,7 @@ from occli.localcloud.image import images as image_rules
 # visibility → which callers see the demo project's image
 SEES = {
     "private": {"owner", "admin"},
-    # no image members in the local Glance yet: the owner's (and admins')
+    # the owner's and admins' ("other" is no member: test_image_members.py)
     "shared": {"owner", "admin"},
     "public": {"owner", "admin", "other"},
     "community": {"owner", "admin", "other"},
