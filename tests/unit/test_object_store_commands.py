@@ -400,3 +400,60 @@ def test_api_errors_are_one_line_with_status_and_request_id(cli, mock_cloud):
     assert code == 1
     assert err.strip().endswith("(HTTP 404) (Request-ID: tx-404)")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_listing_a_missing_container_is_one_line(cli, mock_cloud):
+    mock_cloud.mock.get(
+        SWIFT + "/gone",
+        status_code=404,
+        text="<html><h1>Not Found</h1><p>The resource could not be found.</p></html>",
+        headers={"X-Openstack-Request-Id": "tx-gone"},
+    )
+    code, out, err = cli("object", "list", "gone")
+    assert code == 1
+    assert err == ("Not Found The resource could not be found. (HTTP 404) (Request-ID: tx-gone)\n")
+
+
+class _Terminal:
+    """A stderr that says it is a terminal."""
+
+    def __init__(self):
+        self.text = ""
+
+    def isatty(self):
+        return True
+
+    def write(self, text):
+        self.text += text
+
+    def flush(self):
+        pass
+
+
+def test_progress_is_drawn_on_a_terminal_only(mock_cloud, cli, tmp_path):
+    import io
+
+    from occli import shell
+
+    def put(request, context):
+        context.headers["Etag"] = hashlib.md5(_consume(request.body)).hexdigest()
+        return b""
+
+    mock_cloud.mock.put(SWIFT + "/c/o", status_code=201, content=put)
+    mock_cloud.mock.get(
+        SWIFT + "/c/o", content=DATA, headers={"Etag": MD5, "Content-Length": str(len(DATA))}
+    )
+    source = tmp_path / "o"
+    source.write_bytes(DATA)
+    for argv, label in (
+        (["object", "create", "--name", "o", "c", str(source)], "Uploading o"),
+        (["object", "save", "--file", str(tmp_path / "copy"), "c", "o"], "Downloading o"),
+    ):
+        app = shell.OcCLI()
+        app.stdout, app.stderr = io.StringIO(), _Terminal()
+        assert app.run(argv) == 0
+        drawn = app.stderr.text.split("\r")[1:]
+        assert len(drawn) >= 3, app.stderr.text
+        assert drawn[-1].startswith("%s: 100%% (0.1 MiB of 0.1 MiB)" % label)
+        assert app.stderr.text.endswith("\n")
+    assert (tmp_path / "copy").read_bytes() == DATA
