@@ -164,6 +164,85 @@ def anything(attr, value):
     return value
 
 
+# neutron's max_allowed_address_pair (neutron/conf/extensions/allowedaddresspairs.py)
+MAX_ADDRESS_PAIRS = 10
+_MULTICAST = {4: ipaddress.ip_network("224.0.0.0/4"), 6: ipaddress.ip_network("ff00::/8")}
+
+
+def _pair_address(value):
+    """``validate_subnet``/``validate_ip_address`` and their multicast
+    checks on a pair's ``ip_address``: None, else why it is refused."""
+    if not isinstance(value, str):
+        return "'%s' is not a valid IP address" % (value,)
+    if "/" in value:
+        try:
+            net = ipaddress.ip_interface(value)
+        except ValueError:
+            return "'%s' is not a valid IP subnet" % value
+        if net.version == 4 and str(net) != value:
+            return "'%s' is not a valid IP subnet" % value
+        network = net.network
+        if network != ipaddress.ip_network("0.0.0.0/0") and network.overlaps(
+            _MULTICAST[net.version]
+        ):
+            return "Subnet %s overlaps with multicast range %s, which is not supported." % (
+                value,
+                _MULTICAST[net.version],
+            )
+        return None
+    try:
+        address = ipaddress.ip_address(value)
+    except ValueError:
+        return "'%s' is not a valid IP address" % value
+    if address.is_multicast:
+        return "IP %s is a multicast address, which is not supported." % value
+    return None
+
+
+def allowed_address_pairs(attr, value):
+    """neutron-lib's ``_validate_allowed_address_pairs`` (after
+    ``convert_none_to_empty_list``), with its exceptions' types and texts."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise bad_request("Allowed address pairs must be a list.")
+    if len(value) > MAX_ADDRESS_PAIRS:
+        raise errors.BadRequest(
+            "The number of allowed address pair exceeds the maximum %d." % MAX_ADDRESS_PAIRS,
+            type="AllowedAddressPairExhausted",
+        )
+    seen = set()
+    for pair in value:
+        if not isinstance(pair, dict):
+            raise _invalid(attr, "'%s' is not a dictionary" % (pair,))
+        mac = pair.get("mac_address")
+        if "mac_address" in pair and (not isinstance(mac, str) or not _MAC.match(mac)):
+            raise bad_request("'%s' is not a valid MAC address" % (mac,))
+        if "ip_address" not in pair:
+            raise errors.BadRequest(
+                "AllowedAddressPair must contain ip_address", type="AllowedAddressPairsMissingIP"
+            )
+        key = (mac, str(pair["ip_address"]))
+        if key in seen:
+            raise errors.BadRequest(
+                "Request contains duplicate address pair: mac_address %s ip_address %s."
+                % (mac, pair["ip_address"]),
+                type="DuplicateAddressPairInRequest",
+            )
+        seen.add(key)
+        unknown = set(pair) - {"mac_address", "ip_address"}
+        if unknown:
+            raise bad_request("Unrecognized attribute(s) '%s'" % ", ".join(sorted(unknown)))
+        problem = _pair_address(pair["ip_address"])
+        if problem:
+            raise bad_request(problem)
+        if mac is not None and int(mac.split(":")[0], 16) & 1:
+            raise bad_request(
+                "MAC address %s is a multicast address, which is not supported." % mac
+            )
+    return value
+
+
 def _keys_text(keys):
     # a Python set as neutron-lib prints it (sorted: one text every run)
     return "{%s}" % ", ".join(repr(k) for k in sorted(keys))

@@ -246,6 +246,18 @@ SUBNET_POOLS = [
     """
 ]
 
+# a port's allowed address pairs (the allowed-address-pairs extension)
+ADDRESS_PAIRS = [
+    """
+    CREATE TABLE network_port_address_pairs (
+        port_id TEXT NOT NULL REFERENCES network_ports (id) ON DELETE CASCADE,
+        mac_address TEXT NOT NULL,
+        ip_address TEXT NOT NULL,
+        PRIMARY KEY (port_id, mac_address, ip_address)
+    );
+    """
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("network.core", CORE),
@@ -255,4 +267,5 @@ COMPONENTS = (
     ("network.routers", ROUTERS),
     ("network.tags", TAGS),
     ("network.subnetpools", SUBNET_POOLS),
+    ("network.address_pairs", ADDRESS_PAIRS),
 )

@@ -71,6 +71,7 @@ SPEC = {
     "security_groups": attrs.Attr(attrs.list_of(attrs.uuid), default=None),
     "port_security_enabled": attrs.Attr(attrs.boolean, default=True),
     "binding:host_id": attrs.Attr(attrs.string(), default=""),
+    "allowed_address_pairs": attrs.Attr(attrs.allowed_address_pairs, default=None),
     # ports alone take tags on create (tagging.py's TAG_ATTRIBUTE_MAP_PORTS)
     "tags": attrs.Attr(tags.attribute, put=False, default=list),
 }
@@ -119,9 +120,24 @@ def group_ids(db: sqlite3.Connection, port_id: str) -> list[str]:
     ]
 
 
-def view(db, port, admin=False, ips=None, groups=None):
-    """The port's body; ``ips``/``groups``: its fixed IPs and security
-    group ids when already read (a listing reads every port's at once)."""
+def address_pairs(db: sqlite3.Connection, port_id: str | None = None) -> dict[str, list]:
+    """``{port id: its allowed address pairs}`` of one port, or of all."""
+    found: dict[str, list[dict[str, str]]] = {}
+    for r in db.execute(
+        "SELECT port_id, mac_address, ip_address FROM network_port_address_pairs"
+        " WHERE ? IS NULL OR port_id = ? ORDER BY rowid",
+        (port_id, port_id),
+    ):
+        found.setdefault(r[0], []).append({"mac_address": r[1], "ip_address": r[2]})
+    return found
+
+
+def view(db, port, admin=False, ips=None, groups=None, pairs=None):
+    """The port's body; ``ips``/``groups``/``pairs``: its fixed IPs,
+    security group ids and allowed address pairs when already read (a
+    listing reads every port's at once)."""
+    if pairs is None:
+        pairs = address_pairs(db, port["id"]).get(port["id"], [])
     body = common.standard(
         port,
         {
@@ -135,7 +151,7 @@ def view(db, port, admin=False, ips=None, groups=None):
             "fixed_ips": fixed_ips(db, port["id"]) if ips is None else ips,
             "security_groups": group_ids(db, port["id"]) if groups is None else groups,
             "port_security_enabled": bool(port["port_security_enabled"]),
-            "allowed_address_pairs": [],
+            "allowed_address_pairs": pairs,
             "extra_dhcp_opts": [],
             "ip_allocation": "immediate",
             "binding:vnic_type": "normal",
@@ -163,8 +179,16 @@ def listing(db, context):
         "SELECT port_id, security_group_id FROM network_port_security_groups ORDER BY rowid"
     ):
         groups.setdefault(r["port_id"], []).append(r["security_group_id"])
+    pairs = address_pairs(db)
     return [
-        view(db, r, context.is_admin, ips.get(r["id"], []), groups.get(r["id"], []))
+        view(
+            db,
+            r,
+            context.is_admin,
+            ips.get(r["id"], []),
+            groups.get(r["id"], []),
+            pairs.get(r["id"], []),
+        )
         for r in db.execute("SELECT * FROM network_ports ORDER BY seq")
         if visible(context, r, owners.get(r["network_id"]))
     ]
@@ -267,6 +291,7 @@ _ENFORCED = (
     "fixed_ips",
     "device_id",
     "device_owner",
+    "allowed_address_pairs",
     "binding:host_id",
     "port_security_enabled",
 )
@@ -292,6 +317,9 @@ def _rules(context, network, project):
         "create_port:device_id": member,
         "create_port:binding:host_id": False,
         "create_port:port_security_enabled": owner,
+        "create_port:allowed_address_pairs": owner,
+        "create_port:allowed_address_pairs:mac_address": owner,
+        "create_port:allowed_address_pairs:ip_address": owner,
         "update_port": member,
         "update_port:fixed_ips": owner,
         "update_port:fixed_ips:ip_address": owner,
@@ -299,6 +327,9 @@ def _rules(context, network, project):
         "update_port:device_id": member,
         "update_port:binding:host_id": False,
         "update_port:port_security_enabled": owner,
+        "update_port:allowed_address_pairs": owner,
+        "update_port:allowed_address_pairs:mac_address": owner,
+        "update_port:allowed_address_pairs:ip_address": owner,
         # ``not rule:network_device``, else the network's owner
         "network_device": owner,
     }
@@ -333,8 +364,8 @@ def enforce(
         else:
             ok = rules.get(name, False)
         attr_rule = "rule:" + name
-        if attr == "fixed_ips":
-            keys = [key for item in value for key in item]
+        if isinstance(value, list):  # fixed_ips, allowed_address_pairs
+            keys = [key for item in value if isinstance(item, dict) for key in item]
             if keys:
                 ok = ok and all(rules.get("%s:%s" % (name, key), False) for key in keys)
                 attr_rule = "(%s and (%s))" % (
@@ -353,9 +384,44 @@ def create(db, context, body):
     network = networks.get(db, context, values["network_id"])
     given = {key: values[key] for key in body["port"] if key in values}
     enforce(context, "create_port", network, project, given)
+    pairs = values["allowed_address_pairs"]
+    if pairs and not values["port_security_enabled"]:
+        raise _pairs_need_port_security()
     port_id = insert(db, context, network, project, values)
     tags.store(db, "ports", port_id, values["tags"])
+    if pairs:
+        _set_address_pairs(db, port_id, pairs)
     return show(db, context, port_id)
+
+
+def _pairs_need_port_security():
+    return errors.Conflict(
+        "Port Security must be enabled in order to have allowed address pairs on a port.",
+        type="AddressPairAndPortSecurityRequired",
+    )
+
+
+def _set_address_pairs(db, port_id, pairs):
+    """A port's allowed address pairs become ``pairs`` (neutron's
+    ``_process_create_allowed_address_pairs``): a pair without a MAC takes
+    the port's; the texts are kept as given; a pair repeated once the MAC
+    is filled in is neutron's 400."""
+    mac = row(db, port_id)["mac_address"]
+    db.execute("DELETE FROM network_port_address_pairs WHERE port_id = ?", (port_id,))
+    for pair in pairs:
+        pair_mac = pair.get("mac_address", mac)
+        try:
+            db.execute(
+                "INSERT INTO network_port_address_pairs (port_id, mac_address, ip_address)"
+                " VALUES (?, ?, ?)",
+                (port_id, pair_mac, pair["ip_address"]),
+            )
+        except sqlite3.IntegrityError:
+            raise errors.BadRequest(
+                "Request contains duplicate address pair: mac_address %s ip_address %s."
+                % (pair_mac, pair["ip_address"]),
+                type="DuplicateAddressPairInRequest",
+            ) from None
 
 
 def insert(
@@ -427,7 +493,16 @@ def update(db, context, port_id, body):
     port = get(db, context, port_id)
     network = networks.existing(db, port["network_id"])
     enforce(context, "update_port", network, port["project_id"], values)
+    # neutron's _portsec_ext_port_update_processing: no pairs without port security
+    secured = values.get("port_security_enabled", bool(port["port_security_enabled"]))
+    if not secured:
+        if values.get("allowed_address_pairs"):
+            raise _pairs_need_port_security()
+        if "allowed_address_pairs" not in values and address_pairs(db, port_id):
+            raise _pairs_need_port_security()
     apply_update(db, context, port, values)
+    if "allowed_address_pairs" in values:
+        _set_address_pairs(db, port_id, values["allowed_address_pairs"])
     return show(db, context, port_id)
 
 
