@@ -76,5 +76,72 @@ TASKS = [
     """,
 ]
 
+# Glance's metadata definitions (issue 20, glance/db/sqlalchemy/models_metadef.py;
+# an item's namespace is its namespace's row id)
+METADEFS = [
+    """
+    CREATE TABLE metadef_namespaces (
+        id INTEGER PRIMARY KEY,
+        namespace TEXT NOT NULL UNIQUE,
+        display_name TEXT,
+        description TEXT,
+        visibility TEXT,
+        protected INTEGER NOT NULL DEFAULT 0,
+        owner TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE metadef_resource_types (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        protected INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE metadef_associations (
+        namespace_id INTEGER NOT NULL,
+        resource_type_id INTEGER NOT NULL,
+        prefix TEXT,
+        properties_target TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (namespace_id, resource_type_id)
+    );
+    CREATE TABLE metadef_objects (
+        id INTEGER PRIMARY KEY,
+        namespace_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        description TEXT,
+        required TEXT NOT NULL DEFAULT '[]',
+        json_schema TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (namespace_id, name)
+    );
+    CREATE TABLE metadef_properties (
+        id INTEGER PRIMARY KEY,
+        namespace_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        json_schema TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (namespace_id, name)
+    );
+    CREATE TABLE metadef_tags (
+        id INTEGER PRIMARY KEY,
+        namespace_id INTEGER NOT NULL,
+        name TEXT NOT NULL COLLATE NOCASE,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (namespace_id, name)
+    );
+    """,
+]
+
 # (store component, steps), applied in this order by the cloud
-COMPONENTS = (("image", IMAGE), ("image_members", IMAGE_MEMBERS), ("image_tasks", TASKS))
+COMPONENTS = (
+    ("image", IMAGE),
+    ("image_members", IMAGE_MEMBERS),
+    ("image_tasks", TASKS),
+    ("image_metadefs", METADEFS),
+)

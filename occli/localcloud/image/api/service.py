@@ -13,17 +13,19 @@ from occli.localcloud.app import Service
 from occli.localcloud.image import data
 from occli.localcloud.image import images as image_rules
 from occli.localcloud.image import imports as import_rules
+from occli.localcloud.image import metadefs as metadef_rules
 from occli.localcloud.image import migrations
 from occli.localcloud.image.api import image_data
 from occli.localcloud.image.api import images
 from occli.localcloud.image.api import imports
 from occli.localcloud.image.api import members
+from occli.localcloud.image.api import metadefs
 from occli.localcloud.image.api import schemas
 from occli.localcloud.image.api import tasks
 from occli.localcloud.image.api import versions
 
 # The API modules, each with register(service), in route order.
-RESOURCES = (versions, images, image_data, schemas, members, imports, tasks)
+RESOURCES = (versions, images, image_data, schemas, members, imports, tasks, metadefs)
 
 
 class ImageService(Service):
@@ -72,6 +74,7 @@ class ImageService(Service):
         if self.cloud.identity is not None:
             owner = self.cloud.identity.project_id(db, "admin")
         image_rules.seed(db, owner)
+        metadef_rules.seed(db)
 
     def error_body(self, status, message, extra):
         """Glance errors are webob's plain-text pages."""
