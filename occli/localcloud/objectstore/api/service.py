@@ -41,7 +41,7 @@ _HTML_ERRORS = {
     409: "There was a conflict when trying to complete your request.",
     411: "Length Required",
     412: "A precondition for this request was not met.",
-    422: "The Etag you supplied does not match the object's Etag.",
+    422: "Unable to process the contained instructions",
     499: "The client was disconnected during request.",
 }
 
