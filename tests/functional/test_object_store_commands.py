@@ -70,6 +70,14 @@ def test_save_to_stdout_writes_the_bytes(occli, container, tmp_path):
     )
 
 
+def test_swift_guesses_the_content_type_from_the_name(occli, container, tmp_path):
+    source = tmp_path / "cat.jpg"
+    source.write_bytes(b"\xff\xd8\xff")
+    _upload(occli, container, source, "--name", "cat.jpg")
+    shown = as_json(occli("object", "show", container, "cat.jpg", "-f", "json"))
+    assert shown["content-type"] == "image/jpeg"
+
+
 def test_listings_page_with_markers_and_roll_up_at_a_delimiter(occli, container, tmp_path):
     source = tmp_path / "f"
     source.write_bytes(b"x")

@@ -157,6 +157,19 @@ def test_object_create_streams_the_file_with_its_etag(cli, mock_cloud, tmp_path)
     assert received["type"] is not bytes  # streamed, not read into memory
     assert received["headers"]["ETag"] == MD5
     assert received["headers"]["Content-Length"] == str(len(DATA))
+    assert "Content-Type" not in received["headers"]  # Swift guesses it from the name
+
+
+def test_object_create_names_the_object_after_the_path_less_its_dot_parts(
+    cli, mock_cloud, tmp_path, monkeypatch
+):
+    mock_cloud.mock.put(SWIFT + "/c/sub/f.txt", status_code=201, headers={"Etag": MD5})
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "f.txt").write_bytes(DATA)
+    code, out, err = cli("object", "create", "c", "./sub/./f.txt", "-f", "json")
+    assert code == 0, err
+    assert json.loads(out) == [{"object": "sub/f.txt", "container": "c", "etag": MD5}]
 
 
 def test_object_create_refuses_an_etag_that_is_not_the_md5(cli, mock_cloud, tmp_path):
@@ -187,7 +200,7 @@ def test_object_create_reports_progress_per_chunk(client, mock_cloud, tmp_path):
     [
         (["--name", "x", "c", "a", "b"], 2, "using --name is not permitted"),
         (["c", "/no/such/file"], 2, "cannot read /no/such/file: No such file or directory"),
-        (["c", "d"], 2, "<filename>: cannot read d: Is a directory"),
+        (["c", "d"], 2, "<filename>: d is not a regular file."),
         (["c", "."], 2, "an object name is not empty and has no '.' or '..' part"),
         (["a/b", "f"], 2, "container: a container name is not empty, '.' or '..' and has no '/'"),
     ],

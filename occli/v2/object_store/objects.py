@@ -109,34 +109,36 @@ class ObjectMixin(swift.SwiftManager):
         progress: Callable[[int, int | None], object] | None = None,
     ) -> dict[str, Any]:
         """Upload the file ``path`` as object ``name`` (default: ``path``
-        as given, as OSC names it), streamed a chunk at a time with its
-        length and MD5 ``ETag`` (Swift refuses bytes that do not match
-        it: 422); the ETag answered is checked too. ``progress(sent,
-        size)`` is called after each chunk. OSC's ``object``, ``container``, ``etag``."""
-        name = path if name is None else name
-        swift.object_path(container, name)
+        as given, as OSC names it, less its ``.`` parts: ``./a`` is ``a``,
+        as the URL OSC sends reaches it), streamed a chunk at a time with its
+        length and MD5 ``ETag`` (Swift refuses bytes that do not match it:
+        422) and no content type (Swift guesses it from the name, as for
+        OSC); the ETag answered is checked too. ``progress(sent, size)``
+        is called after each chunk. OSC's ``object``, ``container`` and
+        ``etag``."""
+        import stat
+
+        if name is None:
+            name = "/".join(part for part in path.split("/") if part != ".")
+        url = swift.object_path(container, name)
         try:
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                raise exceptions.ValidationError(
+                    "{file}: %s is not a regular file." % path, params=("file",)
+                )
             data = open(path, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise exceptions.ValidationError(
                 "{file}: cannot read %s: %s" % (path, exc.strerror or exc), params=("file",)
             ) from None
         with data:
-            if not os.path.isfile(path):
-                raise exceptions.ValidationError(
-                    "{file}: %s is not a regular file." % path, params=("file",)
-                )
             size = os.fstat(data.fileno()).st_size
             md5 = file_md5(data)
             response = self._request(
                 "PUT",
-                swift.object_path(container, name),
+                url,
                 data=_Upload(data, size, progress),
-                headers={
-                    "Content-Type": "application/octet-stream",
-                    "Content-Length": str(size),
-                    "ETag": md5,
-                },
+                headers={"Content-Length": str(size), "ETag": md5},
                 connect_retries=0,  # a stream read once cannot be sent again
                 status_code_retries=0,
             )

@@ -31,7 +31,7 @@ def do_object_create(client, args):
 
     Each file is streamed a chunk at a time with its MD5 as the ETag (Swift
     refuses bytes that do not match it), with progress on a terminal; the
-    object is named after the file as given, or --name.
+    object is named after the file as given (less its ./ parts), or --name.
 
     Example: occli object create photos cat.jpg
     """
@@ -48,7 +48,7 @@ def do_object_create(client, args):
         try:
             results.append(
                 client.object_store.create_object(
-                    args.container, path, name=name, progress=progress
+                    args.container, path, name=args.name, progress=progress
                 )
             )
         finally:
