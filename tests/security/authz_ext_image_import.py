@@ -41,6 +41,7 @@ def rules():
     return {
         ("image", "GET", "/v2/info/import"): rule("any"),
         ("image", "GET", "/v2/info/stores"): rule("any"),
+        ("image", "GET", "/v2/info/usage"): rule("any"),
         ("image", "PUT", IMAGE + "/stage"): rule(
             "write",
             204,

@@ -1,5 +1,5 @@
 """Glance's interoperable image import over SQLite: the discovery answers
-(``/v2/info/import``, ``/v2/info/stores``), staging (``queued →
+(``/v2/info/import``, ``/v2/info/stores``, ``/v2/info/usage``), staging (``queued →
 uploading``) and the ``glance-direct`` import (``uploading → importing →
 active``), with Glance's checks and texts.
 
@@ -13,7 +13,8 @@ A staged image's ``file`` names its file under ``<data_dir>/staging``
 (:class:`StagingFiles`) until the import moves it among the image files.
 
 Read in glance 33: ``glance/api/v2/discovery.py`` (``get_image_import``,
-``get_stores``), ``glance/api/v2/image_data.py`` (``stage``,
+``get_stores``, ``get_usage``), ``glance/quota/keystone.py``
+(``get_usage``), ``glance/api/v2/image_data.py`` (``stage``,
 ``_unstage``), ``glance/api/v2/images.py`` (``import_image``,
 ``_validate_import_body``), ``glance/common/utils.py``
 (``get_stores_from_request``) and
@@ -79,6 +80,14 @@ def info_stores() -> dict[str, Any]:
             entry["default"] = "true"
         stores.append(entry)
     return {"stores": stores}
+
+
+def info_usage() -> dict[str, Any]:
+    """``GET /v2/info/usage``: Glance's project usage under Keystone's
+    unified limits, which it reports empty without them (``use_keystone_limits``
+    off, as here: :func:`occli.localcloud.image.data.check_quota` applies
+    ``user_storage_quota`` instead)."""
+    return {"usage": {}}
 
 
 def create_headers() -> dict[str, str]:

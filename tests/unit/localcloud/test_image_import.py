@@ -59,6 +59,9 @@ def test_discovery(client, tokens):
     stores = client.get("/image/v2/info/stores", token=tokens["demo"])
     assert stores.status == 200
     assert stores.json() == {"stores": [{"id": "file", "default": "true"}]}
+    # no Keystone unified limits: Glance reports no usage
+    usage = client.get("/image/v2/info/usage", token=tokens["demo"])
+    assert usage.status == 200 and usage.json() == {"usage": {}}
 
 
 def test_create_names_the_import_methods_and_stores(client, tokens):

@@ -1,5 +1,5 @@
-"""Glance's interoperable import: ``GET /v2/info/import`` and
-``/v2/info/stores``, ``PUT /v2/images/{id}/stage`` (streamed to a private
+"""Glance's interoperable import: ``GET /v2/info/import``,
+``/v2/info/stores`` and ``/v2/info/usage``, ``PUT /v2/images/{id}/stage`` (streamed to a private
 staging file, never whole in memory) and ``POST /v2/images/{id}/import``
 (``glance-direct``: the staged file moved among the image files, hashed,
 the image ``active``). Glance 33's ``glance/api/v2/discovery.py``,
@@ -23,6 +23,7 @@ LOG = logging.getLogger(__name__)
 def register(service):
     service.route("GET", "/v2/info/import", info_import)
     service.route("GET", "/v2/info/stores", info_stores)
+    service.route("GET", "/v2/info/usage", info_usage)
     # the body streams with no transaction open (as ``…/file``)
     service.route("PUT", "/v2/images/{image_id}/stage", stage, mode=None)
     # moving and hashing the staged file: short transactions of its own
@@ -35,6 +36,10 @@ def info_import(req):
 
 def info_stores(req):
     return Response(200, imports.info_stores())
+
+
+def info_usage(req):
+    return Response(200, imports.info_usage())
 
 
 def stage(req):
