@@ -406,7 +406,9 @@ def _set_address_pairs(db, port_id, pairs):
     ``_process_create_allowed_address_pairs``): a pair without a MAC takes
     the port's; the texts are kept as given; a pair repeated once the MAC
     is filled in is neutron's 400."""
-    mac = row(db, port_id)["mac_address"]
+    port = row(db, port_id)
+    assert port is not None  # just created or updated
+    mac = port["mac_address"]
     db.execute("DELETE FROM network_port_address_pairs WHERE port_id = ?", (port_id,))
     for pair in pairs:
         pair_mac = pair.get("mac_address", mac)

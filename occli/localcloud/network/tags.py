@@ -113,7 +113,7 @@ def attach(
         found.setdefault(r[0], []).append(r[1])
     for item in items:
         if "tags" in item:
-            item["tags"] = list(found.get(item.get("id"), []))
+            item["tags"] = list(found.get(item["id"], []))
     return items
 
 

@@ -61,7 +61,7 @@ def test_ports_from_the_sample_with_tags(neutron):
 
 
 def test_items_may_name_their_member(neutron):
-    body = {"subnets": []}
+    body: dict[str, list] = {"subnets": []}
     net = neutron.create("networks", "network", {"name": "b"})
     for cidr in ("10.5.1.0/24", "10.5.2.0/24"):
         body["subnets"].append(
