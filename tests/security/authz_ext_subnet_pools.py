@@ -1,12 +1,13 @@
-"""Authorization of the local Neutron's subnet pools, address scopes and
-availability zones (``/network/v2.0/subnetpools``, ``/address-scopes``,
-``/availability_zones``).
+"""Authorization of the local Neutron's subnet pools, address scopes,
+availability zones and extensions by alias (``/network/v2.0/subnetpools``,
+``/address-scopes``, ``/availability_zones``, ``/extensions/{alias}``).
 
 Neutron's defaults (``neutron/conf/policies/subnetpool.py``,
 ``address_scope.py``, ``availability_zone.py``): a project's readers read
 its pools and scopes, its members write them, admins everything; another
 project's private pool or scope is 404 (``SubnetPoolNotFound``,
-``AddressScopeNotFound``); any project-scoped token lists the zones.
+``AddressScopeNotFound``); any project-scoped token lists the zones and
+reads an extension.
 """
 
 _N = "/v2.0"
@@ -48,6 +49,7 @@ def rules():
 
     table = {}
     table.update(n("GET", "/availability_zones", "any"))
+    table.update(n("GET", "/extensions/{alias}", "any", params=lambda ids: {"alias": "router"}))
     resources = (
         ("subnetpools", "subnetpool", {"prefixes": ["10.201.0.0/16"]}),
         ("address-scopes", "address_scope", {"ip_version": 4}),

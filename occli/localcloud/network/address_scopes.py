@@ -136,3 +136,17 @@ def delete(db: sqlite3.Connection, context: Asker, address_scope_id: str) -> Non
             type="AddressScopeInUse",
         )
     db.execute("DELETE FROM network_address_scopes WHERE id = ?", (address_scope_id,))
+
+
+def of_network(db: sqlite3.Connection, network_id: str) -> dict[str, str | None]:
+    """A network's ``ipv4_address_scope``/``ipv6_address_scope``: the
+    scopes of the pools its subnets came from (``_extend_network_dict_address_scope``)."""
+    found: dict[str, str | None] = {"ipv4_address_scope": None, "ipv6_address_scope": None}
+    for row in db.execute(
+        "SELECT p.ip_version, p.address_scope_id FROM network_subnets s"
+        " JOIN network_subnetpools p ON p.id = s.subnetpool_id"
+        " WHERE s.network_id = ? AND p.address_scope_id IS NOT NULL",
+        (network_id,),
+    ):
+        found["ipv%d_address_scope" % row["ip_version"]] = row["address_scope_id"]
+    return found

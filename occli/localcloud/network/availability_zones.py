@@ -9,14 +9,18 @@ Nova's one zone, so it lists ``nova`` for both, ``available``
 (``neutron/db/agents_db.py``: ``get_availability_zones``).
 """
 
+import json
 from typing import Any
 
 from occli.localcloud import errors
 from occli.localcloud.common import Asker
+from occli.localcloud.network import attributes as attrs
 
 ZONE = "nova"
 RESOURCES = ("network", "router")
 ATTRIBUTES = ("name", "resource", "state")
+# neutron_lib.db.constants.AZ_HINTS_DB_LEN: the hints' JSON text at most
+HINTS_MAX_LEN = 255
 
 
 def not_found(name: str) -> errors.NotFound:
@@ -31,9 +35,25 @@ def listing(db: object, context: Asker) -> list[dict[str, Any]]:
     return [{"name": ZONE, "resource": kind, "state": "available"} for kind in RESOURCES]
 
 
-def check_hints(hints: list[str]) -> list[str]:
-    """``validate_availability_zones``: each hint a zone of networks."""
-    for hint in hints:
+def hints(attr: str, value: object) -> list[str]:
+    """``type:availability_zone_hint_list``: unique strings whose JSON
+    fits neutron's column."""
+    checked = attrs.list_of(attrs.string())(attr, value)
+    duplicates = sorted({h for h in checked if checked.count(h) > 1})
+    if duplicates:
+        raise attrs.bad_request(
+            "Invalid input for %s. Reason: Duplicate items in the list: '%s'."
+            % (attr, ", ".join(duplicates))
+        )
+    if len(json.dumps(checked)) > HINTS_MAX_LEN:
+        raise attrs.invalid_input("Too many availability_zone_hints specified")
+    return checked
+
+
+def check_hints(found: list[str]) -> list[str]:
+    """``validate_availability_zones``: each hint a zone of the resource
+    (``AvailabilityZoneNotFound``, 404)."""
+    for hint in found:
         if hint != ZONE:
             raise not_found(hint)
-    return hints
+    return found

@@ -258,6 +258,13 @@ ADDRESS_PAIRS = [
     """
 ]
 
+# a network's availability zone hints (network_availability_zone), as JSON
+ZONES = [
+    """
+    ALTER TABLE network_networks ADD COLUMN availability_zone_hints TEXT NOT NULL DEFAULT '[]';
+    """
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("network.core", CORE),
@@ -268,4 +275,5 @@ COMPONENTS = (
     ("network.tags", TAGS),
     ("network.subnetpools", SUBNET_POOLS),
     ("network.address_pairs", ADDRESS_PAIRS),
+    ("network.zones", ZONES),
 )

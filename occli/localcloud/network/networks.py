@@ -1,13 +1,16 @@
 """Networks: who sees which (own, shared, external), create/update/delete
 with neutron's policy on ``shared`` and ``router:external``."""
 
+import json
 import sqlite3
 from typing import Any
 
 from occli.localcloud import common as clock
 from occli.localcloud import errors
 from occli.localcloud.common import Asker
+from occli.localcloud.network import address_scopes
 from occli.localcloud.network import attributes as attrs
+from occli.localcloud.network import availability_zones
 from occli.localcloud.network import common
 from occli.localcloud.network import quotas
 
@@ -59,7 +62,7 @@ SPEC = {
     "router:external": attrs.Attr(attrs.boolean, default=False),
     "mtu": attrs.Attr(attrs.integer(68, 9000), default=1500),
     "port_security_enabled": attrs.Attr(attrs.boolean, default=True),
-    "availability_zone_hints": attrs.Attr(attrs.list_of(attrs.string()), put=False, default=list),
+    "availability_zone_hints": attrs.Attr(availability_zones.hints, put=False, default=list),
     # set through /tags only (tagging.py: allow_post, allow_put False)
     "tags": attrs.Attr(attrs.anything, post=False, put=False),
 }
@@ -115,15 +118,14 @@ def view(
             "router:external": bool(network["external"]),
             "mtu": network["mtu"],
             "subnets": subnet_ids,
-            "availability_zone_hints": [],
+            "availability_zone_hints": json.loads(network["availability_zone_hints"]),
             "availability_zones": ["nova"],
-            "ipv4_address_scope": None,
-            "ipv6_address_scope": None,
             "l2_adjacency": True,
             "port_security_enabled": True,
         },
     )
     body["is_default"] = bool(network["is_default"])
+    body.update(address_scopes.of_network(db, network["id"]))
     return body
 
 
@@ -174,6 +176,7 @@ def create(db, context, body):
     for attr in ("shared", "router:external"):
         if values[attr] and not context.is_admin:
             raise common.policy_denied("(rule:create_network and rule:create_network:%s)" % attr)
+    availability_zones.check_hints(values["availability_zone_hints"])
     quotas.check(db, project, "network")
     network_id = insert(
         db,
@@ -184,6 +187,10 @@ def create(db, context, body):
         description=values["description"],
         admin_state_up=values["admin_state_up"],
         mtu=values["mtu"],
+    )
+    db.execute(
+        "UPDATE network_networks SET availability_zone_hints = ? WHERE id = ?",
+        (json.dumps(values["availability_zone_hints"]), network_id),
     )
     return show(db, context, network_id)
 

@@ -165,3 +165,19 @@ def test_another_projects_scope(neutron):
         "Illegal subnetpool update : subnetpool %s cannot be updated when associated with "
         "shared address scope %s." % (pool["id"], shared["id"]),
     )
+
+
+def test_a_network_shows_the_scope_of_its_pools(neutron):
+    scope = _scope(neutron)
+    six = _scope(neutron, name="six", ip_version=6)
+    pool = _pool(neutron, address_scope_id=scope["id"], default_prefixlen=24)
+    pool6 = _pool(neutron, name="pool6", prefixes=["fd00::/48"], address_scope_id=six["id"])
+    network = neutron.create("networks", "network", {"name": "scoped"})
+    assert (network["ipv4_address_scope"], network["ipv6_address_scope"]) == (None, None)
+    for pool_id, version in ((pool["id"], 4), (pool6["id"], 6)):
+        body = {"network_id": network["id"], "ip_version": version, "subnetpool_id": pool_id}
+        assert neutron.post("/subnets", {"subnet": body}).status == 201
+    shown = neutron.get("/networks/%s" % network["id"]).json()["network"]
+    assert (shown["ipv4_address_scope"], shown["ipv6_address_scope"]) == (scope["id"], six["id"])
+    listed = neutron.get("/networks?name=scoped").json()["networks"]
+    assert listed[0]["ipv4_address_scope"] == scope["id"]
