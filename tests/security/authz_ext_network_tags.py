@@ -32,7 +32,7 @@ def _tag_newest(resource, table):
                 "SELECT id FROM %s WHERE project_id = ? ORDER BY seq DESC LIMIT 1" % table,
                 (world.projects["A"],),
             ).fetchone()
-            tags.store(db, resource, newest, [TAG])
+            tags.add(db, resource, newest, [TAG])
         return "tagged"
 
     return factory

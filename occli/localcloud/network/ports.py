@@ -388,7 +388,7 @@ def create(db, context, body):
     if pairs and not values["port_security_enabled"]:
         raise _pairs_need_port_security()
     port_id = insert(db, context, network, project, values)
-    tags.store(db, "ports", port_id, values["tags"])
+    tags.add(db, "ports", port_id, values["tags"])
     if pairs:
         _set_address_pairs(db, port_id, pairs)
     return show(db, context, port_id)

@@ -124,12 +124,6 @@ def _add(db: sqlite3.Connection, resource: str, resource_id: str, tags: Iterable
     )
 
 
-def store(db: sqlite3.Connection, resource: str, resource_id: str, tags: list[str]) -> None:
-    """Set a new resource's tags (a port created with ``tags``)."""
-    _check_limit(resource, tags)
-    _add(db, resource, resource_id, tags)
-
-
 def replace(db: sqlite3.Connection, resource: str, resource_id: str, tags: list[str]) -> None:
     """``PUT …/tags``: the resource's tags become exactly ``tags``."""
     _check_limit(resource, tags)
@@ -140,9 +134,9 @@ def replace(db: sqlite3.Connection, resource: str, resource_id: str, tags: list[
 
 
 def add(db: sqlite3.Connection, resource: str, resource_id: str, tags: list[str]) -> None:
-    """``POST …/tags`` (tag-creation): ``tags`` added to the resource's
-    (idempotent); the request's tags alone count against the limit, as
-    neutron's ``create`` checks them."""
+    """``POST …/tags`` (tag-creation), a port created with ``tags``: ``tags``
+    added to the resource's (idempotent); the request's tags alone count
+    against the limit, as neutron's ``create`` checks them."""
     _check_limit(resource, tags)
     _add(db, resource, resource_id, tags)
 

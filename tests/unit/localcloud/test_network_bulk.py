@@ -140,3 +140,24 @@ def test_bad_bulk_bodies(neutron, body, message):
     assert result.status == 400
     assert error(result) == ("HTTPBadRequest", message)
     assert _count(neutron, "networks") == before
+
+
+def test_security_group_rules_from_the_sample(neutron):
+    group = neutron.create("security-groups", "security_group", {"name": "web"})
+    items = sample("security-groups", "security-group-rule-bulk-create-request.json")
+    rules = []
+    for item in items["security_group_rules"]:
+        item = {k: v for k, v in item.items() if k != "remote_address_group_id"}
+        rules.append(dict(item, security_group_id=group["id"], remote_group_id=group["id"]))
+    result = neutron.post("/security-group-rules", {"security_group_rules": rules})
+    assert result.status == 201, result.body
+    created = result.json()["security_group_rules"]
+    assert [(r["port_range_min"], r["port_range_max"]) for r in created] == [(80, 80), (443, 443)]
+    expected = sample("security-groups", "security-group-rule-bulk-create-response.json")
+    # the sample predates remote_address_group_id in the view; tags are shown here
+    assert set(created[0]) <= set(expected["security_group_rules"][0]) | {
+        "tags",
+        "remote_address_group_id",
+    }
+    shown = neutron.get("/security-groups/" + group["id"]).json()["security_group"]
+    assert {r["id"] for r in created} <= {r["id"] for r in shown["security_group_rules"]}
