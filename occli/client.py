@@ -57,6 +57,10 @@ if TYPE_CHECKING:
     from occli.v2.identity.identity import UserManager
     from occli.v2.image.images import ImageManager
     from occli.v2.image.members import ImageMemberManager
+    from occli.v2.image.metadefs import MetadefNamespaceManager
+    from occli.v2.image.metadefs import MetadefResourceTypeManager
+    from occli.v2.image.metadefs import TaskManager
+    from occli.v2.network.address_scopes import AddressScopeManager
     from occli.v2.network.extensions import NetworkExtensionManager
     from occli.v2.network.floating_ips import FloatingIPManager
     from occli.v2.network.network_quotas import NetworkQuotaManager
@@ -66,6 +70,7 @@ if TYPE_CHECKING:
     from occli.v2.network.routers import RouterManager
     from occli.v2.network.security_groups import SecurityGroupManager
     from occli.v2.network.security_groups import SecurityGroupRuleManager
+    from occli.v2.network.subnet_pools import SubnetPoolManager
     from occli.v2.object_store.object_store import ObjectStoreManager
     from occli.v2.orchestration.resource_types import BuildInfoManager
     from occli.v2.orchestration.resource_types import ResourceTypeManager
@@ -139,6 +144,15 @@ class Client:
     image_members: "BuiltinManager[ImageMemberManager]" = BuiltinManager(
         "occli.v2.image.members:ImageMemberManager"
     )
+    image_tasks: "BuiltinManager[TaskManager]" = BuiltinManager(
+        "occli.v2.image.metadefs:TaskManager"
+    )
+    metadef_namespaces: "BuiltinManager[MetadefNamespaceManager]" = BuiltinManager(
+        "occli.v2.image.metadefs:MetadefNamespaceManager"
+    )
+    metadef_resource_types: "BuiltinManager[MetadefResourceTypeManager]" = BuiltinManager(
+        "occli.v2.image.metadefs:MetadefResourceTypeManager"
+    )
     keypairs: "BuiltinManager[KeypairManager]" = BuiltinManager(
         "occli.v2.compute.keypairs:KeypairManager"
     )
@@ -175,6 +189,12 @@ class Client:
     )
     network_extensions: "BuiltinManager[NetworkExtensionManager]" = BuiltinManager(
         "occli.v2.network.extensions:NetworkExtensionManager"
+    )
+    subnet_pools: "BuiltinManager[SubnetPoolManager]" = BuiltinManager(
+        "occli.v2.network.subnet_pools:SubnetPoolManager"
+    )
+    address_scopes: "BuiltinManager[AddressScopeManager]" = BuiltinManager(
+        "occli.v2.network.address_scopes:AddressScopeManager"
     )
     aggregates: "BuiltinManager[AggregateManager]" = BuiltinManager(
         "occli.v2.compute.aggregates:AggregateManager"
