@@ -161,3 +161,38 @@ def test_subnet_host_routes_set_and_unset(occli):
     finally:
         ok(occli("subnet", "delete", subnet["id"]))
         ok(occli("network", "delete", net["id"]))
+
+
+def test_port_allowed_addresses_set_and_unset(occli):
+    # Neutron lets the network's owner give allowed address pairs
+    net = as_json(occli("network", "create", unique("anet"), "-f", "json"))
+    subnet = as_json(
+        occli("subnet", "create", unique("asub"), "--network", net["id"],
+              "--subnet-range", "10.0.0.0/24", "-f", "json")
+    )  # fmt: skip
+    port = as_json(
+        occli("port", "create", unique("aport"), "--network", net["id"],
+              "--allowed-address", "ip-address=10.0.0.201", "-f", "json")
+    )  # fmt: skip
+    try:
+        pairs = port["allowed_address_pairs"]
+        assert [p["ip_address"] for p in pairs] == ["10.0.0.201"]
+        assert pairs[0]["mac_address"] == port["mac_address"]  # Neutron fills in the port's
+        ok(occli("port", "set", port["id"], "--allowed-address",
+                 "ip-address=10.0.0.0/28,mac-address=fa:16:3e:00:00:07"))  # fmt: skip
+        shown = as_json(occli("port", "show", port["id"], "-f", "json"))
+        assert sorted(p["ip_address"] for p in shown["allowed_address_pairs"]) == [
+            "10.0.0.0/28", "10.0.0.201",
+        ]  # fmt: skip
+        ok(occli("port", "unset", port["id"], "--allowed-address", "ip-address=10.0.0.201"))
+        shown = as_json(occli("port", "show", port["id"], "-f", "json"))
+        assert shown["allowed_address_pairs"] == [
+            {"ip_address": "10.0.0.0/28", "mac_address": "fa:16:3e:00:00:07"}
+        ]
+        ok(occli("port", "set", port["id"], "--no-allowed-address"))
+        shown = as_json(occli("port", "show", port["id"], "-f", "json"))
+        assert shown["allowed_address_pairs"] == []
+    finally:
+        ok(occli("port", "delete", port["id"]))
+        ok(occli("subnet", "delete", subnet["id"]))
+        ok(occli("network", "delete", net["id"]))
