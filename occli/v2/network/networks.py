@@ -129,7 +129,12 @@ class SubnetManager(neutron.NeutronManager):
         ``[{"destination": …, "nexthop": …}]``; ``gateway_ip`` None for
         none. See :meth:`check_create` for what is refused before
         sending."""
-        self.check_create(cidr, ip_version, attributes.get("subnetpool_id"))
+        self.check_create(
+            cidr,
+            ip_version,
+            attributes.get("subnetpool_id"),
+            bool(attributes.get("use_default_subnetpool")),
+        )
         body = dict(attributes, network_id=base.getid(network), ip_version=ip_version)
         for key, value in (("cidr", cidr), ("name", name)):
             if value is not None:
@@ -145,11 +150,16 @@ class SubnetManager(neutron.NeutronManager):
         return self._create_body(body)
 
     def check_create(
-        self, cidr: str | None = None, ip_version: int = 4, subnetpool_id: object = None
+        self,
+        cidr: str | None = None,
+        ip_version: int = 4,
+        subnetpool_id: object = None,
+        use_default_subnetpool: bool = False,
     ) -> None:
         """ValidationError for a subnet without a range (neither ``cidr``
-        nor ``subnetpool_id``) or of an IP version other than 4 or 6."""
-        if cidr is None and subnetpool_id is None:
+        nor ``subnetpool_id`` nor ``use_default_subnetpool``) or of an IP
+        version other than 4 or 6."""
+        if cidr is None and subnetpool_id is None and not use_default_subnetpool:
             raise exceptions.ValidationError(
                 "A subnet needs a range: give {cidr} or {subnetpool_id}.",
                 params=("cidr", "subnetpool_id"),

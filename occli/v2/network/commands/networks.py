@@ -371,7 +371,12 @@ def _subnet_attributes(args):
     metavar="<subnet-range>",
     help="Range in CIDR notation (192.168.199.0/24); needed unless --subnet-pool gives one.",
 )
-@utils.arg("--subnet-pool", metavar="<subnet-pool-id>", help="Subnet pool to take the range from.")
+@utils.arg("--subnet-pool", metavar="<subnet-pool>", help="Subnet pool to take the range from.")
+@utils.arg(
+    "--use-default-subnet-pool",
+    action="store_true",
+    help="Take the range from the default subnet pool of --ip-version.",
+)
 @utils.arg("--prefix-length", metavar="<prefix-length>", type=int, help="Prefix from the pool.")
 @utils.arg("--ip-version", type=int, default=4, choices=(4, 6), help="IP version (default 4).")
 @utils.arg(
@@ -393,16 +398,22 @@ def do_subnet_create(client, args):
     Example: occli subnet create --network web-net --subnet-range 10.1.0.0/24 web-subnet
     """
     attributes = _subnet_attributes(args)
+    options.not_both(args.subnet_pool, "--subnet-pool", args.use_default_subnet_pool,
+                     "--use-default-subnet-pool")  # fmt: skip
     extra = {
-        "subnetpool_id": args.subnet_pool,
+        "use_default_subnetpool": args.use_default_subnet_pool or None,
         "prefixlen": args.prefix_length,
         "ipv6_ra_mode": args.ipv6_ra_mode,
         "ipv6_address_mode": args.ipv6_address_mode,
         "project_id": args.project,
     }
     attributes.update((k, v) for k, v in extra.items() if v is not None)
-    client.subnets.check_create(args.subnet_range, args.ip_version, args.subnet_pool)
+    client.subnets.check_create(
+        args.subnet_range, args.ip_version, args.subnet_pool, args.use_default_subnet_pool
+    )
     network = client.networks.find_resource(args.network)
+    if args.subnet_pool is not None:
+        attributes["subnetpool_id"] = client.subnet_pools.find_resource(args.subnet_pool).id
     subnet = client.subnets.create(
         network, cidr=args.subnet_range, ip_version=args.ip_version, **attributes
     )
