@@ -48,9 +48,22 @@ class GatewayColumn(cliff_columns.FormattableColumn):
         return self._value
 
 
+class InterfacesColumn(cliff_columns.FormattableColumn):
+    """``interfaces_info`` as one line of JSON text (as OSC shows it)."""
+
+    def human_readable(self):
+        import json
+
+        return json.dumps(self._value)
+
+    def machine_readable(self):
+        return self._value
+
+
 _FORMATTERS = {
     "admin_state_up": StateColumn,
     "external_gateway_info": GatewayColumn,
+    "interfaces_info": InterfacesColumn,
     "routes": RoutesColumn,
 }
 
@@ -276,9 +289,19 @@ def do_router_list(client, args):
 def do_router_show(client, args):
     """Show a router.
 
+    OSC adds ``interfaces_info``: the router's ports but its gateway, one
+    entry per fixed IP (openstackclient/network/v2/router.py ShowRouter).
+
     Example: occli router show router1
     """
-    return _show(client.routers.find_resource(args.router))
+    router = client.routers.find_resource(args.router)
+    interfaces = [
+        {"port_id": port.id, "ip_address": ip.get("ip_address"), "subnet_id": ip.get("subnet_id")}
+        for port in client.ports.list(device_id=router.id)
+        if port.device_owner != "network:router_gateway"
+        for ip in port.fixed_ips
+    ]
+    return _show(dict(router.to_dict(), interfaces_info=interfaces))
 
 
 @utils.arg("router", **_ROUTER_ARG)
