@@ -24,6 +24,8 @@ export OS_CLIENT_CONFIG_FILE="$data_dir/clouds.yaml"
 export OCCLI_CACHE_DIR="$data_dir/cache"
 bash "$here/walkthrough.sh"
 echo
+bash "$here/walkthrough-resources.sh"
+echo
 bash "$here/stacks/walkthrough.sh"
 echo
 echo "The local cloud's log on the broken plugin (skipped, the engine went on):"
