@@ -58,9 +58,13 @@ def test_image_commands(cli, images):
             "Disk Format": "qcow2",
             "Container Format": "bare",
             "Size": 21430272,
+            "Checksum": None,
             "Visibility": "public",
-            "Min Disk": 0,
-            "Min RAM": 0,
+            "Protected": None,
+            "Project": None,
+            "Hash Algorithm": None,
+            "Hash Value": None,
+            "Tags": None,
         }
     ]
     code, out, err = cli("image", "show", CIRROS["name"], "-f", "json")

@@ -6,12 +6,80 @@ from occli import columns
 from occli import exceptions
 from occli import utils
 from occli.v2.commands import progress as progress_line
+from occli.v2.image import images as images_api
 
 LOG = logging.getLogger(__name__)
 
 
+class _OneOf(utils.Switch):
+    """One of several flags setting ``dest`` to ``const``: giving two of
+    them is a usage error (exit 2) naming both."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(namespace, "_given_" + self.dest, None)
+        if given is not None and given != option_string:
+            parser.error("argument %s: not allowed with argument %s" % (option_string, given))
+        setattr(namespace, "_given_" + self.dest, option_string)
+        setattr(namespace, self.dest, self.const)
+
+
+_LIST_VISIBILITY_HELPS = {
+    "--public": "List only public images.",
+    "--private": "List only private images.",
+    "--community": "List only community images.",
+    "--shared": "List only shared images (with --member-status: in that status).",
+    "--all": "List all images.",
+}
+
+
+def _list_visibility_options(func):
+    for flag in reversed(tuple(_LIST_VISIBILITY_HELPS)):
+        func = utils.arg(
+            flag,
+            dest="visibility",
+            action=_OneOf,
+            const=flag[2:],
+            default=None,
+            help=_LIST_VISIBILITY_HELPS[flag],
+        )(func)
+    return func
+
+
+@_list_visibility_options
+@utils.property_option("Only images with this property value (repeatable).")
 @utils.arg("--name", metavar="<name>", help="Only images with this exact name.")
 @utils.arg("--status", metavar="<status>", help="Only images in this status.")
+@utils.arg(
+    "--member-status",
+    type=str.lower,
+    choices=images_api.MEMBER_STATUSES,
+    metavar="<member-status>",
+    help="Only shared images whose membership is in this status: one of %s."
+    % ", ".join(images_api.MEMBER_STATUSES),
+)
+@utils.arg("--project", metavar="<project>", help="Only images of this project (name or ID).")
+@utils.arg(
+    "--project-domain",
+    metavar="<project-domain>",
+    help="Domain the project belongs to (name or ID), for a --project given by name.",
+)
+@utils.arg(
+    "--tag",
+    dest="tags",
+    action="append",
+    default=[],
+    metavar="<tag>",
+    help="Only images with this tag (repeatable: with every one).",
+)
+@utils.arg("--hidden", action="store_true", help="List hidden images (os_hidden) instead.")
+@utils.arg(
+    "--sort",
+    type=utils.arg_type(images_api.parse_sort, "KEY[:DIR]"),
+    default=images_api.parse_sort("name:asc"),
+    metavar="<key>[:<direction>]",
+    help="Sort the rows by these image fields and directions (asc or desc),"
+    " separated by commas (default name:asc).",
+)
 @utils.arg(
     "--limit",
     type=utils.list_limit,
@@ -19,22 +87,50 @@ LOG = logging.getLogger(__name__)
     metavar="<n>",
     help="At most this many images (-1: all).",
 )
-@utils.arg("--marker", metavar="<image-id>", help="Start after this image.")
+@utils.arg("--marker", metavar="<image>", help="Start after this image (name or ID).")
 @utils.arg("--long", action="store_true", help="More columns.")
+@utils.option_names(
+    visibility="--public/--private/--community/--shared/--all",
+    member_status="--member-status",
+    tags="--tag",
+    sort="--sort",
+)
 @utils.output("list")
 def do_image_list(client, args):
-    """List images.
+    """List images, sorted by name unless --sort says otherwise.
 
-    Example: occli image list
+    --property is compared here, as OSC does; the other filters are
+    Glance's. --limit counts the images listed.
+
+    Example: occli image list --shared --member-status pending --long
     """
+    from occli.v2.image.commands.members import project_id
+
+    marker = client.images.find_resource(args.marker).id if args.marker else None
+    owner = project_id(client, args.project, args.project_domain) if args.project else None
     images = client.images.iter(
-        limit=args.limit, marker=args.marker, name=args.name, status=args.status
+        limit=args.limit,
+        marker=marker,
+        name=args.name,
+        status=args.status,
+        visibility=args.visibility,
+        member_status=args.member_status,
+        owner=owner,
+        tags=args.tags,
+        hidden=args.hidden,
+        properties=dict(args.properties),
     )
-    cols = ["id", "name", "status"]
-    headers = ["ID", "Name", "Status"]
+    images = images_api.sort_images(images, args.sort)
+    cols = ["id", "name"]
+    headers = ["ID", "Name"]
     if args.long:
-        cols += ["disk_format", "container_format", "size", "visibility", "min_disk", "min_ram"]
-        headers += ["Disk Format", "Container Format", "Size", "Visibility", "Min Disk", "Min RAM"]
+        cols += ["disk_format", "container_format", "size", "checksum"]
+        headers += ["Disk Format", "Container Format", "Size", "Checksum"]
+    cols.append("status")
+    headers.append("Status")
+    if args.long:
+        cols += ["visibility", "protected", "owner", "os_hash_algo", "os_hash_value", "tags"]
+        headers += ["Visibility", "Protected", "Project", "Hash Algorithm", "Hash Value", "Tags"]
     return columns.table(images, cols, headers=headers)
 
 
@@ -68,18 +164,6 @@ DISK_FORMATS = (
 CONTAINER_FORMATS = ("ami", "ari", "aki", "bare", "docker", "ova", "ovf")
 _IMAGE_ARG = dict(metavar="<image>", help="Image (name or ID).")
 _VISIBILITY_FLAGS = ("--public", "--private", "--shared", "--community")
-
-
-class _OneOf(utils.Switch):
-    """One of several flags setting ``dest`` to ``const``: giving two of
-    them is a usage error (exit 2) naming both."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        given = getattr(namespace, "_given_" + self.dest, None)
-        if given is not None and given != option_string:
-            parser.error("argument %s: not allowed with argument %s" % (option_string, given))
-        setattr(namespace, "_given_" + self.dest, option_string)
-        setattr(namespace, self.dest, self.const)
 
 
 def _attribute_options(func, creating):
