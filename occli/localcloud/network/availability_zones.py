@@ -1,6 +1,6 @@
 """Network availability zones (neutron's ``availability_zone``,
-``network_availability_zone`` extensions): the local cloud's one zone,
-``nova``, for networks and routers.
+``network_availability_zone``, ``router_availability_zone`` extensions): the
+local cloud's one zone, ``nova``, for networks and routers.
 
 A real Neutron lists the zones its agents report (DHCP agents for
 networks, L3 agents for routers); the realcloud rig runs none and lists

@@ -258,11 +258,15 @@ ADDRESS_PAIRS = [
     """
 ]
 
-# a network's availability zone hints (network_availability_zone), as JSON
+# a network's and a router's availability zone hints, as JSON
 ZONES = [
     """
     ALTER TABLE network_networks ADD COLUMN availability_zone_hints TEXT NOT NULL DEFAULT '[]';
+    """,
+    # a router's (router_availability_zone)
     """
+    ALTER TABLE network_routers ADD COLUMN availability_zone_hints TEXT NOT NULL DEFAULT '[]';
+    """,
 ]
 
 # (store component, steps), applied in this order by the cloud

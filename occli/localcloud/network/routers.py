@@ -16,6 +16,7 @@ from occli.localcloud import common as clock
 from occli.localcloud import errors
 from occli.localcloud.common import Asker
 from occli.localcloud.network import attributes as attrs
+from occli.localcloud.network import availability_zones
 from occli.localcloud.network import common
 from occli.localcloud.network import networks
 from occli.localcloud.network import ports
@@ -111,6 +112,8 @@ SPEC = {
     "routes": attrs.Attr(_routes, post=False, default=None),
     "distributed": attrs.Attr(attrs.boolean, default=False),
     "ha": attrs.Attr(attrs.boolean, default=False),
+    # router_availability_zone: the zone is the local cloud's one
+    "availability_zone_hints": attrs.Attr(availability_zones.hints, put=False, default=list),
     # set through /tags only (tagging.py: allow_post, allow_put False)
     "tags": attrs.Attr(attrs.anything, post=False, put=False),
 }
@@ -169,6 +172,8 @@ def view(db, context, router):
             "status": router["status"],
             "external_gateway_info": gateway,
             "routes": json.loads(router["routes"]),
+            "availability_zone_hints": json.loads(router["availability_zone_hints"]),
+            "availability_zones": [availability_zones.ZONE],
         },
     )
     if context.is_admin:
@@ -227,16 +232,18 @@ def create(db, context, body):
     values = attrs.parse(body, "router", SPEC, create=True)
     project = common.check_project(context, values, "create_router")
     _check_policy(context, values, "create")
+    availability_zones.check_hints(values["availability_zone_hints"])
     quotas.check(db, project, "router")
     router_id = insert(db, project, values["name"])
     db.execute(
         "UPDATE network_routers SET description = ?, admin_state_up = ?, distributed = ?,"
-        " ha = ? WHERE id = ?",
+        " ha = ?, availability_zone_hints = ? WHERE id = ?",
         (
             values["description"],
             int(values["admin_state_up"]),
             int(values["distributed"]),
             int(values["ha"]),
+            json.dumps(values["availability_zone_hints"]),
             router_id,
         ),
     )

@@ -63,6 +63,28 @@ def test_network_zone_hints(neutron):
     assert error(result)[1] == "Cannot update read-only attribute availability_zone_hints"
 
 
+def test_router_zone_hints(neutron):
+    router = neutron.create(
+        "routers", "router", {"name": "r", "availability_zone_hints": ["nova"]}
+    )
+    assert router["availability_zone_hints"] == ["nova"]
+    assert router["availability_zones"] == ["nova"]
+    plain = neutron.create("routers", "router", {"name": "plain"})
+    assert plain["availability_zone_hints"] == [] and plain["availability_zones"] == ["nova"]
+    result = neutron.post(
+        "/routers", {"router": {"name": "bad", "availability_zone_hints": ["az9"]}}
+    )
+    assert result.status == 404
+    assert error(result) == (
+        "AvailabilityZoneNotFound",
+        "AvailabilityZone az9 could not be found.",
+    )
+    assert neutron.get("/routers?name=bad").json()["routers"] == []
+    result = neutron.put("/routers/%s" % router["id"], {"router": {"availability_zone_hints": []}})
+    assert result.status == 400
+    assert error(result)[1] == "Cannot update read-only attribute availability_zone_hints"
+
+
 @pytest.mark.parametrize(
     ("hints", "status", "kind", "message"),
     [
@@ -165,5 +187,7 @@ def test_the_list_is_what_the_local_neutron_serves(neutron):
     for alias, field in fields.items():
         assert alias in aliases
         assert field in network, alias
+    router = neutron.create("routers", "router", {"name": "audit"})
+    assert "router_availability_zone" in aliases and "availability_zone_hints" in router
     for absent in ("agent", "provider", "multi-provider", "rbac-policies", "extra_dhcp_opt"):
         assert absent not in aliases

@@ -204,6 +204,12 @@ EXTENSIONS = (
         "Availability zone support for network.",
         "2015-01-01T10:00:00-00:00",
     ),
+    (
+        "router_availability_zone",
+        "Router Availability Zone",
+        "Availability zone support for router.",
+        "2015-01-01T10:00:00-00:00",
+    ),
 )
 
 
