@@ -242,6 +242,20 @@ def _check_scope(
             % (subnetpool_id, address_scope_id, scope["ip_version"]),
             type="IllegalSubnetPoolIpVersionAssociationToAddressScope",
         )
+    # _check_subnetpool_address_scope_network_affinity: re-scoping the pool
+    # must not split a network's subnets of its family across scopes
+    split = db.execute(
+        "SELECT 1 FROM network_subnets s JOIN network_subnets o ON o.network_id = s.network_id"
+        " WHERE s.subnetpool_id = ? AND o.ip_version = ?"
+        " AND o.subnetpool_id IS NOT s.subnetpool_id",
+        (subnetpool_id, read["ip_version"]),
+    ).fetchone()
+    if split is not None:
+        raise errors.BadRequest(
+            "Subnets of the same address family hosted on the same network must all "
+            "participate in the same address scope.",
+            type="NetworkAddressScopeAffinityError",
+        )
     mine = [ipaddress.ip_network(p) for p in read["prefixes"]]
     for other in db.execute(
         "SELECT prefixes FROM network_subnetpools WHERE address_scope_id = ? AND id != ?",
@@ -500,13 +514,27 @@ def check_affinity(
     db: sqlite3.Connection, network_id: str, version: int, pool: sqlite3.Row | None
 ) -> None:
     """``_validate_network_subnetpools``: a network's subnets of one family
-    come from one pool (or none)."""
+    come from one pool (or none), or from pools of the one address scope
+    they already share."""
+    scope = db.execute(
+        "SELECT p.address_scope_id FROM network_subnets s"
+        " JOIN network_subnetpools p ON p.id = s.subnetpool_id"
+        " JOIN network_address_scopes a ON a.id = p.address_scope_id"
+        " WHERE s.network_id = ? AND a.ip_version = ?",
+        (network_id, version),
+    ).fetchone()
+    if scope is not None and (pool is None or pool["address_scope_id"] != scope[0]):
+        raise errors.BadRequest(
+            "Subnets of the same address family hosted on the same network must all "
+            "participate in the same address scope.",
+            type="NetworkAddressScopeAffinityError",
+        )
     pool_id = None if pool is None else pool["id"]
     for row in db.execute(
         "SELECT subnetpool_id FROM network_subnets WHERE network_id = ? AND ip_version = ?",
         (network_id, version),
     ):
-        if row["subnetpool_id"] != pool_id:
+        if row["subnetpool_id"] != pool_id and (pool is None or scope is None):
             raise errors.BadRequest(
                 "Subnets hosted on the same network must be allocated from the same subnet pool.",
                 type="NetworkSubnetPoolAffinityError",

@@ -181,3 +181,54 @@ def test_a_network_shows_the_scope_of_its_pools(neutron):
     assert (shown["ipv4_address_scope"], shown["ipv6_address_scope"]) == (scope["id"], six["id"])
     listed = neutron.get("/networks?name=scoped").json()["networks"]
     assert listed[0]["ipv4_address_scope"] == scope["id"]
+
+
+def test_a_network_joins_pools_of_its_address_scope_only(neutron):
+    scope = _scope(neutron)
+    first = _pool(neutron, address_scope_id=scope["id"], default_prefixlen=24)
+    second = _pool(neutron, name="second", prefixes=["10.20.0.0/16"], address_scope_id=scope["id"])
+    unscoped = _pool(neutron, name="unscoped", prefixes=["10.30.0.0/16"], default_prefixlen=24)
+    network = neutron.create("networks", "network", {"name": "scoped"})["id"]
+
+    def subnet(**body):
+        body = dict(body, network_id=network, ip_version=4)
+        return neutron.post("/subnets", {"subnet": body})
+
+    assert subnet(subnetpool_id=first["id"]).status == 201
+    # another pool of the same scope: allowed
+    joined = subnet(subnetpool_id=second["id"], prefixlen=24)
+    assert joined.status == 201, joined.body
+    expected = (
+        "NetworkAddressScopeAffinityError",
+        "Subnets of the same address family hosted on the same network must all participate "
+        "in the same address scope.",
+    )
+    for body in ({"subnetpool_id": unscoped["id"]}, {"cidr": "192.168.7.0/24"}):
+        result = subnet(**body)
+        assert result.status == 400, result.body
+        assert error(result) == expected
+
+
+def test_a_pool_is_not_rescoped_away_from_its_networks_other_subnets(neutron):
+    scope = _scope(neutron)
+    first = _pool(neutron, address_scope_id=scope["id"], default_prefixlen=24)
+    second = _pool(
+        neutron,
+        name="second",
+        prefixes=["10.20.0.0/16"],
+        address_scope_id=scope["id"],
+        default_prefixlen=24,
+    )
+    network = neutron.create("networks", "network", {"name": "scoped"})["id"]
+    for pool in (first, second):
+        body = {"network_id": network, "ip_version": 4, "subnetpool_id": pool["id"]}
+        assert neutron.post("/subnets", {"subnet": body}).status == 201
+    result = neutron.put(
+        "/subnetpools/%s" % second["id"], {"subnetpool": {"address_scope_id": None}}
+    )
+    assert result.status == 200, result.body  # leaving: no scope to validate
+    back = neutron.put(
+        "/subnetpools/%s" % second["id"], {"subnetpool": {"address_scope_id": scope["id"]}}
+    )
+    assert back.status == 400
+    assert error(back)[0] == "NetworkAddressScopeAffinityError"
