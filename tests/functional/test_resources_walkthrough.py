@@ -22,6 +22,13 @@ def after(out, command):
     return out.split(marker, 1)[1].split("\n\n", 1)[0]
 
 
+def md5(lines):
+    """The checksum on the first md5sum line of ``lines``."""
+    found = MD5.search(lines)
+    assert found, lines
+    return found.group(1)
+
+
 def field(table, name):
     """A field's value in a ``show`` table."""
     found = re.search(r"^\| %s +\| (.*?) +\|$" % re.escape(name), table, re.M)
@@ -48,7 +55,7 @@ def test_it_runs_to_the_end_twice_against_one_cloud(runs):
 
 def test_the_image_bytes_come_back_and_are_shared(runs):
     out = runs[0].stdout
-    uploaded = MD5.search(after(out, "md5sum demo.qcow2")).group(1)
+    uploaded = md5(after(out, "md5sum demo.qcow2"))
     created = after(
         out,
         "occli --os-cloud local image create demo-upload --file demo.qcow2 --disk-format qcow2"
@@ -57,7 +64,7 @@ def test_the_image_bytes_come_back_and_are_shared(runs):
     )
     assert field(created, "checksum") == uploaded
     assert field(created, "status") == "active"
-    assert MD5.search(after(out, "md5sum saved.qcow2")).group(1) == uploaded
+    assert md5(after(out, "md5sum saved.qcow2")) == uploaded
     shown = after(
         out,
         "occli --os-cloud local image show demo-upload"
@@ -93,7 +100,7 @@ def test_the_router_joins_the_subnet_and_guards_it(runs):
 
 def test_the_object_keeps_its_bytes_and_metadata(runs):
     out = runs[0].stdout
-    written = MD5.search(after(out, "md5sum notes.txt")).group(1)
+    written = md5(after(out, "md5sum notes.txt"))
     created = after(out, "occli --os-cloud local object create demo-container notes.txt")
     assert "| notes.txt | demo-container | %s |" % written in created
     shown = after(out, "occli --os-cloud local object show demo-container notes.txt")
