@@ -1,6 +1,7 @@
 """Authorization of the local Neutron's subnet pools, address scopes,
-availability zones and extensions by alias (``/network/v2.0/subnetpools``,
-``/address-scopes``, ``/availability_zones``, ``/extensions/{alias}``).
+availability zones and extensions by alias (``/network/v2.0/subnetpools``
+and their ``/tags``, ``/address-scopes``, ``/availability_zones``,
+``/extensions/{alias}``).
 
 Neutron's defaults (``neutron/conf/policies/subnetpool.py``,
 ``address_scope.py``, ``availability_zone.py``): a project's readers read
@@ -11,6 +12,8 @@ reads an extension.
 """
 
 _N = "/v2.0"
+# the tag of A's pool (each ``{tag}`` of its tag routes)
+TAG = "matrix-tag"
 
 
 def _post(world, path, body):
@@ -32,12 +35,33 @@ def _new_scope(world):
     return world.secret(_post(world, "/address-scopes", body)["id"])
 
 
-FACTORIES = {"subnetpool_id": _new_pool, "address_scope_id": _new_scope}
+def _tag_newest_pool(world):
+    """The pseudo-parameter ``tagged_subnetpools``: A's newest pool (the
+    fresh one made just before) gets the tag, so removing it is allowed."""
+    from occli.localcloud.network import tags
+
+    with world.cloud.store.transaction() as db:
+        (newest,) = db.execute(
+            "SELECT id FROM network_subnetpools WHERE project_id = ? ORDER BY seq DESC LIMIT 1",
+            (world.projects["A"],),
+        ).fetchone()
+        tags.add(db, "subnetpools", newest, [TAG])
+    return "tagged"
+
+
+FACTORIES = {
+    "subnetpool_id": _new_pool,
+    "address_scope_id": _new_scope,
+    "tagged_subnetpools": _tag_newest_pool,
+}
 
 
 def setup(world, ids):
     ids["subnetpool_id"] = _new_pool(world)
     ids["address_scope_id"] = _new_scope(world)
+    path = "/network%s/subnetpools/%s/tags" % (_N, ids["subnetpool_id"])
+    response = world.as_("a_member", "PUT", path, json_body={"tags": [TAG]})
+    assert response.status == 200, response.body
 
 
 def rules():
@@ -68,4 +92,30 @@ def rules():
         table.update(n("GET", one, "read"))
         table.update(n("PUT", one, "write", fresh=(member + "_id",), body=renamed))
         table.update(n("DELETE", one, "write", 204, fresh=(member + "_id",)))
+    # a pool's tags (``<action>_subnetpool:tags``), as authz_ext_network_tags
+    tags = "/subnetpools/{subnetpool_id}/tags"
+    fresh = ("subnetpool_id",)
+
+    def tag(ids):
+        return {"tag": TAG}
+
+    def body(ids):
+        return {"tags": ["authz-new"]}
+
+    table.update(n("GET", tags, "read"))
+    table.update(n("GET", tags + "/{tag}", "read", 204, params=tag))
+    table.update(n("PUT", tags, "write", fresh=fresh, body=body))
+    table.update(n("POST", tags, "write", 201, fresh=fresh, body=body))
+    table.update(n("DELETE", tags, "write", 204, fresh=fresh))
+    table.update(n("PUT", tags + "/{tag}", "write", 201, fresh=fresh, params=tag))
+    table.update(
+        n(
+            "DELETE",
+            tags + "/{tag}",
+            "write",
+            204,
+            fresh=("subnetpool_id", "tagged_subnetpools"),
+            params=tag,
+        )
+    )
     return table

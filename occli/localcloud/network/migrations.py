@@ -243,7 +243,13 @@ SUBNET_POOLS = [
     ALTER TABLE network_subnets ADD COLUMN subnetpool_id TEXT
         REFERENCES network_subnetpools (id);
     CREATE INDEX network_subnets_pool ON network_subnets (subnetpool_id);
+    """,
+    # a pool's tags go with it (as the network.tags triggers)
     """
+    CREATE TRIGGER network_tags_subnetpools AFTER DELETE ON network_subnetpools BEGIN
+        DELETE FROM network_tags WHERE resource = 'subnetpools' AND resource_id = OLD.id;
+    END;
+    """,
 ]
 
 # a port's allowed address pairs (the allowed-address-pairs extension)

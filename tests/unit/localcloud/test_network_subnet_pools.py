@@ -425,3 +425,24 @@ def test_the_subnetpool_quota_counts_pools(neutron):
     _pool(neutron)
     refused = _refused(neutron, {"name": "second", "prefixes": ["10.30.0.0/16"]}, 409)
     assert refused == ("OverQuota", "Quota exceeded for resources: ['subnetpool'].")
+
+
+def test_pools_take_tags_and_drop_them_with_the_pool(neutron):
+    pool = _pool(neutron)
+    other = _pool(neutron, name="other", prefixes=["10.40.0.0/16"])
+    result = neutron.put("/subnetpools/%s/tags" % pool["id"], {"tags": ["blue", "red"]})
+    assert result.status == 200, result.body
+    assert neutron.get("/subnetpools/%s" % pool["id"]).json()["subnetpool"]["tags"] == [
+        "blue",
+        "red",
+    ]
+    listed = neutron.get("/subnetpools?tags=blue").json()["subnetpools"]
+    assert [p["id"] for p in listed] == [pool["id"]]
+    result = neutron.put("/subnetpools/%s/tags" % other["id"], {"tags": ["x"]}, user="alt")
+    assert result.status == 404
+    assert neutron.delete("/subnetpools/%s" % pool["id"]).status == 204
+    with neutron.cloud.store.read() as db:
+        left = db.execute(
+            "SELECT COUNT(*) FROM network_tags WHERE resource_id = ?", (pool["id"],)
+        ).fetchone()[0]
+    assert left == 0

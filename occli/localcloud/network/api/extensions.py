@@ -158,7 +158,7 @@ EXTENSIONS = (
     (
         "standard-attr-tag",
         "Tag support for resources with standard attribute: "
-        "network, subnet, port, router, security_group, floatingip",
+        "network, subnet, port, router, security_group, floatingip, subnetpool",
         "Enables to set tag on resources with standard attribute.",
         "2017-01-01T00:00:00-00:00",
     ),
