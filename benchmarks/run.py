@@ -26,6 +26,10 @@ floor it is compared with, their ratio, the target and pass/fail:
 * the local Heat: a 100-resource stack (``ResourceGroup`` of
   ``RandomString``) created and deleted, and 1,000 stacks listed, each
   against its own target (``benchmarks/stacks.py``).
+* bytes: ``image create --file``/``image save --file`` and ``object
+  create``/``object save`` of a 1 GiB file against ``cp`` of it, and the
+  peak RSS of occli and of the local cloud at 64 MiB, 256 MiB and 1 GiB
+  (``benchmarks/images.py``).
 
 Times are whole-process wall times; every figure and its comparison run in
 interleaved repetitions (one run of each in turn, the order rotating) and
@@ -459,6 +463,15 @@ def bench_stacks(rows):
     rows.extend(Row(**r) for r in stacks.rows(stacks.measure()))
 
 
+def bench_images(rows):
+    """1 GiB of image and object bytes up and down against ``cp``, and
+    peak RSS flat from 64 MiB to 1 GiB (benchmarks/images.py)."""
+    sys.path.insert(0, HERE)
+    import images
+
+    rows.extend(Row(**r) for r in images.rows(images.measure()))
+
+
 def compile_occli():
     """Write occli's bytecode, as an install does (a PYTHONDONTWRITEBYTECODE
     environment would otherwise compile the edited modules on every run)."""
@@ -495,7 +508,16 @@ def main():
     parser.add_argument(
         "--only",
         action="append",
-        choices=("startup", "memory", "bulk", "localcloud", "testing", "fairness", "stacks"),
+        choices=(
+            "startup",
+            "memory",
+            "bulk",
+            "localcloud",
+            "testing",
+            "fairness",
+            "stacks",
+            "images",
+        ),
         help="run only these figures (repeatable)",
     )
     parser.add_argument("--occli", help="the occli command to time")
@@ -516,7 +538,17 @@ def main():
         except peers.Skip as exc:
             progress("peers: skipped: %s" % exc)
     only = set(
-        args.only or ("startup", "memory", "bulk", "localcloud", "testing", "fairness", "stacks")
+        args.only
+        or (
+            "startup",
+            "memory",
+            "bulk",
+            "localcloud",
+            "testing",
+            "fairness",
+            "stacks",
+            "images",
+        )
     )
     rows = []
     if "startup" in only:
@@ -533,6 +565,8 @@ def main():
         bench_fairness(rows)
     if "stacks" in only:
         bench_stacks(rows)
+    if "images" in only:
+        bench_images(rows)
     print_table(rows)
 
 

@@ -1,0 +1,295 @@
+"""Image and object bytes: 1 GiB uploaded and downloaded by ``occli``.
+
+For each size in ``--sizes`` (64 MiB, 256 MiB, 1 GiB) starts a fresh
+``python -m occli.localcloud serve`` (all services, a free loopback port,
+``--build-time 0``, no Swift account quota, its own temporary data dir) in
+a child process, so that every size meets a cloud of the same history (a
+cloud's allocator keeps some memory each new request thread used), writes
+a file of real bytes (``os.urandom``, 1 MiB at a time, no holes) of that
+size once, and runs the real ``occli`` commands against that cloud, one
+process each:
+
+* ``image create --file <file> --disk-format raw --container-format bare``
+  and ``image save --file <out>`` (the local Glance: upload hashed with MD5
+  and SHA-512, download checked against the checksum);
+* ``object create`` and ``object save --file <out>`` (the local Swift:
+  upload with its MD5 ETag, download checked against it), if this occli has
+  them;
+
+measuring each one's wall time beside ``cp`` of the same file on the same
+disk, the peak RSS of the ``occli`` process (``ru_maxrss`` from
+``os.wait4``) and of the local cloud (``VmHWM`` of ``/proc/<pid>/status``,
+reset before each command by writing 5 to its ``clear_refs``; where that is
+refused the peak since start-up). Bytes streamed a chunk at a time keep
+both peaks flat from 64 MiB to 1 GiB; a body held whole grows them by the
+file's size. Each saved file is compared with the original, then removed;
+images, objects and each size's file are deleted after it, the cloud
+stopped and its data dir removed.
+
+Nothing is asserted: this reports speed and memory (``python
+benchmarks/images.py``, ``--json`` for one JSON object; ``make bench``
+shows :func:`rows`). The time targets (:data:`TARGETS`, seconds of the
+command over seconds of ``cp``) were set after measuring a shared 2-core
+machine (4 to 7 × and 2 to 4 ×), with room for a busy one; the memory target
+is a peak at the largest size at most :data:`FLAT` times the peak at the
+smallest.
+"""
+
+import argparse
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+from localcloud_load import OCCLI
+from localcloud_load import scratch
+from localcloud_load import start_server
+from localcloud_load import stop_server
+
+MIB = 1024 * 1024
+SIZES = (64 * MIB, 256 * MIB, 1024 * MIB)
+# a command's seconds over cp's, at the largest size
+TARGETS = {"upload": 12.0, "download": 8.0}
+# the largest size's peak RSS over the smallest's
+FLAT = 1.25
+CONTAINER = "bench-bytes"
+
+
+def write_file(path, size):
+    """``size`` bytes from ``os.urandom``, 1 MiB a write: real blocks."""
+    with open(path, "wb") as f:
+        for _ in range(size // MIB):
+            f.write(os.urandom(MIB))
+        f.write(os.urandom(size % MIB))
+
+
+def label(size):
+    return "%d GiB" % (size // (1024 * MIB)) if size >= 1024 * MIB else "%d MiB" % (size // MIB)
+
+
+class Cloud:
+    """The ``serve`` child and how ``occli`` reaches it."""
+
+    def __init__(self, root, proc):
+        self.proc = proc
+        self.env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith("OS_") and k != "OCCLI_CACHE_DIR"
+        }
+        self.env.update(
+            OS_CLIENT_CONFIG_FILE=os.path.join(root, "data", "clouds.yaml"),
+            OS_CLOUD="local",
+            OCCLI_CACHE_DIR=os.path.join(root, "cache"),
+        )
+
+    def reset_peak(self):
+        """Make the cloud's VmHWM its current RSS; False if refused."""
+        try:
+            with open("/proc/%d/clear_refs" % self.proc.pid, "w") as f:
+                f.write("5")
+        except OSError:
+            return False
+        return True
+
+    def peak(self):
+        """The cloud's VmHWM, in MiB."""
+        with open("/proc/%d/status" % self.proc.pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+        raise RuntimeError("no VmHWM for the local cloud")
+
+    def run(self, *argv):
+        """``(wall seconds, occli's peak RSS, the cloud's RSS before and
+        its peak during)`` of one ``occli`` run (which must succeed), in
+        MiB."""
+        self.reset_peak()
+        before = self.peak()
+        return measured([OCCLI] + list(argv), self.env) + (before, self.peak())
+
+    def occli(self, *argv):
+        """Run occli unmeasured; its stdout."""
+        proc = subprocess.run([OCCLI] + list(argv), env=self.env, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError("occli %s failed: %s" % (" ".join(argv), proc.stderr[-500:]))
+        return proc.stdout
+
+    def has(self, *words):
+        """Whether this occli has the command ``words``."""
+        proc = subprocess.run(
+            [OCCLI] + list(words) + ["--help"], env=self.env, capture_output=True, text=True
+        )
+        return proc.returncode == 0
+
+
+def measured(argv, env):
+    """``(wall seconds, peak RSS in MiB)`` of one run of ``argv`` (which
+    must succeed)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    error = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    if proc.stderr:
+        proc.stderr.close()
+    if proc.returncode != 0:
+        raise RuntimeError("%s failed: %s" % (" ".join(argv), error[-500:]))
+    return elapsed, usage.ru_maxrss / 1024.0  # KiB on Linux
+
+
+def copy_seconds(source, target):
+    """Wall seconds of ``cp source target`` (removed after)."""
+    seconds, _ = measured(["cp", source, target], None)
+    os.unlink(target)
+    return seconds
+
+
+def one_size(cloud, kinds, work, size):
+    """Each kind's upload and download of a file of ``size`` bytes:
+    ``{"cp": seconds, kind: {"upload"|"download": {"seconds", "occli",
+    "cloud", "cloud_before"}}}`` (peaks and RSS in MiB)."""
+    source = os.path.join(work, "bytes-%d" % size)
+    out = os.path.join(work, "saved-%d" % size)
+    print("images: writing %s of random bytes" % label(size), file=sys.stderr, flush=True)
+    write_file(source, size)
+    result = {"cp": copy_seconds(source, out)}
+    name = "bench-%d" % size
+    try:
+        for kind in kinds:
+            print("images: %s of %s" % (kind, label(size)), file=sys.stderr, flush=True)
+            if kind == "image":
+                up = ["image", "create", "--file", source, "--disk-format", "raw"]
+                up += ["--container-format", "bare", name]
+                down = ["image", "save", "--file", out, name]
+                remove = ["image", "delete", name]
+            else:
+                up = ["object", "create", CONTAINER, source, "--name", name]
+                down = ["object", "save", "--file", out, CONTAINER, name]
+                remove = ["object", "delete", CONTAINER, name]
+            figures = {}
+            for step, argv in (("upload", up), ("download", down)):
+                seconds, occli, before, peak = cloud.run(*argv)
+                figures[step] = {
+                    "seconds": seconds,
+                    "occli": occli,
+                    "cloud": peak,
+                    "cloud_before": before,
+                }
+            if not filecmp.cmp(source, out, shallow=False):
+                raise RuntimeError("the saved %s differs from the uploaded file" % kind)
+            os.unlink(out)
+            cloud.occli(*remove)
+            result[kind] = figures
+    finally:
+        for path in (source, out):
+            if os.path.exists(path):
+                os.unlink(path)
+    return result
+
+
+def measure(sizes=SIZES, extra=()):
+    """Upload and download each size, each on a fresh cloud (so that every
+    size meets a cloud of the same history): ``{"sizes": [...], "kinds":
+    [...], "skipped": {kind: why}, "reset": bool, "results": [one_size(...)
+    per size]}``."""
+    work = scratch()
+    result: dict = {"sizes": list(sizes), "results": []}
+    try:
+        for size in sizes:
+            root = scratch()
+            proc = None
+            try:
+                proc, _, _ = start_server(
+                    root, "--build-time", "0", "--object-quota-bytes", "-1", *extra, timeout=60
+                )
+                cloud = Cloud(root, proc)
+                kinds, skipped = ["image"], {}
+                if cloud.has("object", "create") and cloud.has("object", "save"):
+                    kinds.append("object")
+                    cloud.occli("container", "create", CONTAINER)
+                else:
+                    skipped["object"] = "this occli has no `object create`/`object save`"
+                result["results"].append(one_size(cloud, kinds, work, size))
+                result.update(kinds=kinds, skipped=skipped, reset=cloud.reset_peak())
+            finally:
+                stop_server(proc)
+                shutil.rmtree(root, ignore_errors=True)
+        return result
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+COMMANDS = {
+    ("image", "upload"): "`image create --file`",
+    ("image", "download"): "`image save --file`",
+    ("object", "upload"): "`object create`",
+    ("object", "download"): "`object save --file`",
+}
+
+
+def rows(result):
+    """The ``make bench`` rows (arguments of ``benchmarks/run.py``'s
+    ``Row``): at the largest size each command's time against ``cp`` of the
+    same file, and each command's peak RSS, occli's and the local cloud's,
+    at every size (ratio: the largest size's over the smallest's)."""
+    sizes, results = result["sizes"], result["results"]
+    big, last = label(sizes[-1]), results[-1]
+    table = []
+    for kind in result["kinds"]:
+        for step in ("upload", "download"):
+            seconds = last[kind][step]["seconds"]
+            table.append(
+                dict(
+                    figure="%s, %s" % (COMMANDS[kind, step], big),
+                    occli="%.2f s (%.0f MiB/s)" % (seconds, sizes[-1] / MIB / seconds),
+                    peer="%.2f s `cp`" % last["cp"],
+                    ratio=seconds / last["cp"],
+                    target=TARGETS[step],
+                )
+            )
+    sizes_text = " / ".join(label(size) for size in sizes)
+    for kind in result["kinds"]:
+        for step in ("upload", "download"):
+            for process, who in (("occli", "occli"), ("cloud", "local cloud")):
+                peaks = [r[kind][step][process] for r in results]
+                table.append(
+                    dict(
+                        figure="peak RSS of %s, %s: %s" % (who, COMMANDS[kind, step], sizes_text),
+                        occli=" / ".join("%.0f MiB" % peak for peak in peaks),
+                        peer="%.0f MiB at %s" % (peaks[0], label(sizes[0])),
+                        ratio=peaks[-1] / peaks[0],
+                        target=FLAT,
+                        note="" if result["reset"] or process == "occli" else "peak since start",
+                    )
+                )
+    for kind, why in result["skipped"].items():
+        table.append(dict(figure="%s bytes" % kind, occli="-", peer="-", note="skipped: " + why))
+    return table
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--sizes",
+        type=lambda text: [int(n) * MIB for n in text.split(",")],
+        default=list(SIZES),
+        help="file sizes in MiB, comma-separated (default 64,256,1024)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    result = measure(args.sizes)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    for row in rows(result):
+        print("%s: %s (%s)" % (row["figure"], row["occli"], row["peer"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
