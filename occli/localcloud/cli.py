@@ -134,6 +134,13 @@ _SETTINGS = (
         " moves to another one, as nova's scheduler does)",
     ),
     (
+        "enable_force_upload",
+        bool,
+        None,
+        "cinder's option: an in-use volume may be uploaded to an image with force"
+        " (by default force is ignored, as in cinder)",
+    ),
+    (
         "max_object_size",
         int,
         "BYTES",

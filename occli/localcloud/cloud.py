@@ -65,6 +65,9 @@ class Config:
     # nova's [DEFAULT] allow_resize_to_same_host: False (nova's default)
     # makes a resize move to another host (NoValidHost when none fits)
     allow_resize_to_same_host: bool = False
+    # cinder's [DEFAULT] enable_force_upload: False (cinder's default)
+    # ignores os-volume_upload_image's force, so an in-use volume is refused
+    enable_force_upload: bool = False
     # Swift's [swift-constraints] max_file_size: the largest object (bytes
     # are streamed to a file, never held whole); the HTTP server refuses
     # larger bodies before buffering them

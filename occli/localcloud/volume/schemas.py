@@ -113,6 +113,35 @@ EXTEND = {
     "additionalProperties": False,
 }
 
+# cinder/api/schemas/volume_actions.py volume_upload_image (and _v31:
+# visibility and protected from 3.1)
+UPLOAD_IMAGE: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "os-volume_upload_image": {
+            "type": "object",
+            "properties": {
+                "image_name": {"type": "string", "minLength": 1, "maxLength": 255},
+                "force": BOOLEAN,
+                "disk_format": {
+                    "type": "string",
+                    "enum": ["raw", "vmdk", "vdi", "qcow2", "vhd", "vhdx", "ploop"],
+                },
+                "container_format": _TEXT,
+            },
+            "required": ["image_name"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["os-volume_upload_image"],
+    "additionalProperties": False,
+}
+UPLOAD_IMAGE_31 = copy.deepcopy(UPLOAD_IMAGE)
+UPLOAD_IMAGE_31["properties"]["os-volume_upload_image"]["properties"].update(
+    visibility={"type": "string", "enum": ["community", "public", "private", "shared"]},
+    protected=BOOLEAN,
+)
+
 SNAPSHOT_CREATE = {
     "type": "object",
     "properties": {

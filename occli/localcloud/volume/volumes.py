@@ -446,3 +446,55 @@ def detach(db: sqlite3.Connection, volume_id: str, server_id: str) -> dict[str, 
         volume.update(status="available", attach_status="detached")
         save(db, volume, ("status", "attach_status"))
     return volume
+
+
+# -- upload to image (cinder/volume/api.py copy_volume_to_image) -----------------
+
+
+def upload_to_image(
+    db: sqlite3.Connection,
+    caller: Asker,
+    volume: dict[str, Any],
+    image: Mapping[str, Any],
+    force: bool,
+    build_time: float,
+) -> dict[str, Any]:
+    """``os-volume_upload_image``: the volume ``available`` (or ``in-use``
+    with ``force``), else Cinder's 400; it goes ``uploading`` and back to
+    its status after the build time, when the image Glance made for it
+    (``image``: name, disk and container formats, visibility, protected)
+    becomes ``active``. Returns the action's answer, as Cinder's.
+
+    The local volume holds no bytes: the image has the size a raw upload
+    of the whole volume has (its size in GiB) and no data, as Nova's
+    snapshots here (a download is Glance's 204).
+    """
+    expected = ("available", "in-use") if force else ("available",)
+    if volume["status"] not in expected:
+        raise rows.invalid("Volume %s status must be %s" % (volume["id"], " or ".join(expected)))
+    previous = volume["status"]
+    volume["status"] = "uploading"
+    progress.start(volume, {"status": previous})
+    save(db, volume, ("status", "pending", "task_started_at"))
+    made = glance.create_uploaded_image(
+        db,
+        caller,
+        image,
+        size=volume["size"] * GIB,
+        ready_at=volume["task_started_at"] + max(build_time, 0),
+    )
+    answer = {
+        "id": volume["id"],
+        "updated_at": volume["updated_at"],
+        "status": "uploading",
+        "display_description": volume["description"],
+        "size": volume["size"],
+        "volume_type": types.names(db).get(volume["volume_type_id"]),
+        "image_id": made["id"],
+        "container_format": image["container_format"],
+        "disk_format": image["disk_format"],
+        "image_name": image["name"],
+        "protected": made["protected"],
+        "visibility": made["visibility"],
+    }
+    return answer

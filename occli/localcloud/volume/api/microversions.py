@@ -18,6 +18,7 @@ MIN_VERSION = "3.0"
 MAX_VERSION = "3.70"
 HEADER = microversions.HEADER
 # cinder/api/microversions.py
+UPLOAD_IMAGE_PARAMS = "3.1"
 NEW_ATTACH = "3.27"
 RESOURCE_FILTER = "3.34"
 EXTEND_ATTACHED = "3.42"

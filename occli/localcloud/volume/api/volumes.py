@@ -1,7 +1,7 @@
 """``/volumes``: list (summary and detail: filters, sorting, paging,
 ``with_count`` 3.45), create (blank, from an image, a snapshot or a
 volume), show, update, delete (``force``, ``cascade``) and the
-``os-extend`` action."""
+``os-extend`` and ``os-volume_upload_image`` actions."""
 
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
@@ -152,8 +152,12 @@ def delete_volume(req):
 
 
 def volume_action(req):
+    """``POST /volumes/{id}/action``: ``os-extend`` or
+    ``os-volume_upload_image``, Cinder's 400 for any other."""
     body = req.json()
     action = next(iter(body), None) if isinstance(body, dict) and len(body) == 1 else None
+    if action == "os-volume_upload_image":
+        return _upload_image(req, body)
     if action != "os-extend":
         raise HTTPError(400, "There is no such action: %s" % (action or "None"))
     new_size = schemas.validate(schemas.EXTEND, body)["os-extend"]["new_size"]
@@ -165,3 +169,29 @@ def volume_action(req):
         req.microversion >= microversions.EXTEND_ATTACHED,
     )
     return Response(202)
+
+
+def _upload_image(req, body):
+    """``os-volume_upload_image`` (cinder/api/contrib/volume_actions.py
+    ``_volume_upload_image``): 202 with the action's answer; ``visibility``
+    and ``protected`` from 3.1 (a public image is an admin's), else the
+    image is Glance's default ``shared``. ``force`` counts only when the
+    cloud enables it (Cinder's ``enable_force_upload``)."""
+    params_31 = req.microversion >= microversions.UPLOAD_IMAGE_PARAMS
+    schema = schemas.UPLOAD_IMAGE_31 if params_31 else schemas.UPLOAD_IMAGE
+    params = schemas.validate(schema, body)["os-volume_upload_image"]
+    volume = common.volume(req)
+    image = {
+        "name": params["image_name"],
+        "disk_format": params.get("disk_format", "raw"),
+        "container_format": params.get("container_format", "bare"),
+        "visibility": params.get("visibility", "private") if params_31 else "shared",
+        "protected": params_31 and schemas.truthy(params.get("protected", False)),
+    }
+    if image["visibility"] == "public" and not req.context.is_admin:
+        raise common.policy_denied("volume_extension:volume_actions:upload_public")
+    force = schemas.truthy(params.get("force", False)) and req.cloud.config.enable_force_upload
+    answer = volumes.upload_to_image(
+        req.db, req.context, volume, image, force, req.cloud.config.build_time
+    )
+    return Response(202, {"os-volume_upload_image": answer})
