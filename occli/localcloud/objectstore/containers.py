@@ -14,6 +14,8 @@ from occli.localcloud.objectstore import expiry
 from occli.localcloud.objectstore import metadata as metadata_
 
 MAX_NAME_LENGTH = 256
+# the one storage policy, Swift's default (every container is in it)
+POLICY = "Policy-0"
 
 
 def find(db, account, name):

@@ -68,6 +68,8 @@ def get_container(req):
         "X-Container-Object-Count": len(rows),
         "X-Container-Bytes-Used": sum(o["size"] for o in rows),
         "X-Timestamp": common.x_timestamp(row["created_at"]),
+        # swift/proxy/controllers/container.py convert_policy: its name
+        "X-Storage-Policy": containers.POLICY,
     }
     headers.update(common.meta_out("Container", containers.metadata(row)))
     for kind, value in containers.acl(row).items():

@@ -26,7 +26,9 @@ def capabilities(service):
         "swift": {
             "version": SWIFT_VERSION,
             "strict_cors_mode": True,
-            "policies": [{"name": "Policy-0", "aliases": "Policy-0", "default": True}],
+            "policies": [
+                {"name": containers.POLICY, "aliases": containers.POLICY, "default": True}
+            ],
             "allow_account_management": False,
             "account_autocreate": True,
             "allow_open_expired": False,
