@@ -187,6 +187,14 @@ def test_the_list_is_what_the_local_neutron_serves(neutron):
     for alias, field in fields.items():
         assert alias in aliases
         assert field in network, alias
+    port = neutron.get("/ports", user="admin").json()["ports"][0]
+    for alias, field in (
+        ("allowed-address-pairs", "allowed_address_pairs"),
+        ("binding", "binding:vnic_type"),
+        ("port-security", "port_security_enabled"),
+    ):
+        assert alias in aliases
+        assert field in port, alias
     router = neutron.create("routers", "router", {"name": "audit"})
     assert "router_availability_zone" in aliases and "availability_zone_hints" in router
     for absent in ("agent", "provider", "multi-provider", "rbac-policies", "extra_dhcp_opt"):

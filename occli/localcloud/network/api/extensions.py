@@ -64,6 +64,12 @@ EXTENSIONS = (
     ),
     ("port-security", "Port Security", "Provides port security", "2012-07-23T10:00:00-00:00"),
     (
+        "allowed-address-pairs",
+        "Allowed Address Pairs",
+        "Provides allowed address pairs",
+        "2013-07-23T10:00:00-00:00",
+    ),
+    (
         "net-mtu",
         "Network MTU",
         "Provides MTU attribute for a network resource.",
