@@ -58,6 +58,12 @@ def by_name_or_id(db, caller, ref):
     return dict(row)
 
 
+def find(db: sqlite3.Connection, type_id: str) -> dict | None:
+    """The type ``type_id`` (no access check: a volume's own), or None."""
+    row = db.execute("SELECT * FROM volume_types WHERE id = ?", (type_id,)).fetchone()
+    return dict(row) if row else None
+
+
 def default(db):
     return dict(
         db.execute("SELECT * FROM volume_types WHERE id = ?", (DEFAULT_TYPE_ID,)).fetchone()

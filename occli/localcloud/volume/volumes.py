@@ -463,7 +463,8 @@ def upload_to_image(
     with ``force``), else Cinder's 400; it goes ``uploading`` and back to
     its status after the build time, when the image Glance made for it
     (``image``: name, disk and container formats, visibility, protected)
-    becomes ``active``. Returns the action's answer, as Cinder's.
+    becomes ``active``. Returns the action's answer, as Cinder's (its
+    ``volume_type`` the type's view).
 
     The local volume holds no bytes: the image has the size a raw upload
     of the whole volume has (its size in GiB) and no data, as Nova's
@@ -483,13 +484,15 @@ def upload_to_image(
         size=volume["size"] * GIB,
         ready_at=volume["task_started_at"] + max(build_time, 0),
     )
-    answer = {
+    # Cinder answers with the volume's VolumeType object, a dict in JSON
+    vtype = types.find(db, volume["volume_type_id"])
+    return {
         "id": volume["id"],
         "updated_at": volume["updated_at"],
         "status": "uploading",
         "display_description": volume["description"],
         "size": volume["size"],
-        "volume_type": types.names(db).get(volume["volume_type_id"]),
+        "volume_type": vtype and types.view(vtype),
         "image_id": made["id"],
         "container_format": image["container_format"],
         "disk_format": image["disk_format"],
@@ -497,4 +500,3 @@ def upload_to_image(
         "protected": made["protected"],
         "visibility": made["visibility"],
     }
-    return answer

@@ -54,7 +54,8 @@ def test_sample_request_answers_the_sample_shape(cinder):
     sample = load("volume-upload-to-image-response.json")["os-volume_upload_image"]
     # the sample's volume had no type (null); every volume here has one
     assert_same_shape(dict(answer, volume_type=None), sample)
-    assert answer["volume_type"] == "__DEFAULT__"
+    # Cinder's VolumeType object: OSC shows its name
+    assert answer["volume_type"]["name"] == "__DEFAULT__"
     assert (answer["id"], answer["size"], answer["status"]) == (volume["id"], 2, "uploading")
     assert (answer["image_name"], answer["disk_format"], answer["container_format"]) == (
         "test",

@@ -281,12 +281,23 @@ def _stdin_data():
 @utils.arg("name", metavar="<image-name>", help="New image name.")
 @utils.arg("--file", metavar="<file>", help="Upload the image's data from this file.")
 @utils.arg(
+    "--volume",
+    metavar="<volume>",
+    help="Create the image from this volume (name or ID): Cinder uploads it.",
+)
+@utils.arg(
+    "--force",
+    action="store_true",
+    help="Upload the volume even if it is in use (only with --volume; the cloud may ignore it).",
+)
+@utils.arg(
     "--import",
     dest="use_import",
     action="store_true",
     help="Use Glance's image import (stage, then glance-direct) instead of a direct upload.",
 )
 @_attribute_options_create
+@utils.option_names(disk_format="--disk-format", image_name="<image-name>")
 @utils.output("show")
 def do_image_create(client, args):
     """Create an image, uploading its data from --file or standard input.
@@ -294,12 +305,15 @@ def do_image_create(client, args):
     The data is streamed a chunk at a time, with progress on a terminal;
     if the upload fails, the new image is deleted. With --import the data
     is staged and imported with glance-direct ('image stage', then
-    'image import').
+    'image import'). With --volume, Cinder uploads the volume and prints
+    its answer (the volume 'uploading', the new image's id).
 
     Example: occli image create --file cirros.qcow2 --disk-format qcow2 cirros
     """
     import os
 
+    if args.volume:
+        return _create_from_volume(client, args)
     options = _attributes(args)
     client.images.check_attributes(
         options["visibility"],
@@ -337,6 +351,54 @@ def do_image_create(client, args):
         if args.file:
             data.close()
     return columns.show(client.images.get(image.id))
+
+
+#: ``image create`` options a volume upload ignores (OSC warns of them)
+_NOT_FOR_VOLUMES = (
+    ("file", "--file"),
+    ("min_disk", "--min-disk"),
+    ("min_ram", "--min-ram"),
+    ("properties", "--property"),
+    ("tags", "--tag"),
+    ("use_import", "--import"),
+)
+
+
+def _create_from_volume(client, args):
+    """``image create --volume`` (OSC's ``_take_action_volume``): Cinder's
+    ``os-volume_upload_image`` at volume API 3.1 (visibility ``private``
+    and not protected unless given), its answer shown with the volume
+    type's name."""
+    if args.file:
+        raise exceptions.ValidationError("argument --volume: not allowed with argument --file")
+    if _stdin_data() is not None:
+        raise exceptions.CommandError(
+            "Uploading data and using container are not allowed at the same time"
+        )
+    for dest, option in _NOT_FOR_VOLUMES:
+        if getattr(args, dest, None):
+            LOG.warning(
+                "'%s' was given, which is not supported when creating an image from a volume."
+                " This will be an error in a future version.",
+                option,
+            )
+    visibility = args.visibility or "private"
+    client.volumes.check_upload_to_image(args.name, args.disk_format, visibility)
+    volume = client.volumes.find_resource(args.volume)
+    info = dict(
+        client.volumes.upload_to_image(
+            volume,
+            args.name,
+            force=args.force,
+            disk_format=args.disk_format,
+            container_format=args.container_format,
+            visibility=visibility,
+            protected=bool(args.protected),
+        )
+    )
+    volume_type = info.get("volume_type")
+    info["volume_type"] = volume_type.get("name") if isinstance(volume_type, dict) else None
+    return columns.show(info)
 
 
 def _discard(client, image):
