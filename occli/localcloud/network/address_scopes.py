@@ -19,10 +19,26 @@ from occli.localcloud.network import common
 ATTRIBUTES = ("id", "ip_version", "name", "project_id", "shared", "tenant_id")
 SORT_KEYS = ATTRIBUTES
 
+
+def _ip_version(attr: str, value: object) -> int:
+    """``convert_to_int`` then ``type:values`` [4, 6], with Neutron 29's text."""
+    try:
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise ValueError(value)
+        number = int(value)
+    except ValueError:
+        raise attrs.invalid_input("'%s' is not an integer" % (value,)) from None
+    if number not in (4, 6):
+        raise attrs.bad_request(
+            "Invalid input for %s. Reason: %s is not in valid_values." % (attr, number)
+        )
+    return number
+
+
 SPEC = {
     "name": attrs.Attr(attrs.string(), default=""),
     "shared": attrs.Attr(attrs.boolean, default=False),
-    "ip_version": attrs.Attr(attrs.one_of(4, 6), put=False, default=attrs.REQUIRED),
+    "ip_version": attrs.Attr(_ip_version, put=False, default=attrs.REQUIRED),
 }
 
 

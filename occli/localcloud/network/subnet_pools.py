@@ -288,8 +288,8 @@ def create(db: sqlite3.Connection, context: Asker, body: object) -> dict[str, An
     db.execute(
         "INSERT INTO network_subnetpools (id, project_id, name, description, ip_version,"
         " prefixes, default_prefixlen, min_prefixlen, max_prefixlen, default_quota,"
-        " address_scope_id, is_default, shared, created_at, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " address_scope_id, is_default, shared, revision_number, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
         (
             subnetpool_id,
             project,
@@ -374,7 +374,19 @@ def update(
             "UPDATE network_subnetpools SET %s = ? WHERE id = ?" % key, (value, subnetpool_id)
         )
     common.bump(db, "network_subnetpools", subnetpool_id)
-    return show(db, context, subnetpool_id)
+    return updated_view(show(db, context, subnetpool_id))
+
+
+def updated_view(body: dict[str, Any]) -> dict[str, Any]:
+    """``update_subnetpool``'s answer, which is not the show's: the
+    object's own dict, the prefix lengths as numbers, an unset
+    ``default_quota`` left out (recorded from Neutron 29)."""
+    body = dict(body)
+    for key in ("default_prefixlen", "min_prefixlen", "max_prefixlen"):
+        body[key] = int(body[key])
+    if body["default_quota"] is None:
+        del body["default_quota"]
+    return body
 
 
 def delete(db: sqlite3.Connection, context: Asker, subnetpool_id: str) -> None:

@@ -57,7 +57,7 @@ def test_ip_version_is_required_and_fixed(neutron):
     )
     result = neutron.post("/address-scopes", {"address_scope": {"ip_version": 5}})
     assert result.status == 400
-    assert error(result)[1] == "Invalid input for ip_version. Reason: '5' is not in (4, 6)."
+    assert error(result)[1] == "Invalid input for ip_version. Reason: 5 is not in valid_values."
     scope = _scope(neutron)
     result = neutron.put("/address-scopes/%s" % scope["id"], {"address_scope": {"ip_version": 6}})
     assert result.status == 400

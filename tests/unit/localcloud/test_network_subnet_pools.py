@@ -54,7 +54,7 @@ def test_create_shows_neutron_fields_with_prefix_lengths_as_text(neutron):
     assert pool["address_scope_id"] is None
     assert pool["is_default"] is False and pool["shared"] is False
     assert pool["project_id"] == pool["tenant_id"] == neutron.project_id("demo")
-    assert pool["revision_number"] == 1 and pool["description"] == ""
+    assert pool["revision_number"] == 0 and pool["description"] == ""
     assert neutron.get("/subnetpools/%s" % pool["id"]).json()["subnetpool"] == pool
     six = _pool(neutron, name="six", prefixes=["fd00::/48"])
     assert (six["min_prefixlen"], six["max_prefixlen"], six["ip_version"]) == ("64", "128", 6)
@@ -189,8 +189,12 @@ def test_update_grows_prefixes_and_rereads_bounds(neutron):
     assert result.status == 200, result.body
     updated = result.json()["subnetpool"]
     assert updated["prefixes"] == ["10.10.0.0/15"]
-    assert updated["max_prefixlen"] == "28" and updated["default_prefixlen"] == "24"
-    assert updated["revision_number"] == 2
+    # an update answers numbers and leaves an unset quota out, as Neutron 29
+    assert updated["max_prefixlen"] == 28 and updated["default_prefixlen"] == 24
+    assert "default_quota" not in updated
+    assert updated["revision_number"] == 1
+    shown = neutron.get("/subnetpools/%s" % pool["id"]).json()["subnetpool"]
+    assert shown["max_prefixlen"] == "28" and shown["default_quota"] is None
 
 
 @pytest.mark.parametrize(

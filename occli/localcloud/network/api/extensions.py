@@ -8,7 +8,6 @@ names, descriptions and dates as Neutron 29 gives them
 its zone without the agents API (see ``network/availability_zones.py``).
 """
 
-from occli.localcloud import errors
 from occli.localcloud.app import Response
 
 # (alias, name, description, updated)
@@ -80,12 +79,6 @@ EXTENSIONS = (
         "Network MTU (writable)",
         "Provides a writable MTU attribute for a network resource.",
         "2017-07-12T00:00:00-00:00",
-    ),
-    (
-        "l2_adjacency",
-        "L2 Adjacency",
-        "Display L2 Adjacency for Neutron Networks.",
-        "2016-04-12T16:00:00-00:00",
     ),
     (
         "filter-validation",
@@ -164,7 +157,7 @@ EXTENSIONS = (
     (
         "standard-attr-tag",
         "Tag support for resources with standard attribute: "
-        "network, subnet, port, router, security_group, floatingip, subnetpool",
+        "port, subnet, subnetpool, network, security_group, router, floatingip",
         "Enables to set tag on resources with standard attribute.",
         "2017-01-01T00:00:00-00:00",
     ),
@@ -246,4 +239,10 @@ def show_extension(req):
     for extension in EXTENSIONS:
         if extension[0] == alias:
             return Response(200, {"extension": _view(extension)})
-    raise errors.NotFound("Extension with alias %s does not exist" % alias)
+    # pecan's abort(404, detail=…): webob's own JSON error, not a NeutronError
+    message = (
+        "The resource could not be found.<br /><br />\nExtension with alias %s does not exist\n\n"
+    )
+    return Response(
+        404, {"message": message % alias, "code": "404 Not Found", "title": "Not Found"}
+    )
