@@ -108,6 +108,11 @@ class ObjectStoreService(Service):
     def before(self, req):
         # container and object names as text, not WSGI's latin-1 of UTF-8
         req.params = {k: wsgi_text(v) for k, v in req.params.items()}
+        if "object" in req.params:
+            # routing drops a path's trailing slashes; in Swift they belong
+            # to the object's name (``PUT …/c/dir/`` stores ``dir/``, a
+            # pseudo-directory marker), as its split_path keeps them
+            req.params["object"] += "/" * (len(req.path) - len(req.path.rstrip("/")))
 
     def after(self, req, resp):
         resp.headers.setdefault("X-Trans-Id", req.request_id)
