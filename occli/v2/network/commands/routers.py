@@ -289,7 +289,7 @@ def do_router_list(client, args):
 def do_router_show(client, args):
     """Show a router.
 
-    OSC adds ``interfaces_info``: the router's ports but its gateway, one
+    OSC adds 'interfaces_info': the router's ports but its gateway, one
     entry per fixed IP (openstackclient/network/v2/router.py ShowRouter).
 
     Example: occli router show router1
