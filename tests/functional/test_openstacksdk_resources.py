@@ -35,6 +35,13 @@ def alt(occli_env):
     connection.close()
 
 
+@pytest.fixture
+def admin(occli_env):
+    connection = openstack.connect(cloud="local-admin")
+    yield connection
+    connection.close()
+
+
 def _name(prefix):
     return "%s-%s" % (prefix, uuid.uuid4().hex[:8])
 
@@ -175,6 +182,48 @@ def test_router_with_an_interface_a_gateway_and_a_floating_ip(conn):
         conn.network.delete_subnet(subnet, ignore_missing=True)
         conn.network.delete_network(network, ignore_missing=True)
     assert conn.network.find_router(name) is None
+
+
+def test_the_cloud_layers_router_calls(conn, admin, tmp_path):
+    """``create_router`` with its gateway, ``add_router_interface`` and
+    ``list_router_interfaces``, as shade's users call them, and the cloud
+    layer's ``download_image`` of a named image (by its Content-MD5)."""
+    name = _name("sdk-cloud")
+    network = conn.create_network(name)
+    subnet = conn.create_subnet(network.id, cidr="10.78.0.0/24", subnet_name=name)
+    public = conn.get_network("public")
+    # enable_snat is the admin's (Neutron's create_router:external_gateway_info:enable_snat)
+    with pytest.raises(openstack.exceptions.ForbiddenException):
+        conn.create_router(name, ext_gateway_net_id=public.id, enable_snat=False)
+    router = conn.create_router(name, ext_gateway_net_id=public.id)
+    try:
+        gateway = router.external_gateway_info
+        assert (gateway["network_id"], gateway["enable_snat"]) == (public.id, True)
+        conn.add_router_interface(router, subnet_id=subnet.id)
+        (internal,) = conn.list_router_interfaces(router, interface_type="internal")
+        assert internal.fixed_ips == [{"subnet_id": subnet.id, "ip_address": "10.78.0.1"}]
+        # the gateway port belongs to no project (neutron's _create_gw_port):
+        # only the admin lists it
+        assert conn.list_router_interfaces(router, interface_type="external") == []
+        (external,) = admin.list_router_interfaces(router, interface_type="external")
+        assert (external.network_id, external.project_id) == (public.id, "")
+        conn.remove_router_interface(router, subnet_id=subnet.id)
+        assert conn.list_router_interfaces(router, interface_type="internal") == []
+    finally:
+        assert conn.delete_router(router.id)
+        conn.delete_subnet(subnet.id)
+        conn.delete_network(network.id)
+    assert conn.get_router(name) is None
+
+    source = tmp_path / "cloud.raw"
+    source.write_bytes(b"cloud layer " * 500)
+    image = conn.create_image(name, filename=str(source), disk_format="raw", wait=True)
+    try:
+        conn.download_image(name, output_path=str(tmp_path / "out.raw"))
+        assert (tmp_path / "out.raw").read_bytes() == source.read_bytes()
+    finally:
+        assert conn.delete_image(image.id, wait=True, timeout=TIMEOUT)
+    assert conn.get_image(name) is None
 
 
 def test_containers_and_objects(conn, tmp_path):
