@@ -7,9 +7,9 @@ create``, ``object show``, ``object save``, ``container list``,
 ``container show``, ``object list`` and their deletes
 (tests/fixtures/osc/resources-tour.json, made by record_resources.py
 beside it), sent in order to a fresh local cloud with the same bytes.
-Each answer must have the status OSC got, its Location, the keys
-openstacksdk reads from its resources, the same bytes for a download and
-the headers OSC's object commands show, so OSC users keep working without
+Each answer must have the status OSC got, its Location, every key OSC
+got in it and its resources, the same bytes for a download and the
+headers OSC's object commands show, so OSC users keep working without
 the suite needing OSC."""
 
 import base64
@@ -75,12 +75,14 @@ def _check(exchange, result, ids):
     for name in reads["present"]:
         assert result.header(name), (where, name)
     if "keys" in reads:
+        # every key OSC got is there (a field the local cloud learns later,
+        # which OSC shows too, breaks no replay)
         answer = result.json()
-        assert sorted(answer) == reads["keys"], where
+        assert set(reads["keys"]) <= set(answer), where
         for member, keys in reads["resources"].items():
             value = answer[member]
             first = value if isinstance(value, dict) else value[0]
-            assert sorted(first) == keys, (where, member)
+            assert set(keys) <= set(first), (where, member)
     if "names" in reads:
         assert [item["name"] for item in result.json()] == reads["names"], where
     if "md5" in reads:
