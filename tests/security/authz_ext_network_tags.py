@@ -74,7 +74,7 @@ def rules():
         table.update(n("GET", tags, "read"))
         table.update(n("GET", tags + "/{tag}", "read", 204, params=tag))
         table.update(n("PUT", tags, "write", fresh=fresh, body=body))
-        table.update(n("POST", tags, "write", 201, fresh=fresh, body=body))
+        table.update(n("POST", tags, "write", 200, fresh=fresh, body=body))
         table.update(n("DELETE", tags, "write", 204, fresh=fresh))
         table.update(n("PUT", tags + "/{tag}", "write", 201, fresh=fresh, params=tag))
         table.update(

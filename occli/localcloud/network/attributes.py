@@ -8,7 +8,7 @@ import re
 from occli.localcloud import errors
 
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
-_MAC = re.compile(r"^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$")
+_MAC = re.compile(r"^[0-9a-fA-F]{1,2}([:-])([0-9a-fA-F]{1,2}\1){4}[0-9a-fA-F]{1,2}$")
 NAME_MAX_LEN = 255
 DESCRIPTION_MAX_LEN = 255
 
@@ -79,9 +79,12 @@ def ip_or_none(attr, value):
 
 
 def mac_address(attr, value):
+    """``validate_mac_address`` (netaddr's ``valid_mac``: octets of one or
+    two digits, ``:`` or ``-`` between them), stored as neutron stores it:
+    ``aa:bb:cc:dd:ee:ff``."""
     if not isinstance(value, str) or not _MAC.match(value):
         raise _invalid(attr, "'%s' is not a valid MAC address" % (value,))
-    return value.lower()
+    return ":".join("%02x" % int(octet, 16) for octet in re.split("[:-]", value))
 
 
 def cidr(attr, value):
@@ -98,14 +101,25 @@ def cidr(attr, value):
     return value
 
 
+def subnet_cidr(attr, value):
+    """A subnet's ``cidr``: neutron-lib's ``convert_to_cidr`` (host bits
+    dropped: ``10.3.0.1/24`` is ``10.3.0.0/24``), its InvalidInput else."""
+    try:
+        return str(ipaddress.ip_network(value, strict=False))
+    except (TypeError, ValueError):
+        raise invalid_input("%s is not in a CIDR format" % (value,)) from None
+
+
 def integer(low, high):
+    """``convert_to_int`` (its InvalidInput) and ``validate_range``."""
+
     def check(attr, value):
         if isinstance(value, bool) or not isinstance(value, (int, str)):
-            raise _invalid(attr, "'%s' is not an integer" % (value,))
+            raise invalid_input("'%s' is not an integer" % (value,))
         try:
             number = int(value)
         except ValueError:
-            raise _invalid(attr, "'%s' is not an integer" % value) from None
+            raise invalid_input("'%s' is not an integer" % value) from None
         if not low <= number <= high:
             raise _invalid(attr, "'%s' is not in range %s through %s" % (value, low, high))
         return number
@@ -119,16 +133,32 @@ def integer_or_none(low, high):
 
 
 def one_of(*choices, none=False):
+    """neutron-lib 5's ``validate_values``, which names no choices."""
+
     def check(attr, value):
         if value is None and none:
             return None
-        if value not in choices:
-            raise _invalid(
-                attr, "%s is not in %s" % (value if value is None else "'%s'" % value, choices)
-            )
+        if isinstance(value, bool) or value not in choices:
+            raise _invalid(attr, "%s is not in valid_values" % (value,))
         return value
 
     return check
+
+
+def nameservers(attr, value):
+    """neutron-lib's ``validate_nameservers``: a list of addresses, each
+    refused with the address check's reason after its own."""
+    if not isinstance(value, list):
+        raise _invalid(attr, "'%s' is not a list" % (value,))
+    for host in value:
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            raise _invalid(
+                attr,
+                "'%s' is not a valid nameserver. '%s' is not a valid IP address" % (host, host),
+            ) from None
+    return value
 
 
 def list_of(inner):

@@ -275,6 +275,14 @@ ZONES = [
     """,
 ]
 
+# a subnet's IPv6 modes (neutron-lib's subnet definition), NULL: unset
+IPV6_MODES = [
+    """
+    ALTER TABLE network_subnets ADD COLUMN ipv6_ra_mode TEXT;
+    ALTER TABLE network_subnets ADD COLUMN ipv6_address_mode TEXT;
+    """
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("network.core", CORE),
@@ -286,4 +294,5 @@ COMPONENTS = (
     ("network.subnetpools", SUBNET_POOLS),
     ("network.address_pairs", ADDRESS_PAIRS),
     ("network.zones", ZONES),
+    ("network.ipv6_modes", IPV6_MODES),
 )

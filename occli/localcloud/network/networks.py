@@ -24,7 +24,6 @@ ATTRIBUTES = (
     "ipv4_address_scope",
     "ipv6_address_scope",
     "is_default",
-    "l2_adjacency",
     "mtu",
     "name",
     "port_security_enabled",
@@ -120,11 +119,16 @@ def view(
             "subnets": subnet_ids,
             "availability_zone_hints": json.loads(network["availability_zone_hints"]),
             "availability_zones": ["nova"],
-            "l2_adjacency": True,
             "port_security_enabled": True,
+            # ML2's vlan-transparent and qinq extensions (neutron 29)
+            "vlan_transparent": False,
+            "qinq": False,
         },
     )
-    body["is_default"] = bool(network["is_default"])
+    # auto-allocated-topology extends external networks only (a create's
+    # answer has it for any: see create)
+    if network["external"]:
+        body["is_default"] = bool(network["is_default"])
     body.update(address_scopes.of_network(db, network["id"]))
     return body
 
@@ -192,7 +196,11 @@ def create(db, context, body):
         "UPDATE network_networks SET availability_zone_hints = ? WHERE id = ?",
         (json.dumps(values["availability_zone_hints"]), network_id),
     )
-    return show(db, context, network_id)
+    # neutron 29's create answer has is_default for every network
+    # (tests/fixtures/network/realcloud/neutron-29-networks.json)
+    created = show(db, context, network_id)
+    created.setdefault("is_default", False)
+    return created
 
 
 def _writable(db, context, network_id, action):
@@ -234,14 +242,19 @@ def delete(db, context, network_id):
     """Delete a network without ports in use (neutron deletes its DHCP
     ports itself, then its subnets)."""
     _writable(db, context, network_id, "delete")
-    busy = db.execute(
-        "SELECT 1 FROM network_ports WHERE network_id = ? AND device_owner != 'network:dhcp'",
-        (network_id,),
-    ).fetchone()
-    if busy is not None:
+    busy = [
+        r["id"]
+        for r in db.execute(
+            "SELECT id FROM network_ports WHERE network_id = ? AND device_owner != 'network:dhcp'"
+            " ORDER BY seq",
+            (network_id,),
+        )
+    ]
+    if busy:
+        # the ports named as neutron 29 names them (neutron-29-networks.json)
         raise errors.Conflict(
             "Unable to complete operation on network %s. There are one or more ports still "
-            "in use on the network." % network_id,
+            "in use on the network, id for these ports is: %s." % (network_id, ", ".join(busy)),
             type="NetworkInUse",
         )
     db.execute("DELETE FROM network_ports WHERE network_id = ?", (network_id,))

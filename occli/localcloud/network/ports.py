@@ -18,9 +18,12 @@ from occli.localcloud.network import security_groups
 from occli.localcloud.network import subnets
 from occli.localcloud.network import tags
 
+# the list filters: every attribute but ``allowed_address_pairs``, which
+# neutron 29 refuses as a filter ("… is invalid attribute for filtering":
+# not ``is_filter`` in neutron-lib's allowedaddresspairs definition;
+# tests/fixtures/network/realcloud/neutron-29-ports.json)
 ATTRIBUTES = (
     "admin_state_up",
-    "allowed_address_pairs",
     "binding:vnic_type",
     "created_at",
     "description",
@@ -29,7 +32,6 @@ ATTRIBUTES = (
     "extra_dhcp_opts",
     "fixed_ips",
     "id",
-    "ip_allocation",
     "mac_address",
     "name",
     "network_id",
@@ -64,7 +66,7 @@ SPEC = {
     "name": attrs.Attr(attrs.string(), default=""),
     "description": attrs.Attr(attrs.string(attrs.DESCRIPTION_MAX_LEN), default=""),
     "admin_state_up": attrs.Attr(attrs.boolean, default=True),
-    "mac_address": attrs.Attr(attrs.mac_address, put=False, default=None),
+    "mac_address": attrs.Attr(attrs.mac_address, default=None),
     "fixed_ips": attrs.Attr(attrs.fixed_ips, default=None),
     "device_id": attrs.Attr(attrs.string(), default=""),
     "device_owner": attrs.Attr(attrs.string(), default=""),
@@ -72,7 +74,9 @@ SPEC = {
     "port_security_enabled": attrs.Attr(attrs.boolean, default=True),
     "binding:host_id": attrs.Attr(attrs.string(), default=""),
     "allowed_address_pairs": attrs.Attr(attrs.allowed_address_pairs, default=None),
-    # ports alone take tags on create (tagging.py's TAG_ATTRIBUTE_MAP_PORTS)
+    # tagging.py's TAG_ATTRIBUTE_MAP_PORTS: checked on create, then ignored
+    # without ML2's tag_ports_during_bulk_creation driver (not loaded by
+    # default, nor here: neutron-29-ports.json's port_create_all)
     "tags": attrs.Attr(tags.attribute, put=False, default=list),
 }
 
@@ -153,7 +157,6 @@ def view(db, port, admin=False, ips=None, groups=None, pairs=None):
             "port_security_enabled": bool(port["port_security_enabled"]),
             "allowed_address_pairs": pairs,
             "extra_dhcp_opts": [],
-            "ip_allocation": "immediate",
             "binding:vnic_type": "normal",
         },
     )
@@ -245,6 +248,8 @@ def _allocate(db, network, port_id, requested):
         subnet_id = item.get("subnet_id")
         if subnet_id is not None:
             subnet = next((s for s in nets if s["id"] == subnet_id), None)
+            if subnet is None and not subnets.exists(db, subnet_id):
+                raise subnets.not_found(subnet_id)
             if subnet is None:
                 raise errors.BadRequest(
                     "Invalid input for operation: Failed to create port on network %s, "
@@ -325,6 +330,7 @@ def _rules(context, network, project):
         "update_port:fixed_ips:ip_address": owner,
         "update_port:fixed_ips:subnet_id": shared,
         "update_port:device_id": member,
+        "update_port:mac_address": False,
         "update_port:binding:host_id": False,
         "update_port:port_security_enabled": owner,
         "update_port:allowed_address_pairs": owner,
@@ -388,7 +394,6 @@ def create(db, context, body):
     if pairs and not values["port_security_enabled"]:
         raise _pairs_need_port_security()
     port_id = insert(db, context, network, project, values)
-    tags.add(db, "ports", port_id, values["tags"])
     if pairs:
         _set_address_pairs(db, port_id, pairs)
     return show(db, context, port_id)
@@ -440,16 +445,7 @@ def insert(
     stamp = common.now()
     mac = values.get("mac_address")
     if mac is not None:
-        taken = db.execute(
-            "SELECT 1 FROM network_ports WHERE network_id = ? AND mac_address = ?",
-            (network["id"], mac),
-        ).fetchone()
-        if taken is not None:
-            raise errors.Conflict(
-                "Unable to complete operation for network %s. The mac address %s is in use."
-                % (network["id"], mac),
-                type="MacAddressInUse",
-            )
+        _check_mac_free(db, network["id"], mac)
     else:
         mac = _new_mac(db, network["id"])
     host = values.get("binding:host_id") or ""
@@ -488,6 +484,18 @@ def insert(
     return port_id
 
 
+def _check_mac_free(db, network_id, mac):
+    taken = db.execute(
+        "SELECT 1 FROM network_ports WHERE network_id = ? AND mac_address = ?", (network_id, mac)
+    ).fetchone()
+    if taken is not None:
+        raise errors.Conflict(
+            "Unable to complete operation for network %s. The mac address %s is in use."
+            % (network_id, mac),
+            type="MacAddressInUse",
+        )
+
+
 def update(db, context, port_id, body):
     values = attrs.parse(body, "port", SPEC, create=False)
     # get() lets through whoever may see the port (a 404 otherwise);
@@ -502,6 +510,9 @@ def update(db, context, port_id, body):
             raise _pairs_need_port_security()
         if "allowed_address_pairs" not in values and address_pairs(db, port_id):
             raise _pairs_need_port_security()
+    if values.get("mac_address") not in (None, port["mac_address"]):
+        # an admin's (update_port:mac_address); neutron refuses a null MAC
+        _check_mac_free(db, port["network_id"], values["mac_address"])
     apply_update(db, context, port, values)
     if "allowed_address_pairs" in values:
         _set_address_pairs(db, port_id, values["allowed_address_pairs"])
@@ -519,6 +530,7 @@ def apply_update(
         "admin_state_up": "admin_state_up",
         "device_id": "device_id",
         "device_owner": "device_owner",
+        "mac_address": "mac_address",
         "port_security_enabled": "port_security_enabled",
         "binding:host_id": "binding_host",
     }

@@ -6,6 +6,7 @@ import functools
 import ipaddress
 import itertools
 import json
+import sqlite3
 
 from occli.localcloud import common as clock
 from occli.localcloud import errors
@@ -21,7 +22,6 @@ ATTRIBUTES = (
     "created_at",
     "description",
     "dns_nameservers",
-    "dns_publish_fixed_ip",
     "enable_dhcp",
     "gateway_ip",
     "host_routes",
@@ -34,7 +34,6 @@ ATTRIBUTES = (
     "project_id",
     "revision_number",
     "router:external",
-    "segment_id",
     "service_types",
     "subnetpool_id",
     "tags",
@@ -57,11 +56,14 @@ SORT_KEYS = (
     "updated_at",
 )
 
+# neutron-lib's IPV6_MODES
+IPV6_MODES = ("dhcpv6-stateful", "dhcpv6-stateless", "slaac")
+
 SPEC = {
     "network_id": attrs.Attr(attrs.uuid, put=False, default=attrs.REQUIRED),
     "ip_version": attrs.Attr(attrs.one_of(4, 6), put=False, default=attrs.REQUIRED),
     # absent: allocated from the subnet pool (neutron's subnet_allocation)
-    "cidr": attrs.Attr(attrs.cidr, put=False, default=None),
+    "cidr": attrs.Attr(attrs.subnet_cidr, put=False, default=None),
     "subnetpool_id": attrs.Attr(attrs.uuid_or_none, put=False, default=None),
     "prefixlen": attrs.Attr(subnet_pools.non_negative, put=False, default=None),
     "use_default_subnetpool": attrs.Attr(attrs.boolean, put=False, default=False),
@@ -70,9 +72,11 @@ SPEC = {
     # "first": the CIDR's first host, as neutron defaults it
     "gateway_ip": attrs.Attr(attrs.ip_or_none, default="first"),
     "enable_dhcp": attrs.Attr(attrs.boolean, default=True),
-    "dns_nameservers": attrs.Attr(attrs.list_of(attrs.ip_address), default=list),
+    "dns_nameservers": attrs.Attr(attrs.nameservers, default=list),
     "allocation_pools": attrs.Attr(attrs.list_of(attrs.anything), put=False, default=None),
     "host_routes": attrs.Attr(attrs.host_routes, default=list),
+    "ipv6_ra_mode": attrs.Attr(attrs.one_of(*IPV6_MODES, none=True), put=False, default=None),
+    "ipv6_address_mode": attrs.Attr(attrs.one_of(*IPV6_MODES, none=True), put=False, default=None),
     # set through /tags only (tagging.py: allow_post, allow_put False)
     "tags": attrs.Attr(attrs.anything, post=False, put=False),
 }
@@ -80,6 +84,14 @@ SPEC = {
 
 def not_found(subnet_id):
     return errors.NotFound("Subnet %s could not be found." % subnet_id, type="SubnetNotFound")
+
+
+def exists(db: sqlite3.Connection, subnet_id: str) -> bool:
+    """Whether any subnet has id ``subnet_id`` (a port's fixed IP naming a
+    subnet of no network is neutron's SubnetNotFound, of another network
+    its InvalidInput)."""
+    found = db.execute("SELECT 1 FROM network_subnets WHERE id = ?", (subnet_id,)).fetchone()
+    return found is not None
 
 
 def get(db, context, subnet_id):
@@ -106,10 +118,8 @@ def view(subnet, external):
             "allocation_pools": json.loads(subnet["allocation_pools"]),
             "dns_nameservers": json.loads(subnet["dns_nameservers"]),
             "host_routes": json.loads(subnet["host_routes"]),
-            "dns_publish_fixed_ip": False,
-            "ipv6_address_mode": None,
-            "ipv6_ra_mode": None,
-            "segment_id": None,
+            "ipv6_address_mode": subnet["ipv6_address_mode"],
+            "ipv6_ra_mode": subnet["ipv6_ra_mode"],
             "service_types": [],
             "subnetpool_id": subnet["subnetpool_id"],
             "router:external": external,
@@ -156,8 +166,8 @@ def insert(
     db.execute(
         "INSERT INTO network_subnets (id, network_id, project_id, name, description, cidr,"
         " ip_version, gateway_ip, enable_dhcp, allocation_pools, dns_nameservers,"
-        " subnetpool_id, created_at, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " subnetpool_id, ipv6_ra_mode, ipv6_address_mode, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             subnet_id,
             network_id,
@@ -171,6 +181,8 @@ def insert(
             json.dumps(pools if pools is not None else default_pool(cidr, gateway)),
             json.dumps(extra.get("dns_nameservers", [])),
             extra.get("subnetpool_id"),
+            extra.get("ipv6_ra_mode"),
+            extra.get("ipv6_address_mode"),
             stamp,
             stamp,
         ),
@@ -197,11 +209,23 @@ def _pools(values, cidr, gateway):
                 "Invalid input for allocation_pools. Reason: Invalid data format for IP "
                 "pool: '%s'." % (pool,)
             ) from None
-        # addresses of one family (net's) compare as their integers
-        if start not in net or end not in net or int(start) > int(end):
+        # neutron's validate_allocation_pools: a reversed range is the
+        # request's pool, one of the wrong family or outside the CIDR's
+        # hosts (v4 without its broadcast) the range
+        if start.version != end.version or int(start) > int(end):
+            raise errors.BadRequest(
+                "The allocation pool %s is not valid." % (pool,), type="InvalidAllocationPool"
+            )
+        if start.version != net.version:
             raise errors.BadRequest(
                 "The allocation pool %s-%s is not valid." % (start, end),
                 type="InvalidAllocationPool",
+            )
+        last = int(net.broadcast_address) - (1 if net.version == 4 else 0)
+        if int(start) <= int(net.network_address) or int(end) > last:
+            raise errors.BadRequest(
+                "The allocation pool %s-%s spans beyond the subnet cidr %s." % (start, end, cidr),
+                type="OutOfBoundsAllocationPool",
             )
         checked.append({"start": str(start), "end": str(end)})
     ranges = sorted(
@@ -237,11 +261,12 @@ def create(db, context, body):
         net = ipaddress.ip_network(cidr)
         if net.version != values["ip_version"]:
             raise attrs.invalid_input(
-                "Cidr %s does not match ip_version %s" % (cidr, values["ip_version"])
+                "cidr '%s' does not match the ip_version '%s'" % (cidr, values["ip_version"])
             )
         # neutron's _validate_subnet_cidr (db/ipam_backend_mixin.py): no /0
         if net.prefixlen == 0:
             raise attrs.invalid_input("0 is not allowed as CIDR prefix length")
+    _check_ipv6_modes(values)
     subnet_pools.check_affinity(db, network["id"], values["ip_version"], pool)
     if pool is not None:
         cidr = subnet_pools.subnet_cidr(db, pool, values)
@@ -274,9 +299,31 @@ def create(db, context, body):
         enable_dhcp=values["enable_dhcp"],
         dns_nameservers=values["dns_nameservers"],
         subnetpool_id=None if pool is None else pool["id"],
+        ipv6_ra_mode=values["ipv6_ra_mode"],
+        ipv6_address_mode=values["ipv6_address_mode"],
     )
     _set_host_routes(db, subnet_id, values["host_routes"], values["ip_version"], "new subnet")
     return show(db, context, subnet_id)
+
+
+def _check_ipv6_modes(values):
+    """neutron's ``_validate_subnet`` and ``_validate_ipv6_attributes`` for
+    the modes of a new subnet."""
+    ra_mode, address_mode = values["ipv6_ra_mode"], values["ipv6_address_mode"]
+    if values["ip_version"] == 4:
+        for attr in ("ipv6_ra_mode", "ipv6_address_mode"):
+            if values[attr] is not None:
+                raise attrs.invalid_input("%s is not valid when ip_version is 4" % attr)
+        return
+    if (ra_mode or address_mode) and not values["enable_dhcp"]:
+        raise attrs.invalid_input(
+            "ipv6_ra_mode or ipv6_address_mode cannot be set when enable_dhcp is set to False"
+        )
+    if ra_mode and address_mode and ra_mode != address_mode:
+        raise attrs.invalid_input(
+            "ipv6_ra_mode set to '%s' with ipv6_address_mode set to '%s' is not valid. If both"
+            " attributes are set, they must be the same value" % (ra_mode, address_mode)
+        )
 
 
 # neutron's max_subnet_host_routes (neutron/conf/common.py)

@@ -53,7 +53,9 @@ def test_ports_from_the_sample_with_tags(neutron):
     created = result.json()["ports"]
     assert [p["name"] for p in created] == ["sample_port_1", "sample_port_2"]
     assert [p["admin_state_up"] for p in created] == [False, False]
-    assert [p["tags"] for p in created] == [["bulk"], []]
+    # checked, then ignored: neutron 29 without ML2's
+    # tag_ports_during_bulk_creation driver (realcloud/neutron-29-ports.json)
+    assert [p["tags"] for p in created] == [[], []]
     expected = sample("ports", "ports-bulk-create-response.json")["ports"][0]
     assert set(created[0]) <= set(expected) | {"binding:vnic_type"}
     addresses = {p["fixed_ips"][0]["ip_address"] for p in created}

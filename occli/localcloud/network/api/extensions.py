@@ -168,12 +168,6 @@ EXTENSIONS = (
         "2024-23-07T10:00:00-00:00",
     ),
     (
-        "tag-ports-during-bulk-creation",
-        "Tag Ports During Bulk Creation",
-        "Allow to tag ports during bulk creation",
-        "2019-12-29T19:00:00-00:00",
-    ),
-    (
         "subnet_allocation",
         "Subnet Allocation",
         "Enables allocation of subnets from a subnet pool",

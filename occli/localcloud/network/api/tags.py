@@ -1,7 +1,7 @@
 """``/v2.0/{collection}/{id}/tags[/{tag}]`` of every taggable collection
 (neutron's ``TaggingController``): list (200), check one (204), add some
-(``POST``, tag-creation: 201), replace all (``PUT``: 200), add one
-(``PUT …/{tag}``: 201), remove all or one (204)."""
+(``POST``, tag-creation: 200, as neutron 29 answers), replace all (``PUT``:
+200), add one (``PUT …/{tag}``: 201), remove all or one (204)."""
 
 from occli.localcloud.app import Response
 from occli.localcloud.network import floating_ips
@@ -72,7 +72,7 @@ class _Kind:
     def create_tags(self, req):
         wanted = tags.check_body(req.json())
         tags.add(req.db, self.resource, self._found(req, "create"), wanted)
-        return Response(201, {"tags": wanted})
+        return Response(200, {"tags": wanted})
 
     def replace_tags(self, req):
         wanted = tags.check_body(req.json())
