@@ -27,7 +27,6 @@ ATTRIBUTES = (
     "floating_network_id",
     "id",
     "port_details",
-    "port_forwardings",
     "port_id",
     "project_id",
     "revision_number",
@@ -109,7 +108,6 @@ def view(db, fip, associated=None):
             "router_id": fip["router_id"],
             "status": fip["status"],
             "port_details": details,
-            "port_forwardings": [],
         },
     )
 

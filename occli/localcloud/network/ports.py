@@ -567,8 +567,26 @@ def _drop_stale_floating_ips(db, port_id):
     )
 
 
+# the owners of ports the L3 plugin keeps (its ``router_device_owners``)
+L3_OWNERS = (
+    "network:router_interface",
+    "network:router_gateway",
+    "network:floatingip",
+    "network:router_interface_distributed",
+    "network:ha_router_replicated_interface",
+)
+
+
 def delete(db, context, port_id):
-    get(db, context, port_id)  # whoever sees the port may delete it (see update)
+    port = get(db, context, port_id)  # whoever sees the port may delete it (see update)
+    if port["device_owner"] in L3_OWNERS:
+        # l3_db's prevent_l3_port_deletion (the router or floating IP
+        # exists while its port does), for an admin too
+        raise errors.Conflict(
+            "Port %s cannot be deleted directly via the port API: has device owner %s."
+            % (port_id, port["device_owner"]),
+            type="ServicePortInUse",
+        )
     remove(db, port_id)
 
 

@@ -174,6 +174,8 @@ def view(db, context, router):
             "routes": json.loads(router["routes"]),
             "availability_zone_hints": json.loads(router["availability_zone_hints"]),
             "availability_zones": [availability_zones.ZONE],
+            # the L3 plugin's l3-flavors (no flavors here: always null)
+            "flavor_id": None,
         },
     )
     if context.is_admin:
@@ -205,12 +207,15 @@ def _check_policy(context, values, action):
                 "(rule:%s_router and rule:%s_router:%s)" % (action, action, key)
             )
     gateway = values.get("external_gateway_info") or {}
-    for key in ("enable_snat", "external_fixed_ips"):
-        if key in gateway:
-            raise common.policy_denied(
-                "(rule:%s_router and rule:%s_router:external_gateway_info:%s)"
-                % (action, action, key)
-            )
+    if any(key in gateway for key in ("enable_snat", "external_fixed_ips")):
+        # neutron's rule of a dict attribute: one sub-rule per key given
+        # (neutron-29-routers.json)
+        base = "rule:%s_router:external_gateway_info" % action
+        keys = [k for k in gateway if k in ("network_id", "enable_snat", "external_fixed_ips")]
+        raise common.policy_denied(
+            "(rule:%s_router and (%s and (%s)))"
+            % (action, base, " and ".join("%s:%s" % (base, k) for k in keys))
+        )
 
 
 def insert(
@@ -281,7 +286,8 @@ def update(db, context, router_id, body):
 
 def delete(db, context, router_id):
     router = get(db, context, router_id)
-    attached = [p["id"] for p in _ports(db, router_id, INTERFACE)]
+    # by port id, the order of neutron's routerports key (router, port)
+    attached = sorted(p["id"] for p in _ports(db, router_id, INTERFACE))
     if attached:
         raise errors.Conflict(
             "Router %s has ports still attached: %s" % (router_id, ", ".join(attached)),
@@ -393,7 +399,6 @@ def _answer(db, router_id, port):
     subnet_ids = [ip["subnet_id"] for ip in ports.fixed_ips(db, port["id"])]
     return {
         "id": router_id,
-        "tenant_id": port["project_id"],
         "project_id": port["project_id"],
         "port_id": port["id"],
         "network_id": port["network_id"],

@@ -29,7 +29,13 @@ NOT_IMPLEMENTED = {
         "hardware_offload_type",
         "ip_allocation",
     },
-    "floatingip": {"dns_domain", "dns_name", "qos_network_policy_id", "qos_policy_id"},
+    "floatingip": {
+        "dns_domain",
+        "dns_name",
+        "qos_network_policy_id",
+        "qos_policy_id",
+        "port_forwardings",
+    },
     "subnet": {"dns_publish_fixed_ip", "segment_id"},
     "security_group": set(),
 }
