@@ -80,6 +80,9 @@ def test_every_new_module_exists_and_every_old_path_is_listed():
     added |= {"containers", "objects", "account"}  # object storage commands
     added |= {"image_import", "members", "tasks", "metadefs"}  # image commands (issue 20)
     added |= {"subnet_pools", "address_scopes"}  # network commands (issue 20)
+    added |= {"volume_types", "volume_backups", "volume_transfers", "volume_messages"}
+    added |= {"volume_attachments", "volume_admin"}  # volume commands (issue 21)
+    added |= {"groups", "catalog", "implied_roles", "app_credentials"}  # identity (21)
     for info in pkgutil.walk_packages(occli.v2.__path__, "occli.v2."):
         service, _, command = info.name.removeprefix("occli.v2.").partition(".commands.")
         if command and service != "commands" and command not in added:

@@ -1,0 +1,2 @@
+"""Cinder administration commands: ``volume service …``, ``volume host …``,
+``volume backend pool …``, ``volume qos …``, ``volume group …``."""

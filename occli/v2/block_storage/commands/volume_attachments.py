@@ -1,0 +1,1 @@
+"""Volume attachment commands (Cinder's attachments API): ``volume attachment …``."""

@@ -1,0 +1,1 @@
+"""Volume backup commands (Cinder): ``volume backup …``."""

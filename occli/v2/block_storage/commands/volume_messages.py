@@ -1,0 +1,1 @@
+"""Volume message commands (Cinder): ``volume message …``."""

@@ -1,0 +1,1 @@
+"""Volume transfer commands (Cinder): ``volume transfer request …``."""

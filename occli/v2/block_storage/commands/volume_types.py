@@ -1,0 +1,1 @@
+"""Volume type commands (Cinder): ``volume type …``."""

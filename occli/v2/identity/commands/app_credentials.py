@@ -1,0 +1,2 @@
+"""Application credential and access rule commands (Keystone):
+``application credential …``, ``access rule …``."""

@@ -1,0 +1,2 @@
+"""Service catalog commands (Keystone): ``service …``, ``endpoint …``,
+``region …``, ``catalog …``."""

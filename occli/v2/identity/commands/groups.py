@@ -1,0 +1,1 @@
+"""Group commands (Keystone): ``group …``."""

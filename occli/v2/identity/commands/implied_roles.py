@@ -1,0 +1,1 @@
+"""Implied role commands (Keystone): ``implied role …``."""
