@@ -228,13 +228,12 @@ def _new_mac(db, network_id):
 
 def _allocate(db, network, port_id, requested):
     """Allocate ``requested`` (``[{"subnet_id"?, "ip_address"?}]``, None:
-    one address from the network's first IPv4 subnet) to ``port_id``."""
+    :func:`_allocate_default`) to ``port_id``."""
     nets = db.execute(
         "SELECT * FROM network_subnets WHERE network_id = ? ORDER BY seq", (network["id"],)
     ).fetchall()
     if requested is None:
-        if nets:
-            subnets.allocate(db, nets[0], port_id)
+        _allocate_default(db, nets, port_id)
         return
     for item in requested:
         if not isinstance(item, dict) or not set(item) <= {"subnet_id", "ip_address"}:
@@ -270,6 +269,26 @@ def _allocate(db, network, port_id, requested):
                 "'%s'." % (item,)
             )
         subnets.allocate(db, subnet, port_id, address)
+
+
+def _allocate_default(db, nets, port_id):
+    """A port's addresses when it asks for none (neutron's IPAM, with
+    ``ipv6_utils.is_auto_address_subnet``): one of the first IPv4 subnet,
+    one of the first IPv6 subnet without automatic addressing, and the
+    EUI-64 address of the port's MAC on every SLAAC or DHCPv6-stateless
+    subnet."""
+    (mac,) = db.execute(
+        "SELECT mac_address FROM network_ports WHERE id = ?", (port_id,)
+    ).fetchone()
+    for version in (4, 6):
+        first = next(
+            (s for s in nets if s["ip_version"] == version and not subnets.auto_address(s)), None
+        )
+        if first is not None:
+            subnets.allocate(db, first, port_id)
+    for subnet in nets:
+        if subnets.auto_address(subnet):
+            subnets.allocate(db, subnet, port_id, subnets.eui64(subnet, mac))
 
 
 def _set_groups(db, context, port_id, project_id, requested, enabled):

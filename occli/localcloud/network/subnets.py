@@ -403,6 +403,23 @@ def delete(db, context, subnet_id):
 # -- IPAM ---------------------------------------------------------------------------
 
 
+def auto_address(subnet: sqlite3.Row) -> bool:
+    """Whether ports take their address from the prefix (SLAAC or
+    DHCPv6-stateless: ``ipv6_utils.is_auto_address_subnet``)."""
+    modes = ("slaac", "dhcpv6-stateless")
+    return subnet["ipv6_address_mode"] in modes or subnet["ipv6_ra_mode"] in modes
+
+
+def eui64(subnet: sqlite3.Row, mac: str) -> str:
+    """The EUI-64 address of ``mac`` in ``subnet``'s /64 (RFC 4291: ff:fe
+    in the middle, the universal/local bit flipped)."""
+    octets = [int(o, 16) for o in mac.split(":")]
+    octets[0] ^= 0x02
+    interface = int.from_bytes(bytes(octets[:3] + [0xFF, 0xFE] + octets[3:]), "big")
+    net = ipaddress.ip_network(subnet["cidr"])
+    return str(net.network_address + interface)
+
+
 def in_subnet(subnet, address):
     try:
         return ipaddress.ip_address(address) in ipaddress.ip_network(subnet["cidr"])
