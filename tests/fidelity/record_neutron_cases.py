@@ -3,6 +3,8 @@ each sending its requests through a ``Recorder`` (``rec.call`` records one
 exchange; ``rec.raw`` does not). Bodies may name this run's ids as
 ``"{placeholder}"`` strings."""
 
+from typing import Any
+
 
 def networks(rec):
     """Networks and subnets: defaults, every field, bad bodies, member
@@ -82,7 +84,7 @@ def networks(rec):
         },
     )
     c("subnet_show", "GET", "/subnets/{sub}")
-    bad = {
+    bad: dict[str, dict[str, Any]] = {
         "bad_cidr_prefix": {"cidr": "10.3.0.0/33"},
         "bad_cidr_text": {"cidr": "abc"},
         "cidr_host_bits": {"cidr": "10.3.0.1/24"},
@@ -117,7 +119,7 @@ def networks(rec):
         "no_cidr": {},
     }
     for name, fields in bad.items():
-        body = {"network_id": "{net}", "ip_version": 4}
+        body: dict[str, Any] = {"network_id": "{net}", "ip_version": 4}
         body.update(fields)
         c("subnet_create_" + name, "POST", "/subnets", {"subnet": body})
     c(
@@ -253,7 +255,7 @@ def ports(rec):
     c("port_list_fixed_ip", "GET", "/ports", query="fixed_ips=ip_address%3D10.20.0.50")
     c("port_list_mac", "GET", "/ports", query="mac_address=fa:16:3e:00:00:01")
     c("port_list_tags", "GET", "/ports", query="tags=t1")
-    bad = {
+    bad: dict[str, dict[str, Any]] = {
         "bad_mac": {"mac_address": "zz:16:3e:00:00:01"},
         "mac_in_use": {"mac_address": "fa:16:3e:00:00:01"},
         "ip_in_use": {"fixed_ips": [{"ip_address": "10.20.0.50"}]},
@@ -273,8 +275,7 @@ def ports(rec):
         "binding_member": {"binding:host_id": "h1"},
     }
     for name, fields in bad.items():
-        body = {"network_id": "{net}"}
-        body.update(fields)
+        body = {"network_id": "{net}", **fields}
         c("port_create_" + name, "POST", "/ports", {"port": body})
     c("port_create_no_network", "POST", "/ports", {"port": {}})
     c(

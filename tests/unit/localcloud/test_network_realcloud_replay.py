@@ -120,7 +120,7 @@ class Replay:
         if expected >= 400:
             error = real["NeutronError"]
             want = (error["type"], _unordered(self.swap(error["message"])))
-            got = answer["NeutronError"]
+            got = (answer or {}).get("NeutronError", {})
             if (got["type"], _unordered(got["message"])) != want:
                 return ["%s: %r, real %r" % (key, (got["type"], got["message"]), want)]
             return []
