@@ -69,7 +69,7 @@ SPEC = {
     "use_default_subnetpool": attrs.Attr(attrs.boolean, put=False, default=False),
     "name": attrs.Attr(attrs.string(), default=""),
     "description": attrs.Attr(attrs.string(attrs.DESCRIPTION_MAX_LEN), default=""),
-    # "first": the CIDR's first host, as neutron defaults it
+    # "first": neutron's default (see _default_gateway)
     "gateway_ip": attrs.Attr(attrs.ip_or_none, default="first"),
     "enable_dhcp": attrs.Attr(attrs.boolean, default=True),
     "dns_nameservers": attrs.Attr(attrs.nameservers, default=list),
@@ -141,6 +141,12 @@ def show(db, context, subnet_id):
     return view(subnet, bool(networks.existing(db, subnet["network_id"])["external"]))
 
 
+def _default_gateway(net):
+    """ipam_backend_mixin's ``_gateway_ip_str``: an IPv4 CIDR's first host,
+    an IPv6 one's own address (the subnet-router anycast address)."""
+    return str(net.network_address + (1 if net.version == 4 else 0))
+
+
 def default_pool(cidr, gateway):
     """Neutron's default allocation pool: the hosts of ``cidr`` but the
     gateway (a v4 network's broadcast address is never a host)."""
@@ -160,7 +166,7 @@ def insert(
     """Insert a subnet row (seed and create); returns its id."""
     net = ipaddress.ip_network(cidr)
     if gateway == "first":
-        gateway = str(net.network_address + 1)
+        gateway = _default_gateway(net)
     subnet_id = subnet_id or clock.new_uuid()
     stamp = common.now()
     db.execute(
@@ -282,7 +288,7 @@ def create(db, context, body):
     quotas.check(db, project, "subnet")
     gateway = values["gateway_ip"]
     if gateway == "first":
-        gateway = str(net.network_address + 1)
+        gateway = _default_gateway(net)
     elif gateway is not None and ipaddress.ip_address(gateway) not in net:
         raise errors.BadRequest(
             "Invalid input for operation: Gateway is not valid on subnet.", type="InvalidInput"

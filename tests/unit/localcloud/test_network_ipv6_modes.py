@@ -83,3 +83,10 @@ def test_an_unknown_mode(neutron):
         "HTTPBadRequest",
         "Invalid input for ipv6_ra_mode. Reason: radvd is not in valid_values.",
     )
+
+
+def test_an_ipv6_subnets_default_gateway_is_its_own_address(neutron):
+    made = _subnet(neutron, _network(neutron), "fd00:5::/64", 6)
+    assert made["gateway_ip"] == "fd00:5::"
+    pool = {"start": "fd00:5::1", "end": "fd00:5::ffff:ffff:ffff:ffff"}
+    assert made["allocation_pools"] == [pool]
