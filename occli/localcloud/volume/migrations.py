@@ -126,7 +126,81 @@ def _adopt_fake_volumes(db):
 
 VOLUMES.append(_adopt_fake_volumes)
 
+# cinder's transfers table: the auth key is kept as its salted hash only
+TRANSFERS = [
+    """
+    CREATE TABLE volume_transfers (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        volume_id TEXT NOT NULL,
+        display_name TEXT,
+        salt TEXT NOT NULL,
+        crypt_hash TEXT NOT NULL,
+        no_snapshots INTEGER NOT NULL DEFAULT 0,
+        source_project_id TEXT NOT NULL,
+        destination_project_id TEXT,
+        accepted INTEGER NOT NULL DEFAULT 0,
+        deleted INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT
+    );
+    CREATE INDEX volume_transfers_volume ON volume_transfers (volume_id);
+    """,
+]
+
+BACKUPS = [
+    """
+    CREATE TABLE volume_backups (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        volume_id TEXT NOT NULL,
+        snapshot_id TEXT,
+        parent_id TEXT,
+        name TEXT,
+        description TEXT,
+        status TEXT NOT NULL,
+        fail_reason TEXT,
+        size INTEGER NOT NULL,
+        object_count INTEGER NOT NULL DEFAULT 0,
+        availability_zone TEXT,
+        container TEXT,
+        service_metadata TEXT,
+        restore_volume_id TEXT,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        data_timestamp TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT,
+        pending TEXT,
+        task_started_at REAL
+    );
+    CREATE INDEX volume_backups_project ON volume_backups (project_id, created_at);
+    CREATE INDEX volume_backups_volume ON volume_backups (volume_id);
+    CREATE INDEX volume_backups_parent ON volume_backups (parent_id);
+    """,
+]
+
+# volume types beyond the seeded one: their times, QoS association and
+# project access (private types)
+TYPES = [
+    """
+    ALTER TABLE volume_types ADD COLUMN created_at TEXT;
+    ALTER TABLE volume_types ADD COLUMN updated_at TEXT;
+    ALTER TABLE volume_types ADD COLUMN qos_specs_id TEXT;
+    UPDATE volume_types SET created_at = '2024-01-01T00:00:00.000000' WHERE created_at IS NULL;
+    CREATE TABLE volume_type_projects (
+        volume_type_id TEXT NOT NULL,
+        project_id TEXT NOT NULL,
+        PRIMARY KEY (volume_type_id, project_id)
+    );
+    """,
+]
+
 COMPONENTS = (
     ("volume.volumes", VOLUMES),
     ("volume.quotas", QUOTAS),
+    ("volume.transfers", TRANSFERS),
+    ("volume.backups", BACKUPS),
+    ("volume.types", TYPES),
 )

@@ -24,12 +24,13 @@ from occli.localcloud.volume.api import metadata
 from occli.localcloud.volume.api import microversions
 from occli.localcloud.volume.api import quotas
 from occli.localcloud.volume.api import snapshots
+from occli.localcloud.volume.api import transfers
 from occli.localcloud.volume.api import types
 from occli.localcloud.volume.api import versions
 from occli.localcloud.volume.api import volumes
 
 # The API modules, each with register(service), in route order.
-RESOURCES = (versions, volumes, metadata, snapshots, types, attachments, quotas)
+RESOURCES = (versions, volumes, metadata, snapshots, types, attachments, quotas, transfers)
 
 _PROJECT_ID = re.compile(r"^[0-9a-fA-F\-]+$")
 
@@ -46,6 +47,12 @@ _RULES = {
     ("POST", "/snapshots"): "volume:create_snapshot",
     ("PUT", "/snapshots/{snapshot_id}"): "volume:update_snapshot",
     ("DELETE", "/snapshots/{snapshot_id}"): "volume:delete_snapshot",
+    ("POST", "/os-volume-transfer"): "volume:create_transfer",
+    ("POST", "/os-volume-transfer/{transfer_id}/accept"): "volume:accept_transfer",
+    ("DELETE", "/os-volume-transfer/{transfer_id}"): "volume:delete_transfer",
+    ("POST", "/volume-transfers"): "volume:create_transfer",
+    ("POST", "/volume-transfers/{transfer_id}/accept"): "volume:accept_transfer",
+    ("DELETE", "/volume-transfers/{transfer_id}"): "volume:delete_transfer",
 }
 
 

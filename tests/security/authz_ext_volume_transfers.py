@@ -1,0 +1,72 @@
+"""Authorization of Cinder's volume transfer routes (``/os-volume-transfer``
+and ``/volume-transfers``, the same controller).
+
+Cinder's defaults (``cinder/policies/volume_transfer.py``): a project's
+readers list and show the transfers of its volumes, its members create
+(a transfer of one of its volumes: another project's is 404) and delete
+them; admins see every project's. Any member of any project may accept a
+transfer, with its auth key: the matrix sends a wrong one, Cinder's 400
+``Invalid auth key`` for every caller allowed to try (the key, not the
+project, guards a transfer), and nothing changes. ``{transfer_id}`` is a
+transfer of a volume of A's.
+"""
+
+from tests.security.authz_ext_volume import _headers
+from tests.security.authz_ext_volume import _new_volume
+
+_BASES = ("/v3/os-volume-transfer", "/v3/volume-transfers")
+
+
+def _new_transfer(world):
+    volume_id = _new_volume(world)
+    response = world.as_(
+        "a_member",
+        "POST",
+        "/volume/v3/volume-transfers",
+        headers=_headers(None),
+        json_body={
+            "transfer": {
+                "volume_id": volume_id,
+                "name": world.secret("authz-a-transfer-%d" % len(world.secrets)),
+            }
+        },
+    )
+    assert response.status == 202, response.body
+    world.secret(response.json()["transfer"]["auth_key"])
+    return world.secret(response.json()["transfer"]["id"])
+
+
+FACTORIES = {"transfer_id": _new_transfer}
+
+
+def setup(world, ids):
+    ids["transfer_id"] = _new_transfer(world)
+
+
+def rules():
+    from tests.security.test_authz_matrix import rule
+
+    def r(access, ok=200, **kw):
+        return rule(access, ok, headers=_headers, **kw)
+
+    table = {}
+    for base in _BASES:
+        one = base + "/{transfer_id}"
+        table.update(
+            {
+                ("volume", "GET", base): r("any"),
+                ("volume", "GET", base + "/detail"): r("any"),
+                ("volume", "POST", base): r(
+                    "write",
+                    202,
+                    fresh=("volume_id",),
+                    body=lambda ids: {"transfer": {"volume_id": ids["volume_id"]}},
+                ),
+                ("volume", "GET", one): r("read"),
+                ("volume", "DELETE", one): r("write", 202, fresh=("transfer_id",)),
+                ("volume", "POST", one + "/accept"): r(
+                    "create", 400, body=lambda ids: {"accept": {"auth_key": "0" * 16}}
+                ),
+            }
+        )
+    return table
