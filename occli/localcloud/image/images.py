@@ -1,5 +1,6 @@
-"""Glance images over SQLite: the JSON view, lookups, snapshots, listing
-pages, the seeded images and the ``id`` filter's syntax.
+"""Glance images over SQLite: the JSON view, lookups, snapshots, who sees
+what (listings: :mod:`occli.localcloud.image.listing`), the seeded images
+and the ``id`` filter's syntax.
 
 ``caller`` is whoever asks (``project_id``, ``is_admin``: an
 ``app.Context``): admins see every image, others public and community
@@ -13,7 +14,6 @@ import json
 import re
 import sqlite3
 import uuid
-from collections.abc import Mapping
 from typing import Any
 
 from occli.localcloud import common
@@ -21,6 +21,8 @@ from occli.localcloud import errors
 from occli.localcloud.common import Asker
 
 MAX_LIMIT = 1000
+# the local Glance's one store (its ``enabled_backends`` and default backend)
+STORE = "file"
 _NAMESPACE = uuid.UUID("1d7b7bd8-1c64-4a46-8d0b-6f8b1d6b0d2e")
 
 # name, size (bytes), virtual size, disk format, properties
@@ -56,7 +58,8 @@ def _uploaded(row):
 def view(row):
     """An image row in Glance's JSON shape (without links).
 
-    A snapshot or backup (``ready_at`` set) is ``queued`` without data or
+    An image with data lists its ``stores``. A snapshot or backup
+    (``ready_at`` set) is ``queued`` without data or
     formats until ``ready_at``, then ``active``: nothing runs in the
     background, the status follows the clock when it is read.
     """
@@ -98,6 +101,10 @@ def view(row):
         "schema": "/v2/schemas/image",
     }
     image.update(json.loads(row["properties"]))
+    if image["status"] == "active" and image["size"] is not None:
+        # the stores holding its data (Glance's ``stores``, from its
+        # locations, which a deactivated image hides): the one store here
+        image["stores"] = STORE
     return image
 
 
@@ -253,7 +260,7 @@ def show(db, caller, image_id):
     return image
 
 
-def _visible_clause(caller, member_status="all"):
+def visible_clause(caller: Asker, member_status: str = "all") -> tuple[str, list[Any]]:
     """:func:`visible` as an SQL condition, for listings: the shared images
     of which the caller is a member in ``member_status`` (or any: ``all``),
     as Glance's ``_select_images_query``."""
@@ -271,58 +278,6 @@ def _visible_clause(caller, member_status="all"):
     return clause, args
 
 
-def page(
-    db: sqlite3.Connection,
-    caller: Asker,
-    filters: Mapping[str, Any],
-    ids: list[str] | None,
-    size: int,
-    marker: str | None,
-    member_status: str = "accepted",
-) -> list[dict[str, Any]]:
-    """Up to ``size`` + 1 images ``caller`` sees, newest first, after
-    ``marker`` (an image id; BadRequest if not a visible one).
-
-    ``filters`` maps columns (name, status, visibility, owner, os_hidden)
-    to values;
-    ``ids`` is None or the ids of the ``id`` filter; shared images of
-    others are listed where the caller's membership is in
-    ``member_status`` (``pending``, ``accepted``, ``rejected`` or ``all``).
-    """
-    where, visible_args = _visible_clause(caller, member_status)
-    clauses, args = [where], list(visible_args)
-    for key, value in filters.items():
-        if key == "status":
-            # a queued snapshot past its ready_at reads (and filters) as active
-            clauses.append(
-                "(CASE WHEN status = 'queued' AND ready_at IS NOT NULL AND ready_at <= ?"
-                " THEN 'active' ELSE status END) = ?"
-            )
-            args += [common.utcnow().timestamp(), value]
-            continue
-        clauses.append("%s = ?" % key)
-        args.append(value)
-    if ids is not None:
-        clauses.append("id IN (%s)" % ", ".join("?" * len(ids)) if ids else "0")
-        args += ids
-    if marker is not None:
-        # the marker is any image the caller sees (Glance's ``_image_get``)
-        seen, seen_args = _visible_clause(caller)
-        row = db.execute(
-            "SELECT created_at, id FROM images WHERE id = ? AND " + seen, [marker] + seen_args
-        ).fetchone()
-        if row is None:
-            raise errors.BadRequest("marker %s could not be found." % marker)
-        clauses.append("(created_at < ? OR (created_at = ? AND id < ?))")
-        args += [row["created_at"], row["created_at"], row["id"]]
-    rows = db.execute(
-        "SELECT * FROM images WHERE %s ORDER BY created_at DESC, id DESC"
-        " LIMIT ?" % " AND ".join(clauses),
-        args + [size + 1],
-    ).fetchall()
-    return [view(r) for r in rows]
-
-
 _IN_VALUES = re.compile(
     r"""
     "([^"\\]*(?:\\.[^"\\]*)*)",?   # a double-quoted value (may hold commas)
@@ -334,7 +289,9 @@ _IN_VALUES = re.compile(
 
 
 def id_filter_values(value):
-    """The ids of an ``id`` filter (``<id>``, ``eq:<id>`` or ``in:<a>,<b>``).
+    """The values of an ``id`` (or ``name``, ``status``, … see
+    :mod:`~occli.localcloud.image.listing`) filter (``<v>``, ``eq:<v>`` or
+    ``in:<a>,<b>``).
 
     Glance's ``split_filter_op`` / ``split_filter_value_for_quotes``: an
     unknown operator or a badly placed / unclosed quote is a BadRequest.
@@ -345,7 +302,7 @@ def id_filter_values(value):
     if op == "eq":
         return [rest]
     if op != "in":
-        raise errors.BadRequest("Unable to filter on a unknown operator.")
+        raise errors.BadRequest("Unable to filter by unknown operator '%s'." % op)
     _validate_quotes(rest)
     return [m.group(1) or m.group(2) or "" for m in _IN_VALUES.finditer(rest)]
 

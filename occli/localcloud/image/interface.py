@@ -11,7 +11,7 @@ from typing import Any
 from occli.localcloud.image import writes
 from occli.localcloud.image.images import create_image
 from occli.localcloud.image.images import get_visible_image
-from occli.localcloud.image.images import page
+from occli.localcloud.image.listing import page
 
 __all__ = ["create_uploaded_image", "get_visible_image", "page"]
 

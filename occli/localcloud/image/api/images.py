@@ -9,8 +9,10 @@ from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.image import images
 from occli.localcloud.image import imports
+from occli.localcloud.image import listing
 from occli.localcloud.image import patch
 from occli.localcloud.image import writes
+from occli.localcloud.image.api.body import json_body
 from occli.localcloud.image.images import MAX_LIMIT
 
 
@@ -29,32 +31,12 @@ def register(service):
 
 
 def list_images(req):
-    """``GET /v2/images`` with limit/marker/name/status/visibility/id and
-    ``member_status`` (the shared images of others listed: ``accepted``
-    unless ``pending``, ``rejected`` or ``all``).
-
-    ``id`` is an exact id or ``in:<id>,<id>…`` (glance's operator; a
-    value may be double-quoted to hold a comma); any other operator or
-    a malformed quote is a 400, as in glance. ``os_hidden`` (``false``
-    unless given): the images whose ``os_hidden`` is that (Glance's
-    ``index``: hidden images only when asked for).
-    """
+    """``GET /v2/images``: filters, sorting and ``member_status`` (the
+    shared images of others listed: ``accepted`` unless ``pending``,
+    ``rejected`` or ``all``) as :mod:`occli.localcloud.image.listing` reads
+    them, ``limit`` and ``marker``, glance's ``first`` and ``next`` links."""
     _no_empty_id(req)
-    filters = {
-        key: req.arg(key)
-        for key in ("name", "status", "visibility", "owner")
-        if req.arg(key) is not None
-    }
-    os_hidden = req.arg("os_hidden", "false").lower()
-    if os_hidden not in ("true", "false"):
-        raise HTTPError(
-            400,
-            "Invalid value '%s' for 'os_hidden' filter. Valid values are 'true' or 'false'."
-            % os_hidden,
-        )
-    filters["os_hidden"] = int(os_hidden == "true")
-    id_filter = req.arg("id")
-    ids = images.id_filter_values(id_filter) if id_filter is not None else None
+    params = {k: v for k, v in req.query.items() if k not in ("limit", "marker", "member_status")}
     limit = req.arg("limit")
     if limit is not None:
         try:
@@ -67,14 +49,19 @@ def list_images(req):
     member_status = req.arg("member_status", "accepted")
     if member_status not in ("pending", "accepted", "rejected", "all"):
         raise HTTPError(400, "Invalid status: %s" % member_status)
-    found = images.page(req.db, req.context, filters, ids, size, req.arg("marker"), member_status)
+    where = listing.conditions(params, req.context)
+    order = listing.sorting(params)
+    marker = req.arg("marker")
+    found = listing.list_page(req.db, req.context, where, order, size, marker, member_status)
     shown = found[:size]
     body = {
         "images": shown,
         "schema": "/v2/schemas/images",
         "first": "/v2/images" + _query(req, drop=("marker",)),
     }
-    if len(found) > size and shown:
+    # a full page has a next link, whether more follow or not (Glance's
+    # ``index``: ``next_marker`` when as many images as the limit)
+    if shown and len(shown) == size:
         body["next"] = "/v2/images" + _query(
             req, drop=("marker",), add={"marker": shown[-1]["id"]}
         )
@@ -87,9 +74,7 @@ def show_image(req):
 
 def create_image(req):
     """``POST /v2/images``: 201, the queued image, its ``Location``."""
-    body = req.json(required=False)
-    if body is None:
-        raise HTTPError(400, "Body expected in request.")
+    body = json_body(req)
     image = writes.create(req.db, req.context, body)
     headers = {"Location": req.base_url + req.path + "/" + image["id"]}
     headers.update(imports.create_headers())
@@ -108,9 +93,7 @@ def update_image(req):
             "Image PATCH expects Content-Type one of: %s" % allowed,
             headers={"Accept-Patch": allowed},
         )
-    body = req.json(required=False)
-    if body is None:
-        raise HTTPError(400, "Body expected in request.")
+    body = json_body(req)
     changes = patch.parse(body, draft)
     return Response(200, patch.update(req.db, req.context, req.params["image_id"], changes))
 

@@ -3,9 +3,9 @@ member's status) and remove an image's members, as Glance 33's
 ``glance/api/v2/image_members.py``; the rules are in
 :mod:`occli.localcloud.image.members`."""
 
-from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.image import members
+from occli.localcloud.image.api.body import json_body
 
 MEMBERS = "/v2/images/{image_id}/members"
 MEMBER = MEMBERS + "/{member_id}"
@@ -27,7 +27,7 @@ def list_members(req):
 def add_member(req):
     """``POST …/members`` ``{"member": <project>}``: 200 (not 201, as
     Glance), the pending membership."""
-    member = members.parse_member(_body(req))
+    member = members.parse_member(json_body(req))
     return Response(200, members.add(req.db, req.context, req.params["image_id"], member))
 
 
@@ -38,7 +38,7 @@ def show_member(req):
 
 def update_member(req):
     """``PUT …/members/{member}`` ``{"status": …}``: 200, the membership."""
-    status = members.parse_status(_body(req))
+    status = members.parse_status(json_body(req))
     image_id, member_id = req.params["image_id"], req.params["member_id"]
     return Response(200, members.update(req.db, req.context, image_id, member_id, status))
 
@@ -47,10 +47,3 @@ def remove_member(req):
     image_id, member_id = req.params["image_id"], req.params["member_id"]
     members.remove(req.db, req.context, image_id, member_id)
     return Response(204)
-
-
-def _body(req):
-    body = req.json(required=False)
-    if body is None:
-        raise HTTPError(400, "Body expected in request.")
-    return body

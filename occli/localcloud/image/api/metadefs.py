@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.image import metadefs
+from occli.localcloud.image.api.body import json_body
 
 NS = "/v2/metadefs/namespaces"
 ONE = NS + "/{namespace}"
@@ -45,13 +46,6 @@ def register(service):
     route("POST", ONE + "/tags/{tag_name}", create_tag)
     route("PUT", ONE + "/tags/{tag_name}", update_tag)
     route("DELETE", ONE + "/tags/{tag_name}", delete_tag)
-
-
-def _body(req):
-    body = req.json(required=False)
-    if body is None:
-        raise HTTPError(400, "Body expected in request.")
-    return body
 
 
 def _list_query(req):
@@ -94,7 +88,7 @@ def list_namespaces(req):
 
 
 def create_namespace(req):
-    ns = metadefs.create_namespace(req.db, req.context, _body(req))
+    ns = metadefs.create_namespace(req.db, req.context, json_body(req))
     return Response(201, ns, headers={"Location": ns["self"]})
 
 
@@ -105,7 +99,7 @@ def show_namespace(req):
 
 
 def update_namespace(req):
-    ns = metadefs.update_namespace(req.db, req.context, req.params["namespace"], _body(req))
+    ns = metadefs.update_namespace(req.db, req.context, req.params["namespace"], json_body(req))
     return Response(200, ns)
 
 
@@ -129,7 +123,7 @@ def list_objects(req):
 
 def create_object(req):
     return Response(
-        201, metadefs.create_object(req.db, req.context, req.params["namespace"], _body(req))
+        201, metadefs.create_object(req.db, req.context, req.params["namespace"], json_body(req))
     )
 
 
@@ -142,7 +136,9 @@ def show_object(req):
 
 def update_object(req):
     p = req.params
-    obj = metadefs.update_object(req.db, req.context, p["namespace"], p["object_name"], _body(req))
+    obj = metadefs.update_object(
+        req.db, req.context, p["namespace"], p["object_name"], json_body(req)
+    )
     return Response(200, obj)
 
 
@@ -158,7 +154,7 @@ def list_properties(req):
 
 def create_property(req):
     return Response(
-        201, metadefs.create_property(req.db, req.context, req.params["namespace"], _body(req))
+        201, metadefs.create_property(req.db, req.context, req.params["namespace"], json_body(req))
     )
 
 
@@ -171,7 +167,7 @@ def show_property(req):
 def update_property(req):
     p = req.params
     found = metadefs.update_property(
-        req.db, req.context, p["namespace"], p["property_name"], _body(req)
+        req.db, req.context, p["namespace"], p["property_name"], json_body(req)
     )
     return Response(200, found)
 
@@ -192,7 +188,9 @@ def list_associations(req):
 
 
 def create_association(req):
-    found = metadefs.create_association(req.db, req.context, req.params["namespace"], _body(req))
+    found = metadefs.create_association(
+        req.db, req.context, req.params["namespace"], json_body(req)
+    )
     return Response(201, found)
 
 
@@ -217,7 +215,9 @@ def create_tags(req):
         "y",
         "t",
     )
-    found = metadefs.create_tags(req.db, req.context, req.params["namespace"], _body(req), append)
+    found = metadefs.create_tags(
+        req.db, req.context, req.params["namespace"], json_body(req), append
+    )
     return Response(201, {"tags": found})
 
 
@@ -233,7 +233,7 @@ def create_tag(req):
 
 def update_tag(req):
     p = req.params
-    found = metadefs.update_tag(req.db, req.context, p["namespace"], p["tag_name"], _body(req))
+    found = metadefs.update_tag(req.db, req.context, p["namespace"], p["tag_name"], json_body(req))
     return Response(200, found)
 
 

@@ -12,6 +12,7 @@ from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.image import images
 from occli.localcloud.image import tasks
+from occli.localcloud.image.api.body import json_body
 
 TASKS = "/v2/tasks"
 # glance/api/v2/tasks.py TasksController.delete
@@ -78,9 +79,7 @@ def show_task(req):
 def create_task(req):
     """``POST /v2/tasks``: 201, the task and its ``Location``."""
     _access(req)
-    body = req.json(required=False)
-    if body is None:
-        raise HTTPError(400, "Body expected in request.")
+    body = json_body(req)
     task = tasks.create_from_request(req.db, req.context, body, req.request_id)
     return Response(201, task, headers={"Location": task["self"]})
 
