@@ -77,11 +77,21 @@ def finish_upload(
         status="active",
         file=stored.name,
         size=stored.size,
+        virtual_size=virtual_size(db, image_id, stored.size),
         checksum=stored.md5,
         os_hash_algo=HASH_ALGO,
         os_hash_value=hash_value,
     )
     return replaced
+
+
+def virtual_size(db: sqlite3.Connection, image_id: str, size: int) -> int | None:
+    """The ``virtual_size`` of ``size`` bytes of data for image ``image_id``:
+    the size for a ``raw`` image, as Glance's format inspector gives a raw
+    file's; None for the other formats, whose headers the local Glance does
+    not read."""
+    row = db.execute("SELECT disk_format FROM images WHERE id = ?", (image_id,)).fetchone()
+    return size if row is not None and row["disk_format"] == "raw" else None
 
 
 def check_quota(

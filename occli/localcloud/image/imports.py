@@ -1,14 +1,18 @@
 """Glance's interoperable image import over SQLite: the discovery answers
-(``/v2/info/import``, ``/v2/info/stores``, ``/v2/info/usage``), staging (``queued →
-uploading``) and the ``glance-direct`` import (``uploading → importing →
-active``), with Glance's checks and texts.
+(``/v2/info/import``, ``/v2/info/stores`` and its ``/detail``,
+``/v2/info/usage``), staging (``queued → uploading``) and the
+``glance-direct`` import (``uploading → importing → active``), with
+Glance's checks and texts.
 
 The local Glance is a multi-store Glance with one store, ``file`` (its
-``enabled_backends``, also the default backend), and ``glance-direct``
-as its only import method: ``web-download`` and ``glance-download``
-would fetch from elsewhere, which a local cloud never does, and
-``copy-image`` needs a second store, so none of them is enabled and
-Glance refuses each with its 400 ``Unknown import method name …``.
+``enabled_backends``, also the default backend), and Glance's default
+import methods, ``glance-direct``, ``web-download`` and ``copy-image``
+(``glance-download`` is off, as by default). Only ``glance-direct``
+imports: ``web-download`` would fetch from elsewhere, which a local
+cloud never does, so no URI passes its filtering (Glance's 400; the real
+one refuses every loopback URI so); ``copy-image`` (admins only) finds
+every active image already in the one store (Glance's 400, or with
+``all_stores`` its 202 doing nothing).
 A staged image's ``file`` names its file under ``<data_dir>/staging``
 (:class:`StagingFiles`) until the import moves it among the image files.
 
@@ -33,11 +37,14 @@ from occli.localcloud.image import images
 from occli.localcloud.image import tasks
 from occli.localcloud.image import writes
 
-# glance's [DEFAULT] enabled_import_methods here
-IMPORT_METHODS = ["glance-direct"]
+# glance's [DEFAULT] enabled_import_methods (its default)
+IMPORT_METHODS = ["glance-direct", "web-download", "copy-image"]
 # glance's [DEFAULT] enabled_backends ({id: type}) and default_backend
-STORES = {"file": "file"}
-DEFAULT_STORE = "file"
+STORES = {images.STORE: "file"}
+DEFAULT_STORE = images.STORE
+# Glance's own stores, named after the enabled ones in the create answer's
+# ``OpenStack-image-store-ids`` (glance/api/v2/images.py ``create``)
+RESERVED_STORES = ("os_glance_staging_store", "os_glance_tasks_store")
 STAGING = "staging"
 # the statuses in which an image's ``file`` is a staged one
 STAGED = ("uploading", "importing")
@@ -82,6 +89,20 @@ def info_stores() -> dict[str, Any]:
     return {"stores": stores}
 
 
+def info_stores_detail(caller: Any, root: str) -> dict[str, Any]:
+    """``GET /v2/info/stores/detail`` (admins or the ``service`` role, the
+    ``stores_info_detail`` policy): each store with its type, properties
+    (the file store's directory ``root``, chunk size, no thin
+    provisioning, as glance_store's ``filesystem`` store) and weight."""
+    if not caller.is_admin and "service" not in caller.roles:
+        raise errors.Forbidden("You are not authorized to complete stores_info_detail action.")
+    properties = {"data_dir": root, "chunk_size": 65536, "thin_provisioning": False}
+    stores = info_stores()["stores"]
+    for entry in stores:
+        entry.update(type=STORES[entry["id"]], properties=dict(properties), weight=0)
+    return {"stores": stores}
+
+
 def info_usage() -> dict[str, Any]:
     """``GET /v2/info/usage``: Glance's project usage under Keystone's
     unified limits, which it reports empty without them (``use_keystone_limits``
@@ -95,7 +116,7 @@ def create_headers() -> dict[str, str]:
     methods and stores."""
     return {
         "OpenStack-image-import-methods": ",".join(IMPORT_METHODS),
-        "OpenStack-image-store-ids": ",".join(STORES),
+        "OpenStack-image-store-ids": ",".join((*STORES, *RESERVED_STORES)),
     }
 
 
@@ -174,30 +195,58 @@ def requested_stores(body: dict[str, Any], header: str | None) -> list[str]:
     return stores
 
 
-def begin_import(db: sqlite3.Connection, caller: Any, image_id: str, body: Any) -> tuple[str, str]:
-    """``POST /v2/images/{id}/import`` (``glance-direct``): check it as
-    Glance does, mark the image ``importing`` under a new
-    ``api_image_import`` task (``processing``, its id the image's
-    :data:`LOCK`); the staged file's name and the task's id (the caller
-    moves the file, then calls :func:`finish_import`)."""
+def begin_import(
+    db: sqlite3.Connection, caller: Any, image_id: str, body: Any, request_id: str | None = None
+) -> tuple[str, str] | None:
+    """``POST /v2/images/{id}/import``: check it as Glance's
+    ``import_image`` does, in its order; for ``glance-direct`` mark the
+    image ``importing`` under a new ``api_image_import`` task
+    (``processing``, its id the image's :data:`LOCK`, ``request_id`` the
+    request's) and give the staged file's name and the task's id (the
+    caller moves the file, then calls :func:`finish_import`). None: there
+    is nothing to do (``copy-image`` to ``all_stores``, which hold it)."""
     check_body(body)
+    method = body["method"]["name"]
     image = images.show(db, caller, image_id)
-    if image["status"] == "active":
+    status = image["status"]
+    if status == "active" and method != "copy-image":
         raise errors.Conflict("Image with status active cannot be target for import")
-    if image["status"] != "uploading":
+    if status != "active" and method == "copy-image":
+        raise errors.Conflict("Only images with status active can be targeted for copying")
+    if status != "queued" and method == "web-download":
+        raise errors.Conflict("Image needs to be in 'queued' state to use '%s' method" % method)
+    if status != "uploading" and method == "glance-direct":
         raise errors.Conflict("Image needs to be staged before 'glance-direct' method can be used")
     if not image["container_format"]:
         raise errors.Conflict("'container_format' needs to be set before import")
     if not image["disk_format"]:
         raise errors.Conflict("'disk_format' needs to be set before import")
-    writes.changeable(db, caller, image_id, "modify_image")
+    if method == "copy-image" and not caller.is_admin:
+        # glance's ``copy_image`` policy: ``rule:context_is_admin``
+        raise errors.Forbidden("You are not authorized to complete copy_image action.")
+    if method != "copy-image":
+        writes.changeable(db, caller, image_id, "modify_image")
     stores = requested_stores(body, None)
+    if method == "copy-image":
+        # the one store holds every active image's data already
+        if body.get("all_stores", False):
+            return None
+        raise errors.BadRequest("Image is already present at store '%s'" % stores[0])
+    if method == "web-download":
+        # the local Glance fetches nothing: no URI passes its filtering (a
+        # Glance whose ``[import_filtering_opts]`` allow no host; the
+        # rig's refuses every loopback one so)
+        raise errors.BadRequest(
+            "URI for web-download does not pass filtering: %s" % body["method"].get("uri")
+        )
     staged = writes.data_file(db, image_id)
     if staged is None:
         # staged but its data not yet complete: Glance's flow finds none
         raise errors.Conflict("Image needs to be staged before 'glance-direct' method can be used")
     task_input = {"image_id": image_id, "import_req": body, "backend": stores}
-    task = tasks.create_task(db, caller, "api_image_import", task_input, image_id=image_id)
+    task = tasks.create_task(
+        db, caller, "api_image_import", task_input, image_id=image_id, request_id=request_id
+    )
     tasks.update_task(db, task["id"], "processing")
     _set_properties(db, image_id, {LOCK: task["id"], IMPORTING: ",".join(stores), FAILED: ""})
     writes.set_columns(db, image_id, status="importing")
@@ -220,6 +269,7 @@ def finish_import(
         status="active",
         file=stored.name,
         size=stored.size,
+        virtual_size=data.virtual_size(db, image_id, stored.size),
         checksum=stored.md5,
         os_hash_algo=data.HASH_ALGO,
         os_hash_value=hash_value,

@@ -290,11 +290,13 @@ def data_file(db: sqlite3.Connection, image_id: str) -> str | None:
 
 def set_active(db: sqlite3.Connection, caller: Any, image_id: str, deactivate: bool) -> None:
     """``POST /v2/images/{id}/actions/deactivate`` (or ``reactivate``):
-    admin only (an image the caller cannot see is not found first); a no-op
-    in the target status, Forbidden from any status but the other one."""
+    an admin or a member of the owning project (Glance 33's policy
+    ``ADMIN_OR_PROJECT_MEMBER``; an image the caller cannot see is not found
+    first); a no-op in the target status, Forbidden from any status but the
+    other one."""
     action = "deactivate" if deactivate else "reactivate"
     image = images.show(db, caller, image_id)
-    if not caller.is_admin:
+    if not caller.is_admin and image["owner"] != caller.project_id:
         raise errors.Forbidden("You are not authorized to complete %s action." % action)
     source, target = ("active", "deactivated") if deactivate else ("deactivated", "active")
     if image["status"] == target:

@@ -53,7 +53,7 @@ def test_discovery(client, tokens):
         "import-methods": {
             "description": "Import methods available.",
             "type": "array",
-            "value": ["glance-direct"],
+            "value": ["glance-direct", "web-download", "copy-image"],
         }
     }
     stores = client.get("/image/v2/info/stores", token=tokens["demo"])
@@ -69,8 +69,12 @@ def test_create_names_the_import_methods_and_stores(client, tokens):
         IMAGES, json={"disk_format": "raw", "container_format": "bare"}, token=tokens["demo"]
     )
     assert result.status == 201
-    assert result.header("OpenStack-image-import-methods") == "glance-direct"
-    assert result.header("OpenStack-image-store-ids") == "file"
+    assert result.header("OpenStack-image-import-methods") == (
+        "glance-direct,web-download,copy-image"
+    )
+    assert result.header("OpenStack-image-store-ids") == (
+        "file,os_glance_staging_store,os_glance_tasks_store"
+    )
 
 
 def test_stage_then_import(client, tokens):
@@ -161,14 +165,8 @@ def test_stage_over_the_size_cap_is_unstaged(client, tokens):
     [
         ({}, "Import request requires a 'method' field."),
         ({"method": {}}, "Import request requires a 'name' field."),
-        # nothing may be fetched: not an enabled method here
-        (
-            {"method": {"name": "web-download", "uri": "http://example.com/x"}},
-            "Unknown import method name 'web-download'.",
-        ),
+        # off, as by default (web-download and copy-image: test_image_import_methods)
         ({"method": {"name": "glance-download"}}, "Unknown import method name 'glance-download'."),
-        # one store: nothing to copy to
-        ({"method": {"name": "copy-image"}}, "Unknown import method name 'copy-image'."),
         (
             {"method": {"name": "glance-direct"}, "all_stores": "yes"},
             "'all_stores' must be boolean value only",

@@ -156,10 +156,18 @@ def test_deactivate_and_reactivate(client, tokens):
     def status():
         return client.get(IMAGES + "/" + image_id, token=tokens["demo"]).json()["status"]
 
-    member = client.post(path + "deactivate", token=tokens["demo"])
+    public = IMAGES + "/%s/actions/deactivate" % image_rules.seed_image_id(
+        image_rules.SEED_IMAGES[0][0]
+    )
+    member = client.post(public, token=tokens["demo"])  # seen, not owned
     assert member.status == 403
     assert text(member) == "You are not authorized to complete deactivate action."
     assert client.post(path + "deactivate", token=tokens["alt"]).status == 404
+    # the owner's member deactivates and reactivates its own image
+    assert client.post(path + "deactivate", token=tokens["demo"]).status == 204
+    assert status() == "deactivated"
+    assert client.post(path + "reactivate", token=tokens["demo"]).status == 204
+    assert status() == "active"
     for _ in range(2):  # the second time a no-op
         assert client.post(path + "deactivate", token=tokens["admin"]).status == 204
         assert status() == "deactivated"

@@ -1,10 +1,11 @@
 """Glance's interoperable import: ``GET /v2/info/import``,
-``/v2/info/stores`` and ``/v2/info/usage``, ``PUT /v2/images/{id}/stage`` (streamed to a private
-staging file, never whole in memory) and ``POST /v2/images/{id}/import``
-(``glance-direct``: the staged file moved among the image files, hashed,
-the image ``active``). Glance 33's ``glance/api/v2/discovery.py``,
-``image_data.py`` (``stage``) and ``images.py`` (``import_image``); the
-rules are in :mod:`occli.localcloud.image.imports`."""
+``/v2/info/stores`` (and ``/detail``) and ``/v2/info/usage``, ``PUT
+/v2/images/{id}/stage`` (streamed to a private staging file, never whole
+in memory) and ``POST /v2/images/{id}/import`` (``glance-direct``: the
+staged file moved among the image files, hashed, the image ``active``).
+Glance 33's ``glance/api/v2/discovery.py``, ``image_data.py`` (``stage``)
+and ``images.py`` (``import_image``); the rules are in
+:mod:`occli.localcloud.image.imports`."""
 
 import hashlib
 import logging
@@ -16,6 +17,7 @@ from occli.localcloud.app import Response
 from occli.localcloud.image import data
 from occli.localcloud.image import imports
 from occli.localcloud.image.api import image_data
+from occli.localcloud.image.api.body import json_body
 
 LOG = logging.getLogger(__name__)
 
@@ -23,6 +25,7 @@ LOG = logging.getLogger(__name__)
 def register(service):
     service.route("GET", "/v2/info/import", info_import)
     service.route("GET", "/v2/info/stores", info_stores)
+    service.route("GET", "/v2/info/stores/detail", info_stores_detail)
     service.route("GET", "/v2/info/usage", info_usage)
     # the body streams with no transaction open (as ``…/file``)
     service.route("PUT", "/v2/images/{image_id}/stage", stage, mode=None)
@@ -36,6 +39,11 @@ def info_import(req):
 
 def info_stores(req):
     return Response(200, imports.info_stores())
+
+
+def info_stores_detail(req):
+    root = req.cloud.image.files.root
+    return Response(200, imports.info_stores_detail(req.context, root))
 
 
 def info_usage(req):
@@ -78,13 +86,14 @@ def import_image(req):
     """``POST …/import``: 202 once the image is ``active``, its data
     moved from staging and hashed as an upload's (or, that failing, back
     to ``queued``)."""
-    body = req.json(required=False)
-    if body is None:
-        raise HTTPError(400, "Body expected in request.")
+    body = json_body(req)
     image_id = req.params["image_id"]
     service, store = req.cloud.image, req.cloud.store
     with store.transaction() as db:
-        name, task_id = imports.begin_import(db, req.context, image_id, body)
+        begun = imports.begin_import(db, req.context, image_id, body, req.request_id)
+    if begun is None:
+        return Response(202)
+    name, task_id = begun
     try:
         service.staging.move(name, service.files)
         stored, hash_value = _hashed(service.files, name)
