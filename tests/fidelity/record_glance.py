@@ -38,8 +38,9 @@ GLANCE = "http://127.0.0.1:9292"
 TIMEOUT = 30
 OUT = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "image" / "realcloud"
 SOURCE = (
-    "glance 33 (2026.2, from PyPI) with keystone 30.0.0, started by ../shared/realcloud/start.sh"
-    " on 127.0.0.1: file store, SQLite, default policies, glance-api.conf of the rig (only"
+    "glance 33.0.0 (2026.2, from PyPI) with keystone 30.0.0, started by"
+    " ../shared/realcloud/start.sh on 127.0.0.1: file store, SQLite, default policies,"
+    " glance-api.conf of the rig (only"
     " enabled_backends = file:file and the store directories set). Recorded %s by"
     " tests/fidelity/record_glance.py (issue 20). Callers: 'member' and 'other' = a user with the"
     " member role on a project made for the run each; 'admin' = admin@admin. Ids, names with the"
