@@ -190,6 +190,31 @@ ROLE_QUERY = {
     "properties": {"name": _NAME, "domain_id": _ID_STRING},
 }
 
+# keystone's identity/schema.py: a group keeps extra attributes
+_GROUP = {"description": _DESCRIPTION, "domain_id": _ID_STRING, "name": _NAME}
+GROUP_CREATE = {
+    "type": "object",
+    "properties": {"group": {"type": "object", "properties": _GROUP, "required": ["name"]}},
+    "required": ["group"],
+    "additionalProperties": False,
+}
+GROUP_UPDATE = {
+    "type": "object",
+    "properties": {
+        "group": {
+            "type": "object",
+            "properties": {key: _GROUP[key] for key in ("description", "name")},
+            "minProperties": 1,
+        }
+    },
+    "required": ["group"],
+    "additionalProperties": False,
+}
+GROUP_QUERY = {
+    "type": "object",
+    "properties": {"domain_id": _ID_STRING, "name": _NAME},
+}
+
 
 def _check(key, data, text=validation.field_text):
     return validation.check(globals()[key], data, draft=validation.DRAFT2020_12, text=text)

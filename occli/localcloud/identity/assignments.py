@@ -1,6 +1,12 @@
 """Roles and role assignments (implied roles: admin ⇒ member ⇒ reader):
 the token's roles, and the admin API's rules (roles, grants, the
-``/v3/role_assignments`` listing)."""
+``/v3/role_assignments`` listing).
+
+An assignment's actor is a user (table ``role_assignments``) or a group
+(``group_role_assignments``); a user's roles on a target are its own and
+those of its groups (keystone computes them when a token is issued or
+validated), and the effective listing expands a group's assignments to
+its members."""
 
 import json
 import sqlite3
@@ -19,23 +25,32 @@ def ensure_role(db, name):
     return db.execute("SELECT id FROM roles WHERE name = ?", (name,)).fetchone()["id"]
 
 
-def assign(db, user_id, target_type, target_id, role_id):
-    """Give ``user_id`` a role on a project or domain (idempotent)."""
+# an assignment's actor: (table, actor column)
+ACTORS = {"user": ("role_assignments", "user_id"), "group": ("group_role_assignments", "group_id")}
+
+
+def assign(db, user_id, target_type, target_id, role_id, actor="user"):
+    """Give ``user_id`` (``actor="group"``: that group) a role on a
+    project or domain (idempotent)."""
+    table, column = ACTORS[actor]
     db.execute(
-        "INSERT OR IGNORE INTO role_assignments"
-        " (user_id, target_type, target_id, role_id)"
-        " VALUES (?, ?, ?, ?)",
+        "INSERT OR IGNORE INTO %s (%s, target_type, target_id, role_id)"
+        " VALUES (?, ?, ?, ?)" % (table, column),
         (user_id, target_type, target_id, role_id),
     )
 
 
 def role_names(db, user_id, target_type, target_id):
-    """The names of the user's roles on a target, implied ones included."""
+    """The names of the user's roles on a target, its groups' and the
+    implied ones included."""
     rows = db.execute(
-        "SELECT r.name FROM role_assignments a JOIN roles r"
-        " ON r.id = a.role_id WHERE a.user_id = ? AND a.target_type = ?"
-        " AND a.target_id = ?",
-        (user_id, target_type, target_id),
+        "SELECT r.name FROM roles r WHERE r.id IN"
+        " (SELECT role_id FROM role_assignments WHERE user_id = ?"
+        " AND target_type = ? AND target_id = ?"
+        " UNION SELECT g.role_id FROM group_role_assignments g"
+        " JOIN user_group_membership m ON m.group_id = g.group_id"
+        " WHERE m.user_id = ? AND g.target_type = ? AND g.target_id = ?)",
+        (user_id, target_type, target_id) * 2,
     )
     names = {row["name"] for row in rows}
     pending = list(names)
@@ -163,6 +178,7 @@ def delete_role(db, role_id):
     if immutable(row):
         raise _immutable_error("delete", role_id)
     db.execute("DELETE FROM role_assignments WHERE role_id = ?", (role_id,))
+    db.execute("DELETE FROM group_role_assignments WHERE role_id = ?", (role_id,))
     db.execute("DELETE FROM application_credential_roles WHERE role_id = ?", (role_id,))
     db.execute("DELETE FROM roles WHERE id = ?", (role_id,))
 
@@ -177,29 +193,33 @@ def _grant_not_found(role_id, user_id, target_id):
     )
 
 
-def has_grant(db, user_id, target_type, target_id, role_id):
+def has_grant(db, user_id, target_type, target_id, role_id, actor="user"):
+    table, column = ACTORS[actor]
     return (
         db.execute(
-            "SELECT 1 FROM role_assignments WHERE user_id = ? AND target_type = ?"
-            " AND target_id = ? AND role_id = ?",
+            "SELECT 1 FROM %s WHERE %s = ? AND target_type = ?"
+            " AND target_id = ? AND role_id = ?" % (table, column),
             (user_id, target_type, target_id, role_id),
         ).fetchone()
         is not None
     )
 
 
-def check_grant(db, user_id, target_type, target_id, role_id):
-    """NotFound (keystone's text) unless the user has the role directly."""
-    if not has_grant(db, user_id, target_type, target_id, role_id):
+def check_grant(db, user_id, target_type, target_id, role_id, actor="user"):
+    """NotFound (keystone's text) unless the user (or group) has the role
+    directly."""
+    if not has_grant(db, user_id, target_type, target_id, role_id, actor):
         raise _grant_not_found(role_id, user_id, target_id)
 
 
-def revoke(db, user_id, target_type, target_id, role_id):
-    """Remove a direct role assignment (NotFound if there is none). The
-    user's tokens on the target lose the role when next read."""
+def revoke(db, user_id, target_type, target_id, role_id, actor="user"):
+    """Remove a direct role assignment of a user (or group) (NotFound if
+    there is none). The tokens on the target lose the role when next
+    read."""
+    table, column = ACTORS[actor]
     deleted = db.execute(
-        "DELETE FROM role_assignments WHERE user_id = ? AND target_type = ?"
-        " AND target_id = ? AND role_id = ?",
+        "DELETE FROM %s WHERE %s = ? AND target_type = ?"
+        " AND target_id = ? AND role_id = ?" % (table, column),
         (user_id, target_type, target_id, role_id),
     ).rowcount
     if not deleted:
@@ -210,26 +230,51 @@ def revoke(db, user_id, target_type, target_id, role_id):
 
 
 def list_assignments(
-    db, user_id=None, role_id=None, project_ids=None, domain_id=None, effective=False
+    db,
+    user_id=None,
+    role_id=None,
+    project_ids=None,
+    domain_id=None,
+    effective=False,
+    group_id=None,
 ):
     """Direct (or, with ``effective``, direct and implied) assignments as
-    dicts: ``user_id``, ``target_type``, ``target_id``, ``role_id`` and,
-    for an implied one, ``prior_role_id`` (the role that implies it).
+    dicts: ``user_id`` or ``group_id`` (the actor), ``target_type``,
+    ``target_id``, ``role_id``, ``via_group`` (in effective mode, the
+    group a user has the role through) and, for an implied one,
+    ``prior_role_id`` (the role that implies it).
 
-    ``project_ids`` limits to those projects, ``domain_id`` to that domain
-    as a target. In effective mode ``role_id`` filters the expanded list,
-    as keystone's does. Order: by target, user, role name; an implied
-    role right after the role implying it.
+    ``group_id`` lists only that group's assignments (never with
+    ``effective``: keystone refuses it). In effective mode a group's
+    assignments are expanded to its members, as keystone's are.
+    ``project_ids`` limits to those projects, ``domain_id`` to that
+    domain as a target. In effective mode ``role_id`` filters the
+    expanded list, as keystone's does. Order: by target, actor, role
+    name; an implied role right after the role implying it.
     """
+    if effective:
+        groups = (
+            "SELECT m.user_id, NULL AS group_id, g.group_id AS via_group,"
+            " g.target_type, g.target_id, g.role_id FROM group_role_assignments g"
+            " JOIN user_group_membership m ON m.group_id = g.group_id"
+        )
+    else:
+        groups = (
+            "SELECT NULL, group_id, NULL, target_type, target_id, role_id"
+            " FROM group_role_assignments"
+        )
     sql = (
-        "SELECT a.user_id, a.target_type, a.target_id, a.role_id,"
-        " r.name AS role_name FROM role_assignments a"
-        " JOIN roles r ON r.id = a.role_id WHERE 1"
+        "SELECT a.user_id, a.group_id, a.via_group, a.target_type, a.target_id,"
+        " a.role_id, r.name AS role_name FROM"
+        " (SELECT user_id, NULL AS group_id, NULL AS via_group, target_type,"
+        " target_id, role_id FROM role_assignments UNION ALL %s) a"
+        " JOIN roles r ON r.id = a.role_id WHERE 1" % groups
     )
     args = []
-    if user_id is not None:
-        sql += " AND a.user_id = ?"
-        args.append(user_id)
+    for column, value in (("user_id", user_id), ("group_id", group_id)):
+        if value is not None:
+            sql += " AND a.%s = ?" % column
+            args.append(value)
     if project_ids is not None:
         sql += " AND a.target_type = 'project' AND a.target_id IN (SELECT value FROM json_each(?))"
         args.append(json.dumps(sorted(project_ids)))
@@ -240,13 +285,17 @@ def list_assignments(
         sql += " AND a.role_id = ?"
         args.append(role_id)
     rows = db.execute(
-        sql + " ORDER BY a.target_type DESC, a.target_id, a.user_id, r.name", args
+        sql + " ORDER BY a.target_type DESC, a.target_id, a.user_id, a.group_id,"
+        " a.via_group, r.name",
+        args,
     ).fetchall()
     found = []
     ids_by_name = None
     for row in rows:
         item = {
             "user_id": row["user_id"],
+            "group_id": row["group_id"],
+            "via_group": row["via_group"],
             "target_type": row["target_type"],
             "target_id": row["target_id"],
             "role_id": row["role_id"],

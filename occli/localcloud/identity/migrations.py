@@ -101,5 +101,46 @@ IDENTITY = [
     """,
 ]
 
+# keystone's group, user_group_membership and the group rows of its
+# assignment table (component ``identity.groups``); the triggers drop a
+# deleted project's or domain's group grants, as keystone does
+GROUPS = [
+    """
+    CREATE TABLE groups (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        domain_id TEXT NOT NULL REFERENCES domains (id) ON DELETE CASCADE,
+        description TEXT,
+        extra TEXT NOT NULL DEFAULT '{}',
+        UNIQUE (domain_id, name)
+    );
+    CREATE TABLE user_group_membership (
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        group_id TEXT NOT NULL REFERENCES groups (id) ON DELETE CASCADE,
+        PRIMARY KEY (user_id, group_id)
+    );
+    CREATE INDEX user_group_membership_group ON user_group_membership (group_id);
+    CREATE TABLE group_role_assignments (
+        group_id TEXT NOT NULL REFERENCES groups (id) ON DELETE CASCADE,
+        target_type TEXT NOT NULL CHECK (target_type IN ('project', 'domain')),
+        target_id TEXT NOT NULL,
+        role_id TEXT NOT NULL REFERENCES roles (id) ON DELETE CASCADE,
+        PRIMARY KEY (group_id, target_type, target_id, role_id)
+    );
+    CREATE INDEX group_role_assignments_target
+        ON group_role_assignments (target_type, target_id);
+    CREATE TRIGGER group_grants_of_deleted_project AFTER DELETE ON projects
+    BEGIN
+        DELETE FROM group_role_assignments
+            WHERE target_type = 'project' AND target_id = OLD.id;
+    END;
+    CREATE TRIGGER group_grants_of_deleted_domain AFTER DELETE ON domains
+    BEGIN
+        DELETE FROM group_role_assignments
+            WHERE target_type = 'domain' AND target_id = OLD.id;
+    END;
+    """,
+]
+
 # (store component, steps), applied in this order by the cloud
-COMPONENTS = (("identity", IDENTITY),)
+COMPONENTS = (("identity", IDENTITY), ("identity.groups", GROUPS))

@@ -5,6 +5,7 @@ from occli.localcloud import errors
 from occli.localcloud.app import Response
 from occli.localcloud.identity import assignments
 from occli.localcloud.identity import domains
+from occli.localcloud.identity import groups
 from occli.localcloud.identity import policy
 from occli.localcloud.identity import projects
 from occli.localcloud.identity import users
@@ -20,9 +21,10 @@ def register(service):
 def list_role_assignments(req):
     """``GET /v3/role_assignments`` with keystone's filters (``user.id``,
     ``role.id``, ``scope.project.id``, ``scope.domain.id``,
-    ``include_subtree``, ``effective``, ``include_names``). There are
-    no groups, inherited or system assignments here: filtering on them
-    lists nothing."""
+    ``include_subtree``, ``effective``, ``include_names``, ``group.id``;
+    in effective mode a group's assignments are listed as its members',
+    with keystone's ``membership`` link). There are no inherited or
+    system assignments here: filtering on them lists nothing."""
     arg = req.arg
     ctx = req.context
     project_id = arg("scope.project.id")
@@ -61,7 +63,7 @@ def list_role_assignments(req):
             " inherited filters will always result"
             " in an empty list."
         )
-    if arg("group.id") or arg("scope.system") or inherited == "projects":
+    if arg("scope.system") or inherited == "projects":
         return Response(200, collection(req, "role_assignments", []))
     project_ids = None
     if project_id:
@@ -73,6 +75,7 @@ def list_role_assignments(req):
         project_ids=project_ids,
         domain_id=arg("scope.domain.id"),
         effective=effective,
+        group_id=arg("group.id"),
     )
     scope = policy.domain_scope(ctx)
     if scope is not None:
@@ -89,23 +92,31 @@ def list_role_assignments(req):
 
 
 def _assignment_view(req, item, names):
+    """Keystone's ``_format_entity``: a group's assignment names the group;
+    one a user has through a group links to the group's grant and to the
+    membership."""
     kind, target_id = item["target_type"], item["target_id"]
     prior = item["prior_role_id"]
-    grant = url(
-        req, kind + "s", target_id, "users", item["user_id"], "roles", prior or item["role_id"]
-    )
+    group_id = item["group_id"] or item["via_group"]
+    actor = ("groups", group_id) if group_id else ("users", item["user_id"])
+    grant = url(req, kind + "s", target_id, *actor, "roles", prior or item["role_id"])
     links = {"assignment": grant}
+    if item["via_group"]:
+        links["membership"] = url(req, "groups", item["via_group"], "users", item["user_id"])
     if prior:
         links["prior_role"] = url(req, "prior_role", item["role_id"], "implies", prior)
-    view = {
-        "links": links,
-        "scope": {kind: {"id": target_id}},
-        "user": {"id": item["user_id"]},
-        "role": {"id": item["role_id"]},
-    }
+    view = {"links": links, "scope": {kind: {"id": target_id}}}
+    if item["group_id"]:
+        view["group"] = {"id": item["group_id"]}
+    else:
+        view["user"] = {"id": item["user_id"]}
+    view["role"] = {"id": item["role_id"]}
     if names is not None:
         view["scope"][kind] = names.target(kind, target_id)
-        view["user"] = names.user(item["user_id"])
+        if item["group_id"]:
+            view["group"] = names.group(item["group_id"])
+        else:
+            view["user"] = names.user(item["user_id"])
         view["role"] = names.role(item["role_id"])
     return view
 
@@ -118,6 +129,7 @@ class _Names:
         "domains": domains.find,
         "projects": projects.find,
         "users": users.find,
+        "groups": groups.find,
         "roles": assignments.find_role,
     }
 
@@ -137,7 +149,7 @@ class _Names:
         return {"id": domain_id, "name": row["name"] if row else None}
 
     def _named(self, table, row_id):
-        """``{"id", "name", "domain"}`` of a project or user."""
+        """``{"id", "name", "domain"}`` of a project, user or group."""
         row = self._row(table, row_id)
         return {
             "id": row_id,
@@ -152,6 +164,9 @@ class _Names:
 
     def user(self, user_id):
         return self._named("users", user_id)
+
+    def group(self, group_id):
+        return self._named("groups", group_id)
 
     def role(self, role_id):
         row = self._row("roles", role_id)

@@ -24,6 +24,7 @@ from occli.localcloud.identity.api import app_credentials
 from occli.localcloud.identity.api import auth
 from occli.localcloud.identity.api import domains
 from occli.localcloud.identity.api import grants
+from occli.localcloud.identity.api import groups
 from occli.localcloud.identity.api import projects as project_api
 from occli.localcloud.identity.api import role_assignments
 from occli.localcloud.identity.api import roles
@@ -42,6 +43,7 @@ RESOURCES = (
     roles,
     grants,
     role_assignments,
+    groups,
 )
 
 # the routes that hash or check a password or secret (scrypt, ~45 ms of a
