@@ -183,6 +183,86 @@ QUOTA_UPDATE = {
     "additionalProperties": False,
 }
 
+# cinder/api/schemas/volume_types.py, types_extra_specs.py, volume_type_access.py
+_TYPE_DESCRIPTION = {"type": ["string", "null"], "minLength": 0, "maxLength": 255}
+_EXTRA_SPECS_NO_SPACES = {
+    "type": "object",
+    "patternProperties": {
+        "^[a-zA-Z0-9-_:.]{1,255}$": {"type": ["string", "null"], "minLength": 0, "maxLength": 255}
+    },
+    "additionalProperties": False,
+}
+TYPE_CREATE = {
+    "type": "object",
+    "properties": {
+        "volume_type": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "minLength": 1, "maxLength": 255},
+                "description": _TYPE_DESCRIPTION,
+                "extra_specs": {
+                    "type": "object",
+                    "patternProperties": {
+                        "^[a-zA-Z0-9-_:. /]{1,255}$": {
+                            "type": ["string", "null"],
+                            "maxLength": 255,
+                        }
+                    },
+                    "additionalProperties": False,
+                },
+                "os-volume-type-access:is_public": BOOLEAN,
+            },
+            "required": ["name"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["volume_type"],
+    "additionalProperties": False,
+}
+TYPE_UPDATE = {
+    "type": "object",
+    "properties": {
+        "volume_type": {
+            "type": "object",
+            "properties": {
+                "name": {"type": ["string", "null"], "minLength": 1, "maxLength": 255},
+                "description": _TYPE_DESCRIPTION,
+                "is_public": BOOLEAN,
+            },
+            "additionalProperties": False,
+        }
+    },
+    "required": ["volume_type"],
+    "additionalProperties": False,
+}
+EXTRA_SPECS_CREATE = {
+    "type": "object",
+    "properties": {"extra_specs": _EXTRA_SPECS_NO_SPACES},
+    "required": ["extra_specs"],
+    "additionalProperties": False,
+}
+EXTRA_SPEC_UPDATE = dict(_EXTRA_SPECS_NO_SPACES, minProperties=1, maxProperties=1)
+
+
+def _project_access(action):
+    return {
+        "type": "object",
+        "properties": {
+            action: {
+                "type": "object",
+                "properties": {"project": {"type": "string", "minLength": 1, "maxLength": 255}},
+                "required": ["project"],
+                "additionalProperties": False,
+            }
+        },
+        "required": [action],
+        "additionalProperties": False,
+    }
+
+
+ADD_PROJECT_ACCESS = _project_access("addProjectAccess")
+REMOVE_PROJECT_ACCESS = _project_access("removeProjectAccess")
+
 _SIZE_PATTERN = re.compile(r"^[0-9]+$")
 
 

@@ -1,61 +1,130 @@
-"""Volume types: the seeded ``__DEFAULT__`` type (Cinder creates it at
-install time), list, show and the lookup a volume create does."""
+"""Volume types as Cinder keeps them (``cinder/volume/volume_types.py``
+and the db api's ``volume_type_*``): the seeded ``__DEFAULT__`` type
+(Cinder creates it at install time), the admin's create, update and
+delete, extra specs, private types with their project access, and the
+lookups a volume create does (a private type is found only by admins and
+the projects given access)."""
 
 import json
 import re
 import sqlite3
+from typing import Any
 
+from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.volume.migrations import DEFAULT_TYPE_ID
 
 DEFAULT_NAME = "__DEFAULT__"
+# cinder/policies/type_extra_specs.py: what a non-admin sees of extra specs
+USER_VISIBLE_EXTRA_SPECS = ("RESKEY:availability_zones", "multiattach", "replication_enabled")
+# cinder/api/contrib/types_extra_specs.py ``_check_cacheable``
+_IS_TRUE = "<is> True"
+# the per-type quota resources a rename carries over (cinder's QUOTAS)
+_PER_TYPE_QUOTAS = ("volumes", "snapshots", "gigabytes")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
 
 
 def seed(db):
     db.execute(
-        "INSERT OR IGNORE INTO volume_types (id, name, description) VALUES (?, ?, ?)",
-        (DEFAULT_TYPE_ID, DEFAULT_NAME, "Default Volume Type"),
+        "INSERT OR IGNORE INTO volume_types (id, name, description, created_at)"
+        " VALUES (?, ?, ?, ?)",
+        (DEFAULT_TYPE_ID, DEFAULT_NAME, "Default Volume Type", common.iso_naive_micro(_now())),
     )
 
 
-def view(row):
-    return {
+def _now():
+    return common.utcnow()
+
+
+def view(row, caller=None, access=True):
+    """Cinder's v3 type view (``cinder/api/v3/views/types.py``): a
+    non-admin ``caller`` sees only the user-visible extra specs and no
+    ``qos_specs_id`` (no caller: a volume's own type, shown whole);
+    ``access`` adds the os-volume-type-access extension's key, which
+    Cinder adds to show, list and create, not to update."""
+    specs = json.loads(row["extra_specs"])
+    admin = caller is None or caller.is_admin
+    result = {
         "id": row["id"],
         "name": row["name"],
         "description": row["description"],
         "is_public": bool(row["is_public"]),
-        "os-volume-type-access:is_public": bool(row["is_public"]),
-        "qos_specs_id": None,
-        "extra_specs": json.loads(row["extra_specs"]),
+        "extra_specs": specs
+        if admin
+        else {k: v for k, v in specs.items() if k in USER_VISIBLE_EXTRA_SPECS},
     }
+    if access:
+        result["os-volume-type-access:is_public"] = bool(row["is_public"])
+    if admin:
+        result["qos_specs_id"] = row["qos_specs_id"]
+    return result
 
 
-def listing(db, caller):
-    """Public types (admins: all), in name order."""
-    sql = "SELECT * FROM volume_types"
-    if not caller.is_admin:
-        sql += " WHERE is_public = 1"
-    return [dict(r) for r in db.execute(sql + " ORDER BY name")]
+def _visible_sql(caller):
+    """The WHERE clause (and its arguments) of the types ``caller`` may
+    see: every one for admins, else the public ones and those its project
+    was given access to (the db api's ``_volume_type_get_query``)."""
+    if caller.is_admin:
+        return "1 = 1", []
+    return (
+        "(is_public = 1 OR id IN (SELECT volume_type_id FROM volume_type_projects"
+        " WHERE project_id = ?))",
+        [caller.project_id],
+    )
+
+
+def listing(db, caller, is_public=True):
+    """The types ``caller`` sees, newest first (Cinder's default sort).
+    ``is_public`` (admins' ``is_public`` query; others always True):
+    True — public ones and those the project has access to, False —
+    private ones only, None — all."""
+    where, args = _visible_sql(caller)
+    if is_public is True:
+        where += (
+            " AND (is_public = 1 OR id IN (SELECT volume_type_id FROM volume_type_projects"
+            " WHERE project_id = ?))"
+        )
+        args.append(caller.project_id)
+    elif is_public is False:
+        where += " AND is_public = 0"
+    sql = "SELECT * FROM volume_types WHERE %s ORDER BY created_at DESC, id DESC" % where
+    return [dict(r) for r in db.execute(sql, args)]
 
 
 def get(db, caller, type_id):
     """The type ``type_id``; 404 as Cinder's ``VolumeTypeNotFound``."""
-    row = db.execute("SELECT * FROM volume_types WHERE id = ?", (type_id,)).fetchone()
-    if row is None or not (row["is_public"] or caller.is_admin):
+    where, args = _visible_sql(caller)
+    row = db.execute(
+        "SELECT * FROM volume_types WHERE id = ? AND " + where, [type_id, *args]
+    ).fetchone()
+    if row is None:
         raise errors.NotFound("Volume type %s could not be found." % type_id)
     return dict(row)
 
 
+def _by_name(db, caller, name):
+    where, args = _visible_sql(caller)
+    row = db.execute(
+        "SELECT * FROM volume_types WHERE name = ? AND " + where, [name, *args]
+    ).fetchone()
+    return dict(row) if row else None
+
+
 def by_name_or_id(db, caller, ref):
-    """Cinder's ``VolumeType.get_by_name_or_id``: an id if it looks like a
-    uuid, else a name."""
+    """Cinder's ``volume_types.get_by_name_or_id``: an id if it looks like
+    a uuid (then a name, as a uuid may be a name), else a name."""
     if _UUID.match(ref):
-        return get(db, caller, ref)
-    row = db.execute("SELECT * FROM volume_types WHERE name = ?", (ref,)).fetchone()
-    if row is None or not (row["is_public"] or caller.is_admin):
+        try:
+            return get(db, caller, ref)
+        except errors.NotFound:
+            found = _by_name(db, caller, ref)
+            if found is None:
+                raise
+            return found
+    found = _by_name(db, caller, ref)
+    if found is None:
         raise errors.NotFound("Volume type with name %s could not be found." % ref)
-    return dict(row)
+    return found
 
 
 def find(db: sqlite3.Connection, type_id: str) -> dict | None:
@@ -65,6 +134,7 @@ def find(db: sqlite3.Connection, type_id: str) -> dict | None:
 
 
 def default(db):
+    """The deployment's default type (Cinder's ``default_volume_type``)."""
     return dict(
         db.execute("SELECT * FROM volume_types WHERE id = ?", (DEFAULT_TYPE_ID,)).fetchone()
     )
@@ -73,3 +143,215 @@ def default(db):
 def names(db: sqlite3.Connection) -> dict[str, str]:
     """``{id: name}`` of every type (for volume views)."""
     return {r["id"]: r["name"] for r in db.execute("SELECT id, name FROM volume_types")}
+
+
+# -- the admin's writes (volume_extension:types_manage) -----------------------------------
+
+
+def _check_name(db, name, type_id=None):
+    if not name.strip():
+        raise errors.BadRequest("Volume type name can not be empty.")
+    row = db.execute(
+        "SELECT 1 FROM volume_types WHERE name = ? AND id != ?", (name, type_id or "")
+    ).fetchone()
+    if row is not None:
+        raise errors.Conflict("Volume Type %s already exists." % name)
+
+
+def create(
+    db: sqlite3.Connection,
+    name: str,
+    description: str | None = None,
+    extra_specs: dict[str, Any] | None = None,
+    is_public: bool = True,
+) -> dict[str, Any]:
+    """A new type (``volume_types.create``); 409 when the name is taken."""
+    _check_name(db, name)
+    row = {
+        "id": common.new_uuid(),
+        "name": name,
+        "description": description,
+        "is_public": int(is_public),
+        "extra_specs": json.dumps(extra_specs or {}),
+        "created_at": common.iso_naive_micro(_now()),
+    }
+    db.execute(
+        "INSERT INTO volume_types (id, name, description, is_public, extra_specs, created_at)"
+        " VALUES (:id, :name, :description, :is_public, :extra_specs, :created_at)",
+        row,
+    )
+    return find(db, row["id"]) or row
+
+
+def update(
+    db: sqlite3.Connection,
+    type_id: str,
+    name: str | None = None,
+    description: str | None = None,
+    is_public: bool | None = None,
+) -> dict[str, Any]:
+    """Change what is given (the db api's ``_type_update``): a name taken
+    by another type is 409; a rename carries the type's quota limits over
+    to the new name, as ``QUOTAS.update_quota_resource`` does."""
+    vtype = find(db, type_id)
+    if vtype is None:
+        raise errors.NotFound("Volume type %s could not be found." % type_id)
+    changes: dict[str, Any] = {}
+    if name is not None:
+        _check_name(db, name, type_id)
+        changes["name"] = name
+    if description is not None:
+        changes["description"] = description
+    if is_public is not None:
+        changes["is_public"] = int(is_public)
+    changes["updated_at"] = common.iso_naive_micro(_now())
+    db.execute(
+        "UPDATE volume_types SET %s WHERE id = ?" % ", ".join("%s = ?" % c for c in changes),
+        [*changes.values(), type_id],
+    )
+    if name is not None and name != vtype["name"]:
+        for resource in _PER_TYPE_QUOTAS:
+            db.execute(
+                "UPDATE volume_quotas SET resource = ? WHERE resource = ?",
+                ("%s_%s" % (resource, name), "%s_%s" % (resource, vtype["name"])),
+            )
+    return find(db, type_id) or vtype
+
+
+def in_use(db: sqlite3.Connection, type_id: str) -> bool:
+    """Whether a volume has the type (Cinder counts live volumes)."""
+    return (
+        db.execute("SELECT 1 FROM volumes WHERE volume_type_id = ? LIMIT 1", (type_id,)).fetchone()
+        is not None
+    )
+
+
+def project_defaults(db: sqlite3.Connection, type_id: str) -> list[str]:
+    """The projects whose default type (3.62) is ``type_id``: none until a
+    deployment sets one (the ``volume.default_types`` table, when there)."""
+    if not db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'volume_default_types'"
+    ).fetchone():
+        return []
+    return [
+        r["project_id"]
+        for r in db.execute(
+            "SELECT project_id FROM volume_default_types WHERE volume_type_id = ?", (type_id,)
+        )
+    ]
+
+
+def destroy(db: sqlite3.Connection, type_id: str) -> None:
+    """Delete a type (``volume_types.destroy``, the db api's
+    ``volume_type_destroy``), in Cinder's order: a default type (the
+    deployment's or a project's) cannot go, nor the only type, nor one
+    that volumes have (all 400)."""
+    if find(db, type_id) is None:
+        raise errors.NotFound("Volume type %s could not be found." % type_id)
+    if project_defaults(db, type_id) or type_id == DEFAULT_TYPE_ID:
+        raise errors.BadRequest(
+            "The volume type %s is a default volume type and cannot be deleted." % type_id
+        )
+    if db.execute("SELECT COUNT(*) FROM volume_types").fetchone()[0] <= 1:
+        raise errors.BadRequest(
+            "The volume type %s is the only currently defined volume type and cannot be"
+            " deleted." % type_id
+        )
+    if in_use(db, type_id):
+        raise errors.BadRequest("Target volume type is still in use.")
+    db.execute("DELETE FROM volume_type_projects WHERE volume_type_id = ?", (type_id,))
+    db.execute("DELETE FROM volume_types WHERE id = ?", (type_id,))
+
+
+# -- extra specs (cinder/api/contrib/types_extra_specs.py) ----------------------------------
+
+
+def extra_specs(vtype: dict[str, Any], caller: Any) -> dict[str, Any]:
+    """The type's extra specs as ``caller`` may read them (non-admins:
+    the user-visible ones; Cinder's ``read_sensitive`` policy)."""
+    specs = json.loads(vtype["extra_specs"])
+    if caller.is_admin:
+        return specs
+    return {k: v for k, v in specs.items() if k in USER_VISIBLE_EXTRA_SPECS}
+
+
+def check_unused(db: sqlite3.Connection, type_id: str) -> None:
+    """Cinder's ``_allow_update``: no extra spec changes on a type in use."""
+    if in_use(db, type_id):
+        raise errors.BadRequest("Volume Type is currently in use.")
+
+
+def set_extra_specs(
+    db: sqlite3.Connection, vtype: dict[str, Any], specs: dict[str, Any], check: bool = True
+) -> None:
+    """Merge ``specs`` into the type's (``update_or_create``); ``check``:
+    refuse ``cacheable`` together with ``multiattach`` (Cinder checks a
+    create, not a one-key update)."""
+    current = json.loads(vtype["extra_specs"])
+    merged = {**current, **specs}
+    if (
+        check
+        and merged.get("multiattach") == _IS_TRUE
+        and merged.get("cacheable") == _IS_TRUE
+        and ("multiattach" in specs or "cacheable" in specs)
+    ):
+        raise errors.BadRequest("cacheable cannot be set with multiattach.")
+    db.execute(
+        "UPDATE volume_types SET extra_specs = ?, updated_at = ? WHERE id = ?",
+        (json.dumps(merged), common.iso_naive_micro(_now()), vtype["id"]),
+    )
+
+
+def delete_extra_spec(db: sqlite3.Connection, vtype: dict[str, Any], key: str) -> None:
+    """Drop one extra spec; 404 ``VolumeTypeExtraSpecsNotFound``."""
+    current = json.loads(vtype["extra_specs"])
+    if key not in current:
+        raise errors.NotFound(
+            "Volume Type %s has no extra specs with key %s." % (vtype["id"], key)
+        )
+    del current[key]
+    db.execute(
+        "UPDATE volume_types SET extra_specs = ?, updated_at = ? WHERE id = ?",
+        (json.dumps(current), common.iso_naive_micro(_now()), vtype["id"]),
+    )
+
+
+# -- project access (cinder/api/contrib/volume_type_access.py) -------------------------------
+
+
+def access_list(db: sqlite3.Connection, vtype: dict[str, Any]) -> list[dict[str, str]]:
+    """The projects given access to a private type; 404 for a public one."""
+    if vtype["is_public"]:
+        raise errors.NotFound("Access list not available for public volume types.")
+    return [
+        {"volume_type_id": vtype["id"], "project_id": r["project_id"]}
+        for r in db.execute(
+            "SELECT project_id FROM volume_type_projects WHERE volume_type_id = ? ORDER BY rowid",
+            (vtype["id"],),
+        )
+    ]
+
+
+def add_access(db: sqlite3.Connection, type_id: str, project_id: str) -> None:
+    """Give ``project_id`` access to the type; 409 when it has it."""
+    try:
+        db.execute(
+            "INSERT INTO volume_type_projects (volume_type_id, project_id) VALUES (?, ?)",
+            (type_id, project_id),
+        )
+    except sqlite3.IntegrityError:
+        raise errors.Conflict(
+            "Volume type access for %s / %s combination already exists." % (type_id, project_id)
+        ) from None
+
+
+def remove_access(db: sqlite3.Connection, type_id: str, project_id: str) -> None:
+    """Take the access away; 404 when the project had none."""
+    cursor = db.execute(
+        "DELETE FROM volume_type_projects WHERE volume_type_id = ? AND project_id = ?",
+        (type_id, project_id),
+    )
+    if cursor.rowcount == 0:
+        raise errors.NotFound(
+            "Volume type access not found for %s / %s combination." % (type_id, project_id)
+        )
