@@ -84,9 +84,9 @@ def update(db, account, name, set_, remove, acls):
 
 def object_rows(db, row):
     """The objects of container ``row`` (name, size, etag, content_type,
-    timestamp), by name; not the expired ones."""
+    timestamp, sysmeta), by name; not the expired ones."""
     return db.execute(
-        "SELECT name, size, etag, content_type, timestamp"
+        "SELECT name, size, etag, content_type, timestamp, sysmeta"
         " FROM swift_objects WHERE account = ? AND container = ? AND "
         + expiry.LIVE
         + " ORDER BY name",

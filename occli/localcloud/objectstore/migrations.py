@@ -7,7 +7,8 @@ column: it needs the cloud's files, so :func:`components` builds the
 ``(component, steps)`` pairs (every service's migrations shape) for them.
 Step 3 adds the accounts' system metadata (their quotas), step 4 the
 containers' ACLs (``X-Container-Read``/``-Write``), step 5 the objects'
-``X-Delete-At``.
+``X-Delete-At``, step 6 their system metadata (a static large object's
+etag and size, a dynamic one's ``X-Object-Manifest``).
 """
 
 from occli.localcloud import files as files_
@@ -107,6 +108,12 @@ _OBJECT_DELETE_AT = """
         WHERE delete_at IS NOT NULL
 """
 
+# Step 6: the objects' system metadata, {"slo_etag", "slo_size"} of a static
+# large object's manifest, {"manifest": "<container>/<prefix>"} of a dynamic
+# one's (Swift's X-Object-Sysmeta-Slo-*, X-Object-Manifest): an object POST
+# keeps it
+_OBJECT_SYSMETA = "ALTER TABLE swift_objects ADD COLUMN sysmeta TEXT NOT NULL DEFAULT '{}'"
+
 
 def components(files: files_.Files) -> tuple[tuple[str, list], ...]:
     """``(store component, steps)`` for a cloud whose object files are
@@ -117,5 +124,6 @@ def components(files: files_.Files) -> tuple[tuple[str, list], ...]:
         _ACCOUNT_SYSMETA,
         _CONTAINER_ACLS,
         _OBJECT_DELETE_AT,
+        _OBJECT_SYSMETA,
     ]
     return (("objectstore", steps),)

@@ -61,6 +61,11 @@ def metadata(obj):
     return json.loads(obj["metadata"])
 
 
+def sysmeta(obj):
+    """The object's system metadata (see :mod:`.slo`, :mod:`.dlo`)."""
+    return json.loads(obj["sysmeta"])
+
+
 def check_etag(sent, actual):
     """EtagMismatch unless ``sent`` (the client's ``Etag``, if any; quotes
     and case ignored) is the body's MD5 ``actual``."""
@@ -69,14 +74,25 @@ def check_etag(sent, actual):
         raise EtagMismatch("Etag %s does not match the body" % sent)
 
 
-def put(db, account, container, name, stored, content_type=None, meta=None, delete_at=None):
+def put(
+    db,
+    account,
+    container,
+    name,
+    stored,
+    content_type=None,
+    meta=None,
+    delete_at=None,
+    sysmeta=None,
+):
     """Record (or replace) an object whose bytes are in file ``stored``
     (a :class:`.files.Stored`); returns ``(timestamp, the replaced object's
     file or None)``, that file to be removed once this commits.
 
     ``content_type`` defaults to a guess from the name, then
     ``application/octet-stream``; ``meta`` items with empty values are
-    dropped; ``delete_at`` is its ``X-Delete-At`` (None: never).
+    dropped; ``delete_at`` is its ``X-Delete-At`` (None: never);
+    ``sysmeta`` its system metadata (a large object's manifest).
     """
     containers.get(db, account, container)
     old = _row(db, account, container, name)
@@ -84,8 +100,8 @@ def put(db, account, container, name, stored, content_type=None, meta=None, dele
     now = common.utcnow().timestamp()
     db.execute(
         "INSERT OR REPLACE INTO swift_objects (account, container, name,"
-        " file, size, etag, content_type, metadata, timestamp, delete_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " file, size, etag, content_type, metadata, timestamp, delete_at, sysmeta)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             account,
             container,
@@ -97,6 +113,7 @@ def put(db, account, container, name, stored, content_type=None, meta=None, dele
             json.dumps({k: v for k, v in (meta or {}).items() if v}),
             now,
             delete_at,
+            json.dumps(sysmeta or {}),
         ),
     )
     return now, old["file"] if old else None

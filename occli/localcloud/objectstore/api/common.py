@@ -263,6 +263,23 @@ def precondition(req, etag, ts):
     return None
 
 
+def precondition_failed(headers):
+    """swob's 412 page, with the object's ``headers``."""
+    page = html_page(412, "A precondition for this request was not met.")
+    return Response(412, headers=headers, raw=page, content_type="text/html; charset=UTF-8")
+
+
+def conditional(req, etag, obj, headers):
+    """The 304 or 412 answer to a GET/HEAD of stored object ``obj`` whose
+    etag (as the conditions see it) is ``etag``, else None."""
+    status = precondition(req, etag, obj["timestamp"])
+    if status == 304:
+        return Response(304, headers=headers, raw=b"", content_type=obj["content_type"])
+    if status == 412:
+        return precondition_failed(headers)
+    return None
+
+
 def _http_date(value):
     """An HTTP date's Unix time, or None (absent or unreadable: ignored)."""
     if not value:

@@ -7,6 +7,7 @@ its objects' listing) and DELETE. The rules are in
 from occli.localcloud.app import Response
 from occli.localcloud.objectstore import containers
 from occli.localcloud.objectstore import expiry
+from occli.localcloud.objectstore import slo
 from occli.localcloud.objectstore.api import common
 
 
@@ -75,20 +76,24 @@ def get_container(req):
     for kind, value in containers.acl(row).items():
         headers["X-Container-%s" % kind.title()] = value
     headers = common.for_caller(headers, via)
-    listing = common.listing(
-        req,
-        [
-            {
-                "name": o["name"],
-                "hash": o["etag"],
-                "bytes": o["size"],
-                "content_type": o["content_type"],
-                "last_modified": common.iso_listing(o["timestamp"]),
-            }
-            for o in rows
-        ],
-    )
+    listing = common.listing(req, [_item(o) for o in rows])
     return common.listing_response(req, listing, headers)
+
+
+def _item(obj):
+    """An object's listing entry; a static large object's manifest shows
+    the large object's size and, as ``slo_etag``, its etag (slo's
+    ``handle_container_listing``)."""
+    item = {
+        "name": obj["name"],
+        "hash": obj["etag"],
+        "bytes": slo.large_size(obj),
+        "content_type": obj["content_type"],
+        "last_modified": common.iso_listing(obj["timestamp"]),
+    }
+    if slo.is_slo(obj):
+        item["slo_etag"] = '"%s"' % slo.large_etag(obj)
+    return item
 
 
 def delete_container(req):

@@ -2,13 +2,15 @@
 ``swift`` section with this cloud's constraints (the proxy's
 ``register_swift_info`` of ``swift/common/constraints.py``'s effective
 constraints), and the sections of the middlewares it emulates
-(``tempurl``, ``account_quotas``). Answered at ``/object-store/info`` and,
+(``tempurl``, ``account_quotas``, ``slo``: Swift's ``dlo`` registers
+no section). Answered at ``/object-store/info`` and,
 where swiftclient and openstacksdk look (the endpoint's host), ``/info``."""
 
 from occli.localcloud.app import Response
 from occli.localcloud.objectstore import containers
 from occli.localcloud.objectstore import metadata
 from occli.localcloud.objectstore import objects
+from occli.localcloud.objectstore import slo
 
 # the Swift release whose answers these are (its CHANGELOG)
 SWIFT_VERSION = "2.38.1"
@@ -58,6 +60,15 @@ def capabilities(service):
             "deprecated_digests": ["sha1"],
         },
         "account_quotas": {},
+        # slo's filter_factory; no async delete (the segments are deleted
+        # before the answer, as with allow_async_delete false)
+        "slo": {
+            "max_manifest_segments": slo.MAX_MANIFEST_SEGMENTS,
+            "max_manifest_size": slo.MAX_MANIFEST_SIZE,
+            "yield_frequency": slo.YIELD_FREQUENCY,
+            "min_segment_size": slo.MIN_SEGMENT_SIZE,
+            "allow_async_delete": False,
+        },
     }
 
 

@@ -2,11 +2,12 @@
 object's file, the ``Range`` of it, several as ``multipart/byteranges``,
 ``If-*`` conditions as swob answers them; ``X-Delete-At``; a temp URL may
 sign it), PUT (streamed to a file, then the metadata row; Etag
-and quota checks), COPY and PUT with ``X-Copy-From`` (the copy
-middleware's, file to file within the account), POST (its metadata
-replaced, as in Swift) and DELETE. PUT, COPY and DELETE are ``mode=None``
-routes: the body streams with no transaction open, and each opens its own
-short ones. The rules are in :mod:`occli.localcloud.objectstore.objects`."""
+and quota checks; a large object's manifest: see :mod:`.largeobjects`),
+COPY and PUT with ``X-Copy-From`` (the copy middleware's, file to file
+within the account), POST (its metadata replaced, as in Swift) and
+DELETE. PUT, COPY and DELETE are ``mode=None`` routes: the body streams
+with no transaction open, and each opens its own short ones. The rules
+are in :mod:`occli.localcloud.objectstore.objects`."""
 
 import secrets
 import urllib.parse
@@ -16,11 +17,14 @@ from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.objectstore import accounts
 from occli.localcloud.objectstore import containers
+from occli.localcloud.objectstore import dlo
 from occli.localcloud.objectstore import expiry
 from occli.localcloud.objectstore import metadata
 from occli.localcloud.objectstore import objects
+from occli.localcloud.objectstore import slo
 from occli.localcloud.objectstore import tempurl
 from occli.localcloud.objectstore.api import common
+from occli.localcloud.objectstore.api import largeobjects
 
 # swift's config_true_value (X-Fresh-Metadata)
 TRUE_VALUES = ("true", "1", "yes", "on", "t", "y")
@@ -47,7 +51,7 @@ def get_object(req):
         )
     except errors.NotFound:
         if "*" in (common.etags(req.header("If-Match")) or ()):
-            return _precondition_failed({})  # swob: If-Match * needs an object
+            return common.precondition_failed({})  # swob: If-Match * needs an object
         raise
     headers = {
         "Etag": obj["etag"],
@@ -62,11 +66,19 @@ def get_object(req):
         headers["Content-Disposition"] = tempurl.content_disposition(
             req.query, req.params["object"]
         )
-    status = common.precondition(req, obj["etag"], obj["timestamp"])
-    if status == 304:
-        return Response(304, headers=headers, raw=b"", content_type=obj["content_type"])
-    if status == 412:
-        return _precondition_failed(headers)
+    manifest = dlo.manifest_of(obj)
+    if manifest is not None:
+        headers["X-Object-Manifest"] = manifest
+    large = None
+    if slo.is_slo(obj):
+        large = largeobjects.get_static(req, via, obj, headers)
+    elif manifest is not None and largeobjects.manifest_query(req) != "get":
+        large = largeobjects.get_dynamic(req, via, obj, headers)
+    if large is not None:
+        return large
+    answer = common.conditional(req, obj["etag"], obj, headers)
+    if answer is not None:
+        return answer
     size = obj["size"]
     spans = None if req.method == "HEAD" else common.byte_ranges(req.header("Range"), size)
     if spans == []:
@@ -108,16 +120,14 @@ def _byteranges(req, obj, spans, headers):
     )
 
 
-def _precondition_failed(headers):
-    page = common.html_page(412, "A precondition for this request was not met.")
-    return Response(412, headers=headers, raw=page, content_type="text/html; charset=UTF-8")
-
-
 def put_object(req):
     account, container, name = (req.params[k] for k in ("account", "container", "object"))
-    if req.header("X-Copy-From") is not None:
+    manifest = largeobjects.manifest_query(req) == "put"
+    if req.header("X-Copy-From") is not None and not manifest:
         source = _path_header(req, "X-Copy-From")
         return _copy(req, source, (container, name))
+    if not manifest:
+        largeobjects.check_reserved(req)
     files = req.cloud.objectstore.files
     with common.reading(req) as db:
         # the reseller admin is bound by no quota (account_quotas)
@@ -126,14 +136,41 @@ def put_object(req):
         objects.check_name(name)
         meta, _ = common.meta_headers(req.environ, "object")
         delete_at = _delete_at(req)
-        length = _body_length(req)
+        length = None if manifest else _body_length(req)
         containers.get(db, account, container)
         _check_if_none_match(req, db, account, container, name)
         if bound:
             _check_quota(req, db, account, length or 0)
-    stored = files.store(_body(req, length))
+        sysmeta = _dynamic(req)
+
+    def write(stored, sysmeta, etag=None):
+        return _write(req, stored, etag, bound, meta=meta, delete_at=delete_at, sysmeta=sysmeta)
+
+    if manifest:
+        headers = largeobjects.put_manifest(req, via, write)
+    else:
+        headers = write(files.store(_body(req, length)), sysmeta, req.header("Etag"))
+    return Response(201, raw=b"", content_type="text/html; charset=UTF-8", headers=headers)
+
+
+def _dynamic(req):
+    """The system metadata of a PUT's ``X-Object-Manifest`` (a dynamic
+    large object's manifest; 400 if malformed), None without one."""
+    value = req.header("X-Object-Manifest")
+    if value is None:
+        return None
+    dlo.check_header(urllib.parse.unquote(value))
+    return dlo.sysmeta(value)
+
+
+def _write(req, stored, etag, bound, **row):
+    """Record the object PUT stored in file ``stored`` (its ``Etag``
+    checked, the quota too if ``bound``) with ``row``'s metadata; the 201's
+    headers. ``stored`` is removed if it is refused."""
+    account, container, name = (req.params[k] for k in ("account", "container", "object"))
+    files = req.cloud.objectstore.files
     try:
-        objects.check_etag(req.header("Etag"), stored.md5)
+        objects.check_etag(etag, stored.md5)
         with req.cloud.store.transaction() as db:
             if bound:  # the bytes received, against what is stored now
                 _check_quota(req, db, account, stored.size)
@@ -144,8 +181,7 @@ def put_object(req):
                 name,
                 stored,
                 content_type=req.header("Content-Type"),
-                meta=meta,
-                delete_at=delete_at,
+                **row,
             )
             swept = expiry.sweep(db, expiry.now())
     except BaseException:
@@ -153,16 +189,11 @@ def put_object(req):
         raise
     for file in [replaced, *swept]:
         files.remove(file)
-    return Response(
-        201,
-        raw=b"",
-        content_type="text/html; charset=UTF-8",
-        headers={
-            "Etag": stored.md5,
-            "Last-Modified": common.last_modified(now),
-            "X-Timestamp": common.x_timestamp(now),
-        },
-    )
+    return {
+        "Etag": stored.md5,
+        "Last-Modified": common.last_modified(now),
+        "X-Timestamp": common.x_timestamp(now),
+    }
 
 
 def copy_object(req):
@@ -257,6 +288,7 @@ def _copy(req, source, target):
 
 def post_object(req):
     common.authorize(req, acl=common.container_acl(req, "write"))
+    largeobjects.check_reserved(req)
     meta, _ = common.meta_headers(req.environ, "object")
     objects.post(
         req.db,
@@ -272,8 +304,11 @@ def post_object(req):
 
 def delete_object(req):
     account, container, name = (req.params[k] for k in ("account", "container", "object"))
+    if largeobjects.manifest_query(req) == "delete":
+        return largeobjects.delete_manifest(req)
     with common.reading(req):
         common.authorize(req, temp_url_ok=True, acl=common.container_acl(req, "write"))
+    largeobjects.check_reserved(req)
     with req.cloud.store.transaction() as db:
         removed, live = objects.delete(db, account, container, name)
         swept = expiry.sweep(db, expiry.now())
