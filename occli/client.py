@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
     from occli import config
     from occli import transport
+    from occli.v2.block_storage.messages import VolumeMessageManager
+    from occli.v2.block_storage.transfers import VolumeTransferManager
     from occli.v2.block_storage.volume_quotas import VolumeQuotaManager
     from occli.v2.block_storage.volumes import VolumeManager
     from occli.v2.block_storage.volumes import VolumeSnapshotManager
@@ -273,6 +275,12 @@ class Client:
     )
     volume_snapshots: "BuiltinManager[VolumeSnapshotManager]" = BuiltinManager(
         "occli.v2.block_storage.volumes:VolumeSnapshotManager"
+    )
+    volume_transfers: "BuiltinManager[VolumeTransferManager]" = BuiltinManager(
+        "occli.v2.block_storage.transfers:VolumeTransferManager"
+    )
+    volume_messages: "BuiltinManager[VolumeMessageManager]" = BuiltinManager(
+        "occli.v2.block_storage.messages:VolumeMessageManager"
     )
     volume_attachments: "BuiltinManager[VolumeAttachmentManager]" = BuiltinManager(
         "occli.v2.compute.volume_attachments:VolumeAttachmentManager"

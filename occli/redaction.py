@@ -10,7 +10,7 @@ import re
 _SECRET_PATTERNS = (
     (
         r'("(?:[\w-]+:)?(?:adminPass|password|secret|private_key|'
-        r'application_credential_secret|token_id|temp_url_key|user_data)"'
+        r'application_credential_secret|token_id|temp_url_key|user_data|auth_key)"'
         r'\s*:\s*)"(?:[^"\\]|\\.)*"',
         re.IGNORECASE,
         r'\1"***"',
@@ -54,8 +54,11 @@ def redact(text):
 
 # Option names whose values are secrets, as _SECRET_PATTERNS names them in
 # JSON (adminPass → --admin-pass, --root-password, --os-password, --os-token,
-# --os-application-credential-secret, --user-data, --os-passcode, --os-code…)
-_SECRET_OPTION = re.compile(r"pass|secret|token|private|user.?data|temp.?url|-code$", re.I)
+# --os-application-credential-secret, --user-data, --os-passcode, --os-code,
+# a volume transfer's --auth-key…)
+_SECRET_OPTION = re.compile(
+    r"pass|secret|token|private|user.?data|temp.?url|auth.?key|-code$", re.I
+)
 _ARGUMENT = re.compile(r"^argument (\S+): ")
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
