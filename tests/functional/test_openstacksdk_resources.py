@@ -272,3 +272,29 @@ def test_create_object_from_a_file(conn, tmp_path):
     finally:
         conn.object_store.delete_object("report.csv", container=container, ignore_missing=True)
         conn.object_store.delete_container(container, ignore_missing=True)
+
+
+def test_create_object_in_segments_and_delete_them(conn, tmp_path):
+    # a file over segment_size: openstacksdk PUTs its segments
+    # (<name>/000000…) then a static large object's manifest
+    container = _name("sdk-slo")
+    conn.object_store.create_container(name=container)
+    source = tmp_path / "big.bin"
+    data = bytes(range(256)) * 100  # 25600 bytes: 4 segments of 8000
+    source.write_bytes(data)
+    try:
+        conn.create_object(container, "big.bin", filename=str(source), segment_size=8000)
+        names = sorted(o.name for o in conn.object_store.objects(container))
+        assert names == ["big.bin"] + ["big.bin/%06d" % i for i in range(4)]
+        headers, _ = conn.get_object(container, "big.bin")
+        assert headers["x-static-large-object"] == "True"
+        assert int(headers["content-length"]) == len(data)
+        downloaded = conn.object_store.download_object("big.bin", container=container)
+        assert downloaded == data
+        # the SDK asks for the segments to go with the manifest
+        assert conn.delete_object(container, "big.bin")
+        assert list(conn.object_store.objects(container)) == []
+    finally:
+        for obj in list(conn.object_store.objects(container)):
+            conn.object_store.delete_object(obj, container=container, ignore_missing=True)
+        conn.object_store.delete_container(container, ignore_missing=True)
