@@ -99,6 +99,34 @@ IDENTITY = [
     ALTER TABLE users ADD COLUMN failed_auth_count INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE users ADD COLUMN failed_auth_at REAL;
     """,
+    # the catalog as data (keystone's region, service and endpoint tables);
+    # catalog_seeded: the service types registered once from the registry
+    """
+    CREATE TABLE regions (
+        id TEXT PRIMARY KEY,
+        description TEXT NOT NULL DEFAULT '',
+        parent_region_id TEXT,
+        extra TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE TABLE services (
+        id TEXT PRIMARY KEY,
+        type TEXT NOT NULL,
+        enabled INTEGER NOT NULL DEFAULT 1,
+        extra TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE TABLE endpoints (
+        id TEXT PRIMARY KEY,
+        interface TEXT NOT NULL,
+        region_id TEXT REFERENCES regions (id),
+        service_id TEXT NOT NULL REFERENCES services (id),
+        url TEXT NOT NULL,
+        enabled INTEGER NOT NULL DEFAULT 1,
+        extra TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX endpoints_service_id ON endpoints (service_id);
+    CREATE INDEX endpoints_region_id ON endpoints (region_id);
+    CREATE TABLE catalog_seeded (type TEXT PRIMARY KEY);
+    """,
 ]
 
 # keystone's group, user_group_membership and the group rows of its

@@ -138,8 +138,16 @@ def test_domain_scoped_token(client):
     tok = result.json()["token"]
     assert tok["domain"] == {"id": "default", "name": "Default"}
     assert "project" not in tok
-    types = {s["type"] for s in tok["catalog"]}
+    # keystone keeps a service whose endpoints all need a project, with
+    # no endpoint (keystone/catalog/backends/sql.py, bug 1436704)
+    types = {s["type"] for s in tok["catalog"] if s["endpoints"]}
     assert types == {"identity", "compute", "image", "network"}
+    assert {s["type"] for s in tok["catalog"] if not s["endpoints"]} == {
+        "volumev3",
+        "block-storage",
+        "orchestration",
+        "object-store",
+    }
 
 
 def test_nocatalog(client):

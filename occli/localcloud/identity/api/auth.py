@@ -63,16 +63,17 @@ def issue_token(req):
             raw, token = tokens.issue(
                 db, methods, identity, scope, checks, req.cloud.config.token_ttl
             )
+            body = _token_body(req, token, db)
     except errors.Unauthorized as exc:
         raise unauthorized(exc, req.base_url) from None
     return Response(
         201,
-        _token_body(req, token),
+        body,
         headers={"X-Subject-Token": raw, "Vary": "X-Auth-Token"},
     )
 
 
-def _token_body(req, token):
+def _token_body(req, token, db):
     with_catalog = "nocatalog" not in req.query
     body = {
         "audit_ids": token["audit_ids"],
@@ -94,7 +95,7 @@ def _token_body(req, token):
     body["roles"] = token["roles"]
     if with_catalog:
         body["catalog"] = catalog(
-            req.base_url, project["id"] if project else None, req.cloud.config.region
+            db, req.base_url, project["id"] if project else None, token["user"]["id"]
         )
     return {"token": body}
 
@@ -118,7 +119,7 @@ def validate_token(req):
     raw, token = _subject_token(req, "validate_token")
     return Response(
         200,
-        _token_body(req, token),
+        _token_body(req, token, req.db),
         headers={"X-Subject-Token": raw, "Vary": "X-Auth-Token"},
     )
 
@@ -140,7 +141,7 @@ def get_catalog(req):
     return Response(
         200,
         {
-            "catalog": catalog(req.base_url, token["project"]["id"], req.cloud.config.region),
+            "catalog": catalog(req.db, req.base_url, token["project"]["id"], token["user"]["id"]),
             "links": {"self": req.base_url + "/v3/auth/catalog", "previous": None, "next": None},
         },
     )

@@ -15,6 +15,7 @@ from occli.localcloud.app import Context
 from occli.localcloud.app import Request
 from occli.localcloud.app import Service
 from occli.localcloud.app import Unauthenticated
+from occli.localcloud.identity import catalog
 from occli.localcloud.identity import migrations
 from occli.localcloud.identity import projects
 from occli.localcloud.identity import seed
@@ -23,11 +24,14 @@ from occli.localcloud.identity import users
 from occli.localcloud.identity.api import app_credentials
 from occli.localcloud.identity.api import auth
 from occli.localcloud.identity.api import domains
+from occli.localcloud.identity.api import endpoints
 from occli.localcloud.identity.api import grants
 from occli.localcloud.identity.api import groups
 from occli.localcloud.identity.api import projects as project_api
+from occli.localcloud.identity.api import regions
 from occli.localcloud.identity.api import role_assignments
 from occli.localcloud.identity.api import roles
+from occli.localcloud.identity.api import services
 from occli.localcloud.identity.api import users as user_api
 from occli.localcloud.identity.api import versions
 from occli.localcloud.identity.projects import DEFAULT_DOMAIN
@@ -44,6 +48,9 @@ RESOURCES = (
     grants,
     role_assignments,
     groups,
+    regions,
+    services,
+    endpoints,
 )
 
 # the routes that hash or check a password or secret (scrypt, ~45 ms of a
@@ -114,6 +121,7 @@ class IdentityService(Service):
         roles."""
         cfg = self.cloud.config
         seed.seed(db, cfg.admin_password, cfg.demo_password, cfg.alt_password)
+        catalog.seed(db, cfg.region)
 
     # -- lookups other services may use --------------------------------------
 
