@@ -13,6 +13,7 @@ and admins change an image, only admins publicize or (de)activate it).
 
 import json
 import sqlite3
+from collections.abc import Mapping
 from typing import Any
 
 from occli.localcloud import common
@@ -321,3 +322,32 @@ def set_columns(db: sqlite3.Connection, image_id: str, **columns: Any) -> None:
         "UPDATE images SET %s WHERE id = ?" % ", ".join("%s = ?" % k for k in columns),
         list(columns.values()) + [image_id],
     )
+
+
+def create_uploaded_image(
+    db: sqlite3.Connection,
+    caller: Any,
+    spec: Mapping[str, Any],
+    size: int,
+    ready_at: float,
+) -> dict[str, Any]:
+    """The image Cinder's ``copy_volume_to_image`` creates as ``caller``
+    (Glance's rules: publicizing is an admin's), owned by its project;
+    ``spec`` holds ``name``, ``disk_format``, ``container_format``,
+    ``visibility`` and ``protected``. Its data is being uploaded until
+    ``ready_at`` (a POSIX time): ``queued`` until then, ``active`` with
+    ``size`` bytes after, without a data file (as a Nova snapshot's)."""
+    enforce_visibility(caller, spec["visibility"])
+    image = images.create_image(
+        db,
+        spec["name"],
+        caller.project_id,
+        visibility=spec["visibility"],
+        container_format=spec["container_format"],
+        disk_format=spec["disk_format"],
+        size=size,
+        ready_at=ready_at,
+    )
+    if spec["protected"]:
+        set_columns(db, image["id"], protected=1)
+    return dict(image, protected=bool(spec["protected"]))
