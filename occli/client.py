@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from occli.v2.identity.identity import ProjectManager
     from occli.v2.identity.identity import RoleAssignmentManager
     from occli.v2.identity.identity import RoleManager
+    from occli.v2.identity.identity import TokenManager
     from occli.v2.identity.identity import UserManager
     from occli.v2.image.images import ImageManager
     from occli.v2.image.members import ImageMemberManager
@@ -250,6 +251,9 @@ class Client:
     roles: "BuiltinManager[RoleManager]" = BuiltinManager("occli.v2.identity.identity:RoleManager")
     role_assignments: "BuiltinManager[RoleAssignmentManager]" = BuiltinManager(
         "occli.v2.identity.identity:RoleAssignmentManager"
+    )
+    tokens: "BuiltinManager[TokenManager]" = BuiltinManager(
+        "occli.v2.identity.identity:TokenManager"
     )
     networks: "BuiltinManager[NetworkManager]" = BuiltinManager(
         "occli.v2.network.networks:NetworkManager"

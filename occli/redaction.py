@@ -9,7 +9,7 @@ import re
 # holding passwords); nova also shows it as OS-EXT-SRV-ATTR:user_data.
 _SECRET_PATTERNS = (
     (
-        r'("(?:[\w-]+:)?(?:adminPass|password|secret|private_key|'
+        r'("(?:[\w-]+:)?(?:adminPass|\w*password|secret|private_key|'
         r'application_credential_secret|token_id|temp_url_key|user_data|auth_key)"'
         r'\s*:\s*)"(?:[^"\\]|\\.)*"',
         re.IGNORECASE,

@@ -1,6 +1,7 @@
 """Keystone v3's admin API: domains, projects, users, roles, role
 assignments (``client.domains``, ``client.projects``, ``client.users``,
-``client.roles``, ``client.role_assignments``).
+``client.roles``, ``client.role_assignments``) and token revocation
+(``client.tokens``).
 
 Requests go to the catalog's ``identity`` endpoint; one that names no
 version (``http://host/identity``, as many catalogs list it) gets ``/v3``
@@ -343,11 +344,19 @@ class RoleManager(identity.IdentityManager):
         user: base.Resource | str | None = None,
         project: base.Resource | str | None = None,
         domain: base.Resource | str | None = None,
+        group: base.Resource | str | None = None,
     ) -> None:
-        """ValidationError unless a user and exactly one of a project or a
-        domain are given (before any lookup)."""
-        if user is None:
-            raise exceptions.ValidationError("{user} is required.", params=("user",))
+        """ValidationError unless exactly one of a user or a group and
+        exactly one of a project or a domain are given (before any
+        lookup)."""
+        if user is None and group is None:
+            raise exceptions.ValidationError(
+                "Give either {user} or {group}.", params=("user", "group")
+            )
+        if user is not None and group is not None:
+            raise exceptions.ValidationError(
+                "Give {user} or {group}, not both.", params=("user", "group")
+            )
         if (project is None) == (domain is None):
             raise exceptions.ValidationError(
                 "Give either {project} or {domain}.", params=("project", "domain")
@@ -356,47 +365,61 @@ class RoleManager(identity.IdentityManager):
     def _grant_url(
         self,
         role: base.Resource | str,
-        user: base.Resource | str,
+        user: base.Resource | str | None,
         project: base.Resource | str | None,
         domain: base.Resource | str | None,
+        group: base.Resource | str | None = None,
     ) -> str:
-        self.check_grant(user, project, domain)
+        self.check_grant(user, project, domain, group)
         target = ("projects", project) if project is not None else ("domains", domain)
+        actor = ("groups", group) if group is not None else ("users", user)
         return self._url(
-            target[0], base.getid(target[1]), "users", base.getid(user), "roles", base.getid(role)
+            target[0],
+            base.getid(target[1]),
+            actor[0],
+            base.getid(actor[1]),
+            "roles",
+            base.getid(role),
         )
 
     def grant(
         self,
         role: base.Resource | str,
-        user: base.Resource | str,
+        user: base.Resource | str | None = None,
         project: base.Resource | str | None = None,
         domain: base.Resource | str | None = None,
+        group: base.Resource | str | None = None,
     ) -> base.Result:
-        """Give ``user`` the ``role`` on a project or a domain (204 also
-        when it already has it); a Result."""
-        return self._result(self._request("PUT", self._grant_url(role, user, project, domain)))
+        """Give ``user`` (or ``group``) the ``role`` on a project or a
+        domain (204 also when it already has it); a Result."""
+        return self._result(
+            self._request("PUT", self._grant_url(role, user, project, domain, group))
+        )
 
     def revoke(
         self,
         role: base.Resource | str,
-        user: base.Resource | str,
+        user: base.Resource | str | None = None,
         project: base.Resource | str | None = None,
         domain: base.Resource | str | None = None,
+        group: base.Resource | str | None = None,
     ) -> base.Result:
-        """Take the role away (NotFound if the user has it not directly)."""
-        return self._delete(self._grant_url(role, user, project, domain))
+        """Take the role away (NotFound if the user or group has it not
+        directly)."""
+        return self._delete(self._grant_url(role, user, project, domain, group))
 
     def has_grant(
         self,
         role: base.Resource | str,
-        user: base.Resource | str,
+        user: base.Resource | str | None = None,
         project: base.Resource | str | None = None,
         domain: base.Resource | str | None = None,
+        group: base.Resource | str | None = None,
     ) -> bool:
-        """Whether ``user`` has the ``role`` directly on the target."""
+        """Whether ``user`` (or ``group``) has the ``role`` directly on the
+        target."""
         try:
-            self._request("HEAD", self._grant_url(role, user, project, domain))
+            self._request("HEAD", self._grant_url(role, user, project, domain, group))
         except exceptions.NotFound:
             return False
         return True
@@ -409,12 +432,27 @@ class RoleAssignmentManager(identity.IdentityManager):
         self,
         project: base.Resource | str | None = None,
         domain: base.Resource | str | None = None,
+        user: base.Resource | str | None = None,
+        group: base.Resource | str | None = None,
+        effective: bool = False,
     ) -> None:
         """ValidationError for filters keystone refuses together (a project
-        and a domain), before any lookup."""
+        and a domain, a user and a group, a group with ``effective``),
+        before any lookup."""
         if project is not None and domain is not None:
             raise exceptions.ValidationError(
                 "Give {project} or {domain}, not both.", params=("project", "domain")
+            )
+        if user is not None and group is not None:
+            raise exceptions.ValidationError(
+                "Give {user} or {group}, not both.", params=("user", "group")
+            )
+        if group is not None and effective:
+            # keystone: "Combining effective and group filter will always
+            # result in an empty list."
+            raise exceptions.ValidationError(
+                "Give {group} or {effective}, not both: the effective assignments are the users'.",
+                params=("group", "effective"),
             )
 
     def list(
@@ -426,6 +464,7 @@ class RoleAssignmentManager(identity.IdentityManager):
         effective: bool = False,
         include_names: bool = False,
         include_subtree: bool = False,
+        group: base.Resource | str | None = None,
     ) -> base.ListWithMeta:
         """Every role assignment (``GET /v3/role_assignments``) filtered
         by user, project or domain, role (resources or ids), following
@@ -433,7 +472,7 @@ class RoleAssignmentManager(identity.IdentityManager):
         implied roles. :meth:`iter` yields them lazily."""
         return self._list_all(
             *self._list_request(
-                user, project, domain, role, effective, include_names, include_subtree
+                user, project, domain, role, effective, include_names, include_subtree, group
             )
         )
 
@@ -446,12 +485,13 @@ class RoleAssignmentManager(identity.IdentityManager):
         effective: bool = False,
         include_names: bool = False,
         include_subtree: bool = False,
+        group: base.Resource | str | None = None,
     ) -> Iterator[base.Resource]:
         """Like :meth:`list`, lazily (the filters are checked at once):
         each page is asked for when the previous one was used."""
         return self._list(
             *self._list_request(
-                user, project, domain, role, effective, include_names, include_subtree
+                user, project, domain, role, effective, include_names, include_subtree, group
             )
         )
 
@@ -464,12 +504,16 @@ class RoleAssignmentManager(identity.IdentityManager):
         effective: bool,
         include_names: bool,
         include_subtree: bool,
+        group: base.Resource | str | None = None,
     ) -> tuple[str, str, dict[str, Any]]:
         """``(url, response key, params)`` of a role assignment list
         (ValidationError for filters keystone refuses together)."""
-        self.check_list(project=project, domain=domain)
+        self.check_list(
+            project=project, domain=domain, user=user, group=group, effective=effective
+        )
         params: dict[str, Any] = {
             "user.id": _id_or_none(user),
+            "group.id": _id_or_none(group),
             "scope.project.id": _id_or_none(project),
             "scope.domain.id": _id_or_none(domain),
             "role.id": _id_or_none(role),
@@ -482,6 +526,16 @@ class RoleAssignmentManager(identity.IdentityManager):
             if flag:
                 params[name] = "true"
         return self._url("role_assignments"), "role_assignments", params
+
+
+class TokenManager(identity.IdentityManager):
+    """``/v3/auth/tokens``: revoke a token (the subject of the request)."""
+
+    def revoke(self, token: str) -> base.Result:
+        """Revoke ``token`` (``X-Subject-Token``): every service refuses it
+        at once (401); NotFound if it is unknown, expired or revoked; a
+        user may revoke only its own tokens, an admin any."""
+        return self._delete(self._url("auth", "tokens"), headers={"X-Subject-Token": token})
 
 
 def _id_or_none(value: base.Resource | str | None) -> str | None:

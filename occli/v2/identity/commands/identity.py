@@ -1,4 +1,5 @@
-"""Identity commands: the token in use and the resolved configuration."""
+"""Identity commands: the token in use, revoking a token and the resolved
+configuration."""
 
 from occli import columns
 from occli import exceptions
@@ -22,6 +23,15 @@ def do_token_issue(client, args):
         },
         columns=("expires", "id", "project_id", "user_id"),
     )
+
+
+@utils.arg("token", metavar="<token>", help="Token to revoke.")
+def do_token_revoke(client, args):
+    """Revoke a token: every service refuses it at once (yours, or any as admin).
+
+    Example: occli token revoke "$TOKEN"
+    """
+    client.tokens.revoke(args.token)
 
 
 @utils.output("show")

@@ -4,7 +4,7 @@ domains, with OpenStackClient's names and options.
 Projects, users and domains are named by name or id; a project or user
 name is looked up in ``--domain`` (``--project-domain``/``--user-domain``
 where both appear) when given. Most of these commands need the admin role;
-a member may show its own project and user.
+a member may show its own project and user and change its own password.
 """
 
 from occli import columns
@@ -174,6 +174,27 @@ def do_project_delete(client, args):
     )
 
 
+@utils.arg("project", metavar="<project>", help="Project to change (name or ID).")
+@utils.arg("--domain", metavar="<domain>", help="Domain owning the project (name or ID).")
+@utils.arg("--name", metavar="<name>", help="New name.")
+@utils.arg("--description", metavar="<description>", help="New description.")
+@utils.property_option("Set a property on the project (repeat for several).", pairs=False)
+@enable_options("project", default="")
+def do_project_set(client, args):
+    """Change a project (admin; disabling it ends the tokens scoped to it).
+
+    Example: occli project set --disable --property tier=gold team-a
+    """
+    properties = utils.parse_key_values(args.properties, "--property")
+    changes = dict(name=args.name, description=args.description, enabled=args.enabled)
+    if not properties and all(value is None for value in changes.values()):
+        raise exceptions.ValidationError(
+            "Nothing to change: give --name, --description, --property, --enable or --disable."
+        )
+    project = _project(client, args.project, _domain_id(client, args.domain))
+    client.projects.update(project, **changes, **properties)
+
+
 # -- users ---------------------------------------------------------------------
 
 
@@ -217,18 +238,21 @@ def do_user_show(client, args):
     return _show(client.users.get(_user(client, args.user, args.domain)))
 
 
-def _prompt_password():
-    """The new user's password, read twice from the terminal, never
-    echoed."""
+def _prompt_password(
+    prompt="User Password: ",
+    confirm=True,
+    no_terminal="--password-prompt needs a terminal; give --password instead.",
+):
+    """A password read from the terminal (twice if ``confirm``, as OSC's
+    ``get_password``), never echoed; a usage error ``no_terminal`` when
+    stdin is not a terminal (nothing is read from a pipe)."""
     import getpass
     import sys
 
     if not sys.stdin.isatty():
-        raise exceptions.ValidationError(
-            "--password-prompt needs a terminal; give --password instead."
-        )
-    first = getpass.getpass("User Password: ")
-    second = getpass.getpass("Repeat User Password: ")
+        raise exceptions.ValidationError(no_terminal)
+    first = getpass.getpass(prompt)
+    second = getpass.getpass("Repeat " + prompt) if confirm else first
     if first != second:
         raise exceptions.CommandError("The passwords entered were not the same.")
     if not first:
@@ -301,6 +325,80 @@ def do_user_delete(client, args):
     )
 
 
+@utils.arg("user", metavar="<user>", help="User to change (name or ID).")
+@utils.arg("--domain", metavar="<domain>", help="Domain owning the user (name or ID).")
+@utils.arg("--name", metavar="<name>", help="New name.")
+@utils.arg("--project", metavar="<project>", help="New default project (name or ID).")
+@utils.arg(
+    "--project-domain", metavar="<project-domain>", help="Domain owning --project (name or ID)."
+)
+@utils.arg("--password", metavar="<password>", help="New password.")
+@utils.arg(
+    "--password-prompt",
+    action="store_true",
+    help="Ask for the new password on the terminal (not echoed).",
+)
+@utils.arg("--email", metavar="<email-address>", help="New email address.")
+@utils.arg("--description", metavar="<description>", help="New description.")
+@enable_options("user", default="")
+def do_user_set(client, args):
+    """Change a user (admin; a new password or disabling ends its tokens).
+
+    Example: occli user set --disable alice
+    """
+    if args.password is not None and args.password_prompt:
+        raise exceptions.ValidationError("Give --password or --password-prompt, not both.")
+    changes = dict(
+        name=args.name,
+        password=args.password,
+        email=args.email,
+        description=args.description,
+        enabled=args.enabled,
+    )
+    if not (args.project or args.password_prompt) and all(v is None for v in changes.values()):
+        raise exceptions.ValidationError(
+            "Nothing to change: give --name, --project, --password, --password-prompt,"
+            " --email, --description, --enable or --disable."
+        )
+    if args.password_prompt:
+        changes["password"] = _prompt_password()
+    user = _user(client, args.user, _domain_id(client, args.domain))
+    project = _project(client, args.project, args.project_domain) if args.project else None
+    client.users.update(user, default_project=project, **changes)
+
+
+@utils.arg("--password", metavar="<new-password>", help="New password (asked if not given).")
+@utils.arg(
+    "--original-password",
+    metavar="<original-password>",
+    help="Current password (asked if not given).",
+)
+def do_user_password_set(client, args):
+    """Change your own password (your tokens, this one too, stop working).
+
+    A password not given is asked for on the terminal (not echoed); with
+    no terminal the command refuses.
+
+    Example: occli user password set --original-password "$OLD" --password "$NEW"
+    """
+    original = args.original_password
+    if original is None:
+        original = _prompt_password(
+            "Current Password: ",
+            confirm=False,
+            no_terminal="No terminal to ask for the current password on;"
+            " give --original-password.",
+        )
+    password = args.password
+    if password is None:
+        password = _prompt_password(
+            "New Password: ",
+            no_terminal="No terminal to ask for the new password on; give --password.",
+        )
+    user_id = client.session.auth.get_access(client.session).user_id
+    client.users.change_password(user_id, original, password)
+
+
 # -- roles ---------------------------------------------------------------------
 
 
@@ -356,6 +454,20 @@ def do_role_delete(client, args):
     )
 
 
+@utils.arg("role", metavar="<role>", help="Role to change (name or ID).")
+@utils.arg("--name", metavar="<name>", help="New name.")
+@utils.arg("--description", metavar="<description>", help="New description.")
+def do_role_set(client, args):
+    """Change a role's name or description (admin).
+
+    Example: occli role set --description 'Reads audit logs' auditor
+    """
+    if args.name is None and args.description is None:
+        raise exceptions.ValidationError("Nothing to change: give --name or --description.")
+    role = client.roles.find_resource(args.role)
+    client.roles.update(role, name=args.name, description=args.description)
+
+
 def _grant_options(func):
     options = (
         (("role",), dict(metavar="<role>", help="Role (name or ID).")),
@@ -363,6 +475,11 @@ def _grant_options(func):
         (
             ("--user-domain",),
             dict(metavar="<user-domain>", help="Domain owning --user (name or ID)."),
+        ),
+        (("--group",), dict(metavar="<group>", help="Group (name or ID), instead of --user.")),
+        (
+            ("--group-domain",),
+            dict(metavar="<group-domain>", help="Domain owning --group (name or ID)."),
         ),
         (
             ("--project",),
@@ -376,38 +493,46 @@ def _grant_options(func):
     )
     for args, kwargs in reversed(options):
         func = utils.arg(*args, **kwargs)(func)
-    return utils.option_names(user="--user", project="--project", domain="--domain")(func)
+    return utils.option_names(
+        user="--user", group="--group", project="--project", domain="--domain"
+    )(func)
 
 
 def _grant_targets(client, args):
-    """``(role, user, project, domain)`` of ``role add|remove``, checked
-    before any lookup."""
-    client.roles.check_grant(user=args.user, project=args.project, domain=args.domain)
-    user = _user(client, args.user, args.user_domain)
+    """``(role, user, project, domain, group)`` of ``role add|remove``,
+    checked before any lookup."""
+    client.roles.check_grant(
+        user=args.user, project=args.project, domain=args.domain, group=args.group
+    )
+    user = _user(client, args.user, args.user_domain) if args.user else None
+    group = (
+        client.groups.find_resource(args.group, domain=args.group_domain) if args.group else None
+    )
     project = _project(client, args.project, args.project_domain) if args.project else None
     domain = client.domains.find_resource(args.domain) if args.domain else None
     role = client.roles.find_resource(args.role)
-    return role, user, project, domain
+    return role, user, project, domain, group
 
 
 @_grant_options
 def do_role_add(client, args):
-    """Give a user a role on a project or a domain (admin).
+    """Give a user or a group a role on a project or a domain (admin).
 
-    Example: occli role add --user alice --project team-a member
+    Example: occli role add --group developers --project team-a member
     """
-    role, user, project, domain = _grant_targets(client, args)
-    client.roles.grant(role, user, project=project, domain=domain)
+    role, user, project, domain, group = _grant_targets(client, args)
+    client.roles.grant(role, user, project=project, domain=domain, group=group)
 
 
 @_grant_options
 def do_role_remove(client, args):
-    """Take a role on a project or a domain away from a user (admin).
+    """Take a role on a project or a domain away from a user or a group
+    (admin).
 
     Example: occli role remove --user alice --project team-a member
     """
-    role, user, project, domain = _grant_targets(client, args)
-    client.roles.revoke(role, user, project=project, domain=domain)
+    role, user, project, domain, group = _grant_targets(client, args)
+    client.roles.revoke(role, user, project=project, domain=domain, group=group)
 
 
 _ASSIGNMENT_HEADERS = ("Role", "User", "Group", "Project", "Domain", "System", "Inherited")
@@ -444,6 +569,8 @@ def _assignment_row(assignment, names):
 
 @utils.arg("--user", metavar="<user>", help="Only this user's (name or ID).")
 @utils.arg("--user-domain", metavar="<user-domain>", help="Domain owning --user (name or ID).")
+@utils.arg("--group", metavar="<group>", help="Only this group's (name or ID).")
+@utils.arg("--group-domain", metavar="<group-domain>", help="Domain owning --group (name or ID).")
 @utils.arg("--project", metavar="<project>", help="Only those on this project (name or ID).")
 @utils.arg(
     "--project-domain", metavar="<project-domain>", help="Domain owning --project (name or ID)."
@@ -458,9 +585,15 @@ def _assignment_row(assignment, names):
 @utils.arg(
     "--auth-project", action="store_true", help="Only those on the project of the token in use."
 )
-@utils.arg("--effective", action="store_true", help="Also list the roles the assigned ones imply.")
+@utils.arg(
+    "--effective",
+    action="store_true",
+    help="List what users have: their groups' roles too, and the roles the assigned ones imply.",
+)
 @utils.arg("--names", action="store_true", help="Show names instead of IDs.")
-@utils.option_names(project="--project", domain="--domain")
+@utils.option_names(
+    project="--project", domain="--domain", user="--user", group="--group", effective="--effective"
+)
 @utils.output("list")
 def do_role_assignment_list(client, args):
     """List role assignments (admin).
@@ -472,7 +605,11 @@ def do_role_assignment_list(client, args):
     if args.project and args.auth_project:
         raise exceptions.ValidationError("Give --project or --auth-project, not both.")
     client.role_assignments.check_list(
-        project=args.project or args.auth_project or None, domain=args.domain
+        project=args.project or args.auth_project or None,
+        domain=args.domain,
+        user=args.user or args.auth_user or None,
+        group=args.group,
+        effective=args.effective,
     )
     access = None
     if args.auth_user or args.auth_project:
@@ -493,7 +630,11 @@ def do_role_assignment_list(client, args):
     )
     domain = client.domains.find_resource(args.domain) if args.domain else None
     role = client.roles.find_resource(args.role) if args.role else None
+    group = (
+        client.groups.find_resource(args.group, domain=args.group_domain) if args.group else None
+    )
     assignments = client.role_assignments.iter(
+        group=group,
         user=user,
         project=project,
         domain=domain,
