@@ -132,3 +132,23 @@ def test_a_segment_changed_before_the_first_byte_is_409(env, monkeypatch):
 
     monkeypatch.setattr(dlo, "segments", listed_then_replaced)
     assert requests.get(url + "/big", headers=env.demo.headers).status_code == 409
+
+
+def test_copy_makes_a_whole_object_or_with_manifest_get_a_manifest(env):
+    url, parts = _dynamic(env, "dlo-copy", count=2)
+    whole = requests.put(
+        url + "/whole",
+        headers={**env.demo.headers, "X-Copy-From": "dlo-copy/big", "Content-Length": "0"},
+    )
+    assert whole.status_code == 201
+    got = requests.get(url + "/whole", headers=env.demo.headers)
+    assert got.content == b"".join(parts)
+    assert "X-Object-Manifest" not in got.headers
+    manifest = requests.put(
+        url + "/again?multipart-manifest=get",
+        headers={**env.demo.headers, "X-Copy-From": "dlo-copy/big", "Content-Length": "0"},
+    )
+    assert manifest.status_code == 201
+    copied = requests.get(url + "/again", headers=env.demo.headers)
+    assert copied.headers["X-Object-Manifest"] == "dlo-copy/big/"
+    assert copied.content == b"".join(parts)

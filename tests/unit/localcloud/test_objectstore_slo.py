@@ -429,3 +429,40 @@ def test_multipart_delete_reports(env):
     assert "Not an SLO manifest" not in anon.text
     assert "401 Unauthorized" in anon.text
     assert requests.head(shared + "/s", headers=env.demo.headers).status_code == 200
+
+
+def test_copy_makes_a_whole_object_or_with_manifest_get_a_manifest(env):
+    url, entries = _segments(env, "slo-copy", count=2)
+    assert _put_manifest(env, url + "/m", entries).status_code == 201
+    whole = requests.request(
+        "COPY", url + "/m", headers={**env.demo.headers, "Destination": "slo-copy/whole"}
+    )
+    assert whole.status_code == 201
+    assert whole.headers["Etag"] == _md5(_whole(2))
+    got = requests.get(url + "/whole", headers=env.demo.headers)
+    assert got.content == _whole(2)
+    assert "X-Static-Large-Object" not in got.headers
+    again = requests.request(
+        "COPY",
+        url + "/m?multipart-manifest=get",
+        headers={**env.demo.headers, "Destination": "slo-copy/m2"},
+    )
+    assert again.status_code == 201
+    copied = requests.get(url + "/m2", headers=env.demo.headers)
+    assert copied.headers["X-Static-Large-Object"] == "True"
+    assert copied.content == _whole(2)
+    assert again.headers["Etag"] == copied.headers["Etag"]
+    # a segment gone: the copy is refused, nothing is stored
+    requests.delete(url + "/s/000001", headers=env.demo.headers)
+    short = requests.put(
+        url + "/short",
+        headers={**env.demo.headers, "X-Copy-From": "slo-copy/m", "Content-Length": "0"},
+    )
+    assert short.status_code == 499
+    assert requests.head(url + "/short", headers=env.demo.headers).status_code == 404
+    reserved = requests.request(
+        "COPY",
+        url + "/whole",
+        headers={**env.demo.headers, "Destination": "slo-copy/x", "X-Static-Large-Object": "1"},
+    )
+    assert (reserved.status_code, reserved.text) == (400, slo.RESERVED_HEADER)

@@ -118,14 +118,28 @@ def put_manifest(req, via, write):
     body = b"".join(req.body_chunks(slo.MAX_MANIFEST_SIZE + 1))
     if len(body) > slo.MAX_MANIFEST_SIZE:
         raise slo.too_large()
-    account, container, name = (req.params[k] for k in ("account", "container", "object"))
+    container, name = req.params["container"], req.params["object"]
+    data, sysmeta = build_manifest(req, via, body, container, name)
+    sent = (req.header("Etag") or "").strip('"')
+    if sent and sent != sysmeta["slo_etag"]:
+        raise HTTPError(422)
+    headers = write(req.cloud.objectstore.files.store([data]), sysmeta)
+    headers["Etag"] = '"%s"' % sysmeta["slo_etag"]
+    return headers
+
+
+def build_manifest(req, via, body, container, name):
+    """``(stored manifest, system metadata)`` of manifest ``body`` PUT as
+    ``name`` of ``container``: parsed, its segments checked as the caller
+    reads them (slo's 400 with the report of their problems)."""
+    account = req.params["account"]
     segments = slo.parse(body, account, container, name)
     if sum("path" in s for s in segments) > slo.MAX_MANIFEST_SEGMENTS:
         text = "Number of object-backed segments must be <= %d" % slo.MAX_MANIFEST_SEGMENTS
         raise common.SwiftError(413, text)
     fmt = _out_format(req)
-    containers = {slo.split(s["path"])[0] for s in segments if "path" in s}
-    denied = {c: refusal(req, via, "read", c, "HEAD") for c in containers}
+    names = {slo.split(s["path"])[0] for s in segments if "path" in s}
+    denied = {c: refusal(req, via, "read", c, "HEAD") for c in names}
     with req.cloud.store.read() as db:
         manifest, size, problems = slo.resolve(
             db, account, segments, {c: d for c, d in denied.items() if d}
@@ -136,15 +150,44 @@ def put_manifest(req, via, write):
             headers={"Content-Type": fmt},
             extra={"text": report(fmt, {}, problems, "upload").decode()},
         )
-    sysmeta = slo.sysmeta(manifest, size)
-    sent = (req.header("Etag") or "").strip('"')
-    if sent and sent != sysmeta["slo_etag"]:
-        raise HTTPError(422)
-    data = json.dumps(manifest).encode()
-    stored = req.cloud.objectstore.files.store([data])
-    headers = write(stored, sysmeta)
-    headers["Etag"] = '"%s"' % sysmeta["slo_etag"]
-    return headers
+    return json.dumps(manifest).encode(), slo.sysmeta(manifest, size)
+
+
+def copy_source(req, via, src, target):
+    """What the copy middleware's GET of source ``src`` (a stored object)
+    answers, to store as ``target`` (``(container, object)``): ``(chunks,
+    size, sysmeta, etag to verify or None)``. A large object is copied
+    whole (its segments read with the caller's rights), with
+    ``?multipart-manifest=get`` its manifest (a static one checked again,
+    as the copy's ``multipart-manifest=put``)."""
+    files = req.cloud.objectstore.files
+    most = req.cloud.objectstore.max_object_size
+    manifest_get = manifest_query(req) == "get"
+    if slo.is_slo(src):
+        segments = json.loads(files.read(src["file"]))
+        if manifest_get:
+            data, sysmeta = build_manifest(req, via, slo.raw(segments), *target)
+            return [data], len(data), sysmeta, None
+        size = slo.large_size(src)
+        if size > most:
+            raise common.SwiftError(413, common.TOO_LARGE)
+        chunks = Assembled(req, via, segments, 0, size).prime() if size else ()
+        return chunks, size, {}, None
+    value = dlo.manifest_of(src)
+    if value is not None and not manifest_get:
+        container, prefix = urllib.parse.unquote(value).split("/", 1)
+        with req.cloud.store.read() as db:
+            limit = req.cloud.objectstore.listing_limit
+            segments = dlo.segments(db, req.params["account"], container, prefix, limit)
+        size = sum(s["bytes"] for s in segments)
+        if size > most:
+            raise common.SwiftError(413, common.TOO_LARGE)
+        chunks = Assembled(req, via, segments, 0, size).prime() if size else ()
+        return chunks, size, {}, None
+    if src["size"] > most:
+        raise common.SwiftError(413, common.TOO_LARGE)
+    # opened in this read transaction: the source as it is now
+    return files.reader(src["file"]), src["size"], objects.sysmeta(src), src["etag"]
 
 
 # -- GET/HEAD ----------------------------------------------------------------

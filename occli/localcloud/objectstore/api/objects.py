@@ -232,10 +232,11 @@ def _copy(req, source, target):
     files = req.cloud.objectstore.files
     if req.content_length:
         raise common.SwiftError(400, "Copy requests require a zero byte body")
+    largeobjects.check_reserved(req)
     with common.reading(req) as db:
         # a copy needs a token: the source is read with the caller's rights
         # (its container's read ACL), the target written with them
-        common.authorize(req, acl=common.container_acl(req, "read", source[0]))
+        reading = common.authorize(req, acl=common.container_acl(req, "read", source[0]))
         via = common.authorize(req, acl=common.container_acl(req, "write", target[0]))
         bound = via != "reseller"
         objects.check_name(target[1])
@@ -244,19 +245,19 @@ def _copy(req, source, target):
         src = objects.get(db, account, *source)
         containers.get(db, account, target[0])
         _check_if_none_match(req, db, account, *target)
-        if src["size"] > req.cloud.objectstore.max_object_size:
-            raise common.SwiftError(413, common.TOO_LARGE)
+        # a large object whole, or its manifest (multipart-manifest=get)
+        reader, size, sysmeta, etag = largeobjects.copy_source(req, reading, src, target)
         if bound:
-            _check_quota(req, db, account, src["size"])
-        # opened in this read transaction: the source as it is now
-        reader = files.reader(src["file"])
+            _check_quota(req, db, account, size)
     stored = files.store(reader)
     if (req.header("X-Fresh-Metadata") or "").lower() not in TRUE_VALUES:
         # the source's metadata and X-Delete-At, unless the request's
         meta = metadata.merged(objects.metadata(src), meta)
         delete_at = delete_at or src["delete_at"]
     try:
-        objects.check_etag(src["etag"], stored.md5)
+        if stored.size != size:  # a segment missing: the proxy's short PUT
+            raise HTTPError(499)
+        objects.check_etag(etag, stored.md5)
         with req.cloud.store.transaction() as db:
             if bound:
                 _check_quota(req, db, account, stored.size)
@@ -269,13 +270,14 @@ def _copy(req, source, target):
                 content_type=req.header("Content-Type") or src["content_type"],
                 meta=meta,
                 delete_at=delete_at,
+                sysmeta=sysmeta,
             )
     except BaseException:
         files.remove(stored.name)
         raise
     files.remove(replaced)
     headers = {
-        "Etag": stored.md5,
+        "Etag": '"%s"' % sysmeta["slo_etag"] if "slo_etag" in sysmeta else stored.md5,
         "Last-Modified": common.last_modified(now),
         "X-Timestamp": common.x_timestamp(now),
         "X-Copied-From-Account": urllib.parse.quote(account),
