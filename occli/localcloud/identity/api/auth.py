@@ -107,7 +107,8 @@ def _subject_token(req, action):
     allow_expired = (req.arg("allow_expired") or "").lower() in ("1", "true", "yes", "on")
     token = tokens.load(req.db, raw, allow_expired=allow_expired)
     if token is None:
-        raise HTTPError(404, "Could not find token: %s" % raw)
+        # keystone.exception.TokenNotFound
+        raise HTTPError(404, "Could not find token: %s." % raw)
     caller = req.context
     if not caller.is_admin and caller.user_id != token["user"]["id"]:
         raise policy.forbidden(action)
