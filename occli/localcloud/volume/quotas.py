@@ -51,7 +51,8 @@ def limits(db, project_id):
 
 def usage(db, project_id):
     """In-use counts: volumes, snapshots, gigabytes (volumes' and
-    snapshots' sizes, as Cinder counts them), per type too."""
+    snapshots' sizes, as Cinder counts them), per type too; backups and
+    backup_gigabytes."""
     used = dict.fromkeys(resources(db), 0)
     names = types.names(db)
     for row in db.execute(
@@ -77,6 +78,12 @@ def usage(db, project_id):
         if "snapshots" + suffix in used:
             used["snapshots" + suffix] += row["n"]
             used["gigabytes" + suffix] += row["gb"]
+    row = db.execute(
+        "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS gb FROM volume_backups"
+        " WHERE project_id = ?",
+        (project_id,),
+    ).fetchone()
+    used["backups"], used["backup_gigabytes"] = row["n"], row["gb"]
     return used
 
 
@@ -123,6 +130,22 @@ def check_snapshot(db, project_id, type_name, size):
     for name in ("snapshots", "snapshots_" + type_name):
         if limit.get(name, -1) >= 0 and used.get(name, 0) + 1 > limit[name]:
             raise QuotaExceeded("Maximum number of snapshots allowed (%d) exceeded" % limit[name])
+
+
+def check_backup(db, project_id, size):
+    """A new backup of ``size`` GB (Cinder's ``BackupLimitExceeded``,
+    ``VolumeBackupSizeExceedsAvailableQuota``)."""
+    limit, used = limits(db, project_id), usage(db, project_id)
+    # the reservation's order (backups, then backup_gigabytes) is the order
+    # cinder/quota_utils.py process_reserve_over_quota reports them in
+    if limit["backups"] >= 0 and used["backups"] + 1 > limit["backups"]:
+        raise QuotaExceeded("Maximum number of backups allowed (%d) exceeded" % limit["backups"])
+    name = "backup_gigabytes"
+    if limit[name] >= 0 and used[name] + size > limit[name]:
+        raise QuotaExceeded(
+            "Requested backup exceeds allowed Backup gigabytes quota. Requested %sG, quota is"
+            " %sG and %sG has been consumed." % (size, limit[name], used[name])
+        )
 
 
 def update(db, project_id, changes):

@@ -291,3 +291,91 @@ def size(value, field="size"):
 
 def truthy(value):
     return value in BOOLEAN["enum"][:13]
+
+
+# cinder/api/schemas/backups.py (metadata from 3.43, availability_zone 3.51)
+_STRING_255 = {"type": ["string", "null"], "minLength": 0, "maxLength": 255}
+BACKUP_CREATE: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "backup": {
+            "type": "object",
+            "properties": {
+                "volume_id": {"type": "string", "format": "uuid"},
+                "container": _STRING_255,
+                "description": _TEXT,
+                "incremental": BOOLEAN,
+                "force": BOOLEAN,
+                "name": _TEXT,
+                "snapshot_id": _OPTIONAL_UUID,
+            },
+            "required": ["volume_id"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["backup"],
+    "additionalProperties": False,
+}
+BACKUP_CREATE_343 = copy.deepcopy(BACKUP_CREATE)
+BACKUP_CREATE_343["properties"]["backup"]["properties"]["metadata"] = _METADATA
+BACKUP_CREATE_351 = copy.deepcopy(BACKUP_CREATE_343)
+BACKUP_CREATE_351["properties"]["backup"]["properties"]["availability_zone"] = _STRING_255
+BACKUP_UPDATE: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "backup": {
+            "type": ["object", "null"],
+            "properties": {"name": _TEXT, "description": _TEXT},
+            "additionalProperties": False,
+        }
+    },
+    "required": ["backup"],
+    "additionalProperties": False,
+}
+BACKUP_UPDATE_343 = copy.deepcopy(BACKUP_UPDATE)
+BACKUP_UPDATE_343["properties"]["backup"]["properties"]["metadata"] = dict(
+    _METADATA, type="object"
+)
+BACKUP_RESTORE = {
+    "type": "object",
+    "properties": {
+        "restore": {
+            "type": ["object", "null"],
+            "properties": {"name": _TEXT, "volume_id": _OPTIONAL_UUID},
+            "additionalProperties": False,
+        }
+    },
+    "required": ["restore"],
+    "additionalProperties": False,
+}
+BACKUP_IMPORT = {
+    "type": "object",
+    "properties": {
+        "backup-record": {
+            "type": "object",
+            "properties": {
+                "backup_service": {"type": "string", "minLength": 0, "maxLength": 255},
+                "backup_url": {"type": "string", "minLength": 1, "format": "base64"},
+            },
+            "required": ["backup_service", "backup_url"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["backup-record"],
+    "additionalProperties": False,
+}
+# cinder/api/schemas/admin_actions.py reset_status_backup (the status
+# format checked by the rules: backups.reset_status)
+BACKUP_RESET_STATUS = {
+    "type": "object",
+    "properties": {
+        "os-reset_status": {
+            "type": "object",
+            "properties": {"status": {"type": "string"}},
+            "required": ["status"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["os-reset_status"],
+    "additionalProperties": False,
+}

@@ -24,6 +24,17 @@ RESOURCE_FILTER = "3.34"
 EXTEND_ATTACHED = "3.42"
 SUPPORT_COUNT_INFO = "3.45"
 SNAPSHOT_IN_USE = "3.66"
+# volume summary, its metadata, revert (cinder/api/microversions.py)
+VOLUME_SUMMARY = "3.12"
+VOLUME_SUMMARY_METADATA = "3.36"
+VOLUME_REVERT = "3.40"
+# backups (cinder/api/microversions.py)
+BACKUP_UPDATE = "3.9"
+BACKUP_PROJECT = "3.18"
+BACKUP_SORT_NAME = "3.37"
+BACKUP_METADATA = "3.43"
+BACKUP_AZ = "3.51"
+BACKUP_PROJECT_USER_ID = "3.56"
 
 
 def negotiate(header):

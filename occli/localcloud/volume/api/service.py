@@ -19,6 +19,7 @@ from occli.localcloud.app import Service
 from occli.localcloud.volume import migrations
 from occli.localcloud.volume import types as type_rules
 from occli.localcloud.volume.api import attachments
+from occli.localcloud.volume.api import backups
 from occli.localcloud.volume.api import common
 from occli.localcloud.volume.api import metadata
 from occli.localcloud.volume.api import microversions
@@ -30,7 +31,17 @@ from occli.localcloud.volume.api import versions
 from occli.localcloud.volume.api import volumes
 
 # The API modules, each with register(service), in route order.
-RESOURCES = (versions, volumes, metadata, snapshots, types, attachments, quotas, transfers)
+RESOURCES = (
+    versions,
+    volumes,
+    metadata,
+    snapshots,
+    types,
+    attachments,
+    quotas,
+    transfers,
+    backups,
+)
 
 _PROJECT_ID = re.compile(r"^[0-9a-fA-F\-]+$")
 
@@ -53,6 +64,11 @@ _RULES = {
     ("POST", "/volume-transfers"): "volume:create_transfer",
     ("POST", "/volume-transfers/{transfer_id}/accept"): "volume:accept_transfer",
     ("DELETE", "/volume-transfers/{transfer_id}"): "volume:delete_transfer",
+    ("POST", "/backups"): "backup:create",
+    ("PUT", "/backups/{backup_id}"): "backup:update",
+    ("DELETE", "/backups/{backup_id}"): "backup:delete",
+    ("POST", "/backups/{backup_id}/restore"): "backup:restore",
+    ("POST", "/backups/{backup_id}/action"): "volume_extension:backup_admin_actions:reset_status",
 }
 
 
