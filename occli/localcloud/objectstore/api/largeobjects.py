@@ -235,6 +235,7 @@ class Assembled:
         if self.reader is not None:
             self.reader.close()
             self.reader = None
+        self._chunks.close()
 
     def _pieces(self, segments, start, end, depth):
         """``(segment, offset, length)`` of each segment overlapping
@@ -320,12 +321,12 @@ def serve(req, via, obj, headers, size, segments):
         boundary = b"%.32x" % secrets.randbits(128)
         parts = [(s, Assembled(req, via, segments, *s)) for s in spans]
         parts[0][1].prime()
-        body = common.ByteRanges(parts, size, obj["content_type"], boundary)
+        multipart = common.ByteRanges(parts, size, obj["content_type"], boundary)
         return Response(
             206,
             headers=headers,
-            stream=body,
-            length=body.length(),
+            stream=multipart,
+            length=multipart.length(),
             content_type="multipart/byteranges;boundary=%s" % boundary.decode(),
         )
     status, (start, end) = (206, spans[0]) if spans else (200, (0, size))
@@ -397,8 +398,8 @@ def delete_manifest(req):
     report (always a 200, its ``Response Status`` saying how it went)."""
     account = req.params["account"]
     fmt = _out_format(req)
-    done = {"Response Status": "200 OK", "Response Body": "", "Number Deleted": 0}
-    done["Number Not Found"] = 0
+    deleted = {"Number Deleted": 0, "Number Not Found": 0}
+    outcome = {"Response Status": "200 OK", "Response Body": ""}
     problems = []
     via = None
     if "temp_url_sig" in req.query or "temp_url_expires" in req.query:
@@ -407,7 +408,7 @@ def delete_manifest(req):
     path = "/%s/%s" % (req.params["container"], req.params["object"])
     for name, error in _to_delete(req, via, path):
         if error == 404:
-            done["Number Not Found"] += 1
+            deleted["Number Not Found"] += 1
             continue
         if error:
             problems.append([urllib.parse.quote(name), error])
@@ -425,13 +426,11 @@ def delete_manifest(req):
             swept = expiry.sweep(db, expiry.now())
         for file in [removed, *swept] if removed else swept:
             req.cloud.objectstore.files.remove(file)
-        done["Number Deleted" if live else "Number Not Found"] += 1
-    if problems:
-        done["Response Status"] = "400 Bad Request"
-    elif not (done["Number Deleted"] or done["Number Not Found"]):
-        done["Response Status"] = "400 Bad Request"
-        done["Response Body"] = "Invalid bulk delete."
-    return Response(200, raw=report(fmt, done, problems, "delete"), content_type=fmt)
+        deleted["Number Deleted" if live else "Number Not Found"] += 1
+    if problems:  # bulk's "Invalid bulk delete." cannot happen: the manifest is one
+        outcome["Response Status"] = "400 Bad Request"
+    body = report(fmt, {**deleted, **outcome}, problems, "delete")
+    return Response(200, raw=body, content_type=fmt)
 
 
 def _to_delete(req, via, path):
