@@ -466,3 +466,51 @@ def test_copy_makes_a_whole_object_or_with_manifest_get_a_manifest(env):
         headers={**env.demo.headers, "Destination": "slo-copy/x", "X-Static-Large-Object": "1"},
     )
     assert (reserved.status_code, reserved.text) == (400, slo.RESERVED_HEADER)
+
+
+def test_more_refusals(env, monkeypatch):
+    url, entries = _segments(env, "slo-more", count=2)
+    # a range past a segment whose size was not given: found on lookup
+    resp = _put_manifest(env, url + "/m", [{"path": entries[0]["path"], "range": "%d-" % SEG}])
+    assert (resp.status_code, resp.text) == (
+        400,
+        "Errors:\n/slo-more/s/000000, Unsatisfiable Range\n",
+    )
+    # X-Static-Large-Object is reserved on POST and DELETE too
+    for method in ("POST", "DELETE"):
+        reserved = requests.request(
+            method, url + "/s/000000", headers={**env.demo.headers, "X-Static-Large-Object": "1"}
+        )
+        assert (reserved.status_code, reserved.text) == (400, slo.RESERVED_HEADER)
+    assert requests.head(url + "/s/000000", headers=env.demo.headers).status_code == 200
+    # manifests nested deeper than slo's recursion depth are not served
+    assert _put_manifest(env, url + "/inner", entries).status_code == 201
+    assert _put_manifest(env, url + "/outer", [{"path": "/slo-more/inner"}]).status_code == 201
+    monkeypatch.setattr(slo, "MAX_RECURSION_DEPTH", 1)
+    assert requests.get(url + "/outer", headers=env.demo.headers).status_code == 409
+    monkeypatch.undo()
+    assert requests.get(url + "/outer", headers=env.demo.headers).content == _whole(2)
+
+
+def test_a_first_segment_the_caller_cannot_read_is_409(env):
+    alt = env.alt
+    shared = alt.swift + "/slo-first-shared"
+    requests.put(shared, headers={**alt.headers, "X-Container-Read": "*:*"})
+    private = alt.swift + "/slo-first-private"
+    requests.put(private, headers=alt.headers)
+    requests.put(private + "/s", data=b"secret", headers=alt.headers)
+    manifest = json.dumps([{"path": "/slo-first-private/s"}])
+    assert requests.put(
+        shared + "/m?multipart-manifest=put", data=manifest, headers=alt.headers
+    ).ok
+    assert requests.get(shared + "/m", headers=env.demo.headers).status_code == 409
+    # nor may demo delete it or its segment, nor read a manifest there
+    resp = requests.delete(shared + "/m?multipart-manifest=delete", headers=env.demo.headers)
+    assert resp.text.endswith(
+        "Response Status: 400 Bad Request\nErrors:\n"
+        "/slo-first-private/s, 403 Forbidden\n/slo-first-shared/m, 403 Forbidden\n"
+    )
+    gone = requests.delete(private + "/s?multipart-manifest=delete", headers=env.demo.headers)
+    assert "/slo-first-private/s, Unable to load SLO manifest or segment.\n" in gone.text
+    assert requests.head(private + "/s", headers=alt.headers).status_code == 200
+    assert requests.head(shared + "/m", headers=alt.headers).status_code == 200
