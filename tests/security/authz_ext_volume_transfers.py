@@ -8,7 +8,8 @@ them; admins see every project's. Any member of any project may accept a
 transfer, with its auth key: the matrix sends a wrong one, Cinder's 400
 ``Invalid auth key`` for every caller allowed to try (the key, not the
 project, guards a transfer), and nothing changes. ``{transfer_id}`` is a
-transfer of a volume of A's.
+transfer of a volume of A's. The volume summary (3.12) is any project
+member's own (an admin's ``all_tenants``: every project's).
 """
 
 from tests.security.authz_ext_volume import _headers
@@ -49,7 +50,7 @@ def rules():
     def r(access, ok=200, **kw):
         return rule(access, ok, headers=_headers, **kw)
 
-    table = {}
+    table = {("volume", "GET", "/v3/volumes/summary"): r("any")}
     for base in _BASES:
         one = base + "/{transfer_id}"
         table.update(

@@ -385,6 +385,149 @@ def extend(db, volume, new_size, attached_ok):
     save(db, volume, ("size", "status", "pending", "task_started_at"))
 
 
+# cinder/objects/fields.py VolumeStatus.ALL, VolumeAttachStatus
+STATUSES = ("creating", "available", "deleting", "error", "error_deleting", "error_managing",
+            "managing", "attaching", "in-use", "detaching", "maintenance", "restoring-backup",
+            "error_restoring", "reserved", "awaiting-transfer", "backing-up",
+            "error_backing-up", "error_extending", "downloading", "uploading", "retyping",
+            "extending")  # fmt: skip
+ATTACH_STATUSES = ["attached", "detached"]
+RETYPE_REFUSED = (
+    "Retype needs volume to be in available or in-use state, not be part of an active"
+    " migration or a consistency group, requested type has to be different that the one"
+    " from the volume, and for in-use volumes front-end qos specs cannot change."
+)
+
+
+def revert(
+    db: sqlite3.Connection,
+    volume: dict[str, Any],
+    snapshot_id: str | None,
+    lazy: progress.Progress,
+) -> None:
+    """Cinder's ``revert`` (3.40): only to the volume's latest snapshot,
+    of its size (400s), both ``available`` (409s); the volume goes
+    ``reverting`` and the snapshot ``restoring``, then both back.
+    ``lazy``: the snapshots' progress."""
+    found = db.execute(
+        "SELECT * FROM volume_snapshots WHERE volume_id = ? ORDER BY created_at DESC, seq DESC",
+        (volume["id"],),
+    ).fetchall()
+    if not found:
+        raise errors.BadRequest("Volume %s doesn't have any snapshots." % volume["id"])
+    latest = lazy.advance([dict(found[0])])[0]
+    if snapshot_id is None or snapshot_id != latest["id"]:
+        raise errors.BadRequest(
+            "Specified snapshot %s is None or not the latest one of volume %s."
+            % (snapshot_id, volume["id"])
+        )
+    head = "Can't revert volume %s to its latest snapshot %s." % (volume["id"], latest["id"])
+    if volume["size"] != latest["size"]:
+        raise errors.BadRequest(head + " The volume size must be equal to the snapshot size.")
+    if volume["status"] != "available":
+        raise errors.Conflict("Invalid volume: %s Volume's status must be 'available'." % head)
+    if latest["status"] != "available":
+        raise errors.Conflict("Invalid snapshot: %s Snapshot's status must be 'available'." % head)
+    volume["status"] = "reverting"
+    progress.start(volume, {"status": "available"})
+    save(db, volume, ("status", "pending", "task_started_at"))
+    latest["status"] = "restoring"
+    progress.start(latest, {"status": "available"})
+    rows.save(db, "volume_snapshots", latest, ("status", "pending", "task_started_at"))
+
+
+def summary(
+    db: sqlite3.Connection, project_id: str | None
+) -> tuple[int, int, dict[str, list[str]]]:
+    """Cinder's ``get_volume_summary``: the count and total size of
+    ``project_id``'s volumes (None: every project's) and the distinct
+    values of each metadata key."""
+    sql, args = "SELECT size, metadata FROM volumes", ()
+    if project_id is not None:
+        sql, args = sql + " WHERE project_id = ?", (project_id,)
+    found = db.execute(sql, args).fetchall()
+    values: dict[str, list[str]] = {}
+    for row in found:
+        for key, value in json.loads(row["metadata"]).items():
+            if value not in values.setdefault(key, []):
+                values[key].append(value)
+    return len(found), sum(r["size"] for r in found), values
+
+
+def retype(db: sqlite3.Connection, volume: dict[str, Any], new_type: Mapping[str, Any]) -> None:
+    """Cinder's ``retype`` to ``new_type`` (found as Cinder finds it, with
+    an elevated context): within the new type's own quotas, an
+    ``available`` or ``in-use`` volume of another type. One backend serves
+    every type here, so the driver retypes in place and no migration is
+    ever needed: ``migration_policy`` changes nothing. The volume is
+    ``retyping``, then back to its status."""
+    type_name = new_type["name"]
+    limit, used = quotas.limits(db, volume["project_id"]), quotas.usage(db, volume["project_id"])
+    gigabytes, count = "gigabytes_" + type_name, "volumes_" + type_name
+    if (
+        limit.get(gigabytes, -1) >= 0
+        and used.get(gigabytes, 0) + volume["size"] > limit[gigabytes]
+    ):
+        raise quotas.QuotaExceeded(
+            "Requested volume or snapshot exceeds allowed %s quota. Requested %sG, quota is"
+            " %sG and %sG has been consumed."
+            % (gigabytes, volume["size"], limit[gigabytes], used[gigabytes])
+        )
+    if limit.get(count, -1) >= 0 and used.get(count, 0) + 1 > limit[count]:
+        raise quotas.QuotaExceeded(
+            "Maximum number of volumes allowed (%d) exceeded for quota '%s'."
+            % (limit[count], count)
+        )
+    if (
+        volume["status"] not in ("available", "in-use")
+        or volume["volume_type_id"] == new_type["id"]
+    ):
+        raise rows.invalid(RETYPE_REFUSED)
+    previous = volume["status"]
+    volume.update(status="retyping", volume_type_id=new_type["id"])
+    progress.start(volume, {"status": previous})
+    save(db, volume, ("status", "volume_type_id", "pending", "task_started_at"))
+
+
+def reset_status(
+    db: sqlite3.Connection, volume: dict[str, Any], update: Mapping[str, Any]
+) -> None:
+    """The admin's ``os-reset_status`` (cinder/api/contrib/admin_actions.py):
+    ``status`` and ``attach_status`` (lower case, checked) as given, no
+    transition left pending; ``detached`` drops the attachments. Cinder
+    refuses ``deleting`` and ``in-use`` without an attachment."""
+    if not any(update.get(k) for k in ("status", "attach_status", "migration_status")):
+        raise errors.BadRequest(
+            "Must specify 'status', 'attach_status' or 'migration_status' for update."
+        )
+    status, attach_status = update.get("status"), update.get("attach_status")
+    if status and status.lower() not in STATUSES:
+        raise errors.BadRequest(
+            "Volume status: %s is invalid, valid statuses are: %s." % (status, STATUSES)
+        )
+    if attach_status and attach_status.lower() not in ATTACH_STATUSES:
+        raise errors.BadRequest(
+            "Volume attach status: %s is invalid, valid statuses are: %s."
+            % (attach_status, ATTACH_STATUSES)
+        )
+    changes = {}
+    if status:
+        changes["status"] = status.lower()
+    if attach_status:
+        changes["attach_status"] = attach_status.lower()
+    # Cinder's tuple lacks a comma: 'error_deleting' and 'detaching' pass
+    if changes.get("status") in ("deleting", "error_deletingdetaching"):
+        raise errors.BadRequest("Cannot reset-state to %s" % changes["status"])
+    if changes.get("status") == "in-use" and not attachments(db, volume["id"]):
+        raise errors.BadRequest(
+            "Cannot reset-state to in-use because volume does not have any attachments."
+        )
+    volume.update(changes, pending=None, task_started_at=None)
+    save(db, volume, [*changes, "pending", "task_started_at"])
+    if changes.get("attach_status") == "detached":
+        db.execute("DELETE FROM volume_attachments WHERE volume_id = ?", (volume["id"],))
+
+
 # -- metadata ---------------------------------------------------------------------
 
 

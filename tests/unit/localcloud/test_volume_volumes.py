@@ -268,9 +268,7 @@ def test_extend(cinder):
         "Invalid input received: New size for extend must be greater than current size."
         " (current: 2, extended: 1)."
     )
-    assert message(cinder.post(path, {"os-reset_status": {}})) == (
-        "There is no such action: os-reset_status"
-    )
+    assert message(cinder.post(path, {"os-fly": {}})) == "There is no such action: os-fly"
 
 
 def test_extend_attached_needs_342(cinder):

@@ -17,6 +17,9 @@ from occli.localcloud.volume.api import views
 def register(service):
     service.api("GET", "/volumes", list_volumes)
     service.api("GET", "/volumes/detail", list_volumes_detail)
+    service.api(
+        "GET", "/volumes/summary", volume_summary, min_version=microversions.VOLUME_SUMMARY
+    )
     service.api("POST", "/volumes", create_volume)
     service.api("GET", "/volumes/{volume_id}", show_volume)
     service.api("PUT", "/volumes/{volume_id}", update_volume)
@@ -152,14 +155,67 @@ def delete_volume(req):
 
 
 def volume_action(req):
-    """``POST /volumes/{id}/action``: ``os-extend`` or
-    ``os-volume_upload_image``, Cinder's 400 for any other."""
+    """``POST /volumes/{id}/action``: the handler of ``ACTIONS`` the body
+    names, Cinder's 400 for any other (an action of a later microversion
+    than the request's: Cinder's 404)."""
     body = req.json()
     action = next(iter(body), None) if isinstance(body, dict) and len(body) == 1 else None
-    if action == "os-volume_upload_image":
-        return _upload_image(req, body)
-    if action != "os-extend":
+    if action not in ACTIONS:
         raise HTTPError(400, "There is no such action: %s" % (action or "None"))
+    min_version, handler = ACTIONS[action]
+    if min_version is not None and req.microversion < min_version:
+        raise HTTPError(404, "API version %s is not supported on this method." % req.microversion)
+    return handler(req, body)
+
+
+def volume_summary(req):
+    """``GET /volumes/summary`` (3.12; the metadata from 3.36): the
+    project's volumes, every project's for an admin's ``all_tenants``."""
+    params = common.query_params(req)
+    count, size, metadata = volumes.summary(req.db, common.scope(req, params))
+    summary = {"total_count": count, "total_size": size}
+    if req.microversion >= microversions.VOLUME_SUMMARY_METADATA:
+        summary["metadata"] = metadata
+    return Response(200, {"volume-summary": summary})
+
+
+def _revert(req, body):
+    """``revert`` (cinder/api/v3/volumes.py): to the latest snapshot."""
+    snapshot_id = schemas.validate(REVERT, body)["revert"].get("snapshot_id")
+    volume = common.volume(req)
+    volumes.revert(req.db, volume, snapshot_id, common.snapshots_lazy(req))
+    return Response(202)
+
+
+def _retype(req, body):
+    """``os-retype``: the type by name or id as an admin finds it."""
+    params = schemas.validate(RETYPE, body)["os-retype"]
+    volume = common.volume(req)
+    new_type = types.by_name_or_id(req.db, _Elevated(req.context), params["new_type"])
+    volumes.retype(req.db, volume, new_type)
+    return Response(202)
+
+
+def _reset_status(req, body):
+    """The admin's ``os-reset_status``: the lookup, then the policy."""
+    update = schemas.validate(RESET_STATUS, body)["os-reset_status"]
+    volume = common.volume(req)
+    if not req.context.is_admin:
+        raise common.policy_denied("volume_extension:volume_admin_actions:reset_status")
+    volumes.reset_status(req.db, volume, update)
+    return Response(202)
+
+
+class _Elevated:
+    """``context.elevated()``: the caller, with an admin's sight."""
+
+    is_admin = True
+
+    def __init__(self, caller):
+        self.project_id, self.user_id = caller.project_id, caller.user_id
+
+
+def _extend(req, body):
     new_size = schemas.validate(schemas.EXTEND, body)["os-extend"]["new_size"]
     volume = common.volume(req)
     volumes.extend(
@@ -195,3 +251,57 @@ def _upload_image(req, body):
         req.db, req.context, volume, image, force, req.cloud.config.build_time
     )
     return Response(202, {"os-volume_upload_image": answer})
+
+
+# cinder/api/schemas/volumes.py revert, volume_actions.py retype,
+# admin_actions.py reset_status_volume
+REVERT = {
+    "type": "object",
+    "properties": {
+        "revert": {
+            "type": "object",
+            "properties": {"snapshot_id": {"type": ["string", "null"]}},
+            "additionalProperties": True,
+        }
+    },
+    "required": ["revert"],
+    "additionalProperties": False,
+}
+RETYPE = {
+    "type": "object",
+    "properties": {
+        "os-retype": {
+            "type": "object",
+            "properties": {
+                "new_type": {"type": "string"},
+                "migration_policy": {"type": ["string", "null"], "enum": ["on-demand", "never"]},
+            },
+            "required": ["new_type"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["os-retype"],
+    "additionalProperties": False,
+}
+_STATUS = {"type": ["string", "null"]}
+RESET_STATUS = {
+    "type": "object",
+    "properties": {
+        "os-reset_status": {
+            "type": "object",
+            "properties": dict.fromkeys(("status", "attach_status", "migration_status"), _STATUS),
+            "additionalProperties": False,
+        }
+    },
+    "required": ["os-reset_status"],
+    "additionalProperties": False,
+}
+
+# the volume actions: name -> (the microversion they need or None, handler(req, body))
+ACTIONS = {
+    "os-extend": (None, _extend),
+    "os-volume_upload_image": (None, _upload_image),
+    "os-retype": (None, _retype),
+    "os-reset_status": (None, _reset_status),
+    "revert": (microversions.VOLUME_REVERT, _revert),
+}
