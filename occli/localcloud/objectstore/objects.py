@@ -119,19 +119,26 @@ def put(
     return now, old["file"] if old else None
 
 
-def post(db, account, container, name, meta, content_type=None, delete_at=None):
+def post(db, account, container, name, meta, content_type=None, delete_at=None, manifest=None):
     """Replace the object's metadata with ``meta`` (Swift's object POST
-    keeps none of the old; empty values dropped) and its ``X-Delete-At``
-    with ``delete_at`` (None: never, as a POST without one asks) and, if
-    given, its ``content_type`` (NotFound if there is no such object)."""
+    keeps none of the old; empty values dropped), its ``X-Delete-At``
+    with ``delete_at`` (None: never, as a POST without one asks) and its
+    ``X-Object-Manifest`` with ``manifest`` (None: none, as the object
+    server keeps no allowed header a POST does not send) and, if given,
+    its ``content_type`` (NotFound if there is no such object). A static
+    large object's system metadata stays."""
     obj = get(db, account, container, name)
+    system = {k: v for k, v in sysmeta(obj).items() if k != "manifest"}
+    if manifest is not None:
+        system["manifest"] = manifest
     db.execute(
-        "UPDATE swift_objects SET metadata = ?, delete_at = ?, content_type = ?"
+        "UPDATE swift_objects SET metadata = ?, delete_at = ?, content_type = ?, sysmeta = ?"
         " WHERE account = ? AND container = ? AND name = ?",
         (
             json.dumps({k: v for k, v in meta.items() if v}),
             delete_at,
             content_type or obj["content_type"],
+            json.dumps(system),
             account,
             container,
             name,

@@ -152,3 +152,16 @@ def test_copy_makes_a_whole_object_or_with_manifest_get_a_manifest(env):
     copied = requests.get(url + "/again", headers=env.demo.headers)
     assert copied.headers["X-Object-Manifest"] == "dlo-copy/big/"
     assert copied.content == b"".join(parts)
+
+
+def test_post_sets_or_drops_the_manifest_header(env):
+    url, parts = _dynamic(env, "dlo-post", count=1)
+    # a POST without it: the object server keeps no X-Object-Manifest
+    assert requests.post(url + "/big", headers=env.demo.headers).status_code == 202
+    plain = requests.get(url + "/big", headers=env.demo.headers)
+    assert plain.content == b"" and "X-Object-Manifest" not in plain.headers
+    again = {**env.demo.headers, "X-Object-Manifest": "dlo-post/big/"}
+    assert requests.post(url + "/big", headers=again).status_code == 202
+    assert requests.get(url + "/big", headers=env.demo.headers).content == parts[0]
+    bad = requests.post(url + "/big", headers={**env.demo.headers, "X-Object-Manifest": "x"})
+    assert (bad.status_code, bad.text) == (400, dlo.BAD_HEADER)

@@ -514,3 +514,14 @@ def test_a_first_segment_the_caller_cannot_read_is_409(env):
     assert "/slo-first-private/s, Unable to load SLO manifest or segment.\n" in gone.text
     assert requests.head(private + "/s", headers=alt.headers).status_code == 200
     assert requests.head(shared + "/m", headers=alt.headers).status_code == 200
+
+
+def test_post_keeps_a_static_large_object(env):
+    url, entries = _segments(env, "slo-post", count=2)
+    assert _put_manifest(env, url + "/m", entries).status_code == 201
+    meta = {**env.demo.headers, "X-Object-Meta-Color": "red"}
+    assert requests.post(url + "/m", headers=meta).status_code == 202
+    got = requests.get(url + "/m", headers=env.demo.headers)
+    assert got.headers["X-Static-Large-Object"] == "True"
+    assert got.headers["X-Object-Meta-Color"] == "red"
+    assert got.content == _whole(2)

@@ -154,8 +154,10 @@ def put_object(req):
 
 
 def _dynamic(req):
-    """The system metadata of a PUT's ``X-Object-Manifest`` (a dynamic
-    large object's manifest; 400 if malformed), None without one."""
+    """The system metadata of a PUT's or POST's ``X-Object-Manifest`` (a
+    dynamic large object's manifest; 400 if malformed: dlo checks a PUT's,
+    a POST's too here, where a malformed one would fail each GET), None
+    without one."""
     value = req.header("X-Object-Manifest")
     if value is None:
         return None
@@ -300,6 +302,7 @@ def post_object(req):
         meta,
         req.header("Content-Type"),
         _delete_at(req),
+        manifest=(_dynamic(req) or {}).get("manifest"),
     )
     return Response(202, raw=ACCEPTED, content_type="text/html; charset=UTF-8")
 
