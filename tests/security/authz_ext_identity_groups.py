@@ -14,7 +14,7 @@ _MEMBER = _GROUP + "/users/{user_id}"
 _GRANT = "/groups/{group_id}/roles/{role_id}"
 
 # the matrix's world, for the throwaway groups of ``params``
-_WORLD = []
+_WORLD: list = []
 
 
 def _created(world, path, key, body):

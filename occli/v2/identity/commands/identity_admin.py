@@ -526,8 +526,7 @@ def do_role_add(client, args):
 
 @_grant_options
 def do_role_remove(client, args):
-    """Take a role on a project or a domain away from a user or a group
-    (admin).
+    """Take a role on a project or a domain away from a user or group (admin).
 
     Example: occli role remove --user alice --project team-a member
     """
