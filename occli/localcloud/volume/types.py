@@ -12,6 +12,7 @@ from typing import Any
 
 from occli.localcloud import common
 from occli.localcloud import errors
+from occli.localcloud.volume import rows
 from occli.localcloud.volume.migrations import DEFAULT_TYPE_ID
 
 DEFAULT_NAME = "__DEFAULT__"
@@ -28,12 +29,8 @@ def seed(db):
     db.execute(
         "INSERT OR IGNORE INTO volume_types (id, name, description, created_at)"
         " VALUES (?, ?, ?, ?)",
-        (DEFAULT_TYPE_ID, DEFAULT_NAME, "Default Volume Type", common.iso_naive_micro(_now())),
+        (DEFAULT_TYPE_ID, DEFAULT_NAME, "Default Volume Type", rows.now()),
     )
-
-
-def _now():
-    return common.utcnow()
 
 
 def view(row, caller=None, access=True):
@@ -167,20 +164,21 @@ def create(
 ) -> dict[str, Any]:
     """A new type (``volume_types.create``); 409 when the name is taken."""
     _check_name(db, name)
-    row = {
-        "id": common.new_uuid(),
+    type_id = common.new_uuid()
+    row: dict[str, Any] = {
+        "id": type_id,
         "name": name,
         "description": description,
         "is_public": int(is_public),
         "extra_specs": json.dumps(extra_specs or {}),
-        "created_at": common.iso_naive_micro(_now()),
+        "created_at": rows.now(),
     }
     db.execute(
         "INSERT INTO volume_types (id, name, description, is_public, extra_specs, created_at)"
         " VALUES (:id, :name, :description, :is_public, :extra_specs, :created_at)",
         row,
     )
-    return find(db, row["id"]) or row
+    return find(db, type_id) or row
 
 
 def update(
@@ -204,7 +202,7 @@ def update(
         changes["description"] = description
     if is_public is not None:
         changes["is_public"] = int(is_public)
-    changes["updated_at"] = common.iso_naive_micro(_now())
+    changes["updated_at"] = rows.now()
     db.execute(
         "UPDATE volume_types SET %s WHERE id = ?" % ", ".join("%s = ?" % c for c in changes),
         [*changes.values(), type_id],
@@ -298,7 +296,7 @@ def set_extra_specs(
         raise errors.BadRequest("cacheable cannot be set with multiattach.")
     db.execute(
         "UPDATE volume_types SET extra_specs = ?, updated_at = ? WHERE id = ?",
-        (json.dumps(merged), common.iso_naive_micro(_now()), vtype["id"]),
+        (json.dumps(merged), rows.now(), vtype["id"]),
     )
 
 
@@ -312,7 +310,7 @@ def delete_extra_spec(db: sqlite3.Connection, vtype: dict[str, Any], key: str) -
     del current[key]
     db.execute(
         "UPDATE volume_types SET extra_specs = ?, updated_at = ? WHERE id = ?",
-        (json.dumps(current), common.iso_naive_micro(_now()), vtype["id"]),
+        (json.dumps(current), rows.now(), vtype["id"]),
     )
 
 
