@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from occli.v2.block_storage.messages import VolumeMessageManager
     from occli.v2.block_storage.transfers import VolumeTransferManager
     from occli.v2.block_storage.volume_quotas import VolumeQuotaManager
+    from occli.v2.block_storage.volume_types import VolumeTypeManager
     from occli.v2.block_storage.volumes import VolumeManager
     from occli.v2.block_storage.volumes import VolumeSnapshotManager
     from occli.v2.compute.aggregates import AggregateManager
@@ -52,7 +53,6 @@ if TYPE_CHECKING:
     from occli.v2.compute.usage import InstanceUsageAuditLogManager
     from occli.v2.compute.usage import UsageManager
     from occli.v2.compute.volume_attachments import VolumeAttachmentManager
-    from occli.v2.identity.groups import GroupManager
     from occli.v2.identity.identity import DomainManager
     from occli.v2.identity.identity import ProjectManager
     from occli.v2.identity.identity import RoleAssignmentManager
@@ -256,9 +256,6 @@ class Client:
     tokens: "BuiltinManager[TokenManager]" = BuiltinManager(
         "occli.v2.identity.identity:TokenManager"
     )
-    groups: "BuiltinManager[GroupManager]" = BuiltinManager(
-        "occli.v2.identity.groups:GroupManager"
-    )
     networks: "BuiltinManager[NetworkManager]" = BuiltinManager(
         "occli.v2.network.networks:NetworkManager"
     )
@@ -289,6 +286,9 @@ class Client:
     )
     volume_messages: "BuiltinManager[VolumeMessageManager]" = BuiltinManager(
         "occli.v2.block_storage.messages:VolumeMessageManager"
+    )
+    volume_types: "BuiltinManager[VolumeTypeManager]" = BuiltinManager(
+        "occli.v2.block_storage.volume_types:VolumeTypeManager"
     )
     volume_attachments: "BuiltinManager[VolumeAttachmentManager]" = BuiltinManager(
         "occli.v2.compute.volume_attachments:VolumeAttachmentManager"
