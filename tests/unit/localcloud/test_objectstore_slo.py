@@ -525,3 +525,19 @@ def test_post_keeps_a_static_large_object(env):
     assert got.headers["X-Static-Large-Object"] == "True"
     assert got.headers["X-Object-Meta-Color"] == "red"
     assert got.content == _whole(2)
+
+
+def test_a_manifest_put_needs_a_length_or_chunks(env):
+    url = _container(env, "slo-length")
+    parts = urllib.parse.urlsplit(url + "/m")
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    try:
+        conn.putrequest("PUT", parts.path + "?multipart-manifest=put")
+        conn.putheader("X-Auth-Token", env.demo.token)
+        conn.endheaders()
+        assert conn.getresponse().status == 411
+    finally:
+        conn.close()
+    requests.put(url + "/s", data=b"s", headers=env.demo.headers)
+    chunked = _put_manifest(env, url + "/m", None, raw=iter([b'[{"path": "/slo-length/s"}]']))
+    assert chunked.status_code == 201
