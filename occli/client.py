@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from occli.v2.compute.usage import InstanceUsageAuditLogManager
     from occli.v2.compute.usage import UsageManager
     from occli.v2.compute.volume_attachments import VolumeAttachmentManager
+    from occli.v2.identity.groups import GroupManager
     from occli.v2.identity.identity import DomainManager
     from occli.v2.identity.identity import ProjectManager
     from occli.v2.identity.identity import RoleAssignmentManager
@@ -255,6 +256,9 @@ class Client:
     )
     tokens: "BuiltinManager[TokenManager]" = BuiltinManager(
         "occli.v2.identity.identity:TokenManager"
+    )
+    groups: "BuiltinManager[GroupManager]" = BuiltinManager(
+        "occli.v2.identity.groups:GroupManager"
     )
     networks: "BuiltinManager[NetworkManager]" = BuiltinManager(
         "occli.v2.network.networks:NetworkManager"
