@@ -347,13 +347,17 @@ def delete_rows(db, user_id):
 
 
 def project_ids(db, user_id):
-    """The ids of the projects the user has a role on."""
+    """The ids of the projects the user has a role on, directly or through
+    one of its groups (keystone's ``list_projects_for_user``)."""
     return {
         r["target_id"]
         for r in db.execute(
-            "SELECT DISTINCT target_id FROM role_assignments"
-            " WHERE user_id = ? AND target_type = 'project'",
-            (user_id,),
+            "SELECT target_id FROM role_assignments"
+            " WHERE user_id = ? AND target_type = 'project'"
+            " UNION SELECT g.target_id FROM group_role_assignments g"
+            " JOIN user_group_membership m ON m.group_id = g.group_id"
+            " WHERE m.user_id = ? AND g.target_type = 'project'",
+            (user_id, user_id),
         )
     }
 

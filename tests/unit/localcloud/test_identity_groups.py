@@ -294,3 +294,14 @@ def test_role_assignments_of_groups(admin):
     )
     both = admin("GET", "/v3/role_assignments?group.id=%s&user.id=%s" % (group, user))
     assert (both.status, error(both)) == (400, "Specify a user or group, not both")
+
+
+def test_a_users_projects_include_its_groups(admin):
+    group = new_group(admin, "devs")
+    user = new_user(admin, "henry")
+    project = new_project(admin, "place")
+    group_grant(admin, project, group, role_id(admin, "reader"))
+    path = "/v3/users/%s/projects" % user
+    assert admin("GET", path).json()["projects"] == []
+    admin("PUT", member_path(group, user))
+    assert [p["id"] for p in admin("GET", path).json()["projects"]] == [project]
