@@ -53,7 +53,9 @@ if TYPE_CHECKING:
     from occli.v2.compute.usage import InstanceUsageAuditLogManager
     from occli.v2.compute.usage import UsageManager
     from occli.v2.compute.volume_attachments import VolumeAttachmentManager
-    from occli.v2.identity.groups import GroupManager
+    from occli.v2.identity.catalog import EndpointManager
+    from occli.v2.identity.catalog import RegionManager
+    from occli.v2.identity.catalog import ServiceManager as IdentityServiceManager
     from occli.v2.identity.identity import DomainManager
     from occli.v2.identity.identity import ProjectManager
     from occli.v2.identity.identity import RoleAssignmentManager
@@ -257,8 +259,14 @@ class Client:
     tokens: "BuiltinManager[TokenManager]" = BuiltinManager(
         "occli.v2.identity.identity:TokenManager"
     )
-    groups: "BuiltinManager[GroupManager]" = BuiltinManager(
-        "occli.v2.identity.groups:GroupManager"
+    identity_services: "BuiltinManager[IdentityServiceManager]" = BuiltinManager(
+        "occli.v2.identity.catalog:ServiceManager"
+    )
+    endpoints: "BuiltinManager[EndpointManager]" = BuiltinManager(
+        "occli.v2.identity.catalog:EndpointManager"
+    )
+    regions: "BuiltinManager[RegionManager]" = BuiltinManager(
+        "occli.v2.identity.catalog:RegionManager"
     )
     networks: "BuiltinManager[NetworkManager]" = BuiltinManager(
         "occli.v2.network.networks:NetworkManager"
