@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from occli.v2.identity.catalog import EndpointManager
     from occli.v2.identity.catalog import RegionManager
     from occli.v2.identity.catalog import ServiceManager as IdentityServiceManager
+    from occli.v2.identity.groups import GroupManager
     from occli.v2.identity.identity import DomainManager
     from occli.v2.identity.identity import ProjectManager
     from occli.v2.identity.identity import RoleAssignmentManager
@@ -258,6 +259,9 @@ class Client:
     )
     tokens: "BuiltinManager[TokenManager]" = BuiltinManager(
         "occli.v2.identity.identity:TokenManager"
+    )
+    groups: "BuiltinManager[GroupManager]" = BuiltinManager(
+        "occli.v2.identity.groups:GroupManager"
     )
     identity_services: "BuiltinManager[IdentityServiceManager]" = BuiltinManager(
         "occli.v2.identity.catalog:ServiceManager"
