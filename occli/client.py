@@ -426,6 +426,17 @@ class Client:
             return  # the same token and endpoint data: nothing to write
         token_cache.save(auth, self._cache_key, extra=self._cache_extra)
 
+    def forget_token(self) -> None:
+        """Drop the token in use here and from the token cache (it was
+        revoked): the next request, or invocation, authenticates again."""
+        auth = self.session.auth
+        if auth is not None:
+            auth.invalidate()
+        if self._cache_key:
+            from occli import token_cache
+
+            token_cache.invalidate(self._cache_key)
+
     def service_root(self, service_type: str, version: str) -> str:
         """The catalog endpoint of ``service_type`` ending in ``/<version>``
         (appended when the catalog's URL names no version, as Keystone's

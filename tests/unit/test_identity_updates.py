@@ -275,3 +275,33 @@ def test_every_password_key_is_redacted(key):
 
     text = redaction.redact('{"user": {"%s": "s3cret", "password_expires_at": null}}' % key)
     assert "s3cret" not in text and '"password_expires_at": null' in text
+
+
+def _logins(m):
+    return len(requests_to(m, "POST", "/auth/tokens"))
+
+
+def test_revoking_the_token_in_use_drops_it_from_the_cache(cli, mock_cloud):
+    m = mock_cloud.mock
+    m.delete(IDENTITY + "/auth/tokens", status_code=204)
+    assert cli("token", "issue")[0] == 0
+    assert cli("token", "issue")[0] == 0
+    assert _logins(m) == 1  # the second from the cache
+    code, out, err = cli("token", "revoke", TOKEN)
+    assert code == 0, err
+    assert cli("token", "issue")[0] == 0
+    assert _logins(m) == 2  # the revoked token was not kept
+    code, out, err = cli("token", "revoke", "another-token")
+    assert code == 0, err
+    assert cli("token", "issue")[0] == 0
+    assert _logins(m) == 2  # another token: the one in use is kept
+
+
+def test_a_password_change_drops_the_cached_token(cli, mock_cloud):
+    m = mock_cloud.mock
+    m.post(IDENTITY + "/users/%s/password" % ME, status_code=204)
+    assert cli("token", "issue")[0] == 0
+    code, out, err = cli("user", "password", "set", "--original-password", "a", "--password", "b")
+    assert code == 0, err
+    assert cli("token", "issue")[0] == 0
+    assert _logins(m) == 2

@@ -31,7 +31,11 @@ def do_token_revoke(client, args):
 
     Example: occli token revoke "$TOKEN"
     """
+    session = client.session
+    in_use = session.auth.get_access(session).auth_token == args.token
     client.tokens.revoke(args.token)
+    if in_use:
+        client.forget_token()  # not cached for the next command
 
 
 @utils.output("show")

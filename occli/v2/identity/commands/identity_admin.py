@@ -397,6 +397,7 @@ def do_user_password_set(client, args):
         )
     user_id = client.session.auth.get_access(client.session).user_id
     client.users.change_password(user_id, original, password)
+    client.forget_token()  # revoked with every token of the user
 
 
 # -- roles ---------------------------------------------------------------------
