@@ -9,10 +9,12 @@ transfer, with its auth key: the matrix sends a wrong one, Cinder's 400
 ``Invalid auth key`` for every caller allowed to try (the key, not the
 project, guards a transfer), and nothing changes. ``{transfer_id}`` is a
 transfer of a volume of A's. The volume summary (3.12) is any project
-member's own (an admin's ``all_tenants``: every project's).
+member's own (an admin's ``all_tenants``: every project's); a snapshot's
+metadata is read by A's readers and written by its members.
 """
 
 from tests.security.authz_ext_volume import _headers
+from tests.security.authz_ext_volume import _new_snapshot
 from tests.security.authz_ext_volume import _new_volume
 
 _BASES = ("/v3/os-volume-transfer", "/v3/volume-transfers")
@@ -37,11 +39,30 @@ def _new_transfer(world):
     return world.secret(response.json()["transfer"]["id"])
 
 
-FACTORIES = {"transfer_id": _new_transfer}
+def _add_metadata(world, snapshot_id):
+    response = world.as_(
+        "a_member",
+        "POST",
+        "/volume/v3/snapshots/%s/metadata" % snapshot_id,
+        headers=_headers(None),
+        json_body={"metadata": {world.ids["key"]: "authz-a-value"}},
+    )
+    assert response.status == 200, response.body
+    return snapshot_id
+
+
+def _new_snapshot_with_metadata(world):
+    """A snapshot of A's whose metadata has ``{key}`` (this module's
+    factory replaces authz_ext_volume's, which it extends)."""
+    return _add_metadata(world, _new_snapshot(world))
+
+
+FACTORIES = {"transfer_id": _new_transfer, "snapshot_id": _new_snapshot_with_metadata}
 
 
 def setup(world, ids):
     ids["transfer_id"] = _new_transfer(world)
+    _add_metadata(world, ids["snapshot_id"])
 
 
 def rules():
@@ -51,6 +72,20 @@ def rules():
         return rule(access, ok, headers=_headers, **kw)
 
     table = {("volume", "GET", "/v3/volumes/summary"): r("any")}
+    meta = "/v3/snapshots/{snapshot_id}/metadata"
+    new = {"metadata": {"authz": "new"}}
+    table.update(
+        {
+            ("volume", "GET", meta): r("read"),
+            ("volume", "POST", meta): r("write", fresh=("snapshot_id",), body=lambda ids: new),
+            ("volume", "PUT", meta): r("write", fresh=("snapshot_id",), body=lambda ids: new),
+            ("volume", "GET", meta + "/{key}"): r("read"),
+            ("volume", "PUT", meta + "/{key}"): r(
+                "write", fresh=("snapshot_id",), body=lambda ids: {"meta": {ids["key"]: "new"}}
+            ),
+            ("volume", "DELETE", meta + "/{key}"): r("write", fresh=("snapshot_id",)),
+        }
+    )
     for base in _BASES:
         one = base + "/{transfer_id}"
         table.update(

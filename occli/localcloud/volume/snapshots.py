@@ -130,6 +130,33 @@ def update(db, snapshot, changes):
     return snapshot
 
 
+def metadata(snapshot: Mapping[str, Any]) -> dict[str, str]:
+    return json.loads(snapshot["metadata"])
+
+
+def set_metadata(
+    db: sqlite3.Connection, snapshot: dict[str, Any], items: Mapping[str, str], replace=False
+) -> dict[str, str]:
+    """Merge ``items`` into the snapshot's metadata (``replace``: instead
+    of it); the whole metadata."""
+    current = {} if replace else metadata(snapshot)
+    current.update(items)
+    update(db, snapshot, {"metadata": json.dumps(current)})
+    return current
+
+
+def delete_metadata(db: sqlite3.Connection, snapshot: dict[str, Any], key: str) -> None:
+    current = metadata(snapshot)
+    if key not in current:
+        raise metadata_not_found(snapshot["id"], key)
+    del current[key]
+    update(db, snapshot, {"metadata": json.dumps(current)})
+
+
+def metadata_not_found(snapshot_id, key):
+    return errors.NotFound("Snapshot %s has no metadata with key %s." % (snapshot_id, key))
+
+
 def delete(db: sqlite3.Connection, snapshot: Mapping[str, Any], force: bool = False) -> None:
     if not force and snapshot["status"] not in ("available", "error"):
         raise errors.BadRequest(

@@ -236,3 +236,28 @@ def test_unknown_action(cinder):
     volume = _available(cinder)
     result = _action(cinder, volume["id"], {"os-fly": {}})
     assert (result.status, message(result)) == (400, "There is no such action: os-fly")
+
+
+def test_snapshot_metadata(cinder):
+    volume = _available(cinder)
+    snap = cinder.snapshot(volume["id"], metadata={"a": "1"})
+    path = "/snapshots/%s/metadata" % snap["id"]
+    merged = cinder.post(path, {"metadata": {"b": "2"}}).json()["metadata"]
+    assert merged == {"a": "1", "b": "2"}
+    assert cinder.get(path).json() == {"metadata": {"a": "1", "b": "2"}}
+    assert cinder.get(path + "/b").json() == {"meta": {"b": "2"}}
+    assert cinder.put(path + "/b", {"meta": {"b": "3"}}).json() == {"meta": {"b": "3"}}
+    mismatch = cinder.put(path + "/b", {"meta": {"c": "3"}})
+    assert (mismatch.status, message(mismatch)) == (400, "Request body and URI mismatch")
+    assert cinder.delete(path + "/a").status == 200
+    gone = cinder.get(path + "/a")
+    assert (gone.status, message(gone)) == (
+        404,
+        "Snapshot %s has no metadata with key a." % snap["id"],
+    )
+    assert cinder.delete(path + "/a").status == 404
+    replaced = cinder.put(path, {"metadata": {"z": "9"}}).json()["metadata"]
+    assert replaced == {"z": "9"}
+    assert cinder.get("/snapshots/" + snap["id"]).json()["snapshot"]["metadata"] == {"z": "9"}
+    assert cinder.get(path, user="alt").status == 404
+    assert cinder.post(path, {"metadata": {"k": 1}}).status == 400

@@ -1,6 +1,7 @@
 """``/snapshots``: list (summary and detail), create (an in-use volume's
-needs ``force`` before 3.66), show, update, delete and the admin's
-``os-force_delete`` action."""
+needs ``force`` before 3.66), show, update, delete, the admin's
+``os-force_delete`` action and the metadata (``/snapshots/{id}/metadata``,
+as the volumes' in :mod:`.metadata`; cinder/api/v3/snapshot_metadata.py)."""
 
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
@@ -20,6 +21,12 @@ def register(service):
     service.api("PUT", "/snapshots/{snapshot_id}", update_snapshot)
     service.api("DELETE", "/snapshots/{snapshot_id}", delete_snapshot)
     service.api("POST", "/snapshots/{snapshot_id}/action", snapshot_action)
+    service.api("GET", "/snapshots/{snapshot_id}/metadata", show_metadata)
+    service.api("POST", "/snapshots/{snapshot_id}/metadata", create_metadata)
+    service.api("PUT", "/snapshots/{snapshot_id}/metadata", replace_metadata)
+    service.api("GET", "/snapshots/{snapshot_id}/metadata/{key}", show_metadata_item)
+    service.api("PUT", "/snapshots/{snapshot_id}/metadata/{key}", update_metadata_item)
+    service.api("DELETE", "/snapshots/{snapshot_id}/metadata/{key}", delete_metadata_item)
 
 
 def _snapshot(req):
@@ -111,3 +118,46 @@ def snapshot_action(req):
         raise common.policy_denied("volume_extension:snapshot_admin_actions:force_delete")
     snapshots.delete(req.db, snap, force=True)
     return Response(202)
+
+
+# -- metadata ---------------------------------------------------------------------
+
+
+def show_metadata(req):
+    return Response(200, {"metadata": snapshots.metadata(_snapshot(req))})
+
+
+def create_metadata(req):
+    items = schemas.validate(schemas.METADATA, req.json())["metadata"]
+    snap = _snapshot(req)
+    return Response(200, {"metadata": snapshots.set_metadata(req.db, snap, items)})
+
+
+def replace_metadata(req):
+    items = schemas.validate(schemas.METADATA, req.json())["metadata"]
+    snap = _snapshot(req)
+    return Response(200, {"metadata": snapshots.set_metadata(req.db, snap, items, replace=True)})
+
+
+def show_metadata_item(req):
+    snap, key = _snapshot(req), req.params["key"]
+    current = snapshots.metadata(snap)
+    if key not in current:
+        raise snapshots.metadata_not_found(snap["id"], key)
+    return Response(200, {"meta": {key: current[key]}})
+
+
+def update_metadata_item(req):
+    item = schemas.validate(schemas.METADATA_ITEM, req.json())["meta"]
+    key = req.params["key"]
+    if key not in item:
+        raise HTTPError(400, "Request body and URI mismatch")
+    if len(item) > 1:
+        raise HTTPError(400, "Request body contains too many items")
+    snapshots.set_metadata(req.db, _snapshot(req), item)
+    return Response(200, {"meta": item})
+
+
+def delete_metadata_item(req):
+    snapshots.delete_metadata(req.db, _snapshot(req), req.params["key"])
+    return Response(200)
