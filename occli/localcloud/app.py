@@ -108,8 +108,9 @@ class Context:
 
     ``token_id`` is the token's sha256 hash (the raw token is never kept),
     ``domain_id`` the scoped project's domain (else the user's), ``roles``
-    role names including implied ones (admin ⇒ member ⇒ reader) and
-    ``expires_at`` an aware UTC datetime.
+    role names including implied ones (admin ⇒ manager ⇒ member ⇒ reader),
+    ``expires_at`` an aware UTC datetime and ``system_scope`` ``"all"``
+    for a system-scoped token (else None).
     """
 
     def __init__(
@@ -122,6 +123,7 @@ class Context:
         token_id=None,
         domain_id="default",
         expires_at=None,
+        system_scope=None,
     ):
         self.user_id = user_id
         self.user_name = user_name
@@ -131,6 +133,7 @@ class Context:
         self.token_id = token_id
         self.domain_id = domain_id
         self.expires_at = expires_at
+        self.system_scope = system_scope
 
     @property
     def is_admin(self):

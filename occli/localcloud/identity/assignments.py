@@ -1,4 +1,4 @@
-"""Roles and role assignments (implied roles: admin ⇒ member ⇒ reader):
+"""Roles and role assignments (implied roles: :mod:`.implied_roles`):
 the token's roles, and the admin API's rules (roles, grants, the
 ``/v3/role_assignments`` listing).
 
@@ -6,17 +6,18 @@ An assignment's actor is a user (table ``role_assignments``) or a group
 (``group_role_assignments``); a user's roles on a target are its own and
 those of its groups (keystone computes them when a token is issued or
 validated), and the effective listing expands a group's assignments to
-its members."""
+its members. System grants (keystone's ``system`` target) are in
+``system_role_assignments``."""
 
 import json
 import sqlite3
 import uuid
 
 from occli.localcloud import errors
+from occli.localcloud.identity import implied_roles
 
-ROLE_IMPLIES = {"admin": ("member",), "member": ("reader",)}
 # the seeded roles are immutable, as keystone-manage bootstrap makes them
-IMMUTABLE_ROLES = ("admin", "member", "reader")
+IMMUTABLE_ROLES = ("admin", "manager", "member", "reader", "service")
 
 
 def ensure_role(db, name):
@@ -52,14 +53,21 @@ def role_names(db, user_id, target_type, target_id):
         " WHERE m.user_id = ? AND g.target_type = ? AND g.target_id = ?)",
         (user_id, target_type, target_id) * 2,
     )
-    names = {row["name"] for row in rows}
-    pending = list(names)
-    while pending:
-        for implied in ROLE_IMPLIES.get(pending.pop(), ()):
-            if implied not in names:
-                names.add(implied)
-                pending.append(implied)
-    return names
+    return implied_roles.expand(db, {row["name"] for row in rows})
+
+
+def system_role_names(db: sqlite3.Connection, user_id: str) -> set[str]:
+    """The names of the user's roles on the system, its groups' and the
+    implied ones included."""
+    rows = db.execute(
+        "SELECT r.name FROM roles r WHERE r.id IN"
+        " (SELECT role_id FROM system_role_assignments WHERE actor = 'user'"
+        " AND actor_id = ? UNION SELECT s.role_id FROM system_role_assignments s"
+        " JOIN user_group_membership m ON m.group_id = s.actor_id"
+        " WHERE s.actor = 'group' AND m.user_id = ?)",
+        (user_id, user_id),
+    )
+    return implied_roles.expand(db, {row["name"] for row in rows})
 
 
 def roles_named(db, names):
@@ -226,6 +234,57 @@ def revoke(db, user_id, target_type, target_id, role_id, actor="user"):
         raise _grant_not_found(role_id, user_id, target_id)
 
 
+# -- system grants (keystone's target id ``system``) ------------------------------
+
+SYSTEM_TARGET = "system"
+
+
+def assign_system(
+    db: sqlite3.Connection, actor_id: str, role_id: str, actor: str = "user"
+) -> None:
+    """Give a user (or group) a role on the system (idempotent)."""
+    db.execute(
+        "INSERT OR IGNORE INTO system_role_assignments (actor, actor_id, role_id)"
+        " VALUES (?, ?, ?)",
+        (actor, actor_id, role_id),
+    )
+
+
+def system_grants(db: sqlite3.Connection, actor_id: str, actor: str = "user") -> list[sqlite3.Row]:
+    """The role rows a user (or group) has on the system directly."""
+    return db.execute(
+        "SELECT r.* FROM system_role_assignments s JOIN roles r ON r.id = s.role_id"
+        " WHERE s.actor = ? AND s.actor_id = ? ORDER BY r.name, r.id",
+        (actor, actor_id),
+    ).fetchall()
+
+
+def check_system_grant(
+    db: sqlite3.Connection, actor_id: str, role_id: str, actor: str = "user"
+) -> None:
+    """NotFound (keystone's text) unless the user (or group) has the role
+    on the system directly."""
+    row = db.execute(
+        "SELECT 1 FROM system_role_assignments WHERE actor = ? AND actor_id = ? AND role_id = ?",
+        (actor, actor_id, role_id),
+    ).fetchone()
+    if row is None:
+        raise _grant_not_found(role_id, actor_id, SYSTEM_TARGET)
+
+
+def revoke_system(
+    db: sqlite3.Connection, actor_id: str, role_id: str, actor: str = "user"
+) -> None:
+    """Remove a system grant (NotFound if there is none); the system
+    tokens lose the role when next read."""
+    deleted = db.execute(
+        "DELETE FROM system_role_assignments WHERE actor = ? AND actor_id = ? AND role_id = ?",
+        (actor, actor_id, role_id),
+    ).rowcount
+    if not deleted:
+        raise _grant_not_found(role_id, actor_id, SYSTEM_TARGET)
+
+
 # -- GET /v3/role_assignments ---------------------------------------------------
 
 
@@ -237,6 +296,7 @@ def list_assignments(
     domain_id=None,
     effective=False,
     group_id=None,
+    system=False,
 ):
     """Direct (or, with ``effective``, direct and implied) assignments as
     dicts: ``user_id`` or ``group_id`` (the actor), ``target_type``,
@@ -248,29 +308,38 @@ def list_assignments(
     ``effective``: keystone refuses it). In effective mode a group's
     assignments are expanded to its members, as keystone's are.
     ``project_ids`` limits to those projects, ``domain_id`` to that
-    domain as a target. In effective mode ``role_id`` filters the
+    domain as a target, ``system`` to the system grants (target type and
+    id ``system``). In effective mode ``role_id`` filters the
     expanded list, as keystone's does. Order: by target, actor, role
     name; an implied role right after the role implying it.
     """
+    group_grants = (
+        "(SELECT group_id, target_type, target_id, role_id FROM group_role_assignments"
+        " UNION ALL SELECT actor_id, 'system', 'system', role_id"
+        " FROM system_role_assignments WHERE actor = 'group')"
+    )
     if effective:
         groups = (
             "SELECT m.user_id, NULL AS group_id, g.group_id AS via_group,"
-            " g.target_type, g.target_id, g.role_id FROM group_role_assignments g"
-            " JOIN user_group_membership m ON m.group_id = g.group_id"
+            " g.target_type, g.target_id, g.role_id FROM %s g"
+            " JOIN user_group_membership m ON m.group_id = g.group_id" % group_grants
         )
     else:
         groups = (
-            "SELECT NULL, group_id, NULL, target_type, target_id, role_id"
-            " FROM group_role_assignments"
+            "SELECT NULL, group_id, NULL, target_type, target_id, role_id FROM %s" % group_grants
         )
     sql = (
         "SELECT a.user_id, a.group_id, a.via_group, a.target_type, a.target_id,"
         " a.role_id, r.name AS role_name FROM"
         " (SELECT user_id, NULL AS group_id, NULL AS via_group, target_type,"
-        " target_id, role_id FROM role_assignments UNION ALL %s) a"
+        " target_id, role_id FROM role_assignments UNION ALL"
+        " SELECT actor_id, NULL, NULL, 'system', 'system', role_id"
+        " FROM system_role_assignments WHERE actor = 'user' UNION ALL %s) a"
         " JOIN roles r ON r.id = a.role_id WHERE 1" % groups
     )
     args = []
+    if system:
+        sql += " AND a.target_type = 'system'"
     for column, value in (("user_id", user_id), ("group_id", group_id)):
         if value is not None:
             sql += " AND a.%s = ?" % column
@@ -291,6 +360,7 @@ def list_assignments(
     ).fetchall()
     found = []
     ids_by_name = None
+    implied_by = implied_roles.implications(db) if effective else {}
     for row in rows:
         item = {
             "user_id": row["user_id"],
@@ -307,12 +377,14 @@ def list_assignments(
         if ids_by_name is None:
             ids_by_name = {r["name"]: r["id"] for r in db.execute("SELECT id, name FROM roles")}
         pending = [(row["role_name"], row["role_id"])]
+        seen = {row["role_name"]}
         while pending:
             prior_name, prior_id = pending.pop(0)
-            for implied in ROLE_IMPLIES.get(prior_name, ()):
+            for implied in implied_by.get(prior_name, ()):
                 implied_id = ids_by_name.get(implied)
-                if implied_id is None:
+                if implied_id is None or implied in seen:
                     continue
+                seen.add(implied)
                 found.append(dict(item, role_id=implied_id, prior_role_id=prior_id))
                 pending.append((implied, implied_id))
     if role_id is not None and effective:

@@ -170,5 +170,36 @@ GROUPS = [
     """,
 ]
 
+# keystone's system_assignment (the ``system`` target's grants, of a user
+# or a group), implied_role and the system scope of a token (component
+# ``identity.system``); the triggers drop a deleted user's or group's
+# system grants
+SYSTEM = [
+    """
+    CREATE TABLE system_role_assignments (
+        actor TEXT NOT NULL CHECK (actor IN ('user', 'group')),
+        actor_id TEXT NOT NULL,
+        role_id TEXT NOT NULL REFERENCES roles (id) ON DELETE CASCADE,
+        PRIMARY KEY (actor, actor_id, role_id)
+    );
+    CREATE TABLE implied_roles (
+        prior_role_id TEXT NOT NULL REFERENCES roles (id) ON DELETE CASCADE,
+        implied_role_id TEXT NOT NULL REFERENCES roles (id) ON DELETE CASCADE,
+        PRIMARY KEY (prior_role_id, implied_role_id)
+    );
+    ALTER TABLE tokens ADD COLUMN system INTEGER NOT NULL DEFAULT 0;
+    CREATE TRIGGER system_grants_of_deleted_user AFTER DELETE ON users
+    BEGIN
+        DELETE FROM system_role_assignments
+            WHERE actor = 'user' AND actor_id = OLD.id;
+    END;
+    CREATE TRIGGER system_grants_of_deleted_group AFTER DELETE ON groups
+    BEGIN
+        DELETE FROM system_role_assignments
+            WHERE actor = 'group' AND actor_id = OLD.id;
+    END;
+    """,
+]
+
 # (store component, steps), applied in this order by the cloud
-COMPONENTS = (("identity", IDENTITY), ("identity.groups", GROUPS))
+COMPONENTS = (("identity", IDENTITY), ("identity.groups", GROUPS), ("identity.system", SYSTEM))

@@ -1,11 +1,14 @@
 """The seeded identities: domain ``default``/``Default``, projects
-``admin``, ``demo`` and ``alt``, roles ``admin``, ``member``, ``reader``,
-users ``admin`` (admin on projects admin and demo and on the default
-domain), ``demo`` (member on demo) and ``alt`` (member on alt: a second
+``admin``, ``demo`` and ``alt``, the roles ``keystone-manage bootstrap``
+makes (``admin``, ``manager``, ``member``, ``reader``, ``service``, with
+admin ⇒ manager ⇒ member ⇒ reader implied), users ``admin`` (admin on
+projects admin and demo, on the default domain and, as bootstrap grants
+it, on the system), ``demo`` (member on demo) and ``alt`` (member on alt: a second
 project for two-project scenarios). Idempotent: a restart keeps the ids
 and applies changed passwords."""
 
 from occli.localcloud.identity import assignments
+from occli.localcloud.identity import implied_roles
 from occli.localcloud.identity import projects
 from occli.localcloud.identity import users
 from occli.localcloud.identity.projects import DEFAULT_DOMAIN
@@ -13,7 +16,10 @@ from occli.localcloud.identity.projects import DEFAULT_DOMAIN
 
 def seed(db, admin_password, demo_password, alt_password):
     projects.ensure_domain(db, DEFAULT_DOMAIN, "Default", "The default domain")
-    roles = {name: assignments.ensure_role(db, name) for name in ("admin", "member", "reader")}
+    roles = {name: assignments.ensure_role(db, name) for name in assignments.IMMUTABLE_ROLES}
+    rows = {name: assignments.get_role(db, roles[name]) for name in roles}
+    for prior, implied in (("member", "reader"), ("manager", "member"), ("admin", "manager")):
+        implied_roles.create(db, rows[prior], rows[implied])
     admin_project = projects.ensure_project(db, "admin")
     demo_project = projects.ensure_project(db, "demo")
     alt_project = projects.ensure_project(db, "alt")
@@ -28,3 +34,4 @@ def seed(db, admin_password, demo_password, alt_password):
         (alt, "project", alt_project, "member"),
     ):
         assignments.assign(db, user, target_type, target, roles[role])
+    assignments.assign_system(db, admin, roles["admin"])

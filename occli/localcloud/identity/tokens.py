@@ -3,8 +3,9 @@
 Tokens are opaque random strings stored only as sha256 hashes. A loaded
 token is a dict: ``user``, ``methods``, ``audit_ids``, ``issued_at`` and
 ``expires_at`` (timestamps), ``project``/``domain`` (the scope or None),
-``roles`` and ``application_credential`` (``id``, ``name``, ``restricted``
-or None).
+``system`` (True for a token scoped to the system: keystone's
+``system: {"all": true}``), ``roles`` and ``application_credential``
+(``id``, ``name``, ``restricted`` or None).
 """
 
 import base64
@@ -64,6 +65,7 @@ def load(db, raw, allow_expired=False):
         "expires_at": row["expires_at"],
         "project": None,
         "domain": None,
+        "system": bool(row["system"]),
         "roles": [],
         "application_credential": None,
     }
@@ -88,6 +90,8 @@ def load(db, raw, allow_expired=False):
             return None
         token["domain"] = {"id": domain["id"], "name": domain["name"]}
         names = assignments.role_names(db, row["user_id"], "domain", domain["id"])
+    elif row["system"]:
+        names = assignments.system_role_names(db, row["user_id"])
     else:
         return token
     if not names:
@@ -133,12 +137,12 @@ def issue(db, methods, identity, scope, checks, ttl):
             scope[0] == "project" and scope[1].get("id") == parent["project"]["id"]
         ):
             raise errors.Unauthorized(app_credentials.NO_SCOPE)
-        project_id, domain_id = parent["project"]["id"], None
+        project_id, domain_id, system = parent["project"]["id"], None, False
     elif app_cred is not None:
         project_id = projects.enabled_project(db, app_cred["project_id"])
-        domain_id = None
+        domain_id, system = None, False
     else:
-        project_id, domain_id = resolve_scope(db, user_id, scope)
+        project_id, domain_id, system = resolve_scope(db, user_id, scope)
 
     now = common.utcnow().timestamp()
     if parent is not None:
@@ -155,8 +159,8 @@ def issue(db, methods, identity, scope, checks, ttl):
     db.execute("DELETE FROM tokens WHERE expires_at < ?", (now - ALLOW_EXPIRED_WINDOW,))
     db.execute(
         "INSERT INTO tokens (id_hash, user_id, project_id, domain_id,"
-        " methods, audit_ids, issued_at, expires_at, app_cred_id)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " methods, audit_ids, issued_at, expires_at, app_cred_id, system)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             common.hash_token(raw),
             user_id,
@@ -167,6 +171,7 @@ def issue(db, methods, identity, scope, checks, ttl):
             now,
             expires_at,
             app_cred_id,
+            int(system),
         ),
     )
     token = load(db, raw)
@@ -176,7 +181,7 @@ def issue(db, methods, identity, scope, checks, ttl):
 
 
 def resolve_scope(db, user_id, scope):
-    """``(project_id, domain_id)`` of the requested scope, checked
+    """``(project_id, domain_id, system)`` of the requested scope, checked
     (Unauthorized); ``scope`` None is the user's default project if the
     user has a role on it, else unscoped."""
     if scope is None:
@@ -188,11 +193,11 @@ def resolve_scope(db, user_id, scope):
             (user_id,),
         ).fetchone()
         if row and assignments.role_names(db, user_id, "project", row["id"]):
-            return row["id"], None
-        return None, None
+            return row["id"], None, False
+        return None, None, False
     kind = scope[0]
     if kind == "unscoped":
-        return None, None
+        return None, None, False
     payload = scope[1]
     if kind == "project":
         project = projects.find_project(db, payload)
@@ -207,7 +212,7 @@ def resolve_scope(db, user_id, scope):
             raise errors.Unauthorized(
                 "User %s has no access to project %s" % (user_id, project["id"])
             )
-        return project["id"], None
+        return project["id"], None, False
     if kind == "domain":
         domain = projects.find_domain(db, payload)
         if domain is None:
@@ -220,7 +225,10 @@ def resolve_scope(db, user_id, scope):
             raise errors.Unauthorized(
                 "User %s has no access to domain %s" % (user_id, domain["id"])
             )
-        return None, domain["id"]
+        return None, domain["id"], False
     if kind == "system":
-        raise errors.Unauthorized("User %s has no access to the system" % user_id)
+        # keystone: only {"all": true} is a system scope
+        if payload.get("all") is not True or not assignments.system_role_names(db, user_id):
+            raise errors.Unauthorized("User %s has no access to the system" % user_id)
+        return None, None, True
     raise errors.Unauthorized("Trusts are not supported.")

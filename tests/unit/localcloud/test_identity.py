@@ -82,7 +82,7 @@ def test_project_scoped_token_matches_sample(client):
     tok = body["token"]
     assert tok["project"]["name"] == "admin"
     assert tok["methods"] == ["password"]
-    assert {r["name"] for r in tok["roles"]} == {"admin", "member", "reader"}
+    assert {r["name"] for r in tok["roles"]} == {"admin", "manager", "member", "reader"}
     assert tok["expires_at"].endswith("Z") and len(tok["expires_at"]) == 27
 
 
@@ -409,7 +409,7 @@ def test_context_from_token(client):
         req.header = lambda name, default=None: token
         ctx = client.cloud.identity.context_from_request(req)
     assert (ctx.user_name, ctx.project_name) == ("admin", "admin")
-    assert ctx.is_admin and set(ctx.roles) == {"admin", "member", "reader"}
+    assert ctx.is_admin and set(ctx.roles) == {"admin", "manager", "member", "reader"}
     assert ctx.token_id == common.hash_token(token)
     assert ctx.expires_at > common.utcnow()
 

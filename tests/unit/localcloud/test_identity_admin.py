@@ -727,7 +727,14 @@ def test_role_lifecycle_matches_samples(admin):
     assert role["domain_id"] is None and role["options"] == {}
     listed = admin("GET", "/v3/roles").json()
     assert keys(listed) == keys(sample("roles-list-response.json"))
-    assert [r["name"] for r in listed["roles"]] == ["admin", "developer", "member", "reader"]
+    assert [r["name"] for r in listed["roles"]] == [
+        "admin",
+        "developer",
+        "manager",
+        "member",
+        "reader",
+        "service",
+    ]
     seeded = next(r for r in listed["roles"] if r["name"] == "reader")
     assert seeded["options"] == {"immutable": True}
     assert admin("GET", "/v3/roles/" + role["id"]).json() == {"role": role}

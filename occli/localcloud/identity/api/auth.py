@@ -2,6 +2,10 @@
 application_credential), validate and revoke ``X-Subject-Token``, the
 catalog of the caller's token.
 
+``/v3/auth/projects``, ``/v3/auth/domains`` and ``/v3/auth/system`` list
+the scopes the caller's user may ask for (its roles', direct or through
+its groups, as keystone's ``keystone/api/auth.py`` lists them).
+
 ``POST /v3/auth/tokens`` runs outside the request transaction: the secrets'
 stored hashes are read in one read transaction, checked with no lock held
 (scrypt takes ~45 ms), and the token is issued in a second short
@@ -15,11 +19,18 @@ from occli.localcloud import errors
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.identity import app_credentials
+from occli.localcloud.identity import assignments
+from occli.localcloud.identity import domains
 from occli.localcloud.identity import policy
+from occli.localcloud.identity import projects
 from occli.localcloud.identity import schemas
 from occli.localcloud.identity import tokens
 from occli.localcloud.identity import users
+from occli.localcloud.identity.api.common import collection
 from occli.localcloud.identity.api.common import unauthorized
+from occli.localcloud.identity.api.common import url
+from occli.localcloud.identity.api.views import domain_view
+from occli.localcloud.identity.api.views import project_view
 from occli.localcloud.identity.catalog import catalog
 
 
@@ -28,6 +39,9 @@ def register(service):
     service.route("GET", "/v3/auth/tokens", validate_token)
     service.route("DELETE", "/v3/auth/tokens", revoke_token)
     service.route("GET", "/v3/auth/catalog", get_catalog)
+    service.route("GET", "/v3/auth/projects", get_auth_projects)
+    service.route("GET", "/v3/auth/domains", get_auth_domains)
+    service.route("GET", "/v3/auth/system", get_auth_system)
 
 
 def issue_token(req):
@@ -90,6 +104,8 @@ def _token_body(req, token, db):
         body["is_domain"] = False
     elif token["domain"] is not None:
         body["domain"] = token["domain"]
+    elif token["system"]:
+        body["system"] = {"all": True}
     else:
         return {"token": body}
     body["roles"] = token["roles"]
@@ -146,3 +162,30 @@ def get_catalog(req):
             "links": {"self": req.base_url + "/v3/auth/catalog", "previous": None, "next": None},
         },
     )
+
+
+def _target_ids(req, target_type):
+    """The ids of the targets of ``target_type`` the caller's user has a
+    role on (its own or its groups')."""
+    found = assignments.list_assignments(req.db, user_id=req.context.user_id, effective=True)
+    return {a["target_id"] for a in found if a["target_type"] == target_type}
+
+
+def get_auth_projects(req):
+    """``GET /v3/auth/projects``: the projects the caller may scope to."""
+    rows = projects.select(req.db, ids=_target_ids(req, "project"))
+    return Response(200, collection(req, "projects", [project_view(req, r) for r in rows]))
+
+
+def get_auth_domains(req):
+    """``GET /v3/auth/domains``: the domains the caller may scope to."""
+    rows = [domains.find(req.db, i) for i in sorted(_target_ids(req, "domain"))]
+    views = [domain_view(req, r) for r in rows if r is not None]
+    return Response(200, collection(req, "domains", views))
+
+
+def get_auth_system(req):
+    """``GET /v3/auth/system``: ``[{"all": true}]`` if the caller has a
+    role on the system, else ``[]``."""
+    system = [{"all": True}] if _target_ids(req, assignments.SYSTEM_TARGET) else []
+    return Response(200, {"system": system, "links": {"self": url(req, "auth", "system")}})

@@ -23,8 +23,9 @@ def list_role_assignments(req):
     ``role.id``, ``scope.project.id``, ``scope.domain.id``,
     ``include_subtree``, ``effective``, ``include_names``, ``group.id``;
     in effective mode a group's assignments are listed as its members',
-    with keystone's ``membership`` link). There are no inherited or
-    system assignments here: filtering on them lists nothing."""
+    with keystone's ``membership`` link; ``scope.system``: the system
+    grants only). There are no inherited assignments here: filtering on
+    them lists nothing."""
     arg = req.arg
     ctx = req.context
     project_id = arg("scope.project.id")
@@ -63,7 +64,7 @@ def list_role_assignments(req):
             " inherited filters will always result"
             " in an empty list."
         )
-    if arg("scope.system") or inherited == "projects":
+    if inherited == "projects":
         return Response(200, collection(req, "role_assignments", []))
     project_ids = None
     if project_id:
@@ -76,6 +77,7 @@ def list_role_assignments(req):
         domain_id=arg("scope.domain.id"),
         effective=effective,
         group_id=arg("group.id"),
+        system=bool(arg("scope.system")),
     )
     scope = policy.domain_scope(ctx)
     if scope is not None:
@@ -99,20 +101,24 @@ def _assignment_view(req, item, names):
     prior = item["prior_role_id"]
     group_id = item["group_id"] or item["via_group"]
     actor = ("groups", group_id) if group_id else ("users", item["user_id"])
-    grant = url(req, kind + "s", target_id, *actor, "roles", prior or item["role_id"])
+    # a system grant's URL has no target id: /v3/system/users/{id}/roles/{id}
+    target = ("system",) if kind == "system" else (kind + "s", target_id)
+    grant = url(req, *target, *actor, "roles", prior or item["role_id"])
     links = {"assignment": grant}
     if item["via_group"]:
         links["membership"] = url(req, "groups", item["via_group"], "users", item["user_id"])
     if prior:
         links["prior_role"] = url(req, "prior_role", item["role_id"], "implies", prior)
-    view = {"links": links, "scope": {kind: {"id": target_id}}}
+    scope = {"all": True} if kind == "system" else {"id": target_id}
+    view = {"links": links, "scope": {kind: scope}}
     if item["group_id"]:
         view["group"] = {"id": item["group_id"]}
     else:
         view["user"] = {"id": item["user_id"]}
     view["role"] = {"id": item["role_id"]}
     if names is not None:
-        view["scope"][kind] = names.target(kind, target_id)
+        if kind != "system":
+            view["scope"][kind] = names.target(kind, target_id)
         if item["group_id"]:
             view["group"] = names.group(item["group_id"])
         else:

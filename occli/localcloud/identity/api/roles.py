@@ -19,7 +19,7 @@ def register(service):
 
 def list_roles(req):
     query = admin_schemas.check_query("ROLE_QUERY", req.query)
-    policy.admin_only(req.context, "list_roles")
+    policy.admin_or_system_reader(req.context, "list_roles")
     rows = assignments.select_roles(
         req.db, name=query.get("name"), domain_id=query.get("domain_id")
     )
@@ -33,7 +33,7 @@ def create_role(req):
 
 
 def get_role(req):
-    policy.admin_only(req.context, "get_role")
+    policy.admin_or_system_reader(req.context, "get_role")
     row = assignments.get_role(req.db, req.params["role_id"])
     return Response(200, {"role": role_view(req, row)})
 

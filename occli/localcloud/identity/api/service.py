@@ -27,11 +27,13 @@ from occli.localcloud.identity.api import domains
 from occli.localcloud.identity.api import endpoints
 from occli.localcloud.identity.api import grants
 from occli.localcloud.identity.api import groups
+from occli.localcloud.identity.api import implied_roles
 from occli.localcloud.identity.api import projects as project_api
 from occli.localcloud.identity.api import regions
 from occli.localcloud.identity.api import role_assignments
 from occli.localcloud.identity.api import roles
 from occli.localcloud.identity.api import services
+from occli.localcloud.identity.api import system
 from occli.localcloud.identity.api import users as user_api
 from occli.localcloud.identity.api import versions
 from occli.localcloud.identity.projects import DEFAULT_DOMAIN
@@ -51,6 +53,8 @@ RESOURCES = (
     regions,
     services,
     endpoints,
+    implied_roles,
+    system,
 )
 
 # the routes that hash or check a password or secret (scrypt, ~45 ms of a
@@ -170,4 +174,5 @@ class IdentityService(Service):
                 else (token["domain"] or token["user"]["domain"])["id"]
             ),
             expires_at=common.from_timestamp(token["expires_at"]),
+            system_scope="all" if token["system"] else None,
         )
