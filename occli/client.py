@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from occli import config
     from occli import transport
+    from occli.v2.block_storage.backups import VolumeBackupManager
     from occli.v2.block_storage.messages import VolumeMessageManager
     from occli.v2.block_storage.transfers import VolumeTransferManager
     from occli.v2.block_storage.volume_quotas import VolumeQuotaManager
@@ -299,6 +300,9 @@ class Client:
     )
     volume_transfers: "BuiltinManager[VolumeTransferManager]" = BuiltinManager(
         "occli.v2.block_storage.transfers:VolumeTransferManager"
+    )
+    volume_backups: "BuiltinManager[VolumeBackupManager]" = BuiltinManager(
+        "occli.v2.block_storage.backups:VolumeBackupManager"
     )
     volume_messages: "BuiltinManager[VolumeMessageManager]" = BuiltinManager(
         "occli.v2.block_storage.messages:VolumeMessageManager"
