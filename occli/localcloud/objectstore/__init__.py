@@ -7,7 +7,8 @@ including the temp-URL keys and account quotas), container
 PUT/POST/GET/HEAD/DELETE (metadata, ACLs enforced as keystoneauth does:
 other projects' users, referrers, roles) and object PUT/POST/COPY/GET/
 HEAD/DELETE (ranges, conditions, server-side copies, ``X-Delete-At``/
-``-After`` expiry); listings with Swift's query; an object's bytes are a
+``-After`` expiry, static and dynamic large objects); listings with
+Swift's query; an object's bytes are a
 file of its own (at most ``ObjectStoreService.max_object_size`` bytes),
 its metadata a row. Bad input gets Swift's answers, never a 500. Layout,
 the same for every local-cloud service:
@@ -20,7 +21,8 @@ the same for every local-cloud service:
   :mod:`.objects`, :mod:`.metadata` (Swift's limits), :mod:`.acls`
   (container ACLs: cleaning, what they grant), :mod:`.expiry` (the
   expiry headers, what is expired, the expirer's bounded sweep),
-  :mod:`.tempurl` (signature math, ``Content-Disposition``);
+  :mod:`.tempurl` (signature math, ``Content-Disposition``), :mod:`.slo`
+  and :mod:`.dlo` (large objects' manifests);
 * :mod:`.files` — the objects' files under ``<data_dir>/objects``;
 * :mod:`.migrations` — the tables (store component ``objectstore``).
 """
