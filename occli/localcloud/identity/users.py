@@ -267,9 +267,11 @@ def create(db, data, domain_id, password_hash):
     """Create a user from a checked ``user`` body; ``domain_id`` is the one
     to use when the body gives none; ``password_hash`` the password already
     hashed (outside the transaction; "" for a user without one, who cannot
-    log in). Returns the row. The caller has applied
-    :func:`check_supported` (before hashing)."""
+    log in). Returns the row; the name stripped, as keystone's
+    ``create_user``. The caller has applied :func:`check_supported`
+    (before hashing)."""
     domain_id = data.get("domain_id") or domain_id
+    name = data["name"].strip()
     if projects.find_domain(db, {"id": domain_id}) is None:
         raise errors.NotFound("Could not find domain: %s." % domain_id)
     user_id = uuid.uuid4().hex
@@ -279,7 +281,7 @@ def create(db, data, domain_id, password_hash):
             " default_project, enabled, extra) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
                 user_id,
-                data["name"],
+                name,
                 domain_id,
                 password_hash,
                 data.get("default_project_id"),
@@ -290,22 +292,23 @@ def create(db, data, domain_id, password_hash):
     except sqlite3.IntegrityError:
         raise errors.Conflict(
             "Conflict occurred attempting to store user - Duplicate entry"
-            " found with name %s at domain ID %s." % (data["name"], domain_id)
+            " found with name %s at domain ID %s." % (name, domain_id)
         ) from None
     return get(db, user_id)
 
 
 def update(db, user_id, data, password_hash=None):
     """Apply a checked ``user`` update body (``password_hash``: the new
-    password, hashed); the updated row. A new password or disabling the
-    user revokes its tokens, as keystone does. The caller has applied
+    password, hashed); the updated row (the name stripped, as keystone's
+    ``update_user``). A new password or disabling the user revokes its
+    tokens, as keystone does. The caller has applied
     :func:`check_supported` (before hashing)."""
     row = get(db, user_id)
     if data.get("id") is not None and data["id"] != user_id:
         raise errors.BadRequest("Cannot change ID")
     if "domain_id" in data and data["domain_id"] != row["domain_id"]:
         raise errors.BadRequest("Cannot change Domain ID")
-    name = data.get("name", row["name"])
+    name = data["name"].strip() if "name" in data else row["name"]
     enabled = data["enabled"] if "enabled" in data else bool(row["enabled"])
     default_project = row["default_project"]
     if "default_project_id" in data:
