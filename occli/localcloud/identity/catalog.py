@@ -215,7 +215,8 @@ def create_region(db: sqlite3.Connection, data: dict) -> sqlite3.Row:
     data["id"] = region_id
     if find_region(db, region_id) is not None:
         raise errors.Conflict(
-            "Conflict occurred attempting to store region - Duplicate ID, %s." % region_id
+            # keystone's Conflict text around its "Duplicate ID, %s." detail
+            "Conflict occurred attempting to store region - Duplicate ID, %s.." % region_id
         )
     parent_id = data.get("parent_region_id")
     if parent_id is not None and find_region(db, parent_id) is None:
