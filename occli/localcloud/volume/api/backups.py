@@ -211,7 +211,7 @@ def create_backup(req):
             backup["container"],
             backup_objects.objects(backup, volume, parent_size),
         )
-    except errors.Error as exc:
+    except (errors.Error, OSError) as exc:
         with store.transaction() as db:
             backups.failed(
                 db, backup, "Object PUT failed: %s/%s %s" % (account, backup["container"], exc)
