@@ -207,3 +207,52 @@ def test_a_system_token_has_no_project_catalog_and_is_refused_by_project_service
     # Glance's policies are project-scoped only (scope_types=['project'])
     images = client.get("/image/v2/images", token=token)
     assert images.status == 403
+
+
+# -- the other services: their policies are project-scoped only ---------------
+#
+# Nova (2023.1+: every policy scope_types=['project']), Neutron, Cinder and
+# Glance dropped system scope from their defaults; with the scope enforced
+# a system-scoped token is refused (403) by every project resource, the
+# admin's hypervisors and services included.
+
+
+@pytest.fixture
+def full(tmp_path):
+    from occli.localcloud.cloud import Config
+    from occli.localcloud.cloud import LocalCloud
+    from occli.localcloud.compute.api.service import ComputeService
+    from occli.localcloud.identity.api.service import IdentityService
+    from occli.localcloud.image.api.service import ImageService
+    from occli.localcloud.network.api.service import NetworkService
+    from occli.localcloud.volume.api.service import VolumeService
+    from tests.unit.localcloud.wsgi_client import Client
+
+    services = [IdentityService, NetworkService, ComputeService, ImageService, VolumeService]
+    cloud = LocalCloud(Config(data_dir=str(tmp_path / "data"), build_time=0), services=services)
+    yield Client(cloud)
+    cloud.close()
+
+
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("GET", "/compute/v2.1/os-hypervisors"),
+        ("GET", "/compute/v2.1/os-services"),
+        ("GET", "/compute/v2.1/servers"),
+        ("POST", "/compute/v2.1/servers"),
+        ("GET", "/network/v2.0/networks"),
+        ("POST", "/network/v2.0/networks"),
+        ("GET", "/volume/v3/volumes"),
+        ("GET", "/image/v2/images"),
+    ],
+)
+def test_project_services_refuse_a_system_token(full, method, path):
+    system = full.token("admin", scope=SYSTEM)
+    project = full.token("admin", scope=ADMIN_SCOPE)
+    # the same admin, project-scoped, is served
+    if method == "GET":
+        assert full.request(method, path, token=project).status == 200, path
+    refused = full.request(method, path, json={} if method == "POST" else None, token=system)
+    assert refused.status == 403, (path, refused.body)
+    assert b"A project-scoped token is required." in refused.body
