@@ -301,7 +301,8 @@ def update(db, user_id, data, password_hash=None):
     """Apply a checked ``user`` update body (``password_hash``: the new
     password, hashed); the updated row (the name stripped, as keystone's
     ``update_user``). A new password or disabling the user revokes its
-    tokens, as keystone does. The caller has applied
+    tokens, as keystone does; disabling it deletes its application
+    credentials, as keystone's. The caller has applied
     :func:`check_supported` (before hashing)."""
     row = get(db, user_id)
     if data.get("id") is not None and data["id"] != user_id:
@@ -328,6 +329,10 @@ def update(db, user_id, data, password_hash=None):
         db.execute("UPDATE users SET password_hash = ? WHERE id = ?", (password_hash, user_id))
     if password_hash is not None or (row["enabled"] and not enabled):
         db.execute("UPDATE tokens SET revoked = 1 WHERE user_id = ?", (user_id,))
+    if row["enabled"] and not enabled:
+        # keystone's application credential manager deletes a disabled
+        # user's credentials (_delete_app_creds_on_user_delete_callback)
+        db.execute("DELETE FROM application_credentials WHERE user_id = ?", (user_id,))
     if enabled:
         # keystone's update sets every attribute: User.enabled's setter
         # resets the failed logins of a user left enabled

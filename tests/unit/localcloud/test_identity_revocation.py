@@ -103,7 +103,7 @@ def test_a_password_change_ends_every_old_token_of_the_user(client):
     assert client.get(GLANCE, token=fresh).status == 200
 
 
-def test_an_admin_disabling_a_user_ends_its_tokens_and_app_credential_logins(client):
+def test_disabling_a_user_ends_its_tokens_and_deletes_its_app_credentials(client):
     admin = _admin(client)
     user = new_user(admin, "leaving", password="pw-secret")
     admin(
@@ -136,10 +136,15 @@ def test_an_admin_disabling_a_user_ends_its_tokens_and_app_credential_logins(cli
     assert client.get(GLANCE, token=cred_token).status == 401
     refused = client.post("/v3/auth/tokens", json=cred_auth)
     assert refused.status == 401
-    # enabling the user again does not bring the revoked tokens back
+    # enabling the user again brings back neither its tokens nor its
+    # application credentials (keystone deletes them on disable)
     assert admin("PATCH", "/v3/users/" + user, {"user": {"enabled": True}}).status == 200
     assert client.get(GLANCE, token=token).status == 401
-    assert client.post("/v3/auth/tokens", json=cred_auth).status == 201
+    assert client.post("/v3/auth/tokens", json=cred_auth).status == 401
+    fresh = client.token("leaving", password="pw-secret", scope=scope)
+    listed = client.get("/v3/users/%s/application_credentials" % user, token=fresh)
+    assert listed.status == 200
+    assert json.loads(listed.body)["application_credentials"] == []
 
 
 def _project_id(admin, name):
