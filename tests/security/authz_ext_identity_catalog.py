@@ -1,7 +1,8 @@
 """Authorization of Keystone's catalog API (issue 21; keystone's default
 policies, keystone/common/policies/service.py, endpoint.py, region.py):
-services and endpoints are ``admin_required`` for every action (the
-system reader keystone also lets read has no scope here); regions are read
+services and endpoints are written by admins and read by admins and
+system readers (no kind of this matrix is a system reader: see
+tests/unit/localcloud/test_identity_catalog.py); regions are read
 by any token (check string ``""``: unscoped included) and written by
 admins only.
 

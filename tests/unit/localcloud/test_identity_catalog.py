@@ -465,3 +465,24 @@ def test_the_catalog_api_answers_as_the_recorded_keystone(client, admin):
             ((key, created),) = body.items()
             ids[item["body"][key]["id"]] = created["id"]
         assert body == _local(item["body"], ids), request
+
+
+def test_a_system_reader_reads_services_and_endpoints_but_writes_nothing(client, admin):
+    """keystone's ``rule:admin_or_system_reader`` for get/list, admin for
+    the writes (keystone/common/policies/service.py, endpoint.py)."""
+    name = "catalog-reader"
+    created = admin("POST", "/v3/users", {"user": {"name": name, "password": "s3cret-pass"}})
+    user_id = created.json()["user"]["id"]
+    (reader,) = admin("GET", "/v3/roles?name=reader").json()["roles"]
+    granted = admin("PUT", "/v3/system/users/%s/roles/%s" % (user_id, reader["id"]))
+    assert granted.status == 204, granted.body
+    system = Caller(client, name, password="s3cret-pass", scope={"system": {"all": True}})
+    service_id = catalog.stable_id("service", "image")
+    endpoint_id = catalog.stable_id("endpoint", "image", "public")
+    for path in ("/v3/services", "/v3/services/" + service_id, "/v3/endpoints"):
+        assert system("GET", path).status == 200, path
+    assert system("GET", "/v3/endpoints/" + endpoint_id).json()["endpoint"]["id"] == endpoint_id
+    message = error(system("DELETE", "/v3/endpoints/" + endpoint_id), 403)
+    assert message.endswith("identity:delete_endpoint.")
+    message = error(system("PATCH", "/v3/services/" + service_id, {"service": {"name": "x"}}), 403)
+    assert message.endswith("identity:update_service.")

@@ -1,5 +1,6 @@
-"""``/v3/endpoints`` (admin): list (``?interface``, ``?service_id``,
-``?region_id``), create, show, update and delete. A disabled endpoint (or
+"""``/v3/endpoints``: list (``?interface``, ``?service_id``,
+``?region_id``) and show (admin or a system reader), create, update and
+delete (admin). A disabled endpoint (or
 one of a disabled service) leaves the tokens' catalog; the service still
 answers on its path. The rules are in
 :mod:`occli.localcloud.identity.catalog` (keystone/api/endpoints.py)."""
@@ -39,7 +40,7 @@ def endpoint_view(req, row):
 
 def list_endpoints(req):
     query = catalog_schemas.check_query("ENDPOINT_QUERY", req.query)
-    policy.admin_only(req.context, "list_endpoints")
+    policy.admin_or_system_reader(req.context, "list_endpoints")
     rows = catalog.select_endpoints(
         req.db,
         interface=query.get("interface"),
@@ -57,7 +58,7 @@ def create_endpoint(req):
 
 
 def get_endpoint(req):
-    policy.admin_only(req.context, "get_endpoint")
+    policy.admin_or_system_reader(req.context, "get_endpoint")
     row = catalog.get_endpoint(req.db, req.params["endpoint_id"])
     return Response(200, {"endpoint": endpoint_view(req, row)})
 

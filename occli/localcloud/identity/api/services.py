@@ -1,5 +1,6 @@
-"""``/v3/services`` (admin): list (``?type``, ``?name``), create, show,
-update and delete (with its endpoints). The rules are in
+"""``/v3/services``: list (``?type``, ``?name``) and show (admin or a
+system reader), create, update and delete (with its endpoints; admin).
+The rules are in
 :mod:`occli.localcloud.identity.catalog` (keystone/api/services.py)."""
 
 from occli.localcloud.app import HTTPError
@@ -31,7 +32,7 @@ def service_view(req, row):
 
 
 def list_services(req):
-    policy.admin_only(req.context, "list_services")
+    policy.admin_or_system_reader(req.context, "list_services")
     rows = catalog.select_services(req.db, type=req.arg("type"), name=req.arg("name"))
     return Response(200, collection(req, "services", [service_view(req, r) for r in rows]))
 
@@ -43,7 +44,7 @@ def create_service(req):
 
 
 def get_service(req):
-    policy.admin_only(req.context, "get_service")
+    policy.admin_or_system_reader(req.context, "get_service")
     row = catalog.get_service(req.db, req.params["service_id"])
     return Response(200, {"service": service_view(req, row)})
 
