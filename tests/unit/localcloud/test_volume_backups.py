@@ -14,6 +14,7 @@ import pytest
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.cloud import service_classes
+from occli.localcloud.objectstore import interface as swift
 from occli.localcloud.volume import backup_objects
 from tests.unit.localcloud.volume_harness import MISSING
 from tests.unit.localcloud.volume_harness import Cinder
@@ -65,15 +66,18 @@ def _show(cinder, backup_id, user="demo", **kw):
 
 
 def _objects(cinder, container="volumebackups"):
-    """``{name: bytes}`` of the demo account's container."""
-    swift = cinder.cloud.objectstore
-    account = "AUTH_" + cinder.projects["demo"]
+    """``{name: bytes}`` of the demo account's container, read through
+    the object store's interface."""
+    files = cinder.cloud.objectstore.files
+    account = swift.account(cinder.projects["demo"])
     with cinder.cloud.store.read() as db:
-        rows = db.execute(
-            "SELECT name, file FROM swift_objects WHERE account = ? AND container = ?",
-            (account, container),
-        ).fetchall()
-        return {r["name"]: swift.files.read(r["file"]) for r in rows}
+        found = {}
+        for name in swift.names(db, account, container, ""):
+            reader = swift.open_object(db, files, account, container, name)
+            assert reader is not None
+            found[name] = b"".join(reader)
+        assert swift.open_object(db, files, account, container, "missing") is None
+        return found
 
 
 def test_a_backup_stores_what_the_swift_driver_stores(cinder):
