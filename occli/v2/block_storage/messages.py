@@ -27,27 +27,19 @@ class VolumeMessageManager(cinder.CinderManager):
     member = "message"
     noun = "volume message"
 
+    def _request(self, method: str, url: str, *args: Any, **kwargs: Any) -> Any:
+        """Every request at volume API 3.5: ``/messages`` is not served
+        before 3.3, its paging not before 3.5."""
+        kwargs.setdefault("microversion", MESSAGES_PAGINATION_VERSION)
+        return super()._request(method, url, *args, **kwargs)
+
     def list(  # type: ignore[override]
         self, limit: int | None = None, marker: str | None = None, **filters: Any
     ) -> base.ListWithMeta:
-        """Every message, following pages (volume API 3.5)."""
+        """Every message, following ``messages_links`` pages."""
         params = {k: v for k, v in filters.items() if v is not None}
         params["marker"] = marker
-        return self._list_all(
-            self._url(self.collection),
-            self.collection,
-            params=params,
-            limit=limit,
-            microversion=MESSAGES_PAGINATION_VERSION,
-        )
-
-    def get(self, message: base.Resource | str) -> base.Resource:
-        response = self._request(
-            "GET", self._url(self.collection, base.getid(message)), microversion=MESSAGES_VERSION
-        )
-        return self._resource(self._member(response, self._body(response), "message"), response)
+        return self._list_all(self._url(self.collection), self.collection, params, limit)
 
     def delete(self, message: base.Resource | str) -> base.Result:
-        return self._delete(
-            self._url(self.collection, base.getid(message)), microversion=MESSAGES_VERSION
-        )
+        return self._delete(self._url(self.collection, base.getid(message)))

@@ -28,6 +28,15 @@ UPLOAD_IMAGE_PARAMS_VERSION = "3.1"
 UPLOAD_DISK_FORMATS = ("raw", "vmdk", "vdi", "qcow2", "vhd", "vhdx", "ploop")
 #: an uploaded image's visibilities (from 3.1)
 UPLOAD_VISIBILITIES = ("public", "private", "shared", "community")
+#: ``os-extend`` of an ``in-use`` volume (cinder's ``VOLUME_EXTEND_INUSE``)
+EXTEND_ATTACHED_VERSION = "3.42"
+#: ``revert`` to the latest snapshot (cinder's ``VOLUME_REVERT``)
+REVERT_VERSION = "3.40"
+#: ``GET /volumes/summary`` and its ``metadata`` (``VOLUME_SUMMARY[_METADATA]``)
+SUMMARY_VERSION = "3.12"
+SUMMARY_METADATA_VERSION = "3.36"
+#: ``os-retype``'s migration policies
+RETYPE_POLICIES = ("never", "on-demand")
 
 
 class Volume(base.Resource):
@@ -232,6 +241,89 @@ class VolumeManager(cinder.CinderManager):
                     params=(param,),
                 )
 
+    def _volume_action(
+        self, volume: base.Resource | str, action: str, info: object, **kwargs: Any
+    ) -> base.Result:
+        return self._action(
+            self._url("volumes", base.getid(volume), "action"), action, info, **kwargs
+        )
+
+    def extend(self, volume: base.Resource | str, new_size: int | str) -> base.Result:
+        """Grow a volume to ``new_size`` GiB (``os-extend``; an ``in-use``
+        one needs volume API 3.42, which this sends)."""
+        size = _check_size(new_size, "new_size")
+        return self._volume_action(
+            volume, "os-extend", {"new_size": size}, microversion=EXTEND_ATTACHED_VERSION
+        )
+
+    def retype(
+        self, volume: base.Resource | str, volume_type: str, migration_policy: str = "never"
+    ) -> base.Result:
+        """Change a volume's type (``os-retype``); ``migration_policy``:
+        ``never`` or ``on-demand`` (whether Cinder may move the data)."""
+        if migration_policy not in RETYPE_POLICIES:
+            raise exceptions.ValidationError(
+                "{migration_policy} must be never or on-demand, not %r." % migration_policy,
+                params=("migration_policy",),
+            )
+        return self._volume_action(
+            volume, "os-retype", {"new_type": volume_type, "migration_policy": migration_policy}
+        )
+
+    def reset_state(
+        self,
+        volume: base.Resource | str,
+        status: str | None = None,
+        attach_status: str | None = None,
+    ) -> base.Result:
+        """The admin's ``os-reset_status``: the status in the database
+        only, whatever the volume's real state."""
+        info = {k: v for k, v in (("status", status), ("attach_status", attach_status)) if v}
+        return self._volume_action(volume, "os-reset_status", info)
+
+    def set_bootable(self, volume: base.Resource | str, bootable: bool) -> base.Result:
+        return self._volume_action(volume, "os-set_bootable", {"bootable": bool(bootable)})
+
+    def set_readonly(self, volume: base.Resource | str, readonly: bool) -> base.Result:
+        return self._volume_action(volume, "os-update_readonly_flag", {"readonly": bool(readonly)})
+
+    def set_image_metadata(
+        self, volume: base.Resource | str, metadata: Mapping[str, str]
+    ) -> base.Result:
+        """Set the volume's image properties (``volume_image_metadata``)."""
+        return self._volume_action(volume, "os-set_image_metadata", {"metadata": dict(metadata)})
+
+    def delete_image_metadata(self, volume: base.Resource | str, keys: Iterable[str]) -> None:
+        """Remove image properties ``keys`` (a request per key)."""
+        for key in keys:
+            self._volume_action(volume, "os-unset_image_metadata", {"key": key})
+
+    def revert_to_snapshot(
+        self, volume: base.Resource | str, snapshot: base.Resource | str
+    ) -> base.Result:
+        """Revert a volume to its latest snapshot (volume API 3.40)."""
+        return self._volume_action(
+            volume,
+            "revert",
+            {"snapshot_id": str(base.getid(snapshot))},
+            microversion=REVERT_VERSION,
+        )
+
+    def summary(self, all_projects: bool = False, metadata: bool = True) -> base.DictWithMeta:
+        """The count and total size of the project's volumes (every
+        project's for an admin's ``all_projects``), at volume API 3.12;
+        with their metadata values (``metadata``) at 3.36."""
+        response = self._request(
+            "GET",
+            self._url("volumes", "summary"),
+            params={"all_tenants": 1} if all_projects else None,
+            microversion=SUMMARY_METADATA_VERSION if metadata else SUMMARY_VERSION,
+        )
+        return base.DictWithMeta(
+            self._value(response, self._body(response), "volume-summary", dict),
+            base._request_ids(response),
+        )
+
     # novaclient's ``client.volumes`` is Nova's os-volume_attachments: its
     # method names reach ``client.volume_attachments``, where they live.
 
@@ -338,6 +430,41 @@ class VolumeSnapshotManager(cinder.CinderManager):
         optional = {"name": name, "description": description, "metadata": metadata or None}
         body.update((k, v) for k, v in optional.items() if v is not None)
         return self._create(self._url("snapshots"), {"snapshot": body}, "snapshot")
+
+    def update(
+        self,
+        snapshot: base.Resource | str,
+        name: str | None = None,
+        description: str | None = None,
+    ) -> base.Resource:
+        """Rename or describe a snapshot."""
+        body = {k: v for k, v in (("name", name), ("description", description)) if v is not None}
+        if not body:
+            raise exceptions.ValidationError(
+                "Give {name} or {description}.", params=("name", "description")
+            )
+        url = self._url("snapshots", base.getid(snapshot))
+        return self._update(url, {"snapshot": body}, "snapshot")
+
+    def set_metadata(
+        self, snapshot: base.Resource | str, metadata: Mapping[str, str], replace: bool = False
+    ) -> base.DictWithMeta:
+        """Merge ``metadata`` into the snapshot's (``replace``: instead of
+        it); the whole dict."""
+        response = self._request(
+            "PUT" if replace else "POST",
+            self._url("snapshots", base.getid(snapshot), "metadata"),
+            body={"metadata": dict(metadata)},
+        )
+        return base.DictWithMeta(
+            self._value(response, self._body(response), "metadata", dict, {}),
+            base._request_ids(response),
+        )
+
+    def delete_metadata(self, snapshot: base.Resource | str, keys: Iterable[str]) -> None:
+        """Remove metadata ``keys`` (a request per key)."""
+        for key in keys:
+            self._delete(self._url("snapshots", base.getid(snapshot), "metadata", key))
 
     def delete(
         self, snapshot: base.Resource | str, force: bool = False

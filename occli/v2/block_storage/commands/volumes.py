@@ -218,24 +218,223 @@ def do_volume_delete(client, args):
     return utils.for_each(args.volumes, delete, "delete volume")
 
 
-@utils.arg("volume", **_VOLUME_ARG)
-@utils.arg("--name", metavar="<name>", help="New name.")
-@utils.arg("--description", metavar="<text>", help="New description.")
-@utils.property_option("Property (metadata; repeatable).")
-def do_volume_set(client, args):
-    """Change a volume's name, description or properties (others are kept).
+def _switch(flag, dest, const, other, help, default=False):
+    """One flag of a ``--x``/``--no-x`` pair (both given: exit 2)."""
+    extra = {"default": None} if default else {}
+    return utils.arg(
+        flag, dest=dest, action=utils.Switch, const=const, other=other, help=help, **extra
+    )
 
-    Example: occli volume set --property backup=daily data
+
+_STATES = ("available", "error", "creating", "deleting", "in-use", "attaching", "detaching",
+           "error_deleting", "maintenance")  # fmt: skip
+
+
+@utils.arg("volume", **_VOLUME_ARG)
+@utils.arg("--name", metavar="<name>", help="New volume name.")
+@utils.arg("--description", metavar="<description>", help="New volume description.")
+@utils.arg("--size", type=utils.positive_int, metavar="<size>", help="Extend volume size in GB.")
+@utils.arg(
+    "--no-property",
+    action="store_true",
+    help="Remove all properties from <volume> (with --property: before setting those).",
+)
+@utils.property_option("Set a property on this volume (repeatable).")
+@utils.arg(
+    "--image-property",
+    dest="image_properties",
+    action="append",
+    default=[],
+    type=utils.key_value("--image-property"),
+    metavar="<key=value>",
+    help="Set an image property on this volume (repeatable).",
+)
+@utils.arg(
+    "--state",
+    choices=_STATES,
+    metavar="<state>",
+    help="New volume state (admin only; the database only, whatever the volume's real state).",
+)
+@_switch("--attached", "attach_status", "attached", "--detached",
+         "Set volume attachment status to attached (admin only).", default=True)  # fmt: skip
+@_switch("--detached", "attach_status", "detached", "--attached",
+         "Set volume attachment status to detached (admin only).")  # fmt: skip
+@utils.arg("--type", metavar="<volume-type>", help="New volume type (name or ID).")
+@utils.arg(
+    "--migration-policy",
+    "--retype-policy",
+    dest="migration_policy",
+    choices=("never", "on-demand"),
+    metavar="<migration-policy>",
+    help="Migration policy while re-typing volume (never or on-demand, default never;"
+    " only with --type).",
+)
+@_switch("--bootable", "bootable", True, "--non-bootable", "Mark volume as bootable.",
+         default=True)  # fmt: skip
+@_switch("--non-bootable", "bootable", False, "--bootable", "Mark volume as non-bootable.")
+@_switch("--read-only", "read_only", True, "--read-write",
+         "Set volume to read-only access mode.", default=True)  # fmt: skip
+@_switch("--read-write", "read_only", False, "--read-only",
+         "Set volume to read-write access mode.")  # fmt: skip
+@utils.option_names(new_size="--size", migration_policy="--migration-policy")
+def do_volume_set(client, args):
+    """Set volume properties.
+
+    Each change is its own request, as OSC makes them; one that fails is
+    reported and the others are still made (exit 1).
+
+    Example: occli volume set --size 2 --property backup=daily data
     """
-    if args.name is None and args.description is None and not args.properties:
+    if args.migration_policy and not args.type:
         raise exceptions.ValidationError(
-            "Nothing to set: give --name, --description or --property."
+            "'--migration-policy' option will not work without '--type' option."
+        )
+    changes = (
+        args.name, args.description, args.size, args.state, args.attach_status, args.type,
+        args.bootable, args.read_only,
+    )  # fmt: skip
+    if all(c is None for c in changes) and not (
+        args.properties or args.image_properties or args.no_property
+    ):
+        raise exceptions.ValidationError(
+            "Nothing to set: give --name, --description, --property or another option."
         )
     volume = client.volumes.find_resource(args.volume)
-    if args.name is not None or args.description is not None:
-        client.volumes.update(volume, name=args.name, description=args.description)
+    if args.size is not None and args.size <= volume.size:
+        raise exceptions.ValidationError("New size must be greater than %s GB" % volume.size)
+    steps: list[tuple[str, Callable[[], object]]] = []
+    if args.size is not None:
+        steps.append(("size", lambda: client.volumes.extend(volume, args.size)))
+    if args.no_property:
+        steps.append(("clean properties", lambda: client.volumes.update(volume, metadata={})))
     if args.properties:
-        client.volumes.set_metadata(volume, dict(args.properties))
+        props = dict(args.properties)
+        steps.append(("properties", lambda: client.volumes.set_metadata(volume, props)))
+    if args.image_properties:
+        image_props = dict(args.image_properties)
+        steps.append(
+            ("image properties", lambda: client.volumes.set_image_metadata(volume, image_props))
+        )
+    if args.state:
+        steps.append(("state", lambda: client.volumes.reset_state(volume, status=args.state)))
+    if args.attach_status:
+        steps.append(
+            (
+                "attach-status",
+                lambda: client.volumes.reset_state(volume, attach_status=args.attach_status),
+            )
+        )
+    if args.bootable is not None:
+        steps.append(
+            ("bootable property", lambda: client.volumes.set_bootable(volume, args.bootable))
+        )
+    if args.read_only is not None:
+        steps.append(
+            (
+                "read-only access mode flag",
+                lambda: client.volumes.set_readonly(volume, args.read_only),
+            )
+        )
+    if args.type:
+        policy = args.migration_policy or "never"
+        steps.append(("type", lambda: client.volumes.retype(volume, args.type, policy)))
+    if args.name is not None or args.description is not None:
+        steps.append(
+            (
+                "display name or display description",
+                lambda: client.volumes.update(
+                    volume, name=args.name, description=args.description
+                ),
+            )
+        )
+    return _run_steps(steps)
+
+
+def _run_steps(steps):
+    """Run each ``(what, call)``; a failure is logged (``Failed to set
+    volume <what>: …``) and the rest still run. 1 if any failed."""
+    failed = 0
+    for what, call in steps:
+        try:
+            call()
+        except exceptions.ClientException as exc:
+            LOG.error("Failed to set volume %s: %s", what, exc)
+            failed += 1
+    if failed:
+        raise exceptions.CommandError("One or more of the set operations failed")
+    return 0
+
+
+@utils.arg("volume", **_VOLUME_ARG)
+@utils.arg(
+    "--property",
+    dest="properties",
+    action="append",
+    default=[],
+    metavar="<key>",
+    help="Remove a property from volume (repeatable).",
+)
+@utils.arg(
+    "--image-property",
+    dest="image_properties",
+    action="append",
+    default=[],
+    metavar="<key>",
+    help="Remove an image property from volume (repeatable).",
+)
+def do_volume_unset(client, args):
+    """Unset volume properties.
+
+    Example: occli volume unset --property backup data
+    """
+    if not (args.properties or args.image_properties):
+        raise exceptions.ValidationError("Nothing to unset: give --property or --image-property.")
+    volume = client.volumes.find_resource(args.volume)
+    steps: list[tuple[str, Callable[[], object]]] = []
+    if args.properties:
+        steps.append(
+            ("properties", lambda: client.volumes.delete_metadata(volume, args.properties))
+        )
+    if args.image_properties:
+        steps.append(
+            (
+                "image properties",
+                lambda: client.volumes.delete_image_metadata(volume, args.image_properties),
+            )
+        )
+    return _run_steps(steps)
+
+
+@utils.arg(
+    "snapshot",
+    metavar="<snapshot>",
+    help="Name or ID of the snapshot to restore. The snapshot must be the most recent one"
+    " known to cinder.",
+)
+def do_volume_revert(client, args):
+    """Revert a volume to a snapshot (volume API 3.40): its latest one.
+
+    Example: occli volume revert data-snap
+    """
+    snapshot = client.volume_snapshots.find_resource(args.snapshot)
+    client.volumes.revert_to_snapshot(snapshot.volume_id, snapshot)
+
+
+@utils.arg("--all-projects", action="store_true", help="Include all projects (admin only).")
+@utils.output("show")
+def do_volume_summary(client, args):
+    """Show a summary of volumes.
+
+    Their count, total size and metadata (volume API 3.12, the metadata
+    3.36).
+
+    Example: occli volume summary
+    """
+    summary = client.volumes.summary(all_projects=args.all_projects)
+    info = {"Total Count": summary["total_count"], "Total Size": summary["total_size"]}
+    if "metadata" in summary:
+        info["Metadata"] = summary["metadata"]
+    return columns.show(info, formatters={"Metadata": columns.DictColumn})
 
 
 # -- snapshots ----------------------------------------------------------------
@@ -313,3 +512,55 @@ def do_volume_snapshot_delete(client, args):
         client.volume_snapshots.delete(snapshot, force=args.force)
 
     return utils.for_each(args.snapshots, delete, "delete snapshot")
+
+
+@utils.arg("snapshot", metavar="<snapshot>", help="Snapshot to modify (name or ID).")
+@utils.arg("--name", metavar="<name>", help="New snapshot name.")
+@utils.arg("--description", metavar="<description>", help="New snapshot description.")
+@utils.arg(
+    "--no-property",
+    action="store_true",
+    help="Remove all properties from <snapshot> (with --property: before setting those).",
+)
+@utils.property_option("Property to add/change for this snapshot (repeatable).")
+def do_volume_snapshot_set(client, args):
+    """Set volume snapshot properties.
+
+    Example: occli volume snapshot set --property tier=gold data-snap
+    """
+    if (
+        args.name is None
+        and args.description is None
+        and not (args.properties or args.no_property)
+    ):
+        raise exceptions.ValidationError(
+            "Nothing to set: give --name, --description, --property or --no-property."
+        )
+    snapshot = client.volume_snapshots.find_resource(args.snapshot)
+    manager = client.volume_snapshots
+    if args.no_property:
+        manager.set_metadata(snapshot, dict(args.properties), replace=True)
+    elif args.properties:
+        manager.set_metadata(snapshot, dict(args.properties))
+    if args.name is not None or args.description is not None:
+        manager.update(snapshot, name=args.name, description=args.description)
+
+
+@utils.arg("snapshot", metavar="<snapshot>", help="Snapshot to modify (name or ID).")
+@utils.arg(
+    "--property",
+    dest="properties",
+    action="append",
+    default=[],
+    metavar="<key>",
+    help="Property to remove from snapshot (repeatable).",
+)
+def do_volume_snapshot_unset(client, args):
+    """Unset volume snapshot properties.
+
+    Example: occli volume snapshot unset --property tier data-snap
+    """
+    if not args.properties:
+        raise exceptions.ValidationError("Nothing to unset: give --property.")
+    snapshot = client.volume_snapshots.find_resource(args.snapshot)
+    client.volume_snapshots.delete_metadata(snapshot, args.properties)
