@@ -442,10 +442,12 @@ def summary(
     """Cinder's ``get_volume_summary``: the count and total size of
     ``project_id``'s volumes (None: every project's) and the distinct
     values of each metadata key."""
-    sql, args = "SELECT size, metadata FROM volumes", ()
-    if project_id is not None:
-        sql, args = sql + " WHERE project_id = ?", (project_id,)
-    found = db.execute(sql, args).fetchall()
+    if project_id is None:
+        found = db.execute("SELECT size, metadata FROM volumes").fetchall()
+    else:
+        found = db.execute(
+            "SELECT size, metadata FROM volumes WHERE project_id = ?", (project_id,)
+        ).fetchall()
     values: dict[str, list[str]] = {}
     for row in found:
         for key, value in json.loads(row["metadata"]).items():

@@ -173,7 +173,7 @@ def volume_summary(req):
     project's volumes, every project's for an admin's ``all_tenants``."""
     params = common.query_params(req)
     count, size, metadata = volumes.summary(req.db, common.scope(req, params))
-    summary = {"total_count": count, "total_size": size}
+    summary: dict[str, object] = {"total_count": count, "total_size": size}
     if req.microversion >= microversions.VOLUME_SUMMARY_METADATA:
         summary["metadata"] = metadata
     return Response(200, {"volume-summary": summary})
