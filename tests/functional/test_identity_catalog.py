@@ -2,10 +2,15 @@
 of their own (issue 21): an administrator disables an endpoint and
 ``catalog list`` no longer shows it (nor does the client find it), enables
 it and it is back; services, endpoints and regions made and removed with
-``service``/``endpoint``/``region`` commands; the refusals."""
+``service``/``endpoint``/``region`` commands; the refusals; OSC's
+``catalog list`` seeing the same (opt-in: ``OCCLI_OSC`` names an
+``openstack`` executable, or one is on the PATH)."""
 
 import io
 import json
+import os
+import shutil
+import subprocess
 
 import pytest
 
@@ -135,3 +140,35 @@ def test_a_member_reads_regions_but_not_the_rest(occli):
         assert "You are not authorized to perform the requested action" in err
     listed = as_json(occli("catalog", "list", "-f", "json", cloud="local"))
     assert {"identity", "image"} <= {s["Type"] for s in listed}
+
+
+def _openstack():
+    return os.environ.get("OCCLI_OSC") or shutil.which("openstack")
+
+
+@pytest.mark.skipif(_openstack() is None, reason="no openstack CLI (set OCCLI_OSC)")
+def test_osc_sees_the_catalog_change(cloud, occli):
+    """The real OSC (its catalog, endpoint, service and region commands
+    through openstacksdk) against the same rows."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OS_")}
+    env.update(OS_CLIENT_CONFIG_FILE=cloud.clouds_yaml, OS_CLOUD="local-admin")
+
+    def osc(*argv):
+        command = [_openstack(), *argv, "-f", "json"]
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    (endpoint,) = osc("endpoint", "list", "--service", "glance", "--interface", "internal")
+    assert endpoint["URL"] == "$(public_endpoint)s/image"
+    ok(occli("endpoint", "set", "--disable", endpoint["ID"]))
+    try:
+        (image,) = [s for s in osc("catalog", "list") if s["Type"] == "image"]
+        assert sorted(e["interface"] for e in image["Endpoints"]) == ["admin", "public"]
+        shown = osc("endpoint", "show", endpoint["ID"])
+        assert (shown["enabled"], shown["service_name"]) == (False, "glance")
+    finally:
+        ok(occli("endpoint", "set", "--enable", endpoint["ID"]))
+    (image,) = [s for s in osc("catalog", "list") if s["Type"] == "image"]
+    assert len(image["Endpoints"]) == 3
+    assert [r["Region"] for r in osc("region", "list")] == ["RegionOne"]
