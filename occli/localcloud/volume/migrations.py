@@ -197,10 +197,35 @@ TYPES = [
     """,
 ]
 
+# QoS specs (the types' qos_specs_id is volume.types')
+QOS = [
+    """
+    CREATE TABLE volume_qos_specs (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        consumer TEXT NOT NULL DEFAULT 'back-end',
+        specs TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        updated_at TEXT
+    );
+    """,
+]
+# the default type of a project (3.62's /default-types)
+DEFAULT_TYPES = [
+    """
+    CREATE TABLE volume_default_types (
+        project_id TEXT PRIMARY KEY,
+        volume_type_id TEXT NOT NULL
+    );
+    """,
+]
+
 COMPONENTS = (
     ("volume.volumes", VOLUMES),
     ("volume.quotas", QUOTAS),
     ("volume.transfers", TRANSFERS),
     ("volume.backups", BACKUPS),
     ("volume.types", TYPES),
+    ("volume.qos", QOS),
+    ("volume.default_types", DEFAULT_TYPES),
 )

@@ -262,6 +262,54 @@ def _project_access(action):
 
 ADD_PROJECT_ACCESS = _project_access("addProjectAccess")
 REMOVE_PROJECT_ACCESS = _project_access("removeProjectAccess")
+# cinder/api/schemas/default_types.py
+DEFAULT_TYPE_SET = {
+    "type": "object",
+    "properties": {
+        "default_type": {
+            "type": "object",
+            "properties": {"volume_type": {"type": "string", "minLength": 1, "maxLength": 255}},
+            "required": ["volume_type"],
+            "additionalProperties": False,
+        }
+    },
+    # Cinder's schema leaves it optional and then fails (500) without it
+    "required": ["default_type"],
+}
+# cinder/api/schemas/qos_specs.py (the name's format checked by the handler)
+QOS_CREATE = {
+    "type": "object",
+    "properties": {
+        "qos_specs": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}},
+            "required": ["name"],
+            "additionalProperties": True,
+        }
+    },
+    "required": ["qos_specs"],
+    "additionalProperties": False,
+}
+QOS_SET = {
+    "type": "object",
+    "properties": {
+        "qos_specs": TYPE_CREATE["properties"]["volume_type"]["properties"]["extra_specs"]
+    },
+    "required": ["qos_specs"],
+    "additionalProperties": False,
+}
+QOS_UNSET = {
+    "type": "object",
+    "properties": {
+        "keys": {
+            "type": "array",
+            "items": {"type": "string", "minLength": 1, "maxLength": 255},
+            "uniqueItems": True,
+        }
+    },
+    "required": ["keys"],
+    "additionalProperties": False,
+}
 
 _SIZE_PATTERN = re.compile(r"^[0-9]+$")
 

@@ -130,11 +130,18 @@ def find(db: sqlite3.Connection, type_id: str) -> dict | None:
     return dict(row) if row else None
 
 
-def default(db):
-    """The deployment's default type (Cinder's ``default_volume_type``)."""
-    return dict(
-        db.execute("SELECT * FROM volume_types WHERE id = ?", (DEFAULT_TYPE_ID,)).fetchone()
-    )
+def default(db, project_id=None):
+    """The type a volume of ``project_id`` gets when it names none
+    (``get_default_volume_type``): the project's default (3.62), else the
+    deployment's (Cinder's ``default_volume_type``, ``__DEFAULT__``)."""
+    type_id = DEFAULT_TYPE_ID
+    if project_id is not None:
+        row = db.execute(
+            "SELECT volume_type_id FROM volume_default_types WHERE project_id = ?",
+            (project_id,),
+        ).fetchone()
+        type_id = row["volume_type_id"] if row else type_id
+    return dict(db.execute("SELECT * FROM volume_types WHERE id = ?", (type_id,)).fetchone())
 
 
 def names(db: sqlite3.Connection) -> dict[str, str]:
@@ -225,12 +232,7 @@ def in_use(db: sqlite3.Connection, type_id: str) -> bool:
 
 
 def project_defaults(db: sqlite3.Connection, type_id: str) -> list[str]:
-    """The projects whose default type (3.62) is ``type_id``: none until a
-    deployment sets one (the ``volume.default_types`` table, when there)."""
-    if not db.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'volume_default_types'"
-    ).fetchone():
-        return []
+    """The projects whose default type (3.62) is ``type_id``."""
     return [
         r["project_id"]
         for r in db.execute(

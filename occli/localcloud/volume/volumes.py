@@ -161,7 +161,11 @@ def create(
     ``snapshot_id``, ``source_volid``, ``imageRef``, ``availability_zone``
     (each optional). Returns the new row, ``creating``."""
     type_ref = spec.get("volume_type")
-    vtype = types.by_name_or_id(db, caller, type_ref) if type_ref else types.default(db)
+    vtype = (
+        types.by_name_or_id(db, caller, type_ref)
+        if type_ref
+        else types.default(db, caller.project_id)
+    )
     snapshot = source = image = None
     if spec.get("snapshot_id") is not None:
         snapshot = snapshots.get(

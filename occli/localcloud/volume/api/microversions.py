@@ -24,6 +24,7 @@ RESOURCE_FILTER = "3.34"
 EXTEND_ATTACHED = "3.42"
 SUPPORT_COUNT_INFO = "3.45"
 SNAPSHOT_IN_USE = "3.66"
+DEFAULT_TYPE_OVERRIDES = "3.62"
 # volume summary, its metadata, revert (cinder/api/microversions.py)
 VOLUME_SUMMARY = "3.12"
 VOLUME_SUMMARY_METADATA = "3.36"

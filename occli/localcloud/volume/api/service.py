@@ -21,8 +21,10 @@ from occli.localcloud.volume import types as type_rules
 from occli.localcloud.volume.api import attachments
 from occli.localcloud.volume.api import backups
 from occli.localcloud.volume.api import common
+from occli.localcloud.volume.api import default_types
 from occli.localcloud.volume.api import metadata
 from occli.localcloud.volume.api import microversions
+from occli.localcloud.volume.api import qos
 from occli.localcloud.volume.api import quotas
 from occli.localcloud.volume.api import snapshots
 from occli.localcloud.volume.api import transfers
@@ -41,6 +43,8 @@ RESOURCES = (
     quotas,
     transfers,
     backups,
+    qos,
+    default_types,
 )
 
 _PROJECT_ID = re.compile(r"^[0-9a-fA-F\-]+$")

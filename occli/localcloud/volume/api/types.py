@@ -64,9 +64,10 @@ def show_type(req):
 
 
 def show_default_type(req):
-    """``GET /types/default``: the deployment's default type (shown
-    without the access extension's key, as Cinder's cache misses it)."""
-    found = types.default(req.db)
+    """``GET /types/default``: the caller's project's default type, else
+    the deployment's (shown without the access extension's key, as
+    Cinder's cache misses it)."""
+    found = types.default(req.db, req.context.project_id)
     return Response(200, {"volume_type": types.view(found, req.context, access=False)})
 
 
