@@ -10,9 +10,12 @@ transfer, with its auth key: the matrix sends a wrong one, Cinder's 400
 project, guards a transfer), and nothing changes. ``{transfer_id}`` is a
 transfer of a volume of A's. The volume summary (3.12) is any project
 member's own (an admin's ``all_tenants``: every project's); a snapshot's
-metadata is read by A's readers and written by its members.
+metadata is read by A's readers and written by its members. User
+messages (3.3) are a project's own: ``{message_id}`` is one of A's,
+recorded as a failed backup records it.
 """
 
+from occli.localcloud.volume import messages
 from tests.security.authz_ext_volume import _headers
 from tests.security.authz_ext_volume import _new_snapshot
 from tests.security.authz_ext_volume import _new_volume
@@ -57,11 +60,22 @@ def _new_snapshot_with_metadata(world):
     return _add_metadata(world, _new_snapshot(world))
 
 
-FACTORIES = {"transfer_id": _new_transfer, "snapshot_id": _new_snapshot_with_metadata}
+def _new_message(world):
+    with world.cloud.store.transaction() as db:
+        made = messages.create(db, world.projects["A"], "VOLUME_BACKUP", None, "013", "020")
+    return world.secret(made["id"])
+
+
+FACTORIES = {
+    "transfer_id": _new_transfer,
+    "snapshot_id": _new_snapshot_with_metadata,
+    "message_id": _new_message,
+}
 
 
 def setup(world, ids):
     ids["transfer_id"] = _new_transfer(world)
+    ids["message_id"] = _new_message(world)
     _add_metadata(world, ids["snapshot_id"])
 
 
@@ -71,7 +85,12 @@ def rules():
     def r(access, ok=200, **kw):
         return rule(access, ok, headers=_headers, **kw)
 
-    table = {("volume", "GET", "/v3/volumes/summary"): r("any")}
+    table = {
+        ("volume", "GET", "/v3/volumes/summary"): r("any"),
+        ("volume", "GET", "/v3/messages"): r("any"),
+        ("volume", "GET", "/v3/messages/{message_id}"): r("read"),
+        ("volume", "DELETE", "/v3/messages/{message_id}"): r("write", 204, fresh=("message_id",)),
+    }
     meta = "/v3/snapshots/{snapshot_id}/metadata"
     new = {"metadata": {"authz": "new"}}
     table.update(

@@ -220,6 +220,27 @@ DEFAULT_TYPES = [
     """,
 ]
 
+# cinder's messages table: user messages about failed operations
+MESSAGES = [
+    """
+    CREATE TABLE volume_messages (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        request_id TEXT,
+        resource_type TEXT,
+        resource_uuid TEXT,
+        event_id TEXT NOT NULL,
+        message_level TEXT NOT NULL,
+        action_id TEXT,
+        detail_id TEXT,
+        created_at TEXT NOT NULL,
+        expires_at TEXT
+    );
+    CREATE INDEX volume_messages_project ON volume_messages (project_id, created_at);
+    """,
+]
+
 COMPONENTS = (
     ("volume.volumes", VOLUMES),
     ("volume.quotas", QUOTAS),
@@ -228,4 +249,5 @@ COMPONENTS = (
     ("volume.types", TYPES),
     ("volume.qos", QOS),
     ("volume.default_types", DEFAULT_TYPES),
+    ("volume.messages", MESSAGES),
 )

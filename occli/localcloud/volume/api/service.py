@@ -23,6 +23,7 @@ from occli.localcloud.volume.api import backups
 from occli.localcloud.volume.api import common
 from occli.localcloud.volume.api import default_types
 from occli.localcloud.volume.api import metadata
+from occli.localcloud.volume.api import messages
 from occli.localcloud.volume.api import microversions
 from occli.localcloud.volume.api import qos
 from occli.localcloud.volume.api import quotas
@@ -45,6 +46,7 @@ RESOURCES = (
     backups,
     qos,
     default_types,
+    messages,
 )
 
 _PROJECT_ID = re.compile(r"^[0-9a-fA-F\-]+$")
@@ -72,11 +74,16 @@ _RULES = {
     ("POST", "/volume-transfers"): "volume:create_transfer",
     ("POST", "/volume-transfers/{transfer_id}/accept"): "volume:accept_transfer",
     ("DELETE", "/volume-transfers/{transfer_id}"): "volume:delete_transfer",
+    ("DELETE", "/messages/{message_id}"): "message:delete",
     ("POST", "/backups"): "backup:create",
     ("PUT", "/backups/{backup_id}"): "backup:update",
     ("DELETE", "/backups/{backup_id}"): "backup:delete",
     ("POST", "/backups/{backup_id}/restore"): "backup:restore",
     ("POST", "/backups/{backup_id}/action"): "volume_extension:backup_admin_actions:reset_status",
+    ("POST", "/attachments"): "volume:attachment_create",
+    ("PUT", "/attachments/{attachment_id}"): "volume:attachment_update",
+    ("DELETE", "/attachments/{attachment_id}"): "volume:attachment_delete",
+    ("POST", "/attachments/{attachment_id}/action"): "volume:attachment_complete",
 }
 
 
