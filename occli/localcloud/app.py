@@ -424,7 +424,8 @@ class Application:
         # longest prefix first so "/compute" wins over "/"
         self.services = sorted(services, key=lambda s: -len(s.prefix))
 
-    def _service_for(self, path):
+    def service_for(self, path):
+        """The service that serves ``path``, or None."""
         for svc in self.services:
             if any(path.startswith(r) for r in svc.root_paths):
                 return svc
@@ -437,7 +438,7 @@ class Application:
     def __call__(self, environ, start_response):
         started = time.monotonic()
         req = Request(environ, self.cloud)
-        svc = self._service_for(req.path)
+        svc = self.service_for(req.path)
         try:
             resp = self._handle(req, svc)
         except DropConnection:

@@ -1,9 +1,12 @@
-"""Application credentials: create, list, get, delete, and the
+"""Application credentials: create, list, get, delete, their access
+rules (keystone's ``access_rule`` rows, enforced on each request as
+keystonemiddleware's ``validate_allowed_request``), and the
 ``application_credential`` auth method's checks (two steps, like a
 password's: :func:`lookup` reads the stored hash, the caller verifies it
 with no lock held, :func:`confirm` re-reads the row where the token is
 issued)."""
 
+import re
 import sqlite3
 import uuid
 
@@ -105,6 +108,11 @@ def create(db, user_id, token, data, secret_hash):
         " (application_credential_id, role_id) VALUES (?, ?)",
         [(cred_id, role_id) for role_id in role_ids],
     )
+    db.executemany(
+        "INSERT OR IGNORE INTO application_credential_access_rules"
+        " (application_credential_id, access_rule_id) VALUES (?, ?)",
+        [(cred_id, _access_rule_id(db, user_id, rule)) for rule in data["access_rules"]],
+    )
     return db.execute("SELECT * FROM application_credentials WHERE id = ?", (cred_id,)).fetchone()
 
 
@@ -134,6 +142,130 @@ def delete(db, cred_id):
     """Delete a credential and revoke the tokens obtained with it."""
     db.execute("DELETE FROM application_credentials WHERE id = ?", (cred_id,))
     db.execute("UPDATE tokens SET revoked = 1 WHERE app_cred_id = ?", (cred_id,))
+
+
+# -- access rules (keystone/application_credential/backends/sql.py) ----------
+
+ACCESS_RULE_COLUMNS = "id, service, path, method"
+
+
+def _access_rule_id(db, user_id, rule):
+    """The id of the user's access rule ``rule`` (checked by
+    ``schemas.access_rules_input``): the one of that ``id``, else the
+    identical one, else a new row (under the given ``id``, if any)."""
+    if "id" in rule:
+        row = db.execute(
+            "SELECT id, user_id FROM access_rules WHERE id = ?", (rule["id"],)
+        ).fetchone()
+        if row is not None and row["user_id"] == user_id:
+            return row["id"]
+        if row is not None or "service" not in rule:
+            raise errors.NotFound("Could not find Access Rule: %s." % rule["id"])
+    row = db.execute(
+        "SELECT id FROM access_rules"
+        " WHERE user_id = ? AND service = ? AND path = ? AND method = ?",
+        (user_id, rule["service"], rule["path"], rule["method"]),
+    ).fetchone()
+    if row is not None:
+        return row["id"]
+    rule_id = rule.get("id") or uuid.uuid4().hex
+    db.execute(
+        "INSERT INTO access_rules (id, user_id, service, path, method) VALUES (?, ?, ?, ?, ?)",
+        (rule_id, user_id, rule["service"], rule["path"], rule["method"]),
+    )
+    return rule_id
+
+
+def credential_access_rules(db, cred_id):
+    """``[{"id", "service", "path", "method"}]`` of a credential, or None
+    for one without (keystone leaves ``access_rules`` out: no restriction)."""
+    rules = [
+        dict(r)
+        for r in db.execute(
+            "SELECT a.id, a.service, a.path, a.method FROM access_rules a"
+            " JOIN application_credential_access_rules c ON c.access_rule_id = a.id"
+            " WHERE c.application_credential_id = ? ORDER BY a.rowid",
+            (cred_id,),
+        )
+    ]
+    return rules or None
+
+
+def select_access_rules(db, user_id, filters):
+    """The access rule rows of ``user_id``, ``filters`` (``service``,
+    ``path``, ``method``: None for any) applied as exact matches."""
+    sql = "SELECT " + ACCESS_RULE_COLUMNS + " FROM access_rules WHERE user_id = ?"
+    args = [user_id]
+    for key in ("service", "path", "method"):
+        if filters.get(key) is not None:
+            sql += " AND %s = ?" % key
+            args.append(filters[key])
+    return db.execute(sql + " ORDER BY rowid", args).fetchall()
+
+
+def access_rule_allowed(ctx, url_user_id, action):
+    """keystone/common/policies/access_rule.py: the owner, a system reader
+    (to read), a system admin (to delete)."""
+    system_role = "admin" if action == "delete_access_rule" else "reader"
+    allowed = ctx.user_id == url_user_id or (
+        ctx.system_scope == "all" and system_role in ctx.roles
+    )
+    policy.enforce(ctx, action, allowed)
+
+
+def owned_access_rule(db, url_user_id, rule_id):
+    """The access rule row ``rule_id`` of ``url_user_id``, or NotFound."""
+    row = db.execute(
+        "SELECT " + ACCESS_RULE_COLUMNS + " FROM access_rules WHERE id = ? AND user_id = ?",
+        (rule_id, url_user_id),
+    ).fetchone()
+    if row is None:
+        raise errors.NotFound("Could not find Access Rule: %s." % rule_id)
+    return row
+
+
+def delete_access_rule(db, rule_id):
+    """Delete an access rule no credential uses (keystone: 403 else)."""
+    used = db.execute(
+        "SELECT 1 FROM application_credential_access_rules WHERE access_rule_id = ?", (rule_id,)
+    ).fetchone()
+    if used:
+        raise errors.Forbidden("May not delete access rule in use")
+    db.execute("DELETE FROM access_rules WHERE id = ?", (rule_id,))
+
+
+def path_matches(request_path, pattern):
+    """keystonemiddleware's ``_path_matches``: ``*`` and ``{tag}`` match
+    one path segment, ``**`` any number; the rest literally (escaped here,
+    where keystonemiddleware leaves ``.`` a regex dot)."""
+    regex = ""
+    for match in re.finditer(
+        r"(?P<tag>{[^}]*})|(?P<wild>\*(?=$|[^*]))|(?P<rec>\*\*)|(?P<lit>.)", pattern
+    ):
+        if match["tag"] or match["wild"]:
+            regex += r"[^/]+"
+        elif match["rec"]:
+            regex += ".*"
+        else:
+            regex += re.escape(match["lit"])
+    return re.fullmatch(regex, request_path) is not None
+
+
+def request_allowed(rules, method, service_types, path):
+    """Whether a request (``method``, to a service of ``service_types``,
+    at ``path`` under the service's endpoint) is one of ``rules`` (a
+    token's ``access_rules``; None: any request). As keystonemiddleware,
+    validating a token (``GET /v3/auth/tokens``) is always allowed."""
+    if rules is None:
+        return True
+    if "identity" in service_types and method == "GET" and path.endswith("/v3/auth/tokens"):
+        return True
+    return any(
+        rule["method"] == method
+        and rule["service"] in service_types
+        and path_matches(path, rule["path"])
+        for rule in rules
+    )
 
 
 # -- the application_credential auth method ---------------------------------

@@ -201,5 +201,34 @@ SYSTEM = [
     """,
 ]
 
+# keystone's access_rule and application_credential_access_rule
+# (component ``identity.access_rules``): a user's rules, shared by the
+# credentials that name them; a user's deletion drops them
+ACCESS_RULES = [
+    """
+    CREATE TABLE access_rules (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        service TEXT NOT NULL,
+        path TEXT NOT NULL,
+        method TEXT NOT NULL,
+        UNIQUE (user_id, service, path, method)
+    );
+    CREATE TABLE application_credential_access_rules (
+        application_credential_id TEXT NOT NULL
+            REFERENCES application_credentials (id) ON DELETE CASCADE,
+        access_rule_id TEXT NOT NULL REFERENCES access_rules (id),
+        PRIMARY KEY (application_credential_id, access_rule_id)
+    );
+    CREATE INDEX application_credential_access_rules_rule
+        ON application_credential_access_rules (access_rule_id);
+    """,
+]
+
 # (store component, steps), applied in this order by the cloud
-COMPONENTS = (("identity", IDENTITY), ("identity.groups", GROUPS), ("identity.system", SYSTEM))
+COMPONENTS = (
+    ("identity", IDENTITY),
+    ("identity.groups", GROUPS),
+    ("identity.system", SYSTEM),
+    ("identity.access_rules", ACCESS_RULES),
+)

@@ -3,6 +3,7 @@ application credential create body. Plain values in, plain values out;
 BadRequest (or Unauthorized, where keystone answers 401) otherwise."""
 
 import datetime
+import re
 
 from occli.localcloud import common
 from occli.localcloud import errors
@@ -144,8 +145,7 @@ def app_cred_create_input(body):
                 _FIELD % ("roles", "expected a list of objects with one of 'id' or 'name'.")
             )
         roles = roles or None
-    if data.get("access_rules"):
-        raise _bad(_FIELD % ("access_rules", "access rules are not supported by the local cloud."))
+    access_rules = access_rules_input(data.get("access_rules"))
     expires_at = data.get("expires_at")
     return {
         "name": name,
@@ -154,4 +154,52 @@ def app_cred_create_input(body):
         "expires_at": (parse_expires_at(expires_at) if expires_at else None),
         "roles": roles,
         "unrestricted": unrestricted,
+        "access_rules": access_rules,
     }
+
+
+# keystone/application_credential/schema.py: an access rule's properties
+ACCESS_RULE_METHODS = ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
+_SERVICE_TYPE = re.compile(r"^[a-zA-Z0-9-]+$")
+
+
+def access_rules_input(rules):
+    """The checked ``access_rules`` of a credential (``[]`` for none):
+    each ``{"id"}`` of an existing rule, or ``service``, ``path`` (``/…``,
+    at most 225 characters) and ``method``, with an optional ``id``."""
+    if rules is None:
+        return []
+    field = "access_rules"
+    if not isinstance(rules, list) or not all(isinstance(r, dict) for r in rules):
+        raise _bad(_FIELD % (field, "expected a list of objects."))
+    checked = []
+    for rule in rules:
+        extra = set(rule) - {"id", "service", "path", "method"}
+        if extra:
+            raise _bad(
+                _FIELD
+                % (
+                    field,
+                    "Additional properties are not allowed (%r was unexpected)." % min(extra),
+                )
+            )
+        rule_id = rule.get("id")
+        if rule_id is not None and (not isinstance(rule_id, str) or not 1 <= len(rule_id) <= 64):
+            raise _bad(_FIELD % (field + "/id", "expected a string of 1 to 64 characters."))
+        if set(rule) == {"id"}:
+            checked.append({"id": rule_id})
+            continue
+        service, path, method = rule.get("service"), rule.get("path"), rule.get("method")
+        if not isinstance(service, str) or len(service) > 64 or not _SERVICE_TYPE.match(service):
+            raise _bad(_FIELD % (field + "/service", "expected a service type."))
+        if not isinstance(path, str) or len(path) > 225 or not path.startswith("/"):
+            raise _bad(
+                _FIELD % (field + "/path", "expected a path starting with '/' (225 characters)")
+            )
+        if method not in ACCESS_RULE_METHODS:
+            raise _bad(
+                _FIELD
+                % (field + "/method", "%r is not one of %s" % (method, list(ACCESS_RULE_METHODS)))
+            )
+        checked.append(dict(rule))
+    return checked

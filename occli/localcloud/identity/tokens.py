@@ -5,7 +5,7 @@ token is a dict: ``user``, ``methods``, ``audit_ids``, ``issued_at`` and
 ``expires_at`` (timestamps), ``project``/``domain`` (the scope or None),
 ``system`` (True for a token scoped to the system: keystone's
 ``system: {"all": true}``), ``roles`` and ``application_credential``
-(``id``, ``name``, ``restricted`` or None).
+(``id``, ``name``, ``restricted``, ``access_rules`` if it has any, or None).
 """
 
 import base64
@@ -75,6 +75,9 @@ def load(db, raw, allow_expired=False):
             "name": row["ac_name"],
             "restricted": not row["ac_unrestricted"],
         }
+        rules = app_credentials.credential_access_rules(db, row["ac_id"])
+        if rules is not None:
+            token["application_credential"]["access_rules"] = rules
     if row["project_id"]:
         project = projects.scoped_project(db, row["project_id"])
         if project is None:

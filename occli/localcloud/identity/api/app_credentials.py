@@ -1,7 +1,9 @@
 """``/v3/users/{user_id}/application_credentials``: a user's own
 application credentials — list (``?name``), create (the secret hashed with
-no lock held), show and delete (which also invalidates the tokens obtained
-with it)."""
+no lock held; ``access_rules`` kept as the user's rules), show and delete
+(which also invalidates the tokens obtained with it); and
+``/v3/users/{user_id}/access_rules``: the user's access rules — list
+(``?service``, ``?path``, ``?method``), show, delete (not while in use)."""
 
 from occli.localcloud import common
 from occli.localcloud.app import Response
@@ -13,6 +15,7 @@ from occli.localcloud.identity import schemas
 from occli.localcloud.identity import tokens
 
 PATH = "/v3/users/{user_id}/application_credentials"
+RULES_PATH = "/v3/users/{user_id}/access_rules"
 
 
 def register(service):
@@ -20,6 +23,9 @@ def register(service):
     service.route("POST", PATH, create_app_cred, mode=None)
     service.route("GET", PATH + "/{app_cred_id}", get_app_cred)
     service.route("DELETE", PATH + "/{app_cred_id}", delete_app_cred)
+    service.route("GET", RULES_PATH, list_access_rules)
+    service.route("GET", RULES_PATH + "/{access_rule_id}", get_access_rule)
+    service.route("DELETE", RULES_PATH + "/{access_rule_id}", delete_access_rule)
 
 
 def _app_cred_url(req, user_id, cred_id=None):
@@ -43,6 +49,9 @@ def _app_cred_body(req, db, row, secret=None):
         "roles": [dict(r, domain_id=None) for r in app_credentials.roles(db, row["id"])],
         "links": {"self": _app_cred_url(req, row["user_id"], row["id"])},
     }
+    rules = app_credentials.credential_access_rules(db, row["id"])
+    if rules is not None:
+        body["access_rules"] = rules
     if secret is not None:
         body["secret"] = secret
     return body
@@ -106,4 +115,51 @@ def delete_app_cred(req):
     row = _owned_app_cred(req, "delete_application_credential")
     app_credentials.check_unrestricted(tokens.load(req.db, req.header("X-Auth-Token")))
     app_credentials.delete(req.db, row["id"])
+    return Response(204)
+
+
+# -- access rules -------------------------------------------------------------
+
+
+def _access_rule_body(req, user_id, row):
+    url = "%s/v3/users/%s/access_rules/%s" % (req.base_url, user_id, row["id"])
+    return dict(row, links={"self": url})
+
+
+def list_access_rules(req):
+    """``GET /v3/users/{user_id}/access_rules[?service=&path=&method=]``."""
+    user_id = req.params["user_id"]
+    app_credentials.access_rule_allowed(req.context, user_id, "list_access_rules")
+    filters = {key: req.arg(key) for key in ("service", "path", "method")}
+    rows = app_credentials.select_access_rules(req.db, user_id, filters)
+    url = "%s/v3/users/%s/access_rules" % (req.base_url, user_id)
+    if req.query_string:
+        url += "?" + req.query_string
+    return Response(
+        200,
+        {
+            "access_rules": [_access_rule_body(req, user_id, row) for row in rows],
+            "links": {"self": url, "previous": None, "next": None},
+        },
+    )
+
+
+def _owned_access_rule(req, action):
+    app_credentials.access_rule_allowed(req.context, req.params["user_id"], action)
+    return app_credentials.owned_access_rule(
+        req.db, req.params["user_id"], req.params["access_rule_id"]
+    )
+
+
+def get_access_rule(req):
+    """``GET /v3/users/{user_id}/access_rules/{access_rule_id}``."""
+    row = _owned_access_rule(req, "get_access_rule")
+    return Response(200, {"access_rule": _access_rule_body(req, req.params["user_id"], row)})
+
+
+def delete_access_rule(req):
+    """``DELETE /v3/users/{user_id}/access_rules/{access_rule_id}``: 403
+    while a credential uses it."""
+    row = _owned_access_rule(req, "delete_access_rule")
+    app_credentials.delete_access_rule(req.db, row["id"])
     return Response(204)

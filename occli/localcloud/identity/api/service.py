@@ -11,10 +11,12 @@ import sqlite3
 from typing import TypedDict
 
 from occli.localcloud import common
+from occli.localcloud import registry
 from occli.localcloud.app import Context
 from occli.localcloud.app import Request
 from occli.localcloud.app import Service
 from occli.localcloud.app import Unauthenticated
+from occli.localcloud.identity import app_credentials as app_credentials_rules
 from occli.localcloud.identity import catalog
 from occli.localcloud.identity import migrations
 from occli.localcloud.identity import projects
@@ -154,11 +156,28 @@ class IdentityService(Service):
             return None
         return UserRef(id=row["id"], name=row["name"], domain_id=row["domain_id"])
 
+    def _access_allowed(self, req: Request, cred: dict | None) -> bool:
+        """Whether the access rules of a token's application credential
+        allow ``req``, as keystonemiddleware checks them in each service
+        (its ``service_type`` the serving service's catalog types, the
+        path the one under the service's endpoint): else the token is
+        invalid there (401)."""
+        rules = cred.get("access_rules") if cred is not None else None
+        if rules is None:
+            return True
+        svc = self.cloud.wsgi.service_for(req.path)
+        try:
+            types = {entry[0] for entry in registry.package(svc.name).CATALOG}
+        except (AttributeError, ValueError):
+            return False  # keystonemiddleware without a service_type refuses
+        path = req.path[len(svc.prefix) :] if req.path.startswith(svc.prefix) else req.path
+        return app_credentials_rules.request_allowed(rules, req.method, types, path or "/")
+
     def context_from_request(self, req: Request) -> Context:
         """Validate ``X-Auth-Token``: a :class:`Context`, or Unauthenticated."""
         raw = req.header("X-Auth-Token")
         token = tokens.load(req.db, raw) if raw else None
-        if token is None:
+        if token is None or not self._access_allowed(req, token["application_credential"]):
             raise Unauthenticated(req.base_url + "/v3")
         project = token["project"]
         return Context(
