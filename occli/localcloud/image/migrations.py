@@ -141,7 +141,7 @@ METADEFS = [
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("image", IMAGE),
-    ("image_members", IMAGE_MEMBERS),
-    ("image_tasks", TASKS),
-    ("image_metadefs", METADEFS),
+    ("image.members", IMAGE_MEMBERS),
+    ("image.tasks", TASKS),
+    ("image.metadefs", METADEFS),
 )

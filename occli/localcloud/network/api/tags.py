@@ -32,63 +32,64 @@ TAGGABLE = (
 
 
 def register(service):
-    for path, param, member, resource, get in TAGGABLE:
-        kind = _Kind(param, member, resource, get)
+    for path, param, _, _, _ in TAGGABLE:
         base = "/v2.0/%s/{%s}/tags" % (path, param)
-        service.route("GET", base, kind.list_tags)
-        service.route("POST", base, kind.create_tags)
-        service.route("PUT", base, kind.replace_tags)
-        service.route("DELETE", base, kind.delete_tags)
-        service.route("GET", base + "/{tag}", kind.show_tag)
-        service.route("PUT", base + "/{tag}", kind.add_tag)
-        service.route("DELETE", base + "/{tag}", kind.delete_tag)
+        service.route("GET", base, list_tags)
+        service.route("POST", base, create_tags)
+        service.route("PUT", base, replace_tags)
+        service.route("DELETE", base, delete_tags)
+        service.route("GET", base + "/{tag}", show_tag)
+        service.route("PUT", base + "/{tag}", add_tag)
+        service.route("DELETE", base + "/{tag}", delete_tag)
 
 
-class _Kind:
-    """The tag handlers of one collection."""
+def _found(req, action=None):
+    """``(resource key, id)`` of the route's resource (the kind its path
+    parameter names): its 404 when not seen, the tag policy's 403 for a
+    write by someone who may not update it."""
+    for _, param, member, resource, get in TAGGABLE:
+        if param in req.params:
+            found = get(req.db, req.context, req.params[param])
+            if action is not None:
+                tags.writable(req.context, found, member, action)
+            return resource, found["id"]
+    raise LookupError("no taggable parameter in %r" % sorted(req.params))
 
-    def __init__(self, param, member, resource, get):
-        self.param = param
-        self.member = member
-        self.resource = resource
-        self.get = get
 
-    def _found(self, req, action=None):
-        """The resource's id: its 404 when not seen, the tag policy's 403
-        for a write by someone who may not update it."""
-        found = self.get(req.db, req.context, req.params[self.param])
-        if action is not None:
-            tags.writable(req.context, found, self.member, action)
-        return found["id"]
+def list_tags(req):
+    return Response(200, {"tags": tags.of(req.db, *_found(req))})
 
-    def list_tags(self, req):
-        return Response(200, {"tags": tags.of(req.db, self.resource, self._found(req))})
 
-    def show_tag(self, req):
-        tag = tags.check_tag(req.params["tag"])
-        tags.has(req.db, self.resource, self._found(req), tag)
-        return Response(204)
+def show_tag(req):
+    tag = tags.check_tag(req.params["tag"])
+    tags.has(req.db, *_found(req), tag)
+    return Response(204)
 
-    def create_tags(self, req):
-        wanted = tags.check_body(req.json())
-        tags.add(req.db, self.resource, self._found(req, "create"), wanted)
-        return Response(200, {"tags": wanted})
 
-    def replace_tags(self, req):
-        wanted = tags.check_body(req.json())
-        tags.replace(req.db, self.resource, self._found(req, "update"), wanted)
-        return Response(200, {"tags": wanted})
+def create_tags(req):
+    wanted = tags.check_body(req.json())
+    tags.add(req.db, *_found(req, "create"), wanted)
+    return Response(200, {"tags": wanted})
 
-    def add_tag(self, req):
-        tag = tags.check_tag(req.params["tag"])
-        tags.add_one(req.db, self.resource, self._found(req, "update"), tag)
-        return Response(201)
 
-    def delete_tags(self, req):
-        tags.clear(req.db, self.resource, self._found(req, "delete"))
-        return Response(204)
+def replace_tags(req):
+    wanted = tags.check_body(req.json())
+    tags.replace(req.db, *_found(req, "update"), wanted)
+    return Response(200, {"tags": wanted})
 
-    def delete_tag(self, req):
-        tag = tags.check_tag(req.params["tag"])
-        tags.remove(req.db, self.resource, self._found(req, "delete"), tag)
-        return Response(204)
+
+def add_tag(req):
+    tag = tags.check_tag(req.params["tag"])
+    tags.add_one(req.db, *_found(req, "update"), tag)
+    return Response(201)
+
+
+def delete_tags(req):
+    tags.clear(req.db, *_found(req, "delete"))
+    return Response(204)
+
+
+def delete_tag(req):
+    tag = tags.check_tag(req.params["tag"])
+    tags.remove(req.db, *_found(req, "delete"), tag)
+    return Response(204)
