@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from occli.v2.block_storage.messages import VolumeMessageManager
     from occli.v2.block_storage.transfers import VolumeTransferManager
     from occli.v2.block_storage.volume_quotas import VolumeQuotaManager
+    from occli.v2.block_storage.volume_types import QoSSpecsManager
     from occli.v2.block_storage.volume_types import VolumeTypeManager
     from occli.v2.block_storage.volumes import VolumeManager
     from occli.v2.block_storage.volumes import VolumeSnapshotManager
@@ -309,6 +310,9 @@ class Client:
     )
     volume_types: "BuiltinManager[VolumeTypeManager]" = BuiltinManager(
         "occli.v2.block_storage.volume_types:VolumeTypeManager"
+    )
+    volume_qos: "BuiltinManager[QoSSpecsManager]" = BuiltinManager(
+        "occli.v2.block_storage.volume_types:QoSSpecsManager"
     )
     volume_attachments: "BuiltinManager[VolumeAttachmentManager]" = BuiltinManager(
         "occli.v2.compute.volume_attachments:VolumeAttachmentManager"

@@ -82,3 +82,37 @@ def test_members_are_refused_and_the_default_stays(occli):
     assert [t["Name"] for t in default] == ["__DEFAULT__"]
     code, out, err = occli("volume", "type", "delete", "__DEFAULT__", cloud="local-admin")
     assert code == 1 and "is a default volume type and cannot be deleted." in err
+
+
+def test_qos_specs_on_a_type(occli):
+    name = "fast-" + uuid.uuid4().hex[:8]
+    admin = {"cloud": "local-admin"}
+    made = as_json(
+        occli(
+            "volume", "qos", "create", name, "--consumer", "front-end",
+            "--property", "total_iops_sec=1000", "-f", "json", **admin,
+        )
+    )  # fmt: skip
+    assert (made["consumer"], made["properties"]) == ("front-end", {"total_iops_sec": "1000"})
+    vtype = as_json(occli("volume", "type", "create", name + "-t", "-f", "json", **admin))
+    ok(occli("volume", "qos", "associate", name, vtype["id"], **admin))
+    shown = as_json(occli("volume", "qos", "show", name, "-f", "json", **admin))
+    assert shown["associations"] == [name + "-t"]
+    code, out, err = occli("volume", "qos", "delete", name, **admin)
+    assert code == 1 and "Qos specs still in use." in err
+    ok(
+        occli(
+            "volume", "qos", "set", "--no-property", "--property", "read_iops_sec=5", name, **admin
+        )
+    )
+    listed = as_json(occli("volume", "qos", "list", "-f", "json", **admin))
+    mine = [q for q in listed if q["Name"] == name]
+    assert mine[0]["Properties"] == {"read_iops_sec": "5"}
+    assert mine[0]["Associations"] == [name + "-t"]
+    ok(occli("volume", "qos", "disassociate", "--volume-type", name + "-t", name, **admin))
+    ok(occli("volume", "qos", "unset", "--property", "read_iops_sec", name, **admin))
+    ok(occli("volume", "qos", "delete", name, **admin))
+    ok(occli("volume", "type", "delete", name + "-t", **admin))
+    code, out, err = occli("volume", "qos", "list")
+    assert code == 1
+    assert "Policy doesn't allow volume_extension:qos_specs_manage:get_all" in err

@@ -226,3 +226,138 @@ def test_refusals_before_any_request(cli, mock_cloud, argv, message):
     assert code == 2
     assert message in err
     assert no_cloud_request(mock_cloud.mock)
+
+
+# -- QoS specs (client.volume_qos, volume qos …) -------------------------------------------
+
+QOS = VOLUME + "/qos-specs"
+QOS_ID = "0388d6c6-d5d4-42a3-b289-95205c50dd15"
+
+
+def qos_sample(name):
+    return load_fixture("volume", "qos", name)
+
+
+@pytest.fixture
+def qos(mock_cloud):
+    """The sample QoS specs ``reliability-spec`` (QOS_ID) with no
+    associations, found by id or name."""
+    m = mock_cloud.mock
+    m.get(QOS + "/" + QOS_ID, json=qos_sample("qos-show-response.json"))
+    listed = qos_sample("qos-list-response.json")
+    listed["qos_specs"][0]["id"] = QOS_ID
+    m.get(QOS, json=listed)
+    m.get(QOS + "/" + QOS_ID + "/associations", json=qos_sample("qos_show_response.json"))
+    return m
+
+
+def test_qos_manager_calls(client, qos, cinder):
+    qos.post(QOS, json=qos_sample("qos-create-response.json"))
+    qos.put(QOS + "/" + QOS_ID, json=qos_sample("qos-update-response.json"))
+    qos.put(QOS + "/" + QOS_ID + "/delete_keys", status_code=202)
+    qos.delete(QOS + "/" + QOS_ID, status_code=202)
+    for action in ("associate", "disassociate", "disassociate_all"):
+        qos.get(QOS + "/" + QOS_ID + "/" + action, status_code=202)
+    created = client.volume_qos.create("reliability-spec")
+    assert created.consumer == "back-end"
+    assert requests_to(qos, "POST", "/qos-specs")[0].json() == qos_sample(
+        "qos-create-request.json"
+    )
+    client.volume_qos.set_keys(QOS_ID, qos_sample("qos-update-request.json")["qos_specs"])
+    assert requests_to(qos, "PUT", QOS_ID)[0].json() == qos_sample("qos-update-request.json")
+    client.volume_qos.unset_keys(QOS_ID, ["key1"])
+    assert requests_to(qos, "PUT", "/delete_keys")[0].json() == qos_sample(
+        "qos-unset-request.json"
+    )
+    assert client.volume_qos.get_associations(QOS_ID) == []
+    client.volume_qos.associate(QOS_ID, TYPE_ID)
+    client.volume_qos.disassociate(QOS_ID, TYPE_ID)
+    client.volume_qos.disassociate_all(QOS_ID)
+    gets = [r for r in requests_to(qos, "GET", "/qos-specs/") if "associat" in r.url]
+    assert [r.qs.get("vol_type_id") for r in gets] == [None, [TYPE_ID], [TYPE_ID], None]
+    client.volume_qos.delete(QOS_ID, force=True)
+    assert requests_to(qos, "DELETE", QOS_ID)[0].qs == {"force": ["true"]}
+
+
+def test_qos_list_and_show_columns(cli, qos):
+    code, out, err = cli("volume", "qos", "list", "-f", "json")
+    assert code == 0, err
+    assert json.loads(out) == [
+        {
+            "ID": QOS_ID,
+            "Name": "reliability-spec",
+            "Consumer": "back-end",
+            "Associations": [],
+            "Properties": {},
+        }
+    ]
+    qos.get(
+        QOS + "/" + QOS_ID + "/associations",
+        json={
+            "qos_associations": [{"association_type": "volume_type", "name": "gold", "id": "x"}]
+        },
+    )
+    code, out, err = cli("volume", "qos", "show", "reliability-spec", "-f", "json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert sorted(shown) == ["associations", "consumer", "id", "name", "properties"]
+    assert shown["associations"] == ["gold"]
+
+
+def test_qos_create_set_unset_associate(cli, qos, cinder):
+    qos.post(QOS, json=qos_sample("qos-create-response.json"))
+    qos.get(
+        QOS + "/599ef437-1c99-42ec-9fc6-239d0519fef1/associations",
+        json=qos_sample("qos_show_response.json"),
+    )
+    code, out, err = cli(
+        "volume", "qos", "create", "reliability-spec", "--property", "total_iops_sec=1000",
+        "-f", "json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert sorted(json.loads(out)) == ["consumer", "id", "name", "properties"]
+    assert requests_to(qos, "POST", "/qos-specs")[0].json() == {
+        "qos_specs": {"name": "reliability-spec", "total_iops_sec": "1000", "consumer": "both"}
+    }
+    qos.put(QOS + "/" + QOS_ID, json={"qos_specs": {"a": "b"}})
+    qos.put(QOS + "/" + QOS_ID + "/delete_keys", status_code=202)
+    assert cli("volume", "qos", "set", "reliability-spec", "--property", "a=b")[0] == 0
+    assert requests_to(qos, "PUT", QOS_ID)[0].json() == {"qos_specs": {"a": "b"}}
+    assert cli("volume", "qos", "unset", QOS_ID, "--property", "a")[0] == 0
+    assert requests_to(qos, "PUT", "/delete_keys")[0].json() == {"keys": ["a"]}
+    qos.get(QOS + "/" + QOS_ID + "/associate", status_code=202)
+    qos.get(QOS + "/" + QOS_ID + "/disassociate_all", status_code=202)
+    assert cli("volume", "qos", "associate", QOS_ID, TYPE_ID)[0] == 0
+    assert requests_to(qos, "GET", "/associate")[0].qs["vol_type_id"] == [TYPE_ID]
+    assert cli("volume", "qos", "disassociate", QOS_ID, "--all")[0] == 0
+    assert requests_to(qos, "GET", "/disassociate_all")
+
+
+def test_qos_delete_in_use_fails(cli, qos):
+    qos.delete(
+        QOS + "/" + QOS_ID,
+        status_code=400,
+        json={"badRequest": {"code": 400, "message": "Qos specs still in use."}},
+    )
+    code, out, err = cli("volume", "qos", "delete", QOS_ID)
+    assert code == 1 and "Qos specs still in use." in err
+    assert requests_to(qos, "DELETE", QOS_ID)[0].qs == {"force": ["false"]}
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["volume", "qos", "create", " "], "name must be 1 to 255 characters"),
+        (["volume", "qos", "create", "x", "--consumer", "middle"], "invalid choice"),
+        (["volume", "qos", "set", "x"], "Nothing to set"),
+        (["volume", "qos", "unset", "x"], "Nothing to unset"),
+        (["volume", "qos", "disassociate", "x"], "Give one of --volume-type and --all"),
+        (["volume", "qos", "disassociate", "x", "--all", "--volume-type", "t"],
+         "Give one of --volume-type and --all"),
+    ],
+)  # fmt: skip
+def test_qos_refusals_before_any_request(cli, mock_cloud, argv, message):
+    code, out, err = cli(*argv)
+    assert code == 2
+    assert message in err
+    assert no_cloud_request(mock_cloud.mock)

@@ -1,7 +1,8 @@
 """Cinder v3 volume types (``client.volume_types``): list, show, the
 default type, and the admin's create, update, delete, extra specs and
 project access of private types (cinderclient's ``VolumeTypeManager`` and
-``VolumeTypeAccessManager``, openstacksdk's ``block_storage`` type calls).
+``VolumeTypeAccessManager``, openstacksdk's ``block_storage`` type calls);
+QoS specs and their type associations (``client.volume_qos``).
 
 A private type (``is_public`` false) is seen only by admins and by the
 projects given access; Cinder refuses a volume of it to other projects as
@@ -24,6 +25,8 @@ from occli.v2.block_storage import base as cinder
 EXTRA_SPEC_KEY = re.compile(r"^[a-zA-Z0-9-_:.]{1,255}$")
 #: the longest name, description, extra spec value Cinder stores
 MAX_LENGTH = 255
+#: who applies QoS specs (Cinder's ``QoSConsumerValues``)
+QOS_CONSUMERS = ("front-end", "back-end", "both")
 
 
 class VolumeType(base.Resource):
@@ -222,4 +225,142 @@ class VolumeTypeManager(cinder.CinderManager):
             self._url("types", base.getid(volume_type), "action"),
             "removeProjectAccess",
             {"project": project},
+        )
+
+
+class QoSSpecs(base.Resource):
+    """QoS specs (``name``, ``consumer``, ``specs``)."""
+
+
+class QoSSpecsManager(cinder.CinderManager):
+    """QoS specs and their volume type associations (admin; cinderclient's
+    ``QoSSpecsManager``, ``client.volume_qos``)."""
+
+    resource_class = QoSSpecs
+    collection = "qos-specs"
+    member = "qos_specs"
+    noun = "QoS specification"
+
+    def list(self, limit: int | None = None) -> base.ListWithMeta:  # type: ignore[override]
+        """Every QoS specs, newest first."""
+        return self._list_all(self._url("qos-specs"), "qos_specs", limit=limit)
+
+    def iter(self, limit: int | None = None) -> Iterator[base.Resource]:  # type: ignore[override]
+        """Like :meth:`list`, lazily."""
+        return self._list(self._url("qos-specs"), "qos_specs", limit=limit)
+
+    def find_resource(  # type: ignore[override]
+        self, name_or_id: base.Resource | str
+    ) -> base.Resource:
+        """By id (a UUID), else by exact name."""
+        if isinstance(name_or_id, base.Resource):
+            return name_or_id
+        value = str(name_or_id)
+        if strutils.is_uuid(value):
+            try:
+                return self.get(value)
+            except exceptions.NotFound:
+                pass
+        return self._one_named([q for q in self.iter() if q.name == value], value)
+
+    def create(
+        self, name: str, specs: Mapping[str, str] | None = None, consumer: str | None = None
+    ) -> base.Resource:
+        """New QoS specs; ``consumer`` one of :data:`QOS_CONSUMERS`
+        (Cinder's default ``back-end``)."""
+        self.check_create(name, specs, consumer)
+        body: dict[str, Any] = {"name": name, **dict(specs or {})}
+        if consumer is not None:
+            body["consumer"] = consumer
+        return self._create(self._url("qos-specs"), {"qos_specs": body}, "qos_specs")
+
+    def check_create(
+        self,
+        name: str,
+        specs: Mapping[str, str] | None = None,
+        consumer: str | None = None,
+    ) -> None:
+        """ValidationError for an empty or too long name, a consumer Cinder
+        does not take, a key or value over 255 characters."""
+        if not name or not name.strip() or len(name.strip()) > MAX_LENGTH:
+            raise exceptions.ValidationError(
+                "{name} must be 1 to %d characters, not only spaces." % MAX_LENGTH,
+                params=("name",),
+            )
+        if consumer is not None and consumer not in QOS_CONSUMERS:
+            raise exceptions.ValidationError(
+                "{consumer} must be one of %s, not %r." % (", ".join(QOS_CONSUMERS), consumer),
+                params=("consumer",),
+            )
+        for key, value in (specs or {}).items():
+            if not key or len(key) > MAX_LENGTH or len(str(value)) > MAX_LENGTH:
+                raise exceptions.ValidationError(
+                    "Property %r: key and value must be at most %d characters."
+                    % (key, MAX_LENGTH),
+                    params=("specs",),
+                )
+
+    def set_keys(self, qos_specs: base.Resource | str, specs: Mapping[str, str]) -> base.Result:
+        """Merge ``specs`` (``consumer`` sets the consumer)."""
+        return self._result(
+            self._request(
+                "PUT",
+                self._url("qos-specs", base.getid(qos_specs)),
+                body={"qos_specs": dict(specs)},
+            )
+        )
+
+    def unset_keys(self, qos_specs: base.Resource | str, keys: Iterable[str]) -> base.Result:
+        """Remove ``keys`` (one request)."""
+        return self._result(
+            self._request(
+                "PUT",
+                self._url("qos-specs", base.getid(qos_specs), "delete_keys"),
+                body={"keys": list(keys)},
+            )
+        )
+
+    def delete(self, qos_specs: base.Resource | str, force: bool = False) -> base.Result:
+        """Delete QoS specs; ``force`` disassociates them from their types
+        first (else Cinder refuses ones in use)."""
+        return self._delete(
+            self._url("qos-specs", base.getid(qos_specs)),
+            params={"force": "True" if force else "False"},
+        )
+
+    def get_associations(self, qos_specs: base.Resource | str) -> builtins.list[dict[str, str]]:
+        """``[{"association_type", "name", "id"}]``: the types using them."""
+        response = self._request(
+            "GET", self._url("qos-specs", base.getid(qos_specs), "associations")
+        )
+        return list(self._value(response, self._body(response), "qos_associations", list, []))
+
+    def associate(
+        self, qos_specs: base.Resource | str, volume_type: base.Resource | str
+    ) -> base.Result:
+        """Give ``volume_type`` these QoS specs (a type has at most one)."""
+        return self._result(
+            self._request(
+                "GET",
+                self._url("qos-specs", base.getid(qos_specs), "associate"),
+                params={"vol_type_id": base.getid(volume_type)},
+            )
+        )
+
+    def disassociate(
+        self, qos_specs: base.Resource | str, volume_type: base.Resource | str
+    ) -> base.Result:
+        """Take these QoS specs off ``volume_type``."""
+        return self._result(
+            self._request(
+                "GET",
+                self._url("qos-specs", base.getid(qos_specs), "disassociate"),
+                params={"vol_type_id": base.getid(volume_type)},
+            )
+        )
+
+    def disassociate_all(self, qos_specs: base.Resource | str) -> base.Result:
+        """Take these QoS specs off every type."""
+        return self._result(
+            self._request("GET", self._url("qos-specs", base.getid(qos_specs), "disassociate_all"))
         )
