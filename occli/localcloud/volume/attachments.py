@@ -1,9 +1,33 @@
-"""Volume attachments as Cinder's attachments API (3.27+) shows them: the
-records Nova's attach makes (:func:`.volumes.attach`), read-only here."""
+"""Volume attachments as Cinder's attachments API (3.27+) keeps them
+(cinder/volume/api.py ``attachment_*``, cinder/volume/manager.py
+``attachment_update``, cinder/db/api.py ``volume_attached`` and
+``volume_detached``).
 
+An attachment is ``reserved`` when created without a connector (the volume
+``reserved``), ``attaching`` once a connector gave it its connection info
+(the volume ``attaching``) and ``attached`` when completed (the volume
+``in-use``); deleting one leaves the volume the status its other
+attachments give it. Nova attaches and detaches through the same rules
+(:func:`nova_attach`, :func:`nova_detach`), as Nova 34 does with 3.44.
+The connection info is what Cinder's ``FakeLoggingVolumeDriver`` (the
+real cloud's driver) answers, flattened as the manager's
+``_connection_create`` does.
+"""
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+from occli.localcloud import common
 from occli.localcloud import errors
+from occli.localcloud.volume import rows
+from occli.localcloud.volume import types
+from occli.localcloud.volume import volumes
 
 FILTERS = ("volume_id", "status", "instance_id", "attach_status")
+# cinder/db/api.py ATTACH_STATUS_MAP: a volume's status from its attach status
+_STATUS_OF = {"attached": "in-use", "detached": "available"}
 
 
 def _visible(caller, all_projects):
@@ -13,6 +37,7 @@ def _visible(caller, all_projects):
 
 
 def listing(db, caller, all_projects, filters):
+    """The attachments the caller may list, newest first."""
     where, args = _visible(caller, all_projects)
     clauses = [where]
     for key, value in filters.items():
@@ -24,15 +49,16 @@ def listing(db, caller, all_projects, filters):
         }[key]
         clauses.append("%s = ?" % column)
         args.append(value)
-    rows = db.execute(
+    found = db.execute(
         "SELECT a.* FROM volume_attachments a JOIN volumes v ON v.id = a.volume_id"
-        " WHERE %s ORDER BY a.attached_at DESC, a.id DESC" % " AND ".join(clauses),
+        " WHERE %s ORDER BY a.created_at DESC, a.id DESC" % " AND ".join(clauses),
         args,
     ).fetchall()
-    return [dict(r) for r in rows]
+    return [dict(r) for r in found]
 
 
 def get(db, caller, attachment_id):
+    """The attachment, 404 unless the caller's project owns its volume."""
     row = db.execute(
         "SELECT a.*, v.project_id FROM volume_attachments a JOIN volumes v"
         " ON v.id = a.volume_id WHERE a.id = ?",
@@ -46,6 +72,7 @@ def get(db, caller, attachment_id):
 
 
 def view(row, detail):
+    """Cinder's attachment view (cinder/api/v3/views/attachments.py)."""
     item = {
         "id": row["id"],
         "status": row["attach_status"],
@@ -54,9 +81,256 @@ def view(row, detail):
     }
     if detail:
         item.update(
-            attached_at=row["attached_at"],
-            detached_at="",
+            attached_at=row["attached_at"] or "",
+            detached_at=row["detached_at"] or "",
             attach_mode=row["attach_mode"],
-            connection_info={},
+            connection_info=json.loads(row["connection_info"] or "{}"),
         )
     return item
+
+
+def _of_volume(db, volume_id):
+    return [
+        dict(r)
+        for r in db.execute(
+            "SELECT * FROM volume_attachments WHERE volume_id = ? ORDER BY created_at, id",
+            (volume_id,),
+        )
+    ]
+
+
+def multiattach(db: sqlite3.Connection, volume: Mapping[str, Any]) -> bool:
+    """Whether the volume's type says ``multiattach: <is> True``."""
+    vtype = types.find(db, volume["volume_type_id"])
+    specs = json.loads(vtype["extra_specs"]) if vtype else {}
+    return specs.get("multiattach") == "<is> True"
+
+
+def _check_not_error(volume, verb):
+    if "error" in volume["status"]:
+        message = (
+            "Volume attachments can not be %s if the volume is in an error state. The Volume"
+            " %s currently has a status of: %s " % (verb, volume["id"], volume["status"])
+        )
+        if verb == "created":
+            raise rows.invalid(message)
+        raise errors.Conflict("Resource conflict: " + message)
+
+
+def _reserve(db, volume, instance_uuid):
+    """Cinder's ``_attachment_reserve``: the volume ``reserved``, a
+    ``reserved`` attachment; a non-multiattach volume in use refused
+    unless the same instance holds it (an instance moving hosts)."""
+    shared = multiattach(db, volume)
+    expected = ("available", "in-use", "downloading") if shared else ("available", "downloading")
+    if volume["status"] not in expected:
+        held = instance_uuid and volume["status"] in ("in-use", "reserved")
+        if not (
+            held and any(a["instance_uuid"] == instance_uuid for a in _of_volume(db, volume["id"]))
+        ):
+            raise rows.invalid(
+                "Volume %s status must be %s to reserve, but the current status is %s."
+                % (volume["id"], _or(expected), volume["status"])
+            )
+    else:
+        volume["status"] = "reserved"
+        volumes.save(db, volume, ("status",))
+    row = {
+        "id": common.new_uuid(),
+        "volume_id": volume["id"],
+        "instance_uuid": instance_uuid,
+        "attach_mode": "null",
+        "attach_status": "reserved",
+        "created_at": rows.now(),
+    }
+    rows.insert(db, "volume_attachments", row)
+    row.pop("seq", None)
+    return _find(db, row["id"])
+
+
+def _or(elements):
+    """cinder's ``utils.build_or_str``."""
+    return elements[0] if len(elements) == 1 else "%s or %s" % (
+        ", ".join(elements[:-1]), elements[-1])  # fmt: skip
+
+
+def _find(db, attachment_id):
+    row = db.execute("SELECT * FROM volume_attachments WHERE id = ?", (attachment_id,)).fetchone()
+    return dict(row)
+
+
+def _readonly(volume):
+    return json.loads(volume.get("admin_metadata") or "{}").get("readonly") == "True"
+
+
+def _connect(db, volume, attachment, connector):
+    """The manager's ``attachment_update``: the driver's connection info,
+    the attachment and the volume ``attaching``."""
+    mode = connector.get("mode", "rw")
+    if attachment["attach_mode"] != "null":
+        mode = attachment["attach_mode"]
+        connector = dict(connector, mode=mode)
+    info = {
+        "driver_volume_type": "iscsi",
+        "access_mode": "ro" if _readonly(volume) else "rw",
+        "qos_specs": None,
+        "encrypted": False,
+        "cacheable": False,
+        "attachment_id": attachment["id"],
+        "enforce_multipath": connector.get("enforce_multipath", False),
+    }
+    db.execute(
+        "UPDATE volume_attachments SET attach_status = 'attaching', connector = ?,"
+        " connection_info = ?, mountpoint = ?, attached_host = ?, attach_mode = ?,"
+        " attached_at = ?, updated_at = ? WHERE id = ?",
+        (
+            json.dumps(connector),
+            json.dumps(info),
+            connector.get("mountpoint", "na"),
+            connector.get("host", ""),
+            mode,
+            rows.now(),
+            rows.now(),
+            attachment["id"],
+        ),
+    )
+    volume.update(status="attaching", attach_status="attaching")
+    volumes.save(db, volume, ("status", "attach_status"))
+    return info
+
+
+def create(
+    db: sqlite3.Connection,
+    volume: dict[str, Any],
+    instance_uuid: str | None,
+    connector: Mapping[str, Any] | None,
+    mode: str = "null",
+) -> dict[str, Any]:
+    """``attachment_create``: reserve, then connect when a ``connector`` is
+    given; ``mode`` (3.54) is kept for the connection, a read-only
+    volume's attachment is ``ro``. Returns the attachment with the
+    connection info."""
+    _check_not_error(volume, "created")
+    attachment = _reserve(db, volume, instance_uuid)
+    info: dict[str, Any] = {}
+    if connector:
+        info = _connect(db, volume, attachment, dict(connector))
+    mode = "ro" if _readonly(volume) else mode
+    db.execute(
+        "UPDATE volume_attachments SET connection_info = ?, attach_mode = ? WHERE id = ?",
+        (json.dumps(info), mode, attachment["id"]),
+    )
+    return _find(db, attachment["id"])
+
+
+def update(
+    db: sqlite3.Connection, attachment: Mapping[str, Any], connector: Mapping[str, Any]
+) -> dict[str, Any]:
+    """``attachment_update``: the volume not in error (409), no second
+    host's connection to a non-multiattach volume (409), then connect."""
+    volume = volumes.find(db, attachment["volume_id"])
+    assert volume is not None
+    _check_not_error(volume, "updated")
+    others = _of_volume(db, volume["id"])
+    connected = any(a["connection_info"] not in (None, "{}") for a in others)
+    if len(others) > 1 and not multiattach(db, volume) and connected:
+        raise errors.Conflict(
+            "Resource conflict: duplicate connectors detected on volume %s" % volume["id"]
+        )
+    _connect(db, volume, attachment, dict(connector))
+    return _find(db, attachment["id"])
+
+
+def complete(db: sqlite3.Connection, attachment: Mapping[str, Any]) -> None:
+    """``os-complete`` (3.44): the attachment ``attached``, the volume
+    ``in-use``, whatever they were (Cinder checks neither)."""
+    db.execute(
+        "UPDATE volume_attachments SET attach_status = 'attached', updated_at = ? WHERE id = ?",
+        (rows.now(), attachment["id"]),
+    )
+    volume = volumes.find(db, attachment["volume_id"])
+    assert volume is not None
+    volume.update(status="in-use", attach_status="attached")
+    volumes.save(db, volume, ("status", "attach_status"))
+
+
+def _nova_holds(db, attachment):
+    """Whether Nova's server still maps the volume through this attachment
+    (Cinder asks Nova's ``get_server_volume``)."""
+    found = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'servers'"
+    ).fetchone()
+    if found is None:
+        return False
+    server = db.execute(
+        "SELECT volumes FROM servers WHERE id = ?", (attachment["instance_uuid"],)
+    ).fetchone()
+    items = json.loads(server["volumes"] or "[]") if server else []
+    return any(i.get("attachment_id") == attachment["id"] for i in items)
+
+
+def _finish_detach(db, volume_id, attachment_id):
+    """cinder/db/api.py ``volume_detached``: the attachment goes; the volume
+    takes the status its remaining attachments give it."""
+    db.execute("DELETE FROM volume_attachments WHERE id = ?", (attachment_id,))
+    left = [a for a in _of_volume(db, volume_id) if not a["attach_status"].startswith("error_")]
+    attach_status = min((a["attach_status"] for a in left), default="detached")
+    volume = volumes.find(db, volume_id)
+    if volume is not None:
+        volume.update(status=_STATUS_OF.get(attach_status, attach_status))
+        volume.update(attach_status=attach_status)
+        volumes.save(db, volume, ("status", "attach_status"))
+    return volume
+
+
+def delete(db: sqlite3.Connection, attachment: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """``attachment_delete``: refused (409) while Nova's server still uses
+    the connection (Cinder's bug #2004555 check), else the attachment goes.
+    Returns the volume's remaining attachments."""
+    if (
+        attachment["instance_uuid"]
+        and attachment["connection_info"] not in (None, "{}")
+        and _nova_holds(db, attachment)
+    ):
+        raise errors.Conflict(
+            "Detach volume from instance %s using the Compute API" % attachment["instance_uuid"]
+        )
+    _finish_detach(db, attachment["volume_id"], attachment["id"])
+    return _of_volume(db, attachment["volume_id"])
+
+
+# -- Nova's side (through volume.interface) ------------------------------------------
+
+
+def nova_attach(
+    db: sqlite3.Connection, volume: dict[str, Any], server_id: str, device: str, host: str | None
+) -> str:
+    """Nova 34's attach with 3.44: ``attachment_create`` (reserve), an
+    update with the compute host's connector, ``os-complete``. Returns the
+    attachment's id."""
+    volume.update(pending=None, task_started_at=None)
+    volumes.save(db, volume, ("pending", "task_started_at"))
+    attachment = create(db, volume, server_id, None)
+    connector = {
+        "platform": "x86_64",
+        "os_type": "linux",
+        "ip": "127.0.0.1",
+        "host": host or "",
+        "multipath": False,
+        "mountpoint": device,
+        "mode": "rw",
+    }
+    attachment = update(db, attachment, connector)
+    complete(db, attachment)
+    volume.update(volumes.find(db, volume["id"]) or {})
+    return attachment["id"]
+
+
+def nova_detach(db: sqlite3.Connection, volume_id: str, server_id: str) -> dict[str, Any] | None:
+    """Nova's detach: ``attachment_delete`` of each of the server's
+    attachments of the volume. Returns the volume."""
+    volume = volumes.find(db, volume_id)
+    for attachment in _of_volume(db, volume_id):
+        if attachment["instance_uuid"] == server_id:
+            volume = _finish_detach(db, volume_id, attachment["id"])
+    return volume

@@ -220,6 +220,38 @@ DEFAULT_TYPES = [
     """,
 ]
 
+# the attachments API (3.27): a reservation has no instance or attach time
+# yet; the connector and the connection info the driver built; a volume's
+# admin metadata (``readonly``, os-update_readonly_flag)
+ATTACHMENTS = [
+    """
+    CREATE TABLE volume_attachments_new (
+        id TEXT PRIMARY KEY,
+        volume_id TEXT NOT NULL,
+        instance_uuid TEXT,
+        mountpoint TEXT,
+        attached_host TEXT,
+        attach_mode TEXT NOT NULL DEFAULT 'rw',
+        attach_status TEXT NOT NULL DEFAULT 'attached',
+        attached_at TEXT,
+        detached_at TEXT,
+        connector TEXT,
+        connection_info TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT
+    );
+    INSERT INTO volume_attachments_new (id, volume_id, instance_uuid, mountpoint,
+        attached_host, attach_mode, attach_status, attached_at, created_at)
+        SELECT id, volume_id, instance_uuid, mountpoint, attached_host, attach_mode,
+        attach_status, attached_at, attached_at FROM volume_attachments;
+    DROP TABLE volume_attachments;
+    ALTER TABLE volume_attachments_new RENAME TO volume_attachments;
+    CREATE INDEX volume_attachments_volume ON volume_attachments (volume_id);
+    CREATE INDEX volume_attachments_instance ON volume_attachments (instance_uuid);
+    ALTER TABLE volumes ADD COLUMN admin_metadata TEXT NOT NULL DEFAULT '{}';
+    """,
+]
+
 # cinder's messages table: user messages about failed operations
 MESSAGES = [
     """
@@ -249,5 +281,6 @@ COMPONENTS = (
     ("volume.types", TYPES),
     ("volume.qos", QOS),
     ("volume.default_types", DEFAULT_TYPES),
+    ("volume.attachments", ATTACHMENTS),
     ("volume.messages", MESSAGES),
 )

@@ -568,35 +568,6 @@ def reserve_check(volume: Mapping[str, Any]) -> None:
         )
 
 
-def attach(
-    db: sqlite3.Connection, volume: dict[str, Any], server_id: str, device: str, host: str | None
-) -> str:
-    """Record an attachment of ``volume`` to ``server_id``: ``in-use``."""
-    attachment_id = common.new_uuid()
-    db.execute(
-        "INSERT INTO volume_attachments (id, volume_id, instance_uuid, mountpoint,"
-        " attached_host, attached_at) VALUES (?, ?, ?, ?, ?, ?)",
-        (attachment_id, volume["id"], server_id, device, host, rows.now()),
-    )
-    volume.update(status="in-use", attach_status="attached", pending=None, task_started_at=None)
-    save(db, volume, ("status", "attach_status", "pending", "task_started_at"))
-    return attachment_id
-
-
-def detach(db: sqlite3.Connection, volume_id: str, server_id: str) -> dict[str, Any] | None:
-    """Remove ``server_id``'s attachments of the volume; ``available`` when
-    none is left."""
-    db.execute(
-        "DELETE FROM volume_attachments WHERE volume_id = ? AND instance_uuid = ?",
-        (volume_id, server_id),
-    )
-    volume = find(db, volume_id)
-    if volume is not None and not attachments(db, volume_id):
-        volume.update(status="available", attach_status="detached")
-        save(db, volume, ("status", "attach_status"))
-    return volume
-
-
 # -- upload to image (cinder/volume/api.py copy_volume_to_image) -----------------
 
 

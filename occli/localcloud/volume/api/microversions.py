@@ -36,6 +36,9 @@ BACKUP_SORT_NAME = "3.37"
 BACKUP_METADATA = "3.43"
 BACKUP_AZ = "3.51"
 BACKUP_PROJECT_USER_ID = "3.56"
+# the attachments API (cinder/api/microversions.py)
+NEW_ATTACH_COMPLETION = "3.44"
+ATTACHMENT_CREATE_MODE_ARG = "3.54"
 
 
 def negotiate(header):

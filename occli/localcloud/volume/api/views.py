@@ -74,7 +74,9 @@ def volume_detail(req, volume, type_names, attachments, extended=True):
         "replication_status": None,
         "consistencygroup_id": None,
         "multiattach": False,
-        "attachments": [_attachment(a, admin) for a in attachments],
+        "attachments": [
+            _attachment(a, admin) for a in attachments if a["attach_status"] == "attached"
+        ],
     }
     if extended:
         view["os-vol-tenant-attr:tenant_id"] = volume["project_id"]
