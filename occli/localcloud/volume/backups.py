@@ -25,6 +25,7 @@ from occli.localcloud import errors
 from occli.localcloud import progress
 from occli.localcloud.common import Asker
 from occli.localcloud.volume import backup_objects
+from occli.localcloud.volume import messages
 from occli.localcloud.volume import quotas
 from occli.localcloud.volume import rows
 from occli.localcloud.volume import volumes
@@ -197,9 +198,21 @@ def create(
     return row, parent["size"] if parent else None
 
 
-def failed(db: sqlite3.Connection, backup: dict[str, Any], reason: str) -> None:
+def failed(
+    db: sqlite3.Connection, backup: dict[str, Any], reason: str, request_id: str | None = None
+) -> None:
     """The driver failed (its objects could not be stored): the backup is
-    ``error`` with ``reason``, its volume (or snapshot) back as it was."""
+    ``error`` with ``reason``, its volume (or snapshot) back as it was, and
+    the project has Cinder's user message about it (of ``request_id``)."""
+    messages.create(
+        db,
+        backup["project_id"],
+        "VOLUME_BACKUP",
+        backup["id"],
+        messages.BACKUP_CREATE,
+        messages.BACKUP_CREATE_DRIVER_ERROR,
+        request_id,
+    )
     backup.update(status="error", fail_reason=reason, object_count=0, pending=None)
     backup["task_started_at"] = None
     rows.save(

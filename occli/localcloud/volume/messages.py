@@ -43,6 +43,8 @@ DETAILS = {
     "027": "Volume status is invalid.",
 }
 RESOURCE_TYPES = ("VOLUME", "VOLUME_SNAPSHOT", "VOLUME_BACKUP")
+# the (action, detail) of a backup the driver could not store
+BACKUP_CREATE, BACKUP_CREATE_DRIVER_ERROR = "013", "020"
 FILTERS = ("request_id", "resource_type", "resource_uuid", "event_id", "message_level")
 SORT_KEYS = ("id", "event_id", "message_level", "created_at", "resource_type", "request_id")
 

@@ -5,8 +5,12 @@ view, with filters and paging from 3.5."""
 
 import pytest
 
+from occli.localcloud.cloud import Config
+from occli.localcloud.cloud import LocalCloud
+from occli.localcloud.cloud import service_classes
 from occli.localcloud.volume import messages
 from tests.unit.localcloud.volume_harness import MISSING
+from tests.unit.localcloud.volume_harness import Cinder
 from tests.unit.localcloud.volume_harness import cinder_cloud
 from tests.unit.localcloud.volume_harness import message
 
@@ -89,3 +93,25 @@ def test_filters_sorting_and_paging_from_35(cinder):
         400,
         "Invalid filters colour are found in query options.",
     )
+
+
+def test_a_backup_swift_refuses_leaves_a_message(tmp_path):
+    cloud = LocalCloud(
+        Config(data_dir=str(tmp_path / "swift"), build_time=0, object_quota_bytes=1000),
+        services=service_classes(("identity", "compute", "image", "volume", "objectstore")),
+    )
+    cinder = Cinder(cloud)
+    try:
+        volume = cinder.create()
+        cinder.show(volume["id"])
+        result = cinder.post("/backups", {"backup": {"volume_id": volume["id"]}})
+        assert result.status == 202, result.body
+        backup = result.json()["backup"]
+        (found,) = cinder.get("/messages").json()["messages"]
+        assert (found["resource_type"], found["resource_uuid"]) == ("VOLUME_BACKUP", backup["id"])
+        assert found["event_id"] == "VOLUME_VOLUME_BACKUP_013_020"
+        assert found["user_message"] == "create backup:Backup driver failed to create backup."
+        assert found["request_id"] == result.header("x-openstack-request-id")
+        assert cinder.get("/messages", user="alt").json()["messages"] == []
+    finally:
+        cloud.close()

@@ -214,7 +214,10 @@ def create_backup(req):
     except (errors.Error, OSError) as exc:
         with store.transaction() as db:
             backups.failed(
-                db, backup, "Object PUT failed: %s/%s %s" % (account, backup["container"], exc)
+                db,
+                backup,
+                "Object PUT failed: %s/%s %s" % (account, backup["container"], exc),
+                req.request_id,
             )
     return Response(202, {"backup": summary(req, backup)})
 
