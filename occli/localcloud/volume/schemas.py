@@ -185,6 +185,13 @@ QUOTA_UPDATE = {
 
 # cinder/api/schemas/volume_types.py, types_extra_specs.py, volume_type_access.py
 _TYPE_DESCRIPTION = {"type": ["string", "null"], "minLength": 0, "maxLength": 255}
+_EXTRA_SPECS_WITH_NULL = {
+    "type": "object",
+    "patternProperties": {
+        "^[a-zA-Z0-9-_:. /]{1,255}$": {"type": ["string", "null"], "maxLength": 255}
+    },
+    "additionalProperties": False,
+}
 _EXTRA_SPECS_NO_SPACES = {
     "type": "object",
     "patternProperties": {
@@ -200,16 +207,7 @@ TYPE_CREATE = {
             "properties": {
                 "name": {"type": "string", "minLength": 1, "maxLength": 255},
                 "description": _TYPE_DESCRIPTION,
-                "extra_specs": {
-                    "type": "object",
-                    "patternProperties": {
-                        "^[a-zA-Z0-9-_:. /]{1,255}$": {
-                            "type": ["string", "null"],
-                            "maxLength": 255,
-                        }
-                    },
-                    "additionalProperties": False,
-                },
+                "extra_specs": _EXTRA_SPECS_WITH_NULL,
                 "os-volume-type-access:is_public": BOOLEAN,
             },
             "required": ["name"],
@@ -292,9 +290,7 @@ QOS_CREATE = {
 }
 QOS_SET = {
     "type": "object",
-    "properties": {
-        "qos_specs": TYPE_CREATE["properties"]["volume_type"]["properties"]["extra_specs"]
-    },
+    "properties": {"qos_specs": _EXTRA_SPECS_WITH_NULL},
     "required": ["qos_specs"],
     "additionalProperties": False,
 }
