@@ -261,3 +261,18 @@ def test_snapshot_metadata(cinder):
     assert cinder.get("/snapshots/" + snap["id"]).json()["snapshot"]["metadata"] == {"z": "9"}
     assert cinder.get(path, user="alt").status == 404
     assert cinder.post(path, {"metadata": {"k": 1}}).status == 400
+
+
+def test_retype_in_use_and_refused_while_busy(cinder):
+    _new_type(cinder, "gold")
+    _new_type(cinder, "silver")
+    volume = _available(cinder)
+    assert cinder.attach(cinder.server(), volume["id"]).status == 200
+    assert _action(cinder, volume["id"], {"os-retype": {"new_type": "gold"}}).status == 202
+    shown = cinder.show(volume["id"])
+    assert (shown["volume_type"], shown["status"]) == ("gold", "in-use")
+    other = _available(cinder)
+    body = {"transfer": {"volume_id": other["id"]}}
+    assert cinder.post("/volume-transfers", body).status == 202
+    busy = _action(cinder, other["id"], {"os-retype": {"new_type": "silver"}})
+    assert (busy.status, message(busy)) == (400, "Invalid volume: " + _retype_refused())
