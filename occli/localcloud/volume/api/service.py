@@ -22,8 +22,8 @@ from occli.localcloud.volume.api import attachments
 from occli.localcloud.volume.api import backups
 from occli.localcloud.volume.api import common
 from occli.localcloud.volume.api import default_types
-from occli.localcloud.volume.api import metadata
 from occli.localcloud.volume.api import messages
+from occli.localcloud.volume.api import metadata
 from occli.localcloud.volume.api import microversions
 from occli.localcloud.volume.api import qos
 from occli.localcloud.volume.api import quotas
