@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from occli.v2.identity.identity import RoleManager
     from occli.v2.identity.identity import TokenManager
     from occli.v2.identity.identity import UserManager
+    from occli.v2.identity.implied_roles import InferenceRuleManager
     from occli.v2.image.images import ImageManager
     from occli.v2.image.members import ImageMemberManager
     from occli.v2.image.metadefs import MetadefNamespaceManager
@@ -264,6 +265,9 @@ class Client:
     )
     groups: "BuiltinManager[GroupManager]" = BuiltinManager(
         "occli.v2.identity.groups:GroupManager"
+    )
+    inference_rules: "BuiltinManager[InferenceRuleManager]" = BuiltinManager(
+        "occli.v2.identity.implied_roles:InferenceRuleManager"
     )
     identity_services: "BuiltinManager[IdentityServiceManager]" = BuiltinManager(
         "occli.v2.identity.catalog:ServiceManager"

@@ -322,6 +322,8 @@ class LocalCloud:
             "local": _cloud_entry(url, "demo", cfg.demo_password, "demo", cfg.region),
             "local-admin": _cloud_entry(url, "admin", cfg.admin_password, "admin", cfg.region),
             "local-alt": _cloud_entry(url, "alt", cfg.alt_password, "alt", cfg.region),
+            # the admin's system scope, as devstack's devstack-system-admin
+            "local-system-admin": _system_entry(url, "admin", cfg.admin_password, cfg.region),
         }
         # libyaml's dumper when there is one: the same text, ~6x faster
         dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -462,6 +464,15 @@ def _cloud_entry(url, user, password, project, region):
         "interface": "public",
         "identity_api_version": 3,
     }
+
+
+def _system_entry(url, user, password, region):
+    """A clouds.yaml entry scoped to the system (``system_scope: all``)."""
+    entry = _cloud_entry(url, user, password, None, region)
+    for key in ("project_name", "project_domain_name"):
+        del entry["auth"][key]
+    entry["auth"]["system_scope"] = "all"
+    return entry
 
 
 def make_private_dir(path):

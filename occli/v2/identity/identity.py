@@ -345,10 +345,11 @@ class RoleManager(identity.IdentityManager):
         project: base.Resource | str | None = None,
         domain: base.Resource | str | None = None,
         group: base.Resource | str | None = None,
+        system: str | None = None,
     ) -> None:
         """ValidationError unless exactly one of a user or a group and
-        exactly one of a project or a domain are given (before any
-        lookup)."""
+        exactly one of a project, a domain or the system (``"all"``) are
+        given (before any lookup)."""
         if user is None and group is None:
             raise exceptions.ValidationError(
                 "Give either {user} or {group}.", params=("user", "group")
@@ -357,9 +358,14 @@ class RoleManager(identity.IdentityManager):
             raise exceptions.ValidationError(
                 "Give {user} or {group}, not both.", params=("user", "group")
             )
-        if (project is None) == (domain is None):
+        if [project, domain, system].count(None) != 2:
+            if system is None:
+                raise exceptions.ValidationError(
+                    "Give either {project} or {domain}.", params=("project", "domain")
+                )
             raise exceptions.ValidationError(
-                "Give either {project} or {domain}.", params=("project", "domain")
+                "Give one of {project}, {domain} or {system}.",
+                params=("project", "domain", "system"),
             )
 
     def _grant_url(
@@ -369,10 +375,14 @@ class RoleManager(identity.IdentityManager):
         project: base.Resource | str | None,
         domain: base.Resource | str | None,
         group: base.Resource | str | None = None,
+        system: str | None = None,
     ) -> str:
-        self.check_grant(user, project, domain, group)
-        target = ("projects", project) if project is not None else ("domains", domain)
+        self.check_grant(user, project, domain, group, system)
         actor = ("groups", group) if group is not None else ("users", user)
+        if system is not None:
+            # keystone's /v3/system/{users,groups}/{id}/roles/{role_id}
+            return self._url("system", actor[0], base.getid(actor[1]), "roles", base.getid(role))
+        target = ("projects", project) if project is not None else ("domains", domain)
         return self._url(
             target[0],
             base.getid(target[1]),
@@ -389,11 +399,13 @@ class RoleManager(identity.IdentityManager):
         project: base.Resource | str | None = None,
         domain: base.Resource | str | None = None,
         group: base.Resource | str | None = None,
+        system: str | None = None,
     ) -> base.Result:
-        """Give ``user`` (or ``group``) the ``role`` on a project or a
-        domain (204 also when it already has it); a Result."""
+        """Give ``user`` (or ``group``) the ``role`` on a project, a
+        domain or the system (``system="all"``; 204 also when it already
+        has it); a Result."""
         return self._result(
-            self._request("PUT", self._grant_url(role, user, project, domain, group))
+            self._request("PUT", self._grant_url(role, user, project, domain, group, system))
         )
 
     def revoke(
@@ -403,10 +415,11 @@ class RoleManager(identity.IdentityManager):
         project: base.Resource | str | None = None,
         domain: base.Resource | str | None = None,
         group: base.Resource | str | None = None,
+        system: str | None = None,
     ) -> base.Result:
         """Take the role away (NotFound if the user or group has it not
         directly)."""
-        return self._delete(self._grant_url(role, user, project, domain, group))
+        return self._delete(self._grant_url(role, user, project, domain, group, system))
 
     def has_grant(
         self,
@@ -415,11 +428,12 @@ class RoleManager(identity.IdentityManager):
         project: base.Resource | str | None = None,
         domain: base.Resource | str | None = None,
         group: base.Resource | str | None = None,
+        system: str | None = None,
     ) -> bool:
         """Whether ``user`` (or ``group``) has the ``role`` directly on the
         target."""
         try:
-            self._request("HEAD", self._grant_url(role, user, project, domain, group))
+            self._request("HEAD", self._grant_url(role, user, project, domain, group, system))
         except exceptions.NotFound:
             return False
         return True
@@ -435,13 +449,20 @@ class RoleAssignmentManager(identity.IdentityManager):
         user: base.Resource | str | None = None,
         group: base.Resource | str | None = None,
         effective: bool = False,
+        system: str | None = None,
     ) -> None:
-        """ValidationError for filters keystone refuses together (a project
-        and a domain, a user and a group, a group with ``effective``),
-        before any lookup."""
+        """ValidationError for filters keystone refuses together (a project,
+        a domain, the system: one at most; a user and a group, a group with
+        ``effective``), before any lookup."""
         if project is not None and domain is not None:
             raise exceptions.ValidationError(
                 "Give {project} or {domain}, not both.", params=("project", "domain")
+            )
+        if system is not None and (project is not None or domain is not None):
+            # keystone: "Specify system or project (domain), not both"
+            raise exceptions.ValidationError(
+                "Give {system} or {project}/{domain}, not both.",
+                params=("system", "project", "domain"),
             )
         if user is not None and group is not None:
             raise exceptions.ValidationError(
@@ -465,14 +486,24 @@ class RoleAssignmentManager(identity.IdentityManager):
         include_names: bool = False,
         include_subtree: bool = False,
         group: base.Resource | str | None = None,
+        system: str | None = None,
     ) -> base.ListWithMeta:
         """Every role assignment (``GET /v3/role_assignments``) filtered
         by user, project or domain, role (resources or ids), following
         pages: a :class:`~occli.base.ListWithMeta`; ``effective`` adds the
-        implied roles. :meth:`iter` yields them lazily."""
+        implied roles; ``system="all"``: the system grants only.
+        :meth:`iter` yields them lazily."""
         return self._list_all(
             *self._list_request(
-                user, project, domain, role, effective, include_names, include_subtree, group
+                user,
+                project,
+                domain,
+                role,
+                effective,
+                include_names,
+                include_subtree,
+                group,
+                system,
             )
         )
 
@@ -486,12 +517,21 @@ class RoleAssignmentManager(identity.IdentityManager):
         include_names: bool = False,
         include_subtree: bool = False,
         group: base.Resource | str | None = None,
+        system: str | None = None,
     ) -> Iterator[base.Resource]:
         """Like :meth:`list`, lazily (the filters are checked at once):
         each page is asked for when the previous one was used."""
         return self._list(
             *self._list_request(
-                user, project, domain, role, effective, include_names, include_subtree, group
+                user,
+                project,
+                domain,
+                role,
+                effective,
+                include_names,
+                include_subtree,
+                group,
+                system,
             )
         )
 
@@ -505,11 +545,17 @@ class RoleAssignmentManager(identity.IdentityManager):
         include_names: bool,
         include_subtree: bool,
         group: base.Resource | str | None = None,
+        system: str | None = None,
     ) -> tuple[str, str, dict[str, Any]]:
         """``(url, response key, params)`` of a role assignment list
         (ValidationError for filters keystone refuses together)."""
         self.check_list(
-            project=project, domain=domain, user=user, group=group, effective=effective
+            project=project,
+            domain=domain,
+            user=user,
+            group=group,
+            effective=effective,
+            system=system,
         )
         params: dict[str, Any] = {
             "user.id": _id_or_none(user),
@@ -517,6 +563,7 @@ class RoleAssignmentManager(identity.IdentityManager):
             "scope.project.id": _id_or_none(project),
             "scope.domain.id": _id_or_none(domain),
             "role.id": _id_or_none(role),
+            "scope.system": system,
         }
         for flag, name in (
             (effective, "effective"),

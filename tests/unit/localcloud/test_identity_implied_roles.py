@@ -5,6 +5,9 @@ with keystone's bodies and texts (``keystone/api/roles.py``,
 ``_shared/implied_roles.py``, ``exception.py``), and a token carrying the
 roles a new rule implies."""
 
+import json
+import os
+
 import pytest
 
 from tests.unit.localcloud.test_identity_admin import ADMIN_SCOPE
@@ -13,7 +16,14 @@ from tests.unit.localcloud.test_identity_admin import error
 from tests.unit.localcloud.test_identity_admin import new_role
 from tests.unit.localcloud.test_identity_admin import role_id
 
+SAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "identity", "system")
 DENIED = "You are not authorized to perform the requested action: identity:%s."
+
+
+def sample(name):
+    """A keystone api-ref sample (``tests/fixtures/identity/system``)."""
+    with open(os.path.join(SAMPLES, name)) as f:
+        return json.load(f)
 
 
 @pytest.fixture
@@ -125,3 +135,21 @@ def test_a_system_reader_reads_rules_but_cannot_write_them(client, admin):
     assert sr("GET", implies(role_id(admin, "member"), reader)).status == 200
     refused = sr("PUT", implies(new_role(admin, "x"), reader))
     assert (refused.status, error(refused)) == (403, DENIED % "create_implied_role")
+
+
+def _shape(value):
+    """The keys of a body, recursively (the samples' values are examples)."""
+    if isinstance(value, dict):
+        return {k: _shape(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shape(value[0])] if value else []
+    return None
+
+
+def test_bodies_match_keystones_samples(admin):
+    prior, implied = new_role(admin, "shape-a"), new_role(admin, "shape-b")
+    created = admin("PUT", implies(prior, implied)).json()
+    expected = sample("create-role-inferences-response.json")
+    assert _shape(created) == _shape(expected)
+    listed = admin("GET", implies(prior)).json()
+    assert _shape(listed) == _shape(sample("list-implied-roles-for-role-response.json"))

@@ -6,6 +6,9 @@ and keystone's secure-RBAC defaults for a system reader and a system
 admin (``keystone/common/policies/base.py``: SYSTEM_READER, SYSTEM_ADMIN).
 Texts are keystone's (``exception.py``, ``api/system.py``)."""
 
+import json
+import os
+
 import pytest
 
 from tests.unit.localcloud.test_identity_admin import ADMIN_SCOPE
@@ -16,8 +19,15 @@ from tests.unit.localcloud.test_identity_admin import new_user
 from tests.unit.localcloud.test_identity_admin import role_id
 
 SYSTEM = {"system": {"all": True}}
+SAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "identity", "system")
 DENIED = "You are not authorized to perform the requested action: identity:%s."
 PASSWORD = "s3cret-pass"
+
+
+def sample(name):
+    """A keystone api-ref sample (``tests/fixtures/identity/system``)."""
+    with open(os.path.join(SAMPLES, name)) as f:
+        return json.load(f)
 
 
 @pytest.fixture
@@ -256,3 +266,13 @@ def test_project_services_refuse_a_system_token(full, method, path):
     refused = full.request(method, path, json={} if method == "POST" else None, token=system)
     assert refused.status == 403, (path, refused.body)
     assert b"A project-scoped token is required." in refused.body
+
+
+def test_bodies_match_keystones_samples(client, admin):
+    (user,) = admin("GET", "/v3/users?name=admin").json()["users"]
+    roles = admin("GET", "/v3/system/users/%s/roles" % user["id"]).json()
+    expected = sample("list-system-roles-for-user-response.json")
+    assert set(roles) == set(expected)
+    assert set(expected["roles"][0]) <= set(roles["roles"][0])
+    system = admin("GET", "/v3/auth/system").json()
+    assert system.keys() == sample("get-available-system-scopes-response.json").keys()

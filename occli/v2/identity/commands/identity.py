@@ -14,15 +14,16 @@ def do_token_issue(client, args):
     """
     session = client.session
     access = session.auth.get_access(session)
-    return columns.show(
-        {
-            "id": access.auth_token,
-            "expires": access.expires.isoformat() if access.expires else None,
-            "project_id": access.project_id,
-            "user_id": access.user_id,
-        },
-        columns=("expires", "id", "project_id", "user_id"),
-    )
+    token = {
+        "id": access.auth_token,
+        "expires": access.expires.isoformat() if access.expires else None,
+        "project_id": access.project_id,
+        "user_id": access.user_id,
+    }
+    if access.system_scoped:
+        # OSC's IssueToken: keystone's one system scope is "all"
+        token["system"] = "all"
+    return columns.show(token, columns=tuple(sorted(token)))
 
 
 @utils.arg("token", metavar="<token>", help="Token to revoke.")

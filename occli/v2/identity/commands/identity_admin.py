@@ -491,11 +491,15 @@ def _grant_options(func):
             dict(metavar="<project-domain>", help="Domain owning --project (name or ID)."),
         ),
         (("--domain",), dict(metavar="<domain>", help="The role is on this domain (name or ID).")),
+        (
+            ("--system",),
+            dict(metavar="<system>", choices=["all"], help="The role is on the system (all)."),
+        ),
     )
     for args, kwargs in reversed(options):
         func = utils.arg(*args, **kwargs)(func)
     return utils.option_names(
-        user="--user", group="--group", project="--project", domain="--domain"
+        user="--user", group="--group", project="--project", domain="--domain", system="--system"
     )(func)
 
 
@@ -503,7 +507,11 @@ def _grant_targets(client, args):
     """``(role, user, project, domain, group)`` of ``role add|remove``,
     checked before any lookup."""
     client.roles.check_grant(
-        user=args.user, project=args.project, domain=args.domain, group=args.group
+        user=args.user,
+        project=args.project,
+        domain=args.domain,
+        group=args.group,
+        system=args.system,
     )
     user = _user(client, args.user, args.user_domain) if args.user else None
     group = (
@@ -517,22 +525,24 @@ def _grant_targets(client, args):
 
 @_grant_options
 def do_role_add(client, args):
-    """Give a user or a group a role on a project or a domain (admin).
+    """Give a user or a group a role on a project, a domain or the system (admin).
 
     Example: occli role add --group developers --project team-a member
     """
     role, user, project, domain, group = _grant_targets(client, args)
-    client.roles.grant(role, user, project=project, domain=domain, group=group)
+    client.roles.grant(role, user, project=project, domain=domain, group=group, system=args.system)
 
 
 @_grant_options
 def do_role_remove(client, args):
-    """Take a role on a project or a domain away from a user or group (admin).
+    """Take a role away from a user or group: on a project, domain or system (admin).
 
     Example: occli role remove --user alice --project team-a member
     """
     role, user, project, domain, group = _grant_targets(client, args)
-    client.roles.revoke(role, user, project=project, domain=domain, group=group)
+    client.roles.revoke(
+        role, user, project=project, domain=domain, group=group, system=args.system
+    )
 
 
 _ASSIGNMENT_HEADERS = ("Role", "User", "Group", "Project", "Domain", "System", "Inherited")
@@ -576,6 +586,7 @@ def _assignment_row(assignment, names):
     "--project-domain", metavar="<project-domain>", help="Domain owning --project (name or ID)."
 )
 @utils.arg("--domain", metavar="<domain>", help="Only those on this domain (name or ID).")
+@utils.arg("--system", metavar="<system>", choices=["all"], help="Only those on the system (all).")
 @utils.arg("--role", metavar="<role>", help="Only this role (name or ID).")
 @utils.arg(
     "--auth-user",
@@ -592,7 +603,12 @@ def _assignment_row(assignment, names):
 )
 @utils.arg("--names", action="store_true", help="Show names instead of IDs.")
 @utils.option_names(
-    project="--project", domain="--domain", user="--user", group="--group", effective="--effective"
+    project="--project",
+    domain="--domain",
+    user="--user",
+    group="--group",
+    effective="--effective",
+    system="--system",
 )
 @utils.output("list")
 def do_role_assignment_list(client, args):
@@ -610,6 +626,7 @@ def do_role_assignment_list(client, args):
         user=args.user or args.auth_user or None,
         group=args.group,
         effective=args.effective,
+        system=args.system,
     )
     access = None
     if args.auth_user or args.auth_project:
@@ -641,6 +658,7 @@ def do_role_assignment_list(client, args):
         role=role,
         effective=args.effective,
         include_names=args.names,
+        system=args.system,
     )
     return _ASSIGNMENT_HEADERS, [_assignment_row(a, args.names) for a in assignments]
 
