@@ -34,11 +34,13 @@ def _actor(req, missing_ok=False):
     if "role_id" in params:
         role_id = assignments.get_role(db, params["role_id"])["id"]
     if "group_id" in params:
-        actor, actor_id, module = "group", params["group_id"], groups
+        actor, actor_id = "group", params["group_id"]
+        row, missing = groups.find(db, actor_id), groups.not_found
     else:
-        actor, actor_id, module = "user", params["user_id"], users
-    if module.find(db, actor_id) is None and not missing_ok:
-        raise module.not_found(actor_id)
+        actor, actor_id = "user", params["user_id"]
+        row, missing = users.find(db, actor_id), users.not_found
+    if row is None and not missing_ok:
+        raise missing(actor_id)
     return actor, actor_id, role_id
 
 
