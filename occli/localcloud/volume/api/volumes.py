@@ -164,7 +164,8 @@ def volume_action(req):
         raise HTTPError(400, "There is no such action: %s" % (action or "None"))
     min_version, handler = ACTIONS[action]
     if min_version is not None and req.microversion < min_version:
-        raise HTTPError(404, "API version %s is not supported on this method." % req.microversion)
+        # as the real Cinder 29 answers (its VersionNotFoundForAPIMethod)
+        raise HTTPError(404, "The resource could not be found.")
     return handler(req, body)
 
 
