@@ -81,6 +81,15 @@ def test_the_system_token_is_cached_apart(occli):
     )
 
 
+def test_os_system_scope_option(occli, cloud):
+    env = system_env(cloud, "admin", cloud.config.admin_password)
+    del env["OS_SYSTEM_SCOPE"]
+    issued = as_json(
+        occli("--os-system-scope", "all", "token", "issue", "-f", "json", cloud=None, env=env)
+    )
+    assert (issued["system"], issued["project_id"]) == ("all", None)
+
+
 def test_clouds_yaml_has_the_system_admin(occli):
     users = as_json(occli("user", "list", "-f", "json", cloud="local-system-admin"))
     assert {"admin", "demo", "alt"} <= {u["Name"] for u in users}
