@@ -70,6 +70,49 @@ def test_a_user_without_a_system_role_cannot_scope_to_the_system(client):
     assert error(result) == "User %s has no access to the system" % demo["id"]
 
 
+def test_only_the_whole_system_is_a_scope(client):
+    result = client.authenticate("admin", scope={"system": {"all": False}})
+    assert result.status == 401
+    assert error(result).endswith(" has no access to the system")
+
+
+def test_a_token_exchanged_for_the_system_scope(client):
+    unscoped = client.token("admin", scope="unscoped")
+    auth = {
+        "identity": {"methods": ["token"], "token": {"id": unscoped}},
+        "scope": SYSTEM,
+    }
+    result = client.post("/v3/auth/tokens", json={"auth": auth})
+    assert result.status == 201, result.body
+    assert result.json()["token"]["system"] == {"all": True}
+    shown = client.request(
+        "GET",
+        "/v3/auth/tokens",
+        headers={"X-Subject-Token": result.header("X-Subject-Token")},
+        token=result.header("X-Subject-Token"),
+    )
+    assert shown.status == 200 and shown.json()["token"]["system"] == {"all": True}
+
+
+def test_system_reader_reads_groups_and_grants(client, admin):
+    _, reader = system_user(client, admin, "group-auditor", "reader")
+    group = admin("POST", "/v3/groups", {"group": {"name": "seen"}}).json()["group"]["id"]
+    assert reader("GET", "/v3/groups").status == 200
+    assert reader("GET", "/v3/groups/" + group).status == 200
+    (demo,) = admin("GET", "/v3/users?name=demo").json()["users"]
+    (project,) = admin("GET", "/v3/projects?name=demo").json()["projects"]
+    grant = "/v3/projects/%s/users/%s/roles/%s" % (
+        project["id"],
+        demo["id"],
+        role_id(admin, "member"),
+    )
+    assert reader("HEAD", grant).status == 204
+    refused = reader("PUT", grant)
+    assert (refused.status, error(refused)) == (403, DENIED % "create_grant")
+    refused = reader("DELETE", "/v3/groups/" + group)
+    assert (refused.status, error(refused)) == (403, DENIED % "delete_group")
+
+
 def test_system_reader_reads_but_does_not_write(client, admin):
     _, reader = system_user(client, admin, "auditor", "reader")
     users = reader("GET", "/v3/users")
