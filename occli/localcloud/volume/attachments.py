@@ -89,7 +89,8 @@ def view(row, detail):
     return item
 
 
-def _of_volume(db, volume_id):
+def of_volume(db: sqlite3.Connection, volume_id: str) -> list[dict[str, Any]]:
+    """The volume's attachments, oldest first."""
     return [
         dict(r)
         for r in db.execute(
@@ -126,7 +127,7 @@ def _reserve(db, volume, instance_uuid):
     if volume["status"] not in expected:
         held = instance_uuid and volume["status"] in ("in-use", "reserved")
         if not (
-            held and any(a["instance_uuid"] == instance_uuid for a in _of_volume(db, volume["id"]))
+            held and any(a["instance_uuid"] == instance_uuid for a in of_volume(db, volume["id"]))
         ):
             raise rows.invalid(
                 "Volume %s status must be %s to reserve, but the current status is %s."
@@ -231,7 +232,7 @@ def update(
     volume = volumes.find(db, attachment["volume_id"])
     assert volume is not None
     _check_not_error(volume, "updated")
-    others = _of_volume(db, volume["id"])
+    others = of_volume(db, volume["id"])
     connected = any(a["connection_info"] not in (None, "{}") for a in others)
     if len(others) > 1 and not multiattach(db, volume) and connected:
         raise errors.Conflict(
@@ -269,11 +270,26 @@ def _nova_holds(db, attachment):
     return any(i.get("attachment_id") == attachment["id"] for i in items)
 
 
-def _finish_detach(db, volume_id, attachment_id):
+def check_deletion(db: sqlite3.Connection, attachment: Mapping[str, Any]) -> None:
+    """Cinder's ``attachment_deletion_allowed`` (bug #2004555) for a user's
+    request: 409 while Nova's server still uses the connection."""
+    if (
+        attachment["instance_uuid"]
+        and attachment["connection_info"] not in (None, "{}")
+        and _nova_holds(db, attachment)
+    ):
+        raise errors.Conflict(
+            "Detach volume from instance %s using the Compute API" % attachment["instance_uuid"]
+        )
+
+
+def finish_detach(
+    db: sqlite3.Connection, volume_id: str, attachment_id: str
+) -> dict[str, Any] | None:
     """cinder/db/api.py ``volume_detached``: the attachment goes; the volume
     takes the status its remaining attachments give it."""
     db.execute("DELETE FROM volume_attachments WHERE id = ?", (attachment_id,))
-    left = [a for a in _of_volume(db, volume_id) if not a["attach_status"].startswith("error_")]
+    left = [a for a in of_volume(db, volume_id) if not a["attach_status"].startswith("error_")]
     attach_status = min((a["attach_status"] for a in left), default="detached")
     volume = volumes.find(db, volume_id)
     if volume is not None:
@@ -287,16 +303,9 @@ def delete(db: sqlite3.Connection, attachment: Mapping[str, Any]) -> list[dict[s
     """``attachment_delete``: refused (409) while Nova's server still uses
     the connection (Cinder's bug #2004555 check), else the attachment goes.
     Returns the volume's remaining attachments."""
-    if (
-        attachment["instance_uuid"]
-        and attachment["connection_info"] not in (None, "{}")
-        and _nova_holds(db, attachment)
-    ):
-        raise errors.Conflict(
-            "Detach volume from instance %s using the Compute API" % attachment["instance_uuid"]
-        )
-    _finish_detach(db, attachment["volume_id"], attachment["id"])
-    return _of_volume(db, attachment["volume_id"])
+    check_deletion(db, attachment)
+    finish_detach(db, attachment["volume_id"], attachment["id"])
+    return of_volume(db, attachment["volume_id"])
 
 
 # -- Nova's side (through volume.interface) ------------------------------------------
@@ -330,7 +339,7 @@ def nova_detach(db: sqlite3.Connection, volume_id: str, server_id: str) -> dict[
     """Nova's detach: ``attachment_delete`` of each of the server's
     attachments of the volume. Returns the volume."""
     volume = volumes.find(db, volume_id)
-    for attachment in _of_volume(db, volume_id):
+    for attachment in of_volume(db, volume_id):
         if attachment["instance_uuid"] == server_id:
-            volume = _finish_detach(db, volume_id, attachment["id"])
+            volume = finish_detach(db, volume_id, attachment["id"])
     return volume

@@ -9,6 +9,7 @@ from occli.localcloud.volume import schemas
 from occli.localcloud.volume import snapshots
 from occli.localcloud.volume import types
 from occli.localcloud.volume import volumes
+from occli.localcloud.volume.api import actions
 from occli.localcloud.volume.api import common
 from occli.localcloud.volume.api import microversions
 from occli.localcloud.volume.api import views
@@ -306,3 +307,5 @@ ACTIONS = {
     "os-reset_status": (None, _reset_status),
     "revert": (microversions.VOLUME_REVERT, _revert),
 }
+# the attach flow, connections, flags and image metadata (api/actions.py)
+ACTIONS.update(actions.ACTIONS)

@@ -1,0 +1,282 @@
+"""The volume actions Cinder 29 serves besides extend, retype, revert,
+reset-status and upload (cinder/api/contrib/volume_actions.py,
+volume_image_metadata.py and admin_actions.py ``os-force_detach``; the
+rules of cinder/volume/api.py and of the manager's ``attach_volume`` /
+``detach_volume``): the legacy attach flow (``os-reserve``,
+``os-attach``, ``os-begin_detaching``, ``os-detach`` …), connections,
+the bootable and read-only flags and the image metadata.
+
+An error the manager raises reaches the API as an RPC ``RemoteError``,
+which Cinder answers as ``Error attaching volume - <type>: <message>``
+(:func:`_remote`). The read-only flag is the volume's admin metadata
+``readonly``; ``os-attach`` records the mode as ``attached_mode``.
+"""
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+from occli.localcloud import common
+from occli.localcloud import errors
+from occli.localcloud.volume import attachments
+from occli.localcloud.volume import rows
+from occli.localcloud.volume import volumes
+
+
+def _remote(doing, exc_type, message):
+    """The API's 400 for a manager's error (``Error <doing> volume - …``)."""
+    return errors.BadRequest("Error %s volume - %s: %s" % (doing, exc_type, message))
+
+
+def _maintenance(volume, message):
+    if volume["status"] == "maintenance":
+        raise rows.invalid(message)
+
+
+def admin_metadata(volume: Mapping[str, Any]) -> dict[str, str]:
+    return json.loads(volume.get("admin_metadata") or "{}")
+
+
+def _set_admin_metadata(db, volume, **items):
+    current = admin_metadata(volume)
+    current.update(items)
+    current = {k: v for k, v in current.items() if v is not None}
+    volume["admin_metadata"] = json.dumps(current)
+    volumes.save(db, volume, ("admin_metadata",))
+
+
+def _set(db, volume, **columns):
+    volume.update(columns)
+    volumes.save(db, volume, columns)
+
+
+# -- the legacy attach flow ---------------------------------------------------------
+
+
+def reserve(db: sqlite3.Connection, volume: dict[str, Any]) -> None:
+    """``os-reserve``: an ``available`` volume (``in-use`` too when
+    multiattach) goes ``attaching``."""
+    expected = ("available", "in-use") if attachments.multiattach(db, volume) else ("available",)
+    if volume["status"] not in expected:
+        text = " or ".join(expected)
+        raise rows.invalid(
+            "Volume status must be %s to reserve, but the status is %s." % (text, volume["status"])
+        )
+    _set(db, volume, status="attaching")
+
+
+def unreserve(db: sqlite3.Connection, volume: dict[str, Any]) -> None:
+    """``os-unreserve``: an ``attaching`` volume back to ``in-use`` (it
+    has attachments) or ``available``; any other status: nothing."""
+    if volume["status"] == "attaching":
+        held = bool(volumes.attachments(db, volume["id"]))
+        _set(db, volume, status="in-use" if held else "available")
+
+
+def begin_detaching(db: sqlite3.Connection, volume: dict[str, Any]) -> None:
+    """``os-begin_detaching``: ``in-use`` and attached → ``detaching``."""
+    if volume["status"] != "in-use" or volume["attach_status"] != "attached":
+        raise rows.invalid(
+            "Unable to detach volume. Volume status must be 'in-use' and attach_status must"
+            " be 'attached' to detach."
+        )
+    _set(db, volume, status="detaching")
+
+
+def roll_detaching(db: sqlite3.Connection, volume: dict[str, Any]) -> None:
+    """``os-roll_detaching``: ``detaching`` back to ``in-use``."""
+    if volume["status"] == "detaching":
+        _set(db, volume, status="in-use")
+
+
+def attach(
+    db: sqlite3.Connection,
+    volume: dict[str, Any],
+    instance_uuid: str | None,
+    host_name: str | None,
+    mountpoint: str,
+    mode: str,
+) -> None:
+    """``os-attach`` (the manager's ``attach_volume``): an attachment of
+    the instance (or host) that exists already leaves the volume
+    ``in-use``; a second attachment of a non-multiattach volume in use
+    is refused; a read-only volume only attaches ``ro`` (the attachment
+    is left ``error_attaching``)."""
+    _maintenance(volume, "The volume cannot be attached in maintenance mode.")
+    meta = admin_metadata(volume)
+    if volume["status"] == "attaching" and meta.get("attached_mode") not in (None, mode):
+        raise _remote(
+            "attaching", "InvalidVolume", "Invalid volume: being attached by different mode"
+        )
+    column, value = ("instance_uuid", instance_uuid) if instance_uuid else (
+        "attached_host", host_name)  # fmt: skip
+    held = db.execute(
+        "SELECT 1 FROM volume_attachments WHERE volume_id = ? AND %s = ?" % column,
+        (volume["id"], value),
+    ).fetchone()
+    if held is not None:
+        _set(db, volume, status="in-use")
+        return
+    if volume["status"] == "in-use" and not attachments.multiattach(db, volume):
+        raise _remote(
+            "attaching",
+            "InvalidVolume",
+            "Invalid volume: volume is already attached and multiple attachments are not enabled",
+        )
+    row = {
+        "id": common.new_uuid(),
+        "volume_id": volume["id"],
+        "instance_uuid": instance_uuid,
+        "attached_host": host_name,
+        "mountpoint": mountpoint,
+        "attach_mode": mode,
+        "attach_status": "attaching",
+        "created_at": rows.now(),
+    }
+    if meta.get("readonly") == "True" and mode != "ro":
+        row["attach_status"] = "error_attaching"
+        rows.insert(db, "volume_attachments", row)
+        raise _remote(
+            "attaching",
+            "InvalidVolumeAttachMode",
+            "Invalid attaching mode '%s' for volume %s." % (mode, volume["id"]),
+        )
+    row.update(attach_status="attached", attached_at=rows.now())
+    rows.insert(db, "volume_attachments", row)
+    _set(db, volume, status="in-use", attach_status="attached")
+    _set_admin_metadata(db, volume, attached_mode=mode)
+
+
+def _deletion_allowed(db, volume, attachment_id):
+    """Cinder's ``attachment_deletion_allowed`` for a user's request: the
+    one attachment (or the named one) must not be Nova's connected one."""
+    held = attachments.of_volume(db, volume["id"])
+    if attachment_id is None:
+        if not held:
+            return
+        if len(held) > 1:
+            raise errors.Conflict("Detach volume from instance  using the Compute API")
+        attachment = held[0]
+    else:
+        attachment = next((a for a in held if a["id"] == attachment_id), None)
+        if attachment is None:
+            return
+    attachments.check_deletion(db, attachment)
+
+
+def detach(
+    db: sqlite3.Connection, volume: dict[str, Any], attachment_id: str | None, doing="detaching"
+) -> None:
+    """``os-detach`` (the manager's ``detach_volume``): the named
+    attachment (or the only one) goes; ``doing``: the error's verb
+    (``force detaching`` for ``os-force_detach``)."""
+    _deletion_allowed(db, volume, attachment_id)
+    _maintenance(volume, "The volume cannot be detached in maintenance mode.")
+    held = attachments.of_volume(db, volume["id"])
+    if attachment_id is None:
+        if len(held) > 1:
+            raise _remote(
+                doing,
+                "InvalidVolume",
+                "Invalid volume: Detach volume failed: More than one attachment, but no"
+                " attachment_id provided.",
+            )
+        if not held:
+            _set(db, volume, status="available", attach_status="detached")
+            return
+        attachment_id = held[0]["id"]
+    attachments.finish_detach(db, volume["id"], attachment_id)
+    volume.update(volumes.find(db, volume["id"]) or {})
+    _set_admin_metadata(db, volume, attached_mode=None)
+
+
+# -- connections --------------------------------------------------------------------
+
+
+def initialize_connection(
+    db: sqlite3.Connection, volume: Mapping[str, Any], connector: Any
+) -> dict[str, Any]:
+    """``os-initialize_connection``: the driver's connection info (the
+    fake driver's iSCSI one) with the manager's additions."""
+    _maintenance(volume, "The volume connection cannot be initialized in maintenance mode.")
+    connector = connector if isinstance(connector, dict) else {}
+    readonly = admin_metadata(volume).get("readonly") == "True"
+    mode = admin_metadata(volume).get("attached_mode") or ("ro" if readonly else "rw")
+    multipath = connector.get("enforce_multipath", False)
+    data = {
+        "access_mode": mode,
+        "qos_specs": None,
+        "encrypted": False,
+        "cacheable": False,
+        "enforce_multipath": multipath,
+    }
+    return {"driver_volume_type": "iscsi", "data": data, "enforce_multipath": multipath}
+
+
+def terminate_connection(db: sqlite3.Connection, volume: dict[str, Any]) -> None:
+    """``os-terminate_connection``: refused while Nova uses the volume's
+    connection, then :func:`unreserve`."""
+    _deletion_allowed(db, volume, None)
+    unreserve(db, volume)
+
+
+def force_detach(
+    db: sqlite3.Connection, volume: dict[str, Any], attachment_id: str | None
+) -> None:
+    """The admin's ``os-force_detach``: terminate the connection, then
+    detach."""
+    terminate_connection(db, volume)
+    detach(db, volume, attachment_id, doing="force detaching")
+
+
+# -- flags and image metadata ------------------------------------------------------
+
+
+def set_bootable(db: sqlite3.Connection, volume: dict[str, Any], bootable: bool) -> None:
+    """``os-set_bootable`` (a volume update)."""
+    _maintenance(volume, "The volume cannot be updated during maintenance.")
+    _set(db, volume, bootable=int(bootable))
+
+
+def update_readonly_flag(db: sqlite3.Connection, volume: dict[str, Any], readonly: bool) -> None:
+    """``os-update_readonly_flag``: an ``available`` volume's admin
+    metadata ``readonly``."""
+    if volume["status"] != "available":
+        raise rows.invalid(
+            "Volume %s status must be available to update readonly flag, but current status"
+            " is: %s." % (volume["id"], volume["status"])
+        )
+    _set_admin_metadata(db, volume, readonly=str(readonly))
+
+
+def image_metadata(volume: Mapping[str, Any]) -> dict[str, str]:
+    return json.loads(volume["image_metadata"] or "{}")
+
+
+def set_image_metadata(
+    db: sqlite3.Connection, volume: dict[str, Any], items: Mapping[str, str]
+) -> dict[str, str]:
+    """``os-set_image_metadata``: merged; the whole image metadata after."""
+    if volume["status"] in ("maintenance", "uploading"):
+        raise rows.invalid(
+            "Updating volume metadata is not allowed for volumes in %s status." % volume["status"]
+        )
+    current = dict(image_metadata(volume), **items)
+    _set(db, volume, image_metadata=json.dumps(current))
+    return current
+
+
+def unset_image_metadata(db: sqlite3.Connection, volume: dict[str, Any], key: str) -> None:
+    """``os-unset_image_metadata``: 404 for a key the volume lacks."""
+    current = image_metadata(volume)
+    if key not in current:
+        raise errors.NotFound(
+            "Glance metadata for volume/snapshot %s cannot be found." % volume["id"]
+        )
+    if volume["status"] in ("maintenance", "uploading"):
+        raise rows.invalid(
+            "Deleting volume metadata is not allowed for volumes in %s status." % volume["status"]
+        )
+    del current[key]
+    _set(db, volume, image_metadata=json.dumps(current) if current else None)
