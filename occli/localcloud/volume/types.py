@@ -22,6 +22,8 @@ USER_VISIBLE_EXTRA_SPECS = ("RESKEY:availability_zones", "multiattach", "replica
 _IS_TRUE = "<is> True"
 # the per-type quota resources a rename carries over (cinder's QUOTAS)
 _PER_TYPE_QUOTAS = ("volumes", "snapshots", "gigabytes")
+# the columns a list sorts on (cinder's paginate query takes the model's)
+SORT_KEYS = ("id", "name", "description", "is_public", "created_at", "updated_at")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
 
 
@@ -70,22 +72,32 @@ def _visible_sql(caller):
     )
 
 
-def listing(db, caller, is_public=True):
-    """The types ``caller`` sees, newest first (Cinder's default sort).
+def listing(db, caller, is_public=True, order=None, marker=None, limit=None):
+    """The types ``caller`` sees, in ``order`` (``rows.sort_order``'s;
+    Cinder's default: newest first), after ``marker``, at most ``limit``.
     ``is_public`` (admins' ``is_public`` query; others always True):
     True — public ones and those the project has access to, False —
-    private ones only, None — all."""
+    private ones only, None — all. An unknown marker is Cinder's
+    ``VolumeTypeNotFound``."""
     where, args = _visible_sql(caller)
+    every = [dict(r) for r in db.execute("SELECT * FROM volume_types WHERE " + where, args)]
     if is_public is True:
-        where += (
-            " AND (is_public = 1 OR id IN (SELECT volume_type_id FROM volume_type_projects"
-            " WHERE project_id = ?))"
-        )
-        args.append(caller.project_id)
+        granted = {
+            r["volume_type_id"]
+            for r in db.execute(
+                "SELECT volume_type_id FROM volume_type_projects WHERE project_id = ?",
+                (caller.project_id,),
+            )
+        }
+        found = [t for t in every if t["is_public"] or t["id"] in granted]
     elif is_public is False:
-        where += " AND is_public = 0"
-    sql = "SELECT * FROM volume_types WHERE %s ORDER BY created_at DESC, id DESC" % where
-    return [dict(r) for r in db.execute(sql, args)]
+        found = [t for t in every if not t["is_public"]]
+    else:
+        found = list(every)
+    rows.sort(found, order or rows.sort_order([], [], ()))
+    if marker is not None and not any(t["id"] == marker for t in every):
+        raise errors.NotFound("Volume type %s could not be found." % marker)
+    return rows.page(found, every, marker, limit)
 
 
 def get(db, caller, type_id):

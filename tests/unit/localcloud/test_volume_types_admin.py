@@ -267,3 +267,22 @@ def test_default_type(cinder):
     )
     assert result.json()["volume_type"]["name"] == "__DEFAULT__"
     assert "os-volume-type-access:is_public" not in result.json()["volume_type"]
+
+
+def test_list_pages_and_sorts(cinder):
+    for name in ("a-type", "b-type"):
+        make_type(cinder, name=name)
+    first = cinder.get("/types?limit=1", user="admin").json()
+    assert [t["name"] for t in first["volume_types"]] == ["b-type"]
+    (link,) = first["volume_type_links"]
+    assert link["rel"] == "next" and "marker=" + first["volume_types"][0]["id"] in link["href"]
+    marker = first["volume_types"][0]["id"]
+    rest = cinder.get("/types?marker=" + marker, user="admin").json()
+    assert [t["name"] for t in rest["volume_types"]] == ["a-type", "__DEFAULT__"]
+    assert "volume_type_links" not in rest
+    by_name = cinder.get("/types?sort=name:asc", user="admin").json()["volume_types"]
+    assert [t["name"] for t in by_name] == ["__DEFAULT__", "a-type", "b-type"]
+    bad_key = cinder.get("/types?sort_key=colour", user="admin")
+    assert (bad_key.status, message(bad_key)) == (400, "Invalid input received: Invalid sort key")
+    missing = cinder.get("/types?marker=nosuch", user="admin")
+    assert (missing.status, message(missing)) == (404, "Volume type nosuch could not be found.")

@@ -9,9 +9,11 @@ schema first, as its ``@validation.schema`` runs before the policy)."""
 from occli.localcloud import validation
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
+from occli.localcloud.volume import rows
 from occli.localcloud.volume import schemas
 from occli.localcloud.volume import types
 from occli.localcloud.volume.api import common
+from occli.localcloud.volume.api import views
 
 TYPE = "/types/{type_id}"
 
@@ -54,8 +56,19 @@ def _is_public_filter(req):
 
 
 def list_types(req):
-    found = types.listing(req.db, req.context, _is_public_filter(req))
-    return Response(200, {"volume_types": [types.view(t, req.context) for t in found]})
+    """Cinder's type list: ``is_public`` (admins), ``sort``/``sort_key``/
+    ``sort_dir``, ``marker``, ``limit`` and ``volume_type_links``."""
+    params = common.query_params(req)
+    order = rows.sort_order(*common.sort(params), types.SORT_KEYS)
+    limit = common.limit(params)
+    found = types.listing(
+        req.db, req.context, _is_public_filter(req), order, params.get("marker"), limit
+    )
+    body = {"volume_types": [types.view(t, req.context) for t in found]}
+    link = views.next_link(req, "types", found, limit)
+    if link:
+        body["volume_type_links"] = link
+    return Response(200, body)
 
 
 def show_type(req):
