@@ -55,6 +55,8 @@ if TYPE_CHECKING:
     from occli.v2.compute.usage import InstanceUsageAuditLogManager
     from occli.v2.compute.usage import UsageManager
     from occli.v2.compute.volume_attachments import VolumeAttachmentManager
+    from occli.v2.identity.app_credentials import AccessRuleManager
+    from occli.v2.identity.app_credentials import ApplicationCredentialManager
     from occli.v2.identity.catalog import EndpointManager
     from occli.v2.identity.catalog import RegionManager
     from occli.v2.identity.catalog import ServiceManager as IdentityServiceManager
@@ -277,6 +279,12 @@ class Client:
     )
     regions: "BuiltinManager[RegionManager]" = BuiltinManager(
         "occli.v2.identity.catalog:RegionManager"
+    )
+    application_credentials: "BuiltinManager[ApplicationCredentialManager]" = BuiltinManager(
+        "occli.v2.identity.app_credentials:ApplicationCredentialManager"
+    )
+    access_rules: "BuiltinManager[AccessRuleManager]" = BuiltinManager(
+        "occli.v2.identity.app_credentials:AccessRuleManager"
     )
     networks: "BuiltinManager[NetworkManager]" = BuiltinManager(
         "occli.v2.network.networks:NetworkManager"
