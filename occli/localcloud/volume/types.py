@@ -8,6 +8,7 @@ the projects given access)."""
 import json
 import re
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 from occli.localcloud import common
@@ -72,6 +73,10 @@ def _visible_sql(caller):
     )
 
 
+def sort_order(sort_keys: Sequence[str], sort_dirs: Sequence[str]) -> list[tuple[str, bool]]:
+    return rows.sort_order(sort_keys, sort_dirs, SORT_KEYS)
+
+
 def listing(db, caller, is_public=True, order=None, marker=None, limit=None):
     """The types ``caller`` sees, in ``order`` (``rows.sort_order``'s;
     Cinder's default: newest first), after ``marker``, at most ``limit``.
@@ -94,7 +99,7 @@ def listing(db, caller, is_public=True, order=None, marker=None, limit=None):
         found = [t for t in every if not t["is_public"]]
     else:
         found = list(every)
-    rows.sort(found, order or rows.sort_order([], [], ()))
+    rows.sort(found, order or sort_order([], []))
     if marker is not None and not any(t["id"] == marker for t in every):
         raise errors.NotFound("Volume type %s could not be found." % marker)
     return rows.page(found, every, marker, limit)

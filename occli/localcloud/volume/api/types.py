@@ -9,7 +9,6 @@ schema first, as its ``@validation.schema`` runs before the policy)."""
 from occli.localcloud import validation
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
-from occli.localcloud.volume import rows
 from occli.localcloud.volume import schemas
 from occli.localcloud.volume import types
 from occli.localcloud.volume.api import common
@@ -59,7 +58,7 @@ def list_types(req):
     """Cinder's type list: ``is_public`` (admins), ``sort``/``sort_key``/
     ``sort_dir``, ``marker``, ``limit`` and ``volume_type_links``."""
     params = common.query_params(req)
-    order = rows.sort_order(*common.sort(params), types.SORT_KEYS)
+    order = types.sort_order(*common.sort(params))
     limit = common.limit(params)
     found = types.listing(
         req.db, req.context, _is_public_filter(req), order, params.get("marker"), limit
