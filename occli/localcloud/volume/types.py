@@ -77,13 +77,15 @@ def sort_order(sort_keys: Sequence[str], sort_dirs: Sequence[str]) -> list[tuple
     return rows.sort_order(sort_keys, sort_dirs, SORT_KEYS)
 
 
-def listing(db, caller, is_public=True, order=None, marker=None, limit=None):
+def listing(db, caller, is_public=True, order=None, marker=None, limit=None, extra_specs=None):
     """The types ``caller`` sees, in ``order`` (``rows.sort_order``'s;
     Cinder's default: newest first), after ``marker``, at most ``limit``.
     ``is_public`` (admins' ``is_public`` query; others always True):
     True — public ones and those the project has access to, False —
-    private ones only, None — all. An unknown marker is Cinder's
-    ``VolumeTypeNotFound``."""
+    private ones only, None — all. ``extra_specs``: only types with these
+    (``RESKEY:availability_zones`` matched as a substring, as Cinder's
+    LIKE); a non-admin naming a spec it may not read gets none. An unknown
+    marker is Cinder's ``VolumeTypeNotFound``."""
     where, args = _visible_sql(caller)
     every = [dict(r) for r in db.execute("SELECT * FROM volume_types WHERE " + where, args)]
     if is_public is True:
@@ -99,10 +101,24 @@ def listing(db, caller, is_public=True, order=None, marker=None, limit=None):
         found = [t for t in every if not t["is_public"]]
     else:
         found = list(every)
+    if extra_specs:
+        if not caller.is_admin and any(k not in USER_VISIBLE_EXTRA_SPECS for k in extra_specs):
+            found = []
+        found = [t for t in found if _has_specs(json.loads(t["extra_specs"]), extra_specs)]
     rows.sort(found, order or sort_order([], []))
     if marker is not None and not any(t["id"] == marker for t in every):
         raise errors.NotFound("Volume type %s could not be found." % marker)
     return rows.page(found, every, marker, limit)
+
+
+def _has_specs(specs: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    for key, value in wanted.items():
+        if key == "RESKEY:availability_zones":
+            if str(value) not in str(specs.get(key, "")):
+                return False
+        elif key not in specs or specs[key] != str(value):
+            return False
+    return True
 
 
 def get(db, caller, type_id):

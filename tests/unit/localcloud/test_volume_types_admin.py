@@ -286,3 +286,23 @@ def test_list_pages_and_sorts(cinder):
     assert (bad_key.status, message(bad_key)) == (400, "Invalid input received: Invalid sort key")
     missing = cinder.get("/types?marker=nosuch", user="admin")
     assert (missing.status, message(missing)) == (404, "Volume type nosuch could not be found.")
+
+
+def test_extra_specs_filter(cinder):
+    make_type(cinder, name="multi", extra_specs={"multiattach": "<is> True", "tier": "1"})
+    make_type(cinder, name="zoned", extra_specs={"RESKEY:availability_zones": "nova,other"})
+
+    def names(query, user="admin", version="3.70"):
+        result = cinder.get("/types?extra_specs=" + query, user=user, version=version)
+        assert result.status == 200, result.body
+        return [t["name"] for t in result.json()["volume_types"]]
+
+    assert names("{'multiattach': '<is> True'}") == ["multi"]
+    assert names("{'RESKEY:availability_zones': 'nova'}") == ["zoned"]
+    assert names("{'tier': '1', 'multiattach': '<is> True'}") == ["multi"]
+    # a member filters from 3.52, on the specs it may read only
+    assert names("{'multiattach': '<is> True'}", user="demo") == ["multi"]
+    assert names("{'tier': '1'}", user="demo") == []
+    assert len(names("{'multiattach': '<is> True'}", user="demo", version="3.51")) == 3
+    bad = cinder.get("/types?extra_specs=nodict", user="admin")
+    assert bad.status == 400

@@ -25,6 +25,7 @@ EXTEND_ATTACHED = "3.42"
 SUPPORT_COUNT_INFO = "3.45"
 SNAPSHOT_IN_USE = "3.66"
 DEFAULT_TYPE_OVERRIDES = "3.62"
+VOLUME_TYPE_FILTER = "3.52"
 # volume summary, its metadata, revert (cinder/api/microversions.py)
 VOLUME_SUMMARY = "3.12"
 VOLUME_SUMMARY_METADATA = "3.36"

@@ -6,12 +6,15 @@
 reader's; writes are the admin's, checked here in Cinder's order (the body's
 schema first, as its ``@validation.schema`` runs before the policy)."""
 
+import ast
+
 from occli.localcloud import validation
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.volume import schemas
 from occli.localcloud.volume import types
 from occli.localcloud.volume.api import common
+from occli.localcloud.volume.api import microversions
 from occli.localcloud.volume.api import views
 
 TYPE = "/types/{type_id}"
@@ -54,6 +57,25 @@ def _is_public_filter(req):
         raise HTTPError(400, "Invalid is_public filter [%s]" % raw) from None
 
 
+def _extra_specs_filter(req, params):
+    """The ``extra_specs`` query (a Python dict literal, Cinder's
+    ``ast.literal_eval``): admins' at any version, others' from 3.52
+    (before it Cinder drops the filter for them)."""
+    raw = params.get("extra_specs")
+    if raw is None:
+        return None
+    if not req.context.is_admin and req.microversion < microversions.VOLUME_TYPE_FILTER:
+        return None
+    try:
+        value = ast.literal_eval(raw)
+    except (ValueError, SyntaxError):
+        value = None
+    if not isinstance(value, dict):
+        # Cinder fails here with a 500 (a str has no items())
+        raise HTTPError(400, "Invalid input received: extra_specs filter must be a dict")
+    return value
+
+
 def list_types(req):
     """Cinder's type list: ``is_public`` (admins), ``sort``/``sort_key``/
     ``sort_dir``, ``marker``, ``limit`` and ``volume_type_links``."""
@@ -61,7 +83,13 @@ def list_types(req):
     order = types.sort_order(*common.sort(params))
     limit = common.limit(params)
     found = types.listing(
-        req.db, req.context, _is_public_filter(req), order, params.get("marker"), limit
+        req.db,
+        req.context,
+        _is_public_filter(req),
+        order,
+        params.get("marker"),
+        limit,
+        _extra_specs_filter(req, params),
     )
     body = {"volume_types": [types.view(t, req.context) for t in found]}
     link = views.next_link(req, "types", found, limit)
