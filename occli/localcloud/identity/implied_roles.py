@@ -42,14 +42,30 @@ def not_found(prior_role_id: str, implied_role_id: str) -> errors.NotFound:
 
 
 def create(db: sqlite3.Connection, prior: sqlite3.Row, implied: sqlite3.Row) -> None:
-    """``prior`` implies ``implied`` from now on (idempotent); an
-    ``admin`` role cannot be implied (keystone's 403)."""
+    """``prior`` implies ``implied`` from now on; an ``admin`` role cannot
+    be implied (keystone's 403), a rule cannot be made twice (409, as
+    keystone 30 answered). A role may imply itself or a role implying it,
+    as keystone allows."""
     if implied["name"] in PROHIBITED_IMPLIED_ROLES:
         raise errors.Forbidden("%s cannot be an implied roles." % implied["id"])
-    db.execute(
-        "INSERT OR IGNORE INTO implied_roles (prior_role_id, implied_role_id) VALUES (?, ?)",
-        (prior["id"], implied["id"]),
-    )
+    try:
+        db.execute(
+            "INSERT INTO implied_roles (prior_role_id, implied_role_id) VALUES (?, ?)",
+            (prior["id"], implied["id"]),
+        )
+    except sqlite3.IntegrityError:
+        raise errors.Conflict(
+            "Conflict occurred attempting to store implied_role - Duplicate entry."
+        ) from None
+
+
+def ensure(db: sqlite3.Connection, prior: sqlite3.Row, implied: sqlite3.Row) -> None:
+    """:func:`create`, unless the rule exists (the seed, as keystone-manage
+    bootstrap's ``_ensure_implied_role``)."""
+    try:
+        check(db, prior["id"], implied["id"])
+    except errors.NotFound:
+        create(db, prior, implied)
 
 
 def check(db: sqlite3.Connection, prior_role_id: str, implied_role_id: str) -> None:

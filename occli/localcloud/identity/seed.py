@@ -19,7 +19,7 @@ def seed(db, admin_password, demo_password, alt_password):
     roles = {name: assignments.ensure_role(db, name) for name in assignments.IMMUTABLE_ROLES}
     rows = {name: assignments.get_role(db, roles[name]) for name in roles}
     for prior, implied in (("member", "reader"), ("manager", "member"), ("admin", "manager")):
-        implied_roles.create(db, rows[prior], rows[implied])
+        implied_roles.ensure(db, rows[prior], rows[implied])
     admin_project = projects.ensure_project(db, "admin")
     demo_project = projects.ensure_project(db, "demo")
     alt_project = projects.ensure_project(db, "alt")

@@ -328,7 +328,7 @@ def test_403_catalog_for_a_domain_scoped_token(client):
     result = client.get("/v3/auth/catalog", token=token)
     assert result.status == 403
     assert result.json()["error"]["message"] == (
-        "A project-scoped token is required to produce a service catalog."
+        "You are not authorized to perform the requested action."
     )
 
 

@@ -64,6 +64,12 @@ def test_create_show_check_delete(client, admin):
     assert body["links"]["self"].endswith(implies(prior, implied))
     assert admin("GET", implies(prior, implied)).json() == body
     assert admin("HEAD", implies(prior, implied)).status == 204
+    # keystone 30's answer to the same rule again
+    again = admin("PUT", implies(prior, implied))
+    assert (again.status, error(again)) == (
+        409,
+        "Conflict occurred attempting to store implied_role - Duplicate entry.",
+    )
     # a user with the prior role gets the implied one in its token
     (demo,) = admin("GET", "/v3/users?name=demo").json()["users"]
     (project,) = admin("GET", "/v3/projects?name=demo").json()["projects"]
@@ -95,6 +101,9 @@ def test_a_cycle_ends(client, admin):
     assert {"one", "two"} <= names
     effective = admin("GET", "/v3/role_assignments?effective&user.id=" + demo["id"])
     assert effective.status == 200
+    # a role may imply itself, as keystone 30 allows
+    assert admin("PUT", implies(one, one)).status == 201
+    assert admin("DELETE", implies(one, one)).status == 204
 
 
 def test_refusals(client, admin):

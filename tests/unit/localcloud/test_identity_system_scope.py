@@ -256,7 +256,10 @@ def test_auth_projects_domains_system(client, admin):
 def test_a_system_token_has_no_project_catalog_and_is_refused_by_project_services(client):
     token = client.token("admin", scope=SYSTEM)
     refused = client.get("/v3/auth/catalog", token=token)
-    assert refused.status == 403
+    assert (refused.status, error(refused)) == (
+        403,
+        "You are not authorized to perform the requested action.",
+    )
     # Glance's policies are project-scoped only (scope_types=['project'])
     images = client.get("/image/v2/images", token=token)
     assert images.status == 403

@@ -152,9 +152,11 @@ def get_catalog(req):
     """``GET /v3/auth/catalog`` for the caller's token."""
     token = tokens.load(req.db, req.header("X-Auth-Token"))
     # keystone AuthCatalogResource.get: only a project scope will do
-    # (unscoped, domain- and system-scoped tokens are all 403)
+    # (unscoped, domain- and system-scoped tokens are all 403); its
+    # Forbidden's own text is shown only with insecure_debug: keystone 30
+    # answered a system-scoped token with the generic one
     if token["project"] is None:
-        raise HTTPError(403, "A project-scoped token is required to produce a service catalog.")
+        raise HTTPError(403, "You are not authorized to perform the requested action.")
     return Response(
         200,
         {
