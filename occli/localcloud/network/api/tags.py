@@ -43,7 +43,7 @@ def register(service):
         service.route("DELETE", base + "/{tag}", delete_tag)
 
 
-def _found(req, action=None):
+def _found(req, action=None) -> tuple[str, str]:
     """``(resource key, id)`` of the route's resource (the kind its path
     parameter names): its 404 when not seen, the tag policy's 403 for a
     write by someone who may not update it."""
