@@ -177,3 +177,26 @@ def test_implied_roles_with_the_cli(occli, cloud):
     ok(occli("implied", "role", "delete", "operator", "--implied-role", "observer"))
     code, _, err = occli("implied", "role", "delete", "operator", "--implied-role", "observer")
     assert code == 1 and "does not imply" in err
+
+
+def test_openstacksdk_system_roles_and_a_system_cloud(cloud, monkeypatch, tmp_path):
+    """openstacksdk's identity proxy grants a system role; the clouds.yaml
+    entry ``local-system-admin`` gives openstacksdk a system-scoped token."""
+    import openstack
+
+    point_client_at(cloud, monkeypatch, tmp_path / "sdk-cache")
+    conn = openstack.connect(cloud="local-admin")
+    system = openstack.connect(cloud="local-system-admin")
+    try:
+        user = conn.identity.create_user(name="sdk-operator", password="pw", domain_id="default")
+        role = conn.identity.find_role("reader", ignore_missing=False)
+        conn.identity.assign_system_role_to_user(user, role, "all")
+        assert conn.identity.validate_user_has_system_role(user, role, "all")
+        conn.identity.unassign_system_role_from_user(user, role, "all")
+        assert not conn.identity.validate_user_has_system_role(user, role, "all")
+        access = system.session.auth.get_access(system.session)
+        assert access.system_scoped and access.project_id is None
+        assert "sdk-operator" in {u.name for u in system.identity.users()}
+    finally:
+        conn.close()
+        system.close()
