@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from occli import config
     from occli import transport
+    from occli.v2.block_storage.attachments import AttachmentManager
     from occli.v2.block_storage.backups import VolumeBackupManager
     from occli.v2.block_storage.messages import VolumeMessageManager
     from occli.v2.block_storage.transfers import VolumeTransferManager
@@ -328,6 +329,11 @@ class Client:
     )
     volume_attachments: "BuiltinManager[VolumeAttachmentManager]" = BuiltinManager(
         "occli.v2.compute.volume_attachments:VolumeAttachmentManager"
+    )
+    # Cinder's own attachment records (/attachments, 3.27+); the compute side
+    # of an attachment is volume_attachments
+    block_storage_attachments: "BuiltinManager[AttachmentManager]" = BuiltinManager(
+        "occli.v2.block_storage.attachments:AttachmentManager"
     )
     interface_attachments: "BuiltinManager[InterfaceAttachmentManager]" = BuiltinManager(
         "occli.v2.compute.interface_attachments:InterfaceAttachmentManager"
