@@ -134,7 +134,7 @@ def groups(rec: Any) -> None:
     c("show_deleted", "GET", "/groups/{group}", caller="admin")
 
 
-def catalog(rec: Any) -> None:
+def catalog_data(rec: Any) -> None:
     """Regions, services and endpoints: CRUD, filters, refusals, the
     token's catalog."""
     c = rec.call
@@ -929,7 +929,7 @@ def domain_config(rec: Any) -> None:
 
 CASES = {
     "groups": groups,
-    "catalog": catalog,
+    "catalog_data": catalog_data,
     "app_credentials": app_credentials,
     "tokens": tokens,
     "updates": updates,
