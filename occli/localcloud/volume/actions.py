@@ -159,9 +159,10 @@ def _deletion_allowed(db, volume, attachment_id):
             raise errors.Conflict("Detach volume from instance  using the Compute API")
         attachment = held[0]
     else:
-        attachment = next((a for a in held if a["id"] == attachment_id), None)
-        if attachment is None:
+        named = [a for a in held if a["id"] == attachment_id]
+        if not named:
             return
+        attachment = named[0]
     attachments.check_deletion(db, attachment)
 
 

@@ -4,6 +4,8 @@ them (cinder/api/schemas/volume_actions.py, volume_image_metadata.py,
 admin_actions.py) and their answers; :mod:`.volumes` dispatches them from
 its one ``ACTIONS`` table."""
 
+from typing import Any
+
 from occli.localcloud.app import Response
 from occli.localcloud.volume import actions
 from occli.localcloud.volume import schemas
@@ -92,7 +94,7 @@ def _show_image_metadata(req, body):
     return Response(200, {"metadata": actions.image_metadata(common.volume(req))})
 
 
-def _action(name, properties, required=()):
+def _action(name, properties, required=()) -> dict[str, Any]:
     """A schema of the one-key body ``{name: {properties…}}``."""
     return {
         "type": "object",
@@ -147,9 +149,13 @@ FORCE_DETACH = _action(
 )
 SET_BOOTABLE = _action("os-set_bootable", {"bootable": schemas.BOOLEAN}, ["bootable"])
 READONLY = _action("os-update_readonly_flag", {"readonly": schemas.BOOLEAN}, ["readonly"])
-SET_IMAGE_METADATA = _action(
-    "os-set_image_metadata", {"metadata": schemas.METADATA["properties"]["metadata"]}, ["metadata"]
-)
+# parameter_types.image_metadata: values are MySQL TEXT
+_IMAGE_METADATA = {
+    "type": "object",
+    "patternProperties": {"^[a-zA-Z0-9-_:. /]{1,255}$": {"type": "string", "maxLength": 65535}},
+    "additionalProperties": False,
+}
+SET_IMAGE_METADATA = _action("os-set_image_metadata", {"metadata": _IMAGE_METADATA}, ["metadata"])
 UNSET_IMAGE_METADATA = _action(
     "os-unset_image_metadata",
     {"key": {"type": "string", "minLength": 1, "maxLength": 255}},

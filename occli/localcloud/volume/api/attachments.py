@@ -3,6 +3,9 @@ show, create (a reservation, or connected at once with a ``connector``;
 ``mode`` from 3.54), update with a connector, delete, and the
 ``os-complete`` action (3.44)."""
 
+import copy
+from typing import Any
+
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.volume import attachments
@@ -92,7 +95,7 @@ def attachment_action(req):
 
 # cinder/api/schemas/attachments.py
 _UUID = {"type": "string", "format": "uuid"}
-CREATE = {
+CREATE: dict[str, Any] = {
     "type": "object",
     "properties": {
         "attachment": {
@@ -109,17 +112,10 @@ CREATE = {
     "required": ["attachment"],
     "additionalProperties": False,
 }
-CREATE_354 = {
-    **CREATE,
-    "properties": {
-        "attachment": {
-            **CREATE["properties"]["attachment"],
-            "properties": {
-                **CREATE["properties"]["attachment"]["properties"],
-                "mode": {"type": "string", "enum": ["rw", "ro"]},
-            },
-        }
-    },
+CREATE_354 = copy.deepcopy(CREATE)
+CREATE_354["properties"]["attachment"]["properties"]["mode"] = {
+    "type": "string",
+    "enum": ["rw", "ro"],
 }
 UPDATE = {
     "type": "object",
