@@ -78,3 +78,22 @@ def test_reserve_connect_complete_delete(occli, vm, volume):
     # the server does not use it (the record only): a delete frees the volume
     ok(occli("volume", "attachment", "delete", made["ID"]))
     assert as_json(occli("volume", "show", volume["id"], "-f", "json"))["status"] == "available"
+
+
+def test_openstacksdk_attachment_calls(occli_env, volume):
+    """openstacksdk's block storage attachment calls (another client than
+    occli) reserve, connect, complete, list and delete a record."""
+    import openstack
+
+    conn = openstack.connect(cloud="local")
+    server_id = str(uuid.uuid4())
+    made = conn.block_storage.create_attachment(volume["id"], instance=server_id)
+    assert (made.status, made.instance) == ("reserved", server_id)
+    connector = {"host": "node1", "mountpoint": "/dev/vdb", "initiator": "iqn.x"}
+    updated = conn.block_storage.update_attachment(made.id, connector=connector)
+    assert updated.connection_info["driver_volume_type"] == "iscsi"
+    conn.block_storage.complete_attachment(made.id)
+    listed = list(conn.block_storage.attachments(volume_id=volume["id"]))
+    assert [(a.id, a.status) for a in listed] == [(made.id, "attached")]
+    conn.block_storage.delete_attachment(made.id, ignore_missing=False)
+    assert conn.block_storage.get_volume(volume["id"]).status == "available"
