@@ -83,7 +83,14 @@ def create(db: sqlite3.Connection, data: dict, domain_id: str) -> sqlite3.Row:
     try:
         db.execute(
             "INSERT INTO groups (id, name, domain_id, description, extra) VALUES (?, ?, ?, ?, ?)",
-            (group_id, data["name"], domain_id, data.get("description"), json.dumps(_extra(data))),
+            # keystone's create_group: ``group.setdefault("description", "")``
+            (
+                group_id,
+                data["name"],
+                domain_id,
+                data.get("description", ""),
+                json.dumps(_extra(data)),
+            ),
         )
     except sqlite3.IntegrityError:
         raise _conflict(data["name"], domain_id) from None

@@ -91,7 +91,8 @@ def update_user(req):
     password_hash = _password_hash(data)
     with req.cloud.store.transaction() as db:
         row = users.update(db, req.params["user_id"], data, password_hash)
-        return Response(200, {"user": user_view(req, row)})
+        # keystone 30's update answers the driver's ref, its ``extra`` too
+        return Response(200, {"user": dict(user_view(req, row), extra=users.extra(row))})
 
 
 def delete_user(req):
