@@ -38,7 +38,7 @@ def test_a_revoked_token_is_refused_by_nova_at_once(local_cloud, run_occli):
     assert code == 0, err
     assert _nova(local_cloud, token) == 401
     code, out, err = run_occli("token", "revoke", token)
-    assert code == 1 and "Could not find token" in err
+    assert code == 1 and "Failed to validate token" in err
 
 
 def test_a_password_change_ends_the_old_tokens(local_cloud, run_occli):

@@ -12,6 +12,7 @@ import base64
 import json
 import os
 import secrets
+import sqlite3
 
 from occli.localcloud import common
 from occli.localcloud import errors
@@ -235,3 +236,20 @@ def resolve_scope(db, user_id, scope):
             raise errors.Unauthorized("User %s has no access to the system" % user_id)
         return None, None, True
     raise errors.Unauthorized("Trusts are not supported.")
+
+
+def refusal(db: sqlite3.Connection, raw: str) -> str:
+    """Keystone 30's 404 text for a token :func:`load` refused: one never
+    issued here is one fernet cannot decrypt, a revoked one (or its user's
+    disabled) fails validation, any other (its scope's roles gone, its
+    project disabled) is not found."""
+    row = db.execute(
+        "SELECT t.revoked, u.enabled FROM tokens t JOIN users u ON u.id = t.user_id"
+        " WHERE t.id_hash = ?",
+        (common.hash_token(raw),),
+    ).fetchone()
+    if row is None:
+        return "Could not recognize Fernet token"
+    if row["revoked"] or not row["enabled"]:
+        return "Failed to validate token"
+    return "Could not find token: %s." % raw

@@ -345,7 +345,7 @@ def test_validate_get_and_head(client):
     assert head.status == 200 and head.body == b""
     missing = client.get("/v3/auth/tokens", token=token, headers={"X-Subject-Token": "nope"})
     assert missing.status == 404
-    assert client.get("/v3/auth/tokens", token=token).status == 400
+    assert client.get("/v3/auth/tokens", token=token).status == 404  # keystone 30's
     nocat = client.get(
         "/v3/auth/tokens?nocatalog", token=token, headers={"X-Subject-Token": token}
     )
@@ -421,7 +421,8 @@ def test_get_catalog(client):
     body = result.json()
     sample = load("tokens", "get-service-catalog-response.json")
     assert set(body) == set(sample)
-    assert body["links"] == {"self": BASE + "/v3/auth/catalog", "previous": None, "next": None}
+    # keystone 30's (keystone-30-tokens.json), though the api-ref's sample has the other two
+    assert body["links"] == {"self": BASE + "/v3/auth/catalog"}
     assert len(body["catalog"]) == 8
 
 

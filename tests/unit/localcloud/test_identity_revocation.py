@@ -37,7 +37,7 @@ def test_a_revoked_token_is_refused_by_another_service_at_once(client):
     assert client.get(GLANCE, token=token).status == 401
     missing = client.get("/v3/auth/tokens", token=admin, headers=_subject(token))
     assert missing.status == 404
-    assert _error(missing)["message"] == "Could not find token: %s." % token
+    assert _error(missing)["message"] == "Failed to validate token"  # keystone 30's
     assert client.head("/v3/auth/tokens", token=admin, headers=_subject(token)).status == 404
     again = client.delete("/v3/auth/tokens", token=admin, headers=_subject(token))
     assert again.status == 404

@@ -119,12 +119,13 @@ def _token_body(req, token, db):
 def _subject_token(req, action):
     raw = req.header("X-Subject-Token")
     if not raw:
-        raise HTTPError(400, "The X-Subject-Token header is required.")
+        # keystone/api/auth.py: TokenNotFound(_('No token in the request'))
+        raise HTTPError(404, "No token in the request")
     allow_expired = (req.arg("allow_expired") or "").lower() in ("1", "true", "yes", "on")
     token = tokens.load(req.db, raw, allow_expired=allow_expired)
     if token is None:
-        # keystone.exception.TokenNotFound
-        raise HTTPError(404, "Could not find token: %s." % raw)
+        # keystone.exception.TokenNotFound, its text as keystone 30's
+        raise HTTPError(404, tokens.refusal(req.db, raw))
     caller = req.context
     if not caller.is_admin and caller.user_id != token["user"]["id"]:
         raise policy.forbidden(action)
@@ -161,7 +162,7 @@ def get_catalog(req):
         200,
         {
             "catalog": catalog(req.db, req.base_url, token["project"]["id"], token["user"]["id"]),
-            "links": {"self": req.base_url + "/v3/auth/catalog", "previous": None, "next": None},
+            "links": {"self": req.base_url + "/v3/auth/catalog"},
         },
     )
 
