@@ -1,12 +1,19 @@
 """Authorization of a user's access rules (``/v3/users/{user_id}/access_rules``,
-demo's): keystone/common/policies/access_rule.py's owner (or a system
+demo's) and of trusts (``/v3/OS-TRUST/trusts``).
+
+Access rules: keystone/common/policies/access_rule.py's owner (or a system
 reader / system admin, who are not among the matrix's kinds), any scope,
 unscoped included; a restricted application credential may delete one
 too (keystone checks ``unrestricted`` only for credentials and trusts).
-
 Each rule is made with an application credential of demo's: the one of
 :func:`setup` keeps its rule in use (read here); the deletes get a rule of
-their own whose credential is deleted already."""
+their own whose credential is deleted already.
+
+Trusts (keystone/common/policies/trust.py, api/trusts.py): demo's trust
+on project A for the reader user (its trustee); reading it is for admins,
+its trustor and its trustee, deleting for admins and its trustor,
+creating for the trustor named in the body (demo); no token obtained
+with an application credential, restricted or not, manages trusts."""
 
 from urllib.parse import quote
 
@@ -39,15 +46,67 @@ def _unused_rule(ids):
     return {"access_rule_id": _new_rule(_WORLD[0], ids, keep=False)}
 
 
+def _trust_body(ids):
+    return {
+        "trust": {
+            "trustor_user_id": ids["user_id"],
+            "trustee_user_id": ids["trustee_user_id"],
+            "impersonation": False,
+            "project_id": ids["project_id"],
+            "roles": [{"name": "member"}],
+        }
+    }
+
+
+def _new_trust(world, ids):
+    project_ids = dict(ids, project_id=world.projects["A"])
+    response = world.as_(
+        "a_member", "POST", "/v3/OS-TRUST/trusts", json_body=_trust_body(project_ids)
+    )
+    assert response.status == 201, response.body
+    return response.json()["trust"]["id"]
+
+
+def _throwaway_trust(ids):
+    return {"trust_id": _new_trust(_WORLD[0], ids)}
+
+
 def setup(world, ids):
+    from tests.security.authz_credentials import READER
+
     _WORLD[:] = [world]
     ids["access_rule_id"] = _new_rule(world, ids, keep=True)
+    users = world.as_("admin", "GET", "/v3/users", query="name=" + READER).json()["users"]
+    ids["trustee_user_id"] = users[0]["id"]
+    ids["trust_id"] = _new_trust(world, ids)
+    roles = world.as_("admin", "GET", "/v3/roles", query="name=member").json()["roles"]
+    ids["trust_role_id"] = roles[0]["id"]
 
 
 def rules():
     from tests.security.test_authz_matrix import rule
 
+    # the trustor (demo's kinds but its credentials'), the trustee (the
+    # reader) and admins
+    related = {"a_reader": 200, "domain": 200, "admin": 200, "ac_unrestricted": 403}
+    related["ac_restricted"] = 403
+    trust = "/v3/OS-TRUST/trusts/{trust_id}"
     table = {
+        ("GET", "/v3/OS-TRUST/trusts"): rule("admin"),
+        ("POST", "/v3/OS-TRUST/trusts"): rule(
+            "owner_write", 201, body=_trust_body, override={"ac_unrestricted": 403}
+        ),
+        ("GET", trust): rule("owner_read", override=related),
+        ("DELETE", trust): rule(
+            "owner_write",
+            204,
+            params=_throwaway_trust,
+            override={"domain": 204, "admin": 204, "ac_unrestricted": 403},
+        ),
+        ("GET", trust + "/roles"): rule("owner_read", override=related),
+        ("GET", trust + "/roles/{role_id}"): rule(
+            "owner_read", override=related, params=lambda ids: {"role_id": ids["trust_role_id"]}
+        ),
         ("GET", _RULES): rule("owner_read"),
         ("GET", _RULES + "/{access_rule_id}"): rule("owner_read"),
         ("DELETE", _RULES + "/{access_rule_id}"): rule("owner_read", 204, params=_unused_rule),

@@ -30,8 +30,14 @@ RESTRICTED = (
 )
 
 
+DELEGATED = "Cannot manage application credentials with a token issued via delegation."
+
+
 def check_unrestricted(token):
-    """Forbidden if ``token`` was obtained with a restricted credential."""
+    """Forbidden if ``token`` was obtained with a restricted credential or
+    is trust-scoped (keystone's ``_block_delegated_token_app_creds``)."""
+    if token["trust"] is not None:
+        raise errors.Forbidden(DELEGATED)
     cred = token["application_credential"]
     if cred is not None and cred["restricted"]:
         raise errors.Forbidden(RESTRICTED)

@@ -225,10 +225,38 @@ ACCESS_RULES = [
     """,
 ]
 
+# keystone's trust and trust_role (component ``identity.trusts``) and the
+# trust of a trust-scoped token; a user's or project's deletion drops its
+# trusts
+TRUSTS = [
+    """
+    CREATE TABLE trusts (
+        id TEXT PRIMARY KEY,
+        trustor_user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        trustee_user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        project_id TEXT REFERENCES projects (id) ON DELETE CASCADE,
+        impersonation INTEGER NOT NULL,
+        expires_at REAL,
+        remaining_uses INTEGER,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX trusts_trustor ON trusts (trustor_user_id);
+    CREATE INDEX trusts_trustee ON trusts (trustee_user_id);
+    CREATE TABLE trust_roles (
+        trust_id TEXT NOT NULL REFERENCES trusts (id) ON DELETE CASCADE,
+        role_id TEXT NOT NULL REFERENCES roles (id) ON DELETE CASCADE,
+        PRIMARY KEY (trust_id, role_id)
+    );
+    ALTER TABLE tokens ADD COLUMN trust_id TEXT;
+    CREATE INDEX tokens_trust_id ON tokens (trust_id);
+    """,
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("identity", IDENTITY),
     ("identity.groups", GROUPS),
     ("identity.system", SYSTEM),
     ("identity.access_rules", ACCESS_RULES),
+    ("identity.trusts", TRUSTS),
 )

@@ -4,8 +4,9 @@ Tokens are opaque random strings stored only as sha256 hashes. A loaded
 token is a dict: ``user``, ``methods``, ``audit_ids``, ``issued_at`` and
 ``expires_at`` (timestamps), ``project``/``domain`` (the scope or None),
 ``system`` (True for a token scoped to the system: keystone's
-``system: {"all": true}``), ``roles`` and ``application_credential``
-(``id``, ``name``, ``restricted``, ``access_rules`` if it has any, or None).
+``system: {"all": true}``), ``roles``, ``application_credential``
+(``id``, ``name``, ``restricted``, ``access_rules`` if it has any, or None)
+and ``trust`` (keystone's ``OS-TRUST:trust`` member, or None).
 """
 
 import base64
@@ -19,6 +20,7 @@ from occli.localcloud import errors
 from occli.localcloud.identity import app_credentials
 from occli.localcloud.identity import assignments
 from occli.localcloud.identity import projects
+from occli.localcloud.identity import trusts
 from occli.localcloud.identity import users
 from occli.localcloud.identity.users import AUTH_REQUIRED
 
@@ -69,6 +71,7 @@ def load(db, raw, allow_expired=False):
         "system": bool(row["system"]),
         "roles": [],
         "application_credential": None,
+        "trust": None,
     }
     if row["ac_id"]:
         token["application_credential"] = {
@@ -88,6 +91,12 @@ def load(db, raw, allow_expired=False):
         if row["ac_id"]:
             # keystone: the credential's roles the user still has
             names &= {r["name"] for r in app_credentials.roles(db, row["ac_id"])}
+        if row["trust_id"]:
+            # keystone: the trust's roles its trustor still has
+            names = trusts.token_role_names(db, row["trust_id"])
+            if names is None:
+                return None  # its trust was deleted
+            token["trust"] = trusts.token_trust(db, row["trust_id"])
     elif row["domain_id"]:
         domain = projects.find_domain(db, {"id": row["domain_id"]})
         if not domain or not domain["enabled"]:
@@ -130,6 +139,12 @@ def issue(db, methods, identity, scope, checks, ttl):
         raise errors.Unauthorized(AUTH_REQUIRED)
     user_id = user_ids.pop()
     app_cred_id = app_cred["id"] if app_cred else None
+    trust = None
+    if parent is not None and parent["trust"] is not None:
+        raise errors.Forbidden(
+            "You are not authorized to perform the requested action: Using trust-scoped"
+            " token to create another token. Create a new trust-scoped token instead."
+        )
     if parent is not None and parent["application_credential"]:
         # a token obtained with an application credential keeps its
         # restrictions (project, roles) when exchanged
@@ -145,6 +160,11 @@ def issue(db, methods, identity, scope, checks, ttl):
     elif app_cred is not None:
         project_id = projects.enabled_project(db, app_cred["project_id"])
         domain_id, system = None, False
+    elif scope is not None and scope[0] == "OS-TRUST:trust":
+        trust = trusts.consume(db, user_id, scope[1])
+        project_id, domain_id, system = trust["project_id"], None, False
+        if trust["impersonation"]:
+            user_id = trust["trustor_user_id"]
     else:
         project_id, domain_id, system = resolve_scope(db, user_id, scope)
 
@@ -159,12 +179,14 @@ def issue(db, methods, identity, scope, checks, ttl):
     if app_cred is not None and app_cred["expires_at"] is not None:
         # keystone: a token never outlives its application credential
         expires_at = min(expires_at, app_cred["expires_at"])
+    if trust is not None and trust["expires_at"] is not None:
+        expires_at = min(expires_at, trust["expires_at"])
     raw = secrets.token_urlsafe(32)
     db.execute("DELETE FROM tokens WHERE expires_at < ?", (now - ALLOW_EXPIRED_WINDOW,))
     db.execute(
         "INSERT INTO tokens (id_hash, user_id, project_id, domain_id,"
-        " methods, audit_ids, issued_at, expires_at, app_cred_id, system)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " methods, audit_ids, issued_at, expires_at, app_cred_id, system, trust_id)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             common.hash_token(raw),
             user_id,
@@ -176,6 +198,7 @@ def issue(db, methods, identity, scope, checks, ttl):
             expires_at,
             app_cred_id,
             int(system),
+            trust["id"] if trust is not None else None,
         ),
     )
     token = load(db, raw)
@@ -235,7 +258,7 @@ def resolve_scope(db, user_id, scope):
         if payload.get("all") is not True or not assignments.system_role_names(db, user_id):
             raise errors.Unauthorized("User %s has no access to the system" % user_id)
         return None, None, True
-    raise errors.Unauthorized("Trusts are not supported.")
+    raise errors.Unauthorized("Unknown scope: %s" % kind)
 
 
 def refusal(db: sqlite3.Connection, raw: str) -> str:

@@ -98,10 +98,13 @@ def _token_body(req, token, db):
     }
     if token["application_credential"] is not None:
         body["application_credential"] = dict(token["application_credential"])
+    if token["trust"] is not None:
+        body["OS-TRUST:trust"] = token["trust"]
     project = token["project"]
     if project is not None:
         body["project"] = project
-        body["is_domain"] = False
+        if token["trust"] is None:  # keystone leaves it out of a trust's token
+            body["is_domain"] = False
     elif token["domain"] is not None:
         body["domain"] = token["domain"]
     elif token["system"]:

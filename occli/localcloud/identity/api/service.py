@@ -36,6 +36,7 @@ from occli.localcloud.identity.api import role_assignments
 from occli.localcloud.identity.api import roles
 from occli.localcloud.identity.api import services
 from occli.localcloud.identity.api import system
+from occli.localcloud.identity.api import trusts
 from occli.localcloud.identity.api import users as user_api
 from occli.localcloud.identity.api import versions
 from occli.localcloud.identity.projects import DEFAULT_DOMAIN
@@ -57,6 +58,7 @@ RESOURCES = (
     endpoints,
     implied_roles,
     system,
+    trusts,
 )
 
 # the routes that hash or check a password or secret (scrypt, ~45 ms of a
