@@ -176,17 +176,19 @@ def test_volume_sources_are_validated_as_heat_does(cloud, ctx, props, kind, text
 
 
 def test_a_refusal_of_cinder_fails_the_resource(cloud, ctx):
+    # Cinder's os-update_readonly_flag is served: a read-only volume is made
     template = tmpl(
         {"vol": {"type": "OS::Cinder::Volume", "properties": {"size": 1, "read_only": True}}}
     )
     stack_id, row = run(cloud, ctx, "ro", template)
-    # the local Cinder does not serve os-update_readonly_flag: its answer is
-    # the failure, as a real Cinder's refusal would be
+    assert row["status"] == "COMPLETE", row["status_reason"]
+    assert delete(cloud, ctx, stack_id)["status"] == "COMPLETE"
+    # more than the gigabytes quota: Cinder's 413 is the resource's failure
+    template = tmpl({"vol": {"type": "OS::Cinder::Volume", "properties": {"size": 5000}}})
+    stack_id, row = run(cloud, ctx, "too-big", template)
     assert (row["action"], row["status"]) == ("CREATE", "FAILED")
-    assert row["status_reason"].startswith(
-        "Resource CREATE failed: BadRequest: resources.vol: "
-        "There is no such action: os-update_readonly_flag (HTTP 400)"
-    )
+    assert row["status_reason"].startswith("Resource CREATE failed: "), row["status_reason"]
+    assert "exceeds allowed gigabytes quota" in row["status_reason"]
     row = delete(cloud, ctx, stack_id)
     assert row["status"] == "COMPLETE", row["status_reason"]
 
