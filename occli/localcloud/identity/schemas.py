@@ -7,12 +7,65 @@ import re
 
 from occli.localcloud import common
 from occli.localcloud import errors
+from occli.localcloud import validation
 from occli.localcloud.identity import app_credentials
 from occli.localcloud.identity.projects import domain_ref_ok
 
 METHODS = ("password", "token", "application_credential")
 SCOPE_KEYS = ("project", "domain", "system", "OS-TRUST:trust", "unscoped")
 _FIELD = "Invalid input for field '%s': %s"
+# keystone.exception.ValidationError's text
+_EXPECTING = (
+    "Expecting to find %s in %s. The server could not comply with the request since it is"
+    " either malformed or otherwise incorrect. The client is assumed to be in error."
+)
+_STRING = {"type": "string"}
+_ID_NAME = {"type": "object", "properties": {"id": _STRING, "name": _STRING}}
+# keystone/auth/schema.py token_issue, as keystone 30 checks an auth body
+# without identity (its 400 is jsonschema's whole text: keystone-30-tokens.json)
+TOKEN_ISSUE = {
+    "type": "object",
+    "properties": {
+        "identity": {
+            "type": "object",
+            "properties": {
+                "methods": {"type": "array", "items": _STRING},
+                "password": {
+                    "type": "object",
+                    "properties": {
+                        "user": {
+                            "type": "object",
+                            "properties": {
+                                "id": _STRING,
+                                "name": _STRING,
+                                "password": _STRING,
+                                "domain": _ID_NAME,
+                            },
+                        }
+                    },
+                },
+                "token": {"type": "object", "properties": {"id": _STRING}, "required": ["id"]},
+            },
+            "required": ["methods"],
+        },
+        "scope": {
+            "type": ["object", "string"],
+            "properties": {
+                "project": {
+                    "type": "object",
+                    "properties": {"name": _STRING, "id": _STRING, "domain": _ID_NAME},
+                },
+                "domain": _ID_NAME,
+                "OS-TRUST:trust": {"type": "object", "properties": {"id": _STRING}},
+                "system": {
+                    "type": "object",
+                    "properties": {"all": {"type": "boolean", "enum": [True, False, None]}},
+                },
+            },
+        },
+    },
+    "required": ["identity"],
+}
 
 
 def _bad(message):
@@ -27,6 +80,7 @@ def parse_auth(body):
         raise _bad("Invalid input for field 'auth': 'auth' is a required property.")
     identity = auth.get("identity")
     if not isinstance(identity, dict):
+        validation.check(TOKEN_ISSUE, auth, text=validation.path_text)
         raise _bad("Invalid input for field 'identity': 'identity' is a required property.")
     methods = identity.get("methods")
     if (
@@ -40,7 +94,7 @@ def parse_auth(body):
     methods = list(dict.fromkeys(methods))
     for method in methods:
         if not isinstance(identity.get(method), dict):
-            raise _bad("Invalid input for field 'identity': '%s' is a required property." % method)
+            raise _bad(_EXPECTING % (method, "identity"))
     scope = parse_scope(auth.get("scope"))
     if any(m not in METHODS for m in methods):
         raise errors.Unauthorized(
