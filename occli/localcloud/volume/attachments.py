@@ -36,10 +36,16 @@ def _visible(caller, all_projects):
     return "v.project_id = ?", [caller.project_id]
 
 
-def listing(db, caller, all_projects, filters):
-    """The attachments the caller may list, newest first."""
+def listing(db, caller, all_projects, filters, project_id=None):
+    """The attachments the caller may list, newest first; an admin's
+    ``all_projects`` narrowed to ``project_id``'s volumes when given (the
+    filter Cinder's database applies, cinder/db/api.py
+    ``_process_attachment_filters``)."""
     where, args = _visible(caller, all_projects)
     clauses = [where]
+    if caller.is_admin and project_id:
+        clauses.append("v.project_id = ?")
+        args.append(project_id)
     for key, value in filters.items():
         column = {
             "volume_id": "a.volume_id",

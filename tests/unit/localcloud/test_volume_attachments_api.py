@@ -203,6 +203,11 @@ def test_list_filters_pages_and_projects(cinder):
     assert complete(cinder, first["id"], user="alt").status == 404
     every = cinder.get("/attachments?all_tenants=1", user="admin").json()["attachments"]
     assert {first["id"], second["id"]} <= {a["id"] for a in every}
+    # an admin narrows every project's to one project's volumes
+    mine = "/attachments?all_tenants=1&project_id=" + cinder.projects["demo"]
+    assert len(cinder.get(mine, user="admin").json()["attachments"]) == 2
+    other = "/attachments?all_tenants=1&project_id=" + cinder.projects["alt"]
+    assert cinder.get(other, user="admin").json()["attachments"] == []
 
 
 def test_nova_attaches_through_the_attachments(cinder):

@@ -37,7 +37,9 @@ def register(service):
 def _list(req, detail):
     params = common.query_params(req)
     filters = common.filters(req, params, attachments.FILTERS)
-    found = attachments.listing(req.db, req.context, "all_tenants" in params, filters)
+    found = attachments.listing(
+        req.db, req.context, "all_tenants" in params, filters, params.get("project_id")
+    )
     page = rows.page(found, found, params.get("marker"), common.limit(params))
     return Response(200, {"attachments": [attachments.view(r, detail) for r in page]})
 
