@@ -273,6 +273,28 @@ MESSAGES = [
     """,
 ]
 
+# what an admin set on a service (os-services, os-hosts) and the quota
+# classes (os-quota-class-sets; the "default" class is the defaults)
+SERVICES = [
+    """
+    CREATE TABLE volume_services (
+        binary TEXT NOT NULL,
+        host TEXT NOT NULL,
+        disabled INTEGER NOT NULL DEFAULT 0,
+        disabled_reason TEXT,
+        frozen INTEGER NOT NULL DEFAULT 0,
+        modified_at TEXT,
+        PRIMARY KEY (binary, host)
+    );
+    CREATE TABLE volume_quota_classes (
+        class_name TEXT NOT NULL,
+        resource TEXT NOT NULL,
+        hard_limit INTEGER NOT NULL,
+        PRIMARY KEY (class_name, resource)
+    );
+    """,
+]
+
 COMPONENTS = (
     ("volume.volumes", VOLUMES),
     ("volume.quotas", QUOTAS),
@@ -283,4 +305,5 @@ COMPONENTS = (
     ("volume.default_types", DEFAULT_TYPES),
     ("volume.attachments", ATTACHMENTS),
     ("volume.messages", MESSAGES),
+    ("volume.services", SERVICES),
 )

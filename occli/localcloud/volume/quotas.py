@@ -1,6 +1,7 @@
 """Cinder's quotas: limits per project (``os-quota-sets``), usage counted
 from the tables, and the checks a volume or snapshot create and an extend
-make (413 with Cinder's ``QuotaError`` texts)."""
+make (413 with Cinder's ``QuotaError`` texts); quota classes
+(``os-quota-class-sets``)."""
 
 from occli.localcloud import errors
 from occli.localcloud.volume import types
@@ -18,6 +19,8 @@ DEFAULTS = {
 # per volume type limits (-1 unless set)
 PER_TYPE = ("volumes", "snapshots", "gigabytes")
 DB_MAX_INT = 0x7FFFFFFF
+# the quota class whose limits are every project's defaults
+DEFAULT_CLASS = "default"
 
 
 class QuotaExceeded(errors.TooLarge):
@@ -36,7 +39,34 @@ def resources(db):
 
 
 def defaults(db):
-    return {name: DEFAULTS.get(name, -1) for name in resources(db)}
+    """The configured defaults, overridden by the ``default`` quota class
+    (Cinder's ``use_default_quota_class``)."""
+    return class_quotas(db, DEFAULT_CLASS)
+
+
+def class_quotas(db, class_name):
+    """Cinder's ``get_class_quotas``: the configured defaults, overridden
+    by the class's limits."""
+    values = {name: DEFAULTS.get(name, -1) for name in resources(db)}
+    for row in db.execute(
+        "SELECT resource, hard_limit FROM volume_quota_classes WHERE class_name = ?",
+        (class_name,),
+    ):
+        if row["resource"] in values:
+            values[row["resource"]] = row["hard_limit"]
+    return values
+
+
+def update_class(db, class_name, changes):
+    """Cinder's ``QuotaClassSetsController.update``: each limit stored for
+    the class (the schema checked names and integers; a name Cinder does
+    not know is stored and never shown, as by its ``quota_class_create``)."""
+    for key, value in changes.items():
+        db.execute(
+            "INSERT OR REPLACE INTO volume_quota_classes (class_name, resource, hard_limit)"
+            " VALUES (?, ?, ?)",
+            (class_name, key, int(value)),
+        )
 
 
 def limits(db, project_id):

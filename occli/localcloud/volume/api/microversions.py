@@ -41,6 +41,15 @@ BACKUP_PROJECT_USER_ID = "3.56"
 NEW_ATTACH_COMPLETION = "3.44"
 ATTACHMENT_CREATE_MODE_ARG = "3.54"
 
+# services, pools, hosts, limits, resource filters (cinder/api/microversions.py)
+CLUSTER_SUPPORT = "3.7"
+POOL_FILTER = "3.28"
+RESOURCE_FILTER_CONFIG = "3.33"
+POOL_TYPE_FILTER = "3.35"
+GROUP_REPLICATION = "3.38"
+LIMITS_ADMIN_FILTER = "3.39"
+BACKEND_STATE_REPORT = "3.49"
+
 
 def negotiate(header):
     """The APIVersion a request asks for (Cinder's

@@ -22,16 +22,23 @@ from occli.localcloud.volume.api import attachments
 from occli.localcloud.volume.api import backups
 from occli.localcloud.volume.api import common
 from occli.localcloud.volume.api import default_types
+from occli.localcloud.volume.api import hosts
+from occli.localcloud.volume.api import limits
 from occli.localcloud.volume.api import messages
 from occli.localcloud.volume.api import metadata
 from occli.localcloud.volume.api import microversions
+from occli.localcloud.volume.api import pools
 from occli.localcloud.volume.api import qos
+from occli.localcloud.volume.api import quota_classes
 from occli.localcloud.volume.api import quotas
+from occli.localcloud.volume.api import resource_filters
+from occli.localcloud.volume.api import services
 from occli.localcloud.volume.api import snapshots
 from occli.localcloud.volume.api import transfers
 from occli.localcloud.volume.api import types
 from occli.localcloud.volume.api import versions
 from occli.localcloud.volume.api import volumes
+from occli.localcloud.volume.api import zones
 
 # The API modules, each with register(service), in route order.
 RESOURCES = (
@@ -47,6 +54,13 @@ RESOURCES = (
     qos,
     default_types,
     messages,
+    services,
+    pools,
+    zones,
+    hosts,
+    quota_classes,
+    limits,
+    resource_filters,
 )
 
 _PROJECT_ID = re.compile(r"^[0-9a-fA-F\-]+$")

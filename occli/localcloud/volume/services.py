@@ -1,0 +1,161 @@
+"""Cinder's services (``cinder/api/v3/services.py``, ``contrib/hosts.py``):
+the local cloud's scheduler, volume and backup services, always up, with
+what an admin sets on them (disabled and its reason, frozen) kept in
+``volume_services``."""
+
+import sqlite3
+from typing import Any
+
+from occli.localcloud import common
+from occli.localcloud import errors
+from occli.localcloud.volume import rows
+
+SCHEDULER = "cinder-scheduler"
+VOLUME = "cinder-volume"
+BACKUP = "cinder-backup"
+HOST = "localcloud"
+BACKEND = HOST + "@lvm"
+# (binary, host, topic) of each service, as devstack's single node runs them
+SERVICES = (
+    (SCHEDULER, HOST, "cinder-scheduler"),
+    (VOLUME, BACKEND, "cinder-volume"),
+    (BACKUP, HOST, "cinder-backup"),
+)
+# cinder/api/schemas/services.py enable_and_disable / disable_log_reason
+_HOST = {
+    "type": ["string", "null"],
+    "minLength": 1,
+    "maxLength": 255,
+    "pattern": r"^[a-zA-Z0-9-._#@:/+\[\]]*$",
+}
+_BINARY = {"type": "string", "minLength": 1, "maxLength": 255}
+ENABLE: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "binary": _BINARY,
+        "host": _HOST,
+        "cluster": {"type": ["string", "null"]},
+        "service": _BINARY,
+    },
+    "anyOf": [{"required": ["binary"]}, {"required": ["service"]}],
+    "additionalProperties": False,
+}
+DISABLE_REASON: dict[str, Any] = {
+    **ENABLE,
+    "properties": {
+        **ENABLE["properties"],
+        "disabled_reason": {"type": "string", "minLength": 1, "maxLength": 255},
+    },
+}
+FREEZE: dict[str, Any] = {
+    "type": "object",
+    "properties": {"cluster": {"type": ["string", "null"]}, "host": _HOST},
+    "additionalProperties": False,
+}
+
+
+def _state(db: sqlite3.Connection) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(r["binary"], r["host"]): dict(r) for r in db.execute("SELECT * FROM volume_services")}
+
+
+def listing(db: sqlite3.Connection, host: str | None = None, binary: str | None = None) -> list:
+    """Every service as Cinder's ``Service`` objects read (``disabled``,
+    ``disabled_reason``, ``frozen``, ``updated_at``), filtered by exact
+    ``host`` and ``binary``."""
+    state = _state(db)
+    now = common.iso_naive_micro(common.utcnow())
+    found = []
+    for svc_binary, svc_host, topic in SERVICES:
+        if host is not None and host != svc_host:
+            continue
+        if binary is not None and binary != svc_binary:
+            continue
+        row = state.get((svc_binary, svc_host), {})
+        found.append(
+            {
+                "binary": svc_binary,
+                "host": svc_host,
+                "topic": topic,
+                "zone": rows.ZONE,
+                "disabled": bool(row.get("disabled", 0)),
+                "disabled_reason": row.get("disabled_reason"),
+                "frozen": bool(row.get("frozen", 0)),
+                "updated_at": row.get("modified_at") or now,
+            }
+        )
+    return found
+
+
+def get(db: sqlite3.Connection, host: str, binary: str) -> dict[str, Any]:
+    """The service; 404 ``HostBinaryNotFound``."""
+    found = listing(db, host, binary)
+    if not found:
+        raise errors.NotFound("Could not find binary %s on host %s." % (binary, host))
+    return found[0]
+
+
+def _save(db: sqlite3.Connection, service: dict[str, Any]) -> None:
+    db.execute(
+        "INSERT OR REPLACE INTO volume_services (binary, host, disabled, disabled_reason, frozen,"
+        " modified_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            service["binary"],
+            service["host"],
+            int(service["disabled"]),
+            service["disabled_reason"],
+            int(service["frozen"]),
+            common.iso_naive_micro(common.utcnow()),
+        ),
+    )
+
+
+def set_disabled(
+    db: sqlite3.Connection, host: str, binary: str, disabled: bool, reason: str | None = None
+) -> dict[str, Any]:
+    """Enable or disable the service (a reason kept only when given, as
+    Cinder's ``disable_log_reason``; enabling clears it)."""
+    service = get(db, host, binary)
+    service["disabled"] = disabled
+    if not disabled:
+        service["disabled_reason"] = None
+    elif reason:
+        service["disabled_reason"] = reason
+    _save(db, service)
+    return service
+
+
+def set_frozen(db: sqlite3.Connection, host: str, frozen: bool) -> None:
+    """Freeze or thaw the volume backend on ``host`` (Cinder's
+    ``freeze_host``/``thaw_host``: 400 ``ServiceNotFound`` as
+    ``InvalidInput`` for another host)."""
+    found = listing(db, host, VOLUME)
+    if not found:
+        raise errors.BadRequest("Invalid input received: Service %s could not be found." % host)
+    service = found[0]
+    service["frozen"] = frozen
+    _save(db, service)
+
+
+def usage_by_project(db: sqlite3.Connection) -> dict[str, dict[str, int]]:
+    """What each project has on the volume backend (``os-hosts/{host}``:
+    Cinder's ``volume_data_get_for_project`` and its snapshots'), in the
+    order of the projects' first volume."""
+    usage: dict[str, dict[str, int]] = {}
+    for row in db.execute(
+        "SELECT project_id, COUNT(*) AS n, COALESCE(SUM(size), 0) AS gb FROM volumes"
+        " GROUP BY project_id ORDER BY MIN(seq)"
+    ):
+        usage[row["project_id"]] = {
+            "volume_count": row["n"],
+            "total_volume_gb": row["gb"],
+            "snapshot_count": 0,
+            "total_snapshot_gb": 0,
+        }
+    for row in db.execute(
+        "SELECT project_id, COUNT(*) AS n, COALESCE(SUM(size), 0) AS gb FROM volume_snapshots"
+        " GROUP BY project_id"
+    ):
+        if row["project_id"] in usage:
+            usage[row["project_id"]]["snapshot_count"] = row["n"]
+            usage[row["project_id"]]["total_snapshot_gb"] = row["gb"]
+    return usage
