@@ -13,7 +13,12 @@ Trusts (keystone/common/policies/trust.py, api/trusts.py): demo's trust
 on project A for the reader user (its trustee); reading it is for admins,
 its trustor and its trustee, deleting for admins and its trustor,
 creating for the trustor named in the body (demo); no token obtained
-with an application credential, restricted or not, manages trusts."""
+with an application credential, restricted or not, manages trusts.
+
+Project tags (keystone/common/policies/project.py): reading is
+``RULE_ADMIN_OR_TARGET_PROJECT`` (a token scoped to the URL's project),
+writing admin only. ``{tag}`` (also Neutron's) comes from ``Rule.params``:
+a fresh tag the admin put on the URL's project, or a new name to add."""
 
 from urllib.parse import quote
 
@@ -71,6 +76,22 @@ def _throwaway_trust(ids):
     return {"trust_id": _new_trust(_WORLD[0], ids)}
 
 
+def _put_tag(ids):
+    """A new tag on the URL's project (for a check or a delete)."""
+    from tests.security.test_authz_matrix import _unique
+
+    tag = _unique("authz-tag")
+    path = "/v3/projects/%s/tags/%s" % (ids["project_id"], tag)
+    _WORLD[0].as_("admin", "PUT", path, expect=(201,))
+    return {"tag": tag}
+
+
+def _new_tag(ids):
+    from tests.security.test_authz_matrix import _unique
+
+    return {"tag": _unique("authz-tag")}
+
+
 def setup(world, ids):
     from tests.security.authz_credentials import READER
 
@@ -91,7 +112,14 @@ def rules():
     related = {"a_reader": 200, "domain": 200, "admin": 200, "ac_unrestricted": 403}
     related["ac_restricted"] = 403
     trust = "/v3/OS-TRUST/trusts/{trust_id}"
+    tags = "/v3/projects/{project_id}/tags"
     table = {
+        ("GET", tags): rule("scope_read"),
+        ("PUT", tags): rule("admin", body=lambda ids: {"tags": ["authz"]}),
+        ("DELETE", tags): rule("admin", 204),
+        ("GET", tags + "/{tag}"): rule("scope_read", 204, params=_put_tag),
+        ("PUT", tags + "/{tag}"): rule("admin", 201, params=_new_tag),
+        ("DELETE", tags + "/{tag}"): rule("admin", 204, params=_put_tag),
         ("GET", "/v3/OS-TRUST/trusts"): rule("admin"),
         ("POST", "/v3/OS-TRUST/trusts"): rule(
             "owner_write", 201, body=_trust_body, override={"ac_unrestricted": 403}

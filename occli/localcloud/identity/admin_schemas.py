@@ -248,3 +248,27 @@ def boolean(value, default=True):
 def optional_boolean(value):
     """:func:`boolean` of a filter that may be absent (None stays None)."""
     return None if value is None else boolean(value)
+
+
+# keystone/resource/schema.py's project_tags_update, in keystone's key
+# order: a list's own error shows the schema (jsonschema's whole text)
+PROJECT_TAGS = {
+    "type": "array",
+    "items": _TAGS["items"],
+    "required": [],
+    "maxItems": 80,
+    "uniqueItems": True,
+}
+PROJECT_TAG = _TAGS["items"]
+
+
+def _lazy_text(error):
+    """keystone's ``lazy_validate``: an item's error as the field text,
+    the value's own as jsonschema's whole text."""
+    return validation.field_text(error) if error.path else str(error)
+
+
+def check_tags(key, value):
+    """A project's tags (``"PROJECT_TAGS"``) or one tag (``"PROJECT_TAG"``),
+    checked as keystone's ``lazy_validate`` checks them."""
+    return _check(key, value, text=_lazy_text)

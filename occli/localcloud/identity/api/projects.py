@@ -10,6 +10,7 @@ from occli.localcloud.identity import admin_schemas
 from occli.localcloud.identity import domains
 from occli.localcloud.identity import policy
 from occli.localcloud.identity import projects
+from occli.localcloud.identity.api import project_tags
 from occli.localcloud.identity.api.common import collection
 from occli.localcloud.identity.api.views import domain_as_project_view
 from occli.localcloud.identity.api.views import project_view
@@ -47,6 +48,7 @@ def list_projects(req):
             enabled=enabled,
             parent_id=query.get("parent_id"),
         )
+    rows = project_tags.filter_projects(rows, req.query)
     return Response(200, collection(req, "projects", [project_view(req, r) for r in rows]))
 
 

@@ -30,6 +30,7 @@ from occli.localcloud.identity.api import endpoints
 from occli.localcloud.identity.api import grants
 from occli.localcloud.identity.api import groups
 from occli.localcloud.identity.api import implied_roles
+from occli.localcloud.identity.api import project_tags
 from occli.localcloud.identity.api import projects as project_api
 from occli.localcloud.identity.api import regions
 from occli.localcloud.identity.api import role_assignments
@@ -59,6 +60,7 @@ RESOURCES = (
     implied_roles,
     system,
     trusts,
+    project_tags,
 )
 
 # the routes that hash or check a password or secret (scrypt, ~45 ms of a
