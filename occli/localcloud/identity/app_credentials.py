@@ -19,6 +19,8 @@ from occli.localcloud.identity import projects
 from occli.localcloud.identity import users
 
 AUTH_FAILED = "Invalid application credential ID or secret"
+# keystone.exception.ApplicationCredentialNotFound
+NOT_FOUND = "Could not find Application Credential: %s."
 NO_SCOPE = (
     "Error authenticating with application credential:"
     " Application credentials cannot request a scope."
@@ -44,11 +46,11 @@ def check_unrestricted(token):
 
 
 def roles(db, cred_id):
-    """``[{"id", "name"}]`` of a credential's roles, by name."""
+    """``[{"id", "name", "description"}]`` of a credential's roles, by name."""
     return [
         dict(r)
         for r in db.execute(
-            "SELECT r.id, r.name FROM application_credential_roles a"
+            "SELECT r.id, r.name, r.description FROM application_credential_roles a"
             " JOIN roles r ON r.id = a.role_id"
             " WHERE a.application_credential_id = ?"
             " ORDER BY r.name",
@@ -140,7 +142,7 @@ def owned(db, caller_id, url_user_id, cred_id, action):
     if caller_id != owner:
         raise policy.forbidden(action)
     if row is None:
-        raise errors.NotFound("Could not find application credential: %s." % cred_id)
+        raise errors.NotFound(NOT_FOUND % cred_id)
     return row
 
 
@@ -288,6 +290,8 @@ def lookup(db, payload):
             "SELECT id, secret_hash FROM application_credentials WHERE id = ?",
             (str(payload["id"]),),
         ).fetchone()
+        if row is None:  # keystone 30: ApplicationCredentialNotFound, a 404
+            raise errors.NotFound(NOT_FOUND % payload["id"])
     elif "name" in payload:
         user = payload.get("user")
         if not isinstance(user, dict):

@@ -166,7 +166,12 @@ def parse_expires_at(value):
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=datetime.timezone.utc)
     if parsed <= common.utcnow():
-        raise _bad("The 'expires_at' must not be before now.")
+        # keystone.exception.ValidationExpirationError
+        raise _bad(
+            "The 'expires_at' must not be before now. The server could not comply with the"
+            " request since it is either malformed or otherwise incorrect. The client is"
+            " assumed to be in error."
+        )
     return parsed.timestamp()
 
 
@@ -180,6 +185,11 @@ def app_cred_create_input(body):
             _FIELD % ("application_credential", "'application_credential' is a required property.")
         )
     name = data.get("name")
+    if "name" not in data:  # keystone.api.validation's text (keystone-30-app_credentials.json)
+        raise _bad(
+            "Invalid input for field/attribute application_credential. Value: %s."
+            " 'name' is a required property" % (data,)
+        )
     if not isinstance(name, str) or not 1 <= len(name) <= 255:
         raise _bad(
             _FIELD % ("name", "'name' is a required property (a string of 1 to 255 characters).")

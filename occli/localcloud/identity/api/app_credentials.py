@@ -9,6 +9,7 @@ from occli.localcloud import common
 from occli.localcloud.app import Response
 from occli.localcloud.app import Unauthenticated
 from occli.localcloud.identity import app_credentials
+from occli.localcloud.identity import assignments
 from occli.localcloud.identity import passwords
 from occli.localcloud.identity import policy
 from occli.localcloud.identity import schemas
@@ -33,6 +34,17 @@ def _app_cred_url(req, user_id, cred_id=None):
     return url + "/" + cred_id if cred_id else url
 
 
+def _role_ref(row):
+    """A credential's role as keystone 30 lists it: the role's ref, no links."""
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "domain_id": None,
+        "description": row["description"],
+        "options": {"immutable": True} if assignments.immutable(row) else {},
+    }
+
+
 def _app_cred_body(req, db, row, secret=None):
     expires = row["expires_at"]
     body = {
@@ -45,8 +57,9 @@ def _app_cred_body(req, db, row, secret=None):
         "expires_at": (
             common.iso_naive_micro(common.from_timestamp(expires)) if expires is not None else None
         ),
-        "unrestricted": bool(row["unrestricted"]),
-        "roles": [dict(r, domain_id=None) for r in app_credentials.roles(db, row["id"])],
+        # keystone keeps ``unrestricted`` as given: null when it was not
+        "unrestricted": None if row["unrestricted"] is None else bool(row["unrestricted"]),
+        "roles": [_role_ref(r) for r in app_credentials.roles(db, row["id"])],
         "links": {"self": _app_cred_url(req, row["user_id"], row["id"])},
     }
     rules = app_credentials.credential_access_rules(db, row["id"])
@@ -82,8 +95,12 @@ def create_app_cred(req):
 def list_app_creds(req):
     """``GET /v3/users/{user_id}/application_credentials[?name=]``."""
     user_id = req.params["user_id"]
-    if req.context.user_id != user_id:
-        raise policy.forbidden("list_application_credentials")
+    # keystone 30's ADMIN_OR_SYSTEM_READER_OR_OWNER (keystone-30-app_credentials.json,
+    # keystone-30-system.json)
+    allowed = req.context.is_admin or policy.system_reader(req.context)
+    policy.enforce(
+        req.context, "list_application_credentials", allowed or req.context.user_id == user_id
+    )
     rows = app_credentials.select(req.db, user_id, req.arg("name"))
     url = _app_cred_url(req, user_id)
     if req.query_string:
