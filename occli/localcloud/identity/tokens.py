@@ -110,7 +110,21 @@ def load(db, raw, allow_expired=False):
     if not names:
         return None
     token["roles"] = assignments.roles_named(db, names)
+    if token["trust"] is not None:
+        # keystone 30 lists a trust-scoped token's roles as the roles' refs
+        # (keystone-30-trusts.json); other tokens' as id and name
+        token["roles"] = [_role_ref(db, r) for r in token["roles"]]
     return token
+
+
+def _role_ref(db, role):
+    row = db.execute("SELECT description FROM roles WHERE id = ?", (role["id"],)).fetchone()
+    return dict(
+        role,
+        domain_id=None,
+        description=row["description"],
+        options={"immutable": True} if assignments.immutable(role) else {},
+    )
 
 
 def revoke(db, raw):
@@ -264,15 +278,18 @@ def resolve_scope(db, user_id, scope):
 def refusal(db: sqlite3.Connection, raw: str) -> str:
     """Keystone 30's 404 text for a token :func:`load` refused: one never
     issued here is one fernet cannot decrypt, a revoked one (or its user's
-    disabled) fails validation, any other (its scope's roles gone, its
-    project disabled) is not found."""
+    disabled) fails validation, one of a deleted trust names the trust, any
+    other (its scope's roles gone, its project disabled) is not found."""
     row = db.execute(
-        "SELECT t.revoked, u.enabled FROM tokens t JOIN users u ON u.id = t.user_id"
+        "SELECT t.revoked, t.trust_id, tr.id AS trust, u.enabled FROM tokens t"
+        " JOIN users u ON u.id = t.user_id LEFT JOIN trusts tr ON tr.id = t.trust_id"
         " WHERE t.id_hash = ?",
         (common.hash_token(raw),),
     ).fetchone()
     if row is None:
         return "Could not recognize Fernet token"
+    if row["trust_id"] and row["trust"] is None:
+        return "Could not find trust: %s." % row["trust_id"]
     if row["revoked"] or not row["enabled"]:
         return "Failed to validate token"
     return "Could not find token: %s." % raw
