@@ -176,7 +176,7 @@ class Recorder:
         # leaves its roles' rows in keystone's SQLite (no foreign keys), and
         # the next credential of the same internal id then fails with 409
         mine = path in TOP or path.endswith("/application_credentials")
-        if method == "POST" and resp.status_code == 201 and mine:
+        if method == "POST" and resp.status_code == 201 and mine and isinstance(answer, dict):
             ((_, value),) = answer.items()
             self.created.append("%s/%s" % (path.format(**known), value["id"]))
         if path == "/auth/tokens" and method == "POST" and resp.status_code == 201:
