@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from occli import config
     from occli import transport
+    from occli.v2.block_storage.admin import VolumeServiceManager
     from occli.v2.block_storage.attachments import AttachmentManager
     from occli.v2.block_storage.backups import VolumeBackupManager
     from occli.v2.block_storage.messages import VolumeMessageManager
@@ -320,6 +321,9 @@ class Client:
     )
     volume_messages: "BuiltinManager[VolumeMessageManager]" = BuiltinManager(
         "occli.v2.block_storage.messages:VolumeMessageManager"
+    )
+    volume_services: "BuiltinManager[VolumeServiceManager]" = BuiltinManager(
+        "occli.v2.block_storage.admin:VolumeServiceManager"
     )
     volume_types: "BuiltinManager[VolumeTypeManager]" = BuiltinManager(
         "occli.v2.block_storage.volume_types:VolumeTypeManager"

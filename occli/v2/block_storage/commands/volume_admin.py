@@ -172,3 +172,124 @@ def do_volume_qos_disassociate(client, args):
     else:
         volume_type = client.volume_types.find_resource(args.volume_type)
         client.volume_qos.disassociate(qos_spec, volume_type)
+
+
+# -- volume service/host/backend … (client.volume_services) ----------------------------
+
+
+@utils.arg("--host", metavar="<host>", help="List services on this host (name only).")
+@utils.arg("--service", metavar="<service>", help="List only this service (binary name).")
+@utils.arg("--long", action="store_true", help="Also list why a service is disabled.")
+@utils.output("list")
+def do_volume_service_list(client, args):
+    """List Cinder's services (admin).
+
+    Example: occli volume service list --service cinder-volume
+    """
+    found = client.volume_services.list(host=args.host, binary=args.service)
+    cols = ["binary", "host", "zone", "status", "state", "updated_at"]
+    headers = ["Binary", "Host", "Zone", "Status", "State", "Updated At"]
+    if args.long:
+        cols.append("disabled_reason")
+        headers.append("Disabled Reason")
+    return columns.table(found, cols, headers)
+
+
+@utils.arg("host", metavar="<host>", help="Name of the service's host.")
+@utils.arg("service", metavar="<service>", help="Name of the service (binary name).")
+@utils.arg(
+    "--enable",
+    dest="status",
+    action=utils.Switch,
+    const="enabled",
+    other="--disable",
+    default=None,
+    help="Enable the volume service.",
+)
+@utils.arg(
+    "--disable",
+    dest="status",
+    action=utils.Switch,
+    const="disabled",
+    other="--enable",
+    help="Disable the volume service.",
+)
+@utils.arg(
+    "--disable-reason",
+    metavar="<reason>",
+    help="Why the service is disabled (only with --disable).",
+)
+def do_volume_service_set(client, args):
+    """Enable or disable a Cinder service (admin).
+
+    Example: occli volume service set --disable localcloud@lvm cinder-volume
+    """
+    if args.disable_reason and args.status != "disabled":
+        raise exceptions.CommandError(
+            "Cannot specify option --disable-reason without --disable specified."
+        )
+    if args.status == "enabled":
+        client.volume_services.enable(args.host, args.service)
+    elif args.status == "disabled":
+        client.volume_services.disable(args.host, args.service, args.disable_reason)
+
+
+@utils.arg("host", metavar="<host-name>", help="Name of the volume host (host@backend).")
+@utils.arg(
+    "--disable",
+    dest="frozen",
+    action=utils.Switch,
+    const=True,
+    other="--enable",
+    default=None,
+    help="Freeze and disable the volume host.",
+)
+@utils.arg(
+    "--enable",
+    dest="frozen",
+    action=utils.Switch,
+    const=False,
+    other="--disable",
+    help="Thaw and enable the volume host.",
+)
+def do_volume_host_set(client, args):
+    """Freeze or thaw a volume host (admin).
+
+    Example: occli volume host set --disable localcloud@lvm
+    """
+    if args.frozen is True:
+        client.volume_services.freeze_host(args.host)
+    elif args.frozen is False:
+        client.volume_services.thaw_host(args.host)
+
+
+@utils.arg("--long", action="store_true", help="Show each pool's capabilities.")
+@utils.output("list")
+def do_volume_backend_pool_list(client, args):
+    """List the scheduler's storage pools (admin).
+
+    Example: occli volume backend pool list --long
+    """
+    found = client.volume_services.pools(detailed=args.long)
+    if args.long:
+        return columns.table(
+            found,
+            ["name", "capabilities"],
+            ["Name", "Capabilities"],
+            formatters={"capabilities": columns.DictColumn},
+        )
+    return columns.table(found, ["name"], ["Name"])
+
+
+@utils.arg("host", metavar="<host>", help="The backend to show (host@backend-name).")
+@utils.output("list")
+def do_volume_backend_capability_show(client, args):
+    """Show the capabilities a volume backend lets extra specs set (admin).
+
+    Example: occli volume backend capability show localcloud@lvm
+    """
+    properties = getattr(client.volume_services.capabilities(args.host), "properties", None)
+    rows = [dict(value, key=key) for key, value in (properties or {}).items()]
+    return columns.table(
+        rows, ["title", "key", "type", "description"], ["Title", "Key", "Type", "Description"]
+    )
