@@ -6,11 +6,12 @@ import re
 
 # Values that must never reach a log line or the --timing report, whatever
 # printed them. user_data is the base64 of the user's cloud-init (often
-# holding passwords); nova also shows it as OS-EXT-SRV-ATTR:user_data.
+# holding passwords); nova also shows it as OS-EXT-SRV-ATTR:user_data; a
+# Keystone credential's blob holds its secret (an EC2 key's, a TOTP seed).
 _SECRET_PATTERNS = (
     (
         r'("(?:[\w-]+:)?(?:adminPass|\w*password|secret|private_key|'
-        r'application_credential_secret|token_id|temp_url_key|user_data|auth_key)"'
+        r'application_credential_secret|token_id|temp_url_key|user_data|auth_key|blob)"'
         r'\s*:\s*)"(?:[^"\\]|\\.)*"',
         re.IGNORECASE,
         r'\1"***"',

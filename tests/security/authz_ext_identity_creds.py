@@ -18,7 +18,12 @@ with an application credential, restricted or not, manages trusts.
 Project tags (keystone/common/policies/project.py): reading is
 ``RULE_ADMIN_OR_TARGET_PROJECT`` (a token scoped to the URL's project),
 writing admin only. ``{tag}`` (also Neutron's) comes from ``Rule.params``:
-a fresh tag the admin put on the URL's project, or a new name to add."""
+a fresh tag the admin put on the URL's project, or a new name to add.
+
+Credentials (``/v3/credentials``, keystone/api/credentials.py): demo's
+project-less one; the owner or an admin; every valid token lists (what it
+may read); a token delegated through an application credential reaches
+only credentials of its project (none of these)."""
 
 from urllib.parse import quote
 
@@ -92,6 +97,17 @@ def _new_tag(ids):
     return {"tag": _unique("authz-tag")}
 
 
+def _new_credential(world, ids):
+    body = {"credential": {"type": "cert", "user_id": ids["user_id"], "blob": "authz-blob"}}
+    response = world.as_("a_member", "POST", "/v3/credentials", json_body=body)
+    assert response.status == 201, response.body
+    return response.json()["credential"]["id"]
+
+
+def _throwaway_credential(ids):
+    return {"credential_id": _new_credential(_WORLD[0], ids)}
+
+
 def setup(world, ids):
     from tests.security.authz_credentials import READER
 
@@ -102,6 +118,7 @@ def setup(world, ids):
     ids["trust_id"] = _new_trust(world, ids)
     roles = world.as_("admin", "GET", "/v3/roles", query="name=member").json()["roles"]
     ids["trust_role_id"] = roles[0]["id"]
+    ids["credential_id"] = _new_credential(world, ids)
 
 
 def rules():
@@ -113,7 +130,31 @@ def rules():
     related["ac_restricted"] = 403
     trust = "/v3/OS-TRUST/trusts/{trust_id}"
     tags = "/v3/projects/{project_id}/tags"
+    admins = {"domain": 200, "admin": 200}
+    owner = dict(admins, ac_unrestricted=403, ac_restricted=403)
+    credential = "/v3/credentials/{credential_id}"
     table = {
+        ("GET", "/v3/credentials"): rule("domain_read", override={"unscoped": 200}),
+        ("POST", "/v3/credentials"): rule(
+            "owner_write",
+            201,
+            body=lambda ids: {
+                "credential": {"type": "cert", "user_id": ids["user_id"], "blob": "x"}
+            },
+            override={"domain": 201, "admin": 201, "ac_unrestricted": 403},
+        ),
+        ("GET", credential): rule("owner_read", override=owner),
+        ("PATCH", credential): rule(
+            "owner_write",
+            body=lambda ids: {"credential": {"blob": "authz-blob-2"}},
+            override=owner,
+        ),
+        ("DELETE", credential): rule(
+            "owner_write",
+            204,
+            params=_throwaway_credential,
+            override={"domain": 204, "admin": 204, "ac_unrestricted": 403},
+        ),
         ("GET", tags): rule("scope_read"),
         ("PUT", tags): rule("admin", body=lambda ids: {"tags": ["authz"]}),
         ("DELETE", tags): rule("admin", 204),

@@ -252,6 +252,24 @@ TRUSTS = [
     """,
 ]
 
+# keystone's credential (component ``identity.credentials``): the blob is
+# kept in the store (0600 in the private data dir), where keystone
+# encrypts it with its credential keys; a user's deletion drops them
+CREDENTIALS = [
+    """
+    CREATE TABLE credentials (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        project_id TEXT,
+        type TEXT NOT NULL,
+        blob TEXT NOT NULL,
+        extra TEXT NOT NULL DEFAULT '{}',
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX credentials_user_id ON credentials (user_id);
+    """,
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("identity", IDENTITY),
@@ -259,4 +277,5 @@ COMPONENTS = (
     ("identity.system", SYSTEM),
     ("identity.access_rules", ACCESS_RULES),
     ("identity.trusts", TRUSTS),
+    ("identity.credentials", CREDENTIALS),
 )

@@ -25,6 +25,7 @@ from occli.localcloud.identity import tokens
 from occli.localcloud.identity import users
 from occli.localcloud.identity.api import app_credentials
 from occli.localcloud.identity.api import auth
+from occli.localcloud.identity.api import credentials
 from occli.localcloud.identity.api import domains
 from occli.localcloud.identity.api import endpoints
 from occli.localcloud.identity.api import grants
@@ -61,6 +62,7 @@ RESOURCES = (
     system,
     trusts,
     project_tags,
+    credentials,
 )
 
 # the routes that hash or check a password or secret (scrypt, ~45 ms of a
