@@ -1,6 +1,7 @@
 """A user's or a group's roles on a project or domain:
 ``/v3/{projects,domains}/{id}/{users,groups}/{actor_id}/roles/{role_id}`` —
-grant (PUT), check (HEAD/GET: 204 or 404) and revoke (DELETE). Keystone
+grant (PUT), check (HEAD/GET: 204 or 404), revoke (DELETE), and the list
+of a user's or group's roles there (``…/roles``). Keystone
 looks a grant's role, actor and target up before the policy, so those are
 404 first (keystone's ``keystone/api/projects.py`` and ``domains.py``
 grant resources)."""
@@ -12,6 +13,8 @@ from occli.localcloud.identity import groups
 from occli.localcloud.identity import policy
 from occli.localcloud.identity import projects
 from occli.localcloud.identity import users
+from occli.localcloud.identity.api.common import collection
+from occli.localcloud.identity.api.views import role_view
 
 GRANT_PATHS = {
     "project": "/v3/projects/{project_id}/users/{user_id}/roles/{role_id}",
@@ -28,6 +31,7 @@ def register(service):
         service.route("PUT", path, create_grant)
         service.route("GET", path, check_grant)  # and HEAD
         service.route("DELETE", path, revoke_grant)
+        service.route("GET", path[: -len("/{role_id}")], list_grants)
 
 
 def _grant(req, missing_actor_ok=False):
@@ -86,3 +90,45 @@ def revoke_grant(req):
     policy.admin_only(req.context, "revoke_grant")
     assignments.revoke(req.db, actor_id, target_type, target_id, role_id, actor)
     return Response(204)
+
+
+def list_grants(req):
+    """``GET …/{users,groups}/{id}/roles``: the roles the user or group has
+    directly on the project or domain (keystone's ``list_grants``, its
+    ``check_grant`` rule: keystone-30-groups.json)."""
+    params, db = req.params, req.db
+    if "group_id" in params:
+        actor, row = "group_id", groups.find(db, params["group_id"])
+        if row is None:
+            raise groups.not_found(params["group_id"])
+    else:
+        actor, row = "user_id", users.find(db, params["user_id"])
+        if row is None:
+            raise users.not_found(params["user_id"])
+    if "project_id" in params:
+        target = projects.get(db, params["project_id"])
+        target_type, target_domain = "project", target["domain_id"]
+    else:
+        target = domains.get(db, params["domain_id"])
+        target_type, target_domain = "domain", target["id"]
+    ctx = req.context
+    policy.enforce(
+        ctx,
+        "list_grants",
+        ctx.is_admin
+        or (
+            policy.domain_reader(ctx, row["domain_id"])
+            and policy.domain_reader(ctx, target_domain)
+        ),
+    )
+    found = assignments.list_assignments(db, **{actor: row["id"]})
+    role_ids = {
+        a["role_id"]
+        for a in found
+        if a.get(actor) == row["id"]
+        and a["target_type"] == target_type
+        and a["target_id"] == target["id"]
+    }
+    rows = [assignments.find_role(db, role_id) for role_id in sorted(role_ids)]
+    views = [role_view(req, r) for r in rows if r is not None]
+    return Response(200, collection(req, "roles", views))
