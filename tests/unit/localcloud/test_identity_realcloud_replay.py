@@ -66,6 +66,35 @@ for _name in ("create", "list_by_name", "show", "unrestricted_creates"):
         "$.application_credential.unrestricted",
         "$.application_credentials[].unrestricted",
     )
+# lists whose length is the rig's own data (its services, endpoints,
+# projects, users, Heat's trusts), not the run's: the others' lengths are
+# compared, and a token's role names
+RIG_LISTS = {
+    ("app_credentials", "credential_token_catalog"),
+    ("catalog_data", "region_list_member"),
+    ("catalog_data", "endpoint_list_interface"),
+    ("catalog_data", "catalog_admin"),
+    ("catalog_data", "catalog_member"),
+    ("project_tags", "filter_not-tags"),
+    ("project_tags", "filter_not-tags-any"),
+    ("tokens", "auth_catalog"),
+    ("trusts", "list_admin"),
+} | {
+    ("system", "reader_list_" + n)
+    for n in (
+        "users",
+        "projects",
+        "domains",
+        "roles",
+        "groups",
+        "regions",
+        "services",
+        "endpoints",
+        "role_assignments",
+        "role_inferences",
+        "OS-TRUST_trusts",
+    )
+}
 # keystone's text of every 401 without ``[DEFAULT] insecure_debug`` (the
 # rig's default); the local Keystone answers the text keystone keeps for
 # insecure_debug (its Unauthorized's own: "Invalid username or password",
@@ -204,6 +233,21 @@ def _shape(body: Any) -> dict[str, list[str]]:
     return shape
 
 
+def _counted(real: Any, local: Any) -> list[str]:
+    """The top-level lists' lengths and a token's role names that differ."""
+    problems = []
+    for key, items in real.items():
+        if isinstance(items, list) and len(items) != len(local.get(key) or []):
+            problems.append("%s: real %d items, local %d" % (key, len(items), len(local[key])))
+    if "token" in real:
+        names = [
+            sorted(r["name"] for r in side["token"].get("roles", [])) for side in (real, local)
+        ]
+        if names[0] != names[1]:
+            problems.append("token roles: real %s, local %s" % tuple(names))
+    return problems
+
+
 def differences(
     real: dict[str, Any],
     local: dict[str, Any],
@@ -231,6 +275,8 @@ def differences(
     problems = []
     if ("x-subject-token" in real["headers"]) != ("x-subject-token" in local["headers"]):
         problems.append("X-Subject-Token: real %s" % ("x-subject-token" in real["headers"]))
+    if key not in RIG_LISTS:
+        problems += _counted(real["body"], local["body"])
     sigs = [_shape(real["body"]), _shape(local["body"])]
     ignore = IGNORE.get(key, ())
     for path in sorted(set(sigs[0]) | set(sigs[1])):
