@@ -295,6 +295,20 @@ SERVICES = [
     """,
 ]
 
+# group types and their specs (3.11)
+GROUPS = [
+    """
+    CREATE TABLE volume_group_types (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        description TEXT,
+        is_public INTEGER NOT NULL DEFAULT 1,
+        group_specs TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL
+    );
+    """,
+]
+
 COMPONENTS = (
     ("volume.volumes", VOLUMES),
     ("volume.quotas", QUOTAS),
@@ -306,4 +320,5 @@ COMPONENTS = (
     ("volume.attachments", ATTACHMENTS),
     ("volume.messages", MESSAGES),
     ("volume.services", SERVICES),
+    ("volume.groups", GROUPS),
 )

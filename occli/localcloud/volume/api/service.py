@@ -22,6 +22,7 @@ from occli.localcloud.volume.api import attachments
 from occli.localcloud.volume.api import backups
 from occli.localcloud.volume.api import common
 from occli.localcloud.volume.api import default_types
+from occli.localcloud.volume.api import groups
 from occli.localcloud.volume.api import hosts
 from occli.localcloud.volume.api import limits
 from occli.localcloud.volume.api import messages
@@ -61,6 +62,7 @@ RESOURCES = (
     quota_classes,
     limits,
     resource_filters,
+    groups,
 )
 
 _PROJECT_ID = re.compile(r"^[0-9a-fA-F\-]+$")
