@@ -23,7 +23,9 @@ a fresh tag the admin put on the URL's project, or a new name to add.
 Credentials (``/v3/credentials``, keystone/api/credentials.py): demo's
 project-less one; the owner or an admin; every valid token lists (what it
 may read); a token delegated through an application credential reaches
-only credentials of its project (none of these)."""
+only credentials of its project (none of these).
+
+OAuth1 consumers (``/v3/OS-OAUTH1/consumers``): admin only."""
 
 from urllib.parse import quote
 
@@ -108,6 +110,16 @@ def _throwaway_credential(ids):
     return {"credential_id": _new_credential(_WORLD[0], ids)}
 
 
+def _new_consumer(world):
+    response = world.as_("admin", "POST", "/v3/OS-OAUTH1/consumers", json_body={"consumer": {}})
+    assert response.status == 201, response.body
+    return response.json()["consumer"]["id"]
+
+
+def _throwaway_consumer(ids):
+    return {"consumer_id": _new_consumer(_WORLD[0])}
+
+
 def setup(world, ids):
     from tests.security.authz_credentials import READER
 
@@ -119,6 +131,7 @@ def setup(world, ids):
     roles = world.as_("admin", "GET", "/v3/roles", query="name=member").json()["roles"]
     ids["trust_role_id"] = roles[0]["id"]
     ids["credential_id"] = _new_credential(world, ids)
+    ids["consumer_id"] = _new_consumer(world)
 
 
 def rules():
@@ -133,7 +146,15 @@ def rules():
     admins = {"domain": 200, "admin": 200}
     owner = dict(admins, ac_unrestricted=403, ac_restricted=403)
     credential = "/v3/credentials/{credential_id}"
+    consumer = "/v3/OS-OAUTH1/consumers/{consumer_id}"
     table = {
+        ("GET", "/v3/OS-OAUTH1/consumers"): rule("admin"),
+        ("POST", "/v3/OS-OAUTH1/consumers"): rule(
+            "admin", 201, body=lambda ids: {"consumer": {"description": "authz"}}
+        ),
+        ("GET", consumer): rule("admin"),
+        ("PATCH", consumer): rule("admin", body=lambda ids: {"consumer": {"description": "x"}}),
+        ("DELETE", consumer): rule("admin", 204, params=_throwaway_consumer),
         ("GET", "/v3/credentials"): rule("domain_read", override={"unscoped": 200}),
         ("POST", "/v3/credentials"): rule(
             "owner_write",

@@ -262,13 +262,31 @@ PROJECT_TAGS = {
 PROJECT_TAG = _TAGS["items"]
 
 
-def _lazy_text(error):
+def lazy_text(error):
     """keystone's ``lazy_validate``: an item's error as the field text,
     the value's own as jsonschema's whole text."""
     return validation.field_text(error) if error.path else str(error)
 
 
+# keystone/oauth1/schema.py, in keystone's key order
+_CONSUMER = {"description": _nullable({"type": "string"})}
+CONSUMER_CREATE = {"type": "object", "properties": _CONSUMER, "additionalProperties": True}
+CONSUMER_UPDATE = {
+    "type": "object",
+    "properties": _CONSUMER,
+    "not": {"required": ["secret"]},
+    "minProperties": 1,
+    "additionalProperties": True,
+}
+
+
+def check_lazy(key, value):
+    """``value`` checked against the schema ``key`` as keystone's
+    ``lazy_validate`` checks (an OAuth1 consumer, project tags)."""
+    return _check(key, value, text=lazy_text)
+
+
 def check_tags(key, value):
     """A project's tags (``"PROJECT_TAGS"``) or one tag (``"PROJECT_TAG"``),
     checked as keystone's ``lazy_validate`` checks them."""
-    return _check(key, value, text=_lazy_text)
+    return _check(key, value, text=lazy_text)

@@ -270,6 +270,20 @@ CREDENTIALS = [
     """,
 ]
 
+# keystone's consumer (component ``identity.oauth1``): OAuth1 consumers as
+# data (no request or access tokens)
+OAUTH1 = [
+    """
+    CREATE TABLE oauth1_consumers (
+        id TEXT PRIMARY KEY,
+        description TEXT,
+        secret TEXT NOT NULL,
+        extra TEXT NOT NULL DEFAULT '{}',
+        created_at REAL NOT NULL
+    );
+    """,
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("identity", IDENTITY),
@@ -278,4 +292,5 @@ COMPONENTS = (
     ("identity.access_rules", ACCESS_RULES),
     ("identity.trusts", TRUSTS),
     ("identity.credentials", CREDENTIALS),
+    ("identity.oauth1", OAUTH1),
 )

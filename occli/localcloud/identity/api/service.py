@@ -31,6 +31,7 @@ from occli.localcloud.identity.api import endpoints
 from occli.localcloud.identity.api import grants
 from occli.localcloud.identity.api import groups
 from occli.localcloud.identity.api import implied_roles
+from occli.localcloud.identity.api import oauth1
 from occli.localcloud.identity.api import project_tags
 from occli.localcloud.identity.api import projects as project_api
 from occli.localcloud.identity.api import regions
@@ -63,6 +64,7 @@ RESOURCES = (
     trusts,
     project_tags,
     credentials,
+    oauth1,
 )
 
 # the routes that hash or check a password or secret (scrypt, ~45 ms of a
