@@ -99,7 +99,8 @@ def _expiration(value):
 
 
 def _show(cred, secret=False):
-    keys, headers = _CRED_COLUMNS, _CRED_HEADERS
+    keys: tuple[str, ...] = _CRED_COLUMNS
+    headers: tuple[str, ...] = _CRED_HEADERS
     if secret:
         keys, headers = keys + ("secret",), headers + ("Secret",)
     return columns.show(
