@@ -113,6 +113,18 @@ def multiattach(db: sqlite3.Connection, volume: Mapping[str, Any]) -> bool:
     return specs.get("multiattach") == "<is> True"
 
 
+def multiattach_types(db: sqlite3.Connection) -> set[str]:
+    """The ids of the types whose extra specs say ``multiattach: <is> True``
+    (a volume view's ``multiattach``, for a whole list in one query)."""
+    return {
+        r["id"]
+        for r in db.execute(
+            "SELECT id FROM volume_types WHERE json_extract(extra_specs, '$.multiattach')"
+            " = '<is> True'"
+        )
+    }
+
+
 def _check_not_error(volume, verb):
     if "error" in volume["status"]:
         message = (

@@ -49,10 +49,13 @@ def _attachment(att, admin):
     }
 
 
-def volume_detail(req, volume, type_names, attachments, extended=True):
+def volume_detail(req, volume, type_names, attachments, extended=True, multiattach_types=()):
     """``type_names``: ``{type id: name}``; ``attachments``: the volume's
     attachment rows; ``extended``: with the attributes Cinder's API
-    extensions add to show and list answers (not to a create's)."""
+    extensions add to show and list answers (not to a create's);
+    ``multiattach_types``: the ids of the multiattach types (Cinder's
+    ``multiattach``: true for a volume of a type whose extra specs say
+    ``multiattach: <is> True``)."""
     version, admin = req.microversion, req.context.is_admin
     view = {
         "id": volume["id"],
@@ -73,7 +76,7 @@ def volume_detail(req, volume, type_names, attachments, extended=True):
         "encrypted": False,
         "replication_status": None,
         "consistencygroup_id": None,
-        "multiattach": False,
+        "multiattach": volume["volume_type_id"] in multiattach_types,
         "attachments": [
             _attachment(a, admin) for a in attachments if a["attach_status"] == "attached"
         ],

@@ -5,6 +5,7 @@ volume), show, update, delete (``force``, ``cascade``) and the
 
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
+from occli.localcloud.volume import attachments
 from occli.localcloud.volume import schemas
 from occli.localcloud.volume import snapshots
 from occli.localcloud.volume import types
@@ -30,7 +31,11 @@ def register(service):
 
 def _view(req, volume):
     return views.volume_detail(
-        req, volume, types.names(req.db), volumes.attachments(req.db, volume["id"])
+        req,
+        volume,
+        types.names(req.db),
+        volumes.attachments(req.db, volume["id"]),
+        multiattach_types=attachments.multiattach_types(req.db),
     )
 
 
@@ -85,9 +90,12 @@ def list_volumes(req):
 
 def list_volumes_detail(req):
     def render(page):
-        names = types.names(req.db)
+        names, multi = types.names(req.db), attachments.multiattach_types(req.db)
         attached = volumes.attachments_of(req.db, [v["id"] for v in page])
-        return [views.volume_detail(req, v, names, attached.get(v["id"], [])) for v in page]
+        return [
+            views.volume_detail(req, v, names, attached.get(v["id"], []), multiattach_types=multi)
+            for v in page
+        ]
 
     return _list_body(req, render, "volumes/detail")
 
@@ -117,7 +125,14 @@ def create_volume(req):
         if isinstance(spec[key], str):
             spec[key] = spec[key].strip()
     volume = volumes.create(req.db, req.context, req.cloud.store, req.cloud.config, spec)
-    view = views.volume_detail(req, volume, types.names(req.db), [], extended=False)
+    view = views.volume_detail(
+        req,
+        volume,
+        types.names(req.db),
+        [],
+        extended=False,
+        multiattach_types=attachments.multiattach_types(req.db),
+    )
     return Response(202, {"volume": view})
 
 
