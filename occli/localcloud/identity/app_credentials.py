@@ -92,7 +92,7 @@ def create(db, user_id, token, data, secret_hash):
         db.execute(
             "INSERT INTO application_credentials (id, name, description,"
             " user_id, project_id, secret_hash, expires_at, unrestricted,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " unrestricted_given, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 cred_id,
                 data["name"],
@@ -102,6 +102,7 @@ def create(db, user_id, token, data, secret_hash):
                 secret_hash,
                 data["expires_at"],
                 int(data["unrestricted"]),
+                data["unrestricted_given"],
                 common.utcnow().timestamp(),
             ),
         )

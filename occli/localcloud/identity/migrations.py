@@ -284,6 +284,15 @@ OAUTH1 = [
     """,
 ]
 
+# keystone keeps an application credential's ``unrestricted`` as given
+# (component ``identity.app_credentials``): null when the request had none
+APP_CREDENTIALS = [
+    """
+    ALTER TABLE application_credentials ADD COLUMN unrestricted_given INTEGER;
+    UPDATE application_credentials SET unrestricted_given = unrestricted;
+    """,
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("identity", IDENTITY),
@@ -293,4 +302,5 @@ COMPONENTS = (
     ("identity.trusts", TRUSTS),
     ("identity.credentials", CREDENTIALS),
     ("identity.oauth1", OAUTH1),
+    ("identity.app_credentials", APP_CREDENTIALS),
 )

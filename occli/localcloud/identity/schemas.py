@@ -178,7 +178,8 @@ def parse_expires_at(value):
 def app_cred_create_input(body):
     """The checked ``application_credential`` of a create request (keystone's
     schema): ``name``, ``description``, ``secret``, ``expires_at`` (a
-    timestamp or None), ``roles`` (None = the token's), ``unrestricted``."""
+    timestamp or None), ``roles`` (None = the token's), ``unrestricted``
+    (and ``unrestricted_given``: None when the request had none)."""
     data = body.get("application_credential") if isinstance(body, dict) else None
     if not isinstance(data, dict):
         raise _bad(
@@ -218,6 +219,7 @@ def app_cred_create_input(body):
         "expires_at": (parse_expires_at(expires_at) if expires_at else None),
         "roles": roles,
         "unrestricted": unrestricted,
+        "unrestricted_given": data.get("unrestricted"),  # as shown: null when absent
         "access_rules": access_rules,
     }
 

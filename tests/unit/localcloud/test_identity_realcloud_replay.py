@@ -58,14 +58,6 @@ IGNORE: dict[tuple[str, str], tuple[str, ...]] = {
     # the rig's Heat made trusts for its stacks; the local cloud has none
     ("system", "reader_list_OS-TRUST_trusts"): ("$.trusts[]",),
 }
-# NOT FIXED: keystone keeps an application credential's ``unrestricted``
-# as given (null when absent); the local table's column is NOT NULL
-# (migrations are append-only), so the local Keystone answers false
-for _name in ("create", "list_by_name", "show", "unrestricted_creates"):
-    IGNORE[("app_credentials", _name)] = (
-        "$.application_credential.unrestricted",
-        "$.application_credentials[].unrestricted",
-    )
 # lists whose length is the rig's own data (its services, endpoints,
 # projects, users, Heat's trusts), not the run's: the others' lengths are
 # compared, and a token's role names

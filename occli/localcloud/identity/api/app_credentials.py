@@ -58,7 +58,9 @@ def _app_cred_body(req, db, row, secret=None):
             common.iso_naive_micro(common.from_timestamp(expires)) if expires is not None else None
         ),
         # keystone keeps ``unrestricted`` as given: null when it was not
-        "unrestricted": None if row["unrestricted"] is None else bool(row["unrestricted"]),
+        "unrestricted": (
+            None if row["unrestricted_given"] is None else bool(row["unrestricted_given"])
+        ),
         "roles": [_role_ref(r) for r in app_credentials.roles(db, row["id"])],
         "links": {"self": _app_cred_url(req, row["user_id"], row["id"])},
     }
