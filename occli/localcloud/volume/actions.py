@@ -207,7 +207,7 @@ def initialize_connection(
     multipath = connector.get("enforce_multipath", False)
     data = {
         "access_mode": mode,
-        "qos_specs": None,
+        "qos_specs": attachments.connection_qos_specs(db, volume),
         "encrypted": False,
         "cacheable": False,
         "enforce_multipath": multipath,

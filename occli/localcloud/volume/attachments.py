@@ -178,6 +178,36 @@ def _find(db, attachment_id):
     return dict(row)
 
 
+# cinder/volume/manager.py _parse_connection_options: the limits a spec
+# may give per GB of the volume
+_TUNE_OPTS = ("read_iops_sec", "read_bytes_sec", "write_iops_sec", "write_bytes_sec",
+              "total_iops_sec", "total_bytes_sec")  # fmt: skip
+
+
+def connection_qos_specs(db: sqlite3.Connection, volume: Mapping[str, Any]) -> Any:
+    """The connection info's ``qos_specs`` (the manager's
+    ``_parse_connection_options``): the specs of the volume type's QoS
+    when their consumer is ``front-end`` or ``both`` (Nova applies them;
+    ``back-end`` ones are the driver's and not handed over), each
+    ``<option>_per_gb`` turned into ``<option>`` for the volume's size
+    (at least ``_per_gb_min``, at most ``_max``); else None."""
+    row = db.execute(
+        "SELECT q.consumer, q.specs FROM volume_types t JOIN volume_qos_specs q"
+        " ON q.id = t.qos_specs_id WHERE t.id = ?",
+        (volume["volume_type_id"],),
+    ).fetchone()
+    if row is None or row["consumer"] not in ("front-end", "both"):
+        return None
+    specs = json.loads(row["specs"])
+    for option in _TUNE_OPTS:
+        if option + "_per_gb" in specs:
+            minimum = int(specs.pop(option + "_per_gb_min", 0))
+            per_gb = max(minimum, int(specs[option + "_per_gb"]) * int(volume["size"]))
+            specs[option] = min(per_gb, int(specs.pop(option + "_max", per_gb)))
+            specs.pop(option + "_per_gb")
+    return specs
+
+
 def _readonly(volume):
     return json.loads(volume.get("admin_metadata") or "{}").get("readonly") == "True"
 
@@ -192,7 +222,7 @@ def _connect(db, volume, attachment, connector):
     info = {
         "driver_volume_type": "iscsi",
         "access_mode": "ro" if _readonly(volume) else "rw",
-        "qos_specs": None,
+        "qos_specs": connection_qos_specs(db, volume),
         "encrypted": False,
         "cacheable": False,
         "attachment_id": attachment["id"],
