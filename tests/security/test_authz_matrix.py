@@ -409,7 +409,8 @@ def _rules():
             headers=lambda ids: {"X-Subject-Token": ids["subject_token"]},
         ),
         ("identity", "GET", "/v3/auth/catalog"): rule("catalog"),
-        ("identity", "GET", CREDS): rule("owner_read"),
+        # keystone 30's ADMIN_OR_SYSTEM_READER_OR_OWNER (keystone-30-app_credentials.json)
+        ("identity", "GET", CREDS): rule("self_read"),
         ("identity", "POST", CREDS): rule(
             "owner_write",
             201,
