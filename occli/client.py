@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from occli import config
     from occli import transport
     from occli.v2.block_storage.admin import VolumeServiceManager
+    from occli.v2.block_storage.groups import VolumeGroupTypeManager
     from occli.v2.block_storage.attachments import AttachmentManager
     from occli.v2.block_storage.backups import VolumeBackupManager
     from occli.v2.block_storage.messages import VolumeMessageManager
@@ -324,6 +325,9 @@ class Client:
     )
     volume_services: "BuiltinManager[VolumeServiceManager]" = BuiltinManager(
         "occli.v2.block_storage.admin:VolumeServiceManager"
+    )
+    volume_group_types: "BuiltinManager[VolumeGroupTypeManager]" = BuiltinManager(
+        "occli.v2.block_storage.groups:VolumeGroupTypeManager"
     )
     volume_types: "BuiltinManager[VolumeTypeManager]" = BuiltinManager(
         "occli.v2.block_storage.volume_types:VolumeTypeManager"

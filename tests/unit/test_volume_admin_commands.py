@@ -99,3 +99,59 @@ def test_backend_capability_show(cli, mock_cloud):
     assert json.loads(out) == [
         {"Title": "QoS", "Key": "qos", "Type": "boolean", "Description": "Enables QoS."}
     ]
+
+
+GROUP_TYPE_ID = "7270c56e-6354-4528-8e8b-f54dee2232c8"
+GROUP_TYPE = {
+    "id": GROUP_TYPE_ID,
+    "name": "grp-gold",
+    "description": None,
+    "is_public": False,
+    "group_specs": {"a": "1"},
+}
+
+
+def test_group_type_create_private_at_311(cli, mock_cloud):
+    m = mock_cloud.mock
+    m.post(VOLUME + "/group_types", status_code=202, json={"group_type": GROUP_TYPE})
+    code, out, err = cli(
+        "volume", "group", "type", "create", "--private", "grp-gold", "-f", "json"
+    )
+    assert code == 0, err
+    shown = json.loads(out)
+    assert (shown["Is Public"], shown["Properties"]) == (False, {"a": "1"})
+    assert m.last_request.json() == {
+        "group_type": {"name": "grp-gold", "description": None, "is_public": False}
+    }
+    assert m.last_request.headers["OpenStack-API-Version"] == "volume 3.11"
+
+
+def test_group_type_list_and_set_by_name(cli, mock_cloud):
+    m = mock_cloud.mock
+    m.get(VOLUME + "/group_types", json={"group_types": [GROUP_TYPE]})
+    m.get(VOLUME + "/group_types/" + GROUP_TYPE_ID, json={"group_type": GROUP_TYPE})
+    m.put(VOLUME + "/group_types/" + GROUP_TYPE_ID, json={"group_type": GROUP_TYPE})
+    m.post(VOLUME + "/group_types/%s/group_specs" % GROUP_TYPE_ID, status_code=202, json={})
+    code, out, err = cli("volume", "group", "type", "list", "-f", "json")
+    assert code == 0, err
+    assert list(json.loads(out)[0]) == ["ID", "Name", "Is Public", "Group Specs"]
+    code, _out, err = cli(
+        "volume", "group", "type", "set", "--public", "--property", "b=2", "grp-gold"
+    )
+    assert code == 0, err
+    writes = [r for r in m.request_history if r.method in ("PUT", "POST") and VOLUME in r.url]
+    assert writes[0].json() == {"group_type": {"is_public": True}}
+    assert writes[1].json() == {"group_specs": {"b": "2"}}
+
+
+def test_group_type_unset_and_delete(cli, mock_cloud):
+    m = mock_cloud.mock
+    m.get(VOLUME + "/group_types/" + GROUP_TYPE_ID, json={"group_type": GROUP_TYPE})
+    m.delete(VOLUME + "/group_types/%s/group_specs/a" % GROUP_TYPE_ID, status_code=202)
+    m.delete(VOLUME + "/group_types/" + GROUP_TYPE_ID, status_code=202)
+    code, _out, err = cli("volume", "group", "type", "unset", "--property", "a", GROUP_TYPE_ID)
+    assert code == 0, err
+    assert any(r.path.endswith("/group_specs/a") for r in m.request_history)
+    code, _out, err = cli("volume", "group", "type", "delete", GROUP_TYPE_ID)
+    assert code == 0, err
+    assert m.last_request.method == "DELETE"
