@@ -86,7 +86,13 @@ def getid(obj: object) -> Any:
 class Resource:
     """A resource from the API: attribute access to its body.
 
-    Attribute access never triggers a request; call :meth:`get` to refresh.
+    As novaclient's, a resource not yet ``loaded`` fetches itself once
+    (one GET by its id, the answer merged into the body, its request id
+    appended to ``request_ids``) when an attribute its body lacks is read:
+    e.g. ``name`` of the server ``servers.create`` answered. A resource that
+    a ``get`` or a list answered is loaded, so reading a missing attribute
+    of a listed (or streamed, ``iter()``) resource never sends a request;
+    ``set_loaded(True)`` turns lazy loading off, :meth:`get` refreshes.
     """
 
     def __init__(
@@ -94,18 +100,49 @@ class Resource:
         manager: "Manager",
         info: Mapping[str, Any] | None,
         request_ids: Iterable[str] | None = None,
+        loaded: bool = False,
     ) -> None:
         self.manager = manager
         self._info = dict(info or {})
         self.request_ids = list(request_ids or [])
+        self._loaded = loaded
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in ("manager", "_info", "request_ids"):
+        if name.startswith("__") or name in ("manager", "_info", "request_ids", "_loaded"):
             raise AttributeError(name)
+        if name not in self._info and not self._loaded:
+            self._lazy_load()
         try:
             return self._info[name]
         except KeyError:
             raise AttributeError("%s has no attribute %r" % (type(self).__name__, name)) from None
+
+    def _lazy_load(self) -> None:
+        """novaclient's lazy loading: merge in what a GET by id answers,
+        once (marked loaded first, so that a failed GET is not retried),
+        when the manager's ``get`` takes the id alone."""
+        self._loaded = True
+        get = getattr(self.manager, "get", None)
+        if "id" not in self._info or get is None:
+            return
+        import inspect
+
+        try:
+            inspect.signature(get).bind(self._info["id"])
+        except (TypeError, ValueError):
+            return  # a get that needs more than the id (e.g. the server's too)
+        fresh = get(self._info["id"])
+        self._info = {**self._info, **fresh._info}
+        self.request_ids.extend(fresh.request_ids)
+
+    def is_loaded(self) -> bool:
+        """Whether the whole resource was read (no lazy loading then)."""
+        return self._loaded
+
+    def set_loaded(self, loaded: bool) -> None:
+        """Mark the resource loaded (True: a missing attribute is an
+        AttributeError, no GET) or not."""
+        self._loaded = loaded
 
     def __getitem__(self, key: str) -> Any:
         return self._info[key]
@@ -138,6 +175,7 @@ class Resource:
         fresh = self.manager.get(self.id)
         self._info = fresh._info
         self.request_ids = fresh.request_ids
+        self._loaded = True
         return self
 
 
@@ -350,9 +388,14 @@ class Manager:
             raise _unexpected(response, "%r is not a list of links" % links_key) from None
 
     def _resource(
-        self, info: Mapping[str, Any] | None, response: "requests.Response | None" = None
+        self,
+        info: Mapping[str, Any] | None,
+        response: "requests.Response | None" = None,
+        loaded: bool = False,
     ) -> Resource:
-        return self.resource_class(self, info, _request_ids(response))
+        """A resource of ``info``; ``loaded`` when it is the whole resource
+        (a get's or a list's answer: it never lazy-loads)."""
+        return self.resource_class(self, info, _request_ids(response), loaded)
 
     def _result(
         self, response: "requests.Response | None", body: dict[str, Any] | None = None
@@ -436,7 +479,7 @@ class Manager:
             if remaining is not None:
                 items = items[:remaining]
                 remaining -= len(items)
-            page = [self._resource(item, response) for item in items]
+            page = [self._resource(item, response, loaded=True) for item in items]
             next_marker = self._next_page(response, body, links_key)
             del response, body, items  # a page in memory at a time, not two
             if not page:
@@ -456,7 +499,9 @@ class Manager:
         self, url: str, response_key: str, params: Mapping[str, Any] | None = None
     ) -> Resource:
         response = self._request("GET", url, params=params)
-        return self._resource(self._member(response, self._body(response), response_key), response)
+        return self._resource(
+            self._member(response, self._body(response), response_key), response, loaded=True
+        )
 
     @overload
     def _create(
