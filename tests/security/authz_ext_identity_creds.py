@@ -25,7 +25,11 @@ project-less one; the owner or an admin; every valid token lists (what it
 may read); a token delegated through an application credential reaches
 only credentials of its project (none of these).
 
-OAuth1 consumers (``/v3/OS-OAUTH1/consumers``): admin only."""
+OAuth1 consumers (``/v3/OS-OAUTH1/consumers``): admin only.
+
+Domain configuration (``/v3/domains/{domain_id}/config…`` and the
+defaults): admin only; each request gets a new domain of its own, with a
+configuration (``ldap.url``) for the reads, updates and deletes."""
 
 from urllib.parse import quote
 
@@ -120,6 +124,24 @@ def _throwaway_consumer(ids):
     return {"consumer_id": _new_consumer(_WORLD[0])}
 
 
+_DOMAIN_CONFIG = {"ldap": {"url": "ldap://authz"}}
+
+
+def _configured_domain(configured):
+    def params(ids):
+        from tests.security.test_authz_matrix import _unique
+
+        world = _WORLD[0]
+        body = {"domain": {"name": _unique("authz-cfg")}}
+        domain = world.as_("admin", "POST", "/v3/domains", json_body=body).json()["domain"]["id"]
+        if configured:
+            path = "/v3/domains/%s/config" % domain
+            world.as_("admin", "PUT", path, json_body={"config": _DOMAIN_CONFIG})
+        return {"domain_id": domain, "group": "ldap", "option": "url"}
+
+    return params
+
+
 def setup(world, ids):
     from tests.security.authz_credentials import READER
 
@@ -147,7 +169,29 @@ def rules():
     owner = dict(admins, ac_unrestricted=403, ac_restricted=403)
     credential = "/v3/credentials/{credential_id}"
     consumer = "/v3/OS-OAUTH1/consumers/{consumer_id}"
+    config = "/v3/domains/{domain_id}/config"
+    where = _configured_domain(True)
     table = {
+        ("PUT", config): rule(
+            "admin",
+            201,
+            params=_configured_domain(False),
+            body=lambda ids: {"config": _DOMAIN_CONFIG},
+        ),
+    }
+    for suffix, update in (
+        ("", _DOMAIN_CONFIG),
+        ("/{group}", _DOMAIN_CONFIG),
+        ("/{group}/{option}", {"url": "ldap://authz-2"}),
+    ):
+        table[("GET", config + suffix)] = rule("admin", params=where)
+        table[("PATCH", config + suffix)] = rule(
+            "admin", params=where, body=lambda ids, update=update: {"config": update}
+        )
+        table[("DELETE", config + suffix)] = rule("admin", 204, params=where)
+        default = "/v3/domains/config" + suffix + "/default"
+        table[("GET", default)] = rule("admin", params=where)
+    table |= {
         ("GET", "/v3/OS-OAUTH1/consumers"): rule("admin"),
         ("POST", "/v3/OS-OAUTH1/consumers"): rule(
             "admin", 201, body=lambda ids: {"consumer": {"description": "authz"}}

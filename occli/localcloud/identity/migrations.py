@@ -293,6 +293,21 @@ APP_CREDENTIALS = [
     """,
 ]
 
+# keystone's whitelisted_config and sensitive_config (component
+# ``identity.domain_config``): a domain's options as data
+DOMAIN_CONFIG = [
+    """
+    CREATE TABLE domain_configs (
+        domain_id TEXT NOT NULL REFERENCES domains (id) ON DELETE CASCADE,
+        group_name TEXT NOT NULL,
+        option TEXT NOT NULL,
+        value TEXT NOT NULL,
+        sensitive INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (domain_id, group_name, option)
+    );
+    """,
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("identity", IDENTITY),
@@ -302,5 +317,6 @@ COMPONENTS = (
     ("identity.trusts", TRUSTS),
     ("identity.credentials", CREDENTIALS),
     ("identity.oauth1", OAUTH1),
+    ("identity.domain_config", DOMAIN_CONFIG),
     ("identity.app_credentials", APP_CREDENTIALS),
 )

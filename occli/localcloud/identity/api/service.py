@@ -26,6 +26,7 @@ from occli.localcloud.identity import users
 from occli.localcloud.identity.api import app_credentials
 from occli.localcloud.identity.api import auth
 from occli.localcloud.identity.api import credentials
+from occli.localcloud.identity.api import domain_config
 from occli.localcloud.identity.api import domains
 from occli.localcloud.identity.api import endpoints
 from occli.localcloud.identity.api import grants
@@ -65,6 +66,7 @@ RESOURCES = (
     project_tags,
     credentials,
     oauth1,
+    domain_config,
 )
 
 # the routes that hash or check a password or secret (scrypt, ~45 ms of a
