@@ -6,12 +6,13 @@ keystone's ``InvalidDomainConfig`` (403) and ``DomainConfigNotFound``
 (404)."""
 
 import json
+from typing import Any
 
 from occli.localcloud import errors
 
 # keystone's whitelisted options with their defaults (keystone/conf/identity.py,
 # keystone/conf/ldap.py), in keystone's order
-DEFAULTS = {
+DEFAULTS: dict[str, dict[str, Any]] = {
     "identity": {"driver": "sql", "list_limit": None},
     "ldap": {
         "url": "ldap://localhost",
