@@ -2,7 +2,10 @@
 
 Use it with an existing session (``Client(session=sess)``), a clouds.yaml
 entry (``Client(cloud="mycloud")``) or keyword auth options
-(``Client(auth_url=…, username=…, password=…, project_name=…)``). The
+(``Client(auth_url=…, username=…, password=…, project_name=…)``), or
+as novaclient's ``client.Client(version, username, password, project_id,
+auth_url, session=…)``, whose ``version`` pins the compute microversion
+(``"2.1"`` is 2.1, ``"2.latest"`` negotiates, an APIVersion too). The
 built-in managers are attributes declared below (``client.servers``,
 ``client.aggregates``, …); an attribute that is none of them is looked up
 among the managers of installed plugins (:mod:`occli.plugins`).
@@ -29,9 +32,9 @@ if TYPE_CHECKING:
     from occli import config
     from occli import transport
     from occli.v2.block_storage.admin import VolumeServiceManager
-    from occli.v2.block_storage.groups import VolumeGroupTypeManager
     from occli.v2.block_storage.attachments import AttachmentManager
     from occli.v2.block_storage.backups import VolumeBackupManager
+    from occli.v2.block_storage.groups import VolumeGroupTypeManager
     from occli.v2.block_storage.messages import VolumeMessageManager
     from occli.v2.block_storage.transfers import VolumeTransferManager
     from occli.v2.block_storage.volume_quotas import VolumeQuotaManager
@@ -356,6 +359,12 @@ class Client:
 
     def __init__(
         self,
+        version: "str | api_versions.APIVersion | ks_session.Session | None" = None,
+        username: str | None = None,
+        password: str | None = None,
+        project_id: str | None = None,
+        auth_url: str | None = None,
+        *,
         session: "ks_session.Session | None" = None,
         cloud: str | None = None,
         region_name: str | None = None,
@@ -369,6 +378,26 @@ class Client:
         command_timeout: float | None = None,
         **auth: object,
     ) -> None:
+        # novaclient's positional form: Client(version, username, password,
+        # project_id, auth_url, session=…); a session first is occli's own
+        if version is not None and not isinstance(version, (str, api_versions.APIVersion)):
+            if session is not None:
+                raise TypeError("Client() got a session twice")
+            session, version = version, None
+        if version is not None:
+            if compute_api_version is not None:
+                raise TypeError("Client() got both a version and compute_api_version")
+            compute_api_version = _novaclient_version(version)
+        given = {
+            "username": username,
+            "password": password,
+            "project_id": project_id,
+            "auth_url": auth_url,
+        }
+        auth.update((k, v) for k, v in given.items() if v is not None)
+        endpoint_type = auth.pop("endpoint_type", None)  # novaclient's name of interface
+        if interface is None and isinstance(endpoint_type, str):
+            interface = endpoint_type.removesuffix("URL")
         self.retries = retries
         self.max_response_size = max_response_size
         self.command_timeout = command_timeout
@@ -628,6 +657,14 @@ class Client:
         from occli import plugins
 
         return sorted(set(super().__dir__()) | set(plugins.manager_names()))
+
+
+def _novaclient_version(version: "str | api_versions.APIVersion") -> str:
+    """The compute microversion novaclient's ``version`` pins: ``"2.x"``
+    or an APIVersion itself, ``"2.latest"`` negotiated; ``"2"`` and
+    ``"2.0"`` (the v2 API) are 2.1, the oldest occli speaks."""
+    text = str(version).strip()
+    return api_versions.MIN_VERSION if text in ("2", "2.0") else text
 
 
 def _version_range(value: Any) -> tuple[str, str] | None:

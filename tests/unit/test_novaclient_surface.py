@@ -5,6 +5,7 @@ attributes and methods, ``flavor_access``, ``glance`` and ``neutron``."""
 import pytest
 
 from .fakes import COMPUTE
+from .fakes import password_auth
 from .fakes import requests_to
 
 SID = "9168b536-cd40-4630-b43f-b259807c6e87"
@@ -14,6 +15,13 @@ HDR = {"x-openstack-request-id": "req-1"}
 @pytest.fixture
 def m(mock_cloud):
     return mock_cloud.mock
+
+
+@pytest.fixture
+def sess(mock_cloud):
+    from keystoneauth1 import session
+
+    return session.Session(auth=password_auth())
 
 
 # -- lazy loading --------------------------------------------------------
@@ -72,3 +80,47 @@ def test_a_resource_whose_get_needs_more_than_its_id_does_not_load(client, m):
     with pytest.raises(AttributeError):
         _ = attached.tag
     assert requests_to(m, "GET", "/os-interface") == []
+
+
+# -- Client(version, …) --------------------------------------------------
+
+
+def test_client_version_first_pins_the_compute_microversion(sess, m):
+    from occli import api_versions
+    from occli import client
+
+    assert client.Client("2.1", session=sess).api_version("compute") == "2.1"
+    pinned = client.Client(api_versions.APIVersion("2.53"), session=sess)
+    assert str(pinned.api_version("compute")) == "2.53"
+    assert client.Client("2", session=sess).api_version("compute") == "2.1"
+    assert requests_to(m, "GET", "/compute/") == []  # no discovery
+    assert client.Client("2.latest", session=sess).pinned_compute_version() is None
+
+
+def test_client_keeps_occli_session_forms(sess):
+    from occli import client
+
+    assert client.Client(sess).session is sess
+    assert client.Client(session=sess).session is sess
+    with pytest.raises(TypeError):
+        client.Client(sess, session=sess)
+    with pytest.raises(TypeError):
+        client.Client("2.1", session=sess, compute_api_version="2.5")
+
+
+def test_client_positional_credentials_as_novaclient(monkeypatch):
+    from occli import client
+    from occli import config
+
+    seen = {}
+
+    def resolve(cloud=None, overrides=None):
+        seen.update(overrides or {})
+        raise RuntimeError("stop")
+
+    monkeypatch.setattr(config, "resolve", resolve)
+    with pytest.raises(RuntimeError):
+        client.Client("2.1", "alice", "pw", "p-id", "http://k/v3", endpoint_type="internalURL")
+    assert seen["username"] == "alice" and seen["password"] == "pw"
+    assert seen["project_id"] == "p-id" and seen["auth_url"] == "http://k/v3"
+    assert seen["compute_api_version"] == "2.1" and seen["interface"] == "internal"
