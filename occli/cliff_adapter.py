@@ -21,6 +21,12 @@ _TEXT_FORMATTERS = ("value", "shell", "csv")
 _RAW_FORMATTERS = _TEXT_FORMATTERS + ("table",)
 
 
+#: The last paragraph of every command's help: where the global options are.
+GLOBAL_OPTIONS_HINT = (
+    "Global options (--os-cloud, --debug, --timing, -v and the others) may "
+    "also follow the command; occli --help lists them."
+)
+
 #: The formatters of list and show commands: cliff's own, named here rather
 #: than found through stevedore's entry-point scan on every run, and
 #: occli.formatters' JSON (for lists: the array streamed) and table (plain
@@ -126,8 +132,8 @@ def make_command(name, func, dist=None):
         # cliff's own asks importlib.metadata.packages_distributions(), a
         # scan of every installed distribution's file list, on every run
         if dist:
-            return "This command is provided by the %s plugin." % dist
-        return ""
+            return "This command is provided by the %s plugin.\n\n%s" % (dist, GLOBAL_OPTIONS_HINT)
+        return GLOBAL_OPTIONS_HINT
 
     def _load_formatter_plugins(self):
         # cliff's hook for its tests, private: tests/unit/test_cliff_contract.py

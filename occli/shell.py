@@ -180,8 +180,9 @@ class OcCLI(app.App):
         self._error = None
 
     def run(self, argv):
-        head = argv[: self.parser.command_index(argv)]
-        self._register_commands(plugin_dirs_of(head))
+        # --plugin-dir may follow the command too: its commands are needed
+        # to find the command
+        self._register_commands(plugin_dirs_of(argv[: _end_of_options(argv)]))
         code = super().run(argv)
         # cliff reports 1 after a normal end of the interactive shell
         return 0 if self._interacted else code
@@ -196,9 +197,13 @@ class OcCLI(app.App):
     def run_subcommand(self, argv):
         """Run a command; ``occli server --help`` lists the server commands.
 
-        cliff logs a failing command's error and returns 1; an occli error
-        chooses its own exit code (2 for a ValidationError).
+        Global options among and after the command words are the app's,
+        as OSC takes them (:meth:`_take_global_options`). cliff logs a
+        failing command's error and returns 1; an occli error chooses its
+        own exit code (2 for a ValidationError).
         """
+        if not self.interactive_mode:
+            argv = self._take_global_options(argv)
         try:
             self.command_manager.find_command(argv)
         except ValueError:
@@ -216,21 +221,43 @@ class OcCLI(app.App):
             return self._error.exit_code
         return code
 
-    #: Close commands suggested for a mistyped one.
-    SUGGESTIONS = 3
+    def _take_global_options(self, argv: list[str]) -> list[str]:
+        """``argv`` without the global options among and after its command
+        words, which are parsed into ``self.options`` (logging configured
+        again); an option the command defines stays the command's
+        (:mod:`occli.command_line`)."""
+        actions = self.parser._option_string_actions
+        if not any(w[:2] in actions or w.partition("=")[0] in actions for w in argv):
+            return argv  # the usual line: nothing to load or parse
+        from occli import command_line
+
+        positions = command_line.command_positions(argv, actions)
+        try:
+            factory, name, _ = self.command_manager.find_command([argv[i] for i in positions])
+        except ValueError:  # named for what it is: the words only
+            return command_line.take(argv, actions, words_only=True)[0]
+        end = positions[len(name.split()) - 1] + 1
+        words, taken = command_line.take(argv[:end], actions)
+        parser = factory(self, self.options).get_parser("%s %s" % (self.NAME, name))
+        owned = frozenset(parser._option_string_actions)
+        rest, more = command_line.take(argv[end:], actions, owned)
+        if taken or more:
+            self.parser.parse_known_args(taken + more, self.options)
+            self.configure_logging()
+        return words + rest
 
     def _unknown_command(self, argv: list[str]) -> int:
         """Usage error (2) for words naming no command: one line on stderr
-        naming the first wrong word, then the commands an ambiguous
-        abbreviation stands for, or a few close ones (difflib).
+        naming the first wrong word and the commands closest to it (what an
+        ambiguous abbreviation stands for, or difflib's close matches; at
+        most five, closest first: :func:`.command_line.suggestions`).
 
         cliff's own echoes the whole command line on stdout, ``--password
         P`` included, and suggests every command as close as the closest
         (85 for ``server lsit``). Only command words are named here; an
         unrecognised global option is shown as :func:`.redaction.redact_args` shows it.
         """
-        import difflib
-
+        from occli import command_line
         from occli.columns import printable
 
         words = command_words(argv)
@@ -254,26 +281,12 @@ class OcCLI(app.App):
             )
             return 2
         wrong = words[: known + 1]
-        # the commands (or groups) as long as the words: "server add fixed"
-        # for "server add x" (shown as "server add fixed ip", its one command)
-        full: dict[str, list[str]] = {}
-        for n in names:
-            if len(n) >= len(wrong):
-                full.setdefault(" ".join(n[: len(wrong)]), []).append(" ".join(n))
-        # an ambiguous abbreviation ("server s"): what it abbreviates
-        close = [
-            c
-            for c in sorted(full)
-            if all(a.startswith(b) for a, b in zip(c.split(), wrong, strict=True))
-        ] or difflib.get_close_matches(" ".join(wrong), sorted(full), n=self.SUGGESTIONS)
+        close = command_line.suggestions(wrong, names)
+        hint = " Did you mean %s?" % ", ".join("'%s'" % c for c in close) if close else ""
         self.stderr.write(
-            "occli: '%s' is not an occli command. See 'occli --help'.\n"
-            % printable(" ".join(wrong))
+            "occli: '%s' is not an occli command.%s See 'occli --help'.\n"
+            % (printable(" ".join(wrong)), printable(hint))
         )
-        if close:
-            self.stderr.write("Did you mean one of these?\n")
-            for name in close:
-                self.stderr.write("  %s\n" % (full[name][0] if len(full[name]) == 1 else name))
         return 2
 
     def _register_commands(self, plugin_dirs=()):
@@ -640,6 +653,11 @@ def plugin_dirs_of(global_args):
     except argparse.ArgumentError:  # a bare --plugin-dir: cliff reports it
         return []
     return known.plugin_dirs
+
+
+def _end_of_options(argv: list[str]) -> int:
+    """Index of ``--`` in ``argv`` (what follows is the command's), or its length."""
+    return argv.index("--") if "--" in argv else len(argv)
 
 
 def command_words(argv: list[str]) -> list[str]:

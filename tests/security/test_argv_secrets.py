@@ -40,9 +40,11 @@ def occli(monkeypatch, tmp_path, capsys):
         (("server", "list", "--pasword", SECRET), "unrecognized arguments: --pasword ***"),
         (("user", "create", "bob", "--passwd", SECRET), "--passwd ***"),
         (
-            ("server", "list", "--os-password=" + SECRET, "--bogus"),
-            "unrecognized arguments: --os-password=*** --bogus",
+            ("server", "list", "--pasword=" + SECRET, "--bogus"),
+            "unrecognized arguments: --pasword=*** --bogus",
         ),
+        # a global option after the command is taken (never echoed)
+        (("server", "list", "--os-password=" + SECRET, "--bogus"), "arguments: --bogus"),
         (("server", "list", "-p" + SECRET), "unrecognized arguments: -p***"),
         (("help", "--pasword=" + SECRET), "unrecognized arguments: --pasword=***"),
         # an ambiguous abbreviation and a flag given a value
@@ -95,20 +97,15 @@ def test_a_typo_is_a_usage_error_on_stderr_with_a_few_suggestions(occli):
     code, out, err = occli("server", "lsit")
     assert code == 2
     assert out == ""
-    lines = err.splitlines()
-    assert lines[0] == "occli: 'server lsit' is not an occli command. See 'occli --help'."
-    assert "  server list" in lines
-    assert len(lines) <= 5
+    assert err.startswith("occli: 'server lsit' is not an occli command. Did you mean")
+    assert "'server list'" in err
+    assert err.count("\n") == 1  # one line (tests/unit/test_typo_suggestions.py)
 
 
 def test_an_ambiguous_abbreviation_lists_what_it_abbreviates(occli):
     code, out, err = occli("server", "sh", "vm1")
     assert (code, out) == (2, "")
-    assert err.splitlines()[1:] == [
-        "Did you mean one of these?",
-        "  server shelve",
-        "  server show",
-    ]
+    assert "Did you mean 'server show', 'server shelve'?" in err
 
 
 def test_a_group_alone_points_at_its_help(occli):

@@ -369,13 +369,16 @@ def test_plugin_dirs_environment_variable(site, tmp_path, cli, monkeypatch):
     assert cli("widget", "make")[:2] == (0, "widget of size 1\n")
 
 
-def test_plugin_dir_is_a_global_option_only(site, tmp_path, cli):
+def test_plugin_dir_is_a_global_option(site, tmp_path, cli):
     plugin_dir = tmp_path / "dir"
     plugin_dir.mkdir()
     (plugin_dir / "widgets.py").write_text(DIR_PLUGIN)
     assert cli("--plugin-dir=%s" % plugin_dir, "widget", "make")[:2] == (0, "widget of size 1\n")
     plugins.reset()
-    assert cli("widget", "make", "--plugin-dir", str(plugin_dir))[0] == 2
+    # after the command too, as every global option (but not after --)
+    assert cli("widget", "make", "--plugin-dir", str(plugin_dir))[:2] == (0, "widget of size 1\n")
+    plugins.reset()
+    assert cli("widget", "make", "--", "--plugin-dir", str(plugin_dir))[0] == 2
     assert cli("--plugin-dir")[0] == 2
 
 
