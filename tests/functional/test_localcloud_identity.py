@@ -176,5 +176,8 @@ def test_keystoneauth_application_credential_by_name(localcloud_platform):
         application_credential_id=cred["id"],
         application_credential_secret=cred["secret"],
     )
-    with pytest.raises(ks_exc.Unauthorized):
+    # keystone 30 answers a deleted credential's login with 404 "Could not
+    # find Application Credential: …" (tests/fixtures/identity/realcloud/
+    # keystone-30-app_credentials.json, login_deleted_credential)
+    with pytest.raises(ks_exc.NotFound):
         ks_session.Session(auth=bad).get_token()
