@@ -36,12 +36,14 @@ def seed(db):
     )
 
 
-def view(row, caller=None, access=True):
+def view(row, caller=None, access=True, qos=True):
     """Cinder's v3 type view (``cinder/api/v3/views/types.py``): a
     non-admin ``caller`` sees only the user-visible extra specs and no
     ``qos_specs_id`` (no caller: a volume's own type, shown whole);
     ``access`` adds the os-volume-type-access extension's key, which
-    Cinder adds to show, list and create, not to update."""
+    Cinder adds to show, list and create, not to update; ``qos=False``:
+    no ``qos_specs_id`` for anyone, as Cinder 29's create and update
+    answer (recorded: tests/fixtures/volume/realcloud/cinder-29-types.json)."""
     specs = json.loads(row["extra_specs"])
     admin = caller is None or caller.is_admin
     result = {
@@ -55,7 +57,7 @@ def view(row, caller=None, access=True):
     }
     if access:
         result["os-volume-type-access:is_public"] = bool(row["is_public"])
-    if admin:
+    if admin and qos:
         result["qos_specs_id"] = row["qos_specs_id"]
     return result
 

@@ -180,6 +180,12 @@ def create(
         size = snapshot["size"]
     elif size is None and source is not None:
         size = source["size"]
+    if size is None and image is None:
+        # webob's own 400 text, as Cinder 29 answers a volume of no size
+        raise errors.BadRequest(
+            "The server could not comply with the request since it is either malformed or"
+            " otherwise incorrect."
+        )
     size = _as_int(size)
     if not isinstance(size, int) or not 0 < size <= quotas.DB_MAX_INT:
         raise errors.BadRequest(

@@ -232,4 +232,7 @@ def test_maintenance_refusals(cinder):
 def test_an_unknown_action_is_refused(cinder):
     volume = cinder.create()["id"]
     result = act(cinder, volume, "os-nothing", expect=400)
-    assert message(result) == "There is no such action: os-nothing"
+    assert message(result) == (
+        "There is no such action: os-nothing. Verify the request body and Content-Type header"
+        " and try again."
+    )

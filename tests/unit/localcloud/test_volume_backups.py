@@ -349,7 +349,10 @@ def test_reset_status_is_the_admins_with_cinders_statuses(cinder):
     assert cinder.post(path, {"os-reset_status": {"status": "ERROR"}}, user="admin").status == 202
     assert _show(cinder, made["id"])["status"] == "error"
     unknown = cinder.post(path, {"os-foo": {}}, user="admin")
-    assert message(unknown) == "There is no such action: os-foo"
+    assert message(unknown) == (
+        "There is no such action: os-foo. Verify the request body and Content-Type header"
+        " and try again."
+    )
 
 
 def test_quotas_with_cinders_texts(cinder):

@@ -236,7 +236,13 @@ def test_summary(cinder):
 def test_unknown_action(cinder):
     volume = _available(cinder)
     result = _action(cinder, volume["id"], {"os-fly": {}})
-    assert (result.status, message(result)) == (400, "There is no such action: os-fly")
+    assert (result.status, message(result)) == (
+        400,
+        (
+            "There is no such action: os-fly. Verify the request body and Content-Type header"
+            " and try again."
+        ),
+    )
 
 
 def test_snapshot_metadata(cinder):

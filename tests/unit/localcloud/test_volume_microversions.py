@@ -91,7 +91,7 @@ AUDIT = {
     "3.66": ("snapshots of in-use volumes", SERVED, "api/snapshots.py SNAPSHOT_IN_USE"),
     "3.67": ("URLs without project id", SERVED, "app.Service.api routes both"),
     "3.68": ("re-image a volume", GAP, "no os-reimage action"),
-    "3.69": ("null shared_targets", SERVED, "api/views.py SHARED_TARGETS_TRISTATE"),
+    "3.69": ("null shared_targets", SERVED, "api/views.py: the backend's, never null"),
     "3.70": ("encrypted transfers", NA, "no encrypted volume types here"),
     "3.71": ("os-extend_volume_completion", NA, "Nova's hypervisor callback"),
 }

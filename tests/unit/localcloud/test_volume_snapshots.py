@@ -116,7 +116,10 @@ def test_delete_while_creating_is_400(tmp_path, clock):
         unknown = slow.post(action, {"os-reset_status": {}}, user="admin")
         assert (unknown.status, message(unknown)) == (
             400,
-            "There is no such action: os-reset_status",
+            (
+                "There is no such action: os-reset_status. Verify the request body and"
+                " Content-Type header and try again."
+            ),
         )
         assert slow.get("/snapshots/" + snap["id"]).json()["snapshot"]["status"] == "creating"
         assert slow.post(action, {"os-force_delete": {}}, user="admin").status == 202

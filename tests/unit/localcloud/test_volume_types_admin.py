@@ -235,7 +235,13 @@ def test_private_type_and_project_access(cinder):
         "Access list not available for public volume types.",
     )
     unknown = cinder.post(path + "/action", {"grant": {}}, user="admin")
-    assert (unknown.status, message(unknown)) == (400, "There is no such action: grant")
+    assert (unknown.status, message(unknown)) == (
+        400,
+        (
+            "There is no such action: grant. Verify the request body and Content-Type header"
+            " and try again."
+        ),
+    )
     missing = cinder.post("/types/nosuch/action", body, user="admin")
     assert missing.status == 404
     assert alt  # alt's project exists (the harness's third user)

@@ -65,8 +65,9 @@ def test_detail_view_follows_the_microversion(cinder):
     assert "volume_type_id" not in old and "consumes_quota" not in old and "group_id" not in old
     new = cinder.show(volume["id"], version="3.70")
     assert new["volume_type_id"] == "5fed9d7c-401d-46e2-8e80-f30c70cb7e1d"
-    assert new["consumes_quota"] is True and new["shared_targets"] is None
-    assert cinder.show(volume["id"], version="3.68")["shared_targets"] is True
+    assert new["consumes_quota"] is True and new["shared_targets"] is False
+    assert new["service_uuid"] == "6f3b2d0e-5c1a-4e8b-9f7d-2a4c6e8b0d13"
+    assert cinder.show(volume["id"], version="3.68")["shared_targets"] is False
     # admin-only fields
     assert "os-vol-host-attr:host" not in new
     assert "os-vol-host-attr:host" in cinder.show(volume["id"], user="admin")
@@ -268,7 +269,10 @@ def test_extend(cinder):
         "Invalid input received: New size for extend must be greater than current size."
         " (current: 2, extended: 1)."
     )
-    assert message(cinder.post(path, {"os-fly": {}})) == "There is no such action: os-fly"
+    assert message(cinder.post(path, {"os-fly": {}})) == (
+        "There is no such action: os-fly. Verify the request body and Content-Type header"
+        " and try again."
+    )
 
 
 def test_extend_attached_needs_342(cinder):

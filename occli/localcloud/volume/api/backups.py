@@ -264,12 +264,12 @@ def backup_action(req):
     """The admin's ``os-reset_status`` and ``os-force_delete``
     (cinder/api/contrib/admin_actions.py BackupAdminController)."""
     body = req.json()
-    action = next(iter(body), None) if isinstance(body, dict) and len(body) == 1 else None
+    action = common.action_name(body)
     if action == "os-force_delete":
         _swift(req)
         return _delete(req, force=True)
     if action != "os-reset_status":
-        raise HTTPError(400, "There is no such action: %s" % (action or "None"))
+        raise common.no_such_action(action)
     status = schemas.validate(schemas.BACKUP_RESET_STATUS, body)["os-reset_status"]["status"]
     with req.cloud.store.transaction() as db:
         backup = _backup(req, db)

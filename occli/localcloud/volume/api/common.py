@@ -1,5 +1,6 @@
 """Helpers shared by the block storage API modules: Cinder's policy 403,
-lookups with lazy progress, list parameters (limit, sort, scope, filters)."""
+lookups with lazy progress, list parameters (limit, sort, scope, filters),
+the action bodies' errors."""
 
 from occli.localcloud.app import HTTPError
 from occli.localcloud.volume import snapshots
@@ -15,6 +16,25 @@ _PAGING = ("limit", "marker", "offset", "sort", "sort_key", "sort_dir", "all_ten
 def policy_denied(rule):
     """Cinder's 403 naming the policy ``rule`` the caller fails."""
     return HTTPError(403, "Policy doesn't allow %s to be performed." % rule)
+
+
+def action_name(body):
+    """The one action a ``POST …/action`` body names; Cinder's 400 for a
+    body naming none or several (cinder/api/openstack/wsgi.py
+    ``_process_stack``: MalformedRequestBody)."""
+    if not isinstance(body, dict) or len(body) != 1:
+        raise HTTPError(400, "Malformed request body")
+    return next(iter(body))
+
+
+def no_such_action(action):
+    """Cinder's 400 for an action its controller does not know
+    (cinder/api/openstack/wsgi.py ``get_method``)."""
+    return HTTPError(
+        400,
+        "There is no such action: %s. Verify the request body and Content-Type header and"
+        " try again." % action,
+    )
 
 
 def name_changes(body):

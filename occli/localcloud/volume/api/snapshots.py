@@ -87,7 +87,7 @@ def create_snapshot(req):
         body.get("metadata"),
         force or req.microversion >= microversions.SNAPSHOT_IN_USE,
     )
-    return Response(202, {"snapshot": views.snapshot(req, snap)})
+    return Response(202, {"snapshot": views.snapshot_summary(req, snap)})
 
 
 def show_snapshot(req):
@@ -98,7 +98,7 @@ def update_snapshot(req):
     body = schemas.validate(schemas.SNAPSHOT_UPDATE, req.json())["snapshot"]
     snap = _snapshot(req)
     snapshots.update(req.db, snap, common.name_changes(body))
-    return Response(200, {"snapshot": views.snapshot(req, snap)})
+    return Response(200, {"snapshot": views.snapshot_summary(req, snap)})
 
 
 def delete_snapshot(req):
@@ -110,9 +110,9 @@ def snapshot_action(req):
     """``os-force_delete`` (Cinder's SnapshotAdminController): the
     snapshot whatever its status; admin only, after the lookup."""
     body = req.json()
-    action = next(iter(body), None) if isinstance(body, dict) and len(body) == 1 else None
+    action = common.action_name(body)
     if action != "os-force_delete":
-        raise HTTPError(400, "There is no such action: %s" % (action or "None"))
+        raise common.no_such_action(action)
     snap = _snapshot(req)
     if not req.context.is_admin:
         raise common.policy_denied("volume_extension:snapshot_admin_actions:force_delete")

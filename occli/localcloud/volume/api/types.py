@@ -122,7 +122,7 @@ def create_type(req):
         extra_specs=body.get("extra_specs"),
         is_public=schemas.truthy(is_public),
     )
-    return Response(200, {"volume_type": types.view(created, req.context)})
+    return Response(200, {"volume_type": types.view(created, req.context, qos=False)})
 
 
 def update_type(req):
@@ -143,7 +143,8 @@ def update_type(req):
         description=description,
         is_public=None if is_public is None else schemas.truthy(is_public),
     )
-    return Response(200, {"volume_type": types.view(updated, req.context, access=False)})
+    body = types.view(updated, req.context, access=False, qos=False)
+    return Response(200, {"volume_type": body})
 
 
 def delete_type(req):
@@ -156,7 +157,7 @@ def type_action(req):
     """``POST /types/{id}/action``: ``addProjectAccess`` or
     ``removeProjectAccess`` (admin), 202."""
     body = req.json()
-    action = next(iter(body), None) if isinstance(body, dict) and len(body) == 1 else None
+    action = common.action_name(body)
     if action == "addProjectAccess":
         project = schemas.validate(schemas.ADD_PROJECT_ACCESS, body)[action]["project"]
         _admin(req, "volume_extension:volume_type_access:addProjectAccess")
@@ -168,7 +169,7 @@ def type_action(req):
         vtype = types.get(req.db, req.context, req.params["type_id"])
         types.remove_access(req.db, vtype["id"], project)
     else:
-        raise HTTPError(400, "There is no such action: %s" % (action or "None"))
+        raise common.no_such_action(action)
     return Response(202)
 
 

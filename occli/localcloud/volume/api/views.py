@@ -12,7 +12,9 @@ VOLUME_SHARED_TARGETS_AND_SERVICE_FIELDS = "3.48"
 VOLUME_CLUSTER_NAME = "3.61"
 VOLUME_TYPE_ID_IN_VOLUME_DETAIL = "3.63"
 USE_QUOTA = "3.65"
-SHARED_TARGETS_TRISTATE = "3.69"
+# the uuid of the local cinder-volume service, a scheduled volume's
+# service_uuid (Cinder's services.uuid)
+SERVICE_UUID = "6f3b2d0e-5c1a-4e8b-9f7d-2a4c6e8b0d13"
 
 
 def _root(req):
@@ -86,18 +88,22 @@ def volume_detail(req, volume, type_names, attachments, extended=True, multiatta
         if volume["image_metadata"]:
             view["volume_image_metadata"] = json.loads(volume["image_metadata"])
     if admin:
-        view["migration_status"] = None
+        view["migration_status"] = volume.get("migration_status")
     if admin and extended:
         view["os-vol-host-attr:host"] = "localcloud@lvm#lvm"
-        view["os-vol-mig-status-attr:migstat"] = None
-        view["os-vol-mig-status-attr:name_id"] = None
+        view["os-vol-mig-status-attr:migstat"] = volume.get("migration_status")
+        view["os-vol-mig-status-attr:name_id"] = volume.get("name_id")
     if version >= GROUP_VOLUME:
         view["group_id"] = None
     if admin and version >= VOLUME_DETAIL_PROVIDER_ID:
         view["provider_id"] = None
     if version >= VOLUME_SHARED_TARGETS_AND_SERVICE_FIELDS:
-        view["shared_targets"] = None if version >= SHARED_TARGETS_TRISTATE else True
-        view["service_uuid"] = None
+        # as Cinder 29 answers (tests/fixtures/volume/realcloud/): the
+        # column's default (true) and no service until the volume is on a
+        # host, then the backend's (the local one shares no targets)
+        scheduled = volume["status"] != "creating"
+        view["shared_targets"] = not scheduled
+        view["service_uuid"] = SERVICE_UUID if scheduled else None
     if admin and version >= VOLUME_CLUSTER_NAME:
         view["cluster_name"] = None
     if version >= VOLUME_TYPE_ID_IN_VOLUME_DETAIL:

@@ -29,12 +29,16 @@ def register(service):
     service.api("POST", "/volumes/{volume_id}/action", volume_action)
 
 
-def _view(req, volume):
+def _view(req, volume, extended=True):
+    """``extended=False``: without the API extensions' attributes, as
+    Cinder 29's update answers (recorded in
+    tests/fixtures/volume/realcloud/cinder-29-volumes.json)."""
     return views.volume_detail(
         req,
         volume,
         types.names(req.db),
         volumes.attachments(req.db, volume["id"]),
+        extended=extended,
         multiattach_types=attachments.multiattach_types(req.db),
     )
 
@@ -148,7 +152,7 @@ def update_volume(req):
     if "metadata" in body:
         changes["metadata"] = body["metadata"]
     volumes.update(req.db, volume, changes)
-    return Response(200, {"volume": _view(req, volume)})
+    return Response(200, {"volume": _view(req, volume, extended=False)})
 
 
 def delete_volume(req):
@@ -175,9 +179,9 @@ def volume_action(req):
     names, Cinder's 400 for any other (an action of a later microversion
     than the request's: Cinder's 404)."""
     body = req.json()
-    action = next(iter(body), None) if isinstance(body, dict) and len(body) == 1 else None
+    action = common.action_name(body)
     if action not in ACTIONS:
-        raise HTTPError(400, "There is no such action: %s" % (action or "None"))
+        raise common.no_such_action(action)
     min_version, handler = ACTIONS[action]
     if min_version is not None and req.microversion < min_version:
         # as the real Cinder 29 answers (its VersionNotFoundForAPIMethod)
