@@ -4,7 +4,8 @@ volume_image_metadata.py and admin_actions.py ``os-force_detach``; the
 rules of cinder/volume/api.py and of the manager's ``attach_volume`` /
 ``detach_volume``): the legacy attach flow (``os-reserve``,
 ``os-attach``, ``os-begin_detaching``, ``os-detach`` …), connections,
-the bootable and read-only flags and the image metadata.
+the bootable and read-only flags, the image metadata and the admin's
+migration (``os-migrate_volume``, ``os-migrate_volume_completion``).
 
 An error the manager raises reaches the API as an RPC ``RemoteError``,
 which Cinder answers as ``Error attaching volume - <type>: <message>``
@@ -19,8 +20,11 @@ from typing import Any
 
 from occli.localcloud import common
 from occli.localcloud import errors
+from occli.localcloud import progress
 from occli.localcloud.volume import attachments
+from occli.localcloud.volume import pools
 from occli.localcloud.volume import rows
+from occli.localcloud.volume import services
 from occli.localcloud.volume import volumes
 
 
@@ -281,3 +285,99 @@ def unset_image_metadata(db: sqlite3.Connection, volume: dict[str, Any], key: st
         )
     del current[key]
     _set(db, volume, image_metadata=json.dumps(current) if current else None)
+
+
+# -- migration (cinder/volume/api.py migrate_volume, the scheduler's and the manager's) ---
+
+# cinder/volume/api.py AVAILABLE_MIGRATION_STATUS: what a new migration may follow
+_MIGRATION_OVER = (None, "deleting", "error", "success")
+MIGRATE_REFUSED = (
+    "Volume %s status must be available or in-use, must not be migrating, have snapshots,"
+    " be replicated, be part of a group and destination host/cluster must be different"
+    " than the current one"
+)
+
+
+def migrate(
+    db: sqlite3.Connection,
+    caller: Any,
+    volume: dict[str, Any],
+    host: str,
+    force_host_copy: bool,
+    lock_volume: bool,
+) -> None:
+    """``os-migrate_volume`` to ``host`` (or a cluster's name: the local
+    backend is in none): 400 ``InvalidHost`` unless it names the enabled
+    volume backend (``localcloud@lvm``, a pool of it or not), 400 for a
+    volume Cinder refuses (its status, a migration under way, snapshots,
+    a group, its own host ``localcloud@lvm#lvm``). The volume is
+    ``starting`` (an ``available`` one ``maintenance`` with
+    ``lock_volume``), then as Cinder's scheduler and the LVM manager take
+    it on its one backend: a pool it has not (or a type naming another
+    backend) is ``error``; an unattached ``available`` volume without
+    ``force_host_copy`` is the driver's to move, which refuses the same
+    volume group (``migrating``, then ``error``); else the generic copy
+    to a new volume on the backend (``migrating``, then ``success``; an
+    attached one keeps the copy's id as its ``name_id``, Nova's swap
+    taken as done). ``caller``: an admin (for the type's lookup)."""
+    backend = host.split("#")[0]  # volume_utils.extract_host(host, 'backend')
+    found = services.listing(db, backend, services.VOLUME)
+    if not found or found[0]["disabled"]:
+        raise errors.BadRequest("Invalid host: No available service named '%s'" % host)
+    if (
+        volume["status"] not in ("available", "in-use")
+        or volume["migration_status"] not in _MIGRATION_OVER
+        or volume.get("group_id")
+        or host == pools.POOL
+        or volumes.has_snapshots(db, volume["id"])
+    ):
+        raise rows.invalid(MIGRATE_REFUSED % volume["id"])
+    previous = volume["status"]
+    locked = lock_volume and previous == "available"
+    # the scheduler's backend_passes_filters: a host without a pool matches any
+    candidate = pools.POOL if "#" in host else pools.POOL.split("#")[0]
+    scheduled = candidate == host and bool(
+        pools.pools(db, caller, volume_type=volume["volume_type_id"])
+    )
+    end: dict[str, Any] = {"migration_status": "error"}
+    steps = []
+    if scheduled:
+        steps = [[0.5, {"migration_status": "migrating"}]]
+        held = volumes.attachments(db, volume["id"])
+        if held or force_host_copy or locked:
+            end = {"migration_status": "success", "name_id": common.new_uuid() if held else None}
+    if locked:
+        end["status"] = previous
+    volume.update(status="maintenance" if locked else previous, migration_status="starting")
+    progress.start(volume, end, steps=steps)
+    volumes.save(db, volume, ("status", "migration_status", "pending", "task_started_at"))
+
+
+def migrate_completion(
+    db: sqlite3.Connection, volume: dict[str, Any], new_volume: dict[str, Any], error: Any
+) -> str:
+    """``os-migrate_volume_completion`` (Nova's call after swapping an
+    attached volume): with neither volume migrating, the attachments move
+    to ``new_volume`` (unless ``error``) and its id is the answer; else
+    Cinder's 400s (no volume here is ever a migration's target)."""
+    if not (volume["migration_status"] or new_volume["migration_status"]):
+        if not error:
+            for held in attachments.of_volume(db, volume["id"]):
+                detach(db, volume, held["id"])
+                attach(
+                    db,
+                    new_volume,
+                    held["instance_uuid"],
+                    held["attached_host"],
+                    held["mountpoint"],
+                    "rw",
+                )
+        return new_volume["id"]
+    if not volume["migration_status"]:
+        raise rows.invalid("Source volume not mid-migration.")
+    if not new_volume["migration_status"]:
+        raise rows.invalid("Destination volume not mid-migration.")
+    raise rows.invalid(
+        "Destination has migration_status %s, expected target:%s."
+        % (new_volume["migration_status"], volume["id"])
+    )

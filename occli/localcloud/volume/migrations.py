@@ -309,6 +309,15 @@ GROUPS = [
     """,
 ]
 
+# a volume's migration (os-migrate_volume): Cinder's migration_status and
+# _name_id (the back-end volume's id when it is not the volume's own)
+MIGRATION = [
+    """
+    ALTER TABLE volumes ADD COLUMN migration_status TEXT;
+    ALTER TABLE volumes ADD COLUMN name_id TEXT;
+    """,
+]
+
 COMPONENTS = (
     ("volume.volumes", VOLUMES),
     ("volume.quotas", QUOTAS),
@@ -321,4 +330,5 @@ COMPONENTS = (
     ("volume.messages", MESSAGES),
     ("volume.services", SERVICES),
     ("volume.groups", GROUPS),
+    ("volume.migration", MIGRATION),
 )

@@ -54,8 +54,16 @@ def not_found(volume_id):
     return errors.NotFound("Volume %s could not be found." % volume_id)
 
 
+def _step(volume, plan, fraction):
+    """A running plan's ``steps`` (``[[fraction, {columns}]]``, a
+    migration's ``migrating``): the columns of each step reached."""
+    for at, columns in plan.get("steps", ()):
+        if fraction >= at:
+            volume.update(columns)
+
+
 def lazy_volumes(store, config):
-    return progress.Progress(store, config, "volumes")
+    return progress.Progress(store, config, "volumes", step=_step)
 
 
 # -- lookups --------------------------------------------------------------------

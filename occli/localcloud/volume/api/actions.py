@@ -6,10 +6,13 @@ its one ``ACTIONS`` table."""
 
 from typing import Any
 
+from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.volume import actions
 from occli.localcloud.volume import schemas
+from occli.localcloud.volume import volumes
 from occli.localcloud.volume.api import common
+from occli.localcloud.volume.api import microversions
 
 
 def _attach(req, body):
@@ -94,6 +97,50 @@ def _show_image_metadata(req, body):
     return Response(200, {"metadata": actions.image_metadata(common.volume(req))})
 
 
+def _migrate_volume(req, body):
+    """The admin's ``os-migrate_volume`` (cinder/api/contrib/admin_actions.py
+    ``_migrate_volume``): the lookup, the policy, then ``host`` or (3.16)
+    one ``cluster``, as ``common.get_cluster_host`` takes them."""
+    cluster_version = req.microversion >= microversions.VOLUME_MIGRATE_CLUSTER
+    schema = MIGRATE_316 if cluster_version else MIGRATE
+    params = schemas.validate(schema, body)["os-migrate_volume"]
+    volume = common.volume(req)
+    if not req.context.is_admin:
+        raise common.policy_denied("volume_extension:volume_admin_actions:migrate_volume")
+    cluster = params.get("cluster") if cluster_version else None
+    host = params.get("host")
+    if bool(cluster) == bool(host):
+        reason = (
+            "One and only one of cluster and host must be set."
+            if cluster_version
+            else "Host field is missing."
+        )
+        raise HTTPError(400, "Invalid input received: " + reason)
+    actions.migrate(
+        req.db,
+        req.context,
+        volume,
+        host or cluster,
+        schemas.truthy(params.get("force_host_copy", False)),
+        schemas.truthy(params.get("lock_volume", False)),
+    )
+    return Response(202)
+
+
+def _migrate_volume_completion(req, body):
+    """The admin's ``os-migrate_volume_completion``: both volumes looked
+    up (404s), the policy between; ``{"save_volume_id": …}``."""
+    params = schemas.validate(MIGRATE_COMPLETION, body)["os-migrate_volume_completion"]
+    volume = common.volume(req)
+    if not req.context.is_admin:
+        raise common.policy_denied(
+            "volume_extension:volume_admin_actions:migrate_volume_completion"
+        )
+    new_volume = volumes.get(req.db, req.context, params["new_volume"], common.volumes_lazy(req))
+    saved = actions.migrate_completion(req.db, volume, new_volume, params.get("error", False))
+    return Response(200, {"save_volume_id": saved})
+
+
 def _action(name, properties, required=()) -> dict[str, Any]:
     """A schema of the one-key body ``{name: {properties…}}``."""
     return {
@@ -161,6 +208,26 @@ UNSET_IMAGE_METADATA = _action(
     {"key": {"type": "string", "minLength": 1, "maxLength": 255}},
     ["key"],
 )
+# cinder/api/schemas/admin_actions.py migrate_volume(_v316), _completion
+_MIGRATE = {
+    "host": {"type": "string", "maxLength": 255},
+    "force_host_copy": schemas.BOOLEAN,
+    "lock_volume": schemas.BOOLEAN,
+}
+MIGRATE = _action("os-migrate_volume", _MIGRATE, ["host"])
+MIGRATE_316 = _action(
+    "os-migrate_volume",
+    dict(
+        _MIGRATE,
+        host={"type": ["string", "null"], "maxLength": 255},
+        cluster={"type": ["string", "null"], "minLength": 0, "maxLength": 255},
+    ),
+)
+MIGRATE_COMPLETION = _action(
+    "os-migrate_volume_completion",
+    {"new_volume": _UUID, "error": {"type": ["string", "null", "boolean"]}},
+    ["new_volume"],
+)
 
 # name -> (the microversion they need or None, handler(req, body)), as
 # volumes.ACTIONS, which takes these in
@@ -179,4 +246,6 @@ ACTIONS = {
     "os-set_image_metadata": (None, _set_image_metadata),
     "os-unset_image_metadata": (None, _unset_image_metadata),
     "os-show_image_metadata": (None, _show_image_metadata),
+    "os-migrate_volume": (None, _migrate_volume),
+    "os-migrate_volume_completion": (None, _migrate_volume_completion),
 }

@@ -49,6 +49,8 @@ POOL_TYPE_FILTER = "3.35"
 GROUP_REPLICATION = "3.38"
 LIMITS_ADMIN_FILTER = "3.39"
 BACKEND_STATE_REPORT = "3.49"
+# os-migrate_volume's cluster (cinder/api/microversions.py)
+VOLUME_MIGRATE_CLUSTER = "3.16"
 # group types and their specs (cinder/api/microversions.py)
 GROUP_TYPE = "3.11"
 
