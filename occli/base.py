@@ -86,7 +86,8 @@ def getid(obj: object) -> Any:
 class Resource:
     """A resource from the API: attribute access to its body.
 
-    As novaclient's, a resource not yet ``loaded`` fetches itself once
+    As novaclient's, a resource not yet ``loaded`` (what a create, an
+    update or an action answered, or one made by hand) fetches itself once
     (one GET by its id, the answer merged into the body, its request id
     appended to ``request_ids``) when an attribute its body lacks is read:
     e.g. ``name`` of the server ``servers.create`` answered. A resource that
@@ -391,10 +392,11 @@ class Manager:
         self,
         info: Mapping[str, Any] | None,
         response: "requests.Response | None" = None,
-        loaded: bool = False,
+        loaded: bool = True,
     ) -> Resource:
-        """A resource of ``info``; ``loaded`` when it is the whole resource
-        (a get's or a list's answer: it never lazy-loads)."""
+        """A resource of ``info``; ``loaded`` unless it is a write's answer
+        (which may lack attributes: it lazy-loads them), so that what a GET
+        or a list answered never sends another request."""
         return self.resource_class(self, info, _request_ids(response), loaded)
 
     def _result(
@@ -479,7 +481,7 @@ class Manager:
             if remaining is not None:
                 items = items[:remaining]
                 remaining -= len(items)
-            page = [self._resource(item, response, loaded=True) for item in items]
+            page = [self._resource(item, response) for item in items]
             next_marker = self._next_page(response, body, links_key)
             del response, body, items  # a page in memory at a time, not two
             if not page:
@@ -499,9 +501,7 @@ class Manager:
         self, url: str, response_key: str, params: Mapping[str, Any] | None = None
     ) -> Resource:
         response = self._request("GET", url, params=params)
-        return self._resource(
-            self._member(response, self._body(response), response_key), response, loaded=True
-        )
+        return self._resource(self._member(response, self._body(response), response_key), response)
 
     @overload
     def _create(
@@ -525,7 +525,7 @@ class Manager:
         data = self._body(response)
         if return_raw:
             return data
-        return self._resource(self._member(response, data, response_key), response)
+        return self._resource(self._member(response, data, response_key), response, loaded=False)
 
     @overload
     def _update(
@@ -548,7 +548,9 @@ class Manager:
         response = self._request(method, url, body=body, **kwargs)
         data = self._body(response)
         if response_key:
-            return self._resource(self._member(response, data, response_key), response)
+            return self._resource(
+                self._member(response, data, response_key), response, loaded=False
+            )
         return data
 
     def _delete(self, url: str, **kwargs: Any) -> Result:
@@ -583,7 +585,9 @@ class Manager:
         response = self._request("POST", url, body={action: info}, **kwargs)
         data = self._body(response)
         if response_key and response_key in data:
-            return self._resource(self._member(response, data, response_key), response)
+            return self._resource(
+                self._member(response, data, response_key), response, loaded=False
+            )
         return self._result(response, data)
 
     def find(self, **filters: Any) -> Resource:

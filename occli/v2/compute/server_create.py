@@ -309,7 +309,7 @@ class CreateMixin(compute.ComputeManager):
         data = self._body(response)
         if options.get("return_reservation_id"):
             return self._value(response, data, "reservation_id", str)
-        return self._resource(self._member(response, data, "server"), response)
+        return self._resource(self._member(response, data, "server"), response, loaded=False)
 
     def check_create(self, **options: Any) -> api_versions.APIVersion:
         """Check :meth:`create`'s ``options`` as it does, creating nothing;
