@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from occli.v2.compute.aggregates import AggregateManager
     from occli.v2.compute.availability_zones import AvailabilityZoneManager
     from occli.v2.compute.extensions import ExtensionManager
+    from occli.v2.compute.flavor_access import FlavorAccessManager
     from occli.v2.compute.flavors import FlavorManager
     from occli.v2.compute.hypervisors import HypervisorManager
     from occli.v2.compute.instance_actions import InstanceActionManager
@@ -52,6 +53,8 @@ if TYPE_CHECKING:
     from occli.v2.compute.keypairs import KeypairManager
     from occli.v2.compute.limits import LimitsManager
     from occli.v2.compute.migrations import MigrationManager
+    from occli.v2.compute.novaclient_compat import GlanceManager
+    from occli.v2.compute.novaclient_compat import NeutronManager
     from occli.v2.compute.quotas import QuotaClassSetManager
     from occli.v2.compute.quotas import QuotaSetManager
     from occli.v2.compute.server_groups import ServerGroupManager
@@ -158,6 +161,16 @@ class Client:
     )
     flavors: "BuiltinManager[FlavorManager]" = BuiltinManager(
         "occli.v2.compute.flavors:FlavorManager"
+    )
+    flavor_access: "BuiltinManager[FlavorAccessManager]" = BuiltinManager(
+        "occli.v2.compute.flavor_access:FlavorAccessManager"
+    )
+    # novaclient's name lookups of images and networks
+    glance: "BuiltinManager[GlanceManager]" = BuiltinManager(
+        "occli.v2.compute.novaclient_compat:GlanceManager"
+    )
+    neutron: "BuiltinManager[NeutronManager]" = BuiltinManager(
+        "occli.v2.compute.novaclient_compat:NeutronManager"
     )
     images: "BuiltinManager[ImageManager]" = BuiltinManager("occli.v2.image.images:ImageManager")
     image_members: "BuiltinManager[ImageMemberManager]" = BuiltinManager(

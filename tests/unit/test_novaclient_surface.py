@@ -5,6 +5,8 @@ attributes and methods, ``flavor_access``, ``glance`` and ``neutron``."""
 import pytest
 
 from .fakes import COMPUTE
+from .fakes import IMAGE
+from .fakes import NETWORK
 from .fakes import password_auth
 from .fakes import requests_to
 
@@ -124,3 +126,153 @@ def test_client_positional_credentials_as_novaclient(monkeypatch):
     assert seen["username"] == "alice" and seen["password"] == "pw"
     assert seen["project_id"] == "p-id" and seen["auth_url"] == "http://k/v3"
     assert seen["compute_api_version"] == "2.1" and seen["interface"] == "internal"
+
+
+# -- Flavor and flavor_access -------------------------------------------
+
+FLAVOR = {
+    "id": "f1",
+    "name": "m1.small",
+    "OS-FLV-EXT-DATA:ephemeral": 5,
+    "os-flavor-access:is_public": False,
+}
+
+
+def test_flavor_accessors_and_methods(client, m):
+    m.get(COMPUTE + "/flavors/f1", json={"flavor": FLAVOR})
+    m.get(
+        COMPUTE + "/flavors/f1/os-extra_specs",
+        headers=HDR,
+        json={"extra_specs": {"hw:cpu_policy": "dedicated"}},
+    )
+    m.post(COMPUTE + "/flavors/f1/os-extra_specs", json={"extra_specs": {"a": "1"}})
+    unset = m.delete(COMPUTE + "/flavors/f1/os-extra_specs/a", status_code=200, headers=HDR)
+    unset_b = m.delete(COMPUTE + "/flavors/f1/os-extra_specs/b", status_code=200)
+    deleted = m.delete(COMPUTE + "/flavors/f1", status_code=202)
+    flavor = client.flavors.get("f1")
+    assert flavor.ephemeral == 5 and flavor.is_public is False
+    keys = flavor.get_keys()
+    assert keys == {"hw:cpu_policy": "dedicated"} and keys.request_ids == ["req-1"]
+    assert flavor.set_keys({"a": "1"}) == {"a": "1"}
+    assert m.request_history[-1].json() == {"extra_specs": {"a": "1"}}
+    assert flavor.unset_keys(["a", "b"]).request_ids == ["req-1"]
+    assert unset.called and unset_b.called
+    flavor.delete()
+    assert deleted.called
+    bare = client.flavors.resource_class(client.flavors, {"id": "f2"}, loaded=True)
+    assert bare.ephemeral == "N/A" and bare.is_public == "N/A"  # as novaclient
+
+
+def test_flavor_access_manager_as_novaclient(client, m):
+    entry = {"flavor_id": "f1", "tenant_id": "p1"}
+    m.get(COMPUTE + "/flavors/f1/os-flavor-access", headers=HDR, json={"flavor_access": [entry]})
+    action = m.post(COMPUTE + "/flavors/f1/action", json={"flavor_access": [entry]})
+    listed = client.flavor_access.list(flavor="f1")
+    assert [(a.flavor_id, a.tenant_id) for a in listed] == [("f1", "p1")]
+    assert listed.request_ids == ["req-1"]
+    added = client.flavor_access.add_tenant_access("f1", "p1")
+    assert action.last_request.json() == {"addTenantAccess": {"tenant": "p1"}}
+    assert added[0].tenant_id == "p1"
+    client.flavor_access.remove_tenant_access("f1", "p1")
+    assert action.last_request.json() == {"removeTenantAccess": {"tenant": "p1"}}
+    with pytest.raises(NotImplementedError):
+        client.flavor_access.list()
+
+
+# -- servers -----------------------------------------------------------
+
+
+def test_server_networks_as_novaclient(client, m):
+    addresses = {
+        "public": [{"addr": "172.24.4.9", "version": 4}],
+        "private": [{"addr": "10.0.0.3", "version": 4}, {"addr": "fd00::3", "version": 6}],
+    }
+    m.get(COMPUTE + "/servers/" + SID, json={"server": {"id": SID, "addresses": addresses}})
+    networks = client.servers.get(SID).networks
+    assert networks == {"private": ["10.0.0.3", "fd00::3"], "public": ["172.24.4.9"]}
+    assert list(networks) == ["private", "public"]
+    bare = client.servers.resource_class(client.servers, {"id": SID}, loaded=True)
+    assert bare.networks == {}
+
+
+def test_server_interfaces_as_novaclient(client, m):
+    url = COMPUTE + "/servers/%s/os-interface" % SID
+    m.get(url, headers=HDR, json={"interfaceAttachments": [{"port_id": "p1", "net_id": "n1"}]})
+    attach = m.post(url, json={"interfaceAttachment": {"port_id": "p2", "net_id": "n1"}})
+    detach = m.delete(url + "/p2", status_code=202)
+    server = client.servers.resource_class(client.servers, {"id": SID}, loaded=True)
+    listed = server.interface_list()
+    assert [i.port_id for i in listed] == ["p1"] and listed.request_ids == ["req-1"]
+    assert client.servers.interface_list(SID)[0].net_id == "n1"
+    server.interface_attach(None, "n1", "10.0.0.7")
+    assert attach.last_request.json() == {
+        "interfaceAttachment": {"net_id": "n1", "fixed_ips": [{"ip_address": "10.0.0.7"}]}
+    }
+    server.interface_detach("p2")
+    assert detach.called
+
+
+def test_consoles_answer_novaclient_shapes(client, m):
+    console = {"protocol": "vnc", "type": "novnc", "url": "http://c/vnc?token=t"}
+    remote = m.post(
+        COMPUTE + "/servers/%s/remote-consoles" % SID,
+        headers=HDR,
+        json={"remote_console": console},
+    )
+    answer = client.servers.get_vnc_console(SID, "novnc")
+    assert answer == {"remote_console": console} and answer.request_ids == ["req-1"]
+    assert remote.last_request.json() == {"remote_console": {"protocol": "vnc", "type": "novnc"}}
+    server = client.servers.resource_class(client.servers, {"id": SID}, loaded=True)
+    server.get_serial_console("serial")
+    assert remote.last_request.json()["remote_console"]["protocol"] == "serial"
+    server.get_mks_console()
+    assert remote.last_request.json()["remote_console"] == {"protocol": "mks", "type": "webmks"}
+
+
+def test_consoles_before_2_6_answer_the_console_key(sess, m):
+    from occli import client
+
+    nova = client.Client("2.5", session=sess)
+    legacy = {"type": "spice-html5", "url": "http://c/spice"}
+    action = m.post(COMPUTE + "/servers/%s/action" % SID, json={"console": legacy})
+    assert nova.servers.get_spice_console(SID, "spice-html5") == {"console": legacy}
+    assert action.last_request.json() == {"os-getSPICEConsole": {"type": "spice-html5"}}
+
+
+# -- glance and neutron ------------------------------------------------
+
+IMAGE_ID = "70a599e0-31e7-49b7-b260-868f441e862b"
+
+
+def test_glance_find_image_by_id_name_and_errors(client, m):
+    from occli import exceptions
+
+    image = {"id": IMAGE_ID, "name": "cirros"}
+    by_id = m.get(IMAGE + "/v2/images/" + IMAGE_ID, json=image)
+    m.get(IMAGE + "/v2/images?name=cirros", json={"images": [image]})
+    m.get(IMAGE + "/v2/images?name=none", json={"images": []})
+    m.get(IMAGE + "/v2/images?name=twice", json={"images": [image, dict(image, id="x")]})
+    assert client.glance.find_image(IMAGE_ID).name == "cirros" and by_id.called
+    assert client.glance.find_image("cirros").id == IMAGE_ID
+    with pytest.raises(exceptions.NotFound, match="No Image matching none."):
+        client.glance.find_image("none")
+    with pytest.raises(exceptions.NoUniqueMatch, match="Multiple image matches found for 'twice'"):
+        client.glance.find_image("twice")
+    with pytest.raises(exceptions.NotFound, match=r"Unable to find image\(s\): none"):
+        client.glance.find_images(["cirros", "none"])
+
+
+def test_glance_list_is_a_list_of_every_image(client, m):
+    m.get(IMAGE + "/v2/images", json={"images": [{"id": IMAGE_ID, "name": "cirros"}]})
+    listed = client.glance.list()
+    assert isinstance(listed, list) and [i.name for i in listed] == ["cirros"]
+
+
+def test_neutron_find_network(client, m):
+    from occli import exceptions
+
+    m.get(NETWORK + "/v2.0/networks?name=private", json={"networks": [{"id": "n1"}]})
+    m.get(NETWORK + "/v2.0/networks?name=none", json={"networks": []})
+    assert client.neutron.find_network("private").id == "n1"
+    with pytest.raises(exceptions.NotFound, match="No Network matching none."):
+        client.neutron.find_network("none")

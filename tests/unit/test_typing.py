@@ -105,7 +105,8 @@ def test_client_init_is_annotated_with_real_types():
 
 def test_help_shows_the_client_signature():
     text = pydoc.render_doc(occli.Client, renderer=pydoc.plaintext)
-    assert "__init__(self, session: 'ks_session.Session | None' = None, cloud: str" in text
+    assert "__init__(self, version: 'str | api_versions.APIVersion | ks_session" in text
+    assert "auth_url: str | None = None, *, session: 'ks_session.Session | None'" in text
     assert "retries: int = 2" in text
 
 

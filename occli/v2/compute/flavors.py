@@ -8,6 +8,7 @@ boots it (404, and 400 for a server's ``flavorRef``).
 """
 
 import builtins
+from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
@@ -44,7 +45,45 @@ SORT_KEYS = (
 
 
 class Flavor(base.Resource):
-    pass
+    """A Nova flavor, with novaclient's ``Flavor`` accessors and methods
+    (novaclient/v2/flavors.py)."""
+
+    manager: "FlavorManager"
+
+    @property
+    def ephemeral(self) -> Any:
+        """``OS-FLV-EXT-DATA:ephemeral`` (GiB); ``"N/A"`` when absent."""
+        return self._info.get("OS-FLV-EXT-DATA:ephemeral", "N/A")
+
+    @property
+    def is_public(self) -> Any:
+        """``os-flavor-access:is_public``; ``"N/A"`` when absent."""
+        return self._info.get("os-flavor-access:is_public", "N/A")
+
+    def get_keys(self) -> base.DictWithMeta:
+        """The extra specs ``{key: value}``, with ``request_ids``."""
+        return self.manager.get_extra_specs(self)
+
+    def set_keys(self, metadata: Mapping[str, str]) -> base.DictWithMeta:
+        """Add or change extra specs; the specs Nova answered."""
+        result = self.manager.set_extra_specs(self, metadata)
+        return base.DictWithMeta(result.body.get("extra_specs") or {}, result.request_ids)
+
+    def unset_keys(self, keys: Iterable[str]) -> base.Result:
+        """Remove the extra specs ``keys`` (one DELETE each); a Result with
+        every request id."""
+        request_ids: builtins.list[str] = []
+        for key in keys:
+            request_ids.extend(self.manager.unset_extra_spec(self, key).request_ids)
+        return base.Result(None, request_ids)
+
+    def delete(self) -> base.Result:
+        """Delete this flavor (admin)."""
+        return self.manager.delete(self)
+
+    def update(self, description: str | None = None) -> base.Resource:
+        """Set this flavor's description (API 2.55)."""
+        return self.manager.update(self, description)
 
 
 class FlavorAccess(base.Resource):
@@ -224,10 +263,13 @@ class FlavorManager(compute.ComputeManager):
 
     # -- extra specs -------------------------------------------------------
 
-    def get_extra_specs(self, flavor: base.Resource | str) -> dict[str, str]:
-        """``{key: value}`` of a flavor's extra specs."""
+    def get_extra_specs(self, flavor: base.Resource | str) -> base.DictWithMeta:
+        """``{key: value}`` of a flavor's extra specs, with ``request_ids``."""
         response = self._request("GET", "/flavors/%s/os-extra_specs" % base.getid(flavor))
-        return self._value(response, self._body(response), "extra_specs", dict, {})
+        return base.DictWithMeta(
+            self._value(response, self._body(response), "extra_specs", dict, {}),
+            base._request_ids(response),
+        )
 
     def set_extra_specs(
         self, flavor: base.Resource | str, specs: Mapping[str, str]
@@ -246,7 +288,7 @@ class FlavorManager(compute.ComputeManager):
 
     # -- flavor access -----------------------------------------------------
 
-    def access_list(self, flavor: base.Resource | str) -> builtins.list[FlavorAccess]:
+    def access_list(self, flavor: base.Resource | str) -> base.ListWithMeta:
         """The projects given access to a private flavor (admin):
         :class:`FlavorAccess` items; NotFound for a public flavor."""
         response = self._request("GET", "/flavors/%s/os-flavor-access" % base.getid(flavor))
@@ -254,19 +296,19 @@ class FlavorManager(compute.ComputeManager):
 
     def add_tenant_access(
         self, flavor: base.Resource | str, project: base.Resource | str
-    ) -> builtins.list[FlavorAccess]:
+    ) -> base.ListWithMeta:
         """Let ``project`` (an id) use a private flavor; the new list."""
         return self._access(flavor, "addTenantAccess", project)
 
     def remove_tenant_access(
         self, flavor: base.Resource | str, project: base.Resource | str
-    ) -> builtins.list[FlavorAccess]:
+    ) -> base.ListWithMeta:
         """Take a private flavor from ``project``; the new list."""
         return self._access(flavor, "removeTenantAccess", project)
 
     def _access(
         self, flavor: base.Resource | str, action: str, project: base.Resource | str
-    ) -> builtins.list[FlavorAccess]:
+    ) -> base.ListWithMeta:
         response = self._request(
             "POST",
             "/flavors/%s/action" % base.getid(flavor),
@@ -274,8 +316,14 @@ class FlavorManager(compute.ComputeManager):
         )
         return self._access_list(response)
 
-    def _access_list(self, response: "requests.Response") -> builtins.list[FlavorAccess]:
-        return [
-            FlavorAccess(self, item, base._request_ids(response))
-            for item in self._items(response, self._body(response), "flavor_access")
-        ]
+    def _access_list(self, response: "requests.Response") -> base.ListWithMeta:
+        """The :class:`FlavorAccess` items answered: a list with the
+        ``request_ids`` (novaclient's ``ListWithMeta``)."""
+        request_ids = base._request_ids(response)
+        return base.ListWithMeta(
+            (
+                FlavorAccess(self, item, request_ids, loaded=True)
+                for item in self._items(response, self._body(response), "flavor_access")
+            ),
+            request_ids,
+        )

@@ -20,6 +20,7 @@ from occli import base
 from occli import exceptions
 from occli import strutils
 from occli.v2.compute import base as compute
+from occli.v2.compute import novaclient_compat
 from occli.v2.compute import server_create
 from occli.v2.compute import server_lifecycle
 from occli.v2.compute import server_moves
@@ -62,6 +63,15 @@ class Server(base.Resource):
     @property
     def task_state(self) -> str | None:
         return self._info.get("OS-EXT-STS:task_state")
+
+    @property
+    def networks(self) -> dict[str, builtins.list[str]]:
+        """novaclient's ``{network: [address, …]}``, by network name."""
+        try:
+            addresses = self.addresses
+        except AttributeError:
+            return {}
+        return {net: [a["addr"] for a in addresses[net]] for net in sorted(addresses)}
 
 
 def _delegate(name: str) -> Callable[..., Any]:
@@ -114,6 +124,14 @@ for _name in (
     "trigger_crash_dump",
     "diagnostics",
     "topology",
+    "interface_list",
+    "interface_attach",
+    "interface_detach",
+    "get_vnc_console",
+    "get_spice_console",
+    "get_rdp_console",
+    "get_serial_console",
+    "get_mks_console",
 ):
     setattr(Server, _name, _delegate(_name))
 del _name
@@ -139,6 +157,7 @@ class ServerManager(
     server_create.CreateMixin,
     server_moves.MovesMixin,
     server_lifecycle.LifecycleMixin,
+    novaclient_compat.ServerMixin,
     compute.ComputeManager,
 ):
     resource_class = Server
