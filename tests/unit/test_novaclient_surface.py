@@ -276,3 +276,35 @@ def test_neutron_find_network(client, m):
     assert client.neutron.find_network("private").id == "n1"
     with pytest.raises(exceptions.NotFound, match="No Network matching none."):
         client.neutron.find_network("none")
+
+
+# -- list() on every manager ---------------------------------------------
+
+
+def test_every_managers_list_returns_a_list_with_request_ids():
+    import importlib
+    import typing
+
+    from occli import base
+    from occli.client import Client
+
+    listing = []
+    for name, path in Client.builtin_managers().items():
+        module, _, cls = path.partition(":")
+        manager = getattr(importlib.import_module(module), cls)
+        if callable(getattr(manager, "list", None)):
+            listing.append(name)
+            returns = typing.get_type_hints(manager.list)["return"]
+            assert returns is base.ListWithMeta, name
+    assert {"images", "networks", "volumes", "stacks", "image_members"} <= set(listing)
+
+
+def test_image_members_list_carries_its_request_id(client, m):
+    m.get(
+        IMAGE + "/v2/images/%s/members" % IMAGE_ID,
+        headers=HDR,
+        json={"members": [{"member_id": "p1", "status": "accepted"}]},
+    )
+    members = client.image_members.list(IMAGE_ID)
+    assert isinstance(members, list) and members.request_ids == ["req-1"]
+    assert members[0].member_id == "p1"

@@ -24,11 +24,15 @@ class VolumeServiceManager(cinder.CinderManager):
 
     def list(  # type: ignore[override]
         self, host: str | None = None, binary: str | None = None
-    ) -> Sequence[base.Resource]:
-        """The services, filtered by ``host`` and ``binary``."""
+    ) -> base.ListWithMeta:
+        """The services, filtered by ``host`` and ``binary``; a list with
+        ``request_ids``."""
         params = {k: v for k, v in (("host", host), ("binary", binary)) if v is not None}
         response = self._request("GET", self._url(self.collection), params=params)
-        return [self._resource(item, response) for item in self._body(response)["services"]]
+        return base.ListWithMeta(
+            [self._resource(item, response) for item in self._body(response)["services"]],
+            base._request_ids(response),
+        )
 
     def _put(self, action: str, body: dict[str, Any]) -> dict[str, Any]:
         return self._update(self._url(self.collection, action), body)

@@ -4,7 +4,6 @@ admin's create, update, delete and group specs."""
 
 from collections.abc import Iterable
 from collections.abc import Mapping
-from collections.abc import Sequence
 from typing import Any
 
 from occli import base
@@ -33,10 +32,14 @@ class VolumeGroupTypeManager(cinder.CinderManager):
         kwargs.setdefault("microversion", GROUP_TYPE_VERSION)
         return super()._request(method, url, *args, **kwargs)
 
-    def list(self) -> Sequence[base.Resource]:  # type: ignore[override]
-        """The group types the caller sees (admins: private ones too)."""
+    def list(self) -> base.ListWithMeta:  # type: ignore[override]
+        """The group types the caller sees (admins: private ones too), in a
+        list with ``request_ids``."""
         response = self._request("GET", self._url(self.collection))
-        return [self._resource(i, response) for i in self._body(response)["group_types"]]
+        return base.ListWithMeta(
+            [self._resource(i, response) for i in self._body(response)["group_types"]],
+            base._request_ids(response),
+        )
 
     def default(self) -> base.Resource:
         """The deployment's default group type (404 when none is configured)."""

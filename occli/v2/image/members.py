@@ -2,7 +2,6 @@
 with, each ``pending``, ``accepted`` or ``rejected`` as the member says
 (``/v2/images/{image_id}/members``)."""
 
-import builtins
 from typing import Any
 
 from occli import base
@@ -21,12 +20,15 @@ class ImageMemberManager(GlanceManager):
 
     resource_class = ImageMember
 
-    def list(self, image: base.Resource | str) -> builtins.list[base.Resource]:
+    def list(self, image: base.Resource | str) -> base.ListWithMeta:
         """The image's members: all for its owner (or an admin), the
-        caller's own membership for a member."""
+        caller's own membership for a member; a list with ``request_ids``."""
         response = self._request("GET", _url(image))
         body = self._body(response)
-        return [self._resource(m, response) for m in self._items(response, body, "members")]
+        return base.ListWithMeta(
+            [self._resource(m, response) for m in self._items(response, body, "members")],
+            base._request_ids(response),
+        )
 
     def get(self, image: base.Resource | str, member: str) -> base.Resource:
         return self._one("GET", _url(image, member))

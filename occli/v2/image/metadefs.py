@@ -4,7 +4,6 @@
 (``/v2/tasks``, admins only by Glance's default policy), as openstacksdk's
 ``metadef_namespaces``, ``metadef_resource_types`` and ``tasks`` read them."""
 
-import builtins
 from typing import Any
 from urllib.parse import quote
 
@@ -69,11 +68,15 @@ class MetadefNamespaceManager(GlanceManager):
 class MetadefResourceTypeManager(GlanceManager):
     resource_class = MetadefResourceType
 
-    def list(self) -> builtins.list[base.Resource]:
-        """Every resource type Glance knows (one page, unpaged)."""
+    def list(self) -> base.ListWithMeta:
+        """Every resource type Glance knows (one page, unpaged), in a list
+        with ``request_ids``."""
         response = self._request("GET", "/v2/metadefs/resource_types")
         body = self._body(response)
-        return [self._resource(t, response) for t in self._items(response, body, "resource_types")]
+        return base.ListWithMeta(
+            [self._resource(t, response) for t in self._items(response, body, "resource_types")],
+            base._request_ids(response),
+        )
 
 
 class TaskManager(GlanceManager):
