@@ -281,6 +281,21 @@ class VolumeManager(cinder.CinderManager):
         info = {k: v for k, v in (("status", status), ("attach_status", attach_status)) if v}
         return self._volume_action(volume, "os-reset_status", info)
 
+    def migrate_volume(
+        self,
+        volume: base.Resource | str,
+        host: str,
+        force_host_copy: bool = False,
+        lock_volume: bool = False,
+    ) -> base.Result:
+        """The admin's ``os-migrate_volume`` to ``host``
+        (``host@backend#pool``); ``force_host_copy``: the generic copy,
+        not the driver's; ``lock_volume``: an ``available`` volume is in
+        ``maintenance`` until it is moved. Follow it in the volume's
+        ``migration_status`` (``os-vol-mig-status-attr:migstat``)."""
+        info = {"host": host, "force_host_copy": force_host_copy, "lock_volume": lock_volume}
+        return self._volume_action(volume, "os-migrate_volume", info)
+
     def set_bootable(self, volume: base.Resource | str, bootable: bool) -> base.Result:
         return self._volume_action(volume, "os-set_bootable", {"bootable": bool(bootable)})
 

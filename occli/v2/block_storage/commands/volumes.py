@@ -420,6 +420,36 @@ def do_volume_revert(client, args):
     client.volumes.revert_to_snapshot(snapshot.volume_id, snapshot)
 
 
+@utils.arg("volume", metavar="<volume>", help="Volume to migrate (name or ID)")
+@utils.arg(
+    "--host",
+    metavar="<host>",
+    required=True,
+    help="Destination host (takes the form: host@backend-name#pool)",
+)
+@utils.arg(
+    "--force-host-copy",
+    action="store_true",
+    help="Enable generic host-based force-migration, which bypasses driver optimizations",
+)
+@utils.arg(
+    "--lock-volume",
+    action="store_true",
+    help="If specified, the volume state will be locked and will not allow a migration to be"
+    " aborted (possibly by another operation)",
+)
+def do_volume_migrate(client, args):
+    """Migrate volume to a new host (admin).
+
+    The volume's migration status (volume show, as an admin) goes
+    starting, migrating, then success or error.
+
+    Example: occli volume migrate data --host localcloud@lvm --force-host-copy
+    """
+    volume = client.volumes.find_resource(args.volume)
+    client.volumes.migrate_volume(volume, args.host, args.force_host_copy, args.lock_volume)
+
+
 @utils.arg("--all-projects", action="store_true", help="Include all projects (admin only).")
 @utils.output("show")
 def do_volume_summary(client, args):
