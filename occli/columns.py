@@ -73,17 +73,21 @@ class ListColumn(columns.FormattableColumn):
 
 
 class AddressesColumn(columns.FormattableColumn):
-    """Nova ``addresses`` → ``net=10.0.0.3, fd00::3``."""
+    """Nova ``addresses`` → ``net=10.0.0.3, fd00::3`` in a table, ``{"net":
+    ["10.0.0.3", "fd00::3"]}`` in JSON: OSC's (openstackclient/compute/v2/
+    server.py ``AddressesColumn``, osc_lib ``format_dict_of_list``)."""
 
     def human_readable(self):
-        value = self._value or {}
         return "; ".join(
-            "%s=%s" % (net, ", ".join(a.get("addr", "") for a in addrs))
-            for net, addrs in sorted(value.items())
+            "%s=%s" % (net, ", ".join(sorted(addrs)))
+            for net, addrs in sorted(self.machine_readable().items())
         )
 
     def machine_readable(self):
-        return dict(self._value or {})
+        return {
+            net: [a["addr"] for a in addrs or () if "addr" in a]
+            for net, addrs in (self._value or {}).items()
+        }
 
 
 class JSONColumn(columns.FormattableColumn):

@@ -51,7 +51,7 @@ def test_network_list_show_and_subnets(occli):
 
 def test_server_on_a_named_network_gets_a_port(occli, vm):
     assert list(vm["addresses"]) == ["private"]
-    address = vm["addresses"]["private"][0]["addr"]
+    (address,) = vm["addresses"]["private"]  # OSC's shape: addresses as text
     ports = as_json(occli("port", "list", "--server", vm["id"], "-f", "json"))
     assert len(ports) == 1
     assert ports[0]["Fixed IP Addresses"][0]["ip_address"] == address
@@ -69,9 +69,9 @@ def test_floating_ip_tour(occli, vm):
         shown = as_json(occli("floating", "ip", "show", address, "-f", "json"))
         port = as_json(occli("port", "list", "--server", vm["id"], "-f", "json"))[0]
         assert shown["port_id"] == port["ID"]
-        assert shown["fixed_ip_address"] == vm["addresses"]["private"][0]["addr"]
+        assert shown["fixed_ip_address"] == vm["addresses"]["private"][0]
         addresses = as_json(occli("server", "show", vm["id"], "-f", "json"))["addresses"]
-        assert address in [a["addr"] for a in addresses["private"]]
+        assert address in addresses["private"]
         ok(occli("server", "remove", "floating", "ip", vm["name"], address))
         assert as_json(occli("floating", "ip", "show", address, "-f", "json"))["port_id"] is None
         code, out, err = occli("server", "remove", "floating", "ip", vm["name"], address)
@@ -159,11 +159,11 @@ def test_a_group_in_use_cannot_be_deleted(occli):
 
 def _addresses(occli, server_id):
     shown = as_json(occli("server", "show", server_id, "-f", "json"))
-    return sorted(a["addr"] for addrs in shown["addresses"].values() for a in addrs)
+    return sorted(a for addrs in shown["addresses"].values() for a in addrs)
 
 
 def test_add_and_remove_network_fixed_ip_and_port(occli, vm):
-    first = vm["addresses"]["private"][0]["addr"]
+    first = vm["addresses"]["private"][0]
     ok(occli("server", "add", "network", vm["name"], "private", "--tag", "second"))
     ports = as_json(occli("port", "list", "--server", vm["id"], "-f", "json"))
     assert len(ports) == 2
@@ -245,7 +245,7 @@ def test_nic_fixed_ip_and_tag_a_port_in_use_and_no_security_group(occli):
         )
     )  # fmt: skip
     try:
-        assert [a["addr"] for a in first["addresses"]["private"]] == ["10.0.7.7"]
+        assert first["addresses"]["private"] == ["10.0.7.7"]
         (port,) = as_json(admin("port", "list", "--server", first["id"], "-f", "json"))
         shown = as_json(admin("port", "show", port["ID"], "-f", "json"))
         (group,) = shown["security_groups"]

@@ -100,7 +100,8 @@ def test_list_default_columns_json(cli, listing, cloud):
         "ID": first["id"],
         "Name": "new-server-test",
         "Status": "ACTIVE",
-        "Networks": first["addresses"],
+        # OSC's shape: {network: [address, …]}
+        "Networks": {net: [a["addr"] for a in addrs] for net, addrs in first["addresses"].items()},
         "Image": "cirros",
         "Flavor": "m1.tiny",
     }
@@ -178,7 +179,8 @@ def test_list_text_formats_give_json_not_python_reprs(cli, listing, fmt):
 
         line = " ".join(next(csv.reader([line])))
     first = listing["servers"][0]
-    assert json.dumps(first["addresses"]) in line
+    networks = {net: [a["addr"] for a in addrs] for net, addrs in first["addresses"].items()}
+    assert json.dumps(networks) in line
     assert '{"My Server Name": "Apache1"}' in line
 
 
@@ -395,7 +397,7 @@ def test_show_by_name_hides_links_and_formats(cli, cloud):
     assert shown["image"] == {"id": IMAGE_ID}  # no image request
     assert shown["flavor"]["original_name"] == "m1.tiny"
     assert shown["metadata"] == {"My Server Name": "Apache1"}
-    assert shown["addresses"]["private"][0]["addr"] == "192.168.1.30"
+    assert shown["addresses"] == {"private": ["192.168.1.30"]}  # as OSC's
     # one request: Nova's name filter answers the whole server
     [lookup] = api_requests(cloud)
     assert lookup.path.endswith("/servers/detail")
