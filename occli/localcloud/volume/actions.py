@@ -79,7 +79,11 @@ def unreserve(db: sqlite3.Connection, volume: dict[str, Any]) -> None:
 
 
 def begin_detaching(db: sqlite3.Connection, volume: dict[str, Any]) -> None:
-    """``os-begin_detaching``: ``in-use`` and attached → ``detaching``."""
+    """``os-begin_detaching``: ``in-use`` and attached → ``detaching``;
+    a migrating volume stays as it is, without an error (Cinder hides the
+    migration from the user)."""
+    if volume.get("migration_status") not in _MIGRATION_OVER:
+        return
     if volume["status"] != "in-use" or volume["attach_status"] != "attached":
         raise rows.invalid(
             "Unable to detach volume. Volume status must be 'in-use' and attach_status must"

@@ -124,6 +124,16 @@ def test_an_attached_volume_keeps_the_copy_as_its_name_id(cinder):
     assert "os-vol-mig-status-attr:name_id" not in as_demo
 
 
+def test_begin_detaching_leaves_a_migrating_volume_alone(cinder):
+    volume = attached(cinder)
+    migrate(cinder, volume)
+    act(cinder, volume, "os-begin_detaching", None, user="demo")
+    assert state(cinder, volume) == ("in-use", "starting")
+    elapse(cinder, volume, 200)
+    act(cinder, volume, "os-begin_detaching", None, user="demo")
+    assert state(cinder, volume) == ("detaching", "success")
+
+
 def test_a_pool_the_backend_has_not_fails_in_the_scheduler(cinder):
     volume = cinder.create()["id"]
     migrate(cinder, volume, host=BACKEND + "#other", lock_volume=True)
