@@ -24,10 +24,16 @@ DEFAULT_CLASS = "default"
 
 
 class QuotaExceeded(errors.TooLarge):
-    """Cinder's ``QuotaError``: 413 with ``Retry-After: 0``."""
+    """Cinder's ``QuotaError``: 413 with ``Retry-After: 0``. ``name``: its
+    exception class, which Cinder's fault middleware puts before the text
+    of one no API method converts (cinder/api/middleware/fault.py,
+    recorded in tests/fixtures/volume/realcloud/cinder-29-volumes.json);
+    ``reason``: the bare text, for the methods that convert it."""
 
-    def __init__(self, message):
-        super().__init__(message, retryAfter="0")
+    def __init__(self, message, name=None):
+        super().__init__("%s: %s" % (name, message) if name else message, retryAfter="0")
+        self.name = name
+        self.reason = message
 
 
 def resources(db):
@@ -122,7 +128,8 @@ def _check_gigabytes(limit, used, type_name, size):
         if limit.get(name, -1) >= 0 and used.get(name, 0) + size > limit[name]:
             raise QuotaExceeded(
                 "Requested volume or snapshot exceeds allowed %s quota. Requested %sG,"
-                " quota is %sG and %sG has been consumed." % (name, size, limit[name], used[name])
+                " quota is %sG and %sG has been consumed." % (name, size, limit[name], used[name]),
+                "VolumeSizeExceedsAvailableQuota",
             )
 
 
@@ -131,7 +138,8 @@ def _check_per_volume(limit, size):
     if per_volume >= 0 and size > per_volume:
         raise QuotaExceeded(
             "Requested volume size %dG is larger than maximum allowed limit %dG."
-            % (size, per_volume)
+            % (size, per_volume),
+            "VolumeSizeExceedsLimit",
         )
 
 
@@ -144,7 +152,8 @@ def check_volume(db, project_id, type_name, size):
         if limit.get(name, -1) >= 0 and used.get(name, 0) + 1 > limit[name]:
             raise QuotaExceeded(
                 "Maximum number of volumes allowed (%d) exceeded for quota '%s'."
-                % (limit[name], name)
+                % (limit[name], name),
+                "VolumeLimitExceeded",
             )
 
 
@@ -159,7 +168,10 @@ def check_snapshot(db, project_id, type_name, size):
     _check_gigabytes(limit, used, type_name, size)
     for name in ("snapshots", "snapshots_" + type_name):
         if limit.get(name, -1) >= 0 and used.get(name, 0) + 1 > limit[name]:
-            raise QuotaExceeded("Maximum number of snapshots allowed (%d) exceeded" % limit[name])
+            raise QuotaExceeded(
+                "Maximum number of snapshots allowed (%d) exceeded" % limit[name],
+                "SnapshotLimitExceeded",
+            )
 
 
 def check_backup(db, project_id, size):
@@ -169,12 +181,16 @@ def check_backup(db, project_id, size):
     # the reservation's order (backups, then backup_gigabytes) is the order
     # cinder/quota_utils.py process_reserve_over_quota reports them in
     if limit["backups"] >= 0 and used["backups"] + 1 > limit["backups"]:
-        raise QuotaExceeded("Maximum number of backups allowed (%d) exceeded" % limit["backups"])
+        raise QuotaExceeded(
+            "Maximum number of backups allowed (%d) exceeded" % limit["backups"],
+            "BackupLimitExceeded",
+        )
     name = "backup_gigabytes"
     if limit[name] >= 0 and used[name] + size > limit[name]:
         raise QuotaExceeded(
             "Requested backup exceeds allowed Backup gigabytes quota. Requested %sG, quota is"
-            " %sG and %sG has been consumed." % (size, limit[name], used[name])
+            " %sG and %sG has been consumed." % (size, limit[name], used[name]),
+            "VolumeBackupSizeExceedsAvailableQuota",
         )
 
 

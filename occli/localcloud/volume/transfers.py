@@ -168,12 +168,14 @@ def _check_quotas(db, project_id, volume, snapshots):
             raise quotas.QuotaExceeded(
                 "Requested volume or snapshot exceeds allowed %s quota. Requested %sG,"
                 " quota is %sG and %sG has been consumed."
-                % (name, size, limit[name], used[name] + volume["size"])
+                % (name, size, limit[name], used[name] + volume["size"]),
+                "VolumeSizeExceedsAvailableQuota",
             )
     for name in ("snapshots", "snapshots_" + type_name):
         if limit.get(name, -1) >= 0 and used.get(name, 0) + len(snapshots) > limit[name]:
             raise quotas.QuotaExceeded(
-                "Maximum number of snapshots allowed (%d) exceeded" % limit[name]
+                "Maximum number of snapshots allowed (%d) exceeded" % limit[name],
+                "SnapshotLimitExceeded",
             )
 
 

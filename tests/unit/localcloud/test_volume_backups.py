@@ -363,14 +363,16 @@ def test_quotas_with_cinders_texts(cinder):
     _backup(cinder, volume["id"])
     refused = _backup(cinder, volume["id"], expect=413)
     assert message(refused) == (
-        "Requested backup exceeds allowed Backup gigabytes quota. Requested 2G, quota is 3G"
-        " and 2G has been consumed."
+        "VolumeBackupSizeExceedsAvailableQuota: Requested backup exceeds allowed Backup"
+        " gigabytes quota. Requested 2G, quota is 3G and 2G has been consumed."
     )
     assert refused.header("Retry-After") == "0"
     quota = {"quota_set": {"backups": 1, "backup_gigabytes": -1}}
     assert cinder.put("/os-quota-sets/" + project, quota, user="admin").status == 200
     refused = _backup(cinder, volume["id"], expect=413)
-    assert message(refused) == "Maximum number of backups allowed (1) exceeded"
+    assert (
+        message(refused) == "BackupLimitExceeded: Maximum number of backups allowed (1) exceeded"
+    )
     usage = cinder.get("/os-quota-sets/%s?usage=True" % project, user="admin")
     assert usage.json()["quota_set"]["backups"]["in_use"] == 1
     assert usage.json()["quota_set"]["backup_gigabytes"]["in_use"] == 2

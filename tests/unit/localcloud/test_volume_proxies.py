@@ -59,5 +59,5 @@ def test_quota_is_nova_403(cinder):
     result = cinder.nova("POST", "/os-volumes", {"volume": {"size": 1}}, version="2.35")
     assert (result.status, message(result)) == (
         403,
-        "Maximum number of volumes allowed (0) exceeded for quota 'volumes'.",
+        "VolumeLimitExceeded: Maximum number of volumes allowed (0) exceeded for quota 'volumes'.",
     )

@@ -139,7 +139,7 @@ def test_snapshot_quota(cinder):
     assert result.json() == {
         "overLimit": {
             "code": 413,
-            "message": "Maximum number of snapshots allowed (1) exceeded",
+            "message": "SnapshotLimitExceeded: Maximum number of snapshots allowed (1) exceeded",
             "retryAfter": "0",
         }
     }

@@ -165,7 +165,7 @@ def test_recipient_quotas(cinder):
     result = _accept(cinder, made["id"], made["auth_key"])
     assert (result.status, message(result)) == (
         413,
-        "Maximum number of volumes allowed (0) exceeded for quota 'volumes'.",
+        "VolumeLimitExceeded: Maximum number of volumes allowed (0) exceeded for quota 'volumes'.",
     )
     assert cinder.show(volume["id"])["status"] == "awaiting-transfer"
 
@@ -179,7 +179,7 @@ def test_recipient_snapshot_quota(cinder):
     result = _accept(cinder, made["id"], made["auth_key"])
     assert (result.status, message(result)) == (
         413,
-        "Maximum number of snapshots allowed (0) exceeded",
+        "SnapshotLimitExceeded: Maximum number of snapshots allowed (0) exceeded",
     )
 
 

@@ -289,16 +289,18 @@ def restore_backup(req):
         for b in backups.chain(req.db, backup)
         if b["service_metadata"]
     )
-    restore = backups.restore(
-        req.db,
-        req.context,
-        req.cloud.store,
-        req.cloud.config,
-        backup,
-        body.get("volume_id"),
-        body.get("name"),
-        intact,
-    )
+    # cinder/api/contrib/backups.py restore converts these two
+    with common.bare_quota_errors("VolumeSizeExceedsAvailableQuota", "VolumeLimitExceeded"):
+        restore = backups.restore(
+            req.db,
+            req.context,
+            req.cloud.store,
+            req.cloud.config,
+            backup,
+            body.get("volume_id"),
+            body.get("name"),
+            intact,
+        )
     return Response(202, {"restore": restore})
 
 

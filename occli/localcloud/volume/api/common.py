@@ -2,7 +2,10 @@
 lookups with lazy progress, list parameters (limit, sort, scope, filters),
 the action bodies' errors."""
 
+import contextlib
+
 from occli.localcloud.app import HTTPError
+from occli.localcloud.volume import quotas
 from occli.localcloud.volume import snapshots
 from occli.localcloud.volume import volumes
 from occli.localcloud.volume.api import microversions
@@ -35,6 +38,19 @@ def no_such_action(action):
         "There is no such action: %s. Verify the request body and Content-Type header and"
         " try again." % action,
     )
+
+
+@contextlib.contextmanager
+def bare_quota_errors(*names):
+    """The quota errors of Cinder's exception classes ``names`` with their
+    bare text, as the API methods that convert them answer
+    (``HTTPRequestEntityTooLarge(explanation=error.msg)``)."""
+    try:
+        yield
+    except quotas.QuotaExceeded as error:
+        if error.name not in names:
+            raise
+        raise quotas.QuotaExceeded(error.reason) from error
 
 
 def name_changes(body):
