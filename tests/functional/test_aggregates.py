@@ -108,7 +108,12 @@ def test_create_show_list(occli):
     assert ok(occli, "aggregate", "show", str(created["id"]), "-f", "json")["name"] == "agg-a"
     assert ok(occli, "aggregate", "show", shown["uuid"], "-f", "json")["name"] == "agg-a"
     rows = ok(occli, "aggregate", "list", "-f", "json")
-    assert {"ID": created["id"], "Name": "agg-a", "Availability Zone": "london"} in rows
+    assert {
+        "ID": created["id"],
+        "UUID": shown["uuid"],
+        "Name": "agg-a",
+        "Availability Zone": "london",
+    } in rows
     long = ok(occli, "aggregate", "list", "--long", "-f", "json")
     assert long[0]["UUID"] == shown["uuid"]
     assert long[0]["Properties"]["ssd"] == "true" and long[0]["Hosts"] == []

@@ -209,9 +209,10 @@ def test_availability_zone_manager(client, mock_cloud):
 def test_aggregate_list(cli, aggs):
     code, out, err = cli("aggregate", "list", "-f", "json")
     assert code == 0, err
+    # UUID without --long too, as OSC's
     assert json.loads(out) == [
-        {"ID": 1, "Name": "agg1", "Availability Zone": "london"},
-        {"ID": 2, "Name": "agg2", "Availability Zone": None},
+        {"ID": 1, "UUID": aggs[0]["uuid"], "Name": "agg1", "Availability Zone": "london"},
+        {"ID": 2, "UUID": aggs[1]["uuid"], "Name": "agg2", "Availability Zone": None},
     ]
 
 

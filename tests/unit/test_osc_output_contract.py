@@ -31,7 +31,6 @@ KNOWN = {
     "server list --long": "no Image Name / Image ID, occli's own order",
     "image show cirros-0.6.2-x86_64-disk": "Glance's raw properties, no properties",
     "volume show contract-volume": "Cinder's raw keys, no type / consumes_quota",
-    "aggregate list": "no UUID column",
     "usage show": "Servers as a count",
     "flavor show m1.tiny": "occli's own order",
     "network show contract-net": "Neutron's raw keys (tenant_id, …)",

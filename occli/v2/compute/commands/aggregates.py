@@ -48,11 +48,11 @@ def do_aggregate_list(client, args):
     aggregates = client.aggregates.iter()
     cols = ["id", "name", "availability_zone"]
     headers = ["ID", "Name", "Availability Zone"]
+    # UUID from 2.41 with or without --long, as OSC's (compute/v2/aggregate.py)
+    if api_versions.APIVersion(client.aggregates.api_version).matches("2.41"):
+        cols.insert(1, "uuid")
+        headers.insert(1, "UUID")
     if args.long:
-        version = api_versions.APIVersion(client.aggregates.api_version)
-        if version.matches("2.41"):
-            cols.insert(1, "uuid")
-            headers.insert(1, "UUID")
         cols += ["metadata", "hosts"]
         headers += ["Properties", "Hosts"]
     return columns.table(aggregates, cols, headers=headers, formatters=_FORMATTERS)
