@@ -120,7 +120,7 @@ def _migrate_volume(req, body):
         req.db,
         req.context,
         volume,
-        host or cluster,
+        str(host or cluster),
         schemas.truthy(params.get("force_host_copy", False)),
         schemas.truthy(params.get("lock_volume", False)),
     )
