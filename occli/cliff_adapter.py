@@ -244,13 +244,48 @@ def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def _parse_args(parser, args, namespace):
     """argparse's ``parse_args``, the words it does not recognise shown as
-    :func:`occli.redaction.redact_args` shows them (``--pasword ***``)."""
+    :func:`occli.redaction.redact_args` shows them (``--pasword ***``),
+    and the option closest to an unknown one named in any usage error
+    (:func:`closest_option`: ``--flavour`` ahead of a missing ``--flavor``)."""
+    import sys
+
+    args = list(sys.argv[1:] if args is None else args)
+    typo = closest_option(parser, args)
+    if typo is not None:
+
+        def error(message):
+            if message.startswith("unrecognized arguments"):
+                hint = "; did you mean %s?" % typo[1]
+            else:
+                hint = "; unrecognized %s: did you mean %s?" % typo
+            _usage_error(parser, message + hint)
+
+        parser.error = error  # type: ignore[method-assign]
     namespace, extra = parser.parse_known_args(args, namespace)
     if extra:
         from occli.redaction import redact_args
 
         parser.error("unrecognized arguments: %s" % " ".join(redact_args(extra)))
     return namespace
+
+
+def closest_option(parser: argparse.ArgumentParser, args: list[str]) -> tuple[str, str] | None:
+    """``(the first unknown --option in args, the option of parser closest
+    to it)`` (difflib), or None: ``("--flavour", "--flavor")``. Nothing
+    after ``--``; an abbreviation argparse takes is not unknown."""
+    import difflib
+
+    known = [o for o in parser._option_string_actions if o.startswith("--")]
+    for word in args:
+        if word == "--":
+            break
+        flag = word.partition("=")[0]
+        if not flag.startswith("--") or len(flag) < 3 or any(o.startswith(flag) for o in known):
+            continue
+        close = difflib.get_close_matches(flag, known, n=1)
+        if close:
+            return flag, close[0]
+    return None
 
 
 def _usage_error(parser, message):

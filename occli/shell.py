@@ -534,16 +534,20 @@ _CLIENT_KEYS = [dest for _, dest, _ in _GLOBAL_OPTIONS + tuple(_PLUGIN_OPTIONS)]
 
 
 def _interactive_app():
-    """cliff's interactive shell, minus cmd2 reading our argv as commands."""
+    """cliff's interactive shell, minus cmd2 reading our argv as commands,
+    with cliff's prompt: ``(occli)`` on a terminal, none from a pipe
+    (cmd2's ``__init__`` sets its ``(Cmd)`` over the one cliff chose)."""
     from cliff import interactive
 
     class InteractiveApp(interactive.InteractiveApp):
-        def __init__(self, *args, **kwargs):
+        def __init__(self, parent_app, *args, **kwargs):
             argv, sys.argv = sys.argv, sys.argv[:1]
             try:
-                super().__init__(*args, **kwargs)
+                super().__init__(parent_app, *args, **kwargs)
             finally:
                 sys.argv = argv
+            terminal = not hasattr(sys.stdin, "isatty") or sys.stdin.isatty()
+            self.prompt = "(%s) " % parent_app.NAME if terminal else ""
 
     return InteractiveApp
 
