@@ -214,7 +214,7 @@ def test_rule_create_body(client, mock_cloud):
         ({"direction": "in"}, "direction must be ingress or egress"),
         ({"ethertype": "ipv4"}, "ethertype must be IPv4 or IPv6"),
         ({"port_range_min": 22}, "needs a protocol with ports"),
-        ({"protocol": "icmp", "port_range_min": 22}, "needs a protocol with ports"),
+        ({"protocol": "gre", "port_range_min": 22}, "needs a protocol with ports"),
         ({"protocol": "tcp", "port_range_min": 90, "port_range_max": 80}, "starts above"),
         ({"protocol": "tcp", "port_range_min": 70000}, "not a port number"),
         ({"remote_ip_prefix": "0.0.0.0/0", "remote_group": "g"}, "not both"),

@@ -20,6 +20,8 @@ DIRECTIONS = ("ingress", "egress")
 ETHERTYPES = ("IPv4", "IPv6")
 #: protocols whose rules may name ports (Neutron's list)
 PORT_PROTOCOLS = ("tcp", "udp", "dccp", "sctp", "udplite", "6", "17", "33", "132", "136")
+#: protocols whose rules' port range is an ICMP type and code (checked by Neutron)
+ICMP_PROTOCOLS = ("icmp", "icmpv6", "ipv6-icmp", "1", "58")
 
 
 class SecurityGroup(base.Resource):
@@ -154,7 +156,14 @@ class SecurityGroupRuleManager(neutron.NeutronManager):
             protocol = str(protocol).lower()
             if protocol != "any":
                 body["protocol"] = protocol
-        if port_range_min is not None or port_range_max is not None:
+        icmp = body.get("protocol") in ICMP_PROTOCOLS
+        if icmp and (port_range_min is not None or port_range_max is not None):
+            # the ICMP type and code (OSC's --icmp-type, --icmp-code)
+            if port_range_min is not None:
+                body["port_range_min"] = port_range_min
+            if port_range_max is not None:
+                body["port_range_max"] = port_range_max
+        elif port_range_min is not None or port_range_max is not None:
             if body.get("protocol") not in PORT_PROTOCOLS:
                 raise exceptions.ValidationError(
                     "A port range ({port_range_min}) needs a protocol with ports "

@@ -188,6 +188,20 @@ def _parse_pair(option, left, right):
     help="An interface on this existing port (name or ID; repeatable; same as --nic port-id=…).",
 )
 @utils.arg(
+    "--no-network",
+    dest="nics",
+    action="append_const",
+    const="none",
+    help="No network interface: same as --nic none (OSC's name).",
+)
+@utils.arg(
+    "--auto-network",
+    dest="nics",
+    action="append_const",
+    const="auto",
+    help="A network allocated automatically: same as --nic auto (OSC's name).",
+)
+@utils.arg(
     "--block-device-mapping",
     dest="block_device_mappings",
     action="append",
@@ -230,12 +244,31 @@ def _parse_pair(option, left, right):
     help="Use a config drive.",
 )
 @utils.arg(
+    "--use-config-drive",
+    dest="config_drive",
+    action="store_const",
+    const=True,
+    help="Same as --config-drive true (OSC's name).",
+)
+@utils.arg(
+    "--no-config-drive",
+    dest="config_drive",
+    action="store_const",
+    const=False,
+    help="Same as --config-drive false (OSC's name).",
+)
+@utils.arg(
     "--disk-config",
     type=str.upper,
     choices=("AUTO", "MANUAL"),
     help="Disk partitioning: AUTO or MANUAL.",
 )
-@utils.arg("--admin-pass", metavar="<password>", help="Administrator password.")
+@utils.arg(
+    "--admin-pass",
+    "--password",
+    metavar="<password>",
+    help="Administrator password (--password: OSC's name).",
+)
 @utils.arg("--access-ipv4", metavar="<ip>", help="IPv4 access address.")
 @utils.arg("--access-ipv6", metavar="<ip>", help="IPv6 access address.")
 @utils.arg(

@@ -672,13 +672,53 @@ def do_server_rebuild(client, args):
 
 
 @utils.arg("server", metavar="<server>", help="Server (name or ID).")
-@utils.arg("--flavor", metavar="<flavor>", required=True, help="New flavor (name or ID).")
+@utils.arg("--flavor", metavar="<flavor>", help="New flavor (name or ID).")
+@utils.arg(
+    "--confirm",
+    action="store_true",
+    help="Deprecated (as in OSC): confirm the resize; use 'occli server resize confirm'.",
+)
+@utils.arg(
+    "--revert",
+    action="store_true",
+    help="Deprecated (as in OSC): revert the resize; use 'occli server resize revert'.",
+)
 @utils.wait_options("the resize waits for confirmation (VERIFY_RESIZE)")
 def do_server_resize(client, args):
     """Resize a server to another flavor (then confirm or revert it).
 
+    --flavor, or OSC's deprecated --confirm or --revert (an exclusive
+    group, one of them required, as OSC's).
+
     Example: occli server resize --flavor m1.small --wait vm1
     """
+    phases = [o for o in ("--flavor", "--confirm", "--revert") if getattr(args, o[2:])]
+    if not phases:
+        raise exceptions.ValidationError(
+            "one of the arguments --flavor --confirm --revert is required"
+        )
+    if len(phases) > 1:
+        raise exceptions.ValidationError(
+            "argument %s: not allowed with argument %s" % (phases[1], phases[0])
+        )
+    if not args.flavor:
+        # OSC's warning (openstackclient/compute/v2/server.py ResizeServer)
+        LOG.warning(
+            "The %s option has been deprecated. Please use the "
+            "'occli server resize %s' command instead.",
+            phases[0],
+            phases[0][2:],
+        )
+        confirm = args.confirm
+        return bulk.each(
+            client,
+            [args.server],
+            "confirm the resize of" if confirm else "revert the resize of",
+            client.servers.confirm_resize if confirm else client.servers.revert_resize,
+            args,
+            until={"ACTIVE", "SHUTOFF"},
+            pending={"VERIFY_RESIZE"} if confirm else (),
+        )
     flavor = client.flavors.find_resource(args.flavor)
     return bulk.each(
         client,

@@ -7,6 +7,7 @@ from cliff import columns as cliff_columns
 from occli import columns
 from occli import exceptions
 from occli import utils
+from occli.v2.network import security_groups as groups_api
 from occli.v2.network.commands import options
 
 _GROUP_ARG = dict(metavar="<group>", help="Security group (name or ID).")
@@ -193,6 +194,34 @@ def do_security_group_rule_list(client, args):
     return columns.table(rows(), cols, headers)
 
 
+def _rule_range(args):
+    """The rule's ``(port_range_min, port_range_max)``: ``--dst-port``, or
+    for an ICMP protocol ``--icmp-type`` and ``--icmp-code``. OSC's checks
+    and texts (openstackclient/network/v2/security_group_rule.py), its
+    taking of type 0 as not given and ignoring of --dst-port for ICMP
+    included (said on stderr here)."""
+    if args.dst_port and (args.icmp_type or args.icmp_code):
+        raise exceptions.ValidationError(
+            "Argument --dst-port not allowed with arguments --icmp-type and --icmp-code"
+        )
+    if args.icmp_type is None and args.icmp_code is not None:
+        raise exceptions.ValidationError("Argument --icmp-type required with argument --icmp-code")
+    icmp = args.protocol in groups_api.ICMP_PROTOCOLS
+    if not icmp and (args.icmp_type or args.icmp_code):
+        raise exceptions.ValidationError(
+            "ICMP IP protocol required with arguments --icmp-type and --icmp-code"
+        )
+    if not icmp:
+        return args.dst_port or (None, None)
+    if args.dst_port:
+        utils.stderr(args).write(
+            "--dst-port is ignored for an ICMP protocol: give --icmp-type and --icmp-code.\n"
+        )
+    low = args.icmp_type if args.icmp_type is not None and args.icmp_type >= 0 else None
+    high = args.icmp_code if args.icmp_code is not None and args.icmp_code >= 0 else None
+    return low, high
+
+
 @utils.arg("group", **_GROUP_ARG)
 @utils.arg(
     "--protocol",
@@ -205,6 +234,8 @@ def do_security_group_rule_list(client, args):
     type=utils.arg_type(_port_range, "port-range"),
     help="Destination port or range (needs a protocol with ports: tcp, udp, …).",
 )
+@utils.arg("--icmp-type", metavar="<icmp-type>", type=int, help="ICMP type, for ICMP protocols.")
+@utils.arg("--icmp-code", metavar="<icmp-code>", type=int, help="ICMP code, for ICMP protocols.")
 @utils.arg(
     "--remote-ip",
     metavar="<cidr>",
@@ -252,7 +283,7 @@ def do_security_group_rule_create(client, args):
     remote_ip = args.remote_ip
     if remote_ip is None and args.remote_group is None:
         remote_ip = "::/0" if ethertype == "IPv6" else "0.0.0.0/0"
-    low, high = args.dst_port or (None, None)
+    low, high = _rule_range(args)
     rule = dict(
         direction=args.direction or "ingress",
         ethertype=ethertype,
