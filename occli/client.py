@@ -502,6 +502,15 @@ class Client:
             return  # the same token and endpoint data: nothing to write
         token_cache.save(auth, self._cache_key, extra=self._cache_extra)
 
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """As novaclient's: leaving a ``with`` block closes the connections
+        of the session this Client made (one it was given is the caller's)."""
+        if self.cloud_config is not None:
+            self.session.session.close()
+
     def forget_token(self) -> None:
         """Drop the token in use here and from the token cache (it was
         revoked): the next request, or invocation, authenticates again."""

@@ -308,3 +308,18 @@ def test_image_members_list_carries_its_request_id(client, m):
     members = client.image_members.list(IMAGE_ID)
     assert isinstance(members, list) and members.request_ids == ["req-1"]
     assert members[0].member_id == "p1"
+
+
+def test_client_is_a_context_manager_as_novaclient(sess):
+    from occli import client
+
+    with client.Client("2.1", session=sess) as nova:
+        assert nova.requested_compute_version == "2.1"
+    assert nova.session is sess  # a given session is the caller's, kept open
+
+
+def test_create_takes_image_and_flavor_by_keyword_as_novaclient(client, m):
+    boot = m.post(COMPUTE + "/servers", status_code=202, json={"server": {"id": SID}})
+    client.servers.create("vm1", flavor="f1", block_device_mapping_v2=[{"uuid": "v1"}])
+    sent = boot.last_request.json()["server"]
+    assert sent["flavorRef"] == "f1" and "imageRef" not in sent

@@ -260,8 +260,8 @@ class CreateMixin(compute.ComputeManager):
     def create(
         self,
         name: str,
-        image: base.Resource | str | None,
-        flavor: base.Resource | str,
+        image: base.Resource | str | None = None,
+        flavor: base.Resource | str | None = None,
         *args: Any,
         **options: Any,
     ) -> base.Resource | base.StrWithMeta:
