@@ -8,10 +8,13 @@ import sys
 
 import pytest
 
+from .fakes import IMAGE
 from .fakes import NETWORK
 from .test_network_commands import GROUP_ID
 from .test_network_commands import no_cloud_request
 from .test_network_commands import sample as network_sample
+from .test_server_commands import IMAGE2_ID
+from .test_server_commands import IMAGE_ID
 from .test_server_commands import SID
 from .test_server_commands import action
 
@@ -200,3 +203,51 @@ def test_the_interactive_prompt_is_occli(cli, monkeypatch, terminal, prompt):
     app = shell.OcCLI()
     interactive = shell._interactive_app()(app, app.command_manager, io.StringIO(), io.StringIO())
     assert interactive.prompt == prompt  # cmd2 alone: "(Cmd) "
+
+
+def images_with_properties(mocked):
+    mocked.mock.get(
+        IMAGE + "/v2/images",
+        json={
+            "images": [
+                {"id": IMAGE_ID, "name": "cirros", "os_distro": "cirros", "hw_rng": "yes"},
+                {"id": IMAGE2_ID, "name": "fedora", "os_distro": "fedora", "hw_rng": "yes"},
+            ]
+        },
+    )
+
+
+def create_by_property(cli, *extra):
+    return cli("server", "create", "vm", "--flavor", "m1.tiny", *extra)
+
+
+def test_image_property_boots_the_image_having_it(cli, boot, cloud):  # noqa: F811
+    images_with_properties(cloud)
+    code, out, err = create_by_property(
+        cli, "--image-property", "os_distro=fedora", "--image-property", "hw_rng=yes"
+    )
+    assert code == 0, err
+    assert boot.last_request.json()["server"]["imageRef"] == IMAGE2_ID
+    # several: the first, with OSC's warning
+    code, out, err = create_by_property(cli, "--image-property", "hw_rng=yes")
+    assert code == 0, err
+    assert boot.last_request.json()["server"]["imageRef"] == IMAGE_ID
+    assert "Multiple matching images: ['%s', '%s']" % (IMAGE_ID, IMAGE2_ID) in err
+    assert "Using image: %s" % IMAGE_ID in err
+
+
+def test_image_property_matching_nothing_is_oscs_error(cli, boot, cloud):  # noqa: F811
+    images_with_properties(cloud)
+    code, out, err = create_by_property(cli, "--image-property", "os_distro=windows")
+    assert (code, out) == (1, "")
+    assert "No images match the property expected by --image-property" in err
+    assert not boot.called
+
+
+def test_image_property_is_a_boot_source_of_its_own(cli, boot):  # noqa: F811
+    code, out, err = create_by_property(
+        cli, "--image", "cirros", "--image-property", "os_distro=cirros"
+    )
+    assert (code, out) == (2, "")
+    assert "--image and --image-property cannot be combined" in err
+    assert not boot.called

@@ -6,6 +6,8 @@ Option syntax is refused by argparse (exit 2); the manager's checks
 2 too) run before the image and flavor are looked up.
 """
 
+import logging
+
 from occli import columns
 from occli import exceptions
 from occli import strutils
@@ -15,6 +17,8 @@ from occli.v2.commands import files
 from occli.v2.compute import servers as servers_api
 from occli.v2.compute.commands import server_cells
 from occli.v2.compute.commands import servers
+
+LOG = logging.getLogger(__name__)
 
 # -- argparse types: malformed syntax is a usage error (exit 2) ------------
 
@@ -127,6 +131,15 @@ def _parse_pair(option, left, right):
     "--image",
     metavar="<image>",
     help="Image to boot from (name or ID); not needed when a block device is the boot disk.",
+)
+@utils.arg(
+    "--image-property",
+    dest="image_properties",
+    action="append",
+    default=[],
+    metavar="<key=value>",
+    type=utils.key_value("--image-property"),
+    help="Boot from the image having this property (repeatable: all of them), as OSC's.",
 )
 @utils.arg("--flavor", metavar="<flavor>", required=True, help="Flavor (name or ID).")
 @utils.arg("--key-name", metavar="<keypair>", help="Keypair to inject.")
@@ -360,6 +373,7 @@ def do_server_create(client, args):
         option
         for option, value in (
             ("--image", args.image),
+            ("--image-property", args.image_properties),
             ("--volume", args.volume),
             ("--snapshot", args.snapshot),
         )
@@ -386,7 +400,7 @@ def do_server_create(client, args):
         b.get("boot_index") == 0 for b in args.block_devices
     )
     if args.boot_from_volume is not None:
-        if not args.image:
+        if not (args.image or args.image_properties):
             raise exceptions.ValidationError(
                 "--boot-from-volume makes the boot volume from --image; give --image."
             )
@@ -445,6 +459,8 @@ def do_server_create(client, args):
     client.servers.check_create(**options)
 
     image = client.images.find_resource(args.image) if args.image else None
+    if args.image_properties:
+        image = _image_with(client, dict(args.image_properties))
     found_image = image
     flavor = client.flavors.find_resource(args.flavor)
     options["nics"] = _resolve_nics(client, nics)
@@ -550,6 +566,27 @@ def _show_reservation(client, reservation_id, args, with_servers):
         columns=["reservation_id", "servers"],
         formatters={"servers": server_cells.ServersColumn},
     )
+
+
+def _image_with(client, wanted):
+    """The image having every property of ``wanted``, as OSC's
+    ``--image-property`` finds it (openstackclient/compute/v2/server.py
+    ``_match_image``: the image's fields and properties compared as they
+    are; of several, the first, with OSC's warning)."""
+    matched = [
+        image
+        for image in client.images.list()
+        if all(k in image.to_dict() and image.to_dict()[k] == v for k, v in wanted.items())
+    ]
+    if not matched:
+        raise exceptions.CommandError("No images match the property expected by --image-property")
+    if len(matched) > 1:
+        LOG.warning(
+            "Multiple matching images: %s\nUsing image: %s",
+            [str(image.id) for image in matched],
+            matched[0].id,
+        )
+    return matched[0]
 
 
 def _nics(nics):
