@@ -21,6 +21,7 @@ from occli.localcloud import progress
 from occli.localcloud import validation
 from occli.localcloud.common import Asker
 from occli.localcloud.image import interface as glance
+from occli.localcloud.volume import list_filters
 from occli.localcloud.volume import quotas
 from occli.localcloud.volume import rows
 from occli.localcloud.volume import snapshots
@@ -310,6 +311,18 @@ def _matches(volume, filters):
                 return False
         elif key == "consumes_quota" and not _bool(value):
             return False
+        elif key == list_filters.GLANCE_METADATA:
+            if not list_filters.glance_matches(volume["image_metadata"], value):
+                return False
+        elif key in list_filters.TIMES:
+            if not list_filters.time_matches(volume[key], value):
+                return False
+        elif (
+            key.endswith("~")
+            and key[:-1] in list_filters.LIKE_COLUMNS
+            and not list_filters.like_matches(volume.get(key[:-1]), value)
+        ):
+            return False
     return True
 
 
@@ -321,6 +334,10 @@ def parse_filters(params):
             filters[key] = _metadata_filter(value)
         elif key == "bootable":
             filters[key] = _bool(value)
+        elif key == list_filters.GLANCE_METADATA:
+            filters[key] = list_filters.literal_dict(value)
+        elif key in list_filters.TIMES:
+            filters[key] = list_filters.time_comparisons(value)
         else:
             filters[key] = value
     return filters

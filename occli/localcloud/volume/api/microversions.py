@@ -53,6 +53,11 @@ BACKEND_STATE_REPORT = "3.49"
 VOLUME_MIGRATE_CLUSTER = "3.16"
 # group types and their specs (cinder/api/microversions.py)
 GROUP_TYPE = "3.11"
+# volume list filters (cinder/api/microversions.py VOLUME_LIST_GLANCE_METADATA,
+# RESOURCE_FILTER: the configured filters replace the per-version ones, LIKE_FILTER)
+VOLUME_LIST_GLANCE_METADATA = "3.4"
+RESOURCE_FILTER_CONFIGURED = "3.31"
+LIKE_FILTER = "3.34"
 
 
 def negotiate(header):

@@ -6,6 +6,7 @@ volume), show, update, delete (``force``, ``cascade``) and the
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.volume import attachments
+from occli.localcloud.volume import list_filters
 from occli.localcloud.volume import schemas
 from occli.localcloud.volume import snapshots
 from occli.localcloud.volume import types
@@ -43,9 +44,26 @@ def _view(req, volume, extended=True):
     )
 
 
+def _allowed_filters(req):
+    """The filters a volume list takes at the request's microversion
+    (cinder/api/v3/volumes.py ``_MV_ADDED_FILTERS`` before the resource
+    filters of 3.31; from them ``glance_metadata``, not configured, is an
+    admin's; ``key~`` from 3.34)."""
+    version, allowed = req.microversion, volumes.FILTERS
+    if version < microversions.RESOURCE_FILTER_CONFIGURED:
+        allowed = tuple(f for f in allowed if f not in list_filters.TIMES)
+    if version >= microversions.VOLUME_LIST_GLANCE_METADATA and (
+        req.context.is_admin or version < microversions.RESOURCE_FILTER_CONFIGURED
+    ):
+        allowed += (list_filters.GLANCE_METADATA,)
+    if version >= microversions.LIKE_FILTER:
+        allowed += list_filters.like_keys(volumes.FILTERS)
+    return allowed
+
+
 def _list(req):
     params = common.query_params(req)
-    filters = volumes.parse_filters(common.filters(req, params, volumes.FILTERS))
+    filters = volumes.parse_filters(common.filters(req, params, _allowed_filters(req)))
     if "display_name" in params and "name" not in filters:
         filters["name"] = params["display_name"]
     order = volumes.sort_order(*common.sort(params))
