@@ -37,7 +37,9 @@ class GlobalOptionParser(argparse.ArgumentParser):
         return namespace, extra + args[split:]
 
     def error(self, message):
-        super().error(redaction.redact_usage(message))
+        """A usage error in one line, no secret in it (exit 2), as a
+        command's (:func:`occli.cliff_adapter.one_line_errors`)."""
+        self.exit(2, "occli: %s (see occli --help)\n" % redaction.redact_usage(message))
 
     def command_index(self, args):
         """Index of the first word that is not a global option or its value."""

@@ -129,3 +129,13 @@ def test_a_typo_among_global_options_after_the_command_still_names_the_command(c
     code, out, err = cli("flavor", "lsit", "--os-cloud", "x")
     assert (code, out) == (2, "")
     assert err.startswith("occli: 'flavor lsit' is not an occli command.")
+
+
+@pytest.mark.parametrize(
+    "argv", [("flavor", "list", "--retries", "many"), ("--retries", "many", "flavor", "list")]
+)
+def test_a_bad_global_value_is_a_one_line_usage_error(cli, mock_cloud, argv):
+    code, out, err = cli(*argv)
+    assert (code, out) == (2, "")
+    assert err == ("occli: argument --retries: invalid int value: 'many' (see occli --help)\n")
+    assert mock_cloud.mock.request_history == []
