@@ -6,7 +6,7 @@ or an admin (a system reader too, to read); a token delegated through a
 trust or an application credential only reaches credentials of its own
 project. The blob is never logged (``occli.redaction`` masks ``blob``).
 
-Not served: ``/v3/users/{id}/credentials/OS-EC2`` and ``/v3/ec2tokens``.
+The EC2 API (``OS-EC2``, ``/v3/ec2tokens``) is :mod:`.ec2`.
 """
 
 import hashlib

@@ -293,3 +293,38 @@ def refusal(db: sqlite3.Connection, raw: str) -> str:
     if row["revoked"] or not row["enabled"]:
         return "Failed to validate token"
     return "Could not find token: %s." % raw
+
+
+def issue_for_project(
+    db: sqlite3.Connection,
+    user_id: str,
+    project_id: str,
+    methods: list[str],
+    ttl: float,
+    app_cred_id: str | None = None,
+    trust_id: str | None = None,
+) -> tuple[str, dict]:
+    """Issue a project-scoped token whose secret the caller checked
+    (``/v3/ec2tokens``: a signature); ``(raw, token)`` or Unauthorized."""
+    now = common.utcnow().timestamp()
+    raw = secrets.token_urlsafe(32)
+    db.execute(
+        "INSERT INTO tokens (id_hash, user_id, project_id, domain_id,"
+        " methods, audit_ids, issued_at, expires_at, app_cred_id, system, trust_id)"
+        " VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, 0, ?)",
+        (
+            common.hash_token(raw),
+            user_id,
+            project_id,
+            json.dumps(methods),
+            json.dumps([_audit_id()]),
+            now,
+            now + ttl,
+            app_cred_id,
+            trust_id,
+        ),
+    )
+    token = load(db, raw)
+    if token is None:
+        raise errors.Unauthorized(AUTH_REQUIRED)
+    return raw, token

@@ -20,7 +20,8 @@ def register(service):
     service.route("DELETE", PATH + "/{credential_id}", delete_credential)
 
 
-def _token(req):
+def caller_token(req):
+    """The caller's loaded token (its delegation decides what it reaches)."""
     token = tokens.load(req.db, req.header("X-Auth-Token"))
     if token is None:
         raise Unauthenticated(req.base_url + "/v3")
@@ -41,7 +42,7 @@ def _body(req, row):
 def list_credentials(req):
     """``GET /v3/credentials[?user_id=&type=]``."""
     rows = credentials.select(
-        req.db, req.context, _token(req), req.arg("user_id"), req.arg("type")
+        req.db, req.context, caller_token(req), req.arg("user_id"), req.arg("type")
     )
     return Response(200, common.collection(req, "credentials", [_body(req, r) for r in rows]))
 
@@ -49,7 +50,7 @@ def list_credentials(req):
 def create_credential(req):
     """``POST /v3/credentials``."""
     data = credentials.create_input(req.json())
-    row = credentials.create(req.db, req.context, _token(req), data)
+    row = credentials.create(req.db, req.context, caller_token(req), data)
     return Response(201, {"credential": _body(req, row)})
 
 
@@ -58,7 +59,7 @@ def get_credential(req):
     row = credentials.owned(
         req.db,
         req.context,
-        _token(req),
+        caller_token(req),
         req.params["credential_id"],
         "get_credential",
         reading=True,
@@ -69,11 +70,13 @@ def get_credential(req):
 def update_credential(req):
     """``PATCH /v3/credentials/{credential_id}``."""
     data = credentials.update_input(req.json())
-    row = credentials.update(req.db, req.context, _token(req), req.params["credential_id"], data)
+    row = credentials.update(
+        req.db, req.context, caller_token(req), req.params["credential_id"], data
+    )
     return Response(200, {"credential": _body(req, row)})
 
 
 def delete_credential(req):
     """``DELETE /v3/credentials/{credential_id}``."""
-    credentials.delete(req.db, req.context, _token(req), req.params["credential_id"])
+    credentials.delete(req.db, req.context, caller_token(req), req.params["credential_id"])
     return Response(204)

@@ -28,6 +28,7 @@ from occli.localcloud.identity.api import auth
 from occli.localcloud.identity.api import credentials
 from occli.localcloud.identity.api import domain_config
 from occli.localcloud.identity.api import domains
+from occli.localcloud.identity.api import ec2
 from occli.localcloud.identity.api import endpoints
 from occli.localcloud.identity.api import grants
 from occli.localcloud.identity.api import groups
@@ -67,6 +68,7 @@ RESOURCES = (
     credentials,
     oauth1,
     domain_config,
+    ec2,
 )
 
 # the routes that hash or check a password or secret (scrypt, ~45 ms of a
