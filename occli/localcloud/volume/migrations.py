@@ -318,6 +318,45 @@ MIGRATION = [
     """,
 ]
 
+# generic volume groups and group snapshots (3.13, 3.14): a volume's
+# group_id, a snapshot's group_snapshot_id
+VOLUME_GROUPS = [
+    """
+    CREATE TABLE volume_groups (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        name TEXT,
+        description TEXT,
+        status TEXT NOT NULL,
+        availability_zone TEXT NOT NULL,
+        group_type_id TEXT NOT NULL,
+        volume_type_ids TEXT NOT NULL DEFAULT '[]',
+        group_snapshot_id TEXT,
+        source_group_id TEXT,
+        replication_status TEXT NOT NULL DEFAULT 'disabled',
+        created_at TEXT NOT NULL,
+        updated_at TEXT
+    );
+    CREATE TABLE volume_group_snapshots (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        group_id TEXT NOT NULL,
+        group_type_id TEXT NOT NULL,
+        name TEXT,
+        description TEXT,
+        status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT
+    );
+    ALTER TABLE volumes ADD COLUMN group_id TEXT;
+    ALTER TABLE volume_snapshots ADD COLUMN group_snapshot_id TEXT;
+    """,
+]
+
 COMPONENTS = (
     ("volume.volumes", VOLUMES),
     ("volume.quotas", QUOTAS),
@@ -331,4 +370,5 @@ COMPONENTS = (
     ("volume.services", SERVICES),
     ("volume.groups", GROUPS),
     ("volume.migration", MIGRATION),
+    ("volume.volume_groups", VOLUME_GROUPS),
 )

@@ -158,7 +158,9 @@ def metadata_not_found(snapshot_id, key):
 
 
 def delete(db: sqlite3.Connection, snapshot: Mapping[str, Any], force: bool = False) -> None:
-    if not force and snapshot["status"] not in ("available", "error"):
+    if (not force and snapshot["status"] not in ("available", "error")) or snapshot.get(
+        "group_snapshot_id"
+    ):
         raise errors.BadRequest(
             "Invalid snapshot: Snapshot status must be available or error and must not be part"
             " of a group."

@@ -21,6 +21,7 @@ from occli.localcloud import progress
 from occli.localcloud import validation
 from occli.localcloud.common import Asker
 from occli.localcloud.image import interface as glance
+from occli.localcloud.volume import groups
 from occli.localcloud.volume import list_filters
 from occli.localcloud.volume import quotas
 from occli.localcloud.volume import rows
@@ -167,14 +168,18 @@ def create(
 ) -> dict[str, Any]:
     """Cinder's volume create: ``spec`` holds the request's ``size``,
     ``name``, ``description``, ``volume_type``, ``metadata``,
-    ``snapshot_id``, ``source_volid``, ``imageRef``, ``availability_zone``
-    (each optional). Returns the new row, ``creating``."""
+    ``snapshot_id``, ``source_volid``, ``imageRef``, ``availability_zone``,
+    ``group_id`` (each optional). Returns the new row, ``creating``."""
     type_ref = spec.get("volume_type")
     vtype = (
         types.by_name_or_id(db, caller, type_ref)
         if type_ref
         else types.default(db, caller.project_id)
     )
+    group = None
+    if spec.get("group_id") is not None:
+        group = groups.get_group(db, caller, spec["group_id"])
+        groups.check_volume_type(group, vtype)
     snapshot = source = image = None
     if spec.get("snapshot_id") is not None:
         snapshot = snapshots.get(
@@ -246,6 +251,7 @@ def create(
         "metadata": json.dumps(spec.get("metadata") or {}),
         "created_at": rows.now(),
         "updated_at": None,
+        "group_id": group["id"] if group else None,
     }
     # a blank volume is made at once (an LVM volume takes a moment, so a
     # script's `volume create` then `server add volume` works, as with a
@@ -306,8 +312,11 @@ def _matches(volume, filters):
         elif key in ("name", "status", "availability_zone"):
             if volume[key] != value:
                 return False
-        elif key in ("migration_status", "group_id"):
+        elif key == "migration_status":
             if value not in (None, "", "None"):
+                return False
+        elif key == "group_id":
+            if volume.get("group_id") != value:
                 return False
         elif key == "consumes_quota" and not _bool(value):
             return False
@@ -391,6 +400,7 @@ def delete(db: sqlite3.Connection, volume: Mapping[str, Any], force: bool = Fals
         (not force and volume["status"] not in DELETABLE)
         or volume["attach_status"] == "attached"
         or has_snapshots(db, volume["id"])
+        or volume.get("group_id")
     ):
         raise errors.BadRequest(DELETE_REFUSED)
     db.execute("DELETE FROM volumes WHERE id = ?", (volume["id"],))

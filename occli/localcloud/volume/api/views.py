@@ -94,7 +94,7 @@ def volume_detail(req, volume, type_names, attachments, extended=True, multiatta
         view["os-vol-mig-status-attr:migstat"] = volume.get("migration_status")
         view["os-vol-mig-status-attr:name_id"] = volume.get("name_id")
     if version >= GROUP_VOLUME:
-        view["group_id"] = None
+        view["group_id"] = volume.get("group_id")
     if admin and version >= VOLUME_DETAIL_PROVIDER_ID:
         view["provider_id"] = None
     if version >= VOLUME_SHARED_TARGETS_AND_SERVICE_FIELDS:
@@ -129,7 +129,7 @@ def snapshot(req, snap):
         "os-extended-snapshot-attributes:project_id": snap["project_id"],
     }
     if version >= GROUP_SNAPSHOTS:
-        view["group_snapshot_id"] = None
+        view["group_snapshot_id"] = snap.get("group_snapshot_id")
     if version >= SNAPSHOT_LIST_USER_ID:
         view["user_id"] = snap["user_id"]
     if version >= USE_QUOTA:

@@ -142,6 +142,8 @@ def create_volume(req):
         "imageRef": body.get("imageRef", body.get("image_id")),
         "availability_zone": body.get("availability_zone"),
         "size": schemas.size(body.get("size")),
+        # cinder/api/v3/volumes.py: a group from 3.13 (GROUP_VOLUME)
+        "group_id": body.get("group_id") if req.microversion >= "3.13" else None,
     }
     for key in ("name", "description"):
         if isinstance(spec[key], str):
