@@ -144,6 +144,20 @@ def show(data, columns=None, formatters=None, rename=None):
     return names, values
 
 
+def with_raw_keys(args, shown, renamed):
+    """``shown`` (a show's names and values) plus, for each raw key of
+    ``renamed`` (``{raw key: name shown}``) that ``-c`` names, that column
+    again under the raw key: scripts written for occli's raw keys (``-c
+    tenant_id``) still work where the output has OSC's names."""
+    names, values = shown
+    wanted = getattr(args, "columns", None) or ()
+    extra = [(raw, renamed[raw]) for raw in wanted if raw in renamed and renamed[raw] in names]
+    for raw, name in extra:
+        names += (raw,)
+        values += (values[names.index(name)],)
+    return names, values
+
+
 def table(items, columns, headers=None, formatters=None):
     """``(headers, rows)`` for a Lister from dicts or Resources."""
     formatters = formatters or {}

@@ -52,7 +52,7 @@ def test_server_group_members_quota_refuses_a_boot(occli):
 def test_unshelve_over_the_cores_quota_is_refused(occli):
     code, out, err = boot(occli, "vm")
     assert code == 0, err
-    project = json.loads(out)["tenant_id"]
+    project = json.loads(out)["project_id"]
     ok(occli, "server", "shelve", "--offload", "--wait", "vm")
     # an offloaded server uses no cores; the admin lowers the quota meanwhile
     ok(occli, "quota", "set", "--cores", "0", "--force", project, cloud="local-admin")

@@ -47,11 +47,11 @@ def test_rebuild_options_reach_the_server(occli, vm, tmp_path):
     assert rebuilt["status"] == "ACTIVE" and rebuilt["adminPass"] == "s3cret-pass"
     shown = show(occli, vm)
     assert shown["key_name"] == key
-    assert shown["metadata"] == {"role": "db"}
+    assert shown["properties"] == {"role": "db"}
     assert shown["description"] == "rebuilt"
     assert shown["OS-EXT-SRV-ATTR:hostname"] == "newhost"
     assert shown["trusted_image_certificates"] == ["cert-1"]
-    assert shown["image"]["id"]  # the current image, as OSC defaults
+    assert shown["image"]  # the current image, as OSC defaults
     admin = show(occli, shown["id"], "--os-cloud", "local-admin")
     assert admin["OS-EXT-SRV-ATTR:user_data"]
     ok(
@@ -85,10 +85,13 @@ def test_rebuild_failures(occli, vm, tmp_path):
     assert code == 2
 
 
-def test_show_power_state_as_text(occli, vm):
-    assert show(occli, vm)["OS-EXT-STS:power_state"] == "Running"
+def test_show_power_state_as_text_and_number(occli, vm):
+    # as OSC's: the name in a table, Nova's number in JSON
+    assert show(occli, vm)["OS-EXT-STS:power_state"] == 1
     ok(occli("server", "stop", vm, "--wait", "--wait-interval", "0.1"))
-    assert show(occli, vm)["OS-EXT-STS:power_state"] == "Shutdown"
+    assert show(occli, vm)["OS-EXT-STS:power_state"] == 4
+    table = ok(occli("server", "show", vm, "-c", "OS-EXT-STS:power_state"))
+    assert "| OS-EXT-STS:power_state | Shutdown |" in table
 
 
 def test_delete_force_and_all_projects(occli, vm):

@@ -91,7 +91,7 @@ def test_list_filters(occli, two):
     ok(occli, "server", "delete", "--wait", "vm2")
     # --deleted is for admins: ignored for a member (nova), honoured for an admin
     assert names(occli, "--deleted") == ["vm1"]
-    project = reservation["tenant_id"]
+    project = reservation["project_id"]
     assert names(occli, "--deleted", "--project", project, cloud="local-admin") == ["vm2"]
     assert names(occli, "--project", "demo", "--user", "demo", cloud="local-admin") == ["vm1"]
     code, _, err = occli("server", "list", "--all-projects")

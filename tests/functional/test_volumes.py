@@ -178,7 +178,7 @@ def test_boot_from_a_volume_and_from_a_snapshot(occli):
             )  # fmt: skip
             servers.append(server["id"])
             assert server["status"] == "ACTIVE"
-            assert server["image"] is None  # booted from volume
+            assert server["image"] == "N/A (booted from volume)"  # as OSC's
             rows = as_json(occli("server", "volume", "list", server["id"], "-f", "json"))
             assert [r["Device"] for r in rows] == ["/dev/vda"]
         assert (

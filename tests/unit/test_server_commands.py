@@ -159,8 +159,8 @@ def test_list_long(cli, listing):
     assert code == 0, err
     rows = json.loads(out)
     assert rows[0]["Task State"] is None
-    assert rows[0]["Power State"] == "Running"
-    assert rows[1]["Power State"] == "Shutdown"
+    assert rows[0]["Power State"] == 1  # Nova's number in JSON, as OSC's
+    assert rows[1]["Power State"] == 4
     assert rows[0]["Availability Zone"] == "us-west"
     assert rows[0]["Host"] == listing["servers"][0].get("OS-EXT-SRV-ATTR:host")
     assert rows[0]["Properties"] == {"My Server Name": "Apache1"}
@@ -394,9 +394,9 @@ def test_show_by_name_hides_links_and_formats(cli, cloud):
     shown = json.loads(out)
     assert shown["id"] == SID
     assert "links" not in shown
-    assert shown["image"] == {"id": IMAGE_ID}  # no image request
+    assert shown["image"] == IMAGE_ID  # as OSC's text; no image request
     assert shown["flavor"]["original_name"] == "m1.tiny"
-    assert shown["metadata"] == {"My Server Name": "Apache1"}
+    assert shown["properties"] == {"My Server Name": "Apache1"}
     assert shown["addresses"] == {"private": ["192.168.1.30"]}  # as OSC's
     # one request: Nova's name filter answers the whole server
     [lookup] = api_requests(cloud)

@@ -31,7 +31,55 @@ class FlavorColumn(cliff_columns.FormattableColumn):
         return text
 
     def machine_readable(self):
-        return _without_links(self._value)
+        flavor = self._value
+        if isinstance(flavor, dict) and "original_name" in flavor:
+            return osc_flavor(flavor)
+        return _without_links(flavor)
+
+
+def osc_flavor(flavor):
+    """A server's embedded flavor (2.47+) as OSC shows it in JSON: the
+    fields of openstacksdk's ``Flavor`` (compute/v2/flavor.py) it is
+    loaded into, the name as its id."""
+    name = flavor["original_name"]
+    return {
+        "name": name,
+        "original_name": name,
+        "description": flavor.get("description"),
+        "disk": flavor.get("disk"),
+        "is_public": flavor.get("is_public", True),
+        "ram": flavor.get("ram"),
+        "vcpus": flavor.get("vcpus"),
+        "swap": flavor.get("swap"),
+        "ephemeral": flavor.get("ephemeral"),
+        "is_disabled": flavor.get("is_disabled"),
+        "rxtx_factor": flavor.get("rxtx_factor"),
+        "extra_specs": flavor.get("extra_specs", {}),
+        "id": name,
+        "location": None,
+    }
+
+
+class PowerStateColumn(cliff_columns.FormattableColumn):
+    """Nova's power state: its name for people, the number in JSON, as
+    OSC's ``PowerStateColumn`` (openstackclient/compute/v2/server.py)."""
+
+    def human_readable(self):
+        return POWER_STATES.get(self._value, "N/A")
+
+    def machine_readable(self):
+        return self._value
+
+
+#: Nova's power states by number (nova/compute/power_state.py)
+POWER_STATES = {
+    0: "NOSTATE",
+    1: "Running",
+    3: "Paused",
+    4: "Shutdown",
+    6: "Crashed",
+    7: "Suspended",
+}
 
 
 class ImageColumn(cliff_columns.FormattableColumn):
@@ -50,7 +98,8 @@ class ImageColumn(cliff_columns.FormattableColumn):
         return str(image.get("id", ""))
 
     def machine_readable(self):
-        return _without_links(self._value) or None
+        # the same text in JSON, as OSC's server show
+        return self.human_readable() or None
 
 
 class NamesColumn(cliff_columns.FormattableColumn):

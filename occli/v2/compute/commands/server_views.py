@@ -6,19 +6,13 @@ and the other server commands.
 
 import logging
 
+from occli import api_versions
 from occli import columns
 from occli.v2.compute.commands import server_cells
 
 LOG = logging.getLogger(__name__)
 
-POWER_STATES = {
-    0: "NOSTATE",
-    1: "Running",
-    3: "Paused",
-    4: "Shutdown",
-    6: "Crashed",
-    7: "Suspended",
-}
+POWER_STATES = server_cells.POWER_STATES
 
 
 SHOW_FORMATTERS = {
@@ -26,9 +20,35 @@ SHOW_FORMATTERS = {
     "flavor": server_cells.FlavorColumn,
     "image": server_cells.ImageColumn,
     "metadata": columns.DictColumn,
+    "properties": columns.DictColumn,
+    "OS-EXT-STS:power_state": server_cells.PowerStateColumn,
     "security_groups": server_cells.NamesColumn,
     "tags": columns.ListColumn,
 }
+
+#: Nova's keys ``server show`` gives OSC's names (openstackclient/compute/
+#: v2/server.py ``_prep_server_detail``); ``-c`` still takes Nova's
+OSC_NAMES = {
+    "tenant_id": "project_id",
+    "metadata": "properties",
+    "os-extended-volumes:volumes_attached": "volumes_attached",
+}
+#: the fields OSC always shows (openstacksdk's ``Server``), None when
+#: Nova's answer lacks them (a non-admin's view, an older microversion)
+OSC_FIELDS = (
+    "OS-EXT-SRV-ATTR:host",
+    "OS-EXT-SRV-ATTR:hostname",
+    "OS-EXT-SRV-ATTR:hypervisor_hostname",
+    "OS-EXT-SRV-ATTR:instance_name",
+    "OS-EXT-SRV-ATTR:kernel_id",
+    "OS-EXT-SRV-ATTR:launch_index",
+    "OS-EXT-SRV-ATTR:ramdisk_id",
+    "OS-EXT-SRV-ATTR:reservation_id",
+    "OS-EXT-SRV-ATTR:root_device_name",
+    "OS-EXT-SRV-ATTR:user_data",
+    "host_status",
+    "server_groups",
+)
 
 
 def best_effort(what, func):
@@ -53,12 +73,36 @@ def show_server(client, server, extra=None, images=()):
         for found in images:
             if found is not None and getattr(found, "id", None) == image["id"]:
                 info["image"] = dict(image, name=getattr(found, "name", None))
-    power = info.get("OS-EXT-STS:power_state")
-    if "OS-EXT-STS:power_state" in info:
-        # as server list --long: the state's name, not nova's number
-        info["OS-EXT-STS:power_state"] = POWER_STATES.get(power, power)
+    for nova, osc in OSC_NAMES.items():
+        if nova in info:
+            info[osc] = info.pop(nova)
+    for key in OSC_FIELDS:
+        info.setdefault(key, None)
     info.update(extra or {})
     return columns.show(info, formatters=SHOW_FORMATTERS)
+
+
+LIST_FORMATTERS = {
+    "networks": columns.AddressesColumn,
+    "metadata": columns.DictColumn,
+    "power_state": server_cells.PowerStateColumn,
+}
+
+
+def list_columns(client, long):
+    """``(keys, headers)`` of ``server list``: OSC's columns in OSC's order
+    (openstackclient/compute/v2/server.py ``ListServer``)."""
+    keys = ["id", "name", "status", "networks", "image", "flavor"]
+    headers = ["ID", "Name", "Status", "Networks", "Image", "Flavor"]
+    if long:
+        keys[3:5] = ["task_state", "power_state", "networks", "image", "image_id"]
+        headers[3:5] = ["Task State", "Power State", "Networks", "Image Name", "Image ID"]
+        keys += ["az", "host", "metadata"]
+        headers += ["Availability Zone", "Host", "Properties"]
+        if api_versions.APIVersion(client.servers.api_version).matches("2.96"):
+            keys.append("pinned_az")
+            headers.append("Pinned Availability Zone")
+    return keys, headers
 
 
 def list_row(server, image_names, flavor_names, long):
@@ -72,14 +116,17 @@ def list_row(server, image_names, flavor_names, long):
         "flavor": _flavor_label(info.get("flavor"), flavor_names),
     }
     if long:
-        power = info.get("OS-EXT-STS:power_state")
+        # OSC's --long: the image's name and id apart, Host the hypervisor's
+        image = info.get("image")
         row.update(
             {
                 "task_state": info.get("OS-EXT-STS:task_state"),
-                "power_state": POWER_STATES.get(power, power),
+                "power_state": info.get("OS-EXT-STS:power_state"),
+                "image_id": (image.get("id") if isinstance(image, dict) else row["image"]),
                 "az": info.get("OS-EXT-AZ:availability_zone"),
-                "host": info.get("OS-EXT-SRV-ATTR:host"),
+                "host": info.get("OS-EXT-SRV-ATTR:hypervisor_hostname"),
                 "metadata": info.get("metadata") or {},
+                "pinned_az": info.get("pinned_availability_zone"),
             }
         )
     return row

@@ -252,15 +252,11 @@ def do_server_list(client, args):
         sort_keys=[k for k, _ in sort] or None,
         sort_dirs=[d for _, d in sort] or None,
     )
-    keys = ["id", "name", "status", "networks", "image", "flavor"]
-    headers = ["ID", "Name", "Status", "Networks", "Image", "Flavor"]
-    if args.long:
-        keys += ["task_state", "power_state", "az", "host", "metadata"]
-        headers += ["Task State", "Power State", "Availability Zone", "Host", "Properties"]
+    keys, headers = server_views.list_columns(client, args.long)
     lookup = not args.no_name_lookup
     image_names = (
         server_views.Names(client, server_views.image_names)
-        if lookup and utils.column_used(args, "Image")
+        if lookup and utils.column_used(args, "Image Name" if args.long else "Image")
         else None
     )
     flavor_names = (
@@ -285,7 +281,7 @@ def do_server_list(client, args):
         rows(),
         keys,
         headers,
-        formatters={"networks": columns.AddressesColumn, "metadata": columns.DictColumn},
+        formatters=server_views.LIST_FORMATTERS,
     )
 
 
@@ -316,7 +312,8 @@ def do_server_show(client, args):
     if args.diagnostics:
         return columns.show(client.servers.diagnostics(server))
     extra = {"topology": dict(client.servers.topology(server))} if args.topology else None
-    return show_server(client, server, extra=extra)
+    shown = show_server(client, server, extra=extra)
+    return columns.with_raw_keys(args, shown, server_views.OSC_NAMES)
 
 
 @utils.arg("servers", **_SERVERS_ARG)
