@@ -114,7 +114,7 @@ def test_client_positional_credentials_as_novaclient(monkeypatch):
     from occli import client
     from occli import config
 
-    seen = {}
+    seen: dict[str, object] = {}
 
     def resolve(cloud=None, overrides=None):
         seen.update(overrides or {})
@@ -305,8 +305,10 @@ def test_image_members_list_carries_its_request_id(client, m):
         headers=HDR,
         json={"members": [{"member_id": "p1", "status": "accepted"}]},
     )
+    from occli import base
+
     members = client.image_members.list(IMAGE_ID)
-    assert isinstance(members, list) and members.request_ids == ["req-1"]
+    assert isinstance(members, base.ListWithMeta) and members.request_ids == ["req-1"]
     assert members[0].member_id == "p1"
 
 
