@@ -8,6 +8,7 @@ import urllib.parse
 import pytest
 
 from tests.unit.localcloud.volume_harness import CIRROS
+from tests.unit.localcloud.volume_harness import MISSING
 from tests.unit.localcloud.volume_harness import cinder_cloud
 from tests.unit.localcloud.volume_harness import message
 
@@ -116,3 +117,138 @@ def test_time_filters_are_ignored_before_the_configured_filters(cinder):
     cinder.create(name="v")
     assert names(cinder, "created_at=gt:2999-01-01T00:00:00", version="3.30") == ["v"]
     assert names(cinder, "created_at=gt:2999-01-01T00:00:00", version="3.31") == []
+
+
+# -- 3.7 / 3.26: clusters ----------------------------------------------------------
+
+
+def test_no_clusters_are_listed_from_3_7(cinder):
+    for path in ("/clusters", "/clusters/detail"):
+        result = cinder.get(path, user="admin", version="3.7")
+        assert result.status == 200, result.body
+        assert result.json() == {"clusters": []}
+        assert cinder.get(path, user="admin", version="3.6").status == 404
+    assert cinder.get("/clusters?is_up=true&binary=cinder-volume", user="admin").status == 200
+
+
+def test_cluster_filters_are_checked(cinder):
+    bad = cinder.get("/clusters?colour=red", user="admin")
+    assert bad.status == 400
+    assert message(bad) == "Invalid input received: Invalid filter keys: colour"
+    # the replication filters from 3.26
+    assert cinder.get("/clusters?frozen=true", user="admin", version="3.26").status == 200
+    old = cinder.get("/clusters?frozen=true", user="admin", version="3.25")
+    assert message(old) == "Invalid input received: Invalid filter keys: frozen"
+    bad = cinder.get("/clusters?disabled=maybe", user="admin")
+    assert message(bad) == "Value 'maybe' for 'disabled' is not a boolean."
+
+
+def test_a_cluster_is_not_found(cinder):
+    shown = cinder.get("/clusters/c1", user="admin")
+    assert shown.status == 404
+    text = "Cluster {'binary': 'cinder-volume', 'name': 'c1'} could not be found."
+    assert message(shown) == text
+    for action in ("enable", "disable"):
+        result = cinder.put("/clusters/" + action, {"name": "c1"}, user="admin")
+        assert result.status == 404
+        assert message(result) == text
+
+
+def test_clusters_are_the_admins(cinder):
+    refused = cinder.get("/clusters")
+    assert refused.status == 403
+    assert message(refused) == "Policy doesn't allow clusters:get_all to be performed."
+    assert message(cinder.get("/clusters/c1")) == (
+        "Policy doesn't allow clusters:get to be performed."
+    )
+    result = cinder.put("/clusters/enable", {"name": "c1"})
+    assert message(result) == "Policy doesn't allow clusters:update to be performed."
+    # the body is checked first
+    assert cinder.put("/clusters/disable", {"colour": "red"}).status == 400
+
+
+# -- 3.24: workers cleanup ---------------------------------------------------------
+
+
+def test_workers_cleanup_reaches_every_matching_service(cinder):
+    result = cinder.post("/workers/cleanup", user="admin", version="3.24")
+    assert result.status == 202, result.body
+    body = result.json()
+    assert body["unavailable"] == []
+    assert [s["binary"] for s in body["cleaning"]] == [
+        "cinder-scheduler",
+        "cinder-volume",
+        "cinder-backup",
+    ]
+    assert body["cleaning"][1] == {
+        "id": 2,
+        "host": "localcloud@lvm",
+        "binary": "cinder-volume",
+        "cluster_name": None,
+    }
+    narrowed = cinder.post("/workers/cleanup", {"binary": "cinder-volume"}, user="admin").json()
+    assert [s["host"] for s in narrowed["cleaning"]] == ["localcloud@lvm"]
+    none = cinder.post("/workers/cleanup", {"cluster_name": "c1"}, user="admin").json()
+    assert none == {"cleaning": [], "unavailable": []}
+    assert cinder.post("/workers/cleanup", user="admin", version="3.23").status == 404
+
+
+def test_workers_cleanup_refusals(cinder):
+    bad = cinder.post("/workers/cleanup", {"resource_type": "backup"}, user="admin")
+    assert bad.status == 400
+    assert message(bad) == (
+        "Invalid input received: Resource type Backup not valid, must be Volume or Snapshot"
+    )
+    missing = cinder.post("/workers/cleanup", {"resource_id": MISSING}, user="admin")
+    assert missing.status == 400
+    assert message(missing) == (
+        "Invalid input received: ('There is no resource with UUID %s pending cleanup.', '%s')"
+        % ("%s", MISSING)
+    )
+    assert cinder.post("/workers/cleanup", {"binary": "cinder-backup"}, user="admin").status == 400
+    refused = cinder.post("/workers/cleanup", {})
+    assert refused.status == 403
+    assert message(refused) == "Policy doesn't allow workers:cleanup to be performed."
+
+
+# -- 3.8 / 3.17: manageable volumes and snapshots ----------------------------------
+
+
+@pytest.mark.parametrize("collection", ["manageable_volumes", "manageable_snapshots"])
+def test_the_backend_has_nothing_to_manage(cinder, collection):
+    key = collection.replace("_", "-")
+    for path in ("/" + collection, "/%s/detail" % collection):
+        result = cinder.get(path + "?host=localcloud@lvm", user="admin", version="3.8")
+        assert result.status == 200, result.body
+        assert result.json() == {key: []}
+        assert cinder.get(path + "?host=localcloud@lvm", user="admin", version="3.7").status == 404
+    pooled = cinder.get("/%s?host=localcloud@lvm%%23lvm&sort=size:asc" % collection, user="admin")
+    assert pooled.json() == {key: []}
+
+
+@pytest.mark.parametrize("collection", ["manageable_volumes", "manageable_snapshots"])
+def test_manageable_refusals(cinder, collection):
+    path = "/" + collection
+    missing = cinder.get(path, user="admin", version="3.16")
+    assert missing.status == 400
+    assert message(missing) == "Invalid input received: Host field is missing."
+    both = cinder.get(path + "?host=h&cluster=c", user="admin", version="3.17")
+    assert (
+        message(both)
+        == "Invalid input received: One and only one of cluster and host must be set."
+    )
+    other = cinder.get(path + "?host=elsewhere", user="admin")
+    assert other.status == 404
+    assert message(other) == "Service cinder-volume could not be found on host elsewhere."
+    clustered = cinder.get(path + "?cluster=c1", user="admin", version="3.17")
+    assert clustered.status == 404
+    assert message(clustered) == "Service cinder-volume could not be found."
+    sort = cinder.get(path + "?host=localcloud@lvm&sort=name", user="admin")
+    assert sort.status == 400
+    assert message(sort) == "Invalid sort keys passed: name"
+    refused = cinder.get(path + "?host=localcloud@lvm")
+    assert refused.status == 403
+    resource = "snapshot" if "snapshots" in collection else "volume"
+    assert message(refused) == (
+        "Policy doesn't allow %s_extension:list_manageable to be performed." % resource
+    )

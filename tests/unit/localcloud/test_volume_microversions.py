@@ -6,9 +6,10 @@ the local Cinder serves it (``served``), why it has no meaning here
 (``n/a``), or that it is not served yet (``gap``). The routes the audit
 names are probed live at their version and the one before.
 
-Audited 2026-12-02 against main at the group types commit: the first gap is
-3.4 (the ``glance_metadata`` volume filter), so the honest maximum is 3.3
-while ``MAX_VERSION`` still says 3.70; :func:`test_the_gaps_are_known`
+Audited 2026-12-02 against main at the group types commit, re-audited as
+gaps closed (the list filters, groups, clusters, workers): the first gap is
+3.8 (``POST /manageable_volumes``), so the honest maximum is 3.7 while
+``MAX_VERSION`` still says 3.70; :func:`test_the_gaps_are_known`
 pins the gaps so closing one (or opening one) updates this table, and
 :func:`test_the_honest_maximum` says what the version document could
 advertise today."""
@@ -29,8 +30,8 @@ AUDIT = {
     "3.4": ("glance_metadata volume filter", SERVED, "list_filters.py glance_metadata"),
     "3.5": ("messages pagination", SERVED, "api/messages.py"),
     "3.6": ("empty consistency group names", NA, "consistency groups (deprecated) not served"),
-    "3.7": ("clusters API, service cluster field", GAP, "cluster field served, /clusters not"),
-    "3.8": ("manageable volumes/snapshots lists", GAP, "no manage/unmanage routes"),
+    "3.7": ("clusters API, service cluster field", SERVED, "api/clusters.py, GET /clusters"),
+    "3.8": ("manageable volumes/snapshots lists", GAP, "lists served, POST manage not"),
     "3.9": ("backup update", SERVED, "api/backups.py BACKUP_UPDATE"),
     "3.10": ("group_id volume filter", SERVED, "volumes.py filters group_id"),
     "3.11": ("group types and group specs", SERVED, "api/groups.py, GET /group_types"),
@@ -39,14 +40,14 @@ AUDIT = {
     "3.14": ("group snapshots, group from source", SERVED, "api/groups.py, /group_snapshots"),
     "3.15": ("ETag on volume metadata", GAP, "api/metadata.py sends no ETag"),
     "3.16": ("migrate volume to a cluster", GAP, "no clusters"),
-    "3.17": ("manageable lists by cluster", GAP, "no manageable lists"),
+    "3.17": ("manageable lists by cluster", SERVED, "api/clusters.py list_manageable"),
     "3.18": ("backup project attribute", SERVED, "api/backups.py BACKUP_PROJECT"),
     "3.19": ("group snapshot reset_status", SERVED, "api/groups.py GROUP_SNAPSHOT_RESET_STATUS"),
     "3.20": ("group reset_status", SERVED, "api/groups.py GROUP_VOLUME_RESET_STATUS"),
     "3.21": ("provider_id in admin volume detail", SERVED, "api/views.py"),
     "3.22": ("snapshot metadata filter", SERVED, "snapshots.py filters (resource_filters.json)"),
     "3.23": ("force volume delete", SERVED, "api/volumes.py delete ?force"),
-    "3.24": ("workers/cleanup", GAP, "no /workers/cleanup route"),
+    "3.24": ("workers/cleanup", SERVED, "api/clusters.py, POST /workers/cleanup"),
     "3.25": ("volumes field of groups", SERVED, "api/groups.py GROUP_VOLUME_LIST"),
     "3.26": ("failover action, cluster filters", GAP, "no clusters, no failover"),
     "3.27": ("attachments API", SERVED, "api/attachments.py, GET /attachments"),
@@ -96,7 +97,7 @@ AUDIT = {
     "3.71": ("os-extend_volume_completion", NA, "Nova's hypervisor callback"),
 }
 # the gaps as audited; closing one updates this and the table
-KNOWN_GAPS = ["3.7", "3.8", "3.15", "3.16", "3.17", "3.24", "3.26", "3.32", "3.46", "3.68"]
+KNOWN_GAPS = ["3.8", "3.15", "3.16", "3.26", "3.32", "3.46", "3.68"]
 # GET routes gated at their microversion: (version, path, user)
 PROBES = (
     ("3.3", "/messages", "demo"),
@@ -104,6 +105,7 @@ PROBES = (
     ("3.12", "/volumes/summary", "demo"),
     ("3.13", "/groups", "demo"),
     ("3.14", "/group_snapshots", "demo"),
+    ("3.7", "/clusters", "admin"),
     ("3.27", "/attachments", "demo"),
     ("3.33", "/resource_filters", "demo"),
     ("3.62", "/default-types", "admin"),
@@ -134,7 +136,7 @@ def test_the_gaps_are_known():
 
 
 def test_the_honest_maximum():
-    assert honest_maximum() == "3.6"
+    assert honest_maximum() == "3.7"
     assert APIVersion(honest_maximum()) <= APIVersion(microversions.MAX_VERSION)
 
 

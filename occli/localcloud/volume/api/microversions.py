@@ -53,6 +53,12 @@ BACKEND_STATE_REPORT = "3.49"
 VOLUME_MIGRATE_CLUSTER = "3.16"
 # group types and their specs (cinder/api/microversions.py)
 GROUP_TYPE = "3.11"
+# clusters, manageable lists, workers cleanup, replication clusters
+# (cinder/api/microversions.py)
+MANAGE_EXISTING_LIST = "3.8"
+MANAGE_EXISTING_CLUSTER = "3.17"
+WORKERS_CLEANUP = "3.24"
+REPLICATION_CLUSTER = "3.26"
 # volume list filters (cinder/api/microversions.py VOLUME_LIST_GLANCE_METADATA,
 # RESOURCE_FILTER: the configured filters replace the per-version ones, LIKE_FILTER)
 VOLUME_LIST_GLANCE_METADATA = "3.4"

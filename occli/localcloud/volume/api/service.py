@@ -20,6 +20,7 @@ from occli.localcloud.volume import migrations
 from occli.localcloud.volume import types as type_rules
 from occli.localcloud.volume.api import attachments
 from occli.localcloud.volume.api import backups
+from occli.localcloud.volume.api import clusters
 from occli.localcloud.volume.api import common
 from occli.localcloud.volume.api import default_types
 from occli.localcloud.volume.api import groups
@@ -63,6 +64,7 @@ RESOURCES = (
     limits,
     resource_filters,
     groups,
+    clusters,
 )
 
 _PROJECT_ID = re.compile(r"^[0-9a-fA-F\-]+$")
