@@ -235,7 +235,7 @@ def test_flavor_show_as_a_member_leaves_out_the_access_list(cli, mock_cloud, pri
     )
     code, out, err = cli("flavor", "show", "probe-priv", "-f", "json")
     assert code == 0 and err == ""
-    assert json.loads(out)["access_project_ids"] == []
+    assert json.loads(out)["access_project_ids"] is None  # as OSC
 
 
 def test_flavor_show_by_name_finds_private_flavors(cli, mock_cloud):

@@ -30,7 +30,6 @@ KNOWN = {
     "image show cirros-0.6.2-x86_64-disk": "Glance's raw properties, no properties",
     "volume show contract-volume": "Cinder's raw keys, no type / consumes_quota",
     "usage show": "Servers as a count",
-    "flavor show m1.tiny": "occli's own order",
     "network show contract-net": "Neutron's raw keys (tenant_id, …)",
     "subnet show contract-subnet": "Neutron's raw keys (tenant_id, …)",
     "port show contract-port": "Neutron's raw keys (binding:vnic_type, …)",

@@ -14,7 +14,11 @@ from occli import utils
 LOG = logging.getLogger(__name__)
 
 _RENAME = {"extra_specs": "properties"}
-_FORMATTERS = {"extra_specs": columns.DictColumn, "access_project_ids": columns.ListColumn}
+_FORMATTERS = {
+    "extra_specs": columns.DictColumn,
+    # null for a public flavor, as OSC (compute/v2/flavor.py ShowFlavor)
+    "access_project_ids": lambda ids: None if ids is None else columns.ListColumn(ids),
+}
 _SHOWN = (
     "id",
     "name",
@@ -42,7 +46,8 @@ def _show(flavor, access=None):
     it: the projects of a private flavor's access list, else empty."""
     info = flavor.to_dict() if hasattr(flavor, "to_dict") else dict(flavor)
     info["access_project_ids"] = access
-    keys = [k for k in _SHOWN if k in info]
+    # in the order of the names shown, as OSC's
+    keys = sorted((k for k in _SHOWN if k in info), key=lambda k: _RENAME.get(k, k))
     return columns.show(info, columns=keys, rename=_RENAME, formatters=_FORMATTERS)
 
 
