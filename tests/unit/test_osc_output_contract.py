@@ -35,7 +35,6 @@ KNOWN = {
     "port show contract-port": "Neutron's raw keys (binding:vnic_type, …)",
     "router show contract-router": "Neutron's raw keys (tenant_id, …)",
     "security group show contract-sg": "Neutron's raw keys (security_group_rules)",
-    "keypair show contract-key": "Nova's raw keys (deleted, …)",
     "quota show": "occli's resource names, no injected-file rows",
 }
 #: ``-f value`` outputs that still differ, and why
@@ -159,3 +158,10 @@ def test_server_show_still_takes_novas_keys_in_c(occli_run):
     code, out, err = occli_run("local", [*words, "-c", "tenant_id", "-c", "metadata"])
     assert code == 0, err
     assert json.loads(out) == {"tenant_id": shown["project_id"], "metadata": {}}
+
+
+def test_keypair_show_still_takes_novas_deleted_in_c(occli_run):
+    words = ["keypair", "show", "contract-key", "-f", "json", "-c", "deleted", "-c", "id"]
+    code, out, err = occli_run("local", words)
+    assert code == 0, err
+    assert json.loads(out) == {"deleted": False, "id": "contract-key"}

@@ -75,9 +75,16 @@ def do_keypair_show(client, args):
         if _raw(args):
             return _write(args, keypair.public_key)
         return columns.show({"public_key": keypair.public_key})
-    info = keypair.to_dict()
-    info.pop("public_key", None)
-    return columns.show(info)
+    return columns.with_raw_keys(args, _osc_keypair(keypair.to_dict()), {"deleted": "is_deleted"})
+
+
+def _osc_keypair(info):
+    """A key pair's fields as OSC shows them (openstacksdk's ``Keypair``:
+    the name as id, ``is_deleted``, no public key, times of change or
+    deletion left out)."""
+    shown = {k: info.get(k) for k in ("created_at", "fingerprint", "name", "type", "user_id")}
+    shown.update(id=info.get("name"), is_deleted=info.get("deleted", False), private_key=None)
+    return columns.show(shown)
 
 
 def _raw(args):
