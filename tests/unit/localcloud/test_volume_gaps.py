@@ -252,3 +252,47 @@ def test_manageable_refusals(cinder, collection):
     assert message(refused) == (
         "Policy doesn't allow %s_extension:list_manageable to be performed." % resource
     )
+
+
+# -- 3.15: ETags on volume metadata ------------------------------------------------
+
+
+def _etag(metadata):
+    import hashlib
+    import json
+
+    return hashlib.md5(json.dumps({"metadata": metadata}).encode()).hexdigest()
+
+
+def test_volume_metadata_etag_from_3_15(cinder):
+    volume = cinder.create(metadata={"a": "1"})
+    path = "/volumes/%s/metadata" % volume["id"]
+    shown = cinder.get(path, version="3.15")
+    assert shown.status == 200
+    assert shown.json() == {"metadata": {"a": "1"}}
+    assert shown.header("Etag") == _etag({"a": "1"})
+    assert cinder.get(path, version="3.14").header("Etag") is None
+
+
+def test_if_match_guards_the_metadata_updates(cinder):
+    volume = cinder.create(metadata={"a": "1"})
+    path = "/volumes/%s/metadata" % volume["id"]
+    tag = cinder.get(path).header("Etag")
+    body = {"metadata": {"a": "2"}}
+    # a current tag (quoted, among others) lets the replace through
+    match = {"If-Match": '"other", "%s"' % tag}
+    assert cinder.put(path, body, version="3.15", headers=match).status == 200
+    # the same tag is now stale: Cinder's empty 412, nothing changed
+    for target, payload in ((path, {"metadata": {"a": "3"}}), (path + "/a", {"meta": {"a": "3"}})):
+        stale = cinder.put(target, payload, version="3.15", headers={"If-Match": tag})
+        assert stale.status == 412
+        assert stale.body in (b"", "")
+    assert cinder.get(path).json() == {"metadata": {"a": "2"}}
+    # before 3.15 If-Match is not looked at
+    old = cinder.put(path + "/a", {"meta": {"a": "4"}}, version="3.14", headers={"If-Match": tag})
+    assert old.status == 200
+    fresh = {"If-Match": cinder.get(path).header("Etag")}
+    assert (
+        cinder.put(path + "/a", {"meta": {"a": "5"}}, version="3.15", headers=fresh).status == 200
+    )
+    assert cinder.get(path).json() == {"metadata": {"a": "5"}}

@@ -1,11 +1,17 @@
 """``/volumes/{volume_id}/metadata[/{key}]``: show, create (merge),
-replace, and one item's show, update and delete."""
+replace, and one item's show, update and delete; from 3.15 the show sends
+an ``Etag`` and the two updates honour ``If-Match`` (412 for a stale one),
+against lost updates (cinder/api/v3/volume_metadata.py)."""
+
+import hashlib
+import json
 
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.volume import schemas
 from occli.localcloud.volume import volumes
 from occli.localcloud.volume.api import common
+from occli.localcloud.volume.api import microversions
 
 
 def register(service):
@@ -17,8 +23,27 @@ def register(service):
     service.api("DELETE", "/volumes/{volume_id}/metadata/{key}", delete_metadata_item)
 
 
+def _etag(metadata):
+    """Cinder's ETag: the MD5 of ``{"metadata": …}`` as jsonutils dumps it."""
+    data = json.dumps({"metadata": metadata}).encode()
+    return hashlib.md5(data, usedforsecurity=False).hexdigest()
+
+
+def _stale(req):
+    """Whether, from 3.15, an ``If-Match`` names no ETag of the current
+    metadata (webob's list of quoted or bare tags)."""
+    header = req.header("If-Match")
+    if req.microversion < microversions.ETAGS or not header:
+        return False
+    tags = [tag.strip().strip('"') for tag in header.split(",")]
+    return _etag(volumes.metadata(common.volume(req))) not in tags
+
+
 def show_metadata(req):
-    return Response(200, {"metadata": volumes.metadata(common.volume(req))})
+    metadata = volumes.metadata(common.volume(req))
+    if req.microversion >= microversions.ETAGS:
+        return Response(200, {"metadata": metadata}, headers={"Etag": _etag(metadata)})
+    return Response(200, {"metadata": metadata})
 
 
 def create_metadata(req):
@@ -29,6 +54,8 @@ def create_metadata(req):
 
 def replace_metadata(req):
     items = schemas.validate(schemas.METADATA, req.json())["metadata"]
+    if _stale(req):
+        return Response(412)
     volume = common.volume(req)
     return Response(200, {"metadata": volumes.set_metadata(req.db, volume, items, replace=True)})
 
@@ -43,6 +70,8 @@ def show_metadata_item(req):
 
 def update_metadata_item(req):
     item = schemas.validate(schemas.METADATA_ITEM, req.json())["meta"]
+    if _stale(req):
+        return Response(412)
     key = req.params["key"]
     if key not in item:
         raise HTTPError(400, "Request body and URI mismatch")
