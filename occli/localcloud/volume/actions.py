@@ -158,29 +158,33 @@ def attach(
 
 def _deletion_allowed(db, volume, attachment_id):
     """Cinder's ``attachment_deletion_allowed`` for a user's request: the
-    one attachment (or the named one) must not be Nova's connected one."""
+    one attachment (or the named one) must exist and not be Nova's
+    connected one (Cinder has no instance to name for a missing one)."""
     held = attachments.of_volume(db, volume["id"])
     if attachment_id is None:
         if not held:
             return
-        if len(held) > 1:
-            raise errors.Conflict("Detach volume from instance  using the Compute API")
-        attachment = held[0]
+        named = held if len(held) == 1 else []
     else:
         named = [a for a in held if a["id"] == attachment_id]
-        if not named:
-            return
-        attachment = named[0]
-    attachments.check_deletion(db, attachment)
+    if not named:
+        raise attachments.nova_using("")
+    attachments.check_deletion(db, named[0])
 
 
 def detach(
-    db: sqlite3.Connection, volume: dict[str, Any], attachment_id: str | None, doing="detaching"
+    db: sqlite3.Connection,
+    volume: dict[str, Any],
+    attachment_id: str | None,
+    doing="detaching",
+    service: bool = False,
 ) -> None:
     """``os-detach`` (the manager's ``detach_volume``): the named
     attachment (or the only one) goes; ``doing``: the error's verb
-    (``force detaching`` for ``os-force_detach``)."""
-    _deletion_allowed(db, volume, attachment_id)
+    (``force detaching`` for ``os-force_detach``); ``service``: a service's
+    request, which Cinder's ``is_service_request`` lets skip the check."""
+    if not service:
+        _deletion_allowed(db, volume, attachment_id)
     _maintenance(volume, "The volume cannot be detached in maintenance mode.")
     held = attachments.of_volume(db, volume["id"])
     if attachment_id is None:

@@ -318,6 +318,16 @@ def _nova_holds(db, attachment):
     return any(i.get("attachment_id") == attachment["id"] for i in items)
 
 
+def nova_using(instance_id: str) -> errors.Conflict:
+    """Cinder's ``ConflictNovaUsingAttachment``, named by its class as the
+    fault middleware names an error no API method converts (recorded in
+    tests/fixtures/volume/realcloud/cinder-29-actions.json)."""
+    return errors.Conflict(
+        "ConflictNovaUsingAttachment: Detach volume from instance %s using the Compute API"
+        % instance_id
+    )
+
+
 def check_deletion(db: sqlite3.Connection, attachment: Mapping[str, Any]) -> None:
     """Cinder's ``attachment_deletion_allowed`` (bug #2004555) for a user's
     request: 409 while Nova's server still uses the connection."""
@@ -326,9 +336,7 @@ def check_deletion(db: sqlite3.Connection, attachment: Mapping[str, Any]) -> Non
         and attachment["connection_info"] not in (None, "{}")
         and _nova_holds(db, attachment)
     ):
-        raise errors.Conflict(
-            "Detach volume from instance %s using the Compute API" % attachment["instance_uuid"]
-        )
+        raise nova_using(attachment["instance_uuid"])
 
 
 def finish_detach(

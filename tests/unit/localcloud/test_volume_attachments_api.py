@@ -222,7 +222,10 @@ def test_nova_attaches_through_the_attachments(cinder):
     # Nova still uses it: Cinder's bug #2004555 refusal
     result = cinder.delete("/attachments/" + found[0]["id"])
     assert result.status == 409
-    assert message(result) == "Detach volume from instance %s using the Compute API" % server
+    assert message(result) == (
+        "ConflictNovaUsingAttachment: Detach volume from instance %s using the Compute"
+        " API" % server
+    )
     detached = cinder.nova("DELETE", "/servers/%s/os-volume_attachments/%s" % (server, volume))
     assert detached.status == 202, detached.body
     assert cinder.get("/attachments?volume_id=" + volume).json()["attachments"] == []

@@ -91,10 +91,6 @@ REPORTED: dict[str, dict[str, tuple[int, str]]] = {
     "versions": {
         "v3_root": (200, "cinder's api-paste.ini puts /v3/ behind authtoken; local: no token"),
     },
-    "actions": {
-        "detach_bad_attachment": (202, "cinder 29: 409 ConflictNovaUsingAttachment"),
-        "detach_again": (202, "cinder 29: 409 ConflictNovaUsingAttachment"),
-    },
     "admin": {
         "services": (200, "services lack backend_state, replication_status, frozen, ..."),
         "services_disable_bad": (404, "text: 'Service cinder-volume could not be found on host"),

@@ -31,7 +31,8 @@ def _attach(req, body):
 
 def _detach(req, body):
     params = schemas.validate(DETACH, body)["os-detach"] or {}
-    actions.detach(req.db, common.volume(req), params.get("attachment_id"))
+    service = "service" in req.context.roles
+    actions.detach(req.db, common.volume(req), params.get("attachment_id"), service=service)
     return Response(202)
 
 

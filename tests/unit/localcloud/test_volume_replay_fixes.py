@@ -1,0 +1,66 @@
+"""What the replay of the real Cinder 29 (test_volume_realcloud_replay.py)
+found the local one doing differently, each rule on its own."""
+
+import pytest
+
+from tests.unit.localcloud.volume_harness import MISSING
+from tests.unit.localcloud.volume_harness import cinder_cloud
+from tests.unit.localcloud.volume_harness import message
+
+cinder = pytest.fixture(cinder_cloud, name="cinder")
+
+NOVA_USING = "ConflictNovaUsingAttachment: Detach volume from instance %s using the Compute API"
+
+
+def act(cinder, volume_id, name, value=None, user="demo", expect=202):
+    result = cinder.post("/volumes/%s/action" % volume_id, {name: value}, user=user)
+    assert result.status == expect, result.body
+    return result
+
+
+def identity(cinder, method, path, json=None):
+    result = cinder.client.request(method, path, json=json, token=cinder.tokens["admin"])
+    assert result.status < 300, result.body
+    return result
+
+
+def test_detach_of_a_missing_attachment_is_nova_s(cinder):
+    """Cinder's ``attachment_deletion_allowed`` finds no attachment, so no
+    instance to name: 409, also for the one just detached."""
+    volume = cinder.create()["id"]
+    server = "11111111-2222-4333-8444-555555555555"
+    act(cinder, volume, "os-attach", {"instance_uuid": server, "mountpoint": "/dev/vdb"})
+    result = act(cinder, volume, "os-detach", {"attachment_id": MISSING}, expect=409)
+    assert message(result) == NOVA_USING % ""
+    assert cinder.show(volume)["status"] == "in-use"
+    (attachment,) = cinder.show(volume)["attachments"]
+    act(cinder, volume, "os-detach", {"attachment_id": attachment["attachment_id"]})
+    assert cinder.show(volume)["status"] == "available"
+    result = act(
+        cinder, volume, "os-detach", {"attachment_id": attachment["attachment_id"]}, expect=409
+    )
+    assert message(result) == NOVA_USING % ""
+    # no attachment at all and none named: nothing to refuse
+    act(cinder, volume, "os-detach", None)
+
+
+def test_a_service_detaches_nova_s_attachment(cinder):
+    """A caller with the ``service`` role is a service request, which Cinder
+    lets detach what Nova still uses; Nova's own detach keeps working."""
+    server = cinder.server()
+    volume = cinder.create()["id"]
+    assert cinder.attach(server, volume).status == 200
+    result = act(cinder, volume, "os-detach", None, expect=409)
+    assert message(result) == NOVA_USING % server
+    (role,) = identity(cinder, "GET", "/v3/roles?name=service").json()["roles"]
+    (user,) = identity(cinder, "GET", "/v3/users?name=demo").json()["users"]
+    path = "/v3/projects/%s/users/%s/roles/%s" % (cinder.projects["demo"], user["id"], role["id"])
+    identity(cinder, "PUT", path)
+    cinder.tokens["demo"] = cinder.client.token("demo")
+    act(cinder, volume, "os-detach", None)
+    assert cinder.show(volume)["status"] == "available"
+    other = cinder.create()["id"]
+    assert cinder.attach(server, other).status == 200
+    path = "/servers/%s/os-volume_attachments/%s" % (server, other)
+    assert cinder.nova("DELETE", path).status == 202
+    assert cinder.show(other)["status"] == "available"
