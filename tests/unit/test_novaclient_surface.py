@@ -325,3 +325,27 @@ def test_create_takes_image_and_flavor_by_keyword_as_novaclient(client, m):
     client.servers.create("vm1", flavor="f1", block_device_mapping_v2=[{"uuid": "v1"}])
     sent = boot.last_request.json()["server"]
     assert sent["flavorRef"] == "f1" and "imageRef" not in sent
+
+
+def test_leaving_the_with_block_closes_the_session_the_client_made(
+    mock_cloud, monkeypatch, tmp_path
+):
+    from occli import client
+
+    from .fakes import AUTH_URL
+    from .fakes import PASSWORD
+
+    monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", str(tmp_path / "none.yaml"))
+    closed = []
+    with client.Client(
+        "2.1",
+        "admin",
+        PASSWORD,
+        None,
+        AUTH_URL,
+        project_name="admin",
+        user_domain_id="default",
+        project_domain_id="default",
+    ) as nova:
+        monkeypatch.setattr(nova.session.session, "close", lambda: closed.append(True))
+    assert closed == [True]
