@@ -134,7 +134,7 @@ def rules():
 
     return {
         ("volume", "GET", "/"): rule("public", 300),
-        ("volume", "GET", "/v3"): rule("public"),
+        ("volume", "GET", "/v3"): rule("any"),
         ("volume", "GET", _VOL): r("any"),
         ("volume", "GET", _VOL + "/detail"): r("any"),
         ("volume", "POST", _VOL): r("create", 202, body=volume_body),

@@ -88,9 +88,6 @@ DEVIATIONS: dict[str, dict[str, tuple[int, str]]] = {
 # divergences not fixed here, reported (most in routes other helpers are
 # still building): file -> exchange -> (the local status, what differs)
 REPORTED: dict[str, dict[str, tuple[int, str]]] = {
-    "versions": {
-        "v3_root": (200, "cinder's api-paste.ini puts /v3/ behind authtoken; local: no token"),
-    },
     "admin": {
         "services": (200, "services lack backend_state, replication_status, frozen, ..."),
         "services_disable_bad": (404, "text: 'Service cinder-volume could not be found on host"),
