@@ -42,7 +42,7 @@ def test_create_without_data_is_queued_with_its_attributes(occli):
         assert shown["disk_format"] == "qcow2" and shown["container_format"] == "bare"
         assert shown["visibility"] == "private"
         assert (shown["min_disk"], shown["min_ram"]) == (1, 64)
-        assert shown["os_distro"] == "cirros"
+        assert shown["properties"]["os_distro"] == "cirros"  # as OSC's
         assert shown["tags"] == ["test"]
     finally:
         code, out, err = occli("image", "delete", name)
@@ -84,8 +84,8 @@ def test_upload_then_save_round_trips_the_bytes(occli, tmp_path):
         assert shown["status"] == "active"
         assert shown["size"] == len(data)
         assert shown["checksum"] == hashlib.md5(data).hexdigest()
-        assert shown["os_hash_algo"] == "sha512"
-        assert shown["os_hash_value"] == hashlib.sha512(data).hexdigest()
+        assert shown["properties"]["os_hash_algo"] == "sha512"
+        assert shown["properties"]["os_hash_value"] == hashlib.sha512(data).hexdigest()
         target = tmp_path / "saved.img"
         code, out, err = occli("image", "save", "--file", target, name)
         assert code == 0, err
@@ -131,7 +131,8 @@ def test_set_and_unset_change_the_image_in_place(occli):
         shown = as_json(occli("image", "show", image["id"], "-f", "json"))
         assert shown["name"] == name + "-new"
         assert sorted(shown["tags"]) == ["a", "b"]
-        assert (shown["os_distro"], shown["hw_disk_bus"]) == ("cirros", "virtio")
+        properties = shown["properties"]
+        assert (properties["os_distro"], properties["hw_disk_bus"]) == ("cirros", "virtio")
         assert (shown["min_ram"], shown["visibility"]) == (128, "shared")
         code, out, err = occli(
             "image", "unset", "--tag", "a", "--property", "os_distro", "--property", "nope",
@@ -142,7 +143,8 @@ def test_set_and_unset_change_the_image_in_place(occli):
         assert "Failed to unset 1 of 2 properties." in err
         shown = as_json(occli("image", "show", image["id"], "-f", "json"))
         assert shown["tags"] == ["b"]
-        assert "os_distro" not in shown and shown["hw_disk_bus"] == "virtio"
+        properties = shown["properties"]
+        assert "os_distro" not in properties and properties["hw_disk_bus"] == "virtio"
     finally:
         occli("image", "delete", image["id"])
 

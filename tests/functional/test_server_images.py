@@ -29,7 +29,8 @@ def _backups(occli, server_id):
     found = []
     for image_id in names:
         shown = as_json(occli("image", "show", image_id, "-f", "json"))
-        if shown.get("image_type") == "backup" and shown.get("instance_uuid") == server_id:
+        props = shown.get("properties", {})
+        if props.get("image_type") == "backup" and props.get("instance_uuid") == server_id:
             found.append(shown)
     return found
 
@@ -47,7 +48,8 @@ def test_image_create_waits_for_active_image(occli, vm):
     assert shown["properties"]["instance_uuid"] == server_id
     assert shown["properties"]["k"] == "v"
     image = as_json(occli("image", "show", shown["id"], "-f", "json"))
-    assert image["base_image_ref"] and image["owner_user_name"] == "demo"
+    properties = image["properties"]  # as OSC's image show
+    assert properties["base_image_ref"] and properties["owner_user_name"] == "demo"
 
 
 def test_image_create_defaults_to_server_name_and_old_microversion(occli, vm):

@@ -27,7 +27,6 @@ import record_outputs  # noqa: E402
 #: commands whose output still differs from OSC's, and why (strict
 #: xfails: one that starts to match fails until it is taken off)
 KNOWN = {
-    "image show cirros-0.6.2-x86_64-disk": "Glance's raw properties, no properties",
     "volume show contract-volume": "Cinder's raw keys, no type / consumes_quota",
     "usage show": "Servers as a count",
     "network show contract-net": "Neutron's raw keys (tenant_id, …)",
@@ -165,3 +164,10 @@ def test_keypair_show_still_takes_novas_deleted_in_c(occli_run):
     code, out, err = occli_run("local", words)
     assert code == 0, err
     assert json.loads(out) == {"deleted": False, "id": "contract-key"}
+
+
+def test_image_show_still_takes_a_propertys_name_in_c(occli_run):
+    words = ["image", "show", "cirros-0.6.2-x86_64-disk", "-f", "json", "-c", "os_distro"]
+    code, out, err = occli_run("local", [*words, "-c", "name"])
+    assert code == 0, err
+    assert json.loads(out) == {"os_distro": "cirros", "name": "cirros-0.6.2-x86_64-disk"}

@@ -142,7 +142,47 @@ def do_image_show(client, args):
     Example: occli image show cirros
     """
     image = client.images.find_resource(args.image)
-    return columns.show(image)
+    return osc_image(args, image)
+
+
+#: the fields OSC's image commands show apart; the others (but ``self``)
+#: are ``properties`` (openstackclient/image/v2/image.py ``_format_image``)
+OSC_FIELDS = (
+    "status",
+    "name",
+    "container_format",
+    "created_at",
+    "size",
+    "disk_format",
+    "updated_at",
+    "visibility",
+    "min_disk",
+    "protected",
+    "id",
+    "file",
+    "checksum",
+    "owner",
+    "virtual_size",
+    "min_ram",
+    "schema",
+)
+
+
+def osc_image(args, image):
+    """``(names, values)`` of an image as OSC shows it: its fields that
+    are set, ``tags``, and the rest as ``properties`` (when any); ``-c``
+    also takes a property's own name (``-c os_distro``), as before."""
+    info = image.to_dict()
+    shown = {k: info[k] for k in OSC_FIELDS if info.get(k) is not None}
+    shown["tags"] = info.get("tags") or []
+    properties = {
+        k: v for k, v in info.items() if k not in OSC_FIELDS and k not in ("tags", "self")
+    }
+    if properties:
+        shown["properties"] = properties
+    names, values = columns.show(shown, formatters={"properties": columns.DictColumn})
+    wanted = [c for c in getattr(args, "columns", None) or () if c in properties]
+    return names + tuple(wanted), values + tuple(properties[c] for c in wanted)
 
 
 # -- writes (OpenStackClient's openstackclient/image/v2/image.py) -------------
@@ -350,7 +390,7 @@ def do_image_create(client, args):
     finally:
         if args.file:
             data.close()
-    return columns.show(client.images.get(image.id))
+    return osc_image(args, client.images.get(image.id))
 
 
 #: ``image create`` options a volume upload ignores (OSC warns of them)
