@@ -53,6 +53,18 @@ FREEZE: dict[str, Any] = {
     "additionalProperties": False,
 }
 
+# cinder/api/schemas/services.py failover_host
+FAILOVER: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "host": {"type": ["string", "null"], "minLength": 1, "maxLength": 255,
+                 "pattern": r"^[a-zA-Z0-9-._#@:/+\[\]]*$"},
+        "backend_id": {"type": ["string", "null"]},
+        "cluster": {"type": ["string", "null"]},
+    },
+    "additionalProperties": False,
+}  # fmt: skip
+
 
 def _state(db: sqlite3.Connection) -> dict[tuple[str, str], dict[str, Any]]:
     return {(r["binary"], r["host"]): dict(r) for r in db.execute("SELECT * FROM volume_services")}
@@ -134,6 +146,21 @@ def set_frozen(db: sqlite3.Connection, host: str, frozen: bool) -> None:
     service = found[0]
     service["frozen"] = frozen
     _save(db, service)
+
+
+def failover(db: sqlite3.Connection, host: str | None, cluster: str | None) -> None:
+    """``failover_host`` of the volume backend on ``host`` (or in
+    ``cluster``, none here): Cinder's 400s (cinder/volume/api.py
+    ``_replication_db_change``), the local backend not being replicated."""
+    backend = host.split("#")[0] if host else None
+    found = listing(db, backend, VOLUME) if backend else []
+    if not found:
+        where = "host=%s" % host if host else "cluster=%s" % cluster
+        raise errors.BadRequest("Invalid input received: No service found with %s" % where)
+    raise errors.BadRequest(
+        "Invalid input received: No service could be changed: replication_status in %s must be"
+        " ['enabled', 'failed-over'] and must be up to failover." % [found[0]["host"]]
+    )
 
 
 def usage_by_project(db: sqlite3.Connection) -> dict[str, dict[str, int]]:

@@ -296,3 +296,36 @@ def test_if_match_guards_the_metadata_updates(cinder):
         cinder.put(path + "/a", {"meta": {"a": "5"}}, version="3.15", headers=fresh).status == 200
     )
     assert cinder.get(path).json() == {"metadata": {"a": "5"}}
+
+
+# -- 3.26: failover of a host or cluster -------------------------------------------
+
+
+def test_failover_of_the_unreplicated_backend_is_refused(cinder):
+    for host in ("localcloud@lvm", "localcloud@lvm#lvm"):
+        refused = cinder.put("/os-services/failover_host", {"host": host}, user="admin")
+        assert refused.status == 400
+        assert message(refused) == (
+            "Invalid input received: No service could be changed: replication_status in"
+            " ['localcloud@lvm'] must be ['enabled', 'failed-over'] and must be up to failover."
+        )
+    nowhere = cinder.put("/os-services/failover_host", {"host": "nowhere"}, user="admin")
+    assert message(nowhere) == "Invalid input received: No service found with host=nowhere"
+    clustered = cinder.put("/os-services/failover_host", {"cluster": "c1"}, user="admin")
+    assert message(clustered) == "Invalid input received: No service found with cluster=c1"
+
+
+def test_failover_parameters_follow_the_microversion(cinder):
+    path = "/os-services/failover_host"
+    both = cinder.put(path, {"host": "h", "cluster": "c"}, user="admin", version="3.26")
+    assert message(both) == (
+        "Invalid input received: One and only one of cluster and host must be set."
+    )
+    old = cinder.put(path, {"cluster": "c"}, user="admin", version="3.25")
+    assert message(old) == "Invalid input received: Host field is missing."
+    assert cinder.put(path, {"colour": "red"}, user="admin").status == 400
+    refused = cinder.put(path, {"host": "localcloud@lvm"})
+    assert refused.status == 403
+    assert message(refused) == (
+        "Policy doesn't allow volume_extension:services:update to be performed."
+    )

@@ -2,7 +2,8 @@
 services (``host``/``binary`` filters; ``cluster`` 3.7, ``backend_state``
 3.49) and enables, disables (with a reason), freezes and thaws them. The
 body is checked before the policy, as by Cinder's ``@validation.schema``;
-``set-log``, ``get-log`` and ``failover_host`` are not served (the
+``failover_host`` is refused as for a backend without replication (a
+``cluster`` from 3.26); ``set-log`` and ``get-log`` are not served (the
 ``update`` fallback's 400 ``Unknown action``)."""
 
 from occli.localcloud.app import HTTPError
@@ -89,6 +90,19 @@ def _freeze(req, frozen):
     return Response(200)
 
 
+def _failover(req):
+    body = schemas.validate(services.FAILOVER, req.json())
+    _admin(req, _UPDATE)
+    if req.microversion >= microversions.REPLICATION_CLUSTER:
+        cluster, reason = body.get("cluster"), "One and only one of cluster and host must be set."
+    else:
+        cluster, reason = None, "Host field is missing."
+    host = body.get("host")
+    if bool(cluster) == bool(host):
+        raise HTTPError(400, "Invalid input received: " + reason)
+    services.failover(req.db, host, cluster)
+
+
 def update_service(req):
     action = req.params["action"]
     if action == "enable":
@@ -99,5 +113,7 @@ def update_service(req):
         return _set(req, services.DISABLE_REASON, True)
     if action in ("freeze", "thaw"):
         return _freeze(req, action == "freeze")
+    if action == "failover_host":
+        return _failover(req)
     _admin(req, _UPDATE)
     raise HTTPError(400, "Invalid input received: Unknown action")
