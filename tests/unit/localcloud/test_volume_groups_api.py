@@ -317,7 +317,7 @@ def test_group_snapshot_paging_from_3_29(cinder, gtype):
     ids = [_snapshot(cinder, group_id, name="s%d" % n)["id"] for n in range(3)]
     page = cinder.get("/group_snapshots?limit=2&sort=name:asc").json()
     assert [s["name"] for s in page["group_snapshots"]] == ["s0", "s1"]
-    assert "marker=" + ids[1] in page["group_snapshots_links"][0]["href"]
+    assert "marker=" + ids[1] in page["group_snapshot_links"][0]["href"]
     everything = cinder.get("/group_snapshots?limit=2", version="3.28").json()
     assert len(everything["group_snapshots"]) == 3
     named = cinder.get("/group_snapshots/detail?name=s2").json()["group_snapshots"]

@@ -384,9 +384,10 @@ def _list_snapshots(req, render):
         req.db, common.scope(req, params), filters, order, marker, limit
     )
     body: dict[str, Any] = {"group_snapshots": [render(req, s) for s in found]}
+    # cinder/api/v3/views/group_snapshots.py names it so (groups: group_links)
     link = views.next_link(req, "group_snapshots", found, limit)
     if link:
-        body["group_snapshots_links"] = link
+        body["group_snapshot_links"] = link
     return Response(200, body)
 
 
