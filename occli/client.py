@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from occli.v2.block_storage.admin import VolumeServiceManager
     from occli.v2.block_storage.attachments import AttachmentManager
     from occli.v2.block_storage.backups import VolumeBackupManager
+    from occli.v2.block_storage.groups import VolumeGroupManager
+    from occli.v2.block_storage.groups import VolumeGroupSnapshotManager
     from occli.v2.block_storage.groups import VolumeGroupTypeManager
     from occli.v2.block_storage.messages import VolumeMessageManager
     from occli.v2.block_storage.transfers import VolumeTransferManager
@@ -344,6 +346,12 @@ class Client:
     )
     volume_group_types: "BuiltinManager[VolumeGroupTypeManager]" = BuiltinManager(
         "occli.v2.block_storage.groups:VolumeGroupTypeManager"
+    )
+    volume_groups: "BuiltinManager[VolumeGroupManager]" = BuiltinManager(
+        "occli.v2.block_storage.groups:VolumeGroupManager"
+    )
+    volume_group_snapshots: "BuiltinManager[VolumeGroupSnapshotManager]" = BuiltinManager(
+        "occli.v2.block_storage.groups:VolumeGroupSnapshotManager"
     )
     volume_types: "BuiltinManager[VolumeTypeManager]" = BuiltinManager(
         "occli.v2.block_storage.volume_types:VolumeTypeManager"

@@ -454,3 +454,267 @@ def do_volume_group_type_unset(client, args):
     group_type = manager.find_resource(args.group_type)
     manager.unset_specs(group_type, args.properties)
     return _show_group_type(manager.get(group_type))
+
+
+# -- volume group … (client.volume_groups; volume API 3.13) -----------------------------
+
+_GROUP_ARG = dict(metavar="<group>", help="Name or ID of volume group.")
+# openstackclient/volume/v3/volume_group.py _format_group
+_GROUP_SHOWN = ("id", "status", "name", "description", "group_type", "volume_types",
+                "availability_zone", "created_at", "volumes", "group_snapshot_id",
+                "source_group_id")  # fmt: skip
+_GROUP_HEADERS = dict(zip(_GROUP_SHOWN, ("ID", "Status", "Name", "Description", "Group Type",
+                      "Volume Types", "Availability Zone", "Created At", "Volumes",
+                      "Group Snapshot ID", "Source Group ID"), strict=True))  # fmt: skip
+
+
+def _show_group(group):
+    return columns.show(group, columns=_GROUP_SHOWN, rename=_GROUP_HEADERS)
+
+
+@utils.arg("--volume-group-type", metavar="<volume_group_type>",
+           help="Volume group type to use (name or ID)")  # fmt: skip
+@utils.arg(
+    "--volume-type",
+    dest="volume_types",
+    action="append",
+    default=[],
+    metavar="<volume_type>",
+    help="Volume type(s) to use (name or ID) (required with --volume-group-type)",
+)
+@utils.arg("--source-group", metavar="<source-group>",
+           help="Existing volume group to use (name or ID)")  # fmt: skip
+@utils.arg("--group-snapshot", metavar="<group-snapshot>",
+           help="Existing group snapshot to use (name or ID)")  # fmt: skip
+@utils.arg("--name", metavar="<name>", help="Name of the volume group.")
+@utils.arg("--description", metavar="<description>", help="Description of a volume group.")
+@utils.arg(
+    "--availability-zone",
+    metavar="<availability-zone>",
+    help="Availability zone for volume group. (not available if creating group from source)",
+)
+@utils.output("show")
+def do_volume_group_create(client, args):
+    """Create a volume group (volume API 3.13; from a source 3.14).
+
+    Example: occli volume group create --volume-group-type grp-gold --volume-type __DEFAULT__ g1
+    """
+    sources = [a for a in (args.volume_group_type, args.source_group, args.group_snapshot) if a]
+    if len(sources) > 1:
+        raise exceptions.CommandError(
+            "argument --volume-group-type, --source-group and --group-snapshot are mutually"
+            " exclusive"
+        )
+    groups = client.volume_groups
+    if args.volume_group_type:
+        if not args.volume_types:
+            raise exceptions.CommandError(
+                "--volume-types is a required argument when creating a group from group type."
+            )
+        group = groups.create(
+            client.volume_group_types.find_resource(args.volume_group_type).id,
+            [client.volume_types.find_resource(t).id for t in args.volume_types],
+            name=args.name,
+            description=args.description,
+            availability_zone=args.availability_zone,
+        )
+    elif args.source_group or args.group_snapshot:
+        group = groups.create_from_source(
+            group_snapshot=args.group_snapshot
+            and client.volume_group_snapshots.find_resource(args.group_snapshot).id,
+            source_group=args.source_group and groups.find_resource(args.source_group).id,
+            name=args.name,
+            description=args.description,
+        )
+    else:
+        raise exceptions.CommandError(
+            "Either --source-group <source_group> or '--group-snapshot <group_snapshot>' needs"
+            " to be provided to run the 'volume group create [--source-group|--group-snapshot]'"
+            " command"
+        )
+    return _show_group(groups.get(group))
+
+
+@utils.arg("group", metavar="<group>", help="Name or ID of volume group to delete")
+@utils.arg(
+    "--force",
+    action="store_true",
+    help="Delete the volume group even if it contains volumes. This will delete any remaining"
+    " volumes in the group.",
+)
+def do_volume_group_delete(client, args):
+    """Delete a volume group.
+
+    Example: occli volume group delete --force g1
+    """
+    groups = client.volume_groups
+    groups.delete(groups.find_resource(args.group), delete_volumes=args.force)
+
+
+@utils.arg(
+    "--all-projects", action="store_true", help="Shows details for all projects (admin only)."
+)
+@utils.output("list")
+def do_volume_group_list(client, args):
+    """List volume groups.
+
+    Example: occli volume group list
+    """
+    found = client.volume_groups.list(all_projects=args.all_projects)
+    return columns.table(found, ["id", "status", "name"], ["ID", "Status", "Name"])
+
+
+@utils.arg("group", **_GROUP_ARG)
+@utils.arg("--volumes", dest="show_volumes", action=utils.Switch, const=True,
+           other="--no-volumes", default=None,
+           help="Show volumes included in the group.")  # fmt: skip
+@utils.arg("--no-volumes", dest="show_volumes", action=utils.Switch, const=False,
+           other="--volumes", help="Do not show volumes included in the group.")  # fmt: skip
+@utils.arg("--replication-targets", dest="show_replication_targets", action=utils.Switch,
+           const=True, other="--no-replication-targets", default=None,
+           help="Show replication targets for the group.")  # fmt: skip
+@utils.arg("--no-replication-targets", dest="show_replication_targets", action=utils.Switch,
+           const=False, other="--replication-targets",
+           help="Do not show replication targets for the group.")  # fmt: skip
+@utils.output("show")
+def do_volume_group_show(client, args):
+    """Show a volume group.
+
+    Example: occli volume group show --volumes g1
+    """
+    groups = client.volume_groups
+    group = groups.get(groups.find_resource(args.group), list_volume=bool(args.show_volumes))
+    names, values = _show_group(group)
+    if args.show_replication_targets:
+        targets = groups.list_replication_targets(group)
+        names += ("Replication Targets",)
+        values += (columns.format_value(targets, columns.ListColumn),)
+    return names, values
+
+
+@utils.arg("group", **_GROUP_ARG)
+@utils.arg("--name", metavar="<name>", help="New name for group.")
+@utils.arg("--description", metavar="<description>", help="New description for group.")
+@utils.arg("--add-volume", dest="add_volumes", action="append", default=[], metavar="<volume>",
+           help="Volume to add to the group (name or ID; repeatable).")  # fmt: skip
+@utils.arg("--remove-volume", dest="remove_volumes", action="append", default=[],
+           metavar="<volume>",
+           help="Volume to remove from the group (name or ID; repeatable).")  # fmt: skip
+@utils.arg("--enable-replication", dest="enable_replication", action=utils.Switch, const=True,
+           other="--disable-replication", default=None,
+           help="Enable replication for group.")  # fmt: skip
+@utils.arg("--disable-replication", dest="enable_replication", action=utils.Switch,
+           const=False, other="--enable-replication",
+           help="Disable replication for group.")  # fmt: skip
+@utils.output("show")
+def do_volume_group_set(client, args):
+    """Update a volume group (replication: volume API 3.38).
+
+    Example: occli volume group set --add-volume vol1 g1
+    """
+    groups = client.volume_groups
+    group = groups.find_resource(args.group)
+    if args.enable_replication is True:
+        groups.enable_replication(group)
+    elif args.enable_replication is False:
+        groups.disable_replication(group)
+    if (
+        args.name is not None
+        or args.description is not None
+        or args.add_volumes
+        or (args.remove_volumes)
+    ):
+        groups.update(
+            group,
+            name=args.name,
+            description=args.description,
+            add_volumes=[client.volumes.find_resource(v).id for v in args.add_volumes],
+            remove_volumes=[client.volumes.find_resource(v).id for v in args.remove_volumes],
+        )
+    return _show_group(groups.get(group))
+
+
+@utils.arg("group", metavar="<group>",
+           help="Name or ID of volume group to failover replication for.")  # fmt: skip
+@utils.arg("--allow-attached-volume", dest="allow_attached_volume", action=utils.Switch,
+           const=True, other="--disallow-attached-volume", default=None,
+           help="Allow group with attached volumes to be failed over.")  # fmt: skip
+@utils.arg("--disallow-attached-volume", dest="allow_attached_volume", action=utils.Switch,
+           const=False, other="--allow-attached-volume",
+           help="Disallow group with attached volumes to be failed over.")  # fmt: skip
+@utils.arg("--secondary-backend-id", metavar="<backend_id>", help="Secondary backend ID.")
+def do_volume_group_failover(client, args):
+    """Failover replication for a volume group (volume API 3.38).
+
+    Example: occli volume group failover --secondary-backend-id site2 g1
+    """
+    groups = client.volume_groups
+    groups.failover_replication(
+        groups.find_resource(args.group),
+        allow_attached_volume=bool(args.allow_attached_volume),
+        secondary_backend_id=args.secondary_backend_id,
+    )
+
+
+# -- volume group snapshot … (client.volume_group_snapshots; volume API 3.14) ------------
+
+# openstackclient/volume/v3/volume_group_snapshot.py _format_group_snapshot
+_GROUP_SNAPSHOT_SHOWN = ("id", "status", "name", "description", "group_id", "group_type_id")
+_GROUP_SNAPSHOT_HEADERS = dict(zip(_GROUP_SNAPSHOT_SHOWN, ("ID", "Status", "Name",
+                               "Description", "Group", "Group Type"), strict=True))  # fmt: skip
+
+
+def _show_group_snapshot(snapshot):
+    return columns.show(snapshot, columns=_GROUP_SNAPSHOT_SHOWN, rename=_GROUP_SNAPSHOT_HEADERS)
+
+
+@utils.arg("volume_group", metavar="<volume_group>",
+           help="Name or ID of volume group to create a snapshot of.")  # fmt: skip
+@utils.arg("--name", metavar="<name>", help="Name of the volume group snapshot.")
+@utils.arg("--description", metavar="<description>",
+           help="Description of a volume group snapshot.")  # fmt: skip
+@utils.output("show")
+def do_volume_group_snapshot_create(client, args):
+    """Create a volume group snapshot.
+
+    Example: occli volume group snapshot create --name gs1 g1
+    """
+    snapshots = client.volume_group_snapshots
+    group = client.volume_groups.find_resource(args.volume_group)
+    made = snapshots.create(group, name=args.name, description=args.description)
+    return _show_group_snapshot(snapshots.get(made))
+
+
+@utils.arg("snapshot", metavar="<snapshot>",
+           help="Name or ID of volume group snapshot to delete")  # fmt: skip
+def do_volume_group_snapshot_delete(client, args):
+    """Delete a volume group snapshot.
+
+    Example: occli volume group snapshot delete gs1
+    """
+    snapshots = client.volume_group_snapshots
+    snapshots.delete(snapshots.find_resource(args.snapshot))
+
+
+@utils.arg(
+    "--all-projects", action="store_true", help="Shows details for all projects (admin only)."
+)
+@utils.output("list")
+def do_volume_group_snapshot_list(client, args):
+    """List volume group snapshots.
+
+    Example: occli volume group snapshot list
+    """
+    found = client.volume_group_snapshots.list(all_projects=args.all_projects)
+    return columns.table(found, ["id", "status", "name"], ["ID", "Status", "Name"])
+
+
+@utils.arg("snapshot", metavar="<snapshot>", help="Name or ID of volume group snapshot.")
+@utils.output("show")
+def do_volume_group_snapshot_show(client, args):
+    """Show a volume group snapshot.
+
+    Example: occli volume group snapshot show gs1
+    """
+    snapshots = client.volume_group_snapshots
+    return _show_group_snapshot(snapshots.get(snapshots.find_resource(args.snapshot)))
