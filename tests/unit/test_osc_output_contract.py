@@ -28,7 +28,6 @@ import record_outputs  # noqa: E402
 #: xfails: one that starts to match fails until it is taken off)
 KNOWN = {
     "volume show contract-volume": "Cinder's raw keys, no type / consumes_quota",
-    "usage show": "Servers as a count",
     "network show contract-net": "Neutron's raw keys (tenant_id, …)",
     "subnet show contract-subnet": "Neutron's raw keys (tenant_id, …)",
     "port show contract-port": "Neutron's raw keys (binding:vnic_type, …)",

@@ -9,6 +9,8 @@ OpenStackClient's.
 
 import datetime
 
+from cliff import columns as cliff_columns
+
 from occli import exceptions
 from occli import utils
 
@@ -41,14 +43,41 @@ def _period(client, args):
     return start, end
 
 
+class CountColumn(cliff_columns.FormattableColumn):
+    """A project's server usages: how many in a table, the list in JSON
+    (OSC's ``CountColumn``, openstackclient/compute/v2/usage.py)."""
+
+    def human_readable(self):
+        return str(len(self._value))
+
+    def machine_readable(self):
+        # the fields of openstacksdk's ServerUsage that OSC prints
+        return [
+            dict(
+                {k: v for k, v in server.items() if k != "tenant_id"},
+                project_id=server.get("tenant_id"),
+                id=None,
+                location=None,
+            )
+            for server in self._value
+        ]
+
+
+class FloatColumn(cliff_columns.FormattableColumn):
+    """Hours: two decimals in a table, the number in JSON (OSC's)."""
+
+    def human_readable(self):
+        return "%.2f" % self._value
+
+
 def _row(usage):
     info = usage.to_dict()
     return (
         info.get("tenant_id"),
-        len(info.get("server_usages") or ()),
-        round(info.get("total_memory_mb_usage", 0), 2),
-        round(info.get("total_vcpus_usage", 0), 2),
-        round(info.get("total_local_gb_usage", 0), 2),
+        CountColumn(info.get("server_usages") or []),
+        FloatColumn(info.get("total_memory_mb_usage", 0)),
+        FloatColumn(info.get("total_vcpus_usage", 0)),
+        FloatColumn(info.get("total_local_gb_usage", 0)),
     )
 
 
