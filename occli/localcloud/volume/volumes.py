@@ -130,6 +130,35 @@ def _image_id(db, caller, ref):
     raise errors.BadRequest("Invalid image identifier or unable to access requested image.")
 
 
+def _boot_snapshot_id(image):
+    """The snapshot a Nova snapshot image of a volume-backed server boots
+    from: its ``block_device_mapping`` property's ``source_type:
+    snapshot`` entry of ``boot_index`` 0 (cinder/api/v3/volumes.py
+    ``_get_image_snapshot``), or None."""
+    bdms = image.get("block_device_mapping") or []
+    if isinstance(bdms, str):
+        try:
+            bdms = json.loads(bdms)
+        except ValueError:
+            return None
+    boot = [
+        b
+        for b in bdms
+        if isinstance(b, dict) and b.get("source_type") == "snapshot" and b.get("boot_index") == 0
+    ]
+    return boot[0].get("snapshot_id") if boot else None
+
+
+def _image_snapshot(db, caller, store, config, snapshot_id):
+    """The boot snapshot of a Nova image (3.46), Cinder's 404 when gone."""
+    try:
+        return snapshots.get(db, caller, snapshot_id, snapshots.lazy_snapshots(store, config))
+    except errors.NotFound:
+        raise errors.NotFound(
+            "Nova specific image is found, but boot volume snapshot id:%s not found." % snapshot_id
+        ) from None
+
+
 def _check_image(image, size):
     """Cinder's ``check_image_metadata``."""
     if image["status"] != "active":
@@ -169,7 +198,8 @@ def create(
     """Cinder's volume create: ``spec`` holds the request's ``size``,
     ``name``, ``description``, ``volume_type``, ``metadata``,
     ``snapshot_id``, ``source_volid``, ``imageRef``, ``availability_zone``,
-    ``group_id`` (each optional). Returns the new row, ``creating``."""
+    ``group_id`` (each optional); ``nova_images`` (3.46): an image of a
+    volume snapshot made by Nova is its snapshot. Returns the new row, ``creating``."""
     type_ref = spec.get("volume_type")
     vtype = (
         types.by_name_or_id(db, caller, type_ref)
@@ -189,6 +219,9 @@ def create(
         source = get(db, caller, spec["source_volid"], lazy_volumes(store, config))
     if spec.get("imageRef") is not None:
         image = _image_id(db, caller, spec["imageRef"])
+        boot_snapshot = _boot_snapshot_id(image) if spec.get("nova_images") else None
+        if boot_snapshot is not None:
+            snapshot, image = _image_snapshot(db, caller, store, config, boot_snapshot), None
     size = spec.get("size")
     if size is None and snapshot is not None:
         size = snapshot["size"]

@@ -329,3 +329,51 @@ def test_failover_parameters_follow_the_microversion(cinder):
     assert message(refused) == (
         "Policy doesn't allow volume_extension:services:update to be performed."
     )
+
+
+# -- 3.46: a volume from Nova's snapshot image ---------------------------------------
+
+
+def _nova_image(cinder, snapshot_id):
+    """An image as Nova's snapshot of a volume-backed server leaves it:
+    no data, the boot volume's snapshot in ``block_device_mapping``."""
+    import json
+
+    from occli.localcloud.image import images
+
+    bdm = [{"source_type": "snapshot", "boot_index": 0, "snapshot_id": snapshot_id}]
+    with cinder.cloud.store.transaction() as db:
+        image = images.create_image(
+            db,
+            "nova-snap",
+            cinder.projects["demo"],
+            size=0,
+            properties={"block_device_mapping": json.dumps(bdm), "bdm_v2": "True"},
+        )
+    return image["id"]
+
+
+def test_a_nova_image_is_its_snapshot_from_3_46(cinder):
+    source = cinder.create(size=2, name="boot")
+    cinder.show(source["id"])
+    snap = cinder.snapshot(source["id"])
+    cinder.get("/snapshots/" + snap["id"])
+    image_id = _nova_image(cinder, snap["id"])
+    made = cinder.post("/volumes", {"volume": {"imageRef": image_id}}, version="3.46")
+    assert made.status == 202, made.body
+    volume = made.json()["volume"]
+    assert (volume["snapshot_id"], volume["size"]) == (snap["id"], 2)
+    # before 3.46 the image is an (empty) image
+    old = cinder.post("/volumes", {"volume": {"imageRef": image_id, "size": 1}}, version="3.45")
+    assert old.status == 202, old.body
+    assert old.json()["volume"]["snapshot_id"] is None
+    assert cinder.show(old.json()["volume"]["id"])["volume_image_metadata"]["image_id"] == image_id
+
+
+def test_a_nova_image_of_a_gone_snapshot_is_404(cinder):
+    image_id = _nova_image(cinder, MISSING)
+    made = cinder.post("/volumes", {"volume": {"imageRef": image_id}}, version="3.46")
+    assert made.status == 404
+    assert message(made) == (
+        "Nova specific image is found, but boot volume snapshot id:%s not found." % MISSING
+    )

@@ -60,6 +60,8 @@ MANAGE_EXISTING_CLUSTER = "3.17"
 WORKERS_CLEANUP = "3.24"
 # volume metadata ETags (cinder/api/microversions.py)
 ETAGS = "3.15"
+# a volume from Nova's snapshot image of a volume-backed server
+SUPPORT_NOVA_IMAGE = "3.46"
 REPLICATION_CLUSTER = "3.26"
 # volume list filters (cinder/api/microversions.py VOLUME_LIST_GLANCE_METADATA,
 # RESOURCE_FILTER: the configured filters replace the per-version ones, LIKE_FILTER)

@@ -144,6 +144,7 @@ def create_volume(req):
         "size": schemas.size(body.get("size")),
         # cinder/api/v3/volumes.py: a group from 3.13 (GROUP_VOLUME)
         "group_id": body.get("group_id") if req.microversion >= "3.13" else None,
+        "nova_images": req.microversion >= microversions.SUPPORT_NOVA_IMAGE,
     }
     for key in ("name", "description"):
         if isinstance(spec[key], str):
