@@ -309,6 +309,29 @@ GROUPS = [
     """,
 ]
 
+# the id of the group type Cinder's migration makes for cgsnapshots
+DEFAULT_CGSNAPSHOT_TYPE_ID = "5c7a9f39-3b4e-4c2d-9f86-1d0e6a2b8c44"
+
+
+def _default_cgsnapshot_type(db):
+    """Cinder's ``default_cgsnapshot_type`` group type (its migration makes
+    it, for the consistency groups it migrated; recorded in
+    tests/fixtures/volume/realcloud/cinder-29-groups.json)."""
+    db.execute(
+        "INSERT OR IGNORE INTO volume_group_types (id, name, description, is_public,"
+        " group_specs, created_at) VALUES (?, ?, ?, 1, ?, ?)",
+        (
+            DEFAULT_CGSNAPSHOT_TYPE_ID,
+            "default_cgsnapshot_type",
+            "Default group type for migrating cgsnapshot",
+            json.dumps({"consistent_group_snapshot_enabled": "<is> True"}),
+            common.iso_naive_micro(common.utcnow()),
+        ),
+    )
+
+
+GROUPS.append(_default_cgsnapshot_type)
+
 # a volume's migration (os-migrate_volume): Cinder's migration_status and
 # _name_id (the back-end volume's id when it is not the volume's own)
 MIGRATION = [

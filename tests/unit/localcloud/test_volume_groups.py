@@ -30,11 +30,11 @@ def test_create_show_list_update_delete(cinder):
     assert "group_specs" not in shown and shown["description"] == "d"
     private = make(cinder, name="hidden", is_public=False)
     names = [t["name"] for t in cinder.get("/group_types").json()["group_types"]]
-    assert names == ["grp-type"]
+    assert names == ["grp-type", "default_cgsnapshot_type"]
     admin_names = [
         t["name"] for t in cinder.get("/group_types", user="admin").json()["group_types"]
     ]
-    assert set(admin_names) == {"grp-type", "hidden"}
+    assert set(admin_names) == {"grp-type", "hidden", "default_cgsnapshot_type"}
     body = {"group_type": {"name": "renamed", "is_public": "true"}}
     result = cinder.put("/group_types/" + private["id"], body, user="admin")
     assert result.status == 200, result.body

@@ -93,9 +93,6 @@ REPORTED: dict[str, dict[str, tuple[int, str]]] = {
         "services_disable_bad": (404, "text: 'Service cinder-volume could not be found on host"),
         "pools_detail": (200, "capabilities' keys and the capacity types differ"),
     },
-    "groups": {
-        "gtype_list": (200, "no default_cgsnapshot_type group type (Cinder's migration makes it)"),
-    },
 }
 # what follows from a route not served yet: file -> (method, path of the
 # route, {exchange: (the local status, why)}), applied only while it is not

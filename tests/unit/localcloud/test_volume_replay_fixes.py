@@ -64,3 +64,14 @@ def test_a_service_detaches_nova_s_attachment(cinder):
     path = "/servers/%s/os-volume_attachments/%s" % (server, other)
     assert cinder.nova("DELETE", path).status == 202
     assert cinder.show(other)["status"] == "available"
+
+
+def test_the_default_cgsnapshot_group_type_is_seeded(cinder):
+    """Cinder's migration makes the group type its cgsnapshots went to;
+    every caller lists it, its specs consistent snapshots."""
+    listed = cinder.get("/group_types").json()["group_types"]
+    assert [t["name"] for t in listed] == ["default_cgsnapshot_type"]
+    assert listed[0]["description"] == "Default group type for migrating cgsnapshot"
+    assert listed[0]["is_public"] is True
+    shown = cinder.get("/group_types/" + listed[0]["id"], user="admin").json()["group_type"]
+    assert shown["group_specs"] == {"consistent_group_snapshot_enabled": "<is> True"}
