@@ -71,6 +71,9 @@ if TYPE_CHECKING:
     from occli.v2.identity.catalog import EndpointManager
     from occli.v2.identity.catalog import RegionManager
     from occli.v2.identity.catalog import ServiceManager as IdentityServiceManager
+    from occli.v2.identity.credentials import CredentialManager
+    from occli.v2.identity.credentials import Ec2CredentialManager
+    from occli.v2.identity.credentials import TrustManager
     from occli.v2.identity.groups import GroupManager
     from occli.v2.identity.identity import DomainManager
     from occli.v2.identity.identity import ProjectManager
@@ -306,6 +309,15 @@ class Client:
     )
     access_rules: "BuiltinManager[AccessRuleManager]" = BuiltinManager(
         "occli.v2.identity.app_credentials:AccessRuleManager"
+    )
+    trusts: "BuiltinManager[TrustManager]" = BuiltinManager(
+        "occli.v2.identity.credentials:TrustManager"
+    )
+    credentials: "BuiltinManager[CredentialManager]" = BuiltinManager(
+        "occli.v2.identity.credentials:CredentialManager"
+    )
+    ec2_credentials: "BuiltinManager[Ec2CredentialManager]" = BuiltinManager(
+        "occli.v2.identity.credentials:Ec2CredentialManager"
     )
     networks: "BuiltinManager[NetworkManager]" = BuiltinManager(
         "occli.v2.network.networks:NetworkManager"
