@@ -303,11 +303,17 @@ class LocalCloud:
     def authenticate(self, req):
         """Validate X-Auth-Token, returning a Context, or raise 401.
 
-        A call Heat's engine makes in process carries its stack's delegated
-        Context in the environ (``engine.clients.TRUST_KEY``; no HTTP
-        request can set an environ key that is not a header).
+        A call Heat's engine makes in process carries its stack's trust id
+        in the environ (``engine.clients.TRUST_KEY``; no HTTP request can
+        set an environ key that is not a header), resolved by Keystone as a
+        token scoped to that trust; a stack stored before Heat's trusts
+        carries its delegated Context instead.
         """
         trusted = req.environ.get("occli.trust")
+        if isinstance(trusted, str):
+            from occli.localcloud.identity import stack_trusts
+
+            return wsgi_app.Context(**stack_trusts.trust_context(req.db, trusted))
         if isinstance(trusted, wsgi_app.Context):
             return trusted
         return self.identity.context_from_request(req)

@@ -18,8 +18,10 @@ from typing import Any
 
 from occli.localcloud import common
 from occli.localcloud import errors
+from occli.localcloud.identity import interface as keystone
 from occli.localcloud.orchestration.engine import stacks
 from occli.localcloud.orchestration.engine.clients import ClientError
+from occli.localcloud.orchestration.engine.clients import TrustContext
 from occli.localcloud.orchestration.engine.resource import COMPLETE
 from occli.localcloud.orchestration.engine.resource import FAILED
 from occli.localcloud.orchestration.engine.resource import IN_PROGRESS
@@ -338,7 +340,15 @@ def delete(engine: Any, stack: Stack) -> Task:
         if status == COMPLETE:
             stacks.purge(db, stack.id)
             stacks.update(db, stack.id, deleted_at=common.utcnow().timestamp())
+            _delete_trust(db, stack)
         stacks.update(db, stack.id, engine_id=None, cancel_requested=None)
+
+
+def _delete_trust(db: Any, stack: Stack) -> None:
+    """A deleted or abandoned top-level stack's trust deleted too (Heat's
+    ``Stack._delete_credentials``; nested stacks share their root's)."""
+    if stack.owner_id is None and isinstance(stack.context, TrustContext):
+        keystone.delete_trust(db, stack.context.trust_id)
 
 
 def forget(engine: Any, stack: Stack) -> None:
@@ -356,6 +366,7 @@ def forget(engine: Any, stack: Stack) -> None:
             status_reason="Stack DELETE completed successfully",
             deleted_at=common.utcnow().timestamp(),
         )
+        _delete_trust(db, stack)
 
 
 def _check_supported(res: Resource) -> bool:

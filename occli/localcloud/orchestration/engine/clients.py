@@ -4,11 +4,14 @@ Real Heat reaches Nova, Neutron, Cinder, Swift and itself through their
 REST APIs with a trust delegating the stack owner's roles
 (``heat/engine/clients/os/*``). The local engine does the same, in process:
 each call is a WSGI request to the cloud's own application carrying the
-stack's delegated :class:`~occli.localcloud.app.Context` in the environ
-(``occli.trust``, a key no HTTP client can set), so every resource a stack
-makes is made by the service that owns it, under its policies and quotas,
-owned by the stack's project. No socket is opened; nothing leaves the
-process.
+stack's trust id in the environ (``occli.trust``, a key no HTTP client can
+set), which the cloud resolves as Keystone resolves a token scoped to that
+trust (the owner, with the delegated roles the owner still holds), so
+every resource a stack makes is made by the service that owns it, under
+its policies and quotas, owned by the stack's project. A stack stored
+before Heat's trusts (no trust id) carries its delegated
+:class:`~occli.localcloud.app.Context` instead. No socket is opened;
+nothing leaves the process.
 """
 
 import io
@@ -99,12 +102,24 @@ def _message(body: Any, raw: bytes) -> str:
     return raw.decode("utf-8", "replace").strip()[:500]
 
 
+class TrustContext(Context):
+    """The caller a stack's engine calls run as (Heat's stored context):
+    ``trust_id``, the stack owner's trust to Heat's service user
+    (``stack.trust_id``, ``trustor_user_id``), which the calls act
+    through; the other fields are the owner's at create time."""
+
+    def __init__(self, trust_id: str, trustor_user_id: str, **fields: Any) -> None:
+        super().__init__(**fields)
+        self.trust_id = trust_id
+        self.trustor_user_id = trustor_user_id
+
+
 class Clients:
     """The engine's way into the other services, as one trusted caller.
 
-    ``app`` is the cloud's WSGI application, ``context`` the delegated
-    caller (the stack owner's user, project and roles at create time, as a
-    Heat trust delegates them).
+    ``app`` is the cloud's WSGI application, ``context`` the stack's
+    :class:`TrustContext` (or, for a stack stored before Heat's trusts, its
+    delegated caller: the owner's user, project and roles at create time).
     """
 
     def __init__(self, app: Callable[..., Any], context: Context) -> None:
@@ -143,7 +158,9 @@ class Clients:
             "wsgi.url_scheme": "http",
             "wsgi.input": io.BytesIO(data),
             "CONTENT_LENGTH": str(len(data)),
-            TRUST_KEY: self.context,
+            TRUST_KEY: (
+                self.context.trust_id if isinstance(self.context, TrustContext) else self.context
+            ),
             # Swift refuses a request without a token before it asks the
             # cloud who is calling; the trust, not this value, is what counts
             "HTTP_X_AUTH_TOKEN": "trusted-in-process",

@@ -19,6 +19,7 @@ from typing import Any
 from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.app import Context
+from occli.localcloud.identity import interface as keystone
 from occli.localcloud.orchestration.engine import formats
 from occli.localcloud.orchestration.engine import preview
 from occli.localcloud.orchestration.engine import stacks
@@ -300,10 +301,20 @@ class EngineService:
         row = self.new_row(ctx, name, template, params, files, environment, args)
         if adopt is not None:
             row["action"], row["status_reason"] = "ADOPT", "Stack ADOPT started"
-        stack = self.build(row)
+        # Heat's create_trust_context: the owner's token roles delegated
+        # to Heat's service user, which every engine call then acts through
         with self.store.transaction() as db:
-            self._check_new(db, ctx, name)
-            stacks.insert(db, row)
+            trust_id = keystone.create_trust(db, ctx.user_id, ctx.project_id, ctx.roles)
+        row["trust"] = trust_of(ctx, trust_id)
+        try:
+            stack = self.build(row)
+            with self.store.transaction() as db:
+                self._check_new(db, ctx, name)
+                stacks.insert(db, row)
+        except BaseException:
+            with self.store.transaction() as db:
+                keystone.delete_trust(db, trust_id)
+            raise
         stack._event(
             stack.name,
             stack.id,

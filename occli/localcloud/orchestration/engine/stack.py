@@ -22,6 +22,7 @@ from occli.localcloud.orchestration.engine import parameters
 from occli.localcloud.orchestration.engine import stacks
 from occli.localcloud.orchestration.engine import template
 from occli.localcloud.orchestration.engine.clients import Clients
+from occli.localcloud.orchestration.engine.clients import TrustContext
 from occli.localcloud.orchestration.engine.dependencies import Dependencies
 from occli.localcloud.orchestration.engine.resource import COMPLETE
 from occli.localcloud.orchestration.engine.resource import Resource
@@ -32,21 +33,29 @@ STACK_TYPE = "OS::Heat::Stack"
 
 
 def trust_context(trust: Mapping[str, Any]) -> Context:
-    """The delegated caller a stack's engine calls run as."""
-    return Context(
-        user_id=trust["user_id"],
-        user_name=trust.get("user_name"),
-        project_id=trust["project_id"],
-        project_name=trust.get("project_name"),
-        roles=trust.get("roles", []),
-        domain_id=trust.get("domain_id", "default"),
-    )
+    """The caller a stack's engine calls run as: a :class:`TrustContext`,
+    or for a stack stored before Heat's trusts (no ``trust_id``) the
+    delegated Context it keeps."""
+    fields = {
+        "user_id": trust["user_id"],
+        "user_name": trust.get("user_name"),
+        "project_id": trust["project_id"],
+        "project_name": trust.get("project_name"),
+        "roles": trust.get("roles", []),
+        "domain_id": trust.get("domain_id", "default"),
+    }
+    if trust.get("trust_id"):
+        return TrustContext(trust["trust_id"], trust["trustor_user_id"], **fields)
+    return Context(**fields)
 
 
-def trust_of(ctx: Context) -> dict[str, Any]:
-    """What a stack keeps of its creator (Heat's trust: the roles delegated
-    at create time; never a token or a password)."""
-    return {
+def trust_of(ctx: Context, trust_id: str | None = None) -> dict[str, Any]:
+    """What a stack keeps of its creator (Heat's stored context: the roles
+    delegated at create time and the trust, never a token or a password);
+    a nested stack's ``ctx`` is its parent's, whose trust it shares."""
+    if trust_id is None and isinstance(ctx, TrustContext):
+        trust_id = ctx.trust_id
+    kept = {
         "user_id": ctx.user_id,
         "user_name": ctx.user_name,
         "project_id": ctx.project_id,
@@ -54,6 +63,12 @@ def trust_of(ctx: Context) -> dict[str, Any]:
         "roles": list(ctx.roles),
         "domain_id": ctx.domain_id,
     }
+    if trust_id is not None:
+        kept["trust_id"] = trust_id
+        kept["trustor_user_id"] = (
+            ctx.trustor_user_id if isinstance(ctx, TrustContext) else ctx.user_id
+        )
+    return kept
 
 
 class Stack:

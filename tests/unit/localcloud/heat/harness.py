@@ -6,6 +6,8 @@ import os
 import time
 
 from occli.localcloud.app import Context
+from occli.localcloud.identity import projects
+from occli.localcloud.identity import users
 from occli.localcloud.orchestration.engine import stacks
 from occli.testing import start_local_cloud
 
@@ -30,6 +32,21 @@ def context(fixture, cloud="local"):
         project_id=access.project_id,
         project_name=access.project_name,
         roles=access.role_names,
+    )
+
+
+def demo_context(cloud):
+    """The Context of ``cloud``'s (a LocalCloud without a fixture) demo
+    user: the engine makes a stack's trust from its caller's identity."""
+    with cloud.store.read() as db:
+        project_id = projects.project_id(db, "demo")
+        user_id = users.select(db, name="demo")[0]["id"]
+    return Context(
+        user_id=user_id,
+        user_name="demo",
+        project_id=project_id,
+        project_name="demo",
+        roles=["member", "reader"],
     )
 
 

@@ -275,11 +275,12 @@ def test_another_project_finds_no_stack(cloud, ctx):
         harness.engine(cloud).delete_stack(other, stack_id)
 
 
-def test_a_restarted_cloud_fails_what_was_in_progress(tmp_path, ctx):
+def test_a_restarted_cloud_fails_what_was_in_progress(tmp_path):
     config = Config(
         data_dir=str(tmp_path), port=0, heat_plugin_dirs=[os.path.abspath(harness.PLUGINS)]
     )
     first = LocalCloud(config)
+    ctx = harness.demo_context(first)
     try:
         made = first.orchestration.engine.create_stack(
             ctx, "interrupted", tmpl({"slow": step(ticks=100000)}), {}, {}, {}, {}
