@@ -75,3 +75,18 @@ def test_the_default_cgsnapshot_group_type_is_seeded(cinder):
     assert listed[0]["is_public"] is True
     shown = cinder.get("/group_types/" + listed[0]["id"], user="admin").json()["group_type"]
     assert shown["group_specs"] == {"consistent_group_snapshot_enabled": "<is> True"}
+
+
+def test_only_the_volume_service_has_backend_fields(cinder):
+    """Cinder's services view adds the replication fields (and
+    ``backend_state`` from 3.49) to ``cinder-volume``'s only."""
+    listed = cinder.get("/os-services", user="admin").json()["services"]
+    by_binary = {s["binary"]: s for s in listed}
+    volume = by_binary["cinder-volume"]
+    assert (volume["backend_state"], volume["replication_status"]) == ("up", "disabled")
+    assert (volume["active_backend_id"], volume["frozen"]) == (None, False)
+    extra = {"backend_state", "replication_status", "active_backend_id", "frozen"}
+    assert not extra & set(by_binary["cinder-scheduler"])
+    old = cinder.get("/os-services", user="admin", version="3.48").json()["services"]
+    (volume,) = [s for s in old if s["binary"] == "cinder-volume"]
+    assert "backend_state" not in volume and volume["frozen"] is False
