@@ -99,10 +99,11 @@ def listing(db: sqlite3.Connection, host: str | None = None, binary: str | None 
 
 
 def get(db: sqlite3.Connection, host: str, binary: str) -> dict[str, Any]:
-    """The service; 404 ``HostBinaryNotFound``."""
+    """The service; 404 ``ServiceNotFound`` (recorded in
+    tests/fixtures/volume/realcloud/cinder-29-admin.json)."""
     found = listing(db, host, binary)
     if not found:
-        raise errors.NotFound("Could not find binary %s on host %s." % (binary, host))
+        raise errors.NotFound("Service %s could not be found on host %s." % (binary, host))
     return found[0]
 
 

@@ -92,7 +92,7 @@ def test_service_updates_refused(cinder):
                         user="admin")  # fmt: skip
     assert (result.status, message(result)) == (
         404,
-        "Could not find binary cinder-volume on host x.",
+        "Service cinder-volume could not be found on host x.",
     )
     # failover_host of the unreplicated backend: test_volume_gaps.py
     result = cinder.put("/os-services/set-log", {}, user="admin")

@@ -89,7 +89,6 @@ DEVIATIONS: dict[str, dict[str, tuple[int, str]]] = {
 # still building): file -> exchange -> (the local status, what differs)
 REPORTED: dict[str, dict[str, tuple[int, str]]] = {
     "admin": {
-        "services_disable_bad": (404, "text: 'Service cinder-volume could not be found on host"),
         "pools_detail": (200, "capabilities' keys and the capacity types differ"),
     },
 }
