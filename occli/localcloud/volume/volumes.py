@@ -694,3 +694,45 @@ def upload_to_image(
         "protected": made["protected"],
         "visibility": made["visibility"],
     }
+
+
+def reimage(
+    db: sqlite3.Connection,
+    caller: Asker,
+    volume: dict[str, Any],
+    image_id: str,
+    reserved: bool,
+) -> None:
+    """``os-reimage`` (3.68, cinder/volume/api.py ``reimage``): the volume
+    written anew from image ``image_id`` (its image metadata that image's,
+    bootable), back in its status at once as the LVM manager ends it.
+    Cinder's 404 for an image the caller cannot see, 400 for a boot
+    snapshot larger than the volume, 409 for a volume attached to several
+    servers, 400 unless ``available`` or ``error`` (or ``reserved`` with
+    ``reserved``), 400 for an inactive or larger image."""
+    image = glance.get_visible_image(db, caller, image_id)
+    if image is None:
+        raise errors.NotFound("Image %s could not be found." % image_id)
+    boot = _boot_snapshot_id(image)
+    bdms = image.get("block_device_mapping")
+    if boot is not None and isinstance(bdms, str):
+        size = next(b.get("volume_size") for b in json.loads(bdms) if b.get("snapshot_id") == boot)
+        if isinstance(size, int) and size > volume["size"]:
+            raise errors.BadRequest(
+                "Volume size must be greater than the image size. (Image: %s, Volume: %s)."
+                % (size, volume["size"])
+            )
+    if len(attachments(db, volume["id"])) > 1:
+        raise errors.Conflict(
+            "Cannot re-image a volume which is attached to more than one server."
+        )
+    allowed = ("available", "error", "reserved") if reserved else ("available", "error")
+    if volume["status"] not in allowed:
+        raise rows.invalid(
+            "Volume %s status must be %s, but current status is %s."
+            % (volume["id"], " or ".join(allowed), volume["status"])
+        )
+    _check_image(image, volume["size"])
+    volume["image_id"], volume["bootable"] = image["id"], 1
+    volume["image_metadata"] = json.dumps(_image_metadata(image))
+    save(db, volume, ("image_id", "bootable", "image_metadata"))

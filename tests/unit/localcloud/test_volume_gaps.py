@@ -377,3 +377,52 @@ def test_a_nova_image_of_a_gone_snapshot_is_404(cinder):
     assert message(made) == (
         "Nova specific image is found, but boot volume snapshot id:%s not found." % MISSING
     )
+
+
+# -- 3.68: os-reimage ----------------------------------------------------------------
+
+
+def reimage(cinder, volume_id, version="3.68", **params):
+    body = {"os-reimage": params}
+    return cinder.post("/volumes/%s/action" % volume_id, body, version=version)
+
+
+def test_reimage_writes_the_volume_from_the_image(cinder):
+    volume = cinder.create(size=1)
+    assert cinder.show(volume["id"])["bootable"] == "false"
+    result = reimage(cinder, volume["id"], image_id=CIRROS)
+    assert result.status == 202, result.body
+    shown = cinder.show(volume["id"])
+    assert (shown["status"], shown["bootable"]) == ("available", "true")
+    assert shown["volume_image_metadata"]["image_id"] == CIRROS
+    old = reimage(cinder, volume["id"], version="3.67", image_id=CIRROS)
+    assert old.status == 404
+
+
+def test_reimage_refusals(cinder):
+    volume = cinder.create(size=1)
+    cinder.show(volume["id"])
+    gone = reimage(cinder, volume["id"], image_id=MISSING)
+    assert gone.status == 404
+    assert message(gone) == "Image %s could not be found." % MISSING
+    assert reimage(cinder, volume["id"], image_id="not-a-uuid").status == 400
+    assert reimage(cinder, volume["id"], image_id=CIRROS, colour="red").status == 400
+    attaching = cinder.post("/volumes/%s/action" % volume["id"], {"os-reserve": None})
+    assert attaching.status == 202, attaching.body
+    busy = reimage(cinder, volume["id"], image_id=CIRROS, reimage_reserved=True)
+    assert message(busy) == (
+        "Invalid volume: Volume %s status must be available or error or reserved, but current"
+        " status is attaching." % volume["id"]
+    )
+    reset = {"os-reset_status": {"status": "reserved"}}
+    result = cinder.post("/volumes/%s/action" % volume["id"], reset, user="admin")
+    assert result.status == 202, result.body
+    refused = reimage(cinder, volume["id"], image_id=CIRROS)
+    assert refused.status == 400
+    assert message(refused) == (
+        "Invalid volume: Volume %s status must be available or error, but current status is"
+        " reserved." % volume["id"]
+    )
+    allowed = reimage(cinder, volume["id"], image_id=CIRROS, reimage_reserved=True)
+    assert allowed.status == 202, allowed.body
+    assert cinder.show(volume["id"])["status"] == "reserved"

@@ -98,6 +98,15 @@ def _show_image_metadata(req, body):
     return Response(200, {"metadata": actions.image_metadata(common.volume(req))})
 
 
+def _reimage(req, body):
+    """``os-reimage`` (3.68): the body, the volume, then the rules."""
+    params = schemas.validate(REIMAGE, body)["os-reimage"]
+    volume = common.volume(req)
+    reserved = schemas.truthy(params.get("reimage_reserved", False))
+    volumes.reimage(req.db, req.context, volume, params["image_id"], reserved)
+    return Response(202)
+
+
 def _migrate_volume(req, body):
     """The admin's ``os-migrate_volume`` (cinder/api/contrib/admin_actions.py
     ``_migrate_volume``): the lookup, the policy, then ``host`` or (3.16)
@@ -231,6 +240,9 @@ MIGRATE_COMPLETION = _action(
 )
 
 # name -> (the microversion they need or None, handler(req, body)), as
+REIMAGE = _action(
+    "os-reimage", {"image_id": _UUID, "reimage_reserved": schemas.BOOLEAN}, ["image_id"]
+)
 # volumes.ACTIONS, which takes these in
 ACTIONS = {
     "os-attach": (None, _attach),
@@ -249,4 +261,5 @@ ACTIONS = {
     "os-show_image_metadata": (None, _show_image_metadata),
     "os-migrate_volume": (None, _migrate_volume),
     "os-migrate_volume_completion": (None, _migrate_volume_completion),
+    "os-reimage": (microversions.SUPPORT_REIMAGE_VOLUME, _reimage),
 }

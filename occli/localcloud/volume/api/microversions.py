@@ -62,6 +62,8 @@ WORKERS_CLEANUP = "3.24"
 ETAGS = "3.15"
 # a volume from Nova's snapshot image of a volume-backed server
 SUPPORT_NOVA_IMAGE = "3.46"
+# os-reimage (cinder/api/microversions.py)
+SUPPORT_REIMAGE_VOLUME = "3.68"
 REPLICATION_CLUSTER = "3.26"
 # volume list filters (cinder/api/microversions.py VOLUME_LIST_GLANCE_METADATA,
 # RESOURCE_FILTER: the configured filters replace the per-version ones, LIKE_FILTER)
