@@ -90,3 +90,23 @@ def test_only_the_volume_service_has_backend_fields(cinder):
     old = cinder.get("/os-services", user="admin", version="3.48").json()["services"]
     (volume,) = [s for s in old if s["binary"] == "cinder-volume"]
     assert "backend_state" not in volume and volume["frozen"] is False
+
+
+def test_force_delete_is_the_admin_s(cinder):
+    """``os-force_delete`` deletes a volume whatever its status, refused to
+    a member (after the lookup) and for an attached volume."""
+    volume = cinder.create()["id"]
+    result = act(cinder, volume, "os-force_delete", {}, expect=403)
+    assert message(result) == (
+        "Policy doesn't allow volume_extension:volume_admin_actions:force_delete to be performed."
+    )
+    result = act(cinder, MISSING, "os-force_delete", {}, user="admin", expect=404)
+    assert message(result) == "Volume %s could not be found." % MISSING
+    act(cinder, volume, "os-reset_status", {"status": "error_deleting"}, user="admin")
+    assert cinder.delete("/volumes/" + volume).status == 400
+    act(cinder, volume, "os-force_delete", {}, user="admin")
+    assert cinder.get("/volumes/" + volume).status == 404
+    attached = cinder.create()["id"]
+    act(cinder, attached, "os-attach", {"host_name": "h", "mountpoint": "/dev/vdb"})
+    act(cinder, attached, "os-force_delete", {}, user="admin", expect=400)
+    assert cinder.show(attached)["status"] == "in-use"

@@ -1,7 +1,7 @@
 """``/volumes``: list (summary and detail: filters, sorting, paging,
 ``with_count`` 3.45), create (blank, from an image, a snapshot or a
 volume), show, update, delete (``force``, ``cascade``) and the
-``os-extend`` and ``os-volume_upload_image`` actions."""
+``os-extend``, ``os-volume_upload_image`` and admin ``os-force_delete`` actions."""
 
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
@@ -248,6 +248,18 @@ def _reset_status(req, body):
     return Response(202)
 
 
+def _force_delete(req, body):
+    """The admin's ``os-force_delete`` (cinder/api/contrib/admin_actions.py
+    ``VolumeAdminController``): the lookup, then the policy, then the
+    delete with ``force`` (any status, still not attached nor with
+    snapshots)."""
+    volume = common.volume(req)
+    if not req.context.is_admin:
+        raise common.policy_denied("volume_extension:volume_admin_actions:force_delete")
+    volumes.delete(req.db, volume, force=True)
+    return Response(202)
+
+
 class _Elevated:
     """``context.elevated()``: the caller, with an admin's sight."""
 
@@ -345,6 +357,7 @@ ACTIONS = {
     "os-volume_upload_image": (None, _upload_image),
     "os-retype": (None, _retype),
     "os-reset_status": (None, _reset_status),
+    "os-force_delete": (None, _force_delete),
     "revert": (microversions.VOLUME_REVERT, _revert),
 }
 # the attach flow, connections, flags and image metadata (api/actions.py)
