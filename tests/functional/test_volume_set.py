@@ -32,9 +32,9 @@ def test_set_unset_revert_and_summary(occli):
 
     ok(occli("volume", "set", name, "--size", "2", "--property", "tier=gold"))
     shown = _show(occli, volume)
-    assert (shown["size"], shown["metadata"]) == (2, {"tier": "gold"})
+    assert (shown["size"], shown["properties"]) == (2, {"tier": "gold"})
     ok(occli("volume", "unset", name, "--property", "tier"))
-    assert _show(occli, volume)["metadata"] == {}
+    assert _show(occli, volume)["properties"] == {}
     code, out, err = occli("volume", "set", name, "--size", "1")
     assert code == 2 and "New size must be greater than 2 GB" in err
 

@@ -53,7 +53,7 @@ def test_a_private_type_for_one_project(occli):
             "-f", "json", cloud="local-alt",
         )
     )  # fmt: skip
-    assert volume["volume_type"] == name
+    assert volume["type"] == name  # OSC's name
 
     # in use: no deletion, no property change
     code, out, err = occli("volume", "type", "delete", name, cloud="local-admin")

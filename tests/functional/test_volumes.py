@@ -51,10 +51,10 @@ def test_set_name_description_properties(occli, volume):
         )
     )  # fmt: skip
     shown = as_json(occli("volume", "show", new_name, "-f", "json"))
-    assert (shown["description"], shown["metadata"]) == ("data disk", {"tier": "gold"})
+    assert (shown["description"], shown["properties"]) == ("data disk", {"tier": "gold"})
     ok(occli("volume", "set", new_name, "--property", "owner=alice"))
     shown = as_json(occli("volume", "show", new_name, "-f", "json"))
-    assert shown["metadata"] == {"tier": "gold", "owner": "alice"}
+    assert shown["properties"] == {"tier": "gold", "owner": "alice"}
 
 
 def test_snapshot_and_volume_from_it(occli, volume):

@@ -45,6 +45,25 @@ def _show(resource):
     return columns.show(info, formatters=_FORMATTERS)
 
 
+#: Cinder's keys a volume shows under OSC's names (openstackclient/volume/
+#: v3/volume.py ``_format_volume``); ``-c`` still takes Cinder's
+VOLUME_OSC_NAMES = {"volume_type": "type", "metadata": "properties"}
+
+
+def _show_volume(args, volume):
+    """A volume as OSC shows it: OSC's names, ``bootable`` a boolean
+    (Cinder's ``"true"``/``"false"``)."""
+    info = volume.to_dict()
+    info.pop("links", None)
+    for cinder, osc in VOLUME_OSC_NAMES.items():
+        if cinder in info:
+            info[osc] = info.pop(cinder)
+    if isinstance(info.get("bootable"), str):
+        info["bootable"] = info["bootable"].lower() == "true"
+    shown = columns.show(info, formatters=dict(_FORMATTERS, properties=columns.DictColumn))
+    return columns.with_raw_keys(args, shown, VOLUME_OSC_NAMES)
+
+
 def _wait(fetch, label, args, until="available"):
     """Poll until the status is ``until``; an ``error…`` status fails."""
 
@@ -147,7 +166,7 @@ def do_volume_show(client, args):
 
     Example: occli volume show data
     """
-    return _show(client.volumes.find_resource(args.volume))
+    return _show_volume(args, client.volumes.find_resource(args.volume))
 
 
 @utils.arg("name", metavar="<name>", help="Name of the new volume.")
@@ -192,7 +211,7 @@ def do_volume_create(client, args):
     if args.wait:
         label = "volume %s (%s)" % (args.name, volume.id)
         volume = _wait(lambda: client.volumes.get(volume.id), label, args)
-    return _show(volume)
+    return _show_volume(args, volume)
 
 
 @utils.arg("volumes", nargs="+", metavar="<volume>", help="Volume(s) (name or ID).")
