@@ -179,7 +179,15 @@ def test_bad_bodies_and_versions(cinder):
     assert empty.status == 400
     assert complete(cinder, attachment["id"], version="3.43").status == 404
     other = cinder.post("/attachments/%s/action" % attachment["id"], {"os-x": None})
-    assert (other.status, message(other)) == (400, "There is no such action: os-x")
+    assert (other.status, message(other)) == (
+        400,
+        "There is no such action: os-x. Verify the request body and Content-Type header and try"
+        " again.",
+    )
+    two = cinder.post(
+        "/attachments/%s/action" % attachment["id"], {"os-complete": None, "os-x": None}
+    )
+    assert (two.status, message(two)) == (400, "Malformed request body")
 
 
 def test_list_filters_pages_and_projects(cinder):

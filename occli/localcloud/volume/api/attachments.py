@@ -6,7 +6,6 @@ show, create (a reservation, or connected at once with a ``connector``;
 import copy
 from typing import Any
 
-from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.volume import attachments
 from occli.localcloud.volume import rows
@@ -85,11 +84,11 @@ def delete_attachment(req):
 
 
 def attachment_action(req):
-    """``POST /attachments/{id}/action``: only ``os-complete`` (204)."""
-    body = req.json()
-    if not (isinstance(body, dict) and len(body) == 1 and "os-complete" in body):
-        action = next(iter(body), None) if isinstance(body, dict) and len(body) == 1 else None
-        raise HTTPError(400, "There is no such action: %s" % (action or "None"))
+    """``POST /attachments/{id}/action``: only ``os-complete`` (204); any
+    other is Cinder's wsgi 400, as for every action controller."""
+    action = common.action_name(req.json())
+    if action != "os-complete":
+        raise common.no_such_action(action)
     row = attachments.get(req.db, req.context, req.params["attachment_id"])
     attachments.complete(req.db, row)
     return Response(204)
