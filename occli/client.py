@@ -441,6 +441,7 @@ class Client:
         self._cache_key: str | None = None
         self._cache_extra: dict[str, Any] = {}
         self._cache_saved: tuple[object, dict[str, Any]] | None = None
+        self._token_checked = False
         self.cloud_config = None
         if session is None:
             from occli import config
@@ -541,6 +542,29 @@ class Client:
             from occli import token_cache
 
             token_cache.invalidate(self._cache_key)
+
+    def checked_token(self) -> Any:
+        """The token in use (keystoneauth1's AccessInfo), validated with
+        Keystone first (one HEAD, once) if it came from the token cache.
+
+        A cached token stays valid for its name only: after the user is
+        deleted and recreated under the same name and password it still
+        names the deleted user's id. ``token issue`` hands tokens to
+        scripts, and URLs built from the token's user or project id would
+        be resent unchanged after a re-authentication, so both take the
+        token from here; a refused one is forgotten and replaced."""
+        session = self.session
+        auth: Any = session.auth  # an identity plugin: it has get_access
+        if (
+            not self._token_checked
+            and auth is not None
+            and self._cache_saved is not None
+            and auth.get_auth_state() == self._cache_saved[0]
+        ):
+            self._token_checked = True
+            if not self.tokens.validate(auth.get_access(session).auth_token):
+                self.forget_token()
+        return auth.get_access(session) if auth is not None else None
 
     def service_root(self, service_type: str, version: str) -> str:
         """The catalog endpoint of ``service_type`` ending in ``/<version>``

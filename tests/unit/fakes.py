@@ -86,6 +86,9 @@ def install(mock):
         json=token_body(),
         headers={"X-Subject-Token": TOKEN},
     )
+    # Keystone's check of a token (occli validates a cached one before
+    # building URLs from its user id): TOKEN is valid
+    mock.head(AUTH_URL + "/auth/tokens", status_code=200, headers={"X-Subject-Token": TOKEN})
     mock.get(
         BASE + "/identity",
         status_code=300,

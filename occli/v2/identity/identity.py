@@ -576,7 +576,8 @@ class RoleAssignmentManager(identity.IdentityManager):
 
 
 class TokenManager(identity.IdentityManager):
-    """``/v3/auth/tokens``: revoke a token (the subject of the request)."""
+    """``/v3/auth/tokens``: validate or revoke a token (the subject of the
+    request)."""
 
     def revoke(self, token: str) -> base.Result:
         """Revoke ``token`` (``X-Subject-Token``): every service refuses it
@@ -587,6 +588,19 @@ class TokenManager(identity.IdentityManager):
 
 def _id_or_none(value: base.Resource | str | None) -> str | None:
     return None if value is None else base.getid(value)
+
+    def validate(self, token: str) -> bool:
+        """Whether Keystone still accepts ``token``: ``HEAD`` with it as both
+        the caller's and the subject token, never re-authenticating. False
+        for an expired or revoked token, or one of a deleted user."""
+        headers = {"X-Auth-Token": token, "X-Subject-Token": token}
+        try:
+            self._request(
+                "HEAD", self._url("auth", "tokens"), headers=headers, authenticated=False
+            )
+        except (exceptions.Unauthorized, exceptions.NotFound):
+            return False
+        return True
 
 
 def _given(**values: Any) -> dict[str, Any]:

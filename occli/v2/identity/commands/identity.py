@@ -12,8 +12,7 @@ def do_token_issue(client, args):
 
     Example: occli token issue -f value -c id
     """
-    session = client.session
-    access = session.auth.get_access(session)
+    access = client.checked_token()  # never a deleted user's cached token
     token = {
         "id": access.auth_token,
         "expires": access.expires.isoformat() if access.expires else None,

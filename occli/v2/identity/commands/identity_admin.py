@@ -395,7 +395,7 @@ def do_user_password_set(client, args):
             "New Password: ",
             no_terminal="No terminal to ask for the new password on; give --password.",
         )
-    user_id = client.session.auth.get_access(client.session).user_id
+    user_id = client.checked_token().user_id
     client.users.change_password(user_id, original, password)
     client.forget_token()  # revoked with every token of the user
 
@@ -630,7 +630,7 @@ def do_role_assignment_list(client, args):
     )
     access = None
     if args.auth_user or args.auth_project:
-        access = client.session.auth.get_access(client.session)
+        access = client.checked_token()
     user = (
         access.user_id
         if access is not None and args.auth_user
