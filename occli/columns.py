@@ -158,6 +158,20 @@ def with_raw_keys(args, shown, renamed):
     return names, values
 
 
+def osc_fields(data, renamed, fields=()):
+    """A resource's fields as OSC shows them (openstacksdk's resource):
+    ``renamed`` (``{raw key: OSC's name}``) applied, a raw key whose OSC
+    name is there already (Neutron's ``tenant_id`` beside ``project_id``)
+    dropped, and each of ``fields`` None when the answer lacks it."""
+    info = data.to_dict() if hasattr(data, "to_dict") else dict(data)
+    for raw, name in renamed.items():
+        if raw in info:
+            info.setdefault(name, info.pop(raw))
+    for name in fields:
+        info.setdefault(name, None)
+    return info
+
+
 def table(items, columns, headers=None, formatters=None):
     """``(headers, rows)`` for a Lister from dicts or Resources."""
     formatters = formatters or {}

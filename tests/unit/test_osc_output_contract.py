@@ -28,8 +28,6 @@ import record_outputs  # noqa: E402
 #: xfails: one that starts to match fails until it is taken off)
 KNOWN = {
     "volume show contract-volume": "read at 3.0: no consumes_quota, volume_type_id, …",
-    "network show contract-net": "Neutron's raw keys (tenant_id, …)",
-    "subnet show contract-subnet": "Neutron's raw keys (tenant_id, …)",
     "port show contract-port": "Neutron's raw keys (binding:vnic_type, …)",
     "router show contract-router": "Neutron's raw keys (tenant_id, …)",
     "security group show contract-sg": "Neutron's raw keys (security_group_rules)",
@@ -176,3 +174,11 @@ def test_volume_show_still_takes_cinders_keys_in_c(occli_run):
     assert code == 0, err
     shown = json.loads(out)
     assert shown == {"type": shown["volume_type"], "volume_type": "__DEFAULT__", "metadata": {}}
+
+
+def test_network_show_still_takes_neutrons_keys_in_c(occli_run):
+    words = ["network", "show", "contract-net", "-f", "json", "-c", "tenant_id"]
+    code, out, err = occli_run("local", [*words, "-c", "vlan_transparent", "-c", "project_id"])
+    assert code == 0, err
+    shown = json.loads(out)
+    assert shown["tenant_id"] == shown["project_id"] and shown["vlan_transparent"] is False

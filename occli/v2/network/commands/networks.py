@@ -110,7 +110,28 @@ def do_network_show(client, args):
 
     Example: occli network show private
     """
-    return columns.show(client.networks.find_resource(args.network))
+    network = columns.osc_fields(
+        client.networks.find_resource(args.network), NETWORK_OSC_NAMES, NETWORK_OSC_FIELDS
+    )
+    return columns.with_raw_keys(args, columns.show(network), NETWORK_OSC_NAMES)
+
+
+#: Neutron's keys under OSC's names, and the fields OSC always shows
+#: (openstacksdk's network/v2/network.py and subnet.py, which OSC prints)
+NETWORK_OSC_NAMES = {"tenant_id": "project_id", "vlan_transparent": "is_vlan_transparent"}
+NETWORK_OSC_FIELDS = (
+    "dns_domain",
+    "is_default",
+    "is_vlan_qinq",
+    "provider:network_type",
+    "provider:physical_network",
+    "provider:segmentation_id",
+    "pvlan",
+    "qos_policy_id",
+    "segments",
+)
+SUBNET_OSC_NAMES = {"tenant_id": "project_id"}
+SUBNET_OSC_FIELDS = ("dns_publish_fixed_ip", "segment_id")
 
 
 @utils.arg("--network", metavar="<network>", help="Only the subnets of this network (name or ID).")
@@ -140,7 +161,10 @@ def do_subnet_show(client, args):
 
     Example: occli subnet show private-subnet
     """
-    return columns.show(client.subnets.find_resource(args.subnet))
+    subnet = columns.osc_fields(
+        client.subnets.find_resource(args.subnet), SUBNET_OSC_NAMES, SUBNET_OSC_FIELDS
+    )
+    return columns.with_raw_keys(args, columns.show(subnet), SUBNET_OSC_NAMES)
 
 
 @utils.arg("--server", metavar="<server>", help="Only the ports of this server (name or ID).")
