@@ -240,3 +240,32 @@ def test_ec2_credentials_sign_a_request_keystone_accepts(cloud, occli):
     assert gone.status_code == 404 and "EC2 access key not found." in gone.text
     code, _, err = occli("ec2", "credentials", "show", made["access"], cloud="local")
     assert code == 1 and "Could not find credential" in err
+
+
+def names(result):
+    return sorted(p["Name"] for p in as_json(result))
+
+
+def test_project_tags_set_and_filter(occli):
+    ok(occli("project", "create", "tagged-1", "--tag", "red", "--tag", "blue"))
+    ok(occli("project", "create", "tagged-2", "--tag", "blue"))
+    ok(occli("project", "set", "tagged-2", "--tag", "green", "--tag", "blue"))
+    shown = as_json(occli("project", "show", "tagged-2", "-f", "json"))
+    assert shown["tags"] == ["blue", "green"]
+    ok(occli("project", "set", "tagged-1", "--remove-tag", "red", "--remove-tag", "none"))
+    assert as_json(occli("project", "show", "tagged-1", "-f", "json"))["tags"] == ["blue"]
+    ok(occli("project", "set", "tagged-1", "--tag", "red"))
+    listing = ("project", "list", "-f", "json")
+    assert names(occli(*listing, "--tags", "blue,green")) == ["tagged-2"]
+    assert names(occli(*listing, "--tags-any", "red,green")) == ["tagged-1", "tagged-2"]
+    assert "tagged-1" not in names(occli(*listing, "--not-tags", "blue,red"))
+    assert "tagged-2" in names(occli(*listing, "--not-tags", "blue,red"))
+    remaining = names(occli(*listing, "--not-tags-any", "red,green"))
+    assert "tagged-1" not in remaining and "tagged-2" not in remaining and "demo" in remaining
+    # --clear-tags with --tag overwrites them
+    ok(occli("project", "set", "tagged-2", "--clear-tags", "--tag", "new"))
+    assert as_json(occli("project", "show", "tagged-2", "-f", "json"))["tags"] == ["new"]
+    ok(occli("project", "set", "tagged-2", "--clear-tags"))
+    assert as_json(occli("project", "show", "tagged-2", "-f", "json"))["tags"] == []
+    code, _, err = occli("project", "set", "tagged-2", "--tag", "x", cloud="local")
+    assert code == 1 and "(HTTP 403)" in err

@@ -131,11 +131,13 @@ class ProjectManager(_DomainLookup, identity.IdentityManager):
         name: str | None = None,
         enabled: bool | None = None,
         parent: base.Resource | str | None = None,
+        tag_filters: dict[str, str] | None = None,
     ) -> base.ListWithMeta:
-        """Every project (``domain``, ``parent``: resources or ids),
-        following pages: a :class:`~occli.base.ListWithMeta`; :meth:`iter`
-        yields them lazily."""
-        return self._list_all(*self._list_request(domain, name, enabled, parent))
+        """Every project (``domain``, ``parent``: resources or ids;
+        ``tag_filters``: keystone's ``tags``, ``tags-any``, ``not-tags``,
+        ``not-tags-any``, comma-separated), following pages: a
+        :class:`~occli.base.ListWithMeta`; :meth:`iter` yields them lazily."""
+        return self._list_all(*self._list_request(domain, name, enabled, parent, tag_filters))
 
     def iter(
         self,
@@ -143,10 +145,11 @@ class ProjectManager(_DomainLookup, identity.IdentityManager):
         name: str | None = None,
         enabled: bool | None = None,
         parent: base.Resource | str | None = None,
+        tag_filters: dict[str, str] | None = None,
     ) -> Iterator[base.Resource]:
         """Like :meth:`list`, lazily: each page is asked for when the
         previous one was used."""
-        return self._list(*self._list_request(domain, name, enabled, parent))
+        return self._list(*self._list_request(domain, name, enabled, parent, tag_filters))
 
     def _list_request(
         self,
@@ -154,6 +157,7 @@ class ProjectManager(_DomainLookup, identity.IdentityManager):
         name: str | None,
         enabled: bool | None,
         parent: base.Resource | str | None,
+        tag_filters: dict[str, str] | None = None,
     ) -> tuple[str, str, dict[str, Any]]:
         """``(url, response key, params)`` of a project list."""
         params = {
@@ -162,6 +166,7 @@ class ProjectManager(_DomainLookup, identity.IdentityManager):
             "enabled": _enabled(enabled),
             "parent_id": _id_or_none(parent),
         }
+        params.update(tag_filters or {})
         return self._url("projects"), "projects", params
 
     def create(

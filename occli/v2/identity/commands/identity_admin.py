@@ -10,6 +10,7 @@ a member may show its own project and user and change its own password.
 from occli import columns
 from occli import exceptions
 from occli import utils
+from occli.v2.identity import project_tags
 
 _HIDDEN = ("links",)
 
@@ -79,6 +80,7 @@ def _enabled(args):
     "--user", metavar="<user>", help="Only the projects this user has a role on (name or ID)."
 )
 @utils.arg("--long", action="store_true", help="Also list domain, description and status.")
+@project_tags.filter_options
 @utils.output("list")
 def do_project_list(client, args):
     """List projects.
@@ -97,7 +99,9 @@ def do_project_list(client, args):
             projects = [p for p in projects if p.domain_id == domain]
     else:
         parent = _project(client, args.parent, domain).id if args.parent else None
-        projects = client.projects.iter(domain=domain, parent=parent)
+        projects = client.projects.iter(
+            domain=domain, parent=parent, tag_filters=project_tags.filters(args)
+        )
     return columns.table(projects, cols, headers=headers)
 
 
@@ -179,6 +183,7 @@ def do_project_delete(client, args):
 @utils.arg("--name", metavar="<name>", help="New name.")
 @utils.arg("--description", metavar="<description>", help="New description.")
 @utils.property_option("Set a property on the project (repeat for several).", pairs=False)
+@project_tags.set_options
 @enable_options("project", default="")
 def do_project_set(client, args):
     """Change a project (admin; disabling it ends the tokens scoped to it).
@@ -187,11 +192,14 @@ def do_project_set(client, args):
     """
     properties = utils.parse_key_values(args.properties, "--property")
     changes = dict(name=args.name, description=args.description, enabled=args.enabled)
-    if not properties and all(value is None for value in changes.values()):
+    tagging = project_tags.wanted(args)
+    if not properties and not tagging and all(value is None for value in changes.values()):
         raise exceptions.ValidationError(
             "Nothing to change: give --name, --description, --property, --enable or --disable."
         )
     project = _project(client, args.project, _domain_id(client, args.domain))
+    if tagging:
+        changes["tags"] = project_tags.updated(args, getattr(project, "tags", None))
     client.projects.update(project, **changes, **properties)
 
 
