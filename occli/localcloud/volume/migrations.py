@@ -380,6 +380,18 @@ VOLUME_GROUPS = [
     """,
 ]
 
+# the log levels an admin set on a service's loggers (3.32 set-log)
+LOG_LEVELS = [
+    """
+    CREATE TABLE volume_log_levels (
+        binary TEXT NOT NULL,
+        logger TEXT NOT NULL,
+        level TEXT NOT NULL,
+        PRIMARY KEY (binary, logger)
+    );
+    """,
+]
+
 COMPONENTS = (
     ("volume.volumes", VOLUMES),
     ("volume.quotas", QUOTAS),
@@ -394,4 +406,5 @@ COMPONENTS = (
     ("volume.groups", GROUPS),
     ("volume.migration", MIGRATION),
     ("volume.volume_groups", VOLUME_GROUPS),
+    ("volume.log_levels", LOG_LEVELS),
 )

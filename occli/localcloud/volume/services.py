@@ -4,6 +4,7 @@ what an admin sets on them (disabled and its reason, frozen) kept in
 ``volume_services``."""
 
 import sqlite3
+from collections.abc import Mapping
 from typing import Any
 
 from occli.localcloud import common
@@ -162,6 +163,92 @@ def failover(db: sqlite3.Connection, host: str | None, cluster: str | None) -> N
         "Invalid input received: No service could be changed: replication_status in %s must be"
         " ['enabled', 'failed-over'] and must be up to failover." % [found[0]["host"]]
     )
+
+
+API = "cinder-api"
+# cinder/common/constants.py LOG_BINARIES
+LOG_BINARIES = (SCHEDULER, VOLUME, BACKUP, API)
+# cinder/utils.py LOG_LEVELS
+LOG_LEVELS = ("INFO", "WARNING", "ERROR", "DEBUG")
+# the loggers each process holds (a subset of the modules that log: Cinder
+# lists every oslo logger of the process), at Cinder's default INFO
+LOGGERS = {
+    API: ("cinder", "cinder.api", "cinder.api.openstack.wsgi", "cinder.volume.api"),
+    SCHEDULER: ("cinder", "cinder.scheduler.manager", "cinder.scheduler.host_manager"),
+    VOLUME: ("cinder", "cinder.volume.manager", "cinder.volume.drivers.lvm"),
+    BACKUP: ("cinder", "cinder.backup.manager", "cinder.backup.drivers.swift"),
+}
+# cinder/api/schemas/services.py set_log / get_log
+_LOG_PROPERTIES = {
+    "binary": {"type": "string", "enum": [*LOG_BINARIES, "", "*"]},
+    "server": {"type": ["string", "null"]},
+    "prefix": {"type": ["string", "null"]},
+}
+GET_LOG: dict[str, Any] = {
+    "type": "object",
+    "properties": _LOG_PROPERTIES,
+    "additionalProperties": False,
+}
+SET_LOG: dict[str, Any] = {
+    **GET_LOG,
+    "properties": {**_LOG_PROPERTIES, "level": {"type": ["string", "null"]}},
+}
+
+
+def _log_targets(body: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(host, binary)`` of the processes a set-log/get-log reaches
+    (Cinder's ``_log_params_binaries_services``: every binary for none,
+    ``*`` or ``""``; ``server``: one host; the API process is this one)."""
+    binary, server = body.get("binary"), body.get("server")
+    binaries = LOG_BINARIES if binary in ("*", None, "") else (binary,)
+    targets = [(HOST, API)] if API in binaries and server in (None, "", HOST) else []
+    if binary != API:
+        targets += [
+            (svc[1], svc[0])
+            for svc in SERVICES
+            if svc[0] in binaries and server in (None, "", svc[1])
+        ]
+    return targets
+
+
+def set_log(db: sqlite3.Connection, body: Mapping[str, Any]) -> None:
+    """Set the level of the reached processes' loggers named with the
+    ``prefix`` (cinder/utils.py ``set_log_levels``); 400 for a level that is
+    not one of Cinder's (its ``level`` format check)."""
+    level = body.get("level") or ""
+    if level.upper() not in LOG_LEVELS:
+        raise errors.BadRequest("Invalid input received: %s is not a valid log level." % level)
+    prefix = body.get("prefix") or ""
+    for _host, binary in _log_targets(body):
+        for logger in LOGGERS[binary]:
+            if logger.startswith(prefix):
+                db.execute(
+                    "INSERT OR REPLACE INTO volume_log_levels (binary, logger, level)"
+                    " VALUES (?, ?, ?)",
+                    (binary, logger, level.upper()),
+                )
+
+
+def get_log(db: sqlite3.Connection, body: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The levels of the reached processes' loggers named with the
+    ``prefix`` (cinder/utils.py ``get_log_levels``)."""
+    prefix = body.get("prefix") or ""
+    stored = {
+        (r["binary"], r["logger"]): r["level"]
+        for r in db.execute("SELECT * FROM volume_log_levels")
+    }
+    return [
+        {
+            "host": host,
+            "binary": binary,
+            "levels": {
+                logger: stored.get((binary, logger), "INFO")
+                for logger in LOGGERS[binary]
+                if logger.startswith(prefix)
+            },
+        }
+        for host, binary in _log_targets(body)
+    ]
 
 
 def usage_by_project(db: sqlite3.Connection) -> dict[str, dict[str, int]]:

@@ -95,7 +95,7 @@ def test_service_updates_refused(cinder):
         "Service cinder-volume could not be found on host x.",
     )
     # failover_host of the unreplicated backend: test_volume_gaps.py
-    result = cinder.put("/os-services/set-log", {}, user="admin")
+    result = cinder.put("/os-services/reboot", {}, user="admin")
     assert (result.status, message(result)) == (400, "Invalid input received: Unknown action")
     result = cinder.put("/os-services/freeze", {"host": "nowhere"}, user="admin")
     assert (result.status, message(result)) == (

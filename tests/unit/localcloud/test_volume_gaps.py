@@ -426,3 +426,56 @@ def test_reimage_refusals(cinder):
     allowed = reimage(cinder, volume["id"], image_id=CIRROS, reimage_reserved=True)
     assert allowed.status == 202, allowed.body
     assert cinder.show(volume["id"])["status"] == "reserved"
+
+
+# -- 3.32: set-log and get-log -------------------------------------------------------
+
+
+def get_log(cinder, body, version="3.32"):
+    result = cinder.put("/os-services/get-log", body, user="admin", version=version)
+    assert result.status == 200, result.body
+    return result.json()["log_levels"]
+
+
+def test_get_log_lists_every_process(cinder):
+    levels = get_log(cinder, {})
+    assert [(e["host"], e["binary"]) for e in levels] == [
+        ("localcloud", "cinder-api"),
+        ("localcloud", "cinder-scheduler"),
+        ("localcloud@lvm", "cinder-volume"),
+        ("localcloud", "cinder-backup"),
+    ]
+    assert all(level == "INFO" for e in levels for level in e["levels"].values())
+    volume = get_log(cinder, {"binary": "cinder-volume", "prefix": "cinder.volume"})
+    assert volume == [
+        {
+            "host": "localcloud@lvm",
+            "binary": "cinder-volume",
+            "levels": {"cinder.volume.manager": "INFO", "cinder.volume.drivers.lvm": "INFO"},
+        }
+    ]
+    assert get_log(cinder, {"server": "elsewhere"}) == []
+
+
+def test_set_log_changes_the_reached_loggers(cinder):
+    body = {"binary": "cinder-volume", "prefix": "cinder.volume", "level": "debug"}
+    result = cinder.put("/os-services/set-log", body, user="admin", version="3.32")
+    assert result.status == 202, result.body
+    volume = get_log(cinder, {"binary": "cinder-volume"})[0]["levels"]
+    assert volume == {
+        "cinder": "INFO",
+        "cinder.volume.manager": "DEBUG",
+        "cinder.volume.drivers.lvm": "DEBUG",
+    }
+    assert get_log(cinder, {"binary": "cinder-backup"})[0]["levels"]["cinder"] == "INFO"
+
+
+def test_log_refusals(cinder):
+    bad = cinder.put("/os-services/set-log", {"level": "loud"}, user="admin")
+    assert bad.status == 400
+    assert message(bad) == "Invalid input received: loud is not a valid log level."
+    assert cinder.put("/os-services/get-log", {"binary": "nova"}, user="admin").status == 400
+    old = cinder.put("/os-services/get-log", {}, user="admin", version="3.31")
+    assert old.status == 404
+    refused = cinder.put("/os-services/get-log", {})
+    assert refused.status == 403

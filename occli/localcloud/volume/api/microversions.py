@@ -64,6 +64,8 @@ ETAGS = "3.15"
 SUPPORT_NOVA_IMAGE = "3.46"
 # os-reimage (cinder/api/microversions.py)
 SUPPORT_REIMAGE_VOLUME = "3.68"
+# set-log / get-log of os-services (cinder/api/microversions.py)
+LOG_LEVEL = "3.32"
 REPLICATION_CLUSTER = "3.26"
 # volume list filters (cinder/api/microversions.py VOLUME_LIST_GLANCE_METADATA,
 # RESOURCE_FILTER: the configured filters replace the per-version ones, LIKE_FILTER)

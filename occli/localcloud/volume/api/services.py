@@ -3,8 +3,9 @@ services (``host``/``binary`` filters; ``cluster`` 3.7, ``backend_state``
 3.49) and enables, disables (with a reason), freezes and thaws them. The
 body is checked before the policy, as by Cinder's ``@validation.schema``;
 ``failover_host`` is refused as for a backend without replication (a
-``cluster`` from 3.26); ``set-log`` and ``get-log`` are not served (the
-``update`` fallback's 400 ``Unknown action``)."""
+``cluster`` from 3.26); ``set-log`` and ``get-log`` (3.32) set and show
+the levels of the services' loggers; another action is the ``update``
+fallback's 400 ``Unknown action``."""
 
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
@@ -103,6 +104,19 @@ def _failover(req):
     services.failover(req.db, host, cluster)
 
 
+def _set_log(req):
+    body = schemas.validate(services.SET_LOG, req.json())
+    _admin(req, _UPDATE)
+    services.set_log(req.db, body)
+    return Response(202)
+
+
+def _get_log(req):
+    body = schemas.validate(services.GET_LOG, req.json())
+    _admin(req, _UPDATE)
+    return Response(200, {"log_levels": services.get_log(req.db, body)})
+
+
 def update_service(req):
     action = req.params["action"]
     if action == "enable":
@@ -115,5 +129,10 @@ def update_service(req):
         return _freeze(req, action == "freeze")
     if action == "failover_host":
         return _failover(req)
+    if action in ("set-log", "get-log"):
+        if req.microversion < microversions.LOG_LEVEL:
+            # Cinder's VersionNotFoundForAPIMethod
+            raise HTTPError(404, "The resource could not be found.")
+        return _set_log(req) if action == "set-log" else _get_log(req)
     _admin(req, _UPDATE)
     raise HTTPError(400, "Invalid input received: Unknown action")
