@@ -301,7 +301,16 @@ def do_router_show(client, args):
         if port.device_owner != "network:router_gateway"
         for ip in port.fixed_ips
     ]
-    return _show(dict(router.to_dict(), interfaces_info=interfaces))
+    info = columns.osc_fields(
+        dict(router.to_dict(), interfaces_info=interfaces),
+        ROUTER_OSC_NAMES,
+        ("enable_ndp_proxy",),  # openstacksdk's Router, which OSC prints
+    )
+    return columns.with_raw_keys(args, _show(info), ROUTER_OSC_NAMES)
+
+
+#: Neutron's keys under OSC's names (``-c`` still takes Neutron's)
+ROUTER_OSC_NAMES = {"tenant_id": "project_id"}
 
 
 @utils.arg("router", **_ROUTER_ARG)
