@@ -8,6 +8,7 @@ import json
 import sqlite3
 from typing import Any
 
+from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.volume import services
 from occli.localcloud.volume import types
@@ -25,7 +26,11 @@ def _allocated(db: sqlite3.Connection) -> tuple[int, int]:
 
 
 def capabilities(db: sqlite3.Connection) -> dict[str, Any]:
-    """The pool's capabilities (the LVM driver's stats)."""
+    """The pool's capabilities: the LVM driver's pool stats, the manager's
+    ``allocated_capacity_gb`` and the backend's name, vendor, version,
+    protocol and ``timestamp`` the scheduler's host manager adds
+    (``_append_backend_info``; the backend's own ``sparse_copy_volume``
+    is not a pool's)."""
     count, allocated = _allocated(db)
     state = "up" if not services.get(db, services.BACKEND, services.VOLUME)["frozen"] else "down"
     return {
@@ -49,7 +54,7 @@ def capabilities(db: sqlite3.Connection) -> dict[str, Any]:
         "vendor_name": "Open Source",
         "driver_version": DRIVER_VERSION,
         "storage_protocol": "iSCSI",
-        "sparse_copy_volume": True,
+        "timestamp": common.iso_naive_micro(common.utcnow()),
     }
 
 

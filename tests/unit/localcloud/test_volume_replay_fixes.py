@@ -1,6 +1,8 @@
 """What the replay of the real Cinder 29 (test_volume_realcloud_replay.py)
 found the local one doing differently, each rule on its own."""
 
+import re
+
 import pytest
 
 from tests.unit.localcloud.volume_harness import MISSING
@@ -110,3 +112,19 @@ def test_force_delete_is_the_admin_s(cinder):
     act(cinder, attached, "os-attach", {"host_name": "h", "mountpoint": "/dev/vdb"})
     act(cinder, attached, "os-force_delete", {}, user="admin", expect=400)
     assert cinder.show(attached)["status"] == "in-use"
+
+
+def test_pool_capabilities_as_the_scheduler_reports_them(cinder):
+    """The LVM pool's stats with what the scheduler's host manager adds
+    (the backend's info and the ``timestamp`` of its last report), typed
+    as Cinder's; the backend-only ``sparse_copy_volume`` is no pool's."""
+    cinder.create(size=2)
+    (pool,) = cinder.get("/scheduler-stats/get_pools?detail=true", user="admin").json()["pools"]
+    caps = pool["capabilities"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}", caps["timestamp"])
+    assert "sparse_copy_volume" not in caps
+    assert isinstance(caps["total_capacity_gb"], float)
+    assert caps["free_capacity_gb"] == caps["total_capacity_gb"] - 2
+    assert (caps["allocated_capacity_gb"], caps["provisioned_capacity_gb"]) == (2, 2.0)
+    assert (caps["reserved_percentage"], caps["QoS_support"]) == (0, False)
+    assert (caps["vendor_name"], caps["driver_version"]) == ("Open Source", "3.0.0")
