@@ -590,10 +590,6 @@ class TokenManager(identity.IdentityManager):
         user may revoke only its own tokens, an admin any."""
         return self._delete(self._url("auth", "tokens"), headers={"X-Subject-Token": token})
 
-
-def _id_or_none(value: base.Resource | str | None) -> str | None:
-    return None if value is None else base.getid(value)
-
     def validate(self, token: str) -> bool:
         """Whether Keystone still accepts ``token``: ``HEAD`` with it as both
         the caller's and the subject token, never re-authenticating. False
@@ -606,6 +602,10 @@ def _id_or_none(value: base.Resource | str | None) -> str | None:
         except (exceptions.Unauthorized, exceptions.NotFound):
             return False
         return True
+
+
+def _id_or_none(value: base.Resource | str | None) -> str | None:
+    return None if value is None else base.getid(value)
 
 
 def _given(**values: Any) -> dict[str, Any]:
