@@ -296,7 +296,7 @@ SERVICES = [
 ]
 
 # group types and their specs (3.11)
-GROUPS = [
+GROUPS: list = [
     """
     CREATE TABLE volume_group_types (
         id TEXT PRIMARY KEY,
