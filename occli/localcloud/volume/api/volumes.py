@@ -49,7 +49,8 @@ def _allowed_filters(req):
     (cinder/api/v3/volumes.py ``_MV_ADDED_FILTERS`` before the resource
     filters of 3.31; from them ``glance_metadata``, not configured, is an
     admin's; ``key~`` from 3.34)."""
-    version, allowed = req.microversion, volumes.FILTERS
+    version = req.microversion
+    allowed: tuple[str, ...] = volumes.FILTERS
     if version < microversions.RESOURCE_FILTER_CONFIGURED:
         allowed = tuple(f for f in allowed if f not in list_filters.TIMES)
     if version >= microversions.VOLUME_LIST_GLANCE_METADATA and (
