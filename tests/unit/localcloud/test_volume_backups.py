@@ -14,7 +14,7 @@ import pytest
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.cloud import service_classes
-from occli.localcloud.objectstore import interface as swift
+from occli.localcloud.objectstore import project_objects as swift
 from occli.localcloud.volume import backup_objects
 from tests.unit.localcloud.volume_harness import MISSING
 from tests.unit.localcloud.volume_harness import Cinder
@@ -67,7 +67,7 @@ def _show(cinder, backup_id, user="demo", **kw):
 
 def _objects(cinder, container="volumebackups"):
     """``{name: bytes}`` of the demo account's container, read through
-    the object store's interface."""
+    the object store's project_objects rules."""
     files = cinder.cloud.objectstore.files
     account = swift.account(cinder.projects["demo"])
     with cinder.cloud.store.read() as db:
