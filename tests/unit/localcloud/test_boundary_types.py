@@ -307,7 +307,7 @@ def test_the_scan_finds_the_known_boundaries():
     for expected in [
         ("occli.localcloud.network.ports", "enforce"),
         ("occli.localcloud.network.floating_ips", "associate"),
-        ("occli.localcloud.volume.volumes", "attach"),
+        ("occli.localcloud.volume.attachments", "nova_attach"),
         ("occli.localcloud.volume.volumes", "listing"),
         ("occli.localcloud.image.images", "get_visible_image"),
         ("occli.localcloud.image.images", "create_image"),
