@@ -281,9 +281,11 @@ def test_a_cinder_refusal_fails_the_build(cinder):
     server = cinder.server(imageRef=None, block_device_mapping_v2=[bdm])
     shown = cinder.show_server(server)
     assert shown["status"] == "ERROR"
+    # Cinder's fault middleware names the exception class in the message
+    # Nova gets back (cinder/api/middleware/fault.py, a safe exception)
     assert shown["fault"]["message"] == (
-        "Build of instance %s aborted: Maximum number of volumes allowed (0) exceeded for"
-        " quota 'volumes'." % server
+        "Build of instance %s aborted: VolumeLimitExceeded: Maximum number of volumes"
+        " allowed (0) exceeded for quota 'volumes'." % server
     )
     assert cinder.get("/volumes").json()["volumes"] == []
 
