@@ -29,7 +29,6 @@ import record_outputs  # noqa: E402
 KNOWN = {
     "volume show contract-volume": "read at 3.0: no consumes_quota, volume_type_id, …",
     "port show contract-port": "Neutron's raw keys (binding:vnic_type, …)",
-    "security group show contract-sg": "Neutron's raw keys (security_group_rules)",
     "quota show": "occli's resource names, no injected-file rows",
 }
 #: ``-f value`` outputs that still differ, and why

@@ -38,8 +38,19 @@ class RulesColumn(cliff_columns.FormattableColumn):
         return list(self._value or ())
 
 
-def _show_group(group):
-    return columns.show(group.to_dict(), formatters={"security_group_rules": RulesColumn})
+#: Neutron's keys under OSC's names (openstacksdk's SecurityGroup, which
+#: OSC prints); ``-c`` still takes Neutron's
+GROUP_OSC_NAMES = {
+    "tenant_id": "project_id",
+    "security_group_rules": "rules",
+    "shared": "is_shared",
+}
+
+
+def _show_group(args, group):
+    info = columns.osc_fields(group, GROUP_OSC_NAMES)
+    shown = columns.show(info, formatters={"rules": RulesColumn})
+    return columns.with_raw_keys(args, shown, GROUP_OSC_NAMES)
 
 
 def _port_range(text):
@@ -84,7 +95,7 @@ def do_security_group_show(client, args):
 
     Example: occli security group show default
     """
-    return _show_group(client.security_groups.find_resource(args.group))
+    return _show_group(args, client.security_groups.find_resource(args.group))
 
 
 def _stateful(func):
@@ -114,7 +125,7 @@ def do_security_group_create(client, args):
         **{k: v for k, v in extra.items() if v is not None},
     )
     options.apply_tags(client.security_groups, group, args, "create")
-    return _show_group(group)
+    return _show_group(args, group)
 
 
 @utils.arg("group", **_GROUP_ARG)
