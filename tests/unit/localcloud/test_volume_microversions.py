@@ -7,10 +7,9 @@ the local Cinder serves it (``served``), why it has no meaning here
 names are probed live at their version and the one before.
 
 Audited 2026-12-02 against main at the group types commit, re-audited as
-gaps closed (the list filters, groups, clusters, workers): the first gap is
-3.8 (``POST /manageable_volumes``), so the honest maximum is 3.7 while
-``MAX_VERSION`` still says 3.70 (the rule's test is a strict xfail until
-3.8 is served); :func:`test_the_gaps_are_known`
+gaps closed (the list filters, groups, clusters, workers, and last 3.8's
+``POST /manageable_volumes``): none is left, so the honest maximum is 3.71
+and the version document's 3.70 follows the rule; :func:`test_the_gaps_are_known`
 pins the gaps so closing one (or opening one) updates this table, and
 :func:`test_the_honest_maximum` says what the version document could
 advertise today."""
@@ -32,7 +31,7 @@ AUDIT = {
     "3.5": ("messages pagination", SERVED, "api/messages.py"),
     "3.6": ("empty consistency group names", NA, "consistency groups (deprecated) not served"),
     "3.7": ("clusters API, service cluster field", SERVED, "api/clusters.py, GET /clusters"),
-    "3.8": ("manageable volumes/snapshots lists", GAP, "lists served, POST manage not"),
+    "3.8": ("manage existing, manageable lists", SERVED, "api/clusters.py manage_volume"),
     "3.9": ("backup update", SERVED, "api/backups.py BACKUP_UPDATE"),
     "3.10": ("group_id volume filter", SERVED, "volumes.py filters group_id"),
     "3.11": ("group types and group specs", SERVED, "api/groups.py, GET /group_types"),
@@ -98,7 +97,7 @@ AUDIT = {
     "3.71": ("os-extend_volume_completion", NA, "Nova's hypervisor callback"),
 }
 # the gaps as audited; closing one updates this and the table
-KNOWN_GAPS = ["3.8"]
+KNOWN_GAPS: list[str] = []
 # GET routes gated at their microversion: (version, path, user)
 PROBES = (
     ("3.3", "/messages", "demo"),
@@ -137,8 +136,8 @@ def test_the_gaps_are_known():
 
 
 def test_the_honest_maximum():
-    assert honest_maximum() == "3.7"
-    assert APIVersion(honest_maximum()) <= APIVersion(microversions.MAX_VERSION)
+    assert honest_maximum() == "3.71"
+    assert APIVersion(advertised_maximum()) <= APIVersion(microversions.MAX_VERSION)
 
 
 def advertised_maximum():
@@ -148,11 +147,6 @@ def advertised_maximum():
     return best if APIVersion(best) <= APIVersion("3.70") else "3.70"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="3.8's POST /manageable_volumes (manage existing) is not served yet: the rule"
-    " would lower MAX_VERSION to 3.7 (see the report of issue 21's helper V8)",
-)
 def test_the_version_document_advertises_the_honest_maximum(cinder):
     document = cinder.client.request("GET", "/volume/")
     assert document.status == 300

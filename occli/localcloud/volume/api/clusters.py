@@ -1,6 +1,8 @@
 """``/clusters`` (3.7: list, detail, show, enable, disable; replication
 filters 3.26), ``/workers/cleanup`` (3.24) and ``/manageable_volumes``,
-``/manageable_snapshots`` (3.8; by ``cluster`` 3.17): Cinder's admin APIs
+``/manageable_snapshots`` (3.8; by ``cluster`` 3.17), manage existing
+(3.8 ``POST /manageable_volumes``, the legacy ``/os-volume-manage``;
+cinder/api/contrib/volume_manage.py, :mod:`occli.localcloud.volume.manage`): Cinder's admin APIs
 over backends (cinder/api/v3/clusters.py, workers.py,
 resource_common_manage.py), answered as for a cloud with no clusters and
 nothing unmanaged (:mod:`occli.localcloud.volume.clusters`). Bodies are
@@ -11,10 +13,13 @@ from typing import Any
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.volume import clusters
+from occli.localcloud.volume import manage
 from occli.localcloud.volume import schemas
 from occli.localcloud.volume import services
+from occli.localcloud.volume import types
 from occli.localcloud.volume.api import common
 from occli.localcloud.volume.api import microversions
+from occli.localcloud.volume.api import views
 
 # cinder/api/schemas/clusters.py enable_cluster / disable_cluster
 _NAME = {"type": ["string", "null"], "minLength": 0, "maxLength": 255}
@@ -52,6 +57,8 @@ def register(service):
             service.api(
                 "GET", path, list_manageable, min_version=microversions.MANAGE_EXISTING_LIST
             )
+    service.api("POST", "/manageable_volumes", manage_volume, min_version=_MANAGE, role=None)
+    service.api("POST", "/os-volume-manage", manage_volume, role=None)
 
 
 def _admin(req, rule):
@@ -112,3 +119,31 @@ def list_manageable(req):
         keys = ["reference"]
     found = clusters.manageable(req.db, host, cluster_name, (keys, dirs))
     return Response(200, {"manageable-%ss" % resource: found})
+
+
+def manage_volume(req):
+    """Cinder's ``VolumeManageController.create`` (the legacy view, at any
+    version, as Cinder's FIXME says); the cluster from 3.16."""
+    clustered = req.microversion >= microversions.VOLUME_MIGRATE_CLUSTER
+    body = schemas.validate(manage.MANAGE_316 if clustered else manage.MANAGE, req.json())
+    _admin(req, "volume_extension:volume_manage")
+    volume = body["volume"]
+    if clustered:
+        cluster_name, text = (
+            volume.get("cluster"),
+            "One and only one of cluster and host must be set.",
+        )
+    else:
+        cluster_name, text = None, "Host field is missing."
+    host = volume.get("host")
+    if bool(cluster_name) == bool(host):
+        raise HTTPError(400, "Invalid input received: " + text)
+    keys = ("ref", "volume_type", "metadata", "availability_zone")
+    spec = {key: volume.get(key) for key in keys}
+    for key in ("name", "description"):
+        if volume.get(key):
+            spec[key] = volume[key].strip()
+    spec["bootable"] = schemas.truthy(volume.get("bootable", False))
+    row = manage.manage(req.db, req.context, host, cluster_name, spec)
+    view = views.volume_detail(req, row, types.names(req.db), [], extended=False)
+    return Response(202, {"volume": view})
