@@ -79,7 +79,7 @@ def test_os_cloud_with_equals_completes_the_cloud_names(script, env):
 
 
 def test_commands_and_options_after_global_options(script, env):
-    assert complete(script, env, ["occli", "--os-cloud", "alpha", "serv"]) == ["server"]
+    assert complete(script, env, ["occli", "--os-cloud", "alpha", "serv"]) == ["server", "service"]
     assert "list" in complete(script, env, ["occli", "--os-cloud", "alpha", "server", ""])
     assert complete(script, env, ["occli", "--os-clo"]) == ["--os-cloud"]
     assert "--os-cloud" in complete(script, env, ["occli", "--debug", "--os-"])

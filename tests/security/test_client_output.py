@@ -90,7 +90,7 @@ def test_structured_cells_are_escaped_too(occli):
         )
     )
     try:
-        assert server["metadata"] == {"motd": EVIL}
+        assert server["properties"] == {"motd": EVIL}
         shown = ok(occli("server", "show", server["id"]))
         assert_escaped(shown)
         assert "motd=" + SHOWN in shown

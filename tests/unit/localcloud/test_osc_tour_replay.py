@@ -4,7 +4,7 @@ create --network private --wait``, ``volume show``, ``server add volume``,
 ``floating ip create public`` and ``server add floating ip``
 (``tests/fixtures/osc/local-tour.json``, recorded with its --debug),
 replayed in order in-process: each gets the status OSC got and an answer
-with the same members, so the tour keeps working for OSC users without
+with every member OSC got, so the tour keeps working for OSC users without
 the suite needing OSC."""
 
 import json
@@ -69,7 +69,10 @@ def test_openstackclient_tour_replays(cloud):
         assert result.status == exchange["status"], (where, result.body)
         if exchange["response_keys"] is not None:
             body = result.json()
-            assert sorted(body) == exchange["response_keys"], where
+            # every member OSC read is still there (new ones, such as the
+            # store an image's data is in since Glance's stores landed,
+            # are nothing OSC depends on)
+            assert set(exchange["response_keys"]) <= set(body), where
             _learn(exchange, body, ids)
     server = client.get(
         "/compute/v2.1/servers/" + ids["server_id"],
