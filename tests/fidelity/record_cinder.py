@@ -33,6 +33,7 @@ from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
 from tests.fidelity import record_cinder_cases as cases
+from tests.fidelity import recording
 
 KEYSTONE = "http://127.0.0.1:5000/v3"
 CINDER = "http://127.0.0.1:8776"
@@ -308,22 +309,7 @@ def fill(body, ids):
 
 
 def main(argv):
-    chosen = argv or list(cases.CASES)
-    rec = Recorder()
-    try:
-        for name in chosen:
-            rec.begin(name)
-            try:
-                cases.CASES[name](rec)
-            except BaseException:
-                rec.save(complete=False)
-                raise
-            rec.save()
-    finally:
-        leftovers = rec.cleanup()
-        if leftovers:
-            print("LEFT IN THE REAL CLOUD:", *leftovers, sep="\n  ")
-    return 1 if leftovers else 0
+    return recording.run(Recorder(), cases.CASES, argv)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
 from tests.fidelity import record_glance_cases as cases
+from tests.fidelity import recording
 
 KEYSTONE = "http://127.0.0.1:5000/v3"
 GLANCE = "http://127.0.0.1:9292"
@@ -240,25 +241,12 @@ class Recorder:
 
 
 def main(argv):
-    chosen = argv or list(cases.CASES)
-    rec = Recorder()
-    try:
-        for name in chosen:
-            rec.begin(name)
-            try:
-                cases.CASES[name](rec)
-            except BaseException:
-                rec.save(complete=False)
-                raise
-            rec.save()
-            # each case starts without the images of the ones before
-            leftovers = rec.cleanup(kinds=("image",))
-            assert not leftovers, leftovers
-    finally:
-        leftovers = rec.cleanup()
-        if leftovers:
-            print("LEFT IN THE REAL CLOUD:", *leftovers, sep="\n  ")
-    return 1 if leftovers else 0
+    def fresh(rec):
+        # each case starts without the images of the ones before
+        leftovers = rec.cleanup(kinds=("image",))
+        assert not leftovers, leftovers
+
+    return recording.run(Recorder(), cases.CASES, argv, after_case=fresh)
 
 
 if __name__ == "__main__":

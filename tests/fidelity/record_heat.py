@@ -31,6 +31,7 @@ from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
 from tests.fidelity import record_heat_cases as cases
+from tests.fidelity import recording
 
 KEYSTONE = "http://127.0.0.1:5000/v3"
 HEAT = "http://127.0.0.1:8004/v1"
@@ -274,22 +275,7 @@ class Recorder:
 
 
 def main(argv):
-    chosen = argv or list(cases.CASES)
-    rec = Recorder()
-    try:
-        for name in chosen:
-            rec.begin(name)
-            try:
-                cases.CASES[name](rec)
-            except BaseException:
-                rec.save(complete=False)
-                raise
-            rec.save()
-    finally:
-        leftovers = rec.cleanup()
-        if leftovers:
-            print("LEFT IN THE REAL CLOUD:", *leftovers, sep="\n  ")
-    return 1 if leftovers else 0
+    return recording.run(Recorder(), cases.CASES, argv)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from typing import Any
 import requests
 
 from tests.fidelity import record_keystone_cases as cases
+from tests.fidelity import recording
 
 KEYSTONE = "http://127.0.0.1:5000/v3"
 TIMEOUT = 30
@@ -247,22 +248,7 @@ def fill(body: Any, ids: dict[str, str]) -> Any:
 
 
 def main(argv: list[str]) -> int:
-    chosen = argv or list(cases.CASES)
-    rec = Recorder()
-    try:
-        for name in chosen:
-            rec.begin(name)
-            try:
-                cases.CASES[name](rec)
-            except BaseException:
-                rec.save(complete=False)
-                raise
-            rec.save()
-    finally:
-        leftovers = rec.cleanup()
-        if leftovers:
-            print("LEFT IN THE REAL CLOUD:", *leftovers, sep="\n  ")
-    return 1 if leftovers else 0
+    return recording.run(Recorder(), cases.CASES, argv)
 
 
 if __name__ == "__main__":
