@@ -557,6 +557,8 @@ def cmd_start(args):
     print("Credentials (domain Default):")
     print("  cloud local:       user demo,  password %s, project demo" % args.demo_password)
     print("  cloud local-admin: user admin, password %s, project admin" % args.admin_password)
+    print("  (local-alt, local-system-admin; and DevStack's names: devstack,")
+    print("  devstack-admin, devstack-alt, devstack-system-admin)")
     print("To use it:")
     for line in _use_lines(args):
         print("  " + line)

@@ -330,6 +330,15 @@ class LocalCloud:
             "local-alt": _cloud_entry(url, "alt", cfg.alt_password, "alt", cfg.region),
             # the admin's system scope, as devstack's devstack-system-admin
             "local-system-admin": _system_entry(url, "admin", cfg.admin_password, cfg.region),
+            # the names and shapes devstack's write_clouds_yaml writes
+            "devstack": _devstack_entry(url, "demo", cfg.demo_password, "demo", cfg.region),
+            "devstack-admin": _devstack_entry(
+                url, "admin", cfg.admin_password, "admin", cfg.region
+            ),
+            "devstack-alt": _devstack_entry(url, "alt", cfg.alt_password, "alt", cfg.region),
+            "devstack-system-admin": _devstack_entry(
+                url, "admin", cfg.admin_password, None, cfg.region
+            ),
         }
         # libyaml's dumper when there is one: the same text, ~6x faster
         dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -479,6 +488,24 @@ def _system_entry(url, user, password, region):
         del entry["auth"][key]
     entry["auth"]["system_scope"] = "all"
     return entry
+
+
+def _devstack_entry(url, user, password, project, region):
+    """A clouds.yaml entry as devstack's tools/update_clouds_yaml.py writes
+    it: the unversioned identity URL, domains by id, no interface or
+    identity_api_version; scoped to ``project``, else to the system."""
+    auth = {
+        "auth_url": url,
+        "username": user,
+        "user_domain_id": "default",
+        "password": password,
+    }
+    if project is None:
+        auth["system_scope"] = "all"
+    else:
+        auth["project_name"] = project
+        auth["project_domain_id"] = "default"
+    return {"region_name": region, "auth": auth}
 
 
 def make_private_dir(path):

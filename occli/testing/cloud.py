@@ -182,7 +182,9 @@ class CloudFixture:
     ``auth_url`` (``url + "/v3"``), ``data_dir``, ``clouds_yaml`` (path of
     its clouds.yaml: clouds ``local`` — user ``demo``, member of project
     ``demo`` —, ``local-admin`` — user ``admin`` —, and any other user the
-    local cloud seeds), ``cloud`` (the
+    local cloud seeds, each also under DevStack's name: ``devstack``,
+    ``devstack-admin``, ``devstack-alt``, ``devstack-system-admin``),
+    ``cloud`` (the
     :class:`~occli.localcloud.cloud.LocalCloud`), ``config`` (its
     ``Config``), ``faults`` (its fault injector).
     """
@@ -319,12 +321,16 @@ class CloudFixture:
                     os.environ[key] = value
 
     def session(self, cloud="local"):
-        """A keystoneauth1 ``Session`` for cloud ``cloud``'s user."""
+        """A keystoneauth1 ``Session`` for cloud ``cloud``'s user (a
+        ``devstack*`` cloud's unversioned ``auth_url`` is discovered, as
+        DevStack's clouds.yaml has clients do)."""
         from keystoneauth1 import session as ks_session
+        from keystoneauth1.identity import generic
         from keystoneauth1.identity import v3
 
         auth = dict(self.cloud_entry(cloud)["auth"])
-        return ks_session.Session(auth=v3.Password(**auth))
+        plugin = v3.Password if auth["auth_url"].endswith("/v3") else generic.Password
+        return ks_session.Session(auth=plugin(**auth))
 
     def client(self, cloud="local", **kwargs):
         """An ``occli.Client`` for cloud ``cloud`` (default ``local``: user
