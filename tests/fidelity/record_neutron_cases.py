@@ -700,10 +700,351 @@ def discovery(rec):
     c("zones_admin", "GET", "/availability_zones", caller="admin")
 
 
+def cidrs(rec):
+    """Subnet CIDRs with host bits (IPv4 and IPv6): what Neutron stores,
+    shows, lists and derives (gateway, pools) from them (issue 23)."""
+    c = rec.call
+    _, net = c("net", "POST", "/networks", {"network": {"name": "hostbits"}})
+    rec.id_of("net", net)
+    _, sub = c(
+        "subnet_v4_host_bits",
+        "POST",
+        "/subnets",
+        {"subnet": {"network_id": "{net}", "ip_version": 4, "cidr": "10.99.99.0/16"}},
+    )
+    rec.id_of("sub", sub)
+    _, sub6 = c(
+        "subnet_v6_host_bits",
+        "POST",
+        "/subnets",
+        {"subnet": {"network_id": "{net}", "ip_version": 6, "cidr": "fd00:99:99:1::5/48"}},
+    )
+    rec.id_of("sub6", sub6)
+    c("subnet_v4_show", "GET", "/subnets/{sub}")
+    c("subnet_v6_show", "GET", "/subnets/{sub6}")
+    c("subnet_list", "GET", "/subnets", query="network_id={net}".format(**rec.case["ids"]))
+    c("subnet_list_by_cidr", "GET", "/subnets", query="cidr=10.99.0.0/16")
+    c("subnet_list_by_sent_cidr", "GET", "/subnets", query="cidr=10.99.99.0/16")
+    c(
+        "subnet_v4_overlap_host_bits",
+        "POST",
+        "/subnets",
+        {"subnet": {"network_id": "{net}", "ip_version": 4, "cidr": "10.99.5.0/24"}},
+    )
+    c(
+        "subnet_v4_host_bits_gateway",
+        "POST",
+        "/subnets",
+        {
+            "subnet": {
+                "network_id": "{net}",
+                "ip_version": 4,
+                "cidr": "10.98.7.9/16",
+                "gateway_ip": "10.98.7.1",
+            }
+        },
+    )
+    c("net_show", "GET", "/networks/{net}")
+
+
+def port_security(rec):
+    """port_security_enabled on a network: stored, shown, filtered and
+    inherited by its ports, and the port-security extension's refusals
+    (issue 23)."""
+    c = rec.call
+    _, net = c(
+        "net_create_insecure",
+        "POST",
+        "/networks",
+        {"network": {"name": "insecure", "port_security_enabled": False}},
+    )
+    rec.id_of("net", net)
+    c("net_show", "GET", "/networks/{net}")
+    c("net_list_filter_false", "GET", "/networks", query="port_security_enabled=False")
+    c("net_list_filter_true", "GET", "/networks", query="port_security_enabled=True&name=insecure")
+    _, sub = c(
+        "subnet",
+        "POST",
+        "/subnets",
+        {"subnet": {"network_id": "{net}", "ip_version": 4, "cidr": "10.60.0.0/24"}},
+    )
+    rec.id_of("sub", sub)
+    _, port = c("port_inherits", "POST", "/ports", {"port": {"network_id": "{net}"}})
+    rec.id_of("port", port)
+    _, secured = c(
+        "port_own_value_wins",
+        "POST",
+        "/ports",
+        {"port": {"network_id": "{net}", "port_security_enabled": True}},
+    )
+    rec.id_of("secured", secured)
+    rec.case["ids"]["sg_default"] = secured["port"]["security_groups"][0]
+    rec.created.insert(0, ("admin", "/security-groups/" + rec.case["ids"]["sg_default"]))
+    c(
+        "port_with_groups_refused",
+        "POST",
+        "/ports",
+        {"port": {"network_id": "{net}", "security_groups": ["{sg_default}"]}},
+    )
+    c(
+        "port_with_pairs_refused",
+        "POST",
+        "/ports",
+        {
+            "port": {
+                "network_id": "{net}",
+                "allowed_address_pairs": [{"ip_address": "10.60.0.200"}],
+            }
+        },
+    )
+    c(
+        "port_update_add_groups",
+        "PUT",
+        "/ports/{port}",
+        {"port": {"security_groups": ["{sg_default}"]}},
+    )
+    c(
+        "port_update_add_pairs",
+        "PUT",
+        "/ports/{port}",
+        {"port": {"allowed_address_pairs": [{"ip_address": "10.60.0.200"}]}},
+    )
+    c(
+        "port_disable_with_groups",
+        "PUT",
+        "/ports/{secured}",
+        {"port": {"port_security_enabled": False}},
+    )
+    c(
+        "port_disable_and_clear_groups",
+        "PUT",
+        "/ports/{secured}",
+        {"port": {"port_security_enabled": False, "security_groups": []}},
+    )
+    c(
+        "port_enable",
+        "PUT",
+        "/ports/{port}",
+        {"port": {"port_security_enabled": True}},
+    )
+    c("port_list_filter", "GET", "/ports", query="port_security_enabled=False")
+    c(
+        "net_update_secure",
+        "PUT",
+        "/networks/{net}",
+        {"network": {"port_security_enabled": True}},
+    )
+    _, later = c("port_after_update", "POST", "/ports", {"port": {"network_id": "{net}"}})
+    rec.id_of("later", later)
+    c(
+        "net_update_insecure",
+        "PUT",
+        "/networks/{net}",
+        {"network": {"port_security_enabled": False}},
+    )
+    c("port_show_after_net_update", "GET", "/ports/{later}")
+    c("net_update_bad", "PUT", "/networks/{net}", {"network": {"port_security_enabled": "x"}})
+
+
+def external(rec):
+    """Another project's external network: its subnets and ports hidden
+    from a member; deleting an external network with floating IPs on it,
+    and with a router's gateway on it (issue 23)."""
+    c = rec.call
+    _, ext = c(
+        "ext_net",
+        "POST",
+        "/networks",
+        {"network": {"name": rec.tag + "-ext1", "router:external": True}},
+        caller="admin",
+    )
+    rec.id_of("ext", ext)
+    _, extsub = c(
+        "ext_subnet",
+        "POST",
+        "/subnets",
+        {
+            "subnet": {
+                "network_id": "{ext}",
+                "ip_version": 4,
+                "cidr": "203.0.113.0/24",
+                "enable_dhcp": False,
+            }
+        },
+        caller="admin",
+    )
+    rec.id_of("extsub", extsub)
+    _, extport = c(
+        "ext_port",
+        "POST",
+        "/ports",
+        {"port": {"network_id": "{ext}"}},
+        caller="admin",
+    )
+    rec.id_of("extport", extport)
+    q = "network_id={ext}".format(**rec.case["ids"])
+    c("member_net_show", "GET", "/networks/{ext}")
+    c("member_subnet_list", "GET", "/subnets", query=q)
+    c("member_subnet_show", "GET", "/subnets/{extsub}")
+    c("member_port_list", "GET", "/ports", query=q)
+    c("member_port_show", "GET", "/ports/{extport}")
+    _, fip = c(
+        "member_fip",
+        "POST",
+        "/floatingips",
+        {"floatingip": {"floating_network_id": "{ext}"}},
+    )
+    rec.id_of("fip", fip)
+    c("member_port_list_with_fip", "GET", "/ports", query=q)
+    c("member_subnet_list_with_fip", "GET", "/subnets", query=q)
+    c("admin_subnet_list", "GET", "/subnets", query=q, caller="admin")
+    c("admin_port_list", "GET", "/ports", query=q, caller="admin")
+    c("ext_port_delete", "DELETE", "/ports/{extport}", caller="admin")
+    c("ext_delete_with_fip", "DELETE", "/networks/{ext}", caller="admin")
+    c("fip_gone", "GET", "/floatingips/{fip}")
+    c("ext_gone", "GET", "/networks/{ext}", caller="admin")
+    c("ext_subnet_gone", "GET", "/subnets/{extsub}", caller="admin")
+    _, ext2 = c(
+        "ext_net2",
+        "POST",
+        "/networks",
+        {"network": {"name": rec.tag + "-ext2", "router:external": True}},
+        caller="admin",
+    )
+    rec.id_of("ext2", ext2)
+    c(
+        "ext_subnet2",
+        "POST",
+        "/subnets",
+        {
+            "subnet": {
+                "network_id": "{ext2}",
+                "ip_version": 4,
+                "cidr": "203.0.114.0/24",
+                "enable_dhcp": False,
+            }
+        },
+        caller="admin",
+    )
+    _, router = c(
+        "router_gw",
+        "POST",
+        "/routers",
+        {"router": {"name": "gw", "external_gateway_info": {"network_id": "{ext2}"}}},
+    )
+    rec.id_of("router", router)
+    _, fip2 = c(
+        "member_fip2",
+        "POST",
+        "/floatingips",
+        {"floatingip": {"floating_network_id": "{ext2}"}},
+    )
+    rec.id_of("fip2", fip2)
+    c("ext_delete_with_gateway", "DELETE", "/networks/{ext2}", caller="admin")
+    c("fip2_kept", "GET", "/floatingips/{fip2}")
+    c("gateway_clear", "PUT", "/routers/{router}", {"router": {"external_gateway_info": {}}})
+    c("ext2_delete", "DELETE", "/networks/{ext2}", caller="admin")
+    c("fip2_gone", "GET", "/floatingips/{fip2}")
+
+
+def security_groups(rec):
+    """The default group's name, rules' remote groups and port ranges in
+    Neutron's texts, rules removed with their remote group (issue 23)."""
+    c = rec.call
+    _, listed = c("sg_list_default", "GET", "/security-groups", query="name=default")
+    rec.case["ids"]["sg_default"] = listed["security_groups"][0]["id"]
+    rec.created.insert(0, ("admin", "/security-groups/" + rec.case["ids"]["sg_default"]))
+    c("sg_create_default", "POST", "/security-groups", {"security_group": {"name": "default"}})
+    _, sg = c("sg_create", "POST", "/security-groups", {"security_group": {"name": "web"}})
+    rec.id_of("sg", sg)
+    c(
+        "sg_rename_to_default",
+        "PUT",
+        "/security-groups/{sg}",
+        {"security_group": {"name": "default"}},
+    )
+    c(
+        "sg_default_rename",
+        "PUT",
+        "/security-groups/{sg_default}",
+        {"security_group": {"name": "other"}},
+    )
+    c(
+        "sg_default_same_name",
+        "PUT",
+        "/security-groups/{sg_default}",
+        {"security_group": {"name": "default"}},
+    )
+    c(
+        "sg_default_description",
+        "PUT",
+        "/security-groups/{sg_default}",
+        {"security_group": {"description": "changed"}},
+    )
+    _, other = c(
+        "sg_admin",
+        "POST",
+        "/security-groups",
+        {"security_group": {"name": rec.tag + "-admin"}},
+        caller="admin",
+    )
+    rec.id_of("sg_admin", other)
+    base = {"security_group_id": "{sg}", "direction": "ingress"}
+    rules: dict[str, dict[str, Any]] = {
+        "remote_group_not_uuid": {"remote_group_id": "not-a-uuid"},
+        "remote_group_unknown": {"remote_group_id": "00000000-0000-0000-0000-000000000000"},
+        "remote_group_other_project": {"remote_group_id": "{sg_admin}"},
+        "remote_address_group_unknown": {
+            "remote_address_group_id": "00000000-0000-0000-0000-000000000000"
+        },
+        "range_reversed": {"protocol": "tcp", "port_range_min": 90, "port_range_max": 80},
+        "range_too_high": {"protocol": "tcp", "port_range_min": 80, "port_range_max": 70000},
+        "range_negative": {"protocol": "udp", "port_range_min": -1, "port_range_max": 80},
+        "range_not_int": {"protocol": "tcp", "port_range_min": "x", "port_range_max": 80},
+        "range_zero_tcp": {"protocol": "tcp", "port_range_min": 0, "port_range_max": 0},
+        "range_without_protocol": {"port_range_min": 22, "port_range_max": 22},
+        "range_protocol_gre": {"protocol": "gre", "port_range_min": 22, "port_range_max": 22},
+        "range_protocol_number_47": {
+            "protocol": "47",
+            "port_range_min": 22,
+            "port_range_max": 22,
+        },
+        "icmp_type_too_high": {"protocol": "icmp", "port_range_min": 256},
+        "icmp_code_too_high": {"protocol": "icmp", "port_range_min": 8, "port_range_max": 256},
+        "icmp_code_without_type": {"protocol": "icmp", "port_range_max": 0},
+        "icmp_ok": {"protocol": "icmp", "port_range_min": 8, "port_range_max": 0},
+        "prefix_host_bits": {"protocol": "tcp", "remote_ip_prefix": "10.2.3.124/24"},
+        "bad_protocol": {"protocol": "nope"},
+    }
+    for name, fields in rules.items():
+        c(
+            "rule_" + name,
+            "POST",
+            "/security-group-rules",
+            {"security_group_rule": {**base, **fields}},
+        )
+    _, remote = c("sg_remote", "POST", "/security-groups", {"security_group": {"name": "remote"}})
+    rec.id_of("sg_remote", remote)
+    _, rule = c(
+        "rule_remote_group",
+        "POST",
+        "/security-group-rules",
+        {"security_group_rule": {**base, "protocol": "tcp", "remote_group_id": "{sg_remote}"}},
+    )
+    rec.id_of("rule", rule)
+    c("sg_remote_delete", "DELETE", "/security-groups/{sg_remote}")
+    c("rule_gone_with_remote", "GET", "/security-group-rules/{rule}")
+    c("sg_show", "GET", "/security-groups/{sg}")
+
+
 CASES = {
     "networks": networks,
     "ports": ports,
     "routers": routers,
     "pools": pools,
     "discovery": discovery,
+    "cidrs": cidrs,
+    "port_security": port_security,
+    "external": external,
+    "security_groups": security_groups,
 }

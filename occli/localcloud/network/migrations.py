@@ -283,6 +283,14 @@ IPV6_MODES = [
     """
 ]
 
+# a network's port_security_enabled (the port-security extension), which
+# its new ports inherit
+PORT_SECURITY = [
+    """
+    ALTER TABLE network_networks ADD COLUMN port_security_enabled INTEGER NOT NULL DEFAULT 1;
+    """
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("network.core", CORE),
@@ -295,4 +303,5 @@ COMPONENTS = (
     ("network.address_pairs", ADDRESS_PAIRS),
     ("network.zones", ZONES),
     ("network.ipv6_modes", IPV6_MODES),
+    ("network.port_security", PORT_SECURITY),
 )

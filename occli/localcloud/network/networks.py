@@ -119,7 +119,7 @@ def view(
             "subnets": subnet_ids,
             "availability_zone_hints": json.loads(network["availability_zone_hints"]),
             "availability_zones": ["nova"],
-            "port_security_enabled": True,
+            "port_security_enabled": bool(network["port_security_enabled"]),
             # ML2's vlan-transparent and qinq extensions (neutron 29)
             "vlan_transparent": False,
             "qinq": False,
@@ -155,8 +155,8 @@ def insert(db, project_id, name, shared=False, external=False, network_id=None, 
     network_id = network_id or clock.new_uuid()
     db.execute(
         "INSERT INTO network_networks (id, project_id, name, description, admin_state_up,"
-        " shared, external, is_default, mtu, created_at, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " shared, external, is_default, mtu, port_security_enabled, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             network_id,
             project_id,
@@ -167,6 +167,7 @@ def insert(db, project_id, name, shared=False, external=False, network_id=None, 
             int(external),
             int(extra.get("is_default", False)),
             extra.get("mtu", 1500),
+            int(extra.get("port_security_enabled", True)),
             stamp,
             stamp,
         ),
@@ -191,6 +192,7 @@ def create(db, context, body):
         description=values["description"],
         admin_state_up=values["admin_state_up"],
         mtu=values["mtu"],
+        port_security_enabled=values["port_security_enabled"],
     )
     db.execute(
         "UPDATE network_networks SET availability_zone_hints = ? WHERE id = ?",
@@ -225,6 +227,7 @@ def update(db, context, network_id, body):
         "shared": "shared",
         "router:external": "external",
         "mtu": "mtu",
+        "port_security_enabled": "port_security_enabled",
     }
     for key, value in values.items():
         if key in columns:

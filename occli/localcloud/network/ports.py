@@ -71,7 +71,8 @@ SPEC = {
     "device_id": attrs.Attr(attrs.string(), default=""),
     "device_owner": attrs.Attr(attrs.string(), default=""),
     "security_groups": attrs.Attr(attrs.list_of(attrs.uuid), default=None),
-    "port_security_enabled": attrs.Attr(attrs.boolean, default=True),
+    # None: the network's (portsecurity_db's _determine_port_security)
+    "port_security_enabled": attrs.Attr(attrs.boolean, default=None),
     "binding:host_id": attrs.Attr(attrs.string(), default=""),
     "allowed_address_pairs": attrs.Attr(attrs.allowed_address_pairs, default=None),
     # tagging.py's TAG_ATTRIBUTE_MAP_PORTS: checked on create, then ignored
@@ -409,13 +410,26 @@ def create(db, context, body):
     network = networks.get(db, context, values["network_id"])
     given = {key: values[key] for key in body["port"] if key in values}
     enforce(context, "create_port", network, project, given)
+    if values["port_security_enabled"] is None:
+        values["port_security_enabled"] = bool(network["port_security_enabled"])
     pairs = values["allowed_address_pairs"]
     if pairs and not values["port_security_enabled"]:
         raise _pairs_need_port_security()
+    if values["security_groups"] and not values["port_security_enabled"]:
+        raise _groups_need_port_security()
     port_id = insert(db, context, network, project, values)
     if pairs:
         _set_address_pairs(db, port_id, pairs)
     return show(db, context, port_id)
+
+
+def _groups_need_port_security():
+    """portsecurity's ``PortSecurityAndIPRequiredForSecurityGroups``."""
+    return errors.BadRequest(
+        "Port security must be enabled and port must have an IP address in order to use "
+        "security groups.",
+        type="PortSecurityAndIPRequiredForSecurityGroups",
+    )
 
 
 def _pairs_need_port_security():
@@ -468,6 +482,9 @@ def insert(
     else:
         mac = _new_mac(db, network["id"])
     host = values.get("binding:host_id") or ""
+    secured = values.get("port_security_enabled")
+    if secured is None:  # inherited from the network (nova's ports too)
+        secured = bool(network["port_security_enabled"])
     db.execute(
         "INSERT INTO network_ports (id, network_id, project_id, name, description, mac_address,"
         " admin_state_up, device_id, device_owner, status, binding_host, port_security_enabled,"
@@ -484,7 +501,7 @@ def insert(
             values.get("device_owner", ""),
             "ACTIVE" if host else "DOWN",
             host,
-            int(values.get("port_security_enabled", True)),
+            int(secured),
             stamp,
             stamp,
         ),
@@ -498,7 +515,7 @@ def insert(
             port_id,
             project,
             values.get("security_groups"),
-            values.get("port_security_enabled", True),
+            secured,
         )
     return port_id
 
@@ -529,6 +546,14 @@ def update(db, context, port_id, body):
             raise _pairs_need_port_security()
         if "allowed_address_pairs" not in values and address_pairs(db, port_id):
             raise _pairs_need_port_security()
+        if values.get("security_groups"):
+            raise _groups_need_port_security()
+        if "security_groups" not in values and group_ids(db, port_id):
+            raise errors.Conflict(
+                "Port has security group associated. Cannot disable port security or IP "
+                "address until security group is removed.",
+                type="PortSecurityPortHasSecurityGroup",
+            )
     if values.get("mac_address") not in (None, port["mac_address"]):
         # an admin's (update_port:mac_address); neutron refuses a null MAC
         _check_mac_free(db, port["network_id"], values["mac_address"])

@@ -148,16 +148,20 @@ def _default_gateway(net):
 
 
 def default_pool(cidr, gateway):
-    """Neutron's default allocation pool: the hosts of ``cidr`` but the
-    gateway (a v4 network's broadcast address is never a host)."""
+    """Neutron's default allocation pools (ipam/utils.py's
+    ``generate_pools``): the hosts of ``cidr`` but the gateway, split
+    around it when it is inside (a v4 network's broadcast address is never
+    a host)."""
     net = ipaddress.ip_network(cidr)
     first = net.network_address + 1
     last = net.broadcast_address - (1 if net.version == 4 else 0)
-    if gateway is not None and str(first) == gateway:
-        first += 1
     if int(first) > int(last):
         return []
-    return [{"start": str(first), "end": str(last)}]
+    ranges = [(first, last)]
+    if gateway is not None and first <= ipaddress.ip_address(gateway) <= last:
+        inside = ipaddress.ip_address(gateway)
+        ranges = [(first, inside - 1), (inside + 1, last)]
+    return [{"start": str(a), "end": str(b)} for a, b in ranges if a <= b]
 
 
 def insert(

@@ -16,7 +16,15 @@ import pytest
 from tests.shape import shape_differences
 from tests.unit.fakes import load_fixture
 
-FILES = ("networks", "ports", "routers", "pools", "discovery")
+FILES = (
+    "networks",
+    "ports",
+    "routers",
+    "pools",
+    "discovery",
+    "cidrs",
+    "port_security",
+)
 # the provider extension (a network's segment) is not served locally (not
 # in its /extensions): its attributes are unknown ones, as they are to a
 # neutron that has not loaded it
@@ -50,6 +58,17 @@ def _unordered(message):
     return head + sep + ", ".join(sorted(ids.split(", "))) if sep else message
 
 
+def _ids(value):
+    """Whether ``value`` is a non-empty list of ids (a port's groups)."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+
+
+def _single(real, answer):
+    """Whether both are lists of one item (a filtered GET: the same one)."""
+    ((key, items),) = real.items() if len(real) == 1 else ((None, None),)
+    return isinstance(items, list) and len(items) == 1 and len(answer.get(key) or ()) == 1
+
+
 class Replay:
     """Sends one recording's requests to the local Neutron, learning which
     local id stands for each real one from the answers."""
@@ -79,17 +98,24 @@ class Replay:
         if isinstance(real, dict) and isinstance(local, dict):
             for key in real.keys() & local.keys():
                 if key.endswith("id") and isinstance(real[key], str) and real[key]:
-                    known = any(real[key] == r for r, _ in self.swaps)
-                    if isinstance(local[key], str) and real[key] != local[key] and not known:
-                        self.swaps.append((real[key], local[key]))
-                        for name, value in self.real.items():
-                            if value == real[key]:
-                                self.local[name] = local[key]
+                    self._swap_id(real[key], local[key])
+                elif key == "security_groups" and _ids(real[key]) and _ids(local[key]):
+                    # a port's groups: ids in the same order
+                    for r, lo in zip(real[key], local[key], strict=False):
+                        self._swap_id(r, lo)
                 else:
                     self.learn(real[key], local[key])
         elif isinstance(real, list) and isinstance(local, list) and len(real) == len(local):
             for r, lo in zip(real, local, strict=True):
                 self.learn(r, lo)
+
+    def _swap_id(self, real, local):
+        known = any(real == r for r, _ in self.swaps)
+        if isinstance(local, str) and real != local and not known:
+            self.swaps.append((real, local))
+            for name, value in self.real.items():
+                if value == real:
+                    self.local[name] = local
 
     def send(self, key):
         request = self.exchanges[key]["request"]
@@ -126,7 +152,7 @@ class Replay:
             return []
         if real is None or answer is None:
             return [] if real == answer else ["%s: body %r, real %r" % (key, answer, real)]
-        if exchange["request"]["method"] in ("POST", "PUT"):
+        if exchange["request"]["method"] in ("POST", "PUT") or _single(real, answer):
             self.learn(real, answer)
         real, answer, missing = self.matched(real, answer)
         if missing:
