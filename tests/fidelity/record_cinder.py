@@ -5,6 +5,8 @@ Needs the rig of ``../shared/realcloud`` with Cinder: Keystone on
 
     .venv/bin/python -m tests.fidelity.record_cinder [case ...]
 
+(the cases of ``record_cinder_cases.py`` and ``record_cinder_views.py``).
+
 It makes two projects with a member user each for the run (``member`` and
 ``other``, who accepts transfers), sends each case's requests as one of
 them or as the rig's admin (``caller: admin``), writes one JSON file per
@@ -33,6 +35,7 @@ from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
 from tests.fidelity import record_cinder_cases as cases
+from tests.fidelity import record_cinder_views as views
 from tests.fidelity import recording
 
 KEYSTONE = "http://127.0.0.1:5000/v3"
@@ -309,7 +312,7 @@ def fill(body, ids):
 
 
 def main(argv):
-    return recording.run(Recorder(), cases.CASES, argv)
+    return recording.run(Recorder(), {**cases.CASES, **views.CASES}, argv)
 
 
 if __name__ == "__main__":

@@ -87,7 +87,7 @@ def create_snapshot(req):
         body.get("metadata"),
         force or req.microversion >= microversions.SNAPSHOT_IN_USE,
     )
-    return Response(202, {"snapshot": views.snapshot_summary(req, snap)})
+    return Response(202, {"snapshot": views.snapshot(req, snap, extended=False)})
 
 
 def show_snapshot(req):
@@ -98,7 +98,7 @@ def update_snapshot(req):
     body = schemas.validate(schemas.SNAPSHOT_UPDATE, req.json())["snapshot"]
     snap = _snapshot(req)
     snapshots.update(req.db, snap, common.name_changes(body))
-    return Response(200, {"snapshot": views.snapshot_summary(req, snap)})
+    return Response(200, {"snapshot": views.snapshot(req, snap, extended=False)})
 
 
 def delete_snapshot(req):

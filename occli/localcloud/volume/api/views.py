@@ -113,9 +113,10 @@ def volume_detail(req, volume, type_names, attachments, extended=True, multiatta
     return view
 
 
-def snapshot(req, snap):
-    version = req.microversion
-    view = {
+def snapshot_summary(req, snap):
+    """Cinder's summary of a snapshot, the list's (``GET /snapshots``):
+    the same keys at every microversion."""
+    return {
         "id": snap["id"],
         "created_at": snap["created_at"],
         "updated_at": snap["updated_at"],
@@ -125,25 +126,24 @@ def snapshot(req, snap):
         "status": snap["status"],
         "size": snap["size"],
         "metadata": json.loads(snap["metadata"]),
-        "os-extended-snapshot-attributes:progress": snap["progress"],
-        "os-extended-snapshot-attributes:project_id": snap["project_id"],
     }
+
+
+def snapshot(req, snap, extended=True):
+    """Cinder's detail view of a snapshot with the microversions' keys;
+    ``extended``: with the ``os-extended-snapshot-attributes`` extension's,
+    which extends only show and the detail list (not create or update)."""
+    version = req.microversion
+    view = snapshot_summary(req, snap)
     if version >= GROUP_SNAPSHOTS:
         view["group_snapshot_id"] = snap.get("group_snapshot_id")
     if version >= SNAPSHOT_LIST_USER_ID:
         view["user_id"] = snap["user_id"]
     if version >= USE_QUOTA:
         view["consumes_quota"] = True
-    return view
-
-
-def snapshot_summary(req, snap):
-    view = snapshot(req, snap)
-    for key in (
-        "os-extended-snapshot-attributes:progress",
-        "os-extended-snapshot-attributes:project_id",
-    ):
-        view.pop(key)
+    if extended:
+        view["os-extended-snapshot-attributes:progress"] = snap["progress"]
+        view["os-extended-snapshot-attributes:project_id"] = snap["project_id"]
     return view
 
 

@@ -1,0 +1,192 @@
+"""The view cases ``record_cinder.py`` records (issue 23): every view of
+the volumes, snapshots, backups and transfers (create, update, show,
+detail, list) as the member and as admin at each microversion where a key
+appears or goes (Cinder's ``cinder/api/v3/views/*.py`` and the
+``cinder/api/contrib`` extensions that extend only show and detail), and
+the error answers of their routes (a malformed id, an unknown one,
+another project's, a bad microversion). Exchange names read
+``<resource>_<view>_<version>_<caller>``."""
+
+from tests.fidelity.record_cinder_cases import MISSING
+
+CALLERS = ("member", "admin")
+# where volume keys appear: group_id 3.13, provider_id 3.21 (admin),
+# shared_targets and service_uuid 3.48, cluster_name 3.61 (admin),
+# volume_type_id 3.63, consumes_quota 3.65, shared_targets' meaning 3.69
+VOLUME_VERSIONS = ("3.0", "3.13", "3.21", "3.48", "3.61", "3.63", "3.65", "3.70")
+VOLUME_CREATES = ("3.0", "3.48", "3.65")
+# group_snapshot_id 3.14, user_id 3.41, consumes_quota 3.65
+SNAPSHOT_VERSIONS = ("3.0", "3.14", "3.41", "3.65")
+# project id 3.18 (admin), metadata 3.43, availability_zone 3.51, user_id 3.56
+BACKUP_VERSIONS = ("3.0", "3.18", "3.43", "3.51", "3.56")
+# no_snapshots 3.55; source and destination projects, accepted 3.57
+TRANSFER_VERSIONS = ("3.55", "3.57")
+BAD_ID = "not-a-uuid"
+
+
+def _volume(rec, name, caller="member", version="3.70"):
+    """Create a volume named after the run's tag (recorded as ``name``,
+    its id kept as ``{name}`` without dots) and wait until available."""
+    body = {"volume": {"size": 1, "name": "{tag}-v"}}
+    _, answer = rec.call(name, "POST", "/volumes", body, caller=caller, version=version)
+    volume_id = rec.id_of(name.replace(".", ""), answer)
+    rec.wait("/volumes/" + volume_id, ("available",))
+    return volume_id
+
+
+def _lists(rec, resource, collection, versions, query):
+    """Show-free list views (summary and detail) of ``collection`` per
+    caller and version; admin lists ``all_tenants`` with ``query``."""
+    for version in versions:
+        for caller in CALLERS:
+            q = query + ("&all_tenants=1" if caller == "admin" else "")
+            name = "%s_%%s_%s_%s" % (resource, version, caller)
+            rec.call(name % "list", "GET", collection, caller=caller, query=q, version=version)
+            rec.call(
+                name % "detail",
+                "GET",
+                collection + "/detail",
+                caller=caller,
+                query=q,
+                version=version,
+            )
+
+
+def volume_views(rec):
+    """Volumes: create, update, show, summary list and detail list, as the
+    member and as admin, at each microversion that adds a key; the base
+    volume carries image metadata (shown only by show and detail)."""
+    c = rec.call
+    _volume(rec, "vol")
+    c(
+        "image_meta_set",
+        "POST",
+        "/volumes/{vol}/action",
+        {"os-set_image_metadata": {"metadata": {"image_name": "x"}}},
+    )
+    for version in VOLUME_CREATES:
+        for caller in CALLERS:
+            _volume(rec, "volume_create_%s_%s" % (version, caller), caller, version)
+    for version in VOLUME_VERSIONS:
+        for caller in CALLERS:
+            name = "volume_%%s_%s_%s" % (version, caller)
+            c(name % "show", "GET", "/volumes/{vol}", caller=caller, version=version)
+            body = {"volume": {"description": "d" + version}}
+            c(name % "update", "PUT", "/volumes/{vol}", body, caller=caller, version=version)
+    _lists(rec, "volume", "/volumes", VOLUME_VERSIONS, "name={tag}-v")
+
+
+def snapshot_views(rec):
+    """Snapshots: create, update, show and both lists, as the member and
+    as admin, at each microversion that adds a key."""
+    c = rec.call
+    _volume(rec, "vol")
+    for version in SNAPSHOT_VERSIONS:
+        for caller in CALLERS:
+            name = "snapshot_create_%s_%s" % (version, caller)
+            body = {"snapshot": {"volume_id": "{vol}", "name": "{tag}-s"}}
+            _, answer = c(name, "POST", "/snapshots", body, caller=caller, version=version)
+            key = name.replace(".", "")
+            rec.wait("/snapshots/" + rec.id_of(key, answer), ("available",))
+    for version in SNAPSHOT_VERSIONS:
+        for caller in CALLERS:
+            name = "snapshot_%%s_%s_%s" % (version, caller)
+            path = "/snapshots/{snapshot_create_30_member}"
+            c(name % "show", "GET", path, caller=caller, version=version)
+            body = {"snapshot": {"description": "d" + version}}
+            c(name % "update", "PUT", path, body, caller=caller, version=version)
+    _lists(rec, "snapshot", "/snapshots", SNAPSHOT_VERSIONS, "name={tag}-s")
+
+
+def backup_views(rec):
+    """Backups (the rig has no cinder-backup: they go to error): show and
+    both lists as the member and as admin at each microversion that adds
+    a key."""
+    c = rec.call
+    _volume(rec, "vol")
+    _, backup = c("backup_create", "POST", "/backups", {"backup": {"volume_id": "{vol}"}})
+    rec.id_of("backup", backup)
+    rec.wait("/backups/{backup}", ("error", "available"))
+    for version in BACKUP_VERSIONS:
+        for caller in CALLERS:
+            name = "backup_show_%s_%s" % (version, caller)
+            c(name, "GET", "/backups/{backup}", caller=caller, version=version)
+    _lists(rec, "backup", "/backups", BACKUP_VERSIONS, "volume_id={vol}")
+
+
+def transfer_views(rec):
+    """Transfers: the old API's views at 3.0, the 3.55 API's at the
+    microversions that add keys (create, show, both lists)."""
+    c = rec.call
+    _volume(rec, "vol")
+    old = "/os-volume-transfer"
+    body = {"transfer": {"volume_id": "{vol}"}}
+    _, tr = c("transfer_create_3.0", "POST", old, body, version="3.0")
+    rec.id_of("tr", tr)
+    c("transfer_show_3.0", "GET", old + "/{tr}", version="3.0")
+    c("transfer_list_3.0", "GET", old, version="3.0")
+    c("transfer_detail_3.0", "GET", old + "/detail", version="3.0")
+    for version in TRANSFER_VERSIONS:
+        c("transfer_show_%s" % version, "GET", "/volume-transfers/{tr}", version=version)
+        c("transfer_list_%s" % version, "GET", "/volume-transfers", version=version)
+        c("transfer_detail_%s" % version, "GET", "/volume-transfers/detail", version=version)
+    c("transfer_delete", "DELETE", old + "/{tr}")
+    rec.undo(old + "/" + rec.case["ids"]["tr"])
+    body = {"transfer": {"volume_id": "{vol}", "no_snapshots": True}}
+    _, tr = c("transfer_create_3.57", "POST", "/volume-transfers", body, version="3.57")
+    rec.id_of("tr2", tr)
+
+
+def view_errors(rec):
+    """Each resource's show (and update and delete where it has them) with
+    a malformed id, an unknown one and another project's, and its
+    collection at a microversion too new, malformed and below its own."""
+    c = rec.call
+    _volume(rec, "vol")
+    _, snap = c("snapshot", "POST", "/snapshots", {"snapshot": {"volume_id": "{vol}"}})
+    rec.id_of("snap", snap)
+    rec.wait("/snapshots/{snap}", ("available",))
+    _, backup = c("backup", "POST", "/backups", {"backup": {"volume_id": "{vol}"}})
+    rec.id_of("backup", backup)
+    rec.wait("/backups/{backup}", ("error", "available"))
+    _volume(rec, "vol2")
+    _, tr = c("transfer", "POST", "/volume-transfers", {"transfer": {"volume_id": "{vol2}"}})
+    rec.id_of("tr", tr)
+    # resource, collection, the microversion below its first (None: 3.0),
+    # its own id, whether PUT updates it
+    routes = (
+        ("volume", "/volumes", None, "{vol}", True),
+        ("snapshot", "/snapshots", None, "{snap}", True),
+        ("backup", "/backups", None, "{backup}", True),
+        ("transfer", "/volume-transfers", None, "{tr}", False),
+        ("attachment", "/attachments", "3.26", None, False),
+        ("group", "/groups", "3.12", None, False),
+        ("group_snapshot", "/group_snapshots", "3.13", None, False),
+        ("message", "/messages", "3.2", None, False),
+        ("type", "/types", None, None, False),
+        ("group_type", "/group_types", "3.10", None, False),
+    )
+    for resource, collection, below, mine, updates in routes:
+        for label, ident in (("bad_id", BAD_ID), ("missing", MISSING)):
+            c("%s_show_%s" % (resource, label), "GET", "%s/%s" % (collection, ident))
+        if mine:
+            path = "%s/%s" % (collection, mine)
+            c("%s_show_other" % resource, "GET", path, caller="other")
+            body = {resource: {"name": "x"}}
+            if updates:
+                c("%s_update_other" % resource, "PUT", path, body, caller="other")
+                c("%s_update_bad_id" % resource, "PUT", "%s/%s" % (collection, BAD_ID), body)
+            c("%s_delete_other" % resource, "DELETE", path, caller="other")
+            c("%s_delete_bad_id" % resource, "DELETE", "%s/%s" % (collection, BAD_ID))
+        c("%s_list_too_new" % resource, "GET", collection, version="3.99")
+        c("%s_list_bad_version" % resource, "GET", collection, version="3.x")
+        c("%s_list_too_old" % resource, "GET", collection, version=below or "2.0")
+
+
+CASES = {
+    "views-volumes": volume_views,
+    "views-snapshots": snapshot_views,
+    "views-backups": backup_views,
+    "views-transfers": transfer_views,
+    "view-errors": view_errors,
+}
