@@ -1,30 +1,26 @@
-"""Remote consoles: nova's checks and the URLs its console proxies give.
+"""Remote consoles: what a nova with no console proxy answers.
 
-The URLs are data only (nothing listens on them): each carries a fresh
-token on nova's default proxy addresses. As nova's compute API, a console
-needs a host (``Instance <id> is not ready``, 409) and no deletion or
-migration under way; the compute manager then checks the console type
-against the protocol (``Invalid console type <type>``, 400). The local cloud
-enables every console kind but RDP (gone with the Hyper-V driver).
+The local cloud runs no noVNC, SPICE, serial or WebMKS proxy (a websocket
+RFB server does not fit its WSGI server), so it answers as nova 34 does with
+``[vnc]``, ``[spice]``, ``[serial_console]`` and ``[mks]`` ``enabled =
+false`` (the real one of ../shared/realcloud): after the compute API's
+checks (a host, ``Instance <id> is not ready``, 409; no deletion or
+migration under way) the compute manager's ``get_*_console`` raises
+``ConsoleTypeUnavailable`` for every type, before comparing it with the
+protocol (nova/compute/manager.py): 400 ``Unavailable console type
+<type>.``.
 """
 
-from urllib.parse import quote
+from typing import Any
+from typing import NoReturn
 
-from occli.localcloud import common
 from occli.localcloud import errors
 from occli.localcloud.compute import actions
 
-# protocol: (the type its proxy serves, nova's default proxy base URL)
-PROXIES = {
-    "vnc": ("novnc", "http://127.0.0.1:6080/vnc_auto.html"),
-    "spice": ("spice-html5", "http://127.0.0.1:6082/spice_auto.html"),
-    "serial": ("serial", "ws://127.0.0.1:6083/"),
-    "mks": ("webmks", "http://127.0.0.1:6090/"),
-}
 REJECTED_TASKS = ("deleting", "migrating")
 
 
-def check_server(server, method):
+def check_server(server: Any, method: str) -> None:
     """``check_instance_host`` and ``reject_instance_state`` (409)."""
     actions.check_host(server)
     if server["task_state"] in REJECTED_TASKS:
@@ -34,13 +30,8 @@ def check_server(server, method):
         )
 
 
-def url(server, protocol, console_type):
-    """The console URL of ``protocol``/``console_type`` for ``server``."""
+def open_console(server: Any, protocol: str, console_type: str) -> NoReturn:
+    """Nova's answer to a ``protocol``/``console_type`` console of
+    ``server``: its checks, then ``ConsoleTypeUnavailable`` (400)."""
     check_server(server, "get_%s_console" % protocol)
-    served, base = PROXIES[protocol]
-    if console_type != served:
-        raise errors.BadRequest("Invalid console type %s" % console_type)
-    token = common.new_uuid()
-    if console_type == "novnc":
-        return "%s?path=%s" % (base, quote("?token=%s" % token, safe=""))
-    return "%s?token=%s" % (base, token)
+    raise errors.BadRequest("Unavailable console type %s." % console_type)

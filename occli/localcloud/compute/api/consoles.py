@@ -1,11 +1,11 @@
 """Remote consoles: ``POST /servers/{id}/remote-consoles`` (2.6+; ``mks``
 from 2.8) and the legacy actions ``os-getVNCConsole``,
 ``os-getSPICEConsole``, ``os-getSerialConsole`` and ``os-getRDPConsole``
-(2.1-2.5; a 404 from 2.6, as nova). Rules in
-:mod:`occli.localcloud.compute.consoles`."""
+(2.1-2.5; a 404 from 2.6, as nova). No console proxy runs: every valid
+request ends in nova's 400 ``Unavailable console type`` (rules in
+:mod:`occli.localcloud.compute.consoles`)."""
 
 from occli.localcloud.app import HTTPError
-from occli.localcloud.app import Response
 from occli.localcloud.compute import consoles
 from occli.localcloud.compute.api import schemas
 from occli.localcloud.compute.api.servers import load
@@ -60,16 +60,7 @@ def create_console(req):
     protocol, console_type = body["protocol"], body["type"]
     if protocol == "rdp":
         raise HTTPError(400, RDP_REMOVED)
-    return Response(
-        200,
-        {
-            "remote_console": {
-                "protocol": protocol,
-                "type": console_type,
-                "url": consoles.url(server, protocol, console_type),
-            }
-        },
-    )
+    consoles.open_console(server, protocol, console_type)
 
 
 def _legacy(action, protocol, types):
@@ -81,15 +72,7 @@ def _legacy(action, protocol, types):
         if req.microversion > LEGACY_MAX_VERSION:
             raise HTTPError(404, "The resource could not be found.")
         console_type = schemas.validate(schema, {action: value})[action]["type"]
-        return Response(
-            200,
-            {
-                "console": {
-                    "type": console_type,
-                    "url": consoles.url(server, protocol, console_type),
-                }
-            },
-        )
+        consoles.open_console(server, protocol, console_type)
 
     handler.__name__ = action.replace("-", "_")
     return handler
