@@ -690,8 +690,10 @@ def pools(rec):
 
 
 def discovery(rec):
-    """Extensions (list, show, unknown) and availability zones."""
+    """The v2.0 document, extensions (list, show, unknown) and availability
+    zones."""
     c = rec.call
+    c("version", "GET", "/")
     c("extensions", "GET", "/extensions")
     c("extension_router", "GET", "/extensions/router")
     c("extension_tags", "GET", "/extensions/standard-attr-tag")

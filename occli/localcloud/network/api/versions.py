@@ -1,25 +1,17 @@
 """Neutron's version documents: ``/network/`` (no token) and ``/v2.0``
-(its collections)."""
+(its core collections: ``neutron/api/v2/router.py``'s ``RESOURCES``, the
+ones the v2.0 document lists, extensions' collections not among them, as
+``tests/fixtures/network/realcloud/neutron-29-discovery.json`` records)."""
 
 from occli.localcloud.app import Response
 from occli.localcloud.network.api import common
-from occli.localcloud.network.api import floating_ips
 from occli.localcloud.network.api import networks
 from occli.localcloud.network.api import ports
-from occli.localcloud.network.api import routers
-from occli.localcloud.network.api import security_groups
+from occli.localcloud.network.api import subnet_pools
 from occli.localcloud.network.api import subnets
 
-# the collections the v2.0 document lists, in route order
-COLLECTIONS = (
-    networks.NETWORKS,
-    subnets.SUBNETS,
-    ports.PORTS,
-    security_groups.GROUPS,
-    security_groups.RULES,
-    floating_ips.FLOATING_IPS,
-    routers.ROUTERS,
-)
+# the collections the v2.0 document lists, in Neutron's order
+COLLECTIONS = (networks.NETWORKS, subnets.SUBNETS, subnet_pools.SUBNET_POOLS, ports.PORTS)
 
 
 def register(service):
