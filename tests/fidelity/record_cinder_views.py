@@ -183,10 +183,133 @@ def view_errors(rec):
         c("%s_list_too_old" % resource, "GET", collection, version=below or "2.0")
 
 
+def _each(rec, name, path, versions, callers=CALLERS, query=""):
+    """GET ``path`` per version and caller, recorded as
+    ``<name>_<version>_<caller>``."""
+    for version in versions:
+        for caller in callers:
+            label = "%s_%s_%s" % (name, version, caller)
+            rec.call(label, "GET", path, caller=caller, query=query, version=version)
+
+
+def type_views(rec):
+    """Volume types with extra specs (one a user may see) and a QoS spec,
+    their specs and access lists, and QoS specs: as the member and admin."""
+    c = rec.call
+    specs = {"multiattach": "<is> True", "secret": "s"}
+    body = {"volume_type": {"name": "{tag}-t", "extra_specs": specs}}
+    _, vt = c("type_create_3.0_admin", "POST", "/types", body, caller="admin", version="3.0")
+    rec.id_of("type", vt)
+    body = {"qos_specs": {"name": "{tag}-q", "read_iops_sec": "10"}}
+    _, spec = c("qos_create_3.0_admin", "POST", "/qos-specs", body, caller="admin", version="3.0")
+    rec.id_of("qos", spec)
+    path = "/qos-specs/{qos}/associate"
+    c("qos_associate", "GET", path, caller="admin", query="vol_type_id={type}")
+    _each(rec, "type_show", "/types/{type}", ("3.0", "3.70"))
+    _each(rec, "type_list", "/types", ("3.0", "3.70"), query="is_public=true")
+    _each(rec, "type_default", "/types/default", ("3.0",))
+    _each(rec, "type_specs", "/types/{type}/extra_specs", ("3.0",))
+    _each(rec, "type_spec_show", "/types/{type}/extra_specs/multiattach", ("3.0",))
+    body = {"volume_type": {"description": "d"}}
+    c("type_update_3.0_admin", "PUT", "/types/{type}", body, caller="admin", version="3.0")
+    _each(rec, "qos_show", "/qos-specs/{qos}", ("3.0",), ("admin",))
+    _each(rec, "qos_list", "/qos-specs", ("3.0",), ("admin",))
+    body = {"qos_specs": {"write_iops_sec": "5"}}
+    c("qos_update_3.0_admin", "PUT", "/qos-specs/{qos}", body, caller="admin", version="3.0")
+    body = {"volume_type": {"name": "{tag}-p", "os-volume-type-access:is_public": False}}
+    _, private = c("private_create_3.0_admin", "POST", "/types", body, caller="admin")
+    rec.id_of("private", private)
+    action = {"addProjectAccess": {"project": "{member_project}"}}
+    c("private_add_access", "POST", "/types/{private}/action", action, caller="admin")
+    _each(rec, "private_show", "/types/{private}", ("3.0",))
+    _each(rec, "private_access", "/types/{private}/os-volume-type-access", ("3.0",), ("admin",))
+    c("qos_disassociate", "GET", "/qos-specs/{qos}/disassociate_all", caller="admin")
+
+
+def group_views(rec):
+    """Group types, groups and group snapshots: create, update, show and
+    the lists, as the member and as admin, at the microversions that add
+    keys (groups' replication_status 3.38, project_id 3.58; group
+    snapshots' group_type_id 3.19, project_id 3.58)."""
+    c = rec.call
+    body = {"group_type": {"name": "{tag}-g", "group_specs": {"k": "v"}}}
+    _, gt = c("gtype_create_3.11_admin", "POST", "/group_types", body, "admin", version="3.11")
+    rec.id_of("gtype", gt)
+    _each(rec, "gtype_show", "/group_types/{gtype}", ("3.11",))
+    _each(rec, "gtype_list", "/group_types", ("3.11",))
+    _each(rec, "gtype_specs", "/group_types/{gtype}/group_specs", ("3.11",), ("admin",))
+    body = {"group": {"group_type": "{gtype}", "volume_types": ["__DEFAULT__"], "name": "{tag}"}}
+    _, gr = c("group_create_3.13_member", "POST", "/groups", body, version="3.13")
+    rec.id_of("group", gr)
+    rec.wait("/groups/{group}", ("available",))
+    versions = ("3.13", "3.38", "3.58")
+    _each(rec, "group_show", "/groups/{group}", versions)
+    _each(rec, "group_list", "/groups", versions, query="name={tag}")
+    _each(rec, "group_detail", "/groups/detail", versions, query="name={tag}")
+    body = {"group": {"description": "d"}}
+    c("group_update_3.13_member", "PUT", "/groups/{group}", body, version="3.13")
+    vol = {"size": 1, "name": "{tag}-v", "group_id": "{group}", "volume_type": "__DEFAULT__"}
+    _, v = c("volume_in_group", "POST", "/volumes", {"volume": vol}, version="3.13")
+    rec.wait("/volumes/" + rec.id_of("vol", v), ("available",))
+    rec.undo("/volumes/" + rec.case["ids"]["vol"])  # deleted with its group
+    body = {"group_snapshot": {"group_id": "{group}", "name": "{tag}"}}
+    _, gs = c("gsnap_create_3.14_member", "POST", "/group_snapshots", body, version="3.14")
+    rec.id_of("gsnap", gs)
+    rec.wait("/group_snapshots/{gsnap}", ("available", "error"))
+    versions = ("3.14", "3.19", "3.58")
+    _each(rec, "gsnap_show", "/group_snapshots/{gsnap}", versions)
+    _each(rec, "gsnap_list", "/group_snapshots", versions, query="name={tag}")
+    _each(rec, "gsnap_detail", "/group_snapshots/detail", versions, query="name={tag}")
+    c("gsnap_delete", "DELETE", "/group_snapshots/{gsnap}", version="3.14")
+    rec.wait("/group_snapshots/{gsnap}", (), gone=True)
+    rec.undo("/group_snapshots/" + rec.case["ids"]["gsnap"])
+
+
+def attachment_views(rec):
+    """Attachments: create, show and the lists as the member and as admin
+    at 3.27 and 3.54 (attach_mode)."""
+    c = rec.call
+    _volume(rec, "vol")
+    inst = "11111111-2222-4333-8444-555555555555"
+    body = {"attachment": {"volume_uuid": "{vol}", "instance_uuid": inst}}
+    _, att = c("attachment_create_3.27_member", "POST", "/attachments", body, version="3.27")
+    rec.id_of("att", att)
+    versions = ("3.27", "3.54")
+    _each(rec, "attachment_show", "/attachments/{att}", versions)
+    _each(rec, "attachment_list", "/attachments", versions, query="volume_id={vol}")
+    _each(rec, "attachment_detail", "/attachments/detail", versions, query="volume_id={vol}")
+
+
+def admin_views(rec):
+    """What an admin reads (and a member where allowed): services, pools,
+    limits, quotas and quota classes, zones, the volume summary, resource
+    filters, clusters, manageable lists and default types, at the
+    microversions that add keys."""
+    _each(rec, "services", "/os-services", ("3.0", "3.7", "3.49"), ("admin",))
+    _each(rec, "pools", "/scheduler-stats/get_pools", ("3.0",), ("admin",), "detail=true")
+    _each(rec, "limits", "/limits", ("3.0", "3.39"))
+    _each(rec, "quotas", "/os-quota-sets/{member_project}", ("3.0",))
+    _each(rec, "quotas_usage", "/os-quota-sets/{member_project}", ("3.0",), query="usage=true")
+    _each(rec, "quotas_defaults", "/os-quota-sets/{member_project}/defaults", ("3.0",))
+    _each(rec, "quota_class", "/os-quota-class-sets/default", ("3.0",), ("admin",))
+    _each(rec, "zones", "/os-availability-zone", ("3.0",))
+    _each(rec, "summary", "/volumes/summary", ("3.12", "3.36"))
+    _each(rec, "resource_filters", "/resource_filters", ("3.33",))
+    _each(rec, "clusters", "/clusters", ("3.7",), ("admin",))
+    _each(rec, "clusters_detail", "/clusters/detail", ("3.7",), ("admin",))
+    _each(rec, "manageable", "/manageable_volumes", ("3.8",), ("admin",), "host=x@y#z")
+    _each(rec, "default_types", "/default-types", ("3.62",), ("admin",))
+    _each(rec, "messages", "/messages", ("3.3",))
+
+
 CASES = {
     "views-volumes": volume_views,
     "views-snapshots": snapshot_views,
     "views-backups": backup_views,
     "views-transfers": transfer_views,
     "view-errors": view_errors,
+    "views-types": type_views,
+    "views-groups": group_views,
+    "views-attachments": attachment_views,
+    "views-admin": admin_views,
 }

@@ -22,9 +22,33 @@ from tests.unit.fakes import load_fixture
 from tests.unit.localcloud.test_volume_realcloud_replay import Replay
 from tests.unit.localcloud.volume_harness import Cinder
 
-FILES = ("views-volumes", "views-snapshots", "views-backups", "views-transfers", "view-errors")
+FILES = (
+    "views-volumes",
+    "views-snapshots",
+    "views-backups",
+    "views-transfers",
+    "view-errors",
+    "views-types",
+    "views-groups",
+    "views-attachments",
+    "views-admin",
+)
 # file -> exchange -> why the local answer is not compared with the real one
-DEVIATIONS: dict[str, dict[str, str]] = {}
+LEAK = (
+    "Cinder 29 lists every project's messages to any caller (_generate_paginate_query asks"
+    " _messages_get_query without project_only, cinder/db/api.py); the local Cinder lists the"
+    " caller's project's, as its show finds only those"
+)
+DEVIATIONS = {
+    "views-admin": {
+        "pools_3.0_admin": (
+            "the rig's fake driver reports its own pool stats ('infinite' capacities, replication"
+            " and consistency groups); the local pool is the LVM driver's (unit-tested)"
+        ),
+        "messages_3.3_member": LEAK,
+        "messages_3.3_admin": LEAK,
+    },
+}
 # file -> the end of a difference accepted in any of its rows -> why
 ACCEPTED = {
     "views-backups": {
