@@ -176,7 +176,8 @@ AGGREGATES = [
 """
 ]
 
-# limits set through os-quota-sets (per project) and os-quota-class-sets
+# limits set through os-quota-sets (per project and per user) and
+# os-quota-class-sets
 QUOTAS = [
     """
     CREATE TABLE compute_quotas (
@@ -195,7 +196,19 @@ QUOTAS = [
         updated_at TEXT,
         PRIMARY KEY (class_name, resource)
     );
-"""
+""",
+    """
+    -- per-user limits (issue 23): nova's project_user_quotas
+    CREATE TABLE compute_user_quotas (
+        project_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        resource TEXT NOT NULL,
+        hard_limit INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT,
+        PRIMARY KEY (project_id, user_id, resource)
+    );
+""",
 ]
 
 # nova's migration records (resize, cold and live migration, evacuation):

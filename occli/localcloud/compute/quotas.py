@@ -7,7 +7,11 @@ admin through ``os-quota-sets``), else the ``default`` quota class's
 configured default (:func:`config_defaults`: nova's ``[quota]`` defaults,
 ``instances``, ``cores`` and ``ram`` from ``Config.quota_instances``,
 ``quota_cores`` and ``quota_ram``, nova's 10, 20 and 51200 unless set).
-``-1`` is unlimited.
+``-1`` is unlimited. A user's limit is their own (``compute_user_quotas``,
+``os-quota-sets?user_id=``), else the project's: nova's per-user quotas,
+set within the project's remains (its limit less the sum of its users'
+limits) and checked, with the project's, by the boots of a user who has
+an ``instances``, ``cores`` or ``ram`` limit of their own.
 
 Usage is counted like nova's default (legacy) counting: every non-deleted
 server of the project counts one instance plus its flavor's vCPUs and RAM
@@ -127,6 +131,25 @@ def limits(db, project_id, config=None):
     return values
 
 
+def user_limits(db, project_id, user_id, config=None):
+    """Nova's ``get_user_quotas``: the user's own limits over the
+    project's (see :func:`limits`)."""
+    values = limits(db, project_id, config)
+    values.update(_user_rows(db, project_id, user_id))
+    return values
+
+
+def _user_rows(db, project_id, user_id):
+    return {
+        row["resource"]: row["hard_limit"]
+        for row in db.execute(
+            "SELECT resource, hard_limit FROM compute_user_quotas"
+            " WHERE project_id = ? AND user_id = ?",
+            (project_id, user_id),
+        )
+    }
+
+
 def limit(db, project_id, resource, config=None):
     """One resource's limit for ``project_id`` (see :func:`limits`)."""
     return limits(db, project_id, config)[resource]
@@ -158,15 +181,19 @@ def usage(db, project_id, user_id=None):
 
 def detail(db, project_id, config=None, user_id=None):
     """``{resource: {"limit", "in_use", "reserved"}}`` (``os-quota-sets/
-    {id}/detail``; ``user_id`` counts that user's servers only)."""
+    {id}/detail``; ``user_id``: that user's limits and servers)."""
     used = usage(db, project_id, user_id)
+    if user_id is None:
+        values = limits(db, project_id, config)
+    else:
+        values = user_limits(db, project_id, user_id, config)
     return {
         resource: {
             "limit": value,
             "in_use": used[resource] if resource in REPORTED_USAGE else 0,
             "reserved": 0,
         }
-        for resource, value in limits(db, project_id, config).items()
+        for resource, value in values.items()
     }
 
 
@@ -177,38 +204,116 @@ def _unlimited(value):
     return float("inf") if value == UNLIMITED else value
 
 
-def _upsert(db, table, column, key, values):
+def _upsert(db, table, column, key, values, user_id=None):
     now = common.iso_naive_micro(common.utcnow())
+    columns, keys = (column,), (key,)
+    if user_id is not None:
+        columns, keys = (column, "user_id"), (key, user_id)
+    names = ", ".join(columns)
     for resource, value in values.items():
         db.execute(
             "INSERT INTO %s (%s, resource, hard_limit, created_at)"
-            " VALUES (?, ?, ?, ?) ON CONFLICT (%s, resource) DO UPDATE"
-            " SET hard_limit = excluded.hard_limit, updated_at = ?" % (table, column, column),
-            (key, resource, value, now, now),
+            " VALUES (%s?, ?, ?) ON CONFLICT (%s, resource) DO UPDATE"
+            " SET hard_limit = excluded.hard_limit, updated_at = ?"
+            % (table, names, "?, " * len(keys), names),
+            keys + (resource, value, now, now),
         )
 
 
-def update_project(db, project_id, values, force=False):
+def _is_unlimited(value):
+    """Nova's ``_is_unlimited_value``: any value at or below -1."""
+    return value <= UNLIMITED
+
+
+def _sum(first, second):
+    """Nova's ``_sum_quota_values``."""
+    return UNLIMITED if _is_unlimited(first) or _is_unlimited(second) else first + second
+
+
+def _sub(first, second):
+    """Nova's ``_sub_quota_values``."""
+    return UNLIMITED if _is_unlimited(first) or _is_unlimited(second) else first - second
+
+
+def _remains(db, project_id, project_limits):
+    """Nova's ``remains``: each project limit less every user limit set in
+    the project (subtracted as stored, ``-1`` too, as nova does)."""
+    remains = dict(project_limits)
+    for row in db.execute(
+        "SELECT resource, hard_limit FROM compute_user_quotas WHERE project_id = ?",
+        (project_id,),
+    ):
+        if row["resource"] in remains:
+            remains[row["resource"]] -= row["hard_limit"]
+    return remains
+
+
+def _validate(values, settable):
+    """Nova's ``_validate_quota_limit`` over ``values`` in the body's
+    order: 400 naming the first outside its ``(minimum, maximum)``."""
+    for resource, value in values.items():
+        minimum, maximum = settable[resource]
+        if _unlimited(value) < _unlimited(minimum):
+            raise errors.BadRequest(
+                "Quota limit %s for %s must be greater than or equal to "
+                "already used and reserved %s." % (value, resource, minimum)
+            )
+        if _unlimited(value) > _unlimited(maximum):
+            raise errors.BadRequest(
+                "Quota limit %s for %s must be less than or equal to %s."
+                % (value, resource, maximum)
+            )
+
+
+def _used(db, project_id, user_id=None):
+    used = usage(db, project_id, user_id)
+    return {r: used[r] if r in REPORTED_USAGE else 0 for r in RESOURCES}
+
+
+def update_project(db, project_id, values, force=False, config=None):
     """Set ``values`` (``{resource: int}``, schema-checked) as the
     project's limits. Unless ``force``, each must cover what the project
-    uses (nova's ``_validate_quota_limit``: 400 naming the first one that
-    does not, nothing changed)."""
+    uses and what its users' limits take (nova's ``get_settable_quotas``
+    and ``_validate_quota_limit``: 400 naming the first one that does
+    not, nothing changed)."""
     if not force:
-        used = usage(db, project_id)
-        for resource, value in values.items():
-            minimum = used[resource] if resource in REPORTED_USAGE else 0
-            if _unlimited(value) < _unlimited(minimum):
-                raise errors.BadRequest(
-                    "Quota limit %s for %s must be greater than or equal to "
-                    "already used and reserved %s." % (value, resource, minimum)
-                )
+        current = limits(db, project_id, config)
+        remains = _remains(db, project_id, current)
+        used = _used(db, project_id)
+        settable = {r: (max(_sub(current[r], remains[r]), used[r]), UNLIMITED) for r in RESOURCES}
+        _validate(values, settable)
     _upsert(db, "compute_quotas", "project_id", project_id, values)
 
 
+def update_user(db, project_id, user_id, values, force=False, config=None):
+    """Set ``values`` as ``user_id``'s limits in ``project_id``. Unless
+    ``force``, each must cover what the user uses and fit the project's
+    remains plus the user's current limit (nova's ``get_settable_quotas``
+    for a user: ``Quota limit 6 for instances must be less than or equal
+    to 5.``)."""
+    if not force:
+        remains = _remains(db, project_id, limits(db, project_id, config))
+        own = _user_rows(db, project_id, user_id)
+        used = _used(db, project_id, user_id)
+        settable = {r: (used[r], _sum(remains[r], own.get(r, 0))) for r in RESOURCES}
+        _validate(values, settable)
+    _upsert(db, "compute_user_quotas", "project_id", project_id, values, user_id)
+
+
 def delete_project(db, project_id):
-    """Revert the project to the defaults (nova's
-    ``destroy_all_by_project``)."""
+    """Revert the project and its users to the defaults (nova's
+    ``destroy_all_by_project``: the per-user limits go too)."""
     db.execute("DELETE FROM compute_quotas WHERE project_id = ?", (project_id,))
+    db.execute("DELETE FROM compute_user_quotas WHERE project_id = ?", (project_id,))
+
+
+def delete_user(db, project_id, user_id):
+    """Revert a user to the project's limits (nova's
+    ``destroy_all_by_project_and_user``)."""
+    db.execute(
+        "DELETE FROM compute_user_quotas WHERE project_id = ? AND user_id = ?",
+        (project_id, user_id),
+    )
 
 
 def update_class(db, class_name, values):
@@ -301,12 +406,43 @@ def _overs(quota, used, deltas):
     return sorted(r for r, delta in deltas.items() if quota[r] >= 0 and used[r] + delta > quota[r])
 
 
-def instance_count(db, config, project_id, min_count, max_count, flavor=None):
+INSTANCE_RESOURCES = ("instances", "cores", "ram")
+
+
+def _scopes(db, config, project_id, user_id):
+    """``[(limits, usage)]`` a boot is checked against: the project's, then
+    the user's when they have an instances, cores or ram limit of their own
+    (nova's ``check_num_instances_quota`` counts per user only then)."""
+    quota = limits(db, project_id, config)
+    scopes = [({r: quota[r] for r in INSTANCE_RESOURCES}, usage(db, project_id))]
+    own = _user_rows(db, project_id, user_id) if user_id is not None else {}
+    if any(r in own for r in INSTANCE_RESOURCES):
+        quota.update(own)
+        scopes.append(({r: quota[r] for r in INSTANCE_RESOURCES}, usage(db, project_id, user_id)))
+    return scopes
+
+
+def _exceeded(scopes, deltas):
+    """Nova's ``limit_check_project_and_user``: ``(overs, limits, usage)``
+    of the scope a boot exceeds (the user's once any resource is over the
+    user's limit only), or None."""
+    overs, scope = [], scopes[0]
+    for resource in sorted(deltas):
+        if _overs(scopes[0][0], scopes[0][1], {resource: deltas[resource]}):
+            overs.append(resource)
+        elif len(scopes) > 1 and _overs(scopes[1][0], scopes[1][1], {resource: deltas[resource]}):
+            overs.append(resource)
+            scope = scopes[1]
+    return (overs, *scope) if overs else None
+
+
+def instance_count(db, config, project_id, min_count, max_count, flavor=None, user_id=None):
     """How many servers a create makes, checked before anything is created.
 
     Nova's ``check_num_instances_quota`` over the project's instances,
     cores and RAM (``flavor``: the ``compute_flavors`` row; without it,
-    instances only): a ``max_count`` above the headroom is trimmed to it if
+    instances only), and ``user_id``'s own limits if they have some: a
+    ``max_count`` above the headroom is trimmed to it if
     that still covers ``min_count``, else 403 ``TooManyInstances``
     (``Quota exceeded for cores, instances: Requested 8, 2, but already
     used 18, 9 of 20, 10 cores, instances``). As in nova, an unlimited
@@ -317,14 +453,13 @@ def instance_count(db, config, project_id, min_count, max_count, flavor=None):
     requested_text = str(min_count) if min_count == max_count else "%d-%d" % (min_count, max_count)
     vcpus = flavor["vcpus"] if flavor is not None else 0
     ram = flavor["memory_mb"] if flavor is not None else 0
-    quota = limits(db, project_id, config)
-    quota = {r: quota[r] for r in ("instances", "cores", "ram")}
-    used = usage(db, project_id)
+    scopes = _scopes(db, config, project_id, user_id)
     while True:
         deltas = {"instances": max_count, "cores": max_count * vcpus, "ram": max_count * ram}
-        overs = _overs(quota, used, deltas)
-        if not overs:
+        exceeded = _exceeded(scopes, deltas)
+        if exceeded is None:
             break
+        overs, quota, used = exceeded
         headroom = _headroom(quota, used, deltas)
         allowed = headroom["instances"]
         if vcpus:
@@ -347,18 +482,19 @@ def instance_count(db, config, project_id, min_count, max_count, flavor=None):
     return max_count
 
 
-def recheck(db, config, project_id, flavor, requested):
+def recheck(db, config, project_id, flavor, requested, user_id=None):
     """Nova's quota recheck (``check_num_instances_quota`` with no delta,
     once a create's rows are in): 403 ``TooManyInstances`` if the project's
     instances, cores or RAM are now over their limits, as when another
     create took the headroom meanwhile (``Quota exceeded for instances:
     Requested 4, but already used 6 of 6 instances``; ``requested``: the
-    create's count, ``flavor`` its ``compute_flavors`` row)."""
-    quota = limits(db, project_id, config)
-    quota = {r: quota[r] for r in ("instances", "cores", "ram")}
-    used = usage(db, project_id)
-    overs = _overs(quota, used, dict.fromkeys(quota, 0))
-    if overs:
+    create's count, ``flavor`` its ``compute_flavors`` row; ``user_id``'s
+    own limits too, as in :func:`instance_count`)."""
+    exceeded = _exceeded(
+        _scopes(db, config, project_id, user_id), dict.fromkeys(INSTANCE_RESOURCES, 0)
+    )
+    if exceeded is not None:
+        overs, quota, _ = exceeded
         wanted = {
             "instances": requested,
             "cores": requested * flavor["vcpus"],

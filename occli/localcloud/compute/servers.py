@@ -137,7 +137,13 @@ def _place(db, caller, config, request, plan):
     the quota count (``plan.count``), the volumes, the server group; then
     the placement of every instance (``plan.destinations``)."""
     plan.count = quotas.instance_count(
-        db, config, caller.project_id, request.min_count, request.max_count, plan.flavor
+        db,
+        config,
+        caller.project_id,
+        request.min_count,
+        request.max_count,
+        plan.flavor,
+        caller.user_id,
     )
     volume_attach.check_mappings(db, caller, config, plan.mappings)
     group = server_groups.from_hints(db, caller, request.scheduler_hints)
@@ -162,7 +168,7 @@ def _place(db, caller, config, request, plan):
 def _recheck(db, caller, config, plan):
     """Nova's quota recheck once a chunk's rows are in: the project's
     instances, cores and RAM, and the server group's members."""
-    quotas.recheck(db, config, caller.project_id, plan.flavor, plan.count)
+    quotas.recheck(db, config, caller.project_id, plan.flavor, plan.count, caller.user_id)
     if plan.server_group is not None:
         server_groups.check_members(db, caller, plan.server_group, 0)
 

@@ -269,7 +269,7 @@ def test_network_quotas_before_2_36(nova, demo):
     assert limits["maxTotalFloatingIps"] == 7
 
 
-def test_per_user_quotas_are_shown_but_not_set(nova, demo):
+def test_per_user_quotas_are_set_shown_and_deleted(nova, demo):
     set_quota(nova, demo, instances=5)
     with nova.cloud.store.read() as db:
         user = nova.cloud.identity.user_id(db, "demo")
@@ -277,8 +277,10 @@ def test_per_user_quotas_are_shown_but_not_set(nova, demo):
     result = nova.put(
         SETS + demo + "?user_id=" + user, {"quota_set": {"instances": 1}}, user="admin"
     )
-    assert result.status == 400
+    assert result.status == 200
+    assert nova.get(SETS + demo + "?user_id=" + user).json()["quota_set"]["instances"] == 1
     assert nova.delete(SETS + demo + "?user_id=" + user, user="admin").status == 202
+    assert nova.get(SETS + demo + "?user_id=" + user).json()["quota_set"]["instances"] == 5
     assert nova.get(SETS + demo).json()["quota_set"]["instances"] == 5
 
 

@@ -14,8 +14,11 @@ Which resources a body shows and an update takes follows the microversion:
 quota classes (which show ``server_groups``/``server_group_members`` only
 from 2.50), 2.57 drops the ``injected_file*`` ones from both; a dropped one
 in an update is nova's schema 400. From 2.75 an unknown query parameter is
-a 400. Per-user quotas (``?user_id=``) are shown (the project's limits;
-``detail`` counts that user's servers) but cannot be set here: 400.
+a 400. ``?user_id=`` names a user's quotas (nova's per-user quotas, the
+user id taken as given, as nova does): shown (the user's own limits over
+the project's; ``detail`` counts that user's servers), set (within the
+project's remains, see :func:`~occli.localcloud.compute.quotas.update_user`)
+and deleted (the user back on the project's limits).
 """
 
 from occli.localcloud.app import HTTPError
@@ -154,11 +157,18 @@ def _verify_project(req, project_id):
 
 def show_quotas(req):
     project_id = req.params["tenant_id"]
-    _query(req)
+    user_id = _query(req)
     _reader_or_admin(req, project_id, "show")
     _verify_project(req, project_id)
-    values = quotas.limits(req.db, project_id, req.cloud.config)
+    values = _limits(req, project_id, user_id)
     return Response(200, {"quota_set": _body(values, hidden(req), project_id)})
+
+
+def _limits(req, project_id, user_id):
+    """The project's limits, or ``user_id``'s in it."""
+    if user_id is None:
+        return quotas.limits(req.db, project_id, req.cloud.config)
+    return quotas.user_limits(req.db, project_id, user_id, req.cloud.config)
 
 
 def show_detail(req):
@@ -184,14 +194,13 @@ def update_quotas(req):
     user_id = _query(req)
     common.require_admin(req, POLICY % "update")
     _verify_project(req, project_id)
-    if user_id is not None:
-        raise common.bad_request(
-            "Per-user quotas (user_id) are not supported by this local cloud."
-        )
     force = common.bool_param(str(data.get("force", "False")), "force")
-    quotas.update_project(req.db, project_id, values, force=force)
-    values = quotas.limits(req.db, project_id, req.cloud.config)
-    return Response(200, {"quota_set": _body(values, hidden(req))})
+    config = req.cloud.config
+    if user_id is None:
+        quotas.update_project(req.db, project_id, values, force, config)
+    else:
+        quotas.update_user(req.db, project_id, user_id, values, force, config)
+    return Response(200, {"quota_set": _body(_limits(req, project_id, user_id), hidden(req))})
 
 
 def delete_quotas(req):
@@ -199,7 +208,8 @@ def delete_quotas(req):
     common.require_admin(req, POLICY % "delete")
     if user_id is None:
         quotas.delete_project(req.db, req.params["tenant_id"])
-    # per-user quotas are never stored here: nothing to delete for a user
+    else:
+        quotas.delete_user(req.db, req.params["tenant_id"], user_id)
     return Response(202)
 
 
