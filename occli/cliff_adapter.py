@@ -13,7 +13,7 @@ import argparse
 from typing import Any
 
 # cliff's value, shell and csv formatters print ``str(machine_readable())``:
-# a Python repr for dict and list cells. occli gives them JSON instead.
+# a Python repr for dict and list cells, as OSC prints them.
 _TEXT_FORMATTERS = ("value", "shell", "csv")
 # Formatters printing cells as they are: control characters in a name (an
 # ANSI escape sequence) must not reach the terminal. json and yaml escape
@@ -178,19 +178,9 @@ def make_command(name, func, dist=None):
         formatter = getattr(parsed_args, "formatter", None)
         if formatter in _RAW_FORMATTERS:
             from occli.columns import printable_cell
+            from occli.columns import text_cell
 
-            if formatter == "shell":
-
-                def cell(value):
-                    # an absent value is an empty variable, never "None"
-                    value = _as_text(value)
-                    return "" if value is None else printable_cell(value)
-            elif formatter in _TEXT_FORMATTERS:
-
-                def cell(value):
-                    return printable_cell(_as_text(value))
-            else:
-                cell = printable_cell
+            cell = text_cell if formatter in _TEXT_FORMATTERS else printable_cell
             column_names = tuple(printable_cell(c) for c in column_names)
             if kind == "list":
                 data = (tuple(cell(v) for v in row) for row in data)
@@ -339,16 +329,3 @@ def _help_formatter(cls):
     if cls not in _FORMATTERS:
         _FORMATTERS[cls] = type("HelpFormatter", (_ParagraphFill, cls), {})
     return _FORMATTERS[cls]
-
-
-def _as_text(value):
-    """A cell for a text formatter: dicts and lists as JSON, never a repr."""
-    from cliff import columns
-
-    if isinstance(value, columns.FormattableColumn):
-        value = value.machine_readable()
-    if isinstance(value, (dict, list, tuple)):
-        import json
-
-        return json.dumps(value, ensure_ascii=False, default=str)
-    return value

@@ -1,4 +1,6 @@
-"""Cell formatting: dicts and lists readable in tables, real JSON in json/yaml."""
+"""Cell formatting: dicts and lists as OSC shows them in tables (osc-lib's
+``format_columns``), real objects in json/yaml, their Python repr in
+value, csv and shell (cliff's ``str(machine_readable())``)."""
 
 import re
 
@@ -51,25 +53,88 @@ class PrintableColumn(columns.FormattableColumn):
         return self._value.machine_readable()
 
 
+def text_cell(value):
+    """A cell as cliff's value, csv and shell formatters print it: a
+    column's machine-readable value as ``str()`` makes it (a dict's or
+    list's Python repr, as OSC prints them), control characters escaped
+    (:func:`printable`); any other value (a number, a boolean, None) as
+    it is, for the formatter to print (csv quotes text, not numbers)."""
+    if isinstance(value, columns.FormattableColumn):
+        return printable(str(value.machine_readable()))
+    return printable_cell(value)
+
+
 class DictColumn(columns.FormattableColumn):
-    """``{"k": "v"}`` → ``k='v'`` lines in a table, an object in JSON."""
+    """``{"k": "v"}`` → ``k='v'`` in a table (:func:`format_dict`), an
+    object in JSON: osc-lib's ``DictColumn``."""
 
     def human_readable(self):
-        value = self._value or {}
-        return "\n".join("%s=%s" % (k, _scalar(value[k])) for k in sorted(value))
+        return format_dict(self._value)
 
     def machine_readable(self):
         return dict(self._value or {})
 
 
 class ListColumn(columns.FormattableColumn):
-    """``["a", "b"]`` → ``a, b`` in a table, a list in JSON."""
+    """``["b", "a"]`` → ``a, b`` in a table (sorted, as osc-lib's
+    ``ListColumn``), a list in JSON."""
 
     def human_readable(self):
-        return ", ".join(_scalar(v) for v in self._value or ())
+        return ", ".join(sorted(_scalar(v) for v in self._value or ()))
 
     def machine_readable(self):
         return list(self._value or ())
+
+
+class DictListColumn(columns.FormattableColumn):
+    """``{"net": ["b", "a"]}`` → ``net=a, b`` in a table (pairs apart by
+    ``; ``), an object in JSON: osc-lib's ``DictListColumn``."""
+
+    def human_readable(self):
+        return format_dict_of_list(self._value)
+
+    def machine_readable(self):
+        return dict(self._value or {})
+
+
+class ListDictColumn(columns.FormattableColumn):
+    """``[{"k": "v"}, …]`` → one ``k='v'`` line a dict in a table, a list
+    in JSON: osc-lib's ``ListDictColumn``."""
+
+    def human_readable(self):
+        return "\n".join(format_dict(item) for item in self._value or ())
+
+    def machine_readable(self):
+        return [dict(item) for item in self._value or ()]
+
+
+def format_dict(data, prefix=None):
+    """``k='v', k2='v2'`` of ``data`` (sorted keys, a nested dict's keys
+    as ``outer.inner``, None as ``k=``), or None for None: osc-lib's
+    ``osc_lib.utils.format_dict``."""
+    if data is None:
+        return None
+    pairs = []
+    for key in sorted(data):
+        name = "%s.%s" % (prefix, key) if prefix else key
+        value = data[key]
+        if isinstance(value, dict):
+            pairs.append(format_dict(value, prefix=name))
+        elif value is not None:
+            pairs.append("%s='%s'" % (name, value))
+        else:
+            pairs.append("%s=" % name)
+    return ", ".join(pairs)
+
+
+def format_dict_of_list(data):
+    """``k=a, b; k2=c`` (sorted keys and items, a None list left out):
+    osc-lib's ``osc_lib.utils.format_dict_of_list``."""
+    return "; ".join(
+        "%s=%s" % (key, ", ".join(sorted(data[key])))
+        for key in sorted(data or {})
+        if data[key] is not None
+    )
 
 
 class AddressesColumn(columns.FormattableColumn):
@@ -78,10 +143,7 @@ class AddressesColumn(columns.FormattableColumn):
     server.py ``AddressesColumn``, osc_lib ``format_dict_of_list``)."""
 
     def human_readable(self):
-        return "; ".join(
-            "%s=%s" % (net, ", ".join(sorted(addrs)))
-            for net, addrs in sorted(self.machine_readable().items())
-        )
+        return format_dict_of_list(self.machine_readable())
 
     def machine_readable(self):
         return {

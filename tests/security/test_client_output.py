@@ -93,9 +93,9 @@ def test_structured_cells_are_escaped_too(occli):
         assert server["properties"] == {"motd": EVIL}
         shown = ok(occli("server", "show", server["id"]))
         assert_escaped(shown)
-        assert "motd=" + SHOWN in shown
+        assert "motd='" + SHOWN + "'" in shown
         assert_escaped(ok(occli("server", "list", "--long", "--name", name)))
-        # a JSON cell in csv: the encoder escapes C0, occli the rest
+        # a dict cell's repr in csv: repr escapes controls, occli the rest
         assert_escaped(
             ok(occli("server", "list", "--long", "--name", name, "-f", "csv")), shown=None
         )

@@ -1,5 +1,6 @@
 """``occli server …`` commands in-process against a requests-mock cloud."""
 
+import ast
 import base64
 import copy
 import io
@@ -167,12 +168,12 @@ def test_list_long(cli, listing):
 
 
 @pytest.mark.parametrize("fmt", ["value", "csv"])
-def test_list_text_formats_give_json_not_python_reprs(cli, listing, fmt):
+def test_list_text_formats_give_oscs_python_reprs(cli, listing, fmt):
+    # cliff's value and csv formatters print str(machine_readable()), as OSC
     code, out, err = cli(
         "server", "list", "--long", "-f", fmt, "-c", "Networks", "-c", "Properties"
     )
     assert code == 0, err
-    assert "{'" not in out and "[{'" not in out
     line = out.splitlines()[-2 if fmt == "value" else 1]
     if fmt == "csv":
         import csv
@@ -180,8 +181,7 @@ def test_list_text_formats_give_json_not_python_reprs(cli, listing, fmt):
         line = " ".join(next(csv.reader([line])))
     first = listing["servers"][0]
     networks = {net: [a["addr"] for a in addrs] for net, addrs in first["addresses"].items()}
-    assert json.dumps(networks) in line
-    assert '{"My Server Name": "Apache1"}' in line
+    assert line == "%r %r" % (networks, {"My Server Name": "Apache1"})
 
 
 def test_list_down_cell_records_at_2_69(cli, cloud):
@@ -421,7 +421,7 @@ def test_show_by_id_is_one_request(cli, cloud):
     assert show.method == "GET" and show.path.endswith("/servers/" + SID)
 
 
-def test_show_value_and_shell_give_json_not_python_reprs(cli, cloud):
+def test_show_value_and_shell_give_oscs_python_reprs(cli, cloud):
     code, out, err = cli(
         "server",
         "show",
@@ -436,15 +436,14 @@ def test_show_value_and_shell_give_json_not_python_reprs(cli, cloud):
         "flavor",
     )
     assert code == 0, err
-    values = [json.loads(line) for line in out.splitlines()]
+    values = [ast.literal_eval(line) for line in out.splitlines()]
     assert {"My Server Name": "Apache1"} in values
     assert [{"name": "default"}] in values
     assert any(v.get("original_name") == "m1.tiny" for v in values if isinstance(v, dict))
     code, out, err = cli("server", "show", SID, "-f", "shell", "-c", "metadata", "-c", "name")
     assert code == 0, err
-    assert 'metadata="{\\"My Server Name\\": \\"Apache1\\"}"' in out
+    assert "metadata=\"{'My Server Name': 'Apache1'}\"" in out.splitlines()
     assert 'name="new-server-test"' in out
-    assert "{'" not in out
 
 
 def test_show_table_is_readable(cli, cloud):
@@ -453,7 +452,7 @@ def test_show_table_is_readable(cli, cloud):
     assert "| image " in out and IMAGE_ID in out
     assert "m1.tiny (vcpus=1, ram=512, disk=1, ephemeral=0, swap=0)" in out
     assert "private=192.168.1.30" in out
-    assert "My Server Name=Apache1" in out
+    assert "My Server Name='Apache1'" in out
     assert "http://openstack.example.com" not in out
 
 
