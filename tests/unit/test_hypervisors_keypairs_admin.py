@@ -92,6 +92,10 @@ def test_hypervisor_show_2_88_with_servers(cli, mock_cloud, aggregates):
     code, out, err = cli("hypervisor", "show", "fake-mini", "-f", "json")
     assert code == 0, err
     info = json.loads(out)
+    assert "servers" not in info  # as OSC: with -c only
+    code, out, err = cli("hypervisor", "show", "fake-mini", "-f", "json", "-c", "servers")
+    assert json.loads(out).keys() == {"servers"}
+    info["servers"] = json.loads(out)["servers"]
     assert info["servers"] == ["%s (%s)" % (s["uuid"], s["name"]) for s in hypervisor["servers"]]
     assert info["service_host"] == "compute"
     assert "uptime" not in info  # null: nothing to read
@@ -114,8 +118,10 @@ def test_hypervisor_show_2_1_servers_and_uptime_routes(cli, mock_cloud, aggregat
         json=sample("os-hypervisors", "hypervisors-uptime-resp.json"),
     )
     code, out, err = cli(
-        "--os-compute-api-version", "2.1", "hypervisor", "show", "1", "-f", "json"
-    )
+        "--os-compute-api-version", "2.1", "hypervisor", "show", "1", "-f", "json",
+        "-c", "host_time", "-c", "uptime", "-c", "users", "-c", "load_average",
+        "-c", "servers", "-c", "cpu_info",
+    )  # fmt: skip
     assert code == 0, err
     info = json.loads(out)
     assert (info["host_time"], info["uptime"], info["users"], info["load_average"]) == (

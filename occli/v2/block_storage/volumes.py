@@ -35,6 +35,9 @@ REVERT_VERSION = "3.40"
 #: ``GET /volumes/summary`` and its ``metadata`` (``VOLUME_SUMMARY[_METADATA]``)
 SUMMARY_VERSION = "3.12"
 SUMMARY_METADATA_VERSION = "3.36"
+#: a volume's detail complete: ``consumes_quota`` (cinder's ``USE_QUOTA``),
+#: ``volume_type_id`` 3.63, ``cluster_name`` 3.61, ``service_uuid`` 3.48, …
+SHOW_VERSION = "3.65"
 #: ``os-retype``'s migration policies
 RETYPE_POLICIES = ("never", "on-demand")
 
@@ -122,6 +125,15 @@ class VolumeManager(cinder.CinderManager):
                 params=("size",),
             )
         return body
+
+    def show(self, volume: base.Resource | str) -> base.Resource:
+        """The volume read at :data:`SHOW_VERSION`, with every field
+        Cinder's volume detail has (as OSC, whose openstacksdk reads it at
+        its newest)."""
+        response = self._request(
+            "GET", self._url(self.collection, base.getid(volume)), microversion=SHOW_VERSION
+        )
+        return self._resource(self._member(response, self._body(response), self.member), response)
 
     def update(
         self,

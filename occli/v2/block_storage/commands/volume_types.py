@@ -15,18 +15,19 @@ _PROJECT_DOMAIN = dict(
 _IS_TRUE = "<is> True"
 
 
-def _show(volume_type, access=None):
-    """OSC's ``_format_type``: ``extra_specs`` shown as ``properties``."""
+def _show(volume_type, access=None, with_access=False):
+    """OSC's ``_format_type``: ``extra_specs`` shown as ``properties``;
+    ``with_access`` (``volume type show``): ``access_project_ids`` too,
+    null for a public type as OSC's ``ShowVolumeType`` shows it."""
     info = volume_type.to_dict()
     info.pop("os-volume-type-access:is_public", None)
     info.pop("qos_specs_id", None)
-    info["properties"] = info.pop("extra_specs", None) or {}
+    info["properties"] = columns.DictColumn(info.pop("extra_specs", None) or {})
     if access is not None:
-        info["access_project_ids"] = access
-    return columns.show(
-        info,
-        formatters={"properties": columns.DictColumn, "access_project_ids": columns.ListColumn},
-    )
+        info["access_project_ids"] = columns.ListColumn(access)
+    elif with_access:
+        info["access_project_ids"] = None
+    return columns.show(info)
 
 
 def _public_switch(on_help, off_help, others=""):
@@ -132,7 +133,7 @@ def do_volume_type_show(client, args):
     access = None
     if not getattr(volume_type, "is_public", True):
         access = [a["project_id"] for a in client.volume_types.list_access(volume_type)]
-    return _show(volume_type, access)
+    return _show(volume_type, access, with_access=True)
 
 
 @utils.arg("name", metavar="<name>", help="Volume type name.")

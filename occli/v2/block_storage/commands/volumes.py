@@ -39,29 +39,82 @@ class AttachmentsColumn(cliff_columns.FormattableColumn):
 _FORMATTERS = {"attachments": AttachmentsColumn, "metadata": columns.DictColumn}
 
 
-def _show(resource):
-    info = resource.to_dict()
-    info.pop("links", None)
-    return columns.show(info, formatters=_FORMATTERS)
-
-
 #: Cinder's keys a volume shows under OSC's names (openstackclient/volume/
 #: v3/volume.py ``_format_volume``); ``-c`` still takes Cinder's
 VOLUME_OSC_NAMES = {"volume_type": "type", "metadata": "properties"}
+#: the fields OSC shows of every volume, None where Cinder's answer (an older
+#: microversion's, a non-admin's) lacks them: openstacksdk's
+#: block_storage/v3/volume.py ``Volume`` by Cinder's names
+VOLUME_OSC_FIELDS = (
+    "attachments",
+    "availability_zone",
+    "backup_id",
+    "bootable",
+    "cluster_name",
+    "consumes_quota",
+    "created_at",
+    "description",
+    "encrypted",
+    "group_id",
+    "id",
+    "multiattach",
+    "name",
+    "os-vol-host-attr:host",
+    "os-vol-mig-status-attr:migstat",
+    "os-vol-mig-status-attr:name_id",
+    "os-vol-tenant-attr:tenant_id",
+    "properties",
+    "provider_id",
+    "replication_status",
+    "service_uuid",
+    "shared_targets",
+    "size",
+    "snapshot_id",
+    "source_volid",
+    "status",
+    "type",
+    "updated_at",
+    "user_id",
+    "volume_type_id",
+)
+#: shown only when set (``_format_volume``'s ``optional_columns``)
+VOLUME_OSC_OPTIONAL = ("consistencygroup_id", "encryption_key_id", "volume_image_metadata")
 
 
 def _show_volume(args, volume):
-    """A volume as OSC shows it: OSC's names, ``bootable`` a boolean
-    (Cinder's ``"true"``/``"false"``)."""
-    info = volume.to_dict()
+    """A volume as OSC shows it: OSC's names and fields, ``bootable`` a
+    boolean (Cinder's ``"true"``/``"false"``)."""
+    info = columns.osc_fields(volume, VOLUME_OSC_NAMES, VOLUME_OSC_FIELDS)
     info.pop("links", None)
-    for cinder, osc in VOLUME_OSC_NAMES.items():
-        if cinder in info:
-            info[osc] = info.pop(cinder)
+    for name in VOLUME_OSC_OPTIONAL:
+        if info.get(name) is None:
+            info.pop(name, None)
     if isinstance(info.get("bootable"), str):
         info["bootable"] = info["bootable"].lower() == "true"
     shown = columns.show(info, formatters=dict(_FORMATTERS, properties=columns.DictColumn))
     return columns.with_raw_keys(args, shown, VOLUME_OSC_NAMES)
+
+
+#: OSC's columns of a snapshot (openstackclient/volume/v3/volume_snapshot.py
+#: ``_format_snapshot``: openstacksdk's Snapshot less its ``ignored_columns``)
+SNAPSHOT_OSC_COLUMNS = (
+    "created_at",
+    "description",
+    "id",
+    "name",
+    "properties",
+    "size",
+    "status",
+    "volume_id",
+)
+SNAPSHOT_OSC_NAMES = {"metadata": "properties"}
+
+
+def _show_snapshot(args, snapshot):
+    """A snapshot as OSC shows it; ``-c metadata`` still takes Cinder's name."""
+    info = columns.osc_fields(snapshot, SNAPSHOT_OSC_NAMES, SNAPSHOT_OSC_COLUMNS)
+    shown = columns.show(info, SNAPSHOT_OSC_COLUMNS, formatters={"properties": columns.DictColumn})
+    return columns.with_raw_keys(args, shown, SNAPSHOT_OSC_NAMES)
 
 
 def _wait(fetch, label, args, until="available"):
@@ -166,7 +219,7 @@ def do_volume_show(client, args):
 
     Example: occli volume show data
     """
-    return _show_volume(args, client.volumes.find_resource(args.volume))
+    return _show_volume(args, client.volumes.show(client.volumes.find_resource(args.volume)))
 
 
 @utils.arg("name", metavar="<name>", help="Name of the new volume.")
@@ -515,7 +568,7 @@ def do_volume_snapshot_show(client, args):
 
     Example: occli volume snapshot show data-snap
     """
-    return _show(client.volume_snapshots.find_resource(args.snapshot))
+    return _show_snapshot(args, client.volume_snapshots.find_resource(args.snapshot))
 
 
 @utils.arg("name", metavar="<name>", help="Name of the new snapshot.")
@@ -543,7 +596,7 @@ def do_volume_snapshot_create(client, args):
     if args.wait:
         label = "snapshot %s (%s)" % (args.name, snapshot.id)
         snapshot = _wait(lambda: client.volume_snapshots.get(snapshot.id), label, args)
-    return _show(snapshot)
+    return _show_snapshot(args, snapshot)
 
 
 @utils.arg("snapshots", nargs="+", metavar="<snapshot>", help="Snapshot(s) (name or ID).")

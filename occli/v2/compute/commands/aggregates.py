@@ -12,7 +12,9 @@ from occli import columns
 from occli import exceptions
 from occli import utils
 
-_RENAME = {"metadata": "properties"}
+#: nova's keys under OSC's names (openstacksdk's Aggregate's, which
+#: openstackclient/compute/v2/aggregate.py shows)
+_RENAME = {"metadata": "properties", "deleted": "is_deleted"}
 # nova's metadata key schema (the value may be any string up to 255)
 _PROPERTY_KEY = re.compile(r"^[a-zA-Z0-9-_:. ]{1,255}$")
 _FORMATTERS = {"hosts": columns.ListColumn, "metadata": columns.DictColumn}

@@ -173,8 +173,9 @@ def do_hypervisor_list(client, args):
     hypervisors = manager.iter(
         detailed=True, limit=args.limit, marker=args.marker, hostname_pattern=args.matching
     )
-    cols = ["id", "hypervisor_hostname", "hypervisor_type", "host_ip", "state", "status"]
-    headers = ["ID", "Hypervisor Hostname", "Hypervisor Type", "Host IP", "State", "Status"]
+    # OSC's columns (openstackclient/compute/v2/hypervisor.py ListHypervisor)
+    cols = ["id", "hypervisor_hostname", "hypervisor_type", "host_ip", "state"]
+    headers = ["ID", "Hypervisor Hostname", "Hypervisor Type", "Host IP", "State"]
     if args.long and api_versions.APIVersion(manager.api_version) < "2.88":
         cols += ["vcpus_used", "vcpus", "memory_mb_used", "memory_mb"]
         headers += ["vCPUs Used", "vCPUs", "Memory MB Used", "Memory MB"]
@@ -199,8 +200,9 @@ def _uptime_fields(uptime):
 def do_hypervisor_show(client, args):
     """Show a hypervisor (admin).
 
-    Its details, uptime, aggregates and the servers it runs (name, the
-    instance name, and UUID).
+    Its details, uptime and aggregates, as OSC shows them; -c servers
+    adds the servers it runs (UUID and instance name), -c
+    service_disabled_reason why its service is disabled.
 
     Example: occli hypervisor show compute1
     """
@@ -229,14 +231,22 @@ def do_hypervisor_show(client, args):
             info["cpu_info"] = json.loads(info["cpu_info"] or "{}")
         except ValueError:
             pass
+    info.setdefault("cpu_info", None)
+    wanted = getattr(args, "columns", None) or ()
     return columns.show(
         info,
+        sorted(k for k in info if k not in _HYPERVISOR_EXTRAS or k in wanted),
         formatters={
-            "cpu_info": columns.JSONColumn,
+            "cpu_info": columns.DictColumn,
             "aggregates": columns.ListColumn,
             "servers": columns.ListColumn,
         },
     )
+
+
+#: what occli shows of a hypervisor beyond OSC's columns, with ``-c`` only
+#: (OSC hides ``servers``: openstackclient/compute/v2/hypervisor.py)
+_HYPERVISOR_EXTRAS = ("servers", "service_disabled_reason")
 
 
 @utils.output("show")

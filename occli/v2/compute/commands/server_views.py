@@ -89,9 +89,10 @@ LIST_FORMATTERS = {
 }
 
 
-def list_columns(client, long):
+def list_columns(client, long, all_projects=False):
     """``(keys, headers)`` of ``server list``: OSC's columns in OSC's order
-    (openstackclient/compute/v2/server.py ``ListServer``)."""
+    (openstackclient/compute/v2/server.py ``ListServer``; ``Project ID``
+    last with ``--all-projects``)."""
     keys = ["id", "name", "status", "networks", "image", "flavor"]
     headers = ["ID", "Name", "Status", "Networks", "Image", "Flavor"]
     if long:
@@ -102,6 +103,9 @@ def list_columns(client, long):
         if api_versions.APIVersion(client.servers.api_version).matches("2.96"):
             keys.append("pinned_az")
             headers.append("Pinned Availability Zone")
+    if all_projects:
+        keys.append("project_id")
+        headers.append("Project ID")
     return keys, headers
 
 
@@ -114,6 +118,7 @@ def list_row(server, image_names, flavor_names, long):
         "networks": info.get("addresses") or {},
         "image": _image_label(info.get("image"), image_names),
         "flavor": _flavor_label(info.get("flavor"), flavor_names),
+        "project_id": info.get("tenant_id"),
     }
     if long:
         # OSC's --long: the image's name and id apart, Host the hypervisor's

@@ -252,7 +252,7 @@ def do_server_list(client, args):
         sort_keys=[k for k, _ in sort] or None,
         sort_dirs=[d for _, d in sort] or None,
     )
-    keys, headers = server_views.list_columns(client, args.long)
+    keys, headers = server_views.list_columns(client, args.long, args.all_projects)
     lookup = not args.no_name_lookup
     image_names = (
         server_views.Names(client, server_views.image_names)

@@ -8,6 +8,20 @@ from occli import utils
 from occli.v2.network.commands import options
 
 _IP_ARG = dict(metavar="<floating-ip>", help="Floating IP (address or ID).")
+#: Neutron's keys under OSC's names, and the fields OSC always shows
+#: (openstackclient/network/v2/floating_ip.py ``_get_network_columns``:
+#: openstacksdk's FloatingIP, whose ``name`` is the address)
+FLOATING_IP_OSC_NAMES = {"tenant_id": "project_id"}
+FLOATING_IP_OSC_FIELDS = ("dns_domain", "dns_name", "port_details", "qos_policy_id", "subnet_id")
+
+
+def _show(args, fip):
+    """A floating IP as OSC shows it (``port_details`` {} when none);
+    ``-c tenant_id`` still takes Neutron's name."""
+    info = columns.osc_fields(fip, FLOATING_IP_OSC_NAMES, FLOATING_IP_OSC_FIELDS)
+    info.setdefault("name", info.get("floating_ip_address"))
+    shown = columns.show(info, formatters={"port_details": columns.DictColumn})
+    return columns.with_raw_keys(args, shown, FLOATING_IP_OSC_NAMES)
 
 
 @utils.arg("--network", metavar="<network>", help="Only the IPs of this network (name or ID).")
@@ -46,7 +60,7 @@ def do_floating_ip_show(client, args):
 
     Example: occli floating ip show 172.24.4.228
     """
-    return columns.show(client.floating_ips.find_resource(args.floating_ip).to_dict())
+    return _show(args, client.floating_ips.find_resource(args.floating_ip))
 
 
 @utils.arg("network", metavar="<network>", help="External network to allocate from (name or ID).")
@@ -71,7 +85,7 @@ def do_floating_ip_create(client, args):
         description=args.description,
     )
     options.apply_tags(client.floating_ips, fip, args, "create")
-    return columns.show(fip.to_dict())
+    return _show(args, fip)
 
 
 @utils.arg("floating_ip", **_IP_ARG)

@@ -58,7 +58,7 @@ class RouterTypeColumn(cliff_columns.FormattableColumn):
 @utils.arg(
     "--long",
     action="store_true",
-    help="Also list status, project, state, sharing, router type and zones.",
+    help="Also list status, project, state, sharing, network and router type and zones.",
 )
 @utils.arg(
     "--external",
@@ -89,9 +89,9 @@ def do_network_list(client, args):
     headers = ["ID", "Name", "Subnets"]
     if args.long:
         cols = ["id", "name", "status", "project_id", "admin_state_up", "shared", "subnets"]
-        cols += ["router:external", "availability_zones", "tags"]
+        cols += ["provider:network_type", "router:external", "availability_zones", "tags"]
         headers = ["ID", "Name", "Status", "Project", "State", "Shared", "Subnets"]
-        headers += ["Router Type", "Availability Zones", "Tags"]
+        headers += ["Network Type", "Router Type", "Availability Zones", "Tags"]
     networks = client.networks.iter(
         external=args.external, name=args.name, **options.tag_filter_values(args)
     )
@@ -214,9 +214,88 @@ def do_port_show(client, args):
 
     Example: occli port show 3cb9bc59-5699-4588-a4b1-b87f96708bc6
     """
-    return columns.show(
-        client.ports.find_resource(args.port), formatters={"fixed_ips": FixedIPsColumn}
-    )
+    return show_port(args, client.ports.find_resource(args.port))
+
+
+#: Neutron's keys under OSC's names (openstackclient/network/v2/port.py
+#: ``_get_columns``, which prints openstacksdk's Port); ``-c`` still takes
+#: Neutron's
+PORT_OSC_NAMES = {
+    "binding:host_id": "binding_host_id",
+    "binding:profile": "binding_profile",
+    "binding:vif_details": "binding_vif_details",
+    "binding:vif_type": "binding_vif_type",
+    "binding:vnic_type": "binding_vnic_type",
+    "security_groups": "security_group_ids",
+    "tenant_id": "project_id",
+}
+#: OSC's columns of a port, in OSC's order (``_get_columns``)
+PORT_OSC_COLUMNS = (
+    "admin_state_up",
+    "allowed_address_pairs",
+    "binding_host_id",
+    "binding_profile",
+    "binding_vif_details",
+    "binding_vif_type",
+    "binding_vnic_type",
+    "created_at",
+    "data_plane_status",
+    "description",
+    "device_id",
+    "device_owner",
+    "device_profile",
+    "dns_assignment",
+    "dns_domain",
+    "dns_name",
+    "extra_dhcp_opts",
+    "fixed_ips",
+    "hardware_offload_type",
+    "hints",
+    "id",
+    "ip_allocation",
+    "mac_address",
+    "name",
+    "network_id",
+    "numa_affinity_policy",
+    "port_security_enabled",
+    "project_id",
+    "propagate_uplink_status",
+    "pvlan_type",
+    "pvlan_community",
+    "resource_request",
+    "revision_number",
+    "qos_network_policy_id",
+    "qos_policy_id",
+    "security_group_ids",
+    "status",
+    "tags",
+    "trunk_details",
+    "trusted",
+    "updated_at",
+)
+#: OSC's ``_formatters`` (osc-lib's Dict/ListDict/List columns: {} and []
+#: where Neutron gives none)
+_PORT_FORMATTERS = {
+    "admin_state_up": StateColumn,
+    "allowed_address_pairs": columns.ListDictColumn,
+    "binding_profile": columns.DictColumn,
+    "binding_vif_details": columns.DictColumn,
+    "dns_assignment": columns.ListDictColumn,
+    "extra_dhcp_opts": columns.ListDictColumn,
+    "fixed_ips": FixedIPsColumn,
+    "security_group_ids": columns.ListColumn,
+    "tags": columns.ListColumn,
+}
+
+
+def show_port(args, port):
+    """A port as OSC shows it: OSC's names, columns and order; ``hints``
+    an empty string where Neutron has none (openstacksdk's Port lacks the
+    field, so OSC prints osc-lib's default)."""
+    info = columns.osc_fields(port, PORT_OSC_NAMES)
+    info.setdefault("hints", "")
+    shown = columns.show(info, PORT_OSC_COLUMNS, formatters=_PORT_FORMATTERS)
+    return columns.with_raw_keys(args, shown, PORT_OSC_NAMES)
 
 
 def _network_attributes(args):

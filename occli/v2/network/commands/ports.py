@@ -3,11 +3,10 @@ with OpenStackClient's names and options (``port list``/``show`` are in
 :mod:`occli.v2.network.commands.networks`). Subnets and security groups
 named in the options are resolved with one request per kind."""
 
-from occli import columns
 from occli import exceptions
 from occli import utils
 from occli.v2.network.commands import options
-from occli.v2.network.commands.networks import FixedIPsColumn
+from occli.v2.network.commands.networks import show_port
 
 _FIXED_IP = options.pairs(
     "--fixed-ip",
@@ -88,10 +87,6 @@ def _group_ids(client, groups):
     return [found[g].id for g in groups]
 
 
-def _show(port):
-    return columns.show(port, formatters={"fixed_ips": FixedIPsColumn})
-
-
 @utils.arg("name", metavar="<name>", help="Name of the new port.")
 @utils.arg("--network", required=True, metavar="<network>", help="Network (name or ID).")
 @_port_options
@@ -136,7 +131,7 @@ def do_port_create(client, args):
     )
     if not in_post:
         options.apply_tags(client.ports, port, args, "create")
-    return _show(port)
+    return show_port(args, port)
 
 
 @utils.arg("port", metavar="<port>", help="Port to change (name or ID).")

@@ -188,9 +188,9 @@ def do_security_group_rule_list(client, args):
     group = client.security_groups.find_resource(args.group) if args.group else None
     rules = client.security_group_rules.iter(security_group=group)
     cols = ["id", "protocol", "ethertype", "remote_ip_prefix", "port_range", "direction"]
-    cols += ["remote_group_id"]
+    cols += ["remote_group_id", "remote_address_group_id"]
     headers = ["ID", "IP Protocol", "Ethertype", "IP Range", "Port Range", "Direction"]
-    headers += ["Remote Security Group"]
+    headers += ["Remote Security Group", "Remote Address Group"]
     if group is None:
         cols.append("security_group_id")
         headers.append("Security Group")
@@ -198,11 +198,30 @@ def do_security_group_rule_list(client, args):
     def rows():
         for rule in rules:
             info = rule.to_dict()
-            low, high = info.get("port_range_min"), info.get("port_range_max")
-            info["port_range"] = "" if low is None else "%s:%s" % (low, high)
+            info["port_range"] = _shown_port_range(info)
+            if info.get("remote_ip_prefix") is None:
+                info["remote_ip_prefix"] = _ANY_ADDRESS.get(info.get("ethertype"))
             yield info
 
     return columns.table(rows(), cols, headers)
+
+
+#: a rule's ``IP Range`` when Neutron's ``remote_ip_prefix`` is null, as OSC
+#: (openstackclient/network/utils.py ``format_remote_ip_prefix``)
+_ANY_ADDRESS = {"IPv4": "0.0.0.0/0", "IPv6": "::/0"}
+#: protocols whose port range is an ICMP type and code (OSC's ``is_icmp_protocol``)
+_ICMP = ("icmp", "icmpv6", "ipv6-icmp", "1", "58")
+
+
+def _shown_port_range(rule):
+    """OSC's ``Port Range`` (``format_network_port_range``): ``22:24``,
+    ``type=3:code=0`` for ICMP, ``''`` for none."""
+    low, high = rule.get("port_range_min"), rule.get("port_range_max")
+    if rule.get("protocol") in _ICMP:
+        return ("type=%s" % low if low else "") + (":code=%s" % high if high else "")
+    if not (low or high):
+        return ""
+    return "%s:%s" % (high if low is None else low, low if high is None else high)
 
 
 def _rule_range(args):
