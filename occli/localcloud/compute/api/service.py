@@ -19,6 +19,7 @@ from occli.localcloud.compute import networks as network_rules
 from occli.localcloud.compute.api import aggregates
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import consoles
+from occli.localcloud.compute.api import external_events
 from occli.localcloud.compute.api import flavors
 from occli.localcloud.compute.api import hosts
 from occli.localcloud.compute.api import instance_actions
@@ -66,6 +67,7 @@ RESOURCES = (
     volume_proxies,
     interfaces,
     network_proxies,
+    external_events,
 )
 
 
