@@ -12,6 +12,12 @@ Projects are named by name or ID (names are looked up in keystone when
 the client can; your own project is the default where one may be left
 out). Limits are shown with
 nova's names, one per row; -1 is unlimited.
+
+--user (novaclient's ``quota-show --user`` and ``quota-update --user``;
+OSC has no such option) shows, sets or reverts one user's compute limits
+in the project: nova keeps them within what the project's limits leave
+and counts that user's servers against them. Neutron and Cinder have no
+per-user quotas, so --user takes compute limits only.
 """
 
 import re
@@ -220,6 +226,23 @@ def project_id(client, name_or_id):
         return name_or_id
 
 
+def user_id(client, name_or_id):
+    """The user ID ``--user`` means: a value shaped like a keystone ID as
+    it is, else the user of that name or ID (looked up in keystone where
+    the client can; one the caller may not look up is taken as an ID)."""
+    if _ID.match(name_or_id) or "users" not in type(client).builtin_managers():
+        return name_or_id
+    try:
+        return client.users.find_resource(name_or_id).id
+    except exceptions.NotFound:
+        raise
+    except exceptions.ClientException:
+        return name_or_id
+
+
+_USER_HELP = "One user's compute limits in the project (user ID or name; admin)."
+
+
 @utils.arg(
     "project",
     metavar="<project>",
@@ -245,6 +268,7 @@ def project_id(client, name_or_id):
 @utils.arg("--compute", action="store_true", help="Only the compute limits.")
 @utils.arg("--network", action="store_true", help="Only the network limits.")
 @utils.arg("--volume", action="store_true", help="Only the volume limits.")
+@utils.arg("--user", metavar="<user>", help=_USER_HELP)
 @utils.output("list")
 def do_quota_show(client, args):
     """Show a project's quotas (another project's: admin).
@@ -252,10 +276,15 @@ def do_quota_show(client, args):
     Compute, network and volume limits together, one per row (Neutron's
     and Cinder's named as OSC shows them: ports, floating-ips, volumes,
     gigabytes…); a service the catalog lacks is left out. --compute,
-    --network and --volume pick services.
+    --network and --volume pick services; --user shows one user's compute
+    limits (with --usage, what that user's servers use).
 
     Example: occli quota show --usage team-a
     """
+    if args.user and (args.quota_class or args.default or args.network or args.volume):
+        raise exceptions.ValidationError(
+            "--user shows compute limits only: not with --class, --default, --network or --volume."
+        )
     if args.quota_class and (args.default or args.usage):
         raise exceptions.ValidationError("--class cannot be combined with --default or --usage.")
     if args.default and args.usage:
@@ -275,8 +304,11 @@ def do_quota_show(client, args):
         if args.default:
             found = client.quotas.defaults(project)
         else:
-            found = client.quotas.get(project, detail=args.usage)
+            user = user_id(client, args.user) if args.user else None
+            found = client.quotas.get(project, detail=args.usage, user_id=user)
         rows = _service_rows(found.to_dict(), args.usage)
+        if args.user:
+            return headers, rows
     network = (args.network or not picked) and _service(client.network_quotas)
     if network:
         if args.default:
@@ -314,19 +346,26 @@ def do_quota_show(client, args):
     metavar="<type>",
     help="Set --volumes, --snapshots and --gigabytes of this volume type only.",
 )
+@utils.arg("--user", metavar="<user>", help=_USER_HELP)
 @_limit_options
 def do_quota_set(client, args):
     """Set quotas of a project or of a compute quota class (admin).
 
     A project's limits cover compute, network and volume. Each limit goes
     to the service that holds it (see the module help: --floating-ips and
-    the like are Neutron's from compute API 2.36).
+    the like are Neutron's from compute API 2.36). --user sets one user's
+    compute limits (within what the project's leave).
 
     Example: occli quota set --instances 20 --ports 100 --volumes 5 team-a
     """
     compute, network, volume = _split_limits(client, args)
     if not (compute or network or volume):
         raise exceptions.ValidationError("Give at least one limit to set (e.g. --instances).")
+    if args.user and (args.quota_class or args.volume_type or network or volume):
+        raise exceptions.ValidationError(
+            "--user sets compute limits only: not with --class, --volume-type, or network or"
+            " volume limits."
+        )
     if args.quota_class:
         if args.force:
             raise exceptions.ValidationError("--force applies to projects, not to quota classes.")
@@ -340,8 +379,9 @@ def do_quota_set(client, args):
     if volume:
         client.volume_quotas.check_update(volume_type=args.volume_type, **volume)
     project = project_id(client, args.project)
+    user = user_id(client, args.user) if args.user else None
     if compute:
-        client.quotas.update(project, force=args.force, **compute)
+        client.quotas.update(project, force=args.force, user_id=user, **compute)
     if network:
         client.network_quotas.update(project, force=args.force, **network)
     if volume:
@@ -349,14 +389,19 @@ def do_quota_set(client, args):
 
 
 @utils.arg("project", metavar="<project>", help="Project ID (or your project's name).")
+@utils.arg("--user", metavar="<user>", help="Revert one user's compute limits to the project's.")
 def do_quota_delete(client, args):
     """Revert a project's quotas to the defaults (admin).
 
-    Compute's, and network's and volume's where the catalog has them.
+    Compute's, and network's and volume's where the catalog has them;
+    with --user, that user's compute limits only.
 
     Example: occli quota delete team-a
     """
     project = project_id(client, args.project)
+    if args.user:
+        client.quotas.delete(project, user_id=user_id(client, args.user))
+        return
     client.quotas.delete(project)
     for manager in (client.network_quotas, client.volume_quotas):
         if manager.available():

@@ -12,6 +12,7 @@ request, naming the version that removed them.
 """
 
 from urllib.parse import quote
+from urllib.parse import urlencode
 
 from occli import base
 from occli import exceptions
@@ -88,7 +89,10 @@ class QuotaSetManager(LimitSetManager):
 
     ``project_id`` defaults to the token's project where it may be left
     out. Showing another project's limits, and every change, needs an
-    admin (nova's default policy).
+    admin (nova's default policy). ``user_id`` names one user's limits in
+    the project, as novaclient's ``quotas.get(tenant_id, user_id=...)``:
+    nova keeps them within the project's, and counts that user's servers
+    against them.
     """
 
     resource_class = QuotaSet
@@ -97,35 +101,43 @@ class QuotaSetManager(LimitSetManager):
     def _project(self, project_id: str | None) -> str | None:
         return project_id or self.client.session.get_project_id()
 
-    def _url(self, project_id: str | None, *parts: str) -> str:
-        return "/".join(("/os-quota-sets", quote(str(self._project(project_id)), safe="")) + parts)
+    def _url(self, project_id: str | None, *parts: str, user_id: str | None = None) -> str:
+        url = "/".join(("/os-quota-sets", quote(str(self._project(project_id)), safe="")) + parts)
+        return url + ("?" + urlencode({"user_id": user_id}) if user_id else "")
 
-    def get(self, project_id: str | None = None, detail: bool = False) -> base.Resource:
-        """The project's limits; with ``detail``, each with its usage
-        (``{"limit", "in_use", "reserved"}``)."""
+    def get(
+        self, project_id: str | None = None, detail: bool = False, user_id: str | None = None
+    ) -> base.Resource:
+        """The project's (or ``user_id``'s) limits; with ``detail``, each
+        with its usage (``{"limit", "in_use", "reserved"}``)."""
         if detail:
-            return self._get(self._url(project_id, "detail"), "quota_set")
-        return self._get(self._url(project_id), "quota_set")
+            return self._get(self._url(project_id, "detail", user_id=user_id), "quota_set")
+        return self._get(self._url(project_id, user_id=user_id), "quota_set")
 
     def defaults(self, project_id: str | None = None) -> base.Resource:
         """The limits a project gets unless some are set for it."""
         return self._get(self._url(project_id, "defaults"), "quota_set")
 
-    def update(self, project_id: str, force: bool = False, **limits: int) -> base.Resource:
-        """Set some of ``project_id``'s limits (admin); the answer holds
-        them all. Nova refuses a limit below what the project uses unless
-        ``force``. See :meth:`check_update`."""
+    def update(
+        self, project_id: str, force: bool = False, user_id: str | None = None, **limits: int
+    ) -> base.Resource:
+        """Set some of ``project_id``'s (or ``user_id``'s) limits (admin);
+        the answer holds them all. Nova refuses a limit below what the
+        project (user) uses unless ``force``, and a user's above what the
+        project's leaves. See :meth:`check_update`."""
         self.check_update(**limits)
-        body = dict(limits)
+        body: dict[str, object] = dict(limits)
         if force:
             body["force"] = True
-        return self._update(self._url(project_id), {"quota_set": body}, "quota_set")
+        url = self._url(project_id, user_id=user_id)
+        return self._update(url, {"quota_set": body}, "quota_set")
 
-    def delete(self, project_id: str) -> base.Result:
-        """Revert ``project_id`` to the default limits (admin); a Result."""
+    def delete(self, project_id: str, user_id: str | None = None) -> base.Result:
+        """Revert ``project_id`` to the default limits, or ``user_id`` to
+        the project's (admin); a Result."""
         if not project_id:
             raise exceptions.ValidationError("Name the project whose quotas to revert.")
-        return self._delete(self._url(project_id))
+        return self._delete(self._url(project_id, user_id=user_id))
 
 
 class QuotaClassSetManager(LimitSetManager):
