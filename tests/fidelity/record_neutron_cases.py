@@ -957,6 +957,12 @@ def security_groups(rec):
     rec.case["ids"]["sg_default"] = listed["security_groups"][0]["id"]
     rec.created.insert(0, ("admin", "/security-groups/" + rec.case["ids"]["sg_default"]))
     c("sg_create_default", "POST", "/security-groups", {"security_group": {"name": "default"}})
+    c(
+        "sg_create_default_case",
+        "POST",
+        "/security-groups",
+        {"security_group": {"name": "Default"}},
+    )
     _, sg = c("sg_create", "POST", "/security-groups", {"security_group": {"name": "web"}})
     rec.id_of("sg", sg)
     c(
@@ -1017,6 +1023,14 @@ def security_groups(rec):
         "icmp_ok": {"protocol": "icmp", "port_range_min": 8, "port_range_max": 0},
         "prefix_host_bits": {"protocol": "tcp", "remote_ip_prefix": "10.2.3.124/24"},
         "bad_protocol": {"protocol": "nope"},
+        "prefix_nonsense": {"remote_ip_prefix": "nonsense"},
+        "prefix_address_only": {"protocol": "udp", "remote_ip_prefix": "10.2.3.7"},
+        "prefix_and_group": {"remote_ip_prefix": "10.9.0.0/16", "remote_group_id": "{sg}"},
+        "protocol_ip": {"protocol": "ip", "remote_ip_prefix": "10.8.0.0/16"},
+        "protocol_upper": {"protocol": "UDP", "remote_ip_prefix": "10.7.0.0/16"},
+        "full_port_range": {"protocol": "sctp", "port_range_min": 1, "port_range_max": 65535},
+        "ipv6_legacy_icmp": {"ethertype": "IPv6", "protocol": "icmp"},
+        "ports_as_text": {"protocol": "tcp", "port_range_min": "8080", "port_range_max": "8081"},
     }
     for name, fields in rules.items():
         c(
@@ -1034,6 +1048,13 @@ def security_groups(rec):
         {"security_group_rule": {**base, "protocol": "tcp", "remote_group_id": "{sg_remote}"}},
     )
     rec.id_of("rule", rule)
+    c("rule_show", "GET", "/security-group-rules/{rule}")
+    c(
+        "rule_list",
+        "GET",
+        "/security-group-rules",
+        query="remote_group_id={sg_remote}".format(**rec.case["ids"]),
+    )
     c("sg_remote_delete", "DELETE", "/security-groups/{sg_remote}")
     c("rule_gone_with_remote", "GET", "/security-group-rules/{rule}")
     c("sg_show", "GET", "/security-groups/{sg}")

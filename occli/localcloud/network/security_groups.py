@@ -59,14 +59,18 @@ RULE_ATTRIBUTES = (
     "updated_at",
 )
 RULE_SORT_KEYS = tuple(k for k in RULE_ATTRIBUTES if k not in ("tags", "belongs_to_default_sg"))
-# neutron_lib.constants' protocol names (IP_PROTOCOL_MAP) and ``any``
-PROTOCOLS = (
-    "ah", "any", "dccp", "egp", "esp", "gre", "hopopt", "icmp", "icmpv6", "igmp", "ipip",
-    "ipv6-encap", "ipv6-frag", "ipv6-icmp", "ipv6-nonxt", "ipv6-opts", "ipv6-route", "ospf",
-    "pgm", "rsvp", "sctp", "tcp", "udp", "udplite", "vrrp",
-)  # fmt: skip
-_PORT_PROTOCOLS = ("tcp", "udp", "dccp", "sctp", "udplite", "6", "17", "33", "132", "136")
-_ICMP = ("icmp", "icmpv6", "ipv6-icmp", "1", "58")
+# neutron_lib.constants' IP_PROTOCOL_MAP: {name: number}, in its order
+# (securitygroup.py's sg_supported_protocols lists them so, after None, any)
+PROTOCOLS = {
+    "ah": 51, "dccp": 33, "egp": 8, "esp": 50, "gre": 47, "hopopt": 0, "icmp": 1, "igmp": 2,
+    "ip": 0, "ipip": 4, "ipv6-encap": 41, "ipv6-frag": 44, "ipv6-icmp": 58, "icmpv6": 58,
+    "ipv6-nonxt": 59, "ipv6-opts": 60, "ipv6-route": 43, "ospf": 89, "pgm": 113, "rsvp": 46,
+    "sctp": 132, "tcp": 6, "udp": 17, "udplite": 136, "vrrp": 112,
+}  # fmt: skip
+# neutron's SG_PORT_PROTO_NAMES / _NUMS, and the two ICMPs
+_PORT_PROTOCOLS = ("dccp", "sctp", "tcp", "udp", "udplite")
+_PORT_NUMBERS = (33, 132, 6, 17, 136)
+_ICMP_NUMBERS = (1, 58)
 
 GROUP_SPEC = {
     "name": attrs.Attr(attrs.string(), default=""),
@@ -80,10 +84,13 @@ RULE_SPEC = {
     "direction": attrs.Attr(attrs.one_of("ingress", "egress"), put=False, default=attrs.REQUIRED),
     "ethertype": attrs.Attr(attrs.one_of("IPv4", "IPv6"), put=False, default="IPv4"),
     "protocol": attrs.Attr(attrs.anything, put=False, default=None),
-    "port_range_min": attrs.Attr(attrs.integer_or_none(0, 65535), put=False, default=None),
-    "port_range_max": attrs.Attr(attrs.integer_or_none(0, 65535), put=False, default=None),
+    "port_range_min": attrs.Attr(attrs.anything, put=False, default=None),
+    "port_range_max": attrs.Attr(attrs.anything, put=False, default=None),
     "remote_ip_prefix": attrs.Attr(attrs.anything, put=False, default=None),
-    "remote_group_id": attrs.Attr(attrs.uuid_or_none, put=False, default=None),
+    # no validator: any text is looked up (a 404 for one that is no group)
+    "remote_group_id": attrs.Attr(attrs.anything, put=False, default=None),
+    # no address groups are served: any one given is not found
+    "remote_address_group_id": attrs.Attr(attrs.anything, put=False, default=None),
     "description": attrs.Attr(attrs.string(attrs.DESCRIPTION_MAX_LEN), default=""),
 }
 
@@ -185,8 +192,12 @@ def get(db, context, group_id):
     return found
 
 
-def rule_view(rule, default_groups=()):
-    return common.standard(
+def rule_view(rule, default_groups=(), nested=False):
+    """A rule's body; ``nested`` (in its group's body) as neutron's
+    ``_make_security_group_rule_dict`` leaves it (with ``standard_attr_id``
+    and ``tags``), else as the API shows a rule (neither)."""
+    prefix = rule["remote_ip_prefix"]
+    body = common.standard(
         rule,
         {
             "security_group_id": rule["security_group_id"],
@@ -198,9 +209,16 @@ def rule_view(rule, default_groups=()):
             "remote_ip_prefix": rule["remote_ip_prefix"],
             "remote_group_id": rule["remote_group_id"],
             "remote_address_group_id": None,
+            # security-groups-normalized-cidr: the prefix without host bits
+            "normalized_cidr": str(ipaddress.ip_network(prefix, strict=False)) if prefix else None,
             "belongs_to_default_sg": rule["security_group_id"] in default_groups,
         },
     )
+    if nested:
+        body["standard_attr_id"] = rule["seq"]
+    else:
+        del body["tags"]
+    return body
 
 
 def _defaults(db):
@@ -223,7 +241,7 @@ def view(db, group, defaults=None, rules=None):
             "name": group["name"],
             "stateful": bool(group["stateful"]),
             "shared": False,
-            "security_group_rules": [rule_view(r, defaults) for r in rules],
+            "security_group_rules": [rule_view(r, defaults, nested=True) for r in rules],
         },
     )
 
@@ -277,10 +295,7 @@ def create(db: sqlite3.Connection, context: Asker, body: dict[str, Any]) -> dict
     values = attrs.parse(body, "security_group", GROUP_SPEC, create=True)
     project = common.check_project(context, values, "create_security_group")
     ensure_default(db, project)
-    if values["name"] == "default":
-        raise errors.Conflict(
-            "Default security group already exists.", type="SecurityGroupDefaultAlreadyExists"
-        )
+    _name_not_default(values)
     quotas.check(db, project, "security_group")
     group_id = _insert_group(
         db, project, values["name"], values["description"], values["stateful"]
@@ -288,12 +303,22 @@ def create(db: sqlite3.Connection, context: Asker, body: dict[str, Any]) -> dict
     return show(db, context, group_id)
 
 
+def _name_not_default(values):
+    """securitygroup.py's ``name_not_default`` validator (any case), on a
+    create and an update, the default group's own too."""
+    if str(values.get("name", "")).lower() == "default":
+        raise errors.Conflict(
+            "Default security group already exists.", type="SecurityGroupDefaultAlreadyExists"
+        )
+
+
 def update(
     db: sqlite3.Connection, context: Asker, group_id: str, body: dict[str, Any]
 ) -> dict[str, Any]:
     values = attrs.parse(body, "security_group", GROUP_SPEC, create=False)
     group = get(db, context, group_id)
-    if "name" in values and _is_default(db, group_id) and values["name"] != "default":
+    _name_not_default(values)
+    if "name" in values and _is_default(db, group_id):
         raise errors.Conflict(
             "Updating default security group not allowed.",
             type="SecurityGroupCannotUpdateDefault",
@@ -323,6 +348,9 @@ def delete(db: sqlite3.Connection, context: Asker, group_id: str) -> None:
     db.execute(
         "DELETE FROM network_default_security_groups WHERE security_group_id = ?", (group_id,)
     )
+    # the rules of other groups naming it go with it (the remote group's
+    # foreign key: ON DELETE CASCADE in neutron's schema)
+    db.execute("DELETE FROM network_security_group_rules WHERE remote_group_id = ?", (group_id,))
     db.execute("DELETE FROM network_security_groups WHERE id = ?", (group["id"],))
 
 
@@ -353,73 +381,126 @@ def show_rule(db, context, rule_id):
 
 
 def _protocol(value):
-    if value is None or value == "":
+    """securitygroup.py's ``convert_protocol``: None for none or ``any``, a
+    number's text, a known name in lower case."""
+    if value in (None, "any"):
         return None
-    text = str(value).lower() if not isinstance(value, bool) else None
-    if text in PROTOCOLS:
-        return None if text == "any" else text
-    if text is not None and text.isdigit() and 0 <= int(text) <= 255:
-        return text
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        number = None
+    if number is not None and 0 <= number <= 255:
+        return str(value)
+    if number is None and isinstance(value, str) and value.lower() in PROTOCOLS:
+        return value.lower()
     raise attrs.invalid_input_named(
         "Security group rule protocol %s not supported. Only protocol values %s and integer "
-        "representations [0 to 255] are supported." % (value, [None, *PROTOCOLS]),
+        "representations [0 to 255] are supported." % (value, (None, "any", *PROTOCOLS)),
         "SecurityGroupRuleInvalidProtocol",
     )
 
 
-def _check_rule(values):
-    protocol = values["protocol"] = _protocol(values["protocol"])
-    low, high = values["port_range_min"], values["port_range_max"]
-    if (low is not None or high is not None) and protocol is None:
+def _port(value):
+    """``convert_validate_port_value`` (oslo's ``is_valid_port``)."""
+    if value is None:
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        number = -1
+    if not 0 <= number <= 65535:
+        raise attrs.invalid_input_named(
+            "Invalid value for port %s" % (value,), "SecurityGroupInvalidPortValue"
+        )
+    return number
+
+
+def _prefix(value):
+    """``convert_ip_prefix_to_cidr``: the prefix as given, with its mask."""
+    if not value:
+        return None
+    try:
+        if not isinstance(value, str):
+            raise TypeError(value)
+        return str(ipaddress.ip_interface(value))
+    except (TypeError, ValueError):
+        raise attrs.invalid_input_named(
+            "Invalid CIDR %s given as IP prefix." % (value,), "InvalidCIDR"
+        ) from None
+
+
+def _check_port_range(protocol, low, high):
+    """securitygroups_db's ``_validate_port_range``."""
+    if low is None and high is None:
+        return
+    if protocol is None:
         raise attrs.invalid_input_named(
             "Must also specify protocol if port range is given.",
             "SecurityGroupProtocolRequiredWithPorts",
         )
-    if protocol in _PORT_PROTOCOLS and low is not None and high is not None and low > high:
-        raise attrs.invalid_input_named(
-            "For TCP/UDP protocols, port_range_min must be <= port_range_max",
-            "SecurityGroupInvalidPortRange",
-        )
-    if protocol in _ICMP:
-        for field, value in (("type", low), ("code", high)):
-            if value is not None and value > 255:
+    number = PROTOCOLS[protocol] if protocol in PROTOCOLS else int(protocol)
+    if number in _PORT_NUMBERS:
+        if low == 0 or high == 0:
+            raise attrs.invalid_input_named(
+                "Invalid value for port 0", "SecurityGroupInvalidPortValue"
+            )
+        if low is None or high is None or low > high:
+            raise attrs.invalid_input_named(
+                "For TCP/UDP protocols, port_range_min must be <= port_range_max",
+                "SecurityGroupInvalidPortRange",
+            )
+    elif number in _ICMP_NUMBERS:
+        for field, attr, value in (
+            ("type", "port_range_min", low),
+            ("code", "port_range_max", high),
+        ):
+            if value is not None and not 0 <= value <= 255:
                 raise attrs.invalid_input_named(
                     "Invalid value for ICMP %s (%s) %s. It must be 0 to 255."
-                    % (field, "port-range-min" if field == "type" else "port-range-max", value),
+                    % (field, attr, value),
                     "SecurityGroupInvalidIcmpValue",
                 )
-        if low is None and high is not None:
+        if low is None:
             raise attrs.invalid_input_named(
                 "ICMP code (port-range-max) %s is provided but ICMP type (port-range-min) is "
                 "missing." % high,
                 "SecurityGroupMissingIcmpType",
             )
-    prefix = values["remote_ip_prefix"]
+    else:
+        raise attrs.invalid_input_named(
+            "Ports cannot be specified for protocol %s. Ports are only supported for %s."
+            % (number, ", ".join(p.upper() for p in _PORT_PROTOCOLS)),
+            "SecurityGroupInvalidProtocolForPort",
+        )
+
+
+def _check_rule(values):
+    """securitygroups_db's ``_validate_base_security_group_rule_attributes``
+    after the attribute converters."""
+    protocol = values["protocol"] = _protocol(values["protocol"])
+    if values["ethertype"] == "IPv6" and protocol in ("icmp", "icmpv6"):
+        # _make_canonical_ipv6_icmp_protocol
+        protocol = values["protocol"] = "ipv6-icmp"
+    low = values["port_range_min"] = _port(values["port_range_min"])
+    high = values["port_range_max"] = _port(values["port_range_max"])
+    prefix = values["remote_ip_prefix"] = _prefix(values["remote_ip_prefix"])
+    if (low, high) == (1, 65535):  # _make_canonical_port_range
+        low = high = values["port_range_min"] = values["port_range_max"] = None
+    _check_port_range(protocol, low, high)
     if prefix is not None:
-        if not isinstance(prefix, str):
-            raise attrs.bad_request(
-                "Invalid input for remote_ip_prefix. Reason: '%s' is not a valid IP subnet."
-                % (prefix,)
-            )
-        try:
-            net = ipaddress.ip_network(prefix, strict=False)
-        except ValueError:
-            raise attrs.bad_request(
-                "Invalid input for remote_ip_prefix. Reason: '%s' is not a valid IP subnet."
-                % prefix
-            ) from None
+        net = ipaddress.ip_network(prefix, strict=False)
         if "IPv%d" % net.version != values["ethertype"]:
             raise attrs.invalid_input_named(
                 "Conflicting value ethertype %s for CIDR %s" % (values["ethertype"], prefix),
                 "SecurityGroupRuleParameterConflict",
             )
-        values["remote_ip_prefix"] = str(net)
-        if values["remote_group_id"] is not None:
-            raise attrs.invalid_input_named(
-                "Only one of remote_ip_prefix or remote_group_id or remote_address_group_id "
-                "may be provided.",
-                "SecurityGroupMultipleRemoteEntites",
-            )
+    remotes = ("remote_ip_prefix", "remote_group_id", "remote_address_group_id")
+    if sum(values[r] is not None for r in remotes) > 1:
+        raise attrs.invalid_input_named(
+            "Only one of remote_ip_prefix or remote_group_id or remote_address_group_id "
+            "may be provided.",
+            "SecurityGroupMultipleRemoteEntites",
+        )
 
 
 _RULE_COLUMNS = (
@@ -436,10 +517,15 @@ _RULE_COLUMNS = (
 def create_rule(db: sqlite3.Connection, context: Asker, body: dict[str, Any]) -> dict[str, Any]:
     values = attrs.parse(body, "security_group_rule", RULE_SPEC, create=True)
     project = common.check_project(context, values, "create_security_group_rule")
-    group = get(db, context, values["security_group_id"])
-    if values["remote_group_id"] is not None:
-        get(db, context, values["remote_group_id"])
     _check_rule(values)
+    if values["remote_group_id"] is not None:
+        get(db, context, str(values["remote_group_id"]))
+    if values["remote_address_group_id"] is not None:
+        raise errors.NotFound(
+            "Address group %s could not be found." % values["remote_address_group_id"],
+            type="AddressGroupNotFound",
+        )
+    group = get(db, context, values["security_group_id"])
     for existing in db.execute(
         "SELECT * FROM network_security_group_rules WHERE security_group_id = ?", (group["id"],)
     ):

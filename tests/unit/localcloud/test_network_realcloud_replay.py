@@ -24,6 +24,7 @@ FILES = (
     "discovery",
     "cidrs",
     "port_security",
+    "security_groups",
 )
 # the provider extension (a network's segment) is not served locally (not
 # in its /extensions): its attributes are unknown ones, as they are to a
@@ -56,6 +57,28 @@ def _unordered(message):
     id, and the local ids sort otherwise than the real ones."""
     head, sep, ids = message.partition(" has ports still attached: ")
     return head + sep + ", ".join(sorted(ids.split(", "))) if sep else message
+
+
+def _rule_key(rule):
+    return tuple(
+        str(rule.get(k))
+        for k in ("direction", "ethertype", "protocol", "remote_ip_prefix", "port_range_min")
+    ) + (rule.get("remote_group_id") is None,)
+
+
+def _rules_sorted(body):
+    """``body`` with each group's rules in one order: neutron lists them
+    in its database's order (not their creation's)."""
+    if isinstance(body, dict):
+        return {
+            k: sorted(map(_rules_sorted, v), key=_rule_key)
+            if k == "security_group_rules" and all(isinstance(r, dict) for r in v)
+            else _rules_sorted(v)
+            for k, v in body.items()
+        }
+    if isinstance(body, list):
+        return [_rules_sorted(v) for v in body]
+    return body
 
 
 def _ids(value):
@@ -154,7 +177,7 @@ class Replay:
             return [] if real == answer else ["%s: body %r, real %r" % (key, answer, real)]
         if exchange["request"]["method"] in ("POST", "PUT") or _single(real, answer):
             self.learn(real, answer)
-        real, answer, missing = self.matched(real, answer)
+        real, answer, missing = self.matched(_rules_sorted(real), _rules_sorted(answer))
         if missing:
             return ["%s: not listed: %s" % (key, missing)]
         return [

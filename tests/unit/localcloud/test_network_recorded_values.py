@@ -81,3 +81,60 @@ def test_a_networks_port_security_is_kept_and_inherited(neutron):
     assert (
         neutron.get("/ports/" + inherited["id"]).json()["port"]["port_security_enabled"] is False
     )
+
+
+RULE_VALUES = (
+    "ethertype",
+    "protocol",
+    "port_range_min",
+    "port_range_max",
+    "remote_ip_prefix",
+    "normalized_cidr",
+)
+
+
+@pytest.mark.parametrize(
+    "exchange",
+    [
+        "rule_icmp_ok",
+        "rule_prefix_host_bits",
+        "rule_prefix_address_only",
+        "rule_protocol_ip",
+        "rule_protocol_upper",
+        "rule_full_port_range",
+        "rule_ipv6_legacy_icmp",
+        "rule_ports_as_text",
+    ],
+)
+def test_a_rule_is_stored_as_neutron_converts_it(neutron, exchange):
+    """The prefix as sent (with its mask) beside its normalized CIDR, the
+    protocol and ports as neutron's converters and canonical forms make
+    them."""
+    real = _recorded("security_groups", exchange)
+    group = neutron.create("security-groups", "security_group", {"name": "web"})
+    body = dict(real["request"]["body"]["security_group_rule"], security_group_id=group["id"])
+    created = neutron.create("security-group-rules", "security_group_rule", body)
+    want = {k: real["body"]["security_group_rule"][k] for k in RULE_VALUES}
+    assert {k: created[k] for k in RULE_VALUES} == want
+    shown = neutron.get("/security-group-rules/" + created["id"]).json()["security_group_rule"]
+    assert {k: shown[k] for k in RULE_VALUES} == want
+
+
+def test_a_rule_goes_with_its_remote_group(neutron):
+    group = neutron.create("security-groups", "security_group", {"name": "web"})
+    remote = neutron.create("security-groups", "security_group", {"name": "remote"})
+    rule = neutron.create(
+        "security-group-rules",
+        "security_group_rule",
+        {
+            "security_group_id": group["id"],
+            "direction": "ingress",
+            "protocol": "tcp",
+            "remote_group_id": remote["id"],
+        },
+    )
+    assert neutron.delete("/security-groups/" + remote["id"]).status == 204
+    assert _recorded("security_groups", "rule_gone_with_remote")["status"] == 404
+    assert neutron.get("/security-group-rules/" + rule["id"]).status == 404
+    rules = neutron.get("/security-groups/" + group["id"]).json()["security_group"]
+    assert rule["id"] not in [r["id"] for r in rules["security_group_rules"]]

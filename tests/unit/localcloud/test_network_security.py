@@ -135,10 +135,10 @@ def test_rules(neutron):
         ({"protocol": "icmp", "port_range_min": 300}, "SecurityGroupInvalidIcmpValue"),
         ({"protocol": "icmp", "port_range_max": 3}, "SecurityGroupMissingIcmpType"),
         ({"remote_ip_prefix": "::/0"}, "SecurityGroupRuleParameterConflict"),
-        ({"remote_ip_prefix": "nonsense"}, "HTTPBadRequest"),
+        ({"remote_ip_prefix": "nonsense"}, "InvalidCIDR"),
         ({"direction": "sideways"}, "HTTPBadRequest"),
         ({"ethertype": "IPv5"}, "HTTPBadRequest"),
-        ({"port_range_min": 70000, "protocol": "tcp"}, "HTTPBadRequest"),
+        ({"port_range_min": 70000, "protocol": "tcp"}, "SecurityGroupInvalidPortValue"),
     ],
 )
 def test_bad_rules(neutron, body, kind):

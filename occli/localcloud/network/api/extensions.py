@@ -31,6 +31,19 @@ EXTENSIONS = (
         "2019-11-26T09:00:00-00:00",
     ),
     (
+        "security-groups-normalized-cidr",
+        "Normalized CIDR field for security group rules",
+        "Add new field with normalized remote_ip_prefix cidr in SG rule",
+        "2020-07-28T10:00:00-00:00",
+    ),
+    (
+        "security-groups-rules-belongs-to-default-sg",
+        "Security group rule belongs to the project's default security group",
+        "Flag to determine if the security group rule belongs to the project's default "
+        "security group",
+        "2023-05-23T10:00:00-00:00",
+    ),
+    (
         "standard-attr-description",
         "standard-attr-description",
         "Extension to add descriptions to standard attributes",
