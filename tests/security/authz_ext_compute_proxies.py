@@ -1,11 +1,17 @@
 """Authorization of nova's old proxy and service routes (issue 23), nova
 34's default policies: ``os-server-external-events`` and
 ``os-assisted-volume-snapshots`` (``service_or_admin``: the admin here,
-everybody else the policy's 403)."""
+everybody else the policy's 403; the admin's answers are the refusals of a
+volume attached to no server and of a delete without ``delete_info``)."""
 
 
 def _event(ids):
     return {"events": [{"name": "network-changed", "server_uuid": ids["server_id"]}]}
+
+
+def _snapshot(ids):
+    info = {"snapshot_id": "s", "type": "qcow2", "new_file": "f"}
+    return {"snapshot": {"volume_id": ids["server_id"], "create_info": info}}
 
 
 def rules():
@@ -13,4 +19,11 @@ def rules():
 
     return {
         ("compute", "POST", "/v2.1/os-server-external-events"): rule("admin", body=_event),
+        # the admin's answers: no such attached volume, no delete_info (400)
+        ("compute", "POST", "/v2.1/os-assisted-volume-snapshots"): rule(
+            "admin", 400, body=_snapshot
+        ),
+        ("compute", "DELETE", "/v2.1/os-assisted-volume-snapshots/{snapshot_id}"): rule(
+            "admin", 400, params=lambda ids: {"snapshot_id": "s"}
+        ),
     }

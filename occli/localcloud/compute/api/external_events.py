@@ -57,8 +57,9 @@ def register(service):
 
 
 def create_events(req):
-    common.require_admin(req, POLICY)
+    # nova validates the body before its policy check
     body = schemas.validate(_schema(req.microversion), req.json())
+    common.require_admin(req, POLICY)
     status, events = external_events.deliver(
         req.db, common.caller(req), body["events"], req.request_id
     )

@@ -17,6 +17,7 @@ from occli.localcloud.compute import hosts as host_rules
 from occli.localcloud.compute import migrations
 from occli.localcloud.compute import networks as network_rules
 from occli.localcloud.compute.api import aggregates
+from occli.localcloud.compute.api import assisted_snapshots
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import consoles
 from occli.localcloud.compute.api import external_events
@@ -68,6 +69,7 @@ RESOURCES = (
     interfaces,
     network_proxies,
     external_events,
+    assisted_snapshots,
 )
 
 
@@ -242,6 +244,10 @@ class ComputeService(Service):
         sub = req.path[len(self.prefix) :].rstrip("/")
         if sub != common.API_PREFIX and not sub.startswith(common.API_PREFIX + "/"):
             return
+        if sub != common.API_PREFIX and req.path.endswith("/"):
+            # nova's routes take no trailing slash: "/os-volumes/" is
+            # unrouted (tests/fixtures/compute/realcloud/nova-34-empty-ids.json)
+            raise HTTPError(404, ROUTING_404, extra={"routing": True})
         req.microversion = microversions.negotiate(microversions.requested(req.header))
         project_id = req.params.get("project_id")
         if project_id is None:
