@@ -30,6 +30,10 @@ templates_path = []
 # no network access while building: no intersphinx, no remote images
 default_role = "literal"
 pygments_style = "sphinx"
+# no typographic quotes or dashes: docutils' smartquotes would turn an
+# option's ``--`` into an en-dash and ``'`` into a curly quote in help texts
+# (paragraphs, not literals), and a pasted example would then fail
+smartquotes = False
 
 # -- the command reference (cliff.sphinxext) ---------------------------------
 

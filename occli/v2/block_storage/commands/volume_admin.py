@@ -497,7 +497,7 @@ def _show_group(group):
 def do_volume_group_create(client, args):
     """Create a volume group (volume API 3.13; from a source 3.14).
 
-    Example: occli volume group create --volume-group-type grp-gold --volume-type __DEFAULT__ g1
+    Example: occli volume group create --volume-group-type gold --volume-type __DEFAULT__ --name g1
     """
     sources = [a for a in (args.volume_group_type, args.source_group, args.group_snapshot) if a]
     if len(sources) > 1:
