@@ -19,6 +19,12 @@ EXTENSIONS = (
         "2013-01-14T10:00:00-00:00",
     ),
     (
+        "subnet-external-network",
+        "Subnet belongs to an external network",
+        "Informs if the subnet belongs to an external network",
+        "2024-02-05T18:00:00-00:00",
+    ),
+    (
         "security-group",
         "security-group",
         "The security groups extension.",
@@ -217,6 +223,26 @@ EXTENSIONS = (
         "2015-01-01T10:00:00-00:00",
     ),
 )
+
+
+#: attributes the views show as Neutron 29's do, though their extension is
+#: not listed (its routes or settable values are not served): ML2's
+#: ``vlan-transparent`` and ``qinq`` (always false), and
+#: ``auto-allocated-topology``'s ``is_default`` of an external network
+#: (no ``/auto-allocated-topology``); ``subnet-service-types``' subnet
+#: ``service_types`` and ``extra_dhcp_opt``'s port ``extra_dhcp_opts``
+#: (always empty: no DHCP agent to give them to), ``l3-flavors``' router
+#: ``flavor_id`` (always null: no ``/flavors``), a security group's
+#: ``shared`` (always false: no RBAC) and a rule's
+#: ``remote_address_group_id`` (always null: no ``/address-groups``)
+SHOWN_UNLISTED = {
+    "networks": ("vlan_transparent", "qinq", "is_default"),
+    "subnets": ("service_types",),
+    "ports": ("extra_dhcp_opts",),
+    "routers": ("flavor_id",),
+    "security_groups": ("shared",),
+    "security_group_rules": ("remote_address_group_id",),
+}
 
 
 def register(service):
