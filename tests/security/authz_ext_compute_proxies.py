@@ -1,5 +1,7 @@
 """Authorization of nova's old proxy and service routes (issue 23), nova
-34's default policies: ``os-server-external-events`` and
+34's default policies: ``os-tenant-networks`` (gone at the matrix's
+microversion; create and delete 410 for everybody),
+``os-server-external-events`` and
 ``os-assisted-volume-snapshots`` (``service_or_admin``: the admin here,
 everybody else the policy's 403; the admin's answers are the refusals of a
 volume attached to no server and of a delete without ``delete_info``)."""
@@ -26,4 +28,10 @@ def rules():
         ("compute", "DELETE", "/v2.1/os-assisted-volume-snapshots/{snapshot_id}"): rule(
             "admin", 400, params=lambda ids: {"snapshot_id": "s"}
         ),
+        # proxies up to 2.35 (the matrix asks at the latest); nova-network's
+        # writes are 410 for every caller
+        ("compute", "GET", "/v2.1/os-tenant-networks"): rule("gone"),
+        ("compute", "GET", "/v2.1/os-tenant-networks/{network_id}"): rule("gone"),
+        ("compute", "POST", "/v2.1/os-tenant-networks"): rule("any", 410),
+        ("compute", "DELETE", "/v2.1/os-tenant-networks/{network_id}"): rule("any", 410),
     }

@@ -39,6 +39,7 @@ from occli.localcloud.compute.api import server_lifecycle
 from occli.localcloud.compute.api import server_moves
 from occli.localcloud.compute.api import servers
 from occli.localcloud.compute.api import tags
+from occli.localcloud.compute.api import tenant_networks
 from occli.localcloud.compute.api import usage
 from occli.localcloud.compute.api import versions
 from occli.localcloud.compute.api import volume_attachments
@@ -70,6 +71,7 @@ RESOURCES = (
     network_proxies,
     external_events,
     assisted_snapshots,
+    tenant_networks,
 )
 
 
