@@ -302,6 +302,56 @@ def admin_views(rec):
     _each(rec, "messages", "/messages", ("3.3",))
 
 
+def write_views(rec):
+    """The answers of writes not recorded elsewhere: volume metadata,
+    volumes from a snapshot and from a volume, transfer create and accept
+    at 3.0, 3.55 and 3.57, and an admin's quota update and delete (no
+    backup: without cinder-backup the rig cannot delete one)."""
+    c = rec.call
+    _volume(rec, "vol")
+    meta = "/volumes/{vol}/metadata"
+    c("volume_metadata_create", "POST", meta, {"metadata": {"a": "1"}})
+    c("volume_metadata_replace", "PUT", meta, {"metadata": {"b": "2"}})
+    c("volume_metadata_item", "PUT", meta + "/b", {"meta": {"b": "3"}})
+    c("volume_metadata_show", "GET", meta)
+    c("volume_metadata_item_show", "GET", meta + "/b")
+    _, snap = c("snapshot", "POST", "/snapshots", {"snapshot": {"volume_id": "{vol}"}})
+    rec.id_of("snap", snap)
+    rec.wait("/snapshots/{snap}", ("available",))
+    body = {"volume": {"size": 1, "snapshot_id": "{snap}", "name": "{tag}-v"}}
+    _, v = c("volume_from_snapshot", "POST", "/volumes", body)
+    rec.wait("/volumes/" + rec.id_of("from_snap", v), ("available",))
+    body = {"volume": {"size": 1, "source_volid": "{vol}", "name": "{tag}-v"}}
+    _, v = c("volume_from_volume", "POST", "/volumes", body)
+    rec.wait("/volumes/" + rec.id_of("from_vol", v), ("available",))
+    _volume(rec, "vol3")
+    old = "/os-volume-transfer"
+    for version, collection, volume in (
+        ("3.0", old, "from_snap"),
+        ("3.55", "/volume-transfers", "from_vol"),
+        ("3.57", "/volume-transfers", "vol3"),
+    ):
+        label = version.replace(".", "")
+        body = {"transfer": {"volume_id": "{%s}" % volume, "name": "t"}}
+        _, tr = c("transfer_create_%s" % version, "POST", collection, body, version=version)
+        ident = rec.id_of("tr" + label, tr)
+        rec.case["ids"]["key" + label] = tr["transfer"]["auth_key"]
+        body = {"accept": {"auth_key": "{key%s}" % label}}
+        path = "%s/{tr%s}" % (collection, label)
+        c("transfer_accept_%s" % version, "POST", path + "/accept", body, "other", version=version)
+        rec.undo("%s/%s" % (collection, ident))
+        c("transfer_show_accepted_%s" % version, "GET", path, version=version)
+        # the other project owns the volume now
+        volume_id = rec.case["ids"][volume]
+        rec.undo("/volumes/" + volume_id)
+        rec.created.append(("other", "/volumes/" + volume_id))
+    quota = "/os-quota-sets/{member_project}"
+    c("quota_update_admin", "PUT", quota, {"quota_set": {"volumes": 20}}, caller="admin")
+    c("quota_update_member", "PUT", quota, {"quota_set": {"volumes": 20}})
+    c("quota_delete_admin", "DELETE", quota, caller="admin")
+    c("quotas_after_delete", "GET", quota)
+
+
 CASES = {
     "views-volumes": volume_views,
     "views-snapshots": snapshot_views,
@@ -312,4 +362,5 @@ CASES = {
     "views-groups": group_views,
     "views-attachments": attachment_views,
     "views-admin": admin_views,
+    "views-writes": write_views,
 }

@@ -34,6 +34,7 @@ FILES = (
     "views-groups",
     "views-attachments",
     "views-admin",
+    "views-writes",
 )
 # file -> exchange -> why the local answer is not compared with the real one
 LEAK = (
