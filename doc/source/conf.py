@@ -82,7 +82,7 @@ man_pages = [
     (
         "cli/index",
         "occli",
-        "OpenStack client for servers, aggregates and Heat software deployments",
+        "OpenStack client for Keystone, Nova, Glance, Neutron, Cinder, Heat and Swift",
         [author],
         1,
     ),

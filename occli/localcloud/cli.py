@@ -276,8 +276,8 @@ def build_parser():
 
     parser = argparse.ArgumentParser(
         prog="occli-localcloud",
-        description="A local OpenStack cloud (Keystone, Nova, Glance, Heat,"
-        " Swift APIs) for trying and testing occli.",
+        description="A local OpenStack cloud (Keystone, Nova, Glance, Neutron,"
+        " Cinder, Heat and Swift APIs) for trying and testing occli.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
