@@ -562,9 +562,11 @@ def row(db: sqlite3.Connection, group_id: str) -> sqlite3.Row | None:
     return db.execute("SELECT * FROM network_security_groups WHERE id = ?", (group_id,)).fetchone()
 
 
-def of_project(db: sqlite3.Connection, project_id: str) -> list[sqlite3.Row]:
-    """The security group rows of ``project_id``, in creation order (nova's
-    os-security-groups list)."""
+def of_project(db: sqlite3.Connection, project_id: str | None) -> list[sqlite3.Row]:
+    """The security group rows of ``project_id`` (None: of every project),
+    in creation order (nova's os-security-groups list)."""
+    if project_id is None:
+        return db.execute("SELECT * FROM network_security_groups ORDER BY seq").fetchall()
     return db.execute(
         "SELECT * FROM network_security_groups WHERE project_id = ? ORDER BY seq",
         (project_id,),

@@ -218,7 +218,10 @@ def _group(req, group_id):
 
 
 def list_groups(req):
-    rows = neutron.security_groups_of_project(req.db, req.context.project_id)
+    """Nova's ``security_group_api.list``: an admin's ``all_tenants`` (any
+    value) asks Neutron for every project's groups."""
+    every = req.context.is_admin and "all_tenants" in req.query
+    rows = neutron.security_groups_of_project(req.db, None if every else req.context.project_id)
     return Response(200, {"security_groups": [_group_view(req.db, g) for g in rows]})
 
 

@@ -26,6 +26,7 @@ from occli.localcloud.compute.api import hosts
 from occli.localcloud.compute.api import instance_actions
 from occli.localcloud.compute.api import interfaces
 from occli.localcloud.compute.api import keypairs
+from occli.localcloud.compute.api import legacy_hosts
 from occli.localcloud.compute.api import limits
 from occli.localcloud.compute.api import metadata
 from occli.localcloud.compute.api import microversions
@@ -72,6 +73,7 @@ RESOURCES = (
     external_events,
     assisted_snapshots,
     tenant_networks,
+    legacy_hosts,
 )
 
 
