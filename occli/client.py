@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from occli import transport
     from occli.v2.block_storage.admin import VolumeServiceManager
     from occli.v2.block_storage.attachments import AttachmentManager
+    from occli.v2.block_storage.availability_zones import VolumeAvailabilityZoneManager
     from occli.v2.block_storage.backups import VolumeBackupManager
     from occli.v2.block_storage.groups import VolumeGroupManager
     from occli.v2.block_storage.groups import VolumeGroupSnapshotManager
@@ -88,6 +89,7 @@ if TYPE_CHECKING:
     from occli.v2.image.metadefs import MetadefResourceTypeManager
     from occli.v2.image.metadefs import TaskManager
     from occli.v2.network.address_scopes import AddressScopeManager
+    from occli.v2.network.availability_zones import NetworkAvailabilityZoneManager
     from occli.v2.network.extensions import NetworkExtensionManager
     from occli.v2.network.floating_ips import FloatingIPManager
     from occli.v2.network.network_quotas import NetworkQuotaManager
@@ -213,6 +215,12 @@ class Client:
     )
     volume_quotas: "BuiltinManager[VolumeQuotaManager]" = BuiltinManager(
         "occli.v2.block_storage.volume_quotas:VolumeQuotaManager"
+    )
+    network_availability_zones: "BuiltinManager[NetworkAvailabilityZoneManager]" = BuiltinManager(
+        "occli.v2.network.availability_zones:NetworkAvailabilityZoneManager"
+    )
+    volume_availability_zones: "BuiltinManager[VolumeAvailabilityZoneManager]" = BuiltinManager(
+        "occli.v2.block_storage.availability_zones:VolumeAvailabilityZoneManager"
     )
     usage: "BuiltinManager[UsageManager]" = BuiltinManager("occli.v2.compute.usage:UsageManager")
     usage_audit_logs: "BuiltinManager[InstanceUsageAuditLogManager]" = BuiltinManager(

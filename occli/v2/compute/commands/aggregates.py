@@ -235,26 +235,61 @@ def do_aggregate_cache_image(client, args):
 
 
 @utils.arg("--long", action="store_true", help="Also list each zone's hosts and services (admin).")
+@utils.arg("--compute", action="store_true", help="List compute availability zones.")
+@utils.arg("--network", action="store_true", help="List network availability zones.")
+@utils.arg("--volume", action="store_true", help="List volume availability zones.")
 @utils.output("list")
 def do_availability_zone_list(client, args):
-    """List compute availability zones.
+    """List availability zones: compute's, network's and volume's (all
+    without --compute, --network or --volume), as OSC does.
 
     Example: occli availability zone list
     """
-    zones = client.availability_zones.iter(detailed=args.long)
+    every = not (args.compute or args.network or args.volume)
     headers = ["Zone Name", "Zone Status"]
     if args.long:
-        headers += ["Host Name", "Service Name", "Service Status"]
-    return tuple(headers), [row for zone in zones for row in _zone_rows(zone, args.long)]
+        headers += ["Zone Resource", "Host Name", "Service Name", "Service Status"]
+    rows = []
+    if args.compute or every:
+        zones = client.availability_zones.iter(detailed=args.long)
+        rows += [row for zone in zones for row in _zone_rows(zone, args.long)]
+    networks = client.network_availability_zones
+    # OSC's _xform_network_availability_zone, where Neutron has the extension
+    if (
+        (args.network or every)
+        and networks.available()
+        and client.network_extensions.supports("availability_zone")
+    ):
+        rows += [
+            _long_row(z.name, _NETWORK_STATES.get(z.state, z.state), args.long, z.resource)
+            for z in networks.iter()
+        ]
+    volumes = client.volume_availability_zones
+    if (args.volume or every) and volumes.available():
+        rows += [_long_row(z.zoneName, _status(z.to_dict()), args.long) for z in volumes.iter()]
+    return tuple(headers), rows
+
+
+#: a Neutron zone's state as OSC shows it
+_NETWORK_STATES = {"unavailable": "not available"}
+
+
+def _status(info):
+    """A Nova or Cinder zone's ``zoneState`` as OSC's Zone Status."""
+    return "available" if (info.get("zoneState") or {}).get("available") else "not available"
+
+
+def _long_row(name, status, long, resource=""):
+    """A zone's row; with --long its resource and empty host columns."""
+    return (name, status, resource, "", "", "") if long else (name, status)
 
 
 def _zone_rows(zone, long):
     info = zone.to_dict()
-    state = info.get("zoneState") or {}
-    status = "available" if state.get("available") else "not available"
-    head = (info.get("zoneName"), status)
+    head = (info.get("zoneName"), _status(info))
     if not long:
         return [head]
+    head += ("",)
     rows = []
     for host, services in sorted((info.get("hosts") or {}).items()):
         for name, svc in sorted(services.items()):
