@@ -942,11 +942,23 @@ def external(rec):
         {"floatingip": {"floating_network_id": "{ext2}"}},
     )
     rec.id_of("fip2", fip2)
+    c(
+        "router_gateway_port",
+        "GET",
+        "/ports",
+        query="device_id={router}&device_owner=network:router_gateway".format(**rec.case["ids"]),
+        caller="admin",
+    )
     c("ext_delete_with_gateway", "DELETE", "/networks/{ext2}", caller="admin")
-    c("fip2_kept", "GET", "/floatingips/{fip2}")
+    c(
+        "fip2_gone_though_refused",
+        "GET",
+        "/floatingips/{fip2}",
+        note="the refused delete still deleted the floating IP without a port",
+    )
     c("gateway_clear", "PUT", "/routers/{router}", {"router": {"external_gateway_info": {}}})
     c("ext2_delete", "DELETE", "/networks/{ext2}", caller="admin")
-    c("fip2_gone", "GET", "/floatingips/{fip2}")
+    c("fip2_still_gone", "GET", "/floatingips/{fip2}")
 
 
 def security_groups(rec):

@@ -290,6 +290,22 @@ def delete(db: sqlite3.Connection, context: Asker, fip_id: str) -> None:
     ports.remove(db, fip["floating_port_id"])
 
 
+def release_on_network(db: sqlite3.Connection, context: Asker, network_id: str) -> None:
+    """Delete the floating IPs of ``network_id`` that no port holds, with
+    their ports: l3_db's ``delete_disassociated_floatingips``, which
+    neutron runs before deleting a network (external_net_db's
+    BEFORE_DELETE handler) in transactions of its own, so that they are
+    gone even when the delete then fails (neutron-29-external.json)."""
+    networks.writable(db, context, network_id, "delete")
+    for fip in db.execute(
+        "SELECT id, floating_port_id FROM network_floating_ips"
+        " WHERE floating_network_id = ? AND port_id IS NULL ORDER BY seq",
+        (network_id,),
+    ).fetchall():
+        db.execute("DELETE FROM network_floating_ips WHERE id = ?", (fip["id"],))
+        ports.remove(db, fip["floating_port_id"])
+
+
 def by_port(db: sqlite3.Connection, port_ids: Collection[str]) -> dict[str, list[str]]:
     """``{port_id: [floating addresses]}`` of the ports ``port_ids``."""
     found: dict[str, list[str]] = {}

@@ -205,7 +205,7 @@ def create(db, context, body):
     return created
 
 
-def _writable(db, context, network_id, action):
+def writable(db, context, network_id, action):
     """The network ``context`` may change: NotFound when it cannot even
     see it, neutron's 403 when it sees it (shared, external) only."""
     found = get(db, context, network_id)
@@ -216,7 +216,7 @@ def _writable(db, context, network_id, action):
 
 def update(db, context, network_id, body):
     values = attrs.parse(body, "network", SPEC, create=False)
-    _writable(db, context, network_id, "update")
+    writable(db, context, network_id, "update")
     for attr in ("shared", "router:external"):
         if attr in values and not context.is_admin:
             raise common.policy_denied("(rule:update_network and rule:update_network:%s)" % attr)
@@ -243,8 +243,9 @@ def update(db, context, network_id, body):
 
 def delete(db, context, network_id):
     """Delete a network without ports in use (neutron deletes its DHCP
-    ports itself, then its subnets)."""
-    _writable(db, context, network_id, "delete")
+    ports itself, then its subnets); its floating IPs without a port are
+    gone before (:func:`.floating_ips.release_on_network`)."""
+    writable(db, context, network_id, "delete")
     busy = [
         r["id"]
         for r in db.execute(
@@ -254,10 +255,11 @@ def delete(db, context, network_id):
         )
     ]
     if busy:
-        # the ports named as neutron 29 names them (neutron-29-networks.json)
+        # the ports named as neutron 29 names them (db_base_plugin_v2's
+        # _ensure_network_not_in_use: joined by a bare comma)
         raise errors.Conflict(
             "Unable to complete operation on network %s. There are one or more ports still "
-            "in use on the network, id for these ports is: %s." % (network_id, ", ".join(busy)),
+            "in use on the network, id for these ports is: %s." % (network_id, ",".join(busy)),
             type="NetworkInUse",
         )
     db.execute("DELETE FROM network_ports WHERE network_id = ?", (network_id,))

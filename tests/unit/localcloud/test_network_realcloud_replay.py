@@ -25,6 +25,7 @@ FILES = (
     "cidrs",
     "port_security",
     "security_groups",
+    "external",
 )
 # the provider extension (a network's segment) is not served locally (not
 # in its /extensions): its attributes are unknown ones, as they are to a
@@ -197,10 +198,25 @@ class Replay:
         ):
             return real, answer, []
         local = {item.get("id"): item for item in answer[key]}
-        pairs = [(i, local.get(self.swap(i.get("id", "")))) for i in items]
+        pairs = [
+            (i, local.get(self.swap(i.get("id", ""))) or self.twin(i, answer[key])) for i in items
+        ]
         missing = [i.get("id") for i, mine in pairs if mine is None]
         pairs = [p for p in pairs if p[1] is not None]
         return {key: [p[0] for p in pairs]}, {key: [p[1] for p in pairs]}, missing
+
+    def twin(self, item, answer):
+        """The local item of a device the answers never named by id (a
+        floating IP's port): the one of the same device and owner."""
+        device = self.swap(item.get("device_id") or "")
+        for mine in answer:
+            if device and (mine.get("device_id"), mine.get("device_owner")) == (
+                device,
+                item.get("device_owner"),
+            ):
+                self._swap_id(item["id"], mine["id"])
+                return mine
+        return None
 
     def run(self):
         problems = []

@@ -1,6 +1,7 @@
 """``/v2.0/networks``: list, create, show, update, delete."""
 
 from occli.localcloud.app import Response
+from occli.localcloud.network import floating_ips
 from occli.localcloud.network import networks
 from occli.localcloud.network.api import common
 
@@ -14,7 +15,7 @@ def register(service):
     service.route("POST", "/v2.0/networks", create_network)
     service.route("GET", "/v2.0/networks/{network_id}", show_network)
     service.route("PUT", "/v2.0/networks/{network_id}", update_network)
-    service.route("DELETE", "/v2.0/networks/{network_id}", delete_network)
+    service.route("DELETE", "/v2.0/networks/{network_id}", delete_network, mode=None)
 
 
 def list_networks(req):
@@ -36,5 +37,11 @@ def update_network(req):
 
 
 def delete_network(req):
-    networks.delete(req.db, req.context, req.params["network_id"])
+    """Its floating IPs without a port go in a transaction of their own
+    (kept when the delete fails, as in neutron), then the network."""
+    network_id = req.params["network_id"]
+    with req.cloud.store.transaction() as db:
+        floating_ips.release_on_network(db, req.context, network_id)
+    with req.cloud.store.transaction() as db:
+        networks.delete(db, req.context, network_id)
     return Response(204)
