@@ -352,6 +352,46 @@ def write_views(rec):
     c("quotas_after_delete", "GET", quota)
 
 
+def view_errors_others(rec):
+    """Another project's attachment, group and group snapshot: show,
+    update and delete by the other project, as for volumes (no backup:
+    the rig cannot delete one)."""
+    c = rec.call
+    _volume(rec, "vol")
+    inst = "11111111-2222-4333-8444-555555555555"
+    body = {"attachment": {"volume_uuid": "{vol}", "instance_uuid": inst}}
+    _, att = c("attachment", "POST", "/attachments", body)
+    rec.id_of("att", att)
+    body = {"group_type": {"name": "{tag}-g"}}
+    _, gt = c("gtype", "POST", "/group_types", body, caller="admin")
+    rec.id_of("gtype", gt)
+    body = {"group": {"group_type": "{gtype}", "volume_types": ["__DEFAULT__"], "name": "{tag}"}}
+    _, gr = c("group", "POST", "/groups", body)
+    rec.id_of("group", gr)
+    rec.wait("/groups/{group}", ("available",))
+    vol = {"size": 1, "name": "{tag}-v", "group_id": "{group}", "volume_type": "__DEFAULT__"}
+    _, v = c("volume_in_group", "POST", "/volumes", {"volume": vol})
+    rec.wait("/volumes/" + rec.id_of("vol2", v), ("available",))
+    rec.undo("/volumes/" + rec.case["ids"]["vol2"])  # deleted with its group
+    body = {"group_snapshot": {"group_id": "{group}", "name": "{tag}"}}
+    _, gs = c("gsnap", "POST", "/group_snapshots", body)
+    rec.id_of("gsnap", gs)
+    rec.wait("/group_snapshots/{gsnap}", ("available", "error"))
+    c("attachment_show_other", "GET", "/attachments/{att}", caller="other")
+    c("attachment_update_other", "PUT", "/attachments/{att}", {"attachment": {}}, "other")
+    c("attachment_delete_other", "DELETE", "/attachments/{att}", caller="other")
+    c("group_show_other", "GET", "/groups/{group}", caller="other")
+    c("group_update_other", "PUT", "/groups/{group}", {"group": {"name": "x"}}, "other")
+    c("group_delete_other", "POST", "/groups/{group}/action", {"delete": {}}, "other")
+    c("gsnap_show_other", "GET", "/group_snapshots/{gsnap}", caller="other")
+    c("gsnap_delete_other", "DELETE", "/group_snapshots/{gsnap}", caller="other")
+    c("gtype_show_other", "GET", "/group_types/{gtype}", caller="other")
+    c("gsnap_delete", "DELETE", "/group_snapshots/{gsnap}")
+    rec.wait("/group_snapshots/{gsnap}", (), gone=True)
+    rec.undo("/group_snapshots/" + rec.case["ids"]["gsnap"])
+    c("attachment_delete", "DELETE", "/attachments/{att}")
+
+
 CASES = {
     "views-volumes": volume_views,
     "views-snapshots": snapshot_views,
@@ -363,4 +403,5 @@ CASES = {
     "views-attachments": attachment_views,
     "views-admin": admin_views,
     "views-writes": write_views,
+    "view-errors-others": view_errors_others,
 }

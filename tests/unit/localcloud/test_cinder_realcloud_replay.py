@@ -35,6 +35,7 @@ FILES = (
     "views-attachments",
     "views-admin",
     "views-writes",
+    "view-errors-others",
 )
 # file -> exchange -> why the local answer is not compared with the real one
 LEAK = (
