@@ -1,5 +1,5 @@
 """Authorization of nova's old proxy and service routes (issue 23), nova
-34's default policies: ``os-tenant-networks`` (gone at the matrix's
+34's default policies: ``os-hosts`` and ``os-tenant-networks`` (gone at the matrix's
 microversion; create and delete 410 for everybody),
 ``os-server-external-events`` and
 ``os-assisted-volume-snapshots`` (``service_or_admin``: the admin here,
@@ -34,4 +34,18 @@ def rules():
         ("compute", "GET", "/v2.1/os-tenant-networks/{network_id}"): rule("gone"),
         ("compute", "POST", "/v2.1/os-tenant-networks"): rule("any", 410),
         ("compute", "DELETE", "/v2.1/os-tenant-networks/{network_id}"): rule("any", 410),
+        # admin only up to 2.42 (tests/unit/localcloud/test_compute_legacy_hosts.py)
+        **{
+            ("compute", method, "/v2.1/os-hosts" + path): rule(
+                "gone", params=lambda ids: {"host_name": "host1"}
+            )
+            for method, path in (
+                ("GET", ""),
+                ("GET", "/{host_name}"),
+                ("PUT", "/{host_name}"),
+                ("GET", "/{host_name}/startup"),
+                ("GET", "/{host_name}/shutdown"),
+                ("GET", "/{host_name}/reboot"),
+            )
+        },
     }
