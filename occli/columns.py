@@ -137,6 +137,17 @@ def format_dict_of_list(data):
     )
 
 
+class ReprColumn(columns.FormattableColumn):
+    """A value OSC leaves unformatted: its ``str()`` in a table (``[]``,
+    ``[{'id': …}]``, as prettytable prints it), the value in JSON."""
+
+    def human_readable(self):
+        return str(self._value)
+
+    def machine_readable(self):
+        return self._value
+
+
 class AddressesColumn(columns.FormattableColumn):
     """Nova ``addresses`` → ``net=10.0.0.3, fd00::3`` in a table, ``{"net":
     ["10.0.0.3", "fd00::3"]}`` in JSON: OSC's (openstackclient/compute/v2/

@@ -105,7 +105,7 @@ def test_the_object_keeps_its_bytes_and_metadata(runs):
     assert "| notes.txt | demo-container | %s |" % written in created
     shown = after(out, "occli --os-cloud local object show demo-container notes.txt")
     # Swift gives the metadata header as X-Object-Meta-Author
-    assert field(shown, "properties") == "Author=demo"
+    assert field(shown, "properties") == "Author='demo'"
     assert field(shown, "etag") == written
     saved = after(
         out, "occli --os-cloud local object save --file - demo-container notes.txt | md5sum"

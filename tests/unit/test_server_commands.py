@@ -450,7 +450,9 @@ def test_show_table_is_readable(cli, cloud):
     code, out, err = cli("server", "show", SID)
     assert code == 0, err
     assert "| image " in out and IMAGE_ID in out
-    assert "m1.tiny (vcpus=1, ram=512, disk=1, ephemeral=0, swap=0)" in out
+    # OSC's DictColumn of openstacksdk's Flavor
+    assert "disk='1', ephemeral='0', , id='m1.tiny', is_disabled=, is_public='True'" in out
+    assert "name='default'" in out
     assert "private=192.168.1.30" in out
     assert "My Server Name='Apache1'" in out
     assert "http://openstack.example.com" not in out

@@ -91,7 +91,9 @@ def _show_volume(args, volume):
             info.pop(name, None)
     if isinstance(info.get("bootable"), str):
         info["bootable"] = info["bootable"].lower() == "true"
-    shown = columns.show(info, formatters=dict(_FORMATTERS, properties=columns.DictColumn))
+    # OSC's volume show formats only properties: attachments print as a list
+    formatters = dict(_FORMATTERS, attachments=columns.ReprColumn, properties=columns.DictColumn)
+    shown = columns.show(info, formatters=formatters)
     return columns.with_raw_keys(args, shown, VOLUME_OSC_NAMES)
 
 

@@ -12,7 +12,8 @@ BOOTED_FROM_VOLUME = "N/A (booted from volume)"
 
 
 class FlavorColumn(cliff_columns.FormattableColumn):
-    """``m1.tiny (vcpus=1, ram=512, disk=1, …)`` or the flavor id (< 2.47)."""
+    """The embedded flavor (2.47+) as OSC's ``DictColumn`` of openstacksdk's
+    Flavor (``disk='1', …, vcpus='1'``), or the flavor id (< 2.47)."""
 
     def human_readable(self):
         flavor = self._value
@@ -20,15 +21,7 @@ class FlavorColumn(cliff_columns.FormattableColumn):
             return "" if flavor is None else str(flavor)
         if "original_name" not in flavor:
             return str(flavor.get("id", ""))
-        sizes = ", ".join(
-            "%s=%s" % (k, flavor[k])
-            for k in ("vcpus", "ram", "disk", "ephemeral", "swap")
-            if k in flavor
-        )
-        text = "%s (%s)" % (flavor["original_name"], sizes)
-        if flavor.get("extra_specs"):
-            text += "\n" + columns.DictColumn(flavor["extra_specs"]).human_readable()
-        return text
+        return columns.format_dict(osc_flavor(flavor))
 
     def machine_readable(self):
         flavor = self._value
@@ -102,13 +95,21 @@ class ImageColumn(cliff_columns.FormattableColumn):
         return self.human_readable() or None
 
 
-class NamesColumn(cliff_columns.FormattableColumn):
-    """``[{"name": "default"}]`` → ``default``."""
+class HostColumn(cliff_columns.FormattableColumn):
+    """``server list --long``'s Host: empty in a table when Nova hides it,
+    None for machines (OSC's ``HostColumn``)."""
 
     def human_readable(self):
-        return ", ".join(
-            str(i.get("name") or i.get("id", i)) if isinstance(i, dict) else str(i)
-            for i in self._value or ()
+        return "" if self._value is None else self._value
+
+
+class NamesColumn(cliff_columns.FormattableColumn):
+    """``[{"name": "default"}]`` → ``name='default'`` lines (OSC's
+    ``ListDictColumn``)."""
+
+    def human_readable(self):
+        return "\n".join(
+            columns.format_dict(i) if isinstance(i, dict) else str(i) for i in self._value or ()
         )
 
     def machine_readable(self):

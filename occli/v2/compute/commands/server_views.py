@@ -83,6 +83,7 @@ def show_server(client, server, extra=None, images=()):
 
 
 LIST_FORMATTERS = {
+    "host": server_cells.HostColumn,
     "networks": columns.AddressesColumn,
     "metadata": columns.DictColumn,
     "power_state": server_cells.PowerStateColumn,

@@ -113,7 +113,10 @@ def do_network_show(client, args):
     network = columns.osc_fields(
         client.networks.find_resource(args.network), NETWORK_OSC_NAMES, NETWORK_OSC_FIELDS
     )
-    return columns.with_raw_keys(args, columns.show(network), NETWORK_OSC_NAMES)
+    # OSC's network show: admin_state_up and router:external as words
+    formatters = {"admin_state_up": StateColumn, "router:external": RouterTypeColumn}
+    shown = columns.show(network, formatters=formatters)
+    return columns.with_raw_keys(args, shown, NETWORK_OSC_NAMES)
 
 
 #: Neutron's keys under OSC's names, and the fields OSC always shows

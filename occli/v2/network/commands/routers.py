@@ -37,12 +37,13 @@ class RoutesColumn(cliff_columns.FormattableColumn):
 
 
 class GatewayColumn(cliff_columns.FormattableColumn):
-    """``external_gateway_info`` as JSON text (as OSC shows it)."""
+    """``external_gateway_info`` as JSON text, ``null`` for none (OSC's
+    ``RouterInfoColumn``)."""
 
     def human_readable(self):
         import json
 
-        return json.dumps(self._value) if self._value else ""
+        return json.dumps(self._value)
 
     def machine_readable(self):
         return self._value
