@@ -6,8 +6,10 @@ fresh local cloud after the recorder's SETUP (record_outputs.py, which
 needs OSC; this test does not): here a fresh local cloud gets the same
 SETUP from occli, each command runs in-process with ``-f json`` (and
 ``-f value -c …``) and its column names, their order and the type of
-each value (lists and dicts element by element) must be OSC's. Ids and
-times are placeholders on both sides.
+each value (lists and dicts element by element) must be OSC's; the text
+of the few commands recorded in table, csv and shell as well must be
+OSC's, cell by cell in a table. Ids and times are placeholders on both
+sides.
 """
 
 import json
@@ -240,6 +242,58 @@ def test_network_show_still_takes_neutrons_keys_in_c(occli_run):
     assert code == 0, err
     shown = json.loads(out)
     assert shown["tenant_id"] == shown["project_id"] and shown["vlan_transparent"] is False
+
+
+#: table, csv and shell texts that still differ from OSC's, and why
+KNOWN_TEXTS = {
+    "server show contract-server": "the image by id: no Glance request (test_warm_server_show)",
+}
+
+
+def _texts(known):
+    """(entry, format) of each recorded OSC text, strict xfails for known."""
+    return [
+        pytest.param(
+            entry,
+            fmt,
+            id="%s -f %s" % (entry["command"], fmt),
+            marks=(
+                [pytest.mark.xfail(reason=known[entry["command"]], strict=True)]
+                if entry["command"] in known
+                else []
+            ),
+        )
+        for entry in RECORDING["commands"]
+        for fmt in record_outputs.TEXT_FORMATS.get(entry["command"], ())
+        if "osc_" + fmt in entry
+    ]
+
+
+def table_cells(text):
+    """A table's lines as lists of stripped cells, rules left out: the
+    widths of columns holding ids are those of the placeholders."""
+    return [
+        [cell.strip() for cell in line.split("|")[1:-1]]
+        for line in text.splitlines()
+        if line.startswith("|")
+    ]
+
+
+def test_the_recording_has_table_csv_and_shell_texts():
+    recorded = {(e.values[0]["command"], e.values[1]) for e in _texts({})}
+    assert {("server show contract-server", "shell"), ("server list --long", "csv")} <= recorded
+    assert len([fmt for _, fmt in recorded if fmt == "table"]) >= 6
+
+
+@pytest.mark.parametrize("entry,fmt", _texts(KNOWN_TEXTS))
+def test_table_csv_and_shell_text_is_oscs(entry, fmt, occli_run):
+    code, out, err = occli_run(entry["cloud"], record_outputs.argv(entry["command"], fmt))
+    assert code == 0, err
+    mine, oscs = record_outputs.placeholders(out), entry["osc_" + fmt]
+    if fmt == "table":
+        assert table_cells(mine) == table_cells(oscs)
+    else:
+        assert mine.splitlines() == oscs.splitlines()
 
 
 def test_port_show_still_takes_neutrons_keys_in_c(occli_run):
