@@ -229,7 +229,8 @@ def test_aggregate_list_long(cli, aggs):
         "Hosts": ["host1"],
     }
     code, out, err = cli("aggregate", "list", "--long")
-    assert "ssd=true" in out and "host1" in out
+    # osc-lib's DictColumn, as OSC's aggregate list --long
+    assert "availability_zone='london', ssd='true'" in out and "host1" in out
 
 
 def test_aggregate_list_long_before_241_has_no_uuid(cli, aggs):
