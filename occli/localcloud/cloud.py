@@ -340,10 +340,18 @@ class LocalCloud:
                 url, "admin", cfg.admin_password, None, cfg.region
             ),
         }
+        # devstack's section for openstacksdk's functional tests: the image
+        # they boot (its DEFAULT_IMAGE_NAME, the seeded cirros)
+        from occli.localcloud.image import images
+
+        functional = {"image_name": images.SEED_IMAGES[0][0]}
         # libyaml's dumper when there is one: the same text, ~6x faster
         dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
         _write_private(
-            self.clouds_yaml_path, yaml.dump({"clouds": clouds}, Dumper=dumper, sort_keys=False)
+            self.clouds_yaml_path,
+            yaml.dump(
+                {"clouds": clouds, "functional": functional}, Dumper=dumper, sort_keys=False
+            ),
         )
         _write_private(self.endpoint_path, url + "\n")
 
