@@ -211,9 +211,18 @@ def test_quota_show_lists_the_token_project(cli, mock_cloud):
     assert code == 0, err
     shown = rows(out)
     assert list(json.loads(out)[0]) == ["Resource", "Limit"]
+    renamed = {"key_pairs": "key-pairs", "metadata_items": "properties"}
+    renamed.update(server_groups="server-groups", server_group_members="server-group-members")
     assert {k: v["Limit"] for k, v in shown.items()} == {
-        k: v for k, v in body["quota_set"].items() if k != "id"
+        renamed.get(k, k): v for k, v in body["quota_set"].items() if k != "id"
     }
+    # OSC 10.5's order: nova's own names first, the ones OSC renames last
+    assert [r["Resource"] for r in json.loads(out)][-4:] == [
+        "key-pairs",
+        "properties",
+        "server-group-members",
+        "server-groups",
+    ]
     # the token's project by name is the same project
     code, out, err = cli("quota", "show", "admin", "--compute", "-f", "json")
     assert code == 0, err

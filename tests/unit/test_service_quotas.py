@@ -149,9 +149,9 @@ def test_quota_show_has_every_service(cli, mock_cloud):
     code, out, err = cli("quota", "show", "-f", "json")
     assert code == 0, err
     shown = {name: row["Limit"] for name, row in rows(out).items()}
-    # nova's, then Neutron's and Cinder's named as OSC shows them
+    # nova's, then Neutron's and Cinder's named as OSC 10.5 shows them
     assert shown["instances"] == 10
-    assert (shown["ports"], shown["floating-ips"], shown["secgroup-rules"]) == (50, 50, 100)
+    assert (shown["ports"], shown["floating_ips"], shown["security_group_rules"]) == (50, 50, 100)
     assert (shown["networks"], shown["subnet_pools"], shown["rbac_policies"]) == (10, -1, -1)
     assert (shown["volumes"], shown["gigabytes"], shown["per-volume-gigabytes"]) == (10, 1000, -1)
     assert shown["volumes___DEFAULT__"] == -1

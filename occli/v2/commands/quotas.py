@@ -21,6 +21,7 @@ per-user quotas, so --user takes compute limits only.
 """
 
 import re
+from typing import Any
 
 from occli import exceptions
 from occli import utils
@@ -102,20 +103,37 @@ VOLUME_OPTIONS = (
     ("--backup-gigabytes", "backup_gigabytes", "GiB of volume backups (volume service)."),
     ("--per-volume-gigabytes", "per_volume_gigabytes", "GiB of one volume (volume service)."),
 )
-# the rows of Neutron's and Cinder's limits, named as OSC shows them
+#: the rows OSC 10.5 renames and moves to the end, in this order
+#: (openstackclient/common/quota.py ``COMPUTE_QUOTAS``, ``VOLUME_QUOTAS``)
 SHOWN_AS = {
-    "floatingip": "floating-ips",
-    "network": "networks",
-    "port": "ports",
-    "rbac_policy": "rbac_policies",
-    "router": "routers",
-    "security_group": "secgroups",
-    "security_group_rule": "secgroup-rules",
-    "subnet": "subnets",
-    "subnetpool": "subnet_pools",
+    "injected_file_content_bytes": "injected-file-size",
+    "injected_file_path_bytes": "injected-path-size",
+    "injected_files": "injected-files",
+    "key_pairs": "key-pairs",
+    "metadata_items": "properties",
+    "server_group_members": "server-group-members",
+    "server_groups": "server-groups",
     "backup_gigabytes": "backup-gigabytes",
     "per_volume_gigabytes": "per-volume-gigabytes",
 }
+#: Neutron's limits under openstacksdk's names (network/v2/quota.py, in its
+#: order), which OSC 10.5 prints: its ``NETWORK_QUOTAS`` renames name
+#: Neutron's keys, so they never match
+NEUTRON_NAMES = {
+    "floatingip": "floating_ips",
+    "network": "networks",
+    "port": "ports",
+    "rbac_policy": "rbac_policies",
+    "router_route": "router_routes",
+    "router": "routers",
+    "subnet": "subnets",
+    "subnetpool": "subnet_pools",
+    "security_group_rule": "security_group_rules",
+    "security_group": "security_groups",
+}
+#: nova-network's limits, whose rows OSC fills with Neutron's (openstacksdk's
+#: QuotaSet has them whatever the microversion)
+NOVA_NETWORK_ROWS = ("floating_ips", "networks", "security_group_rules", "security_groups")
 _OPTION_NAMES = {name: option for option, _, name, _ in LIMIT_OPTIONS}
 # keystone project IDs: uuid4 hex (or a dashed UUID)
 _ID = re.compile(r"^[0-9a-fA-F]{32}$|^[0-9a-fA-F-]{36}$")
@@ -190,17 +208,34 @@ def _split_limits(client, args):
     return compute, network, volume
 
 
-def _service_rows(info, usage, used_key="in_use"):
-    """One row per limit of ``info`` (a service's quotas), named as OSC
-    shows it; with ``usage``, its limit, ``used_key`` and reserved."""
+def _rows(compute, volume, network, usage):
+    """The rows of each service's limits (``{name: limit}``, with ``usage``
+    ``{"limit", "in_use" or "used", "reserved"}``; None: not read) as OSC
+    10.5's ``ShowQuota`` orders and names them: Nova's (nova-network's
+    rows holding Neutron's limits), Cinder's, the rest of Neutron's
+    (openstacksdk's names), then the renamed ones (:data:`SHOWN_AS`)."""
+    info: dict[str, Any] = {}
+    if compute is not None:
+        info.update((k, v) for k, v in compute.items() if k != "id")
+        if network is not None:
+            for name in NOVA_NETWORK_ROWS:
+                info.setdefault(name, None)
+    if volume is not None:
+        info.update((k, v) for k, v in volume.items() if k != "id")
+    if network is not None:
+        info.update((name, network[raw]) for raw, name in NEUTRON_NAMES.items() if raw in network)
+    for raw, name in SHOWN_AS.items():
+        if raw in info:
+            info[name] = info.pop(raw)
     rows: list[tuple[object, ...]] = []
-    for name in sorted(k for k in info if k != "id"):
-        value = info[name]
-        shown = SHOWN_AS.get(name, name)
+    for name, value in info.items():
+        if value is None:
+            continue
         if usage:
-            rows.append((shown, value.get("limit"), value.get(used_key), value.get("reserved")))
+            used = value.get("in_use", value.get("used"))
+            rows.append((name, value.get("limit"), used, value.get("reserved")))
         else:
-            rows.append((shown, value))
+            rows.append((name, value))
     return rows
 
 
@@ -273,9 +308,9 @@ _USER_HELP = "One user's compute limits in the project (user ID or name; admin).
 def do_quota_show(client, args):
     """Show a project's quotas (another project's: admin).
 
-    Compute, network and volume limits together, one per row (Neutron's
-    and Cinder's named as OSC shows them: ports, floating-ips, volumes,
-    gigabytes…); a service the catalog lacks is left out. --compute,
+    Compute, network and volume limits together, one per row, named and
+    ordered as OSC 10.5 shows them (key-pairs, properties, floating_ips,
+    ports, backup-gigabytes…); a service the catalog lacks is left out. --compute,
     --network and --volume pick services; --user shows one user's compute
     limits (with --usage, what that user's servers use).
 
@@ -297,36 +332,30 @@ def do_quota_show(client, args):
         headers += ("In Use", "Reserved")
     if args.quota_class:
         found = client.quota_classes.get(args.project or "default")
-        return headers, _service_rows(found.to_dict(), False)
+        return headers, _rows(found.to_dict(), None, None, False)
     project = project_id(client, args.project)
-    rows = []
+    compute = volume = network = None
     if args.compute or not picked:
         if args.default:
-            found = client.quotas.defaults(project)
+            compute = client.quotas.defaults(project).to_dict()
         else:
             user = user_id(client, args.user) if args.user else None
-            found = client.quotas.get(project, detail=args.usage, user_id=user)
-        rows = _service_rows(found.to_dict(), args.usage)
+            compute = client.quotas.get(project, detail=args.usage, user_id=user).to_dict()
         if args.user:
-            return headers, rows
-    network = (args.network or not picked) and _service(client.network_quotas)
-    if network:
+            return headers, _rows(compute, None, None, args.usage)
+    neutron = (args.network or not picked) and _service(client.network_quotas)
+    if neutron:
         if args.default:
-            found = network.defaults(project)
+            network = neutron.defaults(project).to_dict()
         else:
-            found = network.get(project, detail=args.usage)
-        extra = _service_rows(found.to_dict(), args.usage, "used")
-        # Neutron's limits replace nova-network's of the same name
-        names = {row[0] for row in extra}
-        rows = [row for row in rows if row[0] not in names] + extra
-    volume = (args.volume or not picked) and _service(client.volume_quotas)
-    if volume:
+            network = neutron.get(project, detail=args.usage).to_dict()
+    cinder = (args.volume or not picked) and _service(client.volume_quotas)
+    if cinder:
         if args.default:
-            found = volume.defaults(project)
+            volume = cinder.defaults(project).to_dict()
         else:
-            found = volume.get(project, usage=args.usage)
-        rows += _service_rows(found.to_dict(), args.usage)
-    return headers, rows
+            volume = cinder.get(project, usage=args.usage).to_dict()
+    return headers, _rows(compute, volume, network, args.usage)
 
 
 @utils.arg(
