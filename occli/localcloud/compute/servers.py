@@ -91,7 +91,7 @@ def create(store, caller, config, images, request, request_id):
     with store.transaction() as db:
         plan = _check(db, caller, images, request)
     with store.read() as db:
-        _place(db, caller, config, request, plan)
+        _place(db, caller, config, request, plan, store)
     created = []
     try:
         for start in range(0, plan.count, CREATE_CHUNK):
@@ -132,8 +132,9 @@ def _check(db, caller, images, request):
     return plan
 
 
-def _place(db, caller, config, request, plan):
-    """The rest of a create's checks, in nova's order, on a read snapshot:
+def _place(db, caller, config, request, plan, store):
+    """The rest of a create's checks, in nova's order, on a read snapshot
+    (``store``: the cloud's, for the volumes' lazy progress):
     the quota count (``plan.count``), the volumes, the server group; then
     the placement of every instance (``plan.destinations``)."""
     plan.count = quotas.instance_count(
@@ -145,7 +146,7 @@ def _place(db, caller, config, request, plan):
         plan.flavor,
         caller.user_id,
     )
-    volume_attach.check_mappings(db, caller, config, plan.mappings)
+    volume_attach.check_mappings(db, caller, config, plan.mappings, bool(request.image_ref), store)
     group = server_groups.from_hints(db, caller, request.scheduler_hints)
     if group is not None:
         server_groups.check_members(db, caller, group, plan.count)

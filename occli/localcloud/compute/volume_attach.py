@@ -52,7 +52,8 @@ def cinder(db):
 
 class _Joined:
     """A store whose transaction is the request's own (compute's volume
-    work always runs in a write transaction)."""
+    work runs in a write transaction; a create's checks, on a read
+    snapshot, pass the cloud's store instead)."""
 
     def __init__(self, db):
         self.db = db
@@ -62,8 +63,8 @@ class _Joined:
         yield self.db
 
 
-def _lazy(db, config, table="volumes"):
-    return progress.Progress(_Joined(db), config, table)
+def _lazy(db, config, table="volumes", store=None):
+    return progress.Progress(store if store is not None else _Joined(db), config, table)
 
 
 def items(server):
@@ -196,11 +197,14 @@ def swap(db, caller, config, server, old_volume_id, new_volume_id):
 # -- block device mappings ------------------------------------------------------------
 
 
-def check_mappings(db, caller, config, mappings):
+def check_mappings(db, caller, config, mappings, image_given=False, store=None):
     """Nova's ``_validate_bdm`` for volumes and snapshots, against Cinder:
     each must exist for the caller (400 ``failed to get volume/snapshot``),
     a volume must be available (Cinder's reserve, 400) and a boot volume
-    bootable."""
+    bootable unless the request names an image (nova's
+    ``get_bdm_image_metadata`` checks it only without one). ``store``: the
+    cloud's, when ``db`` is a read snapshot (a volume's lazy progress is
+    then written in a short transaction of its own)."""
     volume_rules = cinder(db)
     if volume_rules is None or not mappings:
         return
@@ -210,20 +214,22 @@ def check_mappings(db, caller, config, mappings):
         if bdm.get("volume_id") is not None:
             volume_id = bdm["volume_id"]
             try:
-                volume = volume_rules.volumes_get(db, caller, volume_id, _lazy(db, config))
+                lazy = _lazy(db, config, store=store)
+                volume = volume_rules.volumes_get(db, caller, volume_id, lazy)
             except errors.NotFound:
                 raise errors.BadRequest(
                     "Block Device Mapping is Invalid: failed to get volume %s." % volume_id
                 ) from None
-            volume_rules.reserve_check(volume)
-            if bdm.get("boot_index") == 0 and not volume["bootable"]:
+            # nova's get_bdm_image_metadata, before _validate_bdm's reserve
+            if bdm.get("boot_index") == 0 and not volume["bootable"] and not image_given:
                 raise errors.BadRequest("Block Device %s is not bootable." % volume_id)
+            volume_rules.reserve_check(volume)
             bdm["volume_size"] = volume["size"]
         elif bdm.get("snapshot_id") is not None:
             snapshot_id = bdm["snapshot_id"]
             try:
                 snap = volume_rules.snapshots_get(
-                    db, caller, snapshot_id, _lazy(db, config, "volume_snapshots")
+                    db, caller, snapshot_id, _lazy(db, config, "volume_snapshots", store)
                 )
             except errors.NotFound:
                 raise errors.BadRequest(
