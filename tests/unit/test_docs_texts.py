@@ -11,11 +11,13 @@
   ``deploy.py``) and what the documented ``pip install`` line installs,
   found from the installed distributions' metadata
   (:func:`importlib.metadata.packages_distributions`).
+* The reference quotes the interactive shell's prompt as occli shows it.
 """
 
 import ast
 import configparser
 import importlib.metadata
+import io
 import pathlib
 import re
 import sys
@@ -23,6 +25,7 @@ import textwrap
 
 import pytest
 
+from occli import shell
 from occli.localcloud import cli as localcloud_cli
 from occli.localcloud import registry
 
@@ -175,3 +178,15 @@ def test_python_examples_import_only_what_the_install_line_installs(path):
         " ".join(install_line(path)),
         "; ".join(missing),
     )
+
+
+def test_the_reference_names_the_interactive_prompt(monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    app = shell.OcCLI()
+    interactive = shell._interactive_app()(app, app.command_manager, io.StringIO(), io.StringIO())
+    text = " ".join((ROOT / "doc" / "source" / "cli" / "index.rst").read_text().split())
+    assert "interactive shell: its prompt is ``%s``" % interactive.prompt.strip() in text
