@@ -65,8 +65,19 @@ class Recorder(record_cinder.Recorder):
             timeout=record_cinder.TIMEOUT,
         )
 
-    def call(self, name, method, path, body=None, caller="member", query="", version="2.75", **kw):
-        return super().call(name, method, path, body, caller, query, version, **kw)
+    def call(
+        self,
+        name,
+        method,
+        path,
+        body=None,
+        caller="member",
+        query="",
+        version="2.75",
+        note=None,
+        **ids,
+    ):
+        return super().call(name, method, path, body, caller, query, version, note, **ids)
 
     def _remember(self, path, caller, answer):
         value = record_cinder._resource(answer)

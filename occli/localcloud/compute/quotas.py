@@ -206,7 +206,8 @@ def _unlimited(value):
 
 def _upsert(db, table, column, key, values, user_id=None):
     now = common.iso_naive_micro(common.utcnow())
-    columns, keys = (column,), (key,)
+    columns: tuple[str, ...] = (column,)
+    keys: tuple[str, ...] = (key,)
     if user_id is not None:
         columns, keys = (column, "user_id"), (key, user_id)
     names = ", ".join(columns)

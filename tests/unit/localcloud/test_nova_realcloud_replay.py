@@ -268,7 +268,7 @@ def test_a_boot_sees_a_volume_created_unobserved(full, clock):
     volume_id = created.json()["volume"]["id"]
     clock.advance(11)
     bdm = {"boot_index": 0, "uuid": volume_id, "source_type": "volume"}
-    server = {"name": "x", "flavorRef": "1", "networks": "none"}
+    server: dict[str, object] = {"name": "x", "flavorRef": "1", "networks": "none"}
     server["block_device_mapping_v2"] = [dict(bdm, destination_type="volume")]
     refused = full.post("/servers", {"server": server}, version="2.75")
     assert refused.json()["badRequest"]["message"] == (
