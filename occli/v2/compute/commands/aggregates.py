@@ -240,8 +240,10 @@ def do_aggregate_cache_image(client, args):
 @utils.arg("--volume", action="store_true", help="List volume availability zones.")
 @utils.output("list")
 def do_availability_zone_list(client, args):
-    """List availability zones: compute's, network's and volume's (all
-    without --compute, --network or --volume), as OSC does.
+    """List availability zones (compute, network and volume).
+
+    Every service's zones, as OSC lists them, unless --compute, --network
+    or --volume picks some.
 
     Example: occli availability zone list
     """
