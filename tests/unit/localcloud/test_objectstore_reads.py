@@ -31,7 +31,7 @@ def test_info_needs_no_token_and_shows_the_local_limits(env, path):
     assert swift["max_meta_overall_size"] == 4096
     assert swift["max_object_name_length"] == 1024
     assert swift["container_listing_limit"] == 10000
-    assert swift["valid_api_versions"] == ["v1", "v1.0"]
+    assert swift["valid_api_versions"] == ["v1"]
     assert swift["policies"] == [{"name": "Policy-0", "aliases": "Policy-0", "default": True}]
     assert "sha256" in info["tempurl"]["allowed_digests"]
     assert "account_quotas" in info

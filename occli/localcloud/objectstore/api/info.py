@@ -46,12 +46,14 @@ def capabilities(service):
             "account_listing_limit": limit,
             "max_account_name_length": 256,
             "max_container_name_length": containers.MAX_NAME_LENGTH,
-            "valid_api_versions": ["v1", "v1.0"],
+            # Swift's default lists v1.0 too; only /v1 is routed here
+            "valid_api_versions": ["v1"],
             "extra_header_count": 0,
             "auto_create_account_prefix": ".",
         },
         "tempurl": {
-            "methods": ["GET", "HEAD", "PUT", "POST", "DELETE"],
+            # Swift's default lists POST too; no temp URL posts here
+            "methods": ["GET", "HEAD", "PUT", "DELETE"],
             "incoming_remove_headers": ["x-timestamp", "x-open-expired"],
             "incoming_allow_headers": [],
             "outgoing_remove_headers": ["x-object-meta-*"],
