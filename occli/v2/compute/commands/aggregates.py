@@ -288,10 +288,9 @@ def _long_row(name, status, long, resource=""):
 
 def _zone_rows(zone, long):
     info = zone.to_dict()
-    head = (info.get("zoneName"), _status(info))
     if not long:
-        return [head]
-    head += ("",)
+        return [(info.get("zoneName"), _status(info))]
+    head = (info.get("zoneName"), _status(info), "")
     rows = []
     for host, services in sorted((info.get("hosts") or {}).items()):
         for name, svc in sorted(services.items()):
