@@ -23,6 +23,7 @@ from occli.localcloud.compute.api import consoles
 from occli.localcloud.compute.api import external_events
 from occli.localcloud.compute.api import flavors
 from occli.localcloud.compute.api import hosts
+from occli.localcloud.compute.api import image_proxy
 from occli.localcloud.compute.api import instance_actions
 from occli.localcloud.compute.api import interfaces
 from occli.localcloud.compute.api import keypairs
@@ -74,6 +75,7 @@ RESOURCES = (
     assisted_snapshots,
     tenant_networks,
     legacy_hosts,
+    image_proxy,
 )
 
 
