@@ -32,7 +32,7 @@ CORE = ("network", "subnet", "port", "subnetpool")
 
 def _descriptors(package, base):
     """``{alias: descriptor class}`` of the modules of ``package``."""
-    found = {}
+    found: dict[str, type] = {}
     for info in pkgutil.iter_modules(package.__path__):
         try:
             module = importlib.import_module(package.__name__ + "." + info.name)
@@ -41,7 +41,7 @@ def _descriptors(package, base):
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, base) and value is not base:
                 try:
-                    found.setdefault(value.get_alias(), value)
+                    found.setdefault(getattr(value, "get_alias")(), value)  # noqa: B009
                 except Exception:  # noqa: BLE001 - an abstract base
                     continue
     return found

@@ -85,8 +85,9 @@ def test_openstack_connect_finds_devstack_through_the_environment(cloud):
     with cloud.patch_environ("devstack"):
         conn = openstack.connect(cloud="devstack")
         try:
-            project = conn.identity.get_project(conn.current_project_id)
-            assert project.name == "demo"
+            assert conn.current_project_id is not None
+            project = conn.get_project(conn.current_project_id)
+            assert project is not None and project.name == "demo"
         finally:
             conn.close()
 

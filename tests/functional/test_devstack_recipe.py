@@ -45,13 +45,15 @@ def test_an_openstacksdk_functional_test_runs_unchanged(cloud):
         name = "sdk-func-" + uuid.uuid4().hex[:8]
         network = user_cloud.network.create_network(name=name)
         try:
-            assert user_cloud.network.find_network(name).id == network.id
+            found = user_cloud.network.find_network(name)
+            assert found is not None and found.id == network.id
             assert user_cloud_alt.network.find_network(name) is None
         finally:
             user_cloud.network.delete_network(network.id)
 
         # and a server on DevStack's private network
         private = user_cloud.network.find_network("private")
+        assert private is not None
         server = user_cloud.compute.create_server(
             name=name, image_id=image.id, flavor_id=flavor.id, networks=[{"uuid": private.id}]
         )
@@ -64,6 +66,6 @@ def test_an_openstacksdk_functional_test_runs_unchanged(cloud):
             user_cloud.compute.delete_server(server.id)
             user_cloud.compute.wait_for_delete(server, wait=60)
 
-        assert "demo" in {p.name for p in system_admin_cloud.identity.projects()}
+        assert "demo" in {p.name for p in system_admin_cloud.list_projects()}
         for conn in (user_cloud, user_cloud_alt, operator_cloud, system_admin_cloud):
             conn.close()
