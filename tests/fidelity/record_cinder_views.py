@@ -392,6 +392,21 @@ def view_errors_others(rec):
     c("attachment_delete", "DELETE", "/attachments/{att}")
 
 
+def count_views(rec):
+    """The lists' ``count`` (3.45, with ``with_count``) of volumes,
+    snapshots and backups, the summary of an admin's ``all_tenants`` and
+    the limits of another project (``project_id``, 3.39)."""
+    _volume(rec, "vol")
+    for collection in ("volumes", "snapshots", "backups"):
+        for view in ("", "/detail"):
+            name = "%s%s_count" % (collection, view.replace("/", "_"))
+            path = "/%s%s" % (collection, view)
+            _each(rec, name, path, ("3.44", "3.45"), ("member",), "with_count=true")
+    _each(rec, "summary_all_tenants", "/volumes/summary", ("3.12",), ("admin",), "all_tenants=1")
+    query = "project_id={member_project}"
+    _each(rec, "limits_project", "/limits", ("3.38", "3.39"), ("admin",), query)
+
+
 CASES = {
     "views-volumes": volume_views,
     "views-snapshots": snapshot_views,
@@ -404,4 +419,5 @@ CASES = {
     "views-admin": admin_views,
     "views-writes": write_views,
     "view-errors-others": view_errors_others,
+    "views-counts": count_views,
 }

@@ -36,6 +36,7 @@ FILES = (
     "views-admin",
     "views-writes",
     "view-errors-others",
+    "views-counts",
 )
 # file -> exchange -> why the local answer is not compared with the real one
 LEAK = (

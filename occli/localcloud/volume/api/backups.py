@@ -110,7 +110,7 @@ def detail(req, backup, dependent):
 
 def _list(req, render, collection):
     params = common.query_params(req)
-    filters = common.filters(req, params, backups.FILTERS)
+    filters = common.filters(req, params, backups.FILTERS, counted=True)
     if "display_name" in params and "name" not in filters:
         filters["name"] = params["display_name"]
     keys, dirs = common.sort(params)
@@ -136,9 +136,7 @@ def _list(req, render, collection):
     link = views.next_link(req, collection, page, limit)
     if link:
         body["backups_links"] = link
-    if req.microversion >= microversions.SUPPORT_COUNT_INFO and schemas.truthy(
-        params.get("with_count")
-    ):
+    if common.counts(req, params):
         body["count"] = total
     return Response(200, body)
 

@@ -6,6 +6,7 @@ import contextlib
 
 from occli.localcloud.app import HTTPError
 from occli.localcloud.volume import quotas
+from occli.localcloud.volume import schemas
 from occli.localcloud.volume import snapshots
 from occli.localcloud.volume import volumes
 from occli.localcloud.volume.api import microversions
@@ -13,7 +14,7 @@ from occli.localcloud.volume.api import microversions
 MAX_LIMIT = 1000
 # list parameters that are not filters
 _PAGING = ("limit", "marker", "offset", "sort", "sort_key", "sort_dir", "all_tenants",
-           "project_id", "with_count", "is_public")  # fmt: skip
+           "project_id", "is_public")  # fmt: skip
 
 
 def policy_denied(rule):
@@ -134,10 +135,23 @@ def scope(req, params):
     return ctx.project_id
 
 
-def filters(req, params, allowed):
+def counts(req, params):
+    """Whether a volume, snapshot or backup list answers its ``count``:
+    ``with_count`` from 3.45 (Cinder's SUPPORT_COUNT_INFO)."""
+    if req.microversion < microversions.SUPPORT_COUNT_INFO:
+        return False
+    return schemas.truthy(params.get("with_count"))
+
+
+def filters(req, params, allowed, counted=False):
     """The ``allowed`` filters among ``params``; from 3.34 another one is a
-    400."""
-    candidates = {k: v for k, v in params.items() if k not in _PAGING}
+    400. ``counted``: a list that may answer its ``count``, whose
+    ``with_count`` is a parameter from 3.45 (before, Cinder takes it for a
+    filter like any other)."""
+    paging = _PAGING
+    if counted and req.microversion >= microversions.SUPPORT_COUNT_INFO:
+        paging += ("with_count",)
+    candidates = {k: v for k, v in params.items() if k not in paging}
     if req.microversion >= microversions.RESOURCE_FILTER:
         unknown = sorted(k for k in candidates if k not in allowed)
         if unknown:

@@ -1,5 +1,5 @@
-"""``/snapshots``: list (summary and detail), create (an in-use volume's
-needs ``force`` before 3.66), show, update, delete, the admin's
+"""``/snapshots``: list (summary and detail, ``with_count`` 3.45), create
+(an in-use volume's needs ``force`` before 3.66), show, update, delete, the admin's
 ``os-force_delete`` action and the metadata (``/snapshots/{id}/metadata``,
 as the volumes' in :mod:`.metadata`; cinder/api/v3/snapshot_metadata.py)."""
 
@@ -38,22 +38,19 @@ def _snapshot(req):
 def _list(req, render, collection):
     params = common.query_params(req)
     # of its conversions only the metadata one applies to snapshot filters
-    filters = volumes.parse_filters(common.filters(req, params, snapshots.FILTERS))
+    filters = common.filters(req, params, snapshots.FILTERS, counted=True)
+    filters = volumes.parse_filters(filters)
     order = snapshots.sort_order(*common.sort(params))
     limit = common.limit(params)
-    found = snapshots.listing(
-        req.db,
-        common.snapshots_lazy(req),
-        common.scope(req, params),
-        filters,
-        order,
-        params.get("marker"),
-        limit,
-    )
+    lazy, scope = common.snapshots_lazy(req), common.scope(req, params)
+    found = snapshots.listing(req.db, lazy, scope, filters, order, params.get("marker"), limit)
     body = {"snapshots": [render(s) for s in found]}
     link = views.next_link(req, collection, found, limit)
     if link:
         body["snapshots_links"] = link
+    if common.counts(req, params):
+        # Cinder's count: every snapshot the filters match, whatever the page
+        body["count"] = len(snapshots.listing(req.db, lazy, scope, filters, order, None, None))
     return Response(200, body)
 
 

@@ -64,7 +64,8 @@ def _allowed_filters(req):
 
 def _list(req):
     params = common.query_params(req)
-    filters = volumes.parse_filters(common.filters(req, params, _allowed_filters(req)))
+    filters = common.filters(req, params, _allowed_filters(req), counted=True)
+    filters = volumes.parse_filters(filters)
     if "display_name" in params and "name" not in filters:
         filters["name"] = params["display_name"]
     order = volumes.sort_order(*common.sort(params))
@@ -100,9 +101,7 @@ def _list_body(req, render, collection):
     link = views.next_link(req, collection, page, limit)
     if link:
         body["volumes_links"] = link
-    if req.microversion >= microversions.SUPPORT_COUNT_INFO and schemas.truthy(
-        params.get("with_count")
-    ):
+    if common.counts(req, params):
         body["count"] = total
     return Response(200, body)
 
