@@ -215,7 +215,11 @@ def rules():
                     "security_group_id": ids["security_group_id"],
                     "direction": "egress",
                     "protocol": "udp",
-                    "port_range_min": int(_unique("")[-4:], 16) % 60000 + 1,
+                    # one port: neutron wants both ends of a range
+                    **dict.fromkeys(
+                        ("port_range_min", "port_range_max"),
+                        int(_unique("")[-4:], 16) % 60000 + 1,
+                    ),
                 }
             },
         )
