@@ -171,7 +171,9 @@ def resize(db, caller, server, flavor_ref, auto_disk_config=None, config=None):
         raise errors.BadRequest("When resizing, instances must change flavor!")
     if server["image_ref"] and new["root_gb"] < current["disk"]:
         raise errors.BadRequest("Resize error: Unable to resize disk down.")
-    quotas.check_resize(db, server["project_id"], current, flavors.snapshot(new), config)
+    quotas.check_resize(
+        db, server["project_id"], current, flavors.snapshot(new), config, server["user_id"]
+    )
     if auto_disk_config is not None:
         server["auto_disk_config"] = int(auto_disk_config)
     _, power_state = _powered(server)
@@ -211,6 +213,7 @@ def revert_resize(db, caller, server, config=None):
         json.loads(server["flavor"]),
         json.loads(server["old_flavor"]),
         config,
+        server["user_id"],
     )
     vm_state, power_state = _powered(server)
     _start(

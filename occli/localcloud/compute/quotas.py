@@ -505,22 +505,21 @@ def recheck(db, config, project_id, flavor, requested, user_id=None):
         raise _too_many(overs, wanted, quota, quota)
 
 
-def check_resize(db, project_id, current, new, config=None):
+def check_resize(db, project_id, current, new, config=None, user_id=None):
     """Nova's ``_check_quota_for_upsize``: a resize (or the revert of a
     downsize) from flavor ``current`` to ``new`` (dicts with ``vcpus`` and
     ``ram``, as servers keep them) must fit the project's cores and RAM
-    (``config``'s defaults); only growth is counted. 403
-    ``TooManyInstances`` otherwise."""
+    (``config``'s defaults), and those of the server's owner ``user_id``
+    when they have limits of their own (nova's ``ids_from_instance``);
+    only growth is counted. 403 ``TooManyInstances`` otherwise."""
     deltas = {
         "cores": max(0, new["vcpus"] - current["vcpus"]),
         "ram": max(0, new["ram"] - current["ram"]),
     }
     if not any(deltas.values()):
         return
-    quota = limits(db, project_id, config)
-    quota = {r: quota[r] for r in deltas}
-    used = usage(db, project_id)
-    overs = _overs(quota, used, deltas)
-    if overs:
+    exceeded = _exceeded(_scopes(db, config, project_id, user_id), deltas)
+    if exceeded is not None:
+        overs, quota, used = exceeded
         headroom = _headroom(quota, used, deltas)
         raise _too_many(overs, deltas, {r: quota[r] - headroom[r] for r in overs}, quota)

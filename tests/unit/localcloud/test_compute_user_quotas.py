@@ -93,3 +93,16 @@ def test_a_member_may_not_set_a_user_quota(nova, demo, user):
     result = nova.put(path, {"quota_set": {"instances": 1}})
     assert result.status == 403
     assert nova.delete(path).status == 403
+
+
+def test_a_resize_counts_against_the_owners_limit(nova, demo, user):
+    server = nova.create(flavorRef="3")  # m1.medium: 2 vCPUs
+    put(nova, demo, user, cores=3)
+    result = nova.action(server, {"resize": {"flavorRef": "4"}}, version="2.57")
+    assert result.status == 403
+    assert result.json()["forbidden"]["message"] == (
+        "Quota exceeded for cores: Requested 2, but already used 2 of 3 cores"
+    )
+    # the project's own limit leaves room: only the user's limit refused it
+    put(nova, demo, user, cores=4)
+    assert nova.action(server, {"resize": {"flavorRef": "4"}}).status == 202
