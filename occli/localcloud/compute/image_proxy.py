@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from occli.localcloud import errors
+from occli.localcloud.compute import quotas
 from occli.localcloud.image import interface as glance
 
 # nova's query parameter → the Glance v2 list parameter it sends
@@ -87,8 +88,12 @@ def set_metadata(
     db: sqlite3.Connection, caller: Any, image_id: str, wanted: Mapping[str, Any]
 ) -> dict[str, Any]:
     """Make ``wanted`` the image's metadata, as nova's ``image_api.update``
-    with ``purge_props``; returns it."""
+    with ``purge_props``, after its ``check_img_metadata_properties_quota``
+    (the project's ``metadata_items``, 403); returns it."""
     show(db, caller, image_id)
+    allowed = quotas.limit(db, caller.project_id, "metadata_items")
+    if wanted and 0 <= allowed < len(wanted):
+        raise errors.Forbidden("Image metadata limit exceeded")
     try:
         return glance.set_properties(db, caller, image_id, wanted)
     except errors.Forbidden:

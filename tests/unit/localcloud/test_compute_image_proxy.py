@@ -179,3 +179,25 @@ def test_delete_own_image(shared_nova):
     gone = shared_nova.get("/images/" + image, version=V)
     real = REAL["images_show_deleted"]
     assert (gone.status, gone.json()) == (real["status"], real["body"])
+
+
+def test_image_metadata_counts_against_metadata_items(nova):
+    image = _image(nova)
+    nova.put(
+        "/os-quota-sets/%s" % nova.project_id("demo"),
+        {"quota_set": {"metadata_items": 2}},
+        user="admin",
+    )
+    base = "/images/%s/metadata" % image
+    assert nova.post(base, {"metadata": {"a": "1", "b": "2"}}, version=V).status == 200
+    for method, path, body in (
+        ("POST", base, {"metadata": {"c": "3"}}),
+        ("PUT", base + "/c", {"meta": {"c": "3"}}),
+        ("PUT", base, {"metadata": {"a": "1", "b": "2", "c": "3"}}),
+    ):
+        refused = nova.call(method, path, json=body, version=V)
+        assert (refused.status, refused.json()) == (
+            403,
+            {"forbidden": {"code": 403, "message": "Image metadata limit exceeded"}},
+        )
+    assert nova.get(base, version=V).json() == {"metadata": {"a": "1", "b": "2"}}
