@@ -1,11 +1,12 @@
 """The view cases ``record_cinder.py`` records (issue 23): every view of
-the volumes, snapshots, backups and transfers (create, update, show,
-detail, list) as the member and as admin at each microversion where a key
-appears or goes (Cinder's ``cinder/api/v3/views/*.py`` and the
-``cinder/api/contrib`` extensions that extend only show and detail), and
-the error answers of their routes (a malformed id, an unknown one,
-another project's, a bad microversion). Exchange names read
-``<resource>_<view>_<version>_<caller>``."""
+volumes, snapshots, backups, transfers, types and QoS specs, group types,
+groups, group snapshots, attachments and the admin's reads (create,
+update, show, detail, list, the writes answering a body) as the member and
+as admin at each microversion where a key appears or goes (Cinder's
+``cinder/api/v3/views/*.py`` and the ``cinder/api/contrib`` extensions
+that extend only show and detail), and the error answers of their routes
+(a malformed id, an unknown one, another project's, a bad microversion).
+Exchange names read ``<resource>_<view>_<version>_<caller>``."""
 
 from tests.fidelity.record_cinder_cases import MISSING
 

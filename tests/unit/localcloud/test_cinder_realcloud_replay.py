@@ -1,6 +1,6 @@
 """Every Cinder view key by key (issue 23): the recordings of
 ``tests/fidelity/record_cinder_views.py`` (``cinder-29-views-*.json``,
-``cinder-29-view-errors.json``) replayed against a fresh local cloud, one
+``cinder-29-view-errors*.json``) replayed against a fresh local cloud, one
 row per exchange, i.e. per view, caller and microversion (the names read
 ``<resource>_<view>_<version>_<caller>``). A row compares the status, the
 keys exactly and the value types of the answer (free-form maps by their
@@ -8,7 +8,7 @@ values' types), and an error's fault name and text, with what the real
 Cinder 29 answered; the replay and its id swapping are
 ``test_volume_realcloud_replay``'s.
 
-What the rig makes differ is in DEVIATIONS, with the reason.
+What the rig makes differ is in DEVIATIONS and ACCEPTED, with the reason.
 """
 
 import functools
@@ -38,12 +38,12 @@ FILES = (
     "view-errors-others",
     "views-counts",
 )
-# file -> exchange -> why the local answer is not compared with the real one
 LEAK = (
     "Cinder 29 lists every project's messages to any caller (_generate_paginate_query asks"
     " _messages_get_query without project_only, cinder/db/api.py); the local Cinder lists the"
     " caller's project's, as its show finds only those"
 )
+# file -> exchange -> why the local answer is not compared with the real one
 DEVIATIONS = {
     "views-admin": {
         "pools_3.0_admin": (
