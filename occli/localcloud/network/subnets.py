@@ -153,15 +153,14 @@ def default_pool(cidr, gateway):
     around it when it is inside (a v4 network's broadcast address is never
     a host)."""
     net = ipaddress.ip_network(cidr)
-    first = net.network_address + 1
-    last = net.broadcast_address - (1 if net.version == 4 else 0)
-    if int(first) > int(last):
-        return []
+    first = int(net.network_address) + 1
+    last = int(net.broadcast_address) - (1 if net.version == 4 else 0)
     ranges = [(first, last)]
-    if gateway is not None and first <= ipaddress.ip_address(gateway) <= last:
-        inside = ipaddress.ip_address(gateway)
+    if gateway is not None and first <= int(ipaddress.ip_address(gateway)) <= last:
+        inside = int(ipaddress.ip_address(gateway))
         ranges = [(first, inside - 1), (inside + 1, last)]
-    return [{"start": str(a), "end": str(b)} for a, b in ranges if a <= b]
+    address = type(net.network_address)  # an int back to the CIDR's family
+    return [{"start": str(address(a)), "end": str(address(b))} for a, b in ranges if a <= b]
 
 
 def insert(
