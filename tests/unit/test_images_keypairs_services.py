@@ -10,6 +10,7 @@ from occli import exceptions
 
 from .fakes import COMPUTE
 from .fakes import IMAGE
+from .fakes import VOLUME
 from .fakes import load_fixture
 from .fakes import requests_to
 
@@ -220,12 +221,15 @@ def test_image_list_by_ids_edge_cases(client, images):
 def test_limits_show_from_sample(cli, mock_cloud):
     sample = load_fixture("compute", "limits", "v2.57", "limit-get-resp.json")
     mock_cloud.mock.get(COMPUTE + "/limits", json=sample)
+    mock_cloud.mock.get(VOLUME + "/limits", json={"limits": {"rate": [], "absolute": {}}})
     project = "5c6a3e8f0b2d4e71a9c3d2f1e0b4a6c8"  # an ID: no name lookup
     code, out, err = cli("limits", "show", "--project", project, "-f", "json")
     assert code == 0, err
     rows = {r["Name"]: r["Value"] for r in json.loads(out)}
-    assert rows == sample["limits"]["absolute"]
-    sent = requests_to(mock_cloud.mock, "GET", "/limits")[0]
+    # OSC 10.5's names (openstacksdk's AbsoluteLimits attribute and aka)
+    assert rows["max_total_instances"] == rows["instances"]
+    assert rows["instances"] == sample["limits"]["absolute"]["maxTotalInstances"]
+    sent = requests_to(mock_cloud.mock, "GET", COMPUTE + "/limits")[0]
     assert sent.qs == {"tenant_id": [project]}
 
 

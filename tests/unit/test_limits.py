@@ -8,6 +8,7 @@ import pytest
 
 from .fakes import COMPUTE
 from .fakes import PROJECT_ID
+from .fakes import VOLUME
 from .fakes import load_fixture
 from .fakes import requests_to
 from .test_quotas import pinned
@@ -29,12 +30,42 @@ def test_limits_samples(mock_cloud, version):
     assert got.rate == []
 
 
+#: Cinder's ``GET /limits`` (its api-ref's limits-show-response)
+CINDER_LIMITS = {
+    "limits": {
+        "rate": [],
+        "absolute": {
+            "totalSnapshotsUsed": 0,
+            "maxTotalBackups": 10,
+            "maxTotalVolumeGigabytes": 1000,
+            "maxTotalSnapshots": 10,
+            "maxTotalBackupGigabytes": 1000,
+            "totalBackupGigabytesUsed": 0,
+            "maxTotalVolumes": 10,
+            "totalVolumesUsed": 0,
+            "totalBackupsUsed": 0,
+            "totalGigabytesUsed": 0,
+        },
+    }
+}
+
+
+@pytest.fixture(autouse=True)
+def cinder_limits(mock_cloud):
+    mock_cloud.mock.get(VOLUME + "/limits", json=CINDER_LIMITS)
+
+
 def test_limits_show_absolute_and_rate(cli, mock_cloud):
     body = sample("limits", "v2.57", "limit-get-resp.json")
     mock_cloud.mock.get(COMPUTE + "/limits", json=body)
     code, out, err = cli("limits", "show", "--absolute", "-f", "json")
     assert code == 0, err
-    assert {r["Name"]: r["Value"] for r in json.loads(out)} == body["limits"]["absolute"]
+    shown = {r["Name"]: r["Value"] for r in json.loads(out)}
+    # OSC 10.5's names: openstacksdk's attribute and its aka, Cinder's too
+    assert shown["total_cores"] == shown["max_total_cores"] == 20
+    assert shown["total_cores_used"] == 0 and shown["keypairs"] == 100
+    assert shown["max_total_volumes"] == 10 and shown["total_gigabytes_used"] == 0
+    assert list(shown) == sorted(shown) and len(shown) == 2 * 9 + 2 + 10
     code, out, err = cli("limits", "show", "--rate", "-f", "json")
     assert code == 0, err
     assert json.loads(out) == []
@@ -82,8 +113,11 @@ def test_limits_project_is_tenant_id(cli, mock_cloud):
     assert code == 0, err
     code, out, err = cli("limits", "show", "--project", "admin")
     assert code == 0, err
-    sent = requests_to(mock_cloud.mock, "GET", "/limits")
+    sent = requests_to(mock_cloud.mock, "GET", COMPUTE + "/limits")
     assert [r.qs for r in sent] == [{"tenant_id": [TENANT]}, {"tenant_id": [PROJECT_ID]}]
+    sent = requests_to(mock_cloud.mock, "GET", VOLUME + "/limits")
+    assert [r.qs for r in sent] == [{"project_id": [TENANT]}, {"project_id": [PROJECT_ID]}]
+    assert sent[0].headers["OpenStack-API-Version"] == "volume 3.39"
 
 
 def test_limits_reserved_until_2_74(cli, mock_cloud):
@@ -98,5 +132,5 @@ def test_limits_reserved_until_2_74(cli, mock_cloud):
     assert requests_to(mock_cloud.mock, "GET", "/limits") == []
     code, out, err = cli("--os-compute-api-version", "2.74", "limits", "show", "--reserved")
     assert code == 0, err
-    (sent,) = requests_to(mock_cloud.mock, "GET", "/limits")
+    (sent,) = requests_to(mock_cloud.mock, "GET", COMPUTE + "/limits")
     assert sent.qs == {"reserved": ["1"]}

@@ -63,6 +63,18 @@ class VolumeQuotaManager(cinder.CinderManager):
         """The limits a project gets unless some are set for it."""
         return self._get(self._quota_url(project_id, "defaults"), "quota_set")
 
+    def limits(self, project_id: str | None = None) -> base.Resource:
+        """Cinder's ``GET /limits``: ``absolute`` (``maxTotalVolumes``,
+        ``totalVolumesUsed``, …) and ``rate``; ``project_id`` (another
+        project's: an admin, volume API 3.39, cinder's
+        ``LIMITS_ADMIN_FILTER``)."""
+        if not project_id:
+            return self._get(self._url("limits"), "limits")
+        response = self._request(
+            "GET", self._url("limits"), params={"project_id": project_id}, microversion="3.39"
+        )
+        return self._resource(self._member(response, self._body(response), "limits"), response)
+
     def check_update(self, volume_type: str | None = None, **limits: int) -> None:
         """The checks of :meth:`update`, before any request: known names
         (with ``volume_type`` only the per type ones), integers from -1."""
