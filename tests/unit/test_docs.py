@@ -13,10 +13,13 @@ import functools
 import importlib
 import inspect
 import io
+import os
 import pathlib
 import pkgutil
 import re
 import shlex
+import shutil
+import subprocess
 import sys
 
 import pytest
@@ -255,7 +258,7 @@ def command_lines(text):
         line = line.strip().removeprefix("$ ")
         if not re.search(r"(^|[\s($|;&])occli(\s|$)", line) or SYNOPSIS.search(line):
             continue
-        shell_line = PLACEHOLDER.sub(lambda m: "PLACEHOLDER:" + m.group(1).replace(" ", ""), line)
+        shell_line = PLACEHOLDER.sub(lambda m: "PLACEHOLDER:" + m.group(1), line)
         # $(…): a word of this command, and a command of its own
         for inner in re.findall(r"\$\(([^()]*)\)", shell_line):
             yield from command_lines(inner)
@@ -356,6 +359,20 @@ def test_no_typographic_dashes_or_quotes_where_a_command_is_shown(docs, commands
     for number, text in man_examples(docs.man_page):
         # a bare - is a hyphen (U+2010) for groff -Tutf8: docutils writes \-
         assert not re.search(r"(?<!\\)-", text), "occli.1:%s: %s" % (number, text)
+    # no hyphenation, or man breaks a sentence's local-admin as "lo‐" "cal-admin";
+    # HY too: each example's .EE turns it back on with \n(HY
+    assert re.search(r"^\.nh\n\.nr HY 0$", docs.man_page, re.M)
+    groff = shutil.which("groff")
+    if groff:  # as man shows it (\- may be U+2212 where groff is not Debian's)
+        shown = subprocess.run(
+            [groff, "-man", "-Tutf8"],
+            input=docs.man_page,
+            env=dict(os.environ, LANG="C.UTF-8"),
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        assert not (TYPOGRAPHIC - {"\u2212"}) & set(shown)
 
 
 def test_every_example_parses_as_an_occli_command_line(docs, commands, occli_app):

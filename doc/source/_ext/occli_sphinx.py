@@ -108,6 +108,22 @@ class AutoprogramCliff(sphinxext.AutoprogramCliffDirective):
         return super()._generate_app_node(app, application_name)
 
 
+def format_usage(parser):
+    """cliff's usage lines of ``parser``, a ``<key=value>`` metavar kept
+    whole: cliff's regular expression cuts it at the ``=`` (``<key
+    =value>``), and a pasted synopsis would then be two words."""
+    lines = []
+    for line in _cliff_format_usage(parser):
+        if lines and line.lstrip().startswith("="):
+            lines[-1] += line.lstrip()
+        else:
+            lines.append(re.sub(r"(<[^<>\s]*) (=[^<>\s]*>)", r"\1\2", line))
+    return lines
+
+
+_cliff_format_usage = sphinxext._format_usage
+
+
 def man_page_fixups(app, doctree, docname):
     """Manual pages only (the man builder inlines every toctree of the page):
 
@@ -116,10 +132,15 @@ def man_page_fixups(app, doctree, docname):
       section, not ``CONFIGURATION`` then a ``Configuration`` subsection;
     * a link to another page or object is just its text: a manual page has
       nowhere to link to (docutils 0.22's writer would print the target as
-      ``<#occli.client.Client>``).
+      ``<#occli.client.Client>``);
+    * no hyphenation (``.nh``, and ``HY`` 0, which each example's ``.EE``
+      restores): man would break ``local-admin`` in a sentence's example as
+      ``lo‐`` / ``cal-admin``, with a hyphen (U+2010) a pasted line keeps.
     """
     if app.builder.name != "man":
         return
+    if docname in {page[0] for page in app.config.man_pages}:
+        doctree.insert(0, nodes.raw("", "\n.nh\n.nr HY 0\n", format="manpage"))
     for section in list(doctree.findall(nodes.section)):
         title = section.next_node(nodes.title)
         inner = [n for n in section.findall(nodes.section) if n is not section]
@@ -245,6 +266,7 @@ def describe_class(app, what, name, obj, options, lines):
 
 def setup(app):
     app.setup_extension("cliff.sphinxext")
+    sphinxext._format_usage = format_usage  # what cliff's _format_parser calls
     app.add_directive("autoprogram-cliff", AutoprogramCliff, override=True)
     app.add_directive("occli-argparse", OccliArgparse)
     app.add_directive("occli-managers", OccliManagers)
