@@ -209,7 +209,8 @@ def roff_text(line):
 def man_examples(man_page):
     """``(line number, text)`` of occli.1's example blocks (``.EX`` …
     ``.EE``, as roff source) and of its ``Example: occli …`` lines."""
-    found, block = [], None
+    found: list[tuple[int, list[str]]] = []
+    block: list[str] | None = None
     for number, line in enumerate(man_page.splitlines(), 1):
         if line == ".EX":
             block = []
@@ -248,7 +249,7 @@ def command_lines(text):
     prompts, comments, pipes, redirections, ``$(…)`` and variable
     assignments handled as a shell does; ``<placeholder>`` words become
     ``PLACEHOLDER:<its text>``. Synopses (``[--opt]``) are skipped."""
-    logical = []
+    logical: list[str] = []
     for line in text.replace("\\\n", " ").splitlines():
         if logical and line[:1].isspace() and logical[-1].lstrip().startswith("occli "):
             logical[-1] += " " + line.strip()
@@ -270,7 +271,7 @@ def command_lines(text):
         except ValueError:
             yield line, None
             continue
-        command = []
+        command: list[str] = []
         for word in words + [";"]:
             if set(word) <= SHELL_OPERATORS:
                 while command and re.match(r"[A-Za-z_]\w*=", command[0]):
@@ -293,8 +294,9 @@ def occli_app(tmp_path_factory):
     for name in registry.command_names():
         if registry.plugins[registry.commands[name]].builtin:
             loader = functools.partial(registry.command, name)
-            app.command_manager.commands[name] = cliff_adapter.LazyCommand(name, loader)
-    app.configure_logging = lambda: None
+            command = cliff_adapter.LazyCommand(name, loader)
+            app.command_manager.commands[name] = command  # type: ignore[assignment]
+    app.configure_logging = lambda: None  # type: ignore[method-assign]
     app.stdout = app.stderr = io.StringIO()
     return app
 

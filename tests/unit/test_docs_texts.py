@@ -55,6 +55,7 @@ def man_page_name_line():
     tree = ast.parse((ROOT / "doc" / "source" / "conf.py").read_text())
     for node in tree.body:
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "man_pages":
+            assert isinstance(node.value, ast.List) and isinstance(node.value.elts[0], ast.Tuple)
             # (source, name, description, authors, section)
             return ast.literal_eval(node.value.elts[0].elts[2])
     raise AssertionError("conf.py sets no man_pages")
@@ -113,7 +114,7 @@ def python_examples(path):
 
 def top_level_imports(code):
     """The top-level modules ``code`` imports (absolute imports)."""
-    modules = set()
+    modules: set[str] = set()
     for node in ast.walk(ast.parse(code)):
         if isinstance(node, ast.Import):
             modules.update(alias.name.partition(".")[0] for alias in node.names)
