@@ -410,8 +410,7 @@ def create(db, context, body):
     network = networks.get(db, context, values["network_id"])
     given = {key: values[key] for key in body["port"] if key in values}
     enforce(context, "create_port", network, project, given)
-    if values["port_security_enabled"] is None:
-        values["port_security_enabled"] = bool(network["port_security_enabled"])
+    values["port_security_enabled"] = _port_security(network, values)
     pairs = values["allowed_address_pairs"]
     if pairs and not values["port_security_enabled"]:
         raise _pairs_need_port_security()
@@ -421,6 +420,19 @@ def create(db, context, body):
     if pairs:
         _set_address_pairs(db, port_id, pairs)
     return show(db, context, port_id)
+
+
+def _port_security(network: sqlite3.Row, values: Mapping[str, Any]) -> bool:
+    """portsecurity_db's ``_determine_port_security_and_has_ip``: none for
+    a network device's port (``is_port_trusted``), else the port's own,
+    else on for one given addresses and groups, else the network's."""
+    if values.get("device_owner", "").startswith("network:"):
+        return False
+    if values.get("port_security_enabled") is not None:
+        return bool(values["port_security_enabled"])
+    if values.get("fixed_ips") and values.get("security_groups") is not None:
+        return True
+    return bool(network["port_security_enabled"])
 
 
 def _groups_need_port_security():
@@ -482,9 +494,7 @@ def insert(
     else:
         mac = _new_mac(db, network["id"])
     host = values.get("binding:host_id") or ""
-    secured = values.get("port_security_enabled")
-    if secured is None:  # inherited from the network (nova's ports too)
-        secured = bool(network["port_security_enabled"])
+    secured = _port_security(network, values)  # nova's ports and the L3 ones too
     db.execute(
         "INSERT INTO network_ports (id, network_id, project_id, name, description, mac_address,"
         " admin_state_up, device_id, device_owner, status, binding_host, port_security_enabled,"

@@ -138,3 +138,21 @@ def test_a_rule_goes_with_its_remote_group(neutron):
     assert neutron.get("/security-group-rules/" + rule["id"]).status == 404
     rules = neutron.get("/security-groups/" + group["id"]).json()["security_group"]
     assert rule["id"] not in [r["id"] for r in rules["security_group_rules"]]
+
+
+def test_a_network_devices_port_has_no_port_security(neutron):
+    """A router gateway's port, as the recorded one (``is_port_trusted``)."""
+    real = _recorded("external", "router_gateway_port")["body"]["ports"][0]
+    router = neutron.create(
+        "routers", "router", {"external_gateway_info": {"network_id": neutron.public()}}
+    )
+    query = "device_id=%s&device_owner=network:router_gateway" % router["id"]
+    (port,) = neutron.get("/ports?" + query, user="admin").json()["ports"]
+    assert (
+        (port["port_security_enabled"], port["security_groups"])
+        == (
+            real["port_security_enabled"],
+            real["security_groups"],
+        )
+        == (False, [])
+    )
