@@ -264,6 +264,7 @@ def command_lines(text):
         for inner in re.findall(r"\$\(([^()]*)\)", shell_line):
             yield from command_lines(inner)
         shell_line = re.sub(r"\$\([^()]*\)", "SUBSTITUTED", shell_line)
+        shell_line = re.sub(r"(?<=\s)\d+(?=[<>])", "", shell_line)  # 2>/dev/null
         lexer = shlex.shlex(shell_line, posix=True, punctuation_chars="|&;()<>")
         lexer.whitespace_split = True
         try:
