@@ -182,24 +182,16 @@ def test_writers_queue_in_the_process_not_in_sqlites_busy_handler(tmp_path, monk
 
 
 def test_nova_routes_that_store_nothing_take_no_write_lock(tmp_path, monkeypatch):
-    # a remote console request and an aggregate's image cache request are
-    # answered from what is stored; nova stores nothing here either
+    # an aggregate's image cache request is answered from what is stored;
+    # nova stores nothing here either (a remote console is always refused
+    # now, in a write transaction that rolls back what reading advanced)
     nova = Nova(make_cloud(tmp_path / "nova"))
     try:
-        server_id = nova.create()
-        assert nova.show(server_id)["status"] == "ACTIVE"
         created = nova.post(
             "/os-aggregates", {"aggregate": {"name": "agg"}}, user="admin", version="2.81"
         )
         aggregate = created.json()["aggregate"]["id"]
         writes = _count_writes(monkeypatch, nova.cloud.store)
-        console = nova.post(
-            "/servers/%s/remote-consoles" % server_id,
-            {"remote_console": {"protocol": "vnc", "type": "novnc"}},
-            version="2.6",
-        )
-        # no console proxy runs: nova's 400, after reading the server
-        assert console.status == 400, console.body
         cache = nova.post(
             "/os-aggregates/%s/images" % aggregate,
             {"cache": [{"id": CIRROS}]},
