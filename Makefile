@@ -7,6 +7,11 @@ BIN := $(VENV)/bin
 DEMO_STAMP := $(VENV)/.installed-demo
 DEV_STAMP := $(VENV)/.installed-dev
 LINTED := occli tests benchmarks examples
+# the checkout on sys.path (a .pth line), not setuptools' editable finder,
+# which Python asks only after its path search: with it a script saved
+# beside a clone named occli imports the clone folder as an empty
+# namespace package
+EDITABLE := --config-settings editable_mode=compat
 
 .PHONY: venv demo test unit functional fidelity lint format bench docs clean
 
@@ -15,11 +20,11 @@ $(VENV)/bin/python:
 	$(BIN)/pip install --quiet --upgrade pip
 
 $(DEMO_STAMP): setup.cfg pyproject.toml | $(VENV)/bin/python
-	$(BIN)/pip install --quiet -e '.[localcloud]'
+	$(BIN)/pip install --quiet $(EDITABLE) -e '.[localcloud]'
 	touch $@
 
 $(DEV_STAMP): setup.cfg pyproject.toml | $(VENV)/bin/python
-	$(BIN)/pip install --quiet -e '.[localcloud,test,lint,docs]'
+	$(BIN)/pip install --quiet $(EDITABLE) -e '.[localcloud,test,lint,docs]'
 	touch $(DEMO_STAMP) $@
 
 venv: $(DEV_STAMP)

@@ -4,8 +4,9 @@ Python puts the script's own folder first on ``sys.path``. A folder there
 that is a package (an ``__init__.py``: a clone's inner ``occli/``) is
 imported whatever is installed; a folder without one (the clone itself)
 becomes a namespace package, with no ``Client``, only when the path search
-finds no regular ``occli`` package (not installed, or installed editable:
-setuptools' editable finder is asked after the path search). Each case runs
+finds no regular ``occli`` package (not installed, or installed editable
+through setuptools' finder, which is asked after the path search; the
+Makefile's venv puts the checkout on the path instead). Each case runs
 in a subprocess (``sys.executable -S``: no site-packages, so only the
 folders given here can provide ``occli``).
 """
@@ -54,7 +55,11 @@ def run(script, pythonpath=None, isolated=True):
 def test_the_readme_names_the_error_and_the_condition():
     text = " ".join((ROOT / "README.rst").read_text().split())
     assert ERROR in text
-    for words in ("without an ``__init__.py``", "no regular occli package", "editable"):
+    for words in (
+        "without an ``__init__.py``",
+        "no regular occli package",
+        "editable_mode=compat",
+    ):
         assert words in text, words
 
 
@@ -82,8 +87,29 @@ def _editable_occli():
     )
 
 
+def _checkout_on_path():
+    """Whether this Python has the checkout itself on its path (a ``.pth``
+    line, as the Makefile's ``editable_mode=compat`` install writes)."""
+    return str(ROOT) in sys.path and not _editable_occli()
+
+
 @pytest.mark.skipif(not _editable_occli(), reason="occli is not installed editable here")
 def test_an_editable_install_does_not_save_a_script_beside_a_clone(layout):
     proc = run(layout / "script.py", isolated=False)
     assert proc.returncode == 1
     assert ERROR in proc.stderr
+
+
+def test_the_makefile_installs_the_checkout_on_the_path():
+    makefile = (ROOT / "Makefile").read_text()
+    assert "EDITABLE := --config-settings editable_mode=compat" in makefile
+    assert makefile.count("pip install --quiet $(EDITABLE) -e") == 2
+
+
+@pytest.mark.skipif(not _checkout_on_path(), reason="not the Makefile's venv")
+def test_the_makefiles_venv_imports_occli_beside_a_clone(layout):
+    script = layout / "script.py"
+    script.write_text("import occli\nprint(occli.__file__)\nfrom occli import Client\n")
+    proc = run(script, isolated=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str(ROOT / "occli" / "__init__.py")
