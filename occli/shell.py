@@ -160,7 +160,7 @@ class HelpCommand(help.HelpCommand):
 
 
 class OcCLI(app.App):
-    """occli: OpenStack servers, aggregates and Heat software deployments."""
+    """occli: OpenStack compute, images, networks, volumes, identity, objects, stacks."""
 
     NAME = "occli"
     CONSOLE_MESSAGE_FORMAT = "%(message)s"

@@ -321,7 +321,7 @@ def test_group_help_lists_its_commands(cli, mock_cloud):
 def test_app_help_describes_the_tool_not_the_module(cli, mock_cloud):
     code, out, _ = cli("--help")
     assert code == 0
-    assert "occli: OpenStack servers, aggregates and Heat software" in out
+    assert "occli: OpenStack compute, images, networks, volumes, identity" in out
     assert "cliff App" not in out
 
 
