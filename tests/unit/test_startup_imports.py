@@ -5,7 +5,8 @@ code. ``--help`` imports no command module and nothing of the client (its
 one-liners come from the plugin index). With a warm token cache, ``server
 list`` imports neither ``keystoneauth1.identity`` nor
 ``keystoneauth1.loading`` (the token answers; the auth plugin is built only
-to authenticate again). No command scans every installed distribution
+to authenticate again), and a clouds.yaml read before is not parsed
+again (no yaml: its parsed form is cached). No command scans every installed distribution
 (``importlib.metadata.packages_distributions``, which cliff's help and
 epilog call) nor looks for cliff formatters or command hooks with
 stevedore.
@@ -69,7 +70,7 @@ print(json.dumps({"code": code, "modules": loaded, "calls": calls}))
 ROOT = pathlib.Path(__file__).parents[2]
 
 
-def run(argv, tmp_path):
+def run(argv, tmp_path, **extra_env):
     env = {
         "OS_AUTH_URL": "http://cloud.test/identity/v3",
         "OS_USERNAME": "u",
@@ -81,6 +82,7 @@ def run(argv, tmp_path):
         "HOME": str(tmp_path),
         "OCCLI_LOCALCLOUD_DIR": str(tmp_path / "lc"),
         "PATH": "/usr/bin:/bin",
+        **extra_env,
     }
     proc = subprocess.run(
         [sys.executable, "-c", SCRIPT] + argv,
@@ -139,3 +141,28 @@ def test_warm_token_cache_builds_no_auth_plugin(argv, tmp_path):
     warm = run(argv, tmp_path)
     assert imported(warm, FORBIDDEN + WARM_FORBIDDEN) == []
     assert cliff_scans(warm) == []
+
+
+CLOUDS_YAML = """clouds:
+  mocked:
+    auth:
+      auth_url: http://cloud.test/identity/v3
+      username: u
+      password: p
+      project_name: p
+      user_domain_id: default
+      project_domain_id: default
+"""
+
+
+@pytest.mark.parametrize("argv", [["server", "list"], ["server", "list", "-f", "value"]])
+def test_warm_clouds_yaml_is_not_parsed_again(argv, tmp_path):
+    """A clouds.yaml read before comes from its cached parsed form: no yaml
+    (occli.clouds_yaml)."""
+    clouds = tmp_path / "clouds.yaml"
+    clouds.write_text(CLOUDS_YAML)
+    env = {"OS_CLIENT_CONFIG_FILE": str(clouds), "OS_CLOUD": "mocked"}
+    cold = run(argv, tmp_path, **env)
+    assert "yaml" in cold["modules"]  # it was parsed
+    warm = run(argv, tmp_path, **env)
+    assert imported(warm, FORBIDDEN + WARM_FORBIDDEN) == []
