@@ -18,6 +18,7 @@ import urllib.request
 import platformdirs
 
 from occli.localcloud.cloud import DATA_FILES
+from occli.localcloud.cloud import SEED_PROFILES
 from occli.localcloud.cloud import SERVICE_NAMES
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import make_private_dir
@@ -257,6 +258,13 @@ def build_parser():
         " identity is always needed)" % ",".join(SERVICE_NAMES),
     )
     runtime.add_argument(
+        "--seed",
+        choices=SEED_PROFILES,
+        default=defaults.seed,
+        help="what a new data directory is seeded with: occli's default, or"
+        " what DevStack's stack.sh creates (default: %(default)s)",
+    )
+    runtime.add_argument(
         "--heat-plugin-dir",
         dest="heat_plugin_dirs",
         action="append",
@@ -412,6 +420,7 @@ def _config(args):
         demo_password=args.demo_password,
         faults=list(args.fault),
         heat_plugin_dirs=list(args.heat_plugin_dirs),
+        seed=args.seed,
         **{field: getattr(args, field) for field, *_ in _SETTINGS},
     )
 
@@ -476,6 +485,7 @@ def _child_argv(args):
             argv.append(option)
     if args.services:
         argv += ["--services", ",".join(args.services)]
+    argv += ["--seed", args.seed]
     for spec in args.fault:
         argv += ["--fault", spec]
     for directory in args.heat_plugin_dirs:

@@ -107,10 +107,16 @@ class Config:
     # deployment's server from Nova every tick); False: with the switch
     # off, no agent runs and nothing polls Nova in the background
     heat_agent_opt_in: bool = True
+    # what the first start seeds (SEED_PROFILES): "default" (occli's
+    # projects, images and a shared private network) or "devstack" (what
+    # DevStack's stack.sh leaves with its default local.conf)
+    seed: str = "default"
 
 
 # the registered services' names, in creation order (occli.localcloud.registry)
 SERVICE_NAMES = registry.names()
+# the seed profiles (Config.seed)
+SEED_PROFILES = ("default", "devstack")
 # Every file the local cloud writes in its data directory (the directory is
 # 0700 and these 0600, whatever they were before: tokens, hashes and the
 # passwords in clouds.yaml are in them)
@@ -219,6 +225,10 @@ class LocalCloud:
     def __init__(self, config, services=None, template=None, attach=False):
         from occli.localcloud import faults
 
+        if config.seed not in SEED_PROFILES:
+            raise ValueError(
+                "unknown seed profile %s (known: %s)" % (config.seed, ", ".join(SEED_PROFILES))
+            )
         self.config = config
         make_private_dir(config.data_dir)
         db_path = os.path.join(config.data_dir, "cloud.db")
@@ -324,10 +334,12 @@ class LocalCloud:
         ``url`` is the root URL clients use, e.g. ``http://127.0.0.1:8775``.
         """
         cfg = self.config
+        # the second project's user: devstack's alt_demo in its profile
+        alt = "alt_demo" if cfg.seed == "devstack" else "alt"
         clouds = {
             "local": _cloud_entry(url, "demo", cfg.demo_password, "demo", cfg.region),
             "local-admin": _cloud_entry(url, "admin", cfg.admin_password, "admin", cfg.region),
-            "local-alt": _cloud_entry(url, "alt", cfg.alt_password, "alt", cfg.region),
+            "local-alt": _cloud_entry(url, alt, cfg.alt_password, alt, cfg.region),
             # the admin's system scope, as devstack's devstack-system-admin
             "local-system-admin": _system_entry(url, "admin", cfg.admin_password, cfg.region),
             # the names and shapes devstack's write_clouds_yaml writes
@@ -335,7 +347,7 @@ class LocalCloud:
             "devstack-admin": _devstack_entry(
                 url, "admin", cfg.admin_password, "admin", cfg.region
             ),
-            "devstack-alt": _devstack_entry(url, "alt", cfg.alt_password, "alt", cfg.region),
+            "devstack-alt": _devstack_entry(url, alt, cfg.alt_password, alt, cfg.region),
             "devstack-system-admin": _devstack_entry(
                 url, "admin", cfg.admin_password, None, cfg.region
             ),
@@ -344,7 +356,8 @@ class LocalCloud:
         # they boot (its DEFAULT_IMAGE_NAME, the seeded cirros)
         from occli.localcloud.image import images
 
-        functional = {"image_name": images.SEED_IMAGES[0][0]}
+        seeded = images.DEVSTACK_IMAGES if cfg.seed == "devstack" else images.SEED_IMAGES
+        functional = {"image_name": seeded[0][0]}
         # libyaml's dumper when there is one: the same text, ~6x faster
         dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
         _write_private(

@@ -25,6 +25,22 @@ SEED = [
     ("5", "m1.xlarge", 16384, 8, 160),
 ]
 
+# the devstack profile's flavors (Config.seed): id, name, ram, vcpus, disk,
+# each with extra spec hw_rng:allowed=True; devstack lib/nova
+# create_flavors, and lib/tempest's m1.nano/m1.micro (TEMPEST_FLAVOR_RAM
+# 192, TEMPEST_FLAVOR_ALT_RAM 256, the disk the cirros image's GiB)
+DEVSTACK_SEED = [
+    ("c1", "cirros256", 256, 1, 1),
+    ("d1", "ds512M", 512, 1, 5),
+    ("d2", "ds1G", 1024, 1, 10),
+    ("d3", "ds2G", 2048, 2, 10),
+    ("d4", "ds4G", 4096, 4, 20),
+    *SEED,
+    ("42", "m1.nano", 192, 1, 1),
+    ("84", "m1.micro", 256, 1, 1),
+]
+DEVSTACK_EXTRA_SPECS = {"hw_rng:allowed": "True"}
+
 # nova's VALID_SORT_KEYS (schemas/flavors.py) → column; ``id`` and the
 # timestamps are the internal id (creation order)
 SORT_KEYS = {
@@ -47,12 +63,20 @@ SORT_KEYS = {
 SORT_DIRS = ("asc", "desc")
 
 
-def seed(db):
+def seed(db, profile="default"):
+    """Insert the missing flavors of seed ``profile`` (:data:`SEED`, or
+    :data:`DEVSTACK_SEED` with its extra specs)."""
+    rows = DEVSTACK_SEED if profile == "devstack" else SEED
     db.executemany(
         "INSERT OR IGNORE INTO compute_flavors (id, name, memory_mb, vcpus,"
         " root_gb) VALUES (?, ?, ?, ?, ?)",
-        SEED,
+        rows,
     )
+    if profile == "devstack":
+        for flavor_id, *_ in rows:
+            row = get_flavor(db, flavor_id)
+            if not extra_specs(row):
+                set_extra_specs(db, row, DEVSTACK_EXTRA_SPECS)
 
 
 def not_found(flavor_id):

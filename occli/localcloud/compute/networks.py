@@ -348,6 +348,8 @@ def adopt_legacy(db):
         "SELECT * FROM servers WHERE deleted = 0 AND ports LIKE '%\"addr\"%'"
         " AND ports NOT LIKE '%\"port_id\"%'"
     ).fetchall()
+    if not rows:
+        return  # nothing to adopt (a devstack-seeded cloud has no such network)
     network = neutron.existing(db, PRIVATE_NETWORK_ID)
     for row in rows:
         server = dict(row)

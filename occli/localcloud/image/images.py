@@ -43,6 +43,20 @@ SEED_IMAGES = (
     ),
 )
 
+# the devstack profile's image (Config.seed), as stack.sh uploads it:
+# devstack stackrc (CIRROS_VERSION 0.6.3, DEFAULT_IMAGE_NAME), functions
+# upload_image/_upload_image (--public, bare/qcow2, hw_rng_model=virtio
+# on libvirt's default kvm); sizes those of the released file
+DEVSTACK_IMAGES = (
+    (
+        "cirros-0.6.3-x86_64-disk",
+        21692416,
+        117440512,
+        "qcow2",
+        {"hw_rng_model": "virtio"},
+    ),
+)
+
 
 def seed_image_id(name):
     """The stable id of seeded image ``name`` (same in every data dir)."""
@@ -200,9 +214,11 @@ def find_by_properties(db: sqlite3.Connection, owner: str | None, **properties: 
     return [r["id"] for r in rows]
 
 
-def seed(db, owner):
-    """Insert the missing :data:`SEED_IMAGES` (public, owned by ``owner``)."""
-    for name, size, virtual_size, disk_format, props in SEED_IMAGES:
+def seed(db, owner, profile="default"):
+    """Insert the missing images of seed ``profile`` (:data:`SEED_IMAGES`
+    or :data:`DEVSTACK_IMAGES`; public, owned by ``owner``)."""
+    seeded = DEVSTACK_IMAGES if profile == "devstack" else SEED_IMAGES
+    for name, size, virtual_size, disk_format, props in seeded:
         image_id = seed_image_id(name)
         if image_exists(db, image_id):
             continue

@@ -11,6 +11,9 @@ from it. Ids are stable in every data directory (``private`` keeps the id
 compute's fake network had).
 """
 
+import sqlite3
+import uuid
+
 from occli.localcloud.network import networks
 from occli.localcloud.network import ports
 from occli.localcloud.network import routers
@@ -45,18 +48,7 @@ def seed(db, owner):
             PRIVATE_CIDR,
             subnet_id=PRIVATE_SUBNET_ID,
         )
-        # the DHCP port takes the first address, as neutron's DHCP agent's does
-        ports.insert(
-            db,
-            _Admin(),
-            networks.existing(db, PRIVATE_NETWORK_ID),
-            owner,
-            {
-                "device_id": "dhcp-" + PRIVATE_NETWORK_ID,
-                "device_owner": "network:dhcp",
-                "binding:host_id": "host1",
-            },
-        )
+        _dhcp_port(db, PRIVATE_NETWORK_ID, owner)
     if networks.row(db, PUBLIC_NETWORK_ID) is None:
         networks.insert(
             db, owner, "public", external=True, is_default=True, network_id=PUBLIC_NETWORK_ID
@@ -74,3 +66,87 @@ def seed(db, owner):
         routers.insert(db, owner, "router1", router_id=ROUTER_ID)
         routers.set_gateway(db, _Admin(), ROUTER_ID, {"network_id": PUBLIC_NETWORK_ID})
         routers.add_interface(db, _Admin(), ROUTER_ID, {"subnet_id": PRIVATE_SUBNET_ID})
+
+
+# -- the devstack profile (Config.seed) ----------------------------------------
+
+_DEVSTACK_NAMESPACE = uuid.UUID("3b0f7f54-8c1e-4d1a-9a55-4f6d2c8e1b07")
+# devstack stackrc IPV4_ADDRS_SAFE_TO_USE (10.0.0.0/22) is the v4 subnet
+# pool's prefix and lib/neutron_plugins/services/l3 SUBNETPOOL_SIZE_V4 (26)
+# its default prefix length: private-subnet is the pool's first /26
+DEVSTACK_PRIVATE_CIDR = "10.0.0.0/26"
+# lib/tempest configure_tempest: TEMPEST_SHARED_POOL
+DEVSTACK_SHARED_CIDR = "192.168.233.0/24"
+
+
+def devstack_id(name: str) -> str:
+    """The stable id of the devstack profile's network, subnet or router
+    ``name`` (the same in every data directory)."""
+    return str(uuid.uuid5(_DEVSTACK_NAMESPACE, name))
+
+
+def _dhcp_port(db, network_id, owner):
+    """The DHCP agent's port, taking the network's first address."""
+    ports.insert(
+        db,
+        _Admin(),
+        networks.existing(db, network_id),
+        owner,
+        {
+            "device_id": "dhcp-" + network_id,
+            "device_owner": "network:dhcp",
+            "binding:host_id": "host1",
+        },
+    )
+
+
+def seed_devstack(db: sqlite3.Connection, admin: str | None, demo: str | None) -> None:
+    """What stack.sh's create_neutron_initial_network (l3) and lib/tempest
+    leave (idempotent): demo's ``private`` with ``private-subnet`` and
+    ``router1`` (gateway on ``public``, an interface on private-subnet),
+    the admin's external default ``public`` with ``public-subnet``
+    (FLOATING_RANGE, no DHCP), and the admin's ``shared`` network
+    (``--share``) with ``shared-subnet``. The IPv6 subnets and subnet
+    pools DevStack adds are not seeded."""
+    admin, demo = admin or "", demo or ""
+    private, public, shared = (devstack_id(n) for n in ("private", "public", "shared"))
+    private_subnet = devstack_id("private-subnet")
+    if networks.row(db, private) is None:
+        networks.insert(db, demo, "private", network_id=private)
+        subnets.insert(
+            db,
+            private,
+            demo,
+            "private-subnet",
+            DEVSTACK_PRIVATE_CIDR,
+            subnet_id=private_subnet,
+        )
+        _dhcp_port(db, private, demo)
+    if networks.row(db, public) is None:
+        networks.insert(db, admin, "public", external=True, is_default=True, network_id=public)
+        subnets.insert(
+            db,
+            public,
+            admin,
+            "public-subnet",
+            PUBLIC_CIDR,
+            subnet_id=devstack_id("public-subnet"),
+            enable_dhcp=False,
+        )
+    router_id = devstack_id("router1")
+    if routers.row(db, router_id) is None:
+        routers.insert(db, demo, "router1", router_id=router_id)
+        routers.set_gateway(db, _Admin(), router_id, {"network_id": public})
+        routers.add_interface(db, _Admin(), router_id, {"subnet_id": private_subnet})
+    if networks.row(db, shared) is None:
+        networks.insert(db, admin, "shared", shared=True, network_id=shared)
+        subnets.insert(
+            db,
+            shared,
+            admin,
+            "shared-subnet",
+            DEVSTACK_SHARED_CIDR,
+            subnet_id=devstack_id("shared-subnet"),
+            description="shared-subnet",
+        )
+        _dhcp_port(db, shared, admin)

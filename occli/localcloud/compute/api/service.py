@@ -238,7 +238,7 @@ class ComputeService(Service):
         return list(migrations.COMPONENTS)
 
     def seed(self, db):
-        flavor_rules.seed(db)
+        flavor_rules.seed(db, self.cloud.config.seed)
         host_rules.seed(db, self.cloud.config.compute_hosts)
         network_rules.adopt_legacy(db)
 

@@ -138,7 +138,8 @@ class IdentityService(Service):
         """Create the Default domain, admin/demo/alt projects and users,
         roles."""
         cfg = self.cloud.config
-        seed.seed(db, cfg.admin_password, cfg.demo_password, cfg.alt_password)
+        seed_profile = seed.seed_devstack if cfg.seed == "devstack" else seed.seed
+        seed_profile(db, cfg.admin_password, cfg.demo_password, cfg.alt_password)
         catalog.seed(db, cfg.region)
 
     # -- lookups other services may use --------------------------------------

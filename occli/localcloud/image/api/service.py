@@ -73,7 +73,7 @@ class ImageService(Service):
         owner = None
         if self.cloud.identity is not None:
             owner = self.cloud.identity.project_id(db, "admin")
-        image_rules.seed(db, owner)
+        image_rules.seed(db, owner, self.cloud.config.seed)
         metadef_rules.seed(db)
 
     def error_body(self, status, message, extra):

@@ -73,10 +73,14 @@ class NetworkService(Service):
         return list(migrations.COMPONENTS)
 
     def seed(self, db):
-        owner = None
+        owner = demo = None
         if self.cloud.identity is not None:
             owner = self.cloud.identity.project_id(db, "admin")
-        seed.seed(db, owner)
+            demo = self.cloud.identity.project_id(db, "demo")
+        if self.cloud.config.seed == "devstack":
+            seed.seed_devstack(db, owner, demo)
+        else:
+            seed.seed(db, owner)
 
     def error_body(self, status, message, extra):
         if status == 401:
