@@ -1,11 +1,13 @@
 """Differential fidelity suite: the local cloud against the real Keystone +
 Nova on 127.0.0.1 (``../shared/realcloud``, started with
-``ONLY="keystone nova"``). Run it with ``make fidelity``.
+``ONLY="keystone nova"``), and against the real Neutron, Cinder and Glance
+(``test_live_*.py``, whose ``REAL_SERVICE`` names the port each needs).
+Run it with ``make fidelity``.
 
-Opt-in: when Keystone on 127.0.0.1:5000 (or Nova on :8774) does not answer
-within about a second, every test here is skipped at collection, before any
-fixture runs, so ``make test`` neither depends on the real cloud nor pays
-for it.
+Opt-in: when Keystone on 127.0.0.1:5000 (or Nova on :8774, or a module's
+``REAL_SERVICE``) does not answer within about a second, every test that
+needs it is skipped at collection, before any fixture runs, so ``make
+test`` neither depends on the real cloud nor pays for it.
 
 The session makes a member user and project in the real Keystone, and
 deletes them, with every server, flavor, keypair and aggregate it made
@@ -14,6 +16,7 @@ there, at the end.
 
 import pathlib
 import socket
+import urllib.error
 import urllib.request
 
 import pytest
@@ -34,6 +37,8 @@ def _answers(url, timeout):
         socket.create_connection((host, int(port)), timeout=timeout).close()
         with urllib.request.urlopen(url, timeout=timeout) as resp:
             return resp.status < 500
+    except urllib.error.HTTPError as error:  # Cinder's version list: 300
+        return error.code < 500
     except OSError:
         return False
 
@@ -50,12 +55,26 @@ def real_cloud_reason():
     return _reachable["reason"]
 
 
+def service_reason(name, url):
+    """``None`` when Keystone and the real service at ``url`` (a module's
+    ``REAL_SERVICE``: name and URL) answer, else why its tests are skipped."""
+    if url not in _reachable:
+        reason = None
+        if not _answers(KEYSTONE, 0.5):
+            reason = "real Keystone on 127.0.0.1:5000 does not answer (make fidelity needs it)"
+        elif not _answers(url, 0.5):
+            reason = "real %s on %s does not answer (make fidelity needs it)" % (name, url)
+        _reachable[url] = reason
+    return _reachable[url]
+
+
 def pytest_collection_modifyitems(config, items):
     ours = [i for i in items if HERE in pathlib.Path(str(i.path)).resolve().parents]
-    if ours and real_cloud_reason():
-        skip = pytest.mark.skip(reason=real_cloud_reason())
-        for item in ours:
-            item.add_marker(skip)
+    for item in ours:
+        service = getattr(item.module, "REAL_SERVICE", None)
+        reason = service_reason(*service) if service else real_cloud_reason()
+        if reason:
+            item.add_marker(pytest.mark.skip(reason=reason))
 
 
 @pytest.fixture(scope="session")

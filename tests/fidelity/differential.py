@@ -59,6 +59,27 @@ NORMALISED = [
         "as server.OS-EXT-SRV-ATTR:root_device_name (list detail)",
     ),
 ]
+# Neutron (tests/fidelity/test_live_neutron.py)
+NORMALISED += [
+    (
+        "both",
+        path,
+        [],
+        "the rig's Neutron runs no DHCP agent, so no network is hosted in a zone ([]); the"
+        " local one answers as a Neutron whose DHCP agent is in zone 'nova'",
+    )
+    for path in ("network.availability_zones", "networks[].availability_zones")
+] + [
+    (
+        "both",
+        path,
+        [],
+        "as network.availability_zones: the rig runs no L3 agent (a router's zones), no agent"
+        " at all (the zone list)",
+    )
+    for path in ("router.availability_zones", "routers[].availability_zones", "availability_zones")
+]
+_UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 # (regular expression, replacement, reason): applied to both clouds' error
 # messages before comparing
 MESSAGES = [
@@ -73,6 +94,15 @@ MESSAGES = [
         "nova names its internal flavor row id, which counts every flavor ever made",
     ),
     (r"not found for \d+ / ", "not found for N / ", "as 'for flavor N' (access removal)"),
+    (
+        r"((?:still attached|for these ports is): )([^.]*)",
+        lambda m: (
+            m.group(1)
+            + ", ".join(sorted(re.sub(_UUID, "{port}", p) for p in m.group(2).split(", ")))
+        ),
+        "Neutron's RouterInUse and NetworkInUse name ports no request named (a gateway's), in"
+        " its database's order: their ids become {port}, sorted",
+    ),
 ]
 # the highest microversion of each cloud: what "latest" resolves to (the
 # local cloud implements up to 2.96; nova 34 up to 2.104)
@@ -177,10 +207,12 @@ def _value(body, path):
 
 
 def _fault(body):
+    """``(name, code, message)`` of a Nova or Cinder fault, or of a
+    ``NeutronError`` (its ``type`` for the code)."""
     if isinstance(body, dict) and len(body) == 1:
         ((name, inner),) = body.items()
         if isinstance(inner, dict) and "message" in inner:
-            return name, inner.get("code"), inner["message"]
+            return name, inner.get("code", inner.get("type")), inner["message"]
     return None
 
 
@@ -221,22 +253,45 @@ class Pair:
             )
         return real, local
 
-    def differences(self, real, local, values=(), keep=None, ignore=(), latest=False, exact=False):
+    def differences(
+        self,
+        real,
+        local,
+        values=(),
+        keep=None,
+        ignore=(),
+        latest=False,
+        exact=False,
+        headers=HEADERS,
+        present=PRESENT,
+        text=False,
+    ):
+        """What differs; ``headers`` compared by value, ``present`` by
+        presence (Nova's by default); with ``text``, bodies that are not
+        JSON (webob's error pages) as text, ids as placeholders."""
         problems = []
         latest = latest or real.status == 406
         if real.status != local.status:
             problems.append("status: real %d, local %d" % (real.status, local.status))
-        for header in HEADERS:
+        for header in headers:
             got = [
                 placeholders(c, a.headers.get(header, "<absent>"), latest)
                 for c, a in zip(self.clouds, (real, local), strict=True)
             ]
             if got[0] != got[1]:
                 problems.append("header %s: real %r, local %r" % (header, *got))
-        for header in PRESENT:
+        for header in present:
             got = [header in a.headers for a in (real, local)]
             if got[0] != got[1]:
                 problems.append("header %s present: real %s, local %s" % (header, *got))
+        if text and real.body is None and local.body is None:
+            texts = [
+                _message(placeholders(c, a.text.strip(), latest))
+                for c, a in zip(self.clouds, (real, local), strict=True)
+            ]
+            if texts[0] != texts[1]:
+                problems.append("text: real %r, local %r" % tuple(texts))
+            return problems
         bodies = []
         for cloud, answer in zip(self.clouds, (real, local), strict=True):
             body = normalise(cloud, answer.body)

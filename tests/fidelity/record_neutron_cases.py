@@ -184,7 +184,14 @@ def networks(rec):
     c("subnet_tags_put", "PUT", "/subnets/{sub}/tags", {"tags": ["s"]})
     c("filter_unknown", "GET", "/networks", query="color=red")
     # deletes
-    _, port = c("port_on_net", "POST", "/ports", {"port": {"network_id": "{net}"}})
+    # its IPv4 address from {sub}: Neutron's IPAM tries a network's subnets
+    # in random order (the live comparison, tests/fidelity/test_live_neutron.py)
+    _, port = c(
+        "port_on_net",
+        "POST",
+        "/ports",
+        {"port": {"network_id": "{net}", "fixed_ips": [{"subnet_id": "{sub}"}]}},
+    )
     rec.id_of("port", port)
     c("net_delete_in_use", "DELETE", "/networks/{net}")
     c("subnet_delete_in_use", "DELETE", "/subnets/{sub}")
@@ -419,7 +426,15 @@ def routers(rec):
         "vm_port",
         "POST",
         "/ports",
-        {"port": {"network_id": "{net}", "name": "vm", "device_id": "vm-1"}},
+        # on {sub}, the subnet the router gets (the IPAM's pick is random)
+        {
+            "port": {
+                "network_id": "{net}",
+                "name": "vm",
+                "device_id": "vm-1",
+                "fixed_ips": [{"subnet_id": "{sub}"}],
+            }
+        },
     )
     rec.id_of("vm", vm)
     c(
