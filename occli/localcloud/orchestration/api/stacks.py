@@ -223,6 +223,7 @@ def list_stacks(req):
             marker=sc.single(req, "marker"),
             sort_keys=sc.multi(req, "sort_keys"),
             sort_dir=sc.sort_dir(req),
+            summary=True,
             **common_args,
         )
         if with_count:
@@ -242,7 +243,7 @@ def list_stacks(req):
 def detail_stacks(req):
     """``GET /stacks/detail``: every stack of the project with every key
     of its summary (heat's ``detail``: no filter, no paging)."""
-    rows = stack_rows.page(req.db, req.context)
+    rows = stack_rows.page(req.db, req.context, summary=True)
     stacks = [view_stack(req, formats.format_stack_summary(r)) for r in rows]
     return Response(200, {"stacks": stacks})
 

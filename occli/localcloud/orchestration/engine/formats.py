@@ -9,6 +9,7 @@ the HTTP layer (``orchestration.api``) turns identities into ``id`` and
 functions over plain dicts: no SQL, no request.
 """
 
+import re
 from collections.abc import Iterable
 from collections.abc import Mapping
 from typing import Any
@@ -24,6 +25,8 @@ NO_OUTPUT_DESCRIPTION = "No description given"
 # heat/engine/parameters.py: how a hidden parameter is shown
 HIDDEN = "******"
 PSEUDO_PARAMETERS = ("OS::stack_id", "OS::stack_name", "OS::project_id")
+# the characters ``quote`` leaves as they are (with its ``safe`` "/")
+_UNQUOTED = re.compile(r"[A-Za-z0-9_.~/-]*")
 
 
 def isotime(value: Any) -> str | None:
@@ -130,11 +133,19 @@ def url_path(ident: Mapping[str, str]) -> str:
     """``HeatIdentifier.url_path``: ``<tenant>/stacks/<name>/<id><path>``,
     each part URL-quoted."""
     return "%s/stacks/%s/%s%s" % (
-        quote(ident["tenant"], ""),
-        quote(ident["stack_name"], ""),
-        quote(ident["stack_id"], ""),
-        quote(ident.get("path", "")),
+        _quote(ident["tenant"], ""),
+        _quote(ident["stack_name"], ""),
+        _quote(ident["stack_id"], ""),
+        _quote(ident.get("path", "")),
     )
+
+
+def _quote(text: str, safe: str = "/") -> str:
+    """``quote(text, safe)``, without its work for the ids and names that
+    need no quoting (a listing makes thousands of links)."""
+    if _UNQUOTED.fullmatch(text) and ("/" not in text or safe):
+        return text
+    return quote(text, safe)
 
 
 # -- stacks ------------------------------------------------------------------

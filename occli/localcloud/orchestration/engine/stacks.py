@@ -22,6 +22,22 @@ from occli.localcloud import validation
 Row = dict[str, Any]
 _STACK_JSON = ("template", "environment", "files", "parameters", "tags", "trust", "prev_template")
 _RESOURCE_JSON = ("definition", "properties", "metadata", "requires")
+# the columns of a stack's summary (GET /stacks): a listing reads and
+# decodes none of the templates, environments, files nor parameters
+SUMMARY_COLUMNS = (
+    "id",
+    "name",
+    "project_id",
+    "username",
+    "owner_id",
+    "action",
+    "status",
+    "status_reason",
+    "tags",
+    "created_at",
+    "updated_at",
+    "deleted_at",
+)
 # GET /stacks filters (heat's api stacks.py ``whitelist``): column of each
 FILTER_COLUMNS = {
     "id": "id",
@@ -216,10 +232,12 @@ def page(
     not_tags: Iterable[str] | None = None,
     not_tags_any: Iterable[str] | None = None,
     global_tenant: bool = False,
+    summary: bool = False,
 ) -> list[Row]:
     """Heat's ``stack_get_all``: newest first unless sorted, ``id`` breaking
     ties, a ``marker`` (a stack id) starting the page after it; sort keys
-    Heat does not know are ignored, as it ignores them."""
+    Heat does not know are ignored, as it ignores them. ``summary``: only
+    the :data:`SUMMARY_COLUMNS` of each (what a listing shows)."""
     where, args = _list_query(
         caller,
         filters,
@@ -243,7 +261,8 @@ def page(
             clause, values = _after(keys, direction, dict(mark))
             where += " AND " + clause
             args.extend(values)
-    sql = "SELECT * FROM heat_stacks WHERE %s ORDER BY %s" % (
+    sql = "SELECT %s FROM heat_stacks WHERE %s ORDER BY %s" % (
+        ", ".join(SUMMARY_COLUMNS) if summary else "*",
         where,
         ", ".join("%s %s" % (k, direction) for k in keys),
     )
