@@ -35,7 +35,9 @@ def services(occli):
 
 
 def zone_rows(occli):
-    return as_json(occli("availability", "zone", "list", "--long", "-f", "json"))
+    # Nova's zones; OSC's Zone Resource column is Neutron's
+    rows = as_json(occli("availability", "zone", "list", "--compute", "--long", "-f", "json"))
+    return [{k: v for k, v in row.items() if k != "Zone Resource"} for row in rows]
 
 
 def boot(occli, *extra):
