@@ -52,7 +52,7 @@ def test_show_counts_what_neutron_and_cinder_hold(occli):
     ok(occli("floating", "ip", "create", "public"))
     shown = limits(occli, "--usage")
     assert shown["volumes"]["In Use"] == 1 and shown["gigabytes"]["In Use"] == 2
-    assert shown["floating-ips"]["In Use"] == 1
+    assert shown["floating_ips"]["In Use"] == 1
     assert shown["ports"]["Limit"] == 500 and shown["instances"]["In Use"] == 0
     # the admin reads the demo project's, by ID
     assert limits(occli, "DEMO", "--volume", cloud="local-admin")["volumes"]["Limit"] == 10
@@ -74,7 +74,7 @@ def test_limits_set_by_the_admin_are_enforced(occli):
         )
     )
     shown = limits(occli)
-    assert (shown["floating-ips"]["Limit"], shown["volumes"]["Limit"]) == (1, 1)
+    assert (shown["floating_ips"]["Limit"], shown["volumes"]["Limit"]) == (1, 1)
     assert shown["gigabytes"]["Limit"] == 3
     ok(occli("floating", "ip", "create", "public"))
     code, out, err = occli("floating", "ip", "create", "public")
@@ -94,7 +94,7 @@ def test_limits_set_by_the_admin_are_enforced(occli):
     # quota delete reverts every service's limits
     ok(occli("quota", "delete", "DEMO", cloud="local-admin"))
     shown = limits(occli)
-    assert (shown["floating-ips"]["Limit"], shown["volumes"]["Limit"]) == (50, 10)
+    assert (shown["floating_ips"]["Limit"], shown["volumes"]["Limit"]) == (50, 10)
 
 
 def test_per_type_volume_limits(occli):
