@@ -12,6 +12,7 @@ write transaction (other methods) of the store, or in none (see
 :class:`Route`).
 """
 
+import functools
 import json
 import re
 import time
@@ -256,6 +257,16 @@ def _plain_json(data):
     return True
 
 
+@functools.cache
+def _route_regex(pattern):
+    """The compiled regex of a route ``pattern`` (``{name}`` a segment),
+    once per process: every cloud of a process (occli.testing starts one
+    per test) mounts the same ~1,000 patterns, more than ``re``'s cache
+    holds, and compiling them took most of a cloud's start."""
+    regex = Route._param.sub(r"(?P<\1>[^/]+)", pattern.rstrip("/") or "")
+    return re.compile("^" + regex + "/?$")
+
+
 class Route:
     """One route of a service.
 
@@ -283,8 +294,7 @@ class Route:
         self.auth = auth
         self.mode = mode
         self.role = role
-        regex = self._param.sub(r"(?P<\1>[^/]+)", pattern.rstrip("/") or "")
-        self.regex = re.compile("^" + regex + "/?$")
+        self.regex = _route_regex(pattern)
 
 
 class Service:
