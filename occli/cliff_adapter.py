@@ -262,9 +262,8 @@ def _parse_args(parser, args, namespace):
 def closest_option(parser: argparse.ArgumentParser, args: list[str]) -> tuple[str, str] | None:
     """``(the first unknown --option in args, the option of parser closest
     to it)`` (difflib), or None: ``("--flavour", "--flavor")``. Nothing
-    after ``--``; an abbreviation argparse takes is not unknown."""
-    import difflib
-
+    after ``--``; an abbreviation argparse takes is not unknown. difflib
+    is imported only for an unknown option: every command line passes here."""
     known = [o for o in parser._option_string_actions if o.startswith("--")]
     for word in args:
         if word == "--":
@@ -272,6 +271,8 @@ def closest_option(parser: argparse.ArgumentParser, args: list[str]) -> tuple[st
         flag = word.partition("=")[0]
         if not flag.startswith("--") or len(flag) < 3 or any(o.startswith(flag) for o in known):
             continue
+        import difflib
+
         close = difflib.get_close_matches(flag, known, n=1)
         if close:
             return flag, close[0]

@@ -19,7 +19,16 @@ import sys
 
 import pytest
 
-FORBIDDEN = ("cmd2", "yaml", "jsonschema", "occli.localcloud", "openstack", "prompt_toolkit")
+FORBIDDEN = (
+    "cmd2",
+    "yaml",
+    "jsonschema",
+    "occli.localcloud",
+    "openstack",
+    "prompt_toolkit",
+    # for a mistyped option or command only (cliff_adapter.closest_option)
+    "difflib",
+)
 #: Also never imported by ``occli --help``.
 HELP_FORBIDDEN = ("occli.v2", "occli.client", "keystoneauth1", "requests", "prettytable")
 #: Also never imported by a command with a warm token cache (the table of
