@@ -248,7 +248,7 @@ def test_nic_fixed_ip_and_tag_a_port_in_use_and_no_security_group(occli):
         assert first["addresses"]["private"] == ["10.0.7.7"]
         (port,) = as_json(admin("port", "list", "--server", first["id"], "-f", "json"))
         shown = as_json(admin("port", "show", port["ID"], "-f", "json"))
-        (group,) = shown["security_groups"]
+        (group,) = shown["security_group_ids"]  # OSC's name of Neutron's security_groups
         default = as_json(admin("security", "group", "show", group, "-f", "json"))
         assert (default["name"], default["project_id"]) == ("default", shown["project_id"])
         name = unique("never")
