@@ -337,10 +337,12 @@ def walk(url, token, log):
     return elapsed, sum(log.seconds(PAGE)), pages, count
 
 
-def cli_list(root, runs):
+def cli_list(root, runs, log):
     """Wall seconds of ``occli server list -f value`` against the cloud of
     ``root`` (see :func:`scratch`), one sample per run after a warm-up,
-    and the number of servers it printed."""
+    the number of servers it printed, and for each run the seconds the
+    local cloud spent on its pages (``log``: its :class:`AccessLog`), the
+    rest of a run being the client's share."""
     env = dict(
         os.environ,
         OS_CLIENT_CONFIG_FILE=os.path.join(root, "data", "clouds.yaml"),
@@ -352,8 +354,9 @@ def cli_list(root, runs):
         for k, v in env.items()
         if not k.startswith("OS_") or k in ("OS_CLIENT_CONFIG_FILE", "OS_CLOUD")
     }
-    samples, lines = [], 0
+    samples, lines, pages = [], 0, []
     for i in range(runs + 1):
+        log.mark()
         start = time.perf_counter()
         proc = subprocess.run(
             [OCCLI, "server", "list", "-f", "value"], env=env, capture_output=True, text=True
@@ -364,7 +367,8 @@ def cli_list(root, runs):
         lines = len(proc.stdout.splitlines())
         if i:
             samples.append(elapsed)
-    return samples, lines
+            pages.append(sum(log.seconds(PAGE)))
+    return samples, lines, pages
 
 
 def percentile(values, fraction):
@@ -482,8 +486,8 @@ def measure(
                 )
             )
         if "cli" not in skip:
-            samples, listed = cli_list(root, cli_runs)
-            result.update(cli_s=samples, cli_listed=listed)
+            samples, listed, pages = cli_list(root, cli_runs, log)
+            result.update(cli_s=samples, cli_listed=listed, cli_server_s=pages)
         if "load" not in skip:
             result["load"] = [
                 load(url, token, n, requests_each, seconds) for n in (1, clients, 1, clients)
@@ -525,12 +529,14 @@ def rows(result):
         )
     if "cli_s" in result:
         cli = _median(result["cli_s"])
+        server = _median(result.get("cli_server_s", []))
         out.append(
             dict(
-                figure="`server list -f value`, %d servers" % result["cli_listed"],
-                occli="%.3f s" % cli,
-                peer="1.5 s (target)",
-                ratio=cli / 1.5,
+                figure="`server list -f value`, %d servers end to end"
+                " (the local cloud's pages; the client's share)" % result["cli_listed"],
+                occli="%.3f s (pages %.3f s; client %.3f s)" % (cli, server, cli - server),
+                peer="0.8 s (target)",
+                ratio=cli / 0.8,
                 target=1.0,
                 better="lower",
             )
