@@ -288,6 +288,7 @@ def test_zone_shows_on_services_zones_and_servers(occli):
     assert {
         "Zone Name": "london",
         "Zone Status": "available",
+        "Zone Resource": "",
         "Host Name": "host3",
         "Service Name": "nova-compute",
         "Service Status": "enabled up",

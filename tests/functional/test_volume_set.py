@@ -57,9 +57,10 @@ def test_set_unset_revert_and_summary(occli):
     )["id"]
     ok(occli("volume", "snapshot", "set", latest, "--property", "k=v", "--name", name + "-last"))
     snap = as_json(occli("volume", "snapshot", "show", latest, "-f", "json"))
-    assert (snap["name"], snap["metadata"]) == (name + "-last", {"k": "v"})
+    # OSC's name of Cinder's metadata
+    assert (snap["name"], snap["properties"]) == (name + "-last", {"k": "v"})
     ok(occli("volume", "snapshot", "unset", latest, "--property", "k"))
-    assert as_json(occli("volume", "snapshot", "show", latest, "-f", "json"))["metadata"] == {}
+    assert as_json(occli("volume", "snapshot", "show", latest, "-f", "json"))["properties"] == {}
 
     code, out, err = occli("volume", "revert", first)
     assert code == 1 and "is None or not the latest one of volume" in err
