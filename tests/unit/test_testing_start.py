@@ -1,0 +1,36 @@
+"""occli.testing's fresh cloud per test: what keeps it cheap (issue 26),
+checked by what it does, not by how long it takes (benchmarks/testing_start.py
+times it)."""
+
+import os
+
+import occli.testing
+
+
+def test_a_fresh_cloud_writes_nothing_at_start():
+    """A cloud copied from the template with no fault rules writes no page
+    (its WAL stays empty): no sync at start, none at its stop."""
+    occli.testing.start_local_cloud().stop()  # the template exists
+    with occli.testing.start_local_cloud() as cloud:
+        wal = os.path.join(cloud.data_dir, "cloud.db-wal")
+        assert not os.path.exists(wal) or os.path.getsize(wal) == 0
+        assert cloud.faults.rules() == []
+
+
+def test_a_restart_still_drops_the_rules_left_behind(tmp_path):
+    """A cloud starting on a data dir with rules replaces them, ids from 1."""
+    from occli.localcloud.cloud import Config
+    from occli.localcloud.cloud import LocalCloud
+    from occli.localcloud.identity.api.service import IdentityService
+
+    config = Config(data_dir=str(tmp_path / "d"), port=0, build_time=0)
+    first = LocalCloud(config, services=[IdentityService])
+    first.faults.add({"path": "^/v3$", "kind": "malformed"})
+    first.faults.add({"path": "^/v3$", "kind": "malformed"})
+    first.close()
+    again = LocalCloud(config, services=[IdentityService])
+    try:
+        assert again.faults.rules() == []
+        assert again.faults.add({"path": "^/v3$", "kind": "malformed"})["id"] == "1"
+    finally:
+        again.close()
