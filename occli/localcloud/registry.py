@@ -66,10 +66,11 @@ def service_class(name: str) -> type:
     return package(name).SERVICE
 
 
-def catalog_entries() -> list[tuple[str, str, str]]:
-    """Every registered service's ``CATALOG`` entries, in :func:`names`'
-    order."""
-    return [entry for name in names() for entry in package(name).CATALOG]
+def catalog_entries(served: Iterable[str] | None = None) -> list[tuple[str, str, str]]:
+    """The ``CATALOG`` entries of the registered services (of those named
+    in ``served`` only, when given), in :func:`names`' order."""
+    wanted = names() if served is None else set(served)
+    return [entry for name in names() if name in wanted for entry in package(name).CATALOG]
 
 
 def creation_order(classes: "Iterable[type[Service]]") -> "list[type[Service]]":

@@ -6,7 +6,8 @@ services and their enabled endpoints, in the order they were created.
 
 The registry's entries (:mod:`occli.localcloud.registry`) become rows at
 first start, as DevStack's ``keystone-manage bootstrap`` and endpoint
-registration make them: the region ``Config.region``, one service per type
+registration make them, for the services the cloud serves: the region
+``Config.region``, one service per type
 with its public, internal and admin endpoints, under the ids they always
 had (:func:`stable_id`). A type is registered once (``catalog_seeded``): a
 service or endpoint an admin deleted stays deleted across restarts. The
@@ -19,6 +20,7 @@ one gets no such endpoint).
 import json
 import sqlite3
 import uuid
+from collections.abc import Iterable
 
 from occli.localcloud import errors
 from occli.localcloud import registry
@@ -60,16 +62,18 @@ def _split(data: dict, attributes: tuple[str, ...]) -> tuple[dict, dict]:
 # -- seeding -----------------------------------------------------------------
 
 
-def seed(db: sqlite3.Connection, region: str) -> None:
-    """Register, once per type, every registry entry as a service with its
-    three endpoints in ``region`` (created if missing); ValueError for a
-    service package without ``CATALOG`` (the cloud refuses it)."""
+def seed(db: sqlite3.Connection, region: str, served: Iterable[str]) -> None:
+    """Register, once per type, the registry entries of the ``served``
+    services (the cloud's: keystone's catalog lists what is served) as
+    services with their three endpoints in ``region`` (created if
+    missing); ValueError for a service package without ``CATALOG`` (the
+    cloud refuses it)."""
     for name in registry.names():
         if not hasattr(registry.package(name), "CATALOG"):
             raise ValueError("service package %s exports no CATALOG" % name)
     if find_region(db, region) is None:
         db.execute("INSERT INTO regions (id) VALUES (?)", (region,))
-    for stype, name, path in registry.catalog_entries():
+    for stype, name, path in registry.catalog_entries(served):
         if db.execute("SELECT 1 FROM catalog_seeded WHERE type = ?", (stype,)).fetchone():
             continue
         db.execute("INSERT INTO catalog_seeded (type) VALUES (?)", (stype,))

@@ -21,6 +21,9 @@ RECORDING = os.path.join(
     os.path.dirname(__file__), "..", "..", "fixtures", "identity", "realcloud"
 )
 REAL_BASE = "http://127.0.0.1:5000"
+# the services of the test cloud (wsgi_client.make_cloud): its catalog
+# lists theirs only, as keystone's lists what is served
+SERVED = ("identity", "image")
 
 
 class Caller:
@@ -89,8 +92,9 @@ def new_endpoint(admin, service_id, **fields):
 def test_the_registry_is_seeded_as_services_endpoints_and_a_region(admin):
     services = admin("GET", "/v3/services").json()["services"]
     assert [(s["type"], s["name"]) for s in services] == [
-        (t, n) for t, n, _p in registry.catalog_entries()
+        (t, n) for t, n, _p in registry.catalog_entries(SERVED)
     ]
+    assert "compute" not in [s["type"] for s in services]
     image = next(s for s in services if s["type"] == "image")
     assert image == {
         "id": catalog.stable_id("service", "image"),
@@ -113,7 +117,9 @@ def test_the_registry_is_seeded_as_services_endpoints_and_a_region(admin):
         "links": {"self": BASE + "/v3/endpoints/" + public["id"]},
     }
     admins = admin("GET", "/v3/endpoints?interface=admin").json()["endpoints"]
-    assert "$(public_endpoint)s/orchestration/v1/$(project_id)s" in [e["url"] for e in admins]
+    assert sorted(e["url"] for e in admins) == sorted(
+        "$(public_endpoint)s" + path for _t, _n, path in registry.catalog_entries(SERVED)
+    )
     regions = admin("GET", "/v3/regions").json()["regions"]
     assert regions == [
         {
@@ -125,23 +131,29 @@ def test_the_registry_is_seeded_as_services_endpoints_and_a_region(admin):
     ]
 
 
-def test_the_token_catalog_is_built_from_the_rows(client):
+def test_the_token_catalog_is_built_from_the_rows(client, admin):
+    # a project-bound endpoint (as Heat's): $(project_id)s is the token's
+    thing = new_service(admin)
+    new_endpoint(
+        admin, thing["id"], interface="internal", url="http://things.test/t/$(project_id)s"
+    )
     entries = token_catalog(client)
-    assert [s["type"] for s in entries] == [t for t, _n, _p in registry.catalog_entries()]
+    served = [t for t, _n, _p in registry.catalog_entries(SERVED)]
+    assert [s["type"] for s in entries] == served + ["thing"]
     urls = catalog_urls(entries)
     assert urls[("image", "public")] == BASE + "/image"
-    assert urls[("orchestration", "internal")] == (
-        BASE + "/orchestration/v1/" + demo_project(client)
-    )
+    assert urls[("thing", "internal")] == "http://things.test/t/" + demo_project(client)
     endpoint = entries[0]["endpoints"][0]
     assert set(endpoint) == {"id", "interface", "region", "region_id", "url"}
     assert endpoint["region"] == endpoint["region_id"] == "RegionOne"
 
 
-def test_a_domain_token_gets_no_project_bound_endpoint(client):
+def test_a_domain_token_gets_no_project_bound_endpoint(client, admin):
+    thing = new_service(admin)
+    new_endpoint(admin, thing["id"], url="http://things.test/t/$(project_id)s")
     entries = token_catalog(client, "admin", scope={"domain": {"name": "Default"}})
-    heat = next(s for s in entries if s["type"] == "orchestration")
-    assert heat["endpoints"] == []
+    bound = next(s for s in entries if s["type"] == "thing")
+    assert bound["endpoints"] == []
     assert catalog_urls(entries)[("image", "public")] == BASE + "/image"
 
 

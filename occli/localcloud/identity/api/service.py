@@ -140,7 +140,7 @@ class IdentityService(Service):
         cfg = self.cloud.config
         seed_profile = seed.seed_devstack if cfg.seed == "devstack" else seed.seed
         seed_profile(db, cfg.admin_password, cfg.demo_password, cfg.alt_password)
-        catalog.seed(db, cfg.region)
+        catalog.seed(db, cfg.region, [svc.name for svc in self.cloud.services])
 
     # -- lookups other services may use --------------------------------------
 
