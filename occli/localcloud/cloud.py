@@ -261,14 +261,11 @@ class LocalCloud:
 
     def _migrated(self):
         """Whether every component of every service is at its latest
-        migration (a template copy made by this code is)."""
-        with self.store.read() as db:
-            versions = {
-                r["component"]: r["version"]
-                for r in db.execute("SELECT component, version FROM schema_versions")
-            }
+        migration (a template copy made by this code is). Asked on the
+        connection the store opened (opening another one parses the whole
+        schema again: most of a millisecond)."""
         return all(
-            versions.get(component, 0) == len(steps)
+            self.store.version(component) == len(steps)
             for svc in self.services
             for component, steps in migration_components(svc)
         )
