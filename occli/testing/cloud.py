@@ -5,7 +5,7 @@ started (pytest loads the plugin in every run of an environment that has
 occli installed).
 
 Speed: the first cloud of a process with given seeded settings (services,
-passwords, compute hosts) is migrated and seeded as usual (its users'
+passwords, compute hosts, the seed profile) is migrated and seeded as usual (its users'
 passwords hashed at a low scrypt cost: these clouds are throwaway and their
 passwords are public), and its database saved as a *template*
 (``LocalCloud.save_template``). Every later cloud copies the template file
@@ -143,7 +143,8 @@ def start_local_cloud(services=None, **settings):
     added) or service classes; default all. ``settings`` are
     :class:`~occli.localcloud.cloud.Config` fields (``compute_hosts``,
     ``build_time`` — 0 unless given —, ``quota_instances``, ``faults``,
-    ``threads`` — 4 unless given —, …). The process environment is not
+    ``threads`` — 4 unless given —, ``seed="devstack"`` for what DevStack
+    seeds, …). The process environment is not
     changed: see :meth:`CloudFixture.patch_environ`.
     """
     from occli.localcloud.cloud import Config

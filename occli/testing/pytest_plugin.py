@@ -16,7 +16,8 @@ The marker ``@pytest.mark.local_cloud(services=None, **settings)`` (on a
 test, a class or a module's ``pytestmark``) sets the cloud's
 :class:`~occli.localcloud.cloud.Config` fields, e.g. ``compute_hosts=5``,
 ``build_time=1.0`` (0 by default), ``quota_instances=-1`` (nova's default quotas,
-10 instances, 20 cores, 51200 MB, apply unless lifted).
+10 instances, 20 cores, 51200 MB, apply unless lifted), ``seed="devstack"``
+(what DevStack's stack.sh seeds: its projects, flavors, image and networks).
 
 When a test using a cloud fails, the report gets a section with the last
 requests that cloud answered.
