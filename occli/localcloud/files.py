@@ -10,18 +10,27 @@ looser; a symbolic link, a non-directory or another user's directory is
 refused at start); a file is written 0600 under a unique temporary name,
 then renamed to its final name (random, never reused) at once; it is read
 only if it is a regular file of this user (never through a symbolic link).
+
+An upload larger than waitress keeps in memory reaches the app as waitress's
+anonymous spool file (``tempfile.TemporaryFile``: Linux's ``O_TMPFILE``):
+:meth:`Files.store` given it as ``source`` hashes and counts the chunks read
+from it as ever, then links that file into place instead of writing a copy,
+so that the bytes of a 1 GiB upload hit the disk once, as ``cp``'s do.
 """
 
 import hashlib
 import os
 import re
 import stat
+import sys
 import tempfile
 import uuid
 from typing import NamedTuple
 
 DIRECTORY = "objects"
-CHUNK = 64 * 1024
+# 1 MiB: a 1 GiB body in 1,024 reads, not 16,384 (the per-read Python work
+# was a tenth of a download)
+CHUNK = 1024 * 1024
 _NAME = re.compile(r"[0-9a-f]{32}")
 _POSIX = hasattr(os, "getuid")
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
@@ -97,10 +106,35 @@ class Files:
             raise ValueError("not an object file name: %r" % (name,))
         return os.path.join(self.root, name)
 
-    def store(self, chunks):
+    def store(self, chunks, source=None):
         """Write the bytes of ``chunks`` (an iterable) to a new file; its
         :class:`Stored`. Whatever ``chunks`` raises (a 413, a client gone)
-        leaves no file behind."""
+        leaves no file behind.
+
+        ``source``: the file ``chunks`` are read from, start to end (a
+        request's ``wsgi.input``). When it is an anonymous regular file on
+        this directory's file system holding exactly the bytes read (the
+        server's spool of a large body), it becomes the stored file (a
+        link, no copy); otherwise, or if Linux refuses the link, the bytes
+        read (``source``'s first ones) are copied from it."""
+        spool = _spool(source, self.root)
+        if spool is None:
+            return self._write(chunks)
+        md5, size = hashlib.md5(), 0
+        for chunk in chunks:
+            md5.update(chunk)
+            size += len(chunk)
+        name = uuid.uuid4().hex
+        if os.fstat(spool).st_size == size and source.tell() == size:
+            try:
+                _link(spool, self.root, name)
+                return Stored(name, size, md5.hexdigest())
+            except OSError:
+                pass
+        source.seek(0)
+        return self._write(_first(source, size))
+
+    def _write(self, chunks):
         fd, tmp = tempfile.mkstemp(dir=self.root, prefix=".put-", suffix=".tmp")
         try:
             md5, size = hashlib.md5(), 0
@@ -150,6 +184,47 @@ class Files:
         """Delete file ``name`` (already gone is fine)."""
         if name:
             _unlink(self.path(name))
+
+
+def _spool(source, root):
+    """The descriptor of ``source`` if it is an anonymous (no name left:
+    ``st_nlink`` 0) regular file of this user, 0600, on ``root``'s file
+    system (Linux); else None."""
+    fileno = getattr(source, "fileno", None)
+    if fileno is None or not sys.platform.startswith("linux"):
+        return None
+    try:
+        fd = fileno()
+        st = os.fstat(fd)
+    except (OSError, ValueError):
+        return None
+    private = _owned(st) and not st.st_mode & 0o077
+    if st.st_nlink or not stat.S_ISREG(st.st_mode) or not private:
+        return None
+    return fd if st.st_dev == os.stat(root).st_dev else None
+
+
+def _first(source, size):
+    """The first ``size`` bytes of file ``source`` (from where it stands),
+    in reads of at most ``CHUNK`` bytes."""
+    while size > 0:
+        chunk = source.read(min(CHUNK, size))
+        if not chunk:
+            return
+        size -= len(chunk)
+        yield chunk
+
+
+def _link(fd, root, name):
+    """Give the anonymous file ``fd`` the name ``name`` in ``root``:
+    ``linkat`` of ``/proc/self/fd/<fd>`` with ``AT_SYMLINK_FOLLOW``, as
+    open(2) shows for ``O_TMPFILE`` (Python calls it, not ``link``, given a
+    directory descriptor)."""
+    directory = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.link("/proc/self/fd/%d" % fd, name, dst_dir_fd=directory)
+    finally:
+        os.close(directory)
 
 
 def _unlink(path):

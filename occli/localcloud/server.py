@@ -9,12 +9,19 @@ import os
 import signal
 import socket
 import sys
+import tempfile
 import threading
 import time
+from typing import Any
 
 import waitress
 from waitress import wasyncore
+from waitress.buffers import OverflowableBuffer
+from waitress.buffers import TempfileBasedBuffer
 from waitress.channel import ClientDisconnected
+from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
+from waitress.server import MultiSocketServer
 from waitress.task import ThreadedTaskDispatcher
 
 from occli.localcloud.app import DropConnection
@@ -90,18 +97,84 @@ def _dispatcher(cloud, threads):
     return dispatcher
 
 
+# How waitress moves bytes (its defaults in brackets). recv_bytes [8 KiB]:
+# a 1 GiB upload in 4,096 reads of the socket, not 131,072. A streamed
+# answer (files.Reader, 1 MiB chunks) waits in memory for a slower client
+# up to outbuf_high_watermark [16 MiB] per connection, then the handler
+# blocks; outbuf_overflow [1 MiB] above it, so that it is never spooled to
+# a temporary file (written to disk and read back: a 1 GiB download cost
+# up to 1 GiB of writes). A single larger answer still spools.
+BYTES = {
+    "recv_bytes": 256 * 1024,
+    "outbuf_high_watermark": 4 * 1024 * 1024,
+    "outbuf_overflow": 8 * 1024 * 1024,
+}
+
+
+def spool_file(directory):
+    """An anonymous file (no name: gone when closed) in ``directory``,
+    open for reading and writing: Linux's ``O_TMPFILE`` without
+    ``O_EXCL`` (which ``tempfile.TemporaryFile`` adds), so that
+    ``files.Files.store`` may link it into place; elsewhere, or where the
+    file system has no ``O_TMPFILE``, a ``tempfile.TemporaryFile``."""
+    flags = getattr(os, "O_TMPFILE", 0)
+    if flags:
+        try:
+            fd = os.open(directory, flags | os.O_RDWR | os.O_CLOEXEC, 0o600)
+        except OSError:
+            pass
+        else:
+            return os.fdopen(fd, "w+b")
+    return tempfile.TemporaryFile("w+b", dir=directory)
+
+
+def spooling_channel(directory):
+    """Waitress's channel, spooling each request body larger than
+    ``inbuf_overflow`` to a :func:`spool_file` in ``directory`` (the data
+    dir: the file system of the stored files) instead of the system's
+    temporary directory: an upload's spool becomes the stored file, its
+    bytes written once."""
+
+    class Spool(TempfileBasedBuffer):
+        def newfile(self):
+            return spool_file(directory)
+
+    class Buffer(OverflowableBuffer):
+        buf: Any = None
+
+        def _set_large_buffer(self):
+            # waitress's, with the spool above
+            oldbuf = self.buf
+            self.buf = Spool(oldbuf)
+            if hasattr(oldbuf, "close"):
+                oldbuf.close()
+            self.overflowed = True
+
+    class Parser(HTTPRequestParser):
+        def parse_header(self, header_plus):
+            super().parse_header(header_plus)
+            if self.body_rcv is not None:  # nothing of the body read yet
+                self.body_rcv.buf = Buffer(self.adj.inbuf_overflow)
+
+    class Channel(HTTPChannel):
+        parser_class = Parser
+
+    return Channel
+
+
 def make_server(cloud, host="127.0.0.1", port=8775, threads=None, sockets=None):
     """Bind (``port`` 0 picks a free port) and return the waitress server;
     or serve ``sockets`` (already listening) instead of binding.
 
     Waitress refuses (413) a body larger than any mounted service accepts
     (``Service.max_body``) before buffering it; its default is 1 GB.
-    Slow routes have threads of their own (:class:`SlowDispatcher`).
+    Slow routes have threads of their own (:class:`SlowDispatcher`); a
+    large body spools to the data dir (:func:`spooling_channel`).
     Raises OSError (e.g. EADDRINUSE) if the address cannot be bound.
     """
     where = {"sockets": sockets} if sockets else {"host": host, "port": port}
     threads = threads or cloud.config.threads
-    return waitress.create_server(
+    server = waitress.create_server(
         wsgi_app(cloud),
         **where,
         _dispatcher=_dispatcher(cloud, threads),
@@ -111,7 +184,13 @@ def make_server(cloud, host="127.0.0.1", port=8775, threads=None, sockets=None):
         channel_timeout=60,
         # waitress refuses a body of exactly max_request_body_size bytes
         max_request_body_size=max(svc.max_body for svc in cloud.services) + 1,
+        **BYTES,
     )
+    channel = spooling_channel(cloud.config.data_dir)
+    listeners = server.map.values() if isinstance(server, MultiSocketServer) else [server]
+    for listener in listeners:
+        listener.channel_class = channel
+    return server
 
 
 def server_url(server, host):

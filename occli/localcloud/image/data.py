@@ -3,7 +3,7 @@ the upload's status changes (``queued → saving → active``).
 
 The files are the shared kind (:class:`occli.localcloud.files.Files`, as Swift's:
 0700 directory, 0600 files written under a temporary name and renamed,
-read only if regular and this user's, in reads of at most 64 KiB), in a
+read only if regular and this user's, in reads of at most 1 MiB), in a
 directory of their own. The bytes never enter the database: an upload
 holds the write lock only to mark the image ``saving`` and, once the file
 is complete, ``active`` with its size and hashes. Read in glance 33's

@@ -11,6 +11,7 @@ import stat
 
 import pytest
 
+from occli.localcloud import app
 from tests.unit.localcloud.test_image_write_data import OCTETS
 from tests.unit.localcloud.test_image_write_data import Recording
 from tests.unit.localcloud.test_image_write_data import new_image
@@ -79,12 +80,12 @@ def test_create_names_the_import_methods_and_stores(client, tokens):
 
 def test_stage_then_import(client, tokens):
     image_id = new_image(client, tokens["demo"])
-    payload = os.urandom(200 * 1024 + 3)
+    payload = os.urandom(3 * app.READ_CHUNK + 3)
     body = Recording(payload, during=lambda: show(client, image_id, tokens["demo"])["status"])
     staged = stage(client.cloud, image_id, tokens["demo"], body)
     assert staged.status == 204, staged.body
     # streamed in bounded reads, the image ``uploading`` meanwhile
-    assert max(body.reads) <= 64 * 1024 and "uploading" in body.seen
+    assert max(body.reads) <= app.READ_CHUNK and "uploading" in body.seen
     image = show(client, image_id, tokens["demo"])
     assert image["status"] == "uploading" and image["size"] == len(payload)
     assert image["checksum"] is None and image["os_hash_value"] is None

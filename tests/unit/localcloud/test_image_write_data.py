@@ -11,6 +11,8 @@ import stat
 
 import pytest
 
+from occli.localcloud import app
+from occli.localcloud import files
 from tests.unit.localcloud.wsgi_client import call
 
 IMAGES = "/image/v2/images"
@@ -72,12 +74,12 @@ def show(client, image_id, token):
 
 def test_upload_then_download(client, tokens):
     image_id = new_image(client, tokens["demo"])
-    payload = os.urandom(300 * 1024 + 7)
+    payload = os.urandom(4 * app.READ_CHUNK + 7)
     body = Recording(payload, during=lambda: show(client, image_id, tokens["demo"])["status"])
     result = put(client.cloud, image_id, tokens["demo"], body)
     assert result.status == 204, result.body
     # streamed in bounded reads, the image ``saving`` meanwhile
-    assert max(body.reads) <= 64 * 1024 and len(body.reads) > 4
+    assert max(body.reads) <= app.READ_CHUNK and len(body.reads) > 4
     assert set(body.seen[1:]) == {"saving"}
     image = show(client, image_id, tokens["demo"])
     assert image["status"] == "active"
@@ -88,7 +90,7 @@ def test_upload_then_download(client, tokens):
     got = client.get(IMAGES + "/%s/file" % image_id, token=tokens["demo"])
     assert got.status == 200
     assert got.body == payload
-    assert len(got.chunks) > 1 and max(len(c) for c in got.chunks) <= 64 * 1024
+    assert len(got.chunks) > 1 and max(len(c) for c in got.chunks) <= files.CHUNK
     assert got.header("Content-MD5") == image["checksum"]
     assert got.header("Content-Type") == "application/octet-stream"
     assert got.header("Content-Length") == str(len(payload))

@@ -38,7 +38,8 @@ def upload(req):
         left = data.check_quota(db, req.context, quota, image_id, length)
     hashing = data.Hashing(body(req, length, service.image_size_cap, left))
     try:
-        stored = service.files.store(hashing)
+        # a large body's spool becomes the image's file (files.Files.store)
+        stored = service.files.store(hashing, req.environ["wsgi.input"])
     except BaseException:
         with store.transaction() as db:
             data.restore(db, image_id, updated_at)

@@ -149,7 +149,8 @@ def put_object(req):
     if manifest:
         headers = largeobjects.put_manifest(req, via, write)
     else:
-        headers = write(files.store(_body(req, length)), sysmeta, req.header("Etag"))
+        stored = files.store(_body(req, length), req.environ["wsgi.input"])
+        headers = write(stored, sysmeta, req.header("Etag"))
     return Response(201, raw=b"", content_type="text/html; charset=UTF-8", headers=headers)
 
 
