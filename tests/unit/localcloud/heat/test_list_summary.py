@@ -59,7 +59,9 @@ def test_each_listed_stack_is_the_summary_of_its_whole_row(fixture, made):
     with fixture.cloud.store.read() as db:
         whole = {s["id"]: stacks.by_id(db, s["id"]) for s in listed}
     for stack in listed:
-        expected = formats.format_stack_summary(whole[stack["id"]])
+        row = whole[stack["id"]]
+        assert row is not None
+        expected = formats.format_stack_summary(row)
         assert stack["stack_name"] == expected["stack_name"]
         assert stack["tags"] == expected["tags"]
         assert stack["parent"] == expected["parent"]
@@ -83,6 +85,7 @@ def test_the_detail_lists_every_key_of_the_summary(fixture, made):
     listed = api.call("GET", "/stacks/detail").json()["stacks"]
     with fixture.cloud.store.read() as db:
         whole = stacks.by_id(db, ids["tagged"])
+    assert whole is not None
     shown = next(s for s in listed if s["id"] == ids["tagged"])
     expected = formats.format_stack_summary(whole)
     assert shown["stack_user_project_id"] == expected["stack_user_project_id"]
