@@ -50,7 +50,8 @@ def test_an_openstacksdk_functional_test_runs_unchanged(cloud):
             assert found is not None and found.id == network.id
             # DevStack's alt_demo is admin of its project (lib/keystone
             # create_keystone_accounts): Neutron's admin sees every network
-            assert user_cloud_alt.network.find_network(name).id == network.id
+            seen_by_alt = user_cloud_alt.network.find_network(name)
+            assert seen_by_alt is not None and seen_by_alt.id == network.id
         finally:
             user_cloud.network.delete_network(network.id)
 
