@@ -31,8 +31,8 @@ floor it is compared with, their ratio, the target and pass/fail:
   (``benchmarks/stacks.py``).
 * bytes: ``image create --file``/``image save --file`` and ``object
   create``/``object save`` of a 1 GiB file against ``cp`` of it, and the
-  peak RSS of occli and of the local cloud at 64 MiB, 256 MiB and 1 GiB
-  (``benchmarks/images.py``).
+  peak RSS of occli and of the local cloud at 1 GiB against a 10 MiB
+  transfer's (``benchmarks/images.py``).
 
 Times are whole-process wall times; every figure and its comparison run in
 interleaved repetitions (one run of each in turn, the order rotating) and
@@ -469,7 +469,7 @@ def bench_stacks(rows):
 
 def bench_images(rows):
     """1 GiB of image and object bytes up and down against ``cp``, and
-    peak RSS flat from 64 MiB to 1 GiB (benchmarks/images.py)."""
+    peak RSS flat from 10 MiB to 1 GiB (benchmarks/images.py)."""
     sys.path.insert(0, HERE)
     import images
 
