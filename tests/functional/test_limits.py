@@ -12,7 +12,7 @@ def test_limits_show_counts_servers(local_cloud, capsys):
         assert shell.main(["limits", "show", "-f", "json"]) == 0
         return {r["Name"]: r["Value"] for r in json.loads(capsys.readouterr().out)}
 
-    before = limits()["totalInstancesUsed"]
+    before = limits()["total_instances_used"]
     assert before == 0
     assert (
         shell.main(
@@ -32,6 +32,7 @@ def test_limits_show_counts_servers(local_cloud, capsys):
         == 0
     )
     after = limits()
-    assert after["totalInstancesUsed"] == before + 1
-    assert after["maxServerMeta"] == 128
+    # OSC's names, and compute 2.1's limits as OSC reads them
+    assert after["total_instances_used"] == before + 1
+    assert after["max_server_meta"] == after["max_image_meta"] == 128
     assert shell.main(["server", "delete", "counted", "--wait"]) == 0

@@ -122,15 +122,35 @@ def test_limits_project_is_tenant_id(cli, mock_cloud):
 
 def test_limits_reserved_until_2_74(cli, mock_cloud):
     mock_cloud.mock.get(COMPUTE + "/limits", json=sample("limits", "v2.57", "limit-get-resp.json"))
-    code, out, err = cli("limits", "show", "--reserved")
+    code, out, err = cli("--os-compute-api-version", "2.75", "limits", "show", "--reserved")
     assert code == 1
     assert err.strip() == (
         "Counting reserved usage (--reserved) requires compute API version "
-        "between 2.1 and 2.74 (in use: 2.96); pin a version with "
-        "--os-compute-api-version."
+        "between 2.1 and 2.74 (in use: 2.75); change --os-compute-api-version."
     )
     assert requests_to(mock_cloud.mock, "GET", "/limits") == []
     code, out, err = cli("--os-compute-api-version", "2.74", "limits", "show", "--reserved")
     assert code == 0, err
-    (sent,) = requests_to(mock_cloud.mock, "GET", COMPUTE + "/limits")
-    assert sent.qs == {"reserved": ["1"]}
+    # unpinned, at openstacksdk's 2.1, which takes it
+    code, out, err = cli("limits", "show", "--reserved")
+    assert code == 0, err
+    sent = requests_to(mock_cloud.mock, "GET", COMPUTE + "/limits")
+    assert [r.qs for r in sent] == [{"reserved": ["1"]}] * 2
+    assert [r.headers["OpenStack-API-Version"] for r in sent] == ["compute 2.74", "compute 2.1"]
+
+
+def test_limits_show_reads_at_2_1_as_openstacksdk(cli, mock_cloud):
+    # Nova's 2.1 sample: the image meta, personality and nova-network
+    # limits later versions drop, which OSC 10.5 prints
+    mock_cloud.mock.get(COMPUTE + "/limits", json=sample("limits", "limit-get-resp.json"))
+    code, out, err = cli("limits", "show", "--absolute", "-f", "json")
+    assert code == 0, err
+    shown = {r["Name"]: r["Value"] for r in json.loads(out)}
+    assert shown["image_meta"] == shown["max_image_meta"] == 128
+    assert shown["personality"] == 5 and shown["personality_size"] == 10240
+    assert shown["floating_ips"] == shown["max_total_floating_ips"] == -1
+    assert shown["security_groups_used"] == 0
+    code, out, err = cli("--os-compute-api-version", "2.57", "limits", "show")
+    assert code == 0, err
+    sent = requests_to(mock_cloud.mock, "GET", COMPUTE + "/limits")
+    assert [r.headers["OpenStack-API-Version"] for r in sent] == ["compute 2.1", "compute 2.57"]

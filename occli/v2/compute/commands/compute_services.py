@@ -283,20 +283,27 @@ def do_hypervisor_stats_show(client, args):
     "--reserved",
     action="store_true",
     help="Include reserved resources in the usage (nova counts "
-    "none; refused from compute API 2.75).",
+    "none; refused when --os-compute-api-version pins 2.75 or later).",
 )
 @utils.option_names(reserved="--reserved")
 @utils.output("list")
 def do_limits_show(client, args):
     """Show the project's compute and volume limits: absolute or rate.
 
+    As OSC, compute's are read at compute API 2.1 (openstacksdk's), with
+    the image meta, personality and nova-network limits, unless
+    --os-compute-api-version pins another version.
+
     Example: occli limits show --absolute
     """
     from occli.v2.commands.quotas import project_id
 
-    client.limits.check_get(reserved=args.reserved)
+    # at openstacksdk's microversion, for OSC's rows
+    version = client.limits.osc_version()
+    client.limits.check_get(reserved=args.reserved, microversion=version)
     project = project_id(client, args.project) if args.project else None
-    info = client.limits.get(project_id=project, reserved=args.reserved).to_dict()
+    found = client.limits.get(project_id=project, reserved=args.reserved, microversion=version)
+    info = found.to_dict()
     # as OSC: Cinder's limits after Nova's where the catalog has a volume service
     volume = client.volume_quotas
     cinder = volume.limits(project).to_dict() if volume.available() else {}
