@@ -134,16 +134,23 @@ def local_recorder(recorder: type, cloud: Any, tag: str, adapt: Adapt | None = N
     rewrites the JSON bodies sent)."""
     kind = type("Local" + recorder.__module__.rsplit("_", 1)[-1], (Capture, recorder), {})
     rec = kind.__new__(kind)
+    rec.tag, rec.adapt = tag, adapt
+    rec.created, rec.case, rec.case_name = [], {}, ""
+    rec.side, rec.cases, rec.answers = "local", {}, {}
+    attach(rec, cloud)
+    return rec
+
+
+def attach(rec: Any, cloud: Any) -> None:
+    """Point the local recorder ``rec`` at ``cloud``: its users' sessions,
+    projects and ids."""
     client = Client(cloud)
     with cloud.store.read() as db:
         projects = {c: cloud.identity.project_id(db, u) for c, u in USERS.items()}
-    rec.sessions = {c: LocalSession(client, c, projects[c], adapt) for c in USERS}
+    rec.sessions = {c: LocalSession(client, c, projects[c], rec.adapt) for c in USERS}
     rec.projects = projects
     rec.ids = {c + "_project": p for c, p in projects.items()}
-    rec.ids["tag"] = rec.tag = tag
-    rec.created, rec.case, rec.case_name = [], {}, ""
-    rec.side, rec.cases, rec.answers = "local", {}, {}
-    return rec
+    rec.ids["tag"] = rec.tag
 
 
 def run_both(
@@ -164,7 +171,8 @@ def run_both(
             try:
                 case(rec)
             except Exception as exc:  # noqa: BLE001 - reported per exchange
-                errors[name] = "%s raised in the %s cloud: %r" % (name, rec.side, exc)
+                error = "%s raised in the %s cloud: %r" % (name, rec.side, exc)
+                errors[name] = (errors[name] + "\n" if name in errors else "") + error
             rec.save()
             if after_case is not None:
                 failed = after_case(rec)
@@ -244,16 +252,20 @@ def both(
 ) -> Iterator[Live]:
     """Run ``cases`` with ``recorder`` against the real service and a fresh
     local cloud (in ``data_dir``, with ``answers.json``: both sides' answers,
-    for triage); yields the :class:`Live` run, then deletes what the real
-    side made and fails if anything is left there."""
+    for triage); yields the :class:`Live` run, then deletes what the real side
+    made and fails if anything is left there."""
     real = real_recorder(recorder)
-    cloud = None
+    clouds: list[Any] = []
     leftovers: list[str] = []
+
+    def new_cloud() -> Any:
+        folder = pathlib.Path(data_dir) / ("cloud%d" % len(clouds))
+        clouds.append(LocalCloud(Config(data_dir=str(folder), build_time=0),
+                                 services=service_classes()))  # fmt: skip
+        return clouds[-1]
+
     try:
-        cloud = LocalCloud(
-            Config(data_dir=str(data_dir), build_time=0), services=service_classes()
-        )
-        local = local_recorder(recorder, cloud, real.tag, adapt)
+        local = local_recorder(recorder, new_cloud(), real.tag, adapt)
         errors = run_both(real, local, cases, after_case, leftovers)
         answers = {
             rec.side: {c: {e: [a.status, a.body or a.text] for e, a in x.items()}
@@ -264,6 +276,6 @@ def both(
         yield Live(real, local, errors)
     finally:
         leftovers += real.cleanup()
-        if cloud is not None:
+        for cloud in clouds:
             cloud.close()
     assert not leftovers, "left in the real cloud: %s" % leftovers
