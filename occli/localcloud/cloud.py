@@ -107,6 +107,10 @@ class Config:
     # deployment's server from Nova every tick); False: with the switch
     # off, no agent runs and nothing polls Nova in the background
     heat_agent_opt_in: bool = True
+    # False: the database is never fsynced (SQLite's synchronous=OFF), for
+    # a throwaway cloud whose data dir goes with it (occli.testing's); a
+    # crash of the machine may then lose or corrupt it
+    durable: bool = True
     # what the first start seeds (SEED_PROFILES): "default" (occli's
     # projects, images and a shared private network) or "devstack" (what
     # DevStack's stack.sh leaves with its default local.conf)
@@ -235,7 +239,7 @@ class LocalCloud:
         copied = template is not None and not os.path.exists(db_path)
         if copied:
             _copy_template(template, db_path)
-        self.store = Store(db_path)
+        self.store = Store(db_path, durable=config.durable)
         self.faults = faults.FaultInjector(self.store)
         self._log_lock = threading.Lock()
         classes = with_requirements(default_services() if services is None else services)
@@ -284,6 +288,8 @@ class LocalCloud:
         try:
             source = sqlite3.connect(self.store.path)
             target = sqlite3.connect(tmp)
+            if not self.config.durable:
+                target.execute("PRAGMA synchronous=OFF")
             try:
                 source.backup(target)
             finally:

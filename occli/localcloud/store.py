@@ -92,11 +92,15 @@ class Store:
     life (the server's worker threads reuse theirs for every request; a
     read never opens the write connection); every connection is tracked
     so :meth:`close` can release them all. Connections memory-map the
-    database (``MMAP_SIZE``).
+    database (``MMAP_SIZE``). ``durable=False``: commits and checkpoints
+    never fsync (a crash of the machine may lose or corrupt the database).
     """
 
-    def __init__(self, path):
+    def __init__(self, path, durable=True):
         self.path = str(path)
+        # False: SQLite's synchronous=OFF, no fsync ever (a throwaway
+        # database: an occli.testing cloud's, removed at its stop)
+        self.durable = durable
         # created 0600: SQLite gives -wal and -shm the database file's mode
         os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
         self._local = threading.local()
@@ -119,7 +123,7 @@ class Store:
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA busy_timeout=%d" % (BUSY_TIMEOUT * 1000))
-        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA synchronous=%s" % ("NORMAL" if self.durable else "OFF"))
         conn.execute("PRAGMA mmap_size=%d" % MMAP_SIZE)
         return conn
 

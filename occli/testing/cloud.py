@@ -45,6 +45,7 @@ RUNTIME_SETTINGS = frozenset(
         "max_object_size",
         "object_quota_bytes",
         "object_quota_count",
+        "durable",
     )
 )
 #: scrypt cost of the seeded users' hashes in a template (a cloud made for
@@ -152,6 +153,8 @@ def start_local_cloud(services=None, **settings):
     from occli.localcloud.server import BackgroundServer
 
     settings.setdefault("build_time", 0)
+    # its data dir goes at stop: a commit or checkpoint need not fsync
+    settings.setdefault("durable", False)
     # a test's clients send a request or two at a time; fewer worker
     # threads start and stop sooner (the service's default is 8)
     settings.setdefault("threads", TEST_THREADS)

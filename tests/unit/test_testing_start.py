@@ -34,3 +34,25 @@ def test_a_restart_still_drops_the_rules_left_behind(tmp_path):
         assert again.faults.add({"path": "^/v3$", "kind": "malformed"})["id"] == "1"
     finally:
         again.close()
+
+
+def test_a_test_cloud_never_fsyncs_and_a_served_one_does(tmp_path):
+    """occli.testing's clouds are throwaway (``durable=False``: SQLite's
+    synchronous=OFF on every connection); a cloud otherwise keeps
+    synchronous=NORMAL."""
+    from occli.localcloud.cloud import Config
+    from occli.localcloud.cloud import LocalCloud
+    from occli.localcloud.identity.api.service import IdentityService
+
+    with occli.testing.start_local_cloud() as cloud:
+        assert cloud.config.durable is False
+        with cloud.cloud.store.read() as db:
+            assert db.execute("PRAGMA synchronous").fetchone()[0] == 0
+        with cloud.cloud.store.transaction() as db:
+            assert db.execute("PRAGMA synchronous").fetchone()[0] == 0
+    served = LocalCloud(Config(data_dir=str(tmp_path / "d"), port=0), services=[IdentityService])
+    try:
+        with served.store.read() as db:
+            assert db.execute("PRAGMA synchronous").fetchone()[0] == 1
+    finally:
+        served.close()
