@@ -18,12 +18,13 @@ messages and ``values`` each cloud's own ids (``cloud.ids``) are replaced by
 
 import json as jsonlib
 import re
+from typing import Any
 
 import pytest
 
 # (cloud, path, replacement, reason): the value at ``path`` in that cloud's
 # body is replaced before comparing (``[]``: every item of a list).
-NORMALISED = [
+NORMALISED: list[tuple[str, str, Any, str]] = [
     (
         "real",
         "server.pinned_availability_zone",
@@ -82,7 +83,7 @@ NORMALISED += [
 _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 # (regular expression, replacement, reason): applied to both clouds' error
 # messages before comparing
-MESSAGES = [
+MESSAGES: list[tuple[str, Any, str]] = [
     (
         r"already has \d+ instance\(s\)",
         "already has N instance(s)",

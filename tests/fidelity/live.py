@@ -102,6 +102,8 @@ class Capture:
 
     cases: dict[str, dict[str, Any]]
     answers: dict[str, dict[str, Answer]]
+    case: dict[str, Any]
+    case_name: str
 
     def raw(self, *args: Any, **kw: Any) -> Any:
         resp = super().raw(*args, **kw)  # type: ignore[misc]
@@ -133,7 +135,7 @@ def local_recorder(recorder: type, cloud: Any, tag: str, adapt: Adapt | None = N
     the real Keystone, replaced by the local users' sessions; ``adapt``
     rewrites the JSON bodies sent)."""
     kind = type("Local" + recorder.__module__.rsplit("_", 1)[-1], (Capture, recorder), {})
-    rec = kind.__new__(kind)
+    rec: Any = object.__new__(kind)
     rec.tag, rec.adapt = tag, adapt
     rec.created, rec.case, rec.case_name = [], {}, ""
     rec.side, rec.cases, rec.answers = "local", {}, {}
@@ -164,7 +166,7 @@ def run_both(
     cases that raised on a side (their other exchanges still compared).
     ``after_case(rec)`` runs after each case on each side; what it could
     not delete in the real cloud goes to ``leftovers``."""
-    errors = {}
+    errors: dict[str, str] = {}
     for name, case in cases.items():
         for rec in (real, local):
             rec.begin(name)

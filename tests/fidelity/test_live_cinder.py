@@ -101,7 +101,11 @@ _GROUPS: dict[str, tuple[str, ...]] = {
     ),
 }  # fmt: skip
 # (case, exchange) -> why the local answer differs
-KNOWN = {tuple(row.split(":", 1)): reason for reason, found in _GROUPS.items() for row in found}
+KNOWN = {
+    (row.partition(":")[0], row.partition(":")[2]): reason
+    for reason, found in _GROUPS.items()
+    for row in found
+}
 
 
 def fresh(rec):
