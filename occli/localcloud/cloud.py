@@ -242,6 +242,9 @@ class LocalCloud:
         self.store = Store(db_path, durable=config.durable)
         self.faults = faults.FaultInjector(self.store)
         self._log_lock = threading.Lock()
+        #: what :meth:`write_client_config` last wrote to clouds.yaml (a
+        #: dict; None before), for who would parse it again (occli.testing)
+        self.client_config: dict | None = None
         classes = with_requirements(default_services() if services is None else services)
         self.service_classes = classes
         self.services = [cls(self) for cls in classes]
@@ -361,13 +364,11 @@ class LocalCloud:
 
         seeded = images.DEVSTACK_IMAGES if cfg.seed == "devstack" else images.SEED_IMAGES
         functional = {"image_name": seeded[0][0]}
+        self.client_config = {"clouds": clouds, "functional": functional}
         # libyaml's dumper when there is one: the same text, ~6x faster
         dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
         _write_private(
-            self.clouds_yaml_path,
-            yaml.dump(
-                {"clouds": clouds, "functional": functional}, Dumper=dumper, sort_keys=False
-            ),
+            self.clouds_yaml_path, yaml.dump(self.client_config, Dumper=dumper, sort_keys=False)
         )
         _write_private(self.endpoint_path, url + "\n")
 

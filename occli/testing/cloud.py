@@ -244,11 +244,8 @@ class CloudFixture:
     def cloud_entry(self, cloud="local"):
         """The ``clouds.yaml`` entry ``cloud`` (a dict with ``auth``)."""
         if self._clouds is None:
-            import yaml
-
-            loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-            with open(self.clouds_yaml) as f:
-                self._clouds = yaml.load(f, Loader=loader)["clouds"]  # noqa: S506
+            # what was just written to clouds.yaml, not parsed again
+            self._clouds = self.cloud.client_config["clouds"]
         try:
             return self._clouds[cloud]
         except KeyError:

@@ -56,3 +56,17 @@ def test_a_test_cloud_never_fsyncs_and_a_served_one_does(tmp_path):
             assert db.execute("PRAGMA synchronous").fetchone()[0] == 1
     finally:
         served.close()
+
+
+def test_the_fixture_reads_the_clouds_it_wrote():
+    """``cloud_entry``/``environ`` use what was written to clouds.yaml
+    without parsing it again: the same entries as the file's."""
+    import yaml
+
+    with occli.testing.start_local_cloud() as cloud:
+        with open(cloud.clouds_yaml) as f:
+            written = yaml.safe_load(f)
+        assert written == cloud.cloud.client_config
+        for name in written["clouds"]:
+            assert cloud.cloud_entry(name) == written["clouds"][name]
+        assert cloud.environ("local-admin")["OS_USERNAME"] == "admin"
