@@ -183,12 +183,21 @@ def run_both(
     return errors
 
 
-def compare(real: Any, local: Any, case: str, exchange: str, **rules: Any) -> list[str]:
+def compare(
+    real: Any,
+    local: Any,
+    case: str,
+    exchange: str,
+    prepare: Callable[[str, Answer], Answer] | None = None,
+    **rules: Any,
+) -> list[str]:
     """What differs in one exchange (``Pair.differences``' rules, with
     each cloud's ids of the case as placeholders)."""
     answers = [rec.answers.get(case, {}).get(exchange) for rec in (real, local)]
     if None in answers:
         return ["%s: not sent (real %s, local %s)" % (exchange, *[a is not None for a in answers])]
+    if prepare is not None:
+        answers = [prepare(side, a) for side, a in zip(("real", "local"), answers, strict=True)]
     sides = [
         types.SimpleNamespace(name=n, ids=rec.cases[case]["ids"])
         for n, rec in (("real", real), ("local", local))
@@ -228,9 +237,17 @@ class Live:
         self.local = local
         self.errors = errors
 
-    def check(self, case: str, exchange: str, **rules: Any) -> None:
-        """Raise :class:`Difference` when the exchange's answers differ."""
-        problems = compare(self.real, self.local, case, exchange, **rules)
+    def check(
+        self,
+        case: str,
+        exchange: str,
+        prepare: Callable[[str, Answer], Answer] | None = None,
+        **rules: Any,
+    ) -> None:
+        """Raise :class:`Difference` when the exchange's answers differ;
+        ``prepare(side, answer)`` is what is compared of each (a test
+        module's listed normalisation)."""
+        problems = compare(self.real, self.local, case, exchange, prepare, **rules)
         if problems:
             answers = [rec.answers.get(case, {}).get(exchange) for rec in (self.real, self.local)]
             raise Difference(
