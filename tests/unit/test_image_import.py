@@ -11,6 +11,8 @@ import os
 
 import pytest
 
+from occli.v2.image.image_data import CHUNK_SIZE
+
 from .fakes import IMAGE
 from .fakes import load_fixture
 from .fakes import requests_to
@@ -23,7 +25,7 @@ STORES = load_fixture("image", "stores-list-response.json")
 IMPORT_REQUEST = load_fixture("image", "image-import-g-d-request.json")
 NEW_ID = CREATED["id"]
 URL = IMAGE + "/v2/images/" + NEW_ID
-DATA = os.urandom(2 * 64 * 1024 + 17)
+DATA = os.urandom(2 * CHUNK_SIZE + 17)
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import os
 import pytest
 
 from occli import exceptions
+from occli.v2.image.image_data import CHUNK_SIZE
 
 from .fakes import IMAGE
 from .fakes import load_fixture
@@ -19,7 +20,7 @@ CREATED = load_fixture("image", "image-create-response.json")
 SHOWN = load_fixture("image", "image-show-response.json")
 NEW_ID = CREATED["id"]
 URL = IMAGE + "/v2/images/" + NEW_ID
-DATA = os.urandom(3 * 64 * 1024 + 123)  # several chunks and a partial one
+DATA = os.urandom(3 * CHUNK_SIZE + 123)  # several chunks and a partial one
 
 
 def _consume(body):
@@ -371,7 +372,7 @@ def test_progress_is_drawn_on_a_terminal_only(client, glance):
     client.images.upload(NEW_ID, io.BytesIO(DATA), size=len(DATA), progress=progress)
     drawn = terminal._stderr.text.split("\r")[1:]
     assert len(drawn) == 4
-    assert drawn[0].startswith("Uploading x: 33% (0.1 MiB of 0.2 MiB)")
+    assert drawn[0].startswith("Uploading x: 33% (1.0 MiB of 3.0 MiB)")
     assert drawn[-1].startswith("Uploading x: 100% ")
 
 

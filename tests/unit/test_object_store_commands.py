@@ -10,10 +10,12 @@ import os
 
 import pytest
 
+from occli.v2.object_store.objects import CHUNK_SIZE
+
 from .fakes import SWIFT
 from .fakes import requests_to
 
-DATA = os.urandom(2 * 64 * 1024 + 77)  # several chunks and a partial one
+DATA = os.urandom(2 * CHUNK_SIZE + 77)  # several chunks and a partial one
 MD5 = hashlib.md5(DATA).hexdigest()
 
 
@@ -467,6 +469,6 @@ def test_progress_is_drawn_on_a_terminal_only(mock_cloud, cli, tmp_path):
         assert app.run(argv) == 0
         drawn = app.stderr.text.split("\r")[1:]
         assert len(drawn) >= 3, app.stderr.text
-        assert drawn[-1].startswith("%s: 100%% (0.1 MiB of 0.1 MiB)" % label)
+        assert drawn[-1].startswith("%s: 100%% (2.0 MiB of 2.0 MiB)" % label)
         assert app.stderr.text.endswith("\n")
     assert (tmp_path / "copy").read_bytes() == DATA

@@ -19,14 +19,16 @@ from typing import BinaryIO
 
 from occli import base
 from occli import exceptions
+from occli.digests import Digests
 from occli.v2.object_store import base as swift
 
 if TYPE_CHECKING:
     import requests
     from requests.structures import CaseInsensitiveDict
 
-#: Bytes read from a file or from the wire at a time.
-CHUNK_SIZE = 64 * 1024
+#: Bytes read from a file or from the wire at a time (1 MiB: a 1 GiB object
+#: in 1,024 pieces, not 16,384).
+CHUNK_SIZE = 1024 * 1024
 #: The object headers ``show_object`` gives when the object has them (OSC's keys).
 _IF_PRESENT = ("content-length", "last-modified", "etag", "x-object-manifest")
 
@@ -202,20 +204,24 @@ class ObjectMixin(swift.SwiftManager):
                 expected = ""
             total = headers.get("Content-Length")
             whole = int(total) if total and total.isdigit() else None
-            digest = hashlib.md5(usedforsecurity=False)
+            # hashed in a thread of its own, beside the download
+            digests = Digests(["md5"])
             received = 0
-            for chunk in _chunks(response, chunk_size, container, name):
-                digest.update(chunk)
-                received += len(chunk)
-                yield chunk
-                if progress is not None:
-                    progress(received, whole)
+            try:
+                for chunk in _chunks(response, chunk_size, container, name):
+                    digests.update(chunk)
+                    received += len(chunk)
+                    yield chunk
+                    if progress is not None:
+                        progress(received, whole)
+            finally:
+                md5 = digests.hexdigests()["md5"]
         finally:
             response.close()
-        if expected and digest.hexdigest() != expected:
+        if expected and md5 != expected:
             raise exceptions.ClientException(
                 "The MD5 of the data downloaded for object %s is %s, not its ETag %s: the "
-                "data is corrupt." % (name, digest.hexdigest(), expected)
+                "data is corrupt." % (name, md5, expected)
             )
 
     def save_object(
@@ -268,7 +274,8 @@ class ObjectMixin(swift.SwiftManager):
 
 class _Upload:
     """A binary file requests sends with a ``Content-Length`` (``len``),
-    read a chunk at a time, reporting what was read."""
+    read :data:`CHUNK_SIZE` bytes at a time, reporting what was read. No
+    ``read``: urllib3 would read it in pieces of 16 KiB."""
 
     def __init__(
         self, data: BinaryIO, size: int, progress: Callable[[int, int | None], object] | None
@@ -281,12 +288,12 @@ class _Upload:
     def __len__(self) -> int:
         return self.size
 
-    def read(self, amount: int = CHUNK_SIZE) -> bytes:
-        chunk = self.data.read(amount if amount and amount > 0 else CHUNK_SIZE)
-        self.sent += len(chunk)
-        if self.progress is not None and chunk:
-            self.progress(self.sent, self.size)
-        return chunk
+    def __iter__(self) -> Iterator[bytes]:
+        while chunk := self.data.read(CHUNK_SIZE):
+            self.sent += len(chunk)
+            if self.progress is not None:
+                self.progress(self.sent, self.size)
+            yield chunk
 
 
 def _chunks(
