@@ -1,10 +1,12 @@
-"""Files only their owner may use: the token cache, the plugin index and
-the ``--log-file``.
+"""Files only their owner may use: the token cache, the plugin index, the
+parsed clouds.yaml files and the ``--log-file``.
 
-The first two live in a directory of their own under the cache directory
+The first three live in a directory of their own under the cache directory
 (``$OCCLI_CACHE_DIR``, ``~/.cache/occli``): the token cache holds bearer
-tokens, the plugin index names the modules occli imports, so whoever can
-write either acts as the user. One set of rules:
+tokens, the plugin index names the modules occli imports, a parsed
+clouds.yaml (:mod:`occli.clouds_yaml`) holds its passwords and is taken
+for the file, so whoever can write any of them acts as the user. One set
+of rules:
 
 * the directory and the cache directory holding it are created 0700; one
   that others may only read is tightened to 0700; a symbolic link, a
