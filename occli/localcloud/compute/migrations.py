@@ -145,7 +145,15 @@ SERVERS = [
     );
     CREATE INDEX servers_project ON servers (project_id, deleted);
     CREATE INDEX servers_host ON servers (host, deleted);
-"""
+""",
+    # a list page (servers.Listing): the few servers with a pending
+    # operation found without reading every row, the others walked in the
+    # default order (newest first) rather than sorted on every page
+    """
+    CREATE INDEX servers_pending ON servers (project_id, deleted, pending)
+        WHERE pending IS NOT NULL;
+    CREATE INDEX servers_created ON servers (project_id, deleted, created_at, seq);
+""",
 ]
 
 AGGREGATES = [
