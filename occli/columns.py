@@ -23,7 +23,12 @@ def printable(text):
     Tabs and newlines are kept (multi-line cells are normal); anything
     that could move the cursor, start a terminal escape sequence, reorder
     the text shown (a bidirectional override) or hide in it is not.
+    Text ``str.isprintable`` passes holds none of them (each is a control,
+    format or separator character): returned as it is, without the regex
+    (a listing's every cell goes through here).
     """
+    if text.isprintable():
+        return text
     return _CONTROL.sub(_escape, text)
 
 
@@ -252,6 +257,6 @@ def table(items, columns, headers=None, formatters=None):
 
     def row(item):
         info = item.to_dict() if hasattr(item, "to_dict") else item
-        return tuple(format_value(info.get(k), formatters.get(k)) for k in columns)
+        return tuple([format_value(info.get(k), formatters.get(k)) for k in columns])
 
     return headers, (row(i) for i in items)

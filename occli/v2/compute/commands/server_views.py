@@ -162,14 +162,15 @@ def image_names(client, servers, known=()):
     page. Ids Glance does not return map to None (not asked again); a
     failing lookup leaves the ids shown.
     """
+    refs = (getattr(s, "image", None) for s in servers)
     ids = list(
         dict.fromkeys(
-            s.image["id"]
-            for s in servers
-            if isinstance(getattr(s, "image", None), dict)
-            and s.image.get("id")
-            and "name" not in s.image
-            and s.image["id"] not in known
+            image["id"]
+            for image in refs
+            if isinstance(image, dict)
+            and image.get("id")
+            and "name" not in image
+            and image["id"] not in known
         )
     )
     if not ids:
