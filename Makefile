@@ -41,8 +41,9 @@ unit: $(DEV_STAMP)
 functional: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q tests/functional
 
-# differential tests against the real Keystone + Nova on 127.0.0.1
-# (ONLY="keystone nova" ../shared/realcloud/start.sh); skipped without it
+# differential tests against the real Keystone + Nova (and Neutron,
+# Cinder, Glance) on 127.0.0.1 (../shared/realcloud/start.sh); each
+# service's tests are skipped without it
 fidelity: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q tests/fidelity
 
