@@ -27,14 +27,7 @@ import record_outputs  # noqa: E402
 
 #: commands whose output still differs from OSC's, and why (strict
 #: xfails: one that starts to match fails until it is taken off)
-KNOWN = {
-    # openstackclient/common/quota.py ShowQuota prints every key of
-    # openstacksdk's quota sets: null rows that are no limits (project_id,
-    # tenant_id, check_limit, Octavia's), and the injected-file limits of
-    # compute 2.56; test_quota_show_names_and_orders_the_limits_as_osc
-    # checks the rest
-    "quota show": "OSC's null rows of openstacksdk's fields, compute 2.56's injected files",
-}
+KNOWN: dict[str, str] = {}
 #: ``-f value`` outputs that still differ, and why
 KNOWN_VALUES: dict[str, str] = {}
 
@@ -323,24 +316,15 @@ def test_floating_ip_show_still_takes_neutrons_tenant_id_in_c(occli_run):
     assert shown["tenant_id"] == shown["project_id"] and shown["name"] == "172.24.4.77"
 
 
-#: OSC's quota rows occli does not print: the injected-file limits
-#: openstacksdk reads at compute API 2.56 (occli reads at its negotiated
-#: version, where Nova has none)
-_INJECTED_ROWS = ("injected-file-size", "injected-path-size", "injected-files")
-
-
 def test_quota_show_names_and_orders_the_limits_as_osc(occli_run):
-    # OSC's null rows are openstacksdk's fields, not limits (project_id,
-    # check_limit, Octavia's, nova-network's fixed_ips)
+    # the same rows and values: the injected-file limits of compute API
+    # 2.56, where openstacksdk reads them, and OSC's null rows of
+    # openstacksdk's fields that are no limits (project_id, check_limit,
+    # Octavia's, nova-network's fixed_ips)
     entry = next(e for e in RECORDING["commands"] if e["command"] == "quota show")
-    oscs = [
-        (row["Resource"], shape(row["Limit"]))
-        for row in entry["osc"]
-        if row["Limit"] is not None and row["Resource"] not in _INJECTED_ROWS
-    ]
     code, out, err = occli_run("local", ["quota", "show", "-f", "json"])
     assert code == 0, err
-    assert [(row["Resource"], shape(row["Limit"])) for row in json.loads(out)] == oscs
+    assert json.loads(out) == entry["osc"]
 
 
 def test_limits_show_absolute_names_the_limits_as_osc(occli_run):

@@ -48,6 +48,8 @@ def test_quota_show_user_shows_compute_only(cli, mock_cloud):
     shown = {row["Resource"]: row for row in json.loads(out)}
     assert shown["instances"] == {"Resource": "instances", "Limit": 1, "In Use": 1, "Reserved": 0}
     assert "ports" not in shown and "volumes" not in shown
+    # one user's key pairs nova counts (OSC's N/A is for a project's)
+    assert shown["key-pairs"]["In Use"] == 0
     assert [r.path for r in m.request_history if "9696" in r.url or "8776" in r.url] == []
 
 

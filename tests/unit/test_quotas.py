@@ -205,28 +205,53 @@ def rows(out):
 
 
 def test_quota_show_lists_the_token_project(cli, mock_cloud):
-    body = sample("os-quota-sets", "2.57", "quotas-show-get-resp.json")
+    # nova's answer at 2.56 (its 2.36 sample: 2.57 dropped the injected files)
+    body = sample("os-quota-sets", "2.36", "quotas-show-get-resp.json")
     mock_cloud.mock.get(SETS + PROJECT_ID, json=body)
     code, out, err = cli("quota", "show", "--compute", "-f", "json")
     assert code == 0, err
-    shown = rows(out)
+    (sent,) = requests_to(mock_cloud.mock, "GET", SETS + PROJECT_ID)
+    # openstacksdk's microversion, which OSC's rows come from
+    assert sent.headers["OpenStack-API-Version"] == "compute 2.56"
     assert list(json.loads(out)[0]) == ["Resource", "Limit"]
-    renamed = {"key_pairs": "key-pairs", "metadata_items": "properties"}
-    renamed.update(server_groups="server-groups", server_group_members="server-group-members")
-    assert {k: v["Limit"] for k, v in shown.items()} == {
-        renamed.get(k, k): v for k, v in body["quota_set"].items() if k != "id"
-    }
-    # OSC 10.5's order: nova's own names first, the ones OSC renames last
-    assert [r["Resource"] for r in json.loads(out)][-4:] == [
-        "key-pairs",
-        "properties",
-        "server-group-members",
-        "server-groups",
+    # OSC 10.5's rows: nova's own names first, openstacksdk's fields nova
+    # lacks as nulls, then the ones OSC renames
+    assert [(r["Resource"], r["Limit"]) for r in json.loads(out)] == [
+        ("cores", 20),
+        ("instances", 10),
+        ("ram", 51200),
+        ("fixed_ips", None),
+        ("floating_ips", None),
+        ("networks", None),
+        ("security_group_rules", None),
+        ("security_groups", None),
+        ("injected-file-size", 10240),
+        ("injected-path-size", 255),
+        ("injected-files", 5),
+        ("key-pairs", 100),
+        ("properties", 128),
+        ("server-group-members", 10),
+        ("server-groups", 10),
     ]
     # the token's project by name is the same project
     code, out, err = cli("quota", "show", "admin", "--compute", "-f", "json")
     assert code == 0, err
     assert len(requests_to(mock_cloud.mock, "GET", "/os-quota-sets/" + PROJECT_ID)) == 2
+
+
+def test_quota_show_pinned_reads_at_the_pin(cli, mock_cloud):
+    body = sample("os-quota-sets", "2.57", "quotas-show-get-resp.json")
+    mock_cloud.mock.get(SETS + PROJECT_ID, json=body)
+    code, out, err = cli(
+        "--os-compute-api-version", "2.57", "quota", "show", "--compute", "-f", "json"
+    )
+    assert code == 0, err
+    sent = requests_to(mock_cloud.mock, "GET", SETS + PROJECT_ID)
+    assert [r.headers["OpenStack-API-Version"] for r in sent] == ["compute 2.57"]
+    # nova has no injected-file limits there: openstacksdk's null rows, not renamed
+    shown = rows(out)
+    assert shown["injected_files"]["Limit"] is None and "injected-files" not in shown
+    assert shown["key-pairs"]["Limit"] == 100
 
 
 def test_quota_show_usage(cli, mock_cloud):
@@ -241,6 +266,14 @@ def test_quota_show_usage(cli, mock_cloud):
         "In Use": 3,
         "Reserved": 0,
     }
+    # OSC's: a null limit 0, key pairs' use N/A (nova counts them per user)
+    assert rows(out)["fixed_ips"] == {
+        "Resource": "fixed_ips",
+        "Limit": 0,
+        "In Use": 0,
+        "Reserved": 0,
+    }
+    assert rows(out)["key-pairs"]["In Use"] == "N/A"
 
 
 def test_quota_show_default_and_class(cli, mock_cloud):

@@ -10,8 +10,8 @@ otherwise.
 
 Projects are named by name or ID (names are looked up in keystone when
 the client can; your own project is the default where one may be left
-out). Limits are shown with
-nova's names, one per row; -1 is unlimited.
+out). Limits are shown as OSC 10.5
+shows them (``do_quota_show``), one per row; -1 is unlimited.
 
 --user (novaclient's ``quota-show --user`` and ``quota-update --user``;
 OSC has no such option) shows, sets or reverts one user's compute limits
@@ -116,24 +116,61 @@ SHOWN_AS = {
     "backup_gigabytes": "backup-gigabytes",
     "per_volume_gigabytes": "per-volume-gigabytes",
 }
-#: Neutron's limits under openstacksdk's names (network/v2/quota.py, in its
-#: order), which OSC 10.5 prints: its ``NETWORK_QUOTAS`` renames name
-#: Neutron's keys, so they never match
-NEUTRON_NAMES = {
-    "floatingip": "floating_ips",
-    "network": "networks",
-    "port": "ports",
-    "rbac_policy": "rbac_policies",
-    "router_route": "router_routes",
-    "router": "routers",
-    "subnet": "subnets",
-    "subnetpool": "subnet_pools",
-    "security_group_rule": "security_group_rules",
-    "security_group": "security_groups",
-}
-#: nova-network's limits, whose rows OSC fills with Neutron's (openstacksdk's
-#: QuotaSet has them whatever the microversion)
-NOVA_NETWORK_ROWS = ("floating_ips", "networks", "security_group_rules", "security_groups")
+#: openstacksdk's fields of Nova's and Cinder's quota sets (compute/v2/
+#: quota_set.py, block_storage/v3/quota_set.py, in its order, less the
+#: ``force`` OSC drops): OSC 10.5 prints a null row for each the answer
+#: lacks (nova-network's from compute API 2.36), after the answer's
+SDK_COMPUTE_FIELDS = (
+    "cores",
+    "fixed_ips",
+    "floating_ips",
+    "injected_file_content_bytes",
+    "injected_file_path_bytes",
+    "injected_files",
+    "instances",
+    "key_pairs",
+    "metadata_items",
+    "networks",
+    "ram",
+    "security_group_rules",
+    "security_groups",
+    "server_groups",
+    "server_group_members",
+)
+SDK_VOLUME_FIELDS = (
+    "backup_gigabytes",
+    "backups",
+    "gigabytes",
+    "groups",
+    "per_volume_gigabytes",
+    "snapshots",
+    "volumes",
+)
+#: openstacksdk's fields of Neutron's quotas (network/v2/quota.py, in its
+#: order: ``(its name, Neutron's)``), which OSC 10.5 prints under its
+#: names, null where Neutron lacks one (Octavia's, ``project_id``): its
+#: ``NETWORK_QUOTAS`` renames name Neutron's keys, so they never match. A
+#: field in Nova's too (``floating_ips``…) keeps Nova's row, holding Neutron's.
+SDK_NETWORK_FIELDS = (
+    ("check_limit", "check_limit"),
+    ("floating_ips", "floatingip"),
+    ("health_monitors", "healthmonitor"),
+    ("listeners", "listener"),
+    ("load_balancers", "loadbalancer"),
+    ("l7_policies", "l7policy"),
+    ("networks", "network"),
+    ("pools", "pool"),
+    ("ports", "port"),
+    ("project_id", "project_id"),
+    ("tenant_id", "tenant_id"),
+    ("rbac_policies", "rbac_policy"),
+    ("router_routes", "router_route"),
+    ("routers", "router"),
+    ("subnets", "subnet"),
+    ("subnet_pools", "subnetpool"),
+    ("security_group_rules", "security_group_rule"),
+    ("security_groups", "security_group"),
+)
 _OPTION_NAMES = {name: option for option, _, name, _ in LIMIT_OPTIONS}
 # keystone project IDs: uuid4 hex (or a dashed UUID)
 _ID = re.compile(r"^[0-9a-fA-F]{32}$|^[0-9a-fA-F-]{36}$")
@@ -208,34 +245,46 @@ def _split_limits(client, args):
     return compute, network, volume
 
 
-def _rows(compute, volume, network, usage):
+def _sdk_fields(found, fields):
+    """A quota set's limits (``{name: limit}``, ``id`` left out) as
+    openstacksdk gives them: the answer's, then ``fields`` it lacks, null."""
+    info = {k: v for k, v in found.items() if k != "id"}
+    info.update((name, None) for name in fields if name not in info)
+    return info
+
+
+def _rows(compute, volume, network, usage, key_pairs_used=False, sdk_fields=True):
     """The rows of each service's limits (``{name: limit}``, with ``usage``
     ``{"limit", "in_use" or "used", "reserved"}``; None: not read) as OSC
-    10.5's ``ShowQuota`` orders and names them: Nova's (nova-network's
-    rows holding Neutron's limits), Cinder's, the rest of Neutron's
-    (openstacksdk's names), then the renamed ones (:data:`SHOWN_AS`)."""
+    10.5's ``ShowQuota`` orders and names them: Nova's (its missing
+    openstacksdk fields null, nova-network's rows holding Neutron's
+    limits), Cinder's, the rest of Neutron's (openstacksdk's names, null
+    where Neutron lacks one, left out with ``usage`` as OSC does), then
+    the renamed ones (:data:`SHOWN_AS`). With ``usage`` a null limit is 0
+    and key pairs' use "N/A" (nova counts them per user) unless
+    ``key_pairs_used``; without ``sdk_fields``, Nova's limits only (a
+    quota class: OSC shows none)."""
     info: dict[str, Any] = {}
     if compute is not None:
-        info.update((k, v) for k, v in compute.items() if k != "id")
-        if network is not None:
-            for name in NOVA_NETWORK_ROWS:
-                info.setdefault(name, None)
+        info.update(_sdk_fields(compute, SDK_COMPUTE_FIELDS if sdk_fields else ()))
     if volume is not None:
-        info.update((k, v) for k, v in volume.items() if k != "id")
+        info.update(_sdk_fields(volume, SDK_VOLUME_FIELDS))
     if network is not None:
-        info.update((name, network[raw]) for raw, name in NEUTRON_NAMES.items() if raw in network)
+        for name, raw in SDK_NETWORK_FIELDS:
+            if not usage or isinstance(network.get(raw), dict):
+                info[name] = network.get(raw)
     for raw, name in SHOWN_AS.items():
-        if raw in info:
+        if info.get(raw) is not None:
             info[name] = info.pop(raw)
+    if not usage:
+        return list(info.items())
     rows: list[tuple[object, ...]] = []
     for name, value in info.items():
-        if value is None:
-            continue
-        if usage:
-            used = value.get("in_use", value.get("used"))
-            rows.append((name, value.get("limit"), used, value.get("reserved")))
-        else:
-            rows.append((name, value))
+        value = value or {}
+        used = value.get("in_use", value.get("used", 0))
+        if name == "key-pairs" and not key_pairs_used:
+            used = "N/A"
+        rows.append((name, value.get("limit") or 0, used, value.get("reserved", 0)))
     return rows
 
 
@@ -310,9 +359,13 @@ def do_quota_show(client, args):
 
     Compute, network and volume limits together, one per row, named and
     ordered as OSC 10.5 shows them (key-pairs, properties, floating_ips,
-    ports, backup-gigabytes…); a service the catalog lacks is left out. --compute,
-    --network and --volume pick services; --user shows one user's compute
-    limits (with --usage, what that user's servers use).
+    ports, backup-gigabytes…, and its null rows of fields that are no
+    limits, such as project_id); compute's are read at compute API 2.56
+    as OSC reads them (with the injected-file limits) unless
+    --os-compute-api-version pins a version. A service the catalog lacks
+    is left out. --compute, --network and --volume pick services; --user
+    shows one user's compute limits (with --usage, what that user's
+    servers and key pairs use).
 
     Example: occli quota show --usage team-a
     """
@@ -332,17 +385,20 @@ def do_quota_show(client, args):
         headers += ("In Use", "Reserved")
     if args.quota_class:
         found = client.quota_classes.get(args.project or "default")
-        return headers, _rows(found.to_dict(), None, None, False)
+        return headers, _rows(found.to_dict(), None, None, False, sdk_fields=False)
     project = project_id(client, args.project)
     compute = volume = network = None
     if args.compute or not picked:
+        # at openstacksdk's microversion, for OSC's rows
+        version = client.quotas.osc_version()
         if args.default:
-            compute = client.quotas.defaults(project).to_dict()
+            compute = client.quotas.defaults(project, microversion=version).to_dict()
         else:
             user = user_id(client, args.user) if args.user else None
-            compute = client.quotas.get(project, detail=args.usage, user_id=user).to_dict()
+            found = client.quotas.get(project, args.usage, user_id=user, microversion=version)
+            compute = found.to_dict()
         if args.user:
-            return headers, _rows(compute, None, None, args.usage)
+            return headers, _rows(compute, None, None, args.usage, key_pairs_used=True)
     neutron = (args.network or not picked) and _service(client.network_quotas)
     if neutron:
         if args.default:

@@ -14,6 +14,7 @@ request, naming the version that removed them.
 from urllib.parse import quote
 from urllib.parse import urlencode
 
+from occli import api_versions
 from occli import base
 from occli import exceptions
 from occli.v2.compute import base as compute
@@ -45,6 +46,10 @@ REMOVED_FROM_SETS = dict([(r, "2.36") for r in _NETWORK] + [(r, "2.57") for r in
 REMOVED_FROM_CLASSES = dict([(r, "2.50") for r in _NETWORK] + [(r, "2.57") for r in _INJECTED])
 #: the largest limit nova stores
 MAX_LIMIT = 0x7FFFFFFF
+#: the microversion openstacksdk reads quota sets at (its compute/v2/
+#: quota_set.py ``_max_microversion``), so the rows OSC's ``quota show``
+#: prints: the last whose answers hold the injected-file limits
+OSC_VERSION = "2.56"
 
 
 class QuotaSet(base.Resource):
@@ -105,18 +110,39 @@ class QuotaSetManager(LimitSetManager):
         url = "/".join(("/os-quota-sets", quote(str(self._project(project_id)), safe="")) + parts)
         return url + ("?" + urlencode({"user_id": user_id}) if user_id else "")
 
-    def get(
-        self, project_id: str | None = None, detail: bool = False, user_id: str | None = None
-    ) -> base.Resource:
-        """The project's (or ``user_id``'s) limits; with ``detail``, each
-        with its usage (``{"limit", "in_use", "reserved"}``)."""
-        if detail:
-            return self._get(self._url(project_id, "detail", user_id=user_id), "quota_set")
-        return self._get(self._url(project_id, user_id=user_id), "quota_set")
+    def osc_version(self) -> api_versions.APIVersion | None:
+        """The microversion ``quota show`` reads at: :data:`OSC_VERSION`
+        where the one in use is later, else None (the one in use; always
+        when the user pinned one, as openstacksdk sends a pinned one)."""
+        if self.client.pinned_compute_version() or self.api_version <= OSC_VERSION:
+            return None
+        return api_versions.APIVersion(OSC_VERSION)
 
-    def defaults(self, project_id: str | None = None) -> base.Resource:
-        """The limits a project gets unless some are set for it."""
-        return self._get(self._url(project_id, "defaults"), "quota_set")
+    def _read(self, url: str, microversion: str | api_versions.APIVersion | None) -> base.Resource:
+        response = self._request("GET", url, microversion=microversion)
+        return self._resource(self._member(response, self._body(response), "quota_set"), response)
+
+    def get(
+        self,
+        project_id: str | None = None,
+        detail: bool = False,
+        user_id: str | None = None,
+        microversion: str | api_versions.APIVersion | None = None,
+    ) -> base.Resource:
+        """The project's (or ``user_id``'s) limits, at ``microversion``
+        (None: the one in use); with ``detail``, each with its usage
+        (``{"limit", "in_use", "reserved"}``)."""
+        parts = ("detail",) if detail else ()
+        return self._read(self._url(project_id, *parts, user_id=user_id), microversion)
+
+    def defaults(
+        self,
+        project_id: str | None = None,
+        microversion: str | api_versions.APIVersion | None = None,
+    ) -> base.Resource:
+        """The limits a project gets unless some are set for it, at
+        ``microversion`` (None: the one in use)."""
+        return self._read(self._url(project_id, "defaults"), microversion)
 
     def update(
         self, project_id: str, force: bool = False, user_id: str | None = None, **limits: int
