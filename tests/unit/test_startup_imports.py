@@ -28,6 +28,8 @@ FORBIDDEN = (
     "prompt_toolkit",
     # for a mistyped option or command only (cliff_adapter.closest_option)
     "difflib",
+    # only to ask for a password (server_options.new_password)
+    "getpass",
 )
 #: Also never imported by ``occli --help``.
 HELP_FORBIDDEN = ("occli.v2", "occli.client", "keystoneauth1", "requests", "prettytable")

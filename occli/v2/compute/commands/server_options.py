@@ -4,7 +4,6 @@ ids, ``server set --password``'s terminal prompt and ``server rebuild``'s
 keywords. Used by :mod:`occli.v2.compute.commands.servers`.
 """
 
-import getpass
 import re
 import sys
 
@@ -63,6 +62,8 @@ def new_password(args):
         raise exceptions.ValidationError(
             "--password needs a value when there is no terminal to ask for it."
         )
+    import getpass  # only to ask: not on every server command's start-up
+
     first = getpass.getpass("New password: ")
     if first != getpass.getpass("Retype new password: "):
         raise exceptions.ValidationError("Passwords do not match.")
