@@ -78,7 +78,8 @@ def test_container_list_all_follows_markers_page_after_page(cli, mock_cloud):
         {"Name": "z", "Bytes": 9, "Count": 2},
     ]
     gets = requests_to(m, "GET", SWIFT)
-    assert [g.qs.get("marker") for g in gets] == [None, ["é b"], ["z"]]
+    # the second page is short: the last (no empty page asked for after it)
+    assert [g.qs.get("marker") for g in gets] == [None, ["é b"]]
     assert all(g.qs["limit"] == ["2"] and g.qs["format"] == ["json"] for g in gets)
 
 

@@ -134,17 +134,21 @@ class SwiftManager(base.Manager):
         page in memory at a time: the first page (``limit`` entries at
         most, Swift's 10000 by default), or with ``full`` every page, each
         asked for after the last name of the one before (OSC's
-        ``full_listing``). ``query``: ``prefix``, ``delimiter``,
-        ``marker``, ``end_marker``, ``limit`` (None or empty: not sent)."""
+        ``full_listing``) until a page shorter than the ``limit`` sent or
+        an empty one: Swift fills every page but the last (the user
+        guide's cli-swift-large-lists), so none is asked for after a
+        short one. ``query``: ``prefix``, ``delimiter``, ``marker``,
+        ``end_marker``, ``limit`` (None or empty: not sent)."""
         params: dict[str, Any] = {"format": "json"}
         params.update((k, v) for k, v in query.items() if v not in (None, ""))
+        page = int(params.get("limit", 0))
         seen: set[str] = set()
         while True:
             response = self._request("GET", url, params=params)
             entries = _entries(response)
             del response
             yield from entries
-            if not full or not entries:
+            if not full or not entries or len(entries) < page:
                 return
             marker = entries[-1].get("name", entries[-1].get("subdir"))
             if not isinstance(marker, str) or marker in seen:
