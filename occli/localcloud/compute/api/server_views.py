@@ -42,10 +42,9 @@ _GATES = (
 
 
 def _iso(text):
-    parsed = datetime.datetime.fromisoformat(text)
     if _NAIVE_MICRO.fullmatch(text):
-        return text[:19] + "Z"
-    return clock.iso_z(parsed)
+        return text[:19] + "Z"  # what iso_z gives, without parsing it
+    return clock.iso_z(datetime.datetime.fromisoformat(text))
 
 
 def addresses(ports, extended=True):
@@ -54,14 +53,14 @@ def addresses(ports, extended=True):
     result: dict[str, list[dict[str, object]]] = {}
     for port in ports:
         found = result.setdefault(port["network"], [])
-        for addr, kind in [(port["addr"], "fixed")] + [
-            (f, "floating") for f in port.get("floating", ())
-        ]:
+        kind = "fixed"
+        for addr in (port["addr"], *port.get("floating", ())):
             entry = {"addr": addr, "version": 6 if ":" in addr else 4}
             if extended:
                 entry["OS-EXT-IPS:type"] = kind
                 entry["OS-EXT-IPS-MAC:mac_addr"] = port["mac"]
             found.append(entry)
+            kind = "floating"
     return result
 
 
