@@ -54,10 +54,20 @@ def test_warm_server_show(occli_env, run_occli, servers):
     first = servers[0]
     ok(run_occli("server", "show", first["id"]))
     lines = logged(occli_env, lambda: ok(run_occli("server", "show", first["id"])))
+    # the server, and its image for OSC's "name (id)" (one Glance GET, as
+    # openstackclient's _prep_server_detail)
+    assert [line.split()[:2] for line in lines] == [
+        ["GET", "/compute/v2.1/servers/" + first["id"]],
+        ["GET", "/image/v2/images/" + first["image"].rpartition("(")[2].rstrip(")")],
+    ]
+    # no Glance request where -c leaves the image out
+    argv = ("server", "show", first["id"], "-c", "status", "-c", "name")
+    lines = logged(occli_env, lambda: ok(run_occli(*argv)))
     assert [line.split()[:2] for line in lines] == [
         ["GET", "/compute/v2.1/servers/" + first["id"]]
     ]
     lines = logged(occli_env, lambda: ok(run_occli("server", "show", first["name"])))
-    assert 1 <= len(lines) <= 2, lines
+    assert 2 <= len(lines) <= 3, lines
     method, path = lines[0].split()[:2]
     assert method == "GET" and "/servers" in path and "name=" in path
+    assert lines[-1].split()[1].startswith("/image/v2/images/")

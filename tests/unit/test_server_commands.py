@@ -394,14 +394,15 @@ def test_show_by_name_hides_links_and_formats(cli, cloud):
     shown = json.loads(out)
     assert shown["id"] == SID
     assert "links" not in shown
-    assert shown["image"] == IMAGE_ID  # as OSC's text; no image request
+    assert shown["image"] == "cirros (%s)" % IMAGE_ID  # as OSC's text
     assert shown["flavor"]["original_name"] == "m1.tiny"
     assert shown["properties"] == {"My Server Name": "Apache1"}
     assert shown["addresses"] == {"private": ["192.168.1.30"]}  # as OSC's
-    # one request: Nova's name filter answers the whole server
-    [lookup] = api_requests(cloud)
+    # Nova's name filter answers the whole server; then its image's name
+    [lookup, image] = api_requests(cloud)
     assert lookup.path.endswith("/servers/detail")
     assert query(lookup)["name"] == [r"^new\-server\-test$"]
+    assert image.path.endswith("/v2/images/" + IMAGE_ID)
 
 
 def api_requests(cloud):
@@ -413,12 +414,13 @@ def api_requests(cloud):
     ]
 
 
-def test_show_by_id_is_one_request(cli, cloud):
+def test_show_by_id_is_one_request_and_the_images(cli, cloud):
     code, out, err = cli("server", "show", SID, "-f", "json")
     assert code == 0, err
     assert json.loads(out)["id"] == SID
-    [show] = api_requests(cloud)
+    [show, image] = api_requests(cloud)
     assert show.method == "GET" and show.path.endswith("/servers/" + SID)
+    assert image.method == "GET" and image.path.endswith("/v2/images/" + IMAGE_ID)
 
 
 def test_show_value_and_shell_give_oscs_python_reprs(cli, cloud):

@@ -86,7 +86,8 @@ class ImageColumn(cliff_columns.FormattableColumn):
             return ""
         if not isinstance(image, dict):
             return str(image)
-        if image.get("name"):
+        if "name" in image:
+            # an unnamed image's too: OSC's "None (id)"
             return "%s (%s)" % (image["name"], image.get("id"))
         return str(image.get("id", ""))
 

@@ -60,19 +60,25 @@ def best_effort(what, func):
         return None
 
 
-def show_server(client, server, extra=None, images=()):
+def show_server(client, server, extra=None, images=(), lookup_image=True):
     """``(names, values)`` of a server for a ShowOne (``links`` hidden).
 
-    The image shows its name only when it is one of ``images`` (resources
-    the command looked up already): no request is made for it.
+    The image shows as OSC's ``name (id)`` (openstackclient/compute/v2/
+    server.py ``_prep_server_detail``): its name from ``images`` (resources
+    the command looked up already), else from one Glance GET unless not
+    ``lookup_image`` (the image is not shown); a failing GET (the image
+    deleted, another project's) shows its id, as OSC.
     """
     info = server.to_dict()
     info.pop("links", None)
     image = info.get("image")
     if isinstance(image, dict) and image.get("id") and "name" not in image:
-        for found in images:
-            if found is not None and getattr(found, "id", None) == image["id"]:
-                info["image"] = dict(image, name=getattr(found, "name", None))
+        image_id = image["id"]
+        found = next((i for i in images if getattr(i, "id", None) == image_id), None)
+        if found is None and lookup_image:
+            found = best_effort("image", lambda: client.images.get(image_id))
+        if found is not None:
+            info["image"] = dict(image, name=getattr(found, "name", None))
     for nova, osc in OSC_NAMES.items():
         if nova in info:
             info[osc] = info.pop(nova)

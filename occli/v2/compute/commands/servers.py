@@ -300,7 +300,8 @@ def do_server_list(client, args):
 def do_server_show(client, args):
     """Show a server.
 
-    The server is given by name or ID; its image is shown by ID.
+    The server is given by name or ID; its image as name (ID), as OSC
+    (one Glance request, none when -c leaves the image out).
 
     Example: occli server show vm1
     """
@@ -312,7 +313,8 @@ def do_server_show(client, args):
     if args.diagnostics:
         return columns.show(client.servers.diagnostics(server))
     extra = {"topology": dict(client.servers.topology(server))} if args.topology else None
-    shown = show_server(client, server, extra=extra)
+    lookup = utils.column_used(args, "image")
+    shown = show_server(client, server, extra=extra, lookup_image=lookup)
     return columns.with_raw_keys(args, shown, server_views.OSC_NAMES)
 
 
