@@ -278,10 +278,12 @@ class Route:
     the handler opens its own, e.g. to hash passwords without the lock).
     ``role``: a role the caller's token must hold (admins always pass),
     checked after the service's ``before``; None: any authenticated caller.
+    ``regex`` (the compiled ``pattern``) is compiled when first read.
     """
 
     _param = re.compile(r"\{(\w+)\}")
     MODES = ("read", "write", None)
+    regex: re.Pattern[str]
 
     def __init__(self, method, pattern, handler, auth=True, mode="auto", role=None):
         if mode == "auto":
@@ -294,7 +296,15 @@ class Route:
         self.auth = auth
         self.mode = mode
         self.role = role
-        self.regex = _route_regex(pattern)
+
+    def __getattr__(self, name):
+        # only while ``regex`` is unset: a process's first cloud compiled
+        # its ~1,000 patterns at start (40-50 ms), though a test reaches a
+        # few; once set, reading it is a plain attribute read
+        if name != "regex":
+            raise AttributeError(name)
+        self.regex = _route_regex(self.pattern)
+        return self.regex
 
 
 class Service:

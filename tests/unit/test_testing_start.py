@@ -4,6 +4,8 @@ times it)."""
 
 import os
 
+import pytest
+
 import occli.testing
 
 
@@ -70,3 +72,18 @@ def test_the_fixture_reads_the_clouds_it_wrote():
         for name in written["clouds"]:
             assert cloud.cloud_entry(name) == written["clouds"][name]
         assert cloud.environ("local-admin")["OS_USERNAME"] == "admin"
+
+
+def test_a_route_compiles_its_pattern_when_first_matched():
+    """Mounting a route compiles nothing (a process's first cloud mounts
+    ~1,000); its regex is compiled on first use, once per pattern."""
+    from occli.localcloud.app import Route
+
+    route = Route("GET", "/p5-lazy/{thing_id}/parts", None)
+    assert "regex" not in vars(route)
+    match = route.regex.match("/p5-lazy/abc/parts")
+    assert match is not None and match.groupdict() == {"thing_id": "abc"}
+    assert route.regex.match("/p5-lazy/abc/parts/x") is None
+    assert Route("GET", "/p5-lazy/{thing_id}/parts", None).regex is route.regex
+    with pytest.raises(AttributeError):
+        route.missing  # noqa: B018 - any other attribute is still an error
