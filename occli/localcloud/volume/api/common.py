@@ -148,7 +148,7 @@ def filters(req, params, allowed, counted=False):
     400. ``counted``: a list that may answer its ``count``, whose
     ``with_count`` is a parameter from 3.45 (before, Cinder takes it for a
     filter like any other)."""
-    paging = _PAGING
+    paging: tuple[str, ...] = _PAGING
     if counted and req.microversion >= microversions.SUPPORT_COUNT_INFO:
         paging += ("with_count",)
     candidates = {k: v for k, v in params.items() if k not in paging}

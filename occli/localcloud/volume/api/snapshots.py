@@ -44,7 +44,7 @@ def _list(req, render, collection):
     limit = common.limit(params)
     lazy, scope = common.snapshots_lazy(req), common.scope(req, params)
     found = snapshots.listing(req.db, lazy, scope, filters, order, params.get("marker"), limit)
-    body = {"snapshots": [render(s) for s in found]}
+    body: dict[str, object] = {"snapshots": [render(s) for s in found]}
     link = views.next_link(req, collection, found, limit)
     if link:
         body["snapshots_links"] = link
