@@ -492,9 +492,9 @@ def do_image_delete(client, args):
 @utils.arg(
     "--chunk-size",
     type=utils.positive_int,
-    default=1024 * 1024,
+    default=256 * 1024,
     metavar="<bytes>",
-    help="Bytes read from the wire at a time (default 1048576).",
+    help="Bytes read from the wire at a time (default 262144).",
 )
 def do_image_save(client, args):
     """Save an image's data locally, checking its checksum.
