@@ -87,3 +87,37 @@ def test_a_route_compiles_its_pattern_when_first_matched():
     assert Route("GET", "/p5-lazy/{thing_id}/parts", None).regex is route.regex
     with pytest.raises(AttributeError):
         route.missing  # noqa: B018 - any other attribute is still an error
+
+
+def test_pytest_leaves_occli_unrewritten(tmp_path):
+    """The plugin takes occli off pytest's assertion rewriting (which
+    compiled all of its modules from source in every run that writes no
+    bytecode); a test module's own assertions are still rewritten."""
+    import subprocess
+    import sys
+    import textwrap
+
+    (tmp_path / "test_user.py").write_text(
+        textwrap.dedent("""
+        import sys
+
+        def test_loaders(local_cloud):
+            hook = "AssertionRewritingHook"
+            cloud = sys.modules["occli.localcloud.cloud"]
+            assert type(cloud.__loader__).__name__ != hook
+            assert type(sys.modules[__name__].__loader__).__name__ == hook
+            x = 1
+            assert x == 2
+    """)
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_user.py"],
+        cwd=str(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={k: v for k, v in os.environ.items() if not k.startswith(("OS_", "PYTEST_"))},
+    )
+    # the last assertion fails, explained as rewritten assertions are
+    assert "1 failed" in proc.stdout, proc.stdout + proc.stderr
+    assert "assert 1 == 2" in proc.stdout, proc.stdout
