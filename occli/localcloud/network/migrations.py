@@ -116,7 +116,37 @@ SECURITY = [
         PRIMARY KEY (port_id, security_group_id)
     );
     CREATE INDEX network_port_sgs_group ON network_port_security_groups (security_group_id);
+    """,
+    # a rule's description may be NULL: the rules neutron makes itself (a
+    # group's egress, the default group's ingress) have none; the table
+    # rebuilt, its rows copied as they are
     """
+    CREATE TABLE network_security_group_rules_new (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        security_group_id TEXT NOT NULL
+            REFERENCES network_security_groups (id) ON DELETE CASCADE,
+        project_id TEXT NOT NULL,
+        direction TEXT NOT NULL,
+        ethertype TEXT NOT NULL,
+        protocol TEXT,
+        port_range_min INTEGER,
+        port_range_max INTEGER,
+        remote_ip_prefix TEXT,
+        remote_group_id TEXT,
+        description TEXT,
+        revision_number INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    INSERT INTO network_security_group_rules_new SELECT seq, id, security_group_id,
+        project_id, direction, ethertype, protocol, port_range_min, port_range_max,
+        remote_ip_prefix, remote_group_id, description, revision_number, created_at,
+        updated_at FROM network_security_group_rules;
+    DROP TABLE network_security_group_rules;
+    ALTER TABLE network_security_group_rules_new RENAME TO network_security_group_rules;
+    CREATE INDEX network_sg_rules_group ON network_security_group_rules (security_group_id);
+    """,
 ]
 
 FLOATING_IPS = [

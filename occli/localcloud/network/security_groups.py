@@ -162,7 +162,7 @@ def _insert_rule(db, group_id, project_id, direction, ethertype, **extra):
             extra.get("port_range_max"),
             extra.get("remote_ip_prefix"),
             extra.get("remote_group_id"),
-            extra.get("description", ""),
+            extra.get("description"),
             stamp,
             stamp,
         ),
@@ -192,10 +192,13 @@ def get(db, context, group_id):
     return found
 
 
-def rule_view(rule, default_groups=(), nested=False):
+def rule_view(rule, default_groups=None, nested=False):
     """A rule's body; ``nested`` (in its group's body) as neutron's
     ``_make_security_group_rule_dict`` leaves it (with ``standard_attr_id``
-    and ``tags``), else as the API shows a rule (neither)."""
+    and ``tags``), else as the API shows a rule (neither).
+    ``belongs_to_default_sg`` is null without ``default_groups``: Neutron 29
+    leaves it unset in a listing of groups (tests/fixtures/network/realcloud/
+    neutron-29-security_groups.json's sg_list_default)."""
     prefix = rule["remote_ip_prefix"]
     body = common.standard(
         rule,
@@ -211,7 +214,9 @@ def rule_view(rule, default_groups=(), nested=False):
             "remote_address_group_id": None,
             # security-groups-normalized-cidr: the prefix without host bits
             "normalized_cidr": str(ipaddress.ip_network(prefix, strict=False)) if prefix else None,
-            "belongs_to_default_sg": rule["security_group_id"] in default_groups,
+            "belongs_to_default_sg": (
+                None if default_groups is None else rule["security_group_id"] in default_groups
+            ),
         },
     )
     if nested:
@@ -226,10 +231,10 @@ def _defaults(db):
     return {r[0] for r in rows}
 
 
-def view(db, group, defaults=None, rules=None):
-    """The group's body; ``defaults`` (the default groups' ids) and
-    ``rules`` (its rule rows) when already read (a listing)."""
-    defaults = _defaults(db) if defaults is None else defaults
+def view(db, group, rules=None):
+    """The group's body; ``rules`` (its rule rows) when already read (a
+    listing, whose rules show no ``belongs_to_default_sg``)."""
+    defaults = _defaults(db) if rules is None else None
     if rules is None:
         rules = db.execute(
             "SELECT * FROM network_security_group_rules WHERE security_group_id = ? ORDER BY seq",
@@ -250,12 +255,11 @@ def listing(db, context):
     """Every group ``context`` sees; its project's ``default`` group is
     made first if it has none (neutron does so on a list)."""
     ensure_default(db, context.project_id)
-    defaults = _defaults(db)
     rules: dict[str, list[sqlite3.Row]] = {}
     for r in db.execute("SELECT * FROM network_security_group_rules ORDER BY seq"):
         rules.setdefault(r["security_group_id"], []).append(r)
     return [
-        view(db, r, defaults, rules.get(r["id"], []))
+        view(db, r, rules.get(r["id"], []))
         for r in db.execute("SELECT * FROM network_security_groups ORDER BY seq")
         if common.owns(context, r)
     ]

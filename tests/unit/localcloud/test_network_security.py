@@ -286,3 +286,58 @@ def test_floating_ips_of_others(neutron):
         user="admin",
     )
     assert chosen.json()["floatingip"]["floating_ip_address"] == "172.24.4.99"
+
+
+def test_the_rules_neutron_makes_have_no_description(neutron):
+    """As Neutron 29's (neutron-29-security_groups.json): a group's own
+    rules (egress, the default group's ingress) have a null description, a
+    rule created without one an empty text; a listing of groups leaves
+    ``belongs_to_default_sg`` null, a group's show and the rules' list
+    fill it."""
+    (default,) = neutron.get("/security-groups").json()["security_groups"]
+    assert {
+        (r["description"], r["belongs_to_default_sg"]) for r in default["security_group_rules"]
+    } == {(None, None)}
+    shown = neutron.get("/security-groups/" + default["id"]).json()["security_group"]
+    assert {r["belongs_to_default_sg"] for r in shown["security_group_rules"]} == {True}
+    group = _group(neutron)
+    assert {
+        (r["description"], r["belongs_to_default_sg"]) for r in group["security_group_rules"]
+    } == {(None, False)}
+    made = _rule(neutron, group["id"], protocol="tcp").json()["security_group_rule"]
+    assert (made["description"], made["belongs_to_default_sg"]) == ("", False)
+    listed = neutron.get("/security-group-rules?security_group_id=" + default["id"]).json()
+    assert {r["belongs_to_default_sg"] for r in listed["security_group_rules"]} == {True}
+
+
+def test_upgrade_keeps_the_rules_and_their_descriptions(tmp_path):
+    """A data directory written before the rules' description could be
+    null keeps its rules (and their texts) through the table's rebuild."""
+    from occli.localcloud.network import migrations
+    from occli.localcloud.store import Store
+
+    store = Store(str(tmp_path / "cloud.db"))
+    store.migrate("network.core", migrations.CORE)
+    store.migrate("network.security", migrations.SECURITY[:1])
+    with store.transaction() as db:
+        db.execute(
+            "INSERT INTO network_security_groups (id, project_id, created_at, updated_at)"
+            " VALUES ('g', 'p', 't', 't')"
+        )
+        db.execute(
+            "INSERT INTO network_security_group_rules (id, security_group_id, project_id,"
+            " direction, ethertype, description, created_at, updated_at)"
+            " VALUES ('r', 'g', 'p', 'egress', 'IPv4', 'kept', 't', 't')"
+        )
+    store.migrate("network.security", migrations.SECURITY)
+    with store.transaction() as db:
+        rows = db.execute("SELECT seq, id, description FROM network_security_group_rules")
+        assert [tuple(r) for r in rows] == [(1, "r", "kept")]
+        db.execute(
+            "INSERT INTO network_security_group_rules (id, security_group_id, project_id,"
+            " direction, ethertype, created_at, updated_at)"
+            " VALUES ('n', 'g', 'p', 'egress', 'IPv6', 't', 't')"
+        )
+        db.execute("DELETE FROM network_security_groups WHERE id = 'g'")
+        assert db.execute("SELECT COUNT(*) FROM network_security_group_rules").fetchone()[0] == 0
+    store.close()
