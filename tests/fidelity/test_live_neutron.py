@@ -21,30 +21,8 @@ ROWS = live.rows("network", "neutron-29", cases.CASES)
 # are not compared
 PROVIDER = ("provider:network_type", "provider:physical_network", "provider:segmentation_id")
 IGNORED = tuple(r + "." + p for r in ("network", "networks[]") for p in PROVIDER)
-# (case, exchange) -> why the local answer differs
-KNOWN = {
-    ("networks", "net_create_provider_member"): (
-        "no provider extension locally (see PROVIDER): 400 unrecognized attribute where"
-        " Neutron's policy refuses the member (403)"
-    ),
-    **{
-        ("security_groups", name): (
-            "the rules of a project's default group: Neutron 29 makes them from its default"
-            " rule templates, with description null; the local ones have a text"
-        )
-        for name in (
-            "sg_create",
-            "sg_default_description",
-            "sg_admin",
-            "sg_remote",
-            "sg_show",
-        )
-    },
-    ("security_groups", "sg_list_default"): (
-        "as sg_create, and belongs_to_default_sg is null in Neutron 29's rules of the groups"
-        " listed, a boolean locally"
-    ),
-}
+# (case, exchange) -> why the local answer differs (none left)
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def keep(ids, item):

@@ -65,6 +65,15 @@ SPEC = {
     # set through /tags only (tagging.py: allow_post, allow_put False)
     "tags": attrs.Attr(attrs.anything, post=False, put=False),
 }
+# the provider extension's attributes (neutron-lib's providernet): not
+# served locally (no segments: an admin's are unrecognized, 400), but known
+# to the policy, whose admin-only rules refuse them to a member (403), as
+# Neutron 29 does (neutron-29-networks.json's net_create_provider_member)
+_UNSET = object()
+PROVIDER_SPEC = {
+    key: attrs.Attr(attrs.anything, default=_UNSET)
+    for key in ("provider:network_type", "provider:physical_network", "provider:segmentation_id")
+}
 
 
 def not_found(network_id):
@@ -176,8 +185,12 @@ def insert(db, project_id, name, shared=False, external=False, network_id=None, 
 
 
 def create(db, context, body):
-    values = attrs.parse(body, "network", SPEC, create=True)
+    spec = SPEC if context.is_admin else {**SPEC, **PROVIDER_SPEC}
+    values = attrs.parse(body, "network", spec, create=True)
     project = common.check_project(context, values, "create_network")
+    for attr in PROVIDER_SPEC:
+        if values.pop(attr, _UNSET) is not _UNSET:
+            raise common.policy_denied("(rule:create_network and rule:create_network:%s)" % attr)
     for attr in ("shared", "router:external"):
         if values[attr] and not context.is_admin:
             raise common.policy_denied("(rule:create_network and rule:create_network:%s)" % attr)

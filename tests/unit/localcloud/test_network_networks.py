@@ -66,6 +66,30 @@ def test_shared_and_external_are_admin_only(neutron):
     assert refused.status == 403
 
 
+def test_provider_attributes_are_refused_to_a_member(neutron):
+    """As Neutron 29 (neutron-29-networks.json's net_create_provider_member):
+    its policy refuses a member's provider attribute (403); an admin's is
+    unrecognized (no provider extension locally); a bad body stays a 400."""
+    for attr, value in (("provider:network_type", "vxlan"), ("provider:segmentation_id", 7)):
+        refused = neutron.post("/networks", {"network": {attr: value}})
+        assert refused.status == 403
+        assert error(refused) == (
+            "PolicyNotAuthorized",
+            "(rule:create_network and rule:create_network:%s) is disallowed by policy" % attr,
+        )
+    unknown = neutron.post(
+        "/networks", {"network": {"provider:network_type": "vxlan"}}, user="admin"
+    )
+    assert error(unknown) == (
+        "HTTPBadRequest",
+        "Unrecognized attribute(s) 'provider:network_type'",
+    )
+    bad = neutron.post("/networks", {"network": {"provider:network_type": "vxlan", "x": 1}})
+    assert bad.status == 400
+    # nothing was made
+    assert "" not in {n["name"] for n in neutron.get("/networks", user="admin").json()["networks"]}
+
+
 def test_another_projects_network_for_an_admin(neutron):
     demo = neutron.project_id("demo")
     made = _network(neutron, "for-demo", user="admin", project_id=demo)
