@@ -7,11 +7,13 @@ from occli.localcloud import errors
 
 @dataclasses.dataclass(frozen=True)
 class Caller:
-    """The caller's project, user and admin flag (from the token)."""
+    """The caller's project, user, admin flag and role names, in the
+    token's order (from the token)."""
 
     project_id: str
     user_id: str
     is_admin: bool = False
+    roles: tuple[str, ...] = ()
 
     def require_admin(self, rule):
         """Nova's default admin-only policy ``rule``: Forbidden otherwise."""

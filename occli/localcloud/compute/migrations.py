@@ -314,6 +314,17 @@ SHELVE = [
 """
 ]
 
+# the roles of the request that built a server (nova's ``boot_roles``
+# system metadata, copied onto its snapshots): see snapshots.py
+BOOT_ROLES = [
+    """
+    CREATE TABLE compute_boot_roles (
+        server_id TEXT PRIMARY KEY,
+        roles TEXT NOT NULL
+    );
+"""
+]
+
 # (store component, steps), applied in this order by the cloud
 COMPONENTS = (
     ("compute.flavors", FLAVORS),
@@ -326,4 +337,5 @@ COMPONENTS = (
     ("compute.shelve", SHELVE),
     ("compute.server_groups", SERVER_GROUPS),
     ("compute.moves", MOVES),
+    ("compute.boot_roles", BOOT_ROLES),
 )

@@ -12,6 +12,7 @@ nova's ``check_instance_lock`` and ``check_instance_state``. The caller's
 view of a server (its project, advanced to now) is :func:`.servers.get`."""
 
 import sqlite3
+from collections.abc import Iterable
 
 from occli.localcloud import common
 from occli.localcloud import errors
@@ -52,6 +53,34 @@ def hurry(db: sqlite3.Connection, server_id: str, seconds: float) -> None:
         " WHERE id = ? AND deleted = 0 AND pending IS NOT NULL",
         (float(seconds), server_id),
     )
+
+
+def keep_boot_roles(db: sqlite3.Connection, roles: Iterable[str], rows: list[dict]) -> None:
+    """Keep ``roles`` (the booting request's) as the ``boot_roles`` of the
+    ``rows`` placed on a host, comma-joined: nova's compute manager puts
+    them in the instance's system metadata as it builds it
+    (``_build_and_run_instance``), so an instance never scheduled has none;
+    its snapshots copy them (:mod:`.snapshots`)."""
+    joined = ",".join(roles)
+    db.executemany(
+        "INSERT OR REPLACE INTO compute_boot_roles (server_id, roles) VALUES (?, ?)",
+        [(row["id"], joined) for row in rows if row["host"]],
+    )
+
+
+def forget_boot_roles(db: sqlite3.Connection, server_ids: Iterable[str]) -> None:
+    """Drop the ``boot_roles`` of servers whose rows go."""
+    db.executemany(
+        "DELETE FROM compute_boot_roles WHERE server_id = ?", [(i,) for i in server_ids]
+    )
+
+
+def boot_roles(db: sqlite3.Connection, server_id: str) -> str | None:
+    """The ``boot_roles`` of a server (None: built before they were kept)."""
+    row = db.execute(
+        "SELECT roles FROM compute_boot_roles WHERE server_id = ?", (server_id,)
+    ).fetchone()
+    return None if row is None else row[0]
 
 
 def instance_name(seq):

@@ -202,6 +202,7 @@ def _make(db, caller, config, plan, request_id, rows):
             )
             volume_attach.build(db, caller, config, row, plan.mappings)
         made.append(row)
+    server_rows.keep_boot_roles(db, caller.roles, made)
     group = plan.server_group
     if group is not None:  # members from the start, ERROR ones too (nova)
         server_groups.add_members(db, group, [row["id"] for row in made])
@@ -238,6 +239,7 @@ def _discard(db, plan, rows):
     ids = [row["id"] for row in rows]
     server_groups.remove_members(db, ids)
     instance_actions.forget(db, ids)
+    server_rows.forget_boot_roles(db, ids)
     db.executemany("DELETE FROM servers WHERE id = ?", [(i,) for i in ids])
 
 

@@ -7,7 +7,10 @@ the same lazy clock as the server's task states). Its properties are those
 nova sets (``compute.utils.create_image``): the properties of the image the
 server was built from (its ``image_*`` system metadata), ``base_image_ref``,
 ``owner_project_name``/``owner_user_name`` (who built the server),
-``instance_uuid``, ``user_id`` (who asks), ``image_type`` and the request's
+``instance_uuid``, ``user_id`` (who asks), ``image_type``, ``boot_roles``
+(the roles of the request that built the server, comma-joined: nova's
+compute manager keeps them in its system metadata, which
+``get_image_from_system_metadata`` copies whole) and the request's
 ``metadata``; a backup also has ``backup_type``. Backups rotate: the oldest
 of the server's backups of that type beyond ``rotation`` are deleted.
 """
@@ -93,6 +96,9 @@ def _image_meta(db, caller, server, images, image_type, extra, owner_names):
     properties = _inherited(base)
     properties["base_image_ref"] = server["image_ref"]
     properties["owner_project_name"], properties["owner_user_name"] = owner_names
+    roles = server_rows.boot_roles(db, server["id"])
+    if roles is not None:
+        properties["boot_roles"] = roles
     properties.update(
         {"instance_uuid": server["id"], "user_id": caller.user_id, "image_type": image_type}
     )

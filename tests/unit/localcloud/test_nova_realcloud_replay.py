@@ -32,7 +32,15 @@ OTHER_USER = "0123456789abcdef0123456789abcdef"
 DEVIATIONS: dict[str, dict[str, tuple[int, str]]] = {}
 # exchanges of Glance images: the keys compared by value (the rest are the
 # rig's cirros image's and its fake driver's, which uploads no data)
-SNAPSHOT_KEYS = ("image_type", "instance_uuid", "base_image_ref", "user_id", "owner", "name")
+SNAPSHOT_KEYS = (
+    "image_type",
+    "instance_uuid",
+    "base_image_ref",
+    "user_id",
+    "owner",
+    "name",
+    "boot_roles",
+)
 IMAGES = {"image_show": SNAPSHOT_KEYS + ("visibility", "min_disk", "container_format")}
 # file -> exchanges whose body shape is not compared (why), status still is
 UNSHAPED = {

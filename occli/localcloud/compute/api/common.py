@@ -19,7 +19,7 @@ _PROJECT_ID = re.compile(r"^[0-9a-fA-F\-]+$")
 def caller(req):
     """The :class:`~occli.localcloud.compute.caller.Caller` of ``req``."""
     ctx = req.context
-    return Caller(ctx.project_id, ctx.user_id, ctx.is_admin)
+    return Caller(ctx.project_id, ctx.user_id, ctx.is_admin, tuple(ctx.roles))
 
 
 def progress(req):
