@@ -9,9 +9,11 @@ passwords, compute hosts, the seed profile) is migrated and seeded as usual (its
 passwords hashed at a low scrypt cost: these clouds are throwaway and their
 passwords are public), and its database saved as a *template*
 (``LocalCloud.save_template``). Every later cloud copies the template file
-(~0.3 MB) into a new data directory and skips migrations and seeds, then
-binds a free loopback port: a few milliseconds, see
-benchmarks/testing_start.py.
+(~1 MB) into a new data directory and skips migrations and seeds, writing
+nothing, then binds a free loopback port: a few milliseconds, see
+benchmarks/testing_start.py. A test's cloud is not durable
+(``Config.durable=False``: SQLite never fsyncs), its data dir going at its
+stop.
 """
 
 import atexit
