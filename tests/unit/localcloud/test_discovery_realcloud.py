@@ -142,18 +142,11 @@ def test_every_listed_extension_adds_what_it_says(neutron):
 
 
 #: aliases taken as paths whose local answer is not yet the real Nova's,
-#: alias → the local status allowed beside the real one: the routes Nova
-#: removed answer its 410 there (the local cloud has no such route: 404),
-#: ``os-hosts`` below 2.43 is another slice's, and Nova without Ironic
-#: fails ``os-baremetal-nodes`` with a 500 the local cloud need not copy
+#: alias → the local status allowed beside the real one: ``os-hosts``
+#: below 2.43 is another slice's, and Nova without Ironic fails
+#: ``os-baremetal-nodes`` with a 500 the local cloud need not copy (the
+#: routes Nova removed answer its 410: compute/api/removed.py)
 NOVA_PATH_DEVIATIONS = {
-    "os-agents": 404,
-    "os-cells": 404,
-    "os-cloudpipe": 404,
-    "os-floating-ip-dns": 404,
-    "os-floating-ips-bulk": 404,
-    "os-fping": 404,
-    "os-security-group-default-rules": 404,
     "os-hosts": 404,
     "os-baremetal-nodes": 404,
 }

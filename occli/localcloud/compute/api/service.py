@@ -34,6 +34,7 @@ from occli.localcloud.compute.api import microversions
 from occli.localcloud.compute.api import network_actions
 from occli.localcloud.compute.api import network_proxies
 from occli.localcloud.compute.api import quotas
+from occli.localcloud.compute.api import removed
 from occli.localcloud.compute.api import server_actions
 from occli.localcloud.compute.api import server_extras
 from occli.localcloud.compute.api import server_groups
@@ -76,6 +77,7 @@ RESOURCES = (
     tenant_networks,
     legacy_hosts,
     image_proxy,
+    removed,
 )
 
 

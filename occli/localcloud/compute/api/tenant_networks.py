@@ -4,23 +4,23 @@ proxies served up to 2.35 (404 after): the networks the caller sees in
 Neutron, each as ``{id, cidr, label}`` with nova's ``cidr`` the string
 ``"None"`` (its neutron-backed ``network_dict``); ``[api]
 use_neutron_default_nets`` is off, as nova's default. Create and delete
-went with nova-network: 410 at every microversion, before any policy."""
+went with nova-network: 410 at every microversion, before any policy
+(``removed.gone``: a malformed body is nova's 400 first)."""
 
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
+from occli.localcloud.compute.api import removed
 from occli.localcloud.network import interface as neutron
 
 MAX_VERSION = "2.35"
-# webob's HTTPGone explanation, nova's @wsgi.removed answer
-GONE = "This resource is no longer available. No forwarding address is given."
 
 
 def register(service):
     service.api("GET", "/os-tenant-networks", list_networks, max_version=MAX_VERSION)
     service.api("GET", "/os-tenant-networks/{network_id}", show_network, max_version=MAX_VERSION)
     # gone for every caller: no role first, nothing stored
-    service.api("POST", "/os-tenant-networks", gone, role=None, mode="read")
-    service.api("DELETE", "/os-tenant-networks/{network_id}", gone, role=None, mode="read")
+    service.api("POST", "/os-tenant-networks", removed.gone, role=None, mode="read")
+    service.api("DELETE", "/os-tenant-networks/{network_id}", removed.gone, role=None, mode="read")
 
 
 def _view(network):
@@ -37,7 +37,3 @@ def show_network(req):
     if found is None or not neutron.networks_visible(req.context, found):
         raise HTTPError(404, "Network not found")
     return Response(200, {"network": _view(found)})
-
-
-def gone(req):
-    raise HTTPError(410, GONE)
