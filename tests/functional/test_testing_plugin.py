@@ -8,7 +8,6 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import time
 import unittest
 
 import pytest
@@ -225,17 +224,13 @@ def test_a_fresh_cloud_is_copied_not_seeded(monkeypatch):
 
     monkeypatch.setattr(IdentityService, "seed", no_seed)
     monkeypatch.setattr(ComputeService, "seed", no_seed)
-    samples = []
-    for _ in range(5):
-        start = time.perf_counter()
+    # its speed is benchmarks/testing_start.py's (make bench), not a test's
+    for _ in range(2):
         cloud = occli.testing.start_local_cloud()
-        samples.append(time.perf_counter() - start)
         try:
             assert len(list(cloud.client().flavors.list())) == 5
         finally:
             cloud.stop()
-    # the budget is 100 ms; a copy takes a few (generous: shared CI cores)
-    assert min(samples) < 0.1, samples
 
 
 def test_settings_the_plugin_chooses_are_refused():
