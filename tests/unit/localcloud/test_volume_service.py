@@ -55,6 +55,31 @@ def test_microversion_header(cinder):
     )
 
 
+def test_version_headers_as_cinders(cinder):
+    """As Cinder 29 answered: the version documents carry the version
+    asked for; a 406 names a too new one (not a too old one), a 400
+    neither."""
+    for path in ("/volume/", "/volume/v3"):
+        plain = cinder.client.get(path, token=cinder.tokens["demo"])
+        assert plain.header("OpenStack-API-Version") == "volume 3.0"
+        assert plain.header("Vary") == "OpenStack-API-Version"
+        asked = cinder.client.get(
+            path, token=cinder.tokens["demo"], headers={"OpenStack-API-Version": "volume 3.5"}
+        )
+        assert asked.header("OpenStack-API-Version") == "volume 3.5"
+    root_new = cinder.client.get("/volume/", headers={"OpenStack-API-Version": "volume 3.72"})
+    assert root_new.status == 406
+    assert root_new.header("OpenStack-API-Version") == "volume 3.72"
+    too_new = cinder.get("/volumes", version="3.72")
+    assert (too_new.status, too_new.header("OpenStack-API-Version")) == (406, "volume 3.72")
+    assert too_new.header("Vary") == "OpenStack-API-Version"
+    for version, status in (("2.0", 406), ("3.x", 400)):
+        refused = cinder.get("/volumes", version=version)
+        assert refused.status == status
+        assert refused.header("OpenStack-API-Version") is None
+        assert refused.header("Vary") is None
+
+
 def test_fault_bodies_and_token(cinder):
     missing = cinder.get("/volumes/00000000-0000-4000-8000-000000000000")
     assert missing.json() == {

@@ -74,6 +74,16 @@ RESOURCE_FILTER_CONFIGURED = "3.31"
 LIKE_FILTER = "3.34"
 
 
+def _refused_headers(version):
+    """A 406's headers: Cinder 29's fault names a too new version (and
+    ``Vary``), not a too old one (asked of the real Cinder 29: ``volume
+    3.72`` → ``OpenStack-API-Version: volume 3.72``, ``volume 2.0`` →
+    neither header)."""
+    if version > MAX_VERSION:
+        return {HEADER: "volume %s" % version, "Vary": HEADER}
+    return {}
+
+
 def negotiate(header):
     """The APIVersion a request asks for (Cinder's
     ``set_api_version_request``): none → 3.0, ``latest`` → max, malformed
@@ -90,4 +100,4 @@ def negotiate(header):
         raise HTTPError(400, "API version %s is not supported on this method." % text)
     if text == "latest":
         return APIVersion(MAX_VERSION)
-    return microversions.check(text, MIN_VERSION, MAX_VERSION)
+    return microversions.check(text, MIN_VERSION, MAX_VERSION, _refused_headers)

@@ -125,7 +125,12 @@ class VolumeService(Service):
         type_rules.seed(db)
 
     def before(self, req):
-        if not req.path.startswith(self.prefix + "/v3/"):
+        # the version documents too (Cinder 29 answers them with the
+        # version asked for, a 406 out of range)
+        path = req.path.rstrip("/")
+        if path not in (self.prefix, self.prefix + "/v3") and not path.startswith(
+            self.prefix + "/v3/"
+        ):
             return
         req.microversion = microversions.negotiate(req.header(microversions.HEADER))
         project_id = req.params.get("project_id")
