@@ -112,6 +112,10 @@ def attach(
     is refused; a read-only volume only attaches ``ro`` (the attachment
     is left ``error_attaching``)."""
     _maintenance(volume, "The volume cannot be attached in maintenance mode.")
+    # the API's attach adds the readonly flag if it is not there yet
+    # (cinder/volume/api.py: update_volume_admin_metadata(..., update=False))
+    if "readonly" not in admin_metadata(volume):
+        _set_admin_metadata(db, volume, readonly="False")
     meta = admin_metadata(volume)
     if volume["status"] == "attaching" and meta.get("attached_mode") not in (None, mode):
         raise _remote(

@@ -47,6 +47,26 @@ def test_reserve_attach_detach(cinder):
     assert (shown["status"], shown["attachments"]) == ("available", [])
 
 
+def test_attach_shows_the_visible_admin_metadata(cinder):
+    """As Cinder 29 (cinder-29-actions.json's show_in_use, show_detached,
+    show_flags): os-attach adds ``readonly: 'False'`` and the mode to the
+    volume's metadata, a detach takes the mode away, the flag shows; the
+    metadata API keeps the user's keys only."""
+    volume = cinder.create(metadata={"k": "v"})["id"]
+    assert cinder.show(volume)["metadata"] == {"k": "v"}
+    act(cinder, volume, "os-reserve")
+    act(cinder, volume, "os-attach", {"instance_uuid": SERVER, "mountpoint": "/dev/vdc"})
+    in_use = {"k": "v", "readonly": "False", "attached_mode": "rw"}
+    assert cinder.show(volume)["metadata"] == in_use
+    listed = cinder.get("/volumes/detail").json()["volumes"]
+    assert [v["metadata"] for v in listed if v["id"] == volume] == [in_use]
+    assert cinder.get("/volumes/%s/metadata" % volume).json()["metadata"] == {"k": "v"}
+    act(cinder, volume, "os-detach", {"attachment_id": None})
+    assert cinder.show(volume)["metadata"] == {"k": "v", "readonly": "False"}
+    act(cinder, volume, "os-update_readonly_flag", {"readonly": True})
+    assert cinder.show(volume)["metadata"] == {"k": "v", "readonly": "True"}
+
+
 def test_unreserve_goes_back(cinder):
     volume = cinder.create()["id"]
     act(cinder, volume, "os-reserve")

@@ -51,6 +51,21 @@ def _attachment(att, admin):
     }
 
 
+# cinder/utils.py's _visible_admin_metadata_keys
+VISIBLE_ADMIN_METADATA = ("readonly", "attached_mode")
+
+
+def _metadata(volume):
+    """The volume's metadata with its visible admin metadata over it
+    (Cinder's ``add_visible_admin_metadata``: ``readonly`` once attached
+    or flagged, ``attached_mode`` while attached)."""
+    metadata = json.loads(volume["metadata"])
+    # a volume just created has none yet (its row not read back)
+    admin = json.loads(volume["admin_metadata"]) if "admin_metadata" in volume.keys() else {}  # noqa: SIM118 - a row or a dict
+    metadata.update({k: admin[k] for k in VISIBLE_ADMIN_METADATA if k in admin})
+    return metadata
+
+
 def volume_detail(req, volume, type_names, attachments, extended=True, multiattach_types=()):
     """``type_names``: ``{type id: name}``; ``attachments``: the volume's
     attachment rows; ``extended``: with the attributes Cinder's API
@@ -71,7 +86,7 @@ def volume_detail(req, volume, type_names, attachments, extended=True, multiatta
         "volume_type": type_names.get(volume["volume_type_id"], volume["volume_type_id"]),
         "snapshot_id": volume["snapshot_id"],
         "source_volid": volume["source_volid"],
-        "metadata": json.loads(volume["metadata"]),
+        "metadata": _metadata(volume),
         "links": links(req, "volumes", volume["id"]),
         "user_id": volume["user_id"],
         "bootable": "true" if volume["bootable"] else "false",
