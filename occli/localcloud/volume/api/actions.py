@@ -90,7 +90,7 @@ def _set_image_metadata(req, body):
 def _unset_image_metadata(req, body):
     key = schemas.validate(UNSET_IMAGE_METADATA, body)["os-unset_image_metadata"]["key"]
     actions.unset_image_metadata(req.db, common.volume(req), key)
-    return Response(200)
+    return Response(200, content_type=common.WEBOB_TYPE)
 
 
 def _show_image_metadata(req, body):

@@ -91,7 +91,7 @@ def attachment_action(req):
         raise common.no_such_action(action)
     row = attachments.get(req.db, req.context, req.params["attachment_id"])
     attachments.complete(req.db, row)
-    return Response(204)
+    return Response(204, headers={"Content-Type": common.SERIALIZED_EMPTY_204})
 
 
 # cinder/api/schemas/attachments.py

@@ -17,6 +17,16 @@ _PAGING = ("limit", "marker", "offset", "sort", "sort_key", "sort_dir", "all_ten
            "project_id", "is_public")  # fmt: skip
 
 
+# what webob labels a webob.Response a Cinder controller builds itself (an
+# empty 202 or 200, the metadata with its ETag), where an answer Cinder's
+# wsgi serializes (a dict, or None under ``@wsgi.response``) is
+# application/json (Cinder 29's, tests/fidelity/test_live_cinder.py)
+WEBOB_TYPE = "text/html; charset=UTF-8"
+# the type Cinder's wsgi gives an empty 204 it serializes (the application
+# sends no Content-Type with a 204 unless the handler sets the header)
+SERIALIZED_EMPTY_204 = "application/json"
+
+
 def policy_denied(rule):
     """Cinder's 403 naming the policy ``rule`` the caller fails."""
     return HTTPError(403, "Policy doesn't allow %s to be performed." % rule)

@@ -8,6 +8,7 @@ from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.volume import default_types
 from occli.localcloud.volume import schemas
+from occli.localcloud.volume.api import common
 from occli.localcloud.volume.api import microversions
 
 ONE = "/default-types/{target_project_id}"
@@ -53,4 +54,4 @@ def show_default_type(req):
 def unset_default_type(req):
     _admin(req)
     default_types.unset(req.db, req.params["target_project_id"])
-    return Response(204)
+    return Response(204, headers={"Content-Type": common.SERIALIZED_EMPTY_204})

@@ -115,7 +115,7 @@ def update_group_type(req):
 def delete_group_type(req):
     _admin(req, "group:group_types:delete")
     groups.delete(req.db, req.params["group_type_id"])
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def list_group_specs(req):
@@ -153,7 +153,7 @@ def update_group_spec(req):
 def delete_group_spec(req):
     _admin(req, "group:group_types_specs:delete")
     groups.delete_spec(req.db, req.params["group_type_id"], req.params["key"])
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 # -- groups -----------------------------------------------------------------------
@@ -244,7 +244,7 @@ def update_group(req):
     body = schemas.validate(groups.UPDATE, req.json())["group"]
     changes = {k: _text(v) for k, v in body.items()}
     groups.update_group(req.db, _group(req), changes, common.volumes_lazy(req))
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def create_group_from_source(req):
@@ -271,7 +271,7 @@ def _delete(req, body):
     spec = schemas.validate(groups.DELETE, body)["delete"]
     delete_volumes = schemas.truthy(spec.get("delete-volumes", False))
     groups.delete_group(req.db, _group(req), delete_volumes)
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def _reset_group_status(req, body):
@@ -280,14 +280,14 @@ def _reset_group_status(req, body):
     if not req.context.is_admin:
         raise common.policy_denied("group:reset_status")
     groups.reset_group_status(req.db, group, groups.check_status(status))
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def _replication(schema):
     def handler(req, body):
         action = common.action_name(schemas.validate(schema, body))
         answer = groups.replication(req.db, _group(req), action)
-        return Response(200, answer) if answer else Response(202)
+        return Response(200, answer) if answer else Response(202, content_type=common.WEBOB_TYPE)
 
     return handler
 
@@ -405,7 +405,7 @@ def show_group_snapshot(req):
 
 def delete_group_snapshot(req):
     group_snapshots.delete(req.db, _snapshot(req))
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def _reset_snapshot_status(req, body):
@@ -414,7 +414,7 @@ def _reset_snapshot_status(req, body):
     if not req.context.is_admin:
         raise common.policy_denied("group:reset_group_snapshot_status")
     group_snapshots.reset_status(req.db, snap, status)
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def group_snapshot_action(req):

@@ -42,7 +42,12 @@ def _stale(req):
 def show_metadata(req):
     metadata = volumes.metadata(common.volume(req))
     if req.microversion >= microversions.ETAGS:
-        return Response(200, {"metadata": metadata}, headers={"Etag": _etag(metadata)})
+        return Response(
+            200,
+            {"metadata": metadata},
+            headers={"Etag": _etag(metadata)},
+            content_type=common.WEBOB_TYPE,
+        )
     return Response(200, {"metadata": metadata})
 
 
@@ -55,7 +60,7 @@ def create_metadata(req):
 def replace_metadata(req):
     items = schemas.validate(schemas.METADATA, req.json())["metadata"]
     if _stale(req):
-        return Response(412)
+        return Response(412, content_type=common.WEBOB_TYPE)
     volume = common.volume(req)
     return Response(200, {"metadata": volumes.set_metadata(req.db, volume, items, replace=True)})
 
@@ -71,7 +76,7 @@ def show_metadata_item(req):
 def update_metadata_item(req):
     item = schemas.validate(schemas.METADATA_ITEM, req.json())["meta"]
     if _stale(req):
-        return Response(412)
+        return Response(412, content_type=common.WEBOB_TYPE)
     key = req.params["key"]
     if key not in item:
         raise HTTPError(400, "Request body and URI mismatch")
@@ -83,4 +88,4 @@ def update_metadata_item(req):
 
 def delete_metadata_item(req):
     volumes.delete_metadata(req.db, common.volume(req), req.params["key"])
-    return Response(200)
+    return Response(200, content_type=common.WEBOB_TYPE)

@@ -81,14 +81,14 @@ def delete_qos(req):
     except ValueError:
         raise HTTPError(400, "Value '%s' for 'force' is not a boolean." % raw) from None
     qos.delete(req.db, req.params["qos_id"], force=force)
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def delete_qos_keys(req):
     body = schemas.validate(schemas.QOS_UNSET, req.json())
     _admin(req, "delete")
     qos.delete_keys(req.db, req.params["qos_id"], body["keys"])
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def list_associations(req):
@@ -106,16 +106,16 @@ def _type_id(req):
 def associate(req):
     _admin(req, "update")
     qos.associate(req.db, req.params["qos_id"], _type_id(req))
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def disassociate(req):
     _admin(req, "update")
     qos.disassociate(req.db, req.params["qos_id"], _type_id(req))
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def disassociate_all(req):
     _admin(req, "update")
     qos.disassociate_all(req.db, req.params["qos_id"])
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)

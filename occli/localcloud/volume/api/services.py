@@ -108,7 +108,7 @@ def _set_log(req):
     body = schemas.validate(services.SET_LOG, req.json())
     _admin(req, _UPDATE)
     services.set_log(req.db, body)
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def _get_log(req):

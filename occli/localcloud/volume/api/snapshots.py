@@ -100,7 +100,7 @@ def update_snapshot(req):
 
 def delete_snapshot(req):
     snapshots.delete(req.db, _snapshot(req))
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def snapshot_action(req):
@@ -157,4 +157,4 @@ def update_metadata_item(req):
 
 def delete_metadata_item(req):
     snapshots.delete_metadata(req.db, _snapshot(req), req.params["key"])
-    return Response(200)
+    return Response(200, content_type=common.WEBOB_TYPE)

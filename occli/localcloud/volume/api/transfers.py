@@ -186,4 +186,4 @@ def accept_transfer(req):
 
 def delete_transfer(req):
     transfers.delete(req.db, transfers.get(req.db, req.context, req.params["transfer_id"]))
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)

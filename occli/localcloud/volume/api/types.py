@@ -150,7 +150,7 @@ def update_type(req):
 def delete_type(req):
     _admin(req, "volume_extension:type_delete")
     types.destroy(req.db, types.get(req.db, req.context, req.params["type_id"])["id"])
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def type_action(req):
@@ -170,7 +170,7 @@ def type_action(req):
         types.remove_access(req.db, vtype["id"], project)
     else:
         raise common.no_such_action(action)
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def list_type_access(req):

@@ -192,7 +192,7 @@ def delete_volume(req):
                 raise HTTPError(400, "Invalid volume: Failed to update snapshot.")
             snapshots.delete(req.db, snap, force=True)
     volumes.delete(req.db, volume, force=force)
-    return Response(202)
+    return Response(202, content_type=common.WEBOB_TYPE)
 
 
 def volume_action(req):
