@@ -16,15 +16,22 @@ anonymous spool file (``tempfile.TemporaryFile``: Linux's ``O_TMPFILE``):
 :meth:`Files.store` given it as ``source`` hashes and counts the chunks read
 from it as ever, then links that file into place instead of writing a copy,
 so that the bytes of a 1 GiB upload hit the disk once, as ``cp``'s do.
+The digests a store asks for (Swift's MD5, Glance's MD5 and SHA-512) are
+hashed beside each other (:class:`Digests`).
 """
 
 import hashlib
 import os
+import queue
 import re
 import stat
 import sys
 import tempfile
+import threading
 import uuid
+from collections.abc import Iterable
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 DIRECTORY = "objects"
@@ -34,6 +41,9 @@ CHUNK = 1024 * 1024
 _NAME = re.compile(r"[0-9a-f]{32}")
 _POSIX = hasattr(os, "getuid")
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+MD5 = ("md5",)
+#: Chunks a digest's thread may be behind the stream (then the stream waits).
+DEPTH = 4
 
 
 class NotPrivate(OSError):
@@ -41,11 +51,68 @@ class NotPrivate(OSError):
 
 
 class Stored(NamedTuple):
-    """A file written by :meth:`Files.store`: its name, size and MD5 (hex)."""
+    """A file written by :meth:`Files.store`: its name, size, MD5 (hex;
+    empty if not asked for) and each digest asked for by name (hex)."""
 
     name: str
     size: int
     md5: str
+    hashes: Mapping[str, str] = MappingProxyType({})
+
+
+class Digests:
+    """Named hashlib digests of one stream (``md5``, ``sha512``): the first
+    updated in the caller's thread, each other in a thread of its own fed
+    through a short queue (at most :data:`DEPTH` chunks waiting). hashlib
+    lets go of the GIL while it hashes a large chunk, so Glance's MD5 and
+    SHA-512 of an upload take the time of the slower one, not of both.
+
+    The client's ``occli.digests`` does the same for downloads; the local
+    cloud never imports the client, hence this small copy of its own."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.digests = {name: hashlib.new(name, usedforsecurity=False) for name in names}
+        self.size = 0
+        self._first = next(iter(self.digests.values()), None)
+        self._queues: list[queue.Queue[bytes | None]] = []
+        self._threads: list[threading.Thread] = []
+        for digest in list(self.digests.values())[1:]:
+            chunks: queue.Queue[bytes | None] = queue.Queue(DEPTH)
+            thread = threading.Thread(target=_feed, args=(digest, chunks), daemon=True)
+            thread.start()
+            self._queues.append(chunks)
+            self._threads.append(thread)
+
+    def update(self, chunk: bytes) -> None:
+        self.size += len(chunk)
+        for chunks in self._queues:
+            chunks.put(chunk)
+        if self._first is not None:
+            self._first.update(chunk)
+
+    def close(self) -> None:
+        """End the threads once they have hashed what they were given (also
+        when the stream failed: call it in a ``finally``)."""
+        for chunks in self._queues:
+            chunks.put(None)
+        for thread in self._threads:
+            thread.join()
+        self._queues, self._threads = [], []
+
+    def hexdigests(self) -> dict[str, str]:
+        """Each digest of all the chunks given (the threads ended)."""
+        self.close()
+        return {name: digest.hexdigest() for name, digest in self.digests.items()}
+
+    def stored(self, name: str) -> Stored:
+        """The :class:`Stored` of file ``name`` holding the bytes hashed."""
+        hashes = self.hexdigests()
+        return Stored(name, self.size, hashes.get("md5", ""), MappingProxyType(hashes))
+
+
+def _feed(digest: "hashlib._Hash", chunks: "queue.Queue[bytes | None]") -> None:
+    while (chunk := chunks.get()) is not None:
+        digest.update(chunk)
 
 
 def _owned(st):
@@ -106,10 +173,11 @@ class Files:
             raise ValueError("not an object file name: %r" % (name,))
         return os.path.join(self.root, name)
 
-    def store(self, chunks, source=None):
+    def store(self, chunks, source=None, digests=MD5):
         """Write the bytes of ``chunks`` (an iterable) to a new file; its
-        :class:`Stored`. Whatever ``chunks`` raises (a 413, a client gone)
-        leaves no file behind.
+        :class:`Stored` with the hashlib ``digests`` named (MD5 by default;
+        none for bytes hashed later, a staged image's). Whatever ``chunks``
+        raises (a 413, a client gone) leaves no file behind.
 
         ``source``: the file ``chunks`` are read from, start to end (a
         request's ``wsgi.input``). When it is an anonymous regular file on
@@ -119,37 +187,40 @@ class Files:
         read (``source``'s first ones) are copied from it."""
         spool = _spool(source, self.root)
         if spool is None:
-            return self._write(chunks)
-        md5, size = hashlib.md5(), 0
-        for chunk in chunks:
-            md5.update(chunk)
-            size += len(chunk)
-        name = uuid.uuid4().hex
+            return self._write(chunks, digests)
+        hashing = Digests(digests)
+        try:
+            for chunk in chunks:
+                hashing.update(chunk)
+        finally:
+            hashing.close()
+        name, size = uuid.uuid4().hex, hashing.size
         if os.fstat(spool).st_size == size and source.tell() == size:
             try:
                 _link(spool, self.root, name)
-                return Stored(name, size, md5.hexdigest())
+                return hashing.stored(name)
             except OSError:
                 pass
         source.seek(0)
-        return self._write(_first(source, size))
+        return self._write(_first(source, size), digests)
 
-    def _write(self, chunks):
+    def _write(self, chunks, digests=MD5):
         fd, tmp = tempfile.mkstemp(dir=self.root, prefix=".put-", suffix=".tmp")
+        hashing = Digests(digests)
         try:
-            md5, size = hashlib.md5(), 0
             with os.fdopen(fd, "wb") as f:
                 os.fchmod(f.fileno(), 0o600)  # in case the umask removed u+rw
                 for chunk in chunks:
-                    md5.update(chunk)
-                    size += len(chunk)
+                    hashing.update(chunk)
                     f.write(chunk)
             name = uuid.uuid4().hex
             os.replace(tmp, self.path(name))
         except BaseException:
             _unlink(tmp)
             raise
-        return Stored(name, size, md5.hexdigest())
+        finally:
+            hashing.close()
+        return hashing.stored(name)
 
     def open(self, name):
         """File ``name`` open for reading (binary); NotPrivate if it is not

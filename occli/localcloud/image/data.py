@@ -11,10 +11,7 @@ is complete, ``active`` with its size and hashes. Read in glance 33's
 and ``glance/location.py`` (md5 ``checksum``, ``os_hash_algo`` sha512).
 """
 
-import hashlib
 import sqlite3
-from collections.abc import Iterable
-from collections.abc import Iterator
 from typing import Any
 
 from occli.localcloud import errors
@@ -24,6 +21,8 @@ from occli.localcloud.image import writes
 
 DIRECTORY = "images"
 HASH_ALGO = "sha512"
+# what an upload or import hashes: the md5 ``checksum`` and the multihash
+DIGESTS = ("md5", HASH_ALGO)
 
 
 class ImageFiles(files.Files):
@@ -31,19 +30,6 @@ class ImageFiles(files.Files):
 
     def __init__(self, data_dir: str) -> None:
         super().__init__(data_dir, DIRECTORY)
-
-
-class Hashing:
-    """Chunks passed through, hashed on the way (Glance's multihash)."""
-
-    def __init__(self, chunks: Iterable[bytes]) -> None:
-        self.chunks = chunks
-        self.hash = hashlib.new(HASH_ALGO)
-
-    def __iter__(self) -> Iterator[bytes]:
-        for chunk in self.chunks:
-            self.hash.update(chunk)
-            yield chunk
 
 
 def begin_upload(db: sqlite3.Connection, caller: Any, image_id: str) -> str:

@@ -53,8 +53,8 @@ def copies(monkeypatch):
     written = []
     write = files.Files._write
 
-    def recording(self, chunks):
-        stored = write(self, chunks)
+    def recording(self, chunks, *digests):
+        stored = write(self, chunks, *digests)
         written.append(stored.size)
         return stored
 

@@ -36,17 +36,18 @@ def upload(req):
     with store.transaction() as db:
         updated_at = data.begin_upload(db, req.context, image_id)
         left = data.check_quota(db, req.context, quota, image_id, length)
-    hashing = data.Hashing(body(req, length, service.image_size_cap, left))
+    chunks = body(req, length, service.image_size_cap, left)
     try:
-        # a large body's spool becomes the image's file (files.Files.store)
-        stored = service.files.store(hashing, req.environ["wsgi.input"])
+        # a large body's spool becomes the image's file (files.Files.store),
+        # its MD5 and multihash hashed beside each other
+        stored = service.files.store(chunks, req.environ["wsgi.input"], data.DIGESTS)
     except BaseException:
         with store.transaction() as db:
             data.restore(db, image_id, updated_at)
         raise
     try:
         with store.transaction() as db:
-            replaced = data.finish_upload(db, image_id, stored, hashing.hash.hexdigest())
+            replaced = data.finish_upload(db, image_id, stored, stored.hashes[data.HASH_ALGO])
             # Glance checks again with the size known (two uploads at once)
             data.check_quota(db, req.context, quota, image_id, stored.size)
     except errors.NotFound as e:

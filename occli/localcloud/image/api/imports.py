@@ -7,7 +7,6 @@ Glance 33's ``glance/api/v2/discovery.py``, ``image_data.py`` (``stage``)
 and ``images.py`` (``import_image``); the rules are in
 :mod:`occli.localcloud.image.imports`."""
 
-import hashlib
 import logging
 
 from occli.localcloud import errors
@@ -65,7 +64,8 @@ def stage(req):
         left = data.check_quota(db, req.context, service.user_storage_quota, image_id, length)
     chunks = image_data.body(req, length, service.image_size_cap, left)
     try:
-        stored = service.staging.store(chunks)
+        # the spool becomes the staged file; hashed by the import, not here
+        stored = service.staging.store(chunks, req.environ["wsgi.input"], ())
     except BaseException:
         with store.transaction() as db:
             imports.unstage(db, image_id, updated_at)
@@ -118,10 +118,13 @@ def import_image(req):
 
 def _hashed(image_files, name):
     """The :class:`~occli.localcloud.files.Stored` of image file ``name``
-    and its ``os_hash_value``, read in bounded chunks."""
-    md5, multihash, size = hashlib.md5(usedforsecurity=False), hashlib.new(data.HASH_ALGO), 0
-    for chunk in image_files.reader(name):
-        md5.update(chunk)
-        multihash.update(chunk)
-        size += len(chunk)
-    return files.Stored(name, size, md5.hexdigest()), multihash.hexdigest()
+    and its ``os_hash_value``, read in bounded chunks and hashed beside
+    each other (:class:`~occli.localcloud.files.Digests`)."""
+    digests = files.Digests(data.DIGESTS)
+    try:
+        for chunk in image_files.reader(name):
+            digests.update(chunk)
+    finally:
+        digests.close()
+    stored = digests.stored(name)
+    return stored, stored.hashes[data.HASH_ALGO]
