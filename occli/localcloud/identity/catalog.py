@@ -100,19 +100,22 @@ class _Malformed(Exception):
     """An endpoint URL keystone's ``format_url`` refuses."""
 
 
+class _Whitelisted(dict):
+    """Substitutions that only answer keys in WHITELISTED_PROPERTIES."""
+
+    def __getitem__(self, key):
+        if key not in WHITELISTED_PROPERTIES:
+            raise KeyError(key)
+        return super().__getitem__(key)
+
+
 def format_url(url: str, substitutions: dict[str, str]) -> str | None:
     """keystone's ``format_url``: ``$(key)s`` replaced from the whitelisted
     ``substitutions``; None when it needs the project the token has not;
     :class:`_Malformed` for any other failure."""
 
-    class Whitelisted(dict):
-        def __getitem__(self, key):
-            if key not in WHITELISTED_PROPERTIES:
-                raise KeyError(key)
-            return super().__getitem__(key)
-
     try:
-        return url.replace("$(", "%(") % Whitelisted(substitutions)
+        return url.replace("$(", "%(") % _Whitelisted(substitutions)
     except KeyError as exc:
         if exc.args and exc.args[0] in _PROJECT_KEYS and "project_id" not in substitutions:
             return None
@@ -138,13 +141,15 @@ def catalog(
     substitutions = {"user_id": user_id, "public_endpoint": base_url}
     if project_id:
         substitutions.update(tenant_id=project_id, project_id=project_id)
+    # two queries, not one per service: every scoped token's answer (and
+    # HEAD /v3/auth/tokens' length) is built from them
+    by_service: dict[str, list[sqlite3.Row]] = {}
+    for ep in db.execute("SELECT * FROM endpoints WHERE enabled = 1 ORDER BY rowid"):
+        by_service.setdefault(ep["service_id"], []).append(ep)
     services = []
     for svc in db.execute("SELECT * FROM services WHERE enabled = 1 ORDER BY rowid"):
         endpoints = []
-        for ep in db.execute(
-            "SELECT * FROM endpoints WHERE service_id = ? AND enabled = 1 ORDER BY rowid",
-            (svc["id"],),
-        ):
+        for ep in by_service.get(svc["id"], ()):
             try:
                 url = format_url(ep["url"], substitutions)
             except _Malformed:
