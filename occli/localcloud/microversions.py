@@ -6,6 +6,7 @@ parse it differently) and what ``latest`` or no header mean; the texts here
 are the ones nova's and cinder's ``api_version_request`` share.
 """
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -15,6 +16,15 @@ from occli.localcloud.app import HTTPError
 HEADER = "OpenStack-API-Version"
 
 _FORMAT = re.compile(r"^([1-9]\d*)\.([1-9]\d*|0)$")
+
+
+@functools.lru_cache(maxsize=512)
+def _parsed(text: str) -> tuple[int, int]:
+    """``(major, minor)`` of a version string compared with an APIVersion
+    (the code's gates, a few dozen: a server view compares with ~20 per
+    request), parsed once; ValueError if malformed."""
+    version = APIVersion(text)
+    return version.major, version.minor
 
 
 class APIVersion:
@@ -30,7 +40,7 @@ class APIVersion:
 
     def _key(self, other: "APIVersion | str") -> tuple[tuple[int, int], tuple[int, int]]:
         if isinstance(other, str):
-            other = APIVersion(other)
+            return (self.major, self.minor), _parsed(other)
         return (self.major, self.minor), (other.major, other.minor)
 
     def __eq__(self, other: object) -> bool:
