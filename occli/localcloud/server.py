@@ -1,8 +1,10 @@
 """Serve a LocalCloud over HTTP with waitress (multi-threaded, and with
 ``workers`` > 1 in several forked processes sharing one listening socket)."""
 
+import collections
 import ctypes
 import ctypes.util
+import functools
 import logging
 import mmap
 import os
@@ -12,6 +14,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import waitress
@@ -52,11 +55,131 @@ def connect_host(host):
     return "[%s]" % host if ":" in host else host
 
 
-class SlowDispatcher(ThreadedTaskDispatcher):
-    """Waitress's task dispatcher (``threads`` threads) with a second pool
+class ThreadPool:
+    """Threads shared by the dispatchers (:class:`PooledDispatcher`) of a
+    process's background servers: occli.testing starts a cloud per test,
+    and starting and joining its 6 worker threads was most of a fresh
+    cloud's wall time on a loaded machine. A thread runs one task at a
+    time and holds nothing of a cloud between tasks (a store's connections
+    are per store, :class:`~occli.localcloud.store.Store`); a task finding
+    no idle thread starts one, so no server waits for another's tasks. An
+    idle thread ends after ``IDLE_SECONDS``."""
+
+    IDLE_SECONDS = 60.0
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._ready = threading.Condition(self._lock)
+        self._work: collections.deque[Callable[[], object]] = collections.deque()
+        self._idle = 0
+        self._started = 0
+
+    def run(self, func):
+        """Call ``func()`` on a thread of the pool."""
+        with self._lock:
+            self._work.append(func)
+            if len(self._work) > self._idle:
+                self._started += 1
+                threading.Thread(
+                    target=self._serve, daemon=True, name="occli-localcloud-%d" % self._started
+                ).start()
+            else:
+                self._ready.notify()
+
+    def _serve(self):
+        while True:
+            with self._lock:
+                while not self._work:
+                    self._idle += 1
+                    woken = self._ready.wait(self.IDLE_SECONDS)
+                    self._idle -= 1
+                    if not woken and not self._work:
+                        return
+                func = self._work.popleft()
+            func()
+
+
+_POOL = ThreadPool()
+
+
+def _new_pool():
+    # a forked child has none of its parent's threads
+    global _POOL
+    _POOL = ThreadPool()
+
+
+os.register_at_fork(after_in_child=_new_pool)
+
+
+class PooledDispatcher:
+    """Waitress's task dispatcher (``ThreadedTaskDispatcher``: at most
+    ``set_thread_count`` tasks run at once, the others wait in ``queue`` in
+    order; ``shutdown`` lets the running ones finish and cancels the rest)
+    on the threads of a :class:`ThreadPool`."""
+
+    def __init__(self, pool):
+        self.pool = pool
+        self.lock = threading.Lock()
+        self.done = threading.Condition(self.lock)
+        self.queue: collections.deque[Any] = collections.deque()
+        self.count = 0
+        self.running = 0
+
+    def set_thread_count(self, count):
+        with self.lock:
+            self.count = count
+            self._start()
+
+    def add_task(self, task):
+        with self.lock:
+            self.queue.append(task)
+            self._start()
+
+    def _start(self):
+        # the lock held
+        while self.queue and self.running < self.count:
+            self.running += 1
+            self.pool.run(functools.partial(self._service, self.queue.popleft()))
+
+    def _service(self, task):
+        try:
+            task.service()
+        except BaseException:
+            LOG.exception("Exception when servicing %r", task)
+        finally:
+            with self.lock:
+                self.running -= 1
+                self._start()
+                self.done.notify_all()
+
+    def shutdown(self, cancel_pending=True, timeout=5):
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            self.count = 0
+            while self.running:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    LOG.warning("%d task(s) still running", self.running)
+                    return False
+                self.done.wait(left)
+            if not cancel_pending:
+                return False
+            while self.queue:
+                self.queue.popleft().cancel()
+        return True
+
+
+def _pool_dispatcher(pool):
+    return ThreadedTaskDispatcher() if pool is None else PooledDispatcher(pool)
+
+
+class SlowDispatcher:
+    """A task dispatcher (``threads`` threads) with a second pool
     of ``slow_threads`` threads for the requests ``slow(method, path)``
     names: the services' slow routes (``Service.slow_request``: identity's
-    password hashing, ~45 ms of a core each; Heat's ``/validate``).
+    password hashing, ~45 ms of a core each; Heat's ``/validate``). Each is
+    waitress's ``ThreadedTaskDispatcher``, or with ``pool`` (a
+    :class:`ThreadPool`) a :class:`PooledDispatcher` on its threads.
 
     A flood of them then waits in that pool's queue (bounded by waitress's
     connection limit), at most ``slow_threads`` run at once, and the other
@@ -65,11 +188,19 @@ class SlowDispatcher(ThreadedTaskDispatcher):
     behind them (p99 10 ms → 0.3–1.5 s, issue 19).
     """
 
-    def __init__(self, slow, slow_threads):
-        super().__init__()
+    def __init__(self, slow, slow_threads, pool=None):
         self.slow = slow
-        self.slow_pool = ThreadedTaskDispatcher()
+        self.fast_pool = _pool_dispatcher(pool)
+        self.slow_pool = _pool_dispatcher(pool)
         self.slow_pool.set_thread_count(slow_threads)
+
+    @property
+    def queue(self):
+        """The other requests waiting for a thread."""
+        return self.fast_pool.queue
+
+    def set_thread_count(self, count):
+        self.fast_pool.set_thread_count(count)
 
     def add_task(self, task):
         # the task is a channel whose first request is parsed (waitress
@@ -79,20 +210,20 @@ class SlowDispatcher(ThreadedTaskDispatcher):
         if request and not request.error and self.slow(request.command, request.path):
             self.slow_pool.add_task(task)
         else:
-            super().add_task(task)
+            self.fast_pool.add_task(task)
 
     def shutdown(self, cancel_pending=True, timeout=5):
         self.slow_pool.shutdown(cancel_pending, timeout)
-        return super().shutdown(cancel_pending, timeout)
+        return self.fast_pool.shutdown(cancel_pending, timeout)
 
 
-def _dispatcher(cloud, threads):
+def _dispatcher(cloud, threads, pool=None):
     services = cloud.services
 
     def slow(method, path):
         return any(svc.slow_request(method, path) for svc in services)
 
-    dispatcher = SlowDispatcher(slow, cloud.config.slow_threads)
+    dispatcher = SlowDispatcher(slow, cloud.config.slow_threads, pool)
     dispatcher.set_thread_count(threads)
     return dispatcher
 
@@ -162,9 +293,11 @@ def spooling_channel(directory):
     return Channel
 
 
-def make_server(cloud, host="127.0.0.1", port=8775, threads=None, sockets=None):
+def make_server(cloud, host="127.0.0.1", port=8775, threads=None, sockets=None, pool=None):
     """Bind (``port`` 0 picks a free port) and return the waitress server;
-    or serve ``sockets`` (already listening) instead of binding.
+    or serve ``sockets`` (already listening) instead of binding. ``pool``:
+    a :class:`ThreadPool` whose threads serve the requests (else threads of
+    the server's own).
 
     Waitress refuses (413) a body larger than any mounted service accepts
     (``Service.max_body``) before buffering it; its default is 1 GB.
@@ -177,7 +310,7 @@ def make_server(cloud, host="127.0.0.1", port=8775, threads=None, sockets=None):
     server = waitress.create_server(
         wsgi_app(cloud),
         **where,
-        _dispatcher=_dispatcher(cloud, threads),
+        _dispatcher=_dispatcher(cloud, threads, pool),
         threads=threads,
         ident="occli-localcloud",
         clear_untrusted_proxy_headers=True,
@@ -406,11 +539,13 @@ def _worker(factory, config, classes, sock, threads, parent, balance):  # pragma
 
 
 class BackgroundServer:
-    """A local cloud served from a daemon thread (tests, embedding)."""
+    """A local cloud served from a daemon thread (tests, embedding), its
+    requests on the process's :class:`ThreadPool`: a server starts and
+    stops one thread, its loop's."""
 
     def __init__(self, cloud, host="127.0.0.1", port=0, threads=None):
         self.cloud = cloud
-        self.server = make_server(cloud, host, port, threads)
+        self.server = make_server(cloud, host, port, threads, pool=_POOL)
         self.url = server_url(self.server, host)
         self.port = int(self.server.effective_port)
         self._thread = threading.Thread(target=self._run, daemon=True, name="occli-localcloud")
