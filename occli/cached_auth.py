@@ -52,6 +52,10 @@ class CachedTokenAuth(plugin.BaseAuthPlugin):
         self._factory = factory
         self._real = None
         self._lock = threading.Lock()
+        # a 401 of two requests at once (a list reads a page ahead): one
+        # invalidate at a time, and the token each thread's request carried
+        self._invalidating = threading.Lock()
+        self._sent = threading.local()
 
     # -- the real plugin -------------------------------------------------
 
@@ -87,8 +91,11 @@ class CachedTokenAuth(plugin.BaseAuthPlugin):
 
     def get_headers(self, session, **kwargs):
         if self._cache_answers():
-            return super().get_headers(session, **kwargs)
-        return self._plugin().get_headers(session, **kwargs)
+            headers = super().get_headers(session, **kwargs)
+        else:
+            headers = self._plugin().get_headers(session, **kwargs)
+        self._sent.token = (headers or {}).get(plugin.IDENTITY_AUTH_HEADER_NAME)
+        return headers
 
     def get_user_id(self, session):
         return self.get_access(session).user_id
@@ -229,12 +236,32 @@ class CachedTokenAuth(plugin.BaseAuthPlugin):
 
     def __getattr__(self, name):
         # anything else a plugin has (get_discovery, auth_url, ...)
-        if name.startswith("__") or name in ("_real", "_cached", "_factory", "_lock"):
+        if name.startswith("__") or name in (
+            "_real",
+            "_cached",
+            "_factory",
+            "_lock",
+            "_invalidating",
+            "_sent",
+        ):
             raise AttributeError(name)
         return getattr(self._plugin(), name)
 
     def invalidate(self):
-        return self._plugin().invalidate()
+        """Forget the token this thread's request carried (a 401): True to
+        try again. A token another thread's 401 already forgot, or
+        replaced, is not forgotten again: that request retries with the
+        new token (authenticated once, under the real plugin's lock)
+        rather than giving up (keystoneauth1's ``invalidate`` answers
+        False once ``auth_ref`` is None) or throwing the new one away."""
+        with self._invalidating:
+            real = self._plugin()
+            current = real.auth_ref
+            if current is None or current.auth_token != getattr(
+                self._sent, "token", current.auth_token
+            ):
+                return True
+            return real.invalidate()
 
     def set_auth_state(self, data):
         self._plugin().set_auth_state(data)
