@@ -10,6 +10,7 @@ import os
 import pytest
 
 from occli import exceptions
+from occli.v2.image import image_data
 from occli.v2.image.image_data import CHUNK_SIZE
 
 from .fakes import IMAGE
@@ -184,13 +185,16 @@ def test_save_writes_the_verified_data(cli, glance, out_dir):
 
 @pytest.mark.parametrize("corrupt", ["md5", "sha512"])
 def test_save_refuses_data_that_does_not_match(cli, glance, out_dir, corrupt):
+    # the multihash is checked where the image has one, else the MD5
+    # (openstacksdk's image/_download.py)
     good_md5 = hashlib.md5(DATA).hexdigest()
     _served(
         glance,
         DATA,
         md5=("0" * 32 if corrupt == "md5" else good_md5),
         checksum=good_md5,
-        os_hash_value=("0" * 128 if corrupt == "sha512" else hashlib.sha512(DATA).hexdigest()),
+        os_hash_value=("0" * 128 if corrupt == "sha512" else None),
+        os_hash_algo=("sha512" if corrupt == "sha512" else None),
     )
     target = out_dir / "saved.img"
     code, out, err = cli("image", "save", "--file", str(target), NEW_ID)
@@ -198,6 +202,30 @@ def test_save_refuses_data_that_does_not_match(cli, glance, out_dir, corrupt):
     assert "The %s of the data downloaded for image %s is" % (corrupt, NEW_ID) in err
     assert "the data is corrupt" in err
     assert os.listdir(out_dir) == []  # neither the file nor its partial copy
+
+
+def test_save_checks_the_multihash_alone_as_openstacksdk(cli, glance, out_dir, monkeypatch):
+    hashed = []
+    digests = image_data.Digests
+
+    def recording(names):
+        hashed.append(list(names))
+        return digests(names)
+
+    monkeypatch.setattr(image_data, "Digests", recording)
+    # a wrong Content-MD5 beside the right multihash: saved, one pass
+    _served(
+        glance,
+        DATA,
+        md5="0" * 32,
+        checksum="0" * 32,
+        os_hash_value=hashlib.sha512(DATA).hexdigest(),
+    )
+    target = out_dir / "saved.img"
+    code, out, err = cli("image", "save", "--file", str(target), NEW_ID)
+    assert code == 0, err
+    assert target.read_bytes() == DATA
+    assert hashed == [["sha512"]]
 
 
 def test_save_of_an_image_without_data_fails(cli, glance, out_dir):

@@ -9,6 +9,7 @@ python-openstackclient's openstackclient/image/v2/image.py.
 """
 
 import builtins
+import hashlib
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
@@ -293,22 +294,26 @@ class WriteMixin(glance.GlanceManager):
         progress: Callable[[int, int | None], object] | None = None,
     ) -> Iterator[bytes]:
         """The image's bytes, a chunk at a time, checked when the last one
-        is read: ClientException (exit 1) when their MD5 differs from the
-        ``Content-MD5`` Glance sends (or the image's ``checksum``), or their
-        ``os_hash_algo`` digest from the image's ``os_hash_value``.
-        ``progress(received, total)`` is called after each chunk."""
+        is read: ClientException (exit 1) when their ``os_hash_algo`` digest
+        differs from the image's ``os_hash_value``, or, for an image without
+        one (or of an algorithm hashlib lacks), their MD5 from the
+        ``Content-MD5`` Glance sends (or the image's ``checksum``): one
+        digest, as openstacksdk's ``image/_download.py`` (OSC's ``image
+        save``) and glanceclient check. ``progress(received, total)`` is
+        called after each chunk."""
         found = image if isinstance(image, base.Resource) else self.get(image)
         info = found.to_dict()
         response = self._request("GET", "/v2/images/%s/file" % found.id, stream=True)
         try:
             if response.status_code == 204:
                 raise exceptions.ClientException("Image %s has no data." % found.id)
-            expected = {"md5": response.headers.get("Content-MD5") or info.get("checksum")}
             algorithm = info.get("os_hash_algo")
-            if algorithm and info.get("os_hash_value"):
-                expected[algorithm] = info["os_hash_value"]
-            # each hashed in a thread of its own, beside the download
-            digests = Digests(list(expected))
+            if algorithm in hashlib.algorithms_available and info.get("os_hash_value"):
+                expected = {algorithm: info["os_hash_value"]}
+            else:
+                expected = {"md5": response.headers.get("Content-MD5") or info.get("checksum")}
+            # hashed in a thread of its own, beside the download
+            digests = Digests([name for name, value in expected.items() if value])
             total = response.headers.get("Content-Length")
             received = 0
             try:
@@ -323,7 +328,7 @@ class WriteMixin(glance.GlanceManager):
         finally:
             response.close()
         for name, value in got.items():
-            if expected[name] and value != expected[name]:
+            if value != expected[name]:
                 raise exceptions.ClientException(
                     "The %s of the data downloaded for image %s is %s, not %s: the "
                     "data is corrupt." % (name, found.id, value, expected[name])
