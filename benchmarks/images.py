@@ -18,7 +18,11 @@ process each:
 
 measuring each one's wall time beside ``cp`` of the same file on the same
 disk (the median of :data:`CP_RUNS`: one ``cp`` on a shared disk varies
-by 2 ×), the peak RSS of the ``occli`` process (``ru_maxrss`` from
+by 2 ×) and beside the hash floor: the digests the APIs require of the
+same file on this machine (:data:`DIGESTS`: Glance's MD5 and SHA-512,
+``md5sum`` and ``sha512sum`` run at once, or Swift's MD5, ``md5sum``; the
+median of :data:`CP_RUNS`), which no client or server of these APIs can
+go under however it moves the bytes; the peak RSS of the ``occli`` process (``ru_maxrss`` from
 ``os.wait4``) and of the local cloud (``VmHWM`` of ``/proc/<pid>/status``,
 reset before each command by writing 5 to its ``clear_refs``; where that is
 refused the peak since start-up). Bytes streamed a chunk at a time keep
@@ -57,6 +61,8 @@ FLAT = 1.2
 # cp runs of each size, their median the floor
 CP_RUNS = 3
 CONTAINER = "bench-bytes"
+# the digests each kind's API requires of its bytes, run at once: its floor
+DIGESTS = {"image": ("md5sum", "sha512sum"), "object": ("md5sum",)}
 
 
 def write_file(path, size):
@@ -104,13 +110,20 @@ class Cloud:
                     return int(line.split()[1]) / 1024.0
         raise RuntimeError("no VmHWM for the local cloud")
 
+    def cpu(self):
+        """The cloud's CPU seconds so far (user and system)."""
+        with open("/proc/%d/stat" % self.proc.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def run(self, *argv):
         """``(wall seconds, occli's peak RSS, the cloud's RSS before and
-        its peak during)`` of one ``occli`` run (which must succeed), in
-        MiB."""
+        its peak during, the cloud's CPU seconds during)`` of one ``occli``
+        run (which must succeed), in MiB."""
         self.reset_peak()
-        before = self.peak()
-        return measured([OCCLI] + list(argv), self.env) + (before, self.peak())
+        before, cpu = self.peak(), self.cpu()
+        figures = measured([OCCLI] + list(argv), self.env)
+        return figures + (before, self.peak(), self.cpu() - cpu)
 
     def occli(self, *argv):
         """Run occli unmeasured; its stdout."""
@@ -153,15 +166,31 @@ def copy_seconds(source, target):
     return sorted(runs)[len(runs) // 2]
 
 
+def digest_seconds(source, tools):
+    """Wall seconds of the ``tools`` (``md5sum``…) over ``source``, all
+    started at once (one core each), the median of :data:`CP_RUNS`."""
+    runs = []
+    for _ in range(CP_RUNS):
+        start = time.perf_counter()
+        procs = [subprocess.Popen([tool, source], stdout=subprocess.DEVNULL) for tool in tools]
+        if any(proc.wait() for proc in procs):
+            raise RuntimeError("%s failed on %s" % (" ".join(tools), source))
+        runs.append(time.perf_counter() - start)
+    return sorted(runs)[len(runs) // 2]
+
+
 def one_size(cloud, kinds, work, size):
     """Each kind's upload and download of a file of ``size`` bytes:
-    ``{"cp": seconds, kind: {"upload"|"download": {"seconds", "occli",
-    "cloud", "cloud_before"}}}`` (peaks and RSS in MiB)."""
+    ``{"cp": seconds, "floor": {kind: seconds}, kind: {"upload"|"download":
+    {"seconds", "occli", "cloud", "cloud_before", "cloud_cpu"}}}`` (peaks
+    and RSS in MiB, the cloud's CPU in seconds; ``floor``:
+    :func:`digest_seconds` of the kind's :data:`DIGESTS`)."""
     source = os.path.join(work, "bytes-%d" % size)
     out = os.path.join(work, "saved-%d" % size)
     print("images: writing %s of random bytes" % label(size), file=sys.stderr, flush=True)
     write_file(source, size)
     result = {"cp": copy_seconds(source, out)}
+    result["floor"] = {kind: digest_seconds(source, DIGESTS[kind]) for kind in kinds}
     name = "bench-%d" % size
     try:
         for kind in kinds:
@@ -177,12 +206,13 @@ def one_size(cloud, kinds, work, size):
                 remove = ["object", "delete", CONTAINER, name]
             figures = {}
             for step, argv in (("upload", up), ("download", down)):
-                seconds, occli, before, peak = cloud.run(*argv)
+                seconds, occli, before, peak, cpu = cloud.run(*argv)
                 figures[step] = {
                     "seconds": seconds,
                     "occli": occli,
                     "cloud": peak,
                     "cloud_before": before,
+                    "cloud_cpu": cpu,
                 }
             if not filecmp.cmp(source, out, shallow=False):
                 raise RuntimeError("the saved %s differs from the uploaded file" % kind)
@@ -239,21 +269,23 @@ COMMANDS = {
 def rows(result):
     """The ``make bench`` rows (arguments of ``benchmarks/run.py``'s
     ``Row``): at the largest size each command's time against ``cp`` of the
-    same file, and each command's peak RSS, occli's and the local cloud's,
+    same file (and, as a note, over the hash floor of its digests), and
+    each command's peak RSS, occli's and the local cloud's,
     at every size (ratio: the largest size's over the smallest's)."""
     sizes, results = result["sizes"], result["results"]
     big, last = label(sizes[-1]), results[-1]
     table = []
     for kind in result["kinds"]:
         for step in ("upload", "download"):
-            seconds = last[kind][step]["seconds"]
+            seconds, floor = last[kind][step]["seconds"], last["floor"][kind]
             table.append(
                 dict(
                     figure="%s, %s" % (COMMANDS[kind, step], big),
                     occli="%.2f s (%.0f MiB/s)" % (seconds, sizes[-1] / MIB / seconds),
-                    peer="%.2f s `cp`" % last["cp"],
+                    peer="%.2f s `cp`; %.2f s %s" % (last["cp"], floor, " ∥ ".join(DIGESTS[kind])),
                     ratio=seconds / last["cp"],
                     target=TARGETS[step],
+                    note="%.1f × the digests' floor" % (seconds / floor),
                 )
             )
     sizes_text = " / ".join(label(size) for size in sizes)
@@ -291,7 +323,8 @@ def main(argv=None):
         print(json.dumps(result))
         return 0
     for row in rows(result):
-        print("%s: %s (%s)" % (row["figure"], row["occli"], row["peer"]))
+        note = " [%s]" % row["note"] if row.get("note") else ""
+        print("%s: %s (%s)%s" % (row["figure"], row["occli"], row["peer"], note))
     return 0
 
 
