@@ -117,9 +117,9 @@ class Cloud:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def run(self, *argv):
-        """``(wall seconds, occli's peak RSS, the cloud's RSS before and
-        its peak during, the cloud's CPU seconds during)`` of one ``occli``
-        run (which must succeed), in MiB."""
+        """``(wall seconds, occli's peak RSS, occli's CPU seconds, the
+        cloud's RSS before and its peak during, the cloud's CPU seconds
+        during)`` of one ``occli`` run (which must succeed), in MiB."""
         self.reset_peak()
         before, cpu = self.peak(), self.cpu()
         figures = measured([OCCLI] + list(argv), self.env)
@@ -141,8 +141,8 @@ class Cloud:
 
 
 def measured(argv, env):
-    """``(wall seconds, peak RSS in MiB)`` of one run of ``argv`` (which
-    must succeed)."""
+    """``(wall seconds, peak RSS in MiB, CPU seconds)`` of one run of
+    ``argv`` (which must succeed)."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -153,7 +153,8 @@ def measured(argv, env):
         proc.stderr.close()
     if proc.returncode != 0:
         raise RuntimeError("%s failed: %s" % (" ".join(argv), error[-500:]))
-    return elapsed, usage.ru_maxrss / 1024.0  # KiB on Linux
+    cpu = usage.ru_utime + usage.ru_stime
+    return elapsed, usage.ru_maxrss / 1024.0, cpu  # KiB on Linux
 
 
 def copy_seconds(source, target):
@@ -182,8 +183,8 @@ def digest_seconds(source, tools):
 def one_size(cloud, kinds, work, size):
     """Each kind's upload and download of a file of ``size`` bytes:
     ``{"cp": seconds, "floor": {kind: seconds}, kind: {"upload"|"download":
-    {"seconds", "occli", "cloud", "cloud_before", "cloud_cpu"}}}`` (peaks
-    and RSS in MiB, the cloud's CPU in seconds; ``floor``:
+    {"seconds", "occli", "occli_cpu", "cloud", "cloud_before",
+    "cloud_cpu"}}}`` (peaks and RSS in MiB, CPU in seconds; ``floor``:
     :func:`digest_seconds` of the kind's :data:`DIGESTS`)."""
     source = os.path.join(work, "bytes-%d" % size)
     out = os.path.join(work, "saved-%d" % size)
@@ -206,10 +207,11 @@ def one_size(cloud, kinds, work, size):
                 remove = ["object", "delete", CONTAINER, name]
             figures = {}
             for step, argv in (("upload", up), ("download", down)):
-                seconds, occli, before, peak, cpu = cloud.run(*argv)
+                seconds, occli, occli_cpu, before, peak, cpu = cloud.run(*argv)
                 figures[step] = {
                     "seconds": seconds,
                     "occli": occli,
+                    "occli_cpu": occli_cpu,
                     "cloud": peak,
                     "cloud_before": before,
                     "cloud_cpu": cpu,
