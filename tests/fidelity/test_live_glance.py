@@ -14,10 +14,8 @@ from tests.fidelity import live
 from tests.fidelity import record_glance
 from tests.fidelity import record_glance_cases as cases
 from tests.fidelity.clouds import Answer
-from tests.fidelity.differential import known
 from tests.unit.localcloud.test_image_realcloud_replay import DIFFERENT
 from tests.unit.localcloud.test_image_realcloud_replay import IGNORE
-from tests.unit.localcloud.test_image_realcloud_replay import local_message
 from tests.unit.localcloud.test_image_realcloud_replay import real_message
 
 REAL_SERVICE = ("Glance", "http://127.0.0.1:9292/versions")
@@ -30,46 +28,19 @@ HEADERS = (
     "openstack-image-import-methods",
     "openstack-image-store-ids",
 )
-_EMPTY = (
-    "an answer without a body: Glance 33 (webob) labels it text/html; charset=UTF-8, the local"
-    " Glance labels a 204 nothing and a 202 application/json"
-)
 # (case, exchange) -> why the local answer differs
 KNOWN = {
     ("create", "create_list_body"): DIFFERENT[("create", "create_list_body")][1],
-    **{
-        row: _EMPTY
-        for row in (
-            ("data", "upload"),
-            ("data", "deactivate_member"),
-            ("data", "deactivate_admin"),
-            ("data", "reactivate_member"),
-            ("data", "reactivate_admin"),
-            ("data", "reactivate_active"),
-            ("data", "delete"),
-            ("imports", "stage"),
-            ("imports", "import"),
-            ("imports", "copy_image_all_stores"),
-        )
-    },
 }
-JSON_ERRORS = (
-    "asked for JSON (Accept: application/json), Glance 33 answers an error as webob's JSON"
-    " document ({code, title, message}); the local Glance sends its plain-text page whatever"
-    " the Accept header (test_image_realcloud_replay)"
-)
 
 
 def prepare(side, answer):
-    """An error as its text only (the real JSON's detail, else its
-    explanation; the local page's text after the status line), so that
-    the texts are compared whatever the format (see JSON_ERRORS)."""
+    """An error as its text only (webob's JSON document's detail, else its
+    explanation), so that the texts are compared."""
     if answer.status < 400:
         return answer
-    if side == "real" and isinstance(answer.body, dict) and "message" in answer.body:
+    if isinstance(answer.body, dict) and "message" in answer.body:
         text = real_message(answer.body)
-    elif side == "local" and answer.body is None and "\n\n" in answer.text:
-        text = local_message(answer.text)
     else:
         text = answer.text
     headers = {k: v for k, v in answer.headers.items() if k != "content-type"}
@@ -113,7 +84,6 @@ def test_as_the_real_glance(run, case, exchange):
     )
 
 
-@known(JSON_ERRORS)
 def test_an_error_is_json_when_asked(run):
     """An image that is not there, asked for as JSON."""
     run.check("create", "show_unknown", headers=("content-type",), present=())

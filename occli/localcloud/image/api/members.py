@@ -46,4 +46,5 @@ def update_member(req):
 def remove_member(req):
     image_id, member_id = req.params["image_id"], req.params["member_id"]
     members.remove(req.db, req.context, image_id, member_id)
-    return Response(204)
+    # glance's own webob.Response(status=204): no Content-Type (Service.after)
+    return Response(204, content_type=None)
