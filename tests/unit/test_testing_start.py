@@ -121,3 +121,34 @@ def test_pytest_leaves_occli_unrewritten(tmp_path):
     # the last assertion fails, explained as rewritten assertions are
     assert "1 failed" in proc.stdout, proc.stdout + proc.stderr
     assert "assert 1 == 2" in proc.stdout, proc.stdout
+
+
+def test_a_stopped_clouds_data_dir_is_gone_at_once_and_removed_after(monkeypatch):
+    """A stop takes the data dir from its place at once (moved into the
+    process's private template dir) and a thread removes it: every file of
+    the cloud (its database, tokens included) goes; with too many waiting,
+    a stop removes its own before returning."""
+    import stat
+    import time
+
+    from occli.testing import cloud as testing
+
+    testing.start_local_cloud().stop()  # the template dir exists
+    cloud = testing.start_local_cloud()
+    data_dir = cloud.data_dir
+    cloud.client().flavors.list()  # a token stored
+    cloud.stop()
+    assert not os.path.exists(data_dir)
+    parent = testing._template_dir
+    assert parent is not None
+    assert stat.S_IMODE(os.stat(parent).st_mode) == 0o700
+    moved = os.path.join(parent, "stopped-" + os.path.basename(data_dir))
+    deadline = time.monotonic() + 10
+    while os.path.exists(moved):
+        assert time.monotonic() < deadline, "%s never removed" % moved
+        time.sleep(0.01)
+    monkeypatch.setattr(testing, "REMOVAL_BACKLOG", 0)
+    with testing.start_local_cloud() as cloud:
+        data_dir = cloud.data_dir
+    assert not os.path.exists(data_dir)
+    assert not os.path.exists(os.path.join(parent, "stopped-" + os.path.basename(data_dir)))
