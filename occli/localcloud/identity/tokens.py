@@ -14,6 +14,7 @@ import json
 import os
 import secrets
 import sqlite3
+import threading
 
 from occli.localcloud import common
 from occli.localcloud import errors
@@ -115,6 +116,48 @@ def load(db, raw, allow_expired=False):
         # (keystone-30-trusts.json); other tokens' as id and name
         token["roles"] = [_role_ref(db, r) for r in token["roles"]]
     return token
+
+
+class Validated:
+    """Tokens :func:`load` accepted, remembered per thread while the
+    database is unchanged: every authenticated request validates its token
+    (four queries), most between two writes with the same few tokens.
+
+    Only a read-only connection (the store's read transactions) uses the
+    memo, keyed by its ``PRAGMA data_version``, which changes with any
+    commit of any other connection (the writes of every thread and
+    process): a revocation, a disabled user or project, a removed role
+    assignment or a deleted credential or trust is seen by the next
+    request. A write connection never sees its own commits in that
+    number, so a request in a write transaction always loads. Expiry is
+    checked on every use. The tokens returned are shared: read, never
+    change them.
+    """
+
+    MAX_TOKENS = 256
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def load(self, db: sqlite3.Connection, raw: str) -> dict | None:
+        """:func:`load` ``raw`` (no expired window), memoised as above."""
+        memo = getattr(self._local, "memo", None)
+        if memo is None or memo["db"] is not db:
+            read_only = db.execute("PRAGMA query_only").fetchone()[0] == 1
+            memo = self._local.memo = {"db": db, "read_only": read_only, "version": None}
+        if not memo["read_only"]:
+            return load(db, raw)
+        version = db.execute("PRAGMA data_version").fetchone()[0]
+        if memo["version"] != version or len(memo) > self.MAX_TOKENS:
+            memo.clear()
+            memo.update(db=db, read_only=True, version=version)
+        key = ("token", common.hash_token(raw))
+        if key not in memo:
+            memo[key] = load(db, raw)
+        token = memo[key]
+        if token is not None and token["expires_at"] <= common.utcnow().timestamp():
+            return None
+        return token
 
 
 def _role_ref(db, role):

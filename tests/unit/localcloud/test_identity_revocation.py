@@ -1,7 +1,8 @@
 """Token revocation in the local Keystone, as keystone's revoke events
 (keystone/revoke/core.py, keystone/identity/core.py ``update_user``,
 keystone/token/provider.py ``revoke_token``): a revoked token is refused
-at once by every service (no service keeps a cache of validated tokens),
+at once by every service (the memo of validated tokens lasts only while
+nothing is committed: tests/unit/localcloud/test_identity_validated_tokens.py),
 ``GET``/``HEAD``/``DELETE /v3/auth/tokens`` answer 404 with keystone's
 ``TokenNotFound`` text, and only the token's user or an admin may revoke
 it."""

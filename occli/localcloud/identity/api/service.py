@@ -114,6 +114,7 @@ class IdentityService(Service):
         super().__init__(cloud)
         self.add_resources(RESOURCES)
         self._hashing = [r for r in self.routes if (r.method, r.pattern) in HASHING_ROUTES]
+        self._validated = tokens.Validated()
 
     def slow_request(self, method: str, path: str) -> bool:
         """Whether a request (its method and path) is one of
@@ -189,7 +190,7 @@ class IdentityService(Service):
     def context_from_request(self, req: Request) -> Context:
         """Validate ``X-Auth-Token``: a :class:`Context`, or Unauthenticated."""
         raw = req.header("X-Auth-Token")
-        token = tokens.load(req.db, raw) if raw else None
+        token = self._validated.load(req.db, raw) if raw else None
         if token is None or not self._access_allowed(req, token["application_credential"]):
             raise Unauthenticated(req.base_url + "/v3")
         project = token["project"]
