@@ -10,8 +10,10 @@ nothing of the shell.
 
 import builtins
 import contextlib
+import functools
 import threading
 from collections.abc import Callable
+from collections.abc import Generator
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -475,7 +477,7 @@ class Manager:
         item_key: str | None = None,
         request_ids: builtins.list[str] | None = None,
         read_ahead: bool = True,
-    ) -> Iterator[builtins.list[Resource]]:
+    ) -> Generator[builtins.list[Resource], None, None]:
         """Yield the resources page by page, a list per page, as
         :meth:`_list` yields them one by one. The request id of each page
         is appended to ``request_ids`` when it is a list.
@@ -515,19 +517,20 @@ class Manager:
                 del response, body, items  # this page's answer is dropped
                 if not page:
                     return
-                more = (
+                more = False
+                if (
                     next_marker is not None
                     and next_marker not in seen
                     and (remaining is None or remaining > 0)
-                )
-                if more:
+                ):
+                    more = True
                     seen.add(next_marker)
                     params = dict(params, marker=next_marker)
                     if remaining is not None:
                         params["limit"] = remaining
                     if read_ahead:
                         ahead = _Ahead(
-                            lambda params=params: self._request("GET", url, params=params),
+                            functools.partial(self._request, "GET", url, params=params),
                             getattr(getattr(self.client, "session", None), "timeout", None),
                         )
                 yield page
