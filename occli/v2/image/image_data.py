@@ -308,8 +308,9 @@ class WriteMixin(glance.GlanceManager):
             if response.status_code == 204:
                 raise exceptions.ClientException("Image %s has no data." % found.id)
             algorithm = info.get("os_hash_algo")
+            expected: dict[str, str | None]
             if algorithm in hashlib.algorithms_available and info.get("os_hash_value"):
-                expected = {algorithm: info["os_hash_value"]}
+                expected = {str(algorithm): info["os_hash_value"]}
             else:
                 expected = {"md5": response.headers.get("Content-MD5") or info.get("checksum")}
             # hashed in a thread of its own, beside the download
