@@ -7,6 +7,7 @@ labelled ``text/html; charset=UTF-8``, a 204 too."""
 import pytest
 
 from occli.localcloud.image.api.service import _offered
+from tests.unit.fakes import load_fixture
 
 MISSING = "/image/v2/images/00000000-0000-4000-8000-000000000000"
 TEXT = "No image found with ID 00000000-0000-4000-8000-000000000000"
@@ -88,3 +89,15 @@ def test_glances_own_204s_are_unlabelled(client):
     assert added.status == 200
     removed = client.request("DELETE", "%s/%s" % (members, demo), token=token)
     assert (removed.status, removed.header("Content-Type")) == (204, None)
+
+
+def test_the_recorded_error_pages(client):
+    """Each page Glance 33 sent for an Accept header
+    (tests/fixtures/image/realcloud/glance-33-error-formats.json), byte
+    for byte."""
+    recorded = load_fixture("image/realcloud/glance-33-error-formats.json")["exchanges"]
+    for exchange in recorded:
+        result = _error(client, exchange["request"]["accept"])
+        assert result.status == exchange["status"]
+        assert result.header("Content-Type") == exchange["content-type"]
+        assert result.body.decode() == exchange["text"], exchange["request"]

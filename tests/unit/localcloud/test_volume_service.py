@@ -80,6 +80,24 @@ def test_version_headers_as_cinders(cinder):
         assert refused.header("Vary") is None
 
 
+def test_the_recorded_version_headers(cinder):
+    """Each version header Cinder 29 sent
+    (tests/fixtures/volume/realcloud/cinder-29-version-headers.json);
+    ``latest`` names the local maximum (3.70, not 3.71)."""
+    recorded = load("realcloud/cinder-29-version-headers.json")["exchanges"]
+    for exchange in recorded:
+        version, path = exchange["request"]["version"], exchange["request"]["path"]
+        headers = {"OpenStack-API-Version": "volume " + version} if version else {}
+        local_path = "/volume" + path.replace("{project_id}", cinder.projects["demo"])
+        result = cinder.client.get(local_path, token=cinder.tokens["demo"], headers=headers)
+        expected = exchange["openstack-api-version"]
+        if version == "latest":
+            expected = "volume " + microversions.MAX_VERSION
+        assert result.status == exchange["status"], exchange["request"]
+        assert result.header("OpenStack-API-Version") == expected, exchange["request"]
+        assert result.header("Vary") == exchange["vary"], exchange["request"]
+
+
 def test_fault_bodies_and_token(cinder):
     missing = cinder.get("/volumes/00000000-0000-4000-8000-000000000000")
     assert missing.json() == {
