@@ -3,6 +3,7 @@ is loaded once per thread while the database is unchanged, and any commit,
 of this thread or another, makes the next request load it again, so a
 revocation is still seen at once."""
 
+import sqlite3
 import threading
 
 from occli.localcloud.identity import tokens
@@ -10,9 +11,9 @@ from occli.localcloud.identity import tokens
 GLANCE = "/image/v2/images"
 
 
-def _traced(db):
+def _traced(db: sqlite3.Connection) -> list[str]:
     """The statements ``db`` runs from now on (a list that fills up)."""
-    statements = []
+    statements: list[str] = []
     db.set_trace_callback(statements.append)
     return statements
 

@@ -190,7 +190,7 @@ class IdentityService(Service):
     def context_from_request(self, req: Request) -> Context:
         """Validate ``X-Auth-Token``: a :class:`Context`, or Unauthenticated."""
         raw = req.header("X-Auth-Token")
-        token = self._validated.load(req.db, raw) if raw else None
+        token = self._validated.load(req.db, raw) if raw and req.db is not None else None
         if token is None or not self._access_allowed(req, token["application_credential"]):
             raise Unauthenticated(req.base_url + "/v3")
         project = token["project"]
