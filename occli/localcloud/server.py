@@ -539,26 +539,31 @@ def _worker(factory, config, classes, sock, threads, parent, balance):  # pragma
 
 
 class BackgroundServer:
-    """A local cloud served from a daemon thread (tests, embedding), its
-    requests on the process's :class:`ThreadPool`: a server starts and
-    stops one thread, its loop's."""
+    """A local cloud served in the background (tests, embedding): its loop
+    and its requests on the process's :class:`ThreadPool`, so that a
+    server's start and stop start and join no thread (occli.testing starts
+    a cloud per test)."""
 
     def __init__(self, cloud, host="127.0.0.1", port=0, threads=None):
         self.cloud = cloud
         self.server = make_server(cloud, host, port, threads, pool=_POOL)
         self.url = server_url(self.server, host)
         self.port = int(self.server.effective_port)
-        self._thread = threading.Thread(target=self._run, daemon=True, name="occli-localcloud")
+        self._started = False
+        self._ended = threading.Event()
 
     def _run(self):
         try:
             self.server.run()
         except (OSError, ValueError):
             LOG.debug("local cloud server loop ended", exc_info=True)
+        finally:
+            self._ended.set()
 
     def start(self):
         self.cloud.write_client_config(self.url)
-        self._thread.start()
+        self._started = True
+        _POOL.run(self._run)
         return self
 
     def stop(self, timeout=10):
@@ -567,16 +572,16 @@ class BackgroundServer:
         order a worker finishing a request would wake a closed loop."""
         self.server.task_dispatcher.shutdown(timeout=timeout)
         sockets = self.server._map
-        if self._thread.is_alive():
+        if self._started and not self._ended.is_set():
             try:
-                # runs in the loop thread, which then exits (its map is empty)
+                # runs in the loop, which then ends (its map is empty)
                 self.server.trigger.pull_trigger(
                     lambda: wasyncore.close_all(sockets, ignore_all=True)
                 )
             except OSError:
                 # the trigger was already closed: the loop is ending anyway
                 LOG.debug("local cloud trigger already closed", exc_info=True)
-            self._thread.join(timeout)
+            self._ended.wait(timeout)
         wasyncore.close_all(sockets, ignore_all=True)
 
     def __enter__(self):

@@ -93,13 +93,19 @@ def test_no_dispatcher_waits_for_another_on_the_same_pool():
     _until(lambda: _running(log) == 0)
 
 
-def test_a_test_cloud_starts_one_thread_and_serves_on_the_pool(monkeypatch):
-    """A fresh cloud's start starts only its loop thread (its requests run
-    on the process's pool, the first cloud having started some), its
-    slow routes still on a pool of their own (a login is one), and two
+def test_a_test_cloud_starts_no_thread_and_serves_on_the_pool(monkeypatch):
+    """A fresh cloud's start starts no thread (its loop and its requests run
+    on the process's pool, where earlier clouds left idle ones), its slow
+    routes still under a count of their own (a login is one), and two
     clouds served at once each answer."""
-    with occli.testing.start_local_cloud() as warm:
-        list(warm.client().flavors.list())
+    occli.testing.start_local_cloud().stop()  # the template made
+    # 8 idle threads in the pool: more than two clouds' loops and requests
+    release, running = threading.Event(), []
+    for _ in range(8):
+        srv._POOL.run(lambda: (running.append(1), release.wait(DEADLINE)))
+    _until(lambda: len(running) == 8)
+    release.set()
+    _until(lambda: srv._POOL._idle >= 8)
     started: list = []
     start = threading.Thread.start
 
@@ -109,10 +115,27 @@ def test_a_test_cloud_starts_one_thread_and_serves_on_the_pool(monkeypatch):
 
     monkeypatch.setattr(threading.Thread, "start", counting)
     with occli.testing.start_local_cloud() as one, occli.testing.start_local_cloud() as two:
-        assert started == ["occli-localcloud", "occli-localcloud"]
+        assert started == []
         dispatcher = one.server.server.task_dispatcher
         assert isinstance(dispatcher.fast_pool, srv.PooledDispatcher)
         assert dispatcher.fast_pool.count == occli.testing.cloud.TEST_THREADS
         assert dispatcher.slow_pool.count == one.config.slow_threads
         assert list(one.client().flavors.list()) and list(two.client().flavors.list())
     assert dispatcher.fast_pool.running == dispatcher.slow_pool.running == 0
+
+
+def test_a_stopped_server_leaves_its_loop_and_frees_the_thread():
+    """A stop ends the server's loop (its listening socket closed: a new
+    connection is refused) and the pool thread it ran on is idle again."""
+    import socket
+
+    with occli.testing.start_local_cloud() as cloud:
+        list(cloud.client().flavors.list())
+        server = cloud.server
+    assert server._ended.is_set()
+    try:
+        socket.create_connection(("127.0.0.1", server.port), timeout=DEADLINE).close()
+    except ConnectionRefusedError:
+        pass
+    else:
+        raise AssertionError("a stopped server still accepts connections")
