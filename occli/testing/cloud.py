@@ -59,6 +59,7 @@ TEMPLATE_SCRYPT = {"n": 16, "r": 1, "p": 1}
 TEST_THREADS = 4
 
 _templates: dict = {}
+_template_keys: dict = {}
 _templates_lock = threading.Lock()
 _template_dir: str | None = None
 
@@ -83,23 +84,38 @@ def _service_classes(services):
     return list(services)
 
 
+def _template_key(names, settings):
+    """The key of the template for services ``names`` and ``settings``: the
+    names and every seeded Config field (defaults included, so that a
+    setting given at its default shares the template), memoised per given
+    seeded settings (building a Config took most of a millisecond)."""
+    given = (
+        names,
+        tuple(sorted((k, repr(v)) for k, v in settings.items() if k not in RUNTIME_SETTINGS)),
+    )
+    key = _template_keys.get(given)
+    if key is None:
+        import dataclasses
+
+        from occli.localcloud.cloud import Config
+
+        config = dataclasses.asdict(Config(data_dir="", **settings))
+        seeded = tuple(
+            sorted(
+                (k, repr(v))
+                for k, v in config.items()
+                if k not in RUNTIME_SETTINGS and k not in ("data_dir", "host", "port")
+            )
+        )
+        key = _template_keys.setdefault(given, (names, seeded))
+    return key
+
+
 def _template_path(classes, settings):
     """The template database for ``classes`` and the seeded ``settings``,
     built on first use (once per process)."""
-    import dataclasses
-
-    from occli.localcloud.cloud import Config
-
     global _template_dir
-    config = dataclasses.asdict(Config(data_dir="", **settings))
-    seeded = tuple(
-        sorted(
-            (k, repr(v))
-            for k, v in config.items()
-            if k not in RUNTIME_SETTINGS and k not in ("data_dir", "host", "port")
-        )
-    )
-    key = (tuple("%s.%s" % (c.__module__, c.__qualname__) for c in classes), seeded)
+    key = _template_key(tuple("%s.%s" % (c.__module__, c.__qualname__) for c in classes), settings)
     with _templates_lock:
         path = _templates.get(key)
         if path is not None and os.path.exists(path):

@@ -152,3 +152,20 @@ def test_a_stopped_clouds_data_dir_is_gone_at_once_and_removed_after(monkeypatch
         data_dir = cloud.data_dir
     assert not os.path.exists(data_dir)
     assert not os.path.exists(os.path.join(parent, "stopped-" + os.path.basename(data_dir)))
+
+
+def test_a_template_is_found_again_by_its_seeded_settings():
+    """The template key is memoised per given settings, yet still means
+    every seeded field: a setting given at its default shares the default
+    template, another value has its own, found again on the next cloud."""
+    from occli.localcloud.cloud import Config
+    from occli.testing import cloud as testing
+
+    classes = testing._service_classes(["identity"])
+    default = Config(data_dir="").compute_hosts
+    one = testing._template_path(classes, {"build_time": 0})
+    assert testing._template_path(classes, {"compute_hosts": default}) == one
+    other = testing._template_path(classes, {"compute_hosts": default + 1})
+    assert other != one
+    again = {"compute_hosts": default + 1, "build_time": 3}
+    assert testing._template_path(classes, again) == other
