@@ -270,6 +270,11 @@ class Store:
         )
         return row["version"] if row else 0
 
+    def versions(self):
+        """Every component's applied migration version, one query."""
+        rows = self._conn().execute("SELECT component, version FROM schema_versions")
+        return {row["component"]: row["version"] for row in rows}
+
     def close(self):
         """Close every connection opened by any thread."""
         with self._all_lock:

@@ -169,3 +169,21 @@ def test_a_template_is_found_again_by_its_seeded_settings():
     assert other != one
     again = {"compute_hosts": default + 1, "build_time": 3}
     assert testing._template_path(classes, again) == other
+
+
+def test_a_cloud_knows_its_migrations_in_one_query():
+    """Store.versions is each component's version; a template copy one step
+    behind any component is not taken as migrated."""
+    with occli.testing.start_local_cloud(services=["identity"]) as cloud:
+        store = cloud.cloud.store
+        versions = store.versions()
+        assert versions and all(store.version(c) == v for c, v in versions.items())
+        assert cloud.cloud._migrated()
+        component = sorted(versions)[0]
+        with store.transaction() as db:
+            db.execute(
+                "UPDATE schema_versions SET version = version - 1 WHERE component = ?",
+                (component,),
+            )
+        assert store.versions()[component] == versions[component] - 1
+        assert not cloud.cloud._migrated()
