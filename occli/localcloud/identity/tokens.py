@@ -143,18 +143,18 @@ class Validated:
         """:func:`load` ``raw`` (no expired window), memoised as above."""
         memo = getattr(self._local, "memo", None)
         if memo is None or memo["db"] is not db:
-            read_only = db.execute("PRAGMA query_only").fetchone()[0] == 1
-            memo = self._local.memo = {"db": db, "read_only": read_only, "version": None}
-        if not memo["read_only"]:
-            return load(db, raw)
+            if db.execute("PRAGMA query_only").fetchone()[0] != 1:
+                return load(db, raw)  # a write connection: never memoised
+            memo = self._local.memo = {"db": db, "version": None, "tokens": {}}
         version = db.execute("PRAGMA data_version").fetchone()[0]
-        if memo["version"] != version or len(memo) > self.MAX_TOKENS:
-            memo.clear()
-            memo.update(db=db, read_only=True, version=version)
-        key = ("token", common.hash_token(raw))
-        if key not in memo:
-            memo[key] = load(db, raw)
-        token = memo[key]
+        known = memo["tokens"]
+        if memo["version"] != version or len(known) >= self.MAX_TOKENS:
+            known.clear()
+            memo["version"] = version
+        key = common.hash_token(raw)
+        if key not in known:
+            known[key] = load(db, raw)
+        token = known[key]
         if token is not None and token["expires_at"] <= common.utcnow().timestamp():
             return None
         return token
