@@ -101,8 +101,13 @@ def test_a_test_cloud_starts_no_thread_and_serves_on_the_pool(monkeypatch):
     occli.testing.start_local_cloud().stop()  # the template made
     # 8 idle threads in the pool: more than two clouds' loops and requests
     release, running = threading.Event(), []
+
+    def hold():
+        running.append(1)
+        release.wait(DEADLINE)
+
     for _ in range(8):
-        srv._POOL.run(lambda: (running.append(1), release.wait(DEADLINE)))
+        srv._POOL.run(hold)
     _until(lambda: len(running) == 8)
     release.set()
     _until(lambda: srv._POOL._idle >= 8)
