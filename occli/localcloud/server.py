@@ -5,6 +5,7 @@ import collections
 import ctypes
 import ctypes.util
 import functools
+import gc
 import logging
 import mmap
 import os
@@ -330,6 +331,16 @@ def server_url(server, host):
     return "http://%s:%d" % (connect_host(host), int(server.effective_port))
 
 
+def freeze_startup():
+    """Put what a started cloud holds for its whole life (modules, routes,
+    schemas, seeded rows' objects) out of the collector's reach
+    (``gc.freeze``, its start-up garbage collected first): every full
+    collection walked it again, about 8% of a serving process's CPU
+    (issue 26). Objects made later are collected as before."""
+    gc.collect()
+    gc.freeze()
+
+
 def serve(cloud, host="127.0.0.1", port=8775, threads=None, on_ready=None, workers=None):
     """Run the cloud in the foreground until SIGTERM/SIGINT.
 
@@ -353,6 +364,7 @@ def serve(cloud, host="127.0.0.1", port=8775, threads=None, on_ready=None, worke
         raise SystemExit(0)
 
     previous = signal.signal(signal.SIGTERM, terminate)
+    freeze_startup()
     try:
         server.run()
     finally:
@@ -522,6 +534,7 @@ def _worker(factory, config, classes, sock, threads, parent, balance):  # pragma
         cloud = factory(config, services=classes, attach=True)
         server = make_server(cloud, threads=threads, sockets=[sock])
         balance_accepts(server, *balance)
+        freeze_startup()
         LOG.info("local cloud worker %d serving", os.getpid())
         try:
             server.run()
