@@ -512,10 +512,8 @@ class Manager:
                 if remaining is not None:
                     items = items[:remaining]
                     remaining -= len(items)
-                page = [self._resource(item, response) for item in items]
                 next_marker = self._next_page(response, body, links_key)
-                del response, body, items  # this page's answer is dropped
-                if not page:
+                if not items:
                     return
                 more = False
                 if (
@@ -533,6 +531,9 @@ class Manager:
                             functools.partial(self._request, "GET", url, params=params),
                             getattr(getattr(self.client, "session", None), "timeout", None),
                         )
+                # the page ahead is on its way while this one is built
+                page = [self._resource(item, response) for item in items]
+                del response, body, items  # this page's answer is dropped
                 yield page
                 del page  # dropped before the next page is read
                 if not more:
