@@ -9,11 +9,7 @@ nothing of the shell.
 """
 
 import builtins
-import contextlib
-import functools
-import threading
 from collections.abc import Callable
-from collections.abc import Generator
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -21,7 +17,6 @@ from typing import TYPE_CHECKING
 from typing import Any
 from typing import Literal
 from typing import Protocol
-from typing import cast
 from typing import overload
 from urllib.parse import parse_qs
 from urllib.parse import urlparse
@@ -444,28 +439,18 @@ class Manager:
         limit: int | None = None,
         links_key: str | None = None,
         item_key: str | None = None,
-        read_ahead: bool = True,
     ) -> Iterator[Resource]:
-        """Yield resources, following ``<key>_links`` rel=next pages, one
-        page ahead unless ``read_ahead`` is False (see :meth:`_pages`).
+        """Yield resources, following ``<key>_links`` rel=next pages.
 
         ``limit`` caps the total number of items (None or -1: all pages).
         ``links_key`` names the member with the next page (a list of links,
         or an href as Glance's ``next``); ``item_key`` unwraps items that are
         wrapped one by one (as Nova's keypairs are).
         """
-        pages = self._pages(
-            url,
-            response_key,
-            params=params,
-            limit=limit,
-            links_key=links_key,
-            item_key=item_key,
-            read_ahead=read_ahead,
-        )
-        with contextlib.closing(pages):  # a caller that stops ends the page ahead
-            for page in pages:
-                yield from page
+        for page in self._pages(
+            url, response_key, params=params, limit=limit, links_key=links_key, item_key=item_key
+        ):
+            yield from page
 
     def _pages(
         self,
@@ -476,71 +461,41 @@ class Manager:
         links_key: str | None = None,
         item_key: str | None = None,
         request_ids: builtins.list[str] | None = None,
-        read_ahead: bool = True,
-    ) -> Generator[builtins.list[Resource], None, None]:
+    ) -> Iterator[builtins.list[Resource]]:
         """Yield the resources page by page, a list per page, as
-        :meth:`_list` yields them one by one. The request id of each page
-        is appended to ``request_ids`` when it is a list.
-
-        One page ahead: once a page is read and names a next one, that
-        one is asked for (:class:`_Ahead`) while the caller uses this one,
-        never further (the page after is asked for once the caller wants
-        the next). An error of the page ahead is raised when the caller
-        wants it; a caller that stops early waits for it at most the
-        session's timeout. The last page is known as before (no next
-        link, a repeated marker, ``limit`` reached, no items): nothing is
-        asked for past it.
-        """
+        :meth:`_list` yields them one by one: the next page is asked for
+        when the caller wants it. The request id of each page is appended
+        to ``request_ids`` when it is a list."""
         params = {k: v for k, v in (params or {}).items() if v is not None}
         links_key = links_key or response_key + "_links"
         remaining = None if limit is None or limit < 0 else limit
         if remaining is not None:
             params.setdefault("limit", remaining)
         seen: set[str] = set()
-        ahead: _Ahead | None = None
-        try:
-            while True:
-                if ahead is None:
-                    response = self._request("GET", url, params=params)
-                else:
-                    response = ahead.response()
-                    ahead = None
-                if request_ids is not None:
-                    request_ids.extend(_request_ids(response))
-                body = self._body(response)
-                items = self._items(response, body, response_key, item_key)
-                if remaining is not None:
-                    items = items[:remaining]
-                    remaining -= len(items)
-                next_marker = self._next_page(response, body, links_key)
-                if not items:
-                    return
-                more = False
-                if (
-                    next_marker is not None
-                    and next_marker not in seen
-                    and (remaining is None or remaining > 0)
-                ):
-                    more = True
-                    seen.add(next_marker)
-                    params = dict(params, marker=next_marker)
-                    if remaining is not None:
-                        params["limit"] = remaining
-                    if read_ahead:
-                        ahead = _Ahead(
-                            functools.partial(self._request, "GET", url, params=params),
-                            getattr(getattr(self.client, "session", None), "timeout", None),
-                        )
-                # the page ahead is on its way while this one is built
-                page = [self._resource(item, response) for item in items]
-                del response, body, items  # this page's answer is dropped
-                yield page
-                del page  # dropped before the next page is read
-                if not more:
-                    return
-        finally:
-            if ahead is not None:
-                ahead.abandon()
+        while True:
+            response = self._request("GET", url, params=params)
+            if request_ids is not None:
+                request_ids.extend(_request_ids(response))
+            body = self._body(response)
+            items = self._items(response, body, response_key, item_key)
+            if remaining is not None:
+                items = items[:remaining]
+                remaining -= len(items)
+            page = [self._resource(item, response) for item in items]
+            next_marker = self._next_page(response, body, links_key)
+            del response, body, items  # a page in memory at a time, not two
+            if not page:
+                return
+            yield page
+            del page  # dropped before the next page is read
+            if next_marker is None or next_marker in seen:
+                return
+            if remaining is not None and remaining <= 0:
+                return
+            seen.add(next_marker)
+            params = dict(params, marker=next_marker)
+            if remaining is not None:
+                params["limit"] = remaining
 
     def _get(
         self, url: str, response_key: str, params: Mapping[str, Any] | None = None
@@ -686,42 +641,6 @@ class Manager:
         return exceptions.NoUniqueMatch(
             "More than one %s matches %s (%s); use the ID." % (self._noun(), what, ids)
         )
-
-
-class _Ahead:
-    """One request sent on a thread of its own: the page after the one
-    :meth:`Manager._pages` yields. Its answer, or its error, is the
-    caller's when it asks for it (:meth:`response`)."""
-
-    def __init__(self, send: Callable[[], "requests.Response"], timeout: float | None) -> None:
-        self._send = send
-        self._timeout = timeout
-        self._answer: requests.Response | None = None
-        self._error: Exception | None = None
-        self._thread = threading.Thread(target=self._run, name="occli-page-ahead", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            self._answer = self._send()
-        except Exception as error:  # noqa: BLE001 - raised in the caller's thread
-            self._error = error
-
-    def response(self) -> "requests.Response":
-        """The answer, once it came: the request's error if it failed."""
-        self._thread.join()
-        if self._error is not None:
-            error, self._error = self._error, None
-            raise error
-        answer, self._answer = self._answer, None
-        return cast("requests.Response", answer)
-
-    def abandon(self) -> None:
-        """Leave the request unused: wait for it to end at most the
-        session's timeout (none: not at all; the thread is a daemon and
-        drops the answer when it comes)."""
-        if self._timeout is not None:
-            self._thread.join(self._timeout)
 
 
 def _unexpected(response: "requests.Response", what: str) -> exceptions.UnexpectedResponse:

@@ -73,21 +73,13 @@ class InstanceActionManager(compute.ComputeManager):
         limit: int | None = None,
         changes_since: datetime.datetime | str | None = None,
         changes_before: datetime.datetime | str | None = None,
-        *,
-        read_ahead: bool = True,
     ) -> Iterator[base.Resource]:
-        """Like :meth:`list`, lazily, one page ahead unless ``read_ahead``
-        is False (a caller that reads only the latest)."""
+        """Like :meth:`list`, lazily (the next page is read when needed)."""
         params = self.check_list(
             marker=marker, limit=limit, changes_since=changes_since, changes_before=changes_before
         )
         return self._list(
-            self._url(server),
-            "instanceActions",
-            params=params,
-            limit=limit,
-            links_key="links",
-            read_ahead=read_ahead,
+            self._url(server), "instanceActions", params=params, limit=limit, links_key="links"
         )
 
     def check_list(

@@ -121,8 +121,6 @@ class ImageManager(image_data.WriteMixin):
                 limit=page_limit,
                 links_key="next",
                 request_ids=request_ids,
-                # a limit of the images kept: no page past the one it ends on
-                read_ahead=not (wanted and limit is not None and limit >= 0),
             )
             images: Iterator[base.Resource] = itertools.chain.from_iterable(pages)
         else:
