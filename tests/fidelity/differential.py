@@ -104,6 +104,16 @@ MESSAGES: list[tuple[str, Any, str]] = [
         "Neutron's RouterInUse and NetworkInUse name ports no request named (a gateway's), in"
         " its database's order: their ids become {port}, sorted",
     ),
+    (
+        r"(Circular Dependency Found: \{)(.*)(\})$",
+        lambda m: (
+            m.group(1)
+            + ", ".join(sorted(e.strip() for e in re.findall(r"[^,{]+ \{[^}]*\}", m.group(2))))
+            + m.group(3)
+        ),
+        "Heat names a cycle's nodes in its graph's order, which varies from run to run (the"
+        " recording has b first, a live run a): the entries are sorted",
+    ),
 ]
 # the highest microversion of each cloud: what "latest" resolves to (the
 # local cloud implements up to 2.96; nova 34 up to 2.104)

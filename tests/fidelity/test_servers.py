@@ -6,7 +6,6 @@ import time
 import pytest
 
 from tests.fidelity.differential import Difference
-from tests.fidelity.differential import known
 from tests.fidelity.test_versions import VERSIONS
 
 # what both clouds show of a server and must agree on (values); hosts and
@@ -250,7 +249,7 @@ def test_actions_as_member_of_other_project(pair, server):
             },
             "2.47",
         ),
-        pytest.param(
+        (
             lambda ids: {
                 "server": {
                     "name": "fid-e",
@@ -260,11 +259,6 @@ def test_actions_as_member_of_other_project(pair, server):
                 }
             },
             "2.47",
-            marks=known(
-                "rig: its stub image service makes nova 34 answer 500"
-                " (AttributeError) for a missing image; Glance would give"
-                " the local cloud's 400 'Can not find requested image'"
-            ),
         ),
         (
             lambda ids: {
