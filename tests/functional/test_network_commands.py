@@ -72,7 +72,7 @@ def test_port_writes(occli, network):
     )  # fmt: skip
     try:
         assert port["fixed_ips"] == [{"ip_address": "10.42.0.50", "subnet_id": subnet["id"]}]
-        assert len(port["security_groups"]) == 1
+        assert len(port["security_group_ids"]) == 1
         ok(
             occli(
                 "port", "set", port["id"], "--fixed-ip", "ip-address=10.42.0.51",
@@ -84,7 +84,7 @@ def test_port_writes(occli, network):
             "10.42.0.50",
             "10.42.0.51",
         ]
-        assert shown["device_owner"] == "compute:test" and shown["security_groups"] == []
+        assert shown["device_owner"] == "compute:test" and shown["security_group_ids"] == []
         ok(
             occli(
                 "port", "unset", port["id"], "--fixed-ip", "ip-address=10.42.0.50",

@@ -306,6 +306,19 @@ def test_volume_snapshot_show_still_takes_cinders_metadata_in_c(occli_run):
     assert json.loads(out) == {"properties": {}, "metadata": {}}
 
 
+def test_volume_snapshot_show_takes_the_keys_osc_leaves_out_in_c(occli_run):
+    project = "os-extended-snapshot-attributes:project_id"
+    words = ["volume", "snapshot", "show", "contract-snapshot", "-f", "json", "-c", project]
+    code, out, err = occli_run("local", [*words, "-c", project, "-c", "name"])
+    assert code == 0, err
+    shown = json.loads(out)
+    assert list(shown) == ["name", project] and len(shown[project]) == 32
+    code, out, _ = occli_run(
+        "local", ["volume", "snapshot", "show", "contract-snapshot", "-f", "json"]
+    )
+    assert project not in json.loads(out)
+
+
 def test_floating_ip_show_still_takes_neutrons_tenant_id_in_c(occli_run):
     words = ["floating", "ip", "show", "172.24.4.77", "-f", "json", "-c", "tenant_id"]
     code, out, err = occli_run("local-admin", [*words, "-c", "project_id", "-c", "name"])

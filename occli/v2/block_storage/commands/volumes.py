@@ -113,9 +113,15 @@ SNAPSHOT_OSC_NAMES = {"metadata": "properties"}
 
 
 def _show_snapshot(args, snapshot):
-    """A snapshot as OSC shows it; ``-c metadata`` still takes Cinder's name."""
+    """A snapshot as OSC shows it; ``-c`` still takes Cinder's names, those
+    OSC renames (``metadata``) and those it leaves out
+    (``os-extended-snapshot-attributes:project_id``)."""
     info = columns.osc_fields(snapshot, SNAPSHOT_OSC_NAMES, SNAPSHOT_OSC_COLUMNS)
-    shown = columns.show(info, SNAPSHOT_OSC_COLUMNS, formatters={"properties": columns.DictColumn})
+    wanted = getattr(args, "columns", None) or ()
+    extra = tuple(dict.fromkeys(k for k in wanted if k in info and k not in SNAPSHOT_OSC_COLUMNS))
+    shown = columns.show(
+        info, SNAPSHOT_OSC_COLUMNS + extra, formatters={"properties": columns.DictColumn}
+    )
     return columns.with_raw_keys(args, shown, SNAPSHOT_OSC_NAMES)
 
 
