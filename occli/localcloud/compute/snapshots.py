@@ -44,8 +44,9 @@ NON_INHERITABLE = frozenset(
     ]
 )
 NON_INHERITABLE_PREFIXES = ("os_glance",)
-# members of a Glance image that are not properties
-_IMAGE_FIELDS = frozenset(
+# members of a Glance image view that are not properties (also the image
+# proxy's: its metadata is the rest)
+IMAGE_FIELDS = frozenset(
     [
         "id",
         "name",
@@ -71,6 +72,7 @@ _IMAGE_FIELDS = frozenset(
         "schema",
         "locations",
         "direct_url",
+        "stores",
     ]
 )
 
@@ -82,7 +84,7 @@ def _inherited(base_image):
     return {
         key: str(value)[:255]
         for key, value in base_image.items()
-        if key not in _IMAGE_FIELDS
+        if key not in IMAGE_FIELDS
         and key not in NON_INHERITABLE
         and not key.startswith(NON_INHERITABLE_PREFIXES)
         and value is not None

@@ -10,6 +10,7 @@ snapshot and the Glance ``alternate`` link. Rules in
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
 from occli.localcloud.compute import image_proxy
+from occli.localcloud.compute import snapshots
 from occli.localcloud.compute.api import common
 from occli.localcloud.compute.api import schemas
 
@@ -25,36 +26,6 @@ STATUSES = {
     "killed": "ERROR",
 }
 PROGRESS = {"queued": 25, "saving": 50, "active": 100}
-# Glance's own fields of an image view: everything else is a property
-_GLANCE_FIELDS = frozenset(
-    [
-        "id",
-        "name",
-        "status",
-        "visibility",
-        "owner",
-        "container_format",
-        "disk_format",
-        "size",
-        "virtual_size",
-        "checksum",
-        "os_hash_algo",
-        "os_hash_value",
-        "min_disk",
-        "min_ram",
-        "protected",
-        "os_hidden",
-        "tags",
-        "created_at",
-        "updated_at",
-        "self",
-        "file",
-        "schema",
-        "stores",
-        "direct_url",
-        "locations",
-    ]
-)
 
 
 def register(service):
@@ -87,7 +58,7 @@ def _links(req, image_id):
 
 
 def _metadata(image):
-    return {k: v for k, v in image.items() if k not in _GLANCE_FIELDS}
+    return {k: v for k, v in image.items() if k not in snapshots.IMAGE_FIELDS}
 
 
 def _basic(req, image):
