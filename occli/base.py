@@ -9,6 +9,7 @@ nothing of the shell.
 """
 
 import builtins
+import functools
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from urllib.parse import parse_qs
 from urllib.parse import urlparse
 
 from occli import exceptions
+from occli import paging
 
 if TYPE_CHECKING:
     import requests
@@ -439,16 +441,24 @@ class Manager:
         limit: int | None = None,
         links_key: str | None = None,
         item_key: str | None = None,
+        read_ahead: bool = True,
     ) -> Iterator[Resource]:
         """Yield resources, following ``<key>_links`` rel=next pages.
 
         ``limit`` caps the total number of items (None or -1: all pages).
         ``links_key`` names the member with the next page (a list of links,
         or an href as Glance's ``next``); ``item_key`` unwraps items that are
-        wrapped one by one (as Nova's keypairs are).
+        wrapped one by one (as Nova's keypairs are); ``read_ahead``: see
+        :meth:`_pages`.
         """
         for page in self._pages(
-            url, response_key, params=params, limit=limit, links_key=links_key, item_key=item_key
+            url,
+            response_key,
+            params=params,
+            limit=limit,
+            links_key=links_key,
+            item_key=item_key,
+            read_ahead=read_ahead,
         ):
             yield from page
 
@@ -461,29 +471,55 @@ class Manager:
         links_key: str | None = None,
         item_key: str | None = None,
         request_ids: builtins.list[str] | None = None,
+        read_ahead: bool = True,
     ) -> Iterator[builtins.list[Resource]]:
         """Yield the resources page by page, a list per page, as
-        :meth:`_list` yields them one by one: the next page is asked for
-        when the caller wants it. The request id of each page is appended
-        to ``request_ids`` when it is a list."""
+        :meth:`_list` yields them one by one. The request id of each page
+        is appended to ``request_ids`` when it is a list.
+
+        Without a ``limit``, the next page a page's body ends by naming is
+        asked for before that body is decoded (:mod:`occli.paging`), and
+        is the caller's once it wants it; an error of it is raised then.
+        No page is asked for that the listing would not ask for, unless a
+        caller stops early or a page lists nothing while naming a next one
+        (one page then comes unused): ``read_ahead=False`` for a search
+        that stops once it found what it looks for.
+        """
         params = {k: v for k, v in (params or {}).items() if v is not None}
         links_key = links_key or response_key + "_links"
         remaining = None if limit is None or limit < 0 else limit
         if remaining is not None:
             params.setdefault("limit", remaining)
         seen: set[str] = set()
+        ahead: paging.Ahead | None = None
         while True:
-            response = self._request("GET", url, params=params)
+            response = (
+                self._request("GET", url, params=params) if ahead is None else ahead.response()
+            )
+            ahead = None
             if request_ids is not None:
                 request_ids.extend(_request_ids(response))
+            guess = None
+            if read_ahead and remaining is None:
+                guess = paging.next_marker_at_end(response.content, links_key, _next_marker)
+                if guess is not None and guess not in seen:
+                    ahead = paging.Ahead(
+                        functools.partial(
+                            self._request, "GET", url, params=dict(params, marker=guess)
+                        ),
+                        getattr(self.client, "session", None),
+                    )
             body = self._body(response)
             items = self._items(response, body, response_key, item_key)
             if remaining is not None:
                 items = items[:remaining]
                 remaining -= len(items)
-            page = [self._resource(item, response) for item in items]
+            ids = _request_ids(response)  # read once: a page's items share them
+            page = [self.resource_class(self, item, ids, True) for item in items]
             next_marker = self._next_page(response, body, links_key)
             del response, body, items  # a page in memory at a time, not two
+            if next_marker != guess:
+                ahead = None  # a wrong guess: its answer is dropped
             if not page:
                 return
             yield page

@@ -19,6 +19,7 @@ hang a command nor fill its memory:
   rule for its ``Authorization`` header, applied to every request).
 """
 
+import contextlib
 import http.client
 import math
 import os
@@ -26,6 +27,8 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Callable
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 from typing import Any
 from urllib.parse import urljoin
@@ -269,7 +272,8 @@ class Session(ks_session.Session):
         return response
 
 
-#: The watchdog of the request this thread is sending, if it has one.
+#: The watchdog of the request this thread is sending, if it has one, and
+#: the callback :func:`when_sent` set.
 _watched = threading.local()
 
 
@@ -319,6 +323,20 @@ class _Watchdog:
                 _shut(self.connection)
 
 
+@contextlib.contextmanager
+def when_sent(callback: Callable[[], None]) -> Iterator[None]:
+    """Call ``callback`` each time a request this thread sends through a
+    :class:`BoundedTransport` is on its way (its head and body written to
+    the connection), before its answer is waited for: a thread sending a
+    request for another (:class:`occli.paging.Ahead`) tells it when it may
+    take the interpreter back."""
+    _watched.sent = callback
+    try:
+        yield
+    finally:
+        _watched.sent = None
+
+
 def _shut(conn: connection.HTTPConnection) -> None:
     sock = conn.sock
     if sock is not None:
@@ -364,7 +382,10 @@ class _Watched(connection.HTTPConnection):
 
     def request(self, *args: Any, **kwargs: Any) -> None:
         _watch(self)
-        return super().request(*args, **kwargs)
+        super().request(*args, **kwargs)
+        sent = getattr(_watched, "sent", None)
+        if sent is not None:
+            sent()
 
     def connect(self) -> None:
         super().connect()

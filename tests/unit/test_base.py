@@ -69,7 +69,7 @@ def test_list_limit_caps_total(things, mock_cloud):
     assert sent[1].qs["limit"] == ["1"]
 
 
-def test_pages_are_lists_asked_for_one_at_a_time(things, mock_cloud):
+def test_pages_with_a_limit_are_lists_asked_for_one_at_a_time(things, mock_cloud):
     m = mock_cloud.mock
     m.get(
         COMPUTE + "/servers/detail",

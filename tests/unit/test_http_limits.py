@@ -261,3 +261,37 @@ def test_urllib3_errors_midway_become_requests_errors():
 
     with pytest.raises(requests.exceptions.ChunkedEncodingError):
         transport._read_piece(Raw())
+
+
+def test_when_sent_calls_back_once_the_request_is_out_before_its_answer():
+    """On a loopback server that answers only once the callback ran: the
+    callback comes after the server read the request and before the
+    client reads the answer (else the request would never be answered)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    called = threading.Event()
+    seen = []
+
+    def serve():
+        conn, _ = listener.accept()
+        with conn:
+            request = b""
+            while b"\r\n\r\n" not in request:
+                request += conn.recv(4096)
+            seen.append(request.split(b"\r\n")[0])
+            seen.append(called.wait(10))
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    try:
+        with transport.when_sent(called.set):
+            response = bounded().get("http://127.0.0.1:%d/page?marker=m" % port, timeout=10)
+        assert response.content == b"ok"
+        assert seen == [b"GET /page?marker=m HTTP/1.1", True]
+        # outside the block, nothing is called back
+        called.clear()
+        assert transport._watched.sent is None
+    finally:
+        server.join(10)
+        listener.close()

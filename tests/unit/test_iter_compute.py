@@ -1,7 +1,7 @@
 """Nova's attachment, migration, extension and usage managers (and
 Neutron's extensions): ``list()`` is novaclient's list of every page (a
 ListWithMeta with each page's request id), ``iter()`` the same resources
-read lazily, a page when the previous one was used."""
+read lazily, one page ahead of the caller."""
 
 from collections.abc import Iterator
 
@@ -73,15 +73,14 @@ def test_list_reads_every_page_with_their_request_ids(client, mock_cloud, attr, 
 
 
 @pytest.mark.parametrize(("attr", "args", "url", "key"), MANAGERS)
-def test_iter_asks_for_a_page_when_the_previous_one_was_used(
-    client, mock_cloud, attr, args, url, key
-):
+def test_iter_asks_for_a_page_one_page_ahead(client, mock_cloud, attr, args, url, key):
     two_pages(mock_cloud, url, key)
     resources = getattr(client, attr).iter(*args)
     assert isinstance(resources, Iterator)
     assert reads(mock_cloud, url) == []
     assert [next(resources).id, next(resources).id] == ["a", "b"]
-    assert len(reads(mock_cloud, url)) == 1
+    # the second page may be on its way (one ahead of the caller)
+    assert len(reads(mock_cloud, url)) <= 2
     assert next(resources).id == "c"
     assert [r.qs.get("marker") for r in reads(mock_cloud, url)] == [None, ["b"]]
     assert list(resources) == []

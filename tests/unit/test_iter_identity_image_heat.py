@@ -1,7 +1,7 @@
 """Keystone, Glance, Heat managers and Nova's zones: ``list()`` is
 novaclient's list of every page (a ListWithMeta with each page's request
-id), ``iter()`` the same resources read lazily, a page when the previous
-one was used."""
+id), ``iter()`` the same resources read lazily, one page ahead of the
+caller."""
 
 from collections.abc import Iterator
 
@@ -93,15 +93,14 @@ def test_list_reads_every_page_with_their_request_ids(
 
 
 @pytest.mark.parametrize(("attr", "url", "key", "links"), PAGED)
-def test_iter_asks_for_a_page_when_the_previous_one_was_used(
-    client, mock_cloud, paged, attr, url, key, links
-):
+def test_iter_asks_for_a_page_one_page_ahead(client, mock_cloud, paged, attr, url, key, links):
     paged(attr, url, key, links)
     resources = getattr(client, attr).iter()
     assert isinstance(resources, Iterator)
     assert reads(mock_cloud, url) == []
     assert [next(resources).id, next(resources).id] == ["a", "b"]
-    assert len(reads(mock_cloud, url)) == 1
+    # the second page may be on its way (one ahead of the caller)
+    assert len(reads(mock_cloud, url)) <= 2
     assert next(resources).id == "c"
     assert [r.qs.get("marker") for r in reads(mock_cloud, url)] == [None, ["b"]]
     assert list(resources) == []
@@ -119,15 +118,14 @@ def test_a_users_projects_list_reads_every_page_with_their_request_ids(client, m
     assert [r.qs.get("marker") for r in reads(mock_cloud, USER_PROJECTS)] == [None, ["b"]]
 
 
-def test_a_users_projects_iter_asks_for_a_page_when_the_previous_one_was_used(
-    client, mock_cloud, paged
-):
+def test_a_users_projects_iter_asks_for_a_page_one_page_ahead(client, mock_cloud, paged):
     paged("users", USER_PROJECTS, "projects", keystone_links)
     projects = client.users.iter_projects("u1")
     assert isinstance(projects, Iterator)
     assert reads(mock_cloud, USER_PROJECTS) == []
     assert [next(projects).id, next(projects).id] == ["a", "b"]
-    assert len(reads(mock_cloud, USER_PROJECTS)) == 1
+    # the second page may be on its way (one ahead of the caller)
+    assert len(reads(mock_cloud, USER_PROJECTS)) <= 2
     assert next(projects).id == "c"
     assert [r.qs.get("marker") for r in reads(mock_cloud, USER_PROJECTS)] == [None, ["b"]]
     assert list(projects) == []
@@ -145,7 +143,8 @@ def test_a_list_of_one_request_is_a_list_or_read_lazily(client, mock_cloud, attr
     assert ([r.id for r in got], got.request_ids) == (["a", "b"], ["req-1"])
     resources = getattr(client, attr).iter()
     assert isinstance(resources, Iterator)
-    assert len(reads(mock_cloud, url)) == 1
+    # the second page may be on its way (one ahead of the caller)
+    assert len(reads(mock_cloud, url)) <= 2
     assert [r.id for r in resources] == ["a", "b"]
     assert len(reads(mock_cloud, url)) == 2
 

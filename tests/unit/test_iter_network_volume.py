@@ -1,6 +1,6 @@
 """Neutron and Cinder managers: ``list()`` is novaclient's list of every
 page (a ListWithMeta with each page's request id), ``iter()`` the same
-resources read lazily, a page when the previous one was used."""
+resources read lazily, one page ahead of the caller."""
 
 from collections.abc import Iterator
 
@@ -63,13 +63,14 @@ def test_list_reads_every_page_with_their_request_ids(client, mock_cloud, attr, 
 
 
 @pytest.mark.parametrize(("attr", "url", "key"), MANAGERS)
-def test_iter_asks_for_a_page_when_the_previous_one_was_used(client, mock_cloud, attr, url, key):
+def test_iter_asks_for_a_page_one_page_ahead(client, mock_cloud, attr, url, key):
     two_pages(mock_cloud, url, key)
     resources = getattr(client, attr).iter()
     assert isinstance(resources, Iterator)
     assert reads(mock_cloud, url) == []
     assert [next(resources).id, next(resources).id] == ["a", "b"]
-    assert len(reads(mock_cloud, url)) == 1
+    # the second page may be on its way (one ahead of the caller)
+    assert len(reads(mock_cloud, url)) <= 2
     assert next(resources).id == "c"
     assert [r.qs.get("marker") for r in reads(mock_cloud, url)] == [None, ["b"]]
     assert list(resources) == []

@@ -344,13 +344,14 @@ class RecordingStream(io.StringIO):
 
 
 @pytest.mark.parametrize("fmt", ["value", "csv", "json"])
-def test_list_writes_each_page_before_asking_for_the_next(cli, cloud, fmt):
+def test_list_writes_each_page_before_asking_for_the_one_after_the_next(cli, cloud, fmt):
     from occli import shell
 
     app = shell.OcCLI()
     app.stdout, app.stderr = RecordingStream(), io.StringIO()
     seen = []
-    pages = paged_listing(cloud, [["a1", "a2"], ["b1", "b2"], ["c1"]])
+    names = [["a1", "a2"], ["b1", "b2"], ["c1"], ["d1"]]
+    pages = paged_listing(cloud, names)
     for number, (url, body) in enumerate(pages):
 
         def answer(request, context, body=body, number=number):
@@ -361,15 +362,15 @@ def test_list_writes_each_page_before_asking_for_the_next(cli, cloud, fmt):
     code = app.run(["server", "list", "-f", fmt, "-c", "Name", "-c", "Image"])
     assert code == 0, app.stderr.getvalue()
     out = app.stdout.getvalue()
-    assert [number for number, _, _ in seen] == [0, 1, 2]
-    for number, written, flushed in seen[1:]:
-        # the rows of every earlier page are written, and flushed
-        previous = [n for page in ([["a1", "a2"], ["b1", "b2"]][:number]) for n in page]
-        assert all(name in written for name in previous), written
+    assert [number for number, _, _ in seen] == [0, 1, 2, 3]
+    for number, written, flushed in seen[2:]:
+        # page N+2 is asked for once page N is written, and flushed (page
+        # N+1 is asked for while page N is written: one page ahead)
+        assert all(name in written for page in names[: number - 1] for name in page), written
         assert flushed == len(written)
-        assert not any(name in written for name in ("b1", "c1")[number - 1 :])
+        assert not any(name in written for page in names[number:] for name in page)
     if fmt == "json":
-        assert [r["Name"] for r in json.loads(out)] == ["a1", "a2", "b1", "b2", "c1"]
+        assert [r["Name"] for r in json.loads(out)] == ["a1", "a2", "b1", "b2", "c1", "d1"]
         assert all(r["Image"] == "cirros" for r in json.loads(out))
     # image names: one Glance request, the image was known after page one
     assert len(requests_to(cloud.mock, "GET", "/v2/images")) == 1

@@ -139,13 +139,18 @@ class FlavorManager(compute.ComputeManager):
         limit: int | None = None,
         sort_key: str | None = None,
         sort_dir: str | None = None,
+        *,
+        read_ahead: bool = True,
     ) -> Iterator[base.Resource]:
-        """Like :meth:`list`, lazily: yield flavors page by page."""
+        """Like :meth:`list`, lazily: yield flavors page by page, the next
+        one asked for ahead unless ``read_ahead`` is False (a search that
+        stops once it found its flavors)."""
         return self._list(
             *self._list_request(
                 detailed, is_public, marker, min_disk, min_ram, sort_key, sort_dir
             ),
             limit=limit,
+            read_ahead=read_ahead,
         )
 
     list_iter = iter

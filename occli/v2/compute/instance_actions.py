@@ -73,13 +73,21 @@ class InstanceActionManager(compute.ComputeManager):
         limit: int | None = None,
         changes_since: datetime.datetime | str | None = None,
         changes_before: datetime.datetime | str | None = None,
+        *,
+        read_ahead: bool = True,
     ) -> Iterator[base.Resource]:
-        """Like :meth:`list`, lazily (the next page is read when needed)."""
+        """Like :meth:`list`, lazily: the next page asked for ahead unless
+        ``read_ahead`` is False (a caller that reads only the latest)."""
         params = self.check_list(
             marker=marker, limit=limit, changes_since=changes_since, changes_before=changes_before
         )
         return self._list(
-            self._url(server), "instanceActions", params=params, limit=limit, links_key="links"
+            self._url(server),
+            "instanceActions",
+            params=params,
+            limit=limit,
+            links_key="links",
+            read_ahead=read_ahead,
         )
 
     def check_list(

@@ -33,7 +33,7 @@ def failure(client, server):
     it (the details from compute API 2.84, for admins), or None if that
     action did not fail: for a wait that ended in the wrong status."""
     try:
-        latest = next(iter(client.instance_action.iter(server)), None)
+        latest = next(iter(client.instance_action.iter(server, read_ahead=False)), None)
         if latest is None or latest.to_dict().get("message") != "Error":
             return None
         action = client.instance_action.get(server, latest.request_id).to_dict()

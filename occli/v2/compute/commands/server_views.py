@@ -207,7 +207,7 @@ def flavor_names(client, servers, known=()):
 
     def lookup():
         names = {}
-        for flavor in client.flavors.iter(detailed=False):
+        for flavor in client.flavors.iter(detailed=False, read_ahead=False):
             names[flavor.id] = flavor.name
             if wanted <= names.keys():
                 break
