@@ -183,7 +183,7 @@ def make_command(name, func, dist=None):
             cell = text_cell if formatter in _TEXT_FORMATTERS else printable_cell
             column_names = tuple(printable_cell(c) for c in column_names)
             if kind == "list":
-                data = (tuple(cell(v) for v in row) for row in data)
+                data = (tuple(map(cell, row)) for row in data)
             else:
                 data = tuple(cell(v) for v in data)
         wanted = getattr(parsed_args, "columns", None)

@@ -40,6 +40,8 @@ def _escape(match):
 def printable_cell(value):
     """A cell (text or column) whose control characters show escaped
     (:func:`printable`)."""
+    if value.__class__ is str:  # most cells: no isinstance walk
+        return value if value.isprintable() else _CONTROL.sub(_escape, value)
     if isinstance(value, str):
         return printable(value)
     if isinstance(value, columns.FormattableColumn):
@@ -64,6 +66,8 @@ def text_cell(value):
     list's Python repr, as OSC prints them), control characters escaped
     (:func:`printable`); any other value (a number, a boolean, None) as
     it is, for the formatter to print (csv quotes text, not numbers)."""
+    if value.__class__ is str:
+        return value if value.isprintable() else _CONTROL.sub(_escape, value)
     if isinstance(value, columns.FormattableColumn):
         return printable(str(value.machine_readable()))
     return printable_cell(value)
@@ -192,10 +196,16 @@ def _scalar(value):
     return str(value)
 
 
+#: the cell types :func:`format_value` returns as they are, checked first
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 def format_value(value, formatter=None):
     """Wrap ``value`` in a column type (given, or chosen by its Python type)."""
     if formatter is not None:
         return formatter(value)
+    if value.__class__ in _SCALARS:
+        return value
     if isinstance(value, dict):
         return JSONColumn(value) if _nested(value.values()) else DictColumn(value)
     if isinstance(value, (list, tuple)):
@@ -255,8 +265,10 @@ def table(items, columns, headers=None, formatters=None):
     formatters = formatters or {}
     headers = tuple(headers or columns)
 
+    cells = [(k, formatters.get(k)) for k in columns]
+
     def row(item):
         info = item.to_dict() if hasattr(item, "to_dict") else item
-        return tuple([format_value(info.get(k), formatters.get(k)) for k in columns])
+        return tuple([format_value(info.get(k), f) for k, f in cells])
 
     return headers, (row(i) for i in items)
