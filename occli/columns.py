@@ -40,9 +40,7 @@ def _escape(match):
 def printable_cell(value):
     """A cell (text or column) whose control characters show escaped
     (:func:`printable`)."""
-    if value.__class__ is str:  # most cells: no isinstance walk
-        return value if value.isprintable() else _CONTROL.sub(_escape, value)
-    if isinstance(value, str):
+    if value.__class__ is str or isinstance(value, str):  # most cells: the first test
         return printable(value)
     if isinstance(value, columns.FormattableColumn):
         return PrintableColumn(value)
@@ -67,7 +65,7 @@ def text_cell(value):
     (:func:`printable`); any other value (a number, a boolean, None) as
     it is, for the formatter to print (csv quotes text, not numbers)."""
     if value.__class__ is str:
-        return value if value.isprintable() else _CONTROL.sub(_escape, value)
+        return printable(value)
     if isinstance(value, columns.FormattableColumn):
         return printable(str(value.machine_readable()))
     return printable_cell(value)
