@@ -59,12 +59,14 @@ def row(fixture, stack_id):
         return stacks.by_id(db, stack_id)
 
 
-def wait(fixture, stack_id, seconds=30.0):
-    """The stack's row once no action is in progress (bounded)."""
+def wait(fixture, stack_id, seconds=30.0, action=None):
+    """The stack's row once no action (or ``action``) is in progress
+    (bounded). A failed create is CREATE_FAILED for a moment before its
+    ROLLBACK starts, as in Heat: pass ``action`` to wait past it."""
     deadline = time.monotonic() + seconds
     while True:
         found = row(fixture, stack_id)
-        if found["status"] != "IN_PROGRESS":
+        if found["status"] != "IN_PROGRESS" and action in (None, found["action"]):
             return found
         if time.monotonic() > deadline:
             raise AssertionError("stack %s still %s_IN_PROGRESS" % (stack_id, found["action"]))

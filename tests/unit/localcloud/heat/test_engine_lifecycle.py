@@ -111,7 +111,7 @@ def test_rollback_deletes_what_a_failed_create_made(cloud, ctx):
         tmpl({"good": step(), "bad": step(fail="no", ticks=2)}),
         disable_rollback=False,
     )
-    row = harness.wait(cloud, stack_id)
+    row = harness.wait(cloud, stack_id, action="ROLLBACK")
     assert (row["action"], row["status"]) == ("ROLLBACK", "COMPLETE")
     # Heat's Resource.destroy: the rows go too, the events stay
     assert harness.resources(cloud, stack_id) == {}

@@ -231,7 +231,7 @@ def test_rollback_deletes_the_nested_stack(cloud, ctx):
         ),
         disable_rollback=False,
     )
-    row = harness.wait(cloud, stack_id)
+    row = harness.wait(cloud, stack_id, action="ROLLBACK")
     assert (row["action"], row["status"]) == ("ROLLBACK", "COMPLETE"), row["status_reason"]
     # the group's row is destroyed with the rollback; its events name the nested stack
     made = [e for e in harness.events(cloud, stack_id) if e["resource_name"] == "group"]
