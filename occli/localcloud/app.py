@@ -20,6 +20,7 @@ import uuid
 from urllib.parse import parse_qs
 
 from occli.localcloud import errors
+from occli.localcloud import files
 from occli.localcloud.common import reason
 
 MAX_BODY = 1024 * 1024
@@ -155,6 +156,9 @@ class Request:
         self.microversion = None
         self.db = None
         self._body = None
+        #: whether the body was streamed (:meth:`body_chunks`): then the
+        #: request cannot be run again
+        self.streamed = False
 
     @property
     def base_url(self):
@@ -190,6 +194,7 @@ class Request:
         the input ends; fewer if the input ends first. For a ``mode=None``
         handler that streams a body it need not hold whole."""
         stream = self.environ["wsgi.input"]
+        self.streamed = True
         left = length
         while left is None or left > 0:
             chunk = stream.read(size if left is None else min(size, left))
@@ -553,7 +558,22 @@ class Application:
             injected = fault.apply(req)
             if injected is not None:
                 return injected
-        route = self._route(req, svc)
+        attempts = files.STALE_ATTEMPTS
+        while True:
+            # routed again each time: before() may rewrite req.params
+            route = self._route(req, svc)
+            try:
+                return self._run(req, svc, route)
+            except files.Stale:
+                # a file its snapshot named was replaced meanwhile: run it
+                # again in a newer one, unless its body is spent
+                req.db = None
+                attempts -= 1
+                if attempts == 0 or req.streamed:
+                    raise HTTPError(503, "The stored data changed while it was read.") from None
+
+    def _run(self, req, svc, route):
+        """``route``'s handler in the transaction its mode asks for."""
         store = self.cloud.store
         if route.mode is None:
             # auth (if any) and before() in their own read transaction;

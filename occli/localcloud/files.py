@@ -46,8 +46,19 @@ MD5 = ("md5",)
 DEPTH = 4
 
 
+#: Reads of a request whose file went missing, each in a newer snapshot,
+#: before it gives up (see :class:`Stale`).
+STALE_ATTEMPTS = 5
+
+
 class NotPrivate(OSError):
     """A directory or file others could read or plant."""
+
+
+class Stale(FileNotFoundError):
+    """The file a row named is gone: the row was read in a snapshot older
+    than the write that replaced or deleted it, which unlinks the old file
+    once it commits. A read in a new snapshot finds the row as it is now."""
 
 
 class Stored(NamedTuple):
@@ -224,8 +235,12 @@ class Files:
 
     def open(self, name):
         """File ``name`` open for reading (binary); NotPrivate if it is not
-        a regular file of this user, OSError if it cannot be opened."""
-        fd = os.open(self.path(name), _READ_FLAGS)
+        a regular file of this user, :class:`Stale` if it is gone, OSError
+        if it cannot be opened."""
+        try:
+            fd = os.open(self.path(name), _READ_FLAGS)
+        except FileNotFoundError as exc:
+            raise Stale(exc.errno, exc.strerror, exc.filename) from None
         f = os.fdopen(fd, "rb")
         try:
             st = os.fstat(fd)

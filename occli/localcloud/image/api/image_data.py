@@ -79,8 +79,8 @@ def download(req):
     # a staged image's file is not its data yet (imports.STAGED)
     if name is None or image["status"] in imports.STAGED:
         return Response(204)
-    # opened in this read transaction: a delete committed meanwhile
-    # unlinks the path, not the open file
+    # opened now: a delete committed later unlinks the path, not the open
+    # file (one committed since this snapshot: files.Stale, run again)
     body = () if req.method == "HEAD" else req.cloud.image.files.reader(name)
     return Response(
         200,

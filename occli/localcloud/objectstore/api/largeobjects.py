@@ -21,6 +21,8 @@ from occli.localcloud import common as common_
 from occli.localcloud import errors
 from occli.localcloud.app import HTTPError
 from occli.localcloud.app import Response
+from occli.localcloud.files import STALE_ATTEMPTS
+from occli.localcloud.files import Stale
 from occli.localcloud.objectstore import containers
 from occli.localcloud.objectstore import dlo
 from occli.localcloud.objectstore import expiry
@@ -186,7 +188,8 @@ def copy_source(req, via, src, target):
         return chunks, size, {}, None
     if src["size"] > most:
         raise common.SwiftError(413, common.TOO_LARGE)
-    # opened in this read transaction: the source as it is now
+    # opened now: the source as this snapshot has it (files.Stale if
+    # replaced since, and the request runs again)
     return files.reader(src["file"]), src["size"], objects.sysmeta(src), src["etag"]
 
 
@@ -226,7 +229,7 @@ class Assembled:
             if self._first is not None:
                 yield self._first
             yield from self._chunks
-        except SegmentError as exc:
+        except (SegmentError, Stale) as exc:
             LOG.warning("large object %s: %s (body truncated)", self.req.path, exc)
         finally:
             self.close()
@@ -293,16 +296,27 @@ class Assembled:
         return obj
 
     def _manifest(self, seg):
-        with self.req.cloud.store.read() as db:
-            obj = self._row(seg, db)
-        return json.loads(self.req.cloud.objectstore.files.read(obj["file"]))
+        return json.loads(self._current(seg, lambda files, name: files.read(name)))
 
     def _open(self, seg, offset, length):
-        # opened in the read that found it: a replace meanwhile unlinks
-        # the path, not the open file
+        return self._current(seg, lambda files, name: files.reader(name, offset, length))
+
+    def _current(self, seg, use):
+        """``use(files, name)`` of segment ``seg``'s file as a read finds
+        it, read again while that file turns out replaced since (Stale:
+        the segments after the first are read as the body streams, out of
+        reach of the request's own new attempts). An open file outlives a
+        replace: only the open must find it."""
+        files = self.req.cloud.objectstore.files
+        for _ in range(STALE_ATTEMPTS - 1):
+            with self.req.cloud.store.read() as db:
+                obj = self._row(seg, db)
+            try:
+                return use(files, obj["file"])
+            except Stale:
+                continue
         with self.req.cloud.store.read() as db:
-            obj = self._row(seg, db)
-            return self.req.cloud.objectstore.files.reader(obj["file"], offset, length)
+            return use(files, self._row(seg, db)["file"])
 
 
 def serve(req, via, obj, headers, size, segments):

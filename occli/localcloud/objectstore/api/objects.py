@@ -85,8 +85,9 @@ def get_object(req):
         headers["Content-Range"] = "bytes */%d" % size
         page = common.html_page(416, "The Range requested is not available.")
         return Response(416, headers=headers, raw=page, content_type="text/html; charset=UTF-8")
-    # opened in this read transaction: a replace or delete committed
-    # meanwhile unlinks the path, not the open file
+    # opened now: a replace or delete committed later unlinks the path,
+    # not the open file (one committed since this snapshot: files.Stale,
+    # and the request runs again)
     files = req.cloud.objectstore.files
     if spans and len(spans) > 1:
         return _byteranges(req, obj, spans, headers)
