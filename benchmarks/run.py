@@ -236,12 +236,16 @@ client.servers.create(sys.argv[1], image=image, flavor=flavor, nics="none",
 
 class Row:
     """One line of the table. ``better``: "lower" (ratio <= target) or
-    "higher" (ratio >= target)."""
+    "higher" (ratio >= target); ``valid`` False: the figure measured the
+    wrong thing (a flood answered otherwise than expected), a FAIL."""
 
-    def __init__(self, figure, occli, peer, ratio=None, target=None, better="lower", note=""):
+    def __init__(
+        self, figure, occli, peer, ratio=None, target=None, better="lower", note="", valid=True
+    ):
         self.figure, self.occli, self.peer = figure, occli, peer
         self.ratio, self.target, self.better = ratio, target, better
         self.note = note
+        self.valid = valid
 
     def cells(self):
         if self.ratio is None:
@@ -251,6 +255,7 @@ class Row:
             if self.note:
                 ratio += " (%s)" % self.note
             ok = self.ratio <= self.target if self.better == "lower" else self.ratio >= self.target
+            ok = ok and self.valid
             verdict = "pass" if ok else "FAIL"
         sign = "≤" if self.better == "lower" else "≥"
         target = "-" if self.target is None else "%s %g" % (sign, self.target)
