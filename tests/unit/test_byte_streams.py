@@ -44,11 +44,13 @@ def test_an_image_upload_is_its_length_in_chunks_of_chunk_size():
     assert sent == [image_data.CHUNK_SIZE * n for n in (1, 2, 3)] + [len(DATA)]
 
 
-def test_an_object_upload_is_its_length_in_chunks_of_chunk_size():
+def test_an_object_upload_is_its_length_in_chunks_of_chunk_size_hashed_as_sent():
     sent: list[int] = []
-    upload = objects._Upload(io.BytesIO(DATA), len(DATA), lambda n, size: sent.append(n))
+    digests = Digests(["md5"])
+    upload = objects._Upload(io.BytesIO(DATA), len(DATA), lambda n, size: sent.append(n), digests)
     assert not hasattr(upload, "read") and len(upload) == len(DATA)
     chunks = list(upload)
     assert b"".join(chunks) == DATA
     assert [len(c) for c in chunks[:-1]] == [objects.CHUNK_SIZE] * 3
     assert sent[-1] == len(DATA)
+    assert digests.hexdigests() == {"md5": hashlib.md5(DATA).hexdigest()}
