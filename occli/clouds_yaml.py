@@ -47,16 +47,11 @@ _SUFFIXES = (".yaml", ".yml", ".json")
 
 def default_search_dirs() -> list[str]:
     """Directories searched for clouds/secure files, as openstacksdk does."""
-    import platformdirs
+    from occli import userdirs
 
-    dirs = platformdirs.PlatformDirs("openstack", "OpenStack", multipath=True)
-    candidates = [
-        os.getcwd(),
-        dirs.user_config_dir,
-        os.path.join(os.path.expanduser("~"), ".config", "openstack"),
-    ]
-    # multipath=True joins several XDG dirs with os.pathsep.
-    candidates.extend(dirs.site_config_dir.split(os.pathsep))
+    user, site = userdirs.config_dirs("openstack", "OpenStack")
+    candidates = [os.getcwd(), user, os.path.join(os.path.expanduser("~"), ".config", "openstack")]
+    candidates.extend(site)
     candidates.append("/etc/openstack")
     seen, result = set(), []
     for d in candidates:

@@ -154,9 +154,9 @@ def localcloud_file(environ: Mapping[str, str] | None = None) -> str:
     environ = clouds_yaml.environment(environ)
     base = environ.get("OCCLI_LOCALCLOUD_DIR")
     if not base:
-        import platformdirs
+        from occli import userdirs
 
-        base = os.path.join(platformdirs.user_data_dir("occli"), "localcloud")
+        base = os.path.join(userdirs.user_data_dir("occli"), "localcloud")
     return os.path.join(os.path.expanduser(base), "clouds.yaml")
 
 

@@ -546,9 +546,9 @@ def _index_path(plugin_dirs, cache_dir=None):
 def _cache_root():
     root = os.environ.get("OCCLI_CACHE_DIR")
     if not root:
-        import platformdirs
+        from occli import userdirs
 
-        root = platformdirs.user_cache_dir("occli")
+        root = userdirs.user_cache_dir("occli")
     return os.path.expanduser(root)
 
 

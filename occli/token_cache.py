@@ -62,9 +62,9 @@ def cache_dir(environ=None):
     environ = os.environ if environ is None else environ
     root = environ.get("OCCLI_CACHE_DIR")
     if not root:
-        import platformdirs
+        from occli import userdirs
 
-        root = platformdirs.user_cache_dir("occli")
+        root = userdirs.user_cache_dir("occli")
     return os.path.join(os.path.expanduser(root), "tokens")
 
 

@@ -30,6 +30,8 @@ FORBIDDEN = (
     "difflib",
     # only to ask for a password (server_options.new_password)
     "getpass",
+    # the XDG directories are worked out by occli.userdirs
+    "platformdirs",
 )
 #: Also never imported by ``occli --help``.
 HELP_FORBIDDEN = ("occli.v2", "occli.client", "keystoneauth1", "requests", "prettytable")
