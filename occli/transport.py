@@ -183,12 +183,16 @@ class BoundedTransport(requests.Session):
 
     def _read(self, response: requests.Response) -> bytes:
         """The body of ``response``, read a piece at a time: refused past
-        the size limit."""
+        the size limit. The ``Content-Length`` of an answer without a body
+        (to a HEAD, a 204 or a 304) is the size of what a GET would answer
+        (RFC 9110, 8.6), not of anything read: a HEAD of a 1 GiB Swift
+        object is fine."""
         limit = self.max_response_size
         if "X-Subject-Token" in response.headers:
             limit = min(limit, MAX_TOKEN_SIZE)
         length = response.headers.get("Content-Length", "")
-        if length.isdigit() and int(length) > limit:
+        bodiless = response.request.method == "HEAD" or response.status_code in (204, 304)
+        if length.isdigit() and int(length) > limit and not bodiless:
             raise self._too_large(response, limit, "")
         raw = response.raw
         pieces: list[bytes] = []

@@ -61,6 +61,23 @@ def test_create_then_save_round_trips_the_bytes_with_their_etag(occli, container
     ]
 
 
+def test_an_object_larger_than_the_answer_limit_is_shown_and_saved(occli, container, tmp_path):
+    """The HEAD of ``object show`` declares the object's length, which no
+    answer limit is about; the bytes themselves stream (``object save``)."""
+    data = os.urandom((2 << 20) + 1)
+    source = tmp_path / "big.bin"
+    source.write_bytes(data)
+    _upload(occli, container, source, "--name", "big.bin")
+    shown = as_json(
+        occli("--max-response-size", "1M", "object", "show", container, "big.bin", "-f", "json")
+    )
+    assert shown["content-length"] == str(len(data))
+    target = tmp_path / "copy.bin"
+    limit = ("--max-response-size", "1M")
+    ok(occli(*limit, "object", "save", "--file", str(target), container, "big.bin"))
+    assert target.read_bytes() == data
+
+
 def test_save_to_stdout_writes_the_bytes(occli, container, tmp_path):
     source = tmp_path / "notes.txt"
     source.write_bytes("line one\nligne deux é\n".encode())

@@ -102,6 +102,18 @@ def test_a_declared_length_over_the_limit_reads_nothing(requests_mock):
     assert body.consumed == 0
 
 
+@pytest.mark.parametrize("method, status", [("HEAD", 200), ("GET", 304), ("GET", 204)])
+def test_the_length_of_an_answer_without_a_body_is_no_reason_to_refuse(
+    requests_mock, method, status
+):
+    """A HEAD of a 1 GiB object declares the GET's length (``object show``)."""
+    requests_mock.register_uri(
+        method, URL, status_code=status, headers={"Content-Length": str(1 << 30)}
+    )
+    response = bounded().request(method, URL)
+    assert (response.status_code, response.content) == (status, b"")
+
+
 def test_a_body_within_the_limit_is_the_content(requests_mock):
     requests_mock.get(URL, json={"servers": []})
     response = bounded().get(URL)
