@@ -62,7 +62,8 @@ def row(fixture, stack_id):
 def wait(fixture, stack_id, seconds=30.0, action=None):
     """The stack's row once no action (or ``action``) is in progress
     (bounded). A failed create is CREATE_FAILED for a moment before its
-    ROLLBACK starts, as in Heat: pass ``action`` to wait past it."""
+    ROLLBACK starts, and a cancelled one CREATE_FAILED before its DELETE,
+    as in Heat: pass ``action`` to wait past it."""
     deadline = time.monotonic() + seconds
     while True:
         found = row(fixture, stack_id)

@@ -117,7 +117,7 @@ def test_no_agent_no_signal(cloud, ctx, api, flavor):
     assert harness.row(cloud, opted_out)["status"] == "IN_PROGRESS"
     for stack in (stack_id, opted_out):
         harness.engine(cloud).delete_stack(ctx, stack)
-        assert harness.wait(cloud, stack)["action"] == "DELETE"
+        assert harness.wait(cloud, stack, action="DELETE")["status"] == "COMPLETE"
 
 
 def test_agent_signals_after_its_delay_through_the_temp_url(cloud, ctx, api, flavor):

@@ -138,7 +138,7 @@ def test_invalid_signal_is_refused(cloud, ctx):
         harness.engine(cloud).signal(ctx, stack_id, "handle", {"status": "MAYBE"})
     assert str(caught.value) == "Metadata format invalid"
     harness.engine(cloud).delete_stack(ctx, stack_id)
-    assert harness.wait(cloud, stack_id)["action"] == "DELETE"
+    assert harness.wait(cloud, stack_id, action="DELETE")["status"] == "COMPLETE"
 
 
 def test_timeout_counts_what_arrived(cloud, ctx):
