@@ -443,6 +443,12 @@ class Service:
         threads of their own (``server.SlowDispatcher``)."""
         return False
 
+    def body_digests(self, method, path):
+        """The hashlib digests (names) this service's handler of a request
+        (its method and full path) asks ``files.Files.store`` for, which the
+        HTTP server hashes as a large body arrives (``spool``); () for none."""
+        return ()
+
     def before(self, req):
         """Called after routing and auth, before the handler."""
 

@@ -13,11 +13,12 @@ only if it is a regular file of this user (never through a symbolic link).
 
 An upload larger than waitress keeps in memory reaches the app as waitress's
 anonymous spool file (``tempfile.TemporaryFile``: Linux's ``O_TMPFILE``):
-:meth:`Files.store` given it as ``source`` hashes and counts the chunks read
-from it as ever, then links that file into place instead of writing a copy,
-so that the bytes of a 1 GiB upload hit the disk once, as ``cp``'s do.
-The digests a store asks for (Swift's MD5, Glance's MD5 and SHA-512) are
-hashed beside each other (:class:`Digests`).
+:meth:`Files.store` given it as ``source`` counts the chunks read from it as
+ever, then links that file into place instead of writing a copy, so that
+the bytes of a 1 GiB upload hit the disk once, as ``cp``'s do. The digests
+a store asks for (Swift's MD5, Glance's MD5 and SHA-512) were hashed by the
+server as the body arrived (:mod:`.spool`), else they are hashed here,
+beside each other (:class:`Digests`).
 """
 
 import hashlib
@@ -194,12 +195,16 @@ class Files:
         request's ``wsgi.input``). When it is an anonymous regular file on
         this directory's file system holding exactly the bytes read (the
         server's spool of a large body), it becomes the stored file (a
-        link, no copy); otherwise, or if Linux refuses the link, the bytes
-        read (``source``'s first ones) are copied from it."""
+        link, no copy), with the digests the spool computed as the body
+        arrived when it has them (``spool.SpoolFile.digested``); otherwise,
+        or if Linux refuses the link, the bytes read (``source``'s first
+        ones) are copied from it."""
         spool = _spool(source, self.root)
         if spool is None:
             return self._write(chunks, digests)
-        hashing = Digests(digests)
+        # the server's spool may have hashed the bytes as they arrived
+        digested = getattr(source, "digested", None)
+        hashing = Digests(() if digested else digests)
         try:
             for chunk in chunks:
                 hashing.update(chunk)
@@ -207,9 +212,19 @@ class Files:
             hashing.close()
         name, size = uuid.uuid4().hex, hashing.size
         if os.fstat(spool).st_size == size and source.tell() == size:
+            hashes = digested(digests, size) if digested else hashing.hexdigests()
+            if hashes is None:  # not the digests asked for: read it again
+                source.seek(0)
+                again = Digests(digests)
+                try:
+                    for chunk in _first(source, size):
+                        again.update(chunk)
+                finally:
+                    again.close()
+                hashes = again.hexdigests()
             try:
                 _link(spool, self.root, name)
-                return hashing.stored(name)
+                return Stored(name, size, hashes.get("md5", ""), MappingProxyType(hashes))
             except OSError:
                 pass
         source.seek(0)

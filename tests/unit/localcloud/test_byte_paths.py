@@ -1,6 +1,6 @@
 """The byte paths through the HTTP server (issue 26): a body larger than
 waitress keeps in memory is spooled to an anonymous file in the data dir
-(``server.spool_file``), and the local Swift's and Glance's uploads link
+(``spool.spool_file``), and the local Swift's and Glance's uploads link
 that spool into place as the stored file (``files.Files.store``), hashed
 on the way, instead of writing a second copy; anything else is copied as
 before; a cut-short upload leaves no file."""
@@ -15,7 +15,7 @@ import time
 import pytest
 
 from occli.localcloud import files
-from occli.localcloud import server as server_
+from occli.localcloud import spool as spool_
 from occli.localcloud.cloud import Config
 from occli.localcloud.cloud import LocalCloud
 from occli.localcloud.identity.api.service import IdentityService
@@ -175,7 +175,7 @@ def test_a_cut_short_upload_leaves_no_file(served):
 def test_store_links_an_anonymous_spool_and_copies_anything_else(tmp_path, copies):
     store = files.Files(str(tmp_path))
     payload = os.urandom(2 * files.CHUNK + 5)
-    with server_.spool_file(str(tmp_path)) as spool:
+    with spool_.spool_file(str(tmp_path)) as spool:
         spool.write(payload)
         spool.seek(0)
         stored = store.store(iter(lambda: spool.read(files.CHUNK), b""), spool)
@@ -191,7 +191,7 @@ def test_store_links_an_anonymous_spool_and_copies_anything_else(tmp_path, copie
         other = store.store(iter(lambda: f.read(files.CHUNK), b""), f)
     assert copies == [len(payload)] and store.read(other.name) == payload
     # a spool read only in part: what was read is copied
-    with server_.spool_file(str(tmp_path)) as spool:
+    with spool_.spool_file(str(tmp_path)) as spool:
         spool.write(payload)
         spool.seek(0)
         part = store.store([spool.read(10)], spool)

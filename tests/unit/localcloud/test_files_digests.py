@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from occli.localcloud import files
-from occli.localcloud import server as server_
+from occli.localcloud import spool as spool_
 from tests.unit.localcloud.test_byte_paths import LARGE
 from tests.unit.localcloud.test_byte_paths import _request
 from tests.unit.localcloud.test_byte_paths import copies  # noqa: F401 (fixture)
@@ -52,7 +52,7 @@ def test_store_returns_the_digests_asked_for(tmp_path, spooled):
     payload = os.urandom(2 * files.CHUNK + 5)
     chunks = [payload[: files.CHUNK], payload[files.CHUNK :]]
     if spooled:
-        with server_.spool_file(str(tmp_path)) as spool:
+        with spool_.spool_file(str(tmp_path)) as spool:
             spool.write(payload)
             spool.seek(0)
             read = iter(lambda: spool.read(files.CHUNK), b"")

@@ -6,6 +6,7 @@ services call through ``cloud.image``.
 """
 
 import html
+import re
 
 from occli.localcloud import common
 from occli.localcloud.app import MAX_BODY
@@ -121,6 +122,15 @@ class ImageService(Service):
         """An upload's body may be as large as an image (:meth:`before`
         keeps the other routes' bodies to :data:`MAX_BODY`)."""
         return max(self.image_size_cap, MAX_BODY)
+
+    _upload_path = re.compile(r"^/v2/images/[^/]+/file/?$")
+
+    def body_digests(self, method, path):
+        """Image data is stored with its MD5 and ``os_hash_algo`` digest
+        (``data.DIGESTS``); staged data is hashed when imported."""
+        sub = path[len(self.prefix) :] if path.startswith(self.prefix + "/") else None
+        upload = method == "PUT" and sub is not None and self._upload_path.match(sub)
+        return data.DIGESTS if upload else ()
 
     def before(self, req):
         if req.content_length > MAX_BODY and not req.path.endswith(("/file", "/stage")):

@@ -26,6 +26,7 @@ from occli.localcloud.objectstore.api import accounts
 from occli.localcloud.objectstore.api import containers
 from occli.localcloud.objectstore.api import info
 from occli.localcloud.objectstore.api import objects
+from occli.localcloud.objectstore.api.common import OBJECT
 from occli.localcloud.objectstore.api.common import TOO_LARGE
 from occli.localcloud.objectstore.api.common import wsgi_text
 
@@ -74,6 +75,13 @@ class ObjectStoreService(Service):
         super().__init__(cloud)
         self.files = files.Files(cloud.config.data_dir)
         self.add_resources(RESOURCES)
+
+    _object_path = re.compile("^" + OBJECT + "/?$")
+
+    def body_digests(self, method, path):
+        """An object PUT's body is stored with its MD5 (``files.MD5``)."""
+        sub = path[len(self.prefix) :] if path.startswith(self.prefix + "/") else path
+        return files.MD5 if method == "PUT" and self._object_path.match(sub) else ()
 
     def swift_route(self, method, regex, handler, mode="auto"):
         """Route the path ``regex`` matches (an account, container or
