@@ -216,4 +216,3 @@ def test_no_digest_hashes_while_the_gate_is_taken(tmp_path):
             assert tail._hashed == 0
         assert spooled.digested(["md5"], LARGE) == {"md5": hashlib.md5(b"x" * LARGE).hexdigest()}
     _no_tails_left()
-
