@@ -9,7 +9,7 @@ body_digests``: Swift's MD5, Glance's MD5 and SHA-512) are hashed beside
 the receiving, one :class:`Tail` thread each, reading the file behind the
 writer (``pread`` of what was written: nothing queued in memory). By the
 time the body is in, much of it is hashed: a 1 GiB object's upload took
-2.9 s instead of 3.2 s (issue 26). At most ``gate`` digests hash at once
+2.5–2.9 s instead of 3.2 s (issue 26). At most ``gate`` digests hash at once
 per process (``server.DIGEST_THREADS``), so that uploads arriving together
 do not take every core from other tenants.
 """
