@@ -113,10 +113,13 @@ class SpoolFile(io.BufferedRandom):
         names = tuple(names)
         if sorted(names) != sorted(tail.name for tail in self.tails):
             return None
-        found = {tail.name: tail.hexdigest(size) for tail in self.tails}
-        if any(value is None for value in found.values()):
-            return None
-        return {name: found[name] for name in names}  # type: ignore[misc]
+        found = {}
+        for tail in self.tails:
+            value = tail.hexdigest(size)
+            if value is None:
+                return None
+            found[tail.name] = value
+        return {name: found[name] for name in names}
 
     def close(self) -> None:
         for tail in self.tails:
@@ -156,8 +159,6 @@ def spooling_channel(
     bound = gate or threading.Semaphore(1)
 
     class Spool(TempfileBasedBuffer):
-        names: tuple[str, ...] = ()
-
         def __init__(self, from_buffer: Any = None, names: tuple[str, ...] = ()) -> None:
             super().__init__(from_buffer)
             self.written = os.fstat(self.file.fileno()).st_size

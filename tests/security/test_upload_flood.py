@@ -19,6 +19,7 @@ from occli.localcloud.identity.api.service import IdentityService
 from occli.localcloud.image.api.service import ImageService
 from occli.localcloud.objectstore.api.service import ObjectStoreService
 from occli.localcloud.server import BackgroundServer
+from tests.security import test_login_flood as login_flood
 
 UPLOADS = 3
 
@@ -64,21 +65,21 @@ def served(tmp_path):
 
 
 def _login(url):
-    body = {
-        "auth": {
-            "identity": {
-                "methods": ["password"],
-                "password": {
-                    "user": {
-                        "name": "demo",
-                        "domain": {"id": "default"},
-                        "password": "demo-secret",
-                    }
-                },
-            }
-        }
-    }
-    return requests.post(url + "/v3/auth/tokens", json=body, timeout=60)
+    return login_flood._login(url, "demo", "demo-secret")
+
+
+def _account(server):
+    """``demo``'s Swift account URL and token headers, its container ``c``
+    made."""
+    login = _login(server.url)
+    headers = {"X-Auth-Token": login.headers["X-Subject-Token"]}
+    (account,) = [
+        e["endpoints"][0]["url"]
+        for e in login.json()["token"]["catalog"]
+        if e["type"] == "object-store"
+    ]
+    assert requests.put(account + "/c", headers=headers, timeout=30).status_code == 201
+    return account, headers
 
 
 def _waiting(server, held):
@@ -98,15 +99,7 @@ def _in_time(call):
 
 def test_small_requests_and_logins_are_served_while_uploads_wait(served, monkeypatch):
     cloud, server = served
-    login = _login(server.url)
-    token = login.headers["X-Subject-Token"]
-    account = [
-        e["endpoints"][0]["url"]
-        for e in login.json()["token"]["catalog"]
-        if e["type"] == "object-store"
-    ][0]
-    headers = {"X-Auth-Token": token}
-    assert requests.put(account + "/c", headers=headers, timeout=30).status_code == 201
+    account, headers = _account(server)
     held = _HeldStores(monkeypatch)
     body = b"b" * (srv.BULK_BODY + 1)
     answers = []
@@ -142,15 +135,7 @@ def test_small_requests_and_logins_are_served_while_uploads_wait(served, monkeyp
 
 def test_a_small_body_is_not_bulk(served, monkeypatch):
     cloud, server = served
-    login = _login(server.url)
-    token = login.headers["X-Subject-Token"]
-    account = [
-        e["endpoints"][0]["url"]
-        for e in login.json()["token"]["catalog"]
-        if e["type"] == "object-store"
-    ][0]
-    headers = {"X-Auth-Token": token}
-    assert requests.put(account + "/c", headers=headers, timeout=30).status_code == 201
+    account, headers = _account(server)
     bulk = server.server.task_dispatcher.bulk_pool
     seen = []
     real = bulk.add_task

@@ -6,7 +6,6 @@ on the way, instead of writing a second copy; anything else is copied as
 before; a cut-short upload leaves no file."""
 
 import hashlib
-import http.client
 import json
 import os
 import socket
@@ -16,13 +15,7 @@ import pytest
 
 from occli.localcloud import files
 from occli.localcloud import spool as spool_
-from occli.localcloud.cloud import Config
-from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.identity.api.service import IdentityService
-from occli.localcloud.image.api.service import ImageService
-from occli.localcloud.objectstore.api.service import ObjectStoreService
-from occli.localcloud.server import BackgroundServer
-from tests.unit.localcloud.wsgi_client import Client
+from tests.unit.localcloud import byte_harness
 
 # over waitress's inbuf_overflow (512 KiB): spooled to a file
 LARGE = 3 * 1024 * 1024 + 11
@@ -32,19 +25,8 @@ SMALL = 100 * 1024
 
 @pytest.fixture
 def served(tmp_path):
-    cloud = LocalCloud(
-        Config(data_dir=str(tmp_path / "data")),
-        services=[IdentityService, ObjectStoreService, ImageService],
-    )
-    server = BackgroundServer(cloud).start()
-    client = Client(cloud)
-    token = client.token("demo")
-    with cloud.store.read() as db:
-        account = "/object-store/v1/AUTH_" + cloud.identity.project_id(db, "demo")
-    assert client.request("PUT", account + "/c", token=token).status == 201
-    yield cloud, server, token, account
-    server.stop()
-    cloud.close()
+    with byte_harness.served(tmp_path / "data") as served:
+        yield served
 
 
 @pytest.fixture
@@ -62,17 +44,7 @@ def copies(monkeypatch):
     return written
 
 
-def _request(server, method, path, token, body=b"", headers=None):
-    """``(status, headers, body)`` over HTTP from the served cloud."""
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-    try:
-        conn.request(
-            method, path, body=body, headers=dict(headers or {}, **{"X-Auth-Token": token})
-        )
-        answer = conn.getresponse()
-        return answer.status, answer.headers, answer.read()
-    finally:
-        conn.close()
+_request = byte_harness.request
 
 
 def _stored_files(cloud, root):

@@ -17,13 +17,7 @@ import pytest
 
 from occli.localcloud import files
 from occli.localcloud import spool
-from occli.localcloud.cloud import Config
-from occli.localcloud.cloud import LocalCloud
-from occli.localcloud.identity.api.service import IdentityService
-from occli.localcloud.image.api.service import ImageService
-from occli.localcloud.objectstore.api.service import ObjectStoreService
-from occli.localcloud.server import BackgroundServer
-from tests.unit.localcloud.wsgi_client import Client
+from tests.unit.localcloud import byte_harness
 
 # over waitress's inbuf_overflow (512 KiB), several of spool.CHUNK
 LARGE = 3 * spool.CHUNK + 17
@@ -31,19 +25,8 @@ LARGE = 3 * spool.CHUNK + 17
 
 @pytest.fixture
 def served(tmp_path):
-    cloud = LocalCloud(
-        Config(data_dir=str(tmp_path / "data")),
-        services=[IdentityService, ObjectStoreService, ImageService],
-    )
-    server = BackgroundServer(cloud).start()
-    client = Client(cloud)
-    token = client.token("demo")
-    with cloud.store.read() as db:
-        account = "/object-store/v1/AUTH_" + cloud.identity.project_id(db, "demo")
-    assert client.request("PUT", account + "/c", token=token).status == 201
-    yield cloud, server, token, account
-    server.stop()
-    cloud.close()
+    with byte_harness.served(tmp_path / "data") as served:
+        yield served
 
 
 @pytest.fixture
@@ -62,16 +45,7 @@ def hashed_in_store(monkeypatch):
     return seen
 
 
-def _request(server, method, path, token, body=b"", headers=None):
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-    try:
-        conn.request(
-            method, path, body=body, headers=dict(headers or {}, **{"X-Auth-Token": token})
-        )
-        answer = conn.getresponse()
-        return answer.status, answer.headers, answer.read()
-    finally:
-        conn.close()
+_request = byte_harness.request
 
 
 def _tails():

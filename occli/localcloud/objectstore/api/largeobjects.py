@@ -308,15 +308,15 @@ class Assembled:
         reach of the request's own new attempts). An open file outlives a
         replace: only the open must find it."""
         files = self.req.cloud.objectstore.files
-        for _ in range(STALE_ATTEMPTS - 1):
+        for attempt in range(1, STALE_ATTEMPTS + 1):
             with self.req.cloud.store.read() as db:
                 obj = self._row(seg, db)
             try:
                 return use(files, obj["file"])
             except Stale:
-                continue
-        with self.req.cloud.store.read() as db:
-            return use(files, self._row(seg, db)["file"])
+                if attempt == STALE_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable")
 
 
 def serve(req, via, obj, headers, size, segments):
