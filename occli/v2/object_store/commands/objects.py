@@ -29,9 +29,10 @@ LOG = logging.getLogger(__name__)
 def do_object_create(client, args):
     """Upload object to container.
 
-    Each file is streamed a chunk at a time with its MD5 as the ETag (Swift
-    refuses bytes that do not match it), with progress on a terminal; the
-    object is named after the file as given (less its ./ parts), or --name.
+    Each file is streamed a chunk at a time, its MD5 computed as it is sent
+    and checked against the ETag Swift answers (exit 1 if they differ), with
+    progress on a terminal; the object is named after the file as given
+    (less its ./ parts), or --name.
 
     Example: occli object create photos cat.jpg
     """
