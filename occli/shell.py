@@ -190,7 +190,9 @@ class OcCLI(app.App):
         return 0 if self._interacted else code
 
     def interact(self):
-        usual_collections()  # a long session
+        from occli import program
+
+        program.usual_collections()  # a long session
         if self.interactive_app_factory is None:
             self.interactive_app_factory = _interactive_app()
         super().interact()
@@ -400,7 +402,6 @@ class OcCLI(app.App):
                 collect_timing=self.options.timing,
                 **client_options(self.options),
             )
-            usual_collections()  # start-up imports done
         return self._client
 
     def clean_up(self, cmd, result, err):
@@ -683,90 +684,22 @@ def client_options(options):
 
 
 def main(argv=None):
-    """Run occli; returns the exit code.
+    """Run occli with ``argv`` (default ``sys.argv[1:]``); returns the exit code.
 
-    Run as the ``occli`` program (no ``argv``, ``sys.argv[0]`` naming
-    occli), it ends the process itself once the command is done: see
-    :func:`exit_now`.
+    The ``occli`` program is :func:`occli.program.main`, which ends the
+    process itself; called here, nothing of the process is changed.
     """
-    program = argv is None and os.path.basename(sys.argv[0]).removesuffix(".exe") == "occli"
-    if program:
-        fewer_collections()
     argv = sys.argv[1:] if argv is None else argv
     try:
-        code = OcCLI().run(list(argv))
+        return OcCLI().run(list(argv))
     except KeyboardInterrupt:
-        code = 130
+        return 130
     except SystemExit as exc:
         # argparse usage errors (2), --help and --version (0)
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    if program:
-        exit_now(code)
-    return code
-
-
-#: Allocations between two collections of the youngest objects while occli
-#: starts as a program (Python's default: 700).
-GC_THRESHOLD = 50000
-_gc_threshold: list = []
-
-
-def fewer_collections():
-    """Collect cyclic garbage less often while occli starts: it imports a
-    few hundred modules, and Python's default (a collection every 700
-    allocations) scans them again and again for cycles that do not
-    exist. :func:`usual_collections` restores the default once the
-    command's Client exists (its imports done), before the command's own
-    work (which may make cyclic garbage: pure-Python JSON encoding)."""
-    import gc
-
-    if not _gc_threshold:
-        _gc_threshold[:] = gc.get_threshold()
-    gc.set_threshold(GC_THRESHOLD, *_gc_threshold[1:])
-
-
-def usual_collections():
-    """Python's thresholds again (after :func:`fewer_collections`), the
-    objects of the start-up frozen first (``gc.freeze``: never scanned
-    again, or the first collection would scan them all)."""
-    import gc
-
-    if _gc_threshold:
-        gc.freeze()
-        gc.set_threshold(*_gc_threshold)
-        del _gc_threshold[:]
-
-
-def exit_now(code):
-    """End the process with ``code`` without tearing the interpreter down.
-
-    Python's exit destroys every module one by one (a fifth of a warm
-    ``occli server list``); nothing of occli needs it. What an exit must
-    still do is done first: the ``atexit`` functions (logging's shutdown
-    flushes ``--log-file``), then stdout and stderr are flushed. If a
-    stream cannot be flushed (a closed pipe) or a thread other than the
-    main one still runs, this returns and the usual exit happens instead.
-    """
-    import atexit
-    import threading
-
-    if threading.active_count() > 1 or not _flushed():
-        return
-    atexit._run_exitfuncs()
-    _flushed()
-    os._exit(code if isinstance(code, int) and 0 <= code <= 255 else 1)
-
-
-def _flushed():
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except Exception:  # noqa: BLE001 - the usual exit reports it
-            return False
-    return True
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
 
 
 if __name__ == "__main__":
-    code = main()
-    exit_now(code)
-    sys.exit(code)
+    from occli import program
+
+    program.main()

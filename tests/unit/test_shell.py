@@ -384,7 +384,7 @@ def test_redact_masks_every_token_header():
         assert redact("%s: gAAAAsecret" % header) == "%s: ***" % header
 
 
-# the occli program ends its process itself (shell.exit_now)
+# the occli program ends its process itself (program.exit_now)
 
 
 def occli_program(*argv, tmp_path):
@@ -442,22 +442,78 @@ def test_in_process_main_leaves_the_garbage_collector_alone(cli):
 
     before = gc.get_threshold()
     assert cli("--version")[0] == 0
-    assert gc.get_threshold() == before
+    assert gc.get_threshold() == before and gc.isenabled()
 
 
-def test_fewer_collections_while_starting_then_the_usual_ones():
+def test_collections_deferred_while_starting_then_the_usual_ones():
     import gc
 
-    from occli import shell
+    from occli import program
 
-    before = gc.get_threshold()
+    assert gc.isenabled()
+    frozen = gc.get_freeze_count()
     try:
-        shell.fewer_collections()
-        assert gc.get_threshold()[0] == shell.GC_THRESHOLD
-        shell.usual_collections()
-        assert gc.get_threshold() == before
-        shell.usual_collections()  # once only
-        assert gc.get_threshold() == before
+        program.defer_collections()
+        assert not gc.isenabled()
+        program.usual_collections()
+        assert gc.isenabled()
+        assert gc.get_freeze_count() > frozen, "start-up objects are frozen"
+        program.usual_collections()  # once only
+        assert gc.isenabled()
     finally:
-        gc.set_threshold(*before)
+        gc.enable()
         gc.unfreeze()
+
+
+def test_deferring_leaves_a_disabled_collector_to_its_owner():
+    import gc
+
+    from occli import program
+
+    gc.disable()
+    try:
+        program.defer_collections()
+        program.usual_collections()
+        assert not gc.isenabled(), "who disabled it enables it"
+    finally:
+        gc.enable()
+
+
+def test_collections_resume_when_the_command_itself_runs(cli, monkeypatch):
+    import gc
+
+    from occli import plugins
+    from occli import program
+
+    seen = []
+    real = plugins.registry
+
+    def registry(*args):
+        seen.append((args, gc.isenabled()))
+        return real(*args)
+
+    monkeypatch.setattr(plugins, "registry", registry)
+    program.defer_collections()
+    try:
+        code, out, err = cli("plugin", "list", "-f", "value")
+    finally:
+        gc.enable()
+        gc.unfreeze()
+        program._deferred.clear()
+    assert code == 0, err
+    assert seen[0][1] is False, "registering commands is start-up"
+    assert seen[-1] == ((), True), "plugin list ran with collections on"
+
+
+def test_the_program_module_imports_neither_cliff_nor_keystoneauth1():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, occli.program\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('cliff', 'keystoneauth1', 'requests', 'occli') and m not in "
+        "('occli', 'occli.version', 'occli.program')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "[]", "collections are deferred before these are imported"
