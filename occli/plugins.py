@@ -31,15 +31,16 @@ Start-up cost: entry points are read with
 ``importlib.metadata.entry_points()`` (stevedore's cache is a little faster
 but knows no distributions, and its float32 mtimes miss an entry point
 edited in place within ~2 minutes) only when the index's stamp no longer
-matches: the names of the distributions on ``sys.path`` with the mtime and
-size of their ``entry_points.txt`` and the plugin directories' files, read
-in a fraction of the time (see :func:`_stamp`). The command and manager tables (and
+matches: the stats of the ``sys.path`` directories (installing or removing a
+distribution changes them) and of the plugin directories' files, read in
+a fraction of the time (see :func:`_stamp`). The command and manager tables (and
 each command's one-line description, which ``occli --help`` lists) are
 cached as a JSON index under ``$OCCLI_CACHE_DIR/plugins`` (default: the
 platformdirs user cache dir), one file per environment and plugin dir list,
 valid while the fingerprint of the entry points (name, value, distribution
 and version) and of the plugin directories' files is unchanged and each
-plugin's module file keeps its mtime and size (for an unavailable plugin,
+plugin's module file (and its distribution's ``entry_points.txt``) keeps
+its mtime and size (for an unavailable plugin,
 sys.path's directories too: installing its missing dependency retries it).
 On a hit no plugin module is imported until one of its commands runs or a
 manager is used; on a miss every plugin is imported once to rebuild it.
@@ -70,7 +71,7 @@ PLUGIN_DIRS_ENV = "OCCLI_PLUGIN_DIRS"
 #: Plugin directory modules are imported as ``_occli_plugins.<file stem>``.
 DIR_MODULE_PREFIX = "_occli_plugins."
 #: Bump when the index layout changes.
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 
 ENTRY_POINT = "entry point"
 DIRECTORY = "directory"
@@ -258,7 +259,7 @@ class Registry:
                 offers = self._offers_of(index)
             except Exception as exc:  # no plugin may break the others
                 plugin.status = "unavailable: " + _reason(exc)
-                plugin.files = _path_dirs()
+                plugin.files.update(_path_dirs())
                 LOG.debug("plugin %s unavailable", plugin.label, exc_info=True)
             else:
                 self._claim(index, offers)
@@ -316,7 +317,10 @@ class Registry:
             for i in list(commands.values()) + list(managers.values())
         ):
             return False
-        if any(_stat(f) != stat for p in plugins for f, stat in p.files.items()):
+        files = {}
+        for plugin in plugins:
+            files.update(plugin.files)
+        if any(_stat(f) != stat for f, stat in files.items()):
             LOG.debug("plugin index %s: a plugin module changed", path)
             return False
         self.plugins, self.commands, self.managers = plugins, commands, managers
@@ -409,9 +413,30 @@ def _entry_point_plugins():
             if ep.dist not in dists:
                 dists[ep.dist] = _dist_id(ep.dist)
             dist, version = dists[ep.dist]
-            found.append(Plugin(ep.name, ENTRY_POINT, ep.value, group, dist, version))
+            found.append(
+                Plugin(
+                    ep.name,
+                    ENTRY_POINT,
+                    ep.value,
+                    group,
+                    dist,
+                    version,
+                    files=_entry_points_file(ep.dist),
+                )
+            )
     found.sort(key=lambda p: (not p.builtin, _normalize(p.dist), p.group, p.name))
     return found
+
+
+def _entry_points_file(dist):
+    """``{path: stat}`` of the file declaring ``dist``'s entry points, so
+    that an edit in place invalidates the index (:func:`_stamp`)."""
+    root = getattr(dist, "_path", None)  # PathDistribution's *.dist-info
+    if root is None:
+        return {}
+    path = os.path.join(str(root), "entry_points.txt") if os.path.isdir(root) else str(root)
+    stat = _stat(path)
+    return {path: stat} if stat else {}
 
 
 def _dist_id(dist):
@@ -477,49 +502,26 @@ def _fingerprint(candidates):
 
 
 def _stamp(plugin_dirs):
-    """What the entry points and plugin directories are made of, read in a
-    fraction of the time reading the entry points takes; None when it
-    cannot be told this way (the entry points are then read).
+    """What the distributions on ``sys.path`` and the plugin directories
+    are made of, read in a fraction of the time reading the entry points
+    takes (a stat per directory, no listing); None when it cannot be told
+    this way (the entry points are then read).
 
-    For every ``sys.path`` entry: its name and, for a directory, the names
-    of its ``*.dist-info``/``*.egg-info`` with the ``[mtime_ns, size]`` of
-    their ``entry_points.txt`` (installing, removing, upgrading or editing
-    a distribution changes one of these); for a zip file its own stat. For
-    every plugin directory its ``*.py`` files and their stats. A path with
-    ``*.egg`` directories, or a finder other than Python's that knows
-    distributions, makes it None.
+    For every ``sys.path`` entry: its name and its ``[mtime_ns, size]``.
+    Installing, removing or upgrading a distribution adds or removes names
+    in its directory, which changes that directory's mtime. An
+    ``entry_points.txt`` edited in place changes no directory: the index
+    holds those of the distributions offering plugins among each plugin's
+    ``files``, checked on every read. For every plugin directory its
+    ``*.py`` files and their stats. A finder other than Python's that
+    knows distributions makes it None.
     """
     import importlib.machinery
 
     for finder in sys.meta_path:
         if finder is not importlib.machinery.PathFinder and hasattr(finder, "find_distributions"):
             return None
-    paths = []
-    for entry in sys.path:
-        root = entry or "."
-        if os.path.isfile(root):
-            paths.append([entry, _stat(root)])
-            continue
-        infos = []
-        try:
-            with os.scandir(root) as it:
-                names = [e.name for e in it]
-        except OSError:
-            names = []
-        for name in sorted(names):
-            if name.endswith(".egg"):
-                return None
-            if name.endswith((".dist-info", ".egg-info")):
-                info = os.path.join(root, name)
-                infos.append(
-                    [
-                        name,
-                        _stat(os.path.join(info, "entry_points.txt"))
-                        if os.path.isdir(info)
-                        else _stat(info),
-                    ]
-                )
-        paths.append([entry, infos])
+    paths = [[entry, _stat(entry or ".")] for entry in sys.path]
     dirs = []
     for directory in plugin_dirs:
         try:

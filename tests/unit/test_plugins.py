@@ -10,6 +10,7 @@ pyproject.toml; nothing is pip-installed.
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -499,6 +500,56 @@ def test_an_entry_point_added_in_place_rebuilds_the_index(site):
     registry = rebuild()
     assert not registry.from_index
     assert {"edit one", "edit two"} <= set(registry.commands)
+
+
+def test_an_entry_point_edited_in_place_alone_rebuilds_the_index(site):
+    write_dist(
+        site,
+        "occli-plugin-swap",
+        "1.0",
+        {plugins.COMMAND_GROUP: {"swap": "plug_swap_a"}},
+        {
+            "plug_swap_a.py": "def do_swap_a(client, args):\n    '''A.'''\n",
+            "plug_swap_b.py": "def do_swap_b(client, args):\n    '''B.'''\n",
+        },
+    )
+    assert "swap a" in rebuild().commands
+    assert rebuild().from_index
+    entry_points = site / "occli_plugin_swap-1.0.dist-info" / "entry_points.txt"
+    before = os.stat(site).st_mtime_ns
+    entry_points.write_text(entry_points.read_text().replace("plug_swap_a", "plug_swap_b"))
+    assert os.stat(site).st_mtime_ns == before, "no directory of sys.path changed"
+    registry = rebuild()
+    assert not registry.from_index
+    assert "swap b" in registry.commands and "swap a" not in registry.commands
+
+
+def test_a_distribution_removed_rebuilds_the_index(site):
+    write_dist(
+        site,
+        "occli-plugin-gone",
+        "1.0",
+        {plugins.COMMAND_GROUP: {"gone": "plug_gone"}},
+        single_module("plug_gone", "def do_gone_cmd(client, args):\n    '''Gone.'''\n"),
+    )
+    assert "gone cmd" in rebuild().commands
+    assert rebuild().from_index
+    shutil.rmtree(site / "occli_plugin_gone-1.0.dist-info")
+    registry = rebuild()
+    assert not registry.from_index and "gone cmd" not in registry.commands
+
+
+def test_a_warm_index_lists_no_directory_of_sys_path(site, monkeypatch):
+    rebuild()
+    assert rebuild().from_index
+
+    def listing(*args, **kwargs):
+        raise AssertionError("a directory was listed: %s" % (args,))
+
+    monkeypatch.setattr(plugins.os, "scandir", listing)
+    monkeypatch.setattr(plugins.os, "listdir", listing)
+    registry = rebuild()
+    assert registry.from_index and "hello world" in registry.commands
 
 
 def test_a_distribution_installed_later_rebuilds_the_index(site):
