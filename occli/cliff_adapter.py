@@ -10,6 +10,10 @@ Built-in and plugin commands go through this one adapter.
 """
 
 import argparse
+import functools
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import MutableMapping
 from typing import Any
 
 # cliff's value, shell and csv formatters print ``str(machine_readable())``:
@@ -71,6 +75,61 @@ class LazyCommand:
         if self._cls is None:
             self._cls = make_command(self.name, self._loader(), dist=self.dist)
         return self._cls
+
+
+class CommandTable(MutableMapping):
+    """cliff's ``CommandManager.commands`` over the plugin registry.
+
+    cliff keeps ``{name: entry point}``; filling it with a
+    :class:`LazyCommand` for each of the registry's few hundred commands
+    cost a warm ``server list`` more than its own parsing. Here a
+    command's LazyCommand is made when cliff asks for that name (listing
+    them all, for ``--help`` or a partial name, makes them all). Commands
+    set on the table (cliff's ``help`` and ``complete``) come first.
+    """
+
+    def __init__(self, registry: Any, added: Mapping[str, Any] | None = None) -> None:
+        self._registry = registry
+        if isinstance(added, CommandTable):  # registered again: the same commands
+            added = added._added
+        self._added: dict[str, Any] = dict(added or {})
+        self._made: dict[str, LazyCommand] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self._added:
+            return self._added[name]
+        command = self._made.get(name)
+        if command is None:
+            if name not in self._registry.commands:
+                raise KeyError(name)
+            command = self._made[name] = LazyCommand(
+                name,
+                functools.partial(self._registry.command, name),
+                summary=self._registry.summary(name),
+                dist=self._registry.dist_of(name),
+            )
+        return command
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._added or name in self._registry.commands
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._added[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        if name in self._added:
+            del self._added[name]
+        else:
+            raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._added
+        for name in self._registry.command_names():
+            if name not in self._added:
+                yield name
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 class Formatters:

@@ -299,8 +299,6 @@ class OcCLI(app.App):
         The names come from the registry's index: only the command that runs
         (or ``help``/``complete``, which describe all) imports its module.
         """
-        import functools
-
         from occli import cliff_adapter
         from occli import plugins
 
@@ -309,17 +307,11 @@ class OcCLI(app.App):
                 self.stderr.write(
                     "occli: warning: plugin directory %s does not exist (ignored)\n" % directory
                 )
-        registry = plugins.registry(plugin_dirs)
-        for name in registry.command_names():
-            command = cliff_adapter.LazyCommand(
-                name,
-                functools.partial(registry.command, name),
-                summary=registry.summary(name),
-                dist=registry.dist_of(name),
-            )
-            # what cliff uses of an entry point: name, value, load();
-            # add_command would import the module (tests/unit/test_cliff_contract.py)
-            self.command_manager.commands[name] = cast("commandmanager.EntryPointWrapper", command)
+        manager = self.command_manager
+        table = cliff_adapter.CommandTable(plugins.registry(plugin_dirs), manager.commands)
+        # what cliff uses of an entry point: name, value, load();
+        # add_command would import the module (tests/unit/test_cliff_contract.py)
+        manager.commands = cast("dict[str, commandmanager.EntryPointT]", table)
 
     def build_option_parser(self, description, version, argparse_kwargs=None):
         parser = GlobalOptionParser(

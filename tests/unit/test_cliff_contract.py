@@ -5,9 +5,12 @@ to give a display command its formatters without stevedore's scan, or to
 make its ``complete`` command without looking its shells up; occli uses
 these, with cliff pinned below its next major version in ``setup.cfg``:
 
-- ``CommandManager.commands``: the shell and the docs put lazily loaded
-  entry-point-like objects (:class:`occli.cliff_adapter.LazyCommand`) in
-  it; ``find_command`` loads only the one found, iteration lists them all.
+- ``CommandManager.commands``: the docs put lazily loaded entry-point-like
+  objects (:class:`occli.cliff_adapter.LazyCommand`) in it, and the shell
+  replaces it with a mapping making them on demand
+  (:class:`occli.cliff_adapter.CommandTable`): cliff looks names up with
+  ``in`` and ``[]``, lists them with ``keys()`` and ``items()``;
+  ``find_command`` loads only the one found, iteration lists them all.
 - ``DisplayCommandBase._load_formatter_plugins()``: overridden to return
   :class:`occli.cliff_adapter.Formatters`.
 - ``Command(app, app_args, cmd_name=None)`` loads command hooks (a
@@ -186,3 +189,61 @@ def test_the_manager_lists_every_lazy_command(run):
     assert isinstance(names["fake list"], cliff_adapter.LazyCommand)
     assert {"help", "complete", "fake list", "fake show"} == set(names)
     assert LOADED == []
+
+
+class FakeRegistry:
+    """What CommandTable asks of :class:`occli.plugins.Registry`."""
+
+    def __init__(self, funcs):
+        self.funcs = funcs
+        self.commands = {name: i for i, name in enumerate(funcs)}
+
+    def command_names(self):
+        return sorted(self.commands)
+
+    def summary(self, name):
+        return self.funcs[name].__doc__
+
+    def dist_of(self, name):
+        return None
+
+    def command(self, name):
+        LOADED.append(name)
+        return self.funcs[name]
+
+
+class TableApp(shell.OcCLI):
+    """occli with the fake commands in a CommandTable, as the shell has its own."""
+
+    def _register_commands(self, plugin_dirs=()):
+        registry = FakeRegistry({"fake list": do_fake_list, "fake show": do_fake_show})
+        table = cliff_adapter.CommandTable(registry, self.command_manager.commands)
+        self.command_manager.commands = table
+
+
+def test_the_command_table_makes_a_command_only_when_cliff_asks(run):
+    app = TableApp()
+    app._register_commands()
+    table = app.command_manager.commands
+    assert table._made == {} and "fake show" in table and "fake nosuch" not in table
+    factory, name, rest = app.command_manager.find_command(["fake", "show", "-f", "json"])
+    assert (name, rest) == ("fake show", ["-f", "json"])
+    assert list(table._made) == ["fake show"] and LOADED == ["fake show"]
+    factory, name, rest = app.command_manager.find_command(["fake", "l"])  # cliff's partial names
+    assert name == "fake l" and factory is table["fake list"].load()
+    assert list(dict(app.command_manager)) == ["help", "complete", "fake list", "fake show"]
+    assert len(table) == 4
+    app._register_commands()  # again: the same commands, none made twice
+    assert list(app.command_manager.commands) == ["help", "complete", "fake list", "fake show"]
+
+
+def test_a_command_table_runs_help_and_commands(monkeypatch):
+    out = io.StringIO()
+    app = TableApp()
+    app.stdout, app.stderr = out, io.StringIO()
+    assert app.run(["fake", "list", "-f", "value"]) == 0
+    assert out.getvalue() == "1 alpha\n2 beta\n"
+    app = TableApp()
+    app.stdout, app.stderr = io.StringIO(), io.StringIO()
+    assert app.run(["help"]) == 0
+    assert "fake show" in app.stdout.getvalue() and "Show a fake." in app.stdout.getvalue()
