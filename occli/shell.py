@@ -8,6 +8,7 @@ stderr), 2 usage error (argparse's, or an
 """
 
 import argparse
+import importlib.metadata
 import logging
 import os
 import sys
@@ -174,9 +175,10 @@ class OcCLI(app.App):
             deferred_help=False,
         )
         self.command_manager.add_command("help", HelpCommand)
-        from occli import completion  # small: cliff.app imports cliff.complete
-
-        self.command_manager.add_command("complete", completion.CompleteCommand)
+        # an entry point (imported when ``complete`` runs), as cliff's own commands are
+        self.command_manager.commands["complete"] = importlib.metadata.EntryPoint(
+            "complete", "occli.completion:CompleteCommand", "occli"
+        )
         self._client = None
         self._interacted = False
         self._error = None

@@ -12,8 +12,6 @@ import logging
 from occli import columns
 from occli import exceptions
 from occli import utils
-from occli import waiters
-from occli.v2.commands import bulk
 from occli.v2.compute import servers as servers_api
 from occli.v2.compute.commands import server_options
 from occli.v2.compute.commands import server_views
@@ -27,6 +25,14 @@ show_server = server_views.show_server
 # -- acting on several servers -------------------------------------------
 
 
+def _each(*args, **kwargs):
+    """:func:`occli.v2.commands.bulk.each`, imported by the commands acting
+    on servers only (``server list`` and ``show`` need none of it)."""
+    from occli.v2.commands import bulk
+
+    return bulk.each(*args, **kwargs)
+
+
 _SERVERS_ARG = dict(nargs="+", metavar="<server>", help="Server(s) (name or ID).")
 
 
@@ -36,7 +42,7 @@ def _action_command(verb, doc, until=None, what=None):
     @utils.arg("servers", **_SERVERS_ARG)
     @utils.concurrency_option
     def command(client, args):
-        return bulk.each(client, args.servers, verb, getattr(client.servers, verb), args, until)
+        return _each(client, args.servers, verb, getattr(client.servers, verb), args, until)
 
     if until is not None:
         command = utils.wait_options(what)(command)
@@ -340,12 +346,14 @@ def do_server_delete(client, args):
 
     Example: occli server delete --wait vm1
     """
+    from occli import waiters
+
     action = client.servers.force_delete if args.force else client.servers.delete
 
     def find(ref):
         return client.servers.find_resource(ref, all_projects=args.all_projects)
 
-    return bulk.each(client, args.servers, "delete", action, args, until=waiters.GONE, find=find)
+    return _each(client, args.servers, "delete", action, args, until=waiters.GONE, find=find)
 
 
 @utils.arg("servers", **_SERVERS_ARG)
@@ -360,7 +368,7 @@ def do_server_restore(client, args):
 
     Example: occli server restore vm1
     """
-    return bulk.each(
+    return _each(
         client,
         args.servers,
         "restore",
@@ -515,7 +523,7 @@ def do_server_reboot(client, args):
 
     Example: occli server reboot --hard --wait vm1
     """
-    return bulk.each(
+    return _each(
         client,
         args.servers,
         "reboot",
@@ -552,7 +560,7 @@ def do_server_lock(client, args):
 
     Example: occli server lock vm1
     """
-    return bulk.each(
+    return _each(
         client, args.servers, "lock", lambda s: client.servers.lock(s, reason=args.reason), args
     )
 
@@ -661,6 +669,8 @@ def do_server_rebuild(client, args):
     if "adminPass" in rebuilt:
         extra["adminPass"] = rebuilt.adminPass
     if args.wait:
+        from occli import waiters
+
         with waiters.accepted(
             "Server %s (id %s) is being rebuilt but waiting failed" % (server.name, server.id)
         ):
@@ -709,7 +719,7 @@ def do_server_resize(client, args):
             phases[0][2:],
         )
         confirm = args.confirm
-        return bulk.each(
+        return _each(
             client,
             [args.server],
             "confirm the resize of" if confirm else "revert the resize of",
@@ -719,7 +729,7 @@ def do_server_resize(client, args):
             pending={"VERIFY_RESIZE"} if confirm else (),
         )
     flavor = client.flavors.find_resource(args.flavor)
-    return bulk.each(
+    return _each(
         client,
         [args.server],
         "resize",
@@ -738,7 +748,7 @@ def do_server_resize_confirm(client, args):
     Example: occli server resize confirm vm1
     """
     # nova leaves the status VERIFY_RESIZE (task_state null) until done
-    return bulk.each(
+    return _each(
         client,
         args.servers,
         "confirm the resize of",
@@ -757,7 +767,7 @@ def do_server_resize_revert(client, args):
 
     Example: occli server resize revert vm1
     """
-    return bulk.each(
+    return _each(
         client,
         args.servers,
         "revert the resize of",
