@@ -16,7 +16,9 @@ hang a command nor fill its memory:
 - ``Retry-After`` is honoured up to :data:`MAX_RETRY_AFTER` seconds;
 - a redirect loop is an error, and credentials only go where the request
   went: a redirect to another host, scheme or port is refused (requests'
-  rule for its ``Authorization`` header, applied to every request).
+  rule for its ``Authorization`` header, applied to every request);
+- the only credentials sent are keystoneauth1's: never a ``~/.netrc``
+  login, which requests would add.
 """
 
 import contextlib
@@ -128,6 +130,7 @@ class BoundedTransport(requests.Session):
 
     def __init__(self, max_response_size: int, command_timeout: float | None = None) -> None:
         super().__init__()
+        self.auth = _HeadersOnly()
         adapter = _Adapter()
         for scheme in list(self.adapters):
             self.mount(scheme, adapter)
@@ -223,6 +226,19 @@ class BoundedTransport(requests.Session):
                 else " (max_response_size, --max-response-size or %s)" % MAX_RESPONSE_SIZE_ENV,
             )
         )
+
+
+class _HeadersOnly(requests.auth.AuthBase):
+    """The session's auth: nothing but the headers keystoneauth1 sets.
+
+    requests gives a request without an auth of its own the ``~/.netrc``
+    (or ``$NETRC``) login for its host, as HTTP Basic: a password kept
+    there for another use would go to the cloud, in every request. It also
+    reads and parses that file on every request. A session with an auth
+    of its own is given none."""
+
+    def __call__(self, request: requests.PreparedRequest) -> requests.PreparedRequest:
+        return request
 
 
 class Session(ks_session.Session):

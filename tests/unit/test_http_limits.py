@@ -307,3 +307,19 @@ def test_when_sent_calls_back_once_the_request_is_out_before_its_answer():
     finally:
         server.join(10)
         listener.close()
+
+
+def test_no_netrc_login_is_sent(requests_mock, tmp_path, monkeypatch):
+    netrc = tmp_path / "netrc"
+    netrc.write_text("machine cloud.test login someone password netrc-secret\n")
+    netrc.chmod(0o600)
+    monkeypatch.setenv("NETRC", str(netrc))
+    requests_mock.get(URL, json={"servers": []})
+    requests.Session().get(URL)
+    assert "Authorization" in requests_mock.last_request.headers  # what requests does
+    bounded = transport.BoundedTransport(1 << 20)
+    bounded.get(URL, headers={"X-Auth-Token": "tok"})
+    assert "Authorization" not in requests_mock.last_request.headers
+    assert requests_mock.last_request.headers["X-Auth-Token"] == "tok"
+    bounded.get(URL, auth=("u", "p"))  # a request's own auth still goes
+    assert requests_mock.last_request.headers["Authorization"].startswith("Basic ")
