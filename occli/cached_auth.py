@@ -21,6 +21,8 @@ step). Only plugins that inherit those answers are stood in for: see
 :data:`AUTH_TYPES`.
 """
 
+import copy
+import datetime
 import json
 import threading
 
@@ -56,6 +58,10 @@ class CachedTokenAuth(plugin.BaseAuthPlugin):
         # invalidate at a time, and the token each thread's request carried
         self._invalidating = threading.Lock()
         self._sent = threading.local()
+        # answered once: keystoneauth1 parses the expiry and copies the
+        # whole catalog (to normalize it) on every ask, several a request
+        self._expires = None
+        self._endpoints = {}
 
     # -- the real plugin -------------------------------------------------
 
@@ -70,10 +76,17 @@ class CachedTokenAuth(plugin.BaseAuthPlugin):
         return self._real
 
     def _cache_answers(self):
-        """True while the cached token answers (not yet the real plugin)."""
-        return self._real is None and not self._cached.will_expire_soon(
-            self.MIN_TOKEN_LIFE_SECONDS
+        """True while the cached token answers (not yet the real plugin):
+        it expires in more than ``MIN_TOKEN_LIFE_SECONDS``, as
+        ``AccessInfo.will_expire_soon`` tells."""
+        if self._real is not None:
+            return False
+        if self._expires is None:
+            self._expires = self._cached.expires
+        soon = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(
+            seconds=self.MIN_TOKEN_LIFE_SECONDS
         )
+        return soon <= self._expires
 
     @property
     def auth_ref(self):
@@ -150,16 +163,25 @@ class CachedTokenAuth(plugin.BaseAuthPlugin):
         min_version, max_version = discover._normalize_version_args(
             None, min_version, max_version, service_type=service_type
         )
-        endpoint_data = self._cached.service_catalog.endpoint_data_for(
-            service_type=service_type,
-            interface=interface or "public",
-            region_name=region_name,
-            service_name=service_name,
+        wanted = interface or "public"
+        key = (
+            service_type,
+            tuple(wanted) if isinstance(wanted, list) else wanted,
+            region_name,
+            service_name,
         )
+        if key not in self._endpoints:
+            self._endpoints[key] = self._cached.service_catalog.endpoint_data_for(
+                service_type=service_type,
+                interface=wanted,
+                region_name=region_name,
+                service_name=service_name,
+            )
+        endpoint_data = self._endpoints[key]
         if not endpoint_data:
             return None
         if skip_discovery:
-            return endpoint_data
+            return copy.copy(endpoint_data)
         try:
             return endpoint_data.get_versioned_data(
                 session,

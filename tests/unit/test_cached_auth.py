@@ -186,3 +186,40 @@ def test_client_uses_the_cached_token_without_building_the_plugin(
         **auth,
     )
     assert not isinstance(third.session.auth, cached_auth.CachedTokenAuth)
+
+
+def test_an_endpoint_asked_again_copies_no_catalog(mock_cloud, monkeypatch):
+    from keystoneauth1.access import service_catalog
+
+    mock_cloud.mock.get(IMAGE, status_code=404)
+    stand_in, real, built = pair()
+    sess = session.Session()
+    copies = []
+    normalize = service_catalog.ServiceCatalog.normalize_catalog
+    monkeypatch.setattr(
+        service_catalog.ServiceCatalog,
+        "normalize_catalog",
+        lambda self: copies.append(1) or normalize(self),
+    )
+    first = [stand_in.get_endpoint(sess, service_type=t) for t in ("compute", "image")]
+    asked = len(copies)
+    for _ in range(3):
+        again = [stand_in.get_endpoint(sess, service_type=t) for t in ("compute", "image")]
+        assert again == first
+        data = stand_in.get_endpoint_data(sess, service_type="compute", skip_discovery=True)
+        data.service_url = "http://elsewhere.test/"  # the caller's copy
+    assert len(copies) == asked == 2
+    assert first == [real.get_endpoint(sess, service_type=t) for t in ("compute", "image")]
+    assert stand_in.get_endpoint(sess, service_type="compute", skip_discovery=True) == first[0]
+    assert built == []
+
+
+def test_a_token_nearing_its_end_while_running_is_renewed(mock_cloud, monkeypatch):
+    stand_in, _real, built = pair(seconds=600)
+    sess = session.Session(auth=stand_in)
+    mock_cloud.mock.get(IMAGE + "/v2/images", json={"images": []})
+    assert sess.get(IMAGE + "/v2/images").status_code == 200
+    assert built == []
+    monkeypatch.setattr(stand_in, "MIN_TOKEN_LIFE_SECONDS", 700)  # 10 minutes later
+    assert sess.get(IMAGE + "/v2/images").status_code == 200
+    assert len(built) == 1
