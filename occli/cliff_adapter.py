@@ -208,10 +208,10 @@ def make_command(name, func, dist=None):
 
     def take_action(self, parsed_args):
         from occli import exceptions
-        from occli import program
+        from occli import process
 
         client = self.app.client if getattr(func, "needs_client", True) else None
-        program.usual_collections()  # start-up done: the command's own work begins
+        process.usual_collections()  # start-up done: the command's own work begins
         parsed_args._stdout = self.app.stdout
         parsed_args._stderr = self.app.stderr
         try:

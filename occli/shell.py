@@ -192,9 +192,9 @@ class OcCLI(app.App):
         return 0 if self._interacted else code
 
     def interact(self):
-        from occli import program
+        from occli import process
 
-        program.usual_collections()  # a long session
+        process.usual_collections()  # a long session
         if self.interactive_app_factory is None:
             self.interactive_app_factory = _interactive_app()
         super().interact()
@@ -694,6 +694,9 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    from occli import program
+    from occli import process
 
-    program.main()
+    process.defer_collections()  # what is left to import
+    code = main()
+    process.exit_now(code)
+    sys.exit(code)

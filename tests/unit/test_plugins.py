@@ -657,7 +657,7 @@ def test_interactive_shell_runs_plugin_commands(site, tmp_path):
         PYTHONPATH=os.pathsep.join([str(site), HELLO_SRC]),
     )
     proc = subprocess.run(
-        [sys.executable, "-m", "occli.shell"],
+        [sys.executable, "-m", "occli.program"],
         input="hello world --name repl\n",
         env=env,
         capture_output=True,

@@ -448,17 +448,17 @@ def test_in_process_main_leaves_the_garbage_collector_alone(cli):
 def test_collections_deferred_while_starting_then_the_usual_ones():
     import gc
 
-    from occli import program
+    from occli import process
 
     assert gc.isenabled()
     frozen = gc.get_freeze_count()
     try:
-        program.defer_collections()
+        process.defer_collections()
         assert not gc.isenabled()
-        program.usual_collections()
+        process.usual_collections()
         assert gc.isenabled()
         assert gc.get_freeze_count() > frozen, "start-up objects are frozen"
-        program.usual_collections()  # once only
+        process.usual_collections()  # once only
         assert gc.isenabled()
     finally:
         gc.enable()
@@ -468,12 +468,12 @@ def test_collections_deferred_while_starting_then_the_usual_ones():
 def test_deferring_leaves_a_disabled_collector_to_its_owner():
     import gc
 
-    from occli import program
+    from occli import process
 
     gc.disable()
     try:
-        program.defer_collections()
-        program.usual_collections()
+        process.defer_collections()
+        process.usual_collections()
         assert not gc.isenabled(), "who disabled it enables it"
     finally:
         gc.enable()
@@ -483,7 +483,7 @@ def test_collections_resume_when_the_command_itself_runs(cli, monkeypatch):
     import gc
 
     from occli import plugins
-    from occli import program
+    from occli import process
 
     seen = []
     real = plugins.registry
@@ -493,13 +493,13 @@ def test_collections_resume_when_the_command_itself_runs(cli, monkeypatch):
         return real(*args)
 
     monkeypatch.setattr(plugins, "registry", registry)
-    program.defer_collections()
+    process.defer_collections()
     try:
         code, out, err = cli("plugin", "list", "-f", "value")
     finally:
         gc.enable()
         gc.unfreeze()
-        program._deferred.clear()
+        process._deferred.clear()
     assert code == 0, err
     assert seen[0][1] is False, "registering commands is start-up"
     assert seen[-1] == ((), True), "plugin list ran with collections on"
@@ -513,7 +513,7 @@ def test_the_program_module_imports_neither_cliff_nor_keystoneauth1():
         "import sys, occli.program\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('cliff', 'keystoneauth1', 'requests', 'occli') and m not in "
-        "('occli', 'occli.version', 'occli.program')))"
+        "('occli', 'occli.version', 'occli.program', 'occli.process')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "[]", "collections are deferred before these are imported"
