@@ -22,8 +22,9 @@ by 2 ×) and beside the hash floor: the digests the APIs require of the
 same file on this machine (:data:`DIGESTS`: Glance's MD5 and SHA-512,
 ``md5sum`` and ``sha512sum`` run at once, or Swift's MD5, ``md5sum``; the
 median of :data:`CP_RUNS`), which no client or server of these APIs can
-go under however it moves the bytes; the peak RSS of the ``occli`` process (``ru_maxrss`` from
-``os.wait4``) and of the local cloud (``VmHWM`` of ``/proc/<pid>/status``,
+go under however it moves the bytes; the peak RSS of the ``occli``
+process (``ru_maxrss`` from ``os.wait4`` in a small launcher:
+:mod:`rusage`) and of the local cloud (``VmHWM`` of ``/proc/<pid>/status``,
 reset before each command by writing 5 to its ``clear_refs``; where that is
 refused the peak since start-up). Bytes streamed a chunk at a time keep
 both peaks flat from 10 MiB to 1 GiB; a body held whole grows them by the
@@ -47,6 +48,7 @@ import subprocess
 import sys
 import time
 
+import rusage
 from localcloud_load import OCCLI
 from localcloud_load import scratch
 from localcloud_load import start_server
@@ -142,19 +144,8 @@ class Cloud:
 
 def measured(argv, env):
     """``(wall seconds, peak RSS in MiB, CPU seconds)`` of one run of
-    ``argv`` (which must succeed)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    error = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    if proc.stderr:
-        proc.stderr.close()
-    if proc.returncode != 0:
-        raise RuntimeError("%s failed: %s" % (" ".join(argv), error[-500:]))
-    cpu = usage.ru_utime + usage.ru_stime
-    return elapsed, usage.ru_maxrss / 1024.0, cpu  # KiB on Linux
+    ``argv`` (which must succeed), as :mod:`rusage` measures it."""
+    return rusage.measure(argv, env)
 
 
 def copy_seconds(source, target):

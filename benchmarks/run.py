@@ -55,6 +55,8 @@ import sys
 import tempfile
 import time
 
+import rusage
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 BIN = os.path.dirname(sys.executable)
@@ -102,13 +104,9 @@ def interleaved(commands, runs, warmup=2):
 
 
 def peak_rss(argv, env):
-    """Peak resident set size of one run of ``argv``, in MiB."""
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise RuntimeError("%s failed (%d)" % (" ".join(argv), proc.returncode))
-    return usage.ru_maxrss / 1024.0  # KiB on Linux
+    """Peak resident set size of one run of ``argv``, in MiB (:mod:`rusage`:
+    not this process's own, which Linux would count in it)."""
+    return rusage.measure(argv, env)[1]
 
 
 class LocalCloud:
