@@ -124,7 +124,7 @@ class Cloud:
         during)`` of one ``occli`` run (which must succeed), in MiB."""
         self.reset_peak()
         before, cpu = self.peak(), self.cpu()
-        figures = measured([OCCLI] + list(argv), self.env)
+        figures = rusage.measure([OCCLI] + list(argv), self.env)
         return figures + (before, self.peak(), self.cpu() - cpu)
 
     def occli(self, *argv):
@@ -142,18 +142,12 @@ class Cloud:
         return proc.returncode == 0
 
 
-def measured(argv, env):
-    """``(wall seconds, peak RSS in MiB, CPU seconds)`` of one run of
-    ``argv`` (which must succeed), as :mod:`rusage` measures it."""
-    return rusage.measure(argv, env)
-
-
 def copy_seconds(source, target):
     """Wall seconds of ``cp source target`` (removed after), the median
     of :data:`CP_RUNS`."""
     runs = []
     for _ in range(CP_RUNS):
-        runs.append(measured(["cp", source, target], None)[0])
+        runs.append(rusage.measure(["cp", source, target])[0])
         os.unlink(target)
     return sorted(runs)[len(runs) // 2]
 

@@ -10,7 +10,6 @@ each is 35. So each command is started by a small launcher (``python -I
 are the floor of what it reports), which times it and reads its rusage.
 """
 
-import os
 import subprocess
 import sys
 
@@ -41,9 +40,3 @@ def measure(argv, env=None):
         raise RuntimeError("%s failed: %s" % (" ".join(argv), proc.stderr[-500:]))
     _code, maxrss, cpu, elapsed = fields
     return float(elapsed), int(maxrss) / 1024.0, float(cpu)  # KiB on Linux
-
-
-def floor():
-    """The peak RSS in MiB the launcher itself reports for ``true``: what
-    no measured command can go under."""
-    return measure(["true"], dict(os.environ))[1]
